@@ -263,6 +263,7 @@ typedef struct Tmp {
 	int home;         /* 1 + a spill slot that holds this value wherever it is live (a
 	                   * reload, or a definition stored at once), or 0 */
 	int nospill;
+	int inmem;        /* a piece split.c put in memory: spilled to its slot without colouring */
 	double cost;
 } Tmp;
 
@@ -449,9 +450,10 @@ void coalesce(Fn *fn, const Target *t);
 
 /* ---------- alloc.c ---------- */
 int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
+int fnslot(Fn *fn, int bytes);           /* a new spill slot */
 
 /* ---------- split.c ---------- */
-void split(Fn *fn, const Target *t);
+int split(Fn *fn, const Target *t, int inbody); /* inbody: also by furthest next use in loop bodies; returns 1 if that split */
 
 /* ---------- spillopt.c ---------- */
 void spillopt(Fn *fn, const Target *t);

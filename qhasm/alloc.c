@@ -15,14 +15,16 @@ static const Target *T;
  * instructions later */
 enum { REUSE = 12 };
 
-static int newslot(int bytes)
+int fnslot(Fn *fn, int bytes)
 {
-	F->slot = xrealloc(F->slot, (F->nslot + 1) * sizeof(Slot));
+	fn->slot = xrealloc(fn->slot, (fn->nslot + 1) * sizeof(Slot));
 	/* natural size and alignment: int32 slots 4 bytes apart */
 	int a = bytes > 64 ? 64 : bytes;
-	F->slot[F->nslot] = (Slot){bytes, a, 0};
-	return F->nslot++;
+	fn->slot[fn->nslot] = (Slot){bytes, a, 0};
+	return fn->nslot++;
 }
+
+static int newslot(int bytes) { return fnslot(F, bytes); }
 
 static Pos tmppos(int t)
 {
@@ -537,8 +539,19 @@ int regalloc(Fn *fn, const Target *t)
 			removed[i] = 1;
 			continue;
 		}
+		/* a piece that split.c put in memory (a slot already): spilled
+		 * without colouring */
+		if (fn->tmp[i].inmem && fn->tmp[i].slot >= 0 && !fn->tmp[i].nospill && fn->tmp[i].fixed == NOREG) {
+			spilled[i] = removed[i] = 1;
+			nspilled++;
+			continue;
+		}
 		remaining++;
 	}
+	for (int i = 0; i < n; i++)
+		if (spilled[i])
+			for (int j = 0; j < G->nadj[i]; j++)
+				deg[G->adj[i][j]]--;
 	/* registers each node may take (popcount once, not per edge) */
 	int *K = ralloc((n + 1) * sizeof(int));
 	for (int i = 0; i < n; i++)
@@ -646,6 +659,8 @@ int regalloc(Fn *fn, const Target *t)
 	if (nspilled) {
 		fn->round++;
 		spill(spilled);
+		for (int i = 0; i < n; i++)
+			fn->tmp[i].inmem = 0; /* in their slots now */
 	} else {
 		for (int f = 0; f < MAXFILE; f++)
 			fn->usedregs[f] = 0;

@@ -71,9 +71,9 @@ static void dumpif(Fn *fn, const Target *t, char c)
 }
 
 /* the register-allocation loop: spill code changes liveness */
-static void allocate(Fn *fn, const Target *t)
+static int allocate1(Fn *fn, const Target *t, int inbody)
 {
-	split(fn, t);
+	int evicted = split(fn, t, inbody);
 	lap("split");
 	for (;;) {
 		live(fn);
@@ -92,7 +92,24 @@ static void allocate(Fn *fn, const Target *t)
 	}
 	spillopt(fn, t);
 	lap("spillopt");
-	dumpif(fn, t, 'A');
+	return evicted;
+}
+
+/* Evictions inside loop bodies (split.c) are kept only where they lower
+ * the spill traffic (weighted by loop depth) */
+static void allocate(Fn *fn, const Target *t)
+{
+	Fn alt = *fn;
+	copyir(&alt, fn);
+	if (allocate1(fn, t, 1)) {
+		allocate1(&alt, t, 0);
+		if (spillcost(&alt) <= spillcost(fn)) {
+			freeir(fn);
+			copyir(fn, &alt);
+		}
+	}
+	freeir(&alt);
+	dumpif(fn, t, 'A'); /* the allocation kept */
 }
 
 /* A schedule must not cost spills the source order avoids: with -u, the

@@ -10,6 +10,10 @@
  * Only loops entered by falling into their head from the block before
  * and left by falling out of their last block into a block nothing else
  * jumps to (the .q shape `L: ... goto L if ...`).
+ * Then, inside such a loop of one block, the values of a register file
+ * that outnumber its registers are split by furthest next use (Belady;
+ * see "inside a straight-line loop body" below): pieces in memory (Tmp.inmem,
+ * a slot) that alloc.c spills without colouring.
  * Needs: live.c (run here).  Provides: split copies, new temporaries. */
 #include "all.h"
 
@@ -92,7 +96,9 @@ static int beforebranch(const Blk *bl)
 	return bl->nins && (bl->ins[bl->nins - 1].md->attr & (AJUMP | ACJUMP)) ? bl->nins - 1 : bl->nins;
 }
 
-void split(Fn *fn, const Target *t)
+static int bodies(Fn *fn, const Target *t, const int *npred);
+
+int split(Fn *fn, const Target *t, int inbody)
 {
 	int *npred = xcalloc(fn->nblk + 1, sizeof(int));
 	for (int b = 0; b < fn->nblk; b++)
@@ -104,7 +110,7 @@ void split(Fn *fn, const Target *t)
 		any = fn->blk[b].succ[0] >= 0 && fn->blk[b].succ[0] <= b && simpleloop(fn, fn->blk[b].succ[0], b, npred);
 	if (!any) {
 		free(npred);
-		return;
+		return 0;
 	}
 	live(fn);
 	/* innermost loops first: a loop's pieces are then split again around
@@ -180,5 +186,498 @@ void split(Fn *fn, const Target *t)
 		/* the copies changed what is live at the outer loops' edges */
 		live(fn);
 	}
+	int n = inbody ? bodies(fn, t, npred) : 0;
 	free(npred);
+	return n;
+}
+
+/* ---- inside a straight-line loop body: evictions by furthest next use ----
+ * Where more values of a register file are live in the body of a
+ * one-block loop than the file has registers, the values in registers are
+ * simulated along the body (Belady): a read of a value in memory reloads
+ * it just before the read, and when an instruction needs more registers
+ * than there are, the value whose next read is furthest (past the back
+ * edge: its first read in the next iteration) goes to memory right after
+ * its last reference.  The memory pieces are new temporaries with a slot
+ * (one slot per value; alloc.c spills them without colouring), joined to
+ * the register pieces by split copies: a store where the register piece
+ * was written since its reload, none where the slot still holds the value.
+ * The set of values in memory across the back edge is iterated to a fixed
+ * point (a few passes); what still differs is mended before the branch. */
+
+typedef struct Ref { int v, acc, die; } Ref;
+
+typedef struct Body {
+	Fn *fn;
+	int b, n, nt, K;
+	int *rstart; Ref *ref;   /* per instruction, its references of the file (CSR) */
+	int *pstart, *pos;       /* per temporary, its read positions (CSR) */
+	char *livein, *liveout;  /* at the head (the back edge), at the exit */
+	char *refd;              /* referenced in the body */
+	int *ev, nev, *rl, nrl;  /* evictions (v, at) and reloads (v, at) */
+	char *st;                /* per temporary: 0 dead, 1 in a register, 2 in memory */
+	int *rp, *last;          /* next read index, last reference */
+} Body;
+
+/* the next read of v at or after instruction i, past the back edge if none */
+static int nextread(const Body *d, int v, int i)
+{
+	int *p = d->pos + d->pstart[v], np = d->pstart[v + 1] - d->pstart[v];
+	for (int k = d->rp[v]; k < np; k++)
+		if (p[k] >= i)
+			return p[k];
+	if (d->livein[v] && np)
+		return d->n + p[0];
+	return 3 * d->n;
+}
+
+typedef struct MEnt { int key, v; } MEnt;
+
+static void mpush(MEnt **h, int *nh, int *ch, int key, int v)
+{
+	if (*nh == *ch)
+		*h = xrealloc(*h, (*ch = *ch ? 2 * *ch : 64) * sizeof **h);
+	int i = (*nh)++;
+	(*h)[i] = (MEnt){key, v};
+	while (i && ((*h)[(i - 1) / 2].key < (*h)[i].key || ((*h)[(i - 1) / 2].key == (*h)[i].key && (*h)[(i - 1) / 2].v > (*h)[i].v))) {
+		MEnt t = (*h)[i];
+		(*h)[i] = (*h)[(i - 1) / 2];
+		(*h)[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static MEnt mpop(MEnt *h, int *nh)
+{
+	MEnt top = h[0];
+	h[0] = h[--*nh];
+	for (int i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < *nh && (h[l].key > h[m].key || (h[l].key == h[m].key && h[l].v < h[m].v)))
+			m = l;
+		if (r < *nh && (h[r].key > h[m].key || (h[r].key == h[m].key && h[r].v < h[m].v)))
+			m = r;
+		if (m == i)
+			break;
+		MEnt t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* can v go to memory?  (a fixed or unspillable one cannot; nor one
+ * whose copy would touch the flags) */
+static int evictable(Fn *fn, const Target *t, int v)
+{
+	return fn->tmp[v].fixed == NOREG && !fn->tmp[v].nospill && !findmove(t, fn, fn->tmp[v].type, MVREG)->def;
+}
+
+/* one simulation of the body with the values m0 in memory at its head;
+ * returns 1 if the values in memory at its end (across the back edge) are m0 */
+static int simulate(Body *d, const Target *t, char *m0)
+{
+	Fn *fn = d->fn;
+	int nR = 0, nh = 0, ch = 0;
+	MEnt *h = NULL;
+	d->nev = d->nrl = 0;
+	for (int v = 0; v < d->nt; v++) {
+		/* one the body never references is left to the split around
+		 * the loop (or to the colouring): counted as in memory */
+		d->st[v] = d->livein[v] ? (!d->refd[v] ? 3 : m0[v] ? 2 : 1) : 0;
+		d->rp[v] = 0;
+		d->last[v] = -1;
+		if (d->st[v] == 1) {
+			nR++;
+			mpush(&h, &nh, &ch, nextread(d, v, 0), v);
+		}
+	}
+	const Blk *bl = &fn->blk[d->b];
+	for (int i = 0; i < d->n; i++) {
+		Ref *r = d->ref + d->rstart[i];
+		int nr = d->rstart[i + 1] - d->rstart[i], ndef = 0, nscr = 0, ndie = 0;
+		for (int k = 0; k < nr; k++) {
+			int v = r[k].v;
+			if (r[k].acc == ASCR) {
+				nscr++;
+				continue;
+			}
+			if ((r[k].acc & AR) && d->st[v] == 2) {
+				d->rl[2 * d->nrl] = v;
+				d->rl[2 * d->nrl++ + 1] = i;
+				d->st[v] = 1;
+				nR++;
+			}
+		}
+		for (int k = 0; k < nr; k++) {
+			int v = r[k].v;
+			if (r[k].acc == AW && d->st[v] != 1) {
+				int dup = 0;
+				for (int j = 0; j < k; j++)
+					dup |= r[j].v == v && r[j].acc != ASCR;
+				if (!dup)
+					ndef++;
+			}
+			if ((r[k].acc & AR) && r[k].die)
+				ndie++;
+		}
+		/* a single instruction's result may take a dying operand's register */
+		int multi = strchr(bl->ins[i].md->tmpl, ';') != NULL;
+		int need = nR + nscr + ndef - (multi ? 0 : (ndie < ndef ? ndie : ndef));
+		if (need < nR + nscr)
+			need = nR + nscr;
+		MEnt keep[2 * MAXOP];
+		int nkeep = 0;
+		while (need > d->K && nh) {
+			MEnt e = mpop(h, &nh);
+			int v = e.v;
+			if (d->st[v] != 1 || e.key != nextread(d, v, i))
+				continue;
+			int used = 0;
+			for (int k = 0; k < nr; k++)
+				used |= r[k].v == v;
+			if (used || !evictable(fn, t, v)) {
+				if (nkeep < 2 * MAXOP && used)
+					keep[nkeep++] = e;
+				continue;
+			}
+			d->ev[2 * d->nev] = v;
+			d->ev[2 * d->nev++ + 1] = d->last[v] + 1;
+			d->st[v] = 2;
+			nR--;
+			need--;
+		}
+		for (int k = 0; k < nkeep; k++)
+			mpush(&h, &nh, &ch, keep[k].key, keep[k].v);
+		for (int k = 0; k < nr; k++) {
+			int v = r[k].v;
+			if (r[k].acc == ASCR)
+				continue;
+			if ((r[k].acc & AW) && d->st[v] == 0) {
+				d->st[v] = 1;
+				nR++;
+			}
+			if (d->st[v] == 2 && r[k].acc == AW) {
+				d->st[v] = 1; /* redefined: the old value is dead */
+				nR++;
+			}
+			d->last[v] = i;
+		}
+		for (int k = 0; k < nr; k++) {
+			int v = r[k].v;
+			if (r[k].acc == ASCR || d->st[v] != 1)
+				continue;
+			int np = d->pstart[v + 1] - d->pstart[v];
+			while (d->rp[v] < np && d->pos[d->pstart[v] + d->rp[v]] <= i)
+				d->rp[v]++;
+			if (r[k].die) {
+				d->st[v] = 0;
+				nR--;
+			} else
+				mpush(&h, &nh, &ch, nextread(d, v, i + 1), v);
+		}
+	}
+	free(h);
+	int same = 1;
+	for (int v = 0; v < d->nt; v++) {
+		char m = d->livein[v] && d->st[v] == 2;
+		same &= m == m0[v];
+		m0[v] = m;
+	}
+	return same;
+}
+
+static void mkcopy(Ins *y, const MdLine *mv, int dst, int src, int stmt)
+{
+	memset(y, 0, sizeof *y);
+	y->md = mv;
+	for (int k = 0; k < MAXOP; k++)
+		y->op[k].base = y->op[k].index = -1;
+	y->stmt = stmt;
+	y->keep = KSPLIT;
+	y->op[0] = (Opnd){.kind = OTMP, .tmp = dst, .base = -1, .index = -1};
+	y->op[1] = (Opnd){.kind = OTMP, .tmp = src, .base = -1, .index = -1};
+}
+
+static int piece(Fn *fn, int v, int slot)
+{
+	int c = newtmp(fn, fn->tmp[v].var, fn->tmp[v].type, fn->tmp[v].file);
+	fn->tmp[c].mask = fn->tmp[v].mask;
+	fn->tmp[c].slot = slot;
+	fn->tmp[c].inmem = slot >= 0;
+	return c;
+}
+
+/* the references of file f in block b, their deaths, and the reads per temporary */
+static void collect(Body *d, int f)
+{
+	Fn *fn = d->fn;
+	Blk *bl = &fn->blk[d->b];
+	int cap = 64, nref = 0;
+	d->rstart = xmalloc((d->n + 1) * sizeof(int));
+	d->ref = xmalloc(cap * sizeof(Ref));
+	d->pstart = xcalloc(d->nt + 2, sizeof(int));
+	for (int i = 0; i < d->n; i++) {
+		d->rstart[i] = nref;
+		const Ins *x = &bl->ins[i];
+		for (int k = 0; k < x->md->nop; k++) {
+			const Opnd *o = &x->op[k];
+			int vs[2], acc[2], nv = 0;
+			if (o->kind == OTMP) {
+				vs[nv] = o->tmp;
+				acc[nv++] = x->md->op[k].acc & (AR | AW | ASCR);
+			} else if (o->kind == OMEM) {
+				if (o->base >= 0) { vs[nv] = o->base; acc[nv++] = AR; }
+				if (o->index >= 0) { vs[nv] = o->index; acc[nv++] = AR; }
+			}
+			for (int j = 0; j < nv; j++) {
+				if (!acc[j] || fn->tmp[vs[j]].file != f)
+					continue;
+				if (nref == cap)
+					d->ref = xrealloc(d->ref, (cap *= 2) * sizeof(Ref));
+				d->ref[nref++] = (Ref){vs[j], acc[j] == ASCR ? ASCR : acc[j], 0};
+				d->refd[vs[j]] = 1;
+				if (acc[j] & AR && acc[j] != ASCR)
+					d->pstart[vs[j] + 1]++;
+			}
+		}
+	}
+	d->rstart[d->n] = nref;
+	for (int v = 0; v < d->nt; v++)
+		d->pstart[v + 1] += d->pstart[v];
+	d->pos = xmalloc((d->pstart[d->nt] + 1) * sizeof(int));
+	int *fill = xmalloc((d->nt + 1) * sizeof(int));
+	memcpy(fill, d->pstart, d->nt * sizeof(int));
+	for (int i = 0; i < d->n; i++)
+		for (int k = d->rstart[i]; k < d->rstart[i + 1]; k++)
+			if ((d->ref[k].acc & AR) && d->ref[k].acc != ASCR) {
+				int v = d->ref[k].v;
+				if (fill[v] == d->pstart[v] || d->pos[fill[v] - 1] != i)
+					d->pos[fill[v]++] = i;
+			}
+	/* deaths: backward from what is live at the end */
+	char *lv = xcalloc(d->nt + 1, 1);
+	for (int v = 0; v < d->nt; v++)
+		lv[v] = d->livein[v] || d->liveout[v];
+	for (int i = d->n - 1; i >= 0; i--) {
+		Ref *r = d->ref + d->rstart[i];
+		int nr = d->rstart[i + 1] - d->rstart[i];
+		for (int k = 0; k < nr; k++)
+			r[k].die = r[k].acc != ASCR && !lv[r[k].v];
+		for (int k = 0; k < nr; k++)
+			if (r[k].acc == AW)
+				lv[r[k].v] = 0;
+		for (int k = 0; k < nr; k++)
+			if ((r[k].acc & AR) && r[k].acc != ASCR)
+				lv[r[k].v] = 1;
+	}
+	free(lv);
+	/* the read positions of a temporary with duplicates in one
+	 * instruction leave gaps: compact them into the CSR */
+	int *np = xmalloc((d->nt + 2) * sizeof(int)), acc = 0;
+	for (int v = 0; v < d->nt; v++) {
+		int n = fill[v] - d->pstart[v];
+		memmove(d->pos + acc, d->pos + d->pstart[v], n * sizeof(int));
+		np[v] = acc;
+		acc += n;
+	}
+	np[d->nt] = acc;
+	free(d->pstart);
+	d->pstart = np;
+	free(fill);
+}
+
+/* rewrite the body by the last simulation: m0 in memory at the head */
+static void rewrite(Body *d, const Target *t, const char *m0)
+{
+	Fn *fn = d->fn;
+	int nt = d->nt, b = d->b;
+	int *cur = xmalloc(nt * sizeof(int)), *mem = xmalloc(nt * sizeof(int)), *slot = xmalloc(nt * sizeof(int));
+	int *head = xmalloc(nt * sizeof(int));
+	char *inm = xcalloc(nt, 1), *dirty = xcalloc(nt, 1), *inv = xcalloc(nt, 1);
+	for (int k = 0; k < d->nev; k++)
+		inv[d->ev[2 * k]] = 1;
+	for (int v = 0; v < nt; v++) {
+		inv[v] |= m0[v];
+		cur[v] = head[v] = v;
+		mem[v] = slot[v] = -1;
+		if (inv[v]) {
+			slot[v] = fnslot(fn, typebits(fn->tmp[v].type) / 8);
+			dirty[v] = 1;
+			if (m0[v]) {
+				cur[v] = mem[v] = head[v] = piece(fn, v, slot[v]);
+				inm[v] = 1;
+				dirty[v] = 0;
+			}
+		}
+	}
+	/* events by position */
+	int *es = xcalloc(d->n + 2, sizeof(int)), *rs = xcalloc(d->n + 2, sizeof(int));
+	for (int k = 0; k < d->nev; k++)
+		es[d->ev[2 * k + 1] + 1]++;
+	for (int k = 0; k < d->nrl; k++)
+		rs[d->rl[2 * k + 1] + 1]++;
+	for (int i = 0; i <= d->n; i++) {
+		es[i + 1] += es[i];
+		rs[i + 1] += rs[i];
+	}
+	int *el = xmalloc((d->nev + 1) * sizeof(int)), *rlv = xmalloc((d->nrl + 1) * sizeof(int));
+	int *ef = xmalloc((d->n + 2) * sizeof(int)), *rf = xmalloc((d->n + 2) * sizeof(int));
+	memcpy(ef, es, (d->n + 2) * sizeof(int));
+	memcpy(rf, rs, (d->n + 2) * sizeof(int));
+	for (int k = 0; k < d->nev; k++)
+		el[ef[d->ev[2 * k + 1]]++] = d->ev[2 * k];
+	for (int k = 0; k < d->nrl; k++)
+		rlv[rf[d->rl[2 * k + 1]]++] = d->rl[2 * k];
+	Blk *bl = &fn->blk[b];
+	Ins *old = bl->ins;
+	int nold = bl->nins, nout = 0, cap = nold + 2 * (d->nev + d->nrl) + 2 * nt + 8;
+	Ins *out = xmalloc(cap * sizeof(Ins));
+	for (int i = 0; i <= nold; i++) {
+		int isbr = i < nold && i == nold - 1 && (old[i].md->attr & (AJUMP | ACJUMP));
+		int stmt = i < nold ? old[i].stmt : nold ? old[nold - 1].stmt : -1;
+		if (i < nold)
+			for (int k = es[i]; k < es[i + 1]; k++) {
+				int v = el[k];
+				if (!dirty[v] && mem[v] >= 0) {
+					cur[v] = mem[v];
+				} else {
+					int m = piece(fn, v, slot[v]);
+					mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), m, cur[v], stmt);
+					cur[v] = mem[v] = m;
+				}
+				inm[v] = 1;
+				dirty[v] = 0;
+			}
+		if (i < nold)
+			for (int k = rs[i]; k < rs[i + 1]; k++) {
+				int v = rlv[k];
+				int r = piece(fn, v, -1);
+				mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), r, mem[v], stmt);
+				cur[v] = r;
+				inm[v] = 0;
+			}
+		if (i == nold || isbr) {
+			/* the back edge: each value where the head has it */
+			for (int v = 0; v < nt; v++) {
+				if (!inv[v] || !(d->livein[v] || d->liveout[v]))
+					continue;
+				if (!d->livein[v]) {
+					/* live at the exit only: there as v */
+					if (inm[v])
+						mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), v, cur[v], stmt);
+					else if (cur[v] != v)
+						mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), v, cur[v], stmt);
+					continue;
+				}
+				int hv = head[v];
+				if (m0[v]) {
+					if (!inm[v] && (dirty[v] || mem[v] < 0))
+						mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), hv, cur[v], stmt);
+					else if (mem[v] != hv)
+						mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), hv, mem[v], stmt);
+				} else if (cur[v] != hv) {
+					mkcopy(&out[nout++], findmove(t, fn, fn->tmp[v].type, MVREG), hv, cur[v], stmt);
+					if (!inm[v])
+						out[nout - 1].keep = 0; /* register to register: coalesced */
+				}
+			}
+		}
+		if (i == nold)
+			break;
+		Ins x = old[i];
+		for (int k = 0; k < x.md->nop; k++) {
+			Opnd *o = &x.op[k];
+			if (o->kind == OTMP && o->tmp < nt && inv[o->tmp]) {
+				int v = o->tmp, acc = x.md->op[k].acc;
+				if (acc == AW && inm[v]) {
+					/* redefined while in memory: a new register piece */
+					int only = 1;
+					for (int j = 0; j < x.md->nop; j++)
+						if (j != k && x.op[j].kind == OTMP && x.op[j].tmp == v && (x.md->op[j].acc & AR))
+							only = 0;
+					if (only) {
+						cur[v] = piece(fn, v, -1);
+						inm[v] = 0;
+					}
+				}
+				if ((acc & AR) && inm[v])
+					die("split: %s reads a value in memory", fn->name);
+				if (acc & (AR | AW))
+					o->tmp = cur[v];
+				if (acc & AW)
+					dirty[v] = 1;
+			} else if (o->kind == OMEM) {
+				if (o->base >= 0 && o->base < nt && inv[o->base])
+					o->base = cur[o->base];
+				if (o->index >= 0 && o->index < nt && inv[o->index])
+					o->index = cur[o->index];
+			}
+		}
+		out[nout++] = x;
+	}
+	if (nout > cap)
+		die("split: %s: body outgrew its array", fn->name);
+	free(old);
+	bl->ins = out;
+	bl->nins = bl->cap = nout;
+	/* the entry and exit edges of the values in memory at the head */
+	for (int v = 0; v < nt; v++)
+		if (m0[v]) {
+			const MdLine *mv = findmove(t, fn, fn->tmp[v].type, MVREG);
+			copyat(fn, b - 1, beforebranch(&fn->blk[b - 1]), mv, head[v], v);
+			if (d->liveout[v])
+				copyat(fn, b + 1, 0, mv, v, head[v]);
+		}
+	free(cur); free(mem); free(slot); free(head); free(inm); free(dirty); free(inv);
+	free(es); free(rs); free(el); free(rlv); free(ef); free(rf);
+}
+
+/* one-block loops, each register file; returns 1 if any was split */
+static int bodies(Fn *fn, const Target *t, const int *npred)
+{
+	int any = 0;
+	for (int b = 1; b + 1 < fn->nblk; b++) {
+		if (fn->blk[b].succ[0] != b || !simpleloop(fn, b, b, npred))
+			continue;
+		for (int f = 0; f < MAXFILE; f++) {
+			int K = popcnt(filemask(f, fn->ext));
+			if (!K)
+				continue;
+			live(fn);
+			Body d = {.fn = fn, .b = b, .n = fn->blk[b].nins, .nt = fn->ntmp, .K = K};
+			d.livein = xcalloc(d.nt + 1, 1);
+			d.liveout = xcalloc(d.nt + 1, 1);
+			for (int v = 0; v < d.nt; v++) {
+				d.livein[v] = fn->tmp[v].file == f && bshas(fn->blk[b].in, v);
+				d.liveout[v] = fn->tmp[v].file == f && bshas(fn->blk[b + 1].in, v);
+			}
+			d.refd = xcalloc(d.nt + 1, 1);
+			collect(&d, f);
+			int nref = d.rstart[d.n];
+			d.ev = xmalloc((2 * nref + 2 * d.nt + 2) * sizeof(int));
+			d.rl = xmalloc((2 * nref + 2) * sizeof(int));
+			d.st = xmalloc(d.nt + 1);
+			d.rp = xmalloc((d.nt + 1) * sizeof(int));
+			d.last = xmalloc((d.nt + 1) * sizeof(int));
+			char *m0 = xcalloc(d.nt + 1, 1), *prev = xmalloc(d.nt + 1);
+			for (int it = 0; it < 4; it++) {
+				memcpy(prev, m0, d.nt + 1);
+				if (simulate(&d, t, m0))
+					break;
+			}
+			if (getenv("QHASM_DEBUG_EVICT"))
+				fprintf(stderr, "%s: block %d file %d: %d registers, %d evictions, %d reloads\n", fn->name, b, f, K, d.nev, d.nrl);
+			/* the last simulation ran with prev at the head */
+			if (d.nev) {
+				rewrite(&d, t, prev);
+				any = 1;
+			}
+			free(m0); free(prev);
+			free(d.livein); free(d.liveout); free(d.refd); free(d.rstart); free(d.ref); free(d.pstart); free(d.pos);
+			free(d.ev); free(d.rl); free(d.st); free(d.rp); free(d.last);
+		}
+	}
+	return any;
 }

@@ -9,9 +9,9 @@ global qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx2_inv:function (qhasm_kern
 align 32
 qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx2_inv:
 	mov r11, rsp
-	sub rsp, 1664
+	sub rsp, 1760
 	and rsp, -32
-	mov [rsp + 1632], r11
+	mov [rsp + 1728], r11
 ; i = 2
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	mov r8, 2
@@ -19,2309 +19,2412 @@ align 32
 .Lpass:
 ; v0 = mem256[f + 0]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi]
-	vmovdqu [rsp + 0], ymm0
+	vmovdqu ymm7, [rsi]
 ; v1 = mem256[f + 384]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 384]
-	vmovdqu [rsp + 32], ymm1
+	vmovdqu ymm4, [rsi + 384]
 ; v2 = v0 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm1
+	vpxor ymm9, ymm7, ymm4
 ; v3 = mem256[f + 64]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 64]
-	vmovdqu [rsp + 64], ymm0
+	vmovdqu ymm6, [rsi + 64]
 ; v4 = mem256[f + 448]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 448]
-	vmovdqu [rsp + 96], ymm1
+	vmovdqu ymm3, [rsi + 448]
 ; v5 = v3 ^ v4
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm1
+	vpxor ymm5, ymm6, ymm3
 ; v6 = mem256[f + 128]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 128]
-	vmovdqu [rsp + 128], ymm0
+	vmovdqu ymm8, [rsi + 128]
 ; v7 = mem256[f + 512]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 512]
-	vmovdqu [rsp + 160], ymm1
+	vmovdqu ymm0, [rsi + 512]
 ; v8 = v6 ^ v7
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm1, ymm8, ymm0
 ; v9 = mem256[f + 704]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 704]
-	vmovdqu [rsp + 192], ymm1
+	vmovdqu [rsp + 224], ymm0
+	vmovdqu ymm10, [rsi + 704]
 ; v8 = v8 ^ v9
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm1
+	vpxor ymm2, ymm1, ymm10
 ; v10 = mem256[f + 192]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 192]
-	vmovdqu [rsp + 224], ymm0
+	vmovdqu ymm11, [rsi + 192]
 ; v11 = mem256[f + 576]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 576]
-	vmovdqu [rsp + 256], ymm5
+	vmovdqu ymm0, [rsi + 576]
 ; v12 = v10 ^ v11
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm5
+	vpxor ymm1, ymm11, ymm0
 ; v13 = mem256[f + 256]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 256]
 	vmovdqu [rsp + 288], ymm0
+	vmovdqu [rsp + 320], ymm1
+	vmovdqu ymm12, [rsi + 256]
 ; v14 = mem256[f + 640]
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 640]
-	vmovdqu [rsp + 320], ymm5
+	vmovdqu ymm0, [rsi + 640]
 ; v15 = v13 ^ v14
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, ymm5
+	vpxor ymm1, ymm12, ymm0
 ; v16 = mem256[f + 320]
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 320]
-	vmovdqu [rsp + 352], ymm0
+	vmovdqu [rsp + 384], ymm0
+	vmovdqu [rsp + 416], ymm1
+	vmovdqu ymm13, [rsi + 320]
 ; v17 = v16 ^ v9
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, ymm1
+	vpxor ymm0, ymm13, ymm10
 ; v18 = v2 & v0
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 0]
-	vmovdqu [rsp + 384], ymm0
+	vmovdqu [rsp + 480], ymm0
+	vpand ymm14, ymm9, ymm7
 ; v19 = v2 & v3
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 64]
+	vpand ymm0, ymm9, ymm6
 ; v20 = v9 & v0
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm1, [rsp + 0]
+	vpand ymm1, ymm10, ymm7
 ; v20 = v19 ^ v20
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 448], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v19 = v2 & v6
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm4, [rsp + 128]
+	vmovdqu [rsp + 576], ymm1
+	vpand ymm1, ymm9, ymm8
 ; v21 = v9 & v3
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 192]
-	vpand ymm0, ymm8, [rsp + 64]
+	vpand ymm0, ymm10, ymm6
 ; v22 = v5 & v0
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 0]
+	vpand ymm15, ymm5, ymm7
 ; v21 = v19 ^ v21
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm0
+	vpxor ymm0, ymm1, ymm0
 ; v22 = v21 ^ v22
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm15, ymm0, ymm15
 ; v21 = v9 & v6
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, [rsp + 128]
+	vmovdqu [rsp + 608], ymm15
+	vpand ymm0, ymm10, ymm8
 ; v19 = v5 & v3
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 64]
+	vpand ymm1, ymm5, ymm6
 ; v19 = v21 ^ v19
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 640], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v21 = v5 & v6
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm8, ymm3, [rsp + 128]
+	vmovdqu [rsp + 128], ymm1
+	vpand ymm0, ymm5, ymm8
 ; v23 = v1 & v10
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 32]
-	vpand ymm0, ymm5, [rsp + 224]
-	vmovdqu [rsp + 704], ymm0
+	vmovdqu [rsp + 640], ymm0
+	vpand ymm0, ymm4, ymm11
 ; v24 = v1 & v13
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, [rsp + 288]
+	vmovdqu [rsp + 32], ymm0
+	vpand ymm0, ymm4, ymm12
 ; v25 = v8 & v10
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, [rsp + 224]
+	vpand ymm1, ymm2, ymm11
 ; v25 = v24 ^ v25
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm1
+	vpxor ymm1, ymm0, ymm1
 ; v24 = v1 & v16
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm5, [rsp + 352]
+	vmovdqu [rsp + 672], ymm1
+	vpand ymm1, ymm4, ymm13
 ; v26 = v8 & v13
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm2, [rsp + 288]
+	vpand ymm0, ymm2, ymm12
 ; v27 = v4 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 96]
-	vpand ymm1, ymm11, [rsp + 224]
+	vpand ymm15, ymm3, ymm11
 ; v26 = v24 ^ v26
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm0
+	vpxor ymm0, ymm1, ymm0
 ; v27 = v26 ^ v27
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 512], ymm0
+	vpxor ymm0, ymm0, ymm15
 ; v26 = v8 & v16
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm2, [rsp + 352]
+	vpand ymm1, ymm2, ymm13
 ; v24 = v4 & v13
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, [rsp + 288]
+	vpand ymm15, ymm3, ymm12
 ; v24 = v26 ^ v24
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 544], ymm0
+	vpxor ymm1, ymm1, ymm15
 ; v26 = v4 & v16
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, [rsp + 352]
-	vmovdqu [rsp + 576], ymm0
+	vpand ymm15, ymm3, ymm13
 ; v28 = v2 ^ v1
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, [rsp + 32]
+	vmovdqu [rsp + 736], ymm15
+	vpxor ymm15, ymm9, ymm4
 ; v29 = v9 ^ v8
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 192]
-	vpxor ymm1, ymm1, ymm2
+	vmovdqu [rsp + 64], ymm9
+	vpxor ymm9, ymm10, ymm2
 ; v30 = v5 ^ v4
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm11
+	vmovdqu [rsp + 544], ymm2
+	vpxor ymm2, ymm5, ymm3
 ; v31 = v0 ^ v10
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 0]
-	vpxor ymm12, ymm5, [rsp + 224]
+	vmovdqu [rsp + 160], ymm5
+	vpxor ymm5, ymm7, ymm11
 ; v32 = v3 ^ v13
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 64]
-	vpxor ymm13, ymm5, [rsp + 288]
+	vmovdqu [rsp + 256], ymm11
+	vmovdqu [rsp + 0], ymm7
+	vpxor ymm7, ymm6, ymm12
 ; v33 = v6 ^ v16
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 128]
-	vpxor ymm11, ymm5, [rsp + 352]
+	vmovdqu [rsp + 352], ymm12
+	vmovdqu [rsp + 96], ymm6
+	vpxor ymm11, ymm8, ymm13
 ; v34 = v28 & v31
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm0, ymm12
-	vmovdqu [rsp + 416], ymm5
+	vmovdqu [rsp + 448], ymm13
+	vmovdqu [rsp + 192], ymm8
+	vpand ymm12, ymm15, ymm5
 ; v35 = v28 & v32
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm0, ymm13
+	vpand ymm6, ymm15, ymm7
 ; v36 = v29 & v31
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm1, ymm12
+	vpand ymm8, ymm9, ymm5
 ; v36 = v35 ^ v36
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm15
+	vpxor ymm8, ymm6, ymm8
 ; v28 = v28 & v33
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm0, ymm11
+	vpand ymm15, ymm15, ymm11
 ; v35 = v29 & v32
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm13
+	vpand ymm6, ymm9, ymm7
 ; v31 = v30 & v31
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm14, ymm12
+	vpand ymm5, ymm2, ymm5
 ; v35 = v28 ^ v35
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm6, ymm15, ymm6
 ; v31 = v35 ^ v31
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm12
+	vpxor ymm5, ymm6, ymm5
 ; v29 = v29 & v33
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm11
+	vpand ymm9, ymm9, ymm11
 ; v32 = v30 & v32
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm14, ymm13
+	vpand ymm7, ymm2, ymm7
 ; v32 = v29 ^ v32
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm1
+	vpxor ymm7, ymm9, ymm7
 ; v33 = v30 & v33
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm14, ymm11
+	vpand ymm11, ymm2, ymm11
 ; v34 = v34 ^ v18
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vpxor ymm0, ymm0, [rsp + 384]
+	vpxor ymm12, ymm12, ymm14
 ; v34 = v34 ^ v23
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 704]
+	vmovdqu [rsp + 512], ymm14
+	vmovdqu ymm2, [rsp + 32]
+	vpxor ymm12, ymm12, ymm2
 ; v36 = v36 ^ v20
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 448]
+	vmovdqu ymm6, [rsp + 576]
+	vpxor ymm8, ymm8, ymm6
 ; v36 = v36 ^ v25
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, ymm10
+	vmovdqu ymm6, [rsp + 672]
+	vpxor ymm8, ymm8, ymm6
 ; v31 = v31 ^ v22
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 480]
+	vmovdqu ymm9, [rsp + 608]
+	vpxor ymm5, ymm5, ymm9
 ; v31 = v31 ^ v27
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 512]
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm5, ymm5, ymm0
 ; v32 = v32 ^ v19
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 640]
+	vmovdqu [rsp + 672], ymm0
+	vmovdqu [rsp + 768], ymm5
+	vmovdqu ymm9, [rsp + 128]
+	vpxor ymm0, ymm7, ymm9
 ; v32 = v32 ^ v24
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 544]
+	vpxor ymm7, ymm0, ymm1
 ; v33 = v33 ^ v21
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm8
+	vmovdqu [rsp + 704], ymm1
+	vmovdqu ymm5, [rsp + 640]
+	vpxor ymm0, ymm11, ymm5
 ; v33 = v33 ^ v26
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 576]
+	vmovdqu ymm1, [rsp + 736]
+	vpxor ymm0, ymm0, ymm1
 ; v19 = v34 ^ v19
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 640]
-	vmovdqu [rsp + 640], ymm1
+	vpxor ymm1, ymm12, ymm9
 ; v21 = v36 ^ v21
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm5, ymm8
-	vmovdqu [rsp + 672], ymm1
+	vmovdqu [rsp + 640], ymm1
+	vpxor ymm1, ymm8, ymm5
 ; v23 = v32 ^ v23
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 704]
-	vmovdqu [rsp + 704], ymm0
+	vmovdqu [rsp + 800], ymm1
+	vpxor ymm2, ymm7, ymm2
 ; v25 = v33 ^ v25
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm10
-	vmovdqu [rsp + 736], ymm0
+	vmovdqu [rsp + 832], ymm2
+	vpxor ymm6, ymm0, ymm6
 ; v33 = v12 & v1
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, [rsp + 32]
-	vmovdqu [rsp + 768], ymm0
+	vmovdqu [rsp + 864], ymm6
+	vmovdqu ymm7, [rsp + 320]
+	vpand ymm13, ymm7, ymm4
 ; v32 = v12 & v4
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, [rsp + 96]
+	vpand ymm0, ymm7, ymm3
 ; v36 = v7 & v1
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 160]
-	vpand ymm1, ymm8, [rsp + 32]
+	vmovdqu ymm15, [rsp + 224]
+	vpand ymm12, ymm15, ymm4
 ; v36 = v32 ^ v36
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 800], ymm0
+	vpxor ymm12, ymm0, ymm12
 ; v32 = v12 & v7
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm8
+	vpand ymm0, ymm7, ymm15
 ; v34 = v7 & v4
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, [rsp + 96]
+	vpand ymm1, ymm15, ymm3
 ; v30 = v15 & v1
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm7, [rsp + 32]
+	vmovdqu ymm5, [rsp + 416]
+	vpand ymm2, ymm5, ymm4
 ; v34 = v32 ^ v34
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v30 = v34 ^ v30
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm2, ymm1, ymm2
 ; v34 = v7 & v7
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm8
+	vmovdqu [rsp + 960], ymm2
+	vpand ymm0, ymm15, ymm15
 ; v32 = v15 & v4
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm7, [rsp + 96]
+	vpand ymm1, ymm5, ymm3
 ; v32 = v34 ^ v32
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v34 = v15 & v7
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm8
-	vmovdqu [rsp + 1024], ymm0
+	vmovdqu [rsp + 992], ymm1
+	vpand ymm0, ymm5, ymm15
 ; v29 = v11 & v11
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 256]
-	vpand ymm8, ymm12, [rsp + 256]
+	vmovdqu [rsp + 1024], ymm0
+	vmovdqu ymm2, [rsp + 288]
+	vpand ymm11, ymm2, ymm2
 ; v35 = v11 & v14
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 320]
+	vmovdqu ymm1, [rsp + 384]
+	vpand ymm0, ymm2, ymm1
 ; v28 = v17 & v11
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, ymm12
+	vmovdqu ymm6, [rsp + 480]
+	vpand ymm9, ymm6, ymm2
 ; v28 = v35 ^ v28
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm1
+	vpxor ymm9, ymm0, ymm9
 ; v35 = v11 & v9
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, [rsp + 192]
+	vpand ymm8, ymm2, ymm10
 ; v37 = v17 & v14
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, [rsp + 320]
+	vpand ymm0, ymm6, ymm1
 ; v38 = v14 & v11
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 320]
-	vpand ymm1, ymm11, ymm12
+	vpand ymm14, ymm1, ymm2
 ; v37 = v35 ^ v37
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm0
+	vpxor ymm0, ymm8, ymm0
 ; v38 = v37 ^ v38
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 864], ymm0
+	vpxor ymm14, ymm0, ymm14
 ; v37 = v17 & v9
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, [rsp + 192]
+	vpand ymm0, ymm6, ymm10
 ; v35 = v14 & v14
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, ymm11
+	vpand ymm8, ymm1, ymm1
 ; v35 = v37 ^ v35
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 896], ymm0
+	vpxor ymm8, ymm0, ymm8
 ; v37 = v14 & v9
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, [rsp + 192]
-	vmovdqu [rsp + 928], ymm0
+	vpand ymm0, ymm1, ymm10
 ; v39 = v12 ^ v11
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm6, [rsp + 256]
+	vmovdqu [rsp + 1088], ymm0
+	vpxor ymm7, ymm7, ymm2
 ; v40 = v7 ^ v17
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 160]
-	vpxor ymm12, ymm1, ymm9
+	vpxor ymm6, ymm15, ymm6
 ; v41 = v15 ^ v14
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm7, ymm11
+	vpxor ymm5, ymm5, ymm1
 ; v42 = v1 ^ v11
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpxor ymm14, ymm0, [rsp + 256]
+	vpxor ymm2, ymm4, ymm2
 ; v43 = v4 ^ v14
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpxor ymm5, ymm0, ymm11
+	vmovdqu [rsp + 32], ymm4
+	vpxor ymm4, ymm3, ymm1
 ; v44 = v7 ^ v9
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vmovdqu [rsp + 128], ymm3
+	vpxor ymm3, ymm15, ymm10
 ; v45 = v39 & v42
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm14
-	vmovdqu [rsp + 416], ymm0
+	vpand ymm15, ymm7, ymm2
 ; v46 = v39 & v43
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm5
+	vpand ymm0, ymm7, ymm4
 ; v47 = v40 & v42
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm12, ymm14
+	vpand ymm1, ymm6, ymm2
 ; v47 = v46 ^ v47
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
+	vpxor ymm1, ymm0, ymm1
 ; v39 = v39 & v44
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm15, ymm1
+	vpand ymm7, ymm7, ymm3
 ; v46 = v40 & v43
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm12, ymm5
+	vpand ymm0, ymm6, ymm4
 ; v42 = v41 & v42
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm13, ymm14
+	vpand ymm2, ymm5, ymm2
 ; v46 = v39 ^ v46
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm11, ymm15
+	vpxor ymm0, ymm7, ymm0
 ; v42 = v46 ^ v42
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm15, ymm14
+	vpxor ymm2, ymm0, ymm2
 ; v40 = v40 & v44
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm12, ymm1
+	vpand ymm6, ymm6, ymm3
 ; v43 = v41 & v43
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm13, ymm5
+	vpand ymm4, ymm5, ymm4
 ; v43 = v40 ^ v43
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, ymm5
+	vpxor ymm4, ymm6, ymm4
 ; v44 = v41 & v44
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm13, ymm1
+	vpand ymm3, ymm5, ymm3
 ; v45 = v45 ^ v33
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 416]
-	vpxor ymm1, ymm1, [rsp + 768]
+	vpxor ymm15, ymm15, ymm13
 ; v45 = v45 ^ v29
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vmovdqu [rsp + 896], ymm13
+	vpxor ymm15, ymm15, ymm11
 ; v47 = v47 ^ v36
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 800]
+	vpxor ymm1, ymm1, ymm12
 ; v47 = v47 ^ v28
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm10
+	vmovdqu [rsp + 928], ymm12
+	vpxor ymm1, ymm1, ymm9
 ; v42 = v42 ^ v30
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 832]
+	vmovdqu ymm0, [rsp + 960]
+	vpxor ymm2, ymm2, ymm0
 ; v42 = v42 ^ v38
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 864]
-	vmovdqu [rsp + 960], ymm0
+	vpxor ymm2, ymm2, ymm14
 ; v43 = v43 ^ v32
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 992]
+	vmovdqu [rsp + 1056], ymm14
+	vmovdqu [rsp + 1120], ymm2
+	vmovdqu ymm0, [rsp + 992]
+	vpxor ymm4, ymm4, ymm0
 ; v43 = v43 ^ v35
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 896]
+	vpxor ymm4, ymm4, ymm8
 ; v44 = v44 ^ v34
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1024]
+	vmovdqu [rsp + 992], ymm8
+	vmovdqu ymm2, [rsp + 1024]
+	vpxor ymm3, ymm3, ymm2
 ; v44 = v44 ^ v37
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 928]
+	vmovdqu ymm5, [rsp + 1088]
+	vpxor ymm3, ymm3, ymm5
 ; v32 = v45 ^ v32
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 992]
-	vmovdqu [rsp + 992], ymm1
+	vpxor ymm0, ymm15, ymm0
 ; v34 = v47 ^ v34
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm12, [rsp + 1024]
-	vmovdqu [rsp + 1024], ymm1
+	vmovdqu [rsp + 1024], ymm0
+	vpxor ymm0, ymm1, ymm2
 ; v29 = v43 ^ v29
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 1056], ymm0
+	vmovdqu [rsp + 1152], ymm0
+	vpxor ymm11, ymm4, ymm11
 ; v28 = v44 ^ v28
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm10
-	vmovdqu [rsp + 1088], ymm0
+	vmovdqu [rsp + 1184], ymm11
+	vpxor ymm9, ymm3, ymm9
 ; v12 = v2 ^ v12
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm4, ymm6
+	vmovdqu [rsp + 1216], ymm9
+	vmovdqu ymm0, [rsp + 64]
+	vmovdqu ymm5, [rsp + 320]
+	vpxor ymm5, ymm0, ymm5
 ; v2 = v9 ^ v7
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 192]
-	vpxor ymm4, ymm0, [rsp + 160]
+	vmovdqu ymm6, [rsp + 224]
+	vpxor ymm2, ymm10, ymm6
 ; v15 = v5 ^ v15
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm3, ymm7
+	vmovdqu ymm0, [rsp + 160]
+	vmovdqu ymm13, [rsp + 416]
+	vpxor ymm13, ymm0, ymm13
 ; v5 = v1 ^ v11
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
-	vpxor ymm8, ymm1, [rsp + 256]
+	vmovdqu ymm0, [rsp + 32]
+	vmovdqu ymm8, [rsp + 288]
+	vpxor ymm1, ymm0, ymm8
 ; v17 = v8 ^ v17
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, ymm9
+	vmovdqu ymm3, [rsp + 544]
+	vmovdqu ymm4, [rsp + 480]
+	vpxor ymm4, ymm3, ymm4
 ; v8 = v4 ^ v14
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 96]
-	vpxor ymm3, ymm2, [rsp + 320]
+	vmovdqu ymm3, [rsp + 128]
+	vmovdqu ymm14, [rsp + 384]
+	vpxor ymm7, ymm3, ymm14
 ; v44 = v0 ^ v1
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 0]
-	vpxor ymm13, ymm5, ymm1
+	vmovdqu ymm9, [rsp + 0]
+	vpxor ymm12, ymm9, ymm0
 ; v43 = v3 ^ v4
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 64]
-	vpxor ymm12, ymm1, ymm2
+	vmovdqu ymm0, [rsp + 96]
+	vpxor ymm11, ymm0, ymm3
 ; v47 = v6 ^ v7
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 128]
-	vpxor ymm11, ymm1, [rsp + 160]
+	vmovdqu ymm0, [rsp + 192]
+	vpxor ymm9, ymm0, ymm6
 ; v45 = v10 ^ v11
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 224]
-	vpxor ymm10, ymm1, [rsp + 256]
+	vmovdqu ymm0, [rsp + 256]
+	vpxor ymm8, ymm0, ymm8
 ; v41 = v13 ^ v14
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 288]
-	vpxor ymm2, ymm1, [rsp + 320]
+	vmovdqu ymm0, [rsp + 352]
+	vpxor ymm3, ymm0, ymm14
 ; v40 = v16 ^ v9
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 352]
-	vpxor ymm5, ymm1, ymm0
+	vmovdqu ymm0, [rsp + 448]
+	vpxor ymm6, ymm0, ymm10
 ; v46 = v12 & v44
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm13
-	vmovdqu [rsp + 1120], ymm0
+	vmovdqu [rsp + 64], ymm10
+	vpand ymm10, ymm5, ymm12
 ; v39 = v12 & v43
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm6, ymm12
+	vpand ymm14, ymm5, ymm11
 ; v48 = v2 & v44
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, ymm13
+	vpand ymm0, ymm2, ymm12
 ; v48 = v39 ^ v48
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-	vmovdqu [rsp + 1152], ymm0
+	vpxor ymm0, ymm14, ymm0
 ; v39 = v12 & v47
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm6, ymm11
+	vmovdqu [rsp + 320], ymm0
+	vpand ymm14, ymm5, ymm9
 ; v49 = v2 & v43
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, ymm12
+	vpand ymm0, ymm2, ymm11
 ; v50 = v15 & v44
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm7, ymm13
+	vpand ymm15, ymm13, ymm12
 ; v49 = v39 ^ v49
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v50 = v49 ^ v50
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1184], ymm0
+	vpxor ymm15, ymm0, ymm15
 ; v49 = v2 & v47
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, ymm11
+	vmovdqu [rsp + 416], ymm15
+	vpand ymm0, ymm2, ymm9
 ; v39 = v15 & v43
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm7, ymm12
+	vpand ymm14, ymm13, ymm11
 ; v39 = v49 ^ v39
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm14, ymm0, ymm14
 ; v49 = v15 & v47
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm11
-	vmovdqu [rsp + 1248], ymm0
+	vmovdqu [rsp + 480], ymm14
+	vpand ymm0, ymm13, ymm9
 ; v51 = v5 & v45
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm10
-	vmovdqu [rsp + 416], ymm0
+	vmovdqu [rsp + 544], ymm0
+	vpand ymm0, ymm1, ymm8
 ; v52 = v5 & v41
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
+	vmovdqu [rsp + 160], ymm0
+	vpand ymm0, ymm1, ymm3
 ; v53 = v17 & v45
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, ymm10
+	vpand ymm14, ymm4, ymm8
 ; v53 = v52 ^ v53
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
+	vpxor ymm14, ymm0, ymm14
 ; v52 = v5 & v40
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, ymm5
+	vmovdqu [rsp + 1248], ymm14
+	vpand ymm14, ymm1, ymm6
 ; v54 = v17 & v41
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, ymm2
+	vpand ymm0, ymm4, ymm3
 ; v55 = v8 & v45
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm3, ymm10
+	vpand ymm15, ymm7, ymm8
 ; v54 = v52 ^ v54
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm0, ymm14, ymm0
 ; v55 = v54 ^ v55
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm15
 ; v54 = v17 & v40
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, ymm5
+	vpand ymm0, ymm4, ymm6
 ; v52 = v8 & v41
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, ymm2
+	vpand ymm14, ymm7, ymm3
 ; v52 = v54 ^ v52
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm14, ymm0, ymm14
 ; v54 = v8 & v40
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm5
+	vpand ymm0, ymm7, ymm6
 ; v5 = v12 ^ v5
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm6, ymm8
+	vpxor ymm5, ymm5, ymm1
 ; v17 = v2 ^ v17
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm4, ymm9
+	vpxor ymm4, ymm2, ymm4
 ; v8 = v15 ^ v8
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm7, ymm3
+	vpxor ymm7, ymm13, ymm7
 ; v45 = v44 ^ v45
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm13, ymm10
+	vpxor ymm8, ymm12, ymm8
 ; v41 = v43 ^ v41
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm12, ymm2
+	vpxor ymm3, ymm11, ymm3
 ; v40 = v47 ^ v40
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm11, ymm5
+	vpxor ymm9, ymm9, ymm6
 ; v47 = v5 & v45
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, ymm10
+	vpand ymm6, ymm5, ymm8
 ; v43 = v5 & v41
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm8, ymm6
+	vpand ymm1, ymm5, ymm3
 ; v44 = v17 & v45
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm9, ymm10
+	vpand ymm2, ymm4, ymm8
 ; v44 = v43 ^ v44
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm2, ymm3
+	vpxor ymm11, ymm1, ymm2
 ; v5 = v5 & v40
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm8, ymm8, ymm7
+	vpand ymm5, ymm5, ymm9
 ; v43 = v17 & v41
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm9, ymm6
+	vpand ymm1, ymm4, ymm3
 ; v45 = v8 & v45
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm4, ymm10
+	vpand ymm2, ymm7, ymm8
 ; v43 = v5 ^ v43
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm8, ymm2
+	vpxor ymm1, ymm5, ymm1
 ; v45 = v43 ^ v45
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
+	vpxor ymm1, ymm1, ymm2
 ; v17 = v17 & v40
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm9, ymm9, ymm7
+	vpand ymm4, ymm4, ymm9
 ; v41 = v8 & v41
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm3, ymm7, ymm3
 ; v41 = v17 ^ v41
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm9, ymm6
+	vpxor ymm5, ymm4, ymm3
 ; v40 = v8 & v40
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm4, ymm7
+	vpand ymm9, ymm7, ymm9
 ; v47 = v47 ^ v46
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1120]
+	vpxor ymm6, ymm6, ymm10
 ; v47 = v47 ^ v51
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 416]
+	vmovdqu ymm4, [rsp + 160]
+	vpxor ymm6, ymm6, ymm4
 ; v44 = v44 ^ v48
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1152]
+	vmovdqu ymm3, [rsp + 320]
+	vpxor ymm11, ymm11, ymm3
 ; v44 = v44 ^ v53
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm14
+	vmovdqu ymm7, [rsp + 1248]
+	vpxor ymm11, ymm11, ymm7
 ; v45 = v45 ^ v50
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1184]
+	vmovdqu ymm2, [rsp + 416]
+	vpxor ymm1, ymm1, ymm2
 ; v45 = v45 ^ v55
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm2, ymm15
+	vpxor ymm8, ymm1, ymm15
 ; v41 = v41 ^ v39
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 1216]
+	vmovdqu ymm12, [rsp + 480]
+	vpxor ymm1, ymm5, ymm12
 ; v41 = v41 ^ v52
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
+	vpxor ymm5, ymm1, ymm14
 ; v40 = v40 ^ v49
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1248]
+	vmovdqu ymm13, [rsp + 544]
+	vpxor ymm1, ymm9, ymm13
 ; v40 = v40 ^ v54
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; v39 = v47 ^ v39
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm5, [rsp + 1216]
+	vpxor ymm12, ymm6, ymm12
 ; v49 = v44 ^ v49
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 1248]
+	vpxor ymm13, ymm11, ymm13
 ; v51 = v41 ^ v51
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 416]
+	vpxor ymm4, ymm5, ymm4
 ; v53 = v40 ^ v53
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm14
+	vpxor ymm7, ymm1, ymm7
 ; v46 = v46 ^ v18
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1120]
-	vpxor ymm2, ymm2, [rsp + 384]
+	vmovdqu ymm1, [rsp + 512]
+	vpxor ymm10, ymm10, ymm1
 ; v46 = v46 ^ v33
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 768]
+	vmovdqu ymm1, [rsp + 896]
+	vpxor ymm10, ymm10, ymm1
 ; v48 = v48 ^ v20
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1152]
-	vpxor ymm2, ymm2, [rsp + 448]
+	vmovdqu ymm5, [rsp + 576]
+	vpxor ymm3, ymm3, ymm5
 ; v48 = v48 ^ v36
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 800]
+	vmovdqu ymm5, [rsp + 928]
+	vpxor ymm3, ymm3, ymm5
 ; v50 = v50 ^ v22
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1184]
-	vpxor ymm2, ymm2, [rsp + 480]
+	vmovdqu ymm6, [rsp + 608]
+	vpxor ymm2, ymm2, ymm6
 ; v50 = v50 ^ v30
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 832]
+	vmovdqu ymm6, [rsp + 960]
+	vpxor ymm2, ymm2, ymm6
 ; v39 = v39 ^ v19
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 640]
+	vmovdqu ymm6, [rsp + 640]
+	vpxor ymm12, ymm12, ymm6
 ; v39 = v39 ^ v32
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 992]
+	vmovdqu ymm6, [rsp + 1024]
+	vpxor ymm12, ymm12, ymm6
 ; v49 = v49 ^ v21
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 672]
+	vmovdqu ymm6, [rsp + 800]
+	vpxor ymm13, ymm13, ymm6
 ; v49 = v49 ^ v34
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, [rsp + 1024]
+	vmovdqu ymm6, [rsp + 1152]
+	vpxor ymm13, ymm13, ymm6
 ; v45 = v45 ^ v31
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 608]
+	vmovdqu ymm6, [rsp + 768]
+	vpxor ymm8, ymm8, ymm6
 ; v45 = v45 ^ v42
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 960]
+	vmovdqu ymm6, [rsp + 1120]
+	vpxor ymm8, ymm8, ymm6
 ; v51 = v51 ^ v23
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 704]
+	vmovdqu [rsp + 160], ymm8
+	vmovdqu ymm6, [rsp + 832]
+	vpxor ymm4, ymm4, ymm6
 ; v51 = v51 ^ v29
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 1184]
+	vpxor ymm8, ymm4, ymm8
 ; v53 = v53 ^ v25
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 736]
+	vmovdqu ymm4, [rsp + 864]
+	vpxor ymm7, ymm7, ymm4
 ; v53 = v53 ^ v28
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1088]
+	vmovdqu ymm9, [rsp + 1216]
+	vpxor ymm9, ymm7, ymm9
 ; v55 = v55 ^ v27
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 512]
+	vmovdqu ymm7, [rsp + 672]
+	vpxor ymm15, ymm15, ymm7
 ; v55 = v55 ^ v38
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 864]
+	vmovdqu ymm11, [rsp + 1056]
+	vpxor ymm15, ymm15, ymm11
 ; v52 = v52 ^ v24
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 544]
+	vmovdqu [rsp + 320], ymm15
+	vmovdqu ymm11, [rsp + 704]
+	vpxor ymm14, ymm14, ymm11
 ; v52 = v52 ^ v35
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 896]
+	vmovdqu ymm15, [rsp + 992]
+	vpxor ymm14, ymm14, ymm15
 ; v54 = v54 ^ v26
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 576]
+	vmovdqu [rsp + 416], ymm14
+	vmovdqu ymm14, [rsp + 736]
+	vpxor ymm0, ymm0, ymm14
 ; v54 = v54 ^ v37
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 928]
+	vmovdqu ymm15, [rsp + 1088]
+	vpxor ymm0, ymm0, ymm15
 ; v23 = v46 ^ v23
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm3, [rsp + 704]
+	vpxor ymm6, ymm10, ymm6
 ; v25 = v48 ^ v25
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 736]
+	vpxor ymm4, ymm3, ymm4
 ; v27 = v50 ^ v27
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 512]
+	vpxor ymm7, ymm2, ymm7
 ; v24 = v39 ^ v24
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 544]
+	vpxor ymm11, ymm12, ymm11
 ; v26 = v49 ^ v26
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm5, [rsp + 576]
+	vpxor ymm14, ymm13, ymm14
 ; v33 = v51 ^ v33
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 768]
+	vpxor ymm8, ymm8, ymm1
 ; v36 = v53 ^ v36
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 800]
+	vpxor ymm3, ymm9, ymm5
 ; v30 = v55 ^ v30
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm15, [rsp + 832]
+	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm2, [rsp + 960]
+	vpxor ymm2, ymm1, ymm2
 ; v32 = v52 ^ v32
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 992]
+	vmovdqu ymm1, [rsp + 416]
+	vmovdqu ymm9, [rsp + 1024]
+	vpxor ymm9, ymm1, ymm9
 ; v34 = v54 ^ v34
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 1024]
+	vmovdqu ymm5, [rsp + 1152]
+	vpxor ymm5, ymm0, ymm5
 ; v36 = v36 ^ v37
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 928]
+	vpxor ymm3, ymm3, ymm15
 ; v37 = v26 ^ v37
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 928]
+	vpxor ymm15, ymm14, ymm15
 ; v33 = v33 ^ v35
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, [rsp + 896]
+	vmovdqu ymm1, [rsp + 992]
+	vpxor ymm0, ymm8, ymm1
 ; v35 = v24 ^ v35
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 896]
+	vpxor ymm13, ymm11, ymm1
 ; v45 = v45 ^ v38
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 864]
+	vmovdqu ymm12, [rsp + 160]
+	vmovdqu ymm1, [rsp + 1056]
+	vpxor ymm12, ymm12, ymm1
 ; v38 = v27 ^ v38
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 864]
+	vpxor ymm7, ymm7, ymm1
 ; v37 = v37 ^ v28
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1088]
+	vmovdqu ymm1, [rsp + 1216]
+	vpxor ymm11, ymm15, ymm1
 ; v28 = v25 ^ v28
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 1088]
+	vpxor ymm8, ymm4, ymm1
 ; v35 = v35 ^ v29
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 1056]
+	vmovdqu ymm1, [rsp + 1184]
+	vpxor ymm13, ymm13, ymm1
 ; v29 = v23 ^ v29
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm6, [rsp + 1056]
+	vpxor ymm10, ymm6, ymm1
 ; v38 = v38 ^ v42
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 960]
+	vmovdqu ymm4, [rsp + 1120]
+	vpxor ymm1, ymm7, ymm4
 ; v42 = v31 ^ v42
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 608]
-	vpxor ymm1, ymm1, [rsp + 960]
+	vmovdqu ymm6, [rsp + 768]
+	vpxor ymm6, ymm6, ymm4
 ; v28 = v28 ^ v34
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, ymm3
+	vpxor ymm8, ymm8, ymm5
 ; v34 = v21 ^ v34
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
-	vpxor ymm3, ymm0, ymm3
+	vmovdqu ymm4, [rsp + 800]
+	vpxor ymm7, ymm4, ymm5
 ; v29 = v29 ^ v32
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm10
+	vpxor ymm5, ymm10, ymm9
 ; v32 = v19 ^ v32
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 640]
-	vpxor ymm0, ymm0, ymm10
+	vmovdqu ymm4, [rsp + 640]
+	vpxor ymm4, ymm4, ymm9
 ; v42 = v42 ^ v30
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm1, ymm5
-	vmovdqu [rsp + 512], ymm14
+	vpxor ymm9, ymm6, ymm2
 ; v30 = v22 ^ v30
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 480]
-	vpxor ymm10, ymm1, ymm5
+	vmovdqu ymm6, [rsp + 608]
+	vpxor ymm2, ymm6, ymm2
 ; v34 = v34 ^ v36
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm3, ymm11
-	vmovdqu [rsp + 544], ymm5
+	vpxor ymm10, ymm7, ymm3
 ; v36 = v20 ^ v36
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 448]
-	vpxor ymm11, ymm1, ymm11
+	vmovdqu ymm6, [rsp + 576]
+	vpxor ymm3, ymm6, ymm3
 ; v32 = v32 ^ v33
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, ymm12
-	vmovdqu [rsp + 1472], ymm15
+	vpxor ymm7, ymm4, ymm0
 ; v33 = v18 ^ v33
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 384]
-	vpxor ymm2, ymm0, ymm12
+	vmovdqu ymm4, [rsp + 512]
+	vpxor ymm6, ymm4, ymm0
 ; v18 = v33 ^ v29
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm2, ymm13
+	vpxor ymm14, ymm6, ymm5
 ; v20 = v36 ^ v28
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm11, ymm9
+	vpxor ymm4, ymm3, ymm8
 ; v22 = v30 ^ v38
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm6
+	vpxor ymm0, ymm2, ymm1
 ; v22 = v22 ^ v45
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm4
+	vpxor ymm15, ymm0, ymm12
 ; v19 = v32 ^ v35
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm8
+	vpxor ymm0, ymm7, ymm13
 ; v21 = v34 ^ v37
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm7
+	vmovdqu [rsp + 672], ymm7
+	vpxor ymm7, ymm10, ymm11
 ; v31 = v42 ^ v45
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm4
+	vmovdqu [rsp + 608], ymm10
+	vpxor ymm10, ymm9, ymm12
 ; v18 = v18 ^ v19
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 576], ymm1
+	vmovdqu [rsp + 544], ymm9
+	vpxor ymm14, ymm14, ymm0
 ; v23 = v45 ^ v38
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, ymm6
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm9, ymm12, ymm1
 ; v20 = v20 ^ v21
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm5
+	vmovdqu [rsp + 160], ymm12
+	vpxor ymm4, ymm4, ymm7
 ; v20 = v20 ^ v37
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm7
-	vmovdqu [rsp + 640], ymm3
+	vmovdqu [rsp + 416], ymm7
+	vpxor ymm7, ymm4, ymm11
 ; v25 = v29 ^ v35
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm13, ymm8
-	vmovdqu [rsp + 672], ymm3
+	vpxor ymm4, ymm5, ymm13
 ; v22 = v22 ^ v31
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, ymm14
-	vmovdqu [rsp + 704], ymm3
+	vmovdqu [rsp + 320], ymm13
+	vmovdqu [rsp + 512], ymm5
+	vmovdqu [rsp + 896], ymm4
+	vpxor ymm15, ymm15, ymm10
 ; v27 = v28 ^ v37
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm9, ymm7
-	vmovdqu [rsp + 736], ymm3
+	vmovdqu [rsp + 768], ymm10
+	vmovdqu [rsp + 928], ymm15
+	vpxor ymm4, ymm8, ymm11
 ; v24 = v18 & v33
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm1, ymm2
-	vmovdqu [rsp + 768], ymm3
+	vmovdqu [rsp + 960], ymm4
+	vmovdqu [rsp + 480], ymm8
+	vpand ymm10, ymm14, ymm6
 ; v26 = v18 & v36
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm1, ymm11
+	vpand ymm4, ymm14, ymm3
 ; v54 = v37 & v33
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm7, ymm2
+	vpand ymm5, ymm11, ymm6
 ; v54 = v26 ^ v54
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm12
-	vmovdqu [rsp + 800], ymm3
+	vpxor ymm5, ymm4, ymm5
 ; v26 = v18 & v30
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm1, ymm10
+	vmovdqu [rsp + 1024], ymm5
+	vpand ymm4, ymm14, ymm2
 ; v52 = v37 & v36
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm7, ymm11
+	vpand ymm5, ymm11, ymm3
 ; v55 = v23 & v33
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm0, ymm2
+	vpand ymm8, ymm9, ymm6
 ; v52 = v26 ^ v52
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm1, ymm3
+	vpxor ymm5, ymm4, ymm5
 ; v55 = v52 ^ v55
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm3, ymm0
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm8, ymm5, ymm8
 ; v52 = v37 & v30
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm10
+	vmovdqu [rsp + 1056], ymm8
+	vpand ymm4, ymm11, ymm2
 ; v26 = v23 & v36
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 608]
-	vpand ymm1, ymm3, ymm11
+	vpand ymm5, ymm9, ymm3
 ; v26 = v52 ^ v26
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 384], ymm0
+	vpxor ymm5, ymm4, ymm5
 ; v52 = v23 & v30
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm10
-	vmovdqu [rsp + 416], ymm0
+	vmovdqu [rsp + 1088], ymm5
+	vpand ymm4, ymm9, ymm2
 ; v53 = v19 & v32
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, [rsp + 1472]
-	vmovdqu [rsp + 448], ymm0
+	vmovdqu [rsp + 1120], ymm4
+	vmovdqu ymm8, [rsp + 672]
+	vpand ymm4, ymm0, ymm8
 ; v51 = v19 & v34
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, [rsp + 544]
+	vmovdqu [rsp + 1152], ymm4
+	vmovdqu ymm12, [rsp + 608]
+	vpand ymm4, ymm0, ymm12
 ; v49 = v20 & v32
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 640]
-	vpand ymm1, ymm3, [rsp + 1472]
+	vpand ymm5, ymm7, ymm8
 ; v49 = v51 ^ v49
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm5, ymm4, ymm5
 ; v51 = v19 & v42
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, [rsp + 512]
+	vmovdqu [rsp + 1184], ymm5
+	vmovdqu ymm13, [rsp + 544]
+	vpand ymm4, ymm0, ymm13
 ; v39 = v20 & v34
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 544]
+	vpand ymm5, ymm7, ymm12
 ; v50 = v38 & v32
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm6, [rsp + 1472]
+	vpand ymm15, ymm1, ymm8
 ; v39 = v51 ^ v39
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm5, ymm4, ymm5
 ; v50 = v39 ^ v50
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 864], ymm0
+	vpxor ymm15, ymm5, ymm15
 ; v39 = v20 & v42
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, [rsp + 512]
+	vpand ymm4, ymm7, ymm13
 ; v51 = v38 & v34
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm6, [rsp + 544]
+	vpand ymm5, ymm1, ymm12
 ; v51 = v39 ^ v51
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 896], ymm0
+	vpxor ymm5, ymm4, ymm5
 ; v39 = v38 & v42
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, [rsp + 512]
-	vmovdqu [rsp + 928], ymm0
+	vpand ymm4, ymm1, ymm13
 ; v48 = v18 ^ v19
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm1, ymm0, ymm15
+	vmovdqu [rsp + 1216], ymm4
+	vpxor ymm4, ymm14, ymm0
 ; v46 = v37 ^ v20
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, ymm3
-	vmovdqu [rsp + 960], ymm0
+	vmovdqu [rsp + 736], ymm0
+	vmovdqu [rsp + 800], ymm14
+	vpxor ymm14, ymm11, ymm7
 ; v40 = v23 ^ v38
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 608]
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 992], ymm0
+	vmovdqu [rsp + 864], ymm7
+	vpxor ymm7, ymm9, ymm1
 ; v41 = v33 ^ v32
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm2, [rsp + 1472]
-	vmovdqu [rsp + 1120], ymm12
+	vmovdqu [rsp + 832], ymm9
+	vpxor ymm8, ymm6, ymm8
 ; v44 = v36 ^ v34
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm11, [rsp + 544]
-	vmovdqu [rsp + 1152], ymm3
+	vmovdqu [rsp + 704], ymm6
+	vpxor ymm6, ymm3, ymm12
 ; v47 = v30 ^ v42
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 512]
-	vmovdqu [rsp + 1184], ymm0
+	vmovdqu [rsp + 640], ymm3
+	vpxor ymm3, ymm2, ymm13
 ; v8 = v48 & v41
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm12
-	vmovdqu [rsp + 1024], ymm0
+	vmovdqu [rsp + 576], ymm2
+	vpand ymm9, ymm4, ymm8
 ; v17 = v48 & v44
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm3
-	vmovdqu [rsp + 1056], ymm0
+	vpand ymm0, ymm4, ymm6
 ; v43 = v46 & v41
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpand ymm0, ymm0, ymm12
+	vpand ymm2, ymm14, ymm8
 ; v43 = v17 ^ v43
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpxor ymm0, ymm12, ymm0
-	vmovdqu [rsp + 1056], ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v48 = v48 & v47
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, [rsp + 1184]
-	vmovdqu [rsp + 1088], ymm0
+	vpand ymm4, ymm4, ymm3
 ; v17 = v46 & v44
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpand ymm0, ymm0, ymm3
+	vpand ymm0, ymm14, ymm6
 ; v41 = v40 & v41
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 992]
-	vpand ymm1, ymm1, [rsp + 1120]
+	vpand ymm8, ymm7, ymm8
 ; v17 = v48 ^ v17
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1088]
-	vpxor ymm0, ymm3, ymm0
+	vpxor ymm0, ymm4, ymm0
 ; v41 = v17 ^ v41
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1088], ymm0
+	vpxor ymm0, ymm0, ymm8
 ; v46 = v46 & v47
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpand ymm3, ymm0, [rsp + 1184]
+	vpand ymm14, ymm14, ymm3
 ; v44 = v40 & v44
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 992]
-	vpand ymm0, ymm1, [rsp + 1152]
+	vpand ymm6, ymm7, ymm6
 ; v44 = v46 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm3, ymm0
-	vmovdqu [rsp + 960], ymm0
+	vpxor ymm6, ymm14, ymm6
 ; v47 = v40 & v47
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm1, [rsp + 1184]
+	vpand ymm3, ymm7, ymm3
 ; v8 = v8 ^ v24
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1024]
-	vpxor ymm0, ymm0, [rsp + 768]
+	vpxor ymm9, ymm9, ymm10
 ; v8 = v8 ^ v53
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 448]
+	vmovdqu [rsp + 992], ymm10
+	vmovdqu ymm4, [rsp + 1152]
+	vpxor ymm9, ymm9, ymm4
 ; v43 = v43 ^ v54
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpxor ymm0, ymm0, [rsp + 800]
+	vmovdqu ymm7, [rsp + 1024]
+	vpxor ymm2, ymm2, ymm7
 ; v43 = v43 ^ v49
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 480]
+	vmovdqu ymm7, [rsp + 1184]
+	vpxor ymm8, ymm2, ymm7
 ; v41 = v41 ^ v55
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpxor ymm0, ymm0, [rsp + 832]
+	vmovdqu ymm2, [rsp + 1056]
+	vpxor ymm0, ymm0, ymm2
 ; v41 = v41 ^ v50
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 864]
-	vmovdqu [rsp + 992], ymm0
+	vpxor ymm0, ymm0, ymm15
 ; v44 = v44 ^ v26
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpxor ymm0, ymm0, [rsp + 384]
+	vmovdqu [rsp + 1152], ymm15
+	vmovdqu [rsp + 1184], ymm0
+	vmovdqu ymm10, [rsp + 1088]
+	vpxor ymm0, ymm6, ymm10
 ; v44 = v44 ^ v51
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 896]
+	vpxor ymm0, ymm0, ymm5
 ; v47 = v47 ^ v52
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 416]
+	vmovdqu [rsp + 1088], ymm5
+	vmovdqu ymm5, [rsp + 1120]
+	vpxor ymm2, ymm3, ymm5
 ; v47 = v47 ^ v39
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 928]
+	vmovdqu ymm3, [rsp + 1216]
+	vpxor ymm2, ymm2, ymm3
 ; v26 = v8 ^ v26
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 384]
-	vmovdqu [rsp + 960], ymm3
+	vpxor ymm3, ymm9, ymm10
 ; v52 = v43 ^ v52
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 416]
-	vmovdqu [rsp + 1024], ymm3
+	vmovdqu [rsp + 1120], ymm3
+	vpxor ymm3, ymm8, ymm5
 ; v53 = v44 ^ v53
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 448]
-	vmovdqu [rsp + 1056], ymm0
+	vmovdqu [rsp + 1248], ymm3
+	vpxor ymm4, ymm0, ymm4
 ; v49 = v47 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 480]
-	vmovdqu [rsp + 1088], ymm0
+	vmovdqu [rsp + 1280], ymm4
+	vpxor ymm7, ymm2, ymm7
 ; v47 = v25 & v29
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 672]
-	vpand ymm0, ymm3, ymm13
-	vmovdqu [rsp + 1120], ymm0
+	vmovdqu [rsp + 1312], ymm7
+	vmovdqu ymm7, [rsp + 896]
+	vmovdqu ymm4, [rsp + 512]
+	vpand ymm6, ymm7, ymm4
 ; v44 = v25 & v28
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm9
+	vmovdqu ymm8, [rsp + 480]
+	vpand ymm0, ymm7, ymm8
 ; v43 = v21 & v29
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm13
+	vmovdqu ymm5, [rsp + 416]
+	vpand ymm2, ymm5, ymm4
 ; v43 = v44 ^ v43
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1152], ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v44 = v25 & v38
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm6
+	vmovdqu [rsp + 1344], ymm2
+	vpand ymm0, ymm7, ymm1
 ; v8 = v21 & v28
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm9
+	vpand ymm2, ymm5, ymm8
 ; v40 = v22 & v29
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 704]
-	vpand ymm12, ymm3, ymm13
+	vmovdqu ymm9, [rsp + 928]
+	vpand ymm3, ymm9, ymm4
 ; v8 = v44 ^ v8
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm2, ymm0, ymm2
 ; v40 = v8 ^ v40
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 1184], ymm0
+	vpxor ymm3, ymm2, ymm3
 ; v8 = v21 & v38
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
+	vmovdqu [rsp + 1376], ymm3
+	vpand ymm0, ymm5, ymm1
 ; v44 = v22 & v28
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, ymm9
+	vpand ymm2, ymm9, ymm8
 ; v44 = v8 ^ v44
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v8 = v22 & v38
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm6
-	vmovdqu [rsp + 1248], ymm0
+	vmovdqu [rsp + 1408], ymm2
+	vpand ymm0, ymm9, ymm1
 ; v46 = v35 & v35
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm8
-	vmovdqu [rsp + 1280], ymm0
+	vmovdqu [rsp + 1440], ymm0
+	vmovdqu ymm0, [rsp + 320]
+	vpand ymm13, ymm0, ymm0
 ; v17 = v35 & v37
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+	vpand ymm2, ymm0, ymm11
 ; v48 = v27 & v35
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 736]
-	vpand ymm1, ymm3, ymm8
+	vmovdqu ymm3, [rsp + 960]
+	vpand ymm10, ymm3, ymm0
 ; v48 = v17 ^ v48
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1312], ymm0
+	vpxor ymm10, ymm2, ymm10
 ; v17 = v35 & v45
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+	vmovdqu [rsp + 1472], ymm10
+	vmovdqu ymm14, [rsp + 160]
+	vpand ymm10, ymm0, ymm14
 ; v5 = v27 & v37
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, ymm7
+	vpand ymm12, ymm3, ymm11
 ; v15 = v31 & v35
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm14, ymm8
+	vmovdqu ymm2, [rsp + 768]
+	vpand ymm15, ymm2, ymm0
 ; v5 = v17 ^ v5
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm12, ymm10, ymm12
 ; v15 = v5 ^ v15
 %line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 1344], ymm0
+	vpxor ymm10, ymm12, ymm15
 ; v5 = v27 & v45
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm4
+	vpand ymm12, ymm3, ymm14
 ; v17 = v31 & v37
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm14, ymm7
+	vpand ymm15, ymm2, ymm11
 ; v17 = v5 ^ v17
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1376], ymm0
+	vpxor ymm12, ymm12, ymm15
 ; v5 = v31 & v45
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm14, ymm4
-	vmovdqu [rsp + 1408], ymm0
+	vpand ymm15, ymm2, ymm14
 ; v2 = v25 ^ v35
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
-	vpxor ymm12, ymm0, ymm8
-	vmovdqu [rsp + 1504], ymm12
+	vmovdqu [rsp + 1504], ymm15
+	vpxor ymm7, ymm7, ymm0
 ; v12 = v21 ^ v27
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm3
-	vmovdqu [rsp + 1536], ymm0
+	vpxor ymm3, ymm5, ymm3
 ; v56 = v22 ^ v31
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 704]
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 384], ymm0
+	vpxor ymm2, ymm9, ymm2
 ; v57 = v29 ^ v35
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm13, ymm8
+	vpxor ymm4, ymm4, ymm0
 ; v58 = v28 ^ v37
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, ymm7
+	vpxor ymm8, ymm8, ymm11
 ; v59 = v38 ^ v45
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm6, ymm4
-	vmovdqu [rsp + 1440], ymm0
+	vpxor ymm14, ymm1, ymm14
 ; v60 = v2 & v57
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 416], ymm0
+	vmovdqu [rsp + 416], ymm1
+	vpand ymm15, ymm7, ymm4
 ; v61 = v2 & v58
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-	vmovdqu [rsp + 448], ymm0
+	vpand ymm0, ymm7, ymm8
 ; v62 = v12 & v57
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1536]
-	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 480], ymm0
+	vpand ymm1, ymm3, ymm4
 ; v62 = v61 ^ v62
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm0, ymm0, [rsp + 480]
-	vmovdqu [rsp + 448], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v2 = v2 & v59
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1504]
-	vpand ymm0, ymm0, [rsp + 1440]
-	vmovdqu [rsp + 480], ymm0
+	vpand ymm7, ymm7, ymm14
 ; v61 = v12 & v58
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm12, ymm1
+	vpand ymm0, ymm3, ymm8
 ; v57 = v56 & v57
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 384]
-	vpand ymm3, ymm0, ymm3
+	vpand ymm4, ymm2, ymm4
 ; v61 = v2 ^ v61
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm0, ymm7, ymm0
 ; v57 = v61 ^ v57
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm4, ymm0, ymm4
 ; v12 = v12 & v59
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1536]
-	vpand ymm0, ymm0, [rsp + 1440]
+	vpand ymm3, ymm3, ymm14
 ; v58 = v56 & v58
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 384]
-	vpand ymm1, ymm3, ymm1
+	vpand ymm8, ymm2, ymm8
 ; v58 = v12 ^ v58
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 384], ymm0
+	vpxor ymm8, ymm3, ymm8
 ; v59 = v56 & v59
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 1440]
+	vpand ymm14, ymm2, ymm14
 ; v60 = v60 ^ v47
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vpxor ymm0, ymm0, [rsp + 1120]
+	vpxor ymm15, ymm15, ymm6
 ; v60 = v60 ^ v46
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1280]
+	vmovdqu [rsp + 928], ymm6
+	vpxor ymm15, ymm15, ymm13
 ; v62 = v62 ^ v43
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm0, ymm0, [rsp + 1152]
+	vmovdqu ymm0, [rsp + 1344]
+	vpxor ymm1, ymm1, ymm0
 ; v62 = v62 ^ v48
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1312]
+	vmovdqu ymm0, [rsp + 1472]
+	vpxor ymm1, ymm1, ymm0
 ; v57 = v57 ^ v40
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm0, ymm0, [rsp + 1184]
+	vmovdqu ymm2, [rsp + 1376]
+	vpxor ymm4, ymm4, ymm2
 ; v57 = v57 ^ v15
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1344]
-	vmovdqu [rsp + 416], ymm0
+	vpxor ymm4, ymm4, ymm10
 ; v58 = v58 ^ v44
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 384]
-	vpxor ymm0, ymm0, [rsp + 1216]
+	vmovdqu [rsp + 1472], ymm10
+	vmovdqu [rsp + 1536], ymm4
+	vmovdqu ymm2, [rsp + 1408]
+	vpxor ymm8, ymm8, ymm2
 ; v58 = v58 ^ v17
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1376]
+	vpxor ymm8, ymm8, ymm12
 ; v59 = v59 ^ v8
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 1248]
+	vmovdqu [rsp + 1408], ymm12
+	vmovdqu ymm3, [rsp + 1440]
+	vpxor ymm14, ymm14, ymm3
 ; v59 = v59 ^ v5
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 1408]
+	vmovdqu ymm4, [rsp + 1504]
+	vpxor ymm14, ymm14, ymm4
 ; v44 = v60 ^ v44
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1216]
-	vmovdqu [rsp + 384], ymm3
+	vpxor ymm2, ymm15, ymm2
 ; v8 = v62 ^ v8
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 1248]
-	vmovdqu [rsp + 448], ymm3
+	vmovdqu [rsp + 1440], ymm2
+	vpxor ymm1, ymm1, ymm3
 ; v46 = v58 ^ v46
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1280]
-	vmovdqu [rsp + 480], ymm0
+	vmovdqu [rsp + 1568], ymm1
+	vpxor ymm13, ymm8, ymm13
 ; v48 = v59 ^ v48
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 1312]
-	vmovdqu [rsp + 1216], ymm0
+	vmovdqu [rsp + 1600], ymm13
+	vpxor ymm0, ymm14, ymm0
 ; v25 = v18 ^ v25
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm0, ymm0, [rsp + 672]
-	vmovdqu [rsp + 576], ymm0
+	vmovdqu [rsp + 1632], ymm0
+	vmovdqu ymm0, [rsp + 800]
+	vmovdqu ymm12, [rsp + 896]
+	vpxor ymm12, ymm0, ymm12
 ; v21 = v37 ^ v21
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm7, ymm5
+	vpxor ymm13, ymm11, ymm5
 ; v22 = v23 ^ v22
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 608]
-	vpxor ymm1, ymm1, [rsp + 704]
+	vmovdqu ymm0, [rsp + 832]
+	vpxor ymm9, ymm0, ymm9
 ; v19 = v19 ^ v35
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm8
+	vmovdqu ymm7, [rsp + 736]
+	vmovdqu ymm8, [rsp + 320]
+	vpxor ymm7, ymm7, ymm8
 ; v27 = v20 ^ v27
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 640]
-	vpxor ymm3, ymm3, [rsp + 736]
+	vmovdqu ymm0, [rsp + 864]
+	vmovdqu ymm4, [rsp + 960]
+	vpxor ymm4, ymm0, ymm4
 ; v31 = v38 ^ v31
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm6, ymm14
+	vmovdqu ymm10, [rsp + 416]
+	vmovdqu ymm5, [rsp + 768]
+	vpxor ymm5, ymm10, ymm5
 ; v29 = v33 ^ v29
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm2, ymm13
+	vmovdqu ymm0, [rsp + 704]
+	vmovdqu ymm6, [rsp + 512]
+	vpxor ymm6, ymm0, ymm6
 ; v28 = v36 ^ v28
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm11, ymm9
+	vmovdqu ymm0, [rsp + 640]
+	vmovdqu ymm14, [rsp + 480]
+	vpxor ymm14, ymm0, ymm14
 ; v38 = v30 ^ v38
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm10, ymm6
+	vmovdqu ymm0, [rsp + 576]
+	vpxor ymm10, ymm0, ymm10
 ; v35 = v32 ^ v35
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1472]
-	vpxor ymm8, ymm2, ymm8
+	vmovdqu ymm0, [rsp + 672]
+	vpxor ymm8, ymm0, ymm8
 ; v37 = v34 ^ v37
 %line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 544]
-	vpxor ymm7, ymm2, ymm7
+	vmovdqu ymm0, [rsp + 608]
+	vpxor ymm11, ymm0, ymm11
 ; v45 = v42 ^ v45
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 512]
-	vpxor ymm4, ymm2, ymm4
+	vmovdqu ymm0, [rsp + 544]
+	vmovdqu ymm3, [rsp + 160]
+	vpxor ymm3, ymm0, ymm3
 ; v42 = v25 & v29
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm0, ymm13
-	vmovdqu [rsp + 512], ymm0
+	vpand ymm2, ymm12, ymm6
 ; v34 = v25 & v28
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 576]
-	vpand ymm0, ymm10, ymm9
+	vpand ymm0, ymm12, ymm14
 ; v32 = v21 & v29
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm5, ymm13
+	vpand ymm1, ymm13, ymm6
 ; v32 = v34 ^ v32
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 544], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v34 = v25 & v38
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, ymm6
+	vmovdqu [rsp + 160], ymm1
+	vpand ymm0, ymm12, ymm10
 ; v30 = v21 & v28
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm5, ymm9
+	vpand ymm1, ymm13, ymm14
 ; v36 = v22 & v29
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm1, ymm13
+	vpand ymm15, ymm9, ymm6
 ; v30 = v34 ^ v30
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
+	vpxor ymm1, ymm0, ymm1
 ; v36 = v30 ^ v36
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm10
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v30 = v21 & v38
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
+	vmovdqu [rsp + 320], ymm15
+	vpand ymm0, ymm13, ymm10
 ; v34 = v22 & v28
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm1, ymm9
+	vpand ymm1, ymm9, ymm14
 ; v34 = v30 ^ v34
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-	vmovdqu [rsp + 640], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v30 = v22 & v38
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm6
-	vmovdqu [rsp + 672], ymm0
+	vmovdqu [rsp + 416], ymm1
+	vpand ymm0, ymm9, ymm10
 ; v33 = v19 & v35
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm8
-	vmovdqu [rsp + 704], ymm0
+	vmovdqu [rsp + 480], ymm0
+	vpand ymm0, ymm7, ymm8
 ; v20 = v19 & v37
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm7
+	vmovdqu [rsp + 512], ymm0
+	vpand ymm0, ymm7, ymm11
 ; v23 = v27 & v35
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm3, ymm8
+	vpand ymm1, ymm4, ymm8
 ; v23 = v20 ^ v23
 %line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, ymm2
+	vpxor ymm1, ymm0, ymm1
 ; v20 = v19 & v45
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm4
+	vmovdqu [rsp + 544], ymm1
+	vpand ymm0, ymm7, ymm3
 ; v18 = v27 & v37
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm3, ymm7
+	vpand ymm1, ymm4, ymm11
 ; v59 = v31 & v35
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm14, ymm8
+	vpand ymm15, ymm5, ymm8
 ; v18 = v20 ^ v18
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
+	vpxor ymm1, ymm0, ymm1
 ; v59 = v18 ^ v59
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, ymm10
+	vpxor ymm15, ymm1, ymm15
 ; v18 = v27 & v45
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm4
+	vpand ymm0, ymm4, ymm3
 ; v20 = v31 & v37
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm14, ymm7
+	vpand ymm1, ymm5, ymm11
 ; v20 = v18 ^ v20
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm2
+	vpxor ymm1, ymm0, ymm1
 ; v18 = v31 & v45
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm14, ymm4
+	vpand ymm0, ymm5, ymm3
 ; v19 = v25 ^ v19
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm15, ymm0, ymm15
+	vpxor ymm7, ymm12, ymm7
 ; v27 = v21 ^ v27
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm5, ymm3
+	vpxor ymm12, ymm13, ymm4
 ; v31 = v22 ^ v31
 %line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm1, ymm14
+	vpxor ymm5, ymm9, ymm5
 ; v35 = v29 ^ v35
 %line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm13, ymm8
+	vpxor ymm8, ymm6, ymm8
 ; v37 = v28 ^ v37
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm9, ymm7
+	vpxor ymm11, ymm14, ymm11
 ; v45 = v38 ^ v45
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm6, ymm4
+	vpxor ymm6, ymm10, ymm3
 ; v38 = v19 & v35
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm4, ymm15, ymm8
+	vpand ymm9, ymm7, ymm8
 ; v28 = v19 & v37
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm15, ymm7
+	vpand ymm3, ymm7, ymm11
 ; v29 = v27 & v35
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, ymm8
+	vpand ymm4, ymm12, ymm8
 ; v29 = v28 ^ v29
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm1
+	vpxor ymm10, ymm3, ymm4
 ; v19 = v19 & v45
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm15, ymm5
+	vpand ymm7, ymm7, ymm6
 ; v28 = v27 & v37
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, ymm7
+	vpand ymm3, ymm12, ymm11
 ; v35 = v31 & v35
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm14, ymm8
+	vpand ymm4, ymm5, ymm8
 ; v28 = v19 ^ v28
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm3, ymm7, ymm3
 ; v35 = v28 ^ v35
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm3, ymm3, ymm4
 ; v27 = v27 & v45
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm3, ymm5
+	vpand ymm12, ymm12, ymm6
 ; v37 = v31 & v37
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm7, ymm14, ymm7
+	vpand ymm11, ymm5, ymm11
 ; v37 = v27 ^ v37
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm3, ymm7
+	vpxor ymm11, ymm12, ymm11
 ; v45 = v31 & v45
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm14, ymm5
+	vpand ymm7, ymm5, ymm6
 ; v38 = v38 ^ v42
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 512]
+	vpxor ymm9, ymm9, ymm2
 ; v38 = v38 ^ v33
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 704]
+	vmovdqu ymm6, [rsp + 512]
+	vpxor ymm9, ymm9, ymm6
 ; v29 = v29 ^ v32
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 544]
+	vmovdqu ymm5, [rsp + 160]
+	vpxor ymm10, ymm10, ymm5
 ; v29 = v29 ^ v23
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm11
+	vmovdqu ymm8, [rsp + 544]
+	vpxor ymm10, ymm10, ymm8
 ; v35 = v35 ^ v36
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 608]
+	vmovdqu ymm4, [rsp + 320]
+	vpxor ymm3, ymm3, ymm4
 ; v35 = v35 ^ v59
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm10
+	vpxor ymm12, ymm3, ymm15
 ; v37 = v37 ^ v34
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 640]
+	vmovdqu ymm13, [rsp + 416]
+	vpxor ymm3, ymm11, ymm13
 ; v37 = v37 ^ v20
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm11, ymm3, ymm1
 ; v45 = v45 ^ v30
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 672]
+	vmovdqu ymm14, [rsp + 480]
+	vpxor ymm3, ymm7, ymm14
 ; v45 = v45 ^ v18
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm3, ymm3, ymm0
 ; v34 = v38 ^ v34
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 640]
+	vpxor ymm13, ymm9, ymm13
 ; v30 = v29 ^ v30
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm6, [rsp + 672]
+	vpxor ymm14, ymm10, ymm14
 ; v33 = v37 ^ v33
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 704]
+	vpxor ymm6, ymm11, ymm6
 ; v23 = v45 ^ v23
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, ymm11
+	vpxor ymm8, ymm3, ymm8
 ; v42 = v42 ^ v24
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 512]
-	vpxor ymm0, ymm0, [rsp + 768]
+	vmovdqu ymm3, [rsp + 992]
+	vpxor ymm2, ymm2, ymm3
 ; v42 = v42 ^ v47
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 1120]
+	vmovdqu ymm3, [rsp + 928]
+	vpxor ymm2, ymm2, ymm3
 ; v32 = v32 ^ v54
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 544]
-	vpxor ymm0, ymm0, [rsp + 800]
+	vmovdqu ymm7, [rsp + 1024]
+	vpxor ymm5, ymm5, ymm7
 ; v32 = v32 ^ v43
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1152]
+	vmovdqu ymm7, [rsp + 1344]
+	vpxor ymm5, ymm5, ymm7
 ; v36 = v36 ^ v55
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 608]
-	vpxor ymm0, ymm0, [rsp + 832]
+	vmovdqu ymm9, [rsp + 1056]
+	vpxor ymm4, ymm4, ymm9
 ; v36 = v36 ^ v40
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1184]
+	vmovdqu ymm9, [rsp + 1376]
+	vpxor ymm4, ymm4, ymm9
 ; v34 = v34 ^ v26
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm4, [rsp + 960]
+	vmovdqu ymm9, [rsp + 1120]
+	vpxor ymm13, ymm13, ymm9
 ; v34 = v34 ^ v44
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, [rsp + 384]
+	vmovdqu ymm9, [rsp + 1440]
+	vpxor ymm13, ymm13, ymm9
 ; v30 = v30 ^ v52
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 1024]
+	vmovdqu ymm9, [rsp + 1248]
+	vpxor ymm14, ymm14, ymm9
 ; v30 = v30 ^ v8
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 448]
+	vmovdqu ymm9, [rsp + 1568]
+	vpxor ymm14, ymm14, ymm9
 ; v35 = v35 ^ v41
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 992]
+	vmovdqu ymm9, [rsp + 1184]
+	vpxor ymm12, ymm12, ymm9
 ; v35 = v35 ^ v57
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 416]
+	vmovdqu ymm9, [rsp + 1536]
+	vpxor ymm12, ymm12, ymm9
 ; v33 = v33 ^ v53
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 1056]
+	vmovdqu [rsp + 160], ymm12
+	vmovdqu ymm9, [rsp + 1280]
+	vpxor ymm6, ymm6, ymm9
 ; v33 = v33 ^ v46
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 480]
+	vmovdqu ymm10, [rsp + 1600]
+	vpxor ymm10, ymm6, ymm10
 ; v23 = v23 ^ v49
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 1088]
+	vmovdqu ymm6, [rsp + 1312]
+	vpxor ymm8, ymm8, ymm6
 ; v23 = v23 ^ v48
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1216]
+	vmovdqu ymm11, [rsp + 1632]
+	vpxor ymm11, ymm8, ymm11
 ; v59 = v59 ^ v50
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 864]
+	vmovdqu ymm8, [rsp + 1152]
+	vpxor ymm15, ymm15, ymm8
 ; v59 = v59 ^ v15
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 1344]
+	vmovdqu ymm12, [rsp + 1472]
+	vpxor ymm15, ymm15, ymm12
 ; v20 = v20 ^ v51
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 896]
+	vmovdqu [rsp + 320], ymm15
+	vmovdqu ymm12, [rsp + 1088]
+	vpxor ymm1, ymm1, ymm12
 ; v20 = v20 ^ v17
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1376]
+	vmovdqu ymm15, [rsp + 1408]
+	vpxor ymm1, ymm1, ymm15
 ; v18 = v18 ^ v39
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 928]
+	vmovdqu [rsp + 416], ymm1
+	vmovdqu ymm1, [rsp + 1216]
+	vpxor ymm0, ymm0, ymm1
 ; v18 = v18 ^ v5
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm2, [rsp + 1408]
+	vmovdqu ymm15, [rsp + 1504]
+	vpxor ymm0, ymm0, ymm15
 ; v53 = v42 ^ v53
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm1, [rsp + 1056]
+	vpxor ymm9, ymm2, ymm9
 ; v49 = v32 ^ v49
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1088]
+	vpxor ymm6, ymm5, ymm6
 ; v50 = v36 ^ v50
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 864]
+	vpxor ymm8, ymm4, ymm8
 ; v51 = v34 ^ v51
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm4, [rsp + 896]
+	vpxor ymm12, ymm13, ymm12
 ; v39 = v30 ^ v39
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm5, [rsp + 928]
+	vpxor ymm4, ymm14, ymm1
 ; v47 = v33 ^ v47
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, [rsp + 1120]
+	vpxor ymm3, ymm10, ymm3
 ; v43 = v23 ^ v43
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1152]
+	vpxor ymm10, ymm11, ymm7
 ; v40 = v59 ^ v40
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, [rsp + 1184]
+	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm2, [rsp + 1376]
+	vpxor ymm7, ymm1, ymm2
 ; v44 = v20 ^ v44
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm12, [rsp + 384]
+	vmovdqu ymm1, [rsp + 416]
+	vmovdqu ymm13, [rsp + 1440]
+	vpxor ymm13, ymm1, ymm13
 ; v8 = v18 ^ v8
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm11, [rsp + 448]
+	vmovdqu ymm5, [rsp + 1568]
+	vpxor ymm5, ymm0, ymm5
 ; v43 = v43 ^ v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1408]
+	vpxor ymm0, ymm10, ymm15
 ; v5 = v39 ^ v5
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1408]
+	vpxor ymm10, ymm4, ymm15
 ; v47 = v47 ^ v17
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 1376]
+	vmovdqu ymm2, [rsp + 1408]
+	vpxor ymm1, ymm3, ymm2
 ; v17 = v51 ^ v17
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 1376]
+	vpxor ymm11, ymm12, ymm2
 ; v35 = v35 ^ v15
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1344]
+	vmovdqu ymm3, [rsp + 160]
+	vmovdqu ymm2, [rsp + 1472]
+	vpxor ymm3, ymm3, ymm2
 ; v15 = v50 ^ v15
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1344]
+	vpxor ymm8, ymm8, ymm2
 ; v5 = v5 ^ v48
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1216]
+	vmovdqu ymm2, [rsp + 1632]
+	vpxor ymm10, ymm10, ymm2
 ; v48 = v49 ^ v48
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 1216]
+	vpxor ymm12, ymm6, ymm2
 ; v17 = v17 ^ v46
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 480]
+	vmovdqu ymm2, [rsp + 1600]
+	vpxor ymm11, ymm11, ymm2
 ; v46 = v53 ^ v46
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm6, [rsp + 480]
+	vpxor ymm9, ymm9, ymm2
 ; v15 = v15 ^ v57
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 416]
+	vmovdqu ymm4, [rsp + 1536]
+	vpxor ymm2, ymm8, ymm4
 ; v57 = v41 ^ v57
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 992]
-	vpxor ymm13, ymm1, [rsp + 416]
+	vmovdqu ymm6, [rsp + 1184]
+	vpxor ymm8, ymm6, ymm4
 ; v48 = v48 ^ v8
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm4
+	vpxor ymm4, ymm12, ymm5
 ; v8 = v52 ^ v8
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1024]
-	vpxor ymm1, ymm0, ymm4
+	vmovdqu ymm6, [rsp + 1248]
+	vpxor ymm12, ymm6, ymm5
 ; v46 = v46 ^ v44
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm12, ymm9
+	vpxor ymm5, ymm9, ymm13
 ; v44 = v26 ^ v44
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpxor ymm9, ymm0, ymm9
+	vmovdqu ymm6, [rsp + 1120]
+	vpxor ymm13, ymm6, ymm13
 ; v57 = v57 ^ v40
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm5
+	vpxor ymm9, ymm8, ymm7
 ; v40 = v55 ^ v40
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 832]
-	vpxor ymm12, ymm0, ymm5
+	vmovdqu ymm6, [rsp + 1056]
+	vpxor ymm8, ymm6, ymm7
 ; v8 = v8 ^ v43
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm10
+	vpxor ymm12, ymm12, ymm0
 ; v43 = v54 ^ v43
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 800]
-	vpxor ymm0, ymm0, ymm10
+	vmovdqu ymm6, [rsp + 1024]
+	vpxor ymm0, ymm6, ymm0
 ; v44 = v44 ^ v47
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm11
+	vpxor ymm13, ymm13, ymm1
 ; v47 = v24 ^ v47
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 768]
-	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymm6, [rsp + 992]
+	vpxor ymm1, ymm6, ymm1
 ; v47 = v47 ^ v46
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-	vmovdqu [rsp + 1184], ymm1
+	vpxor ymm6, ymm1, ymm5
 ; v43 = v43 ^ v48
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 1280], ymm0
+	vpxor ymm7, ymm0, ymm4
 ; v40 = v40 ^ v15
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm2
+	vpxor ymm0, ymm8, ymm2
 ; v40 = v40 ^ v35
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, ymm3
+	vmovdqu [rsp + 480], ymm2
+	vpxor ymm8, ymm0, ymm3
 ; v44 = v44 ^ v17
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm9, ymm7
+	vpxor ymm0, ymm13, ymm11
 ; v8 = v8 ^ v5
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm5, ymm8
+	vmovdqu [rsp + 416], ymm11
+	vmovdqu [rsp + 672], ymm0
+	vpxor ymm0, ymm12, ymm10
 ; v57 = v57 ^ v35
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm13, ymm3
+	vmovdqu [rsp + 320], ymm10
+	vmovdqu [rsp + 704], ymm0
+	vpxor ymm0, ymm9, ymm3
 ; v24 = v47 & v0
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, [rsp + 0]
-	vmovdqu [rsp + 384], ymm0
+	vmovdqu [rsp + 736], ymm0
+	vmovdqu ymm10, [rsp + 0]
+	vpand ymm9, ymm6, ymm10
 ; v54 = v47 & v3
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, [rsp + 64]
+	vmovdqu ymm11, [rsp + 96]
+	vpand ymm0, ymm6, ymm11
 ; v55 = v35 & v0
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 0]
+	vpand ymm1, ymm3, ymm10
 ; v55 = v54 ^ v55
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 416], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v54 = v47 & v6
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpand ymm0, ymm0, [rsp + 128]
+	vmovdqu [rsp + 800], ymm1
+	vmovdqu ymm12, [rsp + 192]
+	vpand ymm0, ymm6, ymm12
 ; v26 = v35 & v3
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm3, [rsp + 64]
+	vpand ymm1, ymm3, ymm11
 ; v52 = v43 & v0
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 1280]
-	vpand ymm5, ymm13, [rsp + 0]
+	vpand ymm2, ymm7, ymm10
 ; v26 = v54 ^ v26
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v52 = v26 ^ v52
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 448], ymm0
+	vpxor ymm2, ymm1, ymm2
 ; v26 = v35 & v6
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, [rsp + 128]
+	vmovdqu [rsp + 832], ymm2
+	vpand ymm0, ymm3, ymm12
 ; v54 = v43 & v3
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm13, [rsp + 64]
+	vpand ymm1, ymm7, ymm11
 ; v54 = v26 ^ v54
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v26 = v43 & v6
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, [rsp + 128]
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 864], ymm1
+	vpand ymm0, ymm7, ymm12
 ; v41 = v46 & v10
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 224]
-	vmovdqu [rsp + 544], ymm0
+	vmovdqu [rsp + 896], ymm0
+	vmovdqu ymm2, [rsp + 256]
+	vpand ymm0, ymm5, ymm2
 ; v53 = v46 & v13
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 288]
+	vmovdqu [rsp + 928], ymm0
+	vmovdqu ymm13, [rsp + 352]
+	vpand ymm0, ymm5, ymm13
 ; v49 = v40 & v10
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, [rsp + 224]
+	vpand ymm1, ymm8, ymm2
 ; v49 = v53 ^ v49
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 576], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v53 = v46 & v16
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 352]
+	vmovdqu [rsp + 960], ymm1
+	vmovdqu ymm14, [rsp + 448]
+	vpand ymm0, ymm5, ymm14
 ; v50 = v40 & v13
 %line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, [rsp + 288]
+	vpand ymm1, ymm8, ymm13
 ; v51 = v48 & v10
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm6, [rsp + 224]
+	vpand ymm15, ymm4, ymm2
 ; v50 = v53 ^ v50
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v51 = v50 ^ v51
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v50 = v40 & v16
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, [rsp + 352]
+	vpand ymm0, ymm8, ymm14
 ; v53 = v48 & v13
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm6, [rsp + 288]
+	vpand ymm1, ymm4, ymm13
 ; v53 = v50 ^ v53
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 640], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v50 = v48 & v16
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, [rsp + 352]
-	vmovdqu [rsp + 672], ymm0
+	vpand ymm0, ymm4, ymm14
 ; v39 = v47 ^ v46
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpxor ymm5, ymm0, ymm4
+	vmovdqu [rsp + 992], ymm0
+	vpxor ymm0, ymm6, ymm5
 ; v18 = v35 ^ v40
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm3, ymm11
-	vmovdqu [rsp + 704], ymm13
+	vmovdqu [rsp + 544], ymm5
+	vmovdqu [rsp + 576], ymm6
+	vpxor ymm5, ymm3, ymm8
 ; v20 = v43 ^ v48
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 832], ymm0
+	vmovdqu [rsp + 640], ymm8
+	vmovdqu [rsp + 160], ymm3
+	vpxor ymm6, ymm7, ymm4
 ; v59 = v0 ^ v10
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm15, ymm0, [rsp + 224]
-	vmovdqu [rsp + 864], ymm15
+	vmovdqu [rsp + 512], ymm4
+	vmovdqu [rsp + 608], ymm7
+	vpxor ymm4, ymm10, ymm2
 ; v23 = v3 ^ v13
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpxor ymm1, ymm0, [rsp + 288]
+	vpxor ymm7, ymm11, ymm13
 ; v33 = v6 ^ v16
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm14, ymm0, [rsp + 352]
+	vpxor ymm8, ymm12, ymm14
 ; v30 = v39 & v59
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 736], ymm0
+	vpand ymm10, ymm0, ymm4
 ; v34 = v39 & v23
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
-	vmovdqu [rsp + 768], ymm0
+	vpand ymm2, ymm0, ymm7
 ; v36 = v18 & v59
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
+	vpand ymm3, ymm5, ymm4
 ; v36 = v34 ^ v36
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 768]
-	vpxor ymm0, ymm15, ymm0
-	vmovdqu [rsp + 768], ymm0
+	vpxor ymm11, ymm2, ymm3
 ; v39 = v39 & v33
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 800], ymm0
+	vpand ymm0, ymm0, ymm8
 ; v34 = v18 & v23
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
+	vpand ymm2, ymm5, ymm7
 ; v59 = v20 & v59
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 832]
-	vpand ymm13, ymm5, [rsp + 864]
+	vpand ymm3, ymm6, ymm4
 ; v34 = v39 ^ v34
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 800]
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v59 = v34 ^ v59
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
+	vpxor ymm0, ymm2, ymm3
 ; v18 = v18 & v33
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 704]
-	vpand ymm0, ymm0, ymm14
+	vpand ymm5, ymm5, ymm8
 ; v23 = v20 & v23
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm7, ymm6, ymm7
 ; v23 = v18 ^ v23
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm7, ymm5, ymm7
 ; v33 = v20 & v33
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm5, ymm14
+	vpand ymm8, ymm6, ymm8
 ; v30 = v30 ^ v24
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
-	vpxor ymm0, ymm0, [rsp + 384]
+	vpxor ymm10, ymm10, ymm9
 ; v30 = v30 ^ v41
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 544]
+	vmovdqu [rsp + 768], ymm9
+	vmovdqu ymm3, [rsp + 928]
+	vpxor ymm10, ymm10, ymm3
 ; v36 = v36 ^ v55
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 768]
-	vpxor ymm0, ymm0, [rsp + 416]
+	vmovdqu ymm2, [rsp + 800]
+	vpxor ymm11, ymm11, ymm2
 ; v36 = v36 ^ v49
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 576]
+	vmovdqu ymm4, [rsp + 960]
+	vpxor ymm11, ymm11, ymm4
 ; v59 = v59 ^ v52
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 448]
+	vmovdqu ymm2, [rsp + 832]
+	vpxor ymm0, ymm0, ymm2
 ; v59 = v59 ^ v51
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 608]
-	vmovdqu [rsp + 704], ymm0
+	vpxor ymm0, ymm0, ymm15
 ; v23 = v23 ^ v54
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 480]
+	vmovdqu [rsp + 928], ymm15
+	vmovdqu [rsp + 960], ymm0
+	vmovdqu ymm2, [rsp + 864]
+	vpxor ymm0, ymm7, ymm2
 ; v23 = v23 ^ v53
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 640]
+	vpxor ymm0, ymm0, ymm1
 ; v33 = v33 ^ v26
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 512]
+	vmovdqu [rsp + 864], ymm1
+	vmovdqu ymm5, [rsp + 896]
+	vpxor ymm1, ymm8, ymm5
 ; v33 = v33 ^ v50
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 672]
+	vmovdqu ymm6, [rsp + 992]
+	vpxor ymm1, ymm1, ymm6
 ; v54 = v30 ^ v54
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 480]
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm2, ymm10, ymm2
 ; v26 = v36 ^ v26
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 512]
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 896], ymm2
+	vpxor ymm2, ymm11, ymm5
 ; v41 = v23 ^ v41
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 544]
-	vmovdqu [rsp + 544], ymm0
+	vmovdqu [rsp + 1024], ymm2
+	vpxor ymm0, ymm0, ymm3
 ; v49 = v33 ^ v49
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 576]
-	vmovdqu [rsp + 576], ymm0
+	vmovdqu [rsp + 1056], ymm0
+	vpxor ymm0, ymm1, ymm4
 ; v33 = v44 & v1
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 32]
-	vmovdqu [rsp + 736], ymm0
+	vmovdqu [rsp + 1088], ymm0
+	vmovdqu ymm5, [rsp + 672]
+	vmovdqu ymm4, [rsp + 32]
+	vpand ymm7, ymm5, ymm4
 ; v23 = v44 & v4
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 96]
+	vmovdqu ymm6, [rsp + 128]
+	vpand ymm0, ymm5, ymm6
 ; v36 = v15 & v1
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, [rsp + 32]
+	vmovdqu ymm3, [rsp + 480]
+	vpand ymm1, ymm3, ymm4
 ; v36 = v23 ^ v36
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 768], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v23 = v44 & v7
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 160]
+	vmovdqu [rsp + 672], ymm1
+	vmovdqu ymm9, [rsp + 224]
+	vpand ymm0, ymm5, ymm9
 ; v30 = v15 & v4
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, [rsp + 96]
+	vpand ymm1, ymm3, ymm6
 ; v20 = v8 & v1
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm9, [rsp + 32]
+	vmovdqu ymm8, [rsp + 704]
+	vpand ymm2, ymm8, ymm4
 ; v30 = v23 ^ v30
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v20 = v30 ^ v20
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 800], ymm0
+	vpxor ymm2, ymm1, ymm2
 ; v30 = v15 & v7
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm2, [rsp + 160]
+	vmovdqu [rsp + 704], ymm2
+	vpand ymm0, ymm3, ymm9
 ; v23 = v8 & v4
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, [rsp + 96]
+	vpand ymm1, ymm8, ymm6
 ; v23 = v30 ^ v23
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v30 = v8 & v7
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, [rsp + 160]
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 1120], ymm1
+	vpand ymm0, ymm8, ymm9
 ; v18 = v17 & v11
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 256]
-	vmovdqu [rsp + 896], ymm0
+	vmovdqu [rsp + 1152], ymm0
+	vmovdqu ymm11, [rsp + 416]
+	vmovdqu ymm10, [rsp + 288]
+	vpand ymm0, ymm11, ymm10
 ; v34 = v17 & v14
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 320]
+	vmovdqu [rsp + 1184], ymm0
+	vmovdqu ymm2, [rsp + 384]
+	vpand ymm0, ymm11, ymm2
 ; v39 = v57 & v11
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, [rsp + 256]
+	vmovdqu ymm12, [rsp + 736]
+	vpand ymm1, ymm12, ymm10
 ; v39 = v34 ^ v39
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 928], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v34 = v17 & v9
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 192]
+	vmovdqu [rsp + 1216], ymm1
+	vmovdqu ymm13, [rsp + 64]
+	vpand ymm0, ymm11, ymm13
 ; v32 = v57 & v14
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, [rsp + 320]
+	vpand ymm1, ymm12, ymm2
 ; v42 = v5 & v11
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, [rsp + 256]
+	vmovdqu ymm14, [rsp + 320]
+	vpand ymm15, ymm14, ymm10
 ; v32 = v34 ^ v32
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v42 = v32 ^ v42
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 960], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v32 = v57 & v9
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, [rsp + 192]
+	vpand ymm0, ymm12, ymm13
 ; v34 = v5 & v14
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, [rsp + 320]
+	vpand ymm1, ymm14, ymm2
 ; v34 = v32 ^ v34
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v32 = v5 & v9
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, [rsp + 192]
-	vmovdqu [rsp + 1024], ymm0
+	vpand ymm0, ymm14, ymm13
 ; v45 = v44 ^ v17
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, ymm7
+	vmovdqu [rsp + 1248], ymm0
+	vpxor ymm11, ymm5, ymm11
 ; v37 = v15 ^ v57
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm2, ymm10
-	vmovdqu [rsp + 1056], ymm13
+	vpxor ymm12, ymm3, ymm12
 ; v29 = v8 ^ v5
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm8
-	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm14, ymm8, ymm14
 ; v38 = v1 ^ v11
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpxor ymm15, ymm0, [rsp + 256]
-	vmovdqu [rsp + 1248], ymm15
+	vpxor ymm10, ymm4, ymm10
 ; v31 = v4 ^ v14
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpxor ymm1, ymm0, [rsp + 320]
+	vpxor ymm6, ymm6, ymm2
 ; v27 = v7 ^ v9
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
-	vpxor ymm14, ymm0, [rsp + 192]
+	vpxor ymm9, ymm9, ymm13
 ; v28 = v45 & v38
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 1088], ymm0
+	vpand ymm13, ymm11, ymm10
 ; v19 = v45 & v31
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
-	vmovdqu [rsp + 1120], ymm0
+	vpand ymm0, ymm11, ymm6
 ; v22 = v37 & v38
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
+	vpand ymm2, ymm12, ymm10
 ; v22 = v19 ^ v22
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 1120]
-	vpxor ymm0, ymm15, ymm0
-	vmovdqu [rsp + 1120], ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v45 = v45 & v27
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 1152], ymm0
+	vpand ymm11, ymm11, ymm9
 ; v19 = v37 & v31
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
+	vpand ymm0, ymm12, ymm6
 ; v38 = v29 & v38
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1216]
-	vpand ymm13, ymm5, [rsp + 1248]
+	vpand ymm10, ymm14, ymm10
 ; v19 = v45 ^ v19
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 1152]
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm0, ymm11, ymm0
 ; v38 = v19 ^ v38
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
+	vpxor ymm10, ymm0, ymm10
 ; v37 = v37 & v27
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpand ymm0, ymm0, ymm14
+	vpand ymm12, ymm12, ymm9
 ; v31 = v29 & v31
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm6, ymm14, ymm6
 ; v31 = v37 ^ v31
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm6, ymm12, ymm6
 ; v27 = v29 & v27
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm5, ymm14
+	vpand ymm9, ymm14, ymm9
 ; v28 = v28 ^ v33
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpxor ymm0, ymm0, [rsp + 736]
+	vpxor ymm13, ymm13, ymm7
 ; v28 = v28 ^ v18
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 896]
+	vmovdqu [rsp + 480], ymm7
+	vmovdqu ymm0, [rsp + 1184]
+	vpxor ymm13, ymm13, ymm0
 ; v22 = v22 ^ v36
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1120]
-	vpxor ymm0, ymm0, [rsp + 768]
+	vmovdqu ymm7, [rsp + 672]
+	vpxor ymm2, ymm2, ymm7
 ; v22 = v22 ^ v39
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 928]
+	vmovdqu ymm7, [rsp + 1216]
+	vpxor ymm2, ymm2, ymm7
 ; v38 = v38 ^ v20
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 800]
+	vmovdqu ymm11, [rsp + 704]
+	vpxor ymm10, ymm10, ymm11
 ; v38 = v38 ^ v42
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 960]
-	vmovdqu [rsp + 1056], ymm0
+	vpxor ymm10, ymm10, ymm15
 ; v31 = v31 ^ v23
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 832]
+	vmovdqu [rsp + 1184], ymm15
+	vmovdqu [rsp + 1216], ymm10
+	vmovdqu ymm10, [rsp + 1120]
+	vpxor ymm6, ymm6, ymm10
 ; v31 = v31 ^ v34
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 992]
+	vpxor ymm6, ymm6, ymm1
 ; v27 = v27 ^ v30
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 864]
+	vmovdqu [rsp + 1120], ymm1
+	vmovdqu ymm11, [rsp + 1152]
+	vpxor ymm9, ymm9, ymm11
 ; v27 = v27 ^ v32
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 1024]
+	vmovdqu ymm1, [rsp + 1248]
+	vpxor ymm9, ymm9, ymm1
 ; v23 = v28 ^ v23
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 832]
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm1, ymm13, ymm10
 ; v30 = v22 ^ v30
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 864]
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 1152], ymm1
+	vpxor ymm1, ymm2, ymm11
 ; v18 = v31 ^ v18
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 896]
-	vmovdqu [rsp + 896], ymm0
+	vmovdqu [rsp + 1280], ymm1
+	vpxor ymm0, ymm6, ymm0
 ; v39 = v27 ^ v39
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 928]
-	vmovdqu [rsp + 928], ymm0
+	vmovdqu [rsp + 1312], ymm0
+	vpxor ymm7, ymm9, ymm7
 ; v44 = v47 ^ v44
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpxor ymm12, ymm0, ymm12
+	vmovdqu [rsp + 1344], ymm7
+	vmovdqu ymm0, [rsp + 576]
+	vpxor ymm11, ymm0, ymm5
 ; v15 = v35 ^ v15
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm3, ymm2
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm12, ymm0, ymm3
 ; v8 = v43 ^ v8
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpxor ymm9, ymm0, ymm9
+	vmovdqu ymm0, [rsp + 608]
+	vpxor ymm8, ymm0, ymm8
 ; v17 = v46 ^ v17
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm4, ymm7
+	vmovdqu ymm0, [rsp + 544]
+	vmovdqu ymm9, [rsp + 416]
+	vpxor ymm9, ymm0, ymm9
 ; v57 = v40 ^ v57
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, ymm10
+	vmovdqu ymm0, [rsp + 640]
+	vmovdqu ymm10, [rsp + 736]
+	vpxor ymm10, ymm0, ymm10
 ; v5 = v48 ^ v5
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm6, ymm8
+	vmovdqu ymm0, [rsp + 512]
+	vmovdqu ymm13, [rsp + 320]
+	vpxor ymm13, ymm0, ymm13
 ; v48 = v0 ^ v1
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm13, ymm0, [rsp + 32]
+	vpxor ymm14, ymm0, ymm4
 ; v40 = v3 ^ v4
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpxor ymm11, ymm0, [rsp + 96]
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu ymm1, [rsp + 128]
+	vpxor ymm7, ymm0, ymm1
 ; v46 = v6 ^ v7
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm6, ymm0, [rsp + 160]
+	vmovdqu ymm0, [rsp + 192]
+	vmovdqu ymm1, [rsp + 224]
+	vpxor ymm6, ymm0, ymm1
 ; v43 = v10 ^ v11
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
-	vpxor ymm4, ymm0, [rsp + 256]
+	vmovdqu ymm0, [rsp + 256]
+	vmovdqu ymm1, [rsp + 288]
+	vpxor ymm5, ymm0, ymm1
 ; v35 = v13 ^ v14
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 288]
-	vpxor ymm2, ymm0, [rsp + 320]
+	vmovdqu ymm0, [rsp + 352]
+	vmovdqu ymm1, [rsp + 384]
+	vpxor ymm2, ymm0, ymm1
 ; v47 = v16 ^ v9
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 352]
-	vpxor ymm3, ymm0, [rsp + 192]
+	vmovdqu ymm0, [rsp + 448]
+	vmovdqu ymm1, [rsp + 64]
+	vpxor ymm4, ymm0, ymm1
 ; v27 = v44 & v48
 %line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm13
-	vmovdqu [rsp + 1088], ymm0
+	vpand ymm3, ymm11, ymm14
 ; v31 = v44 & v40
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
+	vpand ymm0, ymm11, ymm7
 ; v22 = v15 & v48
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm13
+	vpand ymm1, ymm12, ymm14
 ; v22 = v31 ^ v22
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1120], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v31 = v44 & v46
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+	vmovdqu [rsp + 160], ymm1
+	vpand ymm0, ymm11, ymm6
 ; v28 = v15 & v40
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm11
+	vpand ymm1, ymm12, ymm7
 ; v29 = v8 & v48
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm9, ymm13
+	vpand ymm15, ymm8, ymm14
 ; v28 = v31 ^ v28
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v29 = v28 ^ v29
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm14
-	vmovdqu [rsp + 1152], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v28 = v15 & v46
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
+	vmovdqu [rsp + 320], ymm15
+	vpand ymm0, ymm12, ymm6
 ; v31 = v8 & v40
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, ymm11
+	vpand ymm1, ymm8, ymm7
 ; v31 = v28 ^ v31
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1184], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v28 = v8 & v46
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, ymm6
-	vmovdqu [rsp + 1216], ymm0
+	vmovdqu [rsp + 416], ymm1
+	vpand ymm0, ymm8, ymm6
 ; v37 = v17 & v43
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
-	vmovdqu [rsp + 1248], ymm0
+	vmovdqu [rsp + 512], ymm0
+	vpand ymm0, ymm9, ymm5
 ; v19 = v17 & v35
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
+	vmovdqu [rsp + 544], ymm0
+	vpand ymm0, ymm9, ymm2
 ; v45 = v57 & v43
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, ymm4
+	vpand ymm1, ymm10, ymm5
 ; v45 = v19 ^ v45
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
+	vpxor ymm1, ymm0, ymm1
 ; v19 = v17 & v47
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
+	vmovdqu [rsp + 576], ymm1
+	vpand ymm0, ymm9, ymm4
 ; v21 = v57 & v35
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm10, ymm2
 ; v25 = v5 & v43
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm8, ymm4
+	vpand ymm15, ymm13, ymm5
 ; v21 = v19 ^ v21
 %line 696+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -2330,1783 +2433,1883 @@ align 32
 	vpxor ymm15, ymm1, ymm15
 ; v21 = v57 & v47
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, ymm3
+	vpand ymm0, ymm10, ymm4
 ; v19 = v5 & v35
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, ymm2
+	vpand ymm1, ymm13, ymm2
 ; v19 = v21 ^ v19
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v21 = v5 & v47
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+	vpand ymm0, ymm13, ymm4
 ; v17 = v44 ^ v17
 %line 702+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm12, ymm7
+	vpxor ymm9, ymm11, ymm9
 ; v57 = v15 ^ v57
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm10, ymm12, ymm10
 ; v5 = v8 ^ v5
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm9, ymm8
+	vpxor ymm13, ymm8, ymm13
 ; v43 = v48 ^ v43
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm13, ymm4
+	vpxor ymm5, ymm14, ymm5
 ; v35 = v40 ^ v35
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, ymm2
+	vpxor ymm7, ymm7, ymm2
 ; v47 = v46 ^ v47
 %line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm6, ymm3
+	vpxor ymm8, ymm6, ymm4
 ; v46 = v17 & v43
 %line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm6, ymm7, ymm4
+	vpand ymm6, ymm9, ymm5
 ; v40 = v17 & v35
 %line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm7, ymm5
+	vpand ymm2, ymm9, ymm7
 ; v48 = v57 & v43
 %line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm10, ymm4
+	vpand ymm4, ymm10, ymm5
 ; v48 = v40 ^ v48
 %line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm2, ymm3
+	vpxor ymm11, ymm2, ymm4
 ; v17 = v17 & v47
 %line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm7, ymm7, ymm9
+	vpand ymm9, ymm9, ymm8
 ; v40 = v57 & v35
 %line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm10, ymm5
+	vpand ymm2, ymm10, ymm7
 ; v43 = v5 & v43
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm8, ymm4
+	vpand ymm4, ymm13, ymm5
 ; v40 = v17 ^ v40
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, ymm2
+	vpxor ymm2, ymm9, ymm2
 ; v43 = v40 ^ v43
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
+	vpxor ymm2, ymm2, ymm4
 ; v57 = v57 & v47
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm10, ymm9
+	vpand ymm10, ymm10, ymm8
 ; v35 = v5 & v35
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, ymm5
+	vpand ymm7, ymm13, ymm7
 ; v35 = v57 ^ v35
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, ymm5
+	vpxor ymm9, ymm10, ymm7
 ; v47 = v5 & v47
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm8, ymm9
+	vpand ymm8, ymm13, ymm8
 ; v46 = v46 ^ v27
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 1088]
+	vpxor ymm6, ymm6, ymm3
 ; v46 = v46 ^ v37
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 1248]
+	vmovdqu ymm7, [rsp + 544]
+	vpxor ymm6, ymm6, ymm7
 ; v48 = v48 ^ v22
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1120]
+	vmovdqu ymm5, [rsp + 160]
+	vpxor ymm11, ymm11, ymm5
 ; v48 = v48 ^ v45
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm14
+	vmovdqu ymm10, [rsp + 576]
+	vpxor ymm11, ymm11, ymm10
 ; v43 = v43 ^ v29
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1152]
+	vmovdqu ymm4, [rsp + 320]
+	vpxor ymm2, ymm2, ymm4
 ; v43 = v43 ^ v25
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm2, ymm15
+	vpxor ymm12, ymm2, ymm15
 ; v35 = v35 ^ v31
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 1184]
+	vmovdqu ymm13, [rsp + 416]
+	vpxor ymm2, ymm9, ymm13
 ; v35 = v35 ^ v19
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
+	vpxor ymm9, ymm2, ymm1
 ; v47 = v47 ^ v28
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1216]
+	vmovdqu ymm14, [rsp + 512]
+	vpxor ymm2, ymm8, ymm14
 ; v47 = v47 ^ v21
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; v31 = v46 ^ v31
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm6, [rsp + 1184]
+	vpxor ymm13, ymm6, ymm13
 ; v28 = v48 ^ v28
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, [rsp + 1216]
+	vpxor ymm14, ymm11, ymm14
 ; v37 = v35 ^ v37
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 1248]
+	vpxor ymm7, ymm9, ymm7
 ; v45 = v47 ^ v45
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm14
+	vpxor ymm10, ymm2, ymm10
 ; v27 = v27 ^ v24
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1088]
-	vpxor ymm2, ymm2, [rsp + 384]
+	vmovdqu ymm2, [rsp + 768]
+	vpxor ymm3, ymm3, ymm2
 ; v27 = v27 ^ v33
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 736]
+	vmovdqu ymm2, [rsp + 480]
+	vpxor ymm3, ymm3, ymm2
 ; v22 = v22 ^ v55
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1120]
-	vpxor ymm2, ymm2, [rsp + 416]
+	vmovdqu ymm6, [rsp + 800]
+	vpxor ymm5, ymm5, ymm6
 ; v22 = v22 ^ v36
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 768]
+	vmovdqu ymm6, [rsp + 672]
+	vpxor ymm5, ymm5, ymm6
 ; v29 = v29 ^ v52
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1152]
-	vpxor ymm2, ymm2, [rsp + 448]
+	vmovdqu ymm8, [rsp + 832]
+	vpxor ymm4, ymm4, ymm8
 ; v29 = v29 ^ v20
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 800]
+	vmovdqu ymm8, [rsp + 704]
+	vpxor ymm4, ymm4, ymm8
 ; v31 = v31 ^ v54
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 480]
+	vmovdqu ymm8, [rsp + 896]
+	vpxor ymm13, ymm13, ymm8
 ; v31 = v31 ^ v23
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 832]
+	vmovdqu ymm8, [rsp + 1152]
+	vpxor ymm13, ymm13, ymm8
 ; v28 = v28 ^ v26
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm5, [rsp + 512]
+	vmovdqu ymm8, [rsp + 1024]
+	vpxor ymm14, ymm14, ymm8
 ; v28 = v28 ^ v30
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, [rsp + 864]
+	vmovdqu ymm8, [rsp + 1280]
+	vpxor ymm14, ymm14, ymm8
 ; v43 = v43 ^ v59
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 704]
+	vmovdqu ymm8, [rsp + 960]
+	vpxor ymm12, ymm12, ymm8
 ; v43 = v43 ^ v38
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 1216]
+	vpxor ymm12, ymm12, ymm8
 ; v37 = v37 ^ v41
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 544]
+	vmovdqu [rsp + 160], ymm12
+	vmovdqu ymm8, [rsp + 1056]
+	vpxor ymm7, ymm7, ymm8
 ; v37 = v37 ^ v18
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 896]
+	vmovdqu ymm9, [rsp + 1312]
+	vpxor ymm9, ymm7, ymm9
 ; v45 = v45 ^ v49
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 576]
+	vmovdqu ymm7, [rsp + 1088]
+	vpxor ymm10, ymm10, ymm7
 ; v45 = v45 ^ v39
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 928]
+	vmovdqu ymm11, [rsp + 1344]
+	vpxor ymm11, ymm10, ymm11
 ; v25 = v25 ^ v51
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 608]
+	vmovdqu ymm10, [rsp + 928]
+	vpxor ymm15, ymm15, ymm10
 ; v25 = v25 ^ v42
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 960]
+	vmovdqu ymm12, [rsp + 1184]
+	vpxor ymm15, ymm15, ymm12
 ; v19 = v19 ^ v53
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 640]
+	vmovdqu [rsp + 320], ymm15
+	vmovdqu ymm12, [rsp + 864]
+	vpxor ymm1, ymm1, ymm12
 ; v19 = v19 ^ v34
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 992]
+	vmovdqu ymm15, [rsp + 1120]
+	vpxor ymm1, ymm1, ymm15
 ; v21 = v21 ^ v50
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 672]
+	vmovdqu [rsp + 416], ymm1
+	vmovdqu ymm1, [rsp + 992]
+	vpxor ymm0, ymm0, ymm1
 ; v21 = v21 ^ v32
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1024]
+	vmovdqu ymm15, [rsp + 1248]
+	vpxor ymm0, ymm0, ymm15
 ; v41 = v27 ^ v41
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm3, [rsp + 544]
+	vpxor ymm8, ymm3, ymm8
 ; v49 = v22 ^ v49
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 576]
+	vpxor ymm7, ymm5, ymm7
 ; v51 = v29 ^ v51
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 608]
+	vpxor ymm10, ymm4, ymm10
 ; v53 = v31 ^ v53
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 640]
+	vpxor ymm12, ymm13, ymm12
 ; v50 = v28 ^ v50
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm5, [rsp + 672]
+	vpxor ymm3, ymm14, ymm1
 ; v33 = v37 ^ v33
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 736]
+	vpxor ymm4, ymm9, ymm2
 ; v36 = v45 ^ v36
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 768]
+	vpxor ymm5, ymm11, ymm6
 ; v20 = v25 ^ v20
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm15, [rsp + 800]
+	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm2, [rsp + 704]
+	vpxor ymm1, ymm1, ymm2
 ; v23 = v19 ^ v23
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 832]
+	vmovdqu ymm2, [rsp + 416]
+	vmovdqu ymm6, [rsp + 1152]
+	vpxor ymm6, ymm2, ymm6
 ; v30 = v21 ^ v30
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 864]
+	vmovdqu ymm2, [rsp + 1280]
+	vpxor ymm0, ymm0, ymm2
 ; v36 = v36 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 1024]
+	vpxor ymm5, ymm5, ymm15
 ; v32 = v50 ^ v32
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1024]
+	vpxor ymm11, ymm3, ymm15
 ; v33 = v33 ^ v34
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, [rsp + 992]
+	vmovdqu ymm2, [rsp + 1120]
+	vpxor ymm4, ymm4, ymm2
 ; v34 = v53 ^ v34
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 992]
+	vpxor ymm12, ymm12, ymm2
 ; v43 = v43 ^ v42
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 960]
+	vmovdqu ymm13, [rsp + 160]
+	vmovdqu ymm2, [rsp + 1184]
+	vpxor ymm13, ymm13, ymm2
 ; v42 = v51 ^ v42
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 960]
+	vpxor ymm9, ymm10, ymm2
 ; v32 = v32 ^ v39
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 928]
+	vmovdqu ymm2, [rsp + 1344]
+	vpxor ymm11, ymm11, ymm2
 ; v39 = v49 ^ v39
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 928]
+	vpxor ymm10, ymm7, ymm2
 ; v34 = v34 ^ v18
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 896]
+	vmovdqu ymm2, [rsp + 1312]
+	vpxor ymm12, ymm12, ymm2
 ; v18 = v41 ^ v18
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm6, [rsp + 896]
+	vpxor ymm8, ymm8, ymm2
 ; v42 = v42 ^ v38
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 1056]
+	vmovdqu ymm3, [rsp + 1216]
+	vpxor ymm2, ymm9, ymm3
 ; v38 = v59 ^ v38
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 704]
-	vpxor ymm1, ymm1, [rsp + 1056]
+	vmovdqu ymm7, [rsp + 960]
+	vpxor ymm9, ymm7, ymm3
 ; v39 = v39 ^ v30
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, ymm3
+	vpxor ymm3, ymm10, ymm0
 ; v30 = v26 ^ v30
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 512]
-	vpxor ymm14, ymm0, ymm3
+	vmovdqu ymm7, [rsp + 1024]
+	vpxor ymm10, ymm7, ymm0
 ; v18 = v18 ^ v23
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm13, ymm10
+	vpxor ymm8, ymm8, ymm6
 ; v23 = v54 ^ v23
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm13, ymm0, ymm10
+	vmovdqu ymm0, [rsp + 896]
+	vpxor ymm6, ymm0, ymm6
 ; v38 = v38 ^ v20
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm1, ymm5
-	vmovdqu [rsp + 480], ymm2
+	vpxor ymm7, ymm9, ymm1
 ; v20 = v52 ^ v20
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm15, ymm0, ymm5
-	vmovdqu [rsp + 448], ymm15
+	vmovdqu ymm0, [rsp + 832]
+	vpxor ymm1, ymm0, ymm1
 ; v30 = v30 ^ v36
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm14, ymm11
-	vmovdqu [rsp + 512], ymm10
+	vpxor ymm9, ymm10, ymm5
 ; v36 = v55 ^ v36
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vpxor ymm0, ymm0, ymm11
-	vmovdqu [rsp + 416], ymm0
+	vmovdqu ymm0, [rsp + 800]
+	vpxor ymm5, ymm0, ymm5
 ; v23 = v23 ^ v33
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm12
-	vmovdqu [rsp + 544], ymm13
+	vpxor ymm14, ymm6, ymm4
 ; v33 = v24 ^ v33
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 384]
-	vpxor ymm1, ymm1, ymm12
-	vmovdqu [rsp + 576], ymm1
+	vmovdqu ymm0, [rsp + 768]
+	vpxor ymm4, ymm0, ymm4
 ; v24 = v33 ^ v18
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm10, ymm4, ymm8
 ; v55 = v36 ^ v39
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, ymm9
+	vpxor ymm6, ymm5, ymm3
 ; v52 = v20 ^ v42
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm6
+	vpxor ymm0, ymm1, ymm2
 ; v52 = v52 ^ v43
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm13
 ; v54 = v23 ^ v34
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm13, ymm8
+	vpxor ymm15, ymm14, ymm12
 ; v26 = v30 ^ v32
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm10, ymm7
+	vmovdqu [rsp + 704], ymm14
+	vpxor ymm14, ymm9, ymm11
 ; v59 = v38 ^ v43
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm2, ymm4
+	vmovdqu [rsp + 640], ymm9
+	vpxor ymm9, ymm7, ymm13
 ; v24 = v24 ^ v54
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm1, ymm14
+	vmovdqu [rsp + 576], ymm7
+	vpxor ymm10, ymm10, ymm15
 ; v41 = v43 ^ v42
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm4, ymm6
+	vpxor ymm7, ymm13, ymm2
 ; v55 = v55 ^ v26
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm13
+	vmovdqu [rsp + 160], ymm13
+	vpxor ymm6, ymm6, ymm14
 ; v55 = v55 ^ v32
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, ymm7
+	vpxor ymm6, ymm6, ymm11
 ; v49 = v18 ^ v34
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm3, ymm8
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm13, ymm8, ymm12
 ; v52 = v52 ^ v59
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm12
+	vmovdqu [rsp + 544], ymm8
+	vpxor ymm8, ymm0, ymm9
 ; v51 = v39 ^ v32
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm9, ymm7
+	vpxor ymm0, ymm3, ymm11
 ; v24 = v24 ^ v49
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, ymm0
+	vmovdqu [rsp + 512], ymm3
+	vpxor ymm10, ymm10, ymm13
 ; v53 = v32 ^ v26
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, ymm13
+	vpxor ymm3, ymm11, ymm14
 ; v41 = v41 ^ v52
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm11
+	vmovdqu [rsp + 320], ymm11
+	vpxor ymm7, ymm7, ymm8
 ; v41 = v41 ^ v59
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm12
+	vpxor ymm7, ymm7, ymm9
 ; v54 = v54 ^ v34
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm8
-	vmovdqu [rsp + 384], ymm14
+	vpxor ymm15, ymm15, ymm12
 ; v55 = v55 ^ v51
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm10
+	vpxor ymm11, ymm6, ymm0
 ; v50 = v42 ^ v59
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm6, ymm12
+	vpxor ymm6, ymm2, ymm9
 ; v24 = v24 ^ v54
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm14
+	vmovdqu [rsp + 480], ymm2
+	vpxor ymm10, ymm10, ymm15
 ; v59 = v59 ^ v52
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm11
+	vpxor ymm9, ymm9, ymm8
 ; v53 = v53 ^ v55
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
+	vpxor ymm3, ymm3, ymm11
 ; v53 = v53 ^ v51
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm2, ymm10
+	vpxor ymm3, ymm3, ymm0
 ; v49 = v49 ^ v34
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 608]
-	vpxor ymm2, ymm2, ymm8
+	vpxor ymm13, ymm13, ymm12
 ; v41 = v41 ^ v50
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
+	vpxor ymm7, ymm7, ymm6
 ; v26 = v26 ^ v51
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm10
+	vpxor ymm14, ymm14, ymm0
 ; v24 = v24 ^ v49
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm2
-	vmovdqu [rsp + 608], ymm5
+	vpxor ymm10, ymm10, ymm13
 ; v51 = v51 ^ v55
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-	vmovdqu [rsp + 640], ymm10
+	vpxor ymm2, ymm0, ymm11
 ; v59 = v59 ^ v41
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm1
+	vpxor ymm0, ymm9, ymm7
 ; v59 = v59 ^ v50
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm15
-	vmovdqu [rsp + 672], ymm12
+	vmovdqu [rsp + 864], ymm7
+	vpxor ymm0, ymm0, ymm6
 ; v54 = v54 ^ v34
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 384]
-	vpxor ymm12, ymm12, ymm8
-	vmovdqu [rsp + 1504], ymm12
+	vpxor ymm15, ymm15, ymm12
 ; v53 = v53 ^ v26
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm14, ymm13
-	vmovdqu [rsp + 1536], ymm12
+	vmovdqu [rsp + 416], ymm12
+	vmovdqu [rsp + 1024], ymm15
+	vpxor ymm3, ymm3, ymm14
 ; v52 = v52 ^ v50
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm15
-	vmovdqu [rsp + 704], ymm11
+	vmovdqu [rsp + 896], ymm14
+	vmovdqu [rsp + 1056], ymm3
+	vpxor ymm8, ymm8, ymm6
 ; v21 = v24 & v33
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm5, [rsp + 576]
-	vmovdqu [rsp + 736], ymm11
+	vmovdqu [rsp + 1088], ymm8
+	vpand ymm9, ymm10, ymm4
 ; v19 = v24 & v36
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm5, [rsp + 416]
+	vpand ymm3, ymm10, ymm5
 ; v25 = v50 & v33
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm15, [rsp + 576]
+	vpand ymm7, ymm6, ymm4
 ; v25 = v19 ^ v25
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm12
-	vmovdqu [rsp + 768], ymm11
+	vpxor ymm7, ymm3, ymm7
 ; v19 = v24 & v20
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm5, [rsp + 448]
+	vmovdqu [rsp + 1152], ymm7
+	vpand ymm3, ymm10, ymm1
 ; v45 = v50 & v36
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm15, [rsp + 416]
+	vpand ymm7, ymm6, ymm5
 ; v37 = v51 & v33
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm10, [rsp + 576]
+	vpand ymm8, ymm2, ymm4
 ; v45 = v19 ^ v45
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm5, ymm11
+	vpxor ymm7, ymm3, ymm7
 ; v37 = v45 ^ v37
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm11, ymm10
-	vmovdqu [rsp + 800], ymm5
+	vpxor ymm8, ymm7, ymm8
 ; v45 = v50 & v20
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm15, [rsp + 448]
+	vmovdqu [rsp + 1184], ymm8
+	vpand ymm3, ymm6, ymm1
 ; v19 = v51 & v36
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 640]
-	vpand ymm10, ymm11, [rsp + 416]
+	vpand ymm7, ymm2, ymm5
 ; v19 = v45 ^ v19
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 384], ymm5
+	vpxor ymm7, ymm3, ymm7
 ; v45 = v51 & v20
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm11, [rsp + 448]
-	vmovdqu [rsp + 832], ymm5
+	vmovdqu [rsp + 1216], ymm7
+	vpand ymm3, ymm2, ymm1
 ; v28 = v49 & v23
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm2, [rsp + 544]
-	vmovdqu [rsp + 864], ymm5
+	vmovdqu [rsp + 1248], ymm3
+	vmovdqu ymm8, [rsp + 704]
+	vpand ymm3, ymm13, ymm8
 ; v31 = v49 & v30
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm2, [rsp + 512]
+	vmovdqu [rsp + 1280], ymm3
+	vmovdqu ymm12, [rsp + 640]
+	vpand ymm3, ymm13, ymm12
 ; v29 = v59 & v23
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 672]
-	vpand ymm10, ymm11, [rsp + 544]
+	vpand ymm7, ymm0, ymm8
 ; v29 = v31 ^ v29
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 896], ymm5
+	vpxor ymm7, ymm3, ymm7
 ; v31 = v49 & v38
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm2, [rsp + 480]
+	vmovdqu [rsp + 1312], ymm7
+	vmovdqu ymm14, [rsp + 576]
+	vpand ymm3, ymm13, ymm14
 ; v22 = v59 & v30
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm11, [rsp + 512]
+	vpand ymm7, ymm0, ymm12
 ; v27 = v55 & v23
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm0, [rsp + 544]
+	vpand ymm15, ymm11, ymm8
 ; v22 = v31 ^ v22
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm7, ymm3, ymm7
 ; v27 = v22 ^ v27
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, ymm12
-	vmovdqu [rsp + 928], ymm5
+	vpxor ymm15, ymm7, ymm15
 ; v22 = v59 & v38
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm11, [rsp + 480]
+	vpand ymm3, ymm0, ymm14
 ; v31 = v55 & v30
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm0, [rsp + 512]
+	vpand ymm7, ymm11, ymm12
 ; v31 = v22 ^ v31
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 960], ymm5
+	vpxor ymm7, ymm3, ymm7
 ; v22 = v55 & v38
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm0, [rsp + 480]
-	vmovdqu [rsp + 992], ymm5
+	vpand ymm3, ymm11, ymm14
 ; v47 = v24 ^ v49
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 608]
-	vpxor ymm10, ymm5, ymm2
+	vmovdqu [rsp + 1344], ymm3
+	vpxor ymm3, ymm10, ymm13
 ; v35 = v50 ^ v59
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm11
-	vmovdqu [rsp + 1024], ymm12
+	vmovdqu [rsp + 832], ymm13
+	vmovdqu [rsp + 928], ymm10
+	vpxor ymm10, ymm6, ymm0
 ; v48 = v51 ^ v55
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 640]
-	vpxor ymm5, ymm5, ymm0
-	vmovdqu [rsp + 1056], ymm5
+	vmovdqu [rsp + 992], ymm0
+	vmovdqu [rsp + 800], ymm6
+	vpxor ymm6, ymm2, ymm11
 ; v46 = v33 ^ v23
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 576]
-	vpxor ymm14, ymm5, [rsp + 544]
-	vmovdqu [rsp + 1152], ymm14
+	vmovdqu [rsp + 768], ymm11
+	vmovdqu [rsp + 960], ymm2
+	vpxor ymm2, ymm4, ymm8
 ; v5 = v36 ^ v30
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 416]
-	vpxor ymm5, ymm5, [rsp + 512]
-	vmovdqu [rsp + 1184], ymm5
+	vmovdqu [rsp + 736], ymm4
+	vpxor ymm4, ymm5, ymm12
 ; v57 = v20 ^ v38
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 448]
-	vpxor ymm11, ymm5, [rsp + 480]
+	vmovdqu [rsp + 672], ymm5
+	vpxor ymm5, ymm1, ymm14
 ; v40 = v47 & v46
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm10, ymm14
-	vmovdqu [rsp + 1088], ymm5
+	vmovdqu [rsp + 608], ymm1
+	vpand ymm8, ymm3, ymm2
 ; v17 = v47 & v5
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm10, [rsp + 1184]
-	vmovdqu [rsp + 1120], ymm5
+	vpand ymm0, ymm3, ymm4
 ; v8 = v35 & v46
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, ymm14
+	vpand ymm1, ymm10, ymm2
 ; v8 = v17 ^ v8
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 1120]
-	vpxor ymm5, ymm14, ymm5
-	vmovdqu [rsp + 1120], ymm5
+	vpxor ymm11, ymm0, ymm1
 ; v47 = v47 & v57
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm10, ymm11
+	vpand ymm3, ymm3, ymm5
 ; v17 = v35 & v5
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, [rsp + 1184]
+	vpand ymm0, ymm10, ymm4
 ; v46 = v48 & v46
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 1056]
-	vpand ymm10, ymm10, [rsp + 1152]
+	vpand ymm1, ymm6, ymm2
 ; v17 = v47 ^ v17
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm14, ymm5
+	vpxor ymm0, ymm3, ymm0
 ; v46 = v17 ^ v46
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm5, ymm10
+	vpxor ymm0, ymm0, ymm1
 ; v35 = v35 & v57
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1024]
-	vpand ymm5, ymm5, ymm11
+	vpand ymm10, ymm10, ymm5
 ; v5 = v48 & v5
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 1056]
-	vpand ymm10, ymm14, [rsp + 1184]
+	vpand ymm4, ymm6, ymm4
 ; v5 = v35 ^ v5
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm4, ymm10, ymm4
 ; v57 = v48 & v57
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm14, ymm11
+	vpand ymm1, ymm6, ymm5
 ; v40 = v40 ^ v21
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1088]
-	vpxor ymm5, ymm5, [rsp + 736]
+	vpxor ymm8, ymm8, ymm9
 ; v40 = v40 ^ v28
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm5, [rsp + 864]
+	vmovdqu [rsp + 1120], ymm9
+	vmovdqu ymm3, [rsp + 1280]
+	vpxor ymm8, ymm8, ymm3
 ; v8 = v8 ^ v25
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1120]
-	vpxor ymm5, ymm5, [rsp + 768]
+	vmovdqu ymm2, [rsp + 1152]
+	vpxor ymm11, ymm11, ymm2
 ; v8 = v8 ^ v29
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 896]
+	vmovdqu ymm5, [rsp + 1312]
+	vpxor ymm11, ymm11, ymm5
 ; v46 = v46 ^ v37
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 800]
+	vmovdqu ymm2, [rsp + 1184]
+	vpxor ymm0, ymm0, ymm2
 ; v46 = v46 ^ v27
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 928]
-	vmovdqu [rsp + 1024], ymm12
+	vpxor ymm0, ymm0, ymm15
 ; v5 = v5 ^ v19
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 384]
+	vmovdqu [rsp + 1280], ymm15
+	vmovdqu [rsp + 1312], ymm0
+	vmovdqu ymm2, [rsp + 1216]
+	vpxor ymm0, ymm4, ymm2
 ; v5 = v5 ^ v31
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 960]
+	vpxor ymm0, ymm0, ymm7
 ; v57 = v57 ^ v45
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 832]
+	vmovdqu [rsp + 1216], ymm7
+	vmovdqu ymm4, [rsp + 1248]
+	vpxor ymm1, ymm1, ymm4
 ; v57 = v57 ^ v22
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm11, [rsp + 992]
+	vmovdqu ymm6, [rsp + 1344]
+	vpxor ymm1, ymm1, ymm6
 ; v19 = v40 ^ v19
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm14, [rsp + 384]
-	vmovdqu [rsp + 1056], ymm11
+	vpxor ymm2, ymm8, ymm2
 ; v45 = v8 ^ v45
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 832]
-	vmovdqu [rsp + 832], ymm5
+	vmovdqu [rsp + 1248], ymm2
+	vpxor ymm2, ymm11, ymm4
 ; v28 = v5 ^ v28
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, [rsp + 864]
-	vmovdqu [rsp + 864], ymm5
+	vmovdqu [rsp + 1376], ymm2
+	vpxor ymm0, ymm0, ymm3
 ; v29 = v57 ^ v29
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, [rsp + 896]
-	vmovdqu [rsp + 896], ymm5
+	vmovdqu [rsp + 1408], ymm0
+	vpxor ymm0, ymm1, ymm5
 ; v57 = v54 & v18
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 1504]
-	vpand ymm5, ymm11, ymm3
-	vmovdqu [rsp + 1088], ymm5
+	vmovdqu [rsp + 1440], ymm0
+	vmovdqu ymm7, [rsp + 1024]
+	vmovdqu ymm12, [rsp + 544]
+	vpand ymm10, ymm7, ymm12
 ; v5 = v54 & v39
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm11, ymm9
+	vmovdqu ymm11, [rsp + 512]
+	vpand ymm0, ymm7, ymm11
 ; v8 = v41 & v18
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm1, ymm3
+	vmovdqu ymm9, [rsp + 864]
+	vpand ymm1, ymm9, ymm12
 ; v8 = v5 ^ v8
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 1120], ymm5
+	vpxor ymm1, ymm0, ymm1
 ; v5 = v54 & v42
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm11, ymm6
+	vmovdqu [rsp + 864], ymm1
+	vmovdqu ymm14, [rsp + 480]
+	vpand ymm0, ymm7, ymm14
 ; v40 = v41 & v39
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm1, ymm9
+	vpand ymm1, ymm9, ymm11
 ; v48 = v53 & v18
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1536]
-	vpand ymm11, ymm12, ymm3
+	vmovdqu ymm2, [rsp + 1056]
+	vpand ymm3, ymm2, ymm12
 ; v40 = v5 ^ v40
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm1, ymm0, ymm1
 ; v48 = v40 ^ v48
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, ymm11
-	vmovdqu [rsp + 1152], ymm5
+	vpxor ymm3, ymm1, ymm3
 ; v40 = v41 & v42
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm1, ymm6
+	vmovdqu [rsp + 1056], ymm3
+	vpand ymm0, ymm9, ymm14
 ; v5 = v53 & v39
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm12, ymm9
+	vpand ymm1, ymm2, ymm11
 ; v5 = v40 ^ v5
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 1184], ymm5
+	vpxor ymm1, ymm0, ymm1
 ; v40 = v53 & v42
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, ymm6
-	vmovdqu [rsp + 1216], ymm5
+	vmovdqu [rsp + 1472], ymm1
+	vpand ymm0, ymm2, ymm14
 ; v35 = v34 & v34
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, ymm8
-	vmovdqu [rsp + 1248], ymm5
+	vmovdqu [rsp + 1504], ymm0
+	vmovdqu ymm3, [rsp + 416]
+	vpand ymm6, ymm3, ymm3
 ; v17 = v34 & v32
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, ymm7
+	vmovdqu ymm1, [rsp + 320]
+	vpand ymm0, ymm3, ymm1
 ; v47 = v52 & v34
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 704]
-	vpand ymm10, ymm11, ymm8
+	vmovdqu ymm15, [rsp + 1088]
+	vpand ymm4, ymm15, ymm3
 ; v47 = v17 ^ v47
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 1280], ymm5
+	vpxor ymm4, ymm0, ymm4
 ; v17 = v34 & v43
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, ymm4
+	vmovdqu [rsp + 1536], ymm4
+	vmovdqu ymm0, [rsp + 160]
+	vpand ymm4, ymm3, ymm0
 ; v15 = v52 & v32
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm11, ymm7
+	vpand ymm5, ymm15, ymm1
 ; v44 = v26 & v34
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm13, ymm8
+	vmovdqu ymm13, [rsp + 896]
+	vpand ymm8, ymm13, ymm3
 ; v15 = v17 ^ v15
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm5, ymm4, ymm5
 ; v44 = v15 ^ v44
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, ymm12
-	vmovdqu [rsp + 1312], ymm5
+	vpxor ymm4, ymm5, ymm8
 ; v15 = v52 & v43
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm11, ymm4
+	vpand ymm5, ymm15, ymm0
 ; v17 = v26 & v32
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm13, ymm7
+	vpand ymm8, ymm13, ymm1
 ; v17 = v15 ^ v17
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm10
-	vmovdqu [rsp + 1344], ymm5
+	vpxor ymm5, ymm5, ymm8
 ; v15 = v26 & v43
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm13, ymm4
-	vmovdqu [rsp + 1376], ymm5
+	vpand ymm8, ymm13, ymm0
 ; v58 = v54 ^ v34
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1504]
-	vpxor ymm10, ymm5, ymm8
+	vmovdqu [rsp + 1568], ymm8
+	vpxor ymm8, ymm7, ymm3
 ; v62 = v41 ^ v52
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm11
-	vmovdqu [rsp + 1408], ymm12
+	vpxor ymm7, ymm9, ymm15
 ; v60 = v53 ^ v26
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1536]
-	vpxor ymm5, ymm5, ymm13
-	vmovdqu [rsp + 1440], ymm5
+	vpxor ymm13, ymm2, ymm13
 ; v56 = v18 ^ v34
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm8
-	vmovdqu [rsp + 1568], ymm14
+	vpxor ymm12, ymm12, ymm3
 ; v12 = v39 ^ v32
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm9, ymm7
-	vmovdqu [rsp + 1600], ymm5
+	vpxor ymm11, ymm11, ymm1
 ; v61 = v42 ^ v43
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm6, ymm4
+	vpxor ymm14, ymm14, ymm0
 ; v2 = v58 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm10, ymm14
-	vmovdqu [rsp + 1472], ymm5
+	vpand ymm15, ymm8, ymm12
 ; v63 = v58 & v12
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm10, [rsp + 1600]
-	vmovdqu [rsp + 384], ymm5
+	vpand ymm0, ymm8, ymm11
 ; v64 = v62 & v56
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, ymm14
+	vpand ymm1, ymm7, ymm12
 ; v64 = v63 ^ v64
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 384]
-	vpxor ymm5, ymm14, ymm5
-	vmovdqu [rsp + 384], ymm5
+	vpxor ymm1, ymm0, ymm1
 ; v58 = v58 & v61
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm10, ymm11
+	vpand ymm8, ymm8, ymm14
 ; v63 = v62 & v12
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm12, [rsp + 1600]
+	vpand ymm0, ymm7, ymm11
 ; v56 = v60 & v56
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 1440]
-	vpand ymm10, ymm10, [rsp + 1568]
+	vpand ymm12, ymm13, ymm12
 ; v63 = v58 ^ v63
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm14, ymm5
+	vpxor ymm0, ymm8, ymm0
 ; v56 = v63 ^ v56
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm5, ymm10
+	vpxor ymm12, ymm0, ymm12
 ; v62 = v62 & v61
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1408]
-	vpand ymm5, ymm5, ymm11
+	vpand ymm7, ymm7, ymm14
 ; v12 = v60 & v12
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 1440]
-	vpand ymm10, ymm14, [rsp + 1600]
+	vpand ymm11, ymm13, ymm11
 ; v12 = v62 ^ v12
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm5, ymm10
+	vpxor ymm11, ymm7, ymm11
 ; v61 = v60 & v61
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm14, ymm11
+	vpand ymm14, ymm13, ymm14
 ; v2 = v2 ^ v57
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1472]
-	vpxor ymm5, ymm5, [rsp + 1088]
+	vpxor ymm15, ymm15, ymm10
 ; v2 = v2 ^ v35
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm5, [rsp + 1248]
+	vmovdqu [rsp + 416], ymm10
+	vpxor ymm15, ymm15, ymm6
 ; v64 = v64 ^ v8
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 384]
-	vpxor ymm5, ymm5, [rsp + 1120]
+	vmovdqu ymm0, [rsp + 864]
+	vpxor ymm1, ymm1, ymm0
 ; v64 = v64 ^ v47
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1280]
+	vmovdqu ymm0, [rsp + 1536]
+	vpxor ymm1, ymm1, ymm0
 ; v56 = v56 ^ v48
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1152]
+	vmovdqu ymm7, [rsp + 1056]
+	vpxor ymm12, ymm12, ymm7
 ; v56 = v56 ^ v44
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1312]
-	vmovdqu [rsp + 384], ymm12
+	vpxor ymm12, ymm12, ymm4
 ; v12 = v12 ^ v5
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 1184]
+	vmovdqu [rsp + 1536], ymm4
+	vmovdqu [rsp + 1600], ymm12
+	vmovdqu ymm4, [rsp + 1472]
+	vpxor ymm11, ymm11, ymm4
 ; v12 = v12 ^ v17
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 1344]
+	vpxor ymm11, ymm11, ymm5
 ; v61 = v61 ^ v40
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 1216]
+	vmovdqu [rsp + 1472], ymm5
+	vmovdqu ymm5, [rsp + 1504]
+	vpxor ymm14, ymm14, ymm5
 ; v61 = v61 ^ v15
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm11, [rsp + 1376]
+	vmovdqu ymm7, [rsp + 1568]
+	vpxor ymm14, ymm14, ymm7
 ; v5 = v2 ^ v5
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm14, [rsp + 1184]
-	vmovdqu [rsp + 1184], ymm11
+	vpxor ymm4, ymm15, ymm4
 ; v40 = v64 ^ v40
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1216]
-	vmovdqu [rsp + 1216], ymm5
+	vmovdqu [rsp + 1504], ymm4
+	vpxor ymm1, ymm1, ymm5
 ; v35 = v12 ^ v35
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm10, [rsp + 1248]
-	vmovdqu [rsp + 1248], ymm5
+	vmovdqu [rsp + 1632], ymm1
+	vpxor ymm6, ymm11, ymm6
 ; v47 = v61 ^ v47
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, [rsp + 1280]
-	vmovdqu [rsp + 1280], ymm5
+	vmovdqu [rsp + 1664], ymm6
+	vpxor ymm0, ymm14, ymm0
 ; v54 = v24 ^ v54
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 608]
-	vpxor ymm12, ymm5, [rsp + 1504]
-	vmovdqu [rsp + 608], ymm12
+	vmovdqu [rsp + 1696], ymm0
+	vmovdqu ymm0, [rsp + 928]
+	vmovdqu ymm11, [rsp + 1024]
+	vpxor ymm11, ymm0, ymm11
 ; v41 = v50 ^ v41
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm15, ymm1
+	vmovdqu ymm0, [rsp + 800]
+	vpxor ymm12, ymm0, ymm9
 ; v53 = v51 ^ v53
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 640]
-	vpxor ymm5, ymm1, [rsp + 1536]
+	vmovdqu ymm0, [rsp + 960]
+	vpxor ymm5, ymm0, ymm2
 ; v49 = v49 ^ v34
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm2, ymm8
+	vmovdqu ymm10, [rsp + 832]
+	vpxor ymm10, ymm10, ymm3
 ; v52 = v59 ^ v52
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 672]
-	vpxor ymm2, ymm1, [rsp + 704]
+	vmovdqu ymm0, [rsp + 992]
+	vmovdqu ymm6, [rsp + 1088]
+	vpxor ymm6, ymm0, ymm6
 ; v26 = v55 ^ v26
 %line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
+	vmovdqu ymm0, [rsp + 768]
+	vmovdqu ymm7, [rsp + 896]
+	vpxor ymm7, ymm0, ymm7
 ; v18 = v33 ^ v18
 %line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm3, ymm0, ymm3
+	vmovdqu ymm0, [rsp + 736]
+	vmovdqu ymm8, [rsp + 544]
+	vpxor ymm8, ymm0, ymm8
 ; v39 = v36 ^ v39
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
+	vmovdqu ymm0, [rsp + 672]
+	vmovdqu ymm9, [rsp + 512]
 	vpxor ymm9, ymm0, ymm9
 ; v42 = v20 ^ v42
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm6, ymm0, ymm6
+	vmovdqu ymm0, [rsp + 608]
+	vmovdqu ymm13, [rsp + 480]
+	vpxor ymm13, ymm0, ymm13
 ; v34 = v23 ^ v34
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 544]
-	vpxor ymm8, ymm0, ymm8
+	vmovdqu ymm0, [rsp + 704]
+	vpxor ymm14, ymm0, ymm3
 ; v32 = v30 ^ v32
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 512]
-	vpxor ymm7, ymm0, ymm7
+	vmovdqu ymm0, [rsp + 640]
+	vmovdqu ymm4, [rsp + 320]
+	vpxor ymm4, ymm0, ymm4
 ; v43 = v38 ^ v43
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm4, ymm0, ymm4
+	vmovdqu ymm0, [rsp + 576]
+	vmovdqu ymm3, [rsp + 160]
+	vpxor ymm3, ymm0, ymm3
 ; v38 = v54 & v18
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 416], ymm0
+	vpand ymm2, ymm11, ymm8
 ; v30 = v54 & v39
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm9
+	vpand ymm0, ymm11, ymm9
 ; v23 = v41 & v18
 %line 956+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, ymm3
+	vpand ymm1, ymm12, ymm8
 ; v23 = v30 ^ v23
 %line 957+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 448], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v30 = v54 & v42
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+	vmovdqu [rsp + 160], ymm1
+	vpand ymm0, ymm11, ymm13
 ; v20 = v41 & v39
 %line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, ymm9
+	vpand ymm1, ymm12, ymm9
 ; v36 = v53 & v18
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm5, ymm3
+	vpand ymm15, ymm5, ymm8
 ; v20 = v30 ^ v20
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v20 ^ v36
 %line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm12
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v20 = v41 & v42
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, ymm6
+	vmovdqu [rsp + 320], ymm15
+	vpand ymm0, ymm12, ymm13
 ; v30 = v53 & v39
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpand ymm1, ymm5, ymm9
 ; v30 = v20 ^ v30
 %line 965+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 512], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v20 = v53 & v42
 %line 966+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-	vmovdqu [rsp + 544], ymm0
+	vmovdqu [rsp + 480], ymm1
+	vpand ymm0, ymm5, ymm13
 ; v33 = v49 & v34
 %line 967+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm8
-	vmovdqu [rsp + 576], ymm0
+	vmovdqu [rsp + 512], ymm0
+	vpand ymm0, ymm10, ymm14
 ; v55 = v49 & v32
 %line 968+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm7
+	vmovdqu [rsp + 544], ymm0
+	vpand ymm0, ymm10, ymm4
 ; v59 = v52 & v34
 %line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, ymm8
+	vpand ymm1, ymm6, ymm14
 ; v59 = v55 ^ v59
 %line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
+	vpxor ymm1, ymm0, ymm1
 ; v55 = v49 & v43
 %line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm4
+	vmovdqu [rsp + 576], ymm1
+	vpand ymm0, ymm10, ymm3
 ; v51 = v52 & v32
 %line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, ymm7
+	vpand ymm1, ymm6, ymm4
 ; v50 = v26 & v34
 %line 973+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm12, ymm13, ymm8
+	vpand ymm15, ymm7, ymm14
 ; v51 = v55 ^ v51
 %line 974+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v50 = v51 ^ v50
 %line 975+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm15, ymm1, ymm15
 ; v51 = v52 & v43
 %line 976+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm2, ymm4
+	vpand ymm0, ymm6, ymm3
 ; v55 = v26 & v32
 %line 977+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm13, ymm7
+	vpand ymm1, ymm7, ymm4
 ; v55 = v51 ^ v55
 %line 978+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, ymm1
+	vpxor ymm1, ymm0, ymm1
 ; v51 = v26 & v43
 %line 979+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm13, ymm4
+	vpand ymm0, ymm7, ymm3
 ; v49 = v54 ^ v49
 %line 980+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 608]
-	vpxor ymm11, ymm0, ymm11
+	vpxor ymm10, ymm11, ymm10
 ; v52 = v41 ^ v52
 %line 981+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm2
+	vpxor ymm6, ymm12, ymm6
 ; v26 = v53 ^ v26
 %line 982+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm5, ymm13
+	vpxor ymm7, ymm5, ymm7
 ; v34 = v18 ^ v34
 %line 983+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm3, ymm8
+	vpxor ymm14, ymm8, ymm14
 ; v32 = v39 ^ v32
 %line 984+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm9, ymm7
+	vpxor ymm5, ymm9, ymm4
 ; v43 = v42 ^ v43
 %line 985+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm6, ymm4
+	vpxor ymm8, ymm13, ymm3
 ; v42 = v49 & v34
 %line 986+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm11, ymm8
+	vpand ymm9, ymm10, ymm14
 ; v39 = v49 & v32
 %line 987+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, ymm7
+	vpand ymm3, ymm10, ymm5
 ; v18 = v52 & v34
 %line 988+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm10, ymm8
+	vpand ymm4, ymm6, ymm14
 ; v18 = v39 ^ v18
 %line 989+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, ymm2
+	vpxor ymm11, ymm3, ymm4
 ; v49 = v49 & v43
 %line 990+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm11, ymm11, ymm4
+	vpand ymm10, ymm10, ymm8
 ; v39 = v52 & v32
 %line 991+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, ymm7
+	vpand ymm3, ymm6, ymm5
 ; v34 = v26 & v34
 %line 992+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm13, ymm8
+	vpand ymm4, ymm7, ymm14
 ; v39 = v49 ^ v39
 %line 993+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm0
+	vpxor ymm3, ymm10, ymm3
 ; v34 = v39 ^ v34
 %line 994+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm3, ymm3, ymm4
 ; v52 = v52 & v43
 %line 995+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm10, ymm4
+	vpand ymm6, ymm6, ymm8
 ; v32 = v26 & v32
 %line 996+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm7, ymm13, ymm7
+	vpand ymm5, ymm7, ymm5
 ; v32 = v52 ^ v32
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm10, ymm7
+	vpxor ymm10, ymm6, ymm5
 ; v43 = v26 & v43
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm13, ymm4
+	vpand ymm8, ymm7, ymm8
 ; v42 = v42 ^ v38
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 416]
+	vpxor ymm9, ymm9, ymm2
 ; v42 = v42 ^ v33
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 576]
+	vmovdqu ymm6, [rsp + 544]
+	vpxor ymm9, ymm9, ymm6
 ; v18 = v18 ^ v23
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 448]
+	vmovdqu ymm5, [rsp + 160]
+	vpxor ymm11, ymm11, ymm5
 ; v18 = v18 ^ v59
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm14
+	vmovdqu ymm7, [rsp + 576]
+	vpxor ymm11, ymm11, ymm7
 ; v34 = v34 ^ v36
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 480]
+	vmovdqu ymm4, [rsp + 320]
+	vpxor ymm3, ymm3, ymm4
 ; v34 = v34 ^ v50
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm12
+	vpxor ymm12, ymm3, ymm15
 ; v32 = v32 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 512]
+	vmovdqu ymm13, [rsp + 480]
+	vpxor ymm3, ymm10, ymm13
 ; v32 = v32 ^ v55
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
+	vpxor ymm10, ymm3, ymm1
 ; v43 = v43 ^ v20
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 544]
+	vmovdqu ymm14, [rsp + 512]
+	vpxor ymm3, ymm8, ymm14
 ; v43 = v43 ^ v51
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
+	vpxor ymm3, ymm3, ymm0
 ; v30 = v42 ^ v30
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 512]
+	vpxor ymm13, ymm9, ymm13
 ; v20 = v18 ^ v20
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 544]
+	vpxor ymm14, ymm11, ymm14
 ; v33 = v32 ^ v33
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 576]
+	vpxor ymm6, ymm10, ymm6
 ; v59 = v43 ^ v59
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm2, ymm14
+	vpxor ymm7, ymm3, ymm7
 ; v38 = v38 ^ v21
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vpxor ymm0, ymm0, [rsp + 736]
+	vmovdqu ymm3, [rsp + 1120]
+	vpxor ymm2, ymm2, ymm3
 ; v38 = v38 ^ v57
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm0, [rsp + 1088]
+	vmovdqu ymm3, [rsp + 416]
+	vpxor ymm2, ymm2, ymm3
 ; v23 = v23 ^ v25
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm0, ymm0, [rsp + 768]
+	vmovdqu ymm8, [rsp + 1152]
+	vpxor ymm5, ymm5, ymm8
 ; v23 = v23 ^ v8
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1120]
+	vmovdqu ymm8, [rsp + 864]
+	vpxor ymm5, ymm5, ymm8
 ; v36 = v36 ^ v37
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm0, ymm0, [rsp + 800]
+	vmovdqu ymm9, [rsp + 1184]
+	vpxor ymm4, ymm4, ymm9
 ; v36 = v36 ^ v48
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1152]
+	vmovdqu ymm9, [rsp + 1056]
+	vpxor ymm4, ymm4, ymm9
 ; v30 = v30 ^ v19
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm3, [rsp + 1056]
+	vmovdqu ymm9, [rsp + 1248]
+	vpxor ymm13, ymm13, ymm9
 ; v30 = v30 ^ v5
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1184]
+	vmovdqu ymm9, [rsp + 1504]
+	vpxor ymm13, ymm13, ymm9
 ; v20 = v20 ^ v45
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 832]
+	vmovdqu ymm9, [rsp + 1376]
+	vpxor ymm14, ymm14, ymm9
 ; v20 = v20 ^ v40
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 1216]
+	vmovdqu ymm9, [rsp + 1632]
+	vpxor ymm14, ymm14, ymm9
 ; v34 = v34 ^ v46
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1024]
+	vmovdqu ymm9, [rsp + 1312]
+	vpxor ymm12, ymm12, ymm9
 ; v34 = v34 ^ v56
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 384]
+	vmovdqu ymm9, [rsp + 1600]
+	vpxor ymm12, ymm12, ymm9
 ; v33 = v33 ^ v28
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 864]
+	vmovdqu [rsp + 160], ymm12
+	vmovdqu ymm9, [rsp + 1408]
+	vpxor ymm6, ymm6, ymm9
 ; v33 = v33 ^ v35
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 1248]
+	vmovdqu ymm10, [rsp + 1664]
+	vpxor ymm10, ymm6, ymm10
 ; v59 = v59 ^ v29
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 896]
+	vmovdqu ymm6, [rsp + 1440]
+	vpxor ymm7, ymm7, ymm6
 ; v59 = v59 ^ v47
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1280]
+	vmovdqu ymm11, [rsp + 1696]
+	vpxor ymm11, ymm7, ymm11
 ; v50 = v50 ^ v27
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 928]
+	vmovdqu ymm7, [rsp + 1280]
+	vpxor ymm15, ymm15, ymm7
 ; v50 = v50 ^ v44
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1312]
+	vmovdqu ymm12, [rsp + 1536]
+	vpxor ymm15, ymm15, ymm12
 ; v55 = v55 ^ v31
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 960]
+	vmovdqu [rsp + 320], ymm15
+	vmovdqu ymm12, [rsp + 1216]
+	vpxor ymm1, ymm1, ymm12
 ; v55 = v55 ^ v17
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1344]
+	vmovdqu ymm15, [rsp + 1472]
+	vpxor ymm1, ymm1, ymm15
 ; v51 = v51 ^ v22
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 992]
+	vmovdqu [rsp + 416], ymm1
+	vmovdqu ymm1, [rsp + 1344]
+	vpxor ymm0, ymm0, ymm1
 ; v51 = v51 ^ v15
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 1376]
+	vmovdqu ymm15, [rsp + 1568]
+	vpxor ymm0, ymm0, ymm15
 ; v28 = v38 ^ v28
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 864]
+	vpxor ymm9, ymm2, ymm9
 ; v29 = v23 ^ v29
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 896]
+	vpxor ymm6, ymm5, ymm6
 ; v27 = v36 ^ v27
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 928]
+	vpxor ymm7, ymm4, ymm7
 ; v31 = v30 ^ v31
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm3, [rsp + 960]
+	vpxor ymm12, ymm13, ymm12
 ; v22 = v20 ^ v22
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm5, [rsp + 992]
+	vpxor ymm4, ymm14, ymm1
 ; v57 = v33 ^ v57
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm9, [rsp + 1088]
+	vpxor ymm3, ymm10, ymm3
 ; v8 = v59 ^ v8
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1120]
+	vpxor ymm10, ymm11, ymm8
 ; v48 = v50 ^ v48
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, [rsp + 1152]
+	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm2, [rsp + 1056]
+	vpxor ymm8, ymm1, ymm2
 ; v5 = v55 ^ v5
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm15, [rsp + 1184]
+	vmovdqu ymm1, [rsp + 416]
+	vmovdqu ymm13, [rsp + 1504]
+	vpxor ymm13, ymm1, ymm13
 ; v40 = v51 ^ v40
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm10, [rsp + 1216]
+	vmovdqu ymm5, [rsp + 1632]
+	vpxor ymm5, ymm0, ymm5
 ; v8 = v8 ^ v15
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1376]
+	vpxor ymm0, ymm10, ymm15
 ; v15 = v22 ^ v15
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 1376]
+	vpxor ymm10, ymm4, ymm15
 ; v57 = v57 ^ v17
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 1344]
+	vmovdqu ymm2, [rsp + 1472]
+	vpxor ymm1, ymm3, ymm2
 ; v17 = v31 ^ v17
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 1344]
+	vpxor ymm11, ymm12, ymm2
 ; v34 = v34 ^ v44
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1312]
+	vmovdqu ymm3, [rsp + 160]
+	vmovdqu ymm2, [rsp + 1536]
+	vpxor ymm3, ymm3, ymm2
 ; v44 = v27 ^ v44
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1312]
+	vpxor ymm7, ymm7, ymm2
 ; v15 = v15 ^ v47
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1280]
+	vmovdqu ymm2, [rsp + 1696]
+	vpxor ymm10, ymm10, ymm2
 ; v47 = v29 ^ v47
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 1280]
+	vpxor ymm12, ymm6, ymm2
 ; v17 = v17 ^ v35
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 1248]
+	vmovdqu ymm2, [rsp + 1664]
+	vpxor ymm11, ymm11, ymm2
 ; v35 = v28 ^ v35
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm6, [rsp + 1248]
+	vpxor ymm9, ymm9, ymm2
 ; v44 = v44 ^ v56
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 384]
+	vmovdqu ymm4, [rsp + 1600]
+	vpxor ymm2, ymm7, ymm4
 ; v56 = v46 ^ v56
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1024]
-	vpxor ymm13, ymm1, [rsp + 384]
+	vmovdqu ymm6, [rsp + 1312]
+	vpxor ymm7, ymm6, ymm4
 ; v47 = v47 ^ v40
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm3
+	vpxor ymm4, ymm12, ymm5
 ; v40 = v45 ^ v40
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 832]
-	vpxor ymm1, ymm0, ymm3
+	vmovdqu ymm6, [rsp + 1376]
+	vpxor ymm12, ymm6, ymm5
 ; v35 = v35 ^ v5
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, ymm9
+	vpxor ymm5, ymm9, ymm13
 ; v5 = v19 ^ v5
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpxor ymm9, ymm0, ymm9
+	vmovdqu ymm6, [rsp + 1248]
+	vpxor ymm13, ymm6, ymm13
 ; v56 = v56 ^ v48
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm5
+	vpxor ymm9, ymm7, ymm8
 ; v48 = v37 ^ v48
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 800]
-	vpxor ymm12, ymm0, ymm5
+	vmovdqu ymm6, [rsp + 1184]
+	vpxor ymm8, ymm6, ymm8
 ; v40 = v40 ^ v8
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm10
+	vpxor ymm12, ymm12, ymm0
 ; v8 = v25 ^ v8
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 768]
-	vpxor ymm0, ymm0, ymm10
+	vmovdqu ymm6, [rsp + 1152]
+	vpxor ymm0, ymm6, ymm0
 ; v5 = v5 ^ v57
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm11
+	vpxor ymm13, ymm13, ymm1
 ; v57 = v21 ^ v57
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 736]
-	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymm6, [rsp + 1120]
+	vpxor ymm1, ymm6, ymm1
 ; v57 = v57 ^ v35
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-	vmovdqu [rsp + 1184], ymm1
+	vpxor ymm6, ymm1, ymm5
 ; v8 = v8 ^ v47
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 1280], ymm0
+	vpxor ymm7, ymm0, ymm4
 ; v48 = v48 ^ v44
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm2
+	vpxor ymm0, ymm8, ymm2
 ; v48 = v48 ^ v34
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm0, ymm4
+	vmovdqu [rsp + 480], ymm2
+	vpxor ymm8, ymm0, ymm3
 ; v5 = v5 ^ v17
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm9, ymm7
+	vpxor ymm0, ymm13, ymm11
 ; v40 = v40 ^ v15
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm5, ymm8
+	vmovdqu [rsp + 416], ymm11
+	vmovdqu [rsp + 672], ymm0
+	vpxor ymm0, ymm12, ymm10
 ; v56 = v56 ^ v34
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm13, ymm4
+	vmovdqu [rsp + 320], ymm10
+	vmovdqu [rsp + 704], ymm0
+	vpxor ymm0, ymm9, ymm3
 ; v21 = v57 & v0
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, [rsp + 0]
-	vmovdqu [rsp + 384], ymm0
+	vmovdqu [rsp + 736], ymm0
+	vmovdqu ymm10, [rsp + 0]
+	vpand ymm9, ymm6, ymm10
 ; v25 = v57 & v3
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm1, [rsp + 64]
+	vmovdqu ymm11, [rsp + 96]
+	vpand ymm0, ymm6, ymm11
 ; v37 = v34 & v0
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm4, [rsp + 0]
+	vpand ymm1, ymm3, ymm10
 ; v37 = v25 ^ v37
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 416], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v25 = v57 & v6
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpand ymm0, ymm0, [rsp + 128]
+	vmovdqu [rsp + 800], ymm1
+	vmovdqu ymm12, [rsp + 192]
+	vpand ymm0, ymm6, ymm12
 ; v19 = v34 & v3
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm4, [rsp + 64]
+	vpand ymm1, ymm3, ymm11
 ; v45 = v8 & v0
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 1280]
-	vpand ymm5, ymm13, [rsp + 0]
+	vpand ymm2, ymm7, ymm10
 ; v19 = v25 ^ v19
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v45 = v19 ^ v45
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 448], ymm0
+	vpxor ymm2, ymm1, ymm2
 ; v19 = v34 & v6
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, [rsp + 128]
+	vmovdqu [rsp + 832], ymm2
+	vpand ymm0, ymm3, ymm12
 ; v25 = v8 & v3
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm13, [rsp + 64]
+	vpand ymm1, ymm7, ymm11
 ; v25 = v19 ^ v25
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v19 = v8 & v6
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, [rsp + 128]
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 864], ymm1
+	vpand ymm0, ymm7, ymm12
 ; v46 = v35 & v10
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, [rsp + 224]
-	vmovdqu [rsp + 544], ymm0
+	vmovdqu [rsp + 896], ymm0
+	vmovdqu ymm2, [rsp + 256]
+	vpand ymm0, ymm5, ymm2
 ; v28 = v35 & v13
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, [rsp + 288]
+	vmovdqu [rsp + 928], ymm0
+	vmovdqu ymm13, [rsp + 352]
+	vpand ymm0, ymm5, ymm13
 ; v29 = v48 & v10
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, [rsp + 224]
+	vpand ymm1, ymm8, ymm2
 ; v29 = v28 ^ v29
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 576], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v28 = v35 & v16
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm3, [rsp + 352]
+	vmovdqu [rsp + 960], ymm1
+	vmovdqu ymm14, [rsp + 448]
+	vpand ymm0, ymm5, ymm14
 ; v27 = v48 & v13
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm11, [rsp + 288]
+	vpand ymm1, ymm8, ymm13
 ; v31 = v47 & v10
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm6, [rsp + 224]
+	vpand ymm15, ymm4, ymm2
 ; v27 = v28 ^ v27
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v31 = v27 ^ v31
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 608], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v27 = v48 & v16
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm11, [rsp + 352]
+	vpand ymm0, ymm8, ymm14
 ; v28 = v47 & v13
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm6, [rsp + 288]
+	vpand ymm1, ymm4, ymm13
 ; v28 = v27 ^ v28
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 640], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v27 = v47 & v16
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm6, [rsp + 352]
-	vmovdqu [rsp + 672], ymm0
+	vpand ymm0, ymm4, ymm14
 ; v22 = v57 ^ v35
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpxor ymm5, ymm0, ymm3
+	vmovdqu [rsp + 992], ymm0
+	vpxor ymm0, ymm6, ymm5
 ; v51 = v34 ^ v48
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm4, ymm11
-	vmovdqu [rsp + 704], ymm13
+	vmovdqu [rsp + 544], ymm5
+	vmovdqu [rsp + 576], ymm6
+	vpxor ymm5, ymm3, ymm8
 ; v55 = v8 ^ v47
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 832], ymm0
+	vmovdqu [rsp + 640], ymm8
+	vmovdqu [rsp + 160], ymm3
+	vpxor ymm6, ymm7, ymm4
 ; v50 = v0 ^ v10
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm15, ymm0, [rsp + 224]
-	vmovdqu [rsp + 864], ymm15
+	vmovdqu [rsp + 512], ymm4
+	vmovdqu [rsp + 608], ymm7
+	vpxor ymm4, ymm10, ymm2
 ; v59 = v3 ^ v13
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpxor ymm1, ymm0, [rsp + 288]
+	vpxor ymm7, ymm11, ymm13
 ; v33 = v6 ^ v16
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm14, ymm0, [rsp + 352]
+	vpxor ymm8, ymm12, ymm14
 ; v20 = v22 & v50
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 736], ymm0
+	vpand ymm10, ymm0, ymm4
 ; v30 = v22 & v59
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
-	vmovdqu [rsp + 768], ymm0
+	vpand ymm2, ymm0, ymm7
 ; v36 = v51 & v50
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
+	vpand ymm3, ymm5, ymm4
 ; v36 = v30 ^ v36
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 768]
-	vpxor ymm0, ymm15, ymm0
-	vmovdqu [rsp + 768], ymm0
+	vpxor ymm11, ymm2, ymm3
 ; v22 = v22 & v33
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 800], ymm0
+	vpand ymm0, ymm0, ymm8
 ; v30 = v51 & v59
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
+	vpand ymm2, ymm5, ymm7
 ; v50 = v55 & v50
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 832]
-	vpand ymm13, ymm5, [rsp + 864]
+	vpand ymm3, ymm6, ymm4
 ; v30 = v22 ^ v30
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 800]
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v50 = v30 ^ v50
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
+	vpxor ymm0, ymm2, ymm3
 ; v51 = v51 & v33
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 704]
-	vpand ymm0, ymm0, ymm14
+	vpand ymm5, ymm5, ymm8
 ; v59 = v55 & v59
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm7, ymm6, ymm7
 ; v59 = v51 ^ v59
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm7, ymm5, ymm7
 ; v33 = v55 & v33
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm5, ymm14
+	vpand ymm8, ymm6, ymm8
 ; v20 = v20 ^ v21
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
-	vpxor ymm0, ymm0, [rsp + 384]
+	vpxor ymm10, ymm10, ymm9
 ; v20 = v20 ^ v46
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 544]
+	vmovdqu [rsp + 768], ymm9
+	vmovdqu ymm3, [rsp + 928]
+	vpxor ymm10, ymm10, ymm3
 ; v36 = v36 ^ v37
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 768]
-	vpxor ymm0, ymm0, [rsp + 416]
+	vmovdqu ymm2, [rsp + 800]
+	vpxor ymm11, ymm11, ymm2
 ; v36 = v36 ^ v29
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 576]
+	vmovdqu ymm4, [rsp + 960]
+	vpxor ymm11, ymm11, ymm4
 ; v50 = v50 ^ v45
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 448]
+	vmovdqu ymm2, [rsp + 832]
+	vpxor ymm0, ymm0, ymm2
 ; v50 = v50 ^ v31
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 608]
-	vmovdqu [rsp + 704], ymm0
+	vpxor ymm0, ymm0, ymm15
 ; v59 = v59 ^ v25
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 480]
+	vmovdqu [rsp + 928], ymm15
+	vmovdqu [rsp + 960], ymm0
+	vmovdqu ymm2, [rsp + 864]
+	vpxor ymm0, ymm7, ymm2
 ; v59 = v59 ^ v28
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 640]
+	vpxor ymm0, ymm0, ymm1
 ; v33 = v33 ^ v19
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 512]
+	vmovdqu [rsp + 864], ymm1
+	vmovdqu ymm5, [rsp + 896]
+	vpxor ymm1, ymm8, ymm5
 ; v33 = v33 ^ v27
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 672]
+	vmovdqu ymm6, [rsp + 992]
+	vpxor ymm1, ymm1, ymm6
 ; v25 = v20 ^ v25
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 480]
-	vmovdqu [rsp + 480], ymm0
+	vpxor ymm2, ymm10, ymm2
 ; v19 = v36 ^ v19
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 512]
-	vmovdqu [rsp + 512], ymm0
+	vmovdqu [rsp + 896], ymm2
+	vpxor ymm2, ymm11, ymm5
 ; v46 = v59 ^ v46
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 544]
-	vmovdqu [rsp + 544], ymm0
+	vmovdqu [rsp + 1024], ymm2
+	vpxor ymm0, ymm0, ymm3
 ; v29 = v33 ^ v29
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 576]
-	vmovdqu [rsp + 576], ymm0
+	vmovdqu [rsp + 1056], ymm0
+	vpxor ymm0, ymm1, ymm4
 ; v33 = v5 & v1
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 32]
-	vmovdqu [rsp + 736], ymm0
+	vmovdqu [rsp + 1088], ymm0
+	vmovdqu ymm5, [rsp + 672]
+	vmovdqu ymm3, [rsp + 32]
+	vpand ymm7, ymm5, ymm3
 ; v59 = v5 & v4
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 96]
+	vmovdqu ymm6, [rsp + 128]
+	vpand ymm0, ymm5, ymm6
 ; v36 = v44 & v1
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, [rsp + 32]
+	vmovdqu ymm4, [rsp + 480]
+	vpand ymm1, ymm4, ymm3
 ; v36 = v59 ^ v36
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 768], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v59 = v5 & v7
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, [rsp + 160]
+	vmovdqu [rsp + 480], ymm1
+	vmovdqu ymm9, [rsp + 224]
+	vpand ymm0, ymm5, ymm9
 ; v20 = v44 & v4
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm2, [rsp + 96]
+	vpand ymm1, ymm4, ymm6
 ; v55 = v40 & v1
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm9, [rsp + 32]
+	vmovdqu ymm8, [rsp + 704]
+	vpand ymm2, ymm8, ymm3
 ; v20 = v59 ^ v20
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v55 = v20 ^ v55
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 800], ymm0
+	vpxor ymm2, ymm1, ymm2
 ; v20 = v44 & v7
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm2, [rsp + 160]
+	vmovdqu [rsp + 672], ymm2
+	vpand ymm0, ymm4, ymm9
 ; v59 = v40 & v4
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, [rsp + 96]
+	vpand ymm1, ymm8, ymm6
 ; v59 = v20 ^ v59
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v20 = v40 & v7
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm9, [rsp + 160]
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 704], ymm1
+	vpand ymm0, ymm8, ymm9
 ; v51 = v17 & v11
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 256]
-	vmovdqu [rsp + 896], ymm0
+	vmovdqu [rsp + 1120], ymm0
+	vmovdqu ymm11, [rsp + 416]
+	vmovdqu ymm10, [rsp + 288]
+	vpand ymm0, ymm11, ymm10
 ; v30 = v17 & v14
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 320]
+	vmovdqu [rsp + 1152], ymm0
+	vmovdqu ymm2, [rsp + 384]
+	vpand ymm0, ymm11, ymm2
 ; v22 = v56 & v11
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, [rsp + 256]
+	vmovdqu ymm12, [rsp + 736]
+	vpand ymm1, ymm12, ymm10
 ; v22 = v30 ^ v22
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 928], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v30 = v17 & v9
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, [rsp + 192]
+	vmovdqu [rsp + 1184], ymm1
+	vmovdqu ymm13, [rsp + 64]
+	vpand ymm0, ymm11, ymm13
 ; v23 = v56 & v14
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, [rsp + 320]
+	vpand ymm1, ymm12, ymm2
 ; v38 = v15 & v11
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm5, ymm8, [rsp + 256]
+	vmovdqu ymm14, [rsp + 320]
+	vpand ymm15, ymm14, ymm10
 ; v23 = v30 ^ v23
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v38 = v23 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm5
-	vmovdqu [rsp + 960], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v23 = v56 & v9
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, [rsp + 192]
+	vpand ymm0, ymm12, ymm13
 ; v30 = v15 & v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, [rsp + 320]
+	vpand ymm1, ymm14, ymm2
 ; v30 = v23 ^ v30
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v23 = v15 & v9
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, [rsp + 192]
-	vmovdqu [rsp + 1024], ymm0
+	vpand ymm0, ymm14, ymm13
 ; v43 = v5 ^ v17
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm12, ymm7
+	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm11, ymm5, ymm11
 ; v32 = v44 ^ v56
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm2, ymm10
-	vmovdqu [rsp + 1056], ymm13
+	vpxor ymm12, ymm4, ymm12
 ; v18 = v40 ^ v15
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm8
-	vmovdqu [rsp + 1216], ymm0
+	vpxor ymm14, ymm8, ymm14
 ; v42 = v1 ^ v11
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpxor ymm15, ymm0, [rsp + 256]
-	vmovdqu [rsp + 1248], ymm15
+	vpxor ymm10, ymm3, ymm10
 ; v26 = v4 ^ v14
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpxor ymm1, ymm0, [rsp + 320]
+	vpxor ymm6, ymm6, ymm2
 ; v52 = v7 ^ v9
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
-	vpxor ymm14, ymm0, [rsp + 192]
+	vpxor ymm9, ymm9, ymm13
 ; v39 = v43 & v42
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 1088], ymm0
+	vpand ymm13, ymm11, ymm10
 ; v49 = v43 & v26
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
-	vmovdqu [rsp + 1120], ymm0
+	vpand ymm0, ymm11, ymm6
 ; v53 = v32 & v42
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
+	vpand ymm2, ymm12, ymm10
 ; v53 = v49 ^ v53
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 1120]
-	vpxor ymm0, ymm15, ymm0
-	vmovdqu [rsp + 1120], ymm0
+	vpxor ymm2, ymm0, ymm2
 ; v43 = v43 & v52
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm5, ymm14
-	vmovdqu [rsp + 1152], ymm0
+	vpand ymm11, ymm11, ymm9
 ; v49 = v32 & v26
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
+	vpand ymm0, ymm12, ymm6
 ; v42 = v18 & v42
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1216]
-	vpand ymm13, ymm5, [rsp + 1248]
+	vpand ymm10, ymm14, ymm10
 ; v49 = v43 ^ v49
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 1152]
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm0, ymm11, ymm0
 ; v42 = v49 ^ v42
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
+	vpxor ymm10, ymm0, ymm10
 ; v32 = v32 & v52
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpand ymm0, ymm0, ymm14
+	vpand ymm12, ymm12, ymm9
 ; v26 = v18 & v26
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm6, ymm14, ymm6
 ; v26 = v32 ^ v26
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm6, ymm12, ymm6
 ; v52 = v18 & v52
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm5, ymm14
+	vpand ymm9, ymm14, ymm9
 ; v39 = v39 ^ v33
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpxor ymm0, ymm0, [rsp + 736]
+	vpxor ymm13, ymm13, ymm7
 ; v39 = v39 ^ v51
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 896]
+	vmovdqu [rsp + 32], ymm7
+	vmovdqu ymm0, [rsp + 1152]
+	vpxor ymm13, ymm13, ymm0
 ; v53 = v53 ^ v36
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1120]
-	vpxor ymm0, ymm0, [rsp + 768]
+	vmovdqu ymm7, [rsp + 480]
+	vpxor ymm2, ymm2, ymm7
 ; v53 = v53 ^ v22
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 928]
+	vmovdqu ymm7, [rsp + 1184]
+	vpxor ymm2, ymm2, ymm7
 ; v42 = v42 ^ v55
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 800]
+	vmovdqu ymm11, [rsp + 672]
+	vpxor ymm10, ymm10, ymm11
 ; v42 = v42 ^ v38
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 960]
-	vmovdqu [rsp + 1056], ymm0
+	vpxor ymm10, ymm10, ymm15
 ; v26 = v26 ^ v59
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 832]
+	vmovdqu [rsp + 1152], ymm15
+	vmovdqu [rsp + 1184], ymm10
+	vmovdqu ymm10, [rsp + 704]
+	vpxor ymm6, ymm6, ymm10
 ; v26 = v26 ^ v30
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 992]
+	vpxor ymm6, ymm6, ymm1
 ; v52 = v52 ^ v20
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 864]
+	vmovdqu [rsp + 704], ymm1
+	vmovdqu ymm11, [rsp + 1120]
+	vpxor ymm9, ymm9, ymm11
 ; v52 = v52 ^ v23
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 1024]
+	vmovdqu ymm1, [rsp + 1216]
+	vpxor ymm9, ymm9, ymm1
 ; v59 = v39 ^ v59
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 832]
-	vmovdqu [rsp + 832], ymm0
+	vpxor ymm1, ymm13, ymm10
 ; v20 = v53 ^ v20
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 864]
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 1120], ymm1
+	vpxor ymm1, ymm2, ymm11
 ; v51 = v26 ^ v51
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 896]
-	vmovdqu [rsp + 896], ymm0
+	vmovdqu [rsp + 1248], ymm1
+	vpxor ymm0, ymm6, ymm0
 ; v22 = v52 ^ v22
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 928]
-	vmovdqu [rsp + 928], ymm0
+	vmovdqu [rsp + 1280], ymm0
+	vpxor ymm7, ymm9, ymm7
 ; v5 = v57 ^ v5
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpxor ymm12, ymm0, ymm12
+	vmovdqu [rsp + 1312], ymm7
+	vmovdqu ymm0, [rsp + 576]
+	vpxor ymm11, ymm0, ymm5
 ; v44 = v34 ^ v44
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm2
+	vmovdqu ymm0, [rsp + 160]
+	vpxor ymm12, ymm0, ymm4
 ; v40 = v8 ^ v40
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpxor ymm9, ymm0, ymm9
+	vmovdqu ymm0, [rsp + 608]
+	vpxor ymm9, ymm0, ymm8
 ; v17 = v35 ^ v17
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm3, ymm7
+	vmovdqu ymm0, [rsp + 544]
+	vmovdqu ymm8, [rsp + 416]
+	vpxor ymm8, ymm0, ymm8
 ; v56 = v48 ^ v56
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm11, ymm10
+	vmovdqu ymm0, [rsp + 640]
+	vmovdqu ymm13, [rsp + 736]
+	vpxor ymm13, ymm0, ymm13
 ; v15 = v47 ^ v15
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm6, ymm8
+	vmovdqu ymm0, [rsp + 512]
+	vmovdqu ymm10, [rsp + 320]
+	vpxor ymm10, ymm0, ymm10
 ; v1 = v0 ^ v1
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm13, ymm0, [rsp + 32]
+	vpxor ymm14, ymm0, ymm3
 ; v4 = v3 ^ v4
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpxor ymm11, ymm0, [rsp + 96]
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu ymm7, [rsp + 128]
+	vpxor ymm7, ymm0, ymm7
 ; v7 = v6 ^ v7
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm6, ymm0, [rsp + 160]
+	vmovdqu ymm0, [rsp + 192]
+	vmovdqu ymm6, [rsp + 224]
+	vpxor ymm6, ymm0, ymm6
 ; v11 = v10 ^ v11
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
-	vpxor ymm5, ymm0, [rsp + 256]
+	vmovdqu ymm0, [rsp + 256]
+	vmovdqu ymm5, [rsp + 288]
+	vpxor ymm5, ymm0, ymm5
 ; v14 = v13 ^ v14
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 288]
-	vpxor ymm2, ymm0, [rsp + 320]
+	vmovdqu ymm0, [rsp + 352]
+	vmovdqu ymm3, [rsp + 384]
+	vpxor ymm3, ymm0, ymm3
 ; v9 = v16 ^ v9
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 352]
-	vpxor ymm3, ymm0, [rsp + 192]
+	vmovdqu ymm0, [rsp + 448]
+	vmovdqu ymm4, [rsp + 64]
+	vpxor ymm4, ymm0, ymm4
 ; v16 = v5 & v1
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm13
-	vmovdqu [rsp + 0], ymm0
+	vpand ymm2, ymm11, ymm14
 ; v13 = v5 & v4
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
+	vpand ymm0, ymm11, ymm7
 ; v10 = v44 & v1
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm4, ymm13
+	vpand ymm1, ymm12, ymm14
 ; v10 = v13 ^ v10
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 32], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v13 = v5 & v7
 %line 1208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+	vmovdqu [rsp + 0], ymm1
+	vpand ymm0, ymm11, ymm6
 ; v6 = v44 & v4
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm4, ymm11
+	vpand ymm1, ymm12, ymm7
 ; v3 = v40 & v1
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm14, ymm9, ymm13
+	vpand ymm15, ymm9, ymm14
 ; v6 = v13 ^ v6
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v3 = v6 ^ v3
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm14
-	vmovdqu [rsp + 64], ymm0
+	vpxor ymm15, ymm1, ymm15
 ; v6 = v44 & v7
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm4, ymm6
+	vmovdqu [rsp + 64], ymm15
+	vpand ymm0, ymm12, ymm6
 ; v13 = v40 & v4
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm9, ymm11
+	vpand ymm1, ymm9, ymm7
 ; v13 = v6 ^ v13
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 96], ymm0
+	vpxor ymm1, ymm0, ymm1
 ; v6 = v40 & v7
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
+	vmovdqu [rsp + 96], ymm1
 	vpand ymm0, ymm9, ymm6
-	vmovdqu [rsp + 128], ymm0
 ; v0 = v17 & v11
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm5
-	vmovdqu [rsp + 160], ymm0
+	vmovdqu [rsp + 128], ymm0
+	vpand ymm0, ymm8, ymm5
 ; v47 = v17 & v14
 %line 1218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
+	vmovdqu [rsp + 160], ymm0
+	vpand ymm0, ymm8, ymm3
 ; v48 = v56 & v11
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, ymm5
+	vpand ymm1, ymm13, ymm5
 ; v48 = v47 ^ v48
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
+	vpxor ymm1, ymm0, ymm1
 ; v47 = v17 & v9
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
+	vmovdqu [rsp + 192], ymm1
+	vpand ymm0, ymm8, ymm4
 ; v35 = v56 & v14
 %line 1222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm10, ymm2
+	vpand ymm1, ymm13, ymm3
 ; v8 = v15 & v11
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm15, ymm8, ymm5
+	vpand ymm15, ymm10, ymm5
 ; v35 = v47 ^ v35
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -4115,343 +4318,382 @@ align 32
 	vpxor ymm15, ymm1, ymm15
 ; v35 = v56 & v9
 %line 1226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm10, ymm3
+	vpand ymm0, ymm13, ymm4
 ; v47 = v15 & v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm1, ymm8, ymm2
+	vpand ymm1, ymm10, ymm3
 ; v47 = v35 ^ v47
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v15 & v9
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+	vpand ymm0, ymm10, ymm4
 ; v17 = v5 ^ v17
 %line 1230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm12, ymm7
+	vpxor ymm8, ymm11, ymm8
 ; v56 = v44 ^ v56
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm4, ymm10
+	vpxor ymm13, ymm12, ymm13
 ; v15 = v40 ^ v15
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm9, ymm8
+	vpxor ymm10, ymm9, ymm10
 ; v11 = v1 ^ v11
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm13, ymm5
+	vpxor ymm5, ymm14, ymm5
 ; v14 = v4 ^ v14
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm11, ymm2
+	vpxor ymm7, ymm7, ymm3
 ; v9 = v7 ^ v9
 %line 1235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm6, ymm3
+	vpxor ymm9, ymm6, ymm4
 ; v7 = v17 & v11
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm6, ymm7, ymm5
+	vpand ymm6, ymm8, ymm5
 ; v4 = v17 & v14
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm7, ymm4
+	vpand ymm3, ymm8, ymm7
 ; v1 = v56 & v11
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm10, ymm5
+	vpand ymm4, ymm13, ymm5
 ; v1 = v4 ^ v1
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm2, ymm3
+	vpxor ymm11, ymm3, ymm4
 ; v17 = v17 & v9
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm7, ymm7, ymm9
+	vpand ymm8, ymm8, ymm9
 ; v4 = v56 & v14
 %line 1241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm2, ymm10, ymm4
+	vpand ymm3, ymm13, ymm7
 ; v11 = v15 & v11
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm8, ymm5
+	vpand ymm4, ymm10, ymm5
 ; v4 = v17 ^ v4
 %line 1243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, ymm2
+	vpxor ymm3, ymm8, ymm3
 ; v11 = v4 ^ v11
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm3
+	vpxor ymm3, ymm3, ymm4
 ; v56 = v56 & v9
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm10, ymm10, ymm9
+	vpand ymm13, ymm13, ymm9
 ; v14 = v15 & v14
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm4, ymm8, ymm4
+	vpand ymm7, ymm10, ymm7
 ; v14 = v56 ^ v14
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm10, ymm4
+	vpxor ymm8, ymm13, ymm7
 ; v9 = v15 & v9
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpand ymm3, ymm8, ymm9
+	vpand ymm9, ymm10, ymm9
 ; v7 = v7 ^ v16
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 0]
+	vpxor ymm6, ymm6, ymm2
 ; v7 = v7 ^ v0
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 160]
+	vmovdqu ymm7, [rsp + 160]
+	vpxor ymm6, ymm6, ymm7
 ; v1 = v1 ^ v10
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, [rsp + 32]
+	vmovdqu ymm5, [rsp + 0]
+	vpxor ymm11, ymm11, ymm5
 ; v1 = v1 ^ v48
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm14
+	vmovdqu ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, ymm10
 ; v11 = v11 ^ v3
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 64]
+	vmovdqu ymm4, [rsp + 64]
+	vpxor ymm3, ymm3, ymm4
 ; v11 = v11 ^ v8
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm2, ymm15
+	vpxor ymm12, ymm3, ymm15
 ; v14 = v14 ^ v13
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 96]
+	vmovdqu ymm13, [rsp + 96]
+	vpxor ymm3, ymm8, ymm13
 ; v14 = v14 ^ v47
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm1
+	vpxor ymm8, ymm3, ymm1
 ; v9 = v9 ^ v6
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 128]
+	vmovdqu ymm14, [rsp + 128]
+	vpxor ymm3, ymm9, ymm14
 ; v9 = v9 ^ v35
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v13 = v7 ^ v13
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm6, [rsp + 96]
+	vpxor ymm13, ymm6, ymm13
 ; v6 = v1 ^ v6
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm11, [rsp + 128]
+	vpxor ymm14, ymm11, ymm14
 ; v0 = v14 ^ v0
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 160]
+	vpxor ymm7, ymm8, ymm7
 ; v48 = v9 ^ v48
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm14
+	vpxor ymm10, ymm3, ymm10
 ; v16 = v16 ^ v21
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 0]
-	vpxor ymm2, ymm2, [rsp + 384]
+	vmovdqu ymm3, [rsp + 768]
+	vpxor ymm2, ymm2, ymm3
 ; v16 = v16 ^ v33
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm2, [rsp + 736]
+	vmovdqu ymm3, [rsp + 32]
+	vpxor ymm2, ymm2, ymm3
 ; v10 = v10 ^ v37
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 32]
-	vpxor ymm2, ymm2, [rsp + 416]
+	vmovdqu ymm6, [rsp + 800]
+	vpxor ymm5, ymm5, ymm6
 ; v10 = v10 ^ v36
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 768]
+	vmovdqu ymm6, [rsp + 480]
+	vpxor ymm5, ymm5, ymm6
 ; v3 = v3 ^ v45
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 64]
-	vpxor ymm2, ymm2, [rsp + 448]
+	vmovdqu ymm8, [rsp + 832]
+	vpxor ymm4, ymm4, ymm8
 ; v3 = v3 ^ v55
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm2, [rsp + 800]
+	vmovdqu ymm8, [rsp + 672]
+	vpxor ymm4, ymm4, ymm8
 ; v13 = v13 ^ v25
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm4, [rsp + 480]
+	vmovdqu ymm8, [rsp + 896]
+	vpxor ymm13, ymm13, ymm8
 ; v13 = v13 ^ v59
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm2, [rsp + 832]
+	vmovdqu ymm8, [rsp + 1120]
+	vpxor ymm13, ymm13, ymm8
 ; v6 = v6 ^ v19
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm6, [rsp + 512]
+	vmovdqu ymm8, [rsp + 1024]
+	vpxor ymm14, ymm14, ymm8
 ; v6 = v6 ^ v20
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 864]
+	vmovdqu ymm8, [rsp + 1248]
+	vpxor ymm14, ymm14, ymm8
 ; v11 = v11 ^ v50
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 704]
+	vmovdqu ymm8, [rsp + 960]
+	vpxor ymm12, ymm12, ymm8
 ; v11 = v11 ^ v42
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 1184]
+	vpxor ymm12, ymm12, ymm8
 ; v0 = v0 ^ v46
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm7, [rsp + 544]
+	vmovdqu [rsp + 0], ymm12
+	vmovdqu ymm8, [rsp + 1056]
+	vpxor ymm7, ymm7, ymm8
 ; v0 = v0 ^ v51
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm2, [rsp + 896]
+	vmovdqu ymm9, [rsp + 1280]
+	vpxor ymm9, ymm7, ymm9
 ; v48 = v48 ^ v29
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm14, [rsp + 576]
+	vmovdqu ymm7, [rsp + 1088]
+	vpxor ymm10, ymm10, ymm7
 ; v48 = v48 ^ v22
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 928]
+	vmovdqu ymm11, [rsp + 1312]
+	vpxor ymm11, ymm10, ymm11
 ; v8 = v8 ^ v31
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 608]
+	vmovdqu ymm10, [rsp + 928]
+	vpxor ymm15, ymm15, ymm10
 ; v8 = v8 ^ v38
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 960]
+	vmovdqu ymm12, [rsp + 1152]
+	vpxor ymm15, ymm15, ymm12
 ; v47 = v47 ^ v28
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 640]
+	vmovdqu [rsp + 32], ymm15
+	vmovdqu ymm12, [rsp + 864]
+	vpxor ymm1, ymm1, ymm12
 ; v47 = v47 ^ v30
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 992]
+	vmovdqu ymm15, [rsp + 704]
+	vpxor ymm1, ymm1, ymm15
 ; v35 = v35 ^ v27
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 672]
+	vmovdqu [rsp + 64], ymm1
+	vmovdqu ymm1, [rsp + 992]
+	vpxor ymm0, ymm0, ymm1
 ; v35 = v35 ^ v23
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 1024]
+	vmovdqu ymm15, [rsp + 1216]
+	vpxor ymm0, ymm0, ymm15
 ; v46 = v16 ^ v46
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm3, [rsp + 544]
+	vpxor ymm8, ymm2, ymm8
 ; v29 = v10 ^ v29
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 576]
+	vpxor ymm7, ymm5, ymm7
 ; v31 = v3 ^ v31
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 608]
+	vpxor ymm10, ymm4, ymm10
 ; v28 = v13 ^ v28
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm4, [rsp + 640]
+	vpxor ymm12, ymm13, ymm12
 ; v27 = v6 ^ v27
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm14, ymm6, [rsp + 672]
+	vpxor ymm4, ymm14, ymm1
 ; v33 = v0 ^ v33
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm10, [rsp + 736]
+	vpxor ymm3, ymm9, ymm3
 ; v36 = v48 ^ v36
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 768]
+	vpxor ymm6, ymm11, ymm6
 ; v55 = v8 ^ v55
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 800]
+	vmovdqu ymm1, [rsp + 32]
+	vmovdqu ymm2, [rsp + 672]
+	vpxor ymm9, ymm1, ymm2
 ; v59 = v47 ^ v59
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm11, [rsp + 832]
+	vmovdqu ymm1, [rsp + 64]
+	vmovdqu ymm2, [rsp + 1120]
+	vpxor ymm2, ymm1, ymm2
 ; v20 = v35 ^ v20
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm12, [rsp + 864]
+	vmovdqu ymm1, [rsp + 1248]
+	vpxor ymm1, ymm0, ymm1
 ; v36 = v36 ^ v23
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1024]
+	vpxor ymm0, ymm6, ymm15
 ; v23 = v27 ^ v23
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1024]
+	vpxor ymm6, ymm4, ymm15
 ; v33 = v33 ^ v30
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, [rsp + 992]
+	vmovdqu ymm4, [rsp + 704]
+	vpxor ymm3, ymm3, ymm4
 ; v30 = v28 ^ v30
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm13, [rsp + 992]
+	vpxor ymm5, ymm12, ymm4
 ; v11 = v11 ^ v38
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 960]
+	vmovdqu ymm11, [rsp + 0]
+	vmovdqu ymm4, [rsp + 1152]
+	vpxor ymm11, ymm11, ymm4
 ; v38 = v31 ^ v38
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 960]
+	vpxor ymm10, ymm10, ymm4
 ; v23 = v23 ^ v22
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 928]
+	vmovdqu ymm4, [rsp + 1312]
+	vpxor ymm6, ymm6, ymm4
 ; v22 = v29 ^ v22
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm8, [rsp + 928]
+	vpxor ymm12, ymm7, ymm4
 ; v30 = v30 ^ v51
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 896]
+	vmovdqu ymm4, [rsp + 1280]
+	vpxor ymm5, ymm5, ymm4
 ; v51 = v46 ^ v51
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm13, ymm7, [rsp + 896]
+	vpxor ymm13, ymm8, ymm4
 ; v38 = v38 ^ v42
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm7, ymm2, [rsp + 1056]
+	vmovdqu ymm7, [rsp + 1184]
+	vpxor ymm4, ymm10, ymm7
 ; v42 = v50 ^ v42
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 704]
-	vpxor ymm1, ymm1, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 960]
+	vpxor ymm10, ymm8, ymm7
 ; v22 = v22 ^ v20
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm3
+	vpxor ymm7, ymm12, ymm1
 ; v20 = v19 ^ v20
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 512]
-	vpxor ymm2, ymm0, ymm3
+	vmovdqu ymm8, [rsp + 1024]
+	vpxor ymm12, ymm8, ymm1
 ; v51 = v51 ^ v59
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm3, ymm13, ymm6
+	vpxor ymm8, ymm13, ymm2
 ; v59 = v25 ^ v59
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpxor ymm14, ymm0, ymm6
+	vmovdqu ymm1, [rsp + 896]
+	vpxor ymm13, ymm1, ymm2
 ; v42 = v42 ^ v55
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm6, ymm1, ymm4
+	vpxor ymm10, ymm10, ymm9
 ; v55 = v45 ^ v55
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 448]
-	vpxor ymm13, ymm0, ymm4
+	vmovdqu ymm1, [rsp + 832]
+	vpxor ymm14, ymm1, ymm9
 ; v20 = v20 ^ v36
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm10
+	vpxor ymm2, ymm12, ymm0
 ; v36 = v37 ^ v36
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vpxor ymm0, ymm0, ymm10
+	vmovdqu ymm1, [rsp + 800]
+	vpxor ymm0, ymm1, ymm0
 ; v59 = v59 ^ v33
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm14, ymm11
+	vpxor ymm13, ymm13, ymm3
 ; v33 = v21 ^ v33
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 384]
-	vpxor ymm1, ymm1, ymm11
+	vmovdqu ymm1, [rsp + 768]
+	vpxor ymm1, ymm1, ymm3
 ; v33 = v33 ^ v51
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm11, ymm1, ymm3
+	vpxor ymm12, ymm1, ymm8
 ; v36 = v36 ^ v22
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm12
+	vpxor ymm9, ymm0, ymm7
 ; v55 = v55 ^ v38
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm7
+	vpxor ymm0, ymm14, ymm4
 ; v55 = v55 ^ v11
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm11
 ; v59 = v59 ^ v30
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm1, ymm4, ymm8
+	vpxor ymm1, ymm13, ymm5
 ; v20 = v20 ^ v23
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm9
+	vpxor ymm2, ymm2, ymm6
 ; v42 = v42 ^ v11
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vpxor ymm4, ymm6, ymm5
+	vpxor ymm3, ymm10, ymm11
 ; mem256[h + 0] = v33
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm11
+	vmovdqu [rdi], ymm12
 ; mem256[h + 64] = v11
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm5
+	vmovdqu [rdi + 64], ymm11
 ; mem256[h + 128] = v36
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm10
+	vmovdqu [rdi + 128], ymm9
 ; mem256[h + 192] = v51
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm3
+	vmovdqu [rdi + 192], ymm8
 ; mem256[h + 256] = v55
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm0
 ; mem256[h + 320] = v22
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm12
+	vmovdqu [rdi + 320], ymm7
 ; mem256[h + 384] = v59
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm1
 ; mem256[h + 448] = v38
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 448], ymm7
+	vmovdqu [rdi + 448], ymm4
 ; mem256[h + 512] = v20
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vmovdqu [rdi + 512], ymm2
 ; mem256[h + 576] = v30
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 576], ymm8
+	vmovdqu [rdi + 576], ymm5
 ; mem256[h + 640] = v42
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 640], ymm4
+	vmovdqu [rdi + 640], ymm3
 ; mem256[h + 704] = v23
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
-	vmovdqu [rdi + 704], ymm9
+	vmovdqu [rdi + 704], ymm6
 ; h = h + 32
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	add rdi, 32
@@ -4470,7 +4712,7 @@ align 32
 ; leave
 %line 1341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 1632]
+	mov rsp, [rsp + 1728]
 	ret
 .end:
 

@@ -70869,9 +70869,10 @@ align 32
 	lea r10, [rsp + 384]
 ; VF0 = mem256[f + 0]
 %line 24169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm0, [r9]
 ; VF1 = mem256[f + 32]
 %line 24170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
+	vmovdqu [rsp + 1472], ymm0
 	vmovdqu ymm3, [r9 + 32]
 ; VF2 = mem256[f + 64]
 %line 24171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -70893,17 +70894,16 @@ align 32
 	vmovdqu ymm9, [r9 + 224]
 ; VF8 = mem256[f + 256]
 %line 24177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
-	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm10, [r9 + 256]
 ; VF9 = mem256[f + 288]
 %line 24178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VF10 = mem256[f + 320]
 %line 24179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm12, [r9 + 320]
 ; VF11 = mem256[f + 352]
 %line 24180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 352]
+	vmovdqu ymm2, [r9 + 352]
 ; VF12 = mem256[f + 384]
 %line 24181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r9 + 384]
@@ -70921,7 +70921,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -70945,7 +70945,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -70954,13 +70954,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 24197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -70969,13 +70969,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 24202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -70999,7 +70999,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -71008,13 +71008,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 24215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71023,13 +71023,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 24220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71038,38 +71038,37 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 24225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1472]
-	vpand ymm15, ymm0, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm15
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 24229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 24230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VS20 = VA
 %line 24234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 224], ymm14
 ; VS19 = VB
 %line 24235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rsp + 192], ymm15
+	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 24236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 160]
@@ -71084,7 +71083,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -71093,13 +71092,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 24243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71108,13 +71107,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 24248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71123,68 +71122,67 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 24253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1472]
-	vpand ymm15, ymm0, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm15
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 24257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 24258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 24262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 24263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 24264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 24265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 24266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 24267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 24268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 24269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 24270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 24271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VS18 = VA
 %line 24272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 160], ymm14
 ; VS17 = VB
 %line 24273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rsp + 128], ymm15
+	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 24274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 96]
@@ -71199,7 +71197,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -71208,13 +71206,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 24281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71223,13 +71221,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 24286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71238,101 +71236,100 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 24291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1472]
-	vpand ymm15, ymm0, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm15
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 24295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 24296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 24300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 24301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 24302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 24303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 24304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 24305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 24306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 24307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 24308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 24309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 24310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 24311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 24312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 24313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm1
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 24314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 24315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 24316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm1
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 24317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 24318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 24319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VS16 = VA
 %line 24320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 96], ymm14
 ; VB = VB ^ VS24
 %line 24321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 352]
+	vpxor ymm1, ymm1, [rsp + 352]
 ; VS15 = VB
 %line 24322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm15
+	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 24323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
@@ -71347,7 +71344,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -71356,13 +71353,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 24330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71371,13 +71368,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 24335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -71386,122 +71383,121 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 24340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1472]
-	vpand ymm15, ymm0, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm15
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 24344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 24345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm0, ymm1
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 24349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 24350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm1
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 24351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 24352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 24353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 24354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 24355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 24356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 24357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 24358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 24359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 24360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 24361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 24362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm1
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 24363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 24364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 24365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm1
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 24366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 24367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 24368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 24369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 24370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm1
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 24371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 24372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm1
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 24373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 24374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 24375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm1
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 24376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 24377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm1
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 24378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; VA = VA ^ VS23
 %line 24379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 320]
@@ -71513,13 +71509,13 @@ align 32
 	vmovdqu [rsp + 32], ymm14
 ; VB = VB ^ VS22
 %line 24382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 288]
+	vpxor ymm1, ymm1, [rsp + 288]
 ; VB = VB ^ VS23
 %line 24383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 320]
+	vpxor ymm1, ymm1, [rsp + 320]
 ; VS13 = VB
 %line 24384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm15
+	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 24385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
@@ -71528,19 +71524,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 24387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 24388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 24389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 24390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 24391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 24392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -71549,47 +71545,46 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 24394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 24395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 24396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 24397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 24398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 24399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm0
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 24400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 24401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1472]
-	vpand ymm0, ymm1, ymm0
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 24402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
+	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 24403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 24404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm1, ymm0
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 24405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 24406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 24407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm0
+	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 24408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm1, [r8 + 160]
@@ -71598,7 +71593,7 @@ align 32
 	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 24410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 24411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm1
@@ -71613,7 +71608,7 @@ align 32
 	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 24415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 24416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm1
@@ -71628,7 +71623,7 @@ align 32
 	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 24420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 24421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm1
@@ -71643,7 +71638,7 @@ align 32
 	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 24425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 24426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm1
@@ -71658,7 +71653,7 @@ align 32
 	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 24430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 24431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm1
@@ -71673,279 +71668,278 @@ align 32
 	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 24435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 24436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 24437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 24438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 24439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 24440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 24441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 24442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 24443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 24444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 24445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 24446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 24447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 24448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 24449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VA = VA ^ VT
 %line 24450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 384] = VA
 %line 24451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm0
+	vmovdqu [r10 + 384], ymm2
 ; VB = VB ^ VS20
 %line 24452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm13, ymm13, [rsp + 224]
 ; VB = VB ^ VS21
 %line 24453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm13, ymm13, [rsp + 256]
 ; VB = VB ^ VS23
 %line 24454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm13, ymm13, [rsp + 320]
 ; VB = VB ^ VS24
 %line 24455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 352]
+	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 352]
 %line 24456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 352]
 ; VB = VB ^ VT
 %line 24457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 352] = VB
 %line 24458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm1
+	vmovdqu [r10 + 352], ymm13
 ; VG = mem256[g + 0]
 %line 24459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 24460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 24461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 24462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 24463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 24464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 24465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm10, ymm12, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 24466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 24467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 24468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm12, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 24469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 24470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 24471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 24472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 24473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 24474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 24475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 24476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 24477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 24478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 24479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 24480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 24481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 24482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 24483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 24484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 24485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 24486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 24487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 24488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 24489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 24490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 24491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 24492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 24493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 24494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 24495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 24496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 24497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 24498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 24499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 24500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 24501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 24502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 24503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 24504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 24505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 24506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 24507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 24508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 24509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 24510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 24511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 24512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 24513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 24514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 320]
 ; VA = VA ^ VT
 %line 24515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 320] = VA
 %line 24516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [r10 + 320], ymm2
 ; VB = VB ^ VS18
 %line 24517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 24518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 24519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 24520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 24521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 288]
 ; VB = VB ^ VT
 %line 24522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 24523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm10
+	vmovdqu [r10 + 288], ymm11
 ; VG = mem256[g + 0]
 %line 24524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 24525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm12
-	vpand ymm1, ymm1, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 24526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm0
@@ -71957,7 +71951,7 @@ align 32
 	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 24529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 24530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm8, ymm10
@@ -71972,7 +71966,7 @@ align 32
 	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 24534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 24535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm7, ymm9
@@ -71987,7 +71981,7 @@ align 32
 	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 24539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 24540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm6, ymm9
@@ -72002,7 +71996,7 @@ align 32
 	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 24544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 24545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm5, ymm9
@@ -72017,7 +72011,7 @@ align 32
 	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 24549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 24550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm4, ymm9
@@ -72032,7 +72026,7 @@ align 32
 	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 24554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 24555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm3, ymm9
@@ -72047,10 +72041,10 @@ align 32
 	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 24559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 24560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm9
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 24561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm9
@@ -72059,31 +72053,31 @@ align 32
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 24563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 24564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 24565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 24566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 24567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 24568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 24569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 256]
 ; VA = VA ^ VT
 %line 24570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 256] = VA
 %line 24571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [r10 + 256], ymm2
 ; VB = VB ^ VS16
 %line 24572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -72110,7 +72104,7 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 24580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 24581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm0
@@ -72122,7 +72116,7 @@ align 32
 	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 24584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 24585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm6, ymm8
@@ -72137,7 +72131,7 @@ align 32
 	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 24589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 24590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm5, ymm7
@@ -72152,7 +72146,7 @@ align 32
 	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 24594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 24595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm4, ymm7
@@ -72167,7 +72161,7 @@ align 32
 	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 24599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 24600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm3, ymm7
@@ -72182,10 +72176,10 @@ align 32
 	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 24604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 24605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm7
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 24606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -72194,31 +72188,31 @@ align 32
 	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 24608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm7
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 24609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 24610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 24611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 24612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 24613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 24614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm7, [r10 + 192]
 ; VA = VA ^ VT
 %line 24615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 192] = VA
 %line 24616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [r10 + 192], ymm2
 ; VB = VB ^ VS14
 %line 24617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -72233,10 +72227,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 24621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm2, [r10 + 160]
 ; VB = VB ^ VT
 %line 24622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 160] = VB
 %line 24623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 160], ymm0
@@ -72245,7 +72239,7 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 24625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 24626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm0
@@ -72257,7 +72251,7 @@ align 32
 	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 24629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 24630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm4, ymm6
@@ -72272,7 +72266,7 @@ align 32
 	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 24634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 24635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm3, ymm5
@@ -72287,10 +72281,10 @@ align 32
 	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 24639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 24640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm5
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 24641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
@@ -72299,31 +72293,31 @@ align 32
 	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 24643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm5
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 24644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 24645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 24646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 24647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 24648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 24649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm5, [r10 + 128]
 ; VA = VA ^ VT
 %line 24650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 128] = VA
 %line 24651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [r10 + 128], ymm2
 ; VB = VB ^ VS13
 %line 24652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -72335,10 +72329,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 24655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; VB = VB ^ VT
 %line 24656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 96] = VB
 %line 24657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 96], ymm0
@@ -72347,7 +72341,7 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 24659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 24660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm3, ymm0
@@ -72359,10 +72353,10 @@ align 32
 	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 24663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 24664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm3, ymm2, ymm4
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 24665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
@@ -72371,25 +72365,25 @@ align 32
 	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 24667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm3, ymm2, ymm3
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 24668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 24669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 24670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 24671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm3, [r10 + 64]
 ; VA = VA ^ VT
 %line 24672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 64] = VA
 %line 24673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [r10 + 64], ymm2
 ; VB = VB ^ VS13
 %line 24674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -72398,10 +72392,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 24676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; VB = VB ^ VT
 %line 24677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 32] = VB
 %line 24678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 32], ymm0
@@ -72410,7 +72404,7 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 24680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 24681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -72979,40 +72973,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 24870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 32]
 %line 24871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 32]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r9 + 32]
 ; VF2 = mem256[f + 64]
 %line 24872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm4, [r9 + 64]
 ; VF3 = mem256[f + 96]
 %line 24873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VF4 = mem256[f + 128]
 %line 24874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm6, [r9 + 128]
 ; VF5 = mem256[f + 160]
 %line 24875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VF6 = mem256[f + 192]
 %line 24876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm8, [r9 + 192]
 ; VF7 = mem256[f + 224]
 %line 24877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VF8 = mem256[f + 256]
 %line 24878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm10, [r9 + 256]
 ; VF9 = mem256[f + 288]
 %line 24879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VF10 = mem256[f + 320]
 %line 24880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm12, [r9 + 320]
 ; VF11 = mem256[f + 352]
 %line 24881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 352]
+	vmovdqu ymm2, [r9 + 352]
 ; VF12 = mem256[f + 384]
 %line 24882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r9 + 384]
@@ -73030,7 +73024,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73054,7 +73048,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -73063,13 +73057,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 24898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73078,13 +73072,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 24903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73108,7 +73102,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -73117,13 +73111,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 24916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73132,13 +73126,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 24921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73147,13 +73141,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 24926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73162,13 +73156,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 24931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73192,7 +73186,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -73201,13 +73195,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 24944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73216,13 +73210,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 24949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73231,13 +73225,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 24954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73246,13 +73240,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 24959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 24962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73261,13 +73255,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 24964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 24965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 24966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 24967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73276,13 +73270,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 24969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 24970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 24971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 24972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73306,7 +73300,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 24979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 24980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -73315,13 +73309,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 24982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 24983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 24984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 24985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73330,13 +73324,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 24987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 24988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 24989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 24990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73345,13 +73339,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 24992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 24993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 24994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 24995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73360,13 +73354,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 24997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 24998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 24999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73375,13 +73369,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 25002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 25003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 25004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 25005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73390,13 +73384,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 25007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 25008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 25009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 25010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73405,13 +73399,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 25012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 25013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 25014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 25015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73420,13 +73414,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 25017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 25018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 25019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 25020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73453,7 +73447,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -73462,13 +73456,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 25031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73477,13 +73471,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 25036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73492,13 +73486,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 25041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 25042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 25043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 25044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73507,13 +73501,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 25046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 25047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 25048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73522,13 +73516,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 25051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 25052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 25053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 25054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73537,13 +73531,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 25056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 25057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 25058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 25059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73552,13 +73546,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 25061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 25062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 25063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 25064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73567,13 +73561,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 25066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 25067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 25068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 25069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73582,13 +73576,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 25071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 25072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 25073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 25074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73597,13 +73591,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 25076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 25077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 25078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 25079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -73633,19 +73627,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 25088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 25089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 25090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 25091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 25092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 25093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -73654,13 +73648,13 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 25095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 25096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 25097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 25098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73669,13 +73663,13 @@ align 32
 	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 25100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 25101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 25102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 25103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73684,13 +73678,13 @@ align 32
 	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 25105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 25106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 25107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 25108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73699,13 +73693,13 @@ align 32
 	vmovdqu ymm1, [r8 + 160]
 ; VT = VF7 & VG
 %line 25110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 25111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 25112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 25113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73714,13 +73708,13 @@ align 32
 	vmovdqu ymm1, [r8 + 192]
 ; VT = VF6 & VG
 %line 25115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 25116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 25117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 25118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73729,13 +73723,13 @@ align 32
 	vmovdqu ymm1, [r8 + 224]
 ; VT = VF5 & VG
 %line 25120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 25121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 25122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 25123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73744,13 +73738,13 @@ align 32
 	vmovdqu ymm1, [r8 + 256]
 ; VT = VF4 & VG
 %line 25125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 25126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 25127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 25128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73759,13 +73753,13 @@ align 32
 	vmovdqu ymm1, [r8 + 288]
 ; VT = VF3 & VG
 %line 25130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 25131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 25132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 25133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -73774,13 +73768,13 @@ align 32
 	vmovdqu ymm1, [r8 + 320]
 ; VT = VF2 & VG
 %line 25135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 25136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 25137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 25138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -73789,14 +73783,14 @@ align 32
 	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 25140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 25141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 25142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 25143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -73805,28 +73799,28 @@ align 32
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 25145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 25147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 25148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 25149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 25150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VA = VA ^ VT
 %line 25151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 384] = VA
 %line 25152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm0
+	vmovdqu [r10 + 384], ymm2
 ; VB = VB ^ VS20
 %line 25153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -73853,478 +73847,475 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 25161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 25162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 25163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 25164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 25165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 25166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 25167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 25168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 25169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 25170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 25171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 25172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 25173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 25174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 25175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 25176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 25177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 25178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 25179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 25180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 25181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 25182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 25183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 25184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 25185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 25186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 25187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 25188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 25189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 25190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 25191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 25192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 25193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 25194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 25195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 25196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 25197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 25198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 25199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 25200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 25201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 25202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 25203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 25204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 25205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 25206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 25207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 25208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 25209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 25211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 25212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 25213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 25214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 25215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 320]
 ; VA = VA ^ VT
 %line 25216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 320] = VA
 %line 25217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [r10 + 320], ymm2
 ; VB = VB ^ VS18
 %line 25218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 25219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 25220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 25221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 25222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 288]
 ; VB = VB ^ VT
 %line 25223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 25224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm10
+	vmovdqu [r10 + 288], ymm11
 ; VG = mem256[g + 0]
 %line 25225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 25226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 25227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 25228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 32]
+	vmovdqu ymm10, [r8 + 32]
 ; VT = VF7 & VG
 %line 25229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 25230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 25231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 25232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 25233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 64]
+	vmovdqu ymm9, [r8 + 64]
 ; VT = VF6 & VG
 %line 25234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 25235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 25236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 25237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 25238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 96]
+	vmovdqu ymm9, [r8 + 96]
 ; VT = VF5 & VG
 %line 25239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 25240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 25241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 25242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 25243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 128]
+	vmovdqu ymm9, [r8 + 128]
 ; VT = VF4 & VG
 %line 25244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 25245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 25246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 25247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 25248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm9, [r8 + 160]
 ; VT = VF3 & VG
 %line 25249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 25250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 25251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 25252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 25253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; VT = VF2 & VG
 %line 25254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 25255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 25256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 25257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 25258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 224]
+	vmovdqu ymm9, [r8 + 224]
 ; VT = VF1 & VG
 %line 25259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 25260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 25261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 25262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 25263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 25264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 25266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 25267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 25268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 25269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 25270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 256]
 ; VA = VA ^ VT
 %line 25271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 256] = VA
 %line 25272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [r10 + 256], ymm2
 ; VB = VB ^ VS16
 %line 25273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 25274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 25275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 25276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 25277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10 + 224]
 ; VB = VB ^ VT
 %line 25278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 224] = VB
 %line 25279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm8
+	vmovdqu [r10 + 224], ymm9
 ; VG = mem256[g + 0]
 %line 25280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 25281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 25282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 25283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 32]
+	vmovdqu ymm8, [r8 + 32]
 ; VT = VF5 & VG
 %line 25284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 25285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 25286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 25287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 25288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 64]
+	vmovdqu ymm7, [r8 + 64]
 ; VT = VF4 & VG
 %line 25289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 25290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 25291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 25292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 25293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm7, [r8 + 96]
 ; VT = VF3 & VG
 %line 25294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 25295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 25296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 25297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 25298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; VT = VF2 & VG
 %line 25299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 25300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 25301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 25302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 25303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 160]
+	vmovdqu ymm7, [r8 + 160]
 ; VT = VF1 & VG
 %line 25304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 25305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 25306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 25307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 25308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 192]
+	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 25309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 25310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 25311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 25312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 25313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 25314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 25315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VA = VA ^ VT
 %line 25316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 192] = VA
 %line 25317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [r10 + 192], ymm2
 ; VB = VB ^ VS14
 %line 25318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -74339,10 +74330,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 25322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm2, [r10 + 160]
 ; VB = VB ^ VT
 %line 25323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 160] = VB
 %line 25324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 160], ymm0
@@ -74351,86 +74342,85 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 25326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 25327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 25328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 32]
+	vmovdqu ymm6, [r8 + 32]
 ; VT = VF3 & VG
 %line 25329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 25330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 25331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 25332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 25333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; VT = VF2 & VG
 %line 25334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 25335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 25336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 25337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 25338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 96]
+	vmovdqu ymm5, [r8 + 96]
 ; VT = VF1 & VG
 %line 25339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 25340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 25341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 25342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 25343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 25344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 25345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 25346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 25347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 25348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 25349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 25350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VA = VA ^ VT
 %line 25351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 128] = VA
 %line 25352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [r10 + 128], ymm2
 ; VB = VB ^ VS13
 %line 25353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -74442,10 +74432,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 25356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; VB = VB ^ VT
 %line 25357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 96] = VB
 %line 25358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 96], ymm0
@@ -74454,50 +74444,49 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 25360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 25361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 25362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; VT = VF1 & VG
 %line 25363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 25364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 25365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 25366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 25367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 25368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 25369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 25370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 25371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 25372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VA = VA ^ VT
 %line 25373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 64] = VA
 %line 25374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [r10 + 64], ymm2
 ; VB = VB ^ VS13
 %line 25375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -74506,10 +74495,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 25377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; VB = VB ^ VT
 %line 25378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 32] = VB
 %line 25379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r10 + 32], ymm0
@@ -74518,7 +74507,6 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 25381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 25382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -74850,40 +74838,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 25493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 1024]
 %line 25494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 1024]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r10 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 25495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 2048]
+	vmovdqu ymm4, [r10 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 25496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 3072]
+	vmovdqu ymm5, [r10 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 25497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 4096]
+	vmovdqu ymm6, [r10 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 25498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 5120]
+	vmovdqu ymm7, [r10 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 25499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 6144]
+	vmovdqu ymm8, [r10 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 25500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 7168]
+	vmovdqu ymm9, [r10 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 25501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 8192]
+	vmovdqu ymm10, [r10 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 25502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 9216]
+	vmovdqu ymm11, [r10 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 25503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 10240]
+	vmovdqu ymm12, [r10 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 25504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 11264]
+	vmovdqu ymm2, [r10 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 25505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r10 + 12288]
@@ -74901,7 +74889,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -74925,7 +74913,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -74934,13 +74922,13 @@ align 32
 	vmovdqu ymm15, [r9 + 352]
 ; VT = VF11 & VG
 %line 25521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -74949,13 +74937,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; VT = VF10 & VG
 %line 25526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -74979,7 +74967,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -74988,13 +74976,13 @@ align 32
 	vmovdqu ymm15, [r9 + 288]
 ; VT = VF11 & VG
 %line 25539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75003,13 +74991,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 25544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75018,13 +75006,13 @@ align 32
 	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 25549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 25550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 25551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 25552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75033,13 +75021,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; VT = VF8 & VG
 %line 25554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 25555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 25556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75063,7 +75051,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -75072,13 +75060,13 @@ align 32
 	vmovdqu ymm15, [r9 + 224]
 ; VT = VF11 & VG
 %line 25567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75087,13 +75075,13 @@ align 32
 	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 25572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75102,13 +75090,13 @@ align 32
 	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 25577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 25578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 25579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 25580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75117,13 +75105,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 25582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 25583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 25584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75132,13 +75120,13 @@ align 32
 	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 25587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 25588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 25589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 25590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75147,13 +75135,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; VT = VF6 & VG
 %line 25592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 25593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 25594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 25595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75177,7 +75165,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -75186,13 +75174,13 @@ align 32
 	vmovdqu ymm15, [r9 + 160]
 ; VT = VF11 & VG
 %line 25605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75201,13 +75189,13 @@ align 32
 	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 25610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75216,13 +75204,13 @@ align 32
 	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 25615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 25616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 25617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 25618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75231,13 +75219,13 @@ align 32
 	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 25620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 25621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 25622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75246,13 +75234,13 @@ align 32
 	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 25625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 25626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 25627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 25628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75261,13 +75249,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 25630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 25631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 25632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 25633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75276,13 +75264,13 @@ align 32
 	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 25635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 25636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 25637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 25638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75291,13 +75279,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; VT = VF4 & VG
 %line 25640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 25641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 25642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 25643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75324,7 +75312,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 25651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 25652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -75333,13 +75321,13 @@ align 32
 	vmovdqu ymm15, [r9 + 96]
 ; VT = VF11 & VG
 %line 25654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 25655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 25656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 25657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75348,13 +75336,13 @@ align 32
 	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 25659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 25660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 25661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 25662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75363,13 +75351,13 @@ align 32
 	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 25664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 25665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 25666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 25667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75378,13 +75366,13 @@ align 32
 	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 25669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 25670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 25671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 25672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75393,13 +75381,13 @@ align 32
 	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 25674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 25675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 25676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 25677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75408,13 +75396,13 @@ align 32
 	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 25679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 25680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 25681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 25682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75423,13 +75411,13 @@ align 32
 	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 25684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 25685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 25686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 25687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75438,13 +75426,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 25689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 25690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 25691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 25692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75453,13 +75441,13 @@ align 32
 	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 25694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 25695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 25696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 25697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75468,13 +75456,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; VT = VF2 & VG
 %line 25699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 25700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 25701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 25702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -75504,19 +75492,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 25711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 25712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9 + 32]
 ; VT = VF11 & VG
 %line 25713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 25714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 25715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 25716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -75525,13 +75513,13 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; VT = VF10 & VG
 %line 25718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 25719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 25720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 25721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75540,13 +75528,13 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; VT = VF9 & VG
 %line 25723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 25724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 25725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 25726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75555,13 +75543,13 @@ align 32
 	vmovdqu ymm1, [r9 + 128]
 ; VT = VF8 & VG
 %line 25728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 25729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 25730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 25731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75570,13 +75558,13 @@ align 32
 	vmovdqu ymm1, [r9 + 160]
 ; VT = VF7 & VG
 %line 25733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 25734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 25735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 25736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75585,13 +75573,13 @@ align 32
 	vmovdqu ymm1, [r9 + 192]
 ; VT = VF6 & VG
 %line 25738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 25739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 25740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 25741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75600,13 +75588,13 @@ align 32
 	vmovdqu ymm1, [r9 + 224]
 ; VT = VF5 & VG
 %line 25743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 25744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 25745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 25746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75615,13 +75603,13 @@ align 32
 	vmovdqu ymm1, [r9 + 256]
 ; VT = VF4 & VG
 %line 25748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 25749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 25750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 25751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75630,13 +75618,13 @@ align 32
 	vmovdqu ymm1, [r9 + 288]
 ; VT = VF3 & VG
 %line 25753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 25754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 25755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 25756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -75645,13 +75633,13 @@ align 32
 	vmovdqu ymm1, [r9 + 320]
 ; VT = VF2 & VG
 %line 25758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 25759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 25760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 25761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -75660,14 +75648,14 @@ align 32
 	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 25763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 25764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 25765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 25766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -75676,28 +75664,28 @@ align 32
 	vmovdqu ymm0, [r9 + 384]
 ; VT = VF0 & VG
 %line 25768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 25770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 25771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 25772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 25773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12288]
+	vmovdqu ymm0, [r11 + 12288]
 ; VA = VA ^ VT
 %line 25774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 25775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm0
+	vmovdqu [r11 + 12288], ymm2
 ; VB = VB ^ VS20
 %line 25776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -75724,478 +75712,475 @@ align 32
 	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 25784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 25785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 25786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 25787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 25788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 25789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 25790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 25791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 25792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 25793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 25794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 25795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 25796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 25797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 25798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 25799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 25800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 25801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 25802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 25803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 25804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 25805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 25806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 25807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 25808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 25809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 25810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 25811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 25812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 25813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 25814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 25815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 25816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 25817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 25818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 25819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 25820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 25821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 25822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 25823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 25824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 25825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 25826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 25827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 25828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 25829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 25830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 25831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 25832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 25834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 25835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 25836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 25837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 25838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 10240]
 ; VA = VA ^ VT
 %line 25839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 25840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm1
+	vmovdqu [r11 + 10240], ymm2
 ; VB = VB ^ VS18
 %line 25841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 25842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 25843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 25844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 25845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 9216]
 ; VB = VB ^ VT
 %line 25846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 25847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm10
+	vmovdqu [r11 + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 25848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 25849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 25850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 25851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 25852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 25853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 25854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 25855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 25856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 25857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 25858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 25859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 25860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 25861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 25862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 25863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 25864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 25865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 25866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 25867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 25868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 25869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 25870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 25871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 25872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 25873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 25874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 25875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 25876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 25877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 25878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 25879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 25880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 25881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 25882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 25883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 25884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 25885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 25886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9 + 256]
 ; VT = VF0 & VG
 %line 25887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 25888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 25889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 25890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 25891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 25892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 25893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 8192]
 ; VA = VA ^ VT
 %line 25894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 25895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm1
+	vmovdqu [r11 + 8192], ymm2
 ; VB = VB ^ VS16
 %line 25896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 25897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 25898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 25899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 25900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 7168]
 ; VB = VB ^ VT
 %line 25901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 25902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm8
+	vmovdqu [r11 + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 25903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 25904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 25905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 25906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 25907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 25908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 25909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 25910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 25911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 25912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 25913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 25914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 25915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 25916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 25917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 25918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 25919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 25920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 25921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 25922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 25923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 25924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 25925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 25926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 25927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 25928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 25929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 25930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 25931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 25932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 25933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 25934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 25935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 25936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 25937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 25938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 6144]
+	vmovdqu ymm7, [r11 + 6144]
 ; VA = VA ^ VT
 %line 25939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 25940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm1
+	vmovdqu [r11 + 6144], ymm2
 ; VB = VB ^ VS14
 %line 25941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -76210,10 +76195,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 25945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5120]
+	vmovdqu ymm2, [r11 + 5120]
 ; VB = VB ^ VT
 %line 25946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 25947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 5120], ymm0
@@ -76222,86 +76207,85 @@ align 32
 	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 25949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 25950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 25951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 25952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 25953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 25954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 25955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 25956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 25957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 25958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 25959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 25960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 25961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 25962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 25963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 25964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 25965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 25966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 25967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 25968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 25969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 25970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 25971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 25972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 25973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 4096]
+	vmovdqu ymm5, [r11 + 4096]
 ; VA = VA ^ VT
 %line 25974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 25975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [r11 + 4096], ymm2
 ; VB = VB ^ VS13
 %line 25976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -76313,10 +76297,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 25979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3072]
+	vmovdqu ymm2, [r11 + 3072]
 ; VB = VB ^ VT
 %line 25980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 25981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 3072], ymm0
@@ -76325,50 +76309,49 @@ align 32
 	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 25983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 25984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 25985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 25986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 25987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 25988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 25989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 25990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 25991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 25992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 25993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 25994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 25995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 2048]
+	vmovdqu ymm3, [r11 + 2048]
 ; VA = VA ^ VT
 %line 25996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 25997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [r11 + 2048], ymm2
 ; VB = VB ^ VS13
 %line 25998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -76377,10 +76360,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 26000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1024]
+	vmovdqu ymm2, [r11 + 1024]
 ; VB = VB ^ VT
 %line 26001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 26002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 1024], ymm0
@@ -76389,7 +76372,6 @@ align 32
 	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 26004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 26005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -76613,40 +76595,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 26080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 1024]
 %line 26081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 1024]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r10 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 26082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 2048]
+	vmovdqu ymm4, [r10 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 26083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 3072]
+	vmovdqu ymm5, [r10 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 26084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 4096]
+	vmovdqu ymm6, [r10 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 26085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 5120]
+	vmovdqu ymm7, [r10 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 26086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 6144]
+	vmovdqu ymm8, [r10 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 26087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 7168]
+	vmovdqu ymm9, [r10 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 26088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 8192]
+	vmovdqu ymm10, [r10 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 26089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 9216]
+	vmovdqu ymm11, [r10 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 26090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 10240]
+	vmovdqu ymm12, [r10 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 26091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 11264]
+	vmovdqu ymm2, [r10 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 26092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r10 + 12288]
@@ -76664,7 +76646,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -76688,7 +76670,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -76697,13 +76679,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 26108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76712,13 +76694,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 26113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76742,7 +76724,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -76751,13 +76733,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 26126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76766,13 +76748,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 26131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76781,13 +76763,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 26136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76796,13 +76778,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 26141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76826,7 +76808,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -76835,13 +76817,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 26154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76850,13 +76832,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 26159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76865,13 +76847,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 26164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76880,13 +76862,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 26169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76895,13 +76877,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 26174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76910,13 +76892,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 26179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76940,7 +76922,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -76949,13 +76931,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 26192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76964,13 +76946,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 26197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76979,13 +76961,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 26202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -76994,13 +76976,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 26207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77009,13 +76991,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 26212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77024,13 +77006,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 26217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77039,13 +77021,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 26222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 26223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 26224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 26225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77054,13 +77036,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 26227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 26228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 26229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 26230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77087,7 +77069,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -77096,13 +77078,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 26241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77111,13 +77093,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 26246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77126,13 +77108,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 26251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77141,13 +77123,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 26256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77156,13 +77138,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 26261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77171,13 +77153,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 26266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77186,13 +77168,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 26271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 26272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 26273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 26274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77201,13 +77183,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 26276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 26277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 26278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 26279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77216,13 +77198,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 26281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 26282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 26283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 26284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77231,13 +77213,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 26286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 26287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 26288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 26289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -77267,19 +77249,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 26298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 26299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 26300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 26301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 26302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 26303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -77288,13 +77270,13 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 26305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 26306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 26307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 26308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77303,13 +77285,13 @@ align 32
 	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 26310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 26311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 26312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 26313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77318,13 +77300,13 @@ align 32
 	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 26315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 26316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 26317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 26318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77333,13 +77315,13 @@ align 32
 	vmovdqu ymm1, [r8 + 160]
 ; VT = VF7 & VG
 %line 26320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 26321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 26322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 26323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77348,13 +77330,13 @@ align 32
 	vmovdqu ymm1, [r8 + 192]
 ; VT = VF6 & VG
 %line 26325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 26326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 26327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 26328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77363,13 +77345,13 @@ align 32
 	vmovdqu ymm1, [r8 + 224]
 ; VT = VF5 & VG
 %line 26330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 26331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 26332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 26333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77378,13 +77360,13 @@ align 32
 	vmovdqu ymm1, [r8 + 256]
 ; VT = VF4 & VG
 %line 26335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 26336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 26337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 26338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77393,13 +77375,13 @@ align 32
 	vmovdqu ymm1, [r8 + 288]
 ; VT = VF3 & VG
 %line 26340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 26341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 26342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 26343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -77408,13 +77390,13 @@ align 32
 	vmovdqu ymm1, [r8 + 320]
 ; VT = VF2 & VG
 %line 26345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 26346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 26347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 26348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -77423,14 +77405,14 @@ align 32
 	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 26350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 26351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 26352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 26353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -77439,28 +77421,28 @@ align 32
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 26355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 26356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 26357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 26358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 26359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 26360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12288]
+	vmovdqu ymm0, [r11 + 12288]
 ; VA = VA ^ VT
 %line 26361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 26362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm0
+	vmovdqu [r11 + 12288], ymm2
 ; VB = VB ^ VS20
 %line 26363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -77487,478 +77469,475 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 26371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 26372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 26373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 26374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 26375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 26376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 26377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 26378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 26379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 26380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 26381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 26382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 26383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 26384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 26385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 26386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 26387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 26388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 26389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 26390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 26391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 26392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 26393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 26394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 26395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 26396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 26397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 26398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 26399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 26400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 26401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 26402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 26403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 26404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 26405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 26406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 26407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 26408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 26409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 26410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 26411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 26412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 26413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 26414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 26415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 26416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 26417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 26418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 26419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 26420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 26421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 26422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 26423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 26424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 26425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 10240]
 ; VA = VA ^ VT
 %line 26426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 26427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm1
+	vmovdqu [r11 + 10240], ymm2
 ; VB = VB ^ VS18
 %line 26428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 26429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 26430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 26431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 26432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 9216]
 ; VB = VB ^ VT
 %line 26433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 26434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm10
+	vmovdqu [r11 + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 26435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 26436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 26437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 26438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 32]
+	vmovdqu ymm10, [r8 + 32]
 ; VT = VF7 & VG
 %line 26439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 26440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 26441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 26442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 26443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 64]
+	vmovdqu ymm9, [r8 + 64]
 ; VT = VF6 & VG
 %line 26444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 26445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 26446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 26447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 26448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 96]
+	vmovdqu ymm9, [r8 + 96]
 ; VT = VF5 & VG
 %line 26449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 26450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 26451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 26452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 26453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 128]
+	vmovdqu ymm9, [r8 + 128]
 ; VT = VF4 & VG
 %line 26454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 26455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 26456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 26457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 26458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm9, [r8 + 160]
 ; VT = VF3 & VG
 %line 26459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 26460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 26461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 26462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 26463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; VT = VF2 & VG
 %line 26464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 26465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 26466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 26467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 26468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 224]
+	vmovdqu ymm9, [r8 + 224]
 ; VT = VF1 & VG
 %line 26469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 26470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 26471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 26472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 26473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 26474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 26475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 26476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 26477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 26478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 26479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 26480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 8192]
 ; VA = VA ^ VT
 %line 26481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 26482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm1
+	vmovdqu [r11 + 8192], ymm2
 ; VB = VB ^ VS16
 %line 26483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 26484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 26485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 26486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 26487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 7168]
 ; VB = VB ^ VT
 %line 26488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 26489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm8
+	vmovdqu [r11 + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 26490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 26491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 26492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 26493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 32]
+	vmovdqu ymm8, [r8 + 32]
 ; VT = VF5 & VG
 %line 26494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 26495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 26496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 26497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 26498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 64]
+	vmovdqu ymm7, [r8 + 64]
 ; VT = VF4 & VG
 %line 26499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 26500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 26501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 26502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 26503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm7, [r8 + 96]
 ; VT = VF3 & VG
 %line 26504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 26505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 26506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 26507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 26508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; VT = VF2 & VG
 %line 26509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 26510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 26511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 26512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 26513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 160]
+	vmovdqu ymm7, [r8 + 160]
 ; VT = VF1 & VG
 %line 26514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 26515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 26516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 26517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 26518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 192]
+	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 26519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 26520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 26521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 26522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 26523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 26524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 26525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 6144]
+	vmovdqu ymm7, [r11 + 6144]
 ; VA = VA ^ VT
 %line 26526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 26527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm1
+	vmovdqu [r11 + 6144], ymm2
 ; VB = VB ^ VS14
 %line 26528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -77973,10 +77952,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 26532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5120]
+	vmovdqu ymm2, [r11 + 5120]
 ; VB = VB ^ VT
 %line 26533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 26534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 5120], ymm0
@@ -77985,86 +77964,85 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 26536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 26537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 26538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 32]
+	vmovdqu ymm6, [r8 + 32]
 ; VT = VF3 & VG
 %line 26539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 26540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 26541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 26542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 26543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; VT = VF2 & VG
 %line 26544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 26545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 26546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 26547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 26548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 96]
+	vmovdqu ymm5, [r8 + 96]
 ; VT = VF1 & VG
 %line 26549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 26550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 26551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 26552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 26553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 26554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 26555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 26556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 26557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 26558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 26559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 26560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 4096]
+	vmovdqu ymm5, [r11 + 4096]
 ; VA = VA ^ VT
 %line 26561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 26562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [r11 + 4096], ymm2
 ; VB = VB ^ VS13
 %line 26563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -78076,10 +78054,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 26566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3072]
+	vmovdqu ymm2, [r11 + 3072]
 ; VB = VB ^ VT
 %line 26567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 26568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 3072], ymm0
@@ -78088,50 +78066,49 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 26570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 26571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 26572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; VT = VF1 & VG
 %line 26573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 26574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 26575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 26576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 26577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 26578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 26579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 26580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 26581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 26582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 2048]
+	vmovdqu ymm3, [r11 + 2048]
 ; VA = VA ^ VT
 %line 26583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 26584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [r11 + 2048], ymm2
 ; VB = VB ^ VS13
 %line 26585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -78140,10 +78117,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 26587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1024]
+	vmovdqu ymm2, [r11 + 1024]
 ; VB = VB ^ VT
 %line 26588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 26589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 1024], ymm0
@@ -78152,7 +78129,6 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 26591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 26592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -78376,40 +78352,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 26667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 1024]
 %line 26668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 1024]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r10 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 26669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 2048]
+	vmovdqu ymm4, [r10 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 26670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 3072]
+	vmovdqu ymm5, [r10 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 26671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 4096]
+	vmovdqu ymm6, [r10 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 26672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 5120]
+	vmovdqu ymm7, [r10 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 26673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 6144]
+	vmovdqu ymm8, [r10 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 26674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 7168]
+	vmovdqu ymm9, [r10 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 26675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 8192]
+	vmovdqu ymm10, [r10 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 26676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 9216]
+	vmovdqu ymm11, [r10 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 26677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 10240]
+	vmovdqu ymm12, [r10 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 26678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 11264]
+	vmovdqu ymm2, [r10 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 26679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r10 + 12288]
@@ -78427,7 +78403,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -78451,7 +78427,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -78460,13 +78436,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 26695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78475,13 +78451,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 26700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78505,7 +78481,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -78514,13 +78490,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 26713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78529,13 +78505,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 26718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78544,13 +78520,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 26723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78559,13 +78535,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 26728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78589,7 +78565,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -78598,13 +78574,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 26741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78613,13 +78589,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 26746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78628,13 +78604,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 26751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78643,13 +78619,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 26756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78658,13 +78634,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 26761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78673,13 +78649,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 26766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78703,7 +78679,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -78712,13 +78688,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 26779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78727,13 +78703,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 26784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78742,13 +78718,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 26789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78757,13 +78733,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 26794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78772,13 +78748,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 26799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78787,13 +78763,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 26804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78802,13 +78778,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 26809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 26810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 26811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 26812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78817,13 +78793,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 26814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 26815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 26816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 26817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78850,7 +78826,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 26825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 26826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -78859,13 +78835,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 26828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 26829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 26830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 26831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78874,13 +78850,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 26833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 26834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 26835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 26836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78889,13 +78865,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 26838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 26839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 26840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 26841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78904,13 +78880,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 26843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 26844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 26845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 26846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78919,13 +78895,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 26848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 26849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 26850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 26851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78934,13 +78910,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 26853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 26854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 26855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 26856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78949,13 +78925,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 26858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 26859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 26860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 26861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78964,13 +78940,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 26863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 26864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 26865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 26866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78979,13 +78955,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 26868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 26869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 26870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 26871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78994,13 +78970,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 26873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 26874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 26875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 26876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -79030,19 +79006,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 26885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 26886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 26887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 26888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 26889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 26890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -79051,13 +79027,13 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 26892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 26893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 26894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 26895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79066,13 +79042,13 @@ align 32
 	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 26897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 26898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 26899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 26900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79081,13 +79057,13 @@ align 32
 	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 26902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 26903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 26904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 26905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79096,13 +79072,13 @@ align 32
 	vmovdqu ymm1, [r8 + 160]
 ; VT = VF7 & VG
 %line 26907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 26908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 26909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 26910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79111,13 +79087,13 @@ align 32
 	vmovdqu ymm1, [r8 + 192]
 ; VT = VF6 & VG
 %line 26912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 26913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 26914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 26915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79126,13 +79102,13 @@ align 32
 	vmovdqu ymm1, [r8 + 224]
 ; VT = VF5 & VG
 %line 26917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 26918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 26919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 26920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79141,13 +79117,13 @@ align 32
 	vmovdqu ymm1, [r8 + 256]
 ; VT = VF4 & VG
 %line 26922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 26923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 26924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 26925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79156,13 +79132,13 @@ align 32
 	vmovdqu ymm1, [r8 + 288]
 ; VT = VF3 & VG
 %line 26927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 26928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 26929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 26930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -79171,13 +79147,13 @@ align 32
 	vmovdqu ymm1, [r8 + 320]
 ; VT = VF2 & VG
 %line 26932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 26933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 26934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 26935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -79186,14 +79162,14 @@ align 32
 	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 26937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 26938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 26939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 26940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -79202,28 +79178,28 @@ align 32
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 26942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 26943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 26944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 26945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 26946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 26947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12288]
+	vmovdqu ymm0, [r11 + 12288]
 ; VA = VA ^ VT
 %line 26948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 26949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm0
+	vmovdqu [r11 + 12288], ymm2
 ; VB = VB ^ VS20
 %line 26950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -79250,478 +79226,475 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 26958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 26959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 26960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 26961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 26962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 26963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 26964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 26965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 26966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 26967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 26968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 26969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 26970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 26971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 26972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 26973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 26974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 26975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 26976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 26977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 26978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 26979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 26980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 26981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 26982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 26983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 26984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 26985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 26986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 26987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 26988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 26989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 26990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 26991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 26992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 26993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 26994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 26995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 26996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 26997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 26998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 26999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 27000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 27001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 27002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 27003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 27004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 27005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 27006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 27007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 27008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 27009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 27010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 27011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 27012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 10240]
 ; VA = VA ^ VT
 %line 27013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 27014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm1
+	vmovdqu [r11 + 10240], ymm2
 ; VB = VB ^ VS18
 %line 27015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 27016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 27017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 27018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 27019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 9216]
 ; VB = VB ^ VT
 %line 27020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 27021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm10
+	vmovdqu [r11 + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 27022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 27023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 27024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 27025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 32]
+	vmovdqu ymm10, [r8 + 32]
 ; VT = VF7 & VG
 %line 27026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 27027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 27028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 27029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 27030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 64]
+	vmovdqu ymm9, [r8 + 64]
 ; VT = VF6 & VG
 %line 27031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 27032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 27033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 27034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 27035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 96]
+	vmovdqu ymm9, [r8 + 96]
 ; VT = VF5 & VG
 %line 27036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 27037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 27038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 27039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 27040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 128]
+	vmovdqu ymm9, [r8 + 128]
 ; VT = VF4 & VG
 %line 27041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 27042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 27043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 27044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 27045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm9, [r8 + 160]
 ; VT = VF3 & VG
 %line 27046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 27047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 27048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 27049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 27050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; VT = VF2 & VG
 %line 27051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 27052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 27053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 27054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 27055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 224]
+	vmovdqu ymm9, [r8 + 224]
 ; VT = VF1 & VG
 %line 27056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 27057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 27058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 27059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 27060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 27061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 27062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 27063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 27064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 27065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 27066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 27067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 8192]
 ; VA = VA ^ VT
 %line 27068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 27069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm1
+	vmovdqu [r11 + 8192], ymm2
 ; VB = VB ^ VS16
 %line 27070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 27071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 27072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 27073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 27074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 7168]
 ; VB = VB ^ VT
 %line 27075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 27076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm8
+	vmovdqu [r11 + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 27077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 27078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 27079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 27080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 32]
+	vmovdqu ymm8, [r8 + 32]
 ; VT = VF5 & VG
 %line 27081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 27082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 27083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 27084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 27085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 64]
+	vmovdqu ymm7, [r8 + 64]
 ; VT = VF4 & VG
 %line 27086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 27087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 27088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 27089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 27090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm7, [r8 + 96]
 ; VT = VF3 & VG
 %line 27091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 27092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 27093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 27094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 27095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; VT = VF2 & VG
 %line 27096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 27097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 27098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 27099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 27100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 160]
+	vmovdqu ymm7, [r8 + 160]
 ; VT = VF1 & VG
 %line 27101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 27102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 27103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 27104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 27105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 192]
+	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 27106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 27107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 27108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 27109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 27110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 27111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 27112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 6144]
+	vmovdqu ymm7, [r11 + 6144]
 ; VA = VA ^ VT
 %line 27113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 27114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm1
+	vmovdqu [r11 + 6144], ymm2
 ; VB = VB ^ VS14
 %line 27115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -79736,10 +79709,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 27119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5120]
+	vmovdqu ymm2, [r11 + 5120]
 ; VB = VB ^ VT
 %line 27120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 27121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 5120], ymm0
@@ -79748,86 +79721,85 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 27123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 27124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 27125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 32]
+	vmovdqu ymm6, [r8 + 32]
 ; VT = VF3 & VG
 %line 27126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 27127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 27128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 27129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 27130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; VT = VF2 & VG
 %line 27131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 27132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 27133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 27134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 27135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 96]
+	vmovdqu ymm5, [r8 + 96]
 ; VT = VF1 & VG
 %line 27136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 27137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 27138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 27139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 27140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 27141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 27142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 27143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 27144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 27145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 27146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 27147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 4096]
+	vmovdqu ymm5, [r11 + 4096]
 ; VA = VA ^ VT
 %line 27148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 27149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [r11 + 4096], ymm2
 ; VB = VB ^ VS13
 %line 27150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -79839,10 +79811,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 27153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3072]
+	vmovdqu ymm2, [r11 + 3072]
 ; VB = VB ^ VT
 %line 27154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 27155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 3072], ymm0
@@ -79851,50 +79823,49 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 27157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 27158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 27159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; VT = VF1 & VG
 %line 27160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 27161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 27162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 27163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 27164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 27165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 27166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 27167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 27168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 27169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 2048]
+	vmovdqu ymm3, [r11 + 2048]
 ; VA = VA ^ VT
 %line 27170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 27171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [r11 + 2048], ymm2
 ; VB = VB ^ VS13
 %line 27172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -79903,10 +79874,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 27174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1024]
+	vmovdqu ymm2, [r11 + 1024]
 ; VB = VB ^ VT
 %line 27175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 27176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 1024], ymm0
@@ -79915,7 +79886,6 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 27178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 27179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -80139,40 +80109,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 27254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 1024]
 %line 27255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 1024]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r10 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 27256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 2048]
+	vmovdqu ymm4, [r10 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 27257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 3072]
+	vmovdqu ymm5, [r10 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 27258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 4096]
+	vmovdqu ymm6, [r10 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 27259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 5120]
+	vmovdqu ymm7, [r10 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 27260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 6144]
+	vmovdqu ymm8, [r10 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 27261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 7168]
+	vmovdqu ymm9, [r10 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 27262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 8192]
+	vmovdqu ymm10, [r10 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 27263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 9216]
+	vmovdqu ymm11, [r10 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 27264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 10240]
+	vmovdqu ymm12, [r10 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 27265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 11264]
+	vmovdqu ymm2, [r10 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 27266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r10 + 12288]
@@ -80190,7 +80160,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80214,7 +80184,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -80223,13 +80193,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 27282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80238,13 +80208,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 27287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80268,7 +80238,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -80277,13 +80247,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 27300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80292,13 +80262,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 27305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80307,13 +80277,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 27310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80322,13 +80292,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 27315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80352,7 +80322,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -80361,13 +80331,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 27328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80376,13 +80346,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 27333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80391,13 +80361,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 27338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80406,13 +80376,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 27343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80421,13 +80391,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 27348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 27349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 27350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 27351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80436,13 +80406,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 27353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 27354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 27355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 27356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80466,7 +80436,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -80475,13 +80445,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 27366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80490,13 +80460,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 27371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80505,13 +80475,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 27376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80520,13 +80490,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 27381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80535,13 +80505,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 27386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 27387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 27388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 27389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80550,13 +80520,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 27391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 27392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 27393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 27394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80565,13 +80535,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 27396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 27397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 27398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 27399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80580,13 +80550,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 27401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 27402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 27403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 27404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80613,7 +80583,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -80622,13 +80592,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 27415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80637,13 +80607,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 27420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80652,13 +80622,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 27425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80667,13 +80637,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 27430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80682,13 +80652,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 27435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 27436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 27437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 27438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80697,13 +80667,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 27440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 27441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 27442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 27443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80712,13 +80682,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 27445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 27446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 27447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 27448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80727,13 +80697,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 27450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 27451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 27452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 27453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80742,13 +80712,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 27455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 27456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 27457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 27458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80757,13 +80727,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 27460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 27461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 27462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 27463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -80793,19 +80763,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 27472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 27473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 27474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 27475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 27476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 27477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -80814,13 +80784,13 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 27479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 27480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 27481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 27482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80829,13 +80799,13 @@ align 32
 	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 27484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 27485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 27486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 27487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80844,13 +80814,13 @@ align 32
 	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 27489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 27490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 27491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 27492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80859,13 +80829,13 @@ align 32
 	vmovdqu ymm1, [r8 + 160]
 ; VT = VF7 & VG
 %line 27494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 27495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 27496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 27497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80874,13 +80844,13 @@ align 32
 	vmovdqu ymm1, [r8 + 192]
 ; VT = VF6 & VG
 %line 27499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 27500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 27501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 27502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80889,13 +80859,13 @@ align 32
 	vmovdqu ymm1, [r8 + 224]
 ; VT = VF5 & VG
 %line 27504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 27505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 27506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 27507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80904,13 +80874,13 @@ align 32
 	vmovdqu ymm1, [r8 + 256]
 ; VT = VF4 & VG
 %line 27509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 27510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 27511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 27512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80919,13 +80889,13 @@ align 32
 	vmovdqu ymm1, [r8 + 288]
 ; VT = VF3 & VG
 %line 27514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 27515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 27516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 27517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -80934,13 +80904,13 @@ align 32
 	vmovdqu ymm1, [r8 + 320]
 ; VT = VF2 & VG
 %line 27519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 27520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 27521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 27522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -80949,14 +80919,14 @@ align 32
 	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 27524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 27525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 27526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 27527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -80965,28 +80935,28 @@ align 32
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 27529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 27530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 27531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 27532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 27533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 27534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12288]
+	vmovdqu ymm0, [r11 + 12288]
 ; VA = VA ^ VT
 %line 27535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 27536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm0
+	vmovdqu [r11 + 12288], ymm2
 ; VB = VB ^ VS20
 %line 27537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -81013,478 +80983,475 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 27545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 27546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 27547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 27548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 27549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 27550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 27551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 27552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 27553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 27554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 27555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 27556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 27557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 27558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 27559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 27560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 27561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 27562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 27563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 27564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 27565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 27566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 27567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 27568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 27569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 27570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 27571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 27572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 27573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 27574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 27575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 27576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 27577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 27578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 27579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 27580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 27581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 27582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 27583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 27584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 27585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 27586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 27587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 27588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 27589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 27590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 27591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 27592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 27593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 27594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 27595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 27596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 27597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 27598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 27599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 10240]
 ; VA = VA ^ VT
 %line 27600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 27601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm1
+	vmovdqu [r11 + 10240], ymm2
 ; VB = VB ^ VS18
 %line 27602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 27603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 27604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 27605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 27606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 9216]
 ; VB = VB ^ VT
 %line 27607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 27608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm10
+	vmovdqu [r11 + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 27609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 27610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 27611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 27612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 32]
+	vmovdqu ymm10, [r8 + 32]
 ; VT = VF7 & VG
 %line 27613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 27614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 27615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 27616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 27617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 64]
+	vmovdqu ymm9, [r8 + 64]
 ; VT = VF6 & VG
 %line 27618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 27619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 27620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 27621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 27622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 96]
+	vmovdqu ymm9, [r8 + 96]
 ; VT = VF5 & VG
 %line 27623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 27624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 27625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 27626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 27627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 128]
+	vmovdqu ymm9, [r8 + 128]
 ; VT = VF4 & VG
 %line 27628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 27629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 27630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 27631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 27632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm9, [r8 + 160]
 ; VT = VF3 & VG
 %line 27633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 27634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 27635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 27636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 27637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; VT = VF2 & VG
 %line 27638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 27639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 27640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 27641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 27642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 224]
+	vmovdqu ymm9, [r8 + 224]
 ; VT = VF1 & VG
 %line 27643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 27644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 27645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 27646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 27647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 27648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 27649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 27650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 27651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 27652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 27653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 27654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 8192]
 ; VA = VA ^ VT
 %line 27655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 27656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm1
+	vmovdqu [r11 + 8192], ymm2
 ; VB = VB ^ VS16
 %line 27657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 27658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 27659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 27660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 27661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 7168]
 ; VB = VB ^ VT
 %line 27662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 27663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm8
+	vmovdqu [r11 + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 27664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 27665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 27666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 27667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 32]
+	vmovdqu ymm8, [r8 + 32]
 ; VT = VF5 & VG
 %line 27668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 27669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 27670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 27671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 27672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 64]
+	vmovdqu ymm7, [r8 + 64]
 ; VT = VF4 & VG
 %line 27673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 27674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 27675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 27676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 27677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm7, [r8 + 96]
 ; VT = VF3 & VG
 %line 27678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 27679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 27680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 27681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 27682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; VT = VF2 & VG
 %line 27683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 27684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 27685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 27686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 27687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 160]
+	vmovdqu ymm7, [r8 + 160]
 ; VT = VF1 & VG
 %line 27688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 27689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 27690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 27691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 27692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 192]
+	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 27693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 27694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 27695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 27696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 27697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 27698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 27699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 6144]
+	vmovdqu ymm7, [r11 + 6144]
 ; VA = VA ^ VT
 %line 27700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 27701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm1
+	vmovdqu [r11 + 6144], ymm2
 ; VB = VB ^ VS14
 %line 27702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -81499,10 +81466,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 27706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5120]
+	vmovdqu ymm2, [r11 + 5120]
 ; VB = VB ^ VT
 %line 27707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 27708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 5120], ymm0
@@ -81511,86 +81478,85 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 27710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 27711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 27712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 32]
+	vmovdqu ymm6, [r8 + 32]
 ; VT = VF3 & VG
 %line 27713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 27714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 27715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 27716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 27717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; VT = VF2 & VG
 %line 27718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 27719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 27720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 27721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 27722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 96]
+	vmovdqu ymm5, [r8 + 96]
 ; VT = VF1 & VG
 %line 27723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 27724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 27725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 27726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 27727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 27728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 27729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 27730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 27731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 27732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 27733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 27734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 4096]
+	vmovdqu ymm5, [r11 + 4096]
 ; VA = VA ^ VT
 %line 27735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 27736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [r11 + 4096], ymm2
 ; VB = VB ^ VS13
 %line 27737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -81602,10 +81568,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 27740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3072]
+	vmovdqu ymm2, [r11 + 3072]
 ; VB = VB ^ VT
 %line 27741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 27742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 3072], ymm0
@@ -81614,50 +81580,49 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 27744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 27745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 27746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; VT = VF1 & VG
 %line 27747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 27748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 27749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 27750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 27751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 27752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 27753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 27754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 27755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 27756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 2048]
+	vmovdqu ymm3, [r11 + 2048]
 ; VA = VA ^ VT
 %line 27757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 27758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [r11 + 2048], ymm2
 ; VB = VB ^ VS13
 %line 27759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -81666,10 +81631,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 27761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1024]
+	vmovdqu ymm2, [r11 + 1024]
 ; VB = VB ^ VT
 %line 27762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 27763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [r11 + 1024], ymm0
@@ -81678,7 +81643,6 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 27765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 27766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -81896,40 +81860,40 @@ align 32
 ; VF0 = mem256[f + 0]
 %line 27840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r10]
-	vmovdqu [rsp + 1472], ymm0
 ; VF1 = mem256[f + 1024]
 %line 27841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 1024]
+	vmovdqu [rsp + 1472], ymm0
+	vmovdqu ymm3, [r10 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 27842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 2048]
+	vmovdqu ymm4, [r10 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 27843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 3072]
+	vmovdqu ymm5, [r10 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 27844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 4096]
+	vmovdqu ymm6, [r10 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 27845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 5120]
+	vmovdqu ymm7, [r10 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 27846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 6144]
+	vmovdqu ymm8, [r10 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 27847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 7168]
+	vmovdqu ymm9, [r10 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 27848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 8192]
+	vmovdqu ymm10, [r10 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 27849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 9216]
+	vmovdqu ymm11, [r10 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 27850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 10240]
+	vmovdqu ymm12, [r10 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 27851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 11264]
+	vmovdqu ymm2, [r10 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 27852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm13, [r10 + 12288]
@@ -81947,7 +81911,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -81971,7 +81935,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -81980,13 +81944,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF11 & VG
 %line 27868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -81995,13 +81959,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF10 & VG
 %line 27873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82025,7 +81989,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -82034,13 +81998,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF11 & VG
 %line 27886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82049,13 +82013,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF10 & VG
 %line 27891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82064,13 +82028,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF9 & VG
 %line 27896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82079,13 +82043,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF8 & VG
 %line 27901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82109,7 +82073,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -82118,13 +82082,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF11 & VG
 %line 27914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82133,13 +82097,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF10 & VG
 %line 27919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82148,13 +82112,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF9 & VG
 %line 27924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82163,13 +82127,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF8 & VG
 %line 27929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82178,13 +82142,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF7 & VG
 %line 27934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 27935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 27936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 27937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82193,13 +82157,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF6 & VG
 %line 27939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 27940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 27941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 27942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82223,7 +82187,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -82232,13 +82196,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF11 & VG
 %line 27952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 27953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 27954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 27955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82247,13 +82211,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF10 & VG
 %line 27957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 27958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 27959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 27960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82262,13 +82226,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF9 & VG
 %line 27962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 27963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 27964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 27965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82277,13 +82241,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF8 & VG
 %line 27967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 27968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 27969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 27970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82292,13 +82256,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF7 & VG
 %line 27972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 27973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 27974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 27975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82307,13 +82271,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF6 & VG
 %line 27977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 27978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 27979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 27980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82322,13 +82286,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF5 & VG
 %line 27982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 27983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 27984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 27985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82337,13 +82301,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF4 & VG
 %line 27987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 27988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 27989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 27990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82370,7 +82334,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; VT = VF11 & VG
 %line 27998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; VB = VB ^ VT
 %line 27999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -82379,13 +82343,13 @@ align 32
 	vmovdqu ymm15, [r8 + 96]
 ; VT = VF11 & VG
 %line 28001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; VA = VA ^ VT
 %line 28002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF10 & VG
 %line 28003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VB = VB ^ VT
 %line 28004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82394,13 +82358,13 @@ align 32
 	vmovdqu ymm15, [r8 + 128]
 ; VT = VF10 & VG
 %line 28006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; VA = VA ^ VT
 %line 28007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF9 & VG
 %line 28008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VB = VB ^ VT
 %line 28009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82409,13 +82373,13 @@ align 32
 	vmovdqu ymm15, [r8 + 160]
 ; VT = VF9 & VG
 %line 28011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; VA = VA ^ VT
 %line 28012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF8 & VG
 %line 28013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VB = VB ^ VT
 %line 28014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82424,13 +82388,13 @@ align 32
 	vmovdqu ymm15, [r8 + 192]
 ; VT = VF8 & VG
 %line 28016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; VA = VA ^ VT
 %line 28017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF7 & VG
 %line 28018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VB = VB ^ VT
 %line 28019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82439,13 +82403,13 @@ align 32
 	vmovdqu ymm15, [r8 + 224]
 ; VT = VF7 & VG
 %line 28021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; VA = VA ^ VT
 %line 28022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF6 & VG
 %line 28023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VB = VB ^ VT
 %line 28024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82454,13 +82418,13 @@ align 32
 	vmovdqu ymm15, [r8 + 256]
 ; VT = VF6 & VG
 %line 28026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; VA = VA ^ VT
 %line 28027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF5 & VG
 %line 28028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VB = VB ^ VT
 %line 28029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82469,13 +82433,13 @@ align 32
 	vmovdqu ymm15, [r8 + 288]
 ; VT = VF5 & VG
 %line 28031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; VA = VA ^ VT
 %line 28032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF4 & VG
 %line 28033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VB = VB ^ VT
 %line 28034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82484,13 +82448,13 @@ align 32
 	vmovdqu ymm15, [r8 + 320]
 ; VT = VF4 & VG
 %line 28036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; VA = VA ^ VT
 %line 28037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF3 & VG
 %line 28038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VB = VB ^ VT
 %line 28039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82499,13 +82463,13 @@ align 32
 	vmovdqu ymm15, [r8 + 352]
 ; VT = VF3 & VG
 %line 28041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; VA = VA ^ VT
 %line 28042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF2 & VG
 %line 28043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VB = VB ^ VT
 %line 28044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82514,13 +82478,13 @@ align 32
 	vmovdqu ymm15, [r8 + 384]
 ; VT = VF2 & VG
 %line 28046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; VA = VA ^ VT
 %line 28047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; VT = VF1 & VG
 %line 28048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; VB = VB ^ VT
 %line 28049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -82550,19 +82514,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; VB = VF11 & VG
 %line 28058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 28059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 32]
 ; VT = VF11 & VG
 %line 28060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; VA = VA ^ VT
 %line 28061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; VT = VF10 & VG
 %line 28062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; VB = VB ^ VT
 %line 28063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -82571,13 +82535,13 @@ align 32
 	vmovdqu ymm1, [r8 + 64]
 ; VT = VF10 & VG
 %line 28065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; VA = VA ^ VT
 %line 28066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF9 & VG
 %line 28067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; VB = VB ^ VT
 %line 28068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82586,13 +82550,13 @@ align 32
 	vmovdqu ymm1, [r8 + 96]
 ; VT = VF9 & VG
 %line 28070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; VA = VA ^ VT
 %line 28071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF8 & VG
 %line 28072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; VB = VB ^ VT
 %line 28073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82601,13 +82565,13 @@ align 32
 	vmovdqu ymm1, [r8 + 128]
 ; VT = VF8 & VG
 %line 28075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; VA = VA ^ VT
 %line 28076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF7 & VG
 %line 28077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; VB = VB ^ VT
 %line 28078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82616,13 +82580,13 @@ align 32
 	vmovdqu ymm1, [r8 + 160]
 ; VT = VF7 & VG
 %line 28080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; VA = VA ^ VT
 %line 28081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF6 & VG
 %line 28082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; VB = VB ^ VT
 %line 28083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82631,13 +82595,13 @@ align 32
 	vmovdqu ymm1, [r8 + 192]
 ; VT = VF6 & VG
 %line 28085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; VA = VA ^ VT
 %line 28086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF5 & VG
 %line 28087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; VB = VB ^ VT
 %line 28088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82646,13 +82610,13 @@ align 32
 	vmovdqu ymm1, [r8 + 224]
 ; VT = VF5 & VG
 %line 28090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; VA = VA ^ VT
 %line 28091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF4 & VG
 %line 28092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; VB = VB ^ VT
 %line 28093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82661,13 +82625,13 @@ align 32
 	vmovdqu ymm1, [r8 + 256]
 ; VT = VF4 & VG
 %line 28095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; VA = VA ^ VT
 %line 28096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF3 & VG
 %line 28097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; VB = VB ^ VT
 %line 28098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82676,13 +82640,13 @@ align 32
 	vmovdqu ymm1, [r8 + 288]
 ; VT = VF3 & VG
 %line 28100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; VA = VA ^ VT
 %line 28101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF2 & VG
 %line 28102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; VB = VB ^ VT
 %line 28103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -82691,13 +82655,13 @@ align 32
 	vmovdqu ymm1, [r8 + 320]
 ; VT = VF2 & VG
 %line 28105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; VA = VA ^ VT
 %line 28106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; VT = VF1 & VG
 %line 28107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; VB = VB ^ VT
 %line 28108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -82706,14 +82670,14 @@ align 32
 	vmovdqu ymm0, [r8 + 352]
 ; VT = VF1 & VG
 %line 28110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; VA = VA ^ VT
 %line 28111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; VT = VF0 & VG
 %line 28112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1472]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 1472]
+	vpand ymm0, ymm1, ymm0
 ; VB = VB ^ VT
 %line 28113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -82722,28 +82686,28 @@ align 32
 	vmovdqu ymm0, [r8 + 384]
 ; VT = VF0 & VG
 %line 28115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 28116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS21
 %line 28117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VA = VA ^ VS22
 %line 28118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS24
 %line 28119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 28120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 12288]
+	vmovdqu ymm0, [rdi + 12288]
 ; VA = VA ^ VT
 %line 28121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 28122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 12288], ymm0
+	vmovdqu [rdi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 28123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -82770,478 +82734,475 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF10 & VG
 %line 28131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; VB = VF9 & VG
 %line 28132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 28133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 32]
+	vmovdqu ymm12, [r8 + 32]
 ; VT = VF9 & VG
 %line 28134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; VA = VA ^ VT
 %line 28135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; VT = VF8 & VG
 %line 28136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; VB = VB ^ VT
 %line 28137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 28138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 64]
+	vmovdqu ymm11, [r8 + 64]
 ; VT = VF8 & VG
 %line 28139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; VA = VA ^ VT
 %line 28140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF7 & VG
 %line 28141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; VB = VB ^ VT
 %line 28142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 28143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 96]
+	vmovdqu ymm11, [r8 + 96]
 ; VT = VF7 & VG
 %line 28144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; VA = VA ^ VT
 %line 28145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF6 & VG
 %line 28146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; VB = VB ^ VT
 %line 28147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 28148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 128]
+	vmovdqu ymm11, [r8 + 128]
 ; VT = VF6 & VG
 %line 28149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; VA = VA ^ VT
 %line 28150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF5 & VG
 %line 28151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; VB = VB ^ VT
 %line 28152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 28153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 160]
+	vmovdqu ymm11, [r8 + 160]
 ; VT = VF5 & VG
 %line 28154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; VA = VA ^ VT
 %line 28155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF4 & VG
 %line 28156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; VB = VB ^ VT
 %line 28157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 28158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 192]
+	vmovdqu ymm11, [r8 + 192]
 ; VT = VF4 & VG
 %line 28159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; VA = VA ^ VT
 %line 28160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF3 & VG
 %line 28161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; VB = VB ^ VT
 %line 28162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 28163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm11, [r8 + 224]
 ; VT = VF3 & VG
 %line 28164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; VA = VA ^ VT
 %line 28165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF2 & VG
 %line 28166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; VB = VB ^ VT
 %line 28167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 28168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; VT = VF2 & VG
 %line 28169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; VA = VA ^ VT
 %line 28170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF1 & VG
 %line 28171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; VB = VB ^ VT
 %line 28172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 28173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 288]
+	vmovdqu ymm11, [r8 + 288]
 ; VT = VF1 & VG
 %line 28174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; VA = VA ^ VT
 %line 28175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; VT = VF0 & VG
 %line 28176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; VB = VB ^ VT
 %line 28177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 28178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 320]
 ; VT = VF0 & VG
 %line 28179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 28180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS19
 %line 28181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VA = VA ^ VS20
 %line 28182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS22
 %line 28183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; VA = VA ^ VS23
 %line 28184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 28185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 10240]
 ; VA = VA ^ VT
 %line 28186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 28187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 10240], ymm1
+	vmovdqu [rdi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 28188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; VB = VB ^ VS19
 %line 28189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; VB = VB ^ VS21
 %line 28190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; VB = VB ^ VS22
 %line 28191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 28192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 9216]
 ; VB = VB ^ VT
 %line 28193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
+	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 28194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 9216], ymm10
+	vmovdqu [rdi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 28195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF8 & VG
 %line 28196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; VB = VF7 & VG
 %line 28197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 28198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 32]
+	vmovdqu ymm10, [r8 + 32]
 ; VT = VF7 & VG
 %line 28199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; VA = VA ^ VT
 %line 28200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; VT = VF6 & VG
 %line 28201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; VB = VB ^ VT
 %line 28202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 28203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 64]
+	vmovdqu ymm9, [r8 + 64]
 ; VT = VF6 & VG
 %line 28204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; VA = VA ^ VT
 %line 28205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF5 & VG
 %line 28206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; VB = VB ^ VT
 %line 28207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 28208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 96]
+	vmovdqu ymm9, [r8 + 96]
 ; VT = VF5 & VG
 %line 28209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; VA = VA ^ VT
 %line 28210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF4 & VG
 %line 28211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; VB = VB ^ VT
 %line 28212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 28213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 128]
+	vmovdqu ymm9, [r8 + 128]
 ; VT = VF4 & VG
 %line 28214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; VA = VA ^ VT
 %line 28215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF3 & VG
 %line 28216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; VB = VB ^ VT
 %line 28217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 28218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm9, [r8 + 160]
 ; VT = VF3 & VG
 %line 28219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; VA = VA ^ VT
 %line 28220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF2 & VG
 %line 28221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; VB = VB ^ VT
 %line 28222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 28223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; VT = VF2 & VG
 %line 28224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; VA = VA ^ VT
 %line 28225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF1 & VG
 %line 28226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; VB = VB ^ VT
 %line 28227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 28228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 224]
+	vmovdqu ymm9, [r8 + 224]
 ; VT = VF1 & VG
 %line 28229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; VA = VA ^ VT
 %line 28230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; VT = VF0 & VG
 %line 28231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; VB = VB ^ VT
 %line 28232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
+	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 28233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8 + 256]
 ; VT = VF0 & VG
 %line 28234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
+	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VT
 %line 28235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; VA = VA ^ VS17
 %line 28236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VA = VA ^ VS18
 %line 28237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS20
 %line 28238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; VA = VA ^ VS21
 %line 28239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 28240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 8192]
 ; VA = VA ^ VT
 %line 28241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 28242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 8192], ymm1
+	vmovdqu [rdi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 28243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 96]
+	vpxor ymm9, ymm9, [rsp + 96]
 ; VB = VB ^ VS17
 %line 28244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 128]
+	vpxor ymm9, ymm9, [rsp + 128]
 ; VB = VB ^ VS19
 %line 28245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 192]
+	vpxor ymm9, ymm9, [rsp + 192]
 ; VB = VB ^ VS20
 %line 28246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, [rsp + 224]
+	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 28247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 7168]
 ; VB = VB ^ VT
 %line 28248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 28249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 7168], ymm8
+	vmovdqu [rdi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 28250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu ymm0, [r8]
 ; VA = VF6 & VG
 %line 28251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; VB = VF5 & VG
 %line 28252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 28253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 32]
+	vmovdqu ymm8, [r8 + 32]
 ; VT = VF5 & VG
 %line 28254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; VA = VA ^ VT
 %line 28255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VT = VF4 & VG
 %line 28256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; VB = VB ^ VT
 %line 28257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 28258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 64]
+	vmovdqu ymm7, [r8 + 64]
 ; VT = VF4 & VG
 %line 28259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; VA = VA ^ VT
 %line 28260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF3 & VG
 %line 28261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; VB = VB ^ VT
 %line 28262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 28263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm7, [r8 + 96]
 ; VT = VF3 & VG
 %line 28264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; VA = VA ^ VT
 %line 28265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF2 & VG
 %line 28266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; VB = VB ^ VT
 %line 28267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 28268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; VT = VF2 & VG
 %line 28269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; VA = VA ^ VT
 %line 28270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF1 & VG
 %line 28271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; VB = VB ^ VT
 %line 28272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 28273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 160]
+	vmovdqu ymm7, [r8 + 160]
 ; VT = VF1 & VG
 %line 28274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; VA = VA ^ VT
 %line 28275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; VT = VF0 & VG
 %line 28276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VB = VB ^ VT
 %line 28277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 28278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 192]
+	vmovdqu ymm7, [r8 + 192]
 ; VT = VF0 & VG
 %line 28279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; VA = VA ^ VT
 %line 28280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; VA = VA ^ VS15
 %line 28281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VA = VA ^ VS16
 %line 28282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS18
 %line 28283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; VA = VA ^ VS19
 %line 28284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 28285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [rdi + 6144]
+	vmovdqu ymm7, [rdi + 6144]
 ; VA = VA ^ VT
 %line 28286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 28287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 6144], ymm1
+	vmovdqu [rdi + 6144], ymm2
 ; VB = VB ^ VS14
 %line 28288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -83256,10 +83217,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 28292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5120]
+	vmovdqu ymm2, [rdi + 5120]
 ; VB = VB ^ VT
 %line 28293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 28294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rdi + 5120], ymm0
@@ -83268,86 +83229,85 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF4 & VG
 %line 28296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; VB = VF3 & VG
 %line 28297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 28298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 32]
+	vmovdqu ymm6, [r8 + 32]
 ; VT = VF3 & VG
 %line 28299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; VA = VA ^ VT
 %line 28300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VT = VF2 & VG
 %line 28301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; VB = VB ^ VT
 %line 28302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 28303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; VT = VF2 & VG
 %line 28304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; VA = VA ^ VT
 %line 28305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF1 & VG
 %line 28306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; VB = VB ^ VT
 %line 28307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 28308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 96]
+	vmovdqu ymm5, [r8 + 96]
 ; VT = VF1 & VG
 %line 28309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; VA = VA ^ VT
 %line 28310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; VT = VF0 & VG
 %line 28311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VB = VB ^ VT
 %line 28312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 28313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm5, [r8 + 128]
 ; VT = VF0 & VG
 %line 28314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; VA = VA ^ VT
 %line 28315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; VA = VA ^ VS13
 %line 28316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; VA = VA ^ VS14
 %line 28317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS16
 %line 28318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; VA = VA ^ VS17
 %line 28319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 28320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [rdi + 4096]
+	vmovdqu ymm5, [rdi + 4096]
 ; VA = VA ^ VT
 %line 28321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 28322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm1
+	vmovdqu [rdi + 4096], ymm2
 ; VB = VB ^ VS13
 %line 28323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -83359,10 +83319,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 28326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3072]
+	vmovdqu ymm2, [rdi + 3072]
 ; VB = VB ^ VT
 %line 28327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 28328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rdi + 3072], ymm0
@@ -83371,50 +83331,49 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF2 & VG
 %line 28330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; VB = VF1 & VG
 %line 28331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 28332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; VT = VF1 & VG
 %line 28333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; VA = VA ^ VT
 %line 28334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VT = VF0 & VG
 %line 28335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; VB = VB ^ VT
 %line 28336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 28337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm3, [r8 + 64]
 ; VT = VF0 & VG
 %line 28338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; VA = VA ^ VT
 %line 28339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; VA = VA ^ VS14
 %line 28340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; VA = VA ^ VS15
 %line 28341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 28342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [rdi + 2048]
+	vmovdqu ymm3, [rdi + 2048]
 ; VA = VA ^ VT
 %line 28343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 28344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm1
+	vmovdqu [rdi + 2048], ymm2
 ; VB = VB ^ VS13
 %line 28345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -83423,10 +83382,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 28347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1024]
+	vmovdqu ymm2, [rdi + 1024]
 ; VB = VB ^ VT
 %line 28348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 28349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rdi + 1024], ymm0
@@ -83435,7 +83394,6 @@ align 32
 	vmovdqu ymm0, [r8]
 ; VA = VF0 & VG
 %line 28351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqa ymm1, ymm4
 	vpand ymm0, ymm1, ymm0
 ; VA = VA ^ VS13
 %line 28352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q

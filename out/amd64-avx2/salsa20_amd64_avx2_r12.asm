@@ -9,9 +9,9 @@ global qhasm_kernel_salsa12_amd64_avx2_blocks:function (qhasm_kernel_salsa12_amd
 align 32
 qhasm_kernel_salsa12_amd64_avx2_blocks:
 	mov r11, rsp
-	sub rsp, 1248
+	sub rsp, 1216
 	and rsp, -32
-	mov [rsp + 1216], r11
+	mov [rsp + 1184], r11
 ; unsigned<? n - 2
 %line 65+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	cmp rdx, 2
@@ -127,495 +127,498 @@ align 32
 	vpshufd ymm2, ymm2, 216
 ; z8 = unpacklo64(q0, q1)
 %line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm11, ymm0, ymm2
+	vpunpcklqdq ymm13, ymm0, ymm2
 ; z9 = unpackhi64(q0, q1)
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm0, ymm0, ymm2
-	vmovdqu [rsp + 1024], ymm0
+	vpunpckhqdq ymm12, ymm0, ymm2
 ; s8 = z8
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rsp + 256], ymm11
+	vmovdqu [rsp + 256], ymm13
 ; s9 = z9
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rsp + 288], ymm0
+	vmovdqu [rsp + 288], ymm12
 ; z0 = s0
 %line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 0]
+	vmovdqu ymm15, [rsp + 0]
 ; z1 = s1
 %line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm7, [rsp + 32]
+	vmovdqu ymm8, [rsp + 32]
 ; z2 = s2
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm0, [rsp + 64]
-	vmovdqu [rsp + 1152], ymm0
+	vmovdqu ymm3, [rsp + 64]
 ; z3 = s3
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm0, [rsp + 96]
-	vmovdqu [rsp + 1056], ymm0
+	vmovdqu ymm11, [rsp + 96]
 ; z4 = s4
 %line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm0, [rsp + 128]
-	vmovdqu [rsp + 1088], ymm0
+	vmovdqu ymm9, [rsp + 128]
 ; z5 = s5
 %line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm2, [rsp + 160]
+	vmovdqu ymm4, [rsp + 160]
 ; z6 = s6
 %line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm6, [rsp + 192]
+	vmovdqu ymm0, [rsp + 192]
 ; z7 = s7
 %line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm0, [rsp + 224]
-	vmovdqu [rsp + 1184], ymm0
+	vmovdqu ymm2, [rsp + 224]
 ; z10 = s10
 %line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm1, [rsp + 320]
+	vmovdqu ymm5, [rsp + 320]
 ; z11 = s11
 %line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm5, [rsp + 352]
+	vmovdqu ymm1, [rsp + 352]
 ; z12 = s12
 %line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm4, [rsp + 384]
+	vmovdqu ymm7, [rsp + 384]
 ; z13 = s13
 %line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm10, [rsp + 416]
 ; z14 = s14
 %line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm9, [rsp + 448]
+	vmovdqu ymm14, [rsp + 448]
 ; z15 = s15
 %line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm0, [rsp + 480]
+	vmovdqu ymm6, [rsp + 480]
+	vmovdqu [rsp + 1152], ymm6
 ; i = 6
 %line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	mov r8, 6
+	vmovdqu [rsp + 1024], ymm0
+	vmovdqu [rsp + 1056], ymm1
 align 32
 .Lrounds8:
 ; 8x t0 = z0 + z12
 %line 125+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm3, ymm4
+	vpaddd ymm1, ymm15, ymm7
 ; 8x t0 = t0 <<< 7
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm12, 7
-	vpsrld ymm13, ymm12, 25
-	vpor ymm13, ymm13, ymm8
+	vmovdqu [rsp + 1088], ymm7
+	vpslld ymm0, ymm1, 7
+	vpsrld ymm6, ymm1, 25
+	vpor ymm6, ymm6, ymm0
 ; z4 = z4 ^ t0
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1088]
-	vpxor ymm13, ymm8, ymm13
-	vmovdqu [rsp + 1088], ymm13
+	vpxor ymm9, ymm9, ymm6
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm2, ymm7
+	vpaddd ymm1, ymm4, ymm8
 ; 8x t1 = t1 <<< 7
 %line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm12, 7
-	vpsrld ymm14, ymm12, 25
-	vpor ymm14, ymm14, ymm8
+	vpslld ymm0, ymm1, 7
+	vpsrld ymm6, ymm1, 25
+	vpor ymm6, ymm6, ymm0
 ; z9 = z9 ^ t1
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1024]
-	vpxor ymm14, ymm8, ymm14
-	vmovdqu [rsp + 1024], ymm14
+	vpxor ymm6, ymm12, ymm6
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm1, ymm6
+	vmovdqu ymm0, [rsp + 1024]
+	vpaddd ymm1, ymm5, ymm0
 ; 8x t0 = t0 <<< 7
 %line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm12, 7
-	vpsrld ymm15, ymm12, 25
-	vpor ymm15, ymm15, ymm8
+	vpslld ymm0, ymm1, 7
+	vpsrld ymm7, ymm1, 25
+	vpor ymm7, ymm7, ymm0
 ; z14 = z14 ^ t0
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm8, ymm9, ymm15
-	vmovdqu [rsp + 1120], ymm8
+	vpxor ymm0, ymm14, ymm7
 ; 8x t1 = z15 + z11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm0, ymm5
+	vmovdqu ymm1, [rsp + 1056]
+	vmovdqu ymm7, [rsp + 1152]
+	vpaddd ymm12, ymm7, ymm1
 ; 8x t1 = t1 <<< 7
 %line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm12, 7
-	vpsrld ymm15, ymm12, 25
-	vpor ymm15, ymm15, ymm9
+	vpslld ymm1, ymm12, 7
+	vpsrld ymm14, ymm12, 25
+	vpor ymm14, ymm14, ymm1
 ; z3 = z3 ^ t1
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm9, [rsp + 1056]
-	vpxor ymm12, ymm9, ymm15
+	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z4 + z0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm13, ymm3
+	vpaddd ymm12, ymm9, ymm15
 ; 8x t0 = t0 <<< 9
 %line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm13, 9
-	vpsrld ymm15, ymm13, 23
-	vpor ymm15, ymm15, ymm9
+	vpslld ymm1, ymm12, 9
+	vpsrld ymm14, ymm12, 23
+	vpor ymm14, ymm14, ymm1
 ; z8 = z8 ^ t0
 %line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm11, ymm11, ymm15
+	vpxor ymm1, ymm13, ymm14
 ; 8x t1 = z9 + z5
 %line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm14, ymm2
+	vpaddd ymm13, ymm6, ymm4
 ; 8x t1 = t1 <<< 9
 %line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm13, 9
+	vpslld ymm12, ymm13, 9
 	vpsrld ymm14, ymm13, 23
-	vpor ymm14, ymm14, ymm9
+	vpor ymm14, ymm14, ymm12
 ; z13 = z13 ^ t1
 %line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm10, ymm10, ymm14
 ; 8x t0 = z14 + z10
 %line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm8, ymm1
+	vpaddd ymm13, ymm0, ymm5
 ; 8x t0 = t0 <<< 9
 %line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm9, 9
-	vpsrld ymm13, ymm9, 23
-	vpor ymm13, ymm13, ymm8
+	vpslld ymm12, ymm13, 9
+	vpsrld ymm14, ymm13, 23
+	vpor ymm14, ymm14, ymm12
 ; z2 = z2 ^ t0
 %line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1152]
-	vpxor ymm9, ymm8, ymm13
+	vpxor ymm3, ymm3, ymm14
 ; 8x t1 = z3 + z15
 %line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm12, ymm0
+	vpaddd ymm12, ymm11, ymm7
 ; 8x t1 = t1 <<< 9
 %line 147+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm13, 9
-	vpsrld ymm14, ymm13, 23
-	vpor ymm14, ymm14, ymm8
+	vpslld ymm7, ymm12, 9
+	vpsrld ymm13, ymm12, 23
+	vpor ymm13, ymm13, ymm7
 ; z7 = z7 ^ t1
 %line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1184]
-	vpxor ymm8, ymm8, ymm14
+	vpxor ymm2, ymm2, ymm13
 ; 8x t0 = z8 + z4
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm11, [rsp + 1088]
+	vpaddd ymm12, ymm1, ymm9
 ; 8x t0 = t0 <<< 13
 %line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 13
-	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm7, ymm12, 13
+	vpsrld ymm13, ymm12, 19
+	vpor ymm13, ymm13, ymm7
 ; z12 = z12 ^ t0
 %line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm4, ymm4, ymm15
+	vmovdqu ymm7, [rsp + 1088]
+	vpxor ymm7, ymm7, ymm13
 ; 8x t1 = z13 + z9
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm10, [rsp + 1024]
+	vpaddd ymm12, ymm10, ymm6
 ; 8x t1 = t1 <<< 13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 13
-	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm13
+	vmovdqu [rsp + 1088], ymm6
+	vpslld ymm6, ymm12, 13
+	vpsrld ymm13, ymm12, 19
+	vpor ymm13, ymm13, ymm6
 ; z1 = z1 ^ t1
 %line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm7, ymm7, ymm15
+	vpxor ymm8, ymm8, ymm13
 ; 8x t0 = z2 + z14
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm9, [rsp + 1120]
+	vpaddd ymm6, ymm3, ymm0
 ; 8x t0 = t0 <<< 13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 13
-	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm13
+	vmovdqu [rsp + 1120], ymm0
+	vpslld ymm0, ymm6, 13
+	vpsrld ymm12, ymm6, 19
+	vpor ymm12, ymm12, ymm0
 ; z6 = z6 ^ t0
 %line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm6, ymm6, ymm15
+	vmovdqu ymm6, [rsp + 1024]
+	vpxor ymm6, ymm6, ymm12
 ; 8x t1 = z7 + z3
 %line 158+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm8, ymm12
+	vpaddd ymm12, ymm2, ymm11
 ; 8x t1 = t1 <<< 13
 %line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 13
-	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm0, ymm12, 13
+	vpsrld ymm13, ymm12, 19
+	vpor ymm13, ymm13, ymm0
 ; z11 = z11 ^ t1
 %line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm5, ymm5, ymm15
+	vmovdqu ymm12, [rsp + 1056]
+	vpxor ymm12, ymm12, ymm13
 ; 8x t0 = z12 + z8
 %line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm4, ymm11
+	vpaddd ymm13, ymm7, ymm1
 ; 8x t0 = t0 <<< 18
 %line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 18
-	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm13
+	vmovdqu [rsp + 1024], ymm1
+	vpslld ymm0, ymm13, 18
+	vpsrld ymm1, ymm13, 14
+	vpor ymm1, ymm1, ymm0
 ; z0 = z0 ^ t0
 %line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm3, ymm3, ymm15
+	vpxor ymm15, ymm15, ymm1
 ; 8x t1 = z1 + z13
 %line 164+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm7, ymm10
+	vpaddd ymm1, ymm8, ymm10
 ; 8x t1 = t1 <<< 18
 %line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 18
-	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm0, ymm1, 18
+	vpsrld ymm13, ymm1, 14
+	vpor ymm13, ymm13, ymm0
 ; z5 = z5 ^ t1
 %line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm2, ymm2, ymm15
+	vpxor ymm0, ymm4, ymm13
 ; 8x t0 = z6 + z2
 %line 167+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm6, ymm9
+	vpaddd ymm4, ymm6, ymm3
 ; 8x t0 = t0 <<< 18
 %line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 18
-	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm1, ymm4, 18
+	vpsrld ymm13, ymm4, 14
+	vpor ymm13, ymm13, ymm1
 ; z10 = z10 ^ t0
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm1, ymm1, ymm15
+	vpxor ymm1, ymm5, ymm13
 ; 8x t1 = z11 + z7
 %line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm5, ymm8
+	vpaddd ymm5, ymm12, ymm2
 ; 8x t1 = t1 <<< 18
 %line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 18
-	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm4, ymm5, 18
+	vpsrld ymm13, ymm5, 14
+	vpor ymm13, ymm13, ymm4
 ; z15 = z15 ^ t1
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm0, ymm0, ymm15
+	vmovdqu ymm4, [rsp + 1152]
+	vpxor ymm4, ymm4, ymm13
 ; 8x t0 = z0 + z3
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm3, ymm12
+	vpaddd ymm13, ymm15, ymm11
 ; 8x t0 = t0 <<< 7
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 7
-	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm5, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm5
 ; z1 = z1 ^ t0
 %line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm7, ymm7, ymm15
+	vpxor ymm8, ymm8, ymm14
 ; 8x t1 = z5 + z4
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm2, [rsp + 1088]
+	vpaddd ymm13, ymm0, ymm9
 ; 8x t1 = t1 <<< 7
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 7
-	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm5, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm5
 ; z6 = z6 ^ t1
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm6, ymm6, ymm15
+	vpxor ymm6, ymm6, ymm14
 ; 8x t0 = z10 + z9
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm1, [rsp + 1024]
+	vmovdqu ymm5, [rsp + 1088]
+	vpaddd ymm13, ymm1, ymm5
 ; 8x t0 = t0 <<< 7
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 7
-	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm5, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm5
 ; z11 = z11 ^ t0
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm5, ymm5, ymm15
+	vpxor ymm12, ymm12, ymm14
 ; 8x t1 = z15 + z14
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm0, [rsp + 1120]
+	vmovdqu ymm5, [rsp + 1120]
+	vpaddd ymm13, ymm4, ymm5
 ; 8x t1 = t1 <<< 7
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 7
-	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm5, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm5
 ; z12 = z12 ^ t1
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm4, ymm4, ymm15
+	vpxor ymm7, ymm7, ymm14
 ; 8x t0 = z1 + z0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm7, ymm3
+	vpaddd ymm13, ymm8, ymm15
 ; 8x t0 = t0 <<< 9
 %line 186+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 9
-	vpsrld ymm15, ymm14, 23
-	vpor ymm15, ymm15, ymm13
+	vpslld ymm5, ymm13, 9
+	vpsrld ymm14, ymm13, 23
+	vpor ymm14, ymm14, ymm5
 ; z2 = z2 ^ t0
 %line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm13, ymm9, ymm15
-	vmovdqu [rsp + 1152], ymm13
+	vpxor ymm3, ymm3, ymm14
 ; 8x t1 = z6 + z5
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm6, ymm2
+	vpaddd ymm13, ymm6, ymm0
 ; 8x t1 = t1 <<< 9
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm14, 9
-	vpsrld ymm15, ymm14, 23
-	vpor ymm15, ymm15, ymm9
+	vpslld ymm5, ymm13, 9
+	vpsrld ymm14, ymm13, 23
+	vpor ymm14, ymm14, ymm5
 ; z7 = z7 ^ t1
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm9, ymm8, ymm15
-	vmovdqu [rsp + 1184], ymm9
+	vpxor ymm2, ymm2, ymm14
 ; 8x t0 = z11 + z10
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm5, ymm1
+	vpaddd ymm13, ymm12, ymm1
 ; 8x t0 = t0 <<< 9
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm14, 9
-	vpsrld ymm15, ymm14, 23
-	vpor ymm15, ymm15, ymm8
+	vpslld ymm5, ymm13, 9
+	vpsrld ymm14, ymm13, 23
+	vpor ymm14, ymm14, ymm5
 ; z8 = z8 ^ t0
 %line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm11, ymm11, ymm15
+	vmovdqu ymm13, [rsp + 1024]
+	vpxor ymm13, ymm13, ymm14
 ; 8x t1 = z12 + z15
 %line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm4, ymm0
+	vpaddd ymm5, ymm7, ymm4
 ; 8x t1 = t1 <<< 9
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm14, 9
-	vpsrld ymm15, ymm14, 23
-	vpor ymm15, ymm15, ymm8
+	vmovdqu [rsp + 1152], ymm4
+	vpslld ymm4, ymm5, 9
+	vpsrld ymm14, ymm5, 23
+	vpor ymm14, ymm14, ymm4
 ; z13 = z13 ^ t1
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm10, ymm10, ymm15
+	vpxor ymm10, ymm10, ymm14
 ; 8x t0 = z2 + z1
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm13, ymm7
+	vpaddd ymm5, ymm3, ymm8
 ; 8x t0 = t0 <<< 13
 %line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm13, 13
-	vpsrld ymm14, ymm13, 19
-	vpor ymm14, ymm14, ymm8
+	vpslld ymm4, ymm5, 13
+	vpsrld ymm14, ymm5, 19
+	vpor ymm14, ymm14, ymm4
 ; z3 = z3 ^ t0
 %line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm13, ymm12, ymm14
-	vmovdqu [rsp + 1056], ymm13
+	vpxor ymm11, ymm11, ymm14
 ; 8x t1 = z7 + z6
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm9, ymm6
+	vpaddd ymm5, ymm2, ymm6
 ; 8x t1 = t1 <<< 13
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm9, 13
-	vpsrld ymm12, ymm9, 19
-	vpor ymm12, ymm12, ymm8
+	vpslld ymm4, ymm5, 13
+	vpsrld ymm14, ymm5, 19
+	vpor ymm14, ymm14, ymm4
 ; z4 = z4 ^ t1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1088]
-	vpxor ymm12, ymm8, ymm12
-	vmovdqu [rsp + 1088], ymm12
+	vpxor ymm9, ymm9, ymm14
 ; 8x t0 = z8 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm11, ymm5
+	vpaddd ymm5, ymm13, ymm12
 ; 8x t0 = t0 <<< 13
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm9, 13
-	vpsrld ymm14, ymm9, 19
-	vpor ymm14, ymm14, ymm8
+	vmovdqu [rsp + 1056], ymm12
+	vpslld ymm4, ymm5, 13
+	vpsrld ymm12, ymm5, 19
+	vpor ymm12, ymm12, ymm4
 ; z9 = z9 ^ t0
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1024]
-	vpxor ymm8, ymm8, ymm14
-	vmovdqu [rsp + 1024], ymm8
+	vmovdqu ymm4, [rsp + 1088]
+	vpxor ymm12, ymm4, ymm12
 ; 8x t1 = z13 + z12
 %line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm10, ymm4
+	vpaddd ymm5, ymm10, ymm7
 ; 8x t1 = t1 <<< 13
 %line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm14, 13
-	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm9
+	vpslld ymm4, ymm5, 13
+	vpsrld ymm14, ymm5, 19
+	vpor ymm14, ymm14, ymm4
 ; z14 = z14 ^ t1
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm9, [rsp + 1120]
-	vpxor ymm9, ymm9, ymm15
+	vmovdqu ymm4, [rsp + 1120]
+	vpxor ymm14, ymm4, ymm14
 ; 8x t0 = z3 + z2
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm13, [rsp + 1152]
+	vpaddd ymm4, ymm11, ymm3
 ; 8x t0 = t0 <<< 18
 %line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm13, ymm14, 18
-	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm13
+	vmovdqu [rsp + 1024], ymm3
+	vpslld ymm3, ymm4, 18
+	vpsrld ymm5, ymm4, 14
+	vpor ymm5, ymm5, ymm3
 ; z0 = z0 ^ t0
 %line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm3, ymm3, ymm15
+	vpxor ymm15, ymm15, ymm5
 ; 8x t1 = z4 + z7
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm12, [rsp + 1184]
+	vpaddd ymm4, ymm9, ymm2
 ; 8x t1 = t1 <<< 18
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm12, ymm13, 18
-	vpsrld ymm14, ymm13, 14
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm3, ymm4, 18
+	vpsrld ymm5, ymm4, 14
+	vpor ymm5, ymm5, ymm3
 ; z5 = z5 ^ t1
 %line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm2, ymm2, ymm14
+	vpxor ymm4, ymm0, ymm5
 ; 8x t0 = z9 + z8
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm8, ymm11
+	vpaddd ymm3, ymm12, ymm13
 ; 8x t0 = t0 <<< 18
 %line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm12, 18
-	vpsrld ymm13, ymm12, 14
-	vpor ymm13, ymm13, ymm8
+	vpslld ymm0, ymm3, 18
+	vpsrld ymm5, ymm3, 14
+	vpor ymm5, ymm5, ymm0
 ; z10 = z10 ^ t0
 %line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm1, ymm1, ymm13
+	vpxor ymm5, ymm1, ymm5
 ; 8x t1 = z14 + z13
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm9, ymm10
+	vpaddd ymm1, ymm14, ymm10
 ; 8x t1 = t1 <<< 18
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm12, 18
-	vpsrld ymm13, ymm12, 14
-	vpor ymm13, ymm13, ymm8
+	vpslld ymm0, ymm1, 18
+	vpsrld ymm3, ymm1, 14
+	vpor ymm3, ymm3, ymm0
 ; z15 = z15 ^ t1
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm0, ymm0, ymm13
+	vmovdqu ymm0, [rsp + 1152]
+	vpxor ymm0, ymm0, ymm3
+	vmovdqu [rsp + 1152], ymm0
 ; =? i -= 1
 %line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	sub r8, 1
 ; goto rounds8 if !=
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
+	vmovdqu ymm3, [rsp + 1024]
+	vmovdqu [rsp + 1024], ymm6
 	jne .Lrounds8
 ; 8x z0 = z0 + s0
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm3, [rsp + 0]
+	vmovdqu ymm1, [rsp + 1056]
+	vmovdqu ymm0, [rsp + 1024]
+	vpaddd ymm15, ymm15, [rsp + 0]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm7, ymm7, [rsp + 32]
+	vpaddd ymm8, ymm8, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1152]
 	vpaddd ymm3, ymm3, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1056]
-	vpaddd ymm8, ymm8, [rsp + 96]
+	vpaddd ymm11, ymm11, [rsp + 96]
 ; 8x z4 = z4 + s4
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm13, [rsp + 1088]
-	vpaddd ymm13, ymm13, [rsp + 128]
+	vpaddd ymm9, ymm9, [rsp + 128]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm2, ymm2, [rsp + 160]
+	vpaddd ymm4, ymm4, [rsp + 160]
 ; 8x z6 = z6 + s6
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm6, ymm6, [rsp + 192]
+	vpaddd ymm6, ymm0, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm14, [rsp + 1184]
-	vpaddd ymm14, ymm14, [rsp + 224]
+	vpaddd ymm2, ymm2, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm11, [rsp + 256]
-	vmovdqu [rsp + 1056], ymm11
+	vpaddd ymm0, ymm13, [rsp + 256]
+	vmovdqu [rsp + 1024], ymm0
 ; 8x z9 = z9 + s9
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm11, [rsp + 1024]
-	vpaddd ymm11, ymm11, [rsp + 288]
+	vpaddd ymm12, ymm12, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm1, ymm1, [rsp + 320]
+	vpaddd ymm5, ymm5, [rsp + 320]
 ; 8x z11 = z11 + s11
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm5, ymm5, [rsp + 352]
+	vpaddd ymm1, ymm1, [rsp + 352]
 ; 8x z12 = z12 + s12
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm4, ymm4, [rsp + 384]
+	vpaddd ymm7, ymm7, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm10, ymm10, [rsp + 416]
 ; 8x z14 = z14 + s14
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm9, [rsp + 448]
+	vpaddd ymm14, ymm14, [rsp + 448]
 ; 8x z15 = z15 + s15
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
+	vmovdqu ymm0, [rsp + 1152]
 	vpaddd ymm0, ymm0, [rsp + 480]
 ; unsigned<? n - 8
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -625,64 +628,64 @@ align 32
 	jb .Lpartial
 ; u0 = unpacklo32(z0, z1)
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm15, ymm12, ymm7
+	vpunpckldq ymm13, ymm15, ymm8
 ; u1 = unpackhi32(z0, z1)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm7, ymm12, ymm7
+	vpunpckhdq ymm8, ymm15, ymm8
 ; u2 = unpacklo32(z2, z3)
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm12, ymm3, ymm8
+	vpunpckldq ymm15, ymm3, ymm11
 ; u3 = unpackhi32(z2, z3)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm8, ymm3, ymm8
+	vpunpckhdq ymm11, ymm3, ymm11
 ; v0 = unpacklo64(u0, u2)
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm3, ymm15, ymm12
+	vpunpcklqdq ymm3, ymm13, ymm15
 ; v1 = unpackhi64(u0, u2)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm15, ymm15, ymm12
+	vpunpckhqdq ymm15, ymm13, ymm15
 ; v2 = unpacklo64(u1, u3)
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm12, ymm7, ymm8
+	vpunpcklqdq ymm13, ymm8, ymm11
 ; v3 = unpackhi64(u1, u3)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm7, ymm7, ymm8
+	vpunpckhqdq ymm8, ymm8, ymm11
 ; u0 = unpacklo32(z4, z5)
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm8, ymm13, ymm2
+	vpunpckldq ymm11, ymm9, ymm4
 ; u1 = unpackhi32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm13, ymm2
+	vpunpckhdq ymm4, ymm9, ymm4
 ; u2 = unpacklo32(z6, z7)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm13, ymm6, ymm14
+	vpunpckldq ymm9, ymm6, ymm2
 ; u3 = unpackhi32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm14, ymm6, ymm14
+	vpunpckhdq ymm6, ymm6, ymm2
 ; v4 = unpacklo64(u0, u2)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm6, ymm8, ymm13
+	vpunpcklqdq ymm2, ymm11, ymm9
 ; v5 = unpackhi64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm13, ymm8, ymm13
+	vpunpckhqdq ymm11, ymm11, ymm9
 ; v6 = unpacklo64(u1, u3)
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm8, ymm2, ymm14
+	vpunpcklqdq ymm9, ymm4, ymm6
 ; v7 = unpackhi64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm14, ymm2, ymm14
+	vpunpckhqdq ymm6, ymm4, ymm6
 ; o = permute128(v0, v4, 0x20)
 %line 259+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm6, 32
+	vperm2i128 ymm4, ymm3, ymm2, 32
 ; o = o ^ mem256[m + 0]
 %line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm2, ymm2, [rsi]
+	vpxor ymm4, ymm4, [rsi]
 ; mem256[c + 0] = o
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [rdi], ymm4
 ; o = permute128(v0, v4, 0x31)
 %line 262+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm6, 49
+	vperm2i128 ymm2, ymm3, ymm2, 49
 ; o = o ^ mem256[m + 256]
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 256]
@@ -691,7 +694,7 @@ align 32
 	vmovdqu [rdi + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm13, 32
+	vperm2i128 ymm2, ymm15, ymm11, 32
 ; o = o ^ mem256[m + 64]
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 64]
@@ -700,7 +703,7 @@ align 32
 	vmovdqu [rdi + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm13, 49
+	vperm2i128 ymm2, ymm15, ymm11, 49
 ; o = o ^ mem256[m + 320]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 320]
@@ -709,7 +712,7 @@ align 32
 	vmovdqu [rdi + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm8, 32
+	vperm2i128 ymm2, ymm13, ymm9, 32
 ; o = o ^ mem256[m + 128]
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 128]
@@ -718,7 +721,7 @@ align 32
 	vmovdqu [rdi + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm8, 49
+	vperm2i128 ymm2, ymm13, ymm9, 49
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 384]
@@ -727,7 +730,7 @@ align 32
 	vmovdqu [rdi + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm14, 32
+	vperm2i128 ymm2, ymm8, ymm6, 32
 ; o = o ^ mem256[m + 192]
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 192]
@@ -736,7 +739,7 @@ align 32
 	vmovdqu [rdi + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm14, 49
+	vperm2i128 ymm2, ymm8, ymm6, 49
 ; o = o ^ mem256[m + 448]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 448]
@@ -745,41 +748,41 @@ align 32
 	vmovdqu [rdi + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1056]
-	vpunpckldq ymm2, ymm3, ymm11
+	vmovdqu ymm3, [rsp + 1024]
+	vpunpckldq ymm2, ymm3, ymm12
 ; u1 = unpackhi32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm3, ymm11
+	vpunpckhdq ymm3, ymm3, ymm12
 ; u2 = unpacklo32(z10, z11)
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm6, ymm1, ymm5
+	vpunpckldq ymm4, ymm5, ymm1
 ; u3 = unpackhi32(z10, z11)
 %line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm1, ymm1, ymm5
+	vpunpckhdq ymm1, ymm5, ymm1
 ; v0 = unpacklo64(u0, u2)
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm5, ymm2, ymm6
+	vpunpcklqdq ymm5, ymm2, ymm4
 ; v1 = unpackhi64(u0, u2)
 %line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm7, ymm2, ymm6
+	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm6, ymm3, ymm1
 ; v3 = unpackhi64(u1, u3)
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm8, ymm3, ymm1
+	vpunpckhqdq ymm9, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm1, ymm4, ymm10
+	vpunpckldq ymm1, ymm7, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm4, ymm10
+	vpunpckhdq ymm2, ymm7, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm3, ymm9, ymm0
+	vpunpckldq ymm3, ymm14, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm0, ymm9, ymm0
+	vpunpckhdq ymm0, ymm14, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm4, ymm1, ymm3
@@ -812,7 +815,7 @@ align 32
 	vmovdqu [rdi + 288], ymm0
 ; o = permute128(v1, v5, 0x20)
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm0, ymm7, ymm1, 32
+	vperm2i128 ymm0, ymm8, ymm1, 32
 ; o = o ^ mem256[m + 96]
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, [rsi + 96]
@@ -821,7 +824,7 @@ align 32
 	vmovdqu [rdi + 96], ymm0
 ; o = permute128(v1, v5, 0x31)
 %line 308+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm0, ymm7, ymm1, 49
+	vperm2i128 ymm0, ymm8, ymm1, 49
 ; o = o ^ mem256[m + 352]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, [rsi + 352]
@@ -848,7 +851,7 @@ align 32
 	vmovdqu [rdi + 416], ymm0
 ; o = permute128(v3, v7, 0x20)
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm0, ymm8, ymm2, 32
+	vperm2i128 ymm0, ymm9, ymm2, 32
 ; o = o ^ mem256[m + 224]
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, [rsi + 224]
@@ -857,7 +860,7 @@ align 32
 	vmovdqu [rdi + 224], ymm0
 ; o = permute128(v3, v7, 0x31)
 %line 320+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm0, ymm8, ymm2, 49
+	vperm2i128 ymm0, ymm9, ymm2, 49
 ; o = o ^ mem256[m + 480]
 %line 321+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, [rsi + 480]
@@ -1182,138 +1185,137 @@ align 32
 	lea r8, [rsp + 512]
 ; u0 = unpacklo32(z0, z1)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm15, ymm12, ymm7
+	vpunpckldq ymm13, ymm15, ymm8
 ; u1 = unpackhi32(z0, z1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm7, ymm12, ymm7
+	vpunpckhdq ymm8, ymm15, ymm8
 ; u2 = unpacklo32(z2, z3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm12, ymm3, ymm8
+	vpunpckldq ymm15, ymm3, ymm11
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm8, ymm3, ymm8
+	vpunpckhdq ymm11, ymm3, ymm11
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm3, ymm15, ymm12
+	vpunpcklqdq ymm3, ymm13, ymm15
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm15, ymm15, ymm12
+	vpunpckhqdq ymm15, ymm13, ymm15
 ; v2 = unpacklo64(u1, u3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm12, ymm7, ymm8
+	vpunpcklqdq ymm13, ymm8, ymm11
 ; v3 = unpackhi64(u1, u3)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm7, ymm7, ymm8
+	vpunpckhqdq ymm8, ymm8, ymm11
 ; u0 = unpacklo32(z4, z5)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm8, ymm13, ymm2
+	vpunpckldq ymm11, ymm9, ymm4
 ; u1 = unpackhi32(z4, z5)
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm13, ymm2
+	vpunpckhdq ymm4, ymm9, ymm4
 ; u2 = unpacklo32(z6, z7)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm13, ymm6, ymm14
+	vpunpckldq ymm9, ymm6, ymm2
 ; u3 = unpackhi32(z6, z7)
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm14, ymm6, ymm14
+	vpunpckhdq ymm6, ymm6, ymm2
 ; v4 = unpacklo64(u0, u2)
 %line 440+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm6, ymm8, ymm13
+	vpunpcklqdq ymm2, ymm11, ymm9
 ; v5 = unpackhi64(u0, u2)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm13, ymm8, ymm13
+	vpunpckhqdq ymm11, ymm11, ymm9
 ; v6 = unpacklo64(u1, u3)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm8, ymm2, ymm14
+	vpunpcklqdq ymm9, ymm4, ymm6
 ; v7 = unpackhi64(u1, u3)
 %line 443+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm14, ymm2, ymm14
+	vpunpckhqdq ymm6, ymm4, ymm6
 ; o = permute128(v0, v4, 0x20)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm6, 32
+	vperm2i128 ymm4, ymm3, ymm2, 32
 ; mem256[p + 0] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [r8], ymm2
+	vmovdqu [r8], ymm4
 ; o = permute128(v0, v4, 0x31)
 %line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqa ymm2, ymm3
-	vperm2i128 ymm2, ymm2, ymm6, 49
+	vperm2i128 ymm2, ymm3, ymm2, 49
 ; mem256[p + 256] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm13, 32
+	vperm2i128 ymm2, ymm15, ymm11, 32
 ; mem256[p + 64] = o
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm13, 49
+	vperm2i128 ymm2, ymm15, ymm11, 49
 ; mem256[p + 320] = o
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm8, 32
+	vperm2i128 ymm2, ymm13, ymm9, 32
 ; mem256[p + 128] = o
 %line 453+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm8, 49
+	vperm2i128 ymm2, ymm13, ymm9, 49
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm14, 32
+	vperm2i128 ymm2, ymm8, ymm6, 32
 ; mem256[p + 192] = o
 %line 457+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm14, 49
+	vperm2i128 ymm2, ymm8, ymm6, 49
 ; mem256[p + 448] = o
 %line 459+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm3, [rsp + 1056]
-	vpunpckldq ymm2, ymm3, ymm11
+	vmovdqu ymm3, [rsp + 1024]
+	vpunpckldq ymm2, ymm3, ymm12
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm3, ymm11
+	vpunpckhdq ymm3, ymm3, ymm12
 ; u2 = unpacklo32(z10, z11)
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm6, ymm1, ymm5
+	vpunpckldq ymm4, ymm5, ymm1
 ; u3 = unpackhi32(z10, z11)
 %line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm1, ymm1, ymm5
+	vpunpckhdq ymm1, ymm5, ymm1
 ; v0 = unpacklo64(u0, u2)
 %line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm5, ymm2, ymm6
+	vpunpcklqdq ymm5, ymm2, ymm4
 ; v1 = unpackhi64(u0, u2)
 %line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm7, ymm2, ymm6
+	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm6, ymm3, ymm1
 ; v3 = unpackhi64(u1, u3)
 %line 467+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm8, ymm3, ymm1
+	vpunpckhqdq ymm9, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm1, ymm4, ymm10
+	vpunpckldq ymm1, ymm7, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm4, ymm10
+	vpunpckhdq ymm2, ymm7, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm3, ymm9, ymm0
+	vpunpckldq ymm3, ymm14, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm0, ymm9, ymm0
+	vpunpckhdq ymm0, ymm14, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm4, ymm1, ymm3
@@ -1340,13 +1342,13 @@ align 32
 	vmovdqu [r8 + 288], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm1, 32
+	vperm2i128 ymm2, ymm8, ymm1, 32
 ; mem256[p + 96] = o
 %line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 96], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm1, ymm7, ymm1, 49
+	vperm2i128 ymm1, ymm8, ymm1, 49
 ; mem256[p + 352] = o
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 352], ymm1
@@ -1364,13 +1366,13 @@ align 32
 	vmovdqu [r8 + 416], ymm1
 ; o = permute128(v3, v7, 0x20)
 %line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm1, ymm8, ymm0, 32
+	vperm2i128 ymm1, ymm9, ymm0, 32
 ; mem256[p + 224] = o
 %line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 224], ymm1
 ; o = permute128(v3, v7, 0x31)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm0, ymm8, ymm0, 49
+	vperm2i128 ymm0, ymm9, ymm0, 49
 ; mem256[p + 480] = o
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 480], ymm0
@@ -1422,7 +1424,7 @@ align 32
 ; leave
 %line 509+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vzeroupper
-	mov rsp, [rsp + 1216]
+	mov rsp, [rsp + 1184]
 	ret
 .end:
 

@@ -806,22 +806,24 @@ align 32
 	mov byte [r10 + 63], r8b
 ; eb = &EB
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r14, [rsp + 0]
+	lea r10, [rsp + 0]
 ; p1 = pk + 2708
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rsi + 2708]
 ; i = 193
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, 193
-	mov [rsp + 704], rdi
+	mov rbp, rdi
 	mov r12, rdx
 	mov r13, rsi
-	mov rbp, r8
+	mov r14, r8
+	mov [rsp + 704], r10
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14]
+	mov r8, [rsp + 704]
+	vmovdqu64 zmm0, [r8]
 ; u = mem512[p0 + 0]
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13]
@@ -848,31 +850,31 @@ align 32
 	vpandd zmm6, zmm1, zmm0
 ; u = mem512[p1 + 0]
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp]
+	vmovdqu64 zmm1, [r14]
 ; a4 = u & q
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm1, zmm0
 ; u = mem512[p1 + 677]
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 677]
+	vmovdqu64 zmm1, [r14 + 677]
 ; a5 = u & q
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm0
 ; u = mem512[p1 + 1354]
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1354]
+	vmovdqu64 zmm1, [r14 + 1354]
 ; a6 = u & q
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm1, zmm0
 ; u = mem512[p1 + 2031]
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2031]
+	vmovdqu64 zmm1, [r14 + 2031]
 ; a7 = u & q
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; u = mem512[p0 + 64]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 64]
@@ -899,31 +901,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 64]
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 64]
+	vmovdqu64 zmm1, [r14 + 64]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 741]
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 741]
+	vmovdqu64 zmm1, [r14 + 741]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1418]
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1418]
+	vmovdqu64 zmm1, [r14 + 1418]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2095]
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2095]
+	vmovdqu64 zmm1, [r14 + 2095]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; u = mem512[p0 + 128]
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 128]
@@ -950,31 +952,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 128]
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 128]
+	vmovdqu64 zmm1, [r14 + 128]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 805]
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 805]
+	vmovdqu64 zmm1, [r14 + 805]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1482]
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1482]
+	vmovdqu64 zmm1, [r14 + 1482]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2159]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2159]
+	vmovdqu64 zmm1, [r14 + 2159]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; u = mem512[p0 + 192]
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 192]
@@ -1001,31 +1003,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 192]
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 192]
+	vmovdqu64 zmm1, [r14 + 192]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 869]
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 869]
+	vmovdqu64 zmm1, [r14 + 869]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1546]
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1546]
+	vmovdqu64 zmm1, [r14 + 1546]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2223]
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2223]
+	vmovdqu64 zmm1, [r14 + 2223]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 256]
+	vmovdqu64 zmm0, [r8 + 256]
 ; u = mem512[p0 + 256]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 256]
@@ -1052,31 +1054,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 256]
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 256]
+	vmovdqu64 zmm1, [r14 + 256]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 933]
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 933]
+	vmovdqu64 zmm1, [r14 + 933]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1610]
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1610]
+	vmovdqu64 zmm1, [r14 + 1610]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2287]
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2287]
+	vmovdqu64 zmm1, [r14 + 2287]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 320]
+	vmovdqu64 zmm0, [r8 + 320]
 ; u = mem512[p0 + 320]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 320]
@@ -1103,31 +1105,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 320]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 320]
+	vmovdqu64 zmm1, [r14 + 320]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 997]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 997]
+	vmovdqu64 zmm1, [r14 + 997]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1674]
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1674]
+	vmovdqu64 zmm1, [r14 + 1674]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2351]
 %line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2351]
+	vmovdqu64 zmm1, [r14 + 2351]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 384]
 %line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 384]
+	vmovdqu64 zmm0, [r8 + 384]
 ; u = mem512[p0 + 384]
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 384]
@@ -1154,31 +1156,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 384]
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 384]
+	vmovdqu64 zmm1, [r14 + 384]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1061]
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1061]
+	vmovdqu64 zmm1, [r14 + 1061]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1738]
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1738]
+	vmovdqu64 zmm1, [r14 + 1738]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2415]
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2415]
+	vmovdqu64 zmm1, [r14 + 2415]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 448]
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 448]
+	vmovdqu64 zmm0, [r8 + 448]
 ; u = mem512[p0 + 448]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 448]
@@ -1205,31 +1207,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 448]
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 448]
+	vmovdqu64 zmm1, [r14 + 448]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1125]
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1125]
+	vmovdqu64 zmm1, [r14 + 1125]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1802]
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1802]
+	vmovdqu64 zmm1, [r14 + 1802]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2479]
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2479]
+	vmovdqu64 zmm1, [r14 + 2479]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 512]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 512]
+	vmovdqu64 zmm0, [r8 + 512]
 ; u = mem512[p0 + 512]
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 512]
@@ -1256,31 +1258,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 512]
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 512]
+	vmovdqu64 zmm1, [r14 + 512]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1189]
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1189]
+	vmovdqu64 zmm1, [r14 + 1189]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1866]
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1866]
+	vmovdqu64 zmm1, [r14 + 1866]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2543]
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2543]
+	vmovdqu64 zmm1, [r14 + 2543]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 576]
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 576]
+	vmovdqu64 zmm0, [r8 + 576]
 ; u = mem512[p0 + 576]
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 576]
@@ -1307,31 +1309,31 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 576]
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 576]
+	vmovdqu64 zmm1, [r14 + 576]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1253]
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1253]
+	vmovdqu64 zmm1, [r14 + 1253]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1930]
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1930]
+	vmovdqu64 zmm1, [r14 + 1930]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2607]
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2607]
+	vmovdqu64 zmm1, [r14 + 2607]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 640]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 640]
+	vmovdqu64 zmm0, [r8 + 640]
 ; u = mem512[p0 + 613]
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r13 + 613]
@@ -1358,25 +1360,25 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 120
 ; u = mem512[p1 + 613]
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 613]
+	vmovdqu64 zmm1, [r14 + 613]
 ; a4 = ternlog(a4, u, q, 0x78)
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p1 + 1290]
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1290]
+	vmovdqu64 zmm1, [r14 + 1290]
 ; a5 = ternlog(a5, u, q, 0x78)
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; u = mem512[p1 + 1967]
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 1967]
+	vmovdqu64 zmm1, [r14 + 1967]
 ; a6 = ternlog(a6, u, q, 0x78)
 %line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p1 + 2644]
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rbp + 2644]
+	vmovdqu64 zmm1, [r14 + 2644]
 ; a7 = ternlog(a7, u, q, 0x78)
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
@@ -1925,18 +1927,16 @@ align 32
 	xor r11, r8
 ; mem8[s + 0] = o
 %line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rsp + 704]
-	mov byte [r8], r11b
+	mov byte [rbp], r11b
 ; p0 = p0 + 5416
 %line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r13, 5416
 ; p1 = p1 + 5416
 %line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbp, 5416
+	add r14, 5416
 ; s = s + 1
 %line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r8, 1
-	mov [rsp + 704], r8
+	add rbp, 1
 ; e = e + 1
 %line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r12, 1
@@ -1951,10 +1951,11 @@ align 32
 	jne .Lrows
 ; q = mem512[eb + 0]
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r10, [rsp + 704]
 	mov rsi, r13
 	mov rdx, r12
-	mov rdi, [rsp + 704]
-	vmovdqu64 zmm0, [r14]
+	mov rdi, rbp
+	vmovdqu64 zmm0, [r10]
 ; u = mem512[p0 + 0]
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
@@ -1963,29 +1964,29 @@ align 32
 	vmovdqu64 zmm2, [rsi + 677]
 ; m = 0xffffffff
 %line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbp, 4294967295
+	mov r12, 4294967295
 ; m = 0xffff0000ffff
 %line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbx, 281470681808895
+	mov rbp, 281470681808895
 ; m = 1
 %line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rcx, 1
+	mov rbx, 1
 ; u = mem512[p0 + 1354]
 %line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm3, [rsi + 1354]
 ; q = mem512[eb + 64]
 %line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm4, [r14 + 64]
+	vmovdqu64 zmm4, [r10 + 64]
 ; u = mem512[p0 + 64]
 %line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rsi + 64]
 ; v = m << 32
 %line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbp
+	mov r8, r12
 	shl r8, 32
 ; v = m << 16
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, rbx
+	mov r9, rbp
 ; u = mem512[p0 + 741]
 %line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm6, [rsi + 741]
@@ -1994,16 +1995,16 @@ align 32
 	vmovdqu64 zmm7, [rsi + 1418]
 ; q = mem512[eb + 128]
 %line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [r14 + 128]
+	vmovdqu64 zmm8, [r10 + 128]
 ; v = m << 32
 %line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r12, r8
+	mov r13, r8
 ; v = m << 16
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 16
 ; o = 0
 %line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rax, 0
+	mov rcx, 0
 ; u = mem512[p0 + 128]
 %line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [rsi + 128]
@@ -2015,16 +2016,16 @@ align 32
 	vmovdqu64 zmm11, [rsi + 1482]
 ; v = m << 16
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r10, r9
+	mov r11, r9
 ; m = 2
 %line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r11, 2
+	mov rax, 2
 ; m = 4
 %line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r13, 4
+	mov r14, 4
 ; q = mem512[eb + 192]
 %line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [r14 + 192]
+	vmovdqu64 zmm20, [r10 + 192]
 ; u = mem512[p0 + 192]
 %line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm12, [rsi + 192]
@@ -2045,7 +2046,7 @@ align 32
 	vmovdqu64 zmm1, [rsi + 1546]
 ; q = mem512[eb + 256]
 %line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [r14 + 256]
+	vmovdqu64 zmm17, [r10 + 256]
 ; u = mem512[p0 + 256]
 %line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rsi + 256]
@@ -2066,7 +2067,7 @@ align 32
 	vmovdqu64 zmm3, [rsi + 1610]
 ; q = mem512[eb + 320]
 %line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm18, [r14 + 320]
+	vmovdqu64 zmm18, [r10 + 320]
 ; a2 = ternlog(a2, u, q, 0x78)
 %line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm16, zmm7, zmm4, 120
@@ -2087,7 +2088,7 @@ align 32
 	vmovdqu64 zmm6, [rsi + 1674]
 ; q = mem512[eb + 384]
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [r14 + 384]
+	vmovdqu64 zmm19, [r10 + 384]
 ; u = mem512[p0 + 384]
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm7, [rsi + 384]
@@ -2108,7 +2109,7 @@ align 32
 	vmovdqu64 zmm8, [rsi + 1738]
 ; q = mem512[eb + 448]
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm21, [r14 + 448]
+	vmovdqu64 zmm21, [r10 + 448]
 ; u = mem512[p0 + 448]
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm10, [rsi + 448]
@@ -2129,7 +2130,7 @@ align 32
 	vmovdqu64 zmm0, [rsi + 1802]
 ; q = mem512[eb + 512]
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm2, [r14 + 512]
+	vmovdqu64 zmm2, [r10 + 512]
 ; u = mem512[p0 + 512]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm11, [rsi + 512]
@@ -2150,7 +2151,7 @@ align 32
 	vpternlogd zmm15, zmm5, zmm18, 120
 ; q = mem512[eb + 576]
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm4, [r14 + 576]
+	vmovdqu64 zmm4, [r10 + 576]
 ; u = mem512[p0 + 576]
 %line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rsi + 576]
@@ -2171,7 +2172,7 @@ align 32
 	vmovdqu64 zmm6, [rsi + 1930]
 ; q = mem512[eb + 640]
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [r14 + 640]
+	vmovdqu64 zmm7, [r10 + 640]
 ; u = mem512[p0 + 613]
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [rsi + 613]
@@ -2189,7 +2190,7 @@ align 32
 	vmovdqu64 zmm8, [rsi + 1967]
 ; v = mem8[e + 0]
 %line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx esi, byte [rdx]
+	movzx r10d, byte [rdx]
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm1, zmm21, 120
@@ -2210,7 +2211,7 @@ align 32
 	vpternlogd zmm14, zmm5, zmm4, 120
 ; v = v & m
 %line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rsi, r8
+	and r10, r8
 ; a1 = ternlog(a1, u, q, 0x78)
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm13, zmm4, 120
@@ -2297,136 +2298,136 @@ align 32
 	vpshufd xmm0, xmm5, 78
 ; x0 = c0
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rdx, xmm1
+	vmovq rsi, xmm1
 ; c2 = c2 ^ d2
 %line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord xmm5, xmm5, xmm0
 ; x1 = c1
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r14, xmm3
+	vmovq rdx, xmm3
 ; x2 = c2
 %line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovq r9, xmm5
 ; v = x0 >> 32
 %line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 32
 ; x0 = x0 ^ v
 %line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x1 << 32
 %line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
+	mov r8, rdx
 	shl r8, 32
 ; x1 = x1 ^ v
 %line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r14, r8
+	xor rdx, r8
 ; x0 = x0 & m
 %line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdx, rbp
+	and rsi, r12
 ; v = x2 >> 32
 %line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r9
 ; x1 = x1 & v
 %line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r14, r12
+	and rdx, r13
 ; v = x2 >> 32
 %line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 32
 ; x0 = x0 ^ x1
 %line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r14
+	xor rsi, rdx
 ; x2 = x2 ^ v
 %line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, r8
 ; x2 = x2 & m
 %line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, rbp
+	and r9, r12
 ; v = x0 >> 16
 %line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 16
 ; x0 = x0 ^ v
 %line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x2 << 16
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r9
 	shl r8, 16
 ; x0 = x0 & m
 %line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdx, rbx
+	and rsi, rbp
 ; x2 = x2 ^ v
 %line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, r8
 ; x2 = x2 & v
 %line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r10
+	and r9, r11
 ; x0 = x0 ^ x2
 %line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r9
+	xor rsi, r9
 ; v = x0 >> 8
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 8
 ; x0 = x0 ^ v
 %line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x0 >> 4
 %line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 4
 ; x0 = x0 ^ v
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x0 >> 2
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 2
 ; x0 = x0 ^ v
 %line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x0 >> 1
 %line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 	shr r8, 1
 ; x0 = x0 ^ v
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
+	xor rsi, r8
 ; v = x0
 %line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
+	mov r8, rsi
 ; v = v & m
 %line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, rcx
+	and r8, rbx
 ; v = x0 >> 31
 %line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, rdx
+	mov r9, rsi
 	shr r9, 31
 ; o = o ^ v
 %line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
+	xor rcx, r8
 ; v = x0 >> 14
 %line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr rdx, 14
+	shr rsi, 14
 ; v = v & m
 %line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r11
+	and r9, rax
 ; v = v & m
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdx, r13
+	and rsi, r14
 ; o = o ^ v
 %line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r9
+	xor rcx, r9
 ; o = o ^ v
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, rdx
+	xor rcx, rsi
 ; o = o ^ v
 %line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, rsi
+	xor rcx, r10
 ; mem8[s + 0] = o
 %line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rdi], al
+	mov byte [rdi], cl
 ; leave
 %line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vzeroupper

@@ -315,16 +315,17 @@ align 32
 ; i = 96
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r10, 96
-	mov [rsp + 384], rdi
+	mov rbx, rdi
 	mov rbp, rdx
 	mov r12, rsi
 	mov r13, r8
-	mov r14, r9
+	mov [rsp + 384], r9
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14]
+	mov r8, [rsp + 384]
+	vmovdqu64 zmm0, [r8]
 ; u = mem512[p0 + 0]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12]
@@ -375,7 +376,7 @@ align 32
 	vpandd zmm2, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; u = mem512[p0 + 64]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 64]
@@ -426,7 +427,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; u = mem512[p0 + 128]
 %line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 128]
@@ -477,7 +478,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; u = mem512[p0 + 192]
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 192]
@@ -528,7 +529,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 256]
+	vmovdqu64 zmm0, [r8 + 256]
 ; u = mem512[p0 + 256]
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 256]
@@ -579,7 +580,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 320]
+	vmovdqu64 zmm0, [r8 + 320]
 ; u = mem512[p0 + 276]
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 276]
@@ -846,7 +847,7 @@ align 32
 	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rbx, 4294967295
+	mov r14, 4294967295
 ; v = x0 >> 32
 %line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -856,7 +857,7 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, rbx
+	and r15, r14
 ; v = x1 << 32
 %line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, rax
@@ -866,7 +867,7 @@ align 32
 	xor rax, r8
 ; v = m << 32
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x1 = x1 & v
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
@@ -883,7 +884,7 @@ align 32
 	xor rsi, r8
 ; x2 = x2 & m
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rsi, rbx
+	and rsi, r14
 ; v = x3 << 32
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, rdx
@@ -893,7 +894,7 @@ align 32
 	xor rdx, r8
 ; v = m << 32
 %line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x3 = x3 & v
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
@@ -910,7 +911,7 @@ align 32
 	xor r11, r8
 ; x4 = x4 & m
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r11, rbx
+	and r11, r14
 ; v = x5 << 32
 %line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, rcx
@@ -920,7 +921,7 @@ align 32
 	xor rcx, r8
 ; v = m << 32
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x5 = x5 & v
 %line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
@@ -937,7 +938,7 @@ align 32
 	xor r9, r8
 ; x6 = x6 & m
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r9, rbx
+	and r9, r14
 ; v = x7 << 32
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, rdi
@@ -947,10 +948,10 @@ align 32
 	xor rdi, r8
 ; v = m << 32
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl rbx, 32
+	shl r14, 32
 ; x7 = x7 & v
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rdi, rbx
+	and rdi, r14
 ; x6 = x6 ^ x7
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r9, rdi
@@ -1173,8 +1174,7 @@ align 32
 	xor r11, r8
 ; mem8[s + 0] = o
 %line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, [rsp + 384]
-	mov byte [r8], r11b
+	mov byte [rbx], r11b
 ; p0 = p0 + 2720
 %line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r12, 2720
@@ -1183,8 +1183,7 @@ align 32
 	add r13, 2720
 ; s = s + 1
 %line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r8, 1
-	mov [rsp + 384], r8
+	add rbx, 1
 ; e = e + 1
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rbp, 1

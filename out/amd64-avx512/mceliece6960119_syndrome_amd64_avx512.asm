@@ -813,16 +813,17 @@ align 32
 ; i = 193
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 193
-	mov [rsp + 704], rdi
+	mov rbx, rdi
 	mov rbp, rdx
 	mov r12, rsi
 	mov r13, r8
-	mov r14, r9
+	mov [rsp + 704], r9
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14]
+	mov r8, [rsp + 704]
+	vmovdqu64 zmm0, [r8]
 ; u = mem512[p0 + 0]
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12]
@@ -873,7 +874,7 @@ align 32
 	vpandd zmm2, zmm1, zmm0
 ; q = mem512[eb + 64]
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; u = mem512[p0 + 64]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 64]
@@ -924,7 +925,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; u = mem512[p0 + 128]
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 128]
@@ -975,7 +976,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; u = mem512[p0 + 192]
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 192]
@@ -1026,7 +1027,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 256]
+	vmovdqu64 zmm0, [r8 + 256]
 ; u = mem512[p0 + 256]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 256]
@@ -1077,7 +1078,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 320]
+	vmovdqu64 zmm0, [r8 + 320]
 ; u = mem512[p0 + 320]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 320]
@@ -1128,7 +1129,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 384]
 %line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 384]
+	vmovdqu64 zmm0, [r8 + 384]
 ; u = mem512[p0 + 384]
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 384]
@@ -1179,7 +1180,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 448]
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 448]
+	vmovdqu64 zmm0, [r8 + 448]
 ; u = mem512[p0 + 448]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 448]
@@ -1230,7 +1231,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 512]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 512]
+	vmovdqu64 zmm0, [r8 + 512]
 ; u = mem512[p0 + 512]
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 512]
@@ -1281,7 +1282,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 576]
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 576]
+	vmovdqu64 zmm0, [r8 + 576]
 ; u = mem512[p0 + 576]
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 576]
@@ -1332,7 +1333,7 @@ align 32
 	vpternlogd zmm2, zmm1, zmm0, 120
 ; q = mem512[eb + 640]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r14 + 640]
+	vmovdqu64 zmm0, [r8 + 640]
 ; u = mem512[p0 + 613]
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r12 + 613]
@@ -1599,7 +1600,7 @@ align 32
 	vmovq rdi, xmm0
 ; m = 0xffffffff
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbx, 4294967295
+	mov r14, 4294967295
 ; v = x0 >> 32
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r15
@@ -1609,7 +1610,7 @@ align 32
 	xor r15, r8
 ; x0 = x0 & m
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, rbx
+	and r15, r14
 ; v = x1 << 32
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rax
@@ -1619,7 +1620,7 @@ align 32
 	xor rax, r8
 ; v = m << 32
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x1 = x1 & v
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
@@ -1636,7 +1637,7 @@ align 32
 	xor rsi, r8
 ; x2 = x2 & m
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rsi, rbx
+	and rsi, r14
 ; v = x3 << 32
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rdx
@@ -1646,7 +1647,7 @@ align 32
 	xor rdx, r8
 ; v = m << 32
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x3 = x3 & v
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
@@ -1663,7 +1664,7 @@ align 32
 	xor r11, r8
 ; x4 = x4 & m
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r11, rbx
+	and r11, r14
 ; v = x5 << 32
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rcx
@@ -1673,7 +1674,7 @@ align 32
 	xor rcx, r8
 ; v = m << 32
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rbx
+	mov r8, r14
 	shl r8, 32
 ; x5 = x5 & v
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
@@ -1690,7 +1691,7 @@ align 32
 	xor r9, r8
 ; x6 = x6 & m
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, rbx
+	and r9, r14
 ; v = x7 << 32
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rdi
@@ -1700,10 +1701,10 @@ align 32
 	xor rdi, r8
 ; v = m << 32
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl rbx, 32
+	shl r14, 32
 ; x7 = x7 & v
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdi, rbx
+	and rdi, r14
 ; x6 = x6 ^ x7
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, rdi
@@ -1926,8 +1927,7 @@ align 32
 	xor r11, r8
 ; mem8[s + 0] = o
 %line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rsp + 704]
-	mov byte [r8], r11b
+	mov byte [rbx], r11b
 ; p0 = p0 + 5416
 %line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r12, 5416
@@ -1936,8 +1936,7 @@ align 32
 	add r13, 5416
 ; s = s + 1
 %line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r8, 1
-	mov [rsp + 704], r8
+	add rbx, 1
 ; e = e + 1
 %line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbp, 1
@@ -1952,10 +1951,10 @@ align 32
 	jne .Lrows
 ; q = mem512[eb + 0]
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, r14
+	mov r9, [rsp + 704]
 	mov rsi, r12
 	mov rdx, rbp
-	mov rdi, [rsp + 704]
+	mov rdi, rbx
 	vmovdqu64 zmm0, [r9]
 ; u = mem512[p0 + 0]
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q

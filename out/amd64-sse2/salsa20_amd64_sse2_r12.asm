@@ -8,7 +8,7 @@ section .text
 global qhasm_kernel_salsa12_amd64_sse2_blocks:function (qhasm_kernel_salsa12_amd64_sse2_blocks.end - qhasm_kernel_salsa12_amd64_sse2_blocks)
 align 32
 qhasm_kernel_salsa12_amd64_sse2_blocks:
-	sub rsp, 296
+	sub rsp, 312
 ; unsigned<? n - 4
 %line 55+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	cmp rdx, 4
@@ -138,815 +138,823 @@ align 32
 	paddq xmm1, xmm2
 ; q0 = shuffle32(q0, 0xd8)
 %line 95+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm0, 216
+	pshufd xmm11, xmm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm1, xmm1, 216
 ; z8 = unpacklo64(q0, q1)
 %line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm2
+	movdqa xmm0, xmm11
 	punpcklqdq xmm0, xmm1
-	movdqa xmm13, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm2, xmm1
-	movdqa xmm8, xmm2
+	punpckhqdq xmm11, xmm1
 ; s8 = z8
 %line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 128], xmm13
+	movdqu [rsp + 128], xmm0
 ; s9 = z9
 %line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 144], xmm8
+	movdqu [rsp + 144], xmm11
 ; z0 = s0
 %line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 0]
-	movdqu [rsp + 272], xmm0
+	movdqu xmm8, [rsp + 0]
 ; z1 = s1
 %line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 16]
-	movdqu [rsp + 256], xmm0
+	movdqu xmm10, [rsp + 16]
 ; z2 = s2
 %line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 32]
+	movdqu xmm3, [rsp + 32]
 ; z3 = s3
 %line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsp + 48]
+	movdqu xmm14, [rsp + 48]
 ; z4 = s4
 %line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm10, [rsp + 64]
+	movdqu xmm13, [rsp + 64]
 ; z5 = s5
 %line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 80]
+	movdqu xmm6, [rsp + 80]
 ; z6 = s6
 %line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm4, [rsp + 96]
+	movdqu xmm9, [rsp + 96]
 ; z7 = s7
 %line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsp + 112]
+	movdqu xmm7, [rsp + 112]
 ; z10 = s10
 %line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm5, [rsp + 160]
+	movdqu xmm4, [rsp + 160]
 ; z11 = s11
 %line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm7, [rsp + 176]
+	movdqu xmm12, [rsp + 176]
 ; z12 = s12
 %line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm9, [rsp + 192]
+	movdqu xmm5, [rsp + 192]
 ; z13 = s13
 %line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm1, [rsp + 208]
+	movdqu xmm15, [rsp + 208]
 ; z14 = s14
 %line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm14, [rsp + 224]
+	movdqu xmm2, [rsp + 224]
 ; z15 = s15
 %line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm6, [rsp + 240]
+	movdqu xmm1, [rsp + 240]
 ; i = 6
 %line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, 6
+	movdqu [rsp + 256], xmm9
+	movdqu [rsp + 272], xmm12
 align 32
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	paddd xmm15, xmm9
+	movdqa xmm12, xmm8
+	paddd xmm12, xmm5
 ; 4x t0 <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
-	psrld xmm0, 25
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 7
+	psrld xmm9, 25
+	por xmm12, xmm9
 ; z4 ^= t0
 %line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm10, xmm15
+	pxor xmm13, xmm12
 ; 4x t1 = z5 + z1
 %line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	movdqu xmm0, [rsp + 256]
-	paddd xmm15, xmm0
+	movdqa xmm12, xmm6
+	paddd xmm12, xmm10
 ; 4x t1 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
-	psrld xmm0, 25
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 7
+	psrld xmm9, 25
+	por xmm12, xmm9
 ; z9 ^= t1
 %line 122+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm8, xmm15
+	pxor xmm11, xmm12
 ; 4x t0 = z10 + z6
 %line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm5
-	paddd xmm15, xmm4
+	movdqa xmm12, xmm4
+	movdqu xmm9, [rsp + 256]
+	paddd xmm12, xmm9
 ; 4x t0 <<<= 7
 %line 124+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
-	psrld xmm0, 25
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 7
+	psrld xmm9, 25
+	por xmm12, xmm9
 ; z14 ^= t0
 %line 125+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm14, xmm15
+	pxor xmm2, xmm12
 ; 4x t1 = z15 + z11
 %line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm6
-	paddd xmm15, xmm7
+	movdqa xmm12, xmm1
+	movdqu xmm9, [rsp + 272]
+	paddd xmm12, xmm9
 ; 4x t1 <<<= 7
 %line 127+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
-	psrld xmm0, 25
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 7
+	psrld xmm9, 25
+	por xmm12, xmm9
 ; z3 ^= t1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm15
+	pxor xmm14, xmm12
 ; 4x t0 = z4 + z0
 %line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm10
-	movdqu xmm0, [rsp + 272]
-	paddd xmm15, xmm0
+	movdqa xmm12, xmm13
+	paddd xmm12, xmm8
 ; 4x t0 <<<= 9
 %line 130+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
-	psrld xmm0, 23
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 9
+	psrld xmm9, 23
+	por xmm12, xmm9
 ; z8 ^= t0
 %line 131+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm13, xmm15
+	pxor xmm0, xmm12
 ; 4x t1 = z9 + z5
 %line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm8
-	paddd xmm15, xmm12
+	movdqa xmm12, xmm11
+	paddd xmm12, xmm6
 ; 4x t1 <<<= 9
 %line 133+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
-	psrld xmm0, 23
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 9
+	psrld xmm9, 23
+	por xmm12, xmm9
 ; z13 ^= t1
 %line 134+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm15
+	pxor xmm15, xmm12
 ; 4x t0 = z14 + z10
 %line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm14
-	paddd xmm15, xmm5
+	movdqa xmm12, xmm2
+	paddd xmm12, xmm4
 ; 4x t0 <<<= 9
 %line 136+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
-	psrld xmm0, 23
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 9
+	psrld xmm9, 23
+	por xmm12, xmm9
 ; z2 ^= t0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm15
+	pxor xmm3, xmm12
 ; 4x t1 = z3 + z15
 %line 138+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm2
-	paddd xmm15, xmm6
+	movdqa xmm12, xmm14
+	paddd xmm12, xmm1
 ; 4x t1 <<<= 9
 %line 139+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
-	psrld xmm0, 23
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 9
+	psrld xmm9, 23
+	por xmm12, xmm9
 ; z7 ^= t1
 %line 140+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm15
+	pxor xmm7, xmm12
 ; 4x t0 = z8 + z4
 %line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm13
-	paddd xmm15, xmm10
+	movdqa xmm12, xmm0
+	paddd xmm12, xmm13
 ; 4x t0 <<<= 13
 %line 142+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 13
+	psrld xmm9, 19
+	por xmm12, xmm9
 ; z12 ^= t0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm9, xmm15
+	pxor xmm5, xmm12
 ; 4x t1 = z13 + z9
 %line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm1
-	paddd xmm15, xmm8
+	movdqa xmm12, xmm15
+	paddd xmm12, xmm11
 ; 4x t1 <<<= 13
 %line 145+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm9, xmm12
+	pslld xmm12, 13
+	psrld xmm9, 19
+	por xmm12, xmm9
 ; z1 ^= t1
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 256]
-	pxor xmm0, xmm15
-	movdqu [rsp + 256], xmm0
+	pxor xmm10, xmm12
 ; 4x t0 = z2 + z14
 %line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm11
-	paddd xmm15, xmm14
+	movdqa xmm12, xmm3
+	paddd xmm12, xmm2
+	movdqu [rsp + 288], xmm2
 ; 4x t0 <<<= 13
 %line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm2, xmm12
+	pslld xmm12, 13
+	psrld xmm2, 19
+	por xmm12, xmm2
 ; z6 ^= t0
 %line 149+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm15
+	movdqu xmm9, [rsp + 256]
+	pxor xmm9, xmm12
 ; 4x t1 = z7 + z3
 %line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm3
-	paddd xmm15, xmm2
+	movdqa xmm2, xmm7
+	paddd xmm2, xmm14
 ; 4x t1 <<<= 13
 %line 151+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm12, xmm2
+	pslld xmm2, 13
+	psrld xmm12, 19
+	por xmm2, xmm12
 ; z11 ^= t1
 %line 152+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm7, xmm15
+	movdqu xmm12, [rsp + 272]
+	pxor xmm12, xmm2
 ; 4x t0 = z12 + z8
 %line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm9
-	paddd xmm15, xmm13
+	movdqa xmm2, xmm5
+	paddd xmm2, xmm0
+	movdqu [rsp + 256], xmm0
 ; 4x t0 <<<= 18
 %line 154+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
+	movdqa xmm0, xmm2
+	pslld xmm2, 18
 	psrld xmm0, 14
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z0 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
+	pxor xmm8, xmm2
 ; 4x t1 = z1 + z13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	paddd xmm15, xmm1
+	movdqa xmm2, xmm10
+	paddd xmm2, xmm15
 ; 4x t1 <<<= 18
 %line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
+	movdqa xmm0, xmm2
+	pslld xmm2, 18
 	psrld xmm0, 14
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z5 ^= t1
 %line 158+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm12, xmm15
+	pxor xmm6, xmm2
 ; 4x t0 = z6 + z2
 %line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm4
-	paddd xmm15, xmm11
+	movdqa xmm2, xmm9
+	paddd xmm2, xmm3
 ; 4x t0 <<<= 18
 %line 160+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
+	movdqa xmm0, xmm2
+	pslld xmm2, 18
 	psrld xmm0, 14
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z10 ^= t0
 %line 161+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm5, xmm15
+	pxor xmm4, xmm2
 ; 4x t1 = z11 + z7
 %line 162+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm7
-	paddd xmm15, xmm3
+	movdqa xmm2, xmm12
+	paddd xmm2, xmm7
 ; 4x t1 <<<= 18
 %line 163+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
+	movdqa xmm0, xmm2
+	pslld xmm2, 18
 	psrld xmm0, 14
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z15 ^= t1
 %line 164+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm6, xmm15
+	pxor xmm1, xmm2
 ; 4x t0 = z0 + z3
 %line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	paddd xmm15, xmm2
+	movdqa xmm2, xmm8
+	paddd xmm2, xmm14
 ; 4x t0 <<<= 7
 %line 166+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
+	movdqa xmm0, xmm2
+	pslld xmm2, 7
 	psrld xmm0, 25
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z1 ^= t0
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 256]
-	pxor xmm0, xmm15
-	movdqu [rsp + 256], xmm0
+	pxor xmm10, xmm2
 ; 4x t1 = z5 + z4
 %line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	paddd xmm15, xmm10
+	movdqa xmm2, xmm6
+	paddd xmm2, xmm13
 ; 4x t1 <<<= 7
 %line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
+	movdqa xmm0, xmm2
+	pslld xmm2, 7
 	psrld xmm0, 25
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z6 ^= t1
 %line 170+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm15
+	pxor xmm9, xmm2
 ; 4x t0 = z10 + z9
 %line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm5
-	paddd xmm15, xmm8
+	movdqa xmm2, xmm4
+	paddd xmm2, xmm11
 ; 4x t0 <<<= 7
 %line 172+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
+	movdqa xmm0, xmm2
+	pslld xmm2, 7
 	psrld xmm0, 25
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z11 ^= t0
 %line 173+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm7, xmm15
+	pxor xmm12, xmm2
 ; 4x t1 = z15 + z14
 %line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm6
-	paddd xmm15, xmm14
+	movdqa xmm2, xmm1
+	movdqu xmm0, [rsp + 288]
+	paddd xmm2, xmm0
 ; 4x t1 <<<= 7
 %line 175+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 7
+	movdqa xmm0, xmm2
+	pslld xmm2, 7
 	psrld xmm0, 25
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z12 ^= t1
 %line 176+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm9, xmm15
+	pxor xmm5, xmm2
 ; 4x t0 = z1 + z0
 %line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	movdqu xmm0, [rsp + 272]
-	paddd xmm15, xmm0
+	movdqa xmm2, xmm10
+	paddd xmm2, xmm8
 ; 4x t0 <<<= 9
 %line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
+	movdqa xmm0, xmm2
+	pslld xmm2, 9
 	psrld xmm0, 23
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z2 ^= t0
 %line 179+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm15
+	pxor xmm3, xmm2
 ; 4x t1 = z6 + z5
 %line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm4
-	paddd xmm15, xmm12
+	movdqa xmm2, xmm9
+	paddd xmm2, xmm6
 ; 4x t1 <<<= 9
 %line 181+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
+	movdqa xmm0, xmm2
+	pslld xmm2, 9
 	psrld xmm0, 23
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z7 ^= t1
 %line 182+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm15
+	pxor xmm7, xmm2
 ; 4x t0 = z11 + z10
 %line 183+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm7
-	paddd xmm15, xmm5
+	movdqa xmm2, xmm12
+	paddd xmm2, xmm4
 ; 4x t0 <<<= 9
 %line 184+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
+	movdqa xmm0, xmm2
+	pslld xmm2, 9
 	psrld xmm0, 23
-	por xmm15, xmm0
+	por xmm2, xmm0
 ; z8 ^= t0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm13, xmm15
+	movdqu xmm0, [rsp + 256]
+	pxor xmm0, xmm2
 ; 4x t1 = z12 + z15
 %line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm9
-	paddd xmm15, xmm6
+	movdqa xmm2, xmm5
+	paddd xmm2, xmm1
+	movdqu [rsp + 272], xmm1
 ; 4x t1 <<<= 9
 %line 187+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 9
-	psrld xmm0, 23
-	por xmm15, xmm0
+	movdqa xmm1, xmm2
+	pslld xmm2, 9
+	psrld xmm1, 23
+	por xmm2, xmm1
 ; z13 ^= t1
 %line 188+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm15
+	pxor xmm15, xmm2
 ; 4x t0 = z2 + z1
 %line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm11
-	movdqu xmm0, [rsp + 256]
-	paddd xmm15, xmm0
+	movdqa xmm2, xmm3
+	paddd xmm2, xmm10
 ; 4x t0 <<<= 13
 %line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm1, xmm2
+	pslld xmm2, 13
+	psrld xmm1, 19
+	por xmm2, xmm1
 ; z3 ^= t0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm15
+	pxor xmm14, xmm2
 ; 4x t1 = z7 + z6
 %line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm3
-	paddd xmm15, xmm4
+	movdqa xmm2, xmm7
+	paddd xmm2, xmm9
 ; 4x t1 <<<= 13
 %line 193+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm1, xmm2
+	pslld xmm2, 13
+	psrld xmm1, 19
+	por xmm2, xmm1
 ; z4 ^= t1
 %line 194+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm10, xmm15
+	pxor xmm13, xmm2
 ; 4x t0 = z8 + z11
 %line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm13
-	paddd xmm15, xmm7
+	movdqa xmm2, xmm0
+	paddd xmm2, xmm12
 ; 4x t0 <<<= 13
 %line 196+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm1, xmm2
+	pslld xmm2, 13
+	psrld xmm1, 19
+	por xmm2, xmm1
 ; z9 ^= t0
 %line 197+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm8, xmm15
+	pxor xmm11, xmm2
 ; 4x t1 = z13 + z12
 %line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm1
-	paddd xmm15, xmm9
+	movdqa xmm1, xmm15
+	paddd xmm1, xmm5
 ; 4x t1 <<<= 13
 %line 199+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 13
-	psrld xmm0, 19
-	por xmm15, xmm0
+	movdqa xmm2, xmm1
+	pslld xmm1, 13
+	psrld xmm2, 19
+	por xmm1, xmm2
 ; z14 ^= t1
 %line 200+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm14, xmm15
+	movdqu xmm2, [rsp + 288]
+	pxor xmm2, xmm1
 ; 4x t0 = z3 + z2
 %line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm2
-	paddd xmm15, xmm11
+	movdqa xmm1, xmm14
+	paddd xmm1, xmm3
+	movdqu [rsp + 256], xmm3
 ; 4x t0 <<<= 18
 %line 202+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
-	psrld xmm0, 14
-	por xmm15, xmm0
+	movdqa xmm3, xmm1
+	pslld xmm1, 18
+	psrld xmm3, 14
+	por xmm1, xmm3
 ; z0 ^= t0
 %line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
+	pxor xmm8, xmm1
 ; 4x t1 = z4 + z7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm10
-	paddd xmm15, xmm3
+	movdqa xmm3, xmm13
+	paddd xmm3, xmm7
 ; 4x t1 <<<= 18
 %line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
-	psrld xmm0, 14
-	por xmm15, xmm0
+	movdqa xmm1, xmm3
+	pslld xmm3, 18
+	psrld xmm1, 14
+	por xmm3, xmm1
 ; z5 ^= t1
 %line 206+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm12, xmm15
+	pxor xmm6, xmm3
 ; 4x t0 = z9 + z8
 %line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm8
-	paddd xmm15, xmm13
+	movdqa xmm3, xmm11
+	paddd xmm3, xmm0
 ; 4x t0 <<<= 18
 %line 208+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
-	psrld xmm0, 14
-	por xmm15, xmm0
+	movdqa xmm1, xmm3
+	pslld xmm3, 18
+	psrld xmm1, 14
+	por xmm3, xmm1
 ; z10 ^= t0
 %line 209+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm5, xmm15
+	pxor xmm4, xmm3
 ; 4x t1 = z14 + z13
 %line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm14
-	paddd xmm15, xmm1
+	movdqa xmm3, xmm2
+	paddd xmm3, xmm15
 ; 4x t1 <<<= 18
 %line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm15
-	pslld xmm15, 18
-	psrld xmm0, 14
-	por xmm15, xmm0
+	movdqa xmm1, xmm3
+	pslld xmm3, 18
+	psrld xmm1, 14
+	por xmm3, xmm1
 ; z15 ^= t1
 %line 212+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm6, xmm15
+	movdqu xmm1, [rsp + 272]
+	pxor xmm1, xmm3
 ; =? i -= 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	sub r8, 1
 ; goto rounds4 if !=
 %line 214+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm3, [rsp + 256]
+	movdqu [rsp + 256], xmm9
+	movdqu [rsp + 272], xmm12
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 216+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	movdqu xmm0, [rsp + 0]
-	paddd xmm15, xmm0
-	movdqu [rsp + 272], xmm15
+	movdqu xmm9, [rsp + 272]
+	movdqu [rsp + 288], xmm9
+	movdqu xmm9, [rsp + 256]
+	movdqu [rsp + 272], xmm9
+	movdqu xmm9, [rsp + 0]
+	paddd xmm8, xmm9
 ; 4x z1 += s1
 %line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	movdqu xmm0, [rsp + 16]
-	paddd xmm15, xmm0
+	movdqu xmm9, [rsp + 16]
+	paddd xmm10, xmm9
 ; 4x z2 += s2
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 32]
-	paddd xmm11, xmm0
+	movdqu xmm9, [rsp + 32]
+	paddd xmm3, xmm9
 ; 4x z3 += s3
 %line 219+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 48]
-	paddd xmm2, xmm0
+	movdqu xmm9, [rsp + 48]
+	paddd xmm14, xmm9
 ; 4x z4 += s4
 %line 220+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 64]
-	paddd xmm10, xmm0
+	movdqu xmm9, [rsp + 64]
+	paddd xmm13, xmm9
 ; 4x z5 += s5
 %line 221+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 80]
-	paddd xmm12, xmm0
+	movdqu xmm9, [rsp + 80]
+	paddd xmm6, xmm9
 ; 4x z6 += s6
 %line 222+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 96]
-	paddd xmm4, xmm0
+	movdqu xmm12, [rsp + 272]
+	movdqu xmm9, [rsp + 96]
+	paddd xmm12, xmm9
+	movdqu [rsp + 272], xmm12
 ; 4x z7 += s7
 %line 223+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 112]
-	paddd xmm3, xmm0
+	movdqu xmm9, [rsp + 112]
+	paddd xmm7, xmm9
 ; 4x z8 += s8
 %line 224+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 128]
-	paddd xmm13, xmm0
+	movdqu xmm9, [rsp + 128]
+	paddd xmm0, xmm9
 ; 4x z9 += s9
 %line 225+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 144]
-	paddd xmm8, xmm0
+	movdqu xmm9, [rsp + 144]
+	paddd xmm11, xmm9
 ; 4x z10 += s10
 %line 226+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 160]
-	paddd xmm5, xmm0
+	movdqu xmm9, [rsp + 160]
+	paddd xmm4, xmm9
 ; 4x z11 += s11
 %line 227+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 176]
-	paddd xmm7, xmm0
+	movdqu xmm12, [rsp + 288]
+	movdqu xmm9, [rsp + 176]
+	paddd xmm12, xmm9
+	movdqu [rsp + 288], xmm12
 ; 4x z12 += s12
 %line 228+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 192]
-	paddd xmm9, xmm0
+	movdqu xmm9, [rsp + 192]
+	paddd xmm5, xmm9
 ; 4x z13 += s13
 %line 229+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 208]
-	paddd xmm1, xmm0
+	movdqu xmm9, [rsp + 208]
+	paddd xmm15, xmm9
 ; 4x z14 += s14
 %line 230+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 224]
-	paddd xmm14, xmm0
+	movdqu xmm9, [rsp + 224]
+	paddd xmm2, xmm9
 ; 4x z15 += s15
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 240]
-	paddd xmm6, xmm0
+	movdqu xmm9, [rsp + 240]
+	paddd xmm1, xmm9
 ; u0 = unpacklo32(z0, z1)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	punpckldq xmm0, xmm15
-	movdqu [rsp + 256], xmm0
+	movdqa xmm9, xmm8
+	punpckldq xmm9, xmm10
+	movdqu [rsp + 256], xmm9
 ; u1 = unpackhi32(z0, z1)
 %line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	punpckhdq xmm0, xmm15
-	movdqu [rsp + 272], xmm0
+	movdqa xmm9, xmm8
+	punpckhdq xmm9, xmm10
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm11
-	punpckldq xmm15, xmm2
+	movdqa xmm10, xmm3
+	punpckldq xmm10, xmm14
 ; u3 = unpackhi32(z2, z3)
 %line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm11, xmm2
+	movdqa xmm12, xmm3
+	punpckhdq xmm12, xmm14
 ; o = unpacklo64(u0, u2)
 %line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 256]
-	punpcklqdq xmm0, xmm15
+	movdqu xmm3, [rsp + 256]
+	punpcklqdq xmm3, xmm10
 ; t0 = mem128[m + 0]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi]
+	movdqu xmm8, [rsi]
 ; o ^= t0
 %line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm3, xmm8
 ; mem128[c + 0] = o
 %line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi], xmm0
+	movdqu [rdi], xmm3
 ; o = unpackhi64(u0, u2)
 %line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 256]
-	punpckhqdq xmm0, xmm15
+	movdqu xmm3, [rsp + 256]
+	punpckhqdq xmm3, xmm10
 ; t0 = mem128[m + 64]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 64]
+	movdqu xmm8, [rsi + 64]
 ; o ^= t0
 %line 242+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm3, xmm8
 ; mem128[c + 64] = o
 %line 243+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 64], xmm0
+	movdqu [rdi + 64], xmm3
 ; o = unpacklo64(u1, u3)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	punpcklqdq xmm0, xmm11
+	movdqa xmm3, xmm9
+	punpcklqdq xmm3, xmm12
 ; t0 = mem128[m + 128]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 128]
+	movdqu xmm8, [rsi + 128]
 ; o ^= t0
 %line 246+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm3, xmm8
 ; mem128[c + 128] = o
 %line 247+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 128], xmm0
+	movdqu [rdi + 128], xmm3
 ; o = unpackhi64(u1, u3)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
-	punpckhqdq xmm0, xmm11
+	punpckhqdq xmm9, xmm12
 ; t0 = mem128[m + 192]
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 192]
+	movdqu xmm3, [rsi + 192]
 ; o ^= t0
 %line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm9, xmm3
 ; mem128[c + 192] = o
 %line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 192], xmm0
+	movdqu [rdi + 192], xmm9
 ; u0 = unpacklo32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm10
-	punpckldq xmm11, xmm12
+	movdqa xmm8, xmm13
+	punpckldq xmm8, xmm6
 ; u1 = unpackhi32(z4, z5)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm10, xmm12
+	punpckhdq xmm13, xmm6
 ; u2 = unpacklo32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpckldq xmm0, xmm3
+	movdqu xmm3, [rsp + 272]
+	punpckldq xmm3, xmm7
 ; u3 = unpackhi32(z6, z7)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm4, xmm3
+	movdqu xmm9, [rsp + 272]
+	punpckhdq xmm9, xmm7
 ; o = unpacklo64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm11
-	punpcklqdq xmm2, xmm0
+	movdqa xmm6, xmm8
+	punpcklqdq xmm6, xmm3
 ; t0 = mem128[m + 16]
 %line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi + 16]
+	movdqu xmm7, [rsi + 16]
 ; o ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm3
+	pxor xmm6, xmm7
 ; mem128[c + 16] = o
 %line 259+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 16], xmm2
+	movdqu [rdi + 16], xmm6
 ; o = unpackhi64(u0, u2)
 %line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm11, xmm0
+	punpckhqdq xmm8, xmm3
 ; t0 = mem128[m + 80]
 %line 261+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsi + 80]
+	movdqu xmm3, [rsi + 80]
 ; o ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm0
+	pxor xmm8, xmm3
 ; mem128[c + 80] = o
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 80], xmm11
+	movdqu [rdi + 80], xmm8
 ; o = unpacklo64(u1, u3)
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm10
-	punpcklqdq xmm0, xmm4
+	movdqa xmm3, xmm13
+	punpcklqdq xmm3, xmm9
 ; t0 = mem128[m + 144]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 144]
+	movdqu xmm6, [rsi + 144]
 ; o ^= t0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm3, xmm6
 ; mem128[c + 144] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 144], xmm0
+	movdqu [rdi + 144], xmm3
 ; o = unpackhi64(u1, u3)
 %line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm10, xmm4
+	punpckhqdq xmm13, xmm9
 ; t0 = mem128[m + 208]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsi + 208]
+	movdqu xmm3, [rsi + 208]
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm10, xmm0
+	pxor xmm13, xmm3
 ; mem128[c + 208] = o
 %line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 208], xmm10
+	movdqu [rdi + 208], xmm13
 ; u0 = unpacklo32(z8, z9)
 %line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm13
-	punpckldq xmm4, xmm8
+	movdqa xmm7, xmm0
+	punpckldq xmm7, xmm11
 ; u1 = unpackhi32(z8, z9)
 %line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm13, xmm8
+	movdqa xmm8, xmm0
+	punpckhdq xmm8, xmm11
 ; u2 = unpacklo32(z10, z11)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm5
-	punpckldq xmm0, xmm7
+	movdqa xmm0, xmm4
+	movdqu xmm3, [rsp + 288]
+	punpckldq xmm0, xmm3
 ; u3 = unpackhi32(z10, z11)
 %line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm5, xmm7
+	punpckhdq xmm4, xmm3
 ; o = unpacklo64(u0, u2)
 %line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm4
-	punpcklqdq xmm2, xmm0
+	movdqa xmm3, xmm7
+	punpcklqdq xmm3, xmm0
 ; t0 = mem128[m + 32]
 %line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi + 32]
+	movdqu xmm6, [rsi + 32]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm3
+	pxor xmm3, xmm6
 ; mem128[c + 32] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 32], xmm2
+	movdqu [rdi + 32], xmm3
 ; o = unpackhi64(u0, u2)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm4, xmm0
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 96]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 96]
 ; o ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm0
+	pxor xmm7, xmm0
 ; mem128[c + 96] = o
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 96], xmm4
+	movdqu [rdi + 96], xmm7
 ; o = unpacklo64(u1, u3)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm13
-	punpcklqdq xmm0, xmm5
+	movdqa xmm0, xmm8
+	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 160]
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 160]
+	movdqu xmm3, [rsi + 160]
 ; o ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm2
+	pxor xmm0, xmm3
 ; mem128[c + 160] = o
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm13, xmm5
+	punpckhqdq xmm8, xmm4
 ; t0 = mem128[m + 224]
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm13, xmm0
+	pxor xmm8, xmm0
 ; mem128[c + 224] = o
 %line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 224], xmm13
+	movdqu [rdi + 224], xmm8
 ; u0 = unpacklo32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm9
-	punpckldq xmm3, xmm1
+	movdqa xmm4, xmm5
+	punpckldq xmm4, xmm15
 ; u1 = unpackhi32(z12, z13)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm9, xmm1
+	punpckhdq xmm5, xmm15
 ; u2 = unpacklo32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm14
-	punpckldq xmm0, xmm6
+	movdqa xmm0, xmm2
+	punpckldq xmm0, xmm1
 ; u3 = unpackhi32(z14, z15)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm14, xmm6
+	punpckhdq xmm2, xmm1
 ; o = unpacklo64(u0, u2)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm3
+	movdqa xmm1, xmm4
 	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 48]
+	movdqu xmm3, [rsi + 48]
 ; o ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm2
+	pxor xmm1, xmm3
 ; mem128[c + 48] = o
 %line 299+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm3, xmm0
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 112]
 %line 301+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 112]
 ; o ^= t0
 %line 302+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm0
+	pxor xmm4, xmm0
 ; mem128[c + 112] = o
 %line 303+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 112], xmm3
+	movdqu [rdi + 112], xmm4
 ; o = unpacklo64(u1, u3)
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm9
-	punpcklqdq xmm0, xmm14
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm2
 ; t0 = mem128[m + 176]
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm1, [rsi + 176]
@@ -958,16 +966,16 @@ align 32
 	movdqu [rdi + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm9, xmm14
+	punpckhqdq xmm5, xmm2
 ; t0 = mem128[m + 240]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 240]
 ; o ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm9, xmm0
+	pxor xmm5, xmm0
 ; mem128[c + 240] = o
 %line 311+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 240], xmm9
+	movdqu [rdi + 240], xmm5
 ; ctr = mem64[x + 32]
 %line 312+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, [rcx + 32]
@@ -1304,7 +1312,7 @@ align 32
 .Ldone:
 ; leave
 %line 414+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	add rsp, 296
+	add rsp, 312
 	ret
 .end:
 

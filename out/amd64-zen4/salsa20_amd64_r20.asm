@@ -43,78 +43,79 @@ align 32
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	mov r8d, [r8]
-	mov [rsp + 40], r8
+	mov [rsp + 72], r8
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
-	mov r8d, [r8 + 4]
-	mov [rsp + 48], r8
+	mov edx, [r8 + 4]
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 64]
-	mov r8d, [r8 + 8]
-	mov [rsp + 72], r8
+	mov ebp, [r8 + 8]
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 64]
-	mov r10d, [r8 + 12]
+	mov r8d, [r8 + 12]
+	mov [rsp + 40], r8
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edi, [r8 + 16]
+	mov r8, [rsp + 64]
+	mov r11d, [r8 + 16]
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ecx, [r8 + 20]
+	mov r12d, [r8 + 20]
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13d, [r8 + 24]
+	mov r9d, [r8 + 24]
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9d, [r8 + 28]
+	mov r15d, [r8 + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebx, [r8 + 32]
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebp, [r8 + 36]
+	mov ecx, [r8 + 36]
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r12d, [r8 + 40]
+	mov r10d, [r8 + 40]
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov esi, [r8 + 44]
+	mov edi, [r8 + 44]
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edx, [r8 + 48]
+	mov r14d, [r8 + 48]
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [r8 + 52]
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14d, [r8 + 56]
+	mov r13d, [r8 + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r11d, [r8 + 60]
+	mov esi, [r8 + 60]
 ; i = 10
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, 10
 ; i_s = i
 %line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 32], r8
+	mov r8, [rsp + 40]
+	mov [rsp + 40], r8
+	mov [rsp + 48], r15
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
-	lea r8d, [r15 + rdx]
+	mov r15, [rsp + 72]
+	lea r8d, [r15 + r14]
 ; (uint32) t0 <<<= 7
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x4 ^= t0
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor r11d, r8d
 ; (uint32) t0 = x4 + x0
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + r15]
+	lea r8d, [r11 + r15]
 ; (uint32) t0 <<<= 9
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
@@ -123,74 +124,71 @@ align 32
 	xor ebx, r8d
 ; (uint32) t0 = x8 + x4
 %line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbx + rdi]
+	lea r8d, [rbx + r11]
 ; (uint32) t0 <<<= 13
 %line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	xor r14d, r8d
 ; (uint32) t0 = x12 + x8
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdx + rbx]
+	lea r8d, [r14 + rbx]
 ; (uint32) t0 <<<= 18
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 56], r14
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r15d, r8d
-	mov [rsp + 40], r15
 ; (uint32) t0 = x10 + x6
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + r13]
+	lea r8d, [r10 + r9]
 ; (uint32) t0 <<<= 7
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x14 ^= t0
 %line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x14 + x10
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + r12]
+	lea r8d, [r13 + r10]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 72]
-	xor r15d, r8d
-	mov [rsp + 72], r15
+	xor ebp, r8d
 ; (uint32) t0 = x2 + x14
 %line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + r14]
+	lea r8d, [rbp + r13]
 ; (uint32) t0 <<<= 13
 %line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x6 ^= t0
 %line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r8d
+	xor r9d, r8d
 ; (uint32) t0 = x6 + x2
 %line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r13 + r15]
+	lea r8d, [r9 + rbp]
 ; (uint32) t0 <<<= 18
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x5 + x1
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 48]
-	lea r8d, [rcx + r15]
+	lea r8d, [r12 + rdx]
 ; (uint32) t0 <<<= 7
 %line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x9 ^= t0
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r8d
+	xor ecx, r8d
 ; (uint32) t0 = x9 + x5
 %line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbp + rcx]
+	lea r8d, [rcx + r12]
 ; (uint32) t0 <<<= 9
 %line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
@@ -199,151 +197,148 @@ align 32
 	xor eax, r8d
 ; (uint32) t0 = x13 + x9
 %line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rax + rbp]
+	lea r8d, [rax + rcx]
 ; (uint32) t0 <<<= 13
 %line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x1 ^= t0
 %line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x1 + x13
 %line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + rax]
+	lea r8d, [rdx + rax]
 ; (uint32) t0 <<<= 18
 %line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 64], rax
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	xor r12d, r8d
 ; (uint32) t0 = x15 + x11
 %line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r11 + rsi]
+	lea r8d, [rsi + rdi]
 ; (uint32) t0 <<<= 7
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	mov rax, [rsp + 40]
+	xor eax, r8d
 ; (uint32) t0 = x3 + x15
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r11]
+	lea r8d, [rax + rsi]
 ; (uint32) t0 <<<= 9
 %line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r8d
+	mov r14, [rsp + 48]
+	xor r14d, r8d
 ; (uint32) t0 = x7 + x3
 %line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + r10]
+	lea r8d, [r14 + rax]
 ; (uint32) t0 <<<= 13
 %line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
 %line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor edi, r8d
 ; (uint32) t0 = x11 + x7
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rsi + r9]
+	lea r8d, [rdi + r14]
 ; (uint32) t0 <<<= 18
 %line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	xor esi, r8d
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
-	lea r8d, [r8 + r10]
+	lea r8d, [r15 + rax]
 ; (uint32) t0 <<<= 7
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
-	mov [rsp + 48], r15
+	xor edx, r8d
 ; (uint32) t0 = x1 + x0
 %line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, r15
-	mov r15, [rsp + 40]
-	lea r8d, [r8 + r15]
+	lea r8d, [rdx + r15]
 ; (uint32) t0 <<<= 9
 %line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 113+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 72]
-	xor r15d, r8d
-	mov [rsp + 72], r15
+	xor ebp, r8d
 ; (uint32) t0 = x2 + x1
 %line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
-	lea r8d, [r15 + r8]
+	lea r8d, [rbp + rdx]
 ; (uint32) t0 <<<= 13
 %line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	xor eax, r8d
 ; (uint32) t0 = x3 + x2
 %line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r15]
+	lea r8d, [rax + rbp]
 ; (uint32) t0 <<<= 18
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 40], rax
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
 	xor r15d, r8d
-	mov [rsp + 40], r15
+	mov [rsp + 72], r15
 ; (uint32) t0 = x5 + x4
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rcx + rdi]
+	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
 %line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r8d
+	xor r9d, r8d
 ; (uint32) t0 = x6 + x5
 %line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r13 + rcx]
+	lea r8d, [r9 + r12]
 ; (uint32) t0 <<<= 9
 %line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 125+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r8d
+	xor r14d, r8d
 ; (uint32) t0 = x7 + x6
 %line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + r13]
+	lea r8d, [r14 + r9]
 ; (uint32) t0 <<<= 13
 %line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x4 ^= t0
 %line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor r11d, r8d
 ; (uint32) t0 = x4 + x7
 %line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + r9]
+	lea r8d, [r11 + r14]
 ; (uint32) t0 <<<= 18
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 48], r14
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	xor r12d, r8d
 ; (uint32) t0 = x10 + x9
 %line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + rbp]
+	lea r8d, [r10 + rcx]
 ; (uint32) t0 <<<= 7
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
 %line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor edi, r8d
 ; (uint32) t0 = x11 + x10
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rsi + r12]
+	lea r8d, [rdi + r10]
 ; (uint32) t0 <<<= 9
 %line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
@@ -352,58 +347,60 @@ align 32
 	xor ebx, r8d
 ; (uint32) t0 = x8 + x11
 %line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbx + rsi]
+	lea r8d, [rbx + rdi]
 ; (uint32) t0 <<<= 13
 %line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r8d
+	xor ecx, r8d
 ; (uint32) t0 = x9 + x8
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbp + rbx]
+	lea r8d, [rcx + rbx]
 ; (uint32) t0 <<<= 18
 %line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x15 + x14
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r11 + r14]
+	lea r8d, [rsi + r13]
 ; (uint32) t0 <<<= 7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x12 ^= t0
 %line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	mov r14, [rsp + 56]
+	xor r14d, r8d
 ; (uint32) t0 = x12 + x15
 %line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdx + r11]
+	lea r8d, [r14 + rsi]
 ; (uint32) t0 <<<= 9
 %line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 149+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov rax, [rsp + 64]
 	xor eax, r8d
 ; (uint32) t0 = x13 + x12
 %line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rax + rdx]
+	lea r8d, [rax + r14]
 ; (uint32) t0 <<<= 13
 %line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x14 ^= t0
 %line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x14 + x13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + rax]
+	lea r8d, [r13 + rax]
 ; (uint32) t0 <<<= 18
 %line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	xor esi, r8d
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
@@ -418,64 +415,66 @@ align 32
 	jne .Ldoubleround
 ; x = x_s
 %line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r8, [rsp + 48]
+	mov r8, [rsp + 40]
 	mov r8, [rsp + 24]
 	mov [rsp + 64], r8
 ; (uint32) x0 += mem32[x + 0]
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 72]
 	mov r15, [rsp + 64]
 	add r8d, [r15]
-	mov [rsp + 40], r8
+	mov [rsp + 72], r8
 ; (uint32) x1 += mem32[x + 4]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
-	add r8d, [r15 + 4]
-	mov [rsp + 48], r8
+	mov r8, r15
+	add edx, [r8 + 4]
 ; (uint32) x2 += mem32[x + 8]
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
-	add r8d, [r15 + 8]
-	mov [rsp + 72], r8
+	add ebp, [r8 + 8]
 ; (uint32) x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, r15
-	add r10d, [r8 + 12]
+	mov r15, [rsp + 40]
+	add r15d, [r8 + 12]
+	mov [rsp + 40], r15
 ; (uint32) x4 += mem32[x + 16]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edi, [r8 + 16]
+	add r11d, [r8 + 16]
 ; (uint32) x5 += mem32[x + 20]
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ecx, [r8 + 20]
+	add r12d, [r8 + 20]
 ; (uint32) x6 += mem32[x + 24]
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r13d, [r8 + 24]
+	add r9d, [r8 + 24]
 ; (uint32) x7 += mem32[x + 28]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9d, [r8 + 28]
+	mov r15, [rsp + 48]
+	add r15d, [r8 + 28]
+	mov [rsp + 48], r15
 ; (uint32) x8 += mem32[x + 32]
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add ebx, [r8 + 32]
 ; (uint32) x9 += mem32[x + 36]
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ebp, [r8 + 36]
+	add ecx, [r8 + 36]
 ; (uint32) x10 += mem32[x + 40]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r12d, [r8 + 40]
+	add r10d, [r8 + 40]
 ; (uint32) x11 += mem32[x + 44]
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add esi, [r8 + 44]
+	add edi, [r8 + 44]
 ; (uint32) x12 += mem32[x + 48]
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edx, [r8 + 48]
+	add r14d, [r8 + 48]
 ; (uint32) x13 += mem32[x + 52]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add eax, [r8 + 52]
 ; (uint32) x14 += mem32[x + 56]
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r14d, [r8 + 56]
+	add r13d, [r8 + 56]
 ; (uint32) x15 += mem32[x + 60]
 %line 179+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r11d, [r8 + 60]
+	add esi, [r8 + 60]
 ; ctr = mem64[x + 32]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [r8 + 32]
@@ -484,6 +483,7 @@ align 32
 	add r8, 1
 ; mem64[x + 32] = ctr
 %line 182+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r15, [rsp + 64]
 	mov [r15 + 32], r8
 ; m = m_s
 %line 183+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -491,114 +491,115 @@ align 32
 	mov [rsp + 56], r8
 ; (uint32) x0 ^= mem32[m + 0]
 %line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
-	mov r15, [rsp + 56]
-	xor r8d, [r15]
-	mov [rsp + 40], r8
+	mov r15, [rsp + 72]
+	xor r15d, [r8]
+	mov [rsp + 72], r15
 ; (uint32) x1 ^= mem32[m + 4]
 %line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
-	xor r8d, [r15 + 4]
-	mov [rsp + 48], r8
+	xor edx, [r8 + 4]
 ; (uint32) x2 ^= mem32[m + 8]
 %line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, r15
-	mov r15, [rsp + 72]
-	xor r15d, [r8 + 8]
-	mov [rsp + 72], r15
+	xor ebp, [r8 + 8]
 ; (uint32) x3 ^= mem32[m + 12]
 %line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r8 + 12]
+	mov r8, [rsp + 40]
+	mov r15, [rsp + 56]
+	xor r8d, [r15 + 12]
+	mov [rsp + 40], r8
 ; (uint32) x4 ^= mem32[m + 16]
 %line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, [r8 + 16]
+	mov r8, r15
+	xor r11d, [r8 + 16]
 ; (uint32) x5 ^= mem32[m + 20]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, [r8 + 20]
+	xor r12d, [r8 + 20]
 ; (uint32) x6 ^= mem32[m + 24]
 %line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [r8 + 24]
+	xor r9d, [r8 + 24]
 ; (uint32) x7 ^= mem32[m + 28]
 %line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r8 + 28]
+	mov r8, [rsp + 48]
+	xor r8d, [r15 + 28]
+	mov [rsp + 48], r8
 ; (uint32) x8 ^= mem32[m + 32]
 %line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r8, r15
 	xor ebx, [r8 + 32]
 ; (uint32) x9 ^= mem32[m + 36]
 %line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, [r8 + 36]
+	xor ecx, [r8 + 36]
 ; (uint32) x10 ^= mem32[m + 40]
 %line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, [r8 + 40]
+	xor r10d, [r8 + 40]
 ; (uint32) x11 ^= mem32[m + 44]
 %line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, [r8 + 44]
+	xor edi, [r8 + 44]
 ; (uint32) x12 ^= mem32[m + 48]
 %line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, [r8 + 48]
+	xor r14d, [r8 + 48]
 ; (uint32) x13 ^= mem32[m + 52]
 %line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, [r8 + 52]
 ; (uint32) x14 ^= mem32[m + 56]
 %line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, [r8 + 56]
+	xor r13d, [r8 + 56]
 ; (uint32) x15 ^= mem32[m + 60]
 %line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, [r8 + 60]
+	xor esi, [r8 + 60]
 ; c = c_s
 %line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 ; mem32[c + 0] = x0
 %line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
+	mov r15, [rsp + 72]
 	mov dword [r8], r15d
 ; mem32[c + 4] = x1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 48]
-	mov dword [r8 + 4], r15d
+	mov dword [r8 + 4], edx
 ; mem32[c + 8] = x2
 %line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 72]
-	mov dword [r8 + 8], r15d
+	mov dword [r8 + 8], ebp
 ; mem32[c + 12] = x3
 %line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 12], r10d
+	mov rdx, [rsp + 40]
+	mov dword [r8 + 12], edx
 ; mem32[c + 16] = x4
 %line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 16], edi
+	mov dword [r8 + 16], r11d
 ; mem32[c + 20] = x5
 %line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 20], ecx
+	mov dword [r8 + 20], r12d
 ; mem32[c + 24] = x6
 %line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 24], r13d
+	mov dword [r8 + 24], r9d
 ; mem32[c + 28] = x7
 %line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r9, [rsp + 48]
 	mov dword [r8 + 28], r9d
 ; mem32[c + 32] = x8
 %line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r8 + 32], ebx
 ; mem32[c + 36] = x9
 %line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 36], ebp
+	mov dword [r8 + 36], ecx
 ; mem32[c + 40] = x10
 %line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 40], r12d
+	mov dword [r8 + 40], r10d
 ; mem32[c + 44] = x11
 %line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 44], esi
+	mov dword [r8 + 44], edi
 ; mem32[c + 48] = x12
 %line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 48], edx
+	mov dword [r8 + 48], r14d
 ; mem32[c + 52] = x13
 %line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r8 + 52], eax
 ; mem32[c + 56] = x14
 %line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 56], r14d
+	mov dword [r8 + 56], r13d
 ; mem32[c + 60] = x15
 %line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 60], r11d
+	mov dword [r8 + 60], esi
 ; c += 64
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r8, 64
@@ -651,52 +652,49 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 	sub rsp, 56
 ; input out in
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 16], rdi
-; x1 = mem32[in + 4]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9d, [rsi + 4]
-; x2 = mem32[in + 8]
-%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rsi + 8]
+	mov [rsp + 40], rdi
 ; x0 = mem32[in + 0]
 %line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15d, [rsi]
-; x6 = mem32[in + 24]
-%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13d, [rsi + 24]
+; x1 = mem32[in + 4]
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r11d, [rsi + 4]
+; x2 = mem32[in + 8]
+%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov eax, [rsi + 8]
 ; x3 = mem32[in + 12]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r11d, [rsi + 12]
+	mov r10d, [rsi + 12]
 ; x4 = mem32[in + 16]
 %line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov eax, [rsi + 16]
+	mov ecx, [rsi + 16]
 ; x5 = mem32[in + 20]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edx, [rsi + 20]
+; x6 = mem32[in + 24]
+%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov ebx, [rsi + 24]
 ; x7 = mem32[in + 28]
 %line 239+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rsi + 28]
+	mov r8d, [rsi + 28]
 ; x8 = mem32[in + 32]
 %line 240+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebp, [rsi + 32]
 ; x13 = mem32[in + 52]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rsi + 52]
-; x11 = mem32[in + 44]
-%line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ecx, [rsi + 44]
 ; x9 = mem32[in + 36]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r12d, [rsi + 36]
 ; x10 = mem32[in + 40]
 %line 242+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14d, [rsi + 40]
+	mov r13d, [rsi + 40]
+; x11 = mem32[in + 44]
+%line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r14d, [rsi + 44]
 ; x12 = mem32[in + 48]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebx, [rsi + 48]
-; i = 10
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 24], r15
+	mov r9d, [rsi + 48]
 ; x13 = mem32[in + 52]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], rdi
@@ -706,264 +704,265 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 ; x15 = mem32[in + 60]
 %line 247+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rsi + 60]
+	mov [rsp + 16], rsi
 ; i = 10
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 32], r9
-	mov [rsp + 40], r8
+	mov rsi, r15
 ; x14 = mem32[in + 56]
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 8], rdi
 ; i = 10
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, r13
-	mov rdi, rcx
-	mov rcx, [rsp + 0]
-	mov r8, 10
-	mov r13, [rsp + 8]
-	mov [rsp + 0], r8
+	mov rdi, r11
+	mov [rsp + 24], r10
+	mov [rsp + 32], r8
+	mov r15, 10
+	mov r8, [rsp + 0]
+	mov r10, [rsp + 16]
+	mov [rsp + 16], r15
+	mov r11, [rsp + 8]
+	mov r15, [rsp + 24]
+	mov [rsp + 0], r15
+	mov r15, [rsp + 32]
+	mov [rsp + 8], r15
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 24]
-	lea r8d, [r15 + rbx]
+	mov r15, [rsp + 16]
+	mov [rsp + 32], r15
+	lea r15d, [rsi + r9]
 ; (uint32) t0 <<<= 7
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 7
+	rol r15d, 7
 ; (uint32) x4 ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r8d
+	xor ecx, r15d
 ; (uint32) t0 = x4 + x0
 %line 253+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rax + r15]
+	lea r15d, [rcx + rsi]
 ; (uint32) t0 <<<= 9
 %line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 9
+	rol r15d, 9
 ; (uint32) x8 ^= t0
 %line 255+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r8d
+	xor ebp, r15d
 ; (uint32) t0 = x8 + x4
 %line 256+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbp + rax]
+	lea r15d, [rbp + rcx]
 ; (uint32) t0 <<<= 13
 %line 257+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 13
+	rol r15d, 13
 ; (uint32) x12 ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r8d
+	xor r9d, r15d
 ; (uint32) t0 = x12 + x8
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbx + rbp]
+	lea r15d, [r9 + rbp]
 ; (uint32) t0 <<<= 18
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 18
+	mov [rsp + 16], r9
+	rol r15d, 18
 ; (uint32) x0 ^= t0
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
-	mov [rsp + 24], r15
+	xor esi, r15d
 ; (uint32) t0 = x10 + x6
 %line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + r9]
+	lea r9d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
 %line 263+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 7
+	rol r9d, 7
 ; (uint32) x14 ^= t0
 %line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r8d
+	xor r11d, r9d
 ; (uint32) t0 = x14 + x10
 %line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r13 + r14]
+	lea r9d, [r11 + r13]
 ; (uint32) t0 <<<= 9
 %line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 9
+	rol r9d, 9
 ; (uint32) x2 ^= t0
 %line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
-	xor r15d, r8d
-	mov [rsp + 40], r15
+	xor eax, r9d
 ; (uint32) t0 = x2 + x14
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + r13]
+	lea r9d, [rax + r11]
 ; (uint32) t0 <<<= 13
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 13
+	rol r9d, 13
 ; (uint32) x6 ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r8d
+	xor ebx, r9d
 ; (uint32) t0 = x6 + x2
 %line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + r15]
+	lea r9d, [rbx + rax]
 ; (uint32) t0 <<<= 18
 %line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 18
+	rol r9d, 18
 ; (uint32) x10 ^= t0
 %line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor r13d, r9d
 ; (uint32) t0 = x5 + x1
 %line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 32]
-	lea r8d, [rdx + r15]
+	lea r9d, [rdx + rdi]
 ; (uint32) t0 <<<= 7
 %line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 7
+	rol r9d, 7
 ; (uint32) x9 ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r8d
+	xor r12d, r9d
 ; (uint32) t0 = x9 + x5
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + rdx]
+	lea r9d, [r12 + rdx]
 ; (uint32) t0 <<<= 9
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 9
+	rol r9d, 9
 ; (uint32) x13 ^= t0
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	xor r8d, r9d
 ; (uint32) t0 = x13 + x9
 %line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rcx + r12]
+	lea r9d, [r8 + r12]
 ; (uint32) t0 <<<= 13
 %line 281+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 13
+	rol r9d, 13
 ; (uint32) x1 ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
+	xor edi, r9d
 ; (uint32) t0 = x1 + x13
 %line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + rcx]
+	lea r9d, [rdi + r8]
 ; (uint32) t0 <<<= 18
 %line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 18
+	mov [rsp + 24], r8
+	rol r9d, 18
 ; (uint32) x5 ^= t0
 %line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	xor edx, r9d
 ; (uint32) t0 = x15 + x11
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rsi + rdi]
+	lea r8d, [r10 + r14]
 ; (uint32) t0 <<<= 7
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	mov r9, [rsp + 0]
+	xor r9d, r8d
 ; (uint32) t0 = x3 + x15
 %line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r11 + rsi]
+	lea r8d, [r9 + r10]
 ; (uint32) t0 <<<= 9
 %line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	mov r15, [rsp + 8]
+	xor r15d, r8d
 ; (uint32) t0 = x7 + x3
 %line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r11]
+	lea r8d, [r15 + r9]
 ; (uint32) t0 <<<= 13
 %line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
 %line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor r14d, r8d
 ; (uint32) t0 = x11 + x7
 %line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + r10]
+	lea r8d, [r14 + r15]
 ; (uint32) t0 <<<= 18
 %line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x0 + x3
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 24]
-	lea r8d, [r8 + r11]
+	lea r8d, [rsi + r9]
 ; (uint32) t0 <<<= 7
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
-	mov [rsp + 32], r15
+	xor edi, r8d
 ; (uint32) t0 = x1 + x0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 24]
-	lea r8d, [r15 + r8]
+	lea r8d, [rdi + rsi]
 ; (uint32) t0 <<<= 9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 40]
-	xor r15d, r8d
-	mov [rsp + 40], r15
+	xor eax, r8d
 ; (uint32) t0 = x2 + x1
 %line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 32]
-	lea r8d, [r15 + r8]
+	lea r8d, [rax + rdi]
 ; (uint32) t0 <<<= 13
 %line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	xor r9d, r8d
 ; (uint32) t0 = x3 + x2
 %line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r11 + r15]
+	lea r8d, [r9 + rax]
 ; (uint32) t0 <<<= 18
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 0], r9
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 24]
-	xor r15d, r8d
-	mov [rsp + 24], r15
+	xor esi, r8d
 ; (uint32) t0 = x5 + x4
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdx + rax]
+	lea r8d, [rdx + rcx]
 ; (uint32) t0 <<<= 7
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
 %line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x6 + x5
 %line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + rdx]
+	lea r8d, [rbx + rdx]
 ; (uint32) t0 <<<= 9
 %line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	xor r15d, r8d
 ; (uint32) t0 = x7 + x6
 %line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r9]
+	lea r8d, [r15 + rbx]
 ; (uint32) t0 <<<= 13
 %line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x4 ^= t0
 %line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r8d
+	xor ecx, r8d
 ; (uint32) t0 = x4 + x7
 %line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rax + r10]
+	lea r8d, [rcx + r15]
 ; (uint32) t0 <<<= 18
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 8], r15
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r8d
 ; (uint32) t0 = x10 + x9
 %line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + r12]
+	lea r8d, [r13 + r12]
 ; (uint32) t0 <<<= 7
 %line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
 %line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor r14d, r8d
 ; (uint32) t0 = x11 + x10
 %line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + r14]
+	lea r8d, [r14 + r13]
 ; (uint32) t0 <<<= 9
 %line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
@@ -972,7 +971,7 @@ align 32
 	xor ebp, r8d
 ; (uint32) t0 = x8 + x11
 %line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbp + rdi]
+	lea r8d, [rbp + r14]
 ; (uint32) t0 <<<= 13
 %line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
@@ -987,83 +986,88 @@ align 32
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x15 + x14
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rsi + r13]
+	lea r8d, [r10 + r11]
 ; (uint32) t0 <<<= 7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x12 ^= t0
 %line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r8d
+	mov r9, [rsp + 16]
+	xor r9d, r8d
 ; (uint32) t0 = x12 + x15
 %line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbx + rsi]
+	lea r15d, [r9 + r10]
 ; (uint32) t0 <<<= 9
 %line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 9
+	rol r15d, 9
 ; (uint32) x13 ^= t0
 %line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	mov r8, [rsp + 24]
+	xor r8d, r15d
 ; (uint32) t0 = x13 + x12
 %line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rcx + rbx]
+	lea r15d, [r8 + r9]
 ; (uint32) t0 <<<= 13
 %line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 13
+	rol r15d, 13
 ; (uint32) x14 ^= t0
 %line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r8d
+	xor r11d, r15d
 ; (uint32) t0 = x14 + x13
 %line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r13 + rcx]
+	lea r15d, [r11 + r8]
 ; (uint32) t0 <<<= 18
 %line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r8d, 18
+	rol r15d, 18
 ; (uint32) x15 ^= t0
 %line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor r10d, r15d
 ; =? i -= 1
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 0]
-	sub r8, 1
-	mov [rsp + 0], r8
+	mov r15, [rsp + 32]
+	sub r15, 1
 ; goto coreround if !=
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 16], r15
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], r13
-	mov [rsp + 0], rcx
-	mov rcx, rdi
-	mov r13, r9
-	mov r8, [rsp + 40]
-	mov r9, [rsp + 32]
-	mov r15, [rsp + 24]
-	mov rdi, [rsp + 16]
+	mov r15, [rsp + 8]
+	mov [rsp + 32], r15
+	mov r15, [rsp + 0]
+	mov [rsp + 16], r10
+	mov [rsp + 8], r11
+	mov [rsp + 0], r8
+	mov r8, [rsp + 32]
+	mov r10, r15
+	mov r11, rdi
+	mov r15, rsi
+	mov rdi, [rsp + 40]
 	mov dword [rdi], r15d
 ; mem32[out + 4] = x1
 %line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 4], r9d
+	mov dword [rdi + 4], r11d
 ; mem32[out + 8] = x2
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 8], r8d
+	mov dword [rdi + 8], eax
 ; mem32[out + 12] = x3
 %line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 12], r11d
+	mov dword [rdi + 12], r10d
 ; mem32[out + 16] = x4
 %line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 16], eax
+	mov dword [rdi + 16], ecx
 ; mem32[out + 20] = x5
 %line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 20], edx
 ; mem32[out + 24] = x6
 %line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 24], r13d
+	mov dword [rdi + 24], ebx
 ; mem32[out + 28] = x7
 %line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 28], r10d
+	mov dword [rdi + 28], r8d
 ; mem32[out + 32] = x8
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 32], ebp
@@ -1072,13 +1076,13 @@ align 32
 	mov dword [rdi + 36], r12d
 ; mem32[out + 40] = x10
 %line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 40], r14d
+	mov dword [rdi + 40], r13d
 ; mem32[out + 44] = x11
 %line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 44], ecx
+	mov dword [rdi + 44], r14d
 ; mem32[out + 48] = x12
 %line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 48], ebx
+	mov dword [rdi + 48], r9d
 ; mem32[out + 52] = x13
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
@@ -1089,7 +1093,7 @@ align 32
 	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
 %line 363+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, rsi
+	mov r8, [rsp + 16]
 	mov dword [rdi + 60], r8d
 ; leave
 %line 364+0 specs/salsa20/generated/salsa20_amd64_r20.q

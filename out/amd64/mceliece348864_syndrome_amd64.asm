@@ -97,73 +97,72 @@ align 32
 ; i = 96
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r10, 96
-	mov [rsp + 344], rdi
 	mov r11, r8
-	mov rdi, r9
 align 32
 .Lrows:
 ; q = mem64[eb + 0]
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, [rdi]
+	mov [rsp + 344], r10
+	mov r10, [r9]
 ; u = mem64[p0 + 0]
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi]
 ; a0 = u & q
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov rax, r8
 ; u = mem64[p0 + 340]
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 340]
 ; a1 = u & q
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov rcx, r8
 ; u = mem64[p0 + 680]
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 680]
 ; a2 = u & q
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov rbx, r8
 ; u = mem64[p0 + 1020]
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 1020]
 ; a3 = u & q
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov rbp, r8
 ; u = mem64[p1 + 0]
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [r11]
 ; a4 = u & q
 %line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov r12, r8
 ; u = mem64[p1 + 340]
 %line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [r11 + 340]
 ; a5 = u & q
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov r13, r8
 ; u = mem64[p1 + 680]
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [r11 + 680]
 ; a6 = u & q
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 	mov r14, r8
 ; u = mem64[p1 + 1020]
 %line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [r11 + 1020]
 ; a7 = u & q
 %line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
-	mov r9, r8
+	and r8, r10
+	mov r10, r8
 ; q = mem64[eb + 8]
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 8]
+	mov r15, [r9 + 8]
 ; u = mem64[p0 + 8]
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 8]
@@ -235,10 +234,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 16]
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 16]
+	mov r15, [r9 + 16]
 ; u = mem64[p0 + 16]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 16]
@@ -310,10 +309,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 24]
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 24]
+	mov r15, [r9 + 24]
 ; u = mem64[p0 + 24]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 24]
@@ -385,10 +384,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 32]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 32]
+	mov r15, [r9 + 32]
 ; u = mem64[p0 + 32]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 32]
@@ -460,10 +459,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 40]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 40]
+	mov r15, [r9 + 40]
 ; u = mem64[p0 + 40]
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 40]
@@ -535,10 +534,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 48]
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 48]
+	mov r15, [r9 + 48]
 ; u = mem64[p0 + 48]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 48]
@@ -610,10 +609,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 56]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 56]
+	mov r15, [r9 + 56]
 ; u = mem64[p0 + 56]
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 56]
@@ -685,10 +684,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 64]
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 64]
+	mov r15, [r9 + 64]
 ; u = mem64[p0 + 64]
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 64]
@@ -760,10 +759,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 72]
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 72]
+	mov r15, [r9 + 72]
 ; u = mem64[p0 + 72]
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 72]
@@ -835,10 +834,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 80]
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 80]
+	mov r15, [r9 + 80]
 ; u = mem64[p0 + 80]
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 80]
@@ -910,10 +909,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 88]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 88]
+	mov r15, [r9 + 88]
 ; u = mem64[p0 + 88]
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 88]
@@ -985,10 +984,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 96]
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 96]
+	mov r15, [r9 + 96]
 ; u = mem64[p0 + 96]
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 96]
@@ -1060,10 +1059,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 104]
 %line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 104]
+	mov r15, [r9 + 104]
 ; u = mem64[p0 + 104]
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 104]
@@ -1135,10 +1134,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 112]
 %line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 112]
+	mov r15, [r9 + 112]
 ; u = mem64[p0 + 112]
 %line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 112]
@@ -1210,10 +1209,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 120]
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 120]
+	mov r15, [r9 + 120]
 ; u = mem64[p0 + 120]
 %line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 120]
@@ -1285,10 +1284,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 128]
 %line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 128]
+	mov r15, [r9 + 128]
 ; u = mem64[p0 + 128]
 %line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 128]
@@ -1360,10 +1359,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 136]
 %line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 136]
+	mov r15, [r9 + 136]
 ; u = mem64[p0 + 136]
 %line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 136]
@@ -1435,10 +1434,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 144]
 %line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 144]
+	mov r15, [r9 + 144]
 ; u = mem64[p0 + 144]
 %line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 144]
@@ -1510,10 +1509,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 152]
 %line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 152]
+	mov r15, [r9 + 152]
 ; u = mem64[p0 + 152]
 %line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 152]
@@ -1585,10 +1584,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 531+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 160]
 %line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 160]
+	mov r15, [r9 + 160]
 ; u = mem64[p0 + 160]
 %line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 160]
@@ -1660,10 +1659,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 556+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 168]
 %line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 168]
+	mov r15, [r9 + 168]
 ; u = mem64[p0 + 168]
 %line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 168]
@@ -1735,10 +1734,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 581+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 176]
 %line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 176]
+	mov r15, [r9 + 176]
 ; u = mem64[p0 + 176]
 %line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 176]
@@ -1810,10 +1809,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 606+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 184]
 %line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 184]
+	mov r15, [r9 + 184]
 ; u = mem64[p0 + 184]
 %line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 184]
@@ -1885,10 +1884,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 631+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 192]
 %line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 192]
+	mov r15, [r9 + 192]
 ; u = mem64[p0 + 192]
 %line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 192]
@@ -1960,10 +1959,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 656+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 200]
 %line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 200]
+	mov r15, [r9 + 200]
 ; u = mem64[p0 + 200]
 %line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 200]
@@ -2035,10 +2034,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 681+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 208]
 %line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 208]
+	mov r15, [r9 + 208]
 ; u = mem64[p0 + 208]
 %line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 208]
@@ -2110,10 +2109,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 706+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 216]
 %line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 216]
+	mov r15, [r9 + 216]
 ; u = mem64[p0 + 216]
 %line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 216]
@@ -2185,10 +2184,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 731+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 224]
 %line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 224]
+	mov r15, [r9 + 224]
 ; u = mem64[p0 + 224]
 %line 733+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 224]
@@ -2260,10 +2259,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 756+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 232]
 %line 757+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 232]
+	mov r15, [r9 + 232]
 ; u = mem64[p0 + 232]
 %line 758+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 232]
@@ -2335,10 +2334,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 781+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 240]
 %line 782+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 240]
+	mov r15, [r9 + 240]
 ; u = mem64[p0 + 240]
 %line 783+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 240]
@@ -2410,10 +2409,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 806+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 248]
 %line 807+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 248]
+	mov r15, [r9 + 248]
 ; u = mem64[p0 + 248]
 %line 808+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 248]
@@ -2485,10 +2484,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 831+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 256]
 %line 832+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 256]
+	mov r15, [r9 + 256]
 ; u = mem64[p0 + 256]
 %line 833+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 256]
@@ -2560,10 +2559,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 856+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 264]
 %line 857+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 264]
+	mov r15, [r9 + 264]
 ; u = mem64[p0 + 264]
 %line 858+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 264]
@@ -2635,10 +2634,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 881+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 272]
 %line 882+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 272]
+	mov r15, [r9 + 272]
 ; u = mem64[p0 + 272]
 %line 883+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 272]
@@ -2710,10 +2709,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 906+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 280]
 %line 907+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 280]
+	mov r15, [r9 + 280]
 ; u = mem64[p0 + 280]
 %line 908+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 280]
@@ -2785,10 +2784,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 931+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 288]
 %line 932+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 288]
+	mov r15, [r9 + 288]
 ; u = mem64[p0 + 288]
 %line 933+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 288]
@@ -2860,10 +2859,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 956+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 296]
 %line 957+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 296]
+	mov r15, [r9 + 296]
 ; u = mem64[p0 + 296]
 %line 958+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 296]
@@ -2935,10 +2934,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 981+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 304]
 %line 982+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 304]
+	mov r15, [r9 + 304]
 ; u = mem64[p0 + 304]
 %line 983+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 304]
@@ -3010,10 +3009,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 1006+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 312]
 %line 1007+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 312]
+	mov r15, [r9 + 312]
 ; u = mem64[p0 + 312]
 %line 1008+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 312]
@@ -3085,10 +3084,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 1031+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 320]
 %line 1032+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 320]
+	mov r15, [r9 + 320]
 ; u = mem64[p0 + 320]
 %line 1033+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 320]
@@ -3160,10 +3159,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 1056+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 328]
 %line 1057+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 328]
+	mov r15, [r9 + 328]
 ; u = mem64[p0 + 328]
 %line 1058+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 328]
@@ -3235,10 +3234,10 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 1081+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; q = mem64[eb + 336]
 %line 1082+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r15, [rdi + 336]
+	mov r15, [r9 + 336]
 ; u = mem64[p0 + 332]
 %line 1083+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, [rsi + 332]
@@ -3310,7 +3309,7 @@ align 32
 	and r8, r15
 ; a7 = a7 ^ u
 %line 1106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; m = 0xffffffff
 %line 1107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r15, 4294967295
@@ -3407,23 +3406,23 @@ align 32
 	and r14, r15
 ; v = a7 << 32
 %line 1135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, r9
+	mov r8, r10
 	shl r8, 32
 ; a7 = a7 ^ v
 %line 1136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r9, r8
+	xor r10, r8
 ; v = m << 32
 %line 1137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	shl r15, 32
 ; a7 = a7 & v
 %line 1138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r9, r15
+	and r10, r15
 ; a6 = a6 ^ a7
 %line 1139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	xor r14, r9
+	xor r14, r10
 ; m = 0xffff0000ffff
 %line 1140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; v = a0 >> 16
 %line 1141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, rax
@@ -3433,7 +3432,7 @@ align 32
 	xor rax, r8
 ; a0 = a0 & m
 %line 1143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and rax, r9
+	and rax, r10
 ; v = a2 << 16
 %line 1144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, rbx
@@ -3443,7 +3442,7 @@ align 32
 	xor rbx, r8
 ; v = m << 16
 %line 1146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, r9
+	mov r8, r10
 	shl r8, 16
 ; a2 = a2 & v
 %line 1147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
@@ -3460,7 +3459,7 @@ align 32
 	xor r12, r8
 ; a4 = a4 & m
 %line 1151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r12, r9
+	and r12, r10
 ; v = a6 << 16
 %line 1152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, r14
@@ -3470,16 +3469,16 @@ align 32
 	xor r14, r8
 ; v = m << 16
 %line 1154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	shl r9, 16
+	shl r10, 16
 ; a6 = a6 & v
 %line 1155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r14, r9
+	and r14, r10
 ; a4 = a4 ^ a6
 %line 1156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor r12, r14
 ; m = 0xff00ff00ff00ff
 %line 1157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 71777214294589695
+	mov r10, 71777214294589695
 ; v = a0 >> 8
 %line 1158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, rax
@@ -3489,7 +3488,7 @@ align 32
 	xor rax, r8
 ; a0 = a0 & m
 %line 1160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and rax, r9
+	and rax, r10
 ; v = a4 << 8
 %line 1161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r8, r12
@@ -3499,10 +3498,10 @@ align 32
 	xor r12, r8
 ; v = m << 8
 %line 1163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	shl r9, 8
+	shl r10, 8
 ; a4 = a4 & v
 %line 1164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r12, r9
+	and r12, r10
 ; a0 = a0 ^ a4
 %line 1165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rax, r12
@@ -3535,10 +3534,10 @@ align 32
 	mov r8, rax
 ; m = 1
 %line 1174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 1
+	mov r10, 1
 ; v = v & m
 %line 1175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3548,10 +3547,10 @@ align 32
 	shr r8, 31
 ; m = 2
 %line 1178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 2
+	mov r10, 2
 ; v = v & m
 %line 1179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3561,10 +3560,10 @@ align 32
 	shr r8, 14
 ; m = 4
 %line 1182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 4
+	mov r10, 4
 ; v = v & m
 %line 1183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3574,10 +3573,10 @@ align 32
 	shr r8, 45
 ; m = 8
 %line 1186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 8
+	mov r10, 8
 ; v = v & m
 %line 1187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3587,10 +3586,10 @@ align 32
 	shr r8, 4
 ; m = 16
 %line 1190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 16
+	mov r10, 16
 ; v = v & m
 %line 1191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3600,10 +3599,10 @@ align 32
 	shr r8, 35
 ; m = 32
 %line 1194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 32
+	mov r10, 32
 ; v = v & m
 %line 1195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3613,10 +3612,10 @@ align 32
 	shr r8, 18
 ; m = 64
 %line 1198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r9, 64
+	mov r10, 64
 ; v = v & m
 %line 1199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	and r8, r9
+	and r8, r10
 ; o = o ^ v
 %line 1200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	xor rcx, r8
@@ -3640,8 +3639,7 @@ align 32
 	xor rcx, r8
 ; mem8[s + 0] = o
 %line 1207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, [rsp + 344]
-	mov byte [r8], cl
+	mov byte [rdi], cl
 ; p0 = p0 + 2720
 %line 1208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add rsi, 2720
@@ -3650,13 +3648,13 @@ align 32
 	add r11, 2720
 ; s = s + 1
 %line 1210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add r8, 1
-	mov [rsp + 344], r8
+	add rdi, 1
 ; e = e + 1
 %line 1211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add rdx, 1
 ; i = i - 1
 %line 1212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
+	mov r10, [rsp + 344]
 	sub r10, 1
 ; =? i - 0
 %line 1213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q

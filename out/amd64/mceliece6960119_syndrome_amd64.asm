@@ -163,11 +163,11 @@ align 32
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r9, 193
 	mov r10, r8
-	mov [rsp + 680], r9
 align 32
 .Lrows:
 ; q = mem64[eb + 0]
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
+	mov [rsp + 680], r9
 	mov r9, [r11]
 ; u = mem64[p0 + 0]
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
@@ -6869,12 +6869,11 @@ align 32
 	add rdx, 1
 ; i = i - 1
 %line 2284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [rsp + 680]
-	sub r8, 1
-	mov [rsp + 680], r8
+	mov r9, [rsp + 680]
+	sub r9, 1
 ; =? i - 0
 %line 2285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto rows if !=
 %line 2286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	jne .Lrows

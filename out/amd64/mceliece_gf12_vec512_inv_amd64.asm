@@ -14,1679 +14,1751 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_inv:
 	push r13
 	push r14
 	push r15
-	sub rsp, 456
+	sub rsp, 472
 ; i = 8
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, 8
-	mov [rsp + 408], rdi
-	mov [rsp + 416], rsi
-	mov [rsp + 424], r8
+	mov r11, rdi
+	mov rdx, rsi
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8]
-	mov [rsp + 0], r8
+	mov [rsp + 456], r8
+	mov [rsp + 440], r11
+	mov rbx, [rdx]
 ; v1 = mem64[f + 384]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 416]
-	mov r9, [r9 + 384]
-	mov [rsp + 8], r9
+	mov rax, [rdx + 384]
 ; v2 = v0 ^ v1
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov r11, r8
+	mov rsi, rbx
+	xor rsi, rax
 ; v3 = mem64[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 64]
-	mov [rsp + 16], r8
+	mov rdi, [rdx + 64]
 ; v4 = mem64[f + 448]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 416]
-	mov r9, [r9 + 448]
-	mov [rsp + 24], r9
+	mov rcx, [rdx + 448]
 ; v5 = v3 ^ v4
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov rsi, r8
+	mov r8, rdi
+	xor r8, rcx
+	mov r11, r8
 ; v6 = mem64[f + 128]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 128]
-	mov [rsp + 32], r8
+	mov rbp, [rdx + 128]
 ; v7 = mem64[f + 512]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 416]
-	mov r9, [r9 + 512]
-	mov [rsp + 40], r9
+	mov r8, [rdx + 512]
 ; v8 = v6 ^ v7
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov rdi, r8
+	mov r9, rbp
+	xor r9, r8
+	mov [rsp + 56], r8
+	mov r13, r9
 ; v9 = mem64[f + 704]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 704]
-	mov [rsp + 48], r8
+	mov r10, [rdx + 704]
 ; v8 = v8 ^ v9
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r8
+	xor r13, r10
 ; v10 = mem64[f + 192]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 192]
-	mov [rsp + 56], r8
+	mov r12, [rdx + 192]
 ; v11 = mem64[f + 576]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 416]
-	mov r9, [r9 + 576]
-	mov [rsp + 64], r9
+	mov r8, [rdx + 576]
 ; v12 = v10 ^ v11
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov rax, r8
+	mov r9, r12
+	xor r9, r8
+	mov [rsp + 88], r8
 ; v13 = mem64[f + 256]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 256]
-	mov [rsp + 72], r8
+	mov [rsp + 96], r9
+	mov r14, [rdx + 256]
 ; v14 = mem64[f + 640]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 416]
-	mov r9, [r9 + 640]
-	mov [rsp + 80], r9
+	mov r8, [rdx + 640]
 ; v15 = v13 ^ v14
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov rcx, r8
+	mov r9, r14
+	xor r9, r8
+	mov [rsp + 112], r8
 ; v16 = mem64[f + 320]
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	mov r8, [r8 + 320]
-	mov [rsp + 88], r8
+	mov [rsp + 120], r9
+	mov r9, [rdx + 320]
 ; v17 = v16 ^ v9
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 48]
-	mov rdx, r8
+	mov [rsp + 448], rdx
+	mov r8, r9
+	xor r8, r10
 ; v18 = v2 & v0
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 0]
-	mov [rsp + 96], r8
+	mov [rsp + 136], r8
+	mov r8, rsi
+	and r8, rbx
 ; v19 = v2 & v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r11
-	and r9, [rsp + 16]
+	mov [rsp + 144], r8
+	mov rdx, rsi
+	and rdx, rdi
 ; v20 = v9 & v0
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 48]
-	and r8, [rsp + 0]
+	mov r8, r10
+	and r8, rbx
 ; v20 = v19 ^ v20
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 112], r9
+	xor rdx, r8
 ; v19 = v2 & v6
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r11
-	and r10, [rsp + 32]
+	mov [rsp + 152], rdx
+	mov r15, rsi
+	and r15, rbp
 ; v21 = v9 & v3
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 48]
-	and r8, [rsp + 16]
+	mov r8, r10
+	and r8, rdi
 ; v22 = v5 & v0
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rsi
-	and r9, [rsp + 0]
+	mov rdx, r11
+	and rdx, rbx
 ; v21 = v19 ^ v21
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor r15, r8
 ; v22 = v21 ^ v22
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r9
-	mov [rsp + 120], r10
+	xor r15, rdx
 ; v21 = v9 & v6
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 48]
-	and r8, [rsp + 32]
+	mov [rsp + 160], r15
+	mov rdx, r10
+	and rdx, rbp
 ; v19 = v5 & v3
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rsi
-	and r9, [rsp + 16]
+	mov r8, r11
+	and r8, rdi
 ; v19 = v21 ^ v19
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 128], r8
+	xor rdx, r8
 ; v21 = v5 & v6
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 32]
-	mov [rsp + 136], r8
+	mov [rsp + 32], rdx
+	mov r8, r11
+	and r8, rbp
 ; v23 = v1 & v10
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 8]
-	and r8, [rsp + 56]
-	mov [rsp + 104], r8
+	mov [rsp + 72], r8
+	mov r8, rax
+	and r8, r12
 ; v24 = v1 & v13
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 8]
-	and r9, [rsp + 72]
+	mov [rsp + 8], r8
+	mov rdx, rax
+	and rdx, r14
 ; v25 = v8 & v10
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 56]
+	mov r8, r13
+	and r8, r12
 ; v25 = v24 ^ v25
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 144], r9
+	xor rdx, r8
 ; v24 = v1 & v16
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, [rsp + 8]
-	and r10, [rsp + 88]
+	mov [rsp + 168], rdx
+	mov r15, rax
+	and r15, r9
 ; v26 = v8 & v13
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 72]
+	mov r8, r13
+	and r8, r14
 ; v27 = v4 & v10
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 24]
-	and r9, [rsp + 56]
+	mov rdx, rcx
+	and rdx, r12
 ; v26 = v24 ^ v26
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor r15, r8
 ; v27 = v26 ^ v27
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r9
-	mov [rsp + 152], r10
+	xor r15, rdx
 ; v26 = v8 & v16
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 88]
+	mov r8, r13
+	and r8, r9
 ; v24 = v4 & v13
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 24]
-	and r9, [rsp + 72]
+	mov rdx, rcx
+	and rdx, r14
 ; v24 = v26 ^ v24
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 160], r8
+	xor r8, rdx
+	mov rdx, r8
 ; v26 = v4 & v16
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 24]
-	and r8, [rsp + 88]
-	mov [rsp + 168], r8
+	mov r8, rcx
+	and r8, r9
 ; v28 = v2 ^ v1
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, r11
-	xor r15, [rsp + 8]
+	mov [rsp + 184], r8
+	mov [rsp + 16], rsi
+	xor rsi, rax
 ; v29 = v9 ^ v8
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 48]
-	xor r14, rdi
+	mov r8, r10
+	xor r8, r13
+	mov [rsp + 64], r13
 ; v30 = v5 ^ v4
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, rsi
-	xor r13, [rsp + 24]
+	mov [rsp + 40], r11
+	xor r11, rcx
 ; v31 = v0 ^ v10
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 0]
-	xor r12, [rsp + 56]
+	mov [rsp + 0], rbx
+	xor rbx, r12
+	mov [rsp + 80], r12
 ; v32 = v3 ^ v13
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, [rsp + 16]
-	xor rbx, [rsp + 72]
+	mov [rsp + 24], rdi
+	xor rdi, r14
+	mov [rsp + 104], r14
 ; v33 = v6 ^ v16
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, [rsp + 32]
-	xor rbp, [rsp + 88]
+	mov [rsp + 48], rbp
+	xor rbp, r9
+	mov [rsp + 128], r9
+	mov r12, rbp
 ; v34 = v28 & v31
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r15
-	and r9, r12
+	mov r9, rsi
+	and r9, rbx
+	mov r13, r9
 ; v35 = v28 & v32
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r15
-	and r10, rbx
+	mov rbp, rsi
+	and rbp, rdi
 ; v36 = v29 & v31
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, r12
+	mov r9, r8
+	and r9, rbx
 ; v36 = v35 ^ v36
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor rbp, r9
 ; v28 = v28 & v33
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r15, rbp
+	and rsi, r12
 ; v35 = v29 & v32
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, rbx
-	mov [rsp + 176], r8
+	mov r14, r8
+	and r14, rdi
 ; v31 = v30 & v31
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, r12
+	mov r9, r11
+	and r9, rbx
 ; v35 = v28 ^ v35
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 176]
+	xor rsi, r14
 ; v31 = v35 ^ v31
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, r8
+	xor rsi, r9
 ; v29 = v29 & v33
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, rbp
+	and r8, r12
 ; v32 = v30 & v32
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, rbx
+	mov r9, r11
+	and r9, rdi
 ; v32 = v29 ^ v32
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r8
+	mov rdi, r8
+	xor rdi, r9
 ; v33 = v30 & v33
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r13, rbp
+	and r11, r12
 ; v34 = v34 ^ v18
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 96]
+	mov r8, [rsp + 144]
+	xor r13, r8
 ; v34 = v34 ^ v23
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 104]
+	mov r9, [rsp + 8]
+	xor r13, r9
 ; v36 = v36 ^ v20
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 112]
+	mov r8, [rsp + 152]
+	xor rbp, r8
 ; v36 = v36 ^ v25
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 144]
+	mov rbx, [rsp + 168]
+	xor rbp, rbx
 ; v31 = v31 ^ v22
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	xor r8, [rsp + 120]
+	mov r8, [rsp + 160]
+	xor rsi, r8
 ; v31 = v31 ^ v27
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 152]
-	mov [rsp + 176], r8
+	xor rsi, r15
 ; v32 = v32 ^ v19
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 128]
+	mov [rsp + 168], r15
+	mov [rsp + 192], rsi
+	mov r8, [rsp + 32]
+	xor rdi, r8
 ; v32 = v32 ^ v24
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 160]
+	xor rdi, rdx
 ; v33 = v33 ^ v21
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 136]
+	mov [rsp + 176], rdx
+	mov rsi, [rsp + 72]
+	xor r11, rsi
 ; v33 = v33 ^ v26
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 168]
+	mov rdx, [rsp + 184]
+	xor r11, rdx
 ; v19 = v34 ^ v19
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 128]
-	mov [rsp + 128], r9
+	xor r13, r8
 ; v21 = v36 ^ v21
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 136]
-	mov [rsp + 136], r10
+	mov [rsp + 200], r13
+	xor rbp, rsi
 ; v23 = v32 ^ v23
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
-	mov [rsp + 184], r14
+	mov [rsp + 208], rbp
+	xor rdi, r9
 ; v25 = v33 ^ v25
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 144]
-	mov [rsp + 144], r13
+	mov [rsp + 216], rdi
+	xor r11, rbx
 ; v33 = v12 & v1
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 8]
-	mov [rsp + 192], r8
+	mov [rsp + 224], r11
+	mov r12, [rsp + 96]
+	mov r8, r12
+	and r8, rax
+	mov r13, r8
 ; v32 = v12 & v4
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 24]
+	mov r8, r12
+	and r8, rcx
 ; v36 = v7 & v1
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 40]
-	and r9, [rsp + 8]
+	mov rbp, [rsp + 56]
+	mov r9, rbp
+	and r9, rax
 ; v36 = v32 ^ v36
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 200], r8
+	mov rbx, r8
 ; v32 = v12 & v7
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 40]
+	mov r11, r12
+	and r11, rbp
 ; v34 = v7 & v4
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 40]
-	and r9, [rsp + 24]
+	mov r8, rbp
+	and r8, rcx
 ; v30 = v15 & v1
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, rcx
-	and r10, [rsp + 8]
+	mov r14, [rsp + 120]
+	mov r9, r14
+	and r9, rax
 ; v34 = v32 ^ v34
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
+	xor r11, r8
 ; v30 = v34 ^ v30
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r10
-	mov [rsp + 208], r8
+	xor r11, r9
 ; v34 = v7 & v7
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 40]
-	and r8, [rsp + 40]
+	mov [rsp + 248], r11
+	mov r9, rbp
+	and r9, rbp
 ; v32 = v15 & v4
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 24]
+	mov r8, r14
+	and r8, rcx
 ; v32 = v34 ^ v32
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 104], r8
+	xor r9, r8
 ; v34 = v15 & v7
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 40]
-	mov [rsp + 216], r8
+	mov [rsp + 256], r9
+	mov r8, r14
+	and r8, rbp
 ; v29 = v11 & v11
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 64]
-	and r8, [rsp + 64]
-	mov [rsp + 224], r8
+	mov [rsp + 264], r8
+	mov rdx, [rsp + 88]
+	mov r8, rdx
+	and r8, rdx
+	mov rsi, r8
 ; v35 = v11 & v14
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 64]
-	and r8, [rsp + 80]
+	mov r9, rdx
+	mov rdi, [rsp + 112]
+	and r9, rdi
 ; v28 = v17 & v11
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rdx
-	and r9, [rsp + 64]
+	mov r15, [rsp + 136]
+	mov r8, r15
+	and r8, rdx
 ; v28 = v35 ^ v28
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 232], r8
+	xor r9, r8
 ; v35 = v11 & v9
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, [rsp + 64]
-	and r10, [rsp + 48]
+	mov [rsp + 272], r9
+	mov r11, rdx
+	and r11, r10
 ; v37 = v17 & v14
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 80]
+	mov r8, r15
+	and r8, rdi
 ; v38 = v14 & v11
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 64]
+	mov r9, rdi
+	and r9, rdx
 ; v37 = v35 ^ v37
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; v38 = v37 ^ v38
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r9
-	mov [rsp + 240], r10
+	xor r11, r9
 ; v37 = v17 & v9
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 48]
+	mov r8, r15
+	and r8, r10
 ; v35 = v14 & v14
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 80]
+	mov r9, rdi
+	and r9, rdi
 ; v35 = v37 ^ v35
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r9
-	mov [rsp + 248], r8
+	mov r9, r8
 ; v37 = v14 & v9
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 80]
-	and r8, [rsp + 48]
-	mov [rsp + 256], r8
+	mov r8, rdi
+	and r8, r10
 ; v39 = v12 ^ v11
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, rax
-	xor r15, [rsp + 64]
+	mov [rsp + 280], r8
+	xor r12, rdx
 ; v40 = v7 ^ v17
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 40]
-	xor r14, rdx
+	mov r8, rbp
+	xor r8, r15
 ; v41 = v15 ^ v14
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, rcx
-	xor r13, [rsp + 80]
+	xor r14, rdi
 ; v42 = v1 ^ v11
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 8]
-	xor r12, [rsp + 64]
+	mov [rsp + 8], rax
+	xor rax, rdx
 ; v43 = v4 ^ v14
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, [rsp + 24]
-	xor rbx, [rsp + 80]
+	mov [rsp + 32], rcx
+	xor rcx, rdi
 ; v44 = v7 ^ v9
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, [rsp + 40]
-	xor rbp, [rsp + 48]
+	xor rbp, r10
+	mov [rsp + 72], r10
 ; v45 = v39 & v42
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r15
-	and r9, r12
+	mov r10, r12
+	and r10, rax
+	mov rdx, r10
 ; v46 = v39 & v43
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r15
-	and r10, rbx
+	mov rdi, r12
+	and rdi, rcx
 ; v47 = v40 & v42
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, r12
+	mov r10, r8
+	and r10, rax
 ; v47 = v46 ^ v47
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor rdi, r10
+	mov r15, rdi
 ; v39 = v39 & v44
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r15, rbp
+	and r12, rbp
 ; v46 = v40 & v43
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, rbx
-	mov [rsp + 264], r8
+	mov rdi, r8
+	and rdi, rcx
 ; v42 = v41 & v42
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, r12
+	mov r10, r14
+	and r10, rax
 ; v46 = v39 ^ v46
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 264]
+	xor r12, rdi
 ; v42 = v46 ^ v42
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, r8
+	xor r12, r10
 ; v40 = v40 & v44
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, rbp
+	and r8, rbp
 ; v43 = v41 & v43
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, rbx
+	mov r10, r14
+	and r10, rcx
 ; v43 = v40 ^ v43
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r8
+	mov rdi, r8
+	xor rdi, r10
 ; v44 = v41 & v44
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r13, rbp
+	and r14, rbp
 ; v45 = v45 ^ v33
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 192]
+	xor rdx, r13
 ; v45 = v45 ^ v29
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 224]
+	mov [rsp + 232], r13
+	xor rdx, rsi
 ; v47 = v47 ^ v36
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 200]
+	xor r15, rbx
 ; v47 = v47 ^ v28
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 232]
+	mov [rsp + 240], rbx
+	mov r8, [rsp + 272]
+	xor r15, r8
 ; v42 = v42 ^ v30
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	xor r8, [rsp + 208]
+	mov r10, [rsp + 248]
+	xor r12, r10
 ; v42 = v42 ^ v38
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 264], r8
+	xor r12, r11
 ; v43 = v43 ^ v32
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
+	mov [rsp + 272], r11
+	mov [rsp + 288], r12
+	mov r10, [rsp + 256]
+	xor rdi, r10
 ; v43 = v43 ^ v35
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 248]
+	xor rdi, r9
 ; v44 = v44 ^ v34
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 216]
+	mov [rsp + 256], r9
+	mov r9, [rsp + 264]
+	xor r14, r9
 ; v44 = v44 ^ v37
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 256]
+	mov r11, [rsp + 280]
+	xor r14, r11
 ; v32 = v45 ^ v32
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 272], r9
+	xor rdx, r10
 ; v34 = v47 ^ v34
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 216]
-	mov [rsp + 216], r10
+	mov [rsp + 264], rdx
+	xor r15, r9
 ; v29 = v43 ^ v29
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 224]
-	mov [rsp + 224], r14
+	mov [rsp + 296], r15
+	xor rdi, rsi
 ; v28 = v44 ^ v28
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 232]
-	mov [rsp + 232], r13
+	mov [rsp + 304], rdi
+	xor r14, r8
 ; v12 = v2 ^ v12
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rax
-	mov [rsp + 280], r11
+	mov [rsp + 312], r14
+	mov r8, [rsp + 16]
+	mov r9, [rsp + 96]
+	xor r8, r9
+	mov rax, r8
 ; v2 = v9 ^ v7
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, [rsp + 40]
-	mov [rsp + 288], r8
+	mov rdi, [rsp + 72]
+	mov r8, rdi
+	mov rcx, [rsp + 56]
+	xor r8, rcx
+	mov rsi, r8
 ; v15 = v5 ^ v15
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rcx
-	mov [rsp + 328], rsi
+	mov r8, [rsp + 40]
+	mov r9, [rsp + 120]
+	xor r8, r9
+	mov r11, r8
 ; v5 = v1 ^ v11
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 64]
-	mov r10, r8
+	mov r12, [rsp + 8]
+	mov r8, r12
+	mov rdx, [rsp + 88]
+	xor r8, rdx
+	mov rbx, r8
 ; v17 = v8 ^ v17
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, rdx
+	mov r8, [rsp + 64]
+	mov r9, [rsp + 136]
+	xor r8, r9
+	mov rbp, r8
 ; v8 = v4 ^ v14
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 80]
-	mov rsi, r8
+	mov r13, [rsp + 32]
+	mov r8, r13
+	mov r10, [rsp + 112]
+	xor r8, r10
+	mov r9, r8
 ; v44 = v0 ^ v1
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, [rsp + 0]
-	xor r8, [rsp + 8]
-	mov rax, r8
+	xor r8, r12
+	mov r12, r8
 ; v43 = v3 ^ v4
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 24]
-	mov rcx, r8
+	mov r8, [rsp + 24]
+	xor r8, r13
+	mov r13, r8
 ; v47 = v6 ^ v7
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 40]
-	mov rdx, r8
+	mov r8, [rsp + 48]
+	xor r8, rcx
+	mov rcx, r8
 ; v45 = v10 ^ v11
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 64]
-	mov rbx, r8
+	mov r8, [rsp + 80]
+	xor r8, rdx
+	mov rdx, r8
 ; v41 = v13 ^ v14
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 72]
-	xor r8, [rsp + 80]
-	mov rbp, r8
-; v40 = v16 ^ v9
-%line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 48]
-	mov r12, r8
-; v46 = v12 & v44
-%line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, rax
-	mov [rsp + 296], r8
-; v39 = v12 & v43
-%line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r11
-	and r9, rcx
-; v48 = v2 & v44
-%line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	and r8, rax
-; v48 = v39 ^ v48
-%line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r8
-	mov r13, r9
-; v39 = v12 & v47
-%line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r11, rdx
-; v49 = v2 & v43
-%line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	and r8, rcx
-; v50 = v15 & v44
-%line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 328]
-	and r9, rax
-; v49 = v39 ^ v49
-%line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r8
-; v50 = v49 ^ v50
-%line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r9
-; v49 = v2 & v47
-%line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	and r8, rdx
-; v39 = v15 & v43
-%line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 328]
-	and r9, rcx
-; v39 = v49 ^ v39
-%line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 304], r8
-; v49 = v15 & v47
-%line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 328]
-	and r8, rdx
-	mov [rsp + 312], r8
-; v51 = v5 & v45
-%line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, rbx
-	mov [rsp + 104], r8
-; v52 = v5 & v41
-%line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r10
-	and r9, rbp
-; v53 = v17 & v45
-%line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, rbx
-; v53 = v52 ^ v53
-%line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 320], r9
-; v52 = v5 & v40
-%line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	and r14, r12
-; v54 = v17 & v41
-%line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, rbp
-; v55 = v8 & v45
-%line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rsi
-	and r9, rbx
-; v54 = v52 ^ v54
-%line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r8
-; v55 = v54 ^ v55
-%line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r9
-; v54 = v17 & v40
-%line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, r12
-; v52 = v8 & v41
-%line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rsi
-	and r9, rbp
-; v52 = v54 ^ v52
-%line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r9
-	mov r9, r8
-; v54 = v8 & v40
-%line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, r12
-	mov r15, r8
-; v5 = v12 ^ v5
-%line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 280]
+	mov r8, [rsp + 104]
 	xor r8, r10
 	mov r10, r8
-; v17 = v2 ^ v17
-%line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
+; v40 = v16 ^ v9
+%line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 128]
 	xor r8, rdi
-	mov rdi, r8
-; v8 = v15 ^ v8
-%line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 328]
-	xor r8, rsi
-; v45 = v44 ^ v45
-%line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rbx
-; v41 = v43 ^ v41
-%line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, rbp
-; v40 = v47 ^ v40
-%line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r12
-	mov rbx, rdx
-; v47 = v5 & v45
-%line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, r10
-	and rsi, rax
-	mov rbp, rsi
-; v43 = v5 & v41
-%line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, r10
-	and rsi, rcx
-; v44 = v17 & v45
-%line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, rdi
-	and rdx, rax
-; v44 = v43 ^ v44
-%line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rdx
-; v5 = v5 & v40
-%line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r10, rbx
-; v43 = v17 & v41
-%line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rdi
-	and r12, rcx
-; v45 = v8 & v45
-%line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, r8
-	and rdx, rax
-; v43 = v5 ^ v43
-%line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r12
-; v45 = v43 ^ v45
-%line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdx
-; v17 = v17 & v40
-%line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rdi, rbx
-; v41 = v8 & v41
-%line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rax, r8
-	and rax, rcx
-; v41 = v17 ^ v41
-%line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rcx, rdi
-	xor rcx, rax
-; v40 = v8 & v40
-%line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r8, rbx
-; v47 = v47 ^ v46
-%line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 296]
-; v47 = v47 ^ v51
-%line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 104]
-; v44 = v44 ^ v48
-%line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r13
-; v44 = v44 ^ v53
-%line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 320]
-; v45 = v45 ^ v50
-%line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r11
-; v45 = v45 ^ v55
-%line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r14
-; v41 = v41 ^ v39
-%line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 304]
-; v41 = v41 ^ v52
-%line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r9
-; v40 = v40 ^ v49
-%line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 312]
-; v40 = v40 ^ v54
-%line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
-; v39 = v47 ^ v39
-%line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 304]
-; v49 = v44 ^ v49
-%line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdi, rsi
-	xor rdi, [rsp + 312]
-; v51 = v41 ^ v51
-%line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, rcx
-	xor rsi, [rsp + 104]
-; v53 = v40 ^ v53
-%line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 320]
-	mov rcx, r8
-; v46 = v46 ^ v18
-%line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 96]
-; v46 = v46 ^ v33
-%line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 192]
-; v48 = v48 ^ v20
-%line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 112]
-; v48 = v48 ^ v36
-%line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 200]
-; v50 = v50 ^ v22
-%line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 120]
-; v50 = v50 ^ v30
-%line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 208]
-; v39 = v39 ^ v19
-%line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 128]
-; v39 = v39 ^ v32
-%line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 272]
-; v49 = v49 ^ v21
-%line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 136]
-; v49 = v49 ^ v34
-%line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 216]
-; v45 = v45 ^ v31
-%line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 176]
-; v45 = v45 ^ v42
-%line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 264]
-; v51 = v51 ^ v23
-%line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 184]
-; v51 = v51 ^ v29
-%line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 224]
-; v53 = v53 ^ v25
-%line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 144]
-; v53 = v53 ^ v28
-%line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 232]
-; v55 = v55 ^ v27
-%line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 152]
-; v55 = v55 ^ v38
-%line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 240]
-; v52 = v52 ^ v24
-%line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 160]
-; v52 = v52 ^ v35
-%line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 248]
-; v54 = v54 ^ v26
-%line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 168]
-; v54 = v54 ^ v37
-%line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 256]
-; v23 = v46 ^ v23
-%line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 184]
-	mov rax, r8
-; v25 = v48 ^ v25
-%line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 144]
-; v27 = v50 ^ v27
-%line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 152]
-; v24 = v39 ^ v24
-%line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 160]
-; v26 = v49 ^ v26
-%line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 168]
-; v33 = v51 ^ v33
-%line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 192]
-; v36 = v53 ^ v36
-%line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	xor r8, [rsp + 200]
-; v30 = v55 ^ v30
-%line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 208]
-; v32 = v52 ^ v32
-%line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 272]
-; v34 = v54 ^ v34
-%line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 216]
-; v36 = v36 ^ v37
-%line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 256]
-; v37 = v26 ^ v37
-%line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 256]
-; v33 = v33 ^ v35
-%line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 248]
-; v35 = v24 ^ v35
-%line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 248]
-; v45 = v45 ^ v38
-%line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 240]
-; v38 = v27 ^ v38
-%line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 240]
-	mov rcx, r11
-; v37 = v37 ^ v28
-%line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 232]
-; v28 = v25 ^ v28
-%line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 232]
-; v35 = v35 ^ v29
-%line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 224]
-; v29 = v23 ^ v29
-%line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, [rsp + 224]
-; v38 = v38 ^ v42
-%line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 264]
-; v42 = v31 ^ v42
-%line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 176]
-	xor r11, [rsp + 264]
-	mov [rsp + 144], r11
-; v28 = v28 ^ v34
-%line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, r15
-; v34 = v21 ^ v34
-%line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 136]
-	xor r11, r15
-	mov rdx, r11
-; v29 = v29 ^ v32
-%line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, r9
-; v32 = v19 ^ v32
-%line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 128]
-	xor r11, r9
-; v42 = v42 ^ v30
-%line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 144]
-	xor r9, r14
-	mov [rsp + 144], r9
-; v30 = v22 ^ v30
-%line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 120]
-	xor r9, r14
-	mov [rsp + 152], r9
-; v34 = v34 ^ v36
-%line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r8
-; v36 = v20 ^ v36
-%line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 112]
-	xor r9, r8
-	mov [rsp + 160], r9
-; v32 = v32 ^ v33
-%line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rsi
-; v33 = v18 ^ v33
-%line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rsi
-	mov [rsp + 168], r8
-; v18 = v33 ^ v29
-%line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rax
-	mov [rsp + 176], r8
-; v20 = v36 ^ v28
-%line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	xor r8, r13
-	mov r9, r8
-; v22 = v30 ^ v38
-%line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
-	xor r8, rcx
-	mov rsi, r8
-; v22 = v22 ^ v45
-%line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r10
-; v19 = v32 ^ v35
-%line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	xor r8, rbp
-	mov rbx, r8
-; v21 = v34 ^ v37
-%line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	xor r8, rdi
-	mov [rsp + 184], r8
-; v31 = v42 ^ v45
-%line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, r10
-	mov [rsp + 192], r8
-; v18 = v18 ^ v19
-%line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	xor r8, rbx
-	mov [rsp + 176], r8
-; v23 = v45 ^ v38
-%line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	xor r8, rcx
-	mov [rsp + 200], r8
-; v20 = v20 ^ v21
-%line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 184]
-; v20 = v20 ^ v37
-%line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rdi
-; v25 = v29 ^ v35
-%line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, r8
+; v46 = v12 & v44
+%line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, rax
-	xor r8, rbp
-	mov [rsp + 208], r8
-; v22 = v22 ^ v31
-%line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 192]
-; v27 = v28 ^ v37
-%line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	xor r8, rdi
-	mov [rsp + 216], r8
-; v24 = v18 & v33
-%line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	and r8, [rsp + 168]
-	mov [rsp + 224], r8
-; v26 = v18 & v36
-%line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	and r8, [rsp + 160]
-; v54 = v37 & v33
-%line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 168]
-; v54 = v26 ^ v54
-%line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 232], r8
-; v26 = v18 & v30
-%line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	and r8, [rsp + 152]
-; v52 = v37 & v36
-%line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 160]
-; v55 = v23 & v33
-%line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 200]
-	and r14, [rsp + 168]
-; v52 = v26 ^ v52
-%line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-; v55 = v52 ^ v55
-%line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 240], r8
-; v52 = v37 & v30
-%line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 152]
-; v26 = v23 & v36
-%line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 200]
-	and r12, [rsp + 160]
-; v26 = v52 ^ v26
-%line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 96], r8
-; v52 = v23 & v30
-%line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 200]
-	and r8, [rsp + 152]
-	mov [rsp + 104], r8
-; v53 = v19 & v32
-%line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, r11
-	mov [rsp + 112], r8
-; v51 = v19 & v34
-%line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	and r8, r12
+; v39 = v12 & v43
+%line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 40], r8
+	mov rdi, rax
+	and rdi, r13
+; v48 = v2 & v44
+%line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rsi
+	and r8, r12
+; v48 = v39 ^ v48
+%line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdi, r8
+; v39 = v12 & v47
+%line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 64], rdi
+	mov r15, rax
+	and r15, rcx
+; v49 = v2 & v43
+%line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rsi
+	and r8, r13
+; v50 = v15 & v44
+%line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, r11
+	and rdi, r12
+; v49 = v39 ^ v49
+%line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r8
+; v50 = v49 ^ v50
+%line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, rdi
+; v49 = v2 & v47
+%line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 96], r15
+	mov rdi, rsi
+	and rdi, rcx
+; v39 = v15 & v43
+%line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r11
+	and r8, r13
+; v39 = v49 ^ v39
+%line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdi, r8
+; v49 = v15 & v47
+%line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 120], rdi
+	mov r8, r11
+	and r8, rcx
+; v51 = v5 & v45
+%line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 136], r8
 	mov r8, rbx
 	and r8, rdx
+; v52 = v5 & v41
+%line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r8
+	mov rdi, rbx
+	and rdi, r10
+; v53 = v17 & v45
+%line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rbp
+	and r8, rdx
+; v53 = v52 ^ v53
+%line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdi, r8
+; v52 = v5 & v40
+%line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 320], rdi
+	mov r15, rbx
+	and r15, r14
+; v54 = v17 & v41
+%line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rbp
+	and r8, r10
+; v55 = v8 & v45
+%line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, r9
+	and rdi, rdx
+; v54 = v52 ^ v54
+%line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r8
+; v55 = v54 ^ v55
+%line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, rdi
+; v54 = v17 & v40
+%line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rbp
+	and r8, r14
+; v52 = v8 & v41
+%line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, r9
+	and rdi, r10
+; v52 = v54 ^ v52
+%line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, rdi
+	mov rdi, r8
+; v54 = v8 & v40
+%line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r9
+	and r8, r14
+; v5 = v12 ^ v5
+%line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, rbx
+; v17 = v2 ^ v17
+%line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, rbp
+; v8 = v15 ^ v8
+%line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r11, r9
+; v45 = v44 ^ v45
+%line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r12, rdx
+; v41 = v43 ^ v41
+%line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r13, r10
+; v40 = v47 ^ v40
+%line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rcx, r14
+; v47 = v5 & v45
+%line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rax
+	and r9, r12
+	mov r10, r9
+; v43 = v5 & v41
+%line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rax
+	and r9, r13
+; v44 = v17 & v45
+%line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdx, rsi
+	and rdx, r12
+; v44 = v43 ^ v44
+%line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, rdx
+	mov rdx, r9
+; v5 = v5 & v40
+%line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	and rax, rcx
+; v43 = v17 & v41
+%line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rsi
+	and r9, r13
+; v45 = v8 & v45
+%line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rbx, r11
+	and rbx, r12
+; v43 = v5 ^ v43
+%line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, r9
+; v45 = v43 ^ v45
+%line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, rbx
+; v17 = v17 & v40
+%line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	and rsi, rcx
+; v41 = v8 & v41
+%line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, r11
+	and r9, r13
+; v41 = v17 ^ v41
+%line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, r9
+	mov rbp, rsi
+; v40 = v8 & v40
+%line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	and r11, rcx
+	mov rcx, r11
+; v47 = v47 ^ v46
+%line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rsi, [rsp + 40]
+	xor r10, rsi
+; v47 = v47 ^ v51
+%line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r12, [rsp + 16]
+	xor r10, r12
+; v44 = v44 ^ v48
+%line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, [rsp + 64]
+	xor rdx, r9
+; v44 = v44 ^ v53
+%line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rbx, [rsp + 320]
+	xor rdx, rbx
+; v45 = v45 ^ v50
+%line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r11, [rsp + 96]
+	xor rax, r11
+; v45 = v45 ^ v55
+%line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, r15
+; v41 = v41 ^ v39
+%line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, [rsp + 120]
+	xor rbp, r14
+; v41 = v41 ^ v52
+%line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rbp, rdi
+; v40 = v40 ^ v49
+%line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r13, [rsp + 136]
+	xor rcx, r13
+; v40 = v40 ^ v54
+%line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rcx, r8
+; v39 = v47 ^ v39
+%line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r10, r14
+; v49 = v44 ^ v49
+%line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdx, r13
+; v51 = v41 ^ v51
+%line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rbp, r12
+; v53 = v40 ^ v53
+%line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rcx, rbx
+	mov rbx, rcx
+; v46 = v46 ^ v18
+%line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 144]
+	xor rsi, rcx
+; v46 = v46 ^ v33
+%line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r12, [rsp + 232]
+	xor rsi, r12
+; v48 = v48 ^ v20
+%line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 152]
+	xor r9, rcx
+; v48 = v48 ^ v36
+%line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 240]
+	xor r9, rcx
+; v50 = v50 ^ v22
+%line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 160]
+	xor r11, rcx
+; v50 = v50 ^ v30
+%line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 248]
+	xor r11, rcx
+; v39 = v39 ^ v19
+%line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 200]
+	xor r10, rcx
+; v39 = v39 ^ v32
+%line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 264]
+	xor r10, rcx
+; v49 = v49 ^ v21
+%line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 208]
+	xor rdx, rcx
+; v49 = v49 ^ v34
+%line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 296]
+	xor rdx, rcx
+; v45 = v45 ^ v31
+%line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 192]
+	xor rax, rcx
+; v45 = v45 ^ v42
+%line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 288]
+	xor rax, rcx
+; v51 = v51 ^ v23
+%line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 64], rax
+	mov rax, [rsp + 216]
+	xor rbp, rax
+; v51 = v51 ^ v29
+%line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 304]
+	xor rbp, rcx
+; v53 = v53 ^ v25
+%line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r13, [rsp + 224]
+	xor rbx, r13
+; v53 = v53 ^ v28
+%line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 312]
+	xor rbx, rcx
+; v55 = v55 ^ v27
+%line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rcx, [rsp + 168]
+	xor r15, rcx
+; v55 = v55 ^ v38
+%line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, [rsp + 272]
+	xor r15, r14
+; v52 = v52 ^ v24
+%line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r15
+	mov r14, [rsp + 176]
+	xor rdi, r14
+; v52 = v52 ^ v35
+%line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r15, [rsp + 256]
+	xor rdi, r15
+; v54 = v54 ^ v26
+%line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 40], rdi
+	mov r15, [rsp + 184]
+	xor r8, r15
+; v54 = v54 ^ v37
+%line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, [rsp + 280]
+	xor r8, rdi
+; v23 = v46 ^ v23
+%line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, rax
+; v25 = v48 ^ v25
+%line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, r13
+; v27 = v50 ^ v27
+%line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r11, rcx
+; v24 = v39 ^ v24
+%line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r10, r14
+	mov rax, r10
+; v26 = v49 ^ v26
+%line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdx, r15
+; v33 = v51 ^ v33
+%line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rbp, r12
+; v36 = v53 ^ v36
+%line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r10, [rsp + 240]
+	xor rbx, r10
+; v30 = v55 ^ v30
+%line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r10, [rsp + 16]
+	mov rcx, [rsp + 248]
+	xor r10, rcx
+	mov rcx, r10
+; v32 = v52 ^ v32
+%line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r10, [rsp + 40]
+	mov r12, [rsp + 264]
+	xor r10, r12
+; v34 = v54 ^ v34
+%line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r12, [rsp + 296]
+	xor r8, r12
+; v36 = v36 ^ v37
+%line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rbx, rdi
+; v37 = v26 ^ v37
+%line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rdx, rdi
+; v33 = v33 ^ v35
+%line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, [rsp + 256]
+	xor rbp, rdi
+; v35 = v24 ^ v35
+%line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, rdi
+; v45 = v45 ^ v38
+%line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdi, [rsp + 64]
+	mov r12, [rsp + 272]
+	xor rdi, r12
+; v38 = v27 ^ v38
+%line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r11, r12
+; v37 = v37 ^ v28
+%line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r12, [rsp + 312]
+	xor rdx, r12
+; v28 = v25 ^ v28
+%line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, r12
+	mov r12, r9
+; v35 = v35 ^ v29
+%line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, [rsp + 304]
+	xor rax, r9
+; v29 = v23 ^ v29
+%line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, r9
+; v38 = v38 ^ v42
+%line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r13, [rsp + 288]
+	xor r11, r13
+; v42 = v31 ^ v42
+%line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, [rsp + 192]
+	xor r9, r13
+	mov r13, r9
+; v28 = v28 ^ v34
+%line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r12, r8
+; v34 = v21 ^ v34
+%line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, [rsp + 208]
+	xor r9, r8
+; v29 = v29 ^ v32
+%line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, r10
+; v32 = v19 ^ v32
+%line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 200]
+	xor r8, r10
+	mov r10, r8
+; v42 = v42 ^ v30
+%line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r13, rcx
+; v30 = v22 ^ v30
+%line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 160]
+	xor r8, rcx
+	mov rcx, r8
+; v34 = v34 ^ v36
+%line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, rbx
+; v36 = v20 ^ v36
+%line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 152]
+	xor r8, rbx
+	mov rbx, r8
+; v32 = v32 ^ v33
+%line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r10, rbp
+; v33 = v18 ^ v33
+%line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 144]
+	xor r8, rbp
+	mov rbp, r8
+; v18 = v33 ^ v29
+%line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rbp
+	xor r8, rsi
+	mov r14, r8
+; v20 = v36 ^ v28
+%line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rbx
+	xor r8, r12
+; v22 = v30 ^ v38
+%line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 160], rcx
+	xor rcx, r11
+; v22 = v22 ^ v45
+%line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rcx, rdi
+; v19 = v32 ^ v35
+%line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 152], r10
+	xor r10, rax
+; v21 = v34 ^ v37
+%line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 144], r9
+	xor r9, rdx
+; v31 = v42 ^ v45
+%line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 136], r13
+	xor r13, rdi
+; v18 = v18 ^ v19
+%line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r10
+; v23 = v45 ^ v38
+%line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 64], rdi
+	xor rdi, r11
+; v20 = v20 ^ v21
+%line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r9
+; v20 = v20 ^ v37
+%line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 40], r9
+	xor r8, rdx
+; v25 = v29 ^ v35
+%line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 120], rsi
+	xor rsi, rax
+	mov [rsp + 16], rax
+; v22 = v22 ^ v31
+%line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 232], rsi
+	xor rcx, r13
+; v27 = v28 ^ v37
+%line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 216], r13
+	mov [rsp + 200], rcx
+	mov [rsp + 96], r12
+	xor r12, rdx
+; v24 = v18 & v33
+%line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 240], r12
+	mov r9, r14
+	and r9, rbp
+; v26 = v18 & v36
+%line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 248], r9
+	mov rsi, r14
+	and rsi, rbx
+; v54 = v37 & v33
+%line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rdx
+	and r9, rbp
+; v54 = v26 ^ v54
+%line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, r9
+; v26 = v18 & v30
+%line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 256], rsi
+	mov rax, r14
+	mov r12, [rsp + 160]
+	and rax, r12
+; v52 = v37 & v36
+%line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rdx
+	and r9, rbx
+; v55 = v23 & v33
+%line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rsi, rdi
+	and rsi, rbp
+; v52 = v26 ^ v52
+%line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, r9
+; v55 = v52 ^ v55
+%line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rax, rsi
+; v52 = v37 & v30
+%line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 264], rax
+	mov rsi, rdx
+	and rsi, r12
+; v26 = v23 & v36
+%line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r9, rdi
+	and r9, rbx
+; v26 = v52 ^ v26
+%line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor rsi, r9
+; v52 = v23 & v30
+%line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 272], rsi
+	mov r9, rdi
+	and r9, r12
+; v53 = v19 & v32
+%line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 280], r9
+	mov r9, r10
+	mov rsi, [rsp + 152]
+	and r9, rsi
+; v51 = v19 & v34
+%line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 288], r9
+	mov rcx, r10
+	mov rax, [rsp + 144]
+	and rcx, rax
 ; v49 = v20 & v32
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, r9
-	and r12, r11
+	mov r9, r8
+	and r9, rsi
 ; v49 = v51 ^ v49
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 120], r8
+	xor rcx, r9
 ; v51 = v19 & v42
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 144]
+	mov [rsp + 296], rcx
+	mov r9, r10
+	mov rcx, [rsp + 136]
+	and r9, rcx
 ; v39 = v20 & v34
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, r9
-	and r12, rdx
+	mov r13, r8
+	and r13, rax
 ; v50 = v38 & v32
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rcx
-	and r14, r11
+	mov r15, r11
+	and r15, rsi
 ; v39 = v51 ^ v39
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
+	xor r9, r13
 ; v50 = v39 ^ v50
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 248], r8
+	xor r9, r15
+	mov r13, r9
 ; v39 = v20 & v42
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 144]
+	mov r9, r8
+	and r9, rcx
 ; v51 = v38 & v34
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rcx
-	and r12, rdx
+	mov r15, r11
+	and r15, rax
 ; v51 = v39 ^ v51
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 256], r8
+	xor r9, r15
 ; v39 = v38 & v42
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 144]
-	mov [rsp + 264], r8
+	mov r15, r11
+	and r15, rcx
 ; v48 = v18 ^ v19
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 176]
-	xor r14, rbx
+	mov [rsp + 304], r15
+	mov [rsp + 184], r14
+	xor r14, r10
+	mov [rsp + 208], r10
 ; v46 = v37 ^ v20
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rdi
-	xor r12, r9
+	mov r10, rdx
+	xor r10, r8
+	mov [rsp + 192], r8
 ; v40 = v23 ^ v38
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 200]
-	xor r8, rcx
-	mov [rsp + 128], r8
+	mov [rsp + 224], rdi
+	xor rdi, r11
 ; v41 = v33 ^ v32
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, r11
-	mov [rsp + 136], r8
+	mov [rsp + 176], rbp
+	xor rbp, rsi
 ; v44 = v36 ^ v34
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, rdx
-	mov [rsp + 272], r8
+	mov [rsp + 168], rbx
+	xor rbx, rax
 ; v47 = v30 ^ v42
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
-	xor r8, [rsp + 144]
-	mov [rsp + 280], r8
+	xor r12, rcx
 ; v8 = v48 & v41
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, r14
-	and r8, [rsp + 136]
-	mov [rsp + 304], r8
+	and r8, rbp
+	mov rax, r8
 ; v17 = v48 & v44
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, r14
-	and r8, [rsp + 272]
-	mov [rsp + 288], r8
+	and r8, rbx
 ; v43 = v46 & v41
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 136]
-	mov [rsp + 296], r8
+	mov rsi, r10
+	and rsi, rbp
 ; v43 = v17 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	xor r8, [rsp + 296]
-	mov [rsp + 296], r8
+	xor r8, rsi
+	mov rcx, r8
 ; v48 = v48 & v47
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 280]
+	and r14, r12
 ; v17 = v46 & v44
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 272]
-	mov [rsp + 288], r8
+	mov r8, r10
+	and r8, rbx
 ; v41 = v40 & v41
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	and r8, [rsp + 136]
-	mov [rsp + 136], r8
+	mov rsi, rdi
+	and rsi, rbp
 ; v17 = v48 ^ v17
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 288]
+	xor r14, r8
 ; v41 = v17 ^ v41
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 136]
-	mov [rsp + 288], r14
+	xor r14, rsi
 ; v46 = v46 & v47
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r12, [rsp + 280]
+	and r10, r12
 ; v44 = v40 & v44
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	and r8, [rsp + 272]
+	mov r8, rdi
+	and r8, rbx
 ; v44 = v46 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r8
+	xor r10, r8
 ; v47 = v40 & v47
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 128]
-	and r14, [rsp + 280]
+	and rdi, r12
 ; v8 = v8 ^ v24
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 304]
-	xor r15, [rsp + 224]
+	mov r8, [rsp + 248]
+	xor rax, r8
 ; v8 = v8 ^ v53
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 112]
+	mov rsi, [rsp + 288]
+	xor rax, rsi
 ; v43 = v43 ^ v54
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 232]
+	mov r8, [rsp + 256]
+	xor rcx, r8
 ; v43 = v43 ^ v49
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 120]
-	mov [rsp + 296], r8
+	mov rbx, [rsp + 296]
+	xor rcx, rbx
 ; v41 = v41 ^ v55
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	xor r8, [rsp + 240]
+	mov r8, [rsp + 264]
+	xor r14, r8
 ; v41 = v41 ^ v50
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 288], r8
+	xor r14, r13
 ; v44 = v44 ^ v26
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 96]
+	mov [rsp + 288], r13
+	mov [rsp + 296], r14
+	mov r8, [rsp + 272]
+	xor r10, r8
 ; v44 = v44 ^ v51
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 256]
+	xor r10, r9
 ; v47 = v47 ^ v52
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
+	mov [rsp + 272], r9
+	mov r9, [rsp + 280]
+	xor rdi, r9
 ; v47 = v47 ^ v39
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 264]
+	mov rbp, r15
+	xor rdi, rbp
 ; v26 = v8 ^ v26
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 96]
-	mov [rsp + 272], r15
+	xor rax, r8
 ; v52 = v43 ^ v52
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 104]
-	mov [rsp + 280], r8
+	mov [rsp + 280], rax
+	xor rcx, r9
 ; v53 = v44 ^ v53
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 112]
-	mov [rsp + 296], r12
+	mov [rsp + 312], rcx
+	xor r10, rsi
 ; v49 = v47 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 120]
-	mov [rsp + 304], r14
+	mov [rsp + 320], r10
+	xor rdi, rbx
 ; v47 = v25 & v29
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 208]
-	and r8, rax
-	mov [rsp + 312], r8
+	mov [rsp + 328], rdi
+	mov r13, [rsp + 232]
+	mov r8, r13
+	mov r12, [rsp + 120]
+	and r8, r12
+	mov rcx, r8
 ; v44 = v25 & v28
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 208]
-	and r8, r13
+	mov r9, r13
+	mov rax, [rsp + 96]
+	and r9, rax
 ; v43 = v21 & v29
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 184]
-	and r12, rax
+	mov rdi, [rsp + 40]
+	mov r8, rdi
+	and r8, r12
 ; v43 = v44 ^ v43
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 320], r8
+	xor r9, r8
 ; v44 = v25 & v38
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 208]
-	and r8, rcx
+	mov [rsp + 344], r9
+	mov r10, r13
+	and r10, r11
 ; v8 = v21 & v28
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 184]
-	and r12, r13
+	mov r8, rdi
+	and r8, rax
 ; v40 = v22 & v29
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rsi
-	and r14, rax
+	mov rbp, [rsp + 200]
+	mov r9, rbp
+	and r9, r12
 ; v8 = v44 ^ v8
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
+	xor r10, r8
 ; v40 = v8 ^ v40
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 328], r8
+	xor r10, r9
 ; v8 = v21 & v38
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, rcx
+	mov [rsp + 352], r10
+	mov r9, rdi
+	and r9, r11
 ; v44 = v22 & v28
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, rsi
-	and r12, r13
+	mov r8, rbp
+	and r8, rax
 ; v44 = v8 ^ v44
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 336], r8
+	xor r9, r8
 ; v8 = v22 & v38
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, rcx
-	mov [rsp + 344], r8
+	mov [rsp + 360], r9
+	mov r8, rbp
+	and r8, r11
 ; v46 = v35 & v35
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, rbp
-	mov [rsp + 352], r8
+	mov [rsp + 368], r8
+	mov r10, [rsp + 16]
+	mov r8, r10
+	and r8, r10
 ; v17 = v35 & v37
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, rdi
+	mov [rsp + 376], r8
+	mov rsi, r10
+	and rsi, rdx
 ; v48 = v27 & v35
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 216]
-	and r12, rbp
+	mov r9, [rsp + 240]
+	mov r8, r9
+	and r8, r10
 ; v48 = v17 ^ v48
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 360], r8
+	xor rsi, r8
 ; v17 = v35 & v45
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, r10
+	mov [rsp + 384], rsi
+	mov r8, r10
+	mov rsi, [rsp + 64]
+	and r8, rsi
 ; v5 = v27 & v37
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 216]
-	and r12, rdi
+	mov r14, r9
+	and r14, rdx
 ; v15 = v31 & v35
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 192]
-	and r14, rbp
+	mov rbx, [rsp + 216]
+	mov r15, rbx
+	and r15, r10
 ; v5 = v17 ^ v5
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
+	xor r8, r14
 ; v15 = v5 ^ v15
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 368], r8
+	xor r8, r15
+	mov r14, r8
 ; v5 = v27 & v45
 %line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 216]
-	and r8, r10
+	mov r8, r9
+	and r8, rsi
 ; v17 = v31 & v37
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 192]
-	and r12, rdi
+	mov r15, rbx
+	and r15, rdx
 ; v17 = v5 ^ v17
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 376], r8
+	xor r8, r15
+	mov r15, r8
 ; v5 = v31 & v45
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	and r8, r10
-	mov [rsp + 384], r8
+	mov r8, rbx
+	and r8, rsi
 ; v2 = v25 ^ v35
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 208]
-	xor r14, rbp
+	mov [rsp + 392], r8
+	xor r13, r10
 ; v12 = v21 ^ v27
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 184]
-	xor r12, [rsp + 216]
+	mov r8, rdi
+	xor r8, r9
 ; v56 = v22 ^ v31
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	xor r8, [rsp + 192]
-	mov [rsp + 96], r8
+	xor rbp, rbx
 ; v57 = v29 ^ v35
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	xor r8, rbp
-	mov [rsp + 104], r8
+	xor r12, r10
 ; v58 = v28 ^ v37
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	xor r8, rdi
-	mov [rsp + 112], r8
+	xor rax, rdx
 ; v59 = v38 ^ v45
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	xor r8, r10
-	mov [rsp + 120], r8
+	mov [rsp + 40], r11
+	xor r11, rsi
 ; v60 = v2 & v57
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 104]
-	mov [rsp + 392], r8
+	mov r9, r13
+	and r9, r12
+	mov rsi, r9
 ; v61 = v2 & v58
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 112]
-	mov [rsp + 128], r8
+	mov r10, r13
+	and r10, rax
 ; v62 = v12 & v57
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 104]
-	mov [rsp + 136], r8
+	mov r9, r8
+	and r9, r12
 ; v62 = v61 ^ v62
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	xor r8, [rsp + 136]
-	mov [rsp + 136], r8
+	xor r10, r9
 ; v2 = v2 & v59
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 120]
+	and r13, r11
 ; v61 = v12 & v58
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 112]
-	mov [rsp + 128], r8
+	mov rbx, r8
+	and rbx, rax
 ; v57 = v56 & v57
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 104]
-	mov [rsp + 104], r8
+	mov r9, rbp
+	and r9, r12
 ; v61 = v2 ^ v61
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 128]
+	xor r13, rbx
 ; v57 = v61 ^ v57
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
-	mov [rsp + 104], r14
+	xor r13, r9
 ; v12 = v12 & v59
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r12, [rsp + 120]
+	and r8, r11
 ; v58 = v56 & v58
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 112]
+	mov r9, rbp
+	and r9, rax
 ; v58 = v12 ^ v58
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r8
+	mov rax, r8
+	xor rax, r9
 ; v59 = v56 & v59
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 120]
+	and rbp, r11
 ; v60 = v60 ^ v47
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 392]
-	xor r15, [rsp + 312]
+	xor rsi, rcx
 ; v60 = v60 ^ v46
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 352]
+	mov [rsp + 336], rcx
+	mov r9, [rsp + 376]
+	xor rsi, r9
 ; v62 = v62 ^ v43
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	xor r8, [rsp + 320]
+	mov r8, [rsp + 344]
+	xor r10, r8
 ; v62 = v62 ^ v48
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 360]
-	mov [rsp + 136], r8
+	mov r11, [rsp + 384]
+	xor r10, r11
 ; v57 = v57 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, [rsp + 328]
+	mov r8, [rsp + 352]
+	xor r13, r8
 ; v57 = v57 ^ v15
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 368]
-	mov [rsp + 104], r8
+	xor r13, r14
 ; v58 = v58 ^ v44
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 336]
+	mov [rsp + 376], r14
+	mov [rsp + 384], r13
+	mov r8, [rsp + 360]
+	xor rax, r8
 ; v58 = v58 ^ v17
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 376]
+	xor rax, r15
 ; v59 = v59 ^ v8
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 344]
+	mov [rsp + 360], r15
+	mov rcx, [rsp + 368]
+	xor rbp, rcx
 ; v59 = v59 ^ v5
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 384]
+	mov rbx, [rsp + 392]
+	xor rbp, rbx
 ; v44 = v60 ^ v44
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 336]
-	mov [rsp + 96], r15
+	xor rsi, r8
 ; v8 = v62 ^ v8
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	xor r8, [rsp + 344]
-	mov [rsp + 112], r8
+	mov [rsp + 368], rsi
+	xor r10, rcx
 ; v46 = v58 ^ v46
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 352]
-	mov [rsp + 120], r12
+	mov [rsp + 400], r10
+	xor rax, r9
 ; v48 = v59 ^ v48
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 360]
-	mov [rsp + 128], r14
+	mov [rsp + 408], rax
+	xor rbp, r11
 ; v25 = v18 ^ v25
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	xor r8, [rsp + 208]
-	mov r12, r8
+	mov [rsp + 416], rbp
+	mov r8, [rsp + 184]
+	mov r9, [rsp + 232]
+	xor r8, r9
+	mov r10, r8
 ; v21 = v37 ^ v21
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	xor r8, [rsp + 184]
-	mov [rsp + 136], r8
+	mov r8, rdx
+	xor r8, rdi
+	mov rsi, r8
 ; v22 = v23 ^ v22
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 200]
-	xor r8, rsi
-	mov [rsp + 176], r8
+	mov r8, [rsp + 224]
+	mov r9, [rsp + 200]
+	xor r8, r9
+	mov r11, r8
 ; v19 = v19 ^ v35
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, rbp
+	mov rdi, [rsp + 208]
+	mov r9, [rsp + 16]
+	xor rdi, r9
 ; v27 = v20 ^ v27
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 216]
+	mov r8, [rsp + 192]
+	mov rax, [rsp + 240]
+	xor r8, rax
+	mov rax, r8
 ; v31 = v38 ^ v31
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	xor r8, [rsp + 192]
-	mov [rsp + 184], r8
-; v29 = v33 ^ v29
-%line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, rax
-	mov rsi, r8
-; v28 = v36 ^ v28
-%line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, r13
-	mov rax, r8
-; v38 = v30 ^ v38
-%line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
+	mov r12, [rsp + 40]
+	mov r8, r12
+	mov rcx, [rsp + 216]
 	xor r8, rcx
 	mov rcx, r8
-; v35 = v32 ^ v35
-%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rbp
-; v37 = v34 ^ v37
-%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, rdi
-; v45 = v42 ^ v45
-%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, r10
-	mov r10, r8
-; v42 = v25 & v29
-%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rsi
-	mov rdi, r8
-; v34 = v25 & v28
-%line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rax
-; v32 = v21 & v29
-%line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, [rsp + 136]
-	and rbp, rsi
-; v32 = v34 ^ v32
-%line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+; v29 = v33 ^ v29
+%line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 176]
+	mov rbx, [rsp + 120]
+	xor r8, rbx
+	mov rbx, r8
+; v28 = v36 ^ v28
+%line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 168]
+	mov rbp, [rsp + 96]
 	xor r8, rbp
 	mov rbp, r8
+; v38 = v30 ^ v38
+%line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 160]
+	xor r8, r12
+	mov r12, r8
+; v35 = v32 ^ v35
+%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 152]
+	xor r8, r9
+	mov r9, r8
+; v37 = v34 ^ v37
+%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 144]
+	xor r8, rdx
+	mov rdx, r8
+; v45 = v42 ^ v45
+%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 136]
+	mov r13, [rsp + 64]
+	xor r8, r13
+	mov r13, r8
+; v42 = v25 & v29
+%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r10
+	and r8, rbx
+; v34 = v25 & v28
+%line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r8
+	mov r14, r10
+	and r14, rbp
+; v32 = v21 & v29
+%line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rsi
+	and r8, rbx
+; v32 = v34 ^ v32
+%line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
 ; v34 = v25 & v38
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rcx
+	mov [rsp + 40], r14
+	mov r15, r10
+	and r15, r12
 ; v30 = v21 & v28
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, [rsp + 136]
-	and r13, rax
+	mov r8, rsi
+	and r8, rbp
 ; v36 = v22 & v29
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 176]
-	and r14, rsi
+	mov r14, r11
+	and r14, rbx
 ; v30 = v34 ^ v30
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
+	xor r15, r8
 ; v36 = v30 ^ v36
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov r13, r8
+	xor r15, r14
 ; v30 = v21 & v38
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	and r8, rcx
+	mov [rsp + 64], r15
+	mov r14, rsi
+	and r14, r12
 ; v34 = v22 & v28
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 176]
-	and r14, rax
+	mov r8, r11
+	and r8, rbp
 ; v34 = v30 ^ v34
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 144], r8
+	xor r14, r8
 ; v30 = v22 & v38
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	and r8, rcx
-	mov [rsp + 152], r8
+	mov [rsp + 96], r14
+	mov r8, r11
+	and r8, r12
 ; v33 = v19 & v35
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, r11
-	mov [rsp + 160], r8
+	mov [rsp + 120], r8
+	mov r8, rdi
+	and r8, r9
 ; v20 = v19 & v37
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, rdx
+	mov [rsp + 136], r8
+	mov r14, rdi
+	and r14, rdx
 ; v23 = v27 & v35
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r9
-	and r14, r11
+	mov r8, rax
+	and r8, r9
 ; v23 = v20 ^ v23
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 168], r8
+	xor r14, r8
 ; v20 = v19 & v45
 %line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, r10
+	mov [rsp + 144], r14
+	mov r8, rdi
+	and r8, r13
 ; v18 = v27 & v37
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r9
+	mov r14, rax
 	and r14, rdx
 ; v59 = v31 & v35
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 184]
-	and r15, r11
+	mov r15, rcx
+	and r15, r9
 ; v18 = v20 ^ v18
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r14
@@ -1696,11 +1768,11 @@ align 32
 	mov r14, r8
 ; v18 = v27 & v45
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, r10
+	mov r8, rax
+	and r8, r13
 ; v20 = v31 & v37
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 184]
+	mov r15, rcx
 	and r15, rdx
 ; v20 = v18 ^ v20
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
@@ -1708,929 +1780,1001 @@ align 32
 	mov r15, r8
 ; v18 = v31 & v45
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, r10
+	mov r8, rcx
+	and r8, r13
 ; v19 = v25 ^ v19
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rbx
+	xor r10, rdi
 ; v27 = v21 ^ v27
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, [rsp + 136]
-	xor rbx, r9
+	xor rsi, rax
 ; v31 = v22 ^ v31
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 176]
-	xor r9, [rsp + 184]
+	xor r11, rcx
 ; v35 = v29 ^ v35
 %line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r11
+	xor rbx, r9
 ; v37 = v28 ^ v37
 %line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rdx
+	xor rbp, rdx
 ; v45 = v38 ^ v45
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r10
+	xor r12, r13
 ; v38 = v19 & v35
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r12
-	and r10, rsi
-	mov r11, r10
+	mov r9, r10
+	and r9, rbx
+	mov rdi, r9
 ; v28 = v19 & v37
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r12
-	and r10, rax
+	mov r9, r10
+	and r9, rbp
 ; v29 = v27 & v35
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, rbx
-	and rdx, rsi
+	mov rax, rsi
+	and rax, rbx
 ; v29 = v28 ^ v29
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdx
-	mov rdx, r10
+	xor r9, rax
+	mov rax, r9
 ; v19 = v19 & v45
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r12, rcx
+	and r10, r12
 ; v28 = v27 & v37
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, rbx
-	and r10, rax
-	mov [rsp + 136], r10
+	mov r9, rsi
+	and r9, rbp
 ; v35 = v31 & v35
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r9
-	and r10, rsi
+	mov rcx, r11
+	and rcx, rbx
 ; v28 = v19 ^ v28
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 136]
+	xor r10, r9
 ; v35 = v28 ^ v35
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r10
+	xor r10, rcx
+	mov rcx, r10
 ; v27 = v27 & v45
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rbx, rcx
+	and rsi, r12
 ; v37 = v31 & v37
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r9
-	and r10, rax
+	mov r9, r11
+	and r9, rbp
 ; v37 = v27 ^ v37
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r10
+	xor rsi, r9
+	mov rbx, rsi
 ; v45 = v31 & v45
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r9
-	and r10, rcx
+	and r11, r12
+	mov rsi, r11
 ; v38 = v38 ^ v42
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rdi
+	mov r10, [rsp + 16]
+	xor rdi, r10
 ; v38 = v38 ^ v33
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 160]
+	mov rbp, [rsp + 136]
+	xor rdi, rbp
 ; v29 = v29 ^ v32
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, rbp
+	mov r9, [rsp + 40]
+	xor rax, r9
 ; v29 = v29 ^ v23
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 168]
+	mov rdx, [rsp + 144]
+	xor rax, rdx
 ; v35 = v35 ^ v36
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r13
+	mov r11, [rsp + 64]
+	xor rcx, r11
 ; v35 = v35 ^ v59
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r14
+	xor rcx, r14
 ; v37 = v37 ^ v34
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 144]
+	mov r13, [rsp + 96]
+	xor rbx, r13
 ; v37 = v37 ^ v20
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor rbx, r15
 ; v45 = v45 ^ v30
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 152]
+	mov r12, [rsp + 120]
+	xor rsi, r12
 ; v45 = v45 ^ v18
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor rsi, r8
 ; v34 = v38 ^ v34
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 144]
-	mov r9, r11
+	xor rdi, r13
 ; v30 = v29 ^ v30
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 152]
+	xor rax, r12
 ; v33 = v37 ^ v33
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 160]
+	xor rbx, rbp
 ; v23 = v45 ^ v23
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 168]
+	xor rsi, rdx
+	mov rbp, rsi
 ; v42 = v42 ^ v24
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 224]
+	mov rsi, [rsp + 248]
+	xor r10, rsi
 ; v42 = v42 ^ v47
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 312]
+	mov r12, [rsp + 336]
+	xor r10, r12
 ; v32 = v32 ^ v54
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 232]
+	mov rsi, [rsp + 256]
+	xor r9, rsi
 ; v32 = v32 ^ v43
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 320]
+	mov rsi, [rsp + 344]
+	xor r9, rsi
 ; v36 = v36 ^ v55
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 240]
+	mov rsi, [rsp + 264]
+	xor r11, rsi
 ; v36 = v36 ^ v40
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 328]
+	mov rsi, [rsp + 352]
+	xor r11, rsi
 ; v34 = v34 ^ v26
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 272]
+	mov rsi, [rsp + 280]
+	xor rdi, rsi
 ; v34 = v34 ^ v44
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 96]
+	mov rsi, [rsp + 368]
+	xor rdi, rsi
 ; v30 = v30 ^ v52
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 280]
+	mov rsi, [rsp + 312]
+	xor rax, rsi
 ; v30 = v30 ^ v8
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 112]
+	mov rsi, [rsp + 400]
+	xor rax, rsi
 ; v35 = v35 ^ v41
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 288]
+	mov rsi, [rsp + 296]
+	xor rcx, rsi
 ; v35 = v35 ^ v57
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 104]
+	mov rsi, [rsp + 384]
+	xor rcx, rsi
 ; v33 = v33 ^ v53
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 296]
+	mov [rsp + 64], rcx
+	mov rcx, [rsp + 320]
+	xor rbx, rcx
 ; v33 = v33 ^ v46
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 120]
+	mov rsi, [rsp + 408]
+	xor rbx, rsi
 ; v23 = v23 ^ v49
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 304]
+	mov r13, [rsp + 328]
+	xor rbp, r13
 ; v23 = v23 ^ v48
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 128]
+	mov rsi, [rsp + 416]
+	xor rbp, rsi
 ; v59 = v59 ^ v50
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 248]
+	mov rdx, [rsp + 288]
+	xor r14, rdx
 ; v59 = v59 ^ v15
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 368]
+	mov rsi, [rsp + 376]
+	xor r14, rsi
 ; v20 = v20 ^ v51
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 256]
+	mov [rsp + 16], r14
+	mov r14, [rsp + 272]
+	xor r15, r14
 ; v20 = v20 ^ v17
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 376]
+	mov rsi, [rsp + 360]
+	xor r15, rsi
 ; v18 = v18 ^ v39
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 264]
+	mov [rsp + 40], r15
+	mov r15, [rsp + 304]
+	xor r8, r15
 ; v18 = v18 ^ v5
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 384]
+	mov rsi, [rsp + 392]
+	xor r8, rsi
 ; v53 = v42 ^ v53
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 296]
+	xor r10, rcx
 ; v49 = v32 ^ v49
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 304]
+	xor r9, r13
 ; v50 = v36 ^ v50
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 248]
+	xor r11, rdx
 ; v51 = v34 ^ v51
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 256]
+	xor rdi, r14
+	mov rcx, rdi
 ; v39 = v30 ^ v39
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 264]
+	xor rax, r15
 ; v47 = v33 ^ v47
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 312]
+	xor rbx, r12
 ; v43 = v23 ^ v43
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 320]
+	mov rdi, [rsp + 344]
+	xor rbp, rdi
 ; v40 = v59 ^ v40
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 328]
+	mov rdi, [rsp + 16]
+	mov rdx, [rsp + 352]
+	xor rdi, rdx
+	mov rdx, rdi
 ; v44 = v20 ^ v44
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 96]
+	mov rdi, [rsp + 40]
+	mov r12, [rsp + 368]
+	xor rdi, r12
 ; v8 = v18 ^ v8
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 112]
+	mov r12, [rsp + 400]
+	xor r8, r12
 ; v43 = v43 ^ v5
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 384]
+	xor rbp, rsi
 ; v5 = v39 ^ v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 384]
+	xor rax, rsi
 ; v47 = v47 ^ v17
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 376]
+	mov rsi, [rsp + 360]
+	xor rbx, rsi
 ; v17 = v51 ^ v17
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 376]
-	mov r11, r9
+	xor rcx, rsi
 ; v35 = v35 ^ v15
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 368]
+	mov rsi, [rsp + 64]
+	mov r12, [rsp + 376]
+	xor rsi, r12
 ; v15 = v50 ^ v15
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 368]
+	xor r11, r12
 ; v5 = v5 ^ v48
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 128]
+	mov r12, [rsp + 416]
+	xor rax, r12
 ; v48 = v49 ^ v48
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 128]
+	xor r9, r12
+	mov r12, r9
 ; v17 = v17 ^ v46
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 120]
+	mov r9, [rsp + 408]
+	xor rcx, r9
 ; v46 = v53 ^ v46
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 120]
+	xor r10, r9
 ; v15 = v15 ^ v57
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 104]
+	mov r13, [rsp + 384]
+	xor r11, r13
 ; v57 = v41 ^ v57
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 288]
-	xor r9, [rsp + 104]
-	mov rsi, r9
+	mov r9, [rsp + 296]
+	xor r9, r13
+	mov r13, r9
 ; v48 = v48 ^ v8
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, r8
+	xor r12, r8
 ; v8 = v52 ^ v8
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 280]
+	mov r9, [rsp + 312]
 	xor r9, r8
 ; v46 = v46 ^ v44
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r15
+	xor r10, rdi
 ; v44 = v26 ^ v44
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	xor r8, r15
-	mov rax, r8
+	mov r8, [rsp + 280]
+	xor r8, rdi
+	mov rdi, r8
 ; v57 = v57 ^ v40
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r14
+	xor r13, rdx
 ; v40 = v55 ^ v40
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 240]
-	xor r8, r14
-	mov rcx, r8
+	mov r8, [rsp + 264]
+	xor r8, rdx
+	mov rdx, r8
 ; v8 = v8 ^ v43
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r10
+	xor r9, rbp
 ; v43 = v54 ^ v43
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 232]
-	xor r8, r10
-	mov [rsp + 96], r8
+	mov r8, [rsp + 256]
+	xor r8, rbp
+	mov rbp, r8
 ; v44 = v44 ^ v47
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rbx
+	xor rdi, rbx
 ; v47 = v24 ^ v47
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 224]
+	mov r8, [rsp + 248]
 	xor r8, rbx
-	mov r10, r8
+	mov rbx, r8
 ; v47 = v47 ^ v46
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdi
+	xor rbx, r10
 ; v43 = v43 ^ v48
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rbp
-	mov [rsp + 96], r8
+	xor rbp, r12
 ; v40 = v40 ^ v15
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r13
+	xor rdx, r11
 ; v40 = v40 ^ v35
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r12
+	mov [rsp + 96], r11
+	xor rdx, rsi
 ; v44 = v44 ^ v17
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, r11
+	xor rdi, rcx
 ; v8 = v8 ^ v5
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rdx
+	mov [rsp + 40], rcx
+	mov [rsp + 160], rdi
+	xor r9, rax
 ; v57 = v57 ^ v35
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r12
+	mov [rsp + 16], rax
+	mov [rsp + 152], r9
+	xor r13, rsi
 ; v24 = v47 & v0
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 0]
-	mov [rsp + 104], r8
+	mov [rsp + 144], r13
+	mov r8, rbx
+	mov rax, [rsp + 0]
+	and r8, rax
 ; v54 = v47 & v3
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 16]
+	mov [rsp + 192], r8
+	mov r9, rbx
+	mov rcx, [rsp + 24]
+	and r9, rcx
 ; v55 = v35 & v0
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r12
-	and rbx, [rsp + 0]
+	mov r8, rsi
+	and r8, rax
 ; v55 = v54 ^ v55
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 112], r8
+	xor r9, r8
 ; v54 = v47 & v6
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 32]
+	mov [rsp + 200], r9
+	mov r11, rbx
+	mov r13, [rsp + 48]
+	and r11, r13
 ; v26 = v35 & v3
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r12
-	and rbx, [rsp + 16]
+	mov r8, rsi
+	and r8, rcx
 ; v52 = v43 & v0
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 0]
+	mov r9, rbp
+	and r9, rax
 ; v26 = v54 ^ v26
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
+	xor r11, r8
 ; v52 = v26 ^ v52
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 120], r8
+	xor r11, r9
 ; v26 = v35 & v6
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 32]
+	mov [rsp + 208], r11
+	mov r9, rsi
+	and r9, r13
 ; v54 = v43 & v3
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, [rsp + 96]
-	and rbx, [rsp + 16]
+	mov r8, rbp
+	and r8, rcx
 ; v54 = v26 ^ v54
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 128], r8
+	xor r9, r8
 ; v26 = v43 & v6
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 32]
-	mov [rsp + 136], r8
+	mov [rsp + 216], r9
+	mov r8, rbp
+	and r8, r13
 ; v41 = v46 & v10
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 56]
-	mov [rsp + 144], r8
+	mov [rsp + 224], r8
+	mov r8, r10
+	mov r9, [rsp + 80]
+	and r8, r9
 ; v53 = v46 & v13
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 72]
+	mov [rsp + 232], r8
+	mov rdi, r10
+	mov r11, [rsp + 104]
+	and rdi, r11
 ; v49 = v40 & v10
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rcx
-	and rbx, [rsp + 56]
+	mov r8, rdx
+	and r8, r9
 ; v49 = v53 ^ v49
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 152], r8
+	xor rdi, r8
 ; v53 = v46 & v16
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 88]
+	mov [rsp + 240], rdi
+	mov r8, r10
+	mov rdi, [rsp + 128]
+	and r8, rdi
 ; v50 = v40 & v13
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rcx
-	and rbx, [rsp + 72]
+	mov r14, rdx
+	and r14, r11
 ; v51 = v48 & v10
 %line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbp
-	and r14, [rsp + 56]
+	mov r15, r12
+	and r15, r9
 ; v50 = v53 ^ v50
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
+	xor r8, r14
 ; v51 = v50 ^ v51
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 160], r8
+	xor r8, r15
+	mov r14, r8
 ; v50 = v40 & v16
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 88]
+	mov r8, rdx
+	and r8, rdi
 ; v53 = v48 & v13
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rbp
-	and rbx, [rsp + 72]
+	mov r15, r12
+	and r15, r11
 ; v53 = v50 ^ v53
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 168], r8
+	xor r8, r15
+	mov r15, r8
 ; v50 = v48 & v16
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 88]
-	mov [rsp + 176], r8
+	mov r8, r12
+	and r8, rdi
 ; v39 = v47 ^ v46
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	xor r14, rdi
+	mov [rsp + 248], r8
+	mov r8, rbx
+	mov [rsp + 184], rbx
+	xor r8, r10
+	mov [rsp + 136], r10
 ; v18 = v35 ^ v40
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r12
-	xor rbx, rcx
+	mov [rsp + 64], rsi
+	xor rsi, rdx
+	mov [rsp + 168], rdx
 ; v20 = v43 ^ v48
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rbp
-	mov [rsp + 184], r8
+	mov [rsp + 176], rbp
+	xor rbp, r12
+	mov [rsp + 120], r12
 ; v59 = v0 ^ v10
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 56]
-	mov [rsp + 192], r8
+	xor rax, r9
 ; v23 = v3 ^ v13
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 72]
-	mov [rsp + 200], r8
+	xor rcx, r11
 ; v33 = v6 ^ v16
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 88]
-	mov [rsp + 208], r8
+	xor r13, rdi
 ; v30 = v39 & v59
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 192]
-	mov [rsp + 232], r8
+	mov rdi, r8
+	and rdi, rax
 ; v34 = v39 & v23
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 200]
-	mov [rsp + 216], r8
+	mov r11, r8
+	and r11, rcx
 ; v36 = v18 & v59
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 192]
-	mov [rsp + 224], r8
+	mov r9, rsi
+	and r9, rax
 ; v36 = v34 ^ v36
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 216]
-	xor r8, [rsp + 224]
-	mov [rsp + 224], r8
+	xor r11, r9
 ; v39 = v39 & v33
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 208]
+	and r8, r13
 ; v34 = v18 & v23
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 200]
-	mov [rsp + 216], r8
+	mov r9, rsi
+	and r9, rcx
 ; v59 = v20 & v59
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, [rsp + 192]
-	mov [rsp + 192], r8
+	mov r10, rbp
+	and r10, rax
 ; v34 = v39 ^ v34
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 216]
+	mov rax, r8
+	xor rax, r9
 ; v59 = v34 ^ v59
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 192]
-	mov [rsp + 192], r14
+	xor rax, r10
 ; v18 = v18 & v33
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rbx, [rsp + 208]
+	and rsi, r13
 ; v23 = v20 & v23
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, [rsp + 200]
+	mov r8, rbp
+	and r8, rcx
 ; v23 = v18 ^ v23
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r8
+	xor rsi, r8
 ; v33 = v20 & v33
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 184]
-	and r14, [rsp + 208]
+	and rbp, r13
 ; v30 = v30 ^ v24
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 232]
-	xor r15, [rsp + 104]
+	mov r8, [rsp + 192]
+	xor rdi, r8
 ; v30 = v30 ^ v41
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 144]
+	mov r8, [rsp + 232]
+	xor rdi, r8
 ; v36 = v36 ^ v55
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 224]
-	xor r8, [rsp + 112]
+	mov r9, [rsp + 200]
+	xor r11, r9
 ; v36 = v36 ^ v49
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 152]
-	mov [rsp + 224], r8
+	mov r9, [rsp + 240]
+	xor r11, r9
 ; v59 = v59 ^ v52
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	xor r8, [rsp + 120]
+	mov r10, [rsp + 208]
+	xor rax, r10
 ; v59 = v59 ^ v51
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 160]
-	mov [rsp + 192], r8
+	xor rax, r14
 ; v23 = v23 ^ v54
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 128]
+	mov [rsp + 232], r14
+	mov [rsp + 240], rax
+	mov r10, [rsp + 216]
+	xor rsi, r10
 ; v23 = v23 ^ v53
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 168]
+	xor rsi, r15
 ; v33 = v33 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 136]
+	mov [rsp + 216], r15
+	mov rax, [rsp + 224]
+	xor rbp, rax
 ; v33 = v33 ^ v50
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 176]
+	mov rcx, [rsp + 248]
+	xor rbp, rcx
 ; v54 = v30 ^ v54
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 128]
-	mov [rsp + 128], r15
+	xor rdi, r10
 ; v26 = v36 ^ v26
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 224]
-	xor r8, [rsp + 136]
-	mov [rsp + 136], r8
+	mov [rsp + 224], rdi
+	xor r11, rax
 ; v41 = v23 ^ v41
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 144]
-	mov [rsp + 144], rbx
+	mov [rsp + 256], r11
+	xor rsi, r8
 ; v49 = v33 ^ v49
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 152]
-	mov [rsp + 152], r14
+	mov [rsp + 264], rsi
+	xor rbp, r9
 ; v33 = v44 & v1
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 8]
-	mov [rsp + 184], r8
+	mov [rsp + 272], rbp
+	mov r12, [rsp + 160]
+	mov r8, r12
+	mov rdi, [rsp + 8]
+	and r8, rdi
 ; v23 = v44 & v4
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 24]
+	mov [rsp + 160], r8
+	mov r9, r12
+	mov rax, [rsp + 32]
+	and r9, rax
 ; v36 = v15 & v1
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r13
-	and rbx, [rsp + 8]
+	mov rsi, [rsp + 96]
+	mov r8, rsi
+	and r8, rdi
 ; v36 = v23 ^ v36
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 200], r8
+	xor r9, r8
 ; v23 = v44 & v7
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 40]
+	mov [rsp + 96], r9
+	mov r10, r12
+	mov rbx, [rsp + 56]
+	and r10, rbx
 ; v30 = v15 & v4
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r13
-	and rbx, [rsp + 24]
+	mov r8, rsi
+	and r8, rax
 ; v20 = v8 & v1
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r9
-	and r14, [rsp + 8]
+	mov rdx, [rsp + 152]
+	mov r9, rdx
+	and r9, rdi
 ; v30 = v23 ^ v30
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
+	xor r10, r8
 ; v20 = v30 ^ v20
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 208], r8
+	xor r10, r9
 ; v30 = v15 & v7
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 40]
+	mov [rsp + 152], r10
+	mov r9, rsi
+	and r9, rbx
 ; v23 = v8 & v4
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 24]
+	mov r8, rdx
+	and r8, rax
 ; v23 = v30 ^ v23
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 216], r8
+	xor r9, r8
 ; v30 = v8 & v7
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 40]
-	mov [rsp + 224], r8
+	mov [rsp + 280], r9
+	mov r8, rdx
+	and r8, rbx
 ; v18 = v17 & v11
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 64]
-	mov [rsp + 232], r8
+	mov [rsp + 288], r8
+	mov rbp, [rsp + 40]
+	mov r8, rbp
+	mov r13, [rsp + 88]
+	and r8, r13
 ; v34 = v17 & v14
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 80]
+	mov [rsp + 296], r8
+	mov r11, rbp
+	mov r10, [rsp + 112]
+	and r11, r10
 ; v39 = v57 & v11
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rsi
-	and rbx, [rsp + 64]
+	mov r9, [rsp + 144]
+	mov r8, r9
+	and r8, r13
 ; v39 = v34 ^ v39
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 240], r8
+	xor r11, r8
 ; v34 = v17 & v9
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 48]
+	mov [rsp + 304], r11
+	mov r8, rbp
+	mov r11, [rsp + 72]
+	and r8, r11
 ; v32 = v57 & v14
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rsi
-	and rbx, [rsp + 80]
+	mov r14, r9
+	and r14, r10
 ; v42 = v5 & v11
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rdx
-	and r14, [rsp + 64]
+	mov rcx, [rsp + 16]
+	mov r15, rcx
+	and r15, r13
 ; v32 = v34 ^ v32
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
+	xor r8, r14
 ; v42 = v32 ^ v42
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 248], r8
+	xor r8, r15
+	mov r14, r8
 ; v32 = v57 & v9
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 48]
+	mov r8, r9
+	and r8, r11
 ; v34 = v5 & v14
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, rdx
-	and rbx, [rsp + 80]
+	mov r15, rcx
+	and r15, r10
 ; v34 = v32 ^ v34
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbx
-	mov [rsp + 256], r8
+	xor r8, r15
+	mov r15, r8
 ; v32 = v5 & v9
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 48]
-	mov [rsp + 264], r8
+	mov r8, rcx
+	and r8, r11
 ; v45 = v44 ^ v17
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rax
-	xor r14, r11
+	mov [rsp + 312], r8
+	mov r8, r12
+	xor r8, rbp
+	mov rbp, r8
 ; v37 = v15 ^ v57
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r13
-	xor rbx, rsi
+	mov r8, rsi
+	xor r8, r9
+	mov r9, r8
 ; v29 = v8 ^ v5
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	xor r8, rdx
-	mov [rsp + 272], r8
+	mov r8, rdx
+	xor r8, rcx
 ; v38 = v1 ^ v11
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 64]
-	mov [rsp + 280], r8
+	xor rdi, r13
 ; v31 = v4 ^ v14
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 80]
-	mov [rsp + 288], r8
+	xor rax, r10
 ; v27 = v7 ^ v9
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 48]
-	mov [rsp + 296], r8
+	xor rbx, r11
 ; v28 = v45 & v38
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 280]
-	mov [rsp + 320], r8
+	mov r10, rbp
+	and r10, rdi
+	mov rcx, r10
 ; v19 = v45 & v31
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 288]
-	mov [rsp + 304], r8
+	mov r10, rbp
+	and r10, rax
 ; v22 = v37 & v38
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 280]
-	mov [rsp + 312], r8
+	mov r11, r9
+	and r11, rdi
 ; v22 = v19 ^ v22
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 304]
-	xor r8, [rsp + 312]
-	mov [rsp + 312], r8
+	xor r10, r11
 ; v45 = v45 & v27
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 296]
+	and rbp, rbx
 ; v19 = v37 & v31
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 288]
-	mov [rsp + 304], r8
+	mov r13, r9
+	and r13, rax
 ; v38 = v29 & v38
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, [rsp + 280]
-	mov [rsp + 280], r8
+	mov r11, r8
+	and r11, rdi
 ; v19 = v45 ^ v19
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 304]
+	xor rbp, r13
 ; v38 = v19 ^ v38
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 280]
-	mov [rsp + 280], r14
+	xor rbp, r11
 ; v37 = v37 & v27
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rbx, [rsp + 296]
+	and r9, rbx
 ; v31 = v29 & v31
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, [rsp + 288]
+	mov r11, r8
+	and r11, rax
 ; v31 = v37 ^ v31
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r8
+	xor r9, r11
 ; v27 = v29 & v27
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 272]
-	and r14, [rsp + 296]
+	mov r11, r8
+	and r11, rbx
 ; v28 = v28 ^ v33
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 320]
-	xor r15, [rsp + 184]
+	mov r8, [rsp + 160]
+	xor rcx, r8
 ; v28 = v28 ^ v18
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 232]
+	mov rdi, [rsp + 296]
+	xor rcx, rdi
 ; v22 = v22 ^ v36
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 200]
+	mov r8, [rsp + 96]
+	xor r10, r8
 ; v22 = v22 ^ v39
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 312], r8
+	mov rax, [rsp + 304]
+	xor r10, rax
 ; v38 = v38 ^ v20
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 280]
-	xor r8, [rsp + 208]
+	mov r8, [rsp + 152]
+	xor rbp, r8
 ; v38 = v38 ^ v42
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 280], r8
+	xor rbp, r14
 ; v31 = v31 ^ v23
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 216]
+	mov [rsp + 296], r14
+	mov [rsp + 304], rbp
+	mov r8, [rsp + 280]
+	xor r9, r8
 ; v31 = v31 ^ v34
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 256]
+	xor r9, r15
 ; v27 = v27 ^ v30
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 224]
+	mov [rsp + 280], r15
+	mov rbx, [rsp + 288]
+	xor r11, rbx
 ; v27 = v27 ^ v32
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 264]
+	mov rbp, [rsp + 312]
+	xor r11, rbp
 ; v23 = v28 ^ v23
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 216]
-	mov [rsp + 216], r15
+	xor rcx, r8
 ; v30 = v22 ^ v30
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 224]
-	mov [rsp + 224], r8
+	mov [rsp + 288], rcx
+	xor r10, rbx
 ; v18 = v31 ^ v18
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 232]
-	mov [rsp + 232], rbx
+	mov [rsp + 320], r10
+	xor r9, rdi
 ; v39 = v27 ^ v39
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 240]
-	mov [rsp + 240], r14
+	mov [rsp + 328], r9
+	xor r11, rax
 ; v44 = v47 ^ v44
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rax
+	mov [rsp + 336], r11
+	mov r8, [rsp + 184]
+	xor r8, r12
+	mov r9, r8
 ; v15 = v35 ^ v15
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r13
-	mov [rsp + 272], r12
+	mov r8, [rsp + 64]
+	xor r8, rsi
+	mov r10, r8
 ; v8 = v43 ^ v8
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, r9
-	mov [rsp + 96], r8
+	mov r8, [rsp + 176]
+	xor r8, rdx
+	mov r11, r8
 ; v17 = v46 ^ v17
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r11
+	mov rsi, [rsp + 136]
+	mov r8, [rsp + 40]
+	xor rsi, r8
 ; v57 = v40 ^ v57
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, rsi
+	mov r8, [rsp + 168]
+	mov rdi, [rsp + 144]
+	xor r8, rdi
+	mov rdi, r8
 ; v5 = v48 ^ v5
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, rdx
+	mov r8, [rsp + 120]
+	mov rax, [rsp + 16]
+	xor r8, rax
+	mov rax, r8
 ; v48 = v0 ^ v1
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, [rsp + 0]
-	xor r8, [rsp + 8]
-	mov r9, r8
+	mov rcx, [rsp + 8]
+	xor r8, rcx
+	mov rcx, r8
 ; v40 = v3 ^ v4
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 24]
-	mov r11, r8
+	mov r8, [rsp + 24]
+	mov rdx, [rsp + 32]
+	xor r8, rdx
+	mov rdx, r8
 ; v46 = v6 ^ v7
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 40]
-	mov rsi, r8
+	mov r8, [rsp + 48]
+	mov rbx, [rsp + 56]
+	xor r8, rbx
+	mov rbx, r8
 ; v43 = v10 ^ v11
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 64]
-	mov rax, r8
+	mov r8, [rsp + 80]
+	mov rbp, [rsp + 88]
+	xor r8, rbp
+	mov rbp, r8
 ; v35 = v13 ^ v14
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 72]
-	xor r8, [rsp + 80]
-	mov rdx, r8
-; v47 = v16 ^ v9
-%line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 48]
-	mov rbx, r8
-; v27 = v44 & v48
-%line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, r9
-	mov [rsp + 288], r8
-; v31 = v44 & v40
-%line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, r11
-; v22 = v15 & v48
-%line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r12, r9
-; v22 = v31 ^ v22
-%line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 104]
+	mov r12, [rsp + 112]
 	xor r8, r12
 	mov r12, r8
+; v47 = v16 ^ v9
+%line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 128]
+	mov r13, [rsp + 72]
+	xor r8, r13
+	mov r13, r8
+; v27 = v44 & v48
+%line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r9
+	and r8, rcx
+; v31 = v44 & v40
+%line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r8
+	mov r14, r9
+	and r14, rdx
+; v22 = v15 & v48
+%line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r10
+	and r8, rcx
+; v22 = v31 ^ v22
+%line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
 ; v31 = v44 & v46
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, rsi
+	mov [rsp + 40], r14
+	mov r15, r9
+	and r15, rbx
 ; v28 = v15 & v40
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, [rsp + 272]
-	and r13, r11
+	mov r8, r10
+	and r8, rdx
 ; v29 = v8 & v48
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, r9
+	mov r14, r11
+	and r14, rcx
 ; v28 = v31 ^ v28
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
+	xor r15, r8
 ; v29 = v28 ^ v29
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov r13, r8
+	xor r15, r14
 ; v28 = v15 & v46
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, rsi
+	mov [rsp + 64], r15
+	mov r14, r10
+	and r14, rbx
 ; v31 = v8 & v40
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, r11
+	mov r8, r11
+	and r8, rdx
 ; v31 = v28 ^ v31
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 296], r8
+	xor r14, r8
 ; v28 = v8 & v46
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, rsi
-	mov [rsp + 304], r8
+	mov [rsp + 120], r14
+	mov r8, r11
+	and r8, rbx
 ; v37 = v17 & v43
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, rax
-	mov [rsp + 312], r8
+	mov [rsp + 136], r8
+	mov r8, rsi
+	and r8, rbp
 ; v19 = v17 & v35
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, rdx
+	mov [rsp + 144], r8
+	mov r14, rsi
+	and r14, r12
 ; v45 = v57 & v43
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rcx
-	and r14, rax
+	mov r8, rdi
+	and r8, rbp
 ; v45 = v19 ^ v45
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 320], r8
+	xor r14, r8
 ; v19 = v17 & v47
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, rbx
+	mov [rsp + 168], r14
+	mov r8, rsi
+	and r8, r13
 ; v21 = v57 & v35
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rcx
-	and r14, rdx
+	mov r14, rdi
+	and r14, r12
 ; v25 = v5 & v43
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, rbp
-	and r15, rax
+	mov r15, rax
+	and r15, rbp
 ; v21 = v19 ^ v21
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r14
@@ -2640,2414 +2784,2537 @@ align 32
 	mov r14, r8
 ; v21 = v57 & v47
 %line 697+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, rbx
+	mov r8, rdi
+	and r8, r13
 ; v19 = v5 & v35
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, rbp
-	and r15, rdx
+	mov r15, rax
+	and r15, r12
 ; v19 = v21 ^ v19
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v21 = v5 & v47
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, rbx
+	mov r8, rax
+	and r8, r13
 ; v17 = v44 ^ v17
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdi
-	mov rdi, r10
+	xor r9, rsi
 ; v57 = v15 ^ v57
 %line 702+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, [rsp + 272]
-	xor r10, rcx
-	mov rcx, r10
+	xor r10, rdi
 ; v5 = v8 ^ v5
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, [rsp + 96]
-	xor r10, rbp
+	xor r11, rax
+	mov rsi, r11
 ; v43 = v48 ^ v43
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rax
+	xor rcx, rbp
 ; v35 = v40 ^ v35
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rdx
-	mov rax, r11
+	xor rdx, r12
 ; v47 = v46 ^ v47
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rbx
-	mov rdx, rsi
+	xor rbx, r13
 ; v46 = v17 & v43
 %line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rdi
-	and r11, r9
-	mov rbx, r11
+	mov r11, r9
+	and r11, rcx
+	mov rdi, r11
 ; v40 = v17 & v35
 %line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rdi
-	and r11, rax
+	mov r11, r9
+	and r11, rdx
 ; v48 = v57 & v43
 %line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, rcx
-	and rsi, r9
+	mov rax, r10
+	and rax, rcx
 ; v48 = v40 ^ v48
 %line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rsi
+	xor r11, rax
 ; v17 = v17 & v47
 %line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rdi, rdx
+	and r9, rbx
 ; v40 = v57 & v35
 %line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, rcx
-	and rbp, rax
+	mov rax, r10
+	and rax, rdx
 ; v43 = v5 & v43
 %line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, r10
-	and rsi, r9
+	mov rbp, rsi
+	and rbp, rcx
 ; v40 = v17 ^ v40
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, rbp
+	xor r9, rax
 ; v43 = v40 ^ v43
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, rsi
+	xor r9, rbp
+	mov rax, r9
 ; v57 = v57 & v47
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rcx, rdx
+	and r10, rbx
 ; v35 = v5 & v35
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r10
-	and r9, rax
+	mov r9, rsi
+	and r9, rdx
 ; v35 = v57 ^ v35
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r9
+	xor r10, r9
+	mov rbp, r10
 ; v47 = v5 & v47
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r10, rdx
+	and rsi, rbx
 ; v46 = v46 ^ v27
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 288]
+	mov r10, [rsp + 16]
+	xor rdi, r10
 ; v46 = v46 ^ v37
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 312]
+	mov rbx, [rsp + 144]
+	xor rdi, rbx
 ; v48 = v48 ^ v22
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r12
+	mov r9, [rsp + 40]
+	xor r11, r9
 ; v48 = v48 ^ v45
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 320]
+	mov rdx, [rsp + 168]
+	xor r11, rdx
 ; v43 = v43 ^ v29
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r13
+	mov rcx, [rsp + 64]
+	xor rax, rcx
 ; v43 = v43 ^ v25
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r14
+	xor rax, r14
 ; v35 = v35 ^ v31
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 296]
+	mov r13, [rsp + 120]
+	xor rbp, r13
 ; v35 = v35 ^ v19
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r15
+	xor rbp, r15
 ; v47 = v47 ^ v28
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 304]
+	mov r12, [rsp + 136]
+	xor rsi, r12
 ; v47 = v47 ^ v21
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r8
+	xor rsi, r8
 ; v31 = v46 ^ v31
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 296]
+	xor rdi, r13
 ; v28 = v48 ^ v28
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, r11
-	xor rsi, [rsp + 304]
+	xor r11, r12
 ; v37 = v35 ^ v37
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rcx
-	xor r11, [rsp + 312]
+	xor rbp, rbx
 ; v45 = v47 ^ v45
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 320]
-	mov rax, r10
+	xor rsi, rdx
+	mov rbx, rsi
 ; v27 = v27 ^ v24
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 288]
-	xor r9, [rsp + 104]
+	mov rsi, [rsp + 192]
+	xor r10, rsi
 ; v27 = v27 ^ v33
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 184]
+	mov r12, [rsp + 160]
+	xor r10, r12
 ; v22 = v22 ^ v55
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 112]
+	mov rsi, [rsp + 200]
+	xor r9, rsi
 ; v22 = v22 ^ v36
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 200]
+	mov rsi, [rsp + 96]
+	xor r9, rsi
 ; v29 = v29 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 120]
+	mov rsi, [rsp + 208]
+	xor rcx, rsi
 ; v29 = v29 ^ v20
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 208]
+	mov rsi, [rsp + 152]
+	xor rcx, rsi
 ; v31 = v31 ^ v54
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 128]
+	mov rsi, [rsp + 224]
+	xor rdi, rsi
 ; v31 = v31 ^ v23
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 216]
+	mov rsi, [rsp + 288]
+	xor rdi, rsi
 ; v28 = v28 ^ v26
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 136]
+	mov rsi, [rsp + 256]
+	xor r11, rsi
 ; v28 = v28 ^ v30
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 224]
+	mov rsi, [rsp + 320]
+	xor r11, rsi
 ; v43 = v43 ^ v59
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 192]
+	mov rsi, [rsp + 240]
+	xor rax, rsi
 ; v43 = v43 ^ v38
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 280]
+	mov rsi, [rsp + 304]
+	xor rax, rsi
 ; v37 = v37 ^ v41
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 144]
+	mov [rsp + 64], rax
+	mov rax, [rsp + 264]
+	xor rbp, rax
 ; v37 = v37 ^ v18
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 232]
+	mov rsi, [rsp + 328]
+	xor rbp, rsi
 ; v45 = v45 ^ v49
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, [rsp + 152]
+	mov r13, [rsp + 272]
+	xor rbx, r13
 ; v45 = v45 ^ v39
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, [rsp + 240]
+	mov rsi, [rsp + 336]
+	xor rbx, rsi
 ; v25 = v25 ^ v51
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 160]
+	mov rdx, [rsp + 232]
+	xor r14, rdx
 ; v25 = v25 ^ v42
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 248]
+	mov rsi, [rsp + 296]
+	xor r14, rsi
 ; v19 = v19 ^ v53
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 168]
+	mov [rsp + 16], r14
+	mov r14, [rsp + 216]
+	xor r15, r14
 ; v19 = v19 ^ v34
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 256]
+	mov rsi, [rsp + 280]
+	xor r15, rsi
 ; v21 = v21 ^ v50
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 176]
+	mov [rsp + 40], r15
+	mov r15, [rsp + 248]
+	xor r8, r15
 ; v21 = v21 ^ v32
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 264]
+	mov rsi, [rsp + 312]
+	xor r8, rsi
 ; v41 = v27 ^ v41
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 144]
-	mov r10, r9
+	xor r10, rax
 ; v49 = v22 ^ v49
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 152]
+	xor r9, r13
 ; v51 = v29 ^ v51
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 160]
+	xor rcx, rdx
 ; v53 = v31 ^ v53
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 168]
+	xor rdi, r14
 ; v50 = v28 ^ v50
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 176]
+	xor r11, r15
+	mov rax, r11
 ; v33 = v37 ^ v33
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 184]
+	xor rbp, r12
 ; v36 = v45 ^ v36
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rax
-	xor r9, [rsp + 200]
+	mov r11, [rsp + 96]
+	xor rbx, r11
 ; v20 = v25 ^ v20
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 208]
+	mov r11, [rsp + 16]
+	mov rdx, [rsp + 152]
+	xor r11, rdx
+	mov rdx, r11
 ; v23 = v19 ^ v23
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 216]
+	mov r11, [rsp + 40]
+	mov r12, [rsp + 288]
+	xor r11, r12
 ; v30 = v21 ^ v30
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rax, r8
-	xor rax, [rsp + 224]
+	mov r12, [rsp + 320]
+	xor r8, r12
 ; v36 = v36 ^ v32
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 264]
+	xor rbx, rsi
 ; v32 = v50 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	xor r8, [rsp + 264]
-	mov rsi, r8
+	xor rax, rsi
 ; v33 = v33 ^ v34
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 256]
+	mov rsi, [rsp + 280]
+	xor rbp, rsi
 ; v34 = v53 ^ v34
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	xor r8, [rsp + 256]
-	mov rcx, r8
+	xor rdi, rsi
 ; v43 = v43 ^ v42
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 248]
+	mov rsi, [rsp + 64]
+	mov r12, [rsp + 296]
+	xor rsi, r12
 ; v42 = v51 ^ v42
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	xor r8, [rsp + 248]
-	mov [rsp + 144], r8
+	xor rcx, r12
 ; v32 = v32 ^ v39
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 240]
+	mov r12, [rsp + 336]
+	xor rax, r12
 ; v39 = v49 ^ v39
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	xor r8, [rsp + 240]
-	mov [rsp + 152], r8
+	xor r9, r12
+	mov r12, r9
 ; v34 = v34 ^ v18
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 232]
+	mov r9, [rsp + 328]
+	xor rdi, r9
 ; v18 = v41 ^ v18
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 232]
+	xor r10, r9
 ; v42 = v42 ^ v38
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, [rsp + 280]
-	mov [rsp + 144], r8
+	mov r13, [rsp + 304]
+	xor rcx, r13
 ; v38 = v59 ^ v38
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	xor r8, [rsp + 280]
-	mov [rsp + 160], r8
+	mov r9, [rsp + 240]
+	xor r9, r13
+	mov r13, r9
 ; v39 = v39 ^ v30
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
-	xor r8, rax
-	mov [rsp + 152], r8
+	xor r12, r8
 ; v30 = v26 ^ v30
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	xor r8, rax
-	mov [rsp + 168], r8
+	mov r9, [rsp + 256]
+	xor r9, r8
 ; v18 = v18 ^ v23
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	xor r8, r15
-	mov [rsp + 136], r8
+	xor r10, r11
 ; v23 = v54 ^ v23
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	xor r8, r15
-	mov [rsp + 128], r8
+	mov r8, [rsp + 224]
+	xor r8, r11
+	mov r11, r8
 ; v38 = v38 ^ v20
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, r14
-	mov [rsp + 160], r8
+	xor r13, rdx
 ; v20 = v52 ^ v20
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, r14
-	mov [rsp + 120], r8
+	mov r8, [rsp + 208]
+	xor r8, rdx
+	mov rdx, r8
 ; v30 = v30 ^ v36
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, r9
-	mov [rsp + 168], r8
+	xor r9, rbx
 ; v36 = v55 ^ v36
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 112]
-	xor r8, r9
-	mov [rsp + 112], r8
+	mov r8, [rsp + 200]
+	xor r8, rbx
+	mov rbx, r8
 ; v23 = v23 ^ v33
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	xor r8, r11
-	mov [rsp + 128], r8
+	xor r11, rbp
 ; v33 = v24 ^ v33
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, r11
-	mov [rsp + 176], r8
+	mov r8, [rsp + 192]
+	xor r8, rbp
+	mov rbp, r8
 ; v24 = v33 ^ v18
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 136]
-	mov r9, r8
+	mov r8, rbp
+	xor r8, r10
+	mov r14, r8
 ; v55 = v36 ^ v39
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 112]
-	xor r8, [rsp + 152]
-	mov r10, r8
+	mov r8, rbx
+	xor r8, r12
 ; v52 = v20 ^ v42
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, [rsp + 144]
-	mov r11, r8
+	mov [rsp + 168], rdx
+	xor rdx, rcx
 ; v52 = v52 ^ v43
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rdi
+	xor rdx, rsi
 ; v54 = v23 ^ v34
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
-	xor r8, rcx
-	mov rax, r8
+	mov [rsp + 160], r11
+	xor r11, rdi
 ; v26 = v30 ^ v32
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, rsi
-	mov rdx, r8
+	mov [rsp + 152], r9
+	xor r9, rax
 ; v59 = v38 ^ v43
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, rdi
-	mov rbx, r8
+	mov [rsp + 144], r13
+	xor r13, rsi
 ; v24 = v24 ^ v54
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rax
+	xor r14, r11
 ; v41 = v43 ^ v42
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	xor r8, [rsp + 144]
-	mov rbp, r8
+	mov [rsp + 64], rsi
+	xor rsi, rcx
 ; v55 = v55 ^ v26
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdx
+	xor r8, r9
 ; v55 = v55 ^ v32
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rsi
+	xor r8, rax
 ; v49 = v18 ^ v34
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	xor r8, rcx
-	mov r12, r8
+	mov [rsp + 136], r10
+	xor r10, rdi
 ; v52 = v52 ^ v59
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rbx
+	xor rdx, r13
 ; v51 = v39 ^ v32
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
-	xor r8, rsi
-	mov r13, r8
+	mov [rsp + 120], r12
+	xor r12, rax
 ; v24 = v24 ^ v49
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r12
+	xor r14, r10
 ; v53 = v32 ^ v26
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	xor r8, rdx
-	mov [rsp + 184], r8
+	mov [rsp + 16], rax
+	xor rax, r9
 ; v41 = v41 ^ v52
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, r11
+	xor rsi, rdx
 ; v41 = v41 ^ v59
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, rbx
+	xor rsi, r13
 ; v54 = v54 ^ v34
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rcx
+	xor r11, rdi
 ; v55 = v55 ^ v51
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r13
+	xor r8, r12
 ; v50 = v42 ^ v59
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, rbx
-	mov [rsp + 192], r8
+	mov [rsp + 96], rcx
+	xor rcx, r13
 ; v24 = v24 ^ v54
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rax
+	xor r14, r11
 ; v59 = v59 ^ v52
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r11
+	xor r13, rdx
 ; v53 = v53 ^ v55
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	xor r8, r10
+	xor rax, r8
 ; v53 = v53 ^ v51
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
+	xor rax, r12
 ; v49 = v49 ^ v34
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rcx
+	xor r10, rdi
 ; v41 = v41 ^ v50
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 192]
+	xor rsi, rcx
 ; v26 = v26 ^ v51
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r13
+	xor r9, r12
 ; v24 = v24 ^ v49
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, r12
+	xor r14, r10
 ; v51 = v51 ^ v55
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, r10
+	xor r12, r8
 ; v59 = v59 ^ v41
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, rbp
+	xor r13, rsi
 ; v59 = v59 ^ v50
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 192]
+	mov [rsp + 240], rsi
+	xor r13, rcx
 ; v54 = v54 ^ v34
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rcx
+	xor r11, rdi
 ; v53 = v53 ^ v26
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rdx
-	mov [rsp + 184], r8
+	mov [rsp + 40], rdi
+	mov [rsp + 216], r11
+	xor rax, r9
 ; v52 = v52 ^ v50
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 192]
+	mov [rsp + 224], r9
+	mov [rsp + 264], rax
+	xor rdx, rcx
 ; v21 = v24 & v33
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 176]
-	mov [rsp + 200], r8
+	mov [rsp + 208], rdx
+	mov r9, r14
+	and r9, rbp
 ; v19 = v24 & v36
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 112]
+	mov [rsp + 280], r9
+	mov r11, r14
+	and r11, rbx
 ; v25 = v50 & v33
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 192]
-	and r14, [rsp + 176]
+	mov r9, rcx
+	and r9, rbp
 ; v25 = v19 ^ v25
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 208], r8
+	xor r11, r9
 ; v19 = v24 & v20
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 120]
+	mov [rsp + 288], r11
+	mov rsi, r14
+	mov rax, [rsp + 168]
+	and rsi, rax
 ; v45 = v50 & v36
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 192]
-	and r14, [rsp + 112]
+	mov r9, rcx
+	and r9, rbx
 ; v37 = v51 & v33
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, r13
-	and r15, [rsp + 176]
+	mov r11, r12
+	and r11, rbp
 ; v45 = v19 ^ v45
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
+	xor rsi, r9
 ; v37 = v45 ^ v37
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 216], r8
+	xor rsi, r11
 ; v45 = v50 & v20
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	and r8, [rsp + 120]
+	mov [rsp + 296], rsi
+	mov r11, rcx
+	and r11, rax
 ; v19 = v51 & v36
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r13
-	and r14, [rsp + 112]
+	mov r9, r12
+	and r9, rbx
 ; v19 = v45 ^ v19
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 96], r8
+	xor r11, r9
 ; v45 = v51 & v20
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 120]
-	mov [rsp + 104], r8
+	mov [rsp + 304], r11
+	mov r9, r12
+	and r9, rax
 ; v28 = v49 & v23
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 128]
-	mov [rsp + 224], r8
+	mov [rsp + 312], r9
+	mov r9, r10
+	mov r11, [rsp + 160]
+	and r9, r11
 ; v31 = v49 & v30
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 168]
+	mov [rsp + 320], r9
+	mov rdi, r10
+	mov rsi, [rsp + 152]
+	and rdi, rsi
 ; v29 = v59 & v23
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbx
-	and r14, [rsp + 128]
+	mov r9, r13
+	and r9, r11
 ; v29 = v31 ^ v29
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 232], r8
+	xor rdi, r9
 ; v31 = v49 & v38
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 160]
+	mov [rsp + 328], rdi
+	mov r9, r10
+	mov rdi, [rsp + 144]
+	and r9, rdi
 ; v22 = v59 & v30
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbx
-	and r14, [rsp + 168]
+	mov rdx, r13
+	and rdx, rsi
 ; v27 = v55 & v23
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, r10
-	and r15, [rsp + 128]
+	mov r15, r8
+	and r15, r11
 ; v22 = v31 ^ v22
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
+	xor r9, rdx
 ; v27 = v22 ^ v27
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 240], r8
+	xor r9, r15
+	mov rdx, r9
 ; v22 = v59 & v38
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 160]
+	mov r9, r13
+	and r9, rdi
 ; v31 = v55 & v30
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	and r14, [rsp + 168]
+	mov r15, r8
+	and r15, rsi
 ; v31 = v22 ^ v31
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 248], r8
+	xor r9, r15
 ; v22 = v55 & v38
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 160]
-	mov [rsp + 256], r8
+	mov r15, r8
+	and r15, rdi
 ; v47 = v24 ^ v49
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, r9
-	xor r15, r12
+	mov [rsp + 336], r15
+	mov [rsp + 192], r14
+	xor r14, r10
+	mov [rsp + 248], r10
 ; v35 = v50 ^ v59
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 192]
-	xor r14, rbx
+	mov [rsp + 272], rcx
+	xor rcx, r13
+	mov [rsp + 232], r13
 ; v48 = v51 ^ v55
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	xor r8, r10
-	mov [rsp + 264], r8
+	mov [rsp + 256], r12
+	xor r12, r8
+	mov [rsp + 200], r8
 ; v46 = v33 ^ v23
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	xor r8, [rsp + 128]
-	mov [rsp + 272], r8
+	mov [rsp + 184], rbp
+	xor rbp, r11
 ; v5 = v36 ^ v30
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 112]
-	xor r8, [rsp + 168]
-	mov [rsp + 280], r8
+	mov [rsp + 176], rbx
+	xor rbx, rsi
 ; v57 = v20 ^ v38
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, [rsp + 160]
-	mov [rsp + 288], r8
+	xor rax, rdi
 ; v40 = v47 & v46
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 272]
-	mov [rsp + 296], r8
+	mov rsi, r14
+	and rsi, rbp
 ; v17 = v47 & v5
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 280]
-	mov [rsp + 304], r8
+	mov r11, r14
+	and r11, rbx
 ; v8 = v35 & v46
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 272]
-	mov [rsp + 312], r8
+	mov r8, rcx
+	and r8, rbp
 ; v8 = v17 ^ v8
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 304]
-	xor r8, [rsp + 312]
-	mov [rsp + 312], r8
+	xor r11, r8
 ; v47 = v47 & v57
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r15, [rsp + 288]
+	and r14, rax
 ; v17 = v35 & v5
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 280]
-	mov [rsp + 304], r8
+	mov r8, rcx
+	and r8, rbx
 ; v46 = v48 & v46
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 264]
-	and r8, [rsp + 272]
-	mov [rsp + 272], r8
+	mov r10, r12
+	and r10, rbp
 ; v17 = v47 ^ v17
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 304]
+	xor r14, r8
 ; v46 = v17 ^ v46
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 272]
-	mov [rsp + 272], r15
+	xor r14, r10
 ; v35 = v35 & v57
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 288]
+	and rcx, rax
 ; v5 = v48 & v5
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 264]
-	and r8, [rsp + 280]
+	mov r8, r12
+	and r8, rbx
 ; v5 = v35 ^ v5
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r8
-	mov [rsp + 280], r14
+	xor rcx, r8
 ; v57 = v48 & v57
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 264]
-	and r14, [rsp + 288]
+	and r12, rax
 ; v40 = v40 ^ v21
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 200]
+	mov r8, [rsp + 280]
+	xor rsi, r8
 ; v40 = v40 ^ v28
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 224]
+	mov r8, [rsp + 320]
+	xor rsi, r8
 ; v8 = v8 ^ v25
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 312]
-	xor r15, [rsp + 208]
+	mov r10, [rsp + 288]
+	xor r11, r10
 ; v8 = v8 ^ v29
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 232]
-	mov [rsp + 312], r15
+	mov r10, [rsp + 328]
+	xor r11, r10
 ; v46 = v46 ^ v37
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 272]
-	xor r15, [rsp + 216]
+	mov rdi, [rsp + 296]
+	xor r14, rdi
 ; v46 = v46 ^ v27
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 240]
-	mov [rsp + 272], r15
+	xor r14, rdx
 ; v5 = v5 ^ v19
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 280]
-	xor r15, [rsp + 96]
+	mov [rsp + 320], rdx
+	mov [rsp + 328], r14
+	mov rdi, [rsp + 304]
+	xor rcx, rdi
 ; v5 = v5 ^ v31
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 248]
+	xor rcx, r9
 ; v57 = v57 ^ v45
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
+	mov [rsp + 304], r9
+	mov r9, [rsp + 312]
+	xor r12, r9
 ; v57 = v57 ^ v22
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 256]
+	mov rax, r15
+	xor r12, rax
 ; v19 = v40 ^ v19
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 96]
-	mov [rsp + 264], r8
+	xor rsi, rdi
 ; v45 = v8 ^ v45
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 104]
-	mov [rsp + 280], r8
+	mov [rsp + 312], rsi
+	xor r11, r9
 ; v28 = v5 ^ v28
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 224]
-	mov [rsp + 224], r15
+	mov [rsp + 344], r11
+	xor rcx, r8
 ; v29 = v57 ^ v29
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 232]
-	mov [rsp + 232], r14
+	mov [rsp + 352], rcx
+	xor r12, r10
 ; v57 = v54 & v18
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 136]
-	mov [rsp + 288], r8
+	mov [rsp + 360], r12
+	mov rbp, [rsp + 216]
+	mov r8, rbp
+	mov r12, [rsp + 136]
+	and r8, r12
+	mov rcx, r8
 ; v5 = v54 & v39
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 152]
+	mov r9, rbp
+	mov rax, [rsp + 120]
+	and r9, rax
 ; v8 = v41 & v18
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbp
-	and r14, [rsp + 136]
+	mov rsi, [rsp + 240]
+	mov r8, rsi
+	and r8, r12
 ; v8 = v5 ^ v8
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 296], r8
+	xor r9, r8
 ; v5 = v54 & v42
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 144]
+	mov [rsp + 368], r9
+	mov r10, rbp
+	mov rdi, [rsp + 96]
+	and r10, rdi
 ; v40 = v41 & v39
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbp
-	and r14, [rsp + 152]
+	mov r8, rsi
+	and r8, rax
 ; v48 = v53 & v18
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 184]
-	and r15, [rsp + 136]
+	mov rbx, [rsp + 264]
+	mov r9, rbx
+	and r9, r12
 ; v40 = v5 ^ v40
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
+	xor r10, r8
 ; v48 = v40 ^ v48
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 304], r8
+	xor r10, r9
 ; v40 = v41 & v42
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 144]
+	mov [rsp + 264], r10
+	mov r9, rsi
+	and r9, rdi
 ; v5 = v53 & v39
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 184]
-	and r14, [rsp + 152]
+	mov r8, rbx
+	and r8, rax
 ; v5 = v40 ^ v5
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 312], r8
+	xor r9, r8
 ; v40 = v53 & v42
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, [rsp + 144]
-	mov [rsp + 320], r8
+	mov [rsp + 376], r9
+	mov r8, rbx
+	and r8, rdi
 ; v35 = v34 & v34
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, rcx
-	mov [rsp + 328], r8
+	mov [rsp + 384], r8
+	mov r13, [rsp + 40]
+	mov r8, r13
+	and r8, r13
 ; v17 = v34 & v32
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, rsi
+	mov [rsp + 392], r8
+	mov r11, r13
+	mov r10, [rsp + 16]
+	and r11, r10
 ; v47 = v52 & v34
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r11
-	and r14, rcx
+	mov r9, [rsp + 208]
+	mov r8, r9
+	and r8, r13
 ; v47 = v17 ^ v47
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 336], r8
+	xor r11, r8
 ; v17 = v34 & v43
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, rdi
+	mov [rsp + 400], r11
+	mov r8, r13
+	mov r11, [rsp + 64]
+	and r8, r11
 ; v15 = v52 & v32
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r11
-	and r14, rsi
+	mov r14, r9
+	and r14, r10
 ; v44 = v26 & v34
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov rdx, [rsp + 224]
 	mov r15, rdx
-	and r15, rcx
+	and r15, r13
 ; v15 = v17 ^ v15
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r14
 ; v44 = v15 ^ v44
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	xor r8, r15
-	mov [rsp + 344], r8
+	mov r14, r8
 ; v15 = v52 & v43
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, rdi
+	mov r8, r9
+	and r8, r11
 ; v17 = v26 & v32
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rdx
-	and r14, rsi
+	mov r15, rdx
+	and r15, r10
 ; v17 = v15 ^ v17
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 352], r8
+	xor r8, r15
+	mov r15, r8
 ; v15 = v26 & v43
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, rdx
-	and r8, rdi
-	mov [rsp + 360], r8
+	and r8, r11
 ; v58 = v54 ^ v34
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, rax
-	xor r15, rcx
+	mov [rsp + 408], r8
+	xor rbp, r13
 ; v62 = v41 ^ v52
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbp
-	xor r14, r11
+	mov r8, rsi
+	xor r8, r9
+	mov r9, r8
 ; v60 = v53 ^ v26
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
+	mov r8, rbx
 	xor r8, rdx
-	mov [rsp + 368], r8
 ; v56 = v18 ^ v34
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 136]
-	xor r8, rcx
-	mov [rsp + 376], r8
+	xor r12, r13
 ; v12 = v39 ^ v32
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 152]
-	xor r8, rsi
-	mov [rsp + 384], r8
+	xor rax, r10
 ; v61 = v42 ^ v43
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, rdi
-	mov [rsp + 392], r8
+	xor rdi, r11
 ; v2 = v58 & v56
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 376]
-	mov [rsp + 400], r8
+	mov r10, rbp
+	and r10, r12
+	mov rdx, r10
 ; v63 = v58 & v12
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 384]
-	mov [rsp + 96], r8
+	mov r11, rbp
+	and r11, rax
 ; v64 = v62 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 376]
-	mov [rsp + 104], r8
+	mov r10, r9
+	and r10, r12
 ; v64 = v63 ^ v64
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, [rsp + 104]
-	mov [rsp + 432], r8
+	xor r11, r10
 ; v58 = v58 & v61
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r15, [rsp + 392]
+	and rbp, rdi
 ; v63 = v62 & v12
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 384]
-	mov [rsp + 96], r8
+	mov r13, r9
+	and r13, rax
 ; v56 = v60 & v56
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 368]
-	and r8, [rsp + 376]
-	mov [rsp + 104], r8
+	mov r10, r8
+	and r10, r12
 ; v63 = v58 ^ v63
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 96]
+	xor rbp, r13
 ; v56 = v63 ^ v56
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 104]
-	mov [rsp + 96], r15
+	xor rbp, r10
 ; v62 = v62 & v61
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 392]
+	and r9, rdi
 ; v12 = v60 & v12
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 368]
-	and r8, [rsp + 384]
+	mov r10, r8
+	and r10, rax
 ; v12 = v62 ^ v12
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, r8
-	mov [rsp + 104], r14
+	xor r9, r10
 ; v61 = v60 & v61
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 368]
-	and r14, [rsp + 392]
+	mov r10, r8
+	and r10, rdi
 ; v2 = v2 ^ v57
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 400]
-	xor r8, [rsp + 288]
+	xor rdx, rcx
 ; v2 = v2 ^ v35
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 328]
+	mov [rsp + 240], rcx
+	mov rdi, [rsp + 392]
+	xor rdx, rdi
 ; v64 = v64 ^ v8
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 432]
-	xor r15, [rsp + 296]
+	mov r8, [rsp + 368]
+	xor r11, r8
 ; v64 = v64 ^ v47
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 336]
-	mov [rsp + 432], r15
+	mov rax, [rsp + 400]
+	xor r11, rax
 ; v56 = v56 ^ v48
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 96]
-	xor r15, [rsp + 304]
+	mov r8, [rsp + 264]
+	xor rbp, r8
 ; v56 = v56 ^ v44
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 344]
-	mov [rsp + 96], r15
+	xor rbp, r14
 ; v12 = v12 ^ v5
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 104]
-	xor r15, [rsp + 312]
+	mov [rsp + 392], r14
+	mov [rsp + 400], rbp
+	mov r8, [rsp + 376]
+	xor r9, r8
 ; v12 = v12 ^ v17
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 352]
+	xor r9, r15
 ; v61 = v61 ^ v40
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 320]
+	mov [rsp + 376], r15
+	mov rcx, [rsp + 384]
+	xor r10, rcx
 ; v61 = v61 ^ v15
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 360]
+	mov rbp, [rsp + 408]
+	xor r10, rbp
 ; v5 = v2 ^ v5
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 312]
-	mov [rsp + 104], r8
+	xor rdx, r8
 ; v40 = v64 ^ v40
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 432]
-	xor r8, [rsp + 320]
-	mov [rsp + 312], r8
+	mov [rsp + 384], rdx
+	xor r11, rcx
 ; v35 = v12 ^ v35
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 328]
-	mov [rsp + 320], r15
+	mov [rsp + 416], r11
+	xor r9, rdi
 ; v47 = v61 ^ v47
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 336]
-	mov [rsp + 328], r14
+	mov [rsp + 424], r9
+	xor r10, rax
 ; v54 = v24 ^ v54
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rax
-	mov [rsp + 336], r9
+	mov [rsp + 432], r10
+	mov r8, [rsp + 192]
+	mov r9, [rsp + 216]
+	xor r8, r9
+	mov r9, r8
 ; v41 = v50 ^ v41
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	xor r8, rbp
-	mov [rsp + 192], r8
+	mov r8, [rsp + 272]
+	xor r8, rsi
+	mov r11, r8
 ; v53 = v51 ^ v53
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 184]
-	mov [rsp + 184], r13
+	mov r8, [rsp + 256]
+	xor r8, rbx
+	mov rsi, r8
 ; v49 = v49 ^ v34
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rcx
+	mov rdi, [rsp + 248]
+	mov r10, [rsp + 40]
+	xor rdi, r10
 ; v52 = v59 ^ v52
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r11
+	mov r8, [rsp + 232]
+	mov rax, [rsp + 208]
+	xor r8, rax
+	mov rax, r8
 ; v26 = v55 ^ v26
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdx
-; v18 = v33 ^ v18
-%line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 176]
-	xor r8, [rsp + 136]
-	mov r9, r8
-; v39 = v36 ^ v39
-%line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 112]
-	xor r8, [rsp + 152]
-	mov r11, r8
-; v42 = v20 ^ v42
-%line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 120]
-	xor r8, [rsp + 144]
-	mov rax, r8
-; v34 = v23 ^ v34
-%line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 128]
+	mov r8, [rsp + 200]
+	mov rcx, [rsp + 224]
 	xor r8, rcx
 	mov rcx, r8
-; v32 = v30 ^ v32
-%line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, rsi
-	mov rsi, r8
-; v43 = v38 ^ v43
-%line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, rdi
-	mov rdi, r8
-; v38 = v54 & v18
-%line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 336]
-	and r8, r9
-	mov [rsp + 112], r8
-; v30 = v54 & v39
-%line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 336]
-	and r8, r11
-; v23 = v41 & v18
-%line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, [rsp + 192]
-	and rdx, r9
-; v23 = v30 ^ v23
-%line 956+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+; v18 = v33 ^ v18
+%line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 184]
+	mov rdx, [rsp + 136]
 	xor r8, rdx
 	mov rdx, r8
-; v30 = v54 & v42
-%line 957+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 336]
-	and r8, rax
-; v20 = v41 & v39
-%line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, [rsp + 192]
-	and rbp, r11
-; v36 = v53 & v18
-%line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r13, r9
-; v20 = v30 ^ v20
-%line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rbp
-; v36 = v20 ^ v36
-%line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
-	mov rbp, r8
-; v20 = v41 & v42
-%line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	and r8, rax
-; v30 = v53 & v39
-%line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, [rsp + 184]
-	and r13, r11
-; v30 = v20 ^ v30
-%line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
-	mov [rsp + 120], r8
-; v20 = v53 & v42
-%line 965+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, rax
-	mov [rsp + 128], r8
-; v33 = v49 & v34
-%line 966+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rcx
-	mov [rsp + 136], r8
-; v55 = v49 & v32
-%line 967+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rsi
-; v59 = v52 & v34
-%line 968+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, rbx
-	and r13, rcx
-; v59 = v55 ^ v59
-%line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
-	mov [rsp + 144], r8
-; v55 = v49 & v43
-%line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, rdi
-; v51 = v52 & v32
-%line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, rbx
-	and r13, rsi
-; v50 = v26 & v34
-%line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	and r14, rcx
-; v51 = v55 ^ v51
-%line 973+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r13
-; v50 = v51 ^ v50
-%line 974+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov r13, r8
-; v51 = v52 & v43
-%line 975+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, rdi
-; v55 = v26 & v32
-%line 976+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	and r14, rsi
-; v55 = v51 ^ v55
-%line 977+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov r14, r8
-; v51 = v26 & v43
-%line 978+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, rdi
-	mov r15, r8
-; v49 = v54 ^ v49
-%line 979+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 336]
-	xor r8, r12
-	mov r12, r8
-; v52 = v41 ^ v52
-%line 980+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
+; v39 = v36 ^ v39
+%line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 176]
+	mov rbx, [rsp + 120]
 	xor r8, rbx
 	mov rbx, r8
+; v42 = v20 ^ v42
+%line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 168]
+	mov rbp, [rsp + 96]
+	xor r8, rbp
+	mov rbp, r8
+; v34 = v23 ^ v34
+%line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 160]
+	xor r8, r10
+	mov r10, r8
+; v32 = v30 ^ v32
+%line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 152]
+	mov r12, [rsp + 16]
+	xor r8, r12
+	mov r12, r8
+; v43 = v38 ^ v43
+%line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 144]
+	mov r13, [rsp + 64]
+	xor r8, r13
+	mov r13, r8
+; v38 = v54 & v18
+%line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r9
+	and r8, rdx
+; v30 = v54 & v39
+%line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r8
+	mov r14, r9
+	and r14, rbx
+; v23 = v41 & v18
+%line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r11
+	and r8, rdx
+; v23 = v30 ^ v23
+%line 956+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v30 = v54 & v42
+%line 957+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 40], r14
+	mov r15, r9
+	and r15, rbp
+; v20 = v41 & v39
+%line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r11
+	and r8, rbx
+; v36 = v53 & v18
+%line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, rsi
+	and r14, rdx
+; v20 = v30 ^ v20
+%line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r8
+; v36 = v20 ^ v36
+%line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r14
+; v20 = v41 & v42
+%line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 64], r15
+	mov r14, r11
+	and r14, rbp
+; v30 = v53 & v39
+%line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rsi
+	and r8, rbx
+; v30 = v20 ^ v30
+%line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v20 = v53 & v42
+%line 965+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 96], r14
+	mov r8, rsi
+	and r8, rbp
+; v33 = v49 & v34
+%line 966+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 120], r8
+	mov r8, rdi
+	and r8, r10
+; v55 = v49 & v32
+%line 967+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 136], r8
+	mov r14, rdi
+	and r14, r12
+; v59 = v52 & v34
+%line 968+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rax
+	and r8, r10
+; v59 = v55 ^ v59
+%line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v55 = v49 & v43
+%line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 144], r14
+	mov r8, rdi
+	and r8, r13
+; v51 = v52 & v32
+%line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, rax
+	and r14, r12
+; v50 = v26 & v34
+%line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r15, rcx
+	and r15, r10
+; v51 = v55 ^ v51
+%line 973+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r14
+; v50 = v51 ^ v50
+%line 974+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r15
+	mov r14, r8
+; v51 = v52 & v43
+%line 975+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rax
+	and r8, r13
+; v55 = v26 & v32
+%line 976+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r15, rcx
+	and r15, r12
+; v55 = v51 ^ v55
+%line 977+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r15
+	mov r15, r8
+; v51 = v26 & v43
+%line 978+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rcx
+	and r8, r13
+; v49 = v54 ^ v49
+%line 979+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, rdi
+; v52 = v41 ^ v52
+%line 980+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r11, rax
 ; v26 = v53 ^ v26
 %line 981+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	xor r8, r10
+	xor rsi, rcx
 ; v34 = v18 ^ v34
 %line 982+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rcx
+	xor rdx, r10
 ; v32 = v39 ^ v32
 %line 983+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rsi
+	xor rbx, r12
 ; v43 = v42 ^ v43
 %line 984+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rdi
+	xor rbp, r13
 ; v42 = v49 & v34
 %line 985+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r12
-	and r10, r9
+	mov r10, r9
+	and r10, rdx
 	mov rdi, r10
 ; v39 = v49 & v32
 %line 986+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, r12
-	and r10, r11
+	mov r10, r9
+	and r10, rbx
 ; v18 = v52 & v34
 %line 987+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, rbx
-	and rsi, r9
+	mov rax, r11
+	and rax, rdx
 ; v18 = v39 ^ v18
 %line 988+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rsi
+	xor r10, rax
 ; v49 = v49 & v43
 %line 989+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r12, rax
+	and r9, rbp
 ; v39 = v52 & v32
 %line 990+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rcx, rbx
-	and rcx, r11
+	mov rax, r11
+	and rax, rbx
 ; v34 = v26 & v34
 %line 991+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rsi, r8
-	and rsi, r9
+	mov rcx, rsi
+	and rcx, rdx
 ; v39 = v49 ^ v39
 %line 992+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rcx
+	xor r9, rax
 ; v34 = v39 ^ v34
 %line 993+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rsi
+	xor r9, rcx
+	mov rax, r9
 ; v52 = v52 & v43
 %line 994+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rbx, rax
+	and r11, rbp
 ; v32 = v26 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r8
-	and r9, r11
+	mov r9, rsi
+	and r9, rbx
 ; v32 = v52 ^ v32
 %line 996+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r9
+	xor r11, r9
+	mov rbx, r11
 ; v43 = v26 & v43
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r8, rax
+	and rsi, rbp
+	mov rcx, rsi
 ; v42 = v42 ^ v38
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 112]
+	mov r11, [rsp + 16]
+	xor rdi, r11
 ; v42 = v42 ^ v33
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 136]
+	mov rbp, [rsp + 136]
+	xor rdi, rbp
 ; v18 = v18 ^ v23
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rdx
+	mov r9, [rsp + 40]
+	xor r10, r9
 ; v18 = v18 ^ v59
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 144]
+	mov rdx, [rsp + 144]
+	xor r10, rdx
 ; v34 = v34 ^ v36
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rbp
+	mov rsi, [rsp + 64]
+	xor rax, rsi
 ; v34 = v34 ^ v50
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, r13
+	xor rax, r14
 ; v32 = v32 ^ v30
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 120]
+	mov r13, [rsp + 96]
+	xor rbx, r13
 ; v32 = v32 ^ v55
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r14
+	xor rbx, r15
 ; v43 = v43 ^ v20
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 128]
+	mov r12, [rsp + 120]
+	xor rcx, r12
 ; v43 = v43 ^ v51
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
+	xor rcx, r8
 ; v30 = v42 ^ v30
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 120]
+	xor rdi, r13
 ; v20 = v18 ^ v20
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 128]
+	xor r10, r12
 ; v33 = v32 ^ v33
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, rbx
-	xor r9, [rsp + 136]
+	xor rbx, rbp
 ; v59 = v43 ^ v59
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 144]
-	mov rsi, r8
+	xor rcx, rdx
+	mov rbp, rcx
 ; v38 = v38 ^ v21
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 112]
-	xor r8, [rsp + 200]
+	mov rcx, [rsp + 280]
+	xor r11, rcx
 ; v38 = v38 ^ v57
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 288]
+	mov r12, [rsp + 240]
+	xor r11, r12
 ; v23 = v23 ^ v25
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 208]
+	mov rcx, [rsp + 288]
+	xor r9, rcx
 ; v23 = v23 ^ v8
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 296]
+	mov rcx, [rsp + 368]
+	xor r9, rcx
 ; v36 = v36 ^ v37
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 216]
+	mov rcx, [rsp + 296]
+	xor rsi, rcx
 ; v36 = v36 ^ v48
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 304]
+	mov rcx, [rsp + 264]
+	xor rsi, rcx
 ; v30 = v30 ^ v19
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 264]
+	mov rcx, [rsp + 312]
+	xor rdi, rcx
 ; v30 = v30 ^ v5
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 104]
+	mov rcx, [rsp + 384]
+	xor rdi, rcx
 ; v20 = v20 ^ v45
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 280]
+	mov rcx, [rsp + 344]
+	xor r10, rcx
 ; v20 = v20 ^ v40
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 312]
+	mov rcx, [rsp + 416]
+	xor r10, rcx
 ; v34 = v34 ^ v46
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 272]
+	mov rcx, [rsp + 328]
+	xor rax, rcx
 ; v34 = v34 ^ v56
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 96]
+	mov rcx, [rsp + 400]
+	xor rax, rcx
 ; v33 = v33 ^ v28
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 224]
+	mov [rsp + 64], rax
+	mov rcx, [rsp + 352]
+	xor rbx, rcx
 ; v33 = v33 ^ v35
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 320]
+	mov rax, [rsp + 424]
+	xor rbx, rax
 ; v59 = v59 ^ v29
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 232]
+	mov r13, [rsp + 360]
+	xor rbp, r13
 ; v59 = v59 ^ v47
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 328]
+	mov rax, [rsp + 432]
+	xor rbp, rax
 ; v50 = v50 ^ v27
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 240]
+	mov rdx, [rsp + 320]
+	xor r14, rdx
 ; v50 = v50 ^ v44
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 344]
+	mov rax, [rsp + 392]
+	xor r14, rax
 ; v55 = v55 ^ v31
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 248]
+	mov [rsp + 16], r14
+	mov r14, [rsp + 304]
+	xor r15, r14
 ; v55 = v55 ^ v17
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 352]
+	mov rax, [rsp + 376]
+	xor r15, rax
 ; v51 = v51 ^ v22
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 256]
+	mov [rsp + 40], r15
+	mov r15, [rsp + 336]
+	xor r8, r15
 ; v51 = v51 ^ v15
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 360]
+	mov rax, [rsp + 408]
+	xor r8, rax
 ; v28 = v38 ^ v28
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 224]
-	mov r11, r8
+	xor r11, rcx
 ; v29 = v23 ^ v29
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 232]
+	xor r9, r13
 ; v27 = v36 ^ v27
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 240]
+	xor rsi, rdx
 ; v31 = v30 ^ v31
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 248]
+	xor rdi, r14
 ; v22 = v20 ^ v22
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 256]
+	xor r10, r15
+	mov rcx, r10
 ; v57 = v33 ^ v57
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 288]
+	xor rbx, r12
 ; v8 = v59 ^ v8
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	xor r8, [rsp + 296]
+	mov r10, [rsp + 368]
+	xor rbp, r10
 ; v48 = v50 ^ v48
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 304]
+	mov r10, [rsp + 16]
+	mov rdx, [rsp + 264]
+	xor r10, rdx
+	mov rdx, r10
 ; v5 = v55 ^ v5
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 104]
+	mov r10, [rsp + 40]
+	mov r12, [rsp + 384]
+	xor r10, r12
 ; v40 = v51 ^ v40
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 312]
+	mov r12, [rsp + 416]
+	xor r8, r12
 ; v8 = v8 ^ v15
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 360]
+	xor rbp, rax
 ; v15 = v22 ^ v15
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 360]
+	xor rcx, rax
 ; v57 = v57 ^ v17
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 352]
+	mov rax, [rsp + 376]
+	xor rbx, rax
 ; v17 = v31 ^ v17
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 352]
+	xor rdi, rax
+	mov rax, rdi
 ; v34 = v34 ^ v44
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 344]
+	mov rdi, [rsp + 64]
+	mov r12, [rsp + 392]
+	xor rdi, r12
 ; v44 = v27 ^ v44
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 344]
+	xor rsi, r12
 ; v15 = v15 ^ v47
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 328]
+	mov r12, [rsp + 432]
+	xor rcx, r12
 ; v47 = v29 ^ v47
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, [rsp + 328]
+	xor r9, r12
+	mov r12, r9
 ; v17 = v17 ^ v35
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 320]
+	mov r9, [rsp + 424]
+	xor rax, r9
 ; v35 = v28 ^ v35
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 320]
-	mov rsi, r11
+	xor r11, r9
 ; v44 = v44 ^ v56
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 96]
+	mov r13, [rsp + 400]
+	xor rsi, r13
 ; v56 = v46 ^ v56
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 272]
-	xor r11, [rsp + 96]
-	mov rax, r11
+	mov r9, [rsp + 328]
+	xor r9, r13
+	mov r13, r9
 ; v47 = v47 ^ v40
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r15
+	xor r12, r8
 ; v40 = v45 ^ v40
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 280]
-	xor r11, r15
-	mov rcx, r11
+	mov r9, [rsp + 344]
+	xor r9, r8
 ; v35 = v35 ^ v5
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r14
+	xor r11, r10
 ; v5 = v19 ^ v5
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 264]
-	xor r11, r14
-	mov rbx, r11
+	mov r8, [rsp + 312]
+	xor r8, r10
+	mov r10, r8
 ; v56 = v56 ^ v48
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, r13
+	xor r13, rdx
 ; v48 = v37 ^ v48
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 216]
-	xor r11, r13
-	mov r13, r11
+	mov r8, [rsp + 296]
+	xor r8, rdx
+	mov rdx, r8
 ; v40 = v40 ^ v8
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r8
+	xor r9, rbp
 ; v8 = v25 ^ v8
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 208]
-	xor r11, r8
+	mov r8, [rsp + 288]
+	xor r8, rbp
+	mov rbp, r8
 ; v5 = v5 ^ v57
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r9
+	xor r10, rbx
 ; v57 = v21 ^ v57
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 200]
-	xor r8, r9
-	mov r9, r8
+	mov r8, [rsp + 280]
+	xor r8, rbx
+	mov rbx, r8
 ; v57 = v57 ^ v35
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rsi
+	xor rbx, r11
 ; v8 = v8 ^ v47
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	xor r8, rdx
-	mov [rsp + 96], r8
+	xor rbp, r12
 ; v48 = v48 ^ v44
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, rbp
+	xor rdx, rsi
 ; v48 = v48 ^ v34
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, r12
+	mov [rsp + 96], rsi
+	xor rdx, rdi
 ; v5 = v5 ^ v17
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, rdi
+	xor r10, rax
 ; v40 = v40 ^ v15
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, r10
+	mov [rsp + 40], rax
+	mov [rsp + 160], r10
+	xor r9, rcx
 ; v56 = v56 ^ v34
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, r12
+	mov [rsp + 16], rcx
+	mov [rsp + 152], r9
+	xor r13, rdi
 ; v21 = v57 & v0
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 0]
-	mov [rsp + 104], r8
+	mov [rsp + 144], r13
+	mov r8, rbx
+	mov rax, [rsp + 0]
+	and r8, rax
 ; v25 = v57 & v3
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 16]
+	mov [rsp + 192], r8
+	mov r9, rbx
+	mov rcx, [rsp + 24]
+	and r9, rcx
 ; v37 = v34 & v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r12
-	and r11, [rsp + 0]
+	mov r8, rdi
+	and r8, rax
 ; v37 = v25 ^ v37
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 112], r8
+	xor r9, r8
 ; v25 = v57 & v6
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 32]
+	mov [rsp + 200], r9
+	mov r10, rbx
+	mov r13, [rsp + 48]
+	and r10, r13
 ; v19 = v34 & v3
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r12
-	and r11, [rsp + 16]
+	mov r8, rdi
+	and r8, rcx
 ; v45 = v8 & v0
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 0]
+	mov r9, rbp
+	and r9, rax
 ; v19 = v25 ^ v19
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
+	xor r10, r8
 ; v45 = v19 ^ v45
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 120], r8
+	xor r10, r9
 ; v19 = v34 & v6
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 32]
+	mov [rsp + 208], r10
+	mov r9, rdi
+	and r9, r13
 ; v25 = v8 & v3
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 96]
-	and r11, [rsp + 16]
+	mov r8, rbp
+	and r8, rcx
 ; v25 = v19 ^ v25
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 128], r8
+	xor r9, r8
 ; v19 = v8 & v6
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 32]
-	mov [rsp + 136], r8
+	mov [rsp + 216], r9
+	mov r8, rbp
+	and r8, r13
 ; v46 = v35 & v10
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 56]
-	mov [rsp + 144], r8
+	mov [rsp + 224], r8
+	mov r8, r11
+	mov r9, [rsp + 80]
+	and r8, r9
 ; v28 = v35 & v13
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 72]
+	mov [rsp + 232], r8
+	mov rsi, r11
+	mov r10, [rsp + 104]
+	and rsi, r10
 ; v29 = v48 & v10
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r13
-	and r11, [rsp + 56]
+	mov r8, rdx
+	and r8, r9
 ; v29 = v28 ^ v29
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 152], r8
+	xor rsi, r8
 ; v28 = v35 & v16
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 88]
+	mov [rsp + 240], rsi
+	mov r8, r11
+	mov rsi, [rsp + 128]
+	and r8, rsi
 ; v27 = v48 & v13
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r13
-	and r11, [rsp + 72]
+	mov r14, rdx
+	and r14, r10
 ; v31 = v47 & v10
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rdx
-	and r14, [rsp + 56]
+	mov r15, r12
+	and r15, r9
 ; v27 = v28 ^ v27
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
+	xor r8, r14
 ; v31 = v27 ^ v31
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 160], r8
+	xor r8, r15
+	mov r14, r8
 ; v27 = v48 & v16
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 88]
+	mov r8, rdx
+	and r8, rsi
 ; v28 = v47 & v13
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rdx
-	and r11, [rsp + 72]
+	mov r15, r12
+	and r15, r10
 ; v28 = v27 ^ v28
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 168], r8
+	xor r8, r15
+	mov r15, r8
 ; v27 = v47 & v16
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 88]
-	mov [rsp + 176], r8
+	mov r8, r12
+	and r8, rsi
 ; v22 = v57 ^ v35
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r9
-	xor r14, rsi
+	mov [rsp + 248], r8
+	mov r8, rbx
+	mov [rsp + 184], rbx
+	xor r8, r11
+	mov [rsp + 136], r11
 ; v51 = v34 ^ v48
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r12
-	xor r11, r13
+	mov [rsp + 64], rdi
+	xor rdi, rdx
+	mov [rsp + 168], rdx
 ; v55 = v8 ^ v47
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rdx
-	mov [rsp + 184], r8
+	mov [rsp + 176], rbp
+	xor rbp, r12
+	mov [rsp + 120], r12
 ; v50 = v0 ^ v10
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 56]
-	mov [rsp + 192], r8
+	xor rax, r9
 ; v59 = v3 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 72]
-	mov [rsp + 200], r8
+	xor rcx, r10
 ; v33 = v6 ^ v16
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 88]
-	mov [rsp + 208], r8
+	xor r13, rsi
 ; v20 = v22 & v50
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 192]
-	mov [rsp + 232], r8
+	mov rsi, r8
+	and rsi, rax
 ; v30 = v22 & v59
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 200]
-	mov [rsp + 216], r8
+	mov r11, r8
+	and r11, rcx
 ; v36 = v51 & v50
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 192]
-	mov [rsp + 224], r8
+	mov r9, rdi
+	and r9, rax
 ; v36 = v30 ^ v36
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 216]
-	xor r8, [rsp + 224]
-	mov [rsp + 224], r8
+	xor r11, r9
 ; v22 = v22 & v33
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 208]
+	and r8, r13
 ; v30 = v51 & v59
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 200]
-	mov [rsp + 216], r8
+	mov r9, rdi
+	and r9, rcx
 ; v50 = v55 & v50
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, [rsp + 192]
-	mov [rsp + 192], r8
+	mov r10, rbp
+	and r10, rax
 ; v30 = v22 ^ v30
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 216]
+	mov rax, r8
+	xor rax, r9
 ; v50 = v30 ^ v50
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 192]
-	mov [rsp + 192], r14
+	xor rax, r10
 ; v51 = v51 & v33
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r11, [rsp + 208]
+	and rdi, r13
 ; v59 = v55 & v59
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 184]
-	and r8, [rsp + 200]
+	mov r8, rbp
+	and r8, rcx
 ; v59 = v51 ^ v59
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r8
+	xor rdi, r8
 ; v33 = v55 & v33
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 184]
-	and r14, [rsp + 208]
+	and rbp, r13
 ; v20 = v20 ^ v21
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 232]
-	xor r15, [rsp + 104]
+	mov r8, [rsp + 192]
+	xor rsi, r8
 ; v20 = v20 ^ v46
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 144]
+	mov r8, [rsp + 232]
+	xor rsi, r8
 ; v36 = v36 ^ v37
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 224]
-	xor r8, [rsp + 112]
+	mov r9, [rsp + 200]
+	xor r11, r9
 ; v36 = v36 ^ v29
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 152]
-	mov [rsp + 224], r8
+	mov r9, [rsp + 240]
+	xor r11, r9
 ; v50 = v50 ^ v45
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 192]
-	xor r8, [rsp + 120]
+	mov r10, [rsp + 208]
+	xor rax, r10
 ; v50 = v50 ^ v31
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 160]
-	mov [rsp + 192], r8
+	xor rax, r14
 ; v59 = v59 ^ v25
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 128]
+	mov [rsp + 232], r14
+	mov [rsp + 240], rax
+	mov r10, [rsp + 216]
+	xor rdi, r10
 ; v59 = v59 ^ v28
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 168]
+	xor rdi, r15
 ; v33 = v33 ^ v19
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 136]
+	mov [rsp + 216], r15
+	mov rax, [rsp + 224]
+	xor rbp, rax
 ; v33 = v33 ^ v27
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 176]
+	mov rcx, [rsp + 248]
+	xor rbp, rcx
 ; v25 = v20 ^ v25
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 128]
-	mov [rsp + 128], r15
+	xor rsi, r10
 ; v19 = v36 ^ v19
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 224]
-	xor r8, [rsp + 136]
-	mov [rsp + 136], r8
+	mov [rsp + 224], rsi
+	xor r11, rax
 ; v46 = v59 ^ v46
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 144]
-	mov [rsp + 144], r11
+	mov [rsp + 256], r11
+	xor rdi, r8
 ; v29 = v33 ^ v29
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 152]
-	mov [rsp + 152], r14
+	mov [rsp + 264], rdi
+	xor rbp, r9
 ; v33 = v5 & v1
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 8]
-	mov [rsp + 184], r8
+	mov [rsp + 272], rbp
+	mov r13, [rsp + 160]
+	mov r8, r13
+	mov rdi, [rsp + 8]
+	and r8, rdi
 ; v59 = v5 & v4
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 24]
+	mov [rsp + 160], r8
+	mov r9, r13
+	mov rax, [rsp + 32]
+	and r9, rax
 ; v36 = v44 & v1
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rbp
-	and r11, [rsp + 8]
+	mov rsi, [rsp + 96]
+	mov r8, rsi
+	and r8, rdi
 ; v36 = v59 ^ v36
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 200], r8
+	xor r9, r8
 ; v59 = v5 & v7
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 40]
+	mov [rsp + 96], r9
+	mov r10, r13
+	mov rbx, [rsp + 56]
+	and r10, rbx
 ; v20 = v44 & v4
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rbp
-	and r11, [rsp + 24]
+	mov r8, rsi
+	and r8, rax
 ; v55 = v40 & v1
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rcx
-	and r14, [rsp + 8]
+	mov rdx, [rsp + 152]
+	mov r9, rdx
+	and r9, rdi
 ; v20 = v59 ^ v20
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
+	xor r10, r8
 ; v55 = v20 ^ v55
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 208], r8
+	xor r10, r9
 ; v20 = v44 & v7
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 40]
+	mov [rsp + 152], r10
+	mov r9, rsi
+	and r9, rbx
 ; v59 = v40 & v4
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rcx
-	and r11, [rsp + 24]
+	mov r8, rdx
+	and r8, rax
 ; v59 = v20 ^ v59
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 216], r8
+	xor r9, r8
 ; v20 = v40 & v7
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 40]
-	mov [rsp + 224], r8
+	mov [rsp + 280], r9
+	mov r8, rdx
+	and r8, rbx
 ; v51 = v17 & v11
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 64]
-	mov [rsp + 232], r8
+	mov [rsp + 288], r8
+	mov rbp, [rsp + 40]
+	mov r8, rbp
+	mov r12, [rsp + 88]
+	and r8, r12
 ; v30 = v17 & v14
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 80]
+	mov [rsp + 296], r8
+	mov r11, rbp
+	mov r10, [rsp + 112]
+	and r11, r10
 ; v22 = v56 & v11
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rax
-	and r11, [rsp + 64]
+	mov r9, [rsp + 144]
+	mov r8, r9
+	and r8, r12
 ; v22 = v30 ^ v22
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 240], r8
+	xor r11, r8
 ; v30 = v17 & v9
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 48]
+	mov [rsp + 304], r11
+	mov r8, rbp
+	mov r11, [rsp + 72]
+	and r8, r11
 ; v23 = v56 & v14
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rax
-	and r11, [rsp + 80]
+	mov r14, r9
+	and r14, r10
 ; v38 = v15 & v11
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, r10
-	and r14, [rsp + 64]
+	mov rcx, [rsp + 16]
+	mov r15, rcx
+	and r15, r12
 ; v23 = v30 ^ v23
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
+	xor r8, r14
 ; v38 = v23 ^ v38
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 248], r8
+	xor r8, r15
+	mov r14, r8
 ; v23 = v56 & v9
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 48]
+	mov r8, r9
+	and r8, r11
 ; v30 = v15 & v14
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r10
-	and r11, [rsp + 80]
+	mov r15, rcx
+	and r15, r10
 ; v30 = v23 ^ v30
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r11
-	mov [rsp + 256], r8
+	xor r8, r15
+	mov r15, r8
 ; v23 = v15 & v9
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 48]
-	mov [rsp + 264], r8
+	mov r8, rcx
+	and r8, r11
 ; v43 = v5 ^ v17
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rbx
-	xor r14, rdi
+	mov [rsp + 312], r8
+	mov r8, r13
+	xor r8, rbp
+	mov rbp, r8
 ; v32 = v44 ^ v56
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, rbp
-	xor r11, rax
+	mov r8, rsi
+	xor r8, r9
+	mov r9, r8
 ; v18 = v40 ^ v15
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rcx
-	xor r8, r10
-	mov [rsp + 272], r8
+	mov r8, rdx
+	xor r8, rcx
 ; v42 = v1 ^ v11
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 64]
-	mov [rsp + 280], r8
+	xor rdi, r12
 ; v26 = v4 ^ v14
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 80]
-	mov [rsp + 288], r8
+	xor rax, r10
 ; v52 = v7 ^ v9
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 48]
-	mov [rsp + 296], r8
+	xor rbx, r11
 ; v39 = v43 & v42
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 280]
-	mov [rsp + 320], r8
+	mov r10, rbp
+	and r10, rdi
+	mov rcx, r10
 ; v49 = v43 & v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 288]
-	mov [rsp + 304], r8
+	mov r10, rbp
+	and r10, rax
 ; v53 = v32 & v42
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 280]
-	mov [rsp + 312], r8
+	mov r11, r9
+	and r11, rdi
 ; v53 = v49 ^ v53
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 304]
-	xor r8, [rsp + 312]
-	mov [rsp + 312], r8
+	xor r10, r11
 ; v43 = v43 & v52
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r14, [rsp + 296]
+	and rbp, rbx
 ; v49 = v32 & v26
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 288]
-	mov [rsp + 304], r8
+	mov r12, r9
+	and r12, rax
 ; v42 = v18 & v42
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, [rsp + 280]
-	mov [rsp + 280], r8
+	mov r11, r8
+	and r11, rdi
 ; v49 = v43 ^ v49
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 304]
+	xor rbp, r12
 ; v42 = v49 ^ v42
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 280]
-	mov [rsp + 280], r14
+	xor rbp, r11
 ; v32 = v32 & v52
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r11, [rsp + 296]
+	and r9, rbx
 ; v26 = v18 & v26
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, [rsp + 288]
+	mov r11, r8
+	and r11, rax
 ; v26 = v32 ^ v26
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r8
+	xor r9, r11
 ; v52 = v18 & v52
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, [rsp + 272]
-	and r14, [rsp + 296]
+	mov r11, r8
+	and r11, rbx
 ; v39 = v39 ^ v33
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r15, [rsp + 320]
-	xor r15, [rsp + 184]
+	mov r8, [rsp + 160]
+	xor rcx, r8
 ; v39 = v39 ^ v51
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 232]
+	mov rdi, [rsp + 296]
+	xor rcx, rdi
 ; v53 = v53 ^ v36
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 200]
+	mov r8, [rsp + 96]
+	xor r10, r8
 ; v53 = v53 ^ v22
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 312], r8
+	mov rax, [rsp + 304]
+	xor r10, rax
 ; v42 = v42 ^ v55
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 280]
-	xor r8, [rsp + 208]
+	mov r8, [rsp + 152]
+	xor rbp, r8
 ; v42 = v42 ^ v38
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 280], r8
+	xor rbp, r14
 ; v26 = v26 ^ v59
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 216]
+	mov [rsp + 296], r14
+	mov [rsp + 304], rbp
+	mov r8, [rsp + 280]
+	xor r9, r8
 ; v26 = v26 ^ v30
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 256]
+	xor r9, r15
 ; v52 = v52 ^ v20
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 224]
+	mov [rsp + 280], r15
+	mov rbx, [rsp + 288]
+	xor r11, rbx
 ; v52 = v52 ^ v23
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 264]
+	mov rbp, [rsp + 312]
+	xor r11, rbp
 ; v59 = v39 ^ v59
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 216]
-	mov [rsp + 216], r15
+	xor rcx, r8
 ; v20 = v53 ^ v20
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 224]
-	mov [rsp + 224], r8
+	mov [rsp + 288], rcx
+	xor r10, rbx
 ; v51 = v26 ^ v51
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 232]
-	mov [rsp + 232], r11
+	mov [rsp + 320], r10
+	xor r9, rdi
 ; v22 = v52 ^ v22
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 240]
-	mov [rsp + 240], r14
+	mov [rsp + 328], r9
+	xor r11, rax
 ; v5 = v57 ^ v5
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 272], r9
+	mov [rsp + 336], r11
+	mov r8, [rsp + 184]
+	xor r8, r13
+	mov r9, r8
 ; v44 = v34 ^ v44
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rbp
-	mov [rsp + 288], r12
+	mov r8, [rsp + 64]
+	xor r8, rsi
+	mov r10, r8
 ; v40 = v8 ^ v40
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rcx
-	mov [rsp + 96], r8
+	mov r8, [rsp + 176]
+	xor r8, rdx
+	mov r11, r8
 ; v17 = v35 ^ v17
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rdi
+	mov rsi, [rsp + 136]
+	mov r8, [rsp + 40]
+	xor rsi, r8
 ; v56 = v48 ^ v56
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, rax
+	mov r8, [rsp + 168]
+	mov rdi, [rsp + 144]
+	xor r8, rdi
+	mov rdi, r8
 ; v15 = v47 ^ v15
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r10
+	mov r8, [rsp + 120]
+	mov rax, [rsp + 16]
+	xor r8, rax
+	mov rax, r8
 ; v1 = v0 ^ v1
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	mov r8, [rsp + 0]
-	xor r8, [rsp + 8]
-	mov r9, r8
+	mov rcx, [rsp + 8]
+	xor r8, rcx
+	mov rcx, r8
 ; v4 = v3 ^ v4
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 24]
-	mov r10, r8
+	mov r8, [rsp + 24]
+	mov rdx, [rsp + 32]
+	xor r8, rdx
+	mov rdx, r8
 ; v7 = v6 ^ v7
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 40]
-	mov r11, r8
-; v11 = v10 ^ v11
-%line 1200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 64]
-	mov rdi, r8
-; v14 = v13 ^ v14
-%line 1201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 72]
-	xor r8, [rsp + 80]
-	mov rax, r8
-; v9 = v16 ^ v9
-%line 1202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 48]
-	mov rcx, r8
-; v16 = v5 & v1
-%line 1203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, r9
-	mov [rsp + 0], r8
-; v13 = v5 & v4
-%line 1204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, r10
-; v10 = v44 & v1
-%line 1205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbx, r12
-	and rbx, r9
-; v10 = v13 ^ v10
-%line 1206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 48]
+	mov rbx, [rsp + 56]
 	xor r8, rbx
 	mov rbx, r8
-; v13 = v5 & v7
-%line 1207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	and r8, r11
-; v6 = v44 & v4
-%line 1208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rbp, r12
-	and rbp, r10
-; v3 = v40 & v1
-%line 1209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 96]
-	and r12, r9
-; v6 = v13 ^ v6
-%line 1210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+; v11 = v10 ^ v11
+%line 1200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 80]
+	mov rbp, [rsp + 88]
 	xor r8, rbp
-; v3 = v6 ^ v3
-%line 1211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
 	mov rbp, r8
-; v6 = v44 & v7
-%line 1212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
-	and r8, r11
-; v13 = v40 & v4
-%line 1213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 96]
-	and r12, r10
-; v13 = v6 ^ v13
-%line 1214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+; v14 = v13 ^ v14
+%line 1201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 104]
+	mov r12, [rsp + 112]
 	xor r8, r12
-	mov [rsp + 8], r8
-; v6 = v40 & v7
-%line 1215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, r11
-	mov [rsp + 16], r8
-; v0 = v17 & v11
-%line 1216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, rdi
-	mov [rsp + 24], r8
-; v47 = v17 & v14
-%line 1217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, rax
-; v48 = v56 & v11
-%line 1218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, r13
-	and r12, rdi
-; v48 = v47 ^ v48
-%line 1219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 32], r8
-; v47 = v17 & v9
-%line 1220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rsi
-	and r8, rcx
-; v35 = v56 & v14
-%line 1221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, r13
-	and r12, rax
-; v8 = v15 & v11
-%line 1222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rdx
-	and r14, rdi
-; v35 = v47 ^ v35
-%line 1223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r12
-; v8 = v35 ^ v8
-%line 1224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
 	mov r12, r8
-; v35 = v56 & v9
-%line 1225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r13
-	and r8, rcx
-; v47 = v15 & v14
-%line 1226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r14, rdx
-	and r14, rax
-; v47 = v35 ^ v47
-%line 1227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r14
-	mov r14, r8
-; v35 = v15 & v9
-%line 1228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdx
-	and r8, rcx
-	mov r15, r8
-; v17 = v5 ^ v17
-%line 1229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 272]
-	xor r8, rsi
-	mov rsi, r8
-; v56 = v44 ^ v56
-%line 1230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 288]
+; v9 = v16 ^ v9
+%line 1202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, [rsp + 128]
+	mov r13, [rsp + 72]
 	xor r8, r13
 	mov r13, r8
+; v16 = v5 & v1
+%line 1203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r9
+	and r8, rcx
+; v13 = v5 & v4
+%line 1204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 0], r8
+	mov r14, r9
+	and r14, rdx
+; v10 = v44 & v1
+%line 1205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r10
+	and r8, rcx
+; v10 = v13 ^ v10
+%line 1206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v13 = v5 & v7
+%line 1207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 8], r14
+	mov r15, r9
+	and r15, rbx
+; v6 = v44 & v4
+%line 1208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r10
+	and r8, rdx
+; v3 = v40 & v1
+%line 1209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, r11
+	and r14, rcx
+; v6 = v13 ^ v6
+%line 1210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r8
+; v3 = v6 ^ v3
+%line 1211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r15, r14
+; v6 = v44 & v7
+%line 1212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 16], r15
+	mov r14, r10
+	and r14, rbx
+; v13 = v40 & v4
+%line 1213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, r11
+	and r8, rdx
+; v13 = v6 ^ v13
+%line 1214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v6 = v40 & v7
+%line 1215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 24], r14
+	mov r8, r11
+	and r8, rbx
+; v0 = v17 & v11
+%line 1216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 32], r8
+	mov r8, rsi
+	and r8, rbp
+; v47 = v17 & v14
+%line 1217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 40], r8
+	mov r14, rsi
+	and r14, r12
+; v48 = v56 & v11
+%line 1218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rdi
+	and r8, rbp
+; v48 = v47 ^ v48
+%line 1219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r14, r8
+; v47 = v17 & v9
+%line 1220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov [rsp + 48], r14
+	mov r8, rsi
+	and r8, r13
+; v35 = v56 & v14
+%line 1221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r14, rdi
+	and r14, r12
+; v8 = v15 & v11
+%line 1222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r15, rax
+	and r15, rbp
+; v35 = v47 ^ v35
+%line 1223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r14
+; v8 = v35 ^ v8
+%line 1224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r15
+	mov r14, r8
+; v35 = v56 & v9
+%line 1225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rdi
+	and r8, r13
+; v47 = v15 & v14
+%line 1226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r15, rax
+	and r15, r12
+; v47 = v35 ^ v47
+%line 1227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r8, r15
+	mov r15, r8
+; v35 = v15 & v9
+%line 1228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	mov r8, rax
+	and r8, r13
+; v17 = v5 ^ v17
+%line 1229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r9, rsi
+; v56 = v44 ^ v56
+%line 1230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
+	xor r10, rdi
 ; v15 = v40 ^ v15
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, rdx
+	xor r11, rax
+	mov rsi, r11
 ; v11 = v1 ^ v11
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, rdi
+	xor rcx, rbp
 ; v14 = v4 ^ v14
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rax
-	mov rdi, r10
+	xor rdx, r12
 ; v9 = v7 ^ v9
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, rcx
-	mov rax, r11
+	xor rbx, r13
 ; v7 = v17 & v11
 %line 1235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, rsi
-	and r10, r9
-	mov rcx, r10
+	mov r11, r9
+	and r11, rcx
+	mov rdi, r11
 ; v4 = v17 & v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r10, rsi
-	and r10, rdi
+	mov r11, r9
+	and r11, rdx
 ; v1 = v56 & v11
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r13
-	and r11, r9
+	mov rax, r10
+	and rax, rcx
 ; v1 = v4 ^ v1
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, r11
+	xor r11, rax
 ; v17 = v17 & v9
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and rsi, rax
+	and r9, rbx
 ; v4 = v56 & v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, r13
-	and rdx, rdi
+	mov rax, r10
+	and rax, rdx
 ; v11 = v15 & v11
 %line 1241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, r8
-	and r11, r9
+	mov rbp, rsi
+	and rbp, rcx
 ; v4 = v17 ^ v4
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rdx
+	xor r9, rax
 ; v11 = v4 ^ v11
 %line 1243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r11
+	xor r9, rbp
+	mov rax, r9
 ; v56 = v56 & v9
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r13, rax
+	and r10, rbx
 ; v14 = v15 & v14
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r8
-	and r9, rdi
+	mov r9, rsi
+	and r9, rdx
 ; v14 = v56 ^ v14
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, r9
+	xor r10, r9
+	mov rbp, r10
 ; v9 = v15 & v9
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	and r8, rax
+	and rsi, rbx
 ; v7 = v7 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 0]
+	mov rcx, [rsp + 0]
+	xor rdi, rcx
 ; v7 = v7 ^ v0
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 24]
+	mov rbx, [rsp + 40]
+	xor rdi, rbx
 ; v1 = v1 ^ v10
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, rbx
+	mov r9, [rsp + 8]
+	xor r11, r9
 ; v1 = v1 ^ v48
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 32]
+	mov rdx, [rsp + 48]
+	xor r11, rdx
 ; v11 = v11 ^ v3
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, rbp
+	mov r10, [rsp + 16]
+	xor rax, r10
 ; v11 = v11 ^ v8
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, r12
+	xor rax, r14
 ; v14 = v14 ^ v13
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, [rsp + 8]
+	mov r13, [rsp + 24]
+	xor rbp, r13
 ; v14 = v14 ^ v47
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, r14
+	xor rbp, r15
 ; v9 = v9 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 16]
+	mov r12, [rsp + 32]
+	xor rsi, r12
 ; v9 = v9 ^ v35
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, r15
+	xor rsi, r8
 ; v13 = v7 ^ v13
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 8]
+	xor rdi, r13
 ; v6 = v1 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 16]
+	xor r11, r12
 ; v0 = v14 ^ v0
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, r13
-	xor r9, [rsp + 24]
+	xor rbp, rbx
 ; v48 = v9 ^ v48
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 32]
-	mov rdi, r8
+	xor rsi, rdx
+	mov rbx, rsi
 ; v16 = v16 ^ v21
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 104]
+	mov rsi, [rsp + 192]
+	xor rcx, rsi
 ; v16 = v16 ^ v33
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 184]
+	mov r12, [rsp + 160]
+	xor rcx, r12
 ; v10 = v10 ^ v37
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 112]
+	mov rsi, [rsp + 200]
+	xor r9, rsi
 ; v10 = v10 ^ v36
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 200]
+	mov rsi, [rsp + 96]
+	xor r9, rsi
 ; v3 = v3 ^ v45
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 120]
+	mov rsi, [rsp + 208]
+	xor r10, rsi
 ; v3 = v3 ^ v55
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 208]
+	mov rsi, [rsp + 152]
+	xor r10, rsi
 ; v13 = v13 ^ v25
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 128]
+	mov rsi, [rsp + 224]
+	xor rdi, rsi
 ; v13 = v13 ^ v59
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 216]
+	mov rsi, [rsp + 288]
+	xor rdi, rsi
 ; v6 = v6 ^ v19
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 136]
+	mov rsi, [rsp + 256]
+	xor r11, rsi
 ; v6 = v6 ^ v20
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 224]
+	mov rsi, [rsp + 320]
+	xor r11, rsi
 ; v11 = v11 ^ v50
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 192]
+	mov rsi, [rsp + 240]
+	xor rax, rsi
 ; v11 = v11 ^ v42
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 280]
+	mov rsi, [rsp + 304]
+	xor rax, rsi
 ; v0 = v0 ^ v46
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 144]
+	mov [rsp + 16], rax
+	mov rax, [rsp + 264]
+	xor rbp, rax
 ; v0 = v0 ^ v51
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 232]
+	mov rsi, [rsp + 328]
+	xor rbp, rsi
 ; v48 = v48 ^ v29
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 152]
+	mov r13, [rsp + 272]
+	xor rbx, r13
 ; v48 = v48 ^ v22
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, [rsp + 240]
+	mov rsi, [rsp + 336]
+	xor rbx, rsi
 ; v8 = v8 ^ v31
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 160]
+	mov rdx, [rsp + 232]
+	xor r14, rdx
 ; v8 = v8 ^ v38
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 248]
+	mov rsi, [rsp + 296]
+	xor r14, rsi
 ; v47 = v47 ^ v28
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 168]
+	mov [rsp + 0], r14
+	mov r14, [rsp + 216]
+	xor r15, r14
 ; v47 = v47 ^ v30
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 256]
+	mov rsi, [rsp + 280]
+	xor r15, rsi
 ; v35 = v35 ^ v27
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 176]
+	mov [rsp + 8], r15
+	mov r15, [rsp + 248]
+	xor r8, r15
 ; v35 = v35 ^ v23
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 264]
+	mov rsi, [rsp + 312]
+	xor r8, rsi
 ; v46 = v16 ^ v46
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 144]
-	mov r11, r8
+	xor rcx, rax
 ; v29 = v10 ^ v29
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 152]
+	xor r9, r13
 ; v31 = v3 ^ v31
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 160]
+	xor r10, rdx
 ; v28 = v13 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 168]
+	xor rdi, r14
 ; v27 = v6 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 176]
+	xor r11, r15
+	mov rax, r11
 ; v33 = v0 ^ v33
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 184]
+	xor rbp, r12
 ; v36 = v48 ^ v36
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, rdi
-	xor r8, [rsp + 200]
+	mov r11, [rsp + 96]
+	xor rbx, r11
 ; v55 = v8 ^ v55
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, [rsp + 208]
+	mov r11, [rsp + 0]
+	mov rdx, [rsp + 152]
+	xor r11, rdx
+	mov rdx, r11
 ; v59 = v47 ^ v59
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r14, [rsp + 216]
+	mov r11, [rsp + 8]
+	mov r12, [rsp + 288]
+	xor r11, r12
 ; v20 = v35 ^ v20
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r15, [rsp + 224]
+	mov r12, [rsp + 320]
+	xor r8, r12
 ; v36 = v36 ^ v23
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, [rsp + 264]
+	xor rbx, rsi
 ; v23 = v27 ^ v23
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 264]
+	xor rax, rsi
 ; v33 = v33 ^ v30
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r9, [rsp + 256]
+	mov rsi, [rsp + 280]
+	xor rbp, rsi
 ; v30 = v28 ^ v30
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 256]
+	xor rdi, rsi
 ; v11 = v11 ^ v38
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rsi, [rsp + 248]
+	mov rsi, [rsp + 16]
+	mov r12, [rsp + 296]
+	xor rsi, r12
 ; v38 = v31 ^ v38
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 248]
+	xor r10, r12
 ; v23 = v23 ^ v22
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r10, [rsp + 240]
+	mov r12, [rsp + 336]
+	xor rax, r12
 ; v22 = v29 ^ v22
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, [rsp + 240]
+	xor r9, r12
+	mov r12, r9
 ; v30 = v30 ^ v51
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rcx, [rsp + 232]
+	mov r9, [rsp + 328]
+	xor rdi, r9
 ; v51 = v46 ^ v51
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, [rsp + 232]
-	mov rdi, r11
+	xor rcx, r9
 ; v38 = v38 ^ v42
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbp, [rsp + 280]
+	mov r13, [rsp + 304]
+	xor r10, r13
 ; v42 = v50 ^ v42
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 192]
-	xor r11, [rsp + 280]
-	mov rax, r11
+	mov r9, [rsp + 240]
+	xor r9, r13
+	mov r13, r9
 ; v22 = v22 ^ v20
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rbx, r15
+	xor r12, r8
 ; v20 = v19 ^ v20
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r11, [rsp + 136]
-	xor r11, r15
+	mov r9, [rsp + 256]
+	xor r9, r8
+	mov r14, r9
 ; v51 = v51 ^ v59
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdi, r14
+	xor rcx, r11
 ; v59 = v25 ^ v59
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov rdx, [rsp + 128]
-	xor rdx, r14
+	mov r15, [rsp + 224]
+	xor r15, r11
 ; v42 = v42 ^ v55
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, r12
+	xor r13, rdx
 ; v55 = v45 ^ v55
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r13, [rsp + 120]
-	xor r13, r12
+	mov r9, [rsp + 208]
+	xor r9, rdx
 ; v20 = v20 ^ v36
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r8
+	xor r14, rbx
 ; v36 = v37 ^ v36
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r12, [rsp + 112]
-	xor r12, r8
+	mov r8, [rsp + 200]
+	xor r8, rbx
 ; v59 = v59 ^ v33
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, r9
+	xor r15, rbp
 ; v33 = v21 ^ v33
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, r9
+	mov rdx, [rsp + 192]
+	xor rdx, rbp
 ; v33 = v33 ^ v51
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r8, rdi
+	xor rdx, rcx
 ; v36 = v36 ^ v22
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r12, rbx
+	xor r8, r12
 ; v55 = v55 ^ v38
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, rbp
+	xor r9, r10
 ; v55 = v55 ^ v11
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r13, rsi
+	xor r9, rsi
 ; v59 = v59 ^ v30
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rdx, rcx
+	xor r15, rdi
 ; v20 = v20 ^ v23
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor r11, r10
+	xor r14, rax
 ; v42 = v42 ^ v11
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	xor rax, rsi
+	xor r13, rsi
 ; mem64[h + 0] = v33
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r9, [rsp + 408]
-	mov [r9], r8
+	mov r11, [rsp + 440]
+	mov [r11], rdx
 ; mem64[h + 64] = v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, r9
-	mov [r8 + 64], rsi
+	mov [r11 + 64], rsi
 ; mem64[h + 128] = v36
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 128], r12
+	mov [r11 + 128], r8
 ; mem64[h + 192] = v51
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 192], rdi
+	mov [r11 + 192], rcx
 ; mem64[h + 256] = v55
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 256], r13
+	mov [r11 + 256], r9
 ; mem64[h + 320] = v22
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 320], rbx
+	mov [r11 + 320], r12
 ; mem64[h + 384] = v59
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 384], rdx
+	mov [r11 + 384], r15
 ; mem64[h + 448] = v38
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 448], rbp
+	mov [r11 + 448], r10
 ; mem64[h + 512] = v20
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 512], r11
+	mov [r11 + 512], r14
 ; mem64[h + 576] = v30
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 576], rcx
+	mov [r11 + 576], rdi
 ; mem64[h + 640] = v42
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 640], rax
+	mov [r11 + 640], r13
 ; mem64[h + 704] = v23
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov [r8 + 704], r10
+	mov [r11 + 704], rax
 ; h = h + 8
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	add r8, 8
-	mov [rsp + 408], r8
+	add r11, 8
 ; f = f + 8
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 416]
-	add r8, 8
-	mov [rsp + 416], r8
+	mov rdx, [rsp + 448]
+	add rdx, 8
 ; i = i - 1
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	mov r8, [rsp + 424]
+	mov r8, [rsp + 456]
 	sub r8, 1
-	mov [rsp + 424], r8
 ; =? i - 0
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
 	cmp r8, 0
@@ -5056,7 +5323,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64.q
-	add rsp, 456
+	add rsp, 472
 	pop r15
 	pop r14
 	pop r13

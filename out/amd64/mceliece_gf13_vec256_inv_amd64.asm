@@ -14,6006 +14,6240 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_inv:
 	push r13
 	push r14
 	push r15
-	sub rsp, 408
+	sub rsp, 440
 ; i = 4
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, 4
-	mov [rsp + 376], rdi
-	mov [rsp + 384], rsi
-	mov [rsp + 392], r8
+	mov r9, rdi
+	mov rcx, rsi
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8]
-	mov [rsp + 0], r8
+	mov [rsp + 416], r8
+	mov [rsp + 400], r9
+	mov rax, [rcx]
 ; v1 = mem64[f + 352]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 384]
-	mov r10, [r9 + 352]
-	mov [rsp + 8], r10
+	mov rdx, [rcx + 352]
 ; v2 = v0 ^ v1
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r10
-	mov r9, r8
+	mov r8, rax
+	xor r8, rdx
+	mov rbx, r8
 ; v3 = mem64[f + 224]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r11, [r8 + 224]
-	mov [rsp + 16], r11
+	mov r12, [rcx + 224]
 ; v4 = v3 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	xor r8, r10
-	mov r10, r8
+	mov r8, r12
+	xor r8, rdx
+	mov rdi, r8
 ; v5 = mem64[f + 384]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov rdi, [r8 + 384]
-	mov [rsp + 24], rdi
+	mov rbp, [rcx + 384]
 ; v4 = v4 ^ v5
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdi
+	xor rdi, rbp
 ; v6 = mem64[f + 32]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [r8 + 32]
-	mov [rsp + 32], r8
+	mov rsi, [rcx + 32]
 ; v7 = v6 ^ v3
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r11
+	mov r8, rsi
+	xor r8, r12
 	mov r11, r8
 ; v8 = mem64[f + 256]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov rax, [r8 + 256]
-	mov [rsp + 40], rax
+	mov r9, [rcx + 256]
 ; v9 = v8 ^ v1
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	xor r8, [rsp + 8]
-	mov rsi, r8
+	mov r8, r9
+	xor r8, rdx
+	mov r10, r8
 ; v9 = v9 ^ v5
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdi
+	xor r10, rbp
 ; v10 = mem64[f + 64]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8 + 64]
-	mov [rsp + 48], r8
+	mov r13, [rcx + 64]
 ; v11 = v10 ^ v3
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 16]
-	mov rdi, r8
+	mov r8, r13
+	xor r8, r12
 ; v11 = v11 ^ v8
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rax
+	xor r8, r9
 ; v11 = v11 ^ v1
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 8]
+	xor r8, rdx
 ; v11 = v11 ^ v5
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 24]
+	xor r8, rbp
 ; v12 = mem64[f + 288]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov rdx, [r8 + 288]
-	mov [rsp + 56], rdx
+	mov [rsp + 88], r8
+	mov r14, [rcx + 288]
 ; v13 = v3 ^ v12
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, rdx
-	mov rax, r8
+	mov [rsp + 24], r12
+	xor r12, r14
 ; v14 = mem64[f + 96]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8 + 96]
-	mov [rsp + 64], r8
+	mov [rsp + 104], r12
+	mov r12, [rcx + 96]
 ; v15 = v14 ^ v8
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 40]
-	mov rcx, r8
+	mov r8, r12
+	xor r8, r9
 ; v15 = v15 ^ v12
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdx
+	xor r8, r14
 ; v15 = v15 ^ v5
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 24]
+	xor r8, rbp
 ; v16 = mem64[f + 320]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov rbp, [r8 + 320]
-	mov [rsp + 72], rbp
+	mov [rsp + 120], r8
+	mov r15, [rcx + 320]
 ; v17 = v8 ^ v16
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, rbp
-	mov rdx, r8
+	mov [rsp + 64], r9
+	xor r9, r15
 ; v18 = mem64[f + 128]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8 + 128]
-	mov [rsp + 80], r8
+	mov [rsp + 136], r9
+	mov r9, [rcx + 128]
 ; v19 = v18 ^ v12
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 56]
-	mov rbx, r8
+	mov r8, r9
+	xor r8, r14
 ; v19 = v19 ^ v16
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
+	xor r8, r15
 ; v20 = v12 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, [rsp + 8]
-	mov [rsp + 88], r8
+	mov [rsp + 152], r8
+	mov [rsp + 96], r14
+	xor r14, rdx
 ; v21 = mem64[f + 160]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8 + 160]
-	mov [rsp + 96], r8
+	mov [rsp + 160], r14
+	mov r14, [rcx + 160]
 ; v22 = v21 ^ v16
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 72]
-	mov r12, r8
+	mov r8, r14
+	xor r8, r15
 ; v22 = v22 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 8]
+	xor r8, rdx
 ; v23 = v16 ^ v5
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	xor r8, [rsp + 24]
-	mov [rsp + 104], r8
+	mov [rsp + 176], r8
+	mov [rsp + 128], r15
+	xor r15, rbp
 ; v24 = mem64[f + 192]
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	mov r8, [r8 + 192]
-	mov [rsp + 112], r8
+	mov [rsp + 184], r15
+	mov r8, [rcx + 192]
 ; v25 = v24 ^ v1
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 8]
-	mov r13, r8
+	mov [rsp + 408], rcx
+	mov [rsp + 192], r8
+	xor r8, rdx
+	mov [rsp + 8], rdx
 ; v25 = v25 ^ v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 24]
+	xor r8, rbp
 ; v26 = v2 & v0
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, [rsp + 0]
-	mov [rsp + 120], r8
+	mov [rsp + 200], r8
+	mov [rsp + 40], rbp
+	mov r8, rbx
+	and r8, rax
 ; v27 = v2 & v6
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r9
-	and rbp, [rsp + 32]
+	mov [rsp + 208], r8
+	mov rcx, rbx
+	and rcx, rsi
 ; v28 = v4 & v0
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 0]
+	mov r8, rdi
+	and r8, rax
 ; v28 = v27 ^ v28
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 144], rbp
+	xor rcx, r8
 ; v27 = v2 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r9
-	and r14, [rsp + 48]
+	mov [rsp + 224], rcx
+	mov rdx, rbx
+	and rdx, r13
 ; v29 = v4 & v6
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 32]
+	mov r8, rdi
+	and r8, rsi
 ; v30 = v7 & v0
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r11
-	and rbp, [rsp + 0]
+	mov rcx, r11
+	and rcx, rax
 ; v29 = v27 ^ v29
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor rdx, r8
 ; v30 = v29 ^ v30
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
-	mov [rsp + 152], r14
+	xor rdx, rcx
 ; v29 = v2 & v14
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r9
-	and r14, [rsp + 64]
+	mov [rsp + 232], rdx
+	mov rbp, rbx
+	and rbp, r12
 ; v27 = v4 & v10
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r10
-	and r15, [rsp + 48]
+	mov rdx, rdi
+	and rdx, r13
 ; v31 = v7 & v6
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 32]
+	and r8, rsi
 ; v32 = v9 & v0
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rsi
-	and rbp, [rsp + 0]
+	mov rcx, r10
+	and rcx, rax
 ; v27 = v29 ^ v27
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor rbp, rdx
 ; v31 = v27 ^ v31
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor rbp, r8
 ; v32 = v31 ^ v32
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
-	mov [rsp + 160], r14
+	xor rbp, rcx
 ; v31 = v2 & v18
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r9
-	and rbp, [rsp + 80]
+	mov [rsp + 240], rbp
+	mov rcx, rbx
+	and rcx, r9
 ; v27 = v4 & v14
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r10
-	and r14, [rsp + 64]
+	mov r15, rdi
+	and r15, r12
 ; v29 = v7 & v10
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r11
-	and r15, [rsp + 48]
+	mov rdx, r11
+	and rdx, r13
 ; v33 = v9 & v6
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 32]
-	mov [rsp + 128], r8
+	mov rbp, r10
+	and rbp, rsi
+	mov [rsp + 48], rsi
 ; v34 = v11 & v0
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 0]
+	mov rsi, [rsp + 88]
+	mov r8, rsi
+	and r8, rax
 ; v27 = v31 ^ v27
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor rcx, r15
 ; v29 = v27 ^ v29
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor rcx, rdx
 ; v33 = v29 ^ v33
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 128]
+	xor rcx, rbp
 ; v34 = v33 ^ v34
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 168], rbp
+	xor rcx, r8
 ; v33 = v2 & v21
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r9
-	and rbp, [rsp + 96]
+	mov [rsp + 248], rcx
+	mov r8, rbx
+	and r8, r14
+	mov rcx, r8
 ; v29 = v4 & v18
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r10
-	and r14, [rsp + 80]
+	mov r8, rdi
+	and r8, r9
+	mov rdx, r8
 ; v27 = v7 & v14
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 64]
-	mov [rsp + 136], r8
+	and r8, r12
+	mov rbp, r8
 ; v31 = v9 & v10
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rsi
-	and r15, [rsp + 48]
+	mov r8, r10
+	and r8, r13
+	mov [rsp + 80], r13
+	mov r13, r8
 ; v35 = v11 & v6
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 32]
-	mov [rsp + 128], r8
+	mov r15, rsi
+	mov r8, [rsp + 48]
+	and r15, r8
 ; v36 = v13 & v0
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 0]
+	mov rsi, [rsp + 104]
+	mov r8, rsi
+	and r8, rax
 ; v29 = v33 ^ v29
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor rcx, rdx
 ; v27 = v29 ^ v27
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 136]
+	xor rcx, rbp
 ; v31 = v27 ^ v31
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor rcx, r13
 ; v35 = v31 ^ v35
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 128]
+	xor rcx, r15
 ; v36 = v35 ^ v36
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 176], rbp
+	xor rcx, r8
 ; v35 = v2 & v24
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r9
-	and r14, [rsp + 112]
+	mov [rsp + 256], rcx
+	mov [rsp + 16], rbx
+	mov rcx, [rsp + 192]
+	and rbx, rcx
 ; v31 = v4 & v21
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r10
-	and rbp, [rsp + 96]
+	mov r8, rdi
+	and r8, r14
+	mov rdx, r8
 ; v27 = v7 & v18
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, r11
-	and r8, [rsp + 80]
-	mov [rsp + 136], r8
+	and r8, r9
+	mov rbp, r8
 ; v29 = v9 & v14
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 64]
-	mov [rsp + 184], r8
+	mov r8, r10
+	and r8, r12
+	mov [rsp + 112], r12
+	mov r12, r8
 ; v33 = v11 & v10
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdi
-	and r15, [rsp + 48]
+	mov r8, [rsp + 88]
+	mov r13, [rsp + 80]
+	and r8, r13
+	mov r13, r8
 ; v37 = v13 & v6
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 32]
-	mov [rsp + 128], r8
+	mov r15, rsi
+	mov r8, [rsp + 48]
+	and r15, r8
 ; v38 = v15 & v0
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 0]
+	mov r8, [rsp + 120]
+	mov rsi, r8
+	and rsi, rax
+	mov [rsp + 0], rax
 ; v31 = v35 ^ v31
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor rbx, rdx
 ; v27 = v31 ^ v27
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 136]
+	xor rbx, rbp
 ; v29 = v27 ^ v29
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 184]
+	xor rbx, r12
 ; v33 = v29 ^ v33
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor rbx, r13
 ; v37 = v33 ^ v37
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 128]
+	xor rbx, r15
 ; v38 = v37 ^ v38
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
-	mov [rsp + 184], r14
+	xor rbx, rsi
 ; v37 = v4 & v24
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r10
-	and rbp, [rsp + 112]
+	mov [rsp + 264], rbx
+	mov [rsp + 32], rdi
+	and rdi, rcx
 ; v33 = v7 & v21
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 96]
-	mov [rsp + 128], r8
+	mov r13, r11
+	and r13, r14
 ; v29 = v9 & v18
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 80]
-	mov [rsp + 136], r8
+	mov r12, r10
+	and r12, r9
 ; v27 = v11 & v14
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 64]
+	mov rbp, [rsp + 88]
+	mov rax, rbp
+	mov rbx, [rsp + 112]
+	and rax, rbx
 ; v31 = v13 & v10
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rax
-	and r14, [rsp + 48]
+	mov rdx, [rsp + 104]
+	mov rsi, rdx
+	mov r15, [rsp + 80]
+	and rsi, r15
 ; v35 = v15 & v6
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, [rsp + 32]
+	mov r15, [rsp + 48]
+	and r8, r15
 ; v33 = v37 ^ v33
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 128]
+	xor rdi, r13
 ; v29 = v33 ^ v29
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 136]
+	xor rdi, r12
 ; v27 = v29 ^ v27
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
+	xor rdi, rax
 ; v31 = v27 ^ v31
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor rdi, rsi
 ; v35 = v31 ^ v35
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
-	mov [rsp + 192], rbp
+	xor rdi, r8
 ; v31 = v7 & v24
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, [rsp + 112]
+	mov [rsp + 272], rdi
+	mov rax, r11
+	mov [rsp + 56], r11
+	and rax, rcx
 ; v27 = v9 & v21
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 96]
-	mov [rsp + 128], r8
+	mov r8, r10
+	and r8, r14
 ; v29 = v11 & v18
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 80]
+	mov r11, rbp
+	and r11, r9
 ; v33 = v13 & v14
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rax
-	and rbp, [rsp + 64]
+	mov rsi, rdx
+	and rsi, rbx
 ; v37 = v15 & v10
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, [rsp + 48]
+	mov r12, [rsp + 120]
+	mov rdi, r12
+	mov r13, [rsp + 80]
+	and rdi, r13
 ; v27 = v31 ^ v27
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 128]
+	xor rax, r8
 ; v29 = v27 ^ v29
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor rax, r11
 ; v33 = v29 ^ v33
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor rax, rsi
 ; v37 = v33 ^ v37
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 200], r14
+	xor rax, rdi
 ; v33 = v9 & v24
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 112]
+	mov [rsp + 280], rax
+	mov rsi, r10
+	mov [rsp + 72], r10
+	and rsi, rcx
 ; v29 = v11 & v21
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdi
-	and rbp, [rsp + 96]
+	mov r8, rbp
+	and r8, r14
 ; v27 = v13 & v18
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rax
-	and r14, [rsp + 80]
+	mov r10, rdx
+	and r10, r9
 ; v31 = v15 & v14
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, [rsp + 64]
+	mov r11, r12
+	and r11, rbx
 ; v29 = v33 ^ v29
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
+	xor rsi, r8
 ; v27 = v29 ^ v27
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
+	xor rsi, r10
 ; v31 = v27 ^ v31
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 208], r8
+	xor rsi, r11
 ; v27 = v11 & v24
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 112]
+	mov [rsp + 288], rsi
+	and rbp, rcx
 ; v29 = v13 & v21
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rax
-	and rbp, [rsp + 96]
+	mov r8, rdx
+	and r8, r14
 ; v33 = v15 & v18
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rcx
-	and r14, [rsp + 80]
+	mov r10, r12
+	and r10, r9
+	mov [rsp + 144], r9
 ; v29 = v27 ^ v29
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
+	xor rbp, r8
 ; v33 = v29 ^ v33
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 216], r8
+	xor rbp, r10
 ; v29 = v13 & v24
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 112]
+	mov [rsp + 296], rbp
+	and rdx, rcx
 ; v27 = v15 & v21
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rcx
-	and rbp, [rsp + 96]
+	mov r8, r12
+	and r8, r14
+	mov [rsp + 168], r14
 ; v27 = v29 ^ v27
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
-	mov [rsp + 224], r8
+	xor rdx, r8
 ; v29 = v15 & v24
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 112]
-	mov [rsp + 232], r8
+	mov [rsp + 304], rdx
+	and r12, rcx
 ; v39 = v17 & v3
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 312], r12
+	mov rdx, [rsp + 136]
 	mov r8, rdx
-	and r8, [rsp + 16]
-	mov [rsp + 128], r8
+	mov rdi, [rsp + 24]
+	and r8, rdi
 ; v40 = v17 & v8
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdx
-	and rbp, [rsp + 40]
+	mov [rsp + 216], r8
+	mov r9, rdx
+	mov rax, [rsp + 64]
+	and r9, rax
 ; v41 = v19 & v3
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 16]
+	mov rsi, [rsp + 152]
+	mov r8, rsi
+	and r8, rdi
 ; v41 = v40 ^ v41
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 240], rbp
+	xor r9, r8
 ; v40 = v17 & v12
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rdx
-	and r14, [rsp + 56]
+	mov [rsp + 152], r9
+	mov r10, rdx
+	mov r11, [rsp + 96]
+	and r10, r11
 ; v42 = v19 & v8
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 40]
+	mov r8, rsi
+	and r8, rax
 ; v43 = v20 & v3
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 88]
-	and rbp, [rsp + 16]
+	mov rcx, [rsp + 160]
+	mov r9, rcx
+	and r9, rdi
 ; v42 = v40 ^ v42
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor r10, r8
 ; v43 = v42 ^ v43
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
-	mov [rsp + 248], r14
+	xor r10, r9
 ; v42 = v17 & v16
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rdx
-	and r14, [rsp + 72]
+	mov [rsp + 160], r10
+	mov r12, rdx
+	mov rbx, [rsp + 128]
+	and r12, rbx
 ; v40 = v19 & v12
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rbx
-	and r15, [rsp + 56]
+	mov rbp, rsi
+	and rbp, r11
 ; v44 = v20 & v8
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 40]
+	mov r8, rcx
+	and r8, rax
 ; v45 = v22 & v3
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r12
-	and rbp, [rsp + 16]
+	mov r10, [rsp + 176]
+	mov r9, r10
+	and r9, rdi
 ; v40 = v42 ^ v40
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor r12, rbp
 ; v44 = v40 ^ v44
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor r12, r8
 ; v45 = v44 ^ v45
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
-	mov [rsp + 256], r14
+	xor r12, r9
 ; v44 = v17 & v1
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdx
-	and rbp, [rsp + 8]
+	mov [rsp + 176], r12
+	mov r15, rdx
+	mov r12, [rsp + 8]
+	and r15, r12
 ; v40 = v19 & v16
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rbx
-	and r14, [rsp + 72]
+	mov r13, rsi
+	and r13, rbx
 ; v42 = v20 & v12
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 88]
-	and r15, [rsp + 56]
+	mov r14, rcx
+	and r14, r11
 ; v46 = v22 & v8
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 40]
-	mov [rsp + 136], r8
+	mov r8, r10
+	and r8, rax
 ; v47 = v23 & v3
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	and r8, [rsp + 16]
+	mov rbp, [rsp + 184]
+	mov r9, rbp
+	and r9, rdi
 ; v40 = v44 ^ v40
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor r15, r13
 ; v42 = v40 ^ v42
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor r15, r14
 ; v46 = v42 ^ v46
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 136]
+	xor r15, r8
 ; v47 = v46 ^ v47
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 264], rbp
+	xor r15, r9
 ; v46 = v17 & v5
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, rdx
-	and rbp, [rsp + 24]
+	mov [rsp + 184], r15
+	mov r9, [rsp + 40]
+	and rdx, r9
 ; v42 = v19 & v1
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rbx
-	and r14, [rsp + 8]
+	mov r8, rsi
+	and r8, r12
+	mov r13, r8
 ; v40 = v20 & v16
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 72]
-	mov [rsp + 272], r8
+	mov r8, rcx
+	and r8, rbx
+	mov r14, r8
 ; v44 = v22 & v12
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r12
-	and r15, [rsp + 56]
+	mov r8, r10
+	and r8, r11
+	mov r11, r8
 ; v48 = v23 & v8
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	and r8, [rsp + 40]
-	mov [rsp + 136], r8
+	mov r15, rbp
+	and r15, rax
 ; v49 = v25 & v3
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 16]
+	mov rax, [rsp + 200]
+	mov r8, rax
+	and r8, rdi
 ; v42 = v46 ^ v42
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor rdx, r13
 ; v40 = v42 ^ v40
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 272]
+	xor rdx, r14
 ; v44 = v40 ^ v44
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor rdx, r11
 ; v48 = v44 ^ v48
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 136]
+	xor rdx, r15
 ; v49 = v48 ^ v49
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-	mov [rsp + 136], rbp
+	xor rdx, r8
 ; v48 = v19 & v5
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rbx
-	and r14, [rsp + 24]
+	mov [rsp + 200], rdx
+	mov r15, rsi
+	and r15, r9
 ; v44 = v20 & v1
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 8]
-	mov [rsp + 272], r8
+	mov r8, rcx
+	and r8, r12
 ; v40 = v22 & v16
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 72]
+	mov rdx, r10
+	and rdx, rbx
 ; v42 = v23 & v12
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 104]
-	and rbp, [rsp + 56]
+	mov r13, rbp
+	mov r11, [rsp + 96]
+	and r13, r11
 ; v46 = v25 & v8
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	and r15, [rsp + 40]
+	mov r14, rax
+	mov rdi, [rsp + 64]
+	and r14, rdi
 ; v44 = v48 ^ v44
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 272]
+	xor r15, r8
 ; v40 = v44 ^ v40
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor r15, rdx
 ; v42 = v40 ^ v42
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbp
+	xor r15, r13
 ; v46 = v42 ^ v46
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 272], r14
+	xor r15, r14
 ; v42 = v20 & v5
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 24]
+	mov [rsp + 320], r15
+	mov r14, rcx
+	and r14, r9
 ; v40 = v22 & v1
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r12
-	and rbp, [rsp + 8]
+	mov r8, r10
+	and r8, r12
 ; v44 = v23 & v16
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 104]
-	and r14, [rsp + 72]
+	mov rdx, rbp
+	and rdx, rbx
 ; v48 = v25 & v12
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	and r15, [rsp + 56]
+	mov r13, rax
+	and r13, r11
 ; v40 = v42 ^ v40
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
+	xor r14, r8
 ; v44 = v40 ^ v44
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
+	xor r14, rdx
 ; v48 = v44 ^ v48
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 280], r8
+	xor r14, r13
 ; v44 = v22 & v5
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r12
-	and r8, [rsp + 24]
+	mov [rsp + 328], r14
+	mov r13, r10
+	and r13, r9
 ; v40 = v23 & v1
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 104]
-	and rbp, [rsp + 8]
+	mov r8, rbp
+	and r8, r12
 ; v42 = v25 & v16
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r13
-	and r14, [rsp + 72]
+	mov rdx, rax
+	and rdx, rbx
 ; v40 = v44 ^ v40
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
+	xor r13, r8
 ; v42 = v40 ^ v42
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 288], r8
+	xor r13, rdx
 ; v40 = v23 & v5
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	and r8, [rsp + 24]
+	mov [rsp + 336], r13
+	mov rdx, rbp
+	and rdx, r9
 ; v44 = v25 & v1
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r13
-	and rbp, [rsp + 8]
+	mov r8, rax
+	and r8, r12
 ; v44 = v40 ^ v44
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rbp
-	mov [rsp + 296], r8
+	xor rdx, r8
 ; v40 = v25 & v5
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 24]
-	mov [rsp + 304], r8
+	mov [rsp + 344], rdx
+	mov r8, rax
+	and r8, r9
 ; v17 = v2 ^ v17
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
+	mov [rsp + 352], r8
+	mov r8, [rsp + 16]
+	mov rdx, [rsp + 136]
+	xor r8, rdx
+	mov rdx, r8
 ; v19 = v4 ^ v19
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	mov r8, [rsp + 32]
+	xor r8, rsi
+	mov rsi, r8
 ; v20 = v7 ^ v20
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 88]
+	mov r8, [rsp + 56]
+	xor r8, rcx
+	mov rcx, r8
 ; v22 = v9 ^ v22
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r12
+	mov r8, [rsp + 72]
+	xor r8, r10
+	mov r10, r8
 ; v23 = v11 ^ v23
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
+	mov r8, [rsp + 88]
+	xor r8, rbp
+	mov rbp, r8
 ; v25 = v13 ^ v25
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r13
+	mov r8, [rsp + 104]
+	xor r8, rax
 ; v13 = v0 ^ v3
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 56], r8
 	mov r8, [rsp + 0]
-	xor r8, [rsp + 16]
-	mov rdx, r8
+	mov rax, [rsp + 24]
+	xor r8, rax
+	mov rax, r8
 ; v11 = v6 ^ v8
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 40]
-	mov rbx, r8
+	mov r8, [rsp + 48]
+	xor r8, rdi
+	mov rdi, r8
 ; v9 = v10 ^ v12
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, [rsp + 56]
-	mov rbp, r8
+	mov r8, [rsp + 80]
+	xor r8, r11
+	mov r11, r8
 ; v7 = v14 ^ v16
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 64]
-	xor r8, [rsp + 72]
-	mov r12, r8
+	mov r8, [rsp + 112]
+	xor r8, rbx
+	mov rbx, r8
 ; v4 = v18 ^ v1
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 8]
-	mov r13, r8
+	mov r8, [rsp + 144]
+	xor r8, r12
+	mov r12, r8
 ; v2 = v21 ^ v5
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, [rsp + 24]
-	mov r14, r8
+	mov r8, [rsp + 168]
+	xor r8, r9
+	mov r13, r8
 ; v50 = v17 & v13
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rdx
-	mov [rsp + 88], r8
+	mov r8, rdx
+	and r8, rax
 ; v51 = v17 & v11
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r9
-	and r15, rbx
+	mov [rsp + 16], r8
+	mov r9, rdx
+	and r9, rdi
 ; v52 = v19 & v13
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rdx
+	mov r8, rsi
+	and r8, rax
 ; v52 = v51 ^ v52
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 312], r15
+	xor r9, r8
 ; v51 = v17 & v9
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r9
-	and r15, rbp
+	mov [rsp + 136], r9
+	mov r14, rdx
+	and r14, r11
 ; v53 = v19 & v11
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rbx
-	mov [rsp + 104], r8
+	mov r8, rsi
+	and r8, rdi
 ; v54 = v20 & v13
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rdx
+	mov r9, rcx
+	and r9, rax
 ; v53 = v51 ^ v53
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
+	xor r14, r8
 ; v54 = v53 ^ v54
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 320], r15
+	xor r14, r9
 ; v53 = v17 & v7
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r9
-	and r15, r12
+	mov [rsp + 360], r14
+	mov r15, rdx
+	and r15, rbx
 ; v51 = v19 & v9
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rbp
-	mov [rsp + 328], r8
+	mov r14, rsi
+	and r14, r11
 ; v55 = v20 & v11
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbx
-	mov [rsp + 104], r8
+	mov r8, rcx
+	and r8, rdi
 ; v56 = v22 & v13
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rdx
+	mov r9, r10
+	and r9, rax
 ; v51 = v53 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 328]
+	xor r15, r14
 ; v55 = v51 ^ v55
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
+	xor r15, r8
 ; v56 = v55 ^ v56
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 328], r15
+	xor r15, r9
 ; v55 = v17 & v4
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r9
-	and r15, r13
+	mov [rsp + 368], r15
+	mov r8, rdx
+	and r8, r12
 ; v51 = v19 & v7
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r12
-	mov [rsp + 336], r8
+	mov r9, rsi
+	and r9, rbx
 ; v53 = v20 & v9
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbp
-	mov [rsp + 344], r8
+	mov r14, rcx
+	and r14, r11
 ; v57 = v22 & v11
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rbx
-	mov [rsp + 104], r8
+	mov r15, r10
+	and r15, rdi
+	mov [rsp + 72], rdi
 ; v58 = v23 & v13
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rdx
+	mov rdi, rbp
+	and rdi, rax
 ; v51 = v55 ^ v51
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 336]
+	xor r8, r9
 ; v53 = v51 ^ v53
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 344]
+	xor r8, r14
 ; v57 = v53 ^ v57
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
+	xor r8, r15
 ; v58 = v57 ^ v58
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 336], r15
+	xor r8, rdi
 ; v57 = v17 & v2
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r9
-	and r15, r14
+	mov [rsp + 376], r8
+	mov r8, rdx
+	and r8, r13
+	mov r9, r8
 ; v53 = v19 & v4
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r13
-	mov [rsp + 344], r8
+	mov r8, rsi
+	and r8, r12
+	mov rdi, r8
 ; v51 = v20 & v7
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r12
-	mov [rsp + 352], r8
+	mov r8, rcx
+	and r8, rbx
+	mov r14, r8
 ; v55 = v22 & v9
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rbp
-	mov [rsp + 360], r8
+	mov r8, r10
+	and r8, r11
+	mov [rsp + 88], r11
+	mov r15, r8
 ; v59 = v23 & v11
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rbx
-	mov [rsp + 104], r8
+	mov [rsp + 32], rbp
+	mov r8, [rsp + 72]
+	and rbp, r8
 ; v60 = v25 & v13
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rdx
+	mov r11, [rsp + 56]
+	mov r8, r11
+	and r8, rax
 ; v53 = v57 ^ v53
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 344]
+	xor r9, rdi
 ; v51 = v53 ^ v51
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 352]
+	xor r9, r14
 ; v55 = v51 ^ v55
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 360]
+	xor r9, r15
 ; v59 = v55 ^ v59
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
+	xor r9, rbp
 ; v60 = v59 ^ v60
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 104], r15
+	xor r9, r8
 ; v17 = v17 & v24
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 112]
+	mov [rsp + 384], r9
+	mov r9, [rsp + 192]
+	and rdx, r9
 ; v59 = v19 & v2
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r14
-	mov [rsp + 344], r8
+	mov r8, rsi
+	and r8, r13
+	mov rdi, r8
 ; v55 = v20 & v4
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r13
-	mov [rsp + 352], r8
+	mov r8, rcx
+	and r8, r12
+	mov rbp, r8
 ; v51 = v22 & v7
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, r12
-	mov [rsp + 360], r8
+	mov r8, r10
+	and r8, rbx
+	mov [rsp + 104], rbx
+	mov rbx, r8
 ; v53 = v23 & v9
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rbp
-	mov [rsp + 368], r8
+	mov r8, [rsp + 32]
+	mov r14, [rsp + 88]
+	and r8, r14
+	mov r15, r8
 ; v57 = v25 & v11
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	and r15, rbx
+	mov r8, [rsp + 72]
+	and r11, r8
 ; v13 = v15 & v13
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rdx
+	mov r14, [rsp + 120]
+	mov r8, r14
+	and r8, rax
 ; v59 = v17 ^ v59
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 344]
+	xor rdx, rdi
 ; v55 = v59 ^ v55
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 352]
+	xor rdx, rbp
 ; v51 = v55 ^ v51
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 360]
+	xor rdx, rbx
 ; v53 = v51 ^ v53
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 368]
+	xor rdx, r15
 ; v57 = v53 ^ v57
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
+	xor rdx, r11
 ; v13 = v57 ^ v13
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor rdx, r8
 ; v19 = v19 & v24
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 112]
+	mov [rsp + 392], rdx
+	and rsi, r9
 ; v57 = v20 & v2
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r14
-	mov [rsp + 344], r8
+	mov rbx, rcx
+	and rbx, r13
 ; v53 = v22 & v4
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, r13
-	mov [rsp + 352], r8
+	mov rdx, r10
+	and rdx, r12
 ; v51 = v23 & v7
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdi
-	and r15, r12
+	mov r8, [rsp + 32]
+	mov rdi, r8
+	mov rax, [rsp + 104]
+	and rdi, rax
 ; v55 = v25 & v9
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rax
-	and rdx, rbp
+	mov r11, [rsp + 56]
+	mov rbp, r11
+	mov r15, [rsp + 88]
+	and rbp, r15
 ; v11 = v15 & v11
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rbx
+	mov r15, [rsp + 72]
+	and r14, r15
 ; v57 = v19 ^ v57
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 344]
+	xor rsi, rbx
 ; v53 = v57 ^ v53
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 352]
+	xor rsi, rdx
 ; v51 = v53 ^ v51
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r15
+	xor rsi, rdi
 ; v55 = v51 ^ v55
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdx
+	xor rsi, rbp
 ; v11 = v55 ^ v11
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor rsi, r14
+	mov rdi, rsi
 ; v20 = v20 & v24
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 112]
+	and rcx, r9
 ; v55 = v22 & v2
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rsi
-	and r15, r14
+	mov rbp, r10
+	and rbp, r13
 ; v51 = v23 & v4
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rdi
-	and rbx, r13
+	mov rbx, r8
+	and rbx, r12
 ; v53 = v25 & v7
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rax
-	and rdx, r12
+	mov rdx, r11
+	and rdx, rax
 ; v9 = v15 & v9
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rbp
+	mov rsi, [rsp + 120]
+	mov r14, rsi
+	mov r15, [rsp + 88]
+	and r14, r15
 ; v55 = v20 ^ v55
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r15
+	xor rcx, rbp
 ; v51 = v55 ^ v51
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	xor rcx, rbx
 ; v53 = v51 ^ v53
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rdx
+	xor rcx, rdx
 ; v9 = v53 ^ v9
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor rcx, r14
+	mov rdx, rcx
 ; v22 = v22 & v24
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rsi, [rsp + 112]
+	and r10, r9
 ; v53 = v23 & v2
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r14
+	mov rcx, r8
+	and rcx, r13
 ; v51 = v25 & v4
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rax
-	and rdx, r13
+	mov rbx, r11
+	and rbx, r12
 ; v7 = v15 & v7
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rcx
-	and rbx, r12
+	mov rbp, rsi
+	and rbp, rax
 ; v53 = v22 ^ v53
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor r10, rcx
 ; v51 = v53 ^ v51
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdx
+	xor r10, rbx
 ; v7 = v51 ^ v7
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbx
+	xor r10, rbp
+	mov rbx, r10
 ; v23 = v23 & v24
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdi, [rsp + 112]
+	and r8, r9
 ; v51 = v25 & v2
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r14
+	mov r10, r11
+	and r10, r13
 ; v4 = v15 & v4
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rcx
-	and rdx, r13
+	mov rax, rsi
+	and rax, r12
 ; v51 = v23 ^ v51
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r8
+	xor r8, r10
 ; v4 = v51 ^ v4
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rdx
+	xor r8, rax
+	mov rbp, r8
 ; v25 = v25 & v24
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 112]
+	and r11, r9
 ; v2 = v15 & v2
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, r14
+	mov r10, rsi
+	and r10, r13
 ; v2 = v25 ^ v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	mov r8, r11
+	xor r8, r10
+	mov r14, r8
 ; v15 = v15 & v24
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rcx, [rsp + 112]
+	and rsi, r9
 ; v50 = v50 ^ v26
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 120]
+	mov rax, [rsp + 16]
+	mov r8, [rsp + 208]
+	xor rax, r8
 ; v50 = v50 ^ v39
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 128]
-	mov [rsp + 88], r8
+	mov r8, [rsp + 216]
+	xor rax, r8
 ; v52 = v52 ^ v28
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 144]
+	mov r13, [rsp + 136]
+	mov r8, [rsp + 224]
+	xor r13, r8
 ; v52 = v52 ^ v41
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 312], r8
+	mov r8, [rsp + 152]
+	xor r13, r8
 ; v54 = v54 ^ v30
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 320]
-	xor r8, [rsp + 152]
+	mov r9, [rsp + 360]
+	mov r8, [rsp + 232]
+	xor r9, r8
 ; v54 = v54 ^ v43
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 320], r8
+	mov r8, [rsp + 160]
+	xor r9, r8
 ; v56 = v56 ^ v32
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 328]
-	xor r8, [rsp + 160]
+	mov r12, [rsp + 368]
+	mov r8, [rsp + 240]
+	xor r12, r8
 ; v56 = v56 ^ v45
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 256]
-	mov [rsp + 328], r8
+	mov r8, [rsp + 176]
+	xor r12, r8
 ; v58 = v58 ^ v34
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 336]
-	xor r8, [rsp + 168]
+	mov rcx, [rsp + 376]
+	mov r8, [rsp + 248]
+	xor rcx, r8
 ; v58 = v58 ^ v47
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 264]
-	mov [rsp + 336], r8
+	mov r8, [rsp + 184]
+	xor rcx, r8
 ; v60 = v60 ^ v36
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, [rsp + 176]
+	mov r10, [rsp + 384]
+	mov r8, [rsp + 256]
+	xor r10, r8
 ; v60 = v60 ^ v49
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 136]
-	mov [rsp + 104], r8
+	mov r8, [rsp + 200]
+	xor r10, r8
 ; v13 = v13 ^ v38
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 184]
+	mov r8, [rsp + 392]
+	mov r11, [rsp + 264]
+	xor r8, r11
 ; v13 = v13 ^ v46
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 272]
+	mov r11, [rsp + 320]
+	xor r8, r11
 ; v11 = v11 ^ v35
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 192]
+	mov [rsp + 392], r8
+	mov r11, [rsp + 272]
+	xor rdi, r11
 ; v11 = v11 ^ v48
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 280]
+	mov r8, [rsp + 328]
+	xor rdi, r8
 ; v9 = v9 ^ v37
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 200]
+	mov r15, [rsp + 280]
+	xor rdx, r15
 ; v9 = v9 ^ v42
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 288]
+	mov r8, [rsp + 336]
+	xor rdx, r8
 ; v7 = v7 ^ v31
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 208]
+	mov [rsp + 16], rdx
+	mov rdx, [rsp + 288]
+	xor rbx, rdx
 ; v7 = v7 ^ v44
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 296]
+	mov r8, [rsp + 344]
+	xor rbx, r8
 ; v4 = v4 ^ v33
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 216]
+	mov [rsp + 32], rbx
+	mov rbx, [rsp + 296]
+	xor rbp, rbx
 ; v4 = v4 ^ v40
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 304]
+	mov r8, [rsp + 352]
+	xor rbp, r8
 ; v2 = v2 ^ v27
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 224]
+	mov r8, [rsp + 304]
+	xor r14, r8
 ; v15 = v15 ^ v29
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 232]
+	mov [rsp + 56], r14
+	mov r14, [rsp + 312]
+	xor rsi, r14
 ; v35 = v50 ^ v35
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, [rsp + 192]
-	mov [rsp + 88], r8
+	xor rax, r11
 ; v37 = v52 ^ v37
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, [rsp + 200]
-	mov rdx, r8
+	xor r13, r15
 ; v31 = v54 ^ v31
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 320]
-	xor r8, [rsp + 208]
-	mov rbx, r8
+	xor r9, rdx
 ; v33 = v56 ^ v33
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 328]
-	xor r8, [rsp + 216]
-	mov rbp, r8
+	xor r12, rbx
 ; v27 = v58 ^ v27
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 336]
-	xor r8, [rsp + 224]
-	mov r12, r8
+	xor rcx, r8
 ; v29 = v60 ^ v29
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	xor r8, [rsp + 232]
+	xor r10, r14
 ; v39 = v11 ^ v39
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 128]
+	mov r8, [rsp + 216]
+	xor rdi, r8
 ; v41 = v9 ^ v41
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 240]
+	mov r8, [rsp + 16]
+	mov r11, [rsp + 152]
+	xor r8, r11
+	mov r11, r8
 ; v43 = v7 ^ v43
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 248]
+	mov r8, [rsp + 32]
+	mov rdx, [rsp + 160]
+	xor r8, rdx
+	mov rdx, r8
 ; v45 = v4 ^ v45
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 256]
+	mov r8, [rsp + 176]
+	xor rbp, r8
 ; v47 = v2 ^ v47
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 264]
+	mov r8, [rsp + 56]
+	mov rbx, [rsp + 184]
+	xor r8, rbx
 ; v49 = v15 ^ v49
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 136]
+	mov rbx, [rsp + 200]
+	xor rsi, rbx
 ; v41 = v41 ^ v40
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 304]
+	mov rbx, [rsp + 352]
+	xor r11, rbx
 ; v39 = v39 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 304]
+	xor rdi, rbx
 ; v29 = v29 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 304]
+	xor r10, rbx
 ; v40 = v27 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 304]
+	xor rcx, rbx
 ; v39 = v39 ^ v44
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 296]
+	mov r14, [rsp + 344]
+	xor rdi, r14
 ; v13 = v13 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 296]
+	mov rbx, [rsp + 392]
+	xor rbx, r14
 ; v40 = v40 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 296]
+	xor rcx, r14
 ; v44 = v33 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 296]
+	xor r12, r14
 ; v13 = v13 ^ v42
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 288]
+	mov r14, [rsp + 336]
+	xor rbx, r14
 ; v29 = v29 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 288]
+	xor r10, r14
 ; v44 = v44 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 288]
+	xor r12, r14
 ; v42 = v31 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 288]
+	xor r9, r14
 ; v29 = v29 ^ v48
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 280]
+	mov r14, [rsp + 328]
+	xor r10, r14
 ; v40 = v40 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 280]
+	xor rcx, r14
 ; v42 = v42 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 280]
+	xor r9, r14
 ; v48 = v37 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 280]
-	mov r13, rdx
+	xor r13, r14
 ; v40 = v40 ^ v46
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 272]
+	mov r14, [rsp + 320]
+	xor rcx, r14
 ; v44 = v44 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 272]
+	xor r12, r14
 ; v48 = v48 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 272]
+	xor r13, r14
 ; v46 = v35 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsp + 88]
-	xor rdx, [rsp + 272]
-	mov r14, rdx
+	xor rax, r14
+	mov r14, rax
 ; v44 = v44 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rcx
+	xor r12, rsi
 ; v42 = v42 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rcx
+	xor r9, rsi
 ; v46 = v46 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rcx
+	xor r14, rsi
 ; v49 = v38 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsp + 184]
-	xor rdx, rcx
+	mov rax, [rsp + 264]
+	xor rax, rsi
 ; v42 = v42 ^ v47
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rax
+	xor r9, r8
 ; v48 = v48 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rax
+	xor r13, r8
 ; v49 = v49 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rax
+	xor rax, r8
 ; v47 = v36 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 176]
-	xor rcx, rax
+	mov rsi, [rsp + 256]
+	xor rsi, r8
 ; v48 = v48 ^ v45
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdi
+	xor r13, rbp
 ; v46 = v46 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rdi
+	xor r14, rbp
 ; v47 = v47 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rsi, rbp
 ; v45 = v34 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 168]
-	xor rax, rdi
+	mov r8, [rsp + 248]
+	xor r8, rbp
+	mov rbp, r8
 ; v46 = v46 ^ v43
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rsi
+	xor r14, rdx
 ; v49 = v49 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rsi
+	xor rax, rdx
 ; v45 = v45 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rsi
+	xor rbp, rdx
 ; v43 = v32 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 160]
-	xor rdi, rsi
+	mov r8, [rsp + 240]
+	xor r8, rdx
+	mov rdx, r8
 ; v49 = v49 ^ v41
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r11
+	xor rax, r11
 ; v47 = v47 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r11
+	xor rsi, r11
 ; v43 = v43 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r11
+	xor rdx, r11
 ; v41 = v30 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, [rsp + 152]
-	xor rsi, r11
+	mov r8, [rsp + 232]
+	xor r8, r11
+	mov r11, r8
 ; v47 = v47 ^ v39
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r10
+	xor rsi, rdi
 ; v45 = v45 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r10
+	xor rbp, rdi
 ; v41 = v41 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r10
+	xor r11, rdi
 ; v39 = v28 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, [rsp + 144]
-	xor r11, r10
+	mov r8, [rsp + 224]
+	xor r8, rdi
+	mov rdi, r8
 ; v45 = v45 ^ v13
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r9
+	xor rbp, rbx
 ; v43 = v43 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r9
+	xor rdx, rbx
 ; v39 = v39 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r9
+	xor rdi, rbx
 ; v13 = v26 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 120]
-	xor r10, r9
+	mov r8, [rsp + 208]
+	xor r8, rbx
+	mov rbx, r8
 ; v13 = v13 ^ v40
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r12
+	xor rbx, rcx
 ; v26 = v46 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	xor r9, r12
-	mov r15, r9
+	mov r8, r14
+	xor r8, rcx
+	mov r15, r8
 ; v26 = v26 ^ v29
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
+	xor r15, r10
 ; v39 = v39 ^ v46
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r14
+	xor rdi, r14
 ; v28 = v48 ^ v40
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	xor r9, r12
+	mov r8, r13
+	xor r8, rcx
 ; v28 = v28 ^ v29
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 88], r9
+	xor r8, r10
 ; v41 = v41 ^ v46
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r14
+	xor r11, r14
 ; v41 = v41 ^ v48
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r13
+	xor r11, r13
 ; v41 = v41 ^ v40
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r12
+	xor r11, rcx
 ; v41 = v41 ^ v29
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor r11, r10
 ; v46 = v46 ^ v42
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbx
+	xor r14, r9
 ; v43 = v43 ^ v48
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r13
+	mov [rsp + 72], r14
+	xor rdx, r13
 ; v43 = v43 ^ v42
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbx
+	xor rdx, r9
 ; v43 = v43 ^ v29
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r8
+	xor rdx, r10
 ; v48 = v48 ^ v44
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rbp
+	mov [rsp + 120], rdx
+	xor r13, r12
 ; v45 = v45 ^ v42
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	mov [rsp + 56], r13
+	xor rbp, r9
 ; v45 = v45 ^ v44
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor rbp, r12
 ; v42 = v42 ^ v40
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r12
+	mov [rsp + 104], rbp
+	xor r9, rcx
 ; v47 = v47 ^ v44
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbp
+	mov [rsp + 32], r9
+	xor rsi, r12
 ; v47 = v47 ^ v40
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r12
+	xor rsi, rcx
 ; v44 = v44 ^ v29
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
+	mov [rsp + 88], rsi
+	xor r12, r10
 ; v40 = v49 ^ v40
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
+	mov [rsp + 16], r12
+	xor rax, rcx
 ; v29 = v40 ^ v29
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
-	mov [rsp + 104], rdx
+	xor rax, r10
 ; v40 = v13 & v0
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 0]
-	mov [rsp + 120], r8
+	mov [rsp + 200], rax
+	mov r9, rbx
+	mov rcx, [rsp + 0]
+	and r9, rcx
 ; v49 = v13 & v6
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 32]
+	mov [rsp + 208], r9
+	mov rsi, rbx
+	mov r10, [rsp + 48]
+	and rsi, r10
 ; v30 = v26 & v0
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r9, r15
-	and r9, [rsp + 0]
+	and r9, rcx
 ; v30 = v49 ^ v30
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 128], r8
+	xor rsi, r9
 ; v49 = v13 & v10
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 48]
+	mov [rsp + 216], rsi
+	mov rax, rbx
+	mov rbp, [rsp + 80]
+	and rax, rbp
 ; v32 = v26 & v6
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r9, r15
-	and r9, [rsp + 32]
+	and r9, r10
 ; v34 = v39 & v0
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r11
-	and rdx, [rsp + 0]
+	mov rsi, rdi
+	and rsi, rcx
 ; v32 = v49 ^ v32
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor rax, r9
 ; v34 = v32 ^ v34
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
-	mov [rsp + 136], r8
+	xor rax, rsi
 ; v32 = v13 & v14
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, [rsp + 64]
+	mov [rsp + 224], rax
+	mov r12, rbx
+	mov rdx, [rsp + 112]
+	and r12, rdx
 ; v49 = v26 & v10
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r9, r15
-	and r9, [rsp + 48]
+	and r9, rbp
 ; v36 = v39 & v6
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r11
-	and rdx, [rsp + 32]
+	mov rsi, rdi
+	and rsi, r10
 ; v38 = v28 & v0
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 88]
-	and r12, [rsp + 0]
+	mov rax, r8
+	and rax, rcx
 ; v49 = v32 ^ v49
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor r12, r9
 ; v36 = v49 ^ v36
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
+	xor r12, rsi
 ; v38 = v36 ^ v38
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 144], r8
+	xor r12, rax
 ; v36 = v13 & v18
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r10
-	and rdx, [rsp + 80]
+	mov [rsp + 232], r12
+	mov r14, rbx
+	mov rax, [rsp + 144]
+	and r14, rax
 ; v49 = v26 & v14
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 64]
-	mov [rsp + 152], r8
+	mov r9, r15
+	and r9, rdx
 ; v32 = v39 & v10
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 48]
+	mov rsi, rdi
+	and rsi, rbp
 ; v35 = v28 & v6
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 32]
+	mov r12, r8
+	and r12, r10
 ; v37 = v41 & v0
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rsi
-	and r12, [rsp + 0]
+	mov r13, r11
+	and r13, rcx
 ; v49 = v36 ^ v49
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 152]
+	xor r14, r9
 ; v32 = v49 ^ v32
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor r14, rsi
 ; v35 = v32 ^ v35
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r9
+	xor r14, r12
 ; v37 = v35 ^ v37
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
-	mov [rsp + 152], rdx
+	xor r14, r13
 ; v35 = v13 & v21
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 96]
+	mov [rsp + 240], r14
+	mov r9, rbx
+	mov rsi, [rsp + 168]
+	and r9, rsi
+	mov r12, r9
 ; v32 = v26 & v18
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 80]
-	mov [rsp + 160], r8
+	mov r9, r15
+	and r9, rax
+	mov r13, r9
 ; v49 = v39 & v14
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 64]
-	mov [rsp + 168], r8
+	mov r9, rdi
+	and r9, rdx
+	mov r14, r9
 ; v36 = v28 & v10
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 48]
+	mov r9, r8
+	and r9, rbp
 ; v31 = v41 & v6
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rsi
-	and rdx, [rsp + 32]
+	mov [rsp + 136], r11
+	and r11, r10
+	mov rbp, r11
 ; v33 = v46 & v0
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, r14
-	and r12, [rsp + 0]
+	mov r10, [rsp + 72]
+	mov r11, r10
+	and r11, rcx
 ; v32 = v35 ^ v32
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 160]
+	xor r12, r13
 ; v49 = v32 ^ v49
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 168]
+	xor r12, r14
 ; v36 = v49 ^ v36
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r12, r9
 ; v31 = v36 ^ v31
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
+	xor r12, rbp
 ; v33 = v31 ^ v33
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 160], r9
+	xor r12, r11
 ; v31 = v13 & v24
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 112]
+	mov [rsp + 248], r12
+	mov [rsp + 160], rbx
+	mov r11, [rsp + 192]
+	and rbx, r11
 ; v36 = v26 & v21
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, [rsp + 96]
-	mov [rsp + 168], r8
+	mov r9, r15
+	and r9, rsi
+	mov rbp, r9
 ; v49 = v39 & v18
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 80]
-	mov [rsp + 176], r8
+	mov r9, rdi
+	and r9, rax
+	mov r12, r9
 ; v32 = v28 & v14
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 64]
-	mov [rsp + 184], r8
+	mov r9, r8
+	and r9, rdx
+	mov rdx, r9
 ; v35 = v41 & v10
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 48]
+	mov r9, [rsp + 136]
+	mov r13, [rsp + 80]
+	and r9, r13
+	mov r13, r9
 ; v27 = v46 & v6
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r14
-	and rdx, [rsp + 32]
+	mov r14, r10
+	mov r9, [rsp + 48]
+	and r14, r9
 ; v15 = v43 & v0
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 0]
+	mov r9, [rsp + 120]
+	mov r10, r9
+	and r10, rcx
 ; v36 = v31 ^ v36
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 168]
+	xor rbx, rbp
 ; v49 = v36 ^ v49
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 176]
+	xor rbx, r12
 ; v32 = v49 ^ v32
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 184]
+	xor rbx, rdx
 ; v35 = v32 ^ v35
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor rbx, r13
 ; v27 = v35 ^ v27
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
+	xor rbx, r14
 ; v15 = v27 ^ v15
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 168], r9
+	xor rbx, r10
 ; v27 = v26 & v24
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r15
-	and r9, [rsp + 112]
+	mov [rsp + 256], rbx
+	mov [rsp + 176], r15
+	and r15, r11
 ; v35 = v39 & v21
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, [rsp + 96]
-	mov [rsp + 176], r8
+	mov r13, rdi
+	and r13, rsi
 ; v32 = v28 & v18
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 80]
-	mov [rsp + 184], r8
+	mov rdx, r8
+	and rdx, rax
 ; v49 = v41 & v14
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 64]
+	mov r12, [rsp + 136]
+	mov rcx, r12
+	mov rbp, [rsp + 112]
+	and rcx, rbp
 ; v36 = v46 & v10
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r14
-	and rdx, [rsp + 48]
+	mov rbx, [rsp + 72]
+	mov r10, rbx
+	mov r14, [rsp + 80]
+	and r10, r14
 ; v31 = v43 & v6
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 32]
+	mov r14, [rsp + 48]
+	and r9, r14
 ; v35 = v27 ^ v35
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 176]
+	xor r15, r13
 ; v32 = v35 ^ v32
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 184]
+	xor r15, rdx
 ; v49 = v32 ^ v49
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r15, rcx
 ; v36 = v49 ^ v36
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
+	xor r15, r10
 ; v31 = v36 ^ v31
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 176], r9
+	xor r15, r9
 ; v36 = v39 & v24
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r11
-	and rdx, [rsp + 112]
+	mov [rsp + 264], r15
+	mov rdx, rdi
+	mov [rsp + 152], rdi
+	and rdx, r11
 ; v49 = v28 & v21
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 96]
-	mov [rsp + 184], r8
+	mov r9, r8
+	and r9, rsi
 ; v32 = v41 & v18
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 80]
+	mov r10, r12
+	and r10, rax
 ; v35 = v46 & v14
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, [rsp + 64]
+	mov rdi, rbx
+	and rdi, rbp
 ; v27 = v43 & v10
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 48]
+	mov r13, [rsp + 120]
+	mov rcx, r13
+	mov r14, [rsp + 80]
+	and rcx, r14
 ; v49 = v36 ^ v49
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 184]
+	xor rdx, r9
 ; v32 = v49 ^ v32
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor rdx, r10
 ; v35 = v32 ^ v35
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r9
+	xor rdx, rdi
 ; v27 = v35 ^ v27
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
-	mov [rsp + 184], rdx
+	xor rdx, rcx
 ; v35 = v28 & v24
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 112]
+	mov [rsp + 272], rdx
+	mov rdi, r8
+	mov [rsp + 184], r8
+	and rdi, r11
 ; v32 = v41 & v21
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	and r9, [rsp + 96]
+	mov r8, r12
+	and r8, rsi
 ; v49 = v46 & v18
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r14
-	and rdx, [rsp + 80]
+	mov r9, rbx
+	and r9, rax
 ; v36 = v43 & v14
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rdi
-	and r12, [rsp + 64]
+	mov r10, r13
+	and r10, rbp
 ; v32 = v35 ^ v32
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor rdi, r8
 ; v49 = v32 ^ v49
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
+	xor rdi, r9
 ; v36 = v49 ^ v36
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 192], r8
+	xor rdi, r10
 ; v49 = v41 & v24
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 112]
+	mov [rsp + 280], rdi
+	and r12, r11
 ; v32 = v46 & v21
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r14
-	and r9, [rsp + 96]
+	mov r8, rbx
+	and r8, rsi
 ; v35 = v43 & v18
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rdi
-	and rdx, [rsp + 80]
+	mov r9, r13
+	and r9, rax
 ; v32 = v49 ^ v32
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor r12, r8
 ; v35 = v32 ^ v35
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
-	mov [rsp + 200], r8
+	xor r12, r9
 ; v32 = v46 & v24
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, [rsp + 112]
+	mov [rsp + 288], r12
+	and rbx, r11
 ; v49 = v43 & v21
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	and r9, [rsp + 96]
+	mov r8, r13
+	and r8, rsi
 ; v49 = v32 ^ v49
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 208], r8
+	xor rbx, r8
 ; v32 = v43 & v24
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, [rsp + 112]
-	mov [rsp + 216], r8
+	mov [rsp + 296], rbx
+	and r13, r11
 ; v2 = v48 & v3
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 16]
-	mov [rsp + 224], r8
+	mov [rsp + 304], r13
+	mov r12, [rsp + 56]
+	mov r8, r12
+	mov rbp, [rsp + 24]
+	and r8, rbp
 ; v4 = v48 & v8
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 40]
+	mov [rsp + 312], r8
+	mov r10, r12
+	mov r11, [rsp + 64]
+	and r10, r11
 ; v7 = v45 & v3
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 16]
+	mov r9, [rsp + 104]
+	mov r8, r9
+	and r8, rbp
 ; v7 = v4 ^ v7
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 232], r8
+	xor r10, r8
 ; v4 = v48 & v12
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 56]
+	mov [rsp + 104], r10
+	mov rdi, r12
+	mov r10, [rsp + 96]
+	and rdi, r10
 ; v9 = v45 & v8
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 40]
+	mov r8, r9
+	and r8, r11
 ; v11 = v42 & v3
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rbx
-	and rdx, [rsp + 16]
+	mov rbx, [rsp + 32]
+	mov rsi, rbx
+	and rsi, rbp
 ; v9 = v4 ^ v9
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor rdi, r8
 ; v11 = v9 ^ v11
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
-	mov [rsp + 240], r8
+	xor rdi, rsi
 ; v9 = v48 & v16
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, [rsp + 72]
+	mov [rsp + 32], rdi
+	mov rcx, r12
+	mov rsi, [rsp + 128]
+	and rcx, rsi
 ; v4 = v45 & v12
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, [rsp + 56]
+	mov r8, r9
+	and r8, r10
 ; v60 = v42 & v8
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rbx
-	and rdx, [rsp + 40]
+	mov rdi, rbx
+	and rdi, r11
 ; v58 = v47 & v3
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rcx
-	and r12, [rsp + 16]
+	mov rdx, [rsp + 88]
+	mov rax, rdx
+	and rax, rbp
 ; v4 = v9 ^ v4
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor rcx, r8
 ; v60 = v4 ^ v60
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
+	xor rcx, rdi
 ; v58 = v60 ^ v58
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 248], r8
+	xor rcx, rax
 ; v60 = v48 & v1
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r13
-	and rdx, [rsp + 8]
+	mov [rsp + 88], rcx
+	mov r15, r12
+	mov rax, [rsp + 8]
+	and r15, rax
 ; v4 = v45 & v16
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 72]
-	mov [rsp + 256], r8
+	mov r8, r9
+	and r8, rsi
 ; v9 = v42 & v12
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 56]
+	mov rdi, rbx
+	and rdi, r10
 ; v56 = v47 & v8
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 40]
+	mov r13, rdx
+	and r13, r11
 ; v54 = v44 & v3
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, rbp
-	and r12, [rsp + 16]
+	mov rcx, [rsp + 16]
+	mov r14, rcx
+	and r14, rbp
 ; v4 = v60 ^ v4
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 256]
+	xor r15, r8
 ; v9 = v4 ^ v9
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor r15, rdi
 ; v56 = v9 ^ v56
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r9
+	xor r15, r13
 ; v54 = v56 ^ v54
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
-	mov [rsp + 256], rdx
+	xor r15, r14
 ; v56 = v48 & v5
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 24]
+	mov [rsp + 8], r15
+	mov rdi, [rsp + 40]
+	and r12, rdi
 ; v9 = v45 & v1
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, [rsp + 8]
-	mov [rsp + 264], r8
+	mov r8, r9
+	and r8, rax
+	mov r13, r8
 ; v4 = v42 & v16
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, rbx
-	and r8, [rsp + 72]
-	mov [rsp + 272], r8
+	and r8, rsi
+	mov r14, r8
 ; v60 = v47 & v12
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 56]
+	mov r8, rdx
+	and r8, r10
 ; v52 = v44 & v8
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rbp
-	and rdx, [rsp + 40]
+	mov r10, rcx
+	and r10, r11
 ; v50 = v29 & v3
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 104]
-	and r12, [rsp + 16]
+	mov r11, [rsp + 200]
+	mov r15, r11
+	and r15, rbp
 ; v9 = v56 ^ v9
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 264]
+	xor r12, r13
 ; v4 = v9 ^ v4
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 272]
+	xor r12, r14
 ; v60 = v4 ^ v60
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r12, r8
 ; v52 = v60 ^ v52
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdx
+	xor r12, r10
 ; v50 = v52 ^ v50
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r12
-	mov [rsp + 264], r9
+	xor r12, r15
 ; v52 = v45 & v5
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rax
-	and rdx, [rsp + 24]
+	mov [rsp + 16], r12
+	mov r15, r9
+	and r15, rdi
 ; v60 = v42 & v1
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	mov r8, rbx
-	and r8, [rsp + 8]
-	mov [rsp + 272], r8
+	and r8, rax
 ; v4 = v47 & v16
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 72]
+	mov r12, rdx
+	and r12, rsi
 ; v9 = v44 & v12
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	and r9, [rsp + 56]
+	mov r13, rcx
+	mov r10, [rsp + 96]
+	and r13, r10
 ; v56 = v29 & v8
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 104]
-	and r12, [rsp + 40]
+	mov r14, r11
+	mov rbp, [rsp + 64]
+	and r14, rbp
 ; v60 = v52 ^ v60
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 272]
+	xor r15, r8
 ; v4 = v60 ^ v4
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor r15, r12
 ; v9 = v4 ^ v9
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r9
+	xor r15, r13
 ; v56 = v9 ^ v56
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r12
-	mov [rsp + 272], rdx
+	xor r15, r14
 ; v9 = v42 & v5
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, [rsp + 24]
+	mov [rsp + 40], r15
+	mov r14, rbx
+	and r14, rdi
 ; v4 = v47 & v1
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	and r9, [rsp + 8]
+	mov r8, rdx
+	and r8, rax
 ; v60 = v44 & v16
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rbp
-	and rdx, [rsp + 72]
+	mov r12, rcx
+	and r12, rsi
 ; v52 = v29 & v12
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, [rsp + 104]
-	and r12, [rsp + 56]
+	mov r13, r11
+	and r13, r10
 ; v4 = v9 ^ v4
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor r14, r8
 ; v60 = v4 ^ v60
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
+	xor r14, r12
 ; v52 = v60 ^ v52
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r12
-	mov [rsp + 280], r8
+	xor r14, r13
 ; v60 = v47 & v5
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, [rsp + 24]
+	mov [rsp + 64], r14
+	mov r13, rdx
+	and r13, rdi
 ; v4 = v44 & v1
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	and r9, [rsp + 8]
+	mov r8, rcx
+	and r8, rax
 ; v9 = v29 & v16
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, [rsp + 104]
-	and rdx, [rsp + 72]
+	mov r12, r11
+	and r12, rsi
 ; v4 = v60 ^ v4
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
+	xor r13, r8
 ; v9 = v4 ^ v9
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, rdx
-	mov [rsp + 288], r8
+	xor r13, r12
 ; v4 = v44 & v5
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, [rsp + 24]
+	mov [rsp + 96], r13
+	mov r12, rcx
+	and r12, rdi
 ; v60 = v29 & v1
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 8]
+	mov r8, r11
+	and r8, rax
 ; v60 = v4 ^ v60
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r9
-	mov [rsp + 296], r8
+	xor r12, r8
 ; v4 = v29 & v5
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 104]
-	and r8, [rsp + 24]
-	mov [rsp + 304], r8
+	mov [rsp + 128], r12
+	mov r8, r11
+	and r8, rdi
 ; v48 = v13 ^ v48
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r13
+	mov [rsp + 200], r8
+	mov r8, [rsp + 160]
+	mov r12, [rsp + 56]
+	xor r8, r12
+	mov r12, r8
 ; v45 = v26 ^ v45
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rax
+	mov r8, [rsp + 176]
+	xor r8, r9
+	mov r9, r8
 ; v42 = v39 ^ v42
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	mov r8, [rsp + 152]
+	xor r8, rbx
+	mov rbx, r8
 ; v47 = v28 ^ v47
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, rcx
-	mov r9, r8
+	mov r8, [rsp + 184]
+	xor r8, rdx
+	mov rdx, r8
 ; v44 = v41 ^ v44
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbp
+	mov r8, [rsp + 136]
+	xor r8, rcx
+	mov rcx, r8
 ; v29 = v46 ^ v29
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 104]
+	mov r8, [rsp + 72]
+	xor r8, r11
 ; v3 = v0 ^ v3
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 56], r8
 	mov r8, [rsp + 0]
-	xor r8, [rsp + 16]
-	mov rax, r8
+	mov r11, [rsp + 24]
+	xor r8, r11
+	mov r11, r8
 ; v8 = v6 ^ v8
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 40]
-	mov rcx, r8
+	mov r8, [rsp + 48]
+	xor r8, rbp
+	mov rbp, r8
 ; v12 = v10 ^ v12
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, [rsp + 56]
-	mov rdx, r8
+	mov r8, [rsp + 80]
+	xor r8, r10
+	mov r10, r8
 ; v16 = v14 ^ v16
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 64]
-	xor r8, [rsp + 72]
-	mov rbx, r8
+	mov r8, [rsp + 112]
+	xor r8, rsi
+	mov rsi, r8
 ; v1 = v18 ^ v1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 8]
-	mov rbp, r8
+	mov r8, [rsp + 144]
+	xor r8, rax
+	mov rax, r8
 ; v5 = v21 ^ v5
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, [rsp + 24]
-	mov r12, r8
+	mov r8, [rsp + 168]
+	xor r8, rdi
+	mov rdi, r8
 ; v21 = v48 & v3
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rax
-	mov [rsp + 0], r8
+	mov r8, r12
+	and r8, r11
 ; v18 = v48 & v8
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rcx
+	mov [rsp + 80], r8
+	mov r13, r12
+	and r13, rbp
 ; v14 = v45 & v3
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r15
-	and r13, rax
+	mov r8, r9
+	and r8, r11
 ; v14 = v18 ^ v14
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r13
-	mov [rsp + 8], r8
+	xor r13, r8
 ; v18 = v48 & v12
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r10
-	and r13, rdx
+	mov [rsp + 112], r13
+	mov r14, r12
+	and r14, r10
 ; v10 = v45 & v8
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rcx
-	mov [rsp + 16], r8
+	mov r8, r9
+	and r8, rbp
 ; v6 = v42 & v3
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rax
+	mov r13, rbx
+	and r13, r11
 ; v10 = v18 ^ v10
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 16]
+	xor r14, r8
 ; v6 = v10 ^ v6
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r8
-	mov [rsp + 16], r13
+	xor r14, r13
 ; v10 = v48 & v16
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r10
-	and r13, rbx
+	mov [rsp + 136], r14
+	mov r15, r12
+	and r15, rsi
 ; v18 = v45 & v12
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rdx
-	mov [rsp + 24], r8
+	mov r8, r9
+	and r8, r10
 ; v0 = v42 & v8
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rcx
-	mov [rsp + 32], r8
+	mov r13, rbx
+	and r13, rbp
 ; v46 = v47 & v3
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rax
+	mov r14, rdx
+	and r14, r11
 ; v18 = v10 ^ v18
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 24]
+	xor r15, r8
 ; v0 = v18 ^ v0
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 32]
+	xor r15, r13
 ; v46 = v0 ^ v46
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r8
-	mov [rsp + 24], r13
+	xor r15, r14
 ; v0 = v48 & v1
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r10
-	and r13, rbp
+	mov [rsp + 144], r15
+	mov r8, r12
+	and r8, rax
 ; v18 = v45 & v16
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rbx
-	mov [rsp + 32], r8
+	mov r13, r9
+	and r13, rsi
 ; v10 = v42 & v12
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rdx
-	mov [rsp + 40], r8
+	mov r14, rbx
+	and r14, r10
 ; v41 = v47 & v8
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rcx
-	mov [rsp + 48], r8
+	mov r15, rdx
+	and r15, rbp
+	mov [rsp + 24], rbp
 ; v28 = v44 & v3
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rax
+	mov rbp, rcx
+	and rbp, r11
 ; v18 = v0 ^ v18
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 32]
+	xor r8, r13
 ; v10 = v18 ^ v10
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 40]
+	xor r8, r14
 ; v41 = v10 ^ v41
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 48]
+	xor r8, r15
 ; v28 = v41 ^ v28
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r8
-	mov [rsp + 32], r13
+	xor r8, rbp
 ; v41 = v48 & v5
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r10
-	and r13, r12
+	mov [rsp + 152], r8
+	mov r8, r12
+	and r8, rdi
+	mov rbp, r8
 ; v10 = v45 & v1
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, rbp
-	mov [rsp + 40], r8
+	mov r8, r9
+	and r8, rax
+	mov r13, r8
 ; v18 = v42 & v16
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbx
-	mov [rsp + 48], r8
+	mov r8, rbx
+	and r8, rsi
+	mov r14, r8
 ; v0 = v47 & v12
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rdx
-	mov [rsp + 56], r8
+	mov r8, rdx
+	and r8, r10
+	mov [rsp + 48], r10
+	mov r10, r8
 ; v39 = v44 & v8
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rcx
-	mov [rsp + 64], r8
+	mov r15, rcx
+	mov [rsp + 0], rcx
+	mov r8, [rsp + 24]
+	and r15, r8
 ; v26 = v29 & v3
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, rax
+	mov rcx, [rsp + 56]
+	mov r8, rcx
+	and r8, r11
 ; v10 = v41 ^ v10
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 40]
+	xor rbp, r13
 ; v18 = v10 ^ v18
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 48]
+	xor rbp, r14
 ; v0 = v18 ^ v0
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 56]
+	xor rbp, r10
 ; v39 = v0 ^ v39
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 64]
+	xor rbp, r15
 ; v26 = v39 ^ v26
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r8
-	mov [rsp + 40], r13
+	xor rbp, r8
 ; v48 = v48 & v24
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 112]
+	mov [rsp + 160], rbp
+	mov r10, [rsp + 192]
+	and r12, r10
 ; v39 = v45 & v5
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r15
-	and r8, r12
-	mov [rsp + 48], r8
+	mov r8, r9
+	and r8, rdi
+	mov rbp, r8
 ; v0 = v42 & v1
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbp
-	mov [rsp + 56], r8
+	mov r8, rbx
+	and r8, rax
+	mov r13, r8
 ; v18 = v47 & v16
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rbx
-	mov [rsp + 64], r8
+	mov r8, rdx
+	and r8, rsi
+	mov [rsp + 72], rsi
+	mov rsi, r8
 ; v10 = v44 & v12
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rdx
-	mov [rsp + 72], r8
+	mov r8, [rsp + 0]
+	mov r14, [rsp + 48]
+	and r8, r14
+	mov r14, r8
 ; v41 = v29 & v8
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r14
-	and r13, rcx
+	mov r15, rcx
+	mov r8, [rsp + 24]
+	and r15, r8
 ; v3 = v43 & v3
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rax
+	mov rcx, [rsp + 120]
+	mov r8, rcx
+	and r8, r11
 ; v39 = v48 ^ v39
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 48]
+	xor r12, rbp
 ; v0 = v39 ^ v0
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 56]
+	xor r12, r13
 ; v18 = v0 ^ v18
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 64]
+	xor r12, rsi
 ; v10 = v18 ^ v10
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 72]
+	xor r12, r14
 ; v41 = v10 ^ v41
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r13
+	xor r12, r15
 ; v3 = v41 ^ v3
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor r12, r8
 ; v45 = v45 & v24
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r15, [rsp + 112]
+	mov [rsp + 168], r12
+	and r9, r10
 ; v41 = v42 & v5
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r12
-	mov [rsp + 48], r8
+	mov r13, rbx
+	and r13, rdi
 ; v10 = v47 & v1
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rbp
-	mov [rsp + 56], r8
+	mov r12, rdx
+	and r12, rax
 ; v18 = v44 & v16
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, rsi
-	and r13, rbx
+	mov r8, [rsp + 0]
+	mov rsi, r8
+	mov rbp, [rsp + 72]
+	and rsi, rbp
 ; v0 = v29 & v12
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r14
-	and rax, rdx
+	mov r11, [rsp + 56]
+	mov r14, r11
+	mov r15, [rsp + 48]
+	and r14, r15
 ; v8 = v43 & v8
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rcx
+	mov r15, [rsp + 24]
+	and rcx, r15
 ; v41 = v45 ^ v41
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 48]
+	xor r9, r13
 ; v10 = v41 ^ v10
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 56]
+	xor r9, r12
 ; v18 = v10 ^ v18
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r13
+	xor r9, rsi
 ; v0 = v18 ^ v0
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rax
+	xor r9, r14
 ; v8 = v0 ^ v8
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
+	xor r9, rcx
+	mov rsi, r9
 ; v42 = v42 & v24
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 112]
+	and rbx, r10
 ; v0 = v47 & v5
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, r9
-	and r13, r12
+	mov r13, rdx
+	and r13, rdi
 ; v18 = v44 & v1
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, rsi
-	and rcx, rbp
+	mov r12, r8
+	and r12, rax
 ; v10 = v29 & v16
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r14
-	and rax, rbx
+	mov rcx, r11
+	and rcx, rbp
 ; v12 = v43 & v12
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rdx
+	mov r9, [rsp + 120]
+	mov r14, r9
+	mov r15, [rsp + 48]
+	and r14, r15
 ; v0 = v42 ^ v0
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r13
+	xor rbx, r13
 ; v18 = v0 ^ v18
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rcx
+	xor rbx, r12
 ; v10 = v18 ^ v10
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rax
+	xor rbx, rcx
 ; v12 = v10 ^ v12
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor rbx, r14
 ; v47 = v47 & v24
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 112]
+	and rdx, r10
 ; v10 = v44 & v5
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, r12
+	mov rcx, r8
+	and rcx, rdi
 ; v18 = v29 & v1
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, r14
-	and rax, rbp
+	mov r12, r11
+	and r12, rax
 ; v16 = v43 & v16
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, rdi
-	and rcx, rbx
+	mov r13, r9
+	and r13, rbp
 ; v10 = v47 ^ v10
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor rdx, rcx
 ; v18 = v10 ^ v18
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rax
+	xor rdx, r12
 ; v16 = v18 ^ v16
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rcx
+	xor rdx, r13
 ; v44 = v44 & v24
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rsi, [rsp + 112]
+	and r8, r10
 ; v18 = v29 & v5
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r14
-	and r8, r12
+	mov rcx, r11
+	and rcx, rdi
 ; v1 = v43 & v1
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, rdi
-	and rax, rbp
+	mov rbp, r9
+	and rbp, rax
 ; v18 = v44 ^ v18
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor r8, rcx
 ; v1 = v18 ^ v1
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rax
+	xor r8, rbp
+	mov rbp, r8
 ; v29 = v29 & v24
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r14, [rsp + 112]
+	and r11, r10
 ; v5 = v43 & v5
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r12
+	mov rax, r9
+	and rax, rdi
 ; v5 = v29 ^ v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	mov r8, r11
+	xor r8, rax
+	mov r12, r8
 ; v24 = v43 & v24
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdi, [rsp + 112]
+	mov r8, r9
+	and r8, r10
+	mov r9, r8
 ; v21 = v21 ^ v40
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 120]
+	mov r10, [rsp + 80]
+	mov r8, [rsp + 208]
+	xor r10, r8
 ; v21 = v21 ^ v2
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 224]
-	mov [rsp + 0], r8
+	mov r8, [rsp + 312]
+	xor r10, r8
 ; v14 = v14 ^ v30
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 128]
+	mov rax, [rsp + 112]
+	mov r8, [rsp + 216]
+	xor rax, r8
 ; v14 = v14 ^ v7
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 232]
-	mov [rsp + 8], r8
+	mov r8, [rsp + 104]
+	xor rax, r8
 ; v6 = v6 ^ v34
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 136]
+	mov r13, [rsp + 136]
+	mov r8, [rsp + 224]
+	xor r13, r8
 ; v6 = v6 ^ v11
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 16], r8
+	mov r8, [rsp + 32]
+	xor r13, r8
 ; v46 = v46 ^ v38
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 144]
+	mov rcx, [rsp + 144]
+	mov r8, [rsp + 232]
+	xor rcx, r8
 ; v46 = v46 ^ v58
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 24], r8
+	mov r8, [rsp + 88]
+	xor rcx, r8
 ; v28 = v28 ^ v37
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 152]
+	mov r14, [rsp + 152]
+	mov r8, [rsp + 240]
+	xor r14, r8
 ; v28 = v28 ^ v54
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 256]
-	mov [rsp + 32], r8
+	mov r8, [rsp + 8]
+	xor r14, r8
 ; v26 = v26 ^ v33
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 160]
+	mov r11, [rsp + 160]
+	mov r8, [rsp + 248]
+	xor r11, r8
 ; v26 = v26 ^ v50
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 264]
-	mov [rsp + 40], r8
+	mov r8, [rsp + 16]
+	xor r11, r8
 ; v3 = v3 ^ v15
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 168]
+	mov r8, [rsp + 168]
+	mov rdi, [rsp + 256]
+	xor r8, rdi
 ; v3 = v3 ^ v56
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 272]
+	mov rdi, [rsp + 40]
+	xor r8, rdi
 ; v8 = v8 ^ v31
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 176]
+	mov [rsp + 168], r8
+	mov rdi, [rsp + 264]
+	xor rsi, rdi
 ; v8 = v8 ^ v52
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 280]
+	mov r8, [rsp + 64]
+	xor rsi, r8
 ; v12 = v12 ^ v27
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 184]
+	mov r15, [rsp + 272]
+	xor rbx, r15
 ; v12 = v12 ^ v9
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 288]
+	mov r8, [rsp + 96]
+	xor rbx, r8
 ; v16 = v16 ^ v36
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 192]
+	mov [rsp + 0], rbx
+	mov rbx, [rsp + 280]
+	xor rdx, rbx
 ; v16 = v16 ^ v60
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 296]
+	mov r8, [rsp + 128]
+	xor rdx, r8
 ; v1 = v1 ^ v35
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 200]
+	mov [rsp + 24], rdx
+	mov rdx, [rsp + 288]
+	xor rbp, rdx
 ; v1 = v1 ^ v4
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 304]
+	mov r8, [rsp + 200]
+	xor rbp, r8
 ; v5 = v5 ^ v49
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 208]
+	mov r8, [rsp + 296]
+	xor r12, r8
 ; v24 = v24 ^ v32
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 216]
+	mov [rsp + 48], r12
+	mov r12, [rsp + 304]
+	xor r9, r12
 ; v31 = v21 ^ v31
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 176]
-	mov [rsp + 0], r8
+	xor r10, rdi
 ; v27 = v14 ^ v27
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 184]
-	mov rax, r8
+	xor rax, r15
 ; v36 = v6 ^ v36
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 192]
-	mov rcx, r8
+	xor r13, rbx
 ; v35 = v46 ^ v35
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 200]
-	mov rdx, r8
+	xor rcx, rdx
 ; v49 = v28 ^ v49
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 208]
-	mov rbx, r8
+	xor r14, r8
 ; v32 = v26 ^ v32
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 216]
+	xor r11, r12
 ; v2 = v8 ^ v2
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 224]
+	mov r8, [rsp + 312]
+	xor rsi, r8
 ; v7 = v12 ^ v7
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 232]
+	mov r8, [rsp + 0]
+	mov rdi, [rsp + 104]
+	xor r8, rdi
+	mov rdi, r8
 ; v11 = v16 ^ v11
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 240]
+	mov r8, [rsp + 24]
+	mov rdx, [rsp + 32]
+	xor r8, rdx
+	mov rdx, r8
 ; v58 = v1 ^ v58
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 248]
+	mov r8, [rsp + 88]
+	xor rbp, r8
 ; v54 = v5 ^ v54
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 256]
+	mov r8, [rsp + 48]
+	mov rbx, [rsp + 8]
+	xor r8, rbx
 ; v50 = v24 ^ v50
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 264]
+	mov rbx, [rsp + 16]
+	xor r9, rbx
 ; v7 = v7 ^ v4
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 304]
+	mov rbx, [rsp + 200]
+	xor rdi, rbx
 ; v2 = v2 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 304]
+	xor rsi, rbx
 ; v32 = v32 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 304]
+	xor r11, rbx
 ; v4 = v49 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 304]
+	xor r14, rbx
 ; v2 = v2 ^ v60
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 296]
+	mov r12, [rsp + 128]
+	xor rsi, r12
 ; v3 = v3 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 296]
+	mov rbx, [rsp + 168]
+	xor rbx, r12
 ; v4 = v4 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 296]
+	xor r14, r12
 ; v60 = v35 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 296]
+	xor rcx, r12
 ; v3 = v3 ^ v9
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 288]
+	mov r12, [rsp + 96]
+	xor rbx, r12
 ; v32 = v32 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 288]
+	xor r11, r12
 ; v60 = v60 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 288]
+	xor rcx, r12
 ; v9 = v36 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 288]
+	xor r13, r12
 ; v32 = v32 ^ v52
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 280]
+	mov r12, [rsp + 64]
+	xor r11, r12
 ; v4 = v4 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 280]
+	xor r14, r12
 ; v9 = v9 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 280]
+	xor r13, r12
 ; v52 = v27 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 280]
-	mov rbp, rax
+	xor rax, r12
 ; v4 = v4 ^ v56
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 272]
+	mov r12, [rsp + 40]
+	xor r14, r12
 ; v60 = v60 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 272]
+	xor rcx, r12
 ; v52 = v52 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 272]
+	xor rax, r12
 ; v56 = v31 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 0]
-	xor rax, [rsp + 272]
-	mov r12, rax
+	xor r10, r12
+	mov r12, r10
 ; v60 = v60 ^ v50
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, rdi
+	xor rcx, r9
 ; v9 = v9 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r13, r9
 ; v56 = v56 ^ v50
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rdi
+	xor r12, r9
 ; v50 = v15 ^ v50
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 168]
-	xor rax, rdi
+	mov r10, [rsp + 256]
+	xor r10, r9
 ; v9 = v9 ^ v54
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r14
+	xor r13, r8
 ; v52 = v52 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r14
+	xor rax, r8
 ; v50 = v50 ^ v54
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r14
+	xor r10, r8
 ; v54 = v33 ^ v54
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 160]
-	xor rdi, r14
+	mov r9, [rsp + 248]
+	xor r9, r8
 ; v52 = v52 ^ v58
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rsi
+	xor rax, rbp
 ; v56 = v56 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rsi
+	xor r12, rbp
 ; v54 = v54 ^ v58
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, rdi
-	xor r13, rsi
+	xor r9, rbp
 ; v58 = v37 ^ v58
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 152]
-	xor rdi, rsi
+	mov r8, [rsp + 240]
+	xor r8, rbp
+	mov rbp, r8
 ; v56 = v56 ^ v11
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
+	xor r12, rdx
 ; v50 = v50 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r9
+	xor r10, rdx
 ; v58 = v58 ^ v11
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r9
+	xor rbp, rdx
 ; v11 = v38 ^ v11
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, [rsp + 144]
-	xor rsi, r9
+	mov r8, [rsp + 232]
+	xor r8, rdx
+	mov rdx, r8
 ; v50 = v50 ^ v7
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r11
-	mov [rsp + 0], rax
+	xor r10, rdi
 ; v54 = v54 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r11
+	xor r9, rdi
 ; v11 = v11 ^ v7
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r11
+	xor rdx, rdi
 ; v7 = v34 ^ v7
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 136]
-	xor r9, r11
+	mov r8, [rsp + 224]
+	xor r8, rdi
+	mov rdi, r8
 ; v54 = v54 ^ v2
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r15
-	mov [rsp + 8], r13
+	xor r9, rsi
 ; v58 = v58 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r15
+	xor rbp, rsi
 ; v7 = v7 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 32], r9
+	xor rdi, rsi
 ; v2 = v30 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 128]
-	xor r9, r15
+	mov r8, [rsp + 216]
+	xor r8, rsi
+	mov rsi, r8
 ; v58 = v58 ^ v3
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r10
-	mov [rsp + 16], rdi
+	xor rbp, rbx
 ; v11 = v11 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r10
-	mov [rsp + 24], rsi
+	xor rdx, rbx
 ; v2 = v2 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r11, r9
-	xor r11, r10
-	mov [rsp + 40], r11
+	xor rsi, rbx
 ; v3 = v40 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 120]
-	xor r9, r10
-	mov [rsp + 48], r9
+	mov r8, [rsp + 208]
+	xor r8, rbx
 ; v40 = v3 ^ v4
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbx
-	mov [rsp + 56], r9
+	mov [rsp + 96], r8
+	xor r8, r14
+	mov rbx, r8
 ; v30 = v56 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	xor r9, rbx
-	mov r10, r9
+	mov r8, r12
+	xor r8, r14
 ; v30 = v30 ^ v32
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor r8, r11
 ; v34 = v2 ^ v56
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	mov [rsp + 88], rsi
+	xor rsi, r12
 ; v38 = v52 ^ v4
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	xor r9, rbx
+	mov r15, rax
+	xor r15, r14
 ; v38 = v38 ^ v32
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 64], r9
+	xor r15, r11
 ; v37 = v7 ^ v56
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 32]
-	xor r9, r12
-	mov rsi, r9
+	mov [rsp + 80], rdi
+	xor rdi, r12
 ; v37 = v37 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbp
+	xor rdi, rax
 ; v37 = v37 ^ v4
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbx
+	xor rdi, r14
 ; v37 = v37 ^ v32
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor rdi, r11
 ; v33 = v56 ^ v9
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	xor r9, rcx
-	mov [rsp + 72], r9
+	mov [rsp + 40], r12
+	xor r12, r13
 ; v15 = v11 ^ v52
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 24]
-	xor r9, rbp
+	mov [rsp + 72], rdx
+	xor rdx, rax
 ; v15 = v15 ^ v9
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rcx
+	xor rdx, r13
 ; v15 = v15 ^ v32
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 80], r9
+	xor rdx, r11
 ; v31 = v52 ^ v60
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	xor r9, rdx
-	mov rax, r9
+	mov [rsp + 32], rax
+	xor rax, rcx
 ; v27 = v58 ^ v9
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	xor r9, rcx
-	mov r13, r9
+	mov [rsp + 64], rbp
+	xor rbp, r13
 ; v27 = v27 ^ v60
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdx
+	xor rbp, rcx
 ; v36 = v9 ^ v4
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	xor r9, rbx
-	mov rdi, r9
+	mov [rsp + 24], r13
+	xor r13, r14
 ; v35 = v54 ^ v60
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 8]
-	xor r14, rdx
+	mov [rsp + 56], r9
+	xor r9, rcx
 ; v35 = v35 ^ v4
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, rbx
+	xor r9, r14
 ; v49 = v60 ^ v32
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	xor r9, r8
-	mov [rsp + 104], r9
+	mov [rsp + 16], rcx
+	xor rcx, r11
 ; v24 = v50 ^ v4
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 0]
-	xor r9, rbx
+	mov [rsp + 48], r10
+	xor r10, r14
+	mov [rsp + 8], r14
+	mov r14, r10
 ; v24 = v24 ^ v32
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
+	xor r14, r11
 ; v40 = v40 ^ v49
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 56]
-	xor r15, [rsp + 104]
-	mov [rsp + 56], r15
+	mov [rsp + 0], r11
+	xor rbx, rcx
 ; v5 = v31 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	xor r15, [rsp + 104]
+	mov r10, rax
+	xor r10, rcx
+	mov r11, r10
 ; v5 = v5 ^ v24
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r9
-	mov [rsp + 88], r15
+	xor r11, r14
 ; v30 = v30 ^ v31
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rax
+	xor r8, rax
 ; v1 = v27 ^ v49
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	xor r15, [rsp + 104]
+	mov r10, rbp
+	xor r10, rcx
 ; v1 = v1 ^ v24
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r9
-	mov [rsp + 96], r15
+	xor r10, r14
 ; v34 = v34 ^ v31
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rax
+	xor rsi, rax
 ; v34 = v34 ^ v27
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r13
+	xor rsi, rbp
 ; v34 = v34 ^ v49
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 104]
+	xor rsi, rcx
 ; v34 = v34 ^ v24
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r9
+	xor rsi, r14
 ; v31 = v31 ^ v36
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdi
+	xor rax, r13
 ; v38 = v38 ^ v27
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 64]
-	xor r15, r13
+	xor r15, rbp
 ; v38 = v38 ^ v36
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdi
+	xor r15, r13
 ; v38 = v38 ^ v24
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r9
-	mov [rsp + 64], r15
+	xor r15, r14
 ; v27 = v27 ^ v35
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r14
+	xor rbp, r9
 ; v37 = v37 ^ v36
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdi
+	xor rdi, r13
 ; v37 = v37 ^ v35
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r14
+	xor rdi, r9
 ; v36 = v36 ^ v49
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
+	xor r13, rcx
 ; v33 = v33 ^ v35
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 72]
-	xor r15, r14
+	xor r12, r9
 ; v33 = v33 ^ v49
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
-	mov [rsp + 72], r15
+	xor r12, rcx
 ; v35 = v35 ^ v24
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r9, r14
 ; v49 = v15 ^ v49
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 80]
-	xor r15, [rsp + 104]
+	xor rdx, rcx
 ; v24 = v49 ^ v24
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r9
+	xor rdx, r14
 ; v40 = v40 ^ v35
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 56]
-	xor r9, r14
-	mov [rsp + 56], r9
+	xor rbx, r9
 ; v49 = v27 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	xor r9, r14
+	mov rcx, rbp
+	xor rcx, r9
+	mov r14, rcx
 ; v49 = v49 ^ v24
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 80], r9
+	xor r14, rdx
 ; v5 = v5 ^ v27
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	xor r9, r13
-	mov [rsp + 88], r9
+	xor r11, rbp
 ; v15 = v37 ^ v35
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	xor r9, r14
+	mov rcx, rdi
+	xor rcx, r9
 ; v15 = v15 ^ v24
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 104], r9
+	xor rcx, rdx
 ; v30 = v30 ^ v27
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r13
+	xor r8, rbp
 ; v30 = v30 ^ v37
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rsi
+	xor r8, rdi
 ; v30 = v30 ^ v35
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r14
+	xor r8, r9
 ; v30 = v30 ^ v24
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r15
+	xor r8, rdx
 ; v27 = v27 ^ v36
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdi
+	xor rbp, r13
 ; v1 = v1 ^ v37
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 96]
-	xor r9, rsi
+	mov [rsp + 152], rbp
+	xor r10, rdi
 ; v1 = v1 ^ v36
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdi
+	xor r10, r13
 ; v1 = v1 ^ v24
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 96], r9
+	xor r10, rdx
 ; v37 = v37 ^ v33
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 72]
+	mov [rsp + 176], r10
+	xor rdi, r12
 ; v34 = v34 ^ v36
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rdi
+	mov [rsp + 128], rdi
+	xor rsi, r13
 ; v34 = v34 ^ v33
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 72]
+	xor rsi, r12
 ; v36 = v36 ^ v35
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r14
+	mov [rsp + 120], rsi
+	xor r13, r9
 ; v31 = v31 ^ v33
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 72]
+	mov [rsp + 160], r13
+	xor rax, r12
 ; v31 = v31 ^ v35
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r14
+	xor rax, r9
 ; v33 = v33 ^ v24
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	xor r9, r15
-	mov [rsp + 72], r9
+	mov [rsp + 144], rax
+	xor r12, rdx
 ; v35 = v38 ^ v35
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 64]
-	xor r9, r14
+	mov [rsp + 136], r12
+	xor r15, r9
 ; v24 = v35 ^ v24
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 64], r9
+	xor r15, rdx
 ; v35 = v40 & v3
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 56]
-	and r9, [rsp + 48]
-	mov [rsp + 112], r9
+	mov [rsp + 200], r15
+	mov r9, rbx
+	mov rax, [rsp + 96]
+	and r9, rax
 ; v38 = v40 & v2
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 56]
-	and r9, [rsp + 40]
+	mov [rsp + 208], r9
+	mov rsi, rbx
+	mov r10, [rsp + 88]
+	and rsi, r10
 ; v16 = v49 & v3
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 80]
-	and r14, [rsp + 48]
+	mov r9, r14
+	and r9, rax
 ; v16 = v38 ^ v16
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 120], r9
+	xor rsi, r9
 ; v38 = v40 & v7
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 56]
-	and r9, [rsp + 32]
+	mov [rsp + 216], rsi
+	mov rdi, rbx
+	mov rbp, [rsp + 80]
+	and rdi, rbp
 ; v12 = v49 & v2
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 80]
-	and r14, [rsp + 40]
+	mov r9, r14
+	and r9, r10
 ; v8 = v5 & v3
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 88]
-	and r15, [rsp + 48]
+	mov rsi, r11
+	and rsi, rax
 ; v12 = v38 ^ v12
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
+	xor rdi, r9
 ; v8 = v12 ^ v8
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 128], r9
+	xor rdi, rsi
 ; v12 = v40 & v11
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 56]
-	and r14, [rsp + 24]
+	mov [rsp + 224], rdi
+	mov r12, rbx
+	mov rdx, [rsp + 72]
+	and r12, rdx
 ; v38 = v49 & v7
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 32]
-	mov [rsp + 136], r9
+	mov r9, r14
+	and r9, rbp
 ; v26 = v5 & v2
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 40]
+	mov rsi, r11
+	and rsi, r10
 ; v28 = v15 & v3
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 104]
-	and r15, [rsp + 48]
+	mov rdi, rcx
+	and rdi, rax
 ; v38 = v12 ^ v38
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 136]
+	xor r12, r9
 ; v26 = v38 ^ v26
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r12, rsi
 ; v28 = v26 ^ v28
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 136], r14
+	xor r12, rdi
 ; v26 = v40 & v58
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 56]
-	and r14, [rsp + 16]
+	mov [rsp + 232], r12
+	mov r15, rbx
+	mov rdi, [rsp + 64]
+	and r15, rdi
 ; v38 = v49 & v11
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 24]
-	mov [rsp + 144], r9
+	mov r9, r14
+	and r9, rdx
 ; v12 = v5 & v7
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 32]
-	mov [rsp + 152], r9
+	mov rsi, r11
+	and rsi, rbp
 ; v46 = v15 & v2
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 40]
+	mov r12, rcx
+	and r12, r10
 ; v6 = v30 & v3
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r10
-	and r15, [rsp + 48]
+	mov r13, r8
+	and r13, rax
 ; v38 = v26 ^ v38
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 144]
+	xor r15, r9
 ; v12 = v38 ^ v12
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 152]
+	xor r15, rsi
 ; v46 = v12 ^ v46
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r15, r12
 ; v6 = v46 ^ v6
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 144], r14
+	xor r15, r13
 ; v46 = v40 & v54
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 56]
-	and r14, [rsp + 8]
+	mov [rsp + 240], r15
+	mov r9, rbx
+	mov rsi, [rsp + 56]
+	and r9, rsi
+	mov r12, r9
 ; v12 = v49 & v58
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 16]
-	mov [rsp + 152], r9
+	mov r9, r14
+	and r9, rdi
+	mov r13, r9
 ; v38 = v5 & v11
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 24]
-	mov [rsp + 160], r9
+	mov r9, r11
+	and r9, rdx
+	mov r15, r9
 ; v26 = v15 & v7
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 32]
-	mov [rsp + 168], r9
+	mov r9, rcx
+	and r9, rbp
 ; v14 = v30 & v2
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 40]
+	mov [rsp + 112], r8
+	and r8, r10
+	mov rbp, r8
 ; v21 = v27 & v3
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	and r15, [rsp + 48]
+	mov r10, [rsp + 152]
+	mov r8, r10
+	and r8, rax
 ; v12 = v46 ^ v12
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 152]
+	xor r12, r13
 ; v38 = v12 ^ v38
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 160]
+	xor r12, r15
 ; v26 = v38 ^ v26
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 168]
+	xor r12, r9
 ; v14 = v26 ^ v14
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r12, rbp
 ; v21 = v14 ^ v21
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 152], r14
+	xor r12, r8
 ; v14 = v40 & v50
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 56]
-	and r14, [rsp + 0]
+	mov [rsp + 248], r12
+	mov [rsp + 104], rbx
+	mov r9, [rsp + 48]
+	and rbx, r9
 ; v26 = v49 & v54
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	and r9, [rsp + 8]
-	mov [rsp + 160], r9
+	mov r8, r14
+	and r8, rsi
+	mov rbp, r8
 ; v38 = v5 & v58
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 16]
-	mov [rsp + 168], r9
+	mov r8, r11
+	and r8, rdi
+	mov r12, r8
 ; v12 = v15 & v11
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 24]
-	mov [rsp + 176], r9
+	mov r8, rcx
+	and r8, rdx
+	mov rdx, r8
 ; v46 = v30 & v7
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 32]
-	mov [rsp + 184], r9
+	mov r8, [rsp + 112]
+	mov r13, [rsp + 80]
+	and r8, r13
+	mov r13, r8
 ; v43 = v27 & v2
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 40]
+	mov r15, r10
+	mov r8, [rsp + 88]
+	and r15, r8
 ; v29 = v1 & v3
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 96]
-	and r15, [rsp + 48]
+	mov r8, [rsp + 176]
+	mov r10, r8
+	and r10, rax
 ; v26 = v14 ^ v26
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 160]
+	xor rbx, rbp
 ; v38 = v26 ^ v38
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 168]
+	xor rbx, r12
 ; v12 = v38 ^ v12
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 176]
+	xor rbx, rdx
 ; v46 = v12 ^ v46
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 184]
+	xor rbx, r13
 ; v43 = v46 ^ v43
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor rbx, r15
 ; v29 = v43 ^ v29
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 160], r14
+	xor rbx, r10
 ; v43 = v49 & v50
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 80]
-	and r14, [rsp + 0]
+	mov [rsp + 256], rbx
+	mov [rsp + 184], r14
+	and r14, r9
 ; v46 = v5 & v54
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 8]
-	mov [rsp + 168], r9
+	mov r13, r11
+	and r13, rsi
 ; v12 = v15 & v58
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 16]
-	mov [rsp + 176], r9
+	mov rdx, rcx
+	and rdx, rdi
 ; v38 = v30 & v11
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 24]
-	mov [rsp + 184], r9
+	mov r12, [rsp + 112]
+	mov rax, r12
+	mov rbp, [rsp + 72]
+	and rax, rbp
 ; v26 = v27 & v7
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 32]
+	mov rbx, [rsp + 152]
+	mov r10, rbx
+	mov r15, [rsp + 80]
+	and r10, r15
 ; v14 = v1 & v2
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 96]
-	and r15, [rsp + 40]
+	mov r15, [rsp + 88]
+	and r8, r15
 ; v46 = v43 ^ v46
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 168]
+	xor r14, r13
 ; v12 = v46 ^ v12
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 176]
+	xor r14, rdx
 ; v38 = v12 ^ v38
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 184]
+	xor r14, rax
 ; v26 = v38 ^ v26
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r14, r10
 ; v14 = v26 ^ v14
 %line 859+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 168], r14
+	xor r14, r8
 ; v26 = v5 & v50
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 88]
-	and r14, [rsp + 0]
+	mov [rsp + 264], r14
+	mov rdx, r11
+	mov [rsp + 168], r11
+	and rdx, r9
 ; v38 = v15 & v54
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	and r9, [rsp + 8]
-	mov [rsp + 176], r9
+	mov r8, rcx
+	and r8, rsi
 ; v12 = v30 & v58
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 16]
-	mov [rsp + 184], r9
+	mov r10, r12
+	and r10, rdi
 ; v46 = v27 & v11
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 24]
+	mov r11, rbx
+	and r11, rbp
 ; v43 = v1 & v7
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 96]
-	and r15, [rsp + 32]
+	mov r13, [rsp + 176]
+	mov rax, r13
+	mov r14, [rsp + 80]
+	and rax, r14
 ; v38 = v26 ^ v38
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 176]
+	xor rdx, r8
 ; v12 = v38 ^ v12
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 184]
+	xor rdx, r10
 ; v46 = v12 ^ v46
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor rdx, r11
 ; v43 = v46 ^ v43
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 176], r14
+	xor rdx, rax
 ; v46 = v15 & v50
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 104]
-	and r14, [rsp + 0]
+	mov [rsp + 272], rdx
+	mov [rsp + 192], rcx
+	and rcx, r9
 ; v12 = v30 & v54
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 8]
-	mov [rsp + 184], r9
+	mov r8, r12
+	and r8, rsi
 ; v38 = v27 & v58
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 16]
+	mov r10, rbx
+	and r10, rdi
 ; v26 = v1 & v11
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 96]
-	and r15, [rsp + 24]
+	mov r11, r13
+	and r11, rbp
 ; v12 = v46 ^ v12
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 184]
+	xor rcx, r8
 ; v38 = v12 ^ v38
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor rcx, r10
 ; v26 = v38 ^ v26
 %line 875+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 184], r14
+	xor rcx, r11
 ; v38 = v30 & v50
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	and r9, [rsp + 0]
+	mov [rsp + 280], rcx
+	and r12, r9
 ; v12 = v27 & v54
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r13
-	and r14, [rsp + 8]
+	mov r8, rbx
+	and r8, rsi
 ; v46 = v1 & v58
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 96]
-	and r15, [rsp + 16]
+	mov r10, r13
+	and r10, rdi
 ; v12 = v38 ^ v12
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
+	xor r12, r8
 ; v46 = v12 ^ v46
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 192], r9
+	xor r12, r10
 ; v12 = v27 & v50
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	and r9, [rsp + 0]
+	mov [rsp + 288], r12
+	and rbx, r9
 ; v38 = v1 & v54
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 96]
-	and r14, [rsp + 8]
+	mov r8, r13
+	and r8, rsi
 ; v38 = v12 ^ v38
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 200], r9
+	xor rbx, r8
 ; v12 = v1 & v50
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 96]
-	and r9, [rsp + 0]
-	mov [rsp + 208], r9
+	mov [rsp + 296], rbx
+	and r13, r9
 ; v18 = v37 & v56
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	and r9, r12
-	mov [rsp + 216], r9
+	mov [rsp + 304], r13
+	mov r12, [rsp + 128]
+	mov r8, r12
+	mov rbp, [rsp + 40]
+	and r8, rbp
 ; v44 = v37 & v52
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	and r9, rbp
+	mov [rsp + 312], r8
+	mov r10, r12
+	mov r11, [rsp + 32]
+	and r10, r11
 ; v10 = v34 & v56
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, r12
+	mov r9, [rsp + 120]
+	mov r8, r9
+	and r8, rbp
 ; v10 = v44 ^ v10
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 224], r9
+	xor r10, r8
 ; v44 = v37 & v9
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	and r9, rcx
+	mov [rsp + 120], r10
+	mov rdi, r12
+	mov r10, [rsp + 24]
+	and rdi, r10
 ; v47 = v34 & v52
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, rbp
+	mov r8, r9
+	and r8, r11
 ; v0 = v36 & v56
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdi
-	and r15, r12
+	mov rbx, [rsp + 160]
+	mov rsi, rbx
+	and rsi, rbp
 ; v47 = v44 ^ v47
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
+	xor rdi, r8
 ; v0 = v47 ^ v0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 232], r9
+	xor rdi, rsi
 ; v47 = v37 & v60
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, rdx
+	mov [rsp + 160], rdi
+	mov rcx, r12
+	mov rsi, [rsp + 16]
+	and rcx, rsi
 ; v44 = v34 & v9
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, rcx
-	mov [rsp + 240], r9
+	mov r8, r9
+	and r8, r10
 ; v42 = v36 & v52
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	and r9, rbp
+	mov rdi, rbx
+	and rdi, r11
 ; v41 = v31 & v56
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	and r15, r12
+	mov rdx, [rsp + 144]
+	mov rax, rdx
+	and rax, rbp
 ; v44 = v47 ^ v44
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 240]
+	xor rcx, r8
 ; v42 = v44 ^ v42
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor rcx, rdi
 ; v41 = v42 ^ v41
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 240], r14
+	xor rcx, rax
 ; v42 = v37 & v4
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, rbx
+	mov [rsp + 16], rcx
+	mov r15, r12
+	mov rax, [rsp + 8]
+	and r15, rax
 ; v44 = v34 & v60
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, rdx
-	mov [rsp + 248], r9
+	mov r8, r9
+	and r8, rsi
 ; v47 = v36 & v9
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	and r9, rcx
-	mov [rsp + 256], r9
+	mov rdi, rbx
+	and rdi, r10
 ; v45 = v31 & v52
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, rbp
+	mov r13, rdx
+	and r13, r11
 ; v39 = v33 & v56
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 72]
-	and r15, r12
+	mov rcx, [rsp + 136]
+	mov r14, rcx
+	and r14, rbp
 ; v44 = v42 ^ v44
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 248]
+	xor r15, r8
 ; v47 = v44 ^ v47
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 256]
+	xor r15, rdi
 ; v45 = v47 ^ v45
 %line 908+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r15, r13
 ; v39 = v45 ^ v39
 %line 909+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 248], r14
+	xor r15, r14
 ; v45 = v37 & v32
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, r8
+	mov [rsp + 8], r15
+	mov rdi, [rsp + 0]
+	and r12, rdi
 ; v47 = v34 & v4
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	and r9, rbx
-	mov [rsp + 256], r9
+	mov r8, r9
+	and r8, rax
+	mov r13, r8
 ; v44 = v36 & v60
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	and r9, rdx
-	mov [rsp + 264], r9
+	mov r8, rbx
+	and r8, rsi
+	mov r14, r8
 ; v42 = v31 & v9
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, rcx
-	mov [rsp + 272], r9
+	mov r8, rdx
+	and r8, r10
 ; v48 = v33 & v52
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	and r9, rbp
+	mov r10, rcx
+	and r10, r11
 ; v13 = v24 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 64]
-	and r15, r12
+	mov r11, [rsp + 200]
+	mov r15, r11
+	and r15, rbp
 ; v47 = v45 ^ v47
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 256]
+	xor r12, r13
 ; v44 = v47 ^ v44
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 264]
+	xor r12, r14
 ; v42 = v44 ^ v42
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 272]
+	xor r12, r8
 ; v48 = v42 ^ v48
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r12, r10
 ; v13 = v48 ^ v13
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 256], r14
+	xor r12, r15
 ; v48 = v34 & v32
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, r8
+	mov [rsp + 0], r12
+	mov r15, r9
+	and r15, rdi
 ; v42 = v36 & v4
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdi
-	and r9, rbx
-	mov [rsp + 264], r9
+	mov r8, rbx
+	and r8, rax
 ; v44 = v31 & v60
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, rdx
-	mov [rsp + 272], r9
+	mov r12, rdx
+	and r12, rsi
 ; v47 = v33 & v9
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	and r9, rcx
+	mov r13, rcx
+	mov r10, [rsp + 24]
+	and r13, r10
 ; v45 = v24 & v52
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 64]
-	and r15, rbp
+	mov r14, r11
+	mov rbp, [rsp + 32]
+	and r14, rbp
 ; v42 = v48 ^ v42
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 264]
+	xor r15, r8
 ; v44 = v42 ^ v44
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 272]
+	xor r15, r12
 ; v47 = v44 ^ v47
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r15, r13
 ; v45 = v47 ^ v45
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 264], r14
+	xor r15, r14
 ; v47 = v36 & v32
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rdi
-	and r14, r8
+	mov [rsp + 24], r15
+	mov r14, rbx
+	and r14, rdi
 ; v44 = v31 & v4
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, rbx
-	mov [rsp + 272], r9
+	mov r8, rdx
+	and r8, rax
 ; v42 = v33 & v60
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	and r9, rdx
+	mov r12, rcx
+	and r12, rsi
 ; v48 = v24 & v9
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 64]
-	and r15, rcx
+	mov r13, r11
+	and r13, r10
 ; v44 = v47 ^ v44
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 272]
+	xor r14, r8
 ; v42 = v44 ^ v42
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r9
+	xor r14, r12
 ; v48 = v42 ^ v48
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 272], r14
+	xor r14, r13
 ; v42 = v31 & v32
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rax
-	and r9, r8
+	mov [rsp + 32], r14
+	mov r13, rdx
+	and r13, rdi
 ; v44 = v33 & v4
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 72]
-	and r14, rbx
+	mov r8, rcx
+	and r8, rax
 ; v47 = v24 & v60
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, [rsp + 64]
-	and r15, rdx
+	mov r12, r11
+	and r12, rsi
 ; v44 = v42 ^ v44
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
+	xor r13, r8
 ; v47 = v44 ^ v47
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
-	mov [rsp + 280], r9
+	xor r13, r12
 ; v44 = v33 & v32
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	and r9, r8
+	mov [rsp + 136], r13
+	mov r12, rcx
+	and r12, rdi
 ; v42 = v24 & v4
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, [rsp + 64]
-	and r14, rbx
+	mov r8, r11
+	and r8, rax
 ; v42 = v44 ^ v42
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 288], r9
+	xor r12, r8
 ; v44 = v24 & v32
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 64]
-	and r9, r8
-	mov [rsp + 296], r9
+	mov [rsp + 144], r12
+	mov r8, r11
+	and r8, rdi
 ; v37 = v40 ^ v37
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 56]
-	xor r9, rsi
-	mov rsi, r9
+	mov [rsp + 200], r8
+	mov r8, [rsp + 104]
+	mov r12, [rsp + 128]
+	xor r8, r12
+	mov r12, r8
 ; v34 = v49 ^ v34
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	xor r9, r11
-	mov r11, r9
+	mov r8, [rsp + 184]
+	xor r8, r9
+	mov r9, r8
 ; v36 = v5 ^ v36
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	xor r9, rdi
-	mov rdi, r9
+	mov r8, [rsp + 168]
+	xor r8, rbx
+	mov rbx, r8
 ; v31 = v15 ^ v31
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 104]
-	xor r9, rax
-	mov rax, r9
+	mov r8, [rsp + 192]
+	xor r8, rdx
+	mov rdx, r8
 ; v33 = v30 ^ v33
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 72]
+	mov r8, [rsp + 112]
+	xor r8, rcx
+	mov rcx, r8
 ; v24 = v27 ^ v24
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 64]
+	mov r8, [rsp + 152]
+	xor r8, r11
 ; v56 = v3 ^ v56
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 48]
-	xor r9, r12
-	mov r12, r9
+	mov [rsp + 104], r8
+	mov r8, [rsp + 96]
+	mov r11, [rsp + 40]
+	xor r8, r11
+	mov r11, r8
 ; v52 = v2 ^ v52
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 40]
-	xor r9, rbp
-	mov rbp, r9
+	mov r8, [rsp + 88]
+	xor r8, rbp
+	mov rbp, r8
 ; v9 = v7 ^ v9
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 32]
-	xor r9, rcx
-	mov rcx, r9
+	mov r8, [rsp + 80]
+	xor r8, r10
+	mov r10, r8
 ; v60 = v11 ^ v60
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 24]
-	xor r9, rdx
-	mov rdx, r9
+	mov r8, [rsp + 72]
+	xor r8, rsi
+	mov rsi, r8
 ; v4 = v58 ^ v4
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 16]
-	xor r9, rbx
-	mov rbx, r9
+	mov r8, [rsp + 64]
+	xor r8, rax
+	mov rax, r8
 ; v32 = v54 ^ v32
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 8]
-	xor r9, r8
+	mov r8, [rsp + 56]
+	xor r8, rdi
+	mov rdi, r8
 ; v54 = v37 & v56
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, r12
-	mov [rsp + 8], r8
+	mov r8, r12
+	and r8, r11
 ; v58 = v37 & v52
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rbp
+	mov [rsp + 72], r8
+	mov r13, r12
+	and r13, rbp
 ; v11 = v34 & v56
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, r12
+	mov r8, r9
+	and r8, r11
 ; v11 = v58 ^ v11
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
-	mov [rsp + 16], r8
+	xor r13, r8
 ; v58 = v37 & v9
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rsi
-	and r8, rcx
+	mov [rsp + 80], r13
+	mov r14, r12
+	and r14, r10
 ; v7 = v34 & v52
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, r11
-	and r14, rbp
+	mov r8, r9
+	and r8, rbp
 ; v2 = v36 & v56
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rdi
-	and r15, r12
+	mov r13, rbx
+	and r13, r11
 ; v7 = v58 ^ v7
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r14
+	xor r14, r8
 ; v2 = v7 ^ v2
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 24], r8
+	xor r14, r13
 ; v7 = v37 & v60
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, rdx
+	mov [rsp + 88], r14
+	mov r15, r12
+	and r15, rsi
 ; v58 = v34 & v9
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rcx
-	mov [rsp + 32], r8
+	mov r8, r9
+	and r8, r10
 ; v3 = v36 & v52
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rbp
+	mov r13, rbx
+	and r13, rbp
 ; v27 = v31 & v56
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	and r15, r12
+	mov r14, rdx
+	and r14, r11
 ; v58 = v7 ^ v58
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 32]
+	xor r15, r8
 ; v3 = v58 ^ v3
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor r15, r13
 ; v27 = v3 ^ v27
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 32], r14
+	xor r15, r14
 ; v3 = v37 & v4
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, rbx
+	mov [rsp + 96], r15
+	mov r8, r12
+	and r8, rax
 ; v58 = v34 & v60
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rdx
-	mov [rsp + 40], r8
+	mov r13, r9
+	and r13, rsi
 ; v7 = v36 & v9
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rcx
-	mov [rsp + 48], r8
+	mov r14, rbx
+	and r14, r10
 ; v30 = v31 & v52
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rbp
+	mov r15, rdx
+	and r15, rbp
+	mov [rsp + 56], rbp
 ; v15 = v33 & v56
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r10
-	and r15, r12
+	mov rbp, rcx
+	and rbp, r11
 ; v58 = v3 ^ v58
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 40]
+	xor r8, r13
 ; v7 = v58 ^ v7
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 48]
+	xor r8, r14
 ; v30 = v7 ^ v30
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor r8, r15
 ; v15 = v30 ^ v15
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
-	mov [rsp + 40], r14
+	xor r8, rbp
 ; v30 = v37 & v32
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r14, rsi
-	and r14, r9
+	mov [rsp + 112], r8
+	mov r8, r12
+	and r8, rdi
+	mov rbp, r8
 ; v7 = v34 & v4
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rbx
-	mov [rsp + 48], r8
+	mov r8, r9
+	and r8, rax
+	mov r13, r8
 ; v58 = v36 & v60
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rdx
-	mov [rsp + 56], r8
+	mov r8, rbx
+	and r8, rsi
+	mov r14, r8
 ; v3 = v31 & v9
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rcx
-	mov [rsp + 64], r8
+	mov r8, rdx
+	and r8, r10
+	mov [rsp + 64], r10
+	mov r10, r8
 ; v5 = v33 & v52
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rbp
+	mov r15, rcx
+	mov [rsp + 40], rcx
+	mov r8, [rsp + 56]
+	and r15, r8
 ; v49 = v24 & v56
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	and r15, r12
+	mov rcx, [rsp + 104]
+	mov r8, rcx
+	and r8, r11
 ; v7 = v30 ^ v7
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 48]
+	xor rbp, r13
 ; v58 = v7 ^ v58
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 56]
+	xor rbp, r14
 ; v3 = v58 ^ v3
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 64]
+	xor rbp, r10
 ; v5 = v3 ^ v5
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r8
+	xor rbp, r15
 ; v49 = v5 ^ v49
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor rbp, r8
 ; v37 = v37 & v50
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rsi, [rsp + 0]
+	mov [rsp + 128], rbp
+	mov r10, [rsp + 48]
+	and r12, r10
 ; v5 = v34 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r9
-	mov [rsp + 48], r8
+	mov r8, r9
+	and r8, rdi
+	mov rbp, r8
 ; v3 = v36 & v4
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rbx
-	mov [rsp + 56], r8
+	mov r8, rbx
+	and r8, rax
+	mov r13, r8
 ; v58 = v31 & v60
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rdx
-	mov [rsp + 64], r8
+	mov r8, rdx
+	and r8, rsi
+	mov [rsp + 48], rsi
+	mov rsi, r8
 ; v7 = v33 & v9
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, rcx
-	mov [rsp + 72], r8
+	mov r8, [rsp + 40]
+	mov r14, [rsp + 64]
+	and r8, r14
+	mov r14, r8
 ; v30 = v24 & v52
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r13
-	and r15, rbp
+	mov r15, rcx
+	mov r8, [rsp + 56]
+	and r15, r8
 ; v56 = v1 & v56
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, r12
+	mov rcx, [rsp + 176]
+	mov r8, rcx
+	and r8, r11
 ; v5 = v37 ^ v5
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 48]
+	xor r12, rbp
 ; v3 = v5 ^ v3
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 56]
+	xor r12, r13
 ; v58 = v3 ^ v58
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 64]
+	xor r12, rsi
 ; v7 = v58 ^ v7
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 72]
+	xor r12, r14
 ; v30 = v7 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r15
+	xor r12, r15
 ; v56 = v30 ^ v56
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor r12, r8
 ; v34 = v34 & v50
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 0]
+	mov [rsp + 152], r12
+	and r9, r10
 ; v30 = v36 & v32
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r9
-	mov [rsp + 48], r8
+	mov r13, rbx
+	and r13, rdi
 ; v7 = v31 & v4
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rbx
-	mov [rsp + 56], r8
+	mov r12, rdx
+	and r12, rax
 ; v58 = v33 & v60
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, r10
-	and r15, rdx
+	mov r8, [rsp + 40]
+	mov rsi, r8
+	mov rbp, [rsp + 48]
+	and rsi, rbp
 ; v3 = v24 & v9
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, r13
-	and r12, rcx
+	mov r11, [rsp + 104]
+	mov r14, r11
+	mov r15, [rsp + 64]
+	and r14, r15
 ; v52 = v1 & v52
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, rbp
+	mov r15, [rsp + 56]
+	and rcx, r15
 ; v30 = v34 ^ v30
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 48]
+	xor r9, r13
 ; v7 = v30 ^ v7
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 56]
+	xor r9, r12
 ; v58 = v7 ^ v58
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r15
+	xor r9, rsi
 ; v3 = v58 ^ v3
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor r9, r14
 ; v52 = v3 ^ v52
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor r9, rcx
+	mov rsi, r9
 ; v36 = v36 & v50
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdi, [rsp + 0]
+	and rbx, r10
 ; v3 = v31 & v32
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rax
-	and r15, r9
+	mov r13, rdx
+	and r13, rdi
 ; v58 = v33 & v4
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r12, r10
-	and r12, rbx
+	mov r12, r8
+	and r12, rax
 ; v7 = v24 & v60
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r13
-	and rbp, rdx
+	mov rcx, r11
+	and rcx, rbp
 ; v9 = v1 & v9
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, rcx
+	mov r9, [rsp + 176]
+	mov r14, r9
+	mov r15, [rsp + 64]
+	and r14, r15
 ; v3 = v36 ^ v3
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r15
+	xor rbx, r13
 ; v58 = v3 ^ v58
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r12
+	xor rbx, r12
 ; v7 = v58 ^ v7
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbp
+	xor rbx, rcx
 ; v9 = v7 ^ v9
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r8
+	xor rbx, r14
 ; v31 = v31 & v50
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 0]
+	and rdx, r10
 ; v7 = v33 & v32
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r10
-	and r8, r9
+	mov rcx, r8
+	and rcx, rdi
 ; v58 = v24 & v4
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r13
-	and rcx, rbx
+	mov r12, r11
+	and r12, rax
 ; v60 = v1 & v60
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, [rsp + 96]
-	and rbp, rdx
+	mov r13, r9
+	and r13, rbp
 ; v7 = v31 ^ v7
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor rdx, rcx
 ; v58 = v7 ^ v58
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rcx
+	xor rdx, r12
 ; v60 = v58 ^ v60
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbp
+	xor rdx, r13
 ; v33 = v33 & v50
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r10, [rsp + 0]
+	and r8, r10
 ; v58 = v24 & v32
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r13
-	and r8, r9
+	mov rcx, r11
+	and rcx, rdi
 ; v4 = v1 & v4
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 96]
-	and rcx, rbx
+	mov rbp, r9
+	and rbp, rax
 ; v58 = v33 ^ v58
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor r8, rcx
 ; v4 = v58 ^ v4
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor r8, rbp
+	mov rbp, r8
 ; v24 = v24 & v50
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r13, [rsp + 0]
+	and r11, r10
 ; v32 = v1 & v32
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, r9
+	mov rax, r9
+	and rax, rdi
 ; v32 = v24 ^ v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r8
+	mov r8, r11
+	xor r8, rax
+	mov r12, r8
 ; v50 = v1 & v50
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 0]
+	mov r8, r9
+	and r8, r10
 	mov r9, r8
 ; v54 = v54 ^ v35
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 112]
+	mov r10, [rsp + 72]
+	mov r8, [rsp + 208]
+	xor r10, r8
 ; v54 = v54 ^ v18
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 216]
-	mov [rsp + 8], r8
+	mov r8, [rsp + 312]
+	xor r10, r8
 ; v11 = v11 ^ v16
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 120]
+	mov rax, [rsp + 80]
+	mov r8, [rsp + 216]
+	xor rax, r8
 ; v11 = v11 ^ v10
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 224]
-	mov [rsp + 16], r8
+	mov r8, [rsp + 120]
+	xor rax, r8
 ; v2 = v2 ^ v8
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 128]
+	mov r13, [rsp + 88]
+	mov r8, [rsp + 224]
+	xor r13, r8
 ; v2 = v2 ^ v0
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 232]
-	mov [rsp + 24], r8
+	mov r8, [rsp + 160]
+	xor r13, r8
 ; v27 = v27 ^ v28
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 136]
+	mov rcx, [rsp + 96]
+	mov r8, [rsp + 232]
+	xor rcx, r8
 ; v27 = v27 ^ v41
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 32], r8
+	mov r8, [rsp + 16]
+	xor rcx, r8
 ; v15 = v15 ^ v6
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 144]
+	mov r14, [rsp + 112]
+	mov r8, [rsp + 240]
+	xor r14, r8
 ; v15 = v15 ^ v39
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 40], r8
+	mov r8, [rsp + 8]
+	xor r14, r8
 ; v49 = v49 ^ v21
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 152]
+	mov r11, [rsp + 128]
+	mov r8, [rsp + 248]
+	xor r11, r8
 ; v49 = v49 ^ v13
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 256]
+	mov r8, [rsp + 0]
+	xor r11, r8
 ; v56 = v56 ^ v29
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 160]
+	mov r8, [rsp + 152]
+	mov rdi, [rsp + 256]
+	xor r8, rdi
 ; v56 = v56 ^ v45
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 264]
+	mov rdi, [rsp + 24]
+	xor r8, rdi
 ; v52 = v52 ^ v14
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 168]
+	mov [rsp + 152], r8
+	mov rdi, [rsp + 264]
+	xor rsi, rdi
 ; v52 = v52 ^ v48
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 272]
+	mov r8, [rsp + 32]
+	xor rsi, r8
 ; v9 = v9 ^ v43
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 176]
+	mov r15, [rsp + 272]
+	xor rbx, r15
 ; v9 = v9 ^ v47
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 280]
+	mov r8, [rsp + 136]
+	xor rbx, r8
 ; v60 = v60 ^ v26
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 184]
+	mov [rsp + 40], rbx
+	mov rbx, [rsp + 280]
+	xor rdx, rbx
 ; v60 = v60 ^ v42
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 288]
+	mov r8, [rsp + 144]
+	xor rdx, r8
 ; v4 = v4 ^ v46
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 192]
+	mov [rsp + 48], rdx
+	mov rdx, [rsp + 288]
+	xor rbp, rdx
 ; v4 = v4 ^ v44
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 296]
+	mov r8, [rsp + 200]
+	xor rbp, r8
 ; v32 = v32 ^ v38
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 200]
+	mov r8, [rsp + 296]
+	xor r12, r8
 ; v50 = v50 ^ v12
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 208]
+	mov [rsp + 56], r12
+	mov r12, [rsp + 304]
+	xor r9, r12
 ; v14 = v54 ^ v14
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 168]
-	mov rcx, r8
+	xor r10, rdi
 ; v43 = v11 ^ v43
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, [rsp + 176]
-	mov rdx, r8
+	xor rax, r15
 ; v26 = v2 ^ v26
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 184]
-	mov rbx, r8
+	xor r13, rbx
 ; v46 = v27 ^ v46
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 192]
-	mov rbp, r8
+	xor rcx, rdx
 ; v38 = v15 ^ v38
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 200]
+	xor r14, r8
 ; v12 = v49 ^ v12
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 208]
+	xor r11, r12
 ; v18 = v52 ^ v18
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 216]
+	mov r8, [rsp + 312]
+	xor rsi, r8
 ; v10 = v9 ^ v10
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 224]
+	mov r8, [rsp + 40]
+	mov rdi, [rsp + 120]
+	xor r8, rdi
+	mov rdi, r8
 ; v0 = v60 ^ v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 232]
+	mov r8, [rsp + 48]
+	mov rdx, [rsp + 160]
+	xor r8, rdx
+	mov rdx, r8
 ; v41 = v4 ^ v41
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 240]
+	mov r8, [rsp + 16]
+	xor rbp, r8
 ; v39 = v32 ^ v39
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 248]
+	mov r8, [rsp + 56]
+	mov rbx, [rsp + 8]
+	xor r8, rbx
 ; v13 = v50 ^ v13
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 256]
+	mov rbx, [rsp + 0]
+	xor r9, rbx
 ; v10 = v10 ^ v44
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 296]
+	mov rbx, [rsp + 200]
+	xor rdi, rbx
 ; v18 = v18 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 296]
+	xor rsi, rbx
 ; v12 = v12 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 296]
+	xor r11, rbx
 ; v44 = v38 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 296]
+	xor r14, rbx
 ; v18 = v18 ^ v42
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 288]
+	mov r12, [rsp + 144]
+	xor rsi, r12
 ; v56 = v56 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 288]
+	mov rbx, [rsp + 152]
+	xor rbx, r12
 ; v44 = v44 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 288]
+	xor r14, r12
 ; v42 = v46 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 288]
+	xor rcx, r12
 ; v56 = v56 ^ v47
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 280]
+	mov r12, [rsp + 136]
+	xor rbx, r12
 ; v12 = v12 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 280]
+	xor r11, r12
 ; v42 = v42 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 280]
+	xor rcx, r12
 ; v47 = v26 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 280]
+	xor r13, r12
 ; v12 = v12 ^ v48
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, [rsp + 272]
+	mov r12, [rsp + 32]
+	xor r11, r12
 ; v44 = v44 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 272]
+	xor r14, r12
 ; v47 = v47 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 272]
+	xor r13, r12
 ; v48 = v43 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 272]
+	xor rax, r12
 ; v44 = v44 ^ v45
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 264]
+	mov r12, [rsp + 24]
+	xor r14, r12
 ; v42 = v42 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 264]
+	xor rcx, r12
 ; v48 = v48 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 264]
+	xor rax, r12
 ; v45 = v14 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 264]
-	mov r12, rcx
+	xor r10, r12
+	mov r12, r10
 ; v42 = v42 ^ v13
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r9
-	mov [rsp + 0], rbp
+	xor rcx, r9
 ; v47 = v47 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r9
+	xor r13, r9
 ; v45 = v45 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor r12, r9
 ; v13 = v29 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 160]
-	xor rcx, r9
+	mov r10, [rsp + 256]
+	xor r10, r9
 ; v47 = v47 ^ v39
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r13
-	mov [rsp + 8], rbx
+	xor r13, r8
 ; v48 = v48 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r13
+	xor rax, r8
 ; v13 = v13 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rcx
-	xor rbx, r13
+	xor r10, r8
 ; v39 = v21 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 152]
-	xor r9, r13
+	mov r9, [rsp + 248]
+	xor r9, r8
 ; v48 = v48 ^ v41
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r10
+	xor rax, rbp
 ; v45 = v45 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r10
+	xor r12, rbp
 ; v39 = v39 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r9
-	xor rcx, r10
+	xor r9, rbp
 ; v41 = v6 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 144]
-	xor r9, r10
+	mov r8, [rsp + 240]
+	xor r8, rbp
+	mov rbp, r8
 ; v45 = v45 ^ v0
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, rax
+	xor r12, rdx
 ; v13 = v13 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rax
+	xor r10, rdx
 ; v41 = v41 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbp, r9
-	xor rbp, rax
+	xor rbp, rdx
 ; v0 = v28 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 136]
-	xor r9, rax
+	mov r8, [rsp + 232]
+	xor r8, rdx
+	mov rdx, r8
 ; v13 = v13 ^ v10
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdi
-	mov [rsp + 16], rbx
+	xor r10, rdi
 ; v39 = v39 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r9, rdi
 ; v0 = v0 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r9
-	xor r10, rdi
+	xor rdx, rdi
 ; v10 = v8 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 128]
-	xor r9, rdi
+	mov r8, [rsp + 224]
+	xor r8, rdi
+	mov rdi, r8
 ; v39 = v39 ^ v18
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r11
-	mov [rsp + 24], rcx
+	xor r9, rsi
 ; v41 = v41 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r11
+	xor rbp, rsi
 ; v10 = v10 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r11
-	mov [rsp + 48], r9
+	xor rdi, rsi
 ; v18 = v16 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 120]
-	xor r9, r11
+	mov r8, [rsp + 216]
+	xor r8, rsi
+	mov rsi, r8
 ; v41 = v41 ^ v56
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rsi
-	mov [rsp + 32], rbp
+	xor rbp, rbx
 ; v0 = v0 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rsi
-	mov [rsp + 40], r10
+	xor rdx, rbx
 ; v18 = v18 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, r9
-	xor r10, rsi
-	mov [rsp + 56], r10
+	xor rsi, rbx
 ; v56 = v35 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 112]
-	xor r9, rsi
-	mov [rsp + 64], r9
+	mov r8, [rsp + 208]
+	xor r8, rbx
 ; v35 = v56 ^ v44
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r8
-	mov [rsp + 72], r9
+	mov [rsp + 96], r8
+	xor r8, r14
+	mov rbx, r8
 ; v16 = v45 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	xor r9, r8
-	mov r11, r9
+	mov r8, r12
+	xor r8, r14
 ; v16 = v16 ^ v12
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r14
+	xor r8, r11
 ; v8 = v18 ^ v45
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r12
+	mov [rsp + 88], rsi
+	xor rsi, r12
 ; v28 = v48 ^ v44
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	xor r9, r8
+	mov r15, rax
+	xor r15, r14
 ; v28 = v28 ^ v12
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 80], r9
+	xor r15, r11
 ; v6 = v10 ^ v45
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 48]
-	xor r9, r12
-	mov rsi, r9
+	mov [rsp + 80], rdi
+	xor rdi, r12
 ; v6 = v6 ^ v48
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdx
+	xor rdi, rax
 ; v6 = v6 ^ v44
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r8
+	xor rdi, r14
 ; v6 = v6 ^ v12
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r14
+	xor rdi, r11
 ; v21 = v45 ^ v47
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r12
-	xor r9, [rsp + 8]
-	mov rdi, r9
+	mov [rsp + 40], r12
+	xor r12, r13
 ; v29 = v0 ^ v48
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 40]
-	xor r9, rdx
+	mov [rsp + 72], rdx
+	xor rdx, rax
 ; v29 = v29 ^ v47
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 8]
+	xor rdx, r13
 ; v29 = v29 ^ v12
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r14
-	mov [rsp + 88], r9
+	xor rdx, r11
 ; v14 = v48 ^ v42
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rdx
-	xor r9, [rsp + 0]
-	mov rcx, r9
+	mov [rsp + 32], rax
+	xor rax, rcx
 ; v43 = v41 ^ v47
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbp
-	xor r9, [rsp + 8]
-	mov rbx, r9
+	mov [rsp + 64], rbp
+	xor rbp, r13
 ; v43 = v43 ^ v42
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 0]
+	xor rbp, rcx
 ; v26 = v47 ^ v44
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 8]
-	xor r9, r8
-	mov rbp, r9
+	mov [rsp + 24], r13
+	xor r13, r14
 ; v46 = v39 ^ v42
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rax, [rsp + 24]
-	xor rax, [rsp + 0]
+	mov [rsp + 56], r9
+	xor r9, rcx
 ; v46 = v46 ^ v44
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
+	xor r9, r14
 ; v38 = v42 ^ v12
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 0]
-	xor r9, r14
-	mov [rsp + 104], r9
+	mov [rsp + 16], rcx
+	xor rcx, r11
 ; v50 = v13 ^ v44
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r13, [rsp + 16]
-	xor r13, r8
+	mov [rsp + 48], r10
+	xor r10, r14
+	mov [rsp + 8], r14
+	mov r14, r10
 ; v50 = v50 ^ v12
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r14
+	xor r14, r11
 ; v35 = v35 ^ v38
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	xor r9, [rsp + 104]
-	mov [rsp + 72], r9
+	mov [rsp + 0], r11
+	xor rbx, rcx
 ; v32 = v14 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rcx
-	xor r9, [rsp + 104]
-	mov r15, r9
+	mov r10, rax
+	xor r10, rcx
+	mov r11, r10
 ; v32 = v32 ^ v50
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r13
+	xor r11, r14
 ; v16 = v16 ^ v14
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rcx
+	xor r8, rax
 ; v4 = v43 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	xor r9, [rsp + 104]
+	mov r10, rbp
+	xor r10, rcx
 ; v4 = v4 ^ v50
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r13
-	mov [rsp + 96], r9
+	xor r10, r14
 ; v8 = v8 ^ v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor rsi, rax
 ; v8 = v8 ^ v43
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	xor rsi, rbp
 ; v8 = v8 ^ v38
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 104]
+	xor rsi, rcx
 ; v8 = v8 ^ v50
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r13
+	xor rsi, r14
 ; v14 = v14 ^ v26
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbp
+	xor rax, r13
 ; v28 = v28 ^ v43
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	xor r9, rbx
+	xor r15, rbp
 ; v28 = v28 ^ v26
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
+	xor r15, r13
 ; v28 = v28 ^ v50
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r13
-	mov [rsp + 80], r9
+	xor r15, r14
 ; v43 = v43 ^ v46
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rax
+	xor rbp, r9
 ; v6 = v6 ^ v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbp
+	xor rdi, r13
 ; v6 = v6 ^ v46
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rax
+	xor rdi, r9
 ; v26 = v26 ^ v38
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 104]
+	xor r13, rcx
 ; v21 = v21 ^ v46
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rax
+	xor r12, r9
 ; v21 = v21 ^ v38
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
+	xor r12, rcx
 ; v46 = v46 ^ v50
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r13
+	xor r9, r14
 ; v38 = v29 ^ v38
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	xor r9, [rsp + 104]
+	xor rdx, rcx
 ; v50 = v38 ^ v50
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r13
-	mov [rsp + 104], r9
+	xor rdx, r14
 ; v35 = v35 ^ v46
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	xor r9, rax
-	mov [rsp + 72], r9
+	xor rbx, r9
 ; v38 = v43 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rbx
-	xor r9, rax
-	mov r13, r9
+	mov rcx, rbp
+	xor rcx, r9
+	mov r14, rcx
 ; v38 = v38 ^ v50
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 104]
+	xor r14, rdx
 ; v32 = v32 ^ v43
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbx
+	xor r11, rbp
 ; v29 = v6 ^ v46
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	xor r9, rax
+	mov rcx, rdi
+	xor rcx, r9
 ; v29 = v29 ^ v50
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 88], r9
+	xor rcx, rdx
 ; v16 = v16 ^ v43
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	xor r8, rbp
 ; v16 = v16 ^ v6
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rsi
+	xor r8, rdi
 ; v16 = v16 ^ v46
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rax
+	xor r8, r9
 ; v16 = v16 ^ v50
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 104]
+	xor r8, rdx
 ; v43 = v43 ^ v26
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rbp
+	xor rbp, r13
 ; v4 = v4 ^ v6
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 96]
-	xor r9, rsi
+	xor r10, rdi
 ; v4 = v4 ^ v26
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
+	xor r10, r13
 ; v4 = v4 ^ v50
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 96], r9
+	xor r10, rdx
 ; v6 = v6 ^ v21
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdi
+	xor rdi, r12
 ; v8 = v8 ^ v26
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
+	xor rsi, r13
 ; v8 = v8 ^ v21
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdi
+	xor rsi, r12
 ; v26 = v26 ^ v46
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rax
+	xor r13, r9
 ; v14 = v14 ^ v21
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rax, r12
 ; v14 = v14 ^ v46
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rax
+	xor rax, r9
 ; v21 = v21 ^ v50
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
+	xor r12, rdx
 ; v46 = v28 ^ v46
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 80]
-	xor r9, rax
+	xor r15, r9
 ; v50 = v46 ^ v50
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 104], r9
+	xor r15, rdx
 ; v35 = v35 ^ v21
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	xor r9, rdi
-	mov [rsp + 72], r9
+	xor rbx, r12
 ; v46 = v6 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	xor r9, rdi
-	mov rax, r9
+	mov r9, rdi
+	xor r9, r12
+	mov rdx, r9
 ; v46 = v46 ^ v50
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 104]
+	xor rdx, r15
 ; v38 = v38 ^ v6
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rsi
+	xor r14, rdi
 ; v28 = v8 ^ v21
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	xor r9, rdi
+	mov r9, rsi
+	xor r9, r12
 ; v28 = v28 ^ v50
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 80], r9
+	xor r9, r15
 ; v32 = v32 ^ v6
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rsi
+	xor r11, rdi
 ; v32 = v32 ^ v8
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r10
+	xor r11, rsi
 ; v32 = v32 ^ v21
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rdi
+	xor r11, r12
 ; v32 = v32 ^ v50
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 104]
+	xor r11, r15
 ; v6 = v6 ^ v26
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbp
+	xor rdi, r13
 ; v29 = v29 ^ v8
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 88]
-	xor r9, r10
+	xor rcx, rsi
 ; v29 = v29 ^ v26
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
+	xor rcx, r13
 ; v29 = v29 ^ v50
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 88], r9
+	xor rcx, r15
 ; v8 = v8 ^ v14
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rcx
+	xor rsi, rax
 ; v16 = v16 ^ v26
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbp
+	xor r8, r13
 ; v16 = v16 ^ v14
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rcx
+	xor r8, rax
 ; v26 = v26 ^ v21
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rdi
+	xor r13, r12
 ; v43 = v43 ^ v14
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rcx
+	xor rbp, rax
 ; v43 = v43 ^ v21
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rdi
+	xor rbp, r12
 ; v14 = v14 ^ v50
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 104]
+	xor rax, r15
 ; v21 = v4 ^ v21
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 96]
-	xor r9, rdi
+	xor r10, r12
 ; v50 = v21 ^ v50
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 104], r9
+	xor r10, r15
+	mov r12, r10
 ; v35 = v35 ^ v14
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 72]
-	xor r9, rcx
-	mov [rsp + 72], r9
+	xor rbx, rax
 ; v21 = v8 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r10
-	xor r9, rcx
+	mov r10, rsi
+	xor r10, rax
+	mov r15, r10
 ; v21 = v21 ^ v50
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
-	mov [rsp + 96], r9
+	xor r15, r12
 ; v46 = v46 ^ v8
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r10
+	xor rdx, rsi
 ; v4 = v16 ^ v14
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r11
-	xor r9, rcx
+	mov r10, r8
+	xor r10, rax
 ; v4 = v4 ^ v50
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 104]
+	xor r10, r12
 ; v38 = v38 ^ v8
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r10
+	xor r14, rsi
 ; v38 = v38 ^ v16
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r11
+	xor r14, r8
 ; v38 = v38 ^ v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rcx
+	xor r14, rax
 ; v38 = v38 ^ v50
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, [rsp + 104]
+	xor r14, r12
 ; v8 = v8 ^ v26
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
+	xor rsi, r13
 ; v28 = v28 ^ v16
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 80]
-	xor rdi, r11
+	xor r9, r8
 ; v28 = v28 ^ v26
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbp
+	xor r9, r13
 ; v28 = v28 ^ v50
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
-	mov [rsp + 80], rdi
+	xor r9, r12
 ; v16 = v16 ^ v43
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
+	xor r8, rbp
 ; v32 = v32 ^ v26
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbp
+	xor r11, r13
 ; v32 = v32 ^ v43
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rbx
+	xor r11, rbp
 ; v26 = v26 ^ v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rcx
+	xor r13, rax
 ; v6 = v6 ^ v43
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rbx
+	xor rdi, rbp
 ; v6 = v6 ^ v14
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rcx
+	xor rdi, rax
 ; v43 = v43 ^ v50
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 104]
+	xor rbp, r12
 ; v14 = v29 ^ v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	xor rdi, rcx
+	xor rcx, rax
 ; v50 = v14 ^ v50
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 104]
+	xor rcx, r12
 ; v35 = v35 ^ v43
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 72]
-	xor rcx, rbx
-	mov [rsp + 72], rcx
+	xor rbx, rbp
 ; v14 = v16 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r11
-	xor rcx, rbx
+	mov rax, r8
+	xor rax, rbp
+	mov r12, rax
 ; v14 = v14 ^ v50
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
-	mov [rsp + 88], rcx
+	xor r12, rcx
 ; v21 = v21 ^ v16
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 96]
-	xor rcx, r11
-	mov [rsp + 96], rcx
+	xor r15, r8
 ; v29 = v32 ^ v43
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r15
-	xor rcx, rbx
+	mov rax, r11
+	xor rax, rbp
 ; v29 = v29 ^ v50
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
-	mov [rsp + 104], rcx
+	xor rax, rcx
 ; v46 = v46 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r11
+	xor rdx, r8
 ; v46 = v46 ^ v32
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r15
+	xor rdx, r11
 ; v46 = v46 ^ v43
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
+	xor rdx, rbp
 ; v46 = v46 ^ v50
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdi
+	xor rdx, rcx
 ; v16 = v16 ^ v26
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbp
+	xor r8, r13
 ; v4 = v4 ^ v32
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
+	mov [rsp + 112], r8
+	xor r10, r11
 ; v4 = v4 ^ v26
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rbp
+	xor r10, r13
 ; v4 = v4 ^ v50
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, rdi
+	xor r10, rcx
 ; v32 = v32 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, rsi
+	mov [rsp + 176], r10
+	xor r11, rdi
 ; v38 = v38 ^ v26
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rbp
+	mov [rsp + 144], r11
+	xor r14, r13
 ; v38 = v38 ^ v6
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rsi
+	xor r14, rdi
 ; v26 = v26 ^ v43
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rbx
+	mov [rsp + 152], r14
+	xor r13, rbp
 ; v8 = v8 ^ v6
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rsi
+	mov [rsp + 136], r13
+	xor rsi, rdi
 ; v8 = v8 ^ v43
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbx
+	xor rsi, rbp
 ; v6 = v6 ^ v50
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rdi
+	mov [rsp + 120], rsi
+	xor rdi, rcx
 ; v43 = v28 ^ v43
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 80]
-	xor rcx, rbx
+	mov [rsp + 128], rdi
+	xor r9, rbp
 ; v50 = v43 ^ v50
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
-	mov [rsp + 80], rcx
+	xor r9, rcx
 ; v43 = v35 & v56
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 72]
-	and rdi, [rsp + 64]
-	mov [rsp + 112], rdi
+	mov [rsp + 200], r9
+	mov r8, rbx
+	mov rsi, [rsp + 96]
+	and r8, rsi
 ; v28 = v35 & v18
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 72]
-	and rdi, [rsp + 56]
+	mov [rsp + 208], r8
+	mov r10, rbx
+	mov r9, [rsp + 88]
+	and r10, r9
 ; v60 = v14 & v56
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 88]
-	and rcx, [rsp + 64]
+	mov r8, r12
+	and r8, rsi
 ; v60 = v28 ^ v60
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
-	mov [rsp + 120], rdi
+	xor r10, r8
 ; v28 = v35 & v10
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 72]
-	and rdi, [rsp + 48]
+	mov [rsp + 216], r10
+	mov r11, rbx
+	mov rcx, [rsp + 80]
+	and r11, rcx
 ; v9 = v14 & v18
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 88]
-	and rcx, [rsp + 56]
+	mov r8, r12
+	and r8, r9
 ; v52 = v21 & v56
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 96]
-	and rbx, [rsp + 64]
+	mov r10, r15
+	and r10, rsi
 ; v9 = v28 ^ v9
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
+	xor r11, r8
 ; v52 = v9 ^ v52
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbx
-	mov [rsp + 128], rdi
+	xor r11, r10
 ; v9 = v35 & v0
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 72]
-	and rcx, [rsp + 40]
+	mov [rsp + 224], r11
+	mov rbp, rbx
+	mov rdi, [rsp + 72]
+	and rbp, rdi
 ; v28 = v14 & v10
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	and rdi, [rsp + 48]
-	mov [rsp + 136], rdi
+	mov r8, r12
+	and r8, rcx
 ; v49 = v21 & v18
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	and rdi, [rsp + 56]
+	mov r10, r15
+	and r10, r9
 ; v15 = v29 & v56
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 104]
-	and rbx, [rsp + 64]
+	mov r11, rax
+	and r11, rsi
 ; v28 = v9 ^ v28
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 136]
+	xor rbp, r8
 ; v49 = v28 ^ v49
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rbp, r10
 ; v15 = v49 ^ v15
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 136], rcx
+	xor rbp, r11
 ; v49 = v35 & v41
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 72]
-	and rcx, [rsp + 32]
+	mov [rsp + 232], rbp
+	mov r14, rbx
+	mov r11, [rsp + 64]
+	and r14, r11
 ; v28 = v14 & v0
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	and rdi, [rsp + 40]
-	mov [rsp + 144], rdi
+	mov r8, r12
+	and r8, rdi
 ; v9 = v21 & v10
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	and rdi, [rsp + 48]
-	mov [rsp + 152], rdi
+	mov r10, r15
+	and r10, rcx
 ; v27 = v29 & v18
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	and rdi, [rsp + 56]
+	mov rbp, rax
+	and rbp, r9
 ; v2 = v46 & v56
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rax
-	and rbx, [rsp + 64]
+	mov r13, rdx
+	and r13, rsi
 ; v28 = v49 ^ v28
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 144]
+	xor r14, r8
 ; v9 = v28 ^ v9
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 152]
+	xor r14, r10
 ; v27 = v9 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r14, rbp
 ; v2 = v27 ^ v2
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 144], rcx
+	xor r14, r13
 ; v27 = v35 & v39
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 72]
-	and rcx, [rsp + 24]
+	mov [rsp + 240], r14
+	mov r8, rbx
+	mov r10, [rsp + 56]
+	and r8, r10
+	mov rbp, r8
 ; v9 = v14 & v41
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	and rdi, [rsp + 32]
-	mov [rsp + 152], rdi
+	mov r8, r12
+	and r8, r11
+	mov r13, r8
 ; v28 = v21 & v0
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	and rdi, [rsp + 40]
-	mov [rsp + 160], rdi
+	mov r8, r15
+	and r8, rdi
+	mov r14, r8
 ; v49 = v29 & v10
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	and rdi, [rsp + 48]
-	mov [rsp + 168], rdi
+	mov r8, rax
+	and r8, rcx
 ; v11 = v46 & v18
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 56]
+	mov [rsp + 160], rdx
+	and rdx, r9
 ; v54 = v16 & v56
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r11
-	and rbx, [rsp + 64]
+	mov r9, [rsp + 112]
+	mov rcx, r9
+	and rcx, rsi
 ; v9 = v27 ^ v9
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 152]
+	xor rbp, r13
 ; v28 = v9 ^ v28
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 160]
+	xor rbp, r14
 ; v49 = v28 ^ v49
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 168]
+	xor rbp, r8
 ; v11 = v49 ^ v11
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rbp, rdx
 ; v54 = v11 ^ v54
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 152], rcx
+	xor rbp, rcx
 ; v11 = v35 & v13
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 72]
-	and rcx, [rsp + 16]
+	mov [rsp + 248], rbp
+	mov [rsp + 104], rbx
+	mov rcx, [rsp + 48]
+	and rbx, rcx
 ; v49 = v14 & v39
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	and rdi, [rsp + 24]
-	mov [rsp + 160], rdi
+	mov r8, r12
+	and r8, r10
+	mov rdx, r8
 ; v28 = v21 & v41
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	and rdi, [rsp + 32]
-	mov [rsp + 168], rdi
+	mov r8, r15
+	and r8, r11
+	mov rbp, r8
 ; v9 = v29 & v0
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	and rdi, [rsp + 40]
-	mov [rsp + 176], rdi
+	mov r8, rax
+	and r8, rdi
+	mov rdi, r8
 ; v27 = v46 & v10
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 48]
-	mov [rsp + 184], rdi
+	mov r8, [rsp + 160]
+	mov r13, [rsp + 80]
+	and r8, r13
+	mov r13, r8
 ; v1 = v16 & v18
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r11
-	and rdi, [rsp + 56]
+	mov r14, r9
+	mov r8, [rsp + 88]
+	and r14, r8
 ; v24 = v4 & v56
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 64]
+	mov r8, [rsp + 176]
+	mov r9, r8
+	and r9, rsi
 ; v49 = v11 ^ v49
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 160]
+	xor rbx, rdx
 ; v28 = v49 ^ v28
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 168]
+	xor rbx, rbp
 ; v9 = v28 ^ v9
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 176]
+	xor rbx, rdi
 ; v27 = v9 ^ v27
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 184]
+	xor rbx, r13
 ; v1 = v27 ^ v1
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rbx, r14
 ; v24 = v1 ^ v24
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 160], rcx
+	xor rbx, r9
 ; v1 = v14 & v13
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 88]
-	and rcx, [rsp + 16]
+	mov [rsp + 256], rbx
+	mov [rsp + 184], r12
+	and r12, rcx
 ; v27 = v21 & v39
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	and rdi, [rsp + 24]
-	mov [rsp + 168], rdi
+	mov r13, r15
+	and r13, r10
 ; v9 = v29 & v41
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	and rdi, [rsp + 32]
-	mov [rsp + 176], rdi
+	mov rdi, rax
+	and rdi, r11
 ; v28 = v46 & v0
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 40]
-	mov [rsp + 184], rdi
+	mov rbp, [rsp + 160]
+	mov rsi, rbp
+	mov rbx, [rsp + 72]
+	and rsi, rbx
 ; v49 = v16 & v10
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r11
-	and rdi, [rsp + 48]
+	mov rdx, [rsp + 112]
+	mov r9, rdx
+	mov r14, [rsp + 80]
+	and r9, r14
 ; v11 = v4 & v18
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 56]
+	mov r14, [rsp + 88]
+	and r8, r14
 ; v27 = v1 ^ v27
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 168]
+	xor r12, r13
 ; v9 = v27 ^ v9
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 176]
+	xor r12, rdi
 ; v28 = v9 ^ v28
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 184]
+	xor r12, rsi
 ; v49 = v28 ^ v49
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r12, r9
 ; v11 = v49 ^ v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 168], rcx
+	xor r12, r8
 ; v49 = v21 & v13
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 96]
-	and rcx, [rsp + 16]
+	mov [rsp + 264], r12
+	mov [rsp + 168], r15
+	and r15, rcx
 ; v28 = v29 & v39
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	and rdi, [rsp + 24]
-	mov [rsp + 176], rdi
+	mov r8, rax
+	and r8, r10
 ; v9 = v46 & v41
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 32]
-	mov [rsp + 184], rdi
+	mov r9, rbp
+	and r9, r11
 ; v27 = v16 & v0
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r11
-	and rdi, [rsp + 40]
+	mov rsi, rdx
+	and rsi, rbx
 ; v1 = v4 & v10
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 48]
+	mov r12, [rsp + 176]
+	mov rdi, r12
+	mov r13, [rsp + 80]
+	and rdi, r13
 ; v28 = v49 ^ v28
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 176]
+	xor r15, r8
 ; v9 = v28 ^ v9
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 184]
+	xor r15, r9
 ; v27 = v9 ^ v27
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r15, rsi
 ; v1 = v27 ^ v1
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 176], rcx
+	xor r15, rdi
 ; v27 = v29 & v13
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 104]
-	and rcx, [rsp + 16]
+	mov [rsp + 272], r15
+	mov [rsp + 192], rax
+	and rax, rcx
 ; v9 = v46 & v39
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 24]
-	mov [rsp + 184], rdi
+	mov r8, rbp
+	and r8, r10
 ; v28 = v16 & v41
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r11
-	and rdi, [rsp + 32]
+	mov r9, rdx
+	and r9, r11
 ; v49 = v4 & v0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 40]
+	mov rsi, r12
+	and rsi, rbx
 ; v9 = v27 ^ v9
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 184]
+	xor rax, r8
 ; v28 = v9 ^ v28
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor rax, r9
 ; v49 = v28 ^ v49
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 184], rcx
+	xor rax, rsi
 ; v28 = v46 & v13
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rax
-	and rdi, [rsp + 16]
+	mov [rsp + 280], rax
+	and rbp, rcx
 ; v9 = v16 & v39
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r11
-	and rcx, [rsp + 24]
+	mov r8, rdx
+	and r8, r10
 ; v27 = v4 & v41
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r9
-	and rbx, [rsp + 32]
+	mov r9, r12
+	and r9, r11
 ; v9 = v28 ^ v9
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
+	xor rbp, r8
 ; v27 = v9 ^ v27
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbx
-	mov [rsp + 192], rdi
+	xor rbp, r9
 ; v9 = v16 & v13
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r11
-	and rdi, [rsp + 16]
+	mov [rsp + 288], rbp
+	and rdx, rcx
 ; v28 = v4 & v39
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r9
-	and rcx, [rsp + 24]
+	mov r8, r12
+	and r8, r10
 ; v28 = v9 ^ v28
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
-	mov [rsp + 200], rdi
+	xor rdx, r8
 ; v9 = v4 & v13
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r9
-	and rdi, [rsp + 16]
-	mov [rsp + 208], rdi
+	mov [rsp + 296], rdx
+	and r12, rcx
 ; v58 = v32 & v45
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r15
-	and rdi, r12
-	mov [rsp + 216], rdi
+	mov [rsp + 304], r12
+	mov r12, [rsp + 144]
+	mov r8, r12
+	mov rbp, [rsp + 40]
+	and r8, rbp
 ; v33 = v32 & v48
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r15
-	and rdi, rdx
+	mov [rsp + 312], r8
+	mov r10, r12
+	mov r11, [rsp + 32]
+	and r10, r11
 ; v7 = v38 & v45
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r13
-	and rcx, r12
+	mov r9, [rsp + 152]
+	mov r8, r9
+	and r8, rbp
 ; v7 = v33 ^ v7
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
-	mov [rsp + 224], rdi
+	xor r10, r8
 ; v33 = v32 & v47
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r15
-	and rdi, [rsp + 8]
+	mov [rsp + 152], r10
+	mov rdi, r12
+	mov r10, [rsp + 24]
+	and rdi, r10
 ; v31 = v38 & v48
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r13
-	and rcx, rdx
+	mov r8, r9
+	and r8, r11
 ; v3 = v26 & v45
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rbp
-	and rbx, r12
+	mov rbx, [rsp + 136]
+	mov rsi, rbx
+	and rsi, rbp
 ; v31 = v33 ^ v31
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
+	xor rdi, r8
 ; v3 = v31 ^ v3
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbx
-	mov [rsp + 232], rdi
+	xor rdi, rsi
 ; v31 = v32 & v42
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r15
-	and rcx, [rsp + 0]
+	mov [rsp + 136], rdi
+	mov rcx, r12
+	mov rsi, [rsp + 16]
+	and rcx, rsi
 ; v33 = v38 & v47
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r13
-	and rdi, [rsp + 8]
-	mov [rsp + 240], rdi
+	mov r8, r9
+	and r8, r10
 ; v36 = v26 & v48
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rbp
-	and rdi, rdx
+	mov rdi, rbx
+	and rdi, r11
 ; v30 = v8 & v45
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, r10
-	and rbx, r12
+	mov rdx, [rsp + 120]
+	mov rax, rdx
+	and rax, rbp
 ; v33 = v31 ^ v33
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 240]
+	xor rcx, r8
 ; v36 = v33 ^ v36
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	xor rcx, rdi
 ; v30 = v36 ^ v30
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 240], rcx
+	xor rcx, rax
 ; v36 = v32 & v44
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r15
-	and rcx, r8
+	mov [rsp + 16], rcx
+	mov r15, r12
+	mov rax, [rsp + 8]
+	and r15, rax
 ; v33 = v38 & v42
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r13
-	and rdi, [rsp + 0]
-	mov [rsp + 248], rdi
+	mov r8, r9
+	and r8, rsi
 ; v31 = v26 & v47
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rbp
-	and rdi, [rsp + 8]
-	mov [rsp + 256], rdi
+	mov rdi, rbx
+	and rdi, r10
 ; v34 = v8 & v48
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r10
-	and rdi, rdx
+	mov r13, rdx
+	and r13, r11
 ; v5 = v6 & v45
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, rsi
-	and rbx, r12
+	mov rcx, [rsp + 128]
+	mov r14, rcx
+	and r14, rbp
 ; v33 = v36 ^ v33
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 248]
+	xor r15, r8
 ; v31 = v33 ^ v31
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 256]
+	xor r15, rdi
 ; v34 = v31 ^ v34
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r15, r13
 ; v5 = v34 ^ v5
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 248], rcx
+	xor r15, r14
 ; v34 = v32 & v12
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r15
-	and rcx, r14
+	mov [rsp + 8], r15
+	mov rdi, [rsp + 0]
+	and r12, rdi
 ; v31 = v38 & v44
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r13
-	and rdi, r8
-	mov [rsp + 256], rdi
+	mov r8, r9
+	and r8, rax
+	mov r13, r8
 ; v33 = v26 & v42
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rbp
-	and rdi, [rsp + 0]
-	mov [rsp + 264], rdi
+	mov r8, rbx
+	and r8, rsi
+	mov r14, r8
 ; v36 = v8 & v47
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r10
-	and rdi, [rsp + 8]
-	mov [rsp + 272], rdi
+	mov r8, rdx
+	and r8, r10
 ; v37 = v6 & v48
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rsi
-	and rdi, rdx
+	mov r10, rcx
+	and r10, r11
 ; v40 = v50 & v45
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 80]
-	and rbx, r12
+	mov r11, [rsp + 200]
+	mov r15, r11
+	and r15, rbp
 ; v31 = v34 ^ v31
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 256]
+	xor r12, r13
 ; v33 = v31 ^ v33
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 264]
+	xor r12, r14
 ; v36 = v33 ^ v36
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 272]
+	xor r12, r8
 ; v37 = v36 ^ v37
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r12, r10
 ; v40 = v37 ^ v40
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 256], rcx
+	xor r12, r15
 ; v37 = v38 & v12
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, r13
-	and rcx, r14
+	mov [rsp + 0], r12
+	mov r15, r9
+	and r15, rdi
 ; v36 = v26 & v44
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rbp
-	and rdi, r8
-	mov [rsp + 264], rdi
+	mov r8, rbx
+	and r8, rax
 ; v33 = v8 & v42
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r10
-	and rdi, [rsp + 0]
-	mov [rsp + 272], rdi
+	mov r12, rdx
+	and r12, rsi
 ; v31 = v6 & v47
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rsi
-	and rdi, [rsp + 8]
+	mov r13, rcx
+	mov r10, [rsp + 24]
+	and r13, r10
 ; v34 = v50 & v48
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 80]
-	and rbx, rdx
+	mov r14, r11
+	mov rbp, [rsp + 32]
+	and r14, rbp
 ; v36 = v37 ^ v36
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 264]
+	xor r15, r8
 ; v33 = v36 ^ v33
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 272]
+	xor r15, r12
 ; v31 = v33 ^ v31
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r15, r13
 ; v34 = v31 ^ v34
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 264], rcx
+	xor r15, r14
 ; v31 = v26 & v12
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, rbp
-	and rcx, r14
+	mov [rsp + 24], r15
+	mov r14, rbx
+	and r14, rdi
 ; v33 = v8 & v44
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r10
-	and rdi, r8
-	mov [rsp + 272], rdi
+	mov r8, rdx
+	and r8, rax
 ; v36 = v6 & v42
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rsi
-	and rdi, [rsp + 0]
+	mov r12, rcx
+	and r12, rsi
 ; v37 = v50 & v47
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 80]
-	and rbx, [rsp + 8]
+	mov r13, r11
+	and r13, r10
 ; v33 = v31 ^ v33
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 272]
+	xor r14, r8
 ; v36 = v33 ^ v36
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rdi
+	xor r14, r12
 ; v37 = v36 ^ v37
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, rbx
-	mov [rsp + 272], rcx
+	xor r14, r13
 ; v36 = v8 & v12
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, r10
-	and rdi, r14
+	mov [rsp + 32], r14
+	mov r13, rdx
+	and r13, rdi
 ; v33 = v6 & v44
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, rsi
-	and rcx, r8
+	mov r8, rcx
+	and r8, rax
 ; v31 = v50 & v42
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rbx, [rsp + 80]
-	and rbx, [rsp + 0]
+	mov r12, r11
+	and r12, rsi
 ; v33 = v36 ^ v33
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
+	xor r13, r8
 ; v31 = v33 ^ v31
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbx
-	mov [rsp + 280], rdi
+	xor r13, r12
 ; v33 = v6 & v12
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, rsi
-	and rdi, r14
+	mov [rsp + 120], r13
+	mov r12, rcx
+	and r12, rdi
 ; v36 = v50 & v44
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rcx, [rsp + 80]
-	and rcx, r8
+	mov r8, r11
+	and r8, rax
 ; v36 = v33 ^ v36
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
-	mov [rsp + 288], rdi
+	xor r12, r8
 ; v33 = v50 & v12
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 80]
-	and rdi, r14
-	mov [rsp + 296], rdi
+	mov [rsp + 128], r12
+	mov r8, r11
+	and r8, rdi
 ; v32 = v35 ^ v32
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 72]
-	xor rdi, r15
-	mov rcx, rdi
+	mov [rsp + 200], r8
+	mov r8, [rsp + 104]
+	mov r12, [rsp + 144]
+	xor r8, r12
+	mov r12, r8
 ; v38 = v14 ^ v38
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 88]
-	xor rdi, r13
-	mov rbx, rdi
+	mov r8, [rsp + 184]
+	xor r8, r9
+	mov r9, r8
 ; v26 = v21 ^ v26
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 96]
-	xor rdi, rbp
-	mov rbp, rdi
+	mov r8, [rsp + 168]
+	xor r8, rbx
+	mov rbx, r8
 ; v8 = v29 ^ v8
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdi, [rsp + 104]
-	xor rdi, r10
+	mov r8, [rsp + 192]
+	xor r8, rdx
+	mov rdx, r8
 ; v6 = v46 ^ v6
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rsi
+	mov r8, [rsp + 160]
+	xor r8, rcx
+	mov rcx, r8
 ; v50 = v16 ^ v50
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 80]
+	mov r8, [rsp + 112]
+	xor r8, r11
 ; v45 = v56 ^ v45
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 64]
-	xor r10, r12
-	mov rsi, r10
+	mov [rsp + 104], r8
+	mov r8, [rsp + 96]
+	mov r11, [rsp + 40]
+	xor r8, r11
+	mov r11, r8
 ; v48 = v18 ^ v48
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 56]
-	xor r10, rdx
-	mov rdx, r10
+	mov r8, [rsp + 88]
+	xor r8, rbp
+	mov rbp, r8
 ; v47 = v10 ^ v47
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 48]
-	xor r10, [rsp + 8]
-	mov r12, r10
+	mov r8, [rsp + 80]
+	xor r8, r10
+	mov r13, r8
 ; v42 = v0 ^ v42
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 40]
-	xor r10, [rsp + 0]
-	mov r13, r10
+	mov r8, [rsp + 72]
+	xor r8, rsi
+	mov r10, r8
 ; v44 = v41 ^ v44
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 32]
-	xor r10, r8
+	mov r8, [rsp + 64]
+	xor r8, rax
+	mov rsi, r8
 ; v12 = v39 ^ v12
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, r14
-	mov r14, r8
+	mov r8, [rsp + 56]
+	xor r8, rdi
 ; v39 = v32 & v45
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rsi
-	mov [rsp + 0], r8
+	mov rdi, r12
+	and rdi, r11
 ; v41 = v32 & v48
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rcx
-	and r8, rdx
+	mov [rsp + 72], rdi
+	mov rax, r12
+	and rax, rbp
 ; v0 = v38 & v45
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rbx
-	and r15, rsi
+	mov rdi, r9
+	and rdi, r11
 ; v0 = v41 ^ v0
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, r15
-	mov [rsp + 8], r8
+	xor rax, rdi
 ; v41 = v32 & v47
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, r12
+	mov [rsp + 80], rax
+	mov r14, r12
+	and r14, r13
 ; v10 = v38 & v48
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, rdx
-	mov [rsp + 24], r8
+	mov rdi, r9
+	and rdi, rbp
 ; v18 = v26 & v45
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, rsi
+	mov rax, rbx
+	and rax, r11
 ; v10 = v41 ^ v10
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 24]
+	xor r14, rdi
 ; v18 = v10 ^ v18
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 24], r15
+	xor r14, rax
 ; v10 = v32 & v42
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, r13
+	mov [rsp + 88], r14
+	mov r15, r12
+	and r15, r10
 ; v41 = v38 & v47
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r12
-	mov [rsp + 32], r8
+	mov rdi, r9
+	and rdi, r13
 ; v56 = v26 & v48
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, rdx
-	mov [rsp + 40], r8
+	mov rax, rbx
+	and rax, rbp
 ; v16 = v8 & v45
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rsi
+	mov r14, rdx
+	and r14, r11
 ; v41 = v10 ^ v41
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 32]
+	xor r15, rdi
 ; v56 = v41 ^ v56
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 40]
+	xor r15, rax
 ; v16 = v56 ^ v16
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 32], r15
+	xor r15, r14
 ; v56 = v32 & v44
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, r10
+	mov [rsp + 96], r15
+	mov rdi, r12
+	and rdi, rsi
 ; v41 = v38 & v42
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r13
-	mov [rsp + 40], r8
+	mov rax, r9
+	and rax, r10
 ; v10 = v26 & v47
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r12
-	mov [rsp + 48], r8
+	mov r14, rbx
+	and r14, r13
 ; v46 = v8 & v48
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, rdx
-	mov [rsp + 56], r8
+	mov r15, rdx
+	and r15, rbp
+	mov [rsp + 56], rbp
 ; v29 = v6 & v45
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rsi
+	mov rbp, rcx
+	and rbp, r11
 ; v41 = v56 ^ v41
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 40]
+	xor rdi, rax
 ; v10 = v41 ^ v10
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 48]
+	xor rdi, r14
 ; v46 = v10 ^ v46
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 56]
+	xor rdi, r15
 ; v29 = v46 ^ v29
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
-	mov [rsp + 40], r15
+	xor rdi, rbp
 ; v46 = v32 & v12
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r15, rcx
-	and r15, r14
+	mov [rsp + 112], rdi
+	mov rdi, r12
+	and rdi, r8
+	mov rax, rdi
 ; v10 = v38 & v44
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r10
-	mov [rsp + 48], r8
+	mov rdi, r9
+	and rdi, rsi
+	mov rbp, rdi
 ; v41 = v26 & v42
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r13
-	mov [rsp + 56], r8
+	mov rdi, rbx
+	and rdi, r10
+	mov r14, rdi
 ; v56 = v8 & v47
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r12
-	mov [rsp + 64], r8
+	mov rdi, rdx
+	and rdi, r13
+	mov [rsp + 64], r13
+	mov r13, rdi
 ; v21 = v6 & v48
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, rdx
-	mov [rsp + 72], r8
+	mov r15, rcx
+	mov [rsp + 40], rcx
+	mov rdi, [rsp + 56]
+	and r15, rdi
 ; v14 = v50 & v45
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rsi
+	mov rcx, [rsp + 104]
+	mov rdi, rcx
+	and rdi, r11
 ; v10 = v46 ^ v10
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 48]
+	xor rax, rbp
 ; v41 = v10 ^ v41
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 56]
+	xor rax, r14
 ; v56 = v41 ^ v56
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 64]
+	xor rax, r13
 ; v21 = v56 ^ v21
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 72]
+	xor rax, r15
 ; v14 = v21 ^ v14
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, r8
+	xor rax, rdi
 ; v32 = v32 & v13
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rcx, [rsp + 16]
+	mov [rsp + 144], rax
+	mov rax, [rsp + 48]
+	and r12, rax
 ; v21 = v38 & v12
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbx
-	and r8, r14
-	mov [rsp + 48], r8
+	mov rdi, r9
+	and rdi, r8
+	mov rbp, rdi
 ; v56 = v26 & v44
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r10
-	mov [rsp + 56], r8
+	mov rdi, rbx
+	and rdi, rsi
+	mov r13, rdi
 ; v41 = v8 & v42
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r13
-	mov [rsp + 64], r8
+	mov rdi, rdx
+	and rdi, r10
+	mov [rsp + 48], r10
 ; v10 = v6 & v47
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r12
-	mov [rsp + 72], r8
+	mov r10, [rsp + 40]
+	mov r14, [rsp + 64]
+	and r10, r14
+	mov r14, r10
 ; v46 = v50 & v48
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, rdx
-	mov [rsp + 80], r8
+	mov r15, rcx
+	mov r10, [rsp + 56]
+	and r15, r10
 ; v45 = v4 & v45
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rsi
+	mov rcx, [rsp + 176]
+	mov r10, rcx
+	and r10, r11
 ; v21 = v32 ^ v21
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 48]
+	xor r12, rbp
 ; v56 = v21 ^ v56
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 56]
+	xor r12, r13
 ; v41 = v56 ^ v41
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 64]
+	xor r12, rdi
 ; v10 = v41 ^ v10
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 72]
+	xor r12, r14
 ; v46 = v10 ^ v46
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 80]
+	xor r12, r15
 ; v45 = v46 ^ v45
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor r12, r10
 ; v38 = v38 & v13
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbx, [rsp + 16]
+	mov [rsp + 160], r12
+	and r9, rax
 ; v46 = v26 & v12
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rbp
-	and r8, r14
-	mov [rsp + 48], r8
+	mov r13, rbx
+	and r13, r8
 ; v10 = v8 & v44
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r10
-	mov [rsp + 56], r8
+	mov r12, rdx
+	and r12, rsi
 ; v41 = v6 & v42
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r13
-	mov [rsp + 64], r8
+	mov rdi, [rsp + 40]
+	mov r10, rdi
+	mov r11, [rsp + 48]
+	and r10, r11
 ; v56 = v50 & v47
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, r11
-	and rsi, r12
+	mov rbp, [rsp + 104]
+	mov r14, rbp
+	mov r15, [rsp + 64]
+	and r14, r15
 ; v48 = v4 & v48
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, rdx
+	mov r15, [rsp + 56]
+	and rcx, r15
 ; v46 = v38 ^ v46
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 48]
+	xor r9, r13
 ; v10 = v46 ^ v10
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 56]
+	xor r9, r12
 ; v41 = v10 ^ v41
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 64]
+	xor r9, r10
 ; v56 = v41 ^ v56
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rsi
+	xor r9, r14
 ; v48 = v56 ^ v48
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r8
-; v26 = v26 & v13
-%line 1483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rbp, [rsp + 16]
-; v56 = v8 & v12
-%line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rdi
-	and r8, r14
-	mov [rsp + 48], r8
-; v41 = v6 & v44
-%line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, rax
-	and rdx, r10
-; v10 = v50 & v42
-%line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, r11
-	and rsi, r13
-; v47 = v4 & v47
-%line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r12
-; v56 = v26 ^ v56
-%line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 48]
-; v41 = v56 ^ v41
-%line 1489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rdx
-; v10 = v41 ^ v10
-%line 1490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rsi
-; v47 = v10 ^ v47
-%line 1491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
-; v8 = v8 & v13
-%line 1492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rdi, [rsp + 16]
-; v10 = v6 & v12
-%line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, rax
-	and r8, r14
-; v41 = v50 & v44
-%line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, r11
-	and rsi, r10
-; v42 = v4 & v42
-%line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rdx, r9
-	and rdx, r13
-; v10 = v8 ^ v10
-%line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r8
-; v41 = v10 ^ v41
-%line 1497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rsi
-; v42 = v41 ^ v42
-%line 1498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rdx
-; v6 = v6 & v13
-%line 1499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and rax, [rsp + 16]
-; v41 = v50 & v12
-%line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r11
-	and r8, r14
-; v44 = v4 & v44
-%line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov rsi, r9
-	and rsi, r10
-; v41 = v6 ^ v41
-%line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r8
-; v44 = v41 ^ v44
-%line 1503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rsi
-; v50 = v50 & v13
-%line 1504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r11, [rsp + 16]
-; v12 = v4 & v12
-%line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, r9
-	and r8, r14
-; v12 = v50 ^ v12
-%line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
-; v13 = v4 & v13
-%line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	and r9, [rsp + 16]
-; v39 = v39 ^ v43
-%line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 112]
-; v39 = v39 ^ v58
-%line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 216]
-	mov [rsp + 0], r8
-; v0 = v0 ^ v60
-%line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 120]
-; v0 = v0 ^ v7
-%line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 224]
-	mov [rsp + 8], r8
-; v18 = v18 ^ v52
-%line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 128]
-; v18 = v18 ^ v3
-%line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 232]
-	mov [rsp + 24], r8
-; v16 = v16 ^ v15
-%line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 136]
-; v16 = v16 ^ v30
-%line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 240]
-	mov [rsp + 32], r8
-; v29 = v29 ^ v2
-%line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 144]
-; v29 = v29 ^ v5
-%line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 248]
-	mov [rsp + 40], r8
-; v14 = v14 ^ v54
-%line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 152]
-; v14 = v14 ^ v40
-%line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 256]
-; v45 = v45 ^ v24
-%line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 160]
-; v45 = v45 ^ v34
-%line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 264]
-; v48 = v48 ^ v11
-%line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 168]
-; v48 = v48 ^ v37
-%line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 272]
-; v47 = v47 ^ v1
-%line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 176]
-; v47 = v47 ^ v31
-%line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 280]
-; v42 = v42 ^ v49
-%line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 184]
-; v42 = v42 ^ v36
-%line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 288]
-; v44 = v44 ^ v27
-%line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 192]
-; v44 = v44 ^ v33
-%line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 296]
-; v12 = v12 ^ v28
-%line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 200]
-; v13 = v13 ^ v9
-%line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 208]
-; v11 = v39 ^ v11
-%line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, [rsp + 168]
-	mov r10, r8
-; v1 = v0 ^ v1
-%line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, [rsp + 176]
-	mov rsi, r8
-; v49 = v18 ^ v49
-%line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, [rsp + 184]
-	mov rdx, r8
-; v27 = v16 ^ v27
-%line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, [rsp + 192]
-	mov r12, r8
-; v28 = v29 ^ v28
-%line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, [rsp + 200]
-; v9 = v14 ^ v9
-%line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 208]
-; v58 = v48 ^ v58
-%line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 216]
-; v7 = v47 ^ v7
-%line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 224]
-; v3 = v42 ^ v3
-%line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, [rsp + 232]
-; v30 = v44 ^ v30
-%line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, [rsp + 240]
-; v5 = v12 ^ v5
-%line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, [rsp + 248]
-; v40 = v13 ^ v40
-%line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, [rsp + 256]
-; v7 = v7 ^ v33
-%line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, [rsp + 296]
-; v58 = v58 ^ v33
-%line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 296]
-; v9 = v9 ^ v33
-%line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 296]
-; v33 = v28 ^ v33
-%line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 296]
-; v58 = v58 ^ v36
-%line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, [rsp + 288]
-; v45 = v45 ^ v36
-%line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 288]
-; v33 = v33 ^ v36
-%line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 288]
-; v36 = v27 ^ v36
-%line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 288]
-; v45 = v45 ^ v31
-%line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, [rsp + 280]
-; v9 = v9 ^ v31
-%line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 280]
-; v36 = v36 ^ v31
-%line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 280]
-; v31 = v49 ^ v31
-%line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 280]
-; v9 = v9 ^ v37
-%line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r15, [rsp + 272]
-; v33 = v33 ^ v37
-%line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 272]
-; v31 = v31 ^ v37
-%line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, [rsp + 272]
-; v37 = v1 ^ v37
-%line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 272]
-; v33 = v33 ^ v34
-%line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r8, [rsp + 264]
-; v36 = v36 ^ v34
-%line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, [rsp + 264]
-; v37 = v37 ^ v34
-%line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, [rsp + 264]
-; v34 = v11 ^ v34
-%line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, [rsp + 264]
-	mov r13, r10
-; v36 = v36 ^ v40
-%line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r9
-; v31 = v31 ^ v40
-%line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r9
-; v34 = v34 ^ v40
-%line 1566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, r9
-; v40 = v24 ^ v40
-%line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r10, [rsp + 160]
-	xor r10, r9
-; v31 = v31 ^ v5
-%line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r11
-; v37 = v37 ^ v5
-%line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r11
-; v40 = v40 ^ v5
-%line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r11
-; v5 = v54 ^ v5
-%line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 152]
-	xor r9, r11
-	mov r11, r9
-; v37 = v37 ^ v30
-%line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, rax
-; v34 = v34 ^ v30
-%line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rax
-; v5 = v5 ^ v30
-%line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rax
-; v30 = v2 ^ v30
-%line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 144]
-	xor r9, rax
-	mov rax, r9
-; v34 = v34 ^ v3
-%line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdi
-; v40 = v40 ^ v3
-%line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rdi
-; v30 = v30 ^ v3
-%line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdi
-; v3 = v15 ^ v3
-%line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 136]
-	xor r9, rdi
-	mov rdi, r9
-; v40 = v40 ^ v7
-%line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, rbp
-; v5 = v5 ^ v7
-%line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbp
-; v3 = v3 ^ v7
-%line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rbp
-; v7 = v52 ^ v7
-%line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 128]
-	xor r9, rbp
-	mov rbp, r9
-; v5 = v5 ^ v58
-%line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, rbx
-; v30 = v30 ^ v58
-%line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rbx
-; v7 = v7 ^ v58
-%line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rbx
-; v58 = v60 ^ v58
-%line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 120]
-	xor r9, rbx
-	mov rbx, r9
-; v30 = v30 ^ v45
-%line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rcx
-; v3 = v3 ^ v45
-%line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rcx
-; v58 = v58 ^ v45
-%line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, rcx
-; v45 = v43 ^ v45
-%line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, [rsp + 112]
 	xor r9, rcx
 	mov rcx, r9
+; v26 = v26 & v13
+%line 1483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	and rbx, rax
+; v56 = v8 & v12
+%line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r14, rdx
+	and r14, r8
+; v41 = v6 & v44
+%line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, rdi
+	and r13, rsi
+; v10 = v50 & v42
+%line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r12, rbp
+	and r12, r11
+; v47 = v4 & v47
+%line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 176]
+	mov r15, r9
+	mov r10, [rsp + 64]
+	and r15, r10
+; v56 = v26 ^ v56
+%line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r10, rbx
+	xor r10, r14
+; v41 = v56 ^ v41
+%line 1489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, r13
+; v10 = v41 ^ v10
+%line 1490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, r12
+; v47 = v10 ^ v47
+%line 1491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, r15
+; v8 = v8 & v13
+%line 1492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	and rdx, rax
+; v10 = v6 & v12
+%line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rbx, rdi
+	and rbx, r8
+; v41 = v50 & v44
+%line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r12, rbp
+	and r12, rsi
+; v42 = v4 & v42
+%line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, r9
+	and r13, r11
+; v10 = v8 ^ v10
+%line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r11, rdx
+	xor r11, rbx
+; v41 = v10 ^ v41
+%line 1497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r11, r12
+; v42 = v41 ^ v42
+%line 1498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r11, r13
+; v6 = v6 & v13
+%line 1499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	and rdi, rax
+; v41 = v50 & v12
+%line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rdx, rbp
+	and rdx, r8
+; v44 = v4 & v44
+%line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rbx, r9
+	and rbx, rsi
+; v41 = v6 ^ v41
+%line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdi, rdx
+; v44 = v41 ^ v44
+%line 1503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdi, rbx
+; v50 = v50 & v13
+%line 1504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	and rbp, rax
+; v12 = v4 & v12
+%line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, r9
+	and rsi, r8
+; v12 = v50 ^ v12
+%line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rbx, rbp
+	xor rbx, rsi
+; v13 = v4 & v13
+%line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	and r9, rax
+	mov rbp, r9
+; v39 = v39 ^ v43
+%line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r8, [rsp + 72]
+	mov r9, [rsp + 208]
+	xor r8, r9
+; v39 = v39 ^ v58
+%line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 312]
+	xor r8, r9
+; v0 = v0 ^ v60
+%line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rax, [rsp + 80]
+	mov r9, [rsp + 216]
+	xor rax, r9
+; v0 = v0 ^ v7
+%line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 152]
+	xor rax, r9
+; v18 = v18 ^ v52
+%line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rdx, [rsp + 88]
+	mov r9, [rsp + 224]
+	xor rdx, r9
+; v18 = v18 ^ v3
+%line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 136]
+	xor rdx, r9
+; v16 = v16 ^ v15
+%line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r14, [rsp + 96]
+	mov r9, [rsp + 232]
+	xor r14, r9
+; v16 = v16 ^ v30
+%line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 16]
+	xor r14, r9
+; v29 = v29 ^ v2
+%line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 112]
+	mov r9, [rsp + 240]
+	xor r13, r9
+; v29 = v29 ^ v5
+%line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 8]
+	xor r13, r9
+; v14 = v14 ^ v54
+%line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r12, [rsp + 144]
+	mov r9, [rsp + 248]
+	xor r12, r9
+; v14 = v14 ^ v40
+%line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 0]
+	xor r12, r9
+; v45 = v45 ^ v24
+%line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 160]
+	mov rsi, [rsp + 256]
+	xor r9, rsi
+; v45 = v45 ^ v34
+%line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 24]
+	xor r9, rsi
+; v48 = v48 ^ v11
+%line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 160], r9
+	mov r15, [rsp + 264]
+	xor rcx, r15
+; v48 = v48 ^ v37
+%line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 32]
+	xor rcx, r9
+; v47 = v47 ^ v1
+%line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, [rsp + 272]
+	xor r10, r9
+; v47 = v47 ^ v31
+%line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 120]
+	xor r10, rsi
+; v42 = v42 ^ v49
+%line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 40], r10
+	mov r10, [rsp + 280]
+	xor r11, r10
+; v42 = v42 ^ v36
+%line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 128]
+	xor r11, rsi
+; v44 = v44 ^ v27
+%line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 48], r11
+	mov r11, [rsp + 288]
+	xor rdi, r11
+; v44 = v44 ^ v33
+%line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 200]
+	xor rdi, rsi
+; v12 = v12 ^ v28
+%line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 296]
+	xor rbx, rsi
+; v13 = v13 ^ v9
+%line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov [rsp + 56], rbx
+	mov rbx, [rsp + 304]
+	xor rbp, rbx
+; v11 = v39 ^ v11
+%line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r8, r15
+; v1 = v0 ^ v1
+%line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rax, r9
+; v49 = v18 ^ v49
+%line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdx, r10
+; v27 = v16 ^ v27
+%line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r10, r14
+	xor r10, r11
+; v28 = v29 ^ v28
+%line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r9, r13
+	xor r9, rsi
+; v9 = v14 ^ v9
+%line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r12, rbx
+	mov r15, r12
+; v58 = v48 ^ v58
+%line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r11, [rsp + 312]
+	xor rcx, r11
+	mov r12, rcx
+; v7 = v47 ^ v7
+%line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rbx, [rsp + 40]
+	mov r11, [rsp + 152]
+	xor rbx, r11
+; v3 = v42 ^ v3
+%line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rcx, [rsp + 48]
+	mov r11, [rsp + 136]
+	xor rcx, r11
+; v30 = v44 ^ v30
+%line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r11, [rsp + 16]
+	xor rdi, r11
+; v5 = v12 ^ v5
+%line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r11, [rsp + 56]
+	mov rsi, [rsp + 8]
+	xor r11, rsi
+; v40 = v13 ^ v40
+%line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 0]
+	xor rbp, rsi
+	mov r13, rbp
+; v7 = v7 ^ v33
+%line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 200]
+	xor rbx, rsi
+; v58 = v58 ^ v33
+%line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r12, rsi
+; v9 = v9 ^ v33
+%line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r15, rsi
+; v33 = v28 ^ v33
+%line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r9, rsi
+; v58 = v58 ^ v36
+%line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, [rsp + 128]
+	xor r12, rsi
+; v45 = v45 ^ v36
+%line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rbp, [rsp + 160]
+	xor rbp, rsi
+; v33 = v33 ^ v36
+%line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r9, rsi
+; v36 = v27 ^ v36
+%line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, rsi
+; v45 = v45 ^ v31
+%line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r14, [rsp + 120]
+	xor rbp, r14
+; v9 = v9 ^ v31
+%line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r15, r14
+; v36 = v36 ^ v31
+%line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, r14
+; v31 = v49 ^ v31
+%line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rsi, rdx
+	xor rsi, r14
+; v9 = v9 ^ v37
+%line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rdx, [rsp + 32]
+	xor r15, rdx
+; v33 = v33 ^ v37
+%line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r9, rdx
+; v31 = v31 ^ v37
+%line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rsi, rdx
+; v37 = v1 ^ v37
+%line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rax, rdx
+; v33 = v33 ^ v34
+%line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov rdx, [rsp + 24]
+	xor r9, rdx
+; v36 = v36 ^ v34
+%line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, rdx
+; v37 = v37 ^ v34
+%line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rax, rdx
+; v34 = v11 ^ v34
+%line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r8, rdx
+	mov rdx, r8
+; v36 = v36 ^ v40
+%line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r10, r13
+; v31 = v31 ^ v40
+%line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rsi, r13
+; v34 = v34 ^ v40
+%line 1566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdx, r13
+; v40 = v24 ^ v40
+%line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r8, [rsp + 256]
+	xor r8, r13
+; v31 = v31 ^ v5
+%line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rsi, r11
+; v37 = v37 ^ v5
+%line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rax, r11
+; v40 = v40 ^ v5
+%line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r8, r11
+; v5 = v54 ^ v5
+%line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 248]
+	xor r13, r11
+	mov r11, r13
+; v37 = v37 ^ v30
+%line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rax, rdi
+; v34 = v34 ^ v30
+%line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdx, rdi
+; v5 = v5 ^ v30
+%line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r11, rdi
+; v30 = v2 ^ v30
+%line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 240]
+	xor r13, rdi
+	mov rdi, r13
+; v34 = v34 ^ v3
+%line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdx, rcx
+; v40 = v40 ^ v3
+%line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r8, rcx
+; v30 = v30 ^ v3
+%line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdi, rcx
+; v3 = v15 ^ v3
+%line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 232]
+	xor r13, rcx
+	mov rcx, r13
+; v40 = v40 ^ v7
+%line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r8, rbx
+; v5 = v5 ^ v7
+%line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r11, rbx
+; v3 = v3 ^ v7
+%line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rcx, rbx
+; v7 = v52 ^ v7
+%line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 224]
+	xor r13, rbx
+	mov rbx, r13
+; v5 = v5 ^ v58
+%line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r11, r12
+; v30 = v30 ^ v58
+%line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdi, r12
+; v7 = v7 ^ v58
+%line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rbx, r12
+; v58 = v60 ^ v58
+%line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r13, [rsp + 216]
+	xor r13, r12
+	mov r12, r13
+; v30 = v30 ^ v45
+%line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rdi, rbp
+; v3 = v3 ^ v45
+%line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor rcx, rbp
+; v58 = v58 ^ v45
+%line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	xor r12, rbp
+; v45 = v43 ^ v45
+%line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
+	mov r14, [rsp + 208]
+	xor r14, rbp
 ; v45 = v45 ^ v33
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rcx, r8
+	xor r14, r9
 ; v43 = v34 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, r13
-	xor r9, r8
-	mov r14, r9
+	mov r13, rdx
+	xor r13, r9
 ; v43 = v43 ^ v9
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r14, r15
+	xor r13, r15
 ; v58 = v58 ^ v34
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbx, r13
+	xor r12, rdx
 ; v60 = v37 ^ v33
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r9, rsi
-	xor r9, r8
+	mov rbp, rax
+	xor rbp, r9
 ; v60 = v60 ^ v9
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r9, r15
+	xor rbp, r15
 ; v7 = v7 ^ v34
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r13
+	xor rbx, rdx
 ; v7 = v7 ^ v37
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, rsi
+	xor rbx, rax
 ; v7 = v7 ^ v33
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r8
+	xor rbx, r9
 ; v7 = v7 ^ v9
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rbp, r15
+	xor rbx, r15
 ; v34 = v34 ^ v31
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r13, rdx
+	xor rdx, rsi
 ; v3 = v3 ^ v37
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rsi
+	xor rcx, rax
 ; v3 = v3 ^ v31
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, rdx
+	xor rcx, rsi
 ; v3 = v3 ^ v9
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdi, r15
+	xor rcx, r15
 ; v37 = v37 ^ v36
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rsi, r12
+	xor rax, r10
 ; v30 = v30 ^ v31
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, rdx
+	xor rdi, rsi
 ; v30 = v30 ^ v36
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rax, r12
+	xor rdi, r10
 ; v31 = v31 ^ v33
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor rdx, r8
+	xor rsi, r9
 ; v5 = v5 ^ v36
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r12
+	xor r11, r10
 ; v5 = v5 ^ v33
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r11, r8
+	xor r11, r9
 ; v36 = v36 ^ v9
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r12, r15
+	xor r10, r15
 ; v33 = v40 ^ v33
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r8
+	xor r8, r9
 ; v9 = v33 ^ v9
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	xor r10, r15
+	xor r8, r15
 ; mem64[h + 0] = v45
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 376]
-	mov [r8], rcx
+	mov r9, [rsp + 400]
+	mov [r9], r14
 ; mem64[h + 32] = v43
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 32], r14
+	mov [r9 + 32], r13
 ; mem64[h + 64] = v58
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 64], rbx
+	mov [r9 + 64], r12
 ; mem64[h + 96] = v60
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 96], r9
+	mov [r9 + 96], rbp
 ; mem64[h + 128] = v7
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 128], rbp
+	mov [r9 + 128], rbx
 ; mem64[h + 160] = v34
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 160], r13
+	mov [r9 + 160], rdx
 ; mem64[h + 192] = v3
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 192], rdi
+	mov [r9 + 192], rcx
 ; mem64[h + 224] = v37
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 224], rsi
+	mov [r9 + 224], rax
 ; mem64[h + 256] = v30
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 256], rax
+	mov [r9 + 256], rdi
 ; mem64[h + 288] = v31
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 288], rdx
+	mov [r9 + 288], rsi
 ; mem64[h + 320] = v5
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 320], r11
+	mov [r9 + 320], r11
 ; mem64[h + 352] = v36
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 352], r12
+	mov [r9 + 352], r10
 ; mem64[h + 384] = v9
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov [r8 + 384], r10
+	mov [r9 + 384], r8
 ; h = h + 8
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	add r8, 8
-	mov [rsp + 376], r8
+	add r9, 8
 ; f = f + 8
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 384]
-	add r8, 8
-	mov [rsp + 384], r8
+	mov rcx, [rsp + 408]
+	add rcx, 8
 ; i = i - 1
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	mov r8, [rsp + 392]
+	mov r8, [rsp + 416]
 	sub r8, 1
-	mov [rsp + 392], r8
 ; =? i - 0
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
 	cmp r8, 0
@@ -6022,7 +6256,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_amd64.q
-	add rsp, 408
+	add rsp, 440
 	pop r15
 	pop r14
 	pop r13

@@ -20,162 +20,164 @@ qhasm_kernel_mceliece_gf13_vec256_sq_amd64_sq:
 	mov r8, 4
 	mov rbx, rdi
 	mov rbp, rsi
-	mov [rsp + 16], r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r8, [rbp]
+	mov [rsp + 16], r8
+	mov r12, [rbp]
 ; v1 = mem64[f + 352]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r12, [rbp + 352]
+	mov rdx, [rbp + 352]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r8, r12
-	mov [rsp + 0], r8
+	xor r12, rdx
 ; v2 = mem64[f + 224]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	mov r13, [rbp + 224]
 ; v3 = v2 ^ v1
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	mov r8, r13
-	xor r8, r12
+	xor r8, rdx
+	mov rax, r8
 ; v4 = mem64[f + 384]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r14, [rbp + 384]
+	mov rcx, [rbp + 384]
 ; v3 = v3 ^ v4
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r8, r14
-	mov [rsp + 8], r8
+	xor rax, rcx
 ; v5 = mem64[f + 32]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r15, [rbp + 32]
+	mov rdi, [rbp + 32]
 ; v5 = v5 ^ v2
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r15, r13
+	xor rdi, r13
 ; v6 = mem64[f + 256]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov rdi, [rbp + 256]
+	mov r14, [rbp + 256]
 ; v7 = v6 ^ v1
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov rdx, rdi
-	xor rdx, r12
+	mov r8, r14
+	xor r8, rdx
+	mov r15, r8
 ; v7 = v7 ^ v4
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rdx, r14
+	xor r15, rcx
 ; v8 = mem64[f + 64]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov rcx, [rbp + 64]
+	mov rsi, [rbp + 64]
 ; v8 = v8 ^ v2
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rcx, r13
+	xor rsi, r13
 ; v8 = v8 ^ v6
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rcx, rdi
+	xor rsi, r14
 ; v8 = v8 ^ v1
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rcx, r12
+	xor rsi, rdx
 ; v8 = v8 ^ v4
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rcx, r14
+	xor rsi, rcx
 ; v9 = mem64[f + 288]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r11, [rbp + 288]
+	mov r8, [rbp + 288]
 ; v2 = v2 ^ v9
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r13, r11
+	xor r13, r8
 ; v10 = mem64[f + 96]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov rax, [rbp + 96]
+	mov r11, [rbp + 96]
 ; v10 = v10 ^ v6
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rax, rdi
+	xor r11, r14
 ; v10 = v10 ^ v9
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rax, r11
+	xor r11, r8
 ; v10 = v10 ^ v4
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rax, r14
+	xor r11, rcx
 ; v11 = mem64[f + 320]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	mov r9, [rbp + 320]
 ; v6 = v6 ^ v11
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rdi, r9
+	xor r14, r9
 ; v12 = mem64[f + 128]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov rsi, [rbp + 128]
+	mov r10, [rbp + 128]
 ; v12 = v12 ^ v9
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rsi, r11
+	xor r10, r8
 ; v12 = v12 ^ v11
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor rsi, r9
+	xor r10, r9
 ; v9 = v9 ^ v1
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r11, r12
+	xor r8, rdx
 ; v13 = mem64[f + 160]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r10, [rbp + 160]
+	mov [rsp + 0], r8
+	mov r8, [rbp + 160]
 ; v13 = v13 ^ v11
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r10, r9
+	xor r8, r9
 ; v13 = v13 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r10, r12
+	xor r8, rdx
 ; v11 = v11 ^ v4
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r9, r14
+	xor r9, rcx
 ; v14 = mem64[f + 192]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r8, [rbp + 192]
+	mov [rsp + 8], r9
+	mov r9, [rbp + 192]
 ; v1 = v14 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r8, r12
+	xor r9, rdx
 ; v4 = v1 ^ v4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	xor r8, r14
+	xor r9, rcx
 ; mem64[h + 0] = v0
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r12, [rsp + 0]
 	mov [rbx], r12
 ; mem64[h + 32] = v3
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov r12, [rsp + 8]
-	mov [rbx + 32], r12
+	mov [rbx + 32], rax
 ; mem64[h + 64] = v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 64], r15
+	mov [rbx + 64], rdi
 ; mem64[h + 96] = v7
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 96], rdx
+	mov [rbx + 96], r15
 ; mem64[h + 128] = v8
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 128], rcx
+	mov [rbx + 128], rsi
 ; mem64[h + 160] = v2
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	mov [rbx + 160], r13
 ; mem64[h + 192] = v10
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 192], rax
+	mov [rbx + 192], r11
 ; mem64[h + 224] = v6
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 224], rdi
+	mov [rbx + 224], r14
 ; mem64[h + 256] = v12
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 256], rsi
+	mov [rbx + 256], r10
 ; mem64[h + 288] = v9
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 288], r11
+	mov r10, [rsp + 0]
+	mov [rbx + 288], r10
 ; mem64[h + 320] = v13
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 320], r10
+	mov [rbx + 320], r8
 ; mem64[h + 352] = v11
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 352], r9
+	mov r8, [rsp + 8]
+	mov [rbx + 352], r8
 ; mem64[h + 384] = v4
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
-	mov [rbx + 384], r8
+	mov [rbx + 384], r9
 ; h = h + 8
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	add rbx, 8
@@ -186,7 +188,6 @@ align 32
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	mov r8, [rsp + 16]
 	sub r8, 1
-	mov [rsp + 16], r8
 ; =? i - 0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_amd64.q
 	cmp r8, 0

@@ -7,30 +7,30 @@
 	.type qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
-	stwu %r1, -1536(%r1)
-	li %r0, 1344
+	stwu %r1, -1520(%r1)
+	li %r0, 1328
 	stvx %v20, %r1, %r0
-	li %r0, 1360
+	li %r0, 1344
 	stvx %v21, %r1, %r0
-	li %r0, 1376
+	li %r0, 1360
 	stvx %v22, %r1, %r0
-	li %r0, 1392
+	li %r0, 1376
 	stvx %v23, %r1, %r0
-	li %r0, 1408
+	li %r0, 1392
 	stvx %v24, %r1, %r0
-	li %r0, 1424
+	li %r0, 1408
 	stvx %v25, %r1, %r0
-	li %r0, 1440
+	li %r0, 1424
 	stvx %v26, %r1, %r0
-	li %r0, 1456
+	li %r0, 1440
 	stvx %v27, %r1, %r0
-	li %r0, 1472
+	li %r0, 1456
 	stvx %v28, %r1, %r0
-	li %r0, 1488
+	li %r0, 1472
 	stvx %v29, %r1, %r0
-	li %r0, 1504
+	li %r0, 1488
 	stvx %v30, %r1, %r0
-	li %r0, 1520
+	li %r0, 1504
 	stvx %v31, %r1, %r0
 # =? f & 15
 	.loc 1 20
@@ -113,615 +113,580 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv.pass:
 # v0 = mem128[f + 0]
 	.loc 1 48
-	lvx %v0, 0, %r4
-	li %r0, 784
-	stvx %v0, %r1, %r0
+	lvx %v20, 0, %r4
 # v1 = mem128[f + 192]
 	.loc 1 49
 	li %r0, 192
-	lvx %v12, %r4, %r0
+	lvx %v16, %r4, %r0
 # v2 = v0 ^ v1
 	.loc 1 50
-	vxor %v5, %v0, %v12
+	vxor %v18, %v20, %v16
 # v3 = mem128[f + 32]
 	.loc 1 51
 	li %r0, 32
-	lvx %v0, %r4, %r0
-	li %r0, 800
-	stvx %v0, %r1, %r0
+	lvx %v22, %r4, %r0
 # v4 = mem128[f + 224]
 	.loc 1 52
 	li %r0, 224
-	lvx %v14, %r4, %r0
+	lvx %v19, %r4, %r0
 # v5 = v3 ^ v4
 	.loc 1 53
-	vxor %v6, %v0, %v14
+	vxor %v17, %v22, %v19
 # v6 = mem128[f + 64]
 	.loc 1 54
 	li %r0, 64
-	lvx %v0, %r4, %r0
-	li %r0, 816
-	stvx %v0, %r1, %r0
+	lvx %v21, %r4, %r0
 # v7 = mem128[f + 256]
 	.loc 1 55
 	li %r0, 256
-	lvx %v13, %r4, %r0
+	lvx %v14, %r4, %r0
 # v8 = v6 ^ v7
 	.loc 1 56
-	vxor %v0, %v0, %v13
+	vxor %v0, %v21, %v14
 # v9 = mem128[f + 352]
 	.loc 1 57
 	li %r0, 352
-	lvx %v11, %r4, %r0
+	lvx %v15, %r4, %r0
 # v8 = v8 ^ v9
 	.loc 1 58
-	vxor %v2, %v0, %v11
+	vxor %v5, %v0, %v15
 # v10 = mem128[f + 96]
 	.loc 1 59
 	li %r0, 96
-	lvx %v0, %r4, %r0
-	li %r0, 832
-	stvx %v0, %r1, %r0
+	lvx %v13, %r4, %r0
 # v11 = mem128[f + 288]
 	.loc 1 60
 	li %r0, 288
-	lvx %v15, %r4, %r0
+	lvx %v10, %r4, %r0
 # v12 = v10 ^ v11
 	.loc 1 61
-	vxor %v4, %v0, %v15
+	vxor %v6, %v13, %v10
 # v13 = mem128[f + 128]
 	.loc 1 62
 	li %r0, 128
-	lvx %v0, %r4, %r0
-	li %r0, 848
-	stvx %v0, %r1, %r0
+	lvx %v12, %r4, %r0
 # v14 = mem128[f + 320]
 	.loc 1 63
 	li %r0, 320
-	lvx %v10, %r4, %r0
+	lvx %v9, %r4, %r0
 # v15 = v13 ^ v14
 	.loc 1 64
-	vxor %v7, %v0, %v10
+	vxor %v7, %v12, %v9
 # v16 = mem128[f + 160]
 	.loc 1 65
 	li %r0, 160
-	lvx %v0, %r4, %r0
-	li %r0, 864
-	stvx %v0, %r1, %r0
+	lvx %v23, %r4, %r0
 # v17 = v16 ^ v9
 	.loc 1 66
-	vxor %v3, %v0, %v11
+	vxor %v8, %v23, %v15
 # v18 = v2 & v0
 	.loc 1 67
-	li %r0, 784
-	lvx %v9, %r1, %r0
-	vand %v0, %v5, %v9
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vand %v11, %v18, %v20
 # v19 = v2 & v3
 	.loc 1 68
-	li %r0, 800
-	lvx %v16, %r1, %r0
-	vand %v0, %v5, %v16
+	vand %v0, %v18, %v22
 # v20 = v9 & v0
 	.loc 1 69
-	vand %v1, %v11, %v9
+	vand %v1, %v15, %v20
 # v20 = v19 ^ v20
 	.loc 1 70
-	vxor %v0, %v0, %v1
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vxor %v25, %v0, %v1
 # v19 = v2 & v6
 	.loc 1 71
-	li %r0, 816
-	lvx %v17, %r1, %r0
-	vand %v8, %v5, %v17
+	vand %v2, %v18, %v21
 # v21 = v9 & v3
 	.loc 1 72
-	vand %v0, %v11, %v16
+	vand %v0, %v15, %v22
 # v22 = v5 & v0
 	.loc 1 73
-	vand %v1, %v6, %v9
+	vand %v1, %v17, %v20
 # v21 = v19 ^ v21
 	.loc 1 74
-	vxor %v0, %v8, %v0
+	vxor %v0, %v2, %v0
 # v22 = v21 ^ v22
 	.loc 1 75
-	vxor %v0, %v0, %v1
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v27, %v0, %v1
 # v21 = v9 & v6
 	.loc 1 76
-	vand %v0, %v11, %v17
+	vand %v0, %v15, %v21
 # v19 = v5 & v3
 	.loc 1 77
-	vand %v1, %v6, %v16
+	vand %v26, %v17, %v22
 # v19 = v21 ^ v19
 	.loc 1 78
-	vxor %v9, %v0, %v1
+	vxor %v26, %v0, %v26
 # v21 = v5 & v6
 	.loc 1 79
-	vand %v17, %v6, %v17
+	vand %v24, %v17, %v21
 # v23 = v1 & v10
 	.loc 1 80
-	li %r0, 832
-	lvx %v19, %r1, %r0
-	vand %v16, %v12, %v19
+	vand %v4, %v16, %v13
 # v24 = v1 & v13
 	.loc 1 81
-	li %r0, 848
-	lvx %v20, %r1, %r0
-	vand %v0, %v12, %v20
+	vand %v0, %v16, %v12
 # v25 = v8 & v10
 	.loc 1 82
-	vand %v1, %v2, %v19
+	vand %v1, %v5, %v13
 # v25 = v24 ^ v25
 	.loc 1 83
-	vxor %v18, %v0, %v1
+	vxor %v29, %v0, %v1
 # v24 = v1 & v16
 	.loc 1 84
-	li %r0, 864
-	lvx %v21, %r1, %r0
-	vand %v8, %v12, %v21
+	vand %v2, %v16, %v23
 # v26 = v8 & v13
 	.loc 1 85
-	vand %v0, %v2, %v20
+	vand %v0, %v5, %v12
 # v27 = v4 & v10
 	.loc 1 86
-	vand %v1, %v14, %v19
+	vand %v1, %v19, %v13
 # v26 = v24 ^ v26
 	.loc 1 87
-	vxor %v0, %v8, %v0
+	vxor %v0, %v2, %v0
 # v27 = v26 ^ v27
 	.loc 1 88
-	vxor %v0, %v0, %v1
-	li %r0, 944
-	stvx %v0, %r1, %r0
+	vxor %v30, %v0, %v1
 # v26 = v8 & v16
 	.loc 1 89
-	vand %v0, %v2, %v21
+	vand %v0, %v5, %v23
 # v24 = v4 & v13
 	.loc 1 90
-	vand %v1, %v14, %v20
+	vand %v1, %v19, %v12
 # v24 = v26 ^ v24
 	.loc 1 91
-	vxor %v0, %v0, %v1
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v26 = v4 & v16
 	.loc 1 92
-	vand %v19, %v14, %v21
+	vand %v0, %v19, %v23
 # v28 = v2 ^ v1
 	.loc 1 93
-	vxor %v25, %v5, %v12
+	vxor %v3, %v18, %v16
 # v29 = v9 ^ v8
 	.loc 1 94
-	vxor %v22, %v11, %v2
+	vxor %v2, %v15, %v5
 # v30 = v5 ^ v4
 	.loc 1 95
-	vxor %v20, %v6, %v14
+	vxor %v31, %v17, %v19
 # v31 = v0 ^ v10
 	.loc 1 96
-	li %r0, 784
-	lvx %v0, %r1, %r0
-	li %r0, 832
-	lvx %v1, %r1, %r0
-	vxor %v8, %v0, %v1
+	vxor %v28, %v20, %v13
 # v32 = v3 ^ v13
 	.loc 1 97
-	li %r0, 800
-	lvx %v0, %r1, %r0
-	li %r0, 848
-	lvx %v1, %r1, %r0
-	vxor %v24, %v0, %v1
+	li %r0, 896
+	stvx %v13, %r1, %r0
+	vxor %v13, %v22, %v12
 # v33 = v6 ^ v16
 	.loc 1 98
+	li %r0, 928
+	stvx %v12, %r1, %r0
 	li %r0, 816
-	lvx %v0, %r1, %r0
-	vor %v1, %v21, %v21
-	vxor %v23, %v0, %v1
+	stvx %v22, %r1, %r0
+	vxor %v22, %v21, %v23
 # v34 = v28 & v31
 	.loc 1 99
-	vand %v21, %v25, %v8
+	li %r0, 960
+	stvx %v23, %r1, %r0
+	li %r0, 848
+	stvx %v21, %r1, %r0
+	vand %v23, %v3, %v28
 # v35 = v28 & v32
 	.loc 1 100
-	vand %v0, %v25, %v24
+	vand %v12, %v3, %v13
 # v36 = v29 & v31
 	.loc 1 101
-	vand %v1, %v22, %v8
+	vand %v21, %v2, %v28
 # v36 = v35 ^ v36
 	.loc 1 102
-	vxor %v26, %v0, %v1
+	vxor %v21, %v12, %v21
 # v28 = v28 & v33
 	.loc 1 103
-	vand %v0, %v25, %v23
+	vand %v3, %v3, %v22
 # v35 = v29 & v32
 	.loc 1 104
-	vand %v1, %v22, %v24
+	vand %v12, %v2, %v13
 # v31 = v30 & v31
 	.loc 1 105
-	vand %v8, %v20, %v8
+	vand %v28, %v31, %v28
 # v35 = v28 ^ v35
 	.loc 1 106
-	vxor %v1, %v0, %v1
+	vxor %v12, %v3, %v12
 # v31 = v35 ^ v31
 	.loc 1 107
-	vxor %v8, %v1, %v8
+	vxor %v28, %v12, %v28
 # v29 = v29 & v33
 	.loc 1 108
-	vand %v0, %v22, %v23
+	vand %v2, %v2, %v22
 # v32 = v30 & v32
 	.loc 1 109
-	vand %v1, %v20, %v24
+	vand %v13, %v31, %v13
 # v32 = v29 ^ v32
 	.loc 1 110
-	vxor %v22, %v0, %v1
+	vxor %v13, %v2, %v13
 # v33 = v30 & v33
 	.loc 1 111
-	vand %v23, %v20, %v23
+	vand %v22, %v31, %v22
 # v34 = v34 ^ v18
 	.loc 1 112
-	li %r0, 880
-	lvx %v0, %r1, %r0
-	vxor %v0, %v21, %v0
+	vxor %v23, %v23, %v11
 # v34 = v34 ^ v23
 	.loc 1 113
-	vxor %v20, %v0, %v16
+	li %r0, 976
+	stvx %v11, %r1, %r0
+	vxor %v23, %v23, %v4
 # v36 = v36 ^ v20
 	.loc 1 114
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	vxor %v0, %v26, %v0
+	vxor %v21, %v21, %v25
 # v36 = v36 ^ v25
 	.loc 1 115
-	vxor %v0, %v0, %v18
+	li %r0, 992
+	stvx %v25, %r1, %r0
+	vxor %v21, %v21, %v29
 # v31 = v31 ^ v22
 	.loc 1 116
-	li %r0, 928
-	lvx %v1, %r1, %r0
-	vxor %v1, %v8, %v1
+	vxor %v28, %v28, %v27
 # v31 = v31 ^ v27
 	.loc 1 117
-	li %r0, 944
-	lvx %v8, %r1, %r0
-	vxor %v1, %v1, %v8
-	li %r0, 976
-	stvx %v1, %r1, %r0
+	li %r0, 1008
+	stvx %v27, %r1, %r0
+	vxor %v28, %v28, %v30
 # v32 = v32 ^ v19
 	.loc 1 118
-	vxor %v1, %v22, %v9
+	li %r0, 1024
+	stvx %v30, %r1, %r0
+	li %r0, 1072
+	stvx %v28, %r1, %r0
+	vxor %v13, %v13, %v26
 # v32 = v32 ^ v24
 	.loc 1 119
-	li %r0, 960
-	lvx %v8, %r1, %r0
-	vxor %v1, %v1, %v8
+	vxor %v13, %v13, %v1
 # v33 = v33 ^ v21
 	.loc 1 120
-	vxor %v8, %v23, %v17
+	li %r0, 1040
+	stvx %v1, %r1, %r0
+	vxor %v22, %v22, %v24
 # v33 = v33 ^ v26
 	.loc 1 121
-	vxor %v8, %v8, %v19
+	vxor %v22, %v22, %v0
 # v19 = v34 ^ v19
 	.loc 1 122
-	vxor %v9, %v20, %v9
-	li %r0, 992
-	stvx %v9, %r1, %r0
+	li %r0, 1056
+	stvx %v0, %r1, %r0
+	vxor %v26, %v23, %v26
 # v21 = v36 ^ v21
 	.loc 1 123
-	vxor %v0, %v0, %v17
-	li %r0, 1008
-	stvx %v0, %r1, %r0
+	li %r0, 1088
+	stvx %v26, %r1, %r0
+	vxor %v24, %v21, %v24
 # v23 = v32 ^ v23
 	.loc 1 124
-	vxor %v0, %v1, %v16
-	li %r0, 1024
-	stvx %v0, %r1, %r0
+	li %r0, 1104
+	stvx %v24, %r1, %r0
+	vxor %v4, %v13, %v4
 # v25 = v33 ^ v25
 	.loc 1 125
-	vxor %v0, %v8, %v18
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 1120
+	stvx %v4, %r1, %r0
+	vxor %v29, %v22, %v29
 # v33 = v12 & v1
 	.loc 1 126
-	vand %v18, %v4, %v12
+	li %r0, 1136
+	stvx %v29, %r1, %r0
+	vand %v3, %v6, %v16
 # v32 = v12 & v4
 	.loc 1 127
-	vand %v0, %v4, %v14
+	vand %v0, %v6, %v19
 # v36 = v7 & v1
 	.loc 1 128
-	vand %v17, %v13, %v12
+	vand %v1, %v14, %v16
 # v36 = v32 ^ v36
 	.loc 1 129
-	vxor %v17, %v0, %v17
+	vxor %v4, %v0, %v1
 # v32 = v12 & v7
 	.loc 1 130
-	vand %v0, %v4, %v13
+	vand %v0, %v6, %v14
 # v34 = v7 & v4
 	.loc 1 131
-	vand %v1, %v13, %v14
+	vand %v1, %v14, %v19
 # v30 = v15 & v1
 	.loc 1 132
-	vand %v16, %v7, %v12
+	vand %v2, %v7, %v16
 # v34 = v32 ^ v34
 	.loc 1 133
 	vxor %v1, %v0, %v1
 # v30 = v34 ^ v30
 	.loc 1 134
-	vxor %v16, %v1, %v16
+	vxor %v11, %v1, %v2
 # v34 = v7 & v7
 	.loc 1 135
-	vand %v0, %v13, %v13
+	vand %v0, %v14, %v14
 # v32 = v15 & v4
 	.loc 1 136
-	vand %v1, %v7, %v14
+	vand %v1, %v7, %v19
 # v32 = v34 ^ v32
 	.loc 1 137
 	vxor %v22, %v0, %v1
 # v34 = v15 & v7
 	.loc 1 138
-	vand %v23, %v7, %v13
+	vand %v13, %v7, %v14
 # v29 = v11 & v11
 	.loc 1 139
-	vand %v24, %v15, %v15
+	vand %v21, %v10, %v10
 # v35 = v11 & v14
 	.loc 1 140
-	vand %v0, %v15, %v10
+	vand %v0, %v10, %v9
 # v28 = v17 & v11
 	.loc 1 141
-	vand %v1, %v3, %v15
+	vand %v1, %v8, %v10
 # v28 = v35 ^ v28
 	.loc 1 142
-	vxor %v25, %v0, %v1
+	vxor %v24, %v0, %v1
 # v35 = v11 & v9
 	.loc 1 143
-	vand %v8, %v15, %v11
+	vand %v2, %v10, %v15
 # v37 = v17 & v14
 	.loc 1 144
-	vand %v0, %v3, %v10
+	vand %v0, %v8, %v9
 # v38 = v14 & v11
 	.loc 1 145
-	vand %v1, %v10, %v15
+	vand %v1, %v9, %v10
 # v37 = v35 ^ v37
 	.loc 1 146
-	vxor %v0, %v8, %v0
+	vxor %v0, %v2, %v0
 # v38 = v37 ^ v38
 	.loc 1 147
-	vxor %v20, %v0, %v1
+	vxor %v12, %v0, %v1
 # v37 = v17 & v9
 	.loc 1 148
-	vand %v0, %v3, %v11
+	vand %v0, %v8, %v15
 # v35 = v14 & v14
 	.loc 1 149
-	vand %v9, %v10, %v10
+	vand %v1, %v9, %v9
 # v35 = v37 ^ v35
 	.loc 1 150
-	vxor %v9, %v0, %v9
+	vxor %v23, %v0, %v1
 # v37 = v14 & v9
 	.loc 1 151
-	vand %v21, %v10, %v11
+	vand %v30, %v9, %v15
 # v39 = v12 ^ v11
 	.loc 1 152
-	vxor %v31, %v4, %v15
+	vxor %v31, %v6, %v10
 # v40 = v7 ^ v17
 	.loc 1 153
-	vxor %v30, %v13, %v3
+	vxor %v29, %v14, %v8
 # v41 = v15 ^ v14
 	.loc 1 154
-	vxor %v29, %v7, %v10
+	vxor %v28, %v7, %v9
 # v42 = v1 ^ v11
 	.loc 1 155
-	vxor %v28, %v12, %v15
+	vxor %v27, %v16, %v10
 # v43 = v4 ^ v14
 	.loc 1 156
-	vxor %v27, %v14, %v10
+	vxor %v26, %v19, %v9
 # v44 = v7 ^ v9
 	.loc 1 157
-	vxor %v26, %v13, %v11
+	vxor %v25, %v14, %v15
 # v45 = v39 & v42
 	.loc 1 158
-	vand %v8, %v31, %v28
+	vand %v2, %v31, %v27
 # v46 = v39 & v43
 	.loc 1 159
-	vand %v0, %v31, %v27
+	vand %v0, %v31, %v26
 # v47 = v40 & v42
 	.loc 1 160
-	vand %v1, %v30, %v28
+	vand %v1, %v29, %v27
 # v47 = v46 ^ v47
 	.loc 1 161
 	vxor %v1, %v0, %v1
 # v39 = v39 & v44
 	.loc 1 162
-	vand %v0, %v31, %v26
+	vand %v0, %v31, %v25
 # v46 = v40 & v43
 	.loc 1 163
-	vand %v31, %v30, %v27
+	vand %v31, %v29, %v26
 # v42 = v41 & v42
 	.loc 1 164
-	vand %v28, %v29, %v28
+	vand %v27, %v28, %v27
 # v46 = v39 ^ v46
 	.loc 1 165
 	vxor %v31, %v0, %v31
 # v42 = v46 ^ v42
 	.loc 1 166
-	vxor %v28, %v31, %v28
+	vxor %v27, %v31, %v27
 # v40 = v40 & v44
 	.loc 1 167
-	vand %v30, %v30, %v26
+	vand %v29, %v29, %v25
 # v43 = v41 & v43
 	.loc 1 168
-	vand %v27, %v29, %v27
+	vand %v26, %v28, %v26
 # v43 = v40 ^ v43
 	.loc 1 169
-	vxor %v27, %v30, %v27
+	vxor %v26, %v29, %v26
 # v44 = v41 & v44
 	.loc 1 170
-	vand %v26, %v29, %v26
+	vand %v25, %v28, %v25
 # v45 = v45 ^ v33
 	.loc 1 171
-	vxor %v8, %v8, %v18
+	vxor %v2, %v2, %v3
 # v45 = v45 ^ v29
 	.loc 1 172
-	vxor %v0, %v8, %v24
+	vxor %v2, %v2, %v21
 # v47 = v47 ^ v36
 	.loc 1 173
-	vxor %v1, %v1, %v17
+	vxor %v1, %v1, %v4
 # v47 = v47 ^ v28
 	.loc 1 174
-	vxor %v1, %v1, %v25
+	vxor %v1, %v1, %v24
 # v42 = v42 ^ v30
 	.loc 1 175
-	vxor %v8, %v28, %v16
+	vxor %v27, %v27, %v11
 # v42 = v42 ^ v38
 	.loc 1 176
-	vxor %v8, %v8, %v20
+	vxor %v27, %v27, %v12
 # v43 = v43 ^ v32
 	.loc 1 177
-	vxor %v27, %v27, %v22
+	vxor %v26, %v26, %v22
 # v43 = v43 ^ v35
 	.loc 1 178
-	vxor %v27, %v27, %v9
+	vxor %v26, %v26, %v23
 # v44 = v44 ^ v34
 	.loc 1 179
-	vxor %v26, %v26, %v23
+	vxor %v25, %v25, %v13
 # v44 = v44 ^ v37
 	.loc 1 180
-	vxor %v26, %v26, %v21
+	vxor %v25, %v25, %v30
 # v32 = v45 ^ v32
 	.loc 1 181
-	vxor %v0, %v0, %v22
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	li %r0, 1152
+	stvx %v30, %r1, %r0
+	vxor %v22, %v2, %v22
 # v34 = v47 ^ v34
 	.loc 1 182
-	vxor %v0, %v1, %v23
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	vxor %v13, %v1, %v13
 # v29 = v43 ^ v29
 	.loc 1 183
-	vxor %v22, %v27, %v24
+	vxor %v21, %v26, %v21
 # v28 = v44 ^ v28
 	.loc 1 184
-	vxor %v23, %v26, %v25
+	vxor %v24, %v25, %v24
 # v12 = v2 ^ v12
 	.loc 1 185
-	vxor %v25, %v5, %v4
+	vxor %v18, %v18, %v6
 # v2 = v9 ^ v7
 	.loc 1 186
-	vxor %v24, %v11, %v13
+	vxor %v6, %v15, %v14
 # v15 = v5 ^ v15
 	.loc 1 187
-	vxor %v26, %v6, %v7
+	vxor %v7, %v17, %v7
 # v5 = v1 ^ v11
 	.loc 1 188
-	vxor %v27, %v12, %v15
+	vxor %v17, %v16, %v10
 # v17 = v8 ^ v17
 	.loc 1 189
-	vxor %v2, %v2, %v3
+	vxor %v25, %v5, %v8
 # v8 = v4 ^ v14
 	.loc 1 190
-	vxor %v3, %v14, %v10
+	vxor %v8, %v19, %v9
 # v44 = v0 ^ v1
 	.loc 1 191
-	li %r0, 784
-	lvx %v0, %r1, %r0
-	vxor %v29, %v0, %v12
+	vxor %v5, %v20, %v16
 # v43 = v3 ^ v4
 	.loc 1 192
 	li %r0, 800
-	lvx %v0, %r1, %r0
-	vxor %v28, %v0, %v14
-# v47 = v6 ^ v7
-	.loc 1 193
+	stvx %v16, %r1, %r0
+	li %r0, 784
+	stvx %v20, %r1, %r0
 	li %r0, 816
 	lvx %v0, %r1, %r0
-	vxor %v7, %v0, %v13
-# v45 = v10 ^ v11
-	.loc 1 194
+	vxor %v16, %v0, %v19
+# v47 = v6 ^ v7
+	.loc 1 193
 	li %r0, 832
-	lvx %v0, %r1, %r0
-	vxor %v6, %v0, %v15
-# v41 = v13 ^ v14
-	.loc 1 195
+	stvx %v19, %r1, %r0
 	li %r0, 848
 	lvx %v0, %r1, %r0
-	vxor %v4, %v0, %v10
+	vxor %v19, %v0, %v14
+# v45 = v10 ^ v11
+	.loc 1 194
+	li %r0, 864
+	stvx %v14, %r1, %r0
+	li %r0, 896
+	lvx %v0, %r1, %r0
+	vxor %v14, %v0, %v10
+# v41 = v13 ^ v14
+	.loc 1 195
+	li %r0, 912
+	stvx %v10, %r1, %r0
+	li %r0, 928
+	lvx %v0, %r1, %r0
+	vxor %v10, %v0, %v9
 # v40 = v16 ^ v9
 	.loc 1 196
-	li %r0, 864
+	li %r0, 944
+	stvx %v9, %r1, %r0
+	li %r0, 960
 	lvx %v0, %r1, %r0
-	vxor %v5, %v0, %v11
+	vxor %v9, %v0, %v15
 # v46 = v12 & v44
 	.loc 1 197
-	vand %v0, %v25, %v29
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	li %r0, 880
+	stvx %v15, %r1, %r0
+	vand %v15, %v18, %v5
 # v39 = v12 & v43
 	.loc 1 198
-	vand %v1, %v25, %v28
+	vand %v1, %v18, %v16
 # v48 = v2 & v44
 	.loc 1 199
-	vand %v0, %v24, %v29
+	vand %v0, %v6, %v5
 # v48 = v39 ^ v48
 	.loc 1 200
-	vxor %v0, %v1, %v0
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vxor %v20, %v1, %v0
 # v39 = v12 & v47
 	.loc 1 201
-	vand %v30, %v25, %v7
+	vand %v2, %v18, %v19
 # v49 = v2 & v43
 	.loc 1 202
-	vand %v0, %v24, %v28
+	vand %v0, %v6, %v16
 # v50 = v15 & v44
 	.loc 1 203
-	vand %v1, %v26, %v29
+	vand %v1, %v7, %v5
 # v49 = v39 ^ v49
 	.loc 1 204
-	vxor %v0, %v30, %v0
+	vxor %v0, %v2, %v0
 # v50 = v49 ^ v50
 	.loc 1 205
-	vxor %v0, %v0, %v1
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	vxor %v26, %v0, %v1
 # v49 = v2 & v47
 	.loc 1 206
-	vand %v0, %v24, %v7
+	vand %v0, %v6, %v19
 # v39 = v15 & v43
 	.loc 1 207
-	vand %v1, %v26, %v28
+	vand %v1, %v7, %v16
 # v39 = v49 ^ v39
 	.loc 1 208
-	vxor %v0, %v0, %v1
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vxor %v29, %v0, %v1
 # v49 = v15 & v47
 	.loc 1 209
-	vand %v0, %v26, %v7
-	li %r0, 1152
-	stvx %v0, %r1, %r0
+	vand %v2, %v7, %v19
 # v51 = v5 & v45
 	.loc 1 210
-	vand %v0, %v27, %v6
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vand %v28, %v17, %v14
 # v52 = v5 & v41
 	.loc 1 211
-	vand %v0, %v27, %v4
+	vand %v0, %v17, %v10
 # v53 = v17 & v45
 	.loc 1 212
-	vand %v1, %v2, %v6
+	vand %v1, %v25, %v14
 # v53 = v52 ^ v53
 	.loc 1 213
 	vxor %v30, %v0, %v1
 # v52 = v5 & v40
 	.loc 1 214
-	vand %v1, %v27, %v5
+	vand %v1, %v17, %v9
 # v54 = v17 & v41
 	.loc 1 215
-	vand %v0, %v2, %v4
+	vand %v0, %v25, %v10
 # v55 = v8 & v45
 	.loc 1 216
-	vand %v31, %v3, %v6
+	vand %v31, %v8, %v14
 # v54 = v52 ^ v54
 	.loc 1 217
 	vxor %v0, %v1, %v0
@@ -730,4333 +695,3806 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 	vxor %v31, %v0, %v31
 # v54 = v17 & v40
 	.loc 1 219
-	vand %v0, %v2, %v5
+	vand %v0, %v25, %v9
 # v52 = v8 & v41
 	.loc 1 220
-	vand %v1, %v3, %v4
+	vand %v1, %v8, %v10
 # v52 = v54 ^ v52
 	.loc 1 221
 	vxor %v1, %v0, %v1
 # v54 = v8 & v40
 	.loc 1 222
-	vand %v0, %v3, %v5
+	vand %v0, %v8, %v9
 # v5 = v12 ^ v5
 	.loc 1 223
-	vxor %v27, %v25, %v27
+	vxor %v17, %v18, %v17
 # v17 = v2 ^ v17
 	.loc 1 224
-	vxor %v24, %v24, %v2
+	vxor %v25, %v6, %v25
 # v8 = v15 ^ v8
 	.loc 1 225
-	vxor %v25, %v26, %v3
+	vxor %v8, %v7, %v8
 # v45 = v44 ^ v45
 	.loc 1 226
-	vxor %v6, %v29, %v6
+	vxor %v14, %v5, %v14
 # v41 = v43 ^ v41
 	.loc 1 227
-	vxor %v4, %v28, %v4
+	vxor %v10, %v16, %v10
 # v40 = v47 ^ v40
 	.loc 1 228
-	vxor %v7, %v7, %v5
+	vxor %v9, %v19, %v9
 # v47 = v5 & v45
 	.loc 1 229
-	vand %v5, %v27, %v6
+	vand %v7, %v17, %v14
 # v43 = v5 & v41
 	.loc 1 230
-	vand %v2, %v27, %v4
+	vand %v5, %v17, %v10
 # v44 = v17 & v45
 	.loc 1 231
-	vand %v3, %v24, %v6
+	vand %v6, %v25, %v14
 # v44 = v43 ^ v44
 	.loc 1 232
-	vxor %v26, %v2, %v3
+	vxor %v16, %v5, %v6
 # v5 = v5 & v40
 	.loc 1 233
-	vand %v27, %v27, %v7
+	vand %v17, %v17, %v9
 # v43 = v17 & v41
 	.loc 1 234
-	vand %v2, %v24, %v4
+	vand %v5, %v25, %v10
 # v45 = v8 & v45
 	.loc 1 235
-	vand %v3, %v25, %v6
+	vand %v6, %v8, %v14
 # v43 = v5 ^ v43
 	.loc 1 236
-	vxor %v2, %v27, %v2
+	vxor %v5, %v17, %v5
 # v45 = v43 ^ v45
 	.loc 1 237
-	vxor %v2, %v2, %v3
+	vxor %v5, %v5, %v6
 # v17 = v17 & v40
 	.loc 1 238
-	vand %v24, %v24, %v7
+	vand %v25, %v25, %v9
 # v41 = v8 & v41
 	.loc 1 239
-	vand %v4, %v25, %v4
+	vand %v10, %v8, %v10
 # v41 = v17 ^ v41
 	.loc 1 240
-	vxor %v4, %v24, %v4
+	vxor %v10, %v25, %v10
 # v40 = v8 & v40
 	.loc 1 241
-	vand %v3, %v25, %v7
+	vand %v6, %v8, %v9
 # v47 = v47 ^ v46
 	.loc 1 242
-	li %r0, 1088
-	lvx %v6, %r1, %r0
-	vxor %v5, %v5, %v6
+	vxor %v7, %v7, %v15
 # v47 = v47 ^ v51
 	.loc 1 243
-	li %r0, 896
-	lvx %v6, %r1, %r0
-	vxor %v5, %v5, %v6
+	vxor %v7, %v7, %v28
 # v44 = v44 ^ v48
 	.loc 1 244
-	li %r0, 1104
-	lvx %v7, %r1, %r0
-	vxor %v26, %v26, %v7
+	vxor %v16, %v16, %v20
 # v44 = v44 ^ v53
 	.loc 1 245
-	vxor %v26, %v26, %v30
+	vxor %v16, %v16, %v30
 # v45 = v45 ^ v50
 	.loc 1 246
-	li %r0, 1120
-	lvx %v7, %r1, %r0
-	vxor %v2, %v2, %v7
+	vxor %v5, %v5, %v26
 # v45 = v45 ^ v55
 	.loc 1 247
-	vxor %v7, %v2, %v31
+	vxor %v8, %v5, %v31
 # v41 = v41 ^ v39
 	.loc 1 248
-	li %r0, 1136
-	lvx %v24, %r1, %r0
-	vxor %v2, %v4, %v24
+	vxor %v5, %v10, %v29
 # v41 = v41 ^ v52
 	.loc 1 249
-	vxor %v2, %v2, %v1
+	vxor %v5, %v5, %v1
 # v40 = v40 ^ v49
 	.loc 1 250
-	li %r0, 1152
-	lvx %v4, %r1, %r0
-	vxor %v3, %v3, %v4
+	vxor %v6, %v6, %v2
 # v40 = v40 ^ v54
 	.loc 1 251
-	vxor %v3, %v3, %v0
+	vxor %v6, %v6, %v0
 # v39 = v47 ^ v39
 	.loc 1 252
-	vxor %v24, %v5, %v24
+	vxor %v29, %v7, %v29
 # v49 = v44 ^ v49
 	.loc 1 253
-	vxor %v5, %v26, %v4
+	vxor %v7, %v16, %v2
 # v51 = v41 ^ v51
 	.loc 1 254
-	vxor %v4, %v2, %v6
+	vxor %v28, %v5, %v28
 # v53 = v40 ^ v53
 	.loc 1 255
-	vxor %v30, %v3, %v30
+	vxor %v30, %v6, %v30
 # v46 = v46 ^ v18
 	.loc 1 256
-	li %r0, 1088
-	lvx %v2, %r1, %r0
-	li %r0, 880
-	lvx %v3, %r1, %r0
-	vxor %v2, %v2, %v3
-# v46 = v46 ^ v33
-	.loc 1 257
-	vxor %v3, %v2, %v18
-# v48 = v48 ^ v20
-	.loc 1 258
-	li %r0, 1104
-	lvx %v2, %r1, %r0
-	li %r0, 912
-	lvx %v6, %r1, %r0
-	vxor %v2, %v2, %v6
-# v48 = v48 ^ v36
-	.loc 1 259
-	vxor %v6, %v2, %v17
-# v50 = v50 ^ v22
-	.loc 1 260
-	li %r0, 1120
-	lvx %v2, %r1, %r0
-	li %r0, 928
-	lvx %v25, %r1, %r0
-	vxor %v2, %v2, %v25
-# v50 = v50 ^ v30
-	.loc 1 261
-	vxor %v25, %v2, %v16
-# v39 = v39 ^ v19
-	.loc 1 262
-	li %r0, 992
-	lvx %v2, %r1, %r0
-	vxor %v2, %v24, %v2
-# v39 = v39 ^ v32
-	.loc 1 263
-	li %r0, 1056
-	lvx %v24, %r1, %r0
-	vxor %v24, %v2, %v24
-# v49 = v49 ^ v21
-	.loc 1 264
-	li %r0, 1008
-	lvx %v2, %r1, %r0
-	vxor %v2, %v5, %v2
-# v49 = v49 ^ v34
-	.loc 1 265
-	li %r0, 1072
-	lvx %v5, %r1, %r0
-	vxor %v5, %v2, %v5
-# v45 = v45 ^ v31
-	.loc 1 266
 	li %r0, 976
 	lvx %v2, %r1, %r0
-	vxor %v7, %v7, %v2
+	vxor %v15, %v15, %v2
+# v46 = v46 ^ v33
+	.loc 1 257
+	vxor %v15, %v15, %v3
+# v48 = v48 ^ v20
+	.loc 1 258
+	li %r0, 992
+	lvx %v6, %r1, %r0
+	vxor %v20, %v20, %v6
+# v48 = v48 ^ v36
+	.loc 1 259
+	vxor %v20, %v20, %v4
+# v50 = v50 ^ v22
+	.loc 1 260
+	li %r0, 1008
+	lvx %v5, %r1, %r0
+	vxor %v26, %v26, %v5
+# v50 = v50 ^ v30
+	.loc 1 261
+	vxor %v26, %v26, %v11
+# v39 = v39 ^ v19
+	.loc 1 262
+	li %r0, 1088
+	lvx %v9, %r1, %r0
+	vxor %v2, %v29, %v9
+# v39 = v39 ^ v32
+	.loc 1 263
+	vxor %v14, %v2, %v22
+# v49 = v49 ^ v21
+	.loc 1 264
+	li %r0, 1104
+	lvx %v10, %r1, %r0
+	vxor %v2, %v7, %v10
+# v49 = v49 ^ v34
+	.loc 1 265
+	vxor %v16, %v2, %v13
+# v45 = v45 ^ v31
+	.loc 1 266
+	li %r0, 1072
+	lvx %v7, %r1, %r0
+	vxor %v8, %v8, %v7
 # v45 = v45 ^ v42
 	.loc 1 267
-	vxor %v26, %v7, %v8
+	vxor %v8, %v8, %v27
 # v51 = v51 ^ v23
 	.loc 1 268
-	li %r0, 1024
-	lvx %v7, %r1, %r0
-	vxor %v2, %v4, %v7
+	li %r0, 1120
+	lvx %v17, %r1, %r0
+	vxor %v2, %v28, %v17
 # v51 = v51 ^ v29
 	.loc 1 269
-	vxor %v27, %v2, %v22
+	vxor %v19, %v2, %v21
 # v53 = v53 ^ v25
 	.loc 1 270
-	li %r0, 1040
-	lvx %v4, %r1, %r0
-	vxor %v2, %v30, %v4
+	li %r0, 1136
+	lvx %v18, %r1, %r0
+	vxor %v2, %v30, %v18
 # v53 = v53 ^ v28
 	.loc 1 271
-	vxor %v28, %v2, %v23
+	vxor %v25, %v2, %v24
 # v55 = v55 ^ v27
 	.loc 1 272
-	li %r0, 944
+	li %r0, 1024
 	lvx %v2, %r1, %r0
 	vxor %v31, %v31, %v2
 # v55 = v55 ^ v38
 	.loc 1 273
-	vxor %v31, %v31, %v20
+	vxor %v31, %v31, %v12
 # v52 = v52 ^ v24
 	.loc 1 274
-	li %r0, 960
-	lvx %v29, %r1, %r0
-	vxor %v1, %v1, %v29
+	li %r0, 1040
+	lvx %v28, %r1, %r0
+	vxor %v1, %v1, %v28
 # v52 = v52 ^ v35
 	.loc 1 275
-	vxor %v1, %v1, %v9
+	vxor %v29, %v1, %v23
 # v54 = v54 ^ v26
 	.loc 1 276
-	vxor %v0, %v0, %v19
+	li %r0, 1056
+	lvx %v1, %r1, %r0
+	vxor %v0, %v0, %v1
 # v54 = v54 ^ v37
 	.loc 1 277
-	vxor %v0, %v0, %v21
+	li %r0, 1152
+	lvx %v30, %r1, %r0
+	vxor %v0, %v0, %v30
 # v23 = v46 ^ v23
 	.loc 1 278
-	vxor %v3, %v3, %v7
+	vxor %v17, %v15, %v17
 # v25 = v48 ^ v25
 	.loc 1 279
-	vxor %v4, %v6, %v4
+	vxor %v18, %v20, %v18
 # v27 = v50 ^ v27
 	.loc 1 280
-	vxor %v2, %v25, %v2
+	vxor %v2, %v26, %v2
 # v24 = v39 ^ v24
 	.loc 1 281
-	vxor %v6, %v24, %v29
+	vxor %v28, %v14, %v28
 # v26 = v49 ^ v26
 	.loc 1 282
-	vxor %v19, %v5, %v19
+	vxor %v14, %v16, %v1
 # v33 = v51 ^ v33
 	.loc 1 283
-	vxor %v18, %v27, %v18
+	vxor %v3, %v19, %v3
 # v36 = v53 ^ v36
 	.loc 1 284
-	vxor %v17, %v28, %v17
+	vxor %v4, %v25, %v4
 # v30 = v55 ^ v30
 	.loc 1 285
-	vxor %v16, %v31, %v16
+	vxor %v11, %v31, %v11
 # v32 = v52 ^ v32
 	.loc 1 286
-	li %r0, 1056
-	lvx %v5, %r1, %r0
-	vxor %v1, %v1, %v5
+	vxor %v1, %v29, %v22
 # v34 = v54 ^ v34
 	.loc 1 287
-	li %r0, 1072
-	lvx %v5, %r1, %r0
-	vxor %v0, %v0, %v5
+	vxor %v0, %v0, %v13
 # v36 = v36 ^ v37
 	.loc 1 288
-	vxor %v17, %v17, %v21
+	vxor %v4, %v4, %v30
 # v37 = v26 ^ v37
 	.loc 1 289
-	vxor %v21, %v19, %v21
+	vxor %v30, %v14, %v30
 # v33 = v33 ^ v35
 	.loc 1 290
-	vxor %v5, %v18, %v9
+	vxor %v3, %v3, %v23
 # v35 = v24 ^ v35
 	.loc 1 291
-	vxor %v9, %v6, %v9
+	vxor %v23, %v28, %v23
 # v45 = v45 ^ v38
 	.loc 1 292
-	vxor %v26, %v26, %v20
+	vxor %v8, %v8, %v12
 # v38 = v27 ^ v38
 	.loc 1 293
-	vxor %v20, %v2, %v20
+	vxor %v12, %v2, %v12
 # v37 = v37 ^ v28
 	.loc 1 294
-	vxor %v21, %v21, %v23
+	vxor %v30, %v30, %v24
 # v28 = v25 ^ v28
 	.loc 1 295
-	vxor %v23, %v4, %v23
+	vxor %v24, %v18, %v24
 # v35 = v35 ^ v29
 	.loc 1 296
-	vxor %v9, %v9, %v22
+	vxor %v23, %v23, %v21
 # v29 = v23 ^ v29
 	.loc 1 297
-	vxor %v22, %v3, %v22
+	vxor %v21, %v17, %v21
 # v38 = v38 ^ v42
 	.loc 1 298
-	vxor %v20, %v20, %v8
+	vxor %v12, %v12, %v27
 # v42 = v31 ^ v42
 	.loc 1 299
-	li %r0, 976
-	lvx %v2, %r1, %r0
-	vxor %v8, %v2, %v8
+	vxor %v27, %v7, %v27
 # v28 = v28 ^ v34
 	.loc 1 300
-	vxor %v23, %v23, %v0
+	vxor %v24, %v24, %v0
 # v34 = v21 ^ v34
 	.loc 1 301
-	li %r0, 1008
-	lvx %v2, %r1, %r0
-	vxor %v0, %v2, %v0
+	vxor %v0, %v10, %v0
 # v29 = v29 ^ v32
 	.loc 1 302
-	vxor %v22, %v22, %v1
+	vxor %v21, %v21, %v1
 # v32 = v19 ^ v32
 	.loc 1 303
-	li %r0, 992
-	lvx %v2, %r1, %r0
-	vxor %v1, %v2, %v1
+	vxor %v1, %v9, %v1
 # v42 = v42 ^ v30
 	.loc 1 304
-	vxor %v8, %v8, %v16
+	vxor %v27, %v27, %v11
 # v30 = v22 ^ v30
 	.loc 1 305
-	li %r0, 928
-	lvx %v2, %r1, %r0
-	vxor %v16, %v2, %v16
+	vxor %v11, %v5, %v11
 # v34 = v34 ^ v36
 	.loc 1 306
-	vxor %v6, %v0, %v17
+	vxor %v7, %v0, %v4
 # v36 = v20 ^ v36
 	.loc 1 307
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	vxor %v17, %v0, %v17
+	vxor %v10, %v6, %v4
 # v32 = v32 ^ v33
 	.loc 1 308
-	vxor %v7, %v1, %v5
+	vxor %v13, %v1, %v3
 # v33 = v18 ^ v33
 	.loc 1 309
-	li %r0, 880
+	li %r0, 976
 	lvx %v0, %r1, %r0
-	vxor %v18, %v0, %v5
+	vxor %v9, %v0, %v3
 # v18 = v33 ^ v29
 	.loc 1 310
-	vxor %v0, %v18, %v22
+	vxor %v0, %v9, %v21
 # v20 = v36 ^ v28
 	.loc 1 311
-	vxor %v1, %v17, %v23
+	vxor %v1, %v10, %v24
 # v22 = v30 ^ v38
 	.loc 1 312
-	vxor %v2, %v16, %v20
+	vxor %v2, %v11, %v12
 # v22 = v22 ^ v45
 	.loc 1 313
-	vxor %v2, %v2, %v26
+	vxor %v2, %v2, %v8
 # v19 = v32 ^ v35
 	.loc 1 314
-	vxor %v19, %v7, %v9
+	vxor %v15, %v13, %v23
 # v21 = v34 ^ v37
 	.loc 1 315
-	vxor %v4, %v6, %v21
+	vxor %v5, %v7, %v30
 # v31 = v42 ^ v45
 	.loc 1 316
-	vxor %v5, %v8, %v26
+	vxor %v6, %v27, %v8
 # v18 = v18 ^ v19
 	.loc 1 317
-	vxor %v29, %v0, %v19
-	li %r0, 1296
-	stvx %v29, %r1, %r0
+	vxor %v14, %v0, %v15
 # v23 = v45 ^ v38
 	.loc 1 318
-	vxor %v24, %v26, %v20
+	vxor %v16, %v8, %v12
 # v20 = v20 ^ v21
 	.loc 1 319
-	vxor %v1, %v1, %v4
+	vxor %v1, %v1, %v5
 # v20 = v20 ^ v37
 	.loc 1 320
-	vxor %v25, %v1, %v21
+	vxor %v18, %v1, %v30
 # v25 = v29 ^ v35
 	.loc 1 321
-	vxor %v27, %v22, %v9
+	vxor %v4, %v21, %v23
 # v22 = v22 ^ v31
 	.loc 1 322
-	vxor %v3, %v2, %v5
+	vxor %v17, %v2, %v6
 # v27 = v28 ^ v37
 	.loc 1 323
-	vxor %v28, %v23, %v21
+	vxor %v3, %v24, %v30
 # v24 = v18 & v33
 	.loc 1 324
-	vand %v0, %v29, %v18
-	li %r0, 944
-	stvx %v0, %r1, %r0
+	vand %v19, %v14, %v9
 # v26 = v18 & v36
 	.loc 1 325
-	vand %v0, %v29, %v17
+	vand %v0, %v14, %v10
 # v54 = v37 & v33
 	.loc 1 326
-	vand %v1, %v21, %v18
+	vand %v1, %v30, %v9
 # v54 = v26 ^ v54
 	.loc 1 327
-	vxor %v0, %v0, %v1
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	vxor %v20, %v0, %v1
 # v26 = v18 & v30
 	.loc 1 328
-	vor %v0, %v29, %v29
-	vand %v0, %v0, %v16
+	vand %v0, %v14, %v11
 # v52 = v37 & v36
 	.loc 1 329
-	vand %v1, %v21, %v17
+	vand %v1, %v30, %v10
 # v55 = v23 & v33
 	.loc 1 330
-	vand %v2, %v24, %v18
+	vand %v2, %v16, %v9
 # v52 = v26 ^ v52
 	.loc 1 331
 	vxor %v1, %v0, %v1
 # v55 = v52 ^ v55
 	.loc 1 332
-	vxor %v0, %v1, %v2
-	li %r0, 976
-	stvx %v0, %r1, %r0
+	vxor %v25, %v1, %v2
 # v52 = v37 & v30
 	.loc 1 333
-	vand %v0, %v21, %v16
+	vand %v0, %v30, %v11
 # v26 = v23 & v36
 	.loc 1 334
-	vand %v1, %v24, %v17
+	vand %v1, %v16, %v10
 # v26 = v52 ^ v26
 	.loc 1 335
-	vxor %v0, %v0, %v1
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v28, %v0, %v1
 # v52 = v23 & v30
 	.loc 1 336
-	vand %v0, %v24, %v16
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vand %v26, %v16, %v11
 # v53 = v19 & v32
 	.loc 1 337
-	vand %v0, %v19, %v7
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vand %v22, %v15, %v13
 # v51 = v19 & v34
 	.loc 1 338
-	vand %v0, %v19, %v6
+	vand %v0, %v15, %v7
 # v49 = v20 & v32
 	.loc 1 339
-	vand %v1, %v25, %v7
+	vand %v1, %v18, %v13
 # v49 = v51 ^ v49
 	.loc 1 340
-	vxor %v0, %v0, %v1
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v29, %v0, %v1
 # v51 = v19 & v42
 	.loc 1 341
-	vand %v0, %v19, %v8
+	vand %v0, %v15, %v27
 # v39 = v20 & v34
 	.loc 1 342
-	vand %v1, %v25, %v6
+	vand %v1, %v18, %v7
 # v50 = v38 & v32
 	.loc 1 343
-	vand %v2, %v20, %v7
+	vand %v2, %v12, %v13
 # v39 = v51 ^ v39
 	.loc 1 344
 	vxor %v1, %v0, %v1
 # v50 = v39 ^ v50
 	.loc 1 345
-	vxor %v0, %v1, %v2
-	li %r0, 992
-	stvx %v0, %r1, %r0
+	vxor %v2, %v1, %v2
 # v39 = v20 & v42
 	.loc 1 346
-	vand %v0, %v25, %v8
+	vand %v0, %v18, %v27
 # v51 = v38 & v34
 	.loc 1 347
-	vand %v1, %v20, %v6
+	vand %v1, %v12, %v7
 # v51 = v39 ^ v51
 	.loc 1 348
-	vxor %v0, %v0, %v1
-	li %r0, 1008
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v39 = v38 & v42
 	.loc 1 349
-	vand %v0, %v20, %v8
-	li %r0, 1024
-	stvx %v0, %r1, %r0
+	vand %v0, %v12, %v27
 # v48 = v18 ^ v19
 	.loc 1 350
-	vor %v0, %v29, %v29
-	vxor %v2, %v0, %v19
+	vxor %v31, %v14, %v15
 # v46 = v37 ^ v20
 	.loc 1 351
-	vxor %v31, %v21, %v25
-	li %r0, 1088
-	stvx %v31, %r1, %r0
+	li %r0, 1056
+	stvx %v15, %r1, %r0
+	vxor %v15, %v30, %v18
 # v40 = v23 ^ v38
 	.loc 1 352
-	vxor %v0, %v24, %v20
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	li %r0, 1088
+	stvx %v18, %r1, %r0
+	vxor %v18, %v16, %v12
 # v41 = v33 ^ v32
 	.loc 1 353
-	vxor %v29, %v18, %v7
+	li %r0, 1072
+	stvx %v16, %r1, %r0
+	vxor %v16, %v9, %v13
 # v44 = v36 ^ v34
 	.loc 1 354
-	vxor %v1, %v17, %v6
+	li %r0, 1040
+	stvx %v13, %r1, %r0
+	vxor %v13, %v10, %v7
 # v47 = v30 ^ v42
 	.loc 1 355
-	vxor %v30, %v16, %v8
+	li %r0, 1008
+	stvx %v7, %r1, %r0
+	li %r0, 1024
+	stvx %v10, %r1, %r0
+	vxor %v10, %v11, %v27
 # v8 = v48 & v41
 	.loc 1 356
-	vand %v0, %v2, %v29
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 976
+	stvx %v27, %r1, %r0
+	li %r0, 992
+	stvx %v11, %r1, %r0
+	vand %v27, %v31, %v16
 # v17 = v48 & v44
 	.loc 1 357
-	vand %v0, %v2, %v1
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	vand %v7, %v31, %v13
 # v43 = v46 & v41
 	.loc 1 358
-	vand %v0, %v31, %v29
+	vand %v11, %v15, %v16
 # v43 = v17 ^ v43
 	.loc 1 359
-	li %r0, 1056
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	vxor %v11, %v7, %v11
 # v48 = v48 & v47
 	.loc 1 360
-	vand %v0, %v2, %v30
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	vand %v31, %v31, %v10
 # v17 = v46 & v44
 	.loc 1 361
-	li %r0, 1088
-	lvx %v31, %r1, %r0
-	vand %v0, %v31, %v1
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	vand %v7, %v15, %v13
 # v41 = v40 & v41
 	.loc 1 362
-	li %r0, 1104
-	lvx %v2, %r1, %r0
-	vand %v0, %v2, %v29
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vand %v16, %v18, %v16
 # v17 = v48 ^ v17
 	.loc 1 363
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	li %r0, 1088
-	lvx %v29, %r1, %r0
-	vxor %v0, %v0, %v29
+	vxor %v7, %v31, %v7
 # v41 = v17 ^ v41
 	.loc 1 364
-	li %r0, 1104
-	lvx %v29, %r1, %r0
-	vxor %v29, %v0, %v29
+	vxor %v16, %v7, %v16
 # v46 = v46 & v47
 	.loc 1 365
-	vand %v0, %v31, %v30
+	vand %v15, %v15, %v10
 # v44 = v40 & v44
 	.loc 1 366
-	vand %v1, %v2, %v1
+	vand %v13, %v18, %v13
 # v44 = v46 ^ v44
 	.loc 1 367
-	vxor %v1, %v0, %v1
+	vxor %v13, %v15, %v13
 # v47 = v40 & v47
 	.loc 1 368
-	vand %v0, %v2, %v30
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	vand %v10, %v18, %v10
 # v8 = v8 ^ v24
 	.loc 1 369
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	li %r0, 944
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v27, %v27, %v19
 # v8 = v8 ^ v53
 	.loc 1 370
-	li %r0, 912
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	li %r0, 1104
+	stvx %v19, %r1, %r0
+	vxor %v27, %v27, %v22
 # v43 = v43 ^ v54
 	.loc 1 371
-	li %r0, 960
-	lvx %v0, %r1, %r0
-	li %r0, 1056
-	lvx %v2, %r1, %r0
-	vxor %v0, %v2, %v0
+	vxor %v11, %v11, %v20
 # v43 = v43 ^ v49
 	.loc 1 372
-	li %r0, 928
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	li %r0, 1120
+	stvx %v20, %r1, %r0
+	vxor %v11, %v11, %v29
 # v41 = v41 ^ v55
 	.loc 1 373
-	li %r0, 976
-	lvx %v0, %r1, %r0
-	vxor %v0, %v29, %v0
+	vxor %v16, %v16, %v25
 # v41 = v41 ^ v50
 	.loc 1 374
-	li %r0, 992
-	lvx %v29, %r1, %r0
-	vxor %v0, %v0, %v29
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 1136
+	stvx %v25, %r1, %r0
+	vxor %v16, %v16, %v2
 # v44 = v44 ^ v26
 	.loc 1 375
-	li %r0, 880
-	lvx %v29, %r1, %r0
-	vxor %v1, %v1, %v29
+	li %r0, 1152
+	stvx %v2, %r1, %r0
+	li %r0, 1200
+	stvx %v16, %r1, %r0
+	vxor %v13, %v13, %v28
 # v44 = v44 ^ v51
 	.loc 1 376
-	li %r0, 1008
-	lvx %v0, %r1, %r0
-	vxor %v1, %v1, %v0
+	vxor %v13, %v13, %v1
 # v47 = v47 ^ v52
 	.loc 1 377
-	li %r0, 896
-	lvx %v30, %r1, %r0
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	vxor %v31, %v0, %v30
+	li %r0, 1168
+	stvx %v1, %r1, %r0
+	vxor %v10, %v10, %v26
 # v47 = v47 ^ v39
 	.loc 1 378
-	li %r0, 1024
-	lvx %v0, %r1, %r0
-	vxor %v31, %v31, %v0
+	vxor %v10, %v10, %v0
 # v26 = v8 ^ v26
 	.loc 1 379
-	li %r0, 1088
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v29
-	li %r0, 1056
+	li %r0, 1184
 	stvx %v0, %r1, %r0
+	vxor %v28, %v27, %v28
 # v52 = v43 ^ v52
 	.loc 1 380
-	li %r0, 928
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v30
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	li %r0, 1216
+	stvx %v28, %r1, %r0
+	vxor %v26, %v11, %v26
 # v53 = v44 ^ v53
 	.loc 1 381
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	vxor %v0, %v1, %v0
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	li %r0, 1232
+	stvx %v26, %r1, %r0
+	vxor %v22, %v13, %v22
 # v49 = v47 ^ v49
 	.loc 1 382
-	vxor %v0, %v31, %v2
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	li %r0, 1248
+	stvx %v22, %r1, %r0
+	vxor %v29, %v10, %v29
 # v47 = v25 & v29
 	.loc 1 383
-	vand %v0, %v27, %v22
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	li %r0, 1264
+	stvx %v29, %r1, %r0
+	vand %v7, %v4, %v21
 # v44 = v25 & v28
 	.loc 1 384
-	vand %v0, %v27, %v23
+	vand %v0, %v4, %v24
 # v43 = v21 & v29
 	.loc 1 385
-	vand %v1, %v4, %v22
+	vand %v1, %v5, %v21
 # v43 = v44 ^ v43
 	.loc 1 386
-	vxor %v0, %v0, %v1
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vxor %v10, %v0, %v1
 # v44 = v25 & v38
 	.loc 1 387
-	vand %v0, %v27, %v20
+	vand %v0, %v4, %v12
 # v8 = v21 & v28
 	.loc 1 388
-	vand %v1, %v4, %v23
+	vand %v1, %v5, %v24
 # v40 = v22 & v29
 	.loc 1 389
-	vand %v2, %v3, %v22
+	vand %v2, %v17, %v21
 # v8 = v44 ^ v8
 	.loc 1 390
 	vxor %v1, %v0, %v1
 # v40 = v8 ^ v40
 	.loc 1 391
-	vxor %v0, %v1, %v2
-	li %r0, 1152
-	stvx %v0, %r1, %r0
+	vxor %v15, %v1, %v2
 # v8 = v21 & v38
 	.loc 1 392
-	vand %v0, %v4, %v20
+	vand %v0, %v5, %v12
 # v44 = v22 & v28
 	.loc 1 393
-	vand %v1, %v3, %v23
+	vand %v1, %v17, %v24
 # v44 = v8 ^ v44
 	.loc 1 394
-	vxor %v0, %v0, %v1
-	li %r0, 1168
-	stvx %v0, %r1, %r0
+	vxor %v18, %v0, %v1
 # v8 = v22 & v38
 	.loc 1 395
-	vand %v0, %v3, %v20
-	li %r0, 1184
-	stvx %v0, %r1, %r0
+	vand %v13, %v17, %v12
 # v46 = v35 & v35
 	.loc 1 396
-	vand %v0, %v9, %v9
-	li %r0, 1200
-	stvx %v0, %r1, %r0
+	vand %v16, %v23, %v23
 # v17 = v35 & v37
 	.loc 1 397
-	vand %v0, %v9, %v21
+	vand %v0, %v23, %v30
 # v48 = v27 & v35
 	.loc 1 398
-	vand %v1, %v28, %v9
+	vand %v1, %v3, %v23
 # v48 = v17 ^ v48
 	.loc 1 399
-	vxor %v0, %v0, %v1
-	li %r0, 1216
-	stvx %v0, %r1, %r0
+	vxor %v20, %v0, %v1
 # v17 = v35 & v45
 	.loc 1 400
-	vand %v0, %v9, %v26
+	vand %v0, %v23, %v8
 # v5 = v27 & v37
 	.loc 1 401
-	vand %v1, %v28, %v21
+	vand %v1, %v3, %v30
 # v15 = v31 & v35
 	.loc 1 402
-	vand %v2, %v5, %v9
+	vand %v2, %v6, %v23
 # v5 = v17 ^ v5
 	.loc 1 403
 	vxor %v1, %v0, %v1
 # v15 = v5 ^ v15
 	.loc 1 404
-	vxor %v0, %v1, %v2
-	li %r0, 1248
-	stvx %v0, %r1, %r0
+	vxor %v27, %v1, %v2
 # v5 = v27 & v45
 	.loc 1 405
-	vand %v0, %v28, %v26
+	vand %v0, %v3, %v8
 # v17 = v31 & v37
 	.loc 1 406
-	vand %v1, %v5, %v21
+	vand %v1, %v6, %v30
 # v17 = v5 ^ v17
 	.loc 1 407
-	vxor %v2, %v0, %v1
+	vxor %v28, %v0, %v1
 # v5 = v31 & v45
 	.loc 1 408
-	vand %v29, %v5, %v26
+	vand %v29, %v6, %v8
 # v2 = v25 ^ v35
 	.loc 1 409
-	vxor %v31, %v27, %v9
-	li %r0, 1232
-	stvx %v31, %r1, %r0
+	vxor %v31, %v4, %v23
 # v12 = v21 ^ v27
 	.loc 1 410
-	vxor %v0, %v4, %v28
-	li %r0, 1264
-	stvx %v0, %r1, %r0
+	vxor %v26, %v5, %v3
 # v56 = v22 ^ v31
 	.loc 1 411
-	vxor %v0, %v3, %v5
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v25, %v17, %v6
 # v57 = v29 ^ v35
 	.loc 1 412
-	vxor %v30, %v22, %v9
+	vxor %v22, %v21, %v23
 # v58 = v28 ^ v37
 	.loc 1 413
-	vxor %v1, %v23, %v21
+	vxor %v19, %v24, %v30
 # v59 = v38 ^ v45
 	.loc 1 414
-	vxor %v0, %v20, %v26
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v11, %v12, %v8
 # v60 = v2 & v57
 	.loc 1 415
-	vand %v0, %v31, %v30
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vand %v2, %v31, %v22
 # v61 = v2 & v58
 	.loc 1 416
-	vand %v0, %v31, %v1
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vand %v0, %v31, %v19
 # v62 = v12 & v57
 	.loc 1 417
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v30
+	vand %v1, %v26, %v22
 # v62 = v61 ^ v62
 	.loc 1 418
-	li %r0, 928
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v2 = v2 & v59
 	.loc 1 419
-	li %r0, 1232
-	lvx %v0, %r1, %r0
-	li %r0, 896
-	lvx %v31, %r1, %r0
-	vand %v0, %v0, %v31
-	li %r0, 1232
-	stvx %v0, %r1, %r0
+	vand %v0, %v31, %v11
 # v61 = v12 & v58
 	.loc 1 420
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v1
-	li %r0, 1280
-	stvx %v0, %r1, %r0
+	vand %v31, %v26, %v19
 # v57 = v56 & v57
 	.loc 1 421
-	li %r0, 880
-	lvx %v0, %r1, %r0
-	vand %v30, %v0, %v30
+	vand %v22, %v25, %v22
 # v61 = v2 ^ v61
 	.loc 1 422
-	li %r0, 1232
-	lvx %v0, %r1, %r0
-	li %r0, 1280
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v31, %v0, %v31
 # v57 = v61 ^ v57
 	.loc 1 423
-	vxor %v0, %v0, %v30
-	li %r0, 1232
-	stvx %v0, %r1, %r0
+	vxor %v22, %v31, %v22
 # v12 = v12 & v59
 	.loc 1 424
-	li %r0, 896
-	lvx %v0, %r1, %r0
-	li %r0, 1264
-	lvx %v30, %r1, %r0
-	vand %v0, %v30, %v0
+	vand %v26, %v26, %v11
 # v58 = v56 & v58
 	.loc 1 425
-	li %r0, 880
-	lvx %v30, %r1, %r0
-	vand %v1, %v30, %v1
+	vand %v19, %v25, %v19
 # v58 = v12 ^ v58
 	.loc 1 426
-	vxor %v0, %v0, %v1
-	li %r0, 1264
-	stvx %v0, %r1, %r0
+	vxor %v0, %v26, %v19
 # v59 = v56 & v59
 	.loc 1 427
-	li %r0, 896
-	lvx %v0, %r1, %r0
-	vand %v0, %v30, %v0
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vand %v11, %v25, %v11
 # v60 = v60 ^ v47
 	.loc 1 428
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	li %r0, 1120
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v2, %v2, %v7
 # v60 = v60 ^ v46
 	.loc 1 429
-	li %r0, 1200
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v2, %v2, %v16
 # v62 = v62 ^ v43
 	.loc 1 430
-	li %r0, 1136
-	lvx %v0, %r1, %r0
-	li %r0, 928
-	lvx %v1, %r1, %r0
-	vxor %v0, %v1, %v0
+	vxor %v1, %v1, %v10
 # v62 = v62 ^ v48
 	.loc 1 431
-	li %r0, 1216
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vxor %v1, %v1, %v20
 # v57 = v57 ^ v40
 	.loc 1 432
-	li %r0, 1152
-	lvx %v0, %r1, %r0
-	li %r0, 1232
-	lvx %v1, %r1, %r0
-	vxor %v0, %v1, %v0
+	vxor %v22, %v22, %v15
 # v57 = v57 ^ v15
 	.loc 1 433
-	li %r0, 1248
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v22, %v22, %v27
 # v58 = v58 ^ v44
 	.loc 1 434
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	li %r0, 1168
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v0, %v0, %v18
 # v58 = v58 ^ v17
 	.loc 1 435
-	vxor %v30, %v0, %v2
+	vxor %v0, %v0, %v28
 # v59 = v59 ^ v8
 	.loc 1 436
-	li %r0, 880
-	lvx %v0, %r1, %r0
-	li %r0, 1184
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v11, %v11, %v13
 # v59 = v59 ^ v5
 	.loc 1 437
-	vxor %v1, %v0, %v29
+	vxor %v11, %v11, %v29
 # v44 = v60 ^ v44
 	.loc 1 438
-	li %r0, 896
-	lvx %v0, %r1, %r0
-	li %r0, 1168
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	li %r0, 1280
+	stvx %v29, %r1, %r0
+	vxor %v18, %v2, %v18
 # v8 = v62 ^ v8
 	.loc 1 439
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	li %r0, 1184
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v13, %v1, %v13
 # v46 = v58 ^ v46
 	.loc 1 440
-	li %r0, 1200
-	lvx %v0, %r1, %r0
-	vxor %v0, %v30, %v0
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vxor %v16, %v0, %v16
 # v48 = v59 ^ v48
 	.loc 1 441
-	li %r0, 1216
-	lvx %v0, %r1, %r0
-	vxor %v30, %v1, %v0
+	vxor %v20, %v11, %v20
 # v25 = v18 ^ v25
 	.loc 1 442
-	li %r0, 1296
-	lvx %v0, %r1, %r0
-	vxor %v27, %v0, %v27
+	vxor %v4, %v14, %v4
 # v21 = v37 ^ v21
 	.loc 1 443
-	vxor %v4, %v21, %v4
+	vxor %v5, %v30, %v5
 # v22 = v23 ^ v22
 	.loc 1 444
-	vxor %v3, %v24, %v3
+	li %r0, 1072
+	lvx %v0, %r1, %r0
+	vxor %v17, %v0, %v17
 # v19 = v19 ^ v35
 	.loc 1 445
-	vxor %v19, %v19, %v9
+	li %r0, 1056
+	lvx %v11, %r1, %r0
+	vxor %v11, %v11, %v23
 # v27 = v20 ^ v27
 	.loc 1 446
-	vxor %v28, %v25, %v28
+	li %r0, 1088
+	lvx %v0, %r1, %r0
+	vxor %v3, %v0, %v3
 # v31 = v38 ^ v31
 	.loc 1 447
-	vxor %v24, %v20, %v5
+	vxor %v6, %v12, %v6
 # v29 = v33 ^ v29
 	.loc 1 448
-	vxor %v22, %v18, %v22
+	vxor %v21, %v9, %v21
 # v28 = v36 ^ v28
 	.loc 1 449
-	vxor %v23, %v17, %v23
+	li %r0, 1024
+	lvx %v0, %r1, %r0
+	vxor %v24, %v0, %v24
 # v38 = v30 ^ v38
 	.loc 1 450
-	vxor %v20, %v16, %v20
+	li %r0, 992
+	lvx %v0, %r1, %r0
+	vxor %v12, %v0, %v12
 # v35 = v32 ^ v35
 	.loc 1 451
-	vxor %v9, %v7, %v9
+	li %r0, 1040
+	lvx %v0, %r1, %r0
+	vxor %v23, %v0, %v23
 # v37 = v34 ^ v37
 	.loc 1 452
-	vxor %v21, %v6, %v21
+	li %r0, 1008
+	lvx %v0, %r1, %r0
+	vxor %v30, %v0, %v30
 # v45 = v42 ^ v45
 	.loc 1 453
-	vxor %v26, %v8, %v26
+	li %r0, 976
+	lvx %v0, %r1, %r0
+	vxor %v8, %v0, %v8
 # v42 = v25 & v29
 	.loc 1 454
-	vand %v6, %v27, %v22
+	vand %v9, %v4, %v21
 # v34 = v25 & v28
 	.loc 1 455
-	vand %v0, %v27, %v23
+	vand %v0, %v4, %v24
 # v32 = v21 & v29
 	.loc 1 456
-	vand %v1, %v4, %v22
+	vand %v1, %v5, %v21
 # v32 = v34 ^ v32
 	.loc 1 457
-	vxor %v7, %v0, %v1
+	vxor %v14, %v0, %v1
 # v34 = v25 & v38
 	.loc 1 458
-	vand %v0, %v27, %v20
+	vand %v0, %v4, %v12
 # v30 = v21 & v28
 	.loc 1 459
-	vand %v1, %v4, %v23
+	vand %v1, %v5, %v24
 # v36 = v22 & v29
 	.loc 1 460
-	vand %v5, %v3, %v22
+	vand %v2, %v17, %v21
 # v30 = v34 ^ v30
 	.loc 1 461
 	vxor %v1, %v0, %v1
 # v36 = v30 ^ v36
 	.loc 1 462
-	vxor %v16, %v1, %v5
+	vxor %v19, %v1, %v2
 # v30 = v21 & v38
 	.loc 1 463
-	vand %v0, %v4, %v20
+	vand %v0, %v5, %v12
 # v34 = v22 & v28
 	.loc 1 464
-	vand %v1, %v3, %v23
+	vand %v1, %v17, %v24
 # v34 = v30 ^ v34
 	.loc 1 465
-	vxor %v18, %v0, %v1
+	vxor %v26, %v0, %v1
 # v30 = v22 & v38
 	.loc 1 466
-	vand %v8, %v3, %v20
+	vand %v2, %v17, %v12
 # v33 = v19 & v35
 	.loc 1 467
-	vand %v17, %v19, %v9
+	vand %v25, %v11, %v23
 # v20 = v19 & v37
 	.loc 1 468
-	vand %v0, %v19, %v21
+	vand %v0, %v11, %v30
 # v23 = v27 & v35
 	.loc 1 469
-	vand %v1, %v28, %v9
+	vand %v1, %v3, %v23
 # v23 = v20 ^ v23
 	.loc 1 470
-	vxor %v25, %v0, %v1
+	vxor %v29, %v0, %v1
 # v20 = v19 & v45
 	.loc 1 471
-	vand %v0, %v19, %v26
+	vand %v0, %v11, %v8
 # v18 = v27 & v37
 	.loc 1 472
-	vand %v1, %v28, %v21
+	vand %v1, %v3, %v30
 # v59 = v31 & v35
 	.loc 1 473
-	vand %v5, %v24, %v9
+	vand %v31, %v6, %v23
 # v18 = v20 ^ v18
 	.loc 1 474
 	vxor %v1, %v0, %v1
 # v59 = v18 ^ v59
 	.loc 1 475
-	vxor %v5, %v1, %v5
+	vxor %v31, %v1, %v31
 # v18 = v27 & v45
 	.loc 1 476
-	vand %v0, %v28, %v26
+	vand %v0, %v3, %v8
 # v20 = v31 & v37
 	.loc 1 477
-	vand %v1, %v24, %v21
+	vand %v1, %v6, %v30
 # v20 = v18 ^ v20
 	.loc 1 478
 	vxor %v1, %v0, %v1
 # v18 = v31 & v45
 	.loc 1 479
-	vand %v31, %v24, %v26
+	vand %v0, %v6, %v8
 # v19 = v25 ^ v19
 	.loc 1 480
-	vxor %v19, %v27, %v19
+	vxor %v11, %v4, %v11
 # v27 = v21 ^ v27
 	.loc 1 481
-	vxor %v28, %v4, %v28
+	vxor %v5, %v5, %v3
 # v31 = v22 ^ v31
 	.loc 1 482
-	vxor %v24, %v3, %v24
+	vxor %v6, %v17, %v6
 # v35 = v29 ^ v35
 	.loc 1 483
-	vxor %v4, %v22, %v9
+	vxor %v23, %v21, %v23
 # v37 = v28 ^ v37
 	.loc 1 484
-	vxor %v21, %v23, %v21
+	vxor %v30, %v24, %v30
 # v45 = v38 ^ v45
 	.loc 1 485
-	vxor %v26, %v20, %v26
+	vxor %v8, %v12, %v8
 # v38 = v19 & v35
 	.loc 1 486
-	vand %v9, %v19, %v4
+	vand %v12, %v11, %v23
 # v28 = v19 & v37
 	.loc 1 487
-	vand %v0, %v19, %v21
+	vand %v3, %v11, %v30
 # v29 = v27 & v35
 	.loc 1 488
-	vand %v3, %v28, %v4
+	vand %v4, %v5, %v23
 # v29 = v28 ^ v29
 	.loc 1 489
-	vxor %v20, %v0, %v3
+	vxor %v17, %v3, %v4
 # v19 = v19 & v45
 	.loc 1 490
-	vand %v0, %v19, %v26
+	vand %v11, %v11, %v8
 # v28 = v27 & v37
 	.loc 1 491
-	vand %v3, %v28, %v21
+	vand %v3, %v5, %v30
 # v35 = v31 & v35
 	.loc 1 492
-	vand %v4, %v24, %v4
+	vand %v4, %v6, %v23
 # v28 = v19 ^ v28
 	.loc 1 493
-	vxor %v3, %v0, %v3
+	vxor %v3, %v11, %v3
 # v35 = v28 ^ v35
 	.loc 1 494
-	vxor %v4, %v3, %v4
+	vxor %v3, %v3, %v4
 # v27 = v27 & v45
 	.loc 1 495
-	vand %v28, %v28, %v26
+	vand %v5, %v5, %v8
 # v37 = v31 & v37
 	.loc 1 496
-	vand %v21, %v24, %v21
+	vand %v30, %v6, %v30
 # v37 = v27 ^ v37
 	.loc 1 497
-	vxor %v21, %v28, %v21
+	vxor %v30, %v5, %v30
 # v45 = v31 & v45
 	.loc 1 498
-	vand %v26, %v24, %v26
+	vand %v4, %v6, %v8
 # v38 = v38 ^ v42
 	.loc 1 499
-	vxor %v9, %v9, %v6
+	vxor %v12, %v12, %v9
 # v38 = v38 ^ v33
 	.loc 1 500
-	vxor %v9, %v9, %v17
+	vxor %v12, %v12, %v25
 # v29 = v29 ^ v32
 	.loc 1 501
-	vxor %v20, %v20, %v7
+	vxor %v17, %v17, %v14
 # v29 = v29 ^ v23
 	.loc 1 502
-	vxor %v20, %v20, %v25
+	vxor %v17, %v17, %v29
 # v35 = v35 ^ v36
 	.loc 1 503
-	vxor %v4, %v4, %v16
+	vxor %v3, %v3, %v19
 # v35 = v35 ^ v59
 	.loc 1 504
-	vxor %v4, %v4, %v5
+	vxor %v5, %v3, %v31
 # v37 = v37 ^ v34
 	.loc 1 505
-	vxor %v21, %v21, %v18
+	vxor %v3, %v30, %v26
 # v37 = v37 ^ v20
 	.loc 1 506
-	vxor %v21, %v21, %v1
+	vxor %v3, %v3, %v1
 # v45 = v45 ^ v30
 	.loc 1 507
-	vxor %v26, %v26, %v8
+	vxor %v4, %v4, %v2
 # v45 = v45 ^ v18
 	.loc 1 508
-	vxor %v26, %v26, %v31
+	vxor %v4, %v4, %v0
 # v34 = v38 ^ v34
 	.loc 1 509
-	vxor %v18, %v9, %v18
+	vxor %v26, %v12, %v26
 # v30 = v29 ^ v30
 	.loc 1 510
-	vxor %v8, %v20, %v8
+	vxor %v6, %v17, %v2
 # v33 = v37 ^ v33
 	.loc 1 511
-	vxor %v17, %v21, %v17
+	vxor %v25, %v3, %v25
 # v23 = v45 ^ v23
 	.loc 1 512
-	vxor %v25, %v26, %v25
+	vxor %v29, %v4, %v29
 # v42 = v42 ^ v24
 	.loc 1 513
-	li %r0, 944
-	lvx %v0, %r1, %r0
-	vxor %v6, %v6, %v0
+	li %r0, 1104
+	lvx %v2, %r1, %r0
+	vxor %v9, %v9, %v2
 # v42 = v42 ^ v47
 	.loc 1 514
-	li %r0, 1120
-	lvx %v0, %r1, %r0
-	vxor %v6, %v6, %v0
+	vxor %v9, %v9, %v7
 # v32 = v32 ^ v54
 	.loc 1 515
-	li %r0, 960
-	lvx %v0, %r1, %r0
-	vxor %v7, %v7, %v0
+	li %r0, 1120
+	lvx %v4, %r1, %r0
+	vxor %v14, %v14, %v4
 # v32 = v32 ^ v43
 	.loc 1 516
-	li %r0, 1136
-	lvx %v0, %r1, %r0
-	vxor %v7, %v7, %v0
+	vxor %v14, %v14, %v10
 # v36 = v36 ^ v55
 	.loc 1 517
-	li %r0, 976
-	lvx %v0, %r1, %r0
-	vxor %v16, %v16, %v0
-# v36 = v36 ^ v40
-	.loc 1 518
-	li %r0, 1152
-	lvx %v0, %r1, %r0
-	vxor %v16, %v16, %v0
-# v34 = v34 ^ v26
-	.loc 1 519
-	li %r0, 1056
-	lvx %v0, %r1, %r0
-	vxor %v0, %v18, %v0
-# v34 = v34 ^ v44
-	.loc 1 520
-	li %r0, 880
-	lvx %v3, %r1, %r0
-	vxor %v9, %v0, %v3
-# v30 = v30 ^ v52
-	.loc 1 521
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	vxor %v0, %v8, %v0
-# v30 = v30 ^ v8
-	.loc 1 522
-	li %r0, 896
-	lvx %v3, %r1, %r0
-	vxor %v8, %v0, %v3
-# v35 = v35 ^ v41
-	.loc 1 523
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vxor %v4, %v4, %v0
-# v35 = v35 ^ v57
-	.loc 1 524
-	li %r0, 928
-	lvx %v0, %r1, %r0
-	vxor %v4, %v4, %v0
-# v33 = v33 ^ v53
-	.loc 1 525
-	li %r0, 1088
-	lvx %v18, %r1, %r0
-	vxor %v0, %v17, %v18
-# v33 = v33 ^ v46
-	.loc 1 526
-	li %r0, 912
-	lvx %v3, %r1, %r0
-	vxor %v3, %v0, %v3
-# v23 = v23 ^ v49
-	.loc 1 527
-	li %r0, 1104
-	lvx %v21, %r1, %r0
-	vxor %v0, %v25, %v21
-# v23 = v23 ^ v48
-	.loc 1 528
-	vxor %v20, %v0, %v30
-# v59 = v59 ^ v50
-	.loc 1 529
-	li %r0, 992
-	lvx %v22, %r1, %r0
-	vxor %v5, %v5, %v22
-# v59 = v59 ^ v15
-	.loc 1 530
-	li %r0, 1248
-	lvx %v0, %r1, %r0
-	vxor %v17, %v5, %v0
-# v20 = v20 ^ v51
-	.loc 1 531
-	li %r0, 1008
-	lvx %v0, %r1, %r0
-	vxor %v1, %v1, %v0
-# v20 = v20 ^ v17
-	.loc 1 532
-	vxor %v5, %v1, %v2
-# v18 = v18 ^ v39
-	.loc 1 533
-	li %r0, 1024
-	lvx %v1, %r1, %r0
-	vxor %v31, %v31, %v1
-# v18 = v18 ^ v5
-	.loc 1 534
-	vxor %v31, %v31, %v29
-# v53 = v42 ^ v53
-	.loc 1 535
-	vxor %v19, %v6, %v18
-# v49 = v32 ^ v49
-	.loc 1 536
-	vxor %v7, %v7, %v21
-# v50 = v36 ^ v50
-	.loc 1 537
-	vxor %v21, %v16, %v22
-# v51 = v34 ^ v51
-	.loc 1 538
-	vxor %v6, %v9, %v0
-# v39 = v30 ^ v39
-	.loc 1 539
-	vxor %v0, %v8, %v1
-# v47 = v33 ^ v47
-	.loc 1 540
-	li %r0, 1120
-	lvx %v1, %r1, %r0
-	vxor %v1, %v3, %v1
-# v43 = v23 ^ v43
-	.loc 1 541
 	li %r0, 1136
 	lvx %v3, %r1, %r0
-	vxor %v3, %v20, %v3
+	vxor %v19, %v19, %v3
+# v36 = v36 ^ v40
+	.loc 1 518
+	vxor %v19, %v19, %v15
+# v34 = v34 ^ v26
+	.loc 1 519
+	li %r0, 1216
+	lvx %v8, %r1, %r0
+	vxor %v2, %v26, %v8
+# v34 = v34 ^ v44
+	.loc 1 520
+	vxor %v12, %v2, %v18
+# v30 = v30 ^ v52
+	.loc 1 521
+	li %r0, 1232
+	lvx %v11, %r1, %r0
+	vxor %v2, %v6, %v11
+# v30 = v30 ^ v8
+	.loc 1 522
+	vxor %v17, %v2, %v13
+# v35 = v35 ^ v41
+	.loc 1 523
+	li %r0, 1200
+	lvx %v6, %r1, %r0
+	vxor %v5, %v5, %v6
+# v35 = v35 ^ v57
+	.loc 1 524
+	vxor %v5, %v5, %v22
+# v33 = v33 ^ v53
+	.loc 1 525
+	li %r0, 1248
+	lvx %v21, %r1, %r0
+	vxor %v2, %v25, %v21
+# v33 = v33 ^ v46
+	.loc 1 526
+	vxor %v24, %v2, %v16
+# v23 = v23 ^ v49
+	.loc 1 527
+	li %r0, 1264
+	lvx %v23, %r1, %r0
+	vxor %v2, %v29, %v23
+# v23 = v23 ^ v48
+	.loc 1 528
+	vxor %v25, %v2, %v20
+# v59 = v59 ^ v50
+	.loc 1 529
+	li %r0, 1152
+	lvx %v2, %r1, %r0
+	vxor %v31, %v31, %v2
+# v59 = v59 ^ v15
+	.loc 1 530
+	vxor %v31, %v31, %v27
+# v20 = v20 ^ v51
+	.loc 1 531
+	li %r0, 1168
+	lvx %v26, %r1, %r0
+	vxor %v1, %v1, %v26
+# v20 = v20 ^ v17
+	.loc 1 532
+	vxor %v29, %v1, %v28
+# v18 = v18 ^ v39
+	.loc 1 533
+	li %r0, 1184
+	lvx %v1, %r1, %r0
+	vxor %v0, %v0, %v1
+# v18 = v18 ^ v5
+	.loc 1 534
+	li %r0, 1280
+	lvx %v30, %r1, %r0
+	vxor %v0, %v0, %v30
+# v53 = v42 ^ v53
+	.loc 1 535
+	vxor %v21, %v9, %v21
+# v49 = v32 ^ v49
+	.loc 1 536
+	vxor %v23, %v14, %v23
+# v50 = v36 ^ v50
+	.loc 1 537
+	vxor %v2, %v19, %v2
+# v51 = v34 ^ v51
+	.loc 1 538
+	vxor %v26, %v12, %v26
+# v39 = v30 ^ v39
+	.loc 1 539
+	vxor %v9, %v17, %v1
+# v47 = v33 ^ v47
+	.loc 1 540
+	vxor %v7, %v24, %v7
+# v43 = v23 ^ v43
+	.loc 1 541
+	vxor %v10, %v25, %v10
 # v40 = v59 ^ v40
 	.loc 1 542
-	li %r0, 1152
-	lvx %v8, %r1, %r0
-	vxor %v17, %v17, %v8
+	vxor %v15, %v31, %v15
 # v44 = v20 ^ v44
 	.loc 1 543
-	li %r0, 880
-	lvx %v8, %r1, %r0
-	vxor %v5, %v5, %v8
+	vxor %v1, %v29, %v18
 # v8 = v18 ^ v8
 	.loc 1 544
-	li %r0, 896
-	lvx %v8, %r1, %r0
-	vxor %v9, %v31, %v8
+	vxor %v0, %v0, %v13
 # v43 = v43 ^ v5
 	.loc 1 545
-	vxor %v16, %v3, %v29
+	vxor %v10, %v10, %v30
 # v5 = v39 ^ v5
 	.loc 1 546
-	vxor %v29, %v0, %v29
+	vxor %v30, %v9, %v30
 # v47 = v47 ^ v17
 	.loc 1 547
-	vxor %v18, %v1, %v2
+	vxor %v7, %v7, %v28
 # v17 = v51 ^ v17
 	.loc 1 548
-	vxor %v2, %v6, %v2
+	vxor %v28, %v26, %v28
 # v35 = v35 ^ v15
 	.loc 1 549
-	li %r0, 1248
-	lvx %v0, %r1, %r0
-	vxor %v6, %v4, %v0
+	vxor %v5, %v5, %v27
 # v15 = v50 ^ v15
 	.loc 1 550
-	vxor %v0, %v21, %v0
+	vxor %v27, %v2, %v27
 # v5 = v5 ^ v48
 	.loc 1 551
-	vxor %v29, %v29, %v30
+	vxor %v30, %v30, %v20
 # v48 = v49 ^ v48
 	.loc 1 552
-	vxor %v30, %v7, %v30
+	vxor %v20, %v23, %v20
 # v17 = v17 ^ v46
 	.loc 1 553
-	li %r0, 912
-	lvx %v1, %r1, %r0
-	vxor %v7, %v2, %v1
+	vxor %v28, %v28, %v16
 # v46 = v53 ^ v46
 	.loc 1 554
-	vxor %v1, %v19, %v1
+	vxor %v16, %v21, %v16
 # v15 = v15 ^ v57
 	.loc 1 555
-	li %r0, 928
-	lvx %v2, %r1, %r0
-	vxor %v8, %v0, %v2
+	vxor %v27, %v27, %v22
 # v57 = v41 ^ v57
 	.loc 1 556
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v22, %v6, %v22
 # v48 = v48 ^ v8
 	.loc 1 557
-	vxor %v30, %v30, %v9
+	vxor %v20, %v20, %v0
 # v8 = v52 ^ v8
 	.loc 1 558
-	li %r0, 1072
-	lvx %v2, %r1, %r0
-	vxor %v2, %v2, %v9
+	vxor %v0, %v11, %v0
 # v46 = v46 ^ v44
 	.loc 1 559
-	vxor %v9, %v1, %v5
+	vxor %v16, %v16, %v1
 # v44 = v26 ^ v44
 	.loc 1 560
-	li %r0, 1056
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v5
+	vxor %v1, %v8, %v1
 # v57 = v57 ^ v40
 	.loc 1 561
-	vxor %v0, %v0, %v17
+	vxor %v22, %v22, %v15
 # v40 = v55 ^ v40
 	.loc 1 562
-	li %r0, 976
-	lvx %v3, %r1, %r0
-	vxor %v3, %v3, %v17
+	vxor %v2, %v3, %v15
 # v8 = v8 ^ v43
 	.loc 1 563
-	vxor %v2, %v2, %v16
+	vxor %v0, %v0, %v10
 # v43 = v54 ^ v43
 	.loc 1 564
-	li %r0, 960
-	lvx %v4, %r1, %r0
-	vxor %v4, %v4, %v16
+	vxor %v3, %v4, %v10
 # v44 = v44 ^ v47
 	.loc 1 565
-	vxor %v1, %v1, %v18
+	vxor %v1, %v1, %v7
 # v47 = v24 ^ v47
 	.loc 1 566
-	li %r0, 944
-	lvx %v5, %r1, %r0
-	vxor %v5, %v5, %v18
+	li %r0, 1104
+	lvx %v4, %r1, %r0
+	vxor %v4, %v4, %v7
 # v47 = v47 ^ v46
 	.loc 1 567
-	vxor %v5, %v5, %v9
+	vxor %v4, %v4, %v16
 # v43 = v43 ^ v48
 	.loc 1 568
-	vxor %v4, %v4, %v30
+	vxor %v6, %v3, %v20
 # v40 = v40 ^ v15
 	.loc 1 569
-	vxor %v3, %v3, %v8
+	vxor %v2, %v2, %v27
 # v40 = v40 ^ v35
 	.loc 1 570
-	vxor %v3, %v3, %v6
+	vxor %v7, %v2, %v5
 # v44 = v44 ^ v17
 	.loc 1 571
-	vxor %v16, %v1, %v7
+	vxor %v8, %v1, %v28
 # v8 = v8 ^ v5
 	.loc 1 572
-	vxor %v17, %v2, %v29
+	vxor %v9, %v0, %v30
 # v57 = v57 ^ v35
 	.loc 1 573
-	vxor %v18, %v0, %v6
+	vxor %v22, %v22, %v5
 # v24 = v47 & v0
 	.loc 1 574
 	li %r0, 784
-	lvx %v2, %r1, %r0
-	vand %v0, %v5, %v2
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	lvx %v3, %r1, %r0
+	vand %v10, %v4, %v3
 # v54 = v47 & v3
 	.loc 1 575
-	li %r0, 800
-	lvx %v19, %r1, %r0
-	vand %v0, %v5, %v19
+	li %r0, 816
+	lvx %v11, %r1, %r0
+	vand %v0, %v4, %v11
 # v55 = v35 & v0
 	.loc 1 576
-	vand %v1, %v6, %v2
+	vand %v1, %v5, %v3
 # v55 = v54 ^ v55
 	.loc 1 577
-	vxor %v0, %v0, %v1
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v12, %v0, %v1
 # v54 = v47 & v6
 	.loc 1 578
-	li %r0, 816
-	lvx %v20, %r1, %r0
-	vand %v0, %v5, %v20
+	li %r0, 848
+	lvx %v13, %r1, %r0
+	vand %v0, %v4, %v13
 # v26 = v35 & v3
 	.loc 1 579
-	vand %v1, %v6, %v19
+	vand %v1, %v5, %v11
 # v52 = v43 & v0
 	.loc 1 580
-	vand %v2, %v4, %v2
+	vand %v2, %v6, %v3
 # v26 = v54 ^ v26
 	.loc 1 581
 	vxor %v1, %v0, %v1
 # v52 = v26 ^ v52
 	.loc 1 582
-	vxor %v0, %v1, %v2
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vxor %v17, %v1, %v2
 # v26 = v35 & v6
 	.loc 1 583
-	vand %v0, %v6, %v20
+	vand %v0, %v5, %v13
 # v54 = v43 & v3
 	.loc 1 584
-	vand %v1, %v4, %v19
+	vand %v1, %v6, %v11
 # v54 = v26 ^ v54
 	.loc 1 585
 	vxor %v19, %v0, %v1
 # v26 = v43 & v6
 	.loc 1 586
-	vand %v21, %v4, %v20
+	vand %v18, %v6, %v13
 # v41 = v46 & v10
 	.loc 1 587
-	li %r0, 832
-	lvx %v2, %r1, %r0
-	vand %v20, %v9, %v2
+	li %r0, 896
+	lvx %v14, %r1, %r0
+	vand %v15, %v16, %v14
 # v53 = v46 & v13
 	.loc 1 588
-	li %r0, 848
-	lvx %v23, %r1, %r0
-	vand %v0, %v9, %v23
+	li %r0, 928
+	lvx %v21, %r1, %r0
+	vand %v0, %v16, %v21
 # v49 = v40 & v10
 	.loc 1 589
-	vand %v1, %v3, %v2
+	vand %v1, %v7, %v14
 # v49 = v53 ^ v49
 	.loc 1 590
-	vxor %v22, %v0, %v1
+	vxor %v23, %v0, %v1
 # v53 = v46 & v16
 	.loc 1 591
-	li %r0, 864
+	li %r0, 960
 	lvx %v24, %r1, %r0
-	vand %v0, %v9, %v24
+	vand %v0, %v16, %v24
 # v50 = v40 & v13
 	.loc 1 592
-	vand %v1, %v3, %v23
+	vand %v1, %v7, %v21
 # v51 = v48 & v10
 	.loc 1 593
-	vand %v2, %v30, %v2
+	vand %v2, %v20, %v14
 # v50 = v53 ^ v50
 	.loc 1 594
 	vxor %v1, %v0, %v1
 # v51 = v50 ^ v51
 	.loc 1 595
-	vxor %v0, %v1, %v2
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v26, %v1, %v2
 # v50 = v40 & v16
 	.loc 1 596
-	vand %v0, %v3, %v24
+	vand %v0, %v7, %v24
 # v53 = v48 & v13
 	.loc 1 597
-	vand %v1, %v30, %v23
+	vand %v1, %v20, %v21
 # v53 = v50 ^ v53
 	.loc 1 598
-	vxor %v0, %v0, %v1
-	li %r0, 944
-	stvx %v0, %r1, %r0
+	vxor %v2, %v0, %v1
 # v50 = v48 & v16
 	.loc 1 599
-	vand %v0, %v30, %v24
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	vand %v1, %v20, %v24
 # v39 = v47 ^ v46
 	.loc 1 600
-	vxor %v31, %v5, %v9
+	vxor %v29, %v4, %v16
 # v18 = v35 ^ v40
 	.loc 1 601
-	vxor %v26, %v6, %v3
+	vxor %v25, %v5, %v7
 # v20 = v43 ^ v48
 	.loc 1 602
-	vxor %v27, %v4, %v30
+	vxor %v31, %v6, %v20
 # v59 = v0 ^ v10
 	.loc 1 603
-	li %r0, 784
-	lvx %v0, %r1, %r0
-	li %r0, 832
-	lvx %v1, %r1, %r0
-	vxor %v2, %v0, %v1
+	vxor %v14, %v3, %v14
 # v23 = v3 ^ v13
 	.loc 1 604
-	li %r0, 800
-	lvx %v0, %r1, %r0
-	vor %v1, %v23, %v23
-	vxor %v25, %v0, %v1
+	vxor %v11, %v11, %v21
 # v33 = v6 ^ v16
 	.loc 1 605
-	li %r0, 816
-	lvx %v0, %r1, %r0
-	vor %v1, %v24, %v24
-	vxor %v24, %v0, %v1
+	vxor %v21, %v13, %v24
 # v30 = v39 & v59
 	.loc 1 606
-	vand %v23, %v31, %v2
+	vand %v13, %v29, %v14
 # v34 = v39 & v23
 	.loc 1 607
-	vand %v0, %v31, %v25
+	vand %v0, %v29, %v11
 # v36 = v18 & v59
 	.loc 1 608
-	vand %v1, %v26, %v2
+	vand %v3, %v25, %v14
 # v36 = v34 ^ v36
 	.loc 1 609
-	vxor %v28, %v0, %v1
+	vxor %v3, %v0, %v3
 # v39 = v39 & v33
 	.loc 1 610
-	vand %v0, %v31, %v24
+	vand %v29, %v29, %v21
 # v34 = v18 & v23
 	.loc 1 611
-	vand %v1, %v26, %v25
+	vand %v0, %v25, %v11
 # v59 = v20 & v59
 	.loc 1 612
-	vand %v2, %v27, %v2
+	vand %v14, %v31, %v14
 # v34 = v39 ^ v34
 	.loc 1 613
-	vxor %v1, %v0, %v1
+	vxor %v0, %v29, %v0
 # v59 = v34 ^ v59
 	.loc 1 614
-	vxor %v2, %v1, %v2
+	vxor %v14, %v0, %v14
 # v18 = v18 & v33
 	.loc 1 615
-	vand %v26, %v26, %v24
+	vand %v25, %v25, %v21
 # v23 = v20 & v23
 	.loc 1 616
-	vand %v25, %v27, %v25
+	vand %v11, %v31, %v11
 # v23 = v18 ^ v23
 	.loc 1 617
-	vxor %v0, %v26, %v25
+	vxor %v11, %v25, %v11
 # v33 = v20 & v33
 	.loc 1 618
-	vand %v1, %v27, %v24
+	vand %v21, %v31, %v21
 # v30 = v30 ^ v24
 	.loc 1 619
-	li %r0, 880
-	lvx %v24, %r1, %r0
-	vxor %v23, %v23, %v24
+	vxor %v13, %v13, %v10
 # v30 = v30 ^ v41
 	.loc 1 620
-	vxor %v23, %v23, %v20
+	li %r0, 976
+	stvx %v10, %r1, %r0
+	vxor %v13, %v13, %v15
 # v36 = v36 ^ v55
 	.loc 1 621
-	li %r0, 896
-	lvx %v24, %r1, %r0
-	vxor %v28, %v28, %v24
+	vxor %v3, %v3, %v12
 # v36 = v36 ^ v49
 	.loc 1 622
-	vxor %v28, %v28, %v22
+	li %r0, 992
+	stvx %v12, %r1, %r0
+	vxor %v3, %v3, %v23
 # v59 = v59 ^ v52
 	.loc 1 623
-	li %r0, 912
-	lvx %v24, %r1, %r0
-	vxor %v2, %v2, %v24
+	vxor %v14, %v14, %v17
 # v59 = v59 ^ v51
 	.loc 1 624
-	li %r0, 928
-	lvx %v24, %r1, %r0
-	vxor %v2, %v2, %v24
-	li %r0, 976
-	stvx %v2, %r1, %r0
+	li %r0, 1008
+	stvx %v17, %r1, %r0
+	vxor %v14, %v14, %v26
 # v23 = v23 ^ v54
 	.loc 1 625
-	vxor %v0, %v0, %v19
+	li %r0, 1024
+	stvx %v26, %r1, %r0
+	li %r0, 1072
+	stvx %v14, %r1, %r0
+	vxor %v11, %v11, %v19
 # v23 = v23 ^ v53
 	.loc 1 626
-	li %r0, 944
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v11, %v11, %v2
 # v33 = v33 ^ v26
 	.loc 1 627
-	vxor %v1, %v1, %v21
+	li %r0, 1040
+	stvx %v2, %r1, %r0
+	vxor %v21, %v21, %v18
 # v33 = v33 ^ v50
 	.loc 1 628
-	li %r0, 960
-	lvx %v2, %r1, %r0
-	vxor %v1, %v1, %v2
+	vxor %v21, %v21, %v1
 # v54 = v30 ^ v54
 	.loc 1 629
-	vxor %v2, %v23, %v19
-	li %r0, 992
-	stvx %v2, %r1, %r0
+	li %r0, 1056
+	stvx %v1, %r1, %r0
+	vxor %v19, %v13, %v19
 # v26 = v36 ^ v26
 	.loc 1 630
-	vxor %v2, %v28, %v21
-	li %r0, 1008
-	stvx %v2, %r1, %r0
+	li %r0, 1088
+	stvx %v19, %r1, %r0
+	vxor %v18, %v3, %v18
 # v41 = v23 ^ v41
 	.loc 1 631
-	vxor %v0, %v0, %v20
-	li %r0, 1024
-	stvx %v0, %r1, %r0
+	li %r0, 1104
+	stvx %v18, %r1, %r0
+	vxor %v15, %v11, %v15
 # v49 = v33 ^ v49
 	.loc 1 632
-	vxor %v0, %v1, %v22
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 1120
+	stvx %v15, %r1, %r0
+	vxor %v23, %v21, %v23
 # v33 = v44 & v1
 	.loc 1 633
-	vand %v0, %v16, %v12
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	li %r0, 1136
+	stvx %v23, %r1, %r0
+	li %r0, 800
+	lvx %v10, %r1, %r0
+	vand %v3, %v8, %v10
 # v23 = v44 & v4
 	.loc 1 634
-	vand %v0, %v16, %v14
+	li %r0, 832
+	lvx %v11, %r1, %r0
+	vand %v0, %v8, %v11
 # v36 = v15 & v1
 	.loc 1 635
-	vand %v1, %v8, %v12
+	vand %v1, %v27, %v10
 # v36 = v23 ^ v36
 	.loc 1 636
-	vxor %v0, %v0, %v1
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	vxor %v12, %v0, %v1
 # v23 = v44 & v7
 	.loc 1 637
-	vand %v0, %v16, %v13
+	li %r0, 864
+	lvx %v13, %r1, %r0
+	vand %v0, %v8, %v13
 # v30 = v15 & v4
 	.loc 1 638
-	vand %v1, %v8, %v14
+	vand %v1, %v27, %v11
 # v20 = v8 & v1
 	.loc 1 639
-	vand %v2, %v17, %v12
+	vand %v2, %v9, %v10
 # v30 = v23 ^ v30
 	.loc 1 640
 	vxor %v1, %v0, %v1
 # v20 = v30 ^ v20
 	.loc 1 641
-	vxor %v0, %v1, %v2
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	vxor %v17, %v1, %v2
 # v30 = v15 & v7
 	.loc 1 642
-	vand %v0, %v8, %v13
+	vand %v0, %v27, %v13
 # v23 = v8 & v4
 	.loc 1 643
-	vand %v1, %v17, %v14
+	vand %v1, %v9, %v11
 # v23 = v30 ^ v23
 	.loc 1 644
-	vxor %v0, %v0, %v1
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	vxor %v19, %v0, %v1
 # v30 = v8 & v7
 	.loc 1 645
-	vand %v20, %v17, %v13
+	vand %v18, %v9, %v13
 # v18 = v17 & v11
 	.loc 1 646
-	vand %v19, %v7, %v15
+	li %r0, 912
+	lvx %v14, %r1, %r0
+	vand %v15, %v28, %v14
 # v34 = v17 & v14
 	.loc 1 647
-	vand %v0, %v7, %v10
+	li %r0, 944
+	lvx %v21, %r1, %r0
+	vand %v0, %v28, %v21
 # v39 = v57 & v11
 	.loc 1 648
-	vand %v1, %v18, %v15
+	vand %v1, %v22, %v14
 # v39 = v34 ^ v39
 	.loc 1 649
-	vxor %v21, %v0, %v1
+	vxor %v23, %v0, %v1
 # v34 = v17 & v9
 	.loc 1 650
-	vand %v0, %v7, %v11
+	li %r0, 880
+	lvx %v24, %r1, %r0
+	vand %v0, %v28, %v24
 # v32 = v57 & v14
 	.loc 1 651
-	vand %v1, %v18, %v10
+	vand %v1, %v22, %v21
 # v42 = v5 & v11
 	.loc 1 652
-	vand %v2, %v29, %v15
+	vand %v2, %v30, %v14
 # v32 = v34 ^ v32
 	.loc 1 653
 	vxor %v1, %v0, %v1
 # v42 = v32 ^ v42
 	.loc 1 654
-	vxor %v2, %v1, %v2
+	vxor %v26, %v1, %v2
 # v32 = v57 & v9
 	.loc 1 655
-	vand %v0, %v18, %v11
+	vand %v0, %v22, %v24
 # v34 = v5 & v14
 	.loc 1 656
-	vand %v1, %v29, %v10
+	vand %v1, %v30, %v21
 # v34 = v32 ^ v34
 	.loc 1 657
-	vxor %v22, %v0, %v1
+	vxor %v1, %v0, %v1
 # v32 = v5 & v9
 	.loc 1 658
-	vand %v23, %v29, %v11
+	vand %v2, %v30, %v24
 # v45 = v44 ^ v17
 	.loc 1 659
-	vxor %v31, %v16, %v7
+	vxor %v29, %v8, %v28
 # v37 = v15 ^ v57
 	.loc 1 660
-	vxor %v27, %v8, %v18
+	vxor %v25, %v27, %v22
 # v29 = v8 ^ v5
 	.loc 1 661
-	vxor %v28, %v17, %v29
+	vxor %v31, %v9, %v30
 # v38 = v1 ^ v11
 	.loc 1 662
-	vxor %v26, %v12, %v15
+	vxor %v14, %v10, %v14
 # v31 = v4 ^ v14
 	.loc 1 663
-	vxor %v1, %v14, %v10
+	vxor %v21, %v11, %v21
 # v27 = v7 ^ v9
 	.loc 1 664
-	vxor %v24, %v13, %v11
+	vxor %v13, %v13, %v24
 # v28 = v45 & v38
 	.loc 1 665
-	vand %v0, %v31, %v26
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vand %v24, %v29, %v14
 # v19 = v45 & v31
 	.loc 1 666
-	vand %v0, %v31, %v1
+	vand %v0, %v29, %v21
 # v22 = v37 & v38
 	.loc 1 667
-	vand %v25, %v27, %v26
+	vand %v11, %v25, %v14
 # v22 = v19 ^ v22
 	.loc 1 668
-	vxor %v25, %v0, %v25
+	vxor %v11, %v0, %v11
 # v45 = v45 & v27
 	.loc 1 669
-	vand %v31, %v31, %v24
+	vand %v29, %v29, %v13
 # v19 = v37 & v31
 	.loc 1 670
-	vand %v0, %v27, %v1
+	vand %v0, %v25, %v21
 # v38 = v29 & v38
 	.loc 1 671
-	vand %v26, %v28, %v26
+	vand %v14, %v31, %v14
 # v19 = v45 ^ v19
 	.loc 1 672
-	vxor %v0, %v31, %v0
+	vxor %v0, %v29, %v0
 # v38 = v19 ^ v38
 	.loc 1 673
-	vxor %v26, %v0, %v26
+	vxor %v14, %v0, %v14
 # v37 = v37 & v27
 	.loc 1 674
-	vand %v0, %v27, %v24
+	vand %v25, %v25, %v13
 # v31 = v29 & v31
 	.loc 1 675
-	vand %v1, %v28, %v1
+	vand %v21, %v31, %v21
 # v31 = v37 ^ v31
 	.loc 1 676
-	vxor %v27, %v0, %v1
+	vxor %v0, %v25, %v21
 # v27 = v29 & v27
 	.loc 1 677
-	vand %v24, %v28, %v24
+	vand %v13, %v31, %v13
 # v28 = v28 ^ v33
 	.loc 1 678
-	li %r0, 1104
-	lvx %v0, %r1, %r0
-	li %r0, 1056
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v24, %v24, %v3
 # v28 = v28 ^ v18
 	.loc 1 679
-	vxor %v1, %v0, %v19
+	vxor %v24, %v24, %v15
 # v22 = v22 ^ v36
 	.loc 1 680
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	vxor %v0, %v25, %v0
+	vxor %v11, %v11, %v12
 # v22 = v22 ^ v39
 	.loc 1 681
-	vxor %v25, %v0, %v21
+	vxor %v11, %v11, %v23
 # v38 = v38 ^ v20
 	.loc 1 682
-	li %r0, 1088
-	lvx %v0, %r1, %r0
-	vxor %v0, %v26, %v0
+	vxor %v14, %v14, %v17
 # v38 = v38 ^ v42
 	.loc 1 683
-	vxor %v26, %v0, %v2
+	vxor %v14, %v14, %v26
 # v31 = v31 ^ v23
 	.loc 1 684
-	li %r0, 1120
-	lvx %v28, %r1, %r0
-	vxor %v0, %v27, %v28
+	vxor %v0, %v0, %v19
 # v31 = v31 ^ v34
 	.loc 1 685
-	vxor %v27, %v0, %v22
+	vxor %v0, %v0, %v1
 # v27 = v27 ^ v30
 	.loc 1 686
-	vxor %v0, %v24, %v20
+	vxor %v13, %v13, %v18
 # v27 = v27 ^ v32
 	.loc 1 687
-	vxor %v24, %v0, %v23
+	vxor %v13, %v13, %v2
 # v23 = v28 ^ v23
 	.loc 1 688
-	vxor %v0, %v1, %v28
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	li %r0, 1152
+	stvx %v2, %r1, %r0
+	vxor %v19, %v24, %v19
 # v30 = v22 ^ v30
 	.loc 1 689
-	vxor %v0, %v25, %v20
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	vxor %v18, %v11, %v18
 # v18 = v31 ^ v18
 	.loc 1 690
-	vxor %v19, %v27, %v19
+	vxor %v15, %v0, %v15
 # v39 = v27 ^ v39
 	.loc 1 691
-	vxor %v21, %v24, %v21
+	vxor %v23, %v13, %v23
 # v44 = v47 ^ v44
 	.loc 1 692
-	vxor %v16, %v5, %v16
+	vxor %v8, %v4, %v8
 # v15 = v35 ^ v15
 	.loc 1 693
-	vxor %v8, %v6, %v8
+	vxor %v27, %v5, %v27
 # v8 = v43 ^ v8
 	.loc 1 694
-	vxor %v17, %v4, %v17
+	vxor %v9, %v6, %v9
 # v17 = v46 ^ v17
 	.loc 1 695
-	vxor %v7, %v9, %v7
+	vxor %v28, %v16, %v28
 # v57 = v40 ^ v57
 	.loc 1 696
-	vxor %v18, %v3, %v18
+	vxor %v22, %v7, %v22
 # v5 = v48 ^ v5
 	.loc 1 697
-	vxor %v29, %v30, %v29
+	vxor %v30, %v20, %v30
 # v48 = v0 ^ v1
 	.loc 1 698
 	li %r0, 784
 	lvx %v0, %r1, %r0
-	vxor %v24, %v0, %v12
+	vxor %v16, %v0, %v10
 # v40 = v3 ^ v4
 	.loc 1 699
-	li %r0, 800
-	lvx %v0, %r1, %r0
-	vxor %v20, %v0, %v14
-# v46 = v6 ^ v7
-	.loc 1 700
 	li %r0, 816
 	lvx %v0, %r1, %r0
-	vxor %v9, %v0, %v13
-# v43 = v10 ^ v11
-	.loc 1 701
 	li %r0, 832
-	lvx %v0, %r1, %r0
-	vxor %v6, %v0, %v15
-# v35 = v13 ^ v14
-	.loc 1 702
+	lvx %v2, %r1, %r0
+	vxor %v13, %v0, %v2
+# v46 = v6 ^ v7
+	.loc 1 700
 	li %r0, 848
 	lvx %v0, %r1, %r0
-	vxor %v5, %v0, %v10
+	li %r0, 864
+	lvx %v2, %r1, %r0
+	vxor %v11, %v0, %v2
+# v43 = v10 ^ v11
+	.loc 1 701
+	li %r0, 896
+	lvx %v0, %r1, %r0
+	li %r0, 912
+	lvx %v2, %r1, %r0
+	vxor %v10, %v0, %v2
+# v35 = v13 ^ v14
+	.loc 1 702
+	li %r0, 928
+	lvx %v0, %r1, %r0
+	li %r0, 944
+	lvx %v2, %r1, %r0
+	vxor %v7, %v0, %v2
 # v47 = v16 ^ v9
 	.loc 1 703
-	li %r0, 864
+	li %r0, 960
 	lvx %v0, %r1, %r0
-	vxor %v4, %v0, %v11
+	li %r0, 880
+	lvx %v2, %r1, %r0
+	vxor %v5, %v0, %v2
 # v27 = v44 & v48
 	.loc 1 704
-	vand %v0, %v16, %v24
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vand %v6, %v8, %v16
 # v31 = v44 & v40
 	.loc 1 705
-	vand %v0, %v16, %v20
+	vand %v0, %v8, %v13
 # v22 = v15 & v48
 	.loc 1 706
-	vand %v1, %v8, %v24
+	vand %v2, %v27, %v16
 # v22 = v31 ^ v22
 	.loc 1 707
-	vxor %v0, %v0, %v1
-	li %r0, 1152
-	stvx %v0, %r1, %r0
+	vxor %v20, %v0, %v2
 # v31 = v44 & v46
 	.loc 1 708
-	vand %v0, %v16, %v9
+	vand %v0, %v8, %v11
 # v28 = v15 & v40
 	.loc 1 709
-	vand %v1, %v8, %v20
+	vand %v2, %v27, %v13
 # v29 = v8 & v48
 	.loc 1 710
-	vand %v3, %v17, %v24
+	vand %v4, %v9, %v16
 # v28 = v31 ^ v28
 	.loc 1 711
-	vxor %v1, %v0, %v1
+	vxor %v2, %v0, %v2
 # v29 = v28 ^ v29
 	.loc 1 712
-	vxor %v25, %v1, %v3
+	vxor %v21, %v2, %v4
 # v28 = v15 & v46
 	.loc 1 713
-	vand %v0, %v8, %v9
+	vand %v0, %v27, %v11
 # v31 = v8 & v40
 	.loc 1 714
-	vand %v1, %v17, %v20
+	vand %v2, %v9, %v13
 # v31 = v28 ^ v31
 	.loc 1 715
-	vxor %v28, %v0, %v1
+	vxor %v25, %v0, %v2
 # v28 = v8 & v46
 	.loc 1 716
-	vand %v3, %v17, %v9
+	vand %v4, %v9, %v11
 # v37 = v17 & v43
 	.loc 1 717
-	vand %v27, %v7, %v6
+	vand %v24, %v28, %v10
 # v19 = v17 & v35
 	.loc 1 718
-	vand %v0, %v7, %v5
+	vand %v0, %v28, %v7
 # v45 = v57 & v43
 	.loc 1 719
-	vand %v1, %v18, %v6
+	vand %v2, %v22, %v10
 # v45 = v19 ^ v45
 	.loc 1 720
-	vxor %v30, %v0, %v1
+	vxor %v29, %v0, %v2
 # v19 = v17 & v47
 	.loc 1 721
-	vand %v0, %v7, %v4
+	vand %v0, %v28, %v5
 # v21 = v57 & v35
 	.loc 1 722
-	vand %v1, %v18, %v5
+	vand %v2, %v22, %v7
 # v25 = v5 & v43
 	.loc 1 723
-	vand %v31, %v29, %v6
+	vand %v31, %v30, %v10
 # v21 = v19 ^ v21
 	.loc 1 724
-	vxor %v1, %v0, %v1
+	vxor %v2, %v0, %v2
 # v25 = v21 ^ v25
 	.loc 1 725
-	vxor %v31, %v1, %v31
+	vxor %v31, %v2, %v31
 # v21 = v57 & v47
 	.loc 1 726
-	vand %v0, %v18, %v4
+	vand %v0, %v22, %v5
 # v19 = v5 & v35
 	.loc 1 727
-	vand %v1, %v29, %v5
+	vand %v2, %v30, %v7
 # v19 = v21 ^ v19
 	.loc 1 728
-	vxor %v1, %v0, %v1
+	vxor %v2, %v0, %v2
 # v21 = v5 & v47
 	.loc 1 729
-	vand %v0, %v29, %v4
+	vand %v0, %v30, %v5
 # v17 = v44 ^ v17
 	.loc 1 730
-	vxor %v7, %v16, %v7
+	vxor %v28, %v8, %v28
 # v57 = v15 ^ v57
 	.loc 1 731
-	vxor %v18, %v8, %v18
+	vxor %v22, %v27, %v22
 # v5 = v8 ^ v5
 	.loc 1 732
-	vxor %v29, %v17, %v29
+	vxor %v30, %v9, %v30
 # v43 = v48 ^ v43
 	.loc 1 733
-	vxor %v6, %v24, %v6
+	vxor %v10, %v16, %v10
 # v35 = v40 ^ v35
 	.loc 1 734
-	vxor %v8, %v20, %v5
+	vxor %v8, %v13, %v7
 # v47 = v46 ^ v47
 	.loc 1 735
-	vxor %v9, %v9, %v4
+	vxor %v9, %v11, %v5
 # v46 = v17 & v43
 	.loc 1 736
-	vand %v16, %v7, %v6
+	vand %v11, %v28, %v10
 # v40 = v17 & v35
 	.loc 1 737
-	vand %v4, %v7, %v8
+	vand %v5, %v28, %v8
 # v48 = v57 & v43
 	.loc 1 738
-	vand %v5, %v18, %v6
+	vand %v7, %v22, %v10
 # v48 = v40 ^ v48
 	.loc 1 739
-	vxor %v17, %v4, %v5
+	vxor %v13, %v5, %v7
 # v17 = v17 & v47
 	.loc 1 740
-	vand %v7, %v7, %v9
+	vand %v28, %v28, %v9
 # v40 = v57 & v35
 	.loc 1 741
-	vand %v4, %v18, %v8
+	vand %v5, %v22, %v8
 # v43 = v5 & v43
 	.loc 1 742
-	vand %v5, %v29, %v6
+	vand %v7, %v30, %v10
 # v40 = v17 ^ v40
 	.loc 1 743
-	vxor %v4, %v7, %v4
+	vxor %v5, %v28, %v5
 # v43 = v40 ^ v43
 	.loc 1 744
-	vxor %v4, %v4, %v5
+	vxor %v5, %v5, %v7
 # v57 = v57 & v47
 	.loc 1 745
-	vand %v18, %v18, %v9
+	vand %v22, %v22, %v9
 # v35 = v5 & v35
 	.loc 1 746
-	vand %v8, %v29, %v8
+	vand %v8, %v30, %v8
 # v35 = v57 ^ v35
 	.loc 1 747
-	vxor %v8, %v18, %v8
+	vxor %v8, %v22, %v8
 # v47 = v5 & v47
 	.loc 1 748
-	vand %v5, %v29, %v9
+	vand %v7, %v30, %v9
 # v46 = v46 ^ v27
 	.loc 1 749
-	li %r0, 1136
-	lvx %v6, %r1, %r0
-	vxor %v16, %v16, %v6
+	vxor %v11, %v11, %v6
 # v46 = v46 ^ v37
 	.loc 1 750
-	vxor %v16, %v16, %v27
+	vxor %v11, %v11, %v24
 # v48 = v48 ^ v22
 	.loc 1 751
-	li %r0, 1152
-	lvx %v6, %r1, %r0
-	vxor %v17, %v17, %v6
+	vxor %v13, %v13, %v20
 # v48 = v48 ^ v45
 	.loc 1 752
-	vxor %v17, %v17, %v30
+	vxor %v13, %v13, %v29
 # v43 = v43 ^ v29
 	.loc 1 753
-	vxor %v4, %v4, %v25
+	vxor %v5, %v5, %v21
 # v43 = v43 ^ v25
 	.loc 1 754
-	vxor %v6, %v4, %v31
+	vxor %v9, %v5, %v31
 # v35 = v35 ^ v31
 	.loc 1 755
-	vxor %v4, %v8, %v28
+	vxor %v5, %v8, %v25
 # v35 = v35 ^ v19
 	.loc 1 756
-	vxor %v4, %v4, %v1
+	vxor %v5, %v5, %v2
 # v47 = v47 ^ v28
 	.loc 1 757
-	vxor %v5, %v5, %v3
+	vxor %v7, %v7, %v4
 # v47 = v47 ^ v21
 	.loc 1 758
-	vxor %v5, %v5, %v0
+	vxor %v7, %v7, %v0
 # v31 = v46 ^ v31
 	.loc 1 759
-	vxor %v28, %v16, %v28
+	vxor %v25, %v11, %v25
 # v28 = v48 ^ v28
 	.loc 1 760
-	vxor %v8, %v17, %v3
+	vxor %v8, %v13, %v4
 # v37 = v35 ^ v37
 	.loc 1 761
-	vxor %v27, %v4, %v27
+	vxor %v24, %v5, %v24
 # v45 = v47 ^ v45
 	.loc 1 762
-	vxor %v30, %v5, %v30
+	vxor %v29, %v7, %v29
 # v27 = v27 ^ v24
 	.loc 1 763
-	li %r0, 1136
-	lvx %v3, %r1, %r0
-	li %r0, 880
+	li %r0, 976
 	lvx %v4, %r1, %r0
-	vxor %v3, %v3, %v4
+	vxor %v6, %v6, %v4
 # v27 = v27 ^ v33
 	.loc 1 764
-	li %r0, 1056
-	lvx %v4, %r1, %r0
-	vxor %v5, %v3, %v4
+	vxor %v7, %v6, %v3
 # v22 = v22 ^ v55
 	.loc 1 765
-	li %r0, 1152
-	lvx %v3, %r1, %r0
-	li %r0, 896
-	lvx %v4, %r1, %r0
-	vxor %v3, %v3, %v4
+	li %r0, 992
+	lvx %v6, %r1, %r0
+	vxor %v20, %v20, %v6
 # v22 = v22 ^ v36
 	.loc 1 766
-	li %r0, 1072
-	lvx %v4, %r1, %r0
-	vxor %v7, %v3, %v4
+	vxor %v20, %v20, %v12
 # v29 = v29 ^ v52
 	.loc 1 767
-	li %r0, 912
-	lvx %v3, %r1, %r0
-	vxor %v25, %v25, %v3
+	li %r0, 1008
+	lvx %v5, %r1, %r0
+	vxor %v21, %v21, %v5
 # v29 = v29 ^ v20
 	.loc 1 768
-	li %r0, 1088
-	lvx %v3, %r1, %r0
-	vxor %v25, %v25, %v3
+	vxor %v21, %v21, %v17
 # v31 = v31 ^ v54
 	.loc 1 769
-	li %r0, 992
-	lvx %v3, %r1, %r0
-	vxor %v3, %v28, %v3
+	li %r0, 1088
+	lvx %v10, %r1, %r0
+	vxor %v4, %v25, %v10
 # v31 = v31 ^ v23
 	.loc 1 770
-	li %r0, 1104
-	lvx %v4, %r1, %r0
-	vxor %v9, %v3, %v4
+	vxor %v13, %v4, %v19
 # v28 = v28 ^ v26
 	.loc 1 771
-	li %r0, 1008
-	lvx %v3, %r1, %r0
-	vxor %v3, %v8, %v3
+	li %r0, 1104
+	lvx %v11, %r1, %r0
+	vxor %v4, %v8, %v11
 # v28 = v28 ^ v30
 	.loc 1 772
-	li %r0, 1120
-	lvx %v4, %r1, %r0
-	vxor %v8, %v3, %v4
+	vxor %v16, %v4, %v18
 # v43 = v43 ^ v59
 	.loc 1 773
-	li %r0, 976
-	lvx %v3, %r1, %r0
-	vxor %v6, %v6, %v3
+	li %r0, 1072
+	lvx %v8, %r1, %r0
+	vxor %v9, %v9, %v8
 # v43 = v43 ^ v38
 	.loc 1 774
-	vxor %v4, %v6, %v26
+	vxor %v9, %v9, %v14
 # v37 = v37 ^ v41
 	.loc 1 775
-	li %r0, 1024
-	lvx %v6, %r1, %r0
-	vxor %v3, %v27, %v6
+	li %r0, 1120
+	lvx %v22, %r1, %r0
+	vxor %v4, %v24, %v22
 # v37 = v37 ^ v18
 	.loc 1 776
-	vxor %v17, %v3, %v19
+	vxor %v25, %v4, %v15
 # v45 = v45 ^ v49
 	.loc 1 777
-	li %r0, 1040
-	lvx %v18, %r1, %r0
-	vxor %v3, %v30, %v18
+	li %r0, 1136
+	lvx %v24, %r1, %r0
+	vxor %v4, %v29, %v24
 # v45 = v45 ^ v39
 	.loc 1 778
-	vxor %v3, %v3, %v21
+	vxor %v27, %v4, %v23
 # v25 = v25 ^ v51
 	.loc 1 779
-	li %r0, 928
-	lvx %v20, %r1, %r0
-	vxor %v31, %v31, %v20
+	li %r0, 1024
+	lvx %v4, %r1, %r0
+	vxor %v31, %v31, %v4
 # v25 = v25 ^ v42
 	.loc 1 780
-	vxor %v31, %v31, %v2
+	vxor %v31, %v31, %v26
 # v19 = v19 ^ v53
 	.loc 1 781
-	li %r0, 944
-	lvx %v24, %r1, %r0
-	vxor %v1, %v1, %v24
+	li %r0, 1040
+	lvx %v28, %r1, %r0
+	vxor %v2, %v2, %v28
 # v19 = v19 ^ v34
 	.loc 1 782
-	vxor %v1, %v1, %v22
+	vxor %v29, %v2, %v1
 # v21 = v21 ^ v50
 	.loc 1 783
-	li %r0, 960
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
+	li %r0, 1056
+	lvx %v2, %r1, %r0
+	vxor %v0, %v0, %v2
 # v21 = v21 ^ v32
 	.loc 1 784
-	vxor %v27, %v0, %v23
+	li %r0, 1152
+	lvx %v30, %r1, %r0
+	vxor %v0, %v0, %v30
 # v41 = v27 ^ v41
 	.loc 1 785
-	vxor %v16, %v5, %v6
+	vxor %v22, %v7, %v22
 # v49 = v22 ^ v49
 	.loc 1 786
-	vxor %v5, %v7, %v18
+	vxor %v24, %v20, %v24
 # v51 = v29 ^ v51
 	.loc 1 787
-	vxor %v7, %v25, %v20
+	vxor %v4, %v21, %v4
 # v53 = v31 ^ v53
 	.loc 1 788
-	vxor %v18, %v9, %v24
+	vxor %v28, %v13, %v28
 # v50 = v28 ^ v50
 	.loc 1 789
-	vxor %v20, %v8, %v28
+	vxor %v2, %v16, %v2
 # v33 = v37 ^ v33
 	.loc 1 790
-	li %r0, 1056
-	lvx %v0, %r1, %r0
-	vxor %v17, %v17, %v0
+	vxor %v3, %v25, %v3
 # v36 = v45 ^ v36
 	.loc 1 791
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	vxor %v0, %v3, %v0
+	vxor %v12, %v27, %v12
 # v20 = v25 ^ v20
 	.loc 1 792
-	li %r0, 1088
-	lvx %v3, %r1, %r0
-	vxor %v6, %v31, %v3
+	vxor %v17, %v31, %v17
 # v23 = v19 ^ v23
 	.loc 1 793
-	li %r0, 1104
-	lvx %v3, %r1, %r0
-	vxor %v1, %v1, %v3
+	vxor %v19, %v29, %v19
 # v30 = v21 ^ v30
 	.loc 1 794
-	li %r0, 1120
-	lvx %v3, %r1, %r0
-	vxor %v9, %v27, %v3
+	vxor %v0, %v0, %v18
 # v36 = v36 ^ v32
 	.loc 1 795
-	vxor %v8, %v0, %v23
+	vxor %v12, %v12, %v30
 # v32 = v50 ^ v32
 	.loc 1 796
-	vxor %v23, %v20, %v23
+	vxor %v30, %v2, %v30
 # v33 = v33 ^ v34
 	.loc 1 797
-	vxor %v3, %v17, %v22
+	vxor %v3, %v3, %v1
 # v34 = v53 ^ v34
 	.loc 1 798
-	vxor %v22, %v18, %v22
+	vxor %v1, %v28, %v1
 # v43 = v43 ^ v42
 	.loc 1 799
-	vxor %v4, %v4, %v2
+	vxor %v9, %v9, %v26
 # v42 = v51 ^ v42
 	.loc 1 800
-	vxor %v2, %v7, %v2
+	vxor %v26, %v4, %v26
 # v32 = v32 ^ v39
 	.loc 1 801
-	vxor %v23, %v23, %v21
+	vxor %v30, %v30, %v23
 # v39 = v49 ^ v39
 	.loc 1 802
-	vxor %v21, %v5, %v21
+	vxor %v23, %v24, %v23
 # v34 = v34 ^ v18
 	.loc 1 803
-	vxor %v22, %v22, %v19
+	vxor %v7, %v1, %v15
 # v18 = v41 ^ v18
 	.loc 1 804
-	vxor %v19, %v16, %v19
+	vxor %v15, %v22, %v15
 # v42 = v42 ^ v38
 	.loc 1 805
-	vxor %v5, %v2, %v26
+	vxor %v26, %v26, %v14
 # v38 = v59 ^ v38
 	.loc 1 806
-	li %r0, 976
-	lvx %v0, %r1, %r0
-	vxor %v26, %v0, %v26
+	vxor %v14, %v8, %v14
 # v39 = v39 ^ v30
 	.loc 1 807
-	vxor %v21, %v21, %v9
+	vxor %v23, %v23, %v0
 # v30 = v26 ^ v30
 	.loc 1 808
-	li %r0, 1008
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v9
+	vxor %v0, %v11, %v0
 # v18 = v18 ^ v23
 	.loc 1 809
-	vxor %v19, %v19, %v1
+	vxor %v15, %v15, %v19
 # v23 = v54 ^ v23
 	.loc 1 810
-	li %r0, 992
-	lvx %v2, %r1, %r0
-	vxor %v1, %v2, %v1
+	vxor %v1, %v10, %v19
 # v38 = v38 ^ v20
 	.loc 1 811
-	vxor %v26, %v26, %v6
+	vxor %v14, %v14, %v17
 # v20 = v52 ^ v20
 	.loc 1 812
-	li %r0, 912
-	lvx %v2, %r1, %r0
-	vxor %v6, %v2, %v6
+	vxor %v17, %v5, %v17
 # v30 = v30 ^ v36
 	.loc 1 813
-	vxor %v7, %v0, %v8
+	vxor %v8, %v0, %v12
 # v36 = v55 ^ v36
 	.loc 1 814
-	li %r0, 896
-	lvx %v0, %r1, %r0
-	vxor %v8, %v0, %v8
+	vxor %v12, %v6, %v12
 # v23 = v23 ^ v33
 	.loc 1 815
-	vxor %v9, %v1, %v3
+	vxor %v10, %v1, %v3
 # v33 = v24 ^ v33
 	.loc 1 816
-	li %r0, 880
+	li %r0, 976
 	lvx %v0, %r1, %r0
-	vxor %v16, %v0, %v3
+	vxor %v6, %v0, %v3
 # v24 = v33 ^ v18
 	.loc 1 817
-	vxor %v0, %v16, %v19
+	vxor %v0, %v6, %v15
 # v55 = v36 ^ v39
 	.loc 1 818
-	vxor %v1, %v8, %v21
+	vxor %v1, %v12, %v23
 # v52 = v20 ^ v42
 	.loc 1 819
-	vxor %v2, %v6, %v5
+	vxor %v2, %v17, %v26
 # v52 = v52 ^ v43
 	.loc 1 820
-	vxor %v2, %v2, %v4
+	vxor %v2, %v2, %v9
 # v54 = v23 ^ v34
 	.loc 1 821
-	vxor %v17, %v9, %v22
+	vxor %v3, %v10, %v7
 # v26 = v30 ^ v32
 	.loc 1 822
-	vxor %v18, %v7, %v23
+	vxor %v13, %v8, %v30
 # v59 = v38 ^ v43
 	.loc 1 823
-	vxor %v20, %v26, %v4
+	vxor %v19, %v14, %v9
 # v24 = v24 ^ v54
 	.loc 1 824
-	vxor %v0, %v0, %v17
+	vxor %v0, %v0, %v3
 # v41 = v43 ^ v42
 	.loc 1 825
-	vxor %v3, %v4, %v5
+	vxor %v4, %v9, %v26
 # v55 = v55 ^ v26
 	.loc 1 826
-	vxor %v1, %v1, %v18
+	li %r0, 976
+	stvx %v9, %r1, %r0
+	vxor %v1, %v1, %v13
 # v55 = v55 ^ v32
 	.loc 1 827
-	vxor %v28, %v1, %v23
+	vxor %v1, %v1, %v30
 # v49 = v18 ^ v34
 	.loc 1 828
-	vxor %v1, %v19, %v22
+	vxor %v5, %v15, %v7
 # v52 = v52 ^ v59
 	.loc 1 829
-	vxor %v24, %v2, %v20
+	vxor %v16, %v2, %v19
 # v51 = v39 ^ v32
 	.loc 1 830
-	vxor %v25, %v21, %v23
+	vxor %v18, %v23, %v30
 # v24 = v24 ^ v49
 	.loc 1 831
-	vxor %v27, %v0, %v1
+	vxor %v0, %v0, %v5
 # v53 = v32 ^ v26
 	.loc 1 832
-	vxor %v0, %v23, %v18
+	vxor %v2, %v30, %v13
 # v41 = v41 ^ v52
 	.loc 1 833
-	vxor %v3, %v3, %v24
+	vxor %v4, %v4, %v16
 # v41 = v41 ^ v59
 	.loc 1 834
-	vxor %v3, %v3, %v20
+	vxor %v4, %v4, %v19
 # v54 = v54 ^ v34
 	.loc 1 835
-	vxor %v29, %v17, %v22
+	vxor %v20, %v3, %v7
 # v55 = v55 ^ v51
 	.loc 1 836
-	vxor %v17, %v28, %v25
+	vxor %v11, %v1, %v18
 # v50 = v42 ^ v59
 	.loc 1 837
-	vxor %v2, %v5, %v20
+	vxor %v9, %v26, %v19
 # v24 = v24 ^ v54
 	.loc 1 838
-	vxor %v28, %v27, %v29
+	vxor %v0, %v0, %v20
 # v59 = v59 ^ v52
 	.loc 1 839
-	vxor %v30, %v20, %v24
+	vxor %v1, %v19, %v16
 # v53 = v53 ^ v55
 	.loc 1 840
-	vxor %v0, %v0, %v17
+	vxor %v2, %v2, %v11
 # v53 = v53 ^ v51
 	.loc 1 841
-	vxor %v20, %v0, %v25
+	vxor %v2, %v2, %v18
 # v49 = v49 ^ v34
 	.loc 1 842
-	vxor %v27, %v1, %v22
+	vxor %v19, %v5, %v7
 # v41 = v41 ^ v50
 	.loc 1 843
-	vxor %v3, %v3, %v2
+	vxor %v5, %v4, %v9
 # v26 = v26 ^ v51
 	.loc 1 844
-	vxor %v18, %v18, %v25
+	vxor %v3, %v13, %v18
 # v24 = v24 ^ v49
 	.loc 1 845
-	vxor %v1, %v28, %v27
-	li %r0, 1264
-	stvx %v1, %r1, %r0
+	vxor %v4, %v0, %v19
 # v51 = v51 ^ v55
 	.loc 1 846
-	vxor %v0, %v25, %v17
-	li %r0, 1280
-	stvx %v0, %r1, %r0
+	vxor %v18, %v18, %v11
 # v59 = v59 ^ v41
 	.loc 1 847
-	vxor %v0, %v30, %v3
+	vxor %v1, %v1, %v5
 # v59 = v59 ^ v50
 	.loc 1 848
-	vxor %v0, %v0, %v2
-	li %r0, 1296
-	stvx %v0, %r1, %r0
+	vxor %v21, %v1, %v9
 # v54 = v54 ^ v34
 	.loc 1 849
-	vxor %v29, %v29, %v22
+	vxor %v20, %v20, %v7
 # v53 = v53 ^ v26
 	.loc 1 850
-	vxor %v25, %v20, %v18
+	vxor %v13, %v2, %v3
 # v52 = v52 ^ v50
 	.loc 1 851
-	vxor %v24, %v24, %v2
+	li %r0, 992
+	stvx %v3, %r1, %r0
+	vxor %v16, %v16, %v9
 # v21 = v24 & v33
 	.loc 1 852
-	vand %v0, %v1, %v16
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vand %v3, %v4, %v6
 # v19 = v24 & v36
 	.loc 1 853
-	vand %v0, %v1, %v8
+	vand %v0, %v4, %v12
 # v25 = v50 & v33
 	.loc 1 854
-	vand %v1, %v2, %v16
+	vand %v1, %v9, %v6
 # v25 = v19 ^ v25
 	.loc 1 855
-	vxor %v0, %v0, %v1
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v22, %v0, %v1
 # v19 = v24 & v20
 	.loc 1 856
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v6
+	vand %v0, %v4, %v17
 # v45 = v50 & v36
 	.loc 1 857
-	vand %v1, %v2, %v8
+	vand %v1, %v9, %v12
 # v37 = v51 & v33
 	.loc 1 858
-	li %r0, 1280
-	lvx %v28, %r1, %r0
-	vand %v20, %v28, %v16
+	vand %v2, %v18, %v6
 # v45 = v19 ^ v45
 	.loc 1 859
 	vxor %v1, %v0, %v1
 # v37 = v45 ^ v37
 	.loc 1 860
-	vxor %v0, %v1, %v20
-	li %r0, 944
-	stvx %v0, %r1, %r0
+	vxor %v25, %v1, %v2
 # v45 = v50 & v20
 	.loc 1 861
-	vand %v0, %v2, %v6
+	vand %v0, %v9, %v17
 # v19 = v51 & v36
 	.loc 1 862
-	vand %v1, %v28, %v8
+	vand %v1, %v18, %v12
 # v19 = v45 ^ v19
 	.loc 1 863
-	vxor %v0, %v0, %v1
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v28, %v0, %v1
 # v45 = v51 & v20
 	.loc 1 864
-	vand %v0, %v28, %v6
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vand %v27, %v18, %v17
 # v28 = v49 & v23
 	.loc 1 865
-	vand %v0, %v27, %v9
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	vand %v24, %v19, %v10
 # v31 = v49 & v30
 	.loc 1 866
-	vand %v0, %v27, %v7
+	vand %v0, %v19, %v8
 # v29 = v59 & v23
 	.loc 1 867
-	li %r0, 1296
-	lvx %v28, %r1, %r0
-	vand %v1, %v28, %v9
+	vand %v1, %v21, %v10
 # v29 = v31 ^ v29
 	.loc 1 868
-	vxor %v0, %v0, %v1
-	li %r0, 976
-	stvx %v0, %r1, %r0
+	vxor %v29, %v0, %v1
 # v31 = v49 & v38
 	.loc 1 869
-	vand %v0, %v27, %v26
+	vand %v0, %v19, %v14
 # v22 = v59 & v30
 	.loc 1 870
-	vand %v1, %v28, %v7
+	vand %v1, %v21, %v8
 # v27 = v55 & v23
 	.loc 1 871
-	vand %v20, %v17, %v9
+	vand %v2, %v11, %v10
 # v22 = v31 ^ v22
 	.loc 1 872
 	vxor %v1, %v0, %v1
 # v27 = v22 ^ v27
 	.loc 1 873
-	vxor %v0, %v1, %v20
-	li %r0, 992
-	stvx %v0, %r1, %r0
+	vxor %v2, %v1, %v2
 # v22 = v59 & v38
 	.loc 1 874
-	vand %v0, %v28, %v26
+	vand %v0, %v21, %v14
 # v31 = v55 & v30
 	.loc 1 875
-	vand %v1, %v17, %v7
+	vand %v1, %v11, %v8
 # v31 = v22 ^ v31
 	.loc 1 876
-	vxor %v0, %v0, %v1
-	li %r0, 1008
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v22 = v55 & v38
 	.loc 1 877
-	vand %v0, %v17, %v26
-	li %r0, 1024
-	stvx %v0, %r1, %r0
+	vand %v0, %v11, %v14
 # v47 = v24 ^ v49
 	.loc 1 878
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	vxor %v20, %v0, %v27
+	vxor %v31, %v4, %v19
 # v35 = v50 ^ v59
 	.loc 1 879
-	vor %v0, %v28, %v28
-	vxor %v30, %v2, %v0
-	li %r0, 1040
-	stvx %v30, %r1, %r0
+	li %r0, 1104
+	stvx %v19, %r1, %r0
+	vxor %v19, %v9, %v21
 # v48 = v51 ^ v55
 	.loc 1 880
-	li %r0, 1280
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v17
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	li %r0, 1120
+	stvx %v21, %r1, %r0
+	vxor %v21, %v18, %v11
 # v46 = v33 ^ v23
 	.loc 1 881
-	vxor %v31, %v16, %v9
-	li %r0, 1120
-	stvx %v31, %r1, %r0
+	li %r0, 1088
+	stvx %v11, %r1, %r0
+	vxor %v11, %v6, %v10
 # v5 = v36 ^ v30
 	.loc 1 882
-	vxor %v1, %v8, %v7
+	li %r0, 1072
+	stvx %v10, %r1, %r0
+	vxor %v10, %v12, %v8
 # v57 = v20 ^ v38
 	.loc 1 883
-	vxor %v28, %v6, %v26
+	li %r0, 1040
+	stvx %v8, %r1, %r0
+	li %r0, 1056
+	stvx %v12, %r1, %r0
+	vxor %v12, %v17, %v14
 # v40 = v47 & v46
 	.loc 1 884
-	vand %v0, %v20, %v31
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	li %r0, 1008
+	stvx %v14, %r1, %r0
+	li %r0, 1024
+	stvx %v17, %r1, %r0
+	vand %v17, %v31, %v11
 # v17 = v47 & v5
 	.loc 1 885
-	vand %v0, %v20, %v1
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	vand %v8, %v31, %v10
 # v8 = v35 & v46
 	.loc 1 886
-	vand %v0, %v30, %v31
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vand %v14, %v19, %v11
 # v8 = v17 ^ v8
 	.loc 1 887
-	li %r0, 1088
-	lvx %v0, %r1, %r0
-	li %r0, 1104
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	vxor %v14, %v8, %v14
 # v47 = v47 & v57
 	.loc 1 888
-	vand %v31, %v20, %v28
+	vand %v31, %v31, %v12
 # v17 = v35 & v5
 	.loc 1 889
-	vand %v30, %v30, %v1
+	vand %v8, %v19, %v10
 # v46 = v48 & v46
 	.loc 1 890
-	li %r0, 1056
-	lvx %v0, %r1, %r0
-	li %r0, 1120
-	lvx %v20, %r1, %r0
-	vand %v20, %v0, %v20
+	vand %v11, %v21, %v11
 # v17 = v47 ^ v17
 	.loc 1 891
-	vxor %v0, %v31, %v30
+	vxor %v8, %v31, %v8
 # v46 = v17 ^ v46
 	.loc 1 892
-	vxor %v20, %v0, %v20
+	vxor %v11, %v8, %v11
 # v35 = v35 & v57
 	.loc 1 893
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v28
+	vand %v19, %v19, %v12
 # v5 = v48 & v5
 	.loc 1 894
-	li %r0, 1056
-	lvx %v30, %r1, %r0
-	vand %v1, %v30, %v1
+	vand %v10, %v21, %v10
 # v5 = v35 ^ v5
 	.loc 1 895
-	vxor %v1, %v0, %v1
+	vxor %v10, %v19, %v10
 # v57 = v48 & v57
 	.loc 1 896
-	vand %v0, %v30, %v28
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	vand %v12, %v21, %v12
 # v40 = v40 ^ v21
 	.loc 1 897
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	li %r0, 912
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
+	vxor %v17, %v17, %v3
 # v40 = v40 ^ v28
 	.loc 1 898
-	li %r0, 960
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 1136
+	stvx %v3, %r1, %r0
+	vxor %v17, %v17, %v24
 # v8 = v8 ^ v25
 	.loc 1 899
-	li %r0, 928
-	lvx %v0, %r1, %r0
-	li %r0, 1088
-	lvx %v28, %r1, %r0
-	vxor %v0, %v28, %v0
+	vxor %v14, %v14, %v22
 # v8 = v8 ^ v29
 	.loc 1 900
-	li %r0, 976
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	li %r0, 1152
+	stvx %v22, %r1, %r0
+	vxor %v14, %v14, %v29
 # v46 = v46 ^ v37
 	.loc 1 901
-	li %r0, 944
-	lvx %v0, %r1, %r0
-	vxor %v0, %v20, %v0
+	vxor %v11, %v11, %v25
 # v46 = v46 ^ v27
 	.loc 1 902
-	li %r0, 992
-	lvx %v20, %r1, %r0
-	vxor %v0, %v0, %v20
-	li %r0, 976
-	stvx %v0, %r1, %r0
+	li %r0, 1168
+	stvx %v25, %r1, %r0
+	vxor %v11, %v11, %v2
 # v5 = v5 ^ v19
 	.loc 1 903
-	li %r0, 880
-	lvx %v20, %r1, %r0
-	vxor %v0, %v1, %v20
+	li %r0, 1184
+	stvx %v2, %r1, %r0
+	li %r0, 1232
+	stvx %v11, %r1, %r0
+	vxor %v10, %v10, %v28
 # v5 = v5 ^ v31
 	.loc 1 904
-	li %r0, 1008
-	lvx %v1, %r1, %r0
-	vxor %v1, %v0, %v1
+	vxor %v10, %v10, %v1
 # v57 = v57 ^ v45
 	.loc 1 905
-	li %r0, 896
-	lvx %v30, %r1, %r0
-	li %r0, 1056
-	lvx %v0, %r1, %r0
-	vxor %v31, %v0, %v30
+	li %r0, 1200
+	stvx %v1, %r1, %r0
+	vxor %v12, %v12, %v27
 # v57 = v57 ^ v22
 	.loc 1 906
-	li %r0, 1024
-	lvx %v0, %r1, %r0
-	vxor %v31, %v31, %v0
+	vxor %v12, %v12, %v0
 # v19 = v40 ^ v19
 	.loc 1 907
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v20
-	li %r0, 1040
+	li %r0, 1216
 	stvx %v0, %r1, %r0
+	vxor %v28, %v17, %v28
 # v45 = v8 ^ v45
 	.loc 1 908
-	li %r0, 1072
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v30
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	li %r0, 1248
+	stvx %v28, %r1, %r0
+	vxor %v27, %v14, %v27
 # v28 = v5 ^ v28
 	.loc 1 909
-	li %r0, 960
-	lvx %v0, %r1, %r0
-	vxor %v0, %v1, %v0
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	li %r0, 1264
+	stvx %v27, %r1, %r0
+	vxor %v24, %v10, %v24
 # v29 = v57 ^ v29
 	.loc 1 910
-	vxor %v0, %v31, %v28
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	li %r0, 1280
+	stvx %v24, %r1, %r0
+	vxor %v29, %v12, %v29
 # v57 = v54 & v18
 	.loc 1 911
-	vand %v0, %v29, %v19
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	li %r0, 1296
+	stvx %v29, %r1, %r0
+	vand %v3, %v20, %v15
 # v5 = v54 & v39
 	.loc 1 912
-	vand %v0, %v29, %v21
+	vand %v0, %v20, %v23
 # v8 = v41 & v18
 	.loc 1 913
-	vand %v1, %v3, %v19
+	vand %v1, %v5, %v15
 # v8 = v5 ^ v8
 	.loc 1 914
-	vxor %v0, %v0, %v1
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vxor %v8, %v0, %v1
 # v5 = v54 & v42
 	.loc 1 915
-	vand %v0, %v29, %v5
+	vand %v0, %v20, %v26
 # v40 = v41 & v39
 	.loc 1 916
-	vand %v1, %v3, %v21
+	vand %v1, %v5, %v23
 # v48 = v53 & v18
 	.loc 1 917
-	vand %v20, %v25, %v19
+	vand %v2, %v13, %v15
 # v40 = v5 ^ v40
 	.loc 1 918
 	vxor %v1, %v0, %v1
 # v48 = v40 ^ v48
 	.loc 1 919
-	vxor %v0, %v1, %v20
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	vxor %v14, %v1, %v2
 # v40 = v41 & v42
 	.loc 1 920
-	vand %v0, %v3, %v5
+	vand %v0, %v5, %v26
 # v5 = v53 & v39
 	.loc 1 921
-	vand %v1, %v25, %v21
+	vand %v1, %v13, %v23
 # v5 = v40 ^ v5
 	.loc 1 922
-	vxor %v0, %v0, %v1
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vxor %v12, %v0, %v1
 # v40 = v53 & v42
 	.loc 1 923
-	vand %v0, %v25, %v5
-	li %r0, 1152
-	stvx %v0, %r1, %r0
+	vand %v17, %v13, %v26
 # v35 = v34 & v34
 	.loc 1 924
-	vand %v0, %v22, %v22
-	li %r0, 1168
-	stvx %v0, %r1, %r0
+	vand %v19, %v7, %v7
 # v17 = v34 & v32
 	.loc 1 925
-	vand %v0, %v22, %v23
+	vand %v0, %v7, %v30
 # v47 = v52 & v34
 	.loc 1 926
-	vand %v1, %v24, %v22
+	vand %v1, %v16, %v7
 # v47 = v17 ^ v47
 	.loc 1 927
-	vxor %v0, %v0, %v1
-	li %r0, 1184
-	stvx %v0, %r1, %r0
+	vxor %v21, %v0, %v1
 # v17 = v34 & v43
 	.loc 1 928
-	vand %v0, %v22, %v4
+	li %r0, 976
+	lvx %v25, %r1, %r0
+	vand %v0, %v7, %v25
 # v15 = v52 & v32
 	.loc 1 929
-	vand %v1, %v24, %v23
+	vand %v1, %v16, %v30
 # v44 = v26 & v34
 	.loc 1 930
-	vand %v20, %v18, %v22
+	li %r0, 992
+	lvx %v22, %r1, %r0
+	vand %v2, %v22, %v7
 # v15 = v17 ^ v15
 	.loc 1 931
 	vxor %v1, %v0, %v1
 # v44 = v15 ^ v44
 	.loc 1 932
-	vxor %v0, %v1, %v20
-	li %r0, 1312
-	stvx %v0, %r1, %r0
+	vxor %v28, %v1, %v2
 # v15 = v52 & v43
 	.loc 1 933
-	vand %v0, %v24, %v4
+	vand %v0, %v16, %v25
 # v17 = v26 & v32
 	.loc 1 934
-	vand %v1, %v18, %v23
+	vand %v1, %v22, %v30
 # v17 = v15 ^ v17
 	.loc 1 935
-	vxor %v0, %v0, %v1
-	li %r0, 1328
-	stvx %v0, %r1, %r0
+	vxor %v2, %v0, %v1
 # v15 = v26 & v43
 	.loc 1 936
-	vand %v20, %v18, %v4
+	vand %v10, %v22, %v25
 # v58 = v54 ^ v34
 	.loc 1 937
-	vxor %v1, %v29, %v22
+	vxor %v27, %v20, %v7
 # v62 = v41 ^ v52
 	.loc 1 938
-	vxor %v0, %v3, %v24
-	li %r0, 1200
-	stvx %v0, %r1, %r0
+	vxor %v24, %v5, %v16
 # v60 = v53 ^ v26
 	.loc 1 939
-	vxor %v0, %v25, %v18
-	li %r0, 1216
-	stvx %v0, %r1, %r0
+	vxor %v29, %v13, %v22
 # v56 = v18 ^ v34
 	.loc 1 940
-	vxor %v30, %v19, %v22
+	vxor %v11, %v15, %v7
 # v12 = v39 ^ v32
 	.loc 1 941
-	vxor %v28, %v21, %v23
+	vxor %v31, %v23, %v30
 # v61 = v42 ^ v43
 	.loc 1 942
-	vxor %v0, %v5, %v4
-	li %r0, 1232
-	stvx %v0, %r1, %r0
+	li %r0, 992
+	stvx %v30, %r1, %r0
+	vxor %v25, %v26, %v25
 # v2 = v58 & v56
 	.loc 1 943
-	vand %v0, %v1, %v30
-	li %r0, 1248
-	stvx %v0, %r1, %r0
+	vand %v30, %v27, %v11
 # v63 = v58 & v12
 	.loc 1 944
-	vand %v0, %v1, %v28
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vand %v0, %v27, %v31
 # v64 = v62 & v56
 	.loc 1 945
-	li %r0, 1200
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v30
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vand %v1, %v24, %v11
 # v64 = v63 ^ v64
 	.loc 1 946
-	li %r0, 880
-	lvx %v0, %r1, %r0
-	li %r0, 896
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v58 = v58 & v61
 	.loc 1 947
-	li %r0, 1232
-	lvx %v0, %r1, %r0
-	vand %v0, %v1, %v0
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vand %v27, %v27, %v25
 # v63 = v62 & v12
 	.loc 1 948
-	li %r0, 1200
-	lvx %v0, %r1, %r0
-	vand %v1, %v0, %v28
+	vand %v0, %v24, %v31
 # v56 = v60 & v56
 	.loc 1 949
-	li %r0, 1216
-	lvx %v0, %r1, %r0
-	vand %v0, %v0, %v30
+	vand %v11, %v29, %v11
 # v63 = v58 ^ v63
 	.loc 1 950
-	li %r0, 896
-	lvx %v30, %r1, %r0
-	vxor %v1, %v30, %v1
+	vxor %v0, %v27, %v0
 # v56 = v63 ^ v56
 	.loc 1 951
-	vxor %v0, %v1, %v0
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v11, %v0, %v11
 # v62 = v62 & v61
 	.loc 1 952
-	li %r0, 1200
-	lvx %v0, %r1, %r0
-	li %r0, 1232
-	lvx %v1, %r1, %r0
-	vand %v0, %v0, %v1
+	vand %v24, %v24, %v25
 # v12 = v60 & v12
 	.loc 1 953
-	li %r0, 1216
-	lvx %v30, %r1, %r0
-	vand %v1, %v30, %v28
+	vand %v31, %v29, %v31
 # v12 = v62 ^ v12
 	.loc 1 954
-	vxor %v1, %v0, %v1
+	vxor %v0, %v24, %v31
 # v61 = v60 & v61
 	.loc 1 955
-	li %r0, 1232
-	lvx %v0, %r1, %r0
-	vand %v0, %v30, %v0
-	li %r0, 1200
-	stvx %v0, %r1, %r0
+	vand %v25, %v29, %v25
 # v2 = v2 ^ v57
 	.loc 1 956
-	li %r0, 1248
-	lvx %v0, %r1, %r0
-	li %r0, 1088
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
+	vxor %v30, %v30, %v3
 # v2 = v2 ^ v35
 	.loc 1 957
-	li %r0, 1168
-	lvx %v28, %r1, %r0
-	vxor %v28, %v0, %v28
+	vxor %v30, %v30, %v19
 # v64 = v64 ^ v8
 	.loc 1 958
-	li %r0, 1104
-	lvx %v0, %r1, %r0
-	li %r0, 880
-	lvx %v30, %r1, %r0
-	vxor %v0, %v30, %v0
+	vxor %v1, %v1, %v8
 # v64 = v64 ^ v47
 	.loc 1 959
-	li %r0, 1184
-	lvx %v30, %r1, %r0
-	vxor %v0, %v0, %v30
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v1, %v1, %v21
 # v56 = v56 ^ v48
 	.loc 1 960
-	li %r0, 1120
-	lvx %v0, %r1, %r0
-	li %r0, 896
-	lvx %v30, %r1, %r0
-	vxor %v0, %v30, %v0
+	vxor %v11, %v11, %v14
 # v56 = v56 ^ v44
 	.loc 1 961
-	li %r0, 1312
-	lvx %v30, %r1, %r0
-	vxor %v0, %v0, %v30
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v11, %v11, %v28
 # v12 = v12 ^ v5
 	.loc 1 962
-	li %r0, 1136
-	lvx %v30, %r1, %r0
-	vxor %v0, %v1, %v30
+	vxor %v0, %v0, %v12
 # v12 = v12 ^ v17
 	.loc 1 963
-	li %r0, 1328
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vxor %v0, %v0, %v2
 # v61 = v61 ^ v40
 	.loc 1 964
-	li %r0, 1152
-	lvx %v1, %r1, %r0
-	li %r0, 1200
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v25, %v25, %v17
 # v61 = v61 ^ v15
 	.loc 1 965
-	vxor %v31, %v0, %v20
+	vxor %v25, %v25, %v10
 # v5 = v2 ^ v5
 	.loc 1 966
-	vxor %v0, %v28, %v30
-	li %r0, 1152
-	stvx %v0, %r1, %r0
+	li %r0, 1312
+	stvx %v10, %r1, %r0
+	vxor %v12, %v30, %v12
 # v40 = v64 ^ v40
 	.loc 1 967
-	li %r0, 880
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	vxor %v17, %v1, %v17
 # v35 = v12 ^ v35
 	.loc 1 968
-	li %r0, 1136
-	lvx %v0, %r1, %r0
-	li %r0, 1168
-	lvx %v1, %r1, %r0
-	vxor %v0, %v0, %v1
-	li %r0, 1136
-	stvx %v0, %r1, %r0
+	vxor %v19, %v0, %v19
 # v47 = v61 ^ v47
 	.loc 1 969
-	li %r0, 1184
-	lvx %v0, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 1168
-	stvx %v0, %r1, %r0
+	vxor %v21, %v25, %v21
 # v54 = v24 ^ v54
 	.loc 1 970
-	li %r0, 1264
-	lvx %v0, %r1, %r0
-	vxor %v29, %v0, %v29
+	vxor %v20, %v4, %v20
 # v41 = v50 ^ v41
 	.loc 1 971
-	vxor %v3, %v2, %v3
+	vxor %v9, %v9, %v5
 # v53 = v51 ^ v53
 	.loc 1 972
-	li %r0, 1280
-	lvx %v0, %r1, %r0
-	vxor %v25, %v0, %v25
+	vxor %v13, %v18, %v13
 # v49 = v49 ^ v34
 	.loc 1 973
-	vxor %v27, %v27, %v22
+	li %r0, 1104
+	lvx %v10, %r1, %r0
+	vxor %v10, %v10, %v7
 # v52 = v59 ^ v52
 	.loc 1 974
-	li %r0, 1296
+	li %r0, 1120
 	lvx %v0, %r1, %r0
-	vxor %v24, %v0, %v24
+	vxor %v16, %v0, %v16
 # v26 = v55 ^ v26
 	.loc 1 975
-	vxor %v18, %v17, %v18
+	li %r0, 1088
+	lvx %v0, %r1, %r0
+	vxor %v22, %v0, %v22
 # v18 = v33 ^ v18
 	.loc 1 976
-	vxor %v19, %v16, %v19
+	vxor %v15, %v6, %v15
 # v39 = v36 ^ v39
 	.loc 1 977
-	vxor %v21, %v8, %v21
+	li %r0, 1056
+	lvx %v0, %r1, %r0
+	vxor %v23, %v0, %v23
 # v42 = v20 ^ v42
 	.loc 1 978
-	vxor %v5, %v6, %v5
+	li %r0, 1024
+	lvx %v0, %r1, %r0
+	vxor %v26, %v0, %v26
 # v34 = v23 ^ v34
 	.loc 1 979
-	vxor %v22, %v9, %v22
+	li %r0, 1072
+	lvx %v0, %r1, %r0
+	vxor %v18, %v0, %v7
 # v32 = v30 ^ v32
 	.loc 1 980
-	vxor %v23, %v7, %v23
+	li %r0, 1040
+	lvx %v0, %r1, %r0
+	li %r0, 992
+	lvx %v7, %r1, %r0
+	vxor %v7, %v0, %v7
 # v43 = v38 ^ v43
 	.loc 1 981
-	vxor %v6, %v26, %v4
+	li %r0, 1008
+	lvx %v0, %r1, %r0
+	li %r0, 976
+	lvx %v5, %r1, %r0
+	vxor %v5, %v0, %v5
 # v38 = v54 & v18
 	.loc 1 982
-	vand %v4, %v29, %v19
+	vand %v6, %v20, %v15
 # v30 = v54 & v39
 	.loc 1 983
-	vand %v0, %v29, %v21
+	vand %v0, %v20, %v23
 # v23 = v41 & v18
 	.loc 1 984
-	vand %v1, %v3, %v19
+	vand %v1, %v9, %v15
 # v23 = v30 ^ v23
 	.loc 1 985
-	vxor %v7, %v0, %v1
+	vxor %v24, %v0, %v1
 # v30 = v54 & v42
 	.loc 1 986
-	vand %v0, %v29, %v5
+	vand %v0, %v20, %v26
 # v20 = v41 & v39
 	.loc 1 987
-	vand %v1, %v3, %v21
+	vand %v1, %v9, %v23
 # v36 = v53 & v18
 	.loc 1 988
-	vand %v2, %v25, %v19
+	vand %v4, %v13, %v15
 # v20 = v30 ^ v20
 	.loc 1 989
 	vxor %v1, %v0, %v1
 # v36 = v20 ^ v36
 	.loc 1 990
-	vxor %v9, %v1, %v2
+	vxor %v25, %v1, %v4
 # v20 = v41 & v42
 	.loc 1 991
-	vand %v0, %v3, %v5
+	vand %v0, %v9, %v26
 # v30 = v53 & v39
 	.loc 1 992
-	vand %v1, %v25, %v21
+	vand %v1, %v13, %v23
 # v30 = v20 ^ v30
 	.loc 1 993
-	vxor %v17, %v0, %v1
+	vxor %v29, %v0, %v1
 # v20 = v53 & v42
 	.loc 1 994
-	vand %v8, %v25, %v5
+	vand %v4, %v13, %v26
 # v33 = v49 & v34
 	.loc 1 995
-	vand %v16, %v27, %v22
+	vand %v27, %v10, %v18
 # v55 = v49 & v32
 	.loc 1 996
-	vand %v0, %v27, %v23
+	vand %v0, %v10, %v7
 # v59 = v52 & v34
 	.loc 1 997
-	vand %v1, %v24, %v22
+	vand %v1, %v16, %v18
 # v59 = v55 ^ v59
 	.loc 1 998
-	vxor %v26, %v0, %v1
+	vxor %v30, %v0, %v1
 # v55 = v49 & v43
 	.loc 1 999
-	vand %v0, %v27, %v6
+	vand %v0, %v10, %v5
 # v51 = v52 & v32
 	.loc 1 1000
-	vand %v1, %v24, %v23
+	vand %v1, %v16, %v7
 # v50 = v26 & v34
 	.loc 1 1001
-	vand %v2, %v18, %v22
+	vand %v31, %v22, %v18
 # v51 = v55 ^ v51
 	.loc 1 1002
 	vxor %v1, %v0, %v1
 # v50 = v51 ^ v50
 	.loc 1 1003
-	vxor %v2, %v1, %v2
+	vxor %v31, %v1, %v31
 # v51 = v52 & v43
 	.loc 1 1004
-	vand %v0, %v24, %v6
+	vand %v0, %v16, %v5
 # v55 = v26 & v32
 	.loc 1 1005
-	vand %v1, %v18, %v23
+	vand %v1, %v22, %v7
 # v55 = v51 ^ v55
 	.loc 1 1006
-	vxor %v28, %v0, %v1
+	vxor %v1, %v0, %v1
 # v51 = v26 & v43
 	.loc 1 1007
-	vand %v30, %v18, %v6
+	vand %v0, %v22, %v5
 # v49 = v54 ^ v49
 	.loc 1 1008
-	vxor %v27, %v29, %v27
+	vxor %v10, %v20, %v10
 # v52 = v41 ^ v52
 	.loc 1 1009
-	vxor %v24, %v3, %v24
+	vxor %v16, %v9, %v16
 # v26 = v53 ^ v26
 	.loc 1 1010
-	vxor %v18, %v25, %v18
+	vxor %v22, %v13, %v22
 # v34 = v18 ^ v34
 	.loc 1 1011
-	vxor %v3, %v19, %v22
+	vxor %v18, %v15, %v18
 # v32 = v39 ^ v32
 	.loc 1 1012
-	vxor %v23, %v21, %v23
+	vxor %v9, %v23, %v7
 # v43 = v42 ^ v43
 	.loc 1 1013
-	vxor %v6, %v5, %v6
+	vxor %v13, %v26, %v5
 # v42 = v49 & v34
 	.loc 1 1014
-	vand %v5, %v27, %v3
+	vand %v15, %v10, %v18
 # v39 = v49 & v32
 	.loc 1 1015
-	vand %v0, %v27, %v23
+	vand %v5, %v10, %v9
 # v18 = v52 & v34
 	.loc 1 1016
-	vand %v1, %v24, %v3
+	vand %v7, %v16, %v18
 # v18 = v39 ^ v18
 	.loc 1 1017
-	vxor %v19, %v0, %v1
+	vxor %v20, %v5, %v7
 # v49 = v49 & v43
 	.loc 1 1018
-	vand %v0, %v27, %v6
+	vand %v10, %v10, %v13
 # v39 = v52 & v32
 	.loc 1 1019
-	vand %v1, %v24, %v23
+	vand %v5, %v16, %v9
 # v34 = v26 & v34
 	.loc 1 1020
-	vand %v3, %v18, %v3
+	vand %v7, %v22, %v18
 # v39 = v49 ^ v39
 	.loc 1 1021
-	vxor %v1, %v0, %v1
+	vxor %v5, %v10, %v5
 # v34 = v39 ^ v34
 	.loc 1 1022
-	vxor %v3, %v1, %v3
+	vxor %v5, %v5, %v7
 # v52 = v52 & v43
 	.loc 1 1023
-	vand %v24, %v24, %v6
+	vand %v16, %v16, %v13
 # v32 = v26 & v32
 	.loc 1 1024
-	vand %v0, %v18, %v23
+	vand %v9, %v22, %v9
 # v32 = v52 ^ v32
 	.loc 1 1025
-	vxor %v0, %v24, %v0
+	vxor %v9, %v16, %v9
 # v43 = v26 & v43
 	.loc 1 1026
-	vand %v6, %v18, %v6
+	vand %v7, %v22, %v13
 # v42 = v42 ^ v38
 	.loc 1 1027
-	vxor %v5, %v5, %v4
+	vxor %v15, %v15, %v6
 # v42 = v42 ^ v33
 	.loc 1 1028
-	vxor %v5, %v5, %v16
+	vxor %v15, %v15, %v27
 # v18 = v18 ^ v23
 	.loc 1 1029
-	vxor %v19, %v19, %v7
+	vxor %v20, %v20, %v24
 # v18 = v18 ^ v59
 	.loc 1 1030
-	vxor %v19, %v19, %v26
+	vxor %v20, %v20, %v30
 # v34 = v34 ^ v36
 	.loc 1 1031
-	vxor %v3, %v3, %v9
+	vxor %v5, %v5, %v25
 # v34 = v34 ^ v50
 	.loc 1 1032
-	vxor %v3, %v3, %v2
+	vxor %v10, %v5, %v31
 # v32 = v32 ^ v30
 	.loc 1 1033
-	vxor %v0, %v0, %v17
+	vxor %v5, %v9, %v29
 # v32 = v32 ^ v55
 	.loc 1 1034
-	vxor %v0, %v0, %v28
+	vxor %v5, %v5, %v1
 # v43 = v43 ^ v20
 	.loc 1 1035
-	vxor %v6, %v6, %v8
+	vxor %v7, %v7, %v4
 # v43 = v43 ^ v51
 	.loc 1 1036
-	vxor %v6, %v6, %v30
+	vxor %v7, %v7, %v0
 # v30 = v42 ^ v30
 	.loc 1 1037
-	vxor %v17, %v5, %v17
+	vxor %v29, %v15, %v29
 # v20 = v18 ^ v20
 	.loc 1 1038
-	vxor %v8, %v19, %v8
+	vxor %v9, %v20, %v4
 # v33 = v32 ^ v33
 	.loc 1 1039
-	vxor %v16, %v0, %v16
+	vxor %v27, %v5, %v27
 # v59 = v43 ^ v59
 	.loc 1 1040
-	vxor %v26, %v6, %v26
+	vxor %v30, %v7, %v30
 # v38 = v38 ^ v21
 	.loc 1 1041
-	li %r0, 912
-	lvx %v0, %r1, %r0
-	vxor %v4, %v4, %v0
+	li %r0, 1136
+	lvx %v4, %r1, %r0
+	vxor %v6, %v6, %v4
 # v38 = v38 ^ v57
 	.loc 1 1042
-	li %r0, 1088
-	lvx %v0, %r1, %r0
-	vxor %v4, %v4, %v0
+	vxor %v7, %v6, %v3
 # v23 = v23 ^ v25
 	.loc 1 1043
-	li %r0, 928
-	lvx %v0, %r1, %r0
-	vxor %v7, %v7, %v0
+	li %r0, 1152
+	lvx %v6, %r1, %r0
+	vxor %v24, %v24, %v6
 # v23 = v23 ^ v8
 	.loc 1 1044
-	li %r0, 1104
-	lvx %v0, %r1, %r0
-	vxor %v7, %v7, %v0
+	vxor %v24, %v24, %v8
 # v36 = v36 ^ v37
 	.loc 1 1045
-	li %r0, 944
-	lvx %v0, %r1, %r0
-	vxor %v9, %v9, %v0
+	li %r0, 1168
+	lvx %v5, %r1, %r0
+	vxor %v25, %v25, %v5
 # v36 = v36 ^ v48
 	.loc 1 1046
-	li %r0, 1120
-	lvx %v0, %r1, %r0
-	vxor %v9, %v9, %v0
+	vxor %v25, %v25, %v14
 # v30 = v30 ^ v19
 	.loc 1 1047
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vxor %v0, %v17, %v0
+	li %r0, 1248
+	lvx %v13, %r1, %r0
+	vxor %v4, %v29, %v13
 # v30 = v30 ^ v5
 	.loc 1 1048
-	li %r0, 1152
-	lvx %v1, %r1, %r0
-	vxor %v5, %v0, %v1
+	vxor %v16, %v4, %v12
 # v20 = v20 ^ v45
 	.loc 1 1049
-	li %r0, 1056
-	lvx %v0, %r1, %r0
-	vxor %v0, %v8, %v0
+	li %r0, 1264
+	lvx %v15, %r1, %r0
+	vxor %v4, %v9, %v15
 # v20 = v20 ^ v40
 	.loc 1 1050
-	li %r0, 880
-	lvx %v1, %r1, %r0
-	vxor %v8, %v0, %v1
+	vxor %v18, %v4, %v17
 # v34 = v34 ^ v46
 	.loc 1 1051
-	li %r0, 976
-	lvx %v0, %r1, %r0
-	vxor %v0, %v3, %v0
+	li %r0, 1232
+	lvx %v9, %r1, %r0
+	vxor %v10, %v10, %v9
 # v34 = v34 ^ v56
 	.loc 1 1052
-	li %r0, 896
-	lvx %v1, %r1, %r0
-	vxor %v6, %v0, %v1
+	vxor %v10, %v10, %v11
 # v33 = v33 ^ v28
 	.loc 1 1053
-	li %r0, 960
-	lvx %v19, %r1, %r0
-	vxor %v0, %v16, %v19
+	li %r0, 1280
+	lvx %v20, %r1, %r0
+	vxor %v4, %v27, %v20
 # v33 = v33 ^ v35
 	.loc 1 1054
-	li %r0, 1136
-	lvx %v1, %r1, %r0
-	vxor %v3, %v0, %v1
+	vxor %v23, %v4, %v19
 # v59 = v59 ^ v29
 	.loc 1 1055
-	li %r0, 1072
-	lvx %v21, %r1, %r0
-	vxor %v0, %v26, %v21
+	li %r0, 1296
+	lvx %v22, %r1, %r0
+	vxor %v4, %v30, %v22
 # v59 = v59 ^ v47
 	.loc 1 1056
-	li %r0, 1168
-	lvx %v1, %r1, %r0
-	vxor %v18, %v0, %v1
+	vxor %v26, %v4, %v21
 # v50 = v50 ^ v27
 	.loc 1 1057
-	li %r0, 992
-	lvx %v22, %r1, %r0
-	vxor %v2, %v2, %v22
+	li %r0, 1184
+	lvx %v4, %r1, %r0
+	vxor %v31, %v31, %v4
 # v50 = v50 ^ v44
 	.loc 1 1058
-	li %r0, 1312
-	lvx %v0, %r1, %r0
-	vxor %v17, %v2, %v0
+	vxor %v31, %v31, %v28
 # v55 = v55 ^ v31
 	.loc 1 1059
-	li %r0, 1008
-	lvx %v0, %r1, %r0
-	vxor %v28, %v28, %v0
+	li %r0, 1200
+	lvx %v27, %r1, %r0
+	vxor %v1, %v1, %v27
 # v55 = v55 ^ v17
 	.loc 1 1060
-	li %r0, 1328
-	lvx %v1, %r1, %r0
-	vxor %v28, %v28, %v1
+	vxor %v29, %v1, %v2
 # v51 = v51 ^ v22
 	.loc 1 1061
-	li %r0, 1024
+	li %r0, 1216
 	lvx %v1, %r1, %r0
-	vxor %v30, %v30, %v1
+	vxor %v0, %v0, %v1
 # v51 = v51 ^ v15
 	.loc 1 1062
-	vxor %v30, %v30, %v20
+	li %r0, 1312
+	lvx %v30, %r1, %r0
+	vxor %v0, %v0, %v30
 # v28 = v38 ^ v28
 	.loc 1 1063
-	vxor %v16, %v4, %v19
+	vxor %v20, %v7, %v20
 # v29 = v23 ^ v29
 	.loc 1 1064
-	vxor %v7, %v7, %v21
+	vxor %v22, %v24, %v22
 # v27 = v36 ^ v27
 	.loc 1 1065
-	vxor %v4, %v9, %v22
+	vxor %v4, %v25, %v4
 # v31 = v30 ^ v31
 	.loc 1 1066
-	vxor %v9, %v5, %v0
+	vxor %v27, %v16, %v27
 # v22 = v20 ^ v22
 	.loc 1 1067
-	vxor %v0, %v8, %v1
+	vxor %v7, %v18, %v1
 # v57 = v33 ^ v57
 	.loc 1 1068
-	li %r0, 1088
-	lvx %v1, %r1, %r0
-	vxor %v1, %v3, %v1
+	vxor %v3, %v23, %v3
 # v8 = v59 ^ v8
 	.loc 1 1069
-	li %r0, 1104
-	lvx %v2, %r1, %r0
-	vxor %v2, %v18, %v2
+	vxor %v8, %v26, %v8
 # v48 = v50 ^ v48
 	.loc 1 1070
-	li %r0, 1120
-	lvx %v3, %r1, %r0
-	vxor %v17, %v17, %v3
+	vxor %v14, %v31, %v14
 # v5 = v55 ^ v5
 	.loc 1 1071
-	li %r0, 1152
-	lvx %v3, %r1, %r0
-	vxor %v3, %v28, %v3
+	vxor %v1, %v29, %v12
 # v40 = v51 ^ v40
 	.loc 1 1072
-	li %r0, 880
-	lvx %v5, %r1, %r0
-	vxor %v19, %v30, %v5
+	vxor %v0, %v0, %v17
 # v8 = v8 ^ v15
 	.loc 1 1073
-	vxor %v18, %v2, %v20
+	vxor %v8, %v8, %v30
 # v15 = v22 ^ v15
 	.loc 1 1074
-	vxor %v20, %v0, %v20
+	vxor %v30, %v7, %v30
 # v57 = v57 ^ v17
 	.loc 1 1075
-	li %r0, 1328
-	lvx %v0, %r1, %r0
-	vxor %v5, %v1, %v0
+	vxor %v7, %v3, %v2
 # v17 = v31 ^ v17
 	.loc 1 1076
-	vxor %v0, %v9, %v0
+	vxor %v2, %v27, %v2
 # v34 = v34 ^ v44
 	.loc 1 1077
-	li %r0, 1312
-	lvx %v1, %r1, %r0
-	vxor %v6, %v6, %v1
+	vxor %v10, %v10, %v28
 # v44 = v27 ^ v44
 	.loc 1 1078
-	vxor %v1, %v4, %v1
+	vxor %v28, %v4, %v28
 # v15 = v15 ^ v47
 	.loc 1 1079
-	li %r0, 1168
-	lvx %v2, %r1, %r0
-	vxor %v20, %v20, %v2
+	vxor %v30, %v30, %v21
 # v47 = v29 ^ v47
 	.loc 1 1080
-	vxor %v2, %v7, %v2
+	vxor %v21, %v22, %v21
 # v17 = v17 ^ v35
 	.loc 1 1081
-	li %r0, 1136
-	lvx %v4, %r1, %r0
-	vxor %v7, %v0, %v4
+	vxor %v12, %v2, %v19
 # v35 = v28 ^ v35
 	.loc 1 1082
-	vxor %v0, %v16, %v4
+	vxor %v19, %v20, %v19
 # v44 = v44 ^ v56
 	.loc 1 1083
-	li %r0, 896
-	lvx %v4, %r1, %r0
-	vxor %v8, %v1, %v4
+	vxor %v28, %v28, %v11
 # v56 = v46 ^ v56
 	.loc 1 1084
-	li %r0, 976
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v4
+	vxor %v11, %v9, %v11
 # v47 = v47 ^ v40
 	.loc 1 1085
-	vxor %v9, %v2, %v19
+	vxor %v21, %v21, %v0
 # v40 = v45 ^ v40
 	.loc 1 1086
-	li %r0, 1056
-	lvx %v2, %r1, %r0
-	vxor %v2, %v2, %v19
+	vxor %v0, %v15, %v0
 # v35 = v35 ^ v5
 	.loc 1 1087
-	vxor %v16, %v0, %v3
+	vxor %v19, %v19, %v1
 # v5 = v19 ^ v5
 	.loc 1 1088
-	li %r0, 1040
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v3
+	vxor %v1, %v13, %v1
 # v56 = v56 ^ v48
 	.loc 1 1089
-	vxor %v1, %v1, %v17
+	vxor %v11, %v11, %v14
 # v48 = v37 ^ v48
 	.loc 1 1090
-	li %r0, 944
-	lvx %v3, %r1, %r0
-	vxor %v3, %v3, %v17
+	vxor %v2, %v5, %v14
 # v40 = v40 ^ v8
 	.loc 1 1091
-	vxor %v2, %v2, %v18
+	vxor %v0, %v0, %v8
 # v8 = v25 ^ v8
 	.loc 1 1092
-	li %r0, 928
-	lvx %v4, %r1, %r0
-	vxor %v4, %v4, %v18
+	vxor %v3, %v6, %v8
 # v5 = v5 ^ v57
 	.loc 1 1093
-	vxor %v0, %v0, %v5
+	vxor %v1, %v1, %v7
 # v57 = v21 ^ v57
 	.loc 1 1094
-	li %r0, 912
-	lvx %v17, %r1, %r0
-	vxor %v5, %v17, %v5
+	li %r0, 1136
+	lvx %v4, %r1, %r0
+	vxor %v4, %v4, %v7
 # v57 = v57 ^ v35
 	.loc 1 1095
-	vxor %v5, %v5, %v16
+	vxor %v4, %v4, %v19
 # v8 = v8 ^ v47
 	.loc 1 1096
-	vxor %v4, %v4, %v9
+	vxor %v5, %v3, %v21
 # v48 = v48 ^ v44
 	.loc 1 1097
-	vxor %v3, %v3, %v8
+	vxor %v2, %v2, %v28
 # v48 = v48 ^ v34
 	.loc 1 1098
-	vxor %v3, %v3, %v6
+	vxor %v6, %v2, %v10
 # v5 = v5 ^ v17
 	.loc 1 1099
-	vxor %v17, %v0, %v7
+	vxor %v7, %v1, %v12
 # v40 = v40 ^ v15
 	.loc 1 1100
-	vxor %v18, %v2, %v20
+	vxor %v8, %v0, %v30
 # v56 = v56 ^ v34
 	.loc 1 1101
-	vxor %v19, %v1, %v6
+	vxor %v11, %v11, %v10
 # v21 = v57 & v0
 	.loc 1 1102
 	li %r0, 784
-	lvx %v2, %r1, %r0
-	vand %v0, %v5, %v2
-	li %r0, 880
-	stvx %v0, %r1, %r0
+	lvx %v3, %r1, %r0
+	vand %v9, %v4, %v3
 # v25 = v57 & v3
 	.loc 1 1103
-	li %r0, 800
-	lvx %v21, %r1, %r0
-	vand %v0, %v5, %v21
+	li %r0, 816
+	lvx %v13, %r1, %r0
+	vand %v0, %v4, %v13
 # v37 = v34 & v0
 	.loc 1 1104
-	vand %v1, %v6, %v2
+	vand %v1, %v10, %v3
 # v37 = v25 ^ v37
 	.loc 1 1105
-	vxor %v0, %v0, %v1
-	li %r0, 896
-	stvx %v0, %r1, %r0
+	vxor %v14, %v0, %v1
 # v25 = v57 & v6
 	.loc 1 1106
-	li %r0, 816
-	lvx %v22, %r1, %r0
-	vand %v0, %v5, %v22
+	li %r0, 848
+	lvx %v15, %r1, %r0
+	vand %v0, %v4, %v15
 # v19 = v34 & v3
 	.loc 1 1107
-	vand %v1, %v6, %v21
+	vand %v1, %v10, %v13
 # v45 = v8 & v0
 	.loc 1 1108
-	vand %v2, %v4, %v2
+	vand %v2, %v5, %v3
 # v19 = v25 ^ v19
 	.loc 1 1109
 	vxor %v1, %v0, %v1
 # v45 = v19 ^ v45
 	.loc 1 1110
-	vxor %v0, %v1, %v2
-	li %r0, 912
-	stvx %v0, %r1, %r0
+	vxor %v18, %v1, %v2
 # v19 = v34 & v6
 	.loc 1 1111
-	vand %v0, %v6, %v22
+	vand %v0, %v10, %v15
 # v25 = v8 & v3
 	.loc 1 1112
-	vand %v1, %v4, %v21
+	vand %v1, %v5, %v13
 # v25 = v19 ^ v25
 	.loc 1 1113
-	vxor %v21, %v0, %v1
+	vxor %v22, %v0, %v1
 # v19 = v8 & v6
 	.loc 1 1114
-	vand %v23, %v4, %v22
+	vand %v20, %v5, %v15
 # v46 = v35 & v10
 	.loc 1 1115
-	li %r0, 832
-	lvx %v2, %r1, %r0
-	vand %v22, %v16, %v2
+	li %r0, 896
+	lvx %v16, %r1, %r0
+	vand %v17, %v19, %v16
 # v28 = v35 & v13
 	.loc 1 1116
-	li %r0, 848
-	lvx %v25, %r1, %r0
-	vand %v0, %v16, %v25
+	li %r0, 928
+	lvx %v23, %r1, %r0
+	vand %v0, %v19, %v23
 # v29 = v48 & v10
 	.loc 1 1117
-	vand %v1, %v3, %v2
+	vand %v1, %v6, %v16
 # v29 = v28 ^ v29
 	.loc 1 1118
 	vxor %v24, %v0, %v1
 # v28 = v35 & v16
 	.loc 1 1119
-	li %r0, 864
-	lvx %v26, %r1, %r0
-	vand %v0, %v16, %v26
+	li %r0, 960
+	lvx %v25, %r1, %r0
+	vand %v0, %v19, %v25
 # v27 = v48 & v13
 	.loc 1 1120
-	vand %v1, %v3, %v25
+	vand %v1, %v6, %v23
 # v31 = v47 & v10
 	.loc 1 1121
-	vand %v2, %v9, %v2
+	vand %v2, %v21, %v16
 # v27 = v28 ^ v27
 	.loc 1 1122
 	vxor %v1, %v0, %v1
 # v31 = v27 ^ v31
 	.loc 1 1123
-	vxor %v0, %v1, %v2
-	li %r0, 928
-	stvx %v0, %r1, %r0
+	vxor %v27, %v1, %v2
 # v27 = v48 & v16
 	.loc 1 1124
-	vand %v0, %v3, %v26
+	vand %v0, %v6, %v25
 # v28 = v47 & v13
 	.loc 1 1125
-	vand %v1, %v9, %v25
+	vand %v1, %v21, %v23
 # v28 = v27 ^ v28
 	.loc 1 1126
-	vxor %v0, %v0, %v1
-	li %r0, 944
-	stvx %v0, %r1, %r0
+	vxor %v2, %v0, %v1
 # v27 = v47 & v16
 	.loc 1 1127
-	vand %v0, %v9, %v26
-	li %r0, 960
-	stvx %v0, %r1, %r0
+	vand %v1, %v21, %v25
 # v22 = v57 ^ v35
 	.loc 1 1128
-	vxor %v31, %v5, %v16
+	vxor %v29, %v4, %v19
 # v51 = v34 ^ v48
 	.loc 1 1129
-	vxor %v28, %v6, %v3
+	vxor %v26, %v10, %v6
 # v55 = v8 ^ v47
 	.loc 1 1130
-	vxor %v29, %v4, %v9
+	vxor %v31, %v5, %v21
 # v50 = v0 ^ v10
 	.loc 1 1131
-	li %r0, 784
-	lvx %v0, %r1, %r0
-	li %r0, 832
-	lvx %v1, %r1, %r0
-	vxor %v2, %v0, %v1
+	vxor %v16, %v3, %v16
 # v59 = v3 ^ v13
 	.loc 1 1132
-	li %r0, 800
-	lvx %v0, %r1, %r0
-	vor %v1, %v25, %v25
-	vxor %v27, %v0, %v1
+	vxor %v13, %v13, %v23
 # v33 = v6 ^ v16
 	.loc 1 1133
-	li %r0, 816
-	lvx %v0, %r1, %r0
-	vor %v1, %v26, %v26
-	vxor %v26, %v0, %v1
+	vxor %v23, %v15, %v25
 # v20 = v22 & v50
 	.loc 1 1134
-	vand %v25, %v31, %v2
+	vand %v15, %v29, %v16
 # v30 = v22 & v59
 	.loc 1 1135
-	vand %v0, %v31, %v27
+	vand %v0, %v29, %v13
 # v36 = v51 & v50
 	.loc 1 1136
-	vand %v1, %v28, %v2
+	vand %v3, %v26, %v16
 # v36 = v30 ^ v36
 	.loc 1 1137
-	vxor %v30, %v0, %v1
+	vxor %v3, %v0, %v3
 # v22 = v22 & v33
 	.loc 1 1138
-	vand %v0, %v31, %v26
+	vand %v29, %v29, %v23
 # v30 = v51 & v59
 	.loc 1 1139
-	vand %v1, %v28, %v27
+	vand %v0, %v26, %v13
 # v50 = v55 & v50
 	.loc 1 1140
-	vand %v2, %v29, %v2
+	vand %v16, %v31, %v16
 # v30 = v22 ^ v30
 	.loc 1 1141
-	vxor %v1, %v0, %v1
+	vxor %v0, %v29, %v0
 # v50 = v30 ^ v50
 	.loc 1 1142
-	vxor %v2, %v1, %v2
+	vxor %v16, %v0, %v16
 # v51 = v51 & v33
 	.loc 1 1143
-	vand %v28, %v28, %v26
+	vand %v26, %v26, %v23
 # v59 = v55 & v59
 	.loc 1 1144
-	vand %v27, %v29, %v27
+	vand %v13, %v31, %v13
 # v59 = v51 ^ v59
 	.loc 1 1145
-	vxor %v0, %v28, %v27
+	vxor %v13, %v26, %v13
 # v33 = v55 & v33
 	.loc 1 1146
-	vand %v1, %v29, %v26
+	vand %v23, %v31, %v23
 # v20 = v20 ^ v21
 	.loc 1 1147
-	li %r0, 880
-	lvx %v26, %r1, %r0
-	vxor %v25, %v25, %v26
+	vxor %v15, %v15, %v9
 # v20 = v20 ^ v46
 	.loc 1 1148
-	vxor %v25, %v25, %v22
+	li %r0, 976
+	stvx %v9, %r1, %r0
+	vxor %v15, %v15, %v17
 # v36 = v36 ^ v37
 	.loc 1 1149
-	li %r0, 896
-	lvx %v26, %r1, %r0
-	vxor %v30, %v30, %v26
+	vxor %v3, %v3, %v14
 # v36 = v36 ^ v29
 	.loc 1 1150
-	vxor %v30, %v30, %v24
+	li %r0, 992
+	stvx %v14, %r1, %r0
+	vxor %v3, %v3, %v24
 # v50 = v50 ^ v45
 	.loc 1 1151
-	li %r0, 912
-	lvx %v26, %r1, %r0
-	vxor %v2, %v2, %v26
+	vxor %v16, %v16, %v18
 # v50 = v50 ^ v31
 	.loc 1 1152
-	li %r0, 928
-	lvx %v26, %r1, %r0
-	vxor %v2, %v2, %v26
-	li %r0, 976
-	stvx %v2, %r1, %r0
+	li %r0, 1008
+	stvx %v18, %r1, %r0
+	vxor %v16, %v16, %v27
 # v59 = v59 ^ v25
 	.loc 1 1153
-	vxor %v0, %v0, %v21
+	li %r0, 1024
+	stvx %v27, %r1, %r0
+	li %r0, 1072
+	stvx %v16, %r1, %r0
+	vxor %v13, %v13, %v22
 # v59 = v59 ^ v28
 	.loc 1 1154
-	li %r0, 944
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v13, %v13, %v2
 # v33 = v33 ^ v19
 	.loc 1 1155
-	vxor %v1, %v1, %v23
+	li %r0, 1040
+	stvx %v2, %r1, %r0
+	vxor %v23, %v23, %v20
 # v33 = v33 ^ v27
 	.loc 1 1156
-	li %r0, 960
-	lvx %v2, %r1, %r0
-	vxor %v1, %v1, %v2
+	vxor %v23, %v23, %v1
 # v25 = v20 ^ v25
 	.loc 1 1157
-	vxor %v2, %v25, %v21
-	li %r0, 992
-	stvx %v2, %r1, %r0
+	li %r0, 1056
+	stvx %v1, %r1, %r0
+	vxor %v22, %v15, %v22
 # v19 = v36 ^ v19
 	.loc 1 1158
-	vxor %v2, %v30, %v23
-	li %r0, 1008
-	stvx %v2, %r1, %r0
+	li %r0, 1088
+	stvx %v22, %r1, %r0
+	vxor %v20, %v3, %v20
 # v46 = v59 ^ v46
 	.loc 1 1159
-	vxor %v0, %v0, %v22
-	li %r0, 1024
-	stvx %v0, %r1, %r0
+	li %r0, 1104
+	stvx %v20, %r1, %r0
+	vxor %v17, %v13, %v17
 # v29 = v33 ^ v29
 	.loc 1 1160
-	vxor %v0, %v1, %v24
-	li %r0, 1040
-	stvx %v0, %r1, %r0
+	li %r0, 1120
+	stvx %v17, %r1, %r0
+	vxor %v24, %v23, %v24
 # v33 = v5 & v1
 	.loc 1 1161
-	vand %v0, %v17, %v12
-	li %r0, 1056
-	stvx %v0, %r1, %r0
+	li %r0, 1136
+	stvx %v24, %r1, %r0
+	li %r0, 800
+	lvx %v9, %r1, %r0
+	vand %v3, %v7, %v9
 # v59 = v5 & v4
 	.loc 1 1162
-	vand %v0, %v17, %v14
+	li %r0, 832
+	lvx %v13, %r1, %r0
+	vand %v0, %v7, %v13
 # v36 = v44 & v1
 	.loc 1 1163
-	vand %v1, %v8, %v12
+	vand %v1, %v28, %v9
 # v36 = v59 ^ v36
 	.loc 1 1164
-	vxor %v21, %v0, %v1
+	vxor %v14, %v0, %v1
 # v59 = v5 & v7
 	.loc 1 1165
-	vand %v0, %v17, %v13
+	li %r0, 864
+	lvx %v15, %r1, %r0
+	vand %v0, %v7, %v15
 # v20 = v44 & v4
 	.loc 1 1166
-	vand %v1, %v8, %v14
+	vand %v1, %v28, %v13
 # v55 = v40 & v1
 	.loc 1 1167
-	vand %v2, %v18, %v12
+	vand %v2, %v8, %v9
 # v20 = v59 ^ v20
 	.loc 1 1168
 	vxor %v1, %v0, %v1
 # v55 = v20 ^ v55
 	.loc 1 1169
-	vxor %v22, %v1, %v2
+	vxor %v18, %v1, %v2
 # v20 = v44 & v7
 	.loc 1 1170
-	vand %v0, %v8, %v13
+	vand %v0, %v28, %v15
 # v59 = v40 & v4
 	.loc 1 1171
-	vand %v1, %v18, %v14
+	vand %v1, %v8, %v13
 # v59 = v20 ^ v59
 	.loc 1 1172
-	vxor %v0, %v0, %v1
-	li %r0, 1072
-	stvx %v0, %r1, %r0
+	vxor %v20, %v0, %v1
 # v20 = v40 & v7
 	.loc 1 1173
-	vand %v0, %v18, %v13
-	li %r0, 1104
-	stvx %v0, %r1, %r0
+	vand %v17, %v8, %v15
 # v51 = v17 & v11
 	.loc 1 1174
-	vand %v0, %v7, %v15
-	li %r0, 1120
-	stvx %v0, %r1, %r0
+	li %r0, 912
+	lvx %v16, %r1, %r0
+	vand %v22, %v12, %v16
 # v30 = v17 & v14
 	.loc 1 1175
-	vand %v0, %v7, %v10
+	li %r0, 944
+	lvx %v23, %r1, %r0
+	vand %v0, %v12, %v23
 # v22 = v56 & v11
 	.loc 1 1176
-	vand %v1, %v19, %v15
+	vand %v1, %v11, %v16
 # v22 = v30 ^ v22
 	.loc 1 1177
-	vxor %v23, %v0, %v1
+	vxor %v24, %v0, %v1
 # v30 = v17 & v9
 	.loc 1 1178
-	vand %v0, %v7, %v11
+	li %r0, 880
+	lvx %v25, %r1, %r0
+	vand %v0, %v12, %v25
 # v23 = v56 & v14
 	.loc 1 1179
-	vand %v1, %v19, %v10
+	vand %v1, %v11, %v23
 # v38 = v15 & v11
 	.loc 1 1180
-	vand %v2, %v20, %v15
+	vand %v2, %v30, %v16
 # v23 = v30 ^ v23
 	.loc 1 1181
 	vxor %v1, %v0, %v1
 # v38 = v23 ^ v38
 	.loc 1 1182
-	vxor %v24, %v1, %v2
+	vxor %v27, %v1, %v2
 # v23 = v56 & v9
 	.loc 1 1183
-	vand %v0, %v19, %v11
+	vand %v0, %v11, %v25
 # v30 = v15 & v14
 	.loc 1 1184
-	vand %v1, %v20, %v10
+	vand %v1, %v30, %v23
 # v30 = v23 ^ v30
 	.loc 1 1185
-	vxor %v26, %v0, %v1
+	vxor %v1, %v0, %v1
 # v23 = v15 & v9
 	.loc 1 1186
-	vand %v25, %v20, %v11
+	vand %v2, %v30, %v25
 # v43 = v5 ^ v17
 	.loc 1 1187
-	vxor %v31, %v17, %v7
+	vxor %v29, %v7, %v12
 # v32 = v44 ^ v56
 	.loc 1 1188
-	vxor %v29, %v8, %v19
+	vxor %v26, %v28, %v11
 # v18 = v40 ^ v15
 	.loc 1 1189
-	vxor %v30, %v18, %v20
+	vxor %v31, %v8, %v30
 # v42 = v1 ^ v11
 	.loc 1 1190
-	vxor %v27, %v12, %v15
+	vxor %v16, %v9, %v16
 # v26 = v4 ^ v14
 	.loc 1 1191
-	vxor %v1, %v14, %v10
+	vxor %v23, %v13, %v23
 # v52 = v7 ^ v9
 	.loc 1 1192
-	vxor %v2, %v13, %v11
+	vxor %v15, %v15, %v25
 # v39 = v43 & v42
 	.loc 1 1193
-	vand %v0, %v31, %v27
-	li %r0, 1088
-	stvx %v0, %r1, %r0
+	vand %v25, %v29, %v16
 # v49 = v43 & v26
 	.loc 1 1194
-	vand %v0, %v31, %v1
+	vand %v0, %v29, %v23
 # v53 = v32 & v42
 	.loc 1 1195
-	vand %v28, %v29, %v27
+	vand %v13, %v26, %v16
 # v53 = v49 ^ v53
 	.loc 1 1196
-	vxor %v28, %v0, %v28
+	vxor %v13, %v0, %v13
 # v43 = v43 & v52
 	.loc 1 1197
-	vand %v31, %v31, %v2
+	vand %v29, %v29, %v15
 # v49 = v32 & v26
 	.loc 1 1198
-	vand %v0, %v29, %v1
+	vand %v0, %v26, %v23
 # v42 = v18 & v42
 	.loc 1 1199
-	vand %v27, %v30, %v27
+	vand %v16, %v31, %v16
 # v49 = v43 ^ v49
 	.loc 1 1200
-	vxor %v0, %v31, %v0
+	vxor %v0, %v29, %v0
 # v42 = v49 ^ v42
 	.loc 1 1201
-	vxor %v27, %v0, %v27
+	vxor %v16, %v0, %v16
 # v32 = v32 & v52
 	.loc 1 1202
-	vand %v0, %v29, %v2
+	vand %v26, %v26, %v15
 # v26 = v18 & v26
 	.loc 1 1203
-	vand %v1, %v30, %v1
+	vand %v23, %v31, %v23
 # v26 = v32 ^ v26
 	.loc 1 1204
-	vxor %v29, %v0, %v1
+	vxor %v0, %v26, %v23
 # v52 = v18 & v52
 	.loc 1 1205
-	vand %v1, %v30, %v2
+	vand %v15, %v31, %v15
 # v39 = v39 ^ v33
 	.loc 1 1206
-	li %r0, 1088
-	lvx %v0, %r1, %r0
-	li %r0, 1056
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v25, %v25, %v3
 # v39 = v39 ^ v51
 	.loc 1 1207
-	li %r0, 1120
-	lvx %v2, %r1, %r0
-	vxor %v30, %v0, %v2
+	vxor %v25, %v25, %v22
 # v53 = v53 ^ v36
 	.loc 1 1208
-	vxor %v0, %v28, %v21
+	vxor %v13, %v13, %v14
 # v53 = v53 ^ v22
 	.loc 1 1209
-	vxor %v28, %v0, %v23
+	vxor %v13, %v13, %v24
 # v42 = v42 ^ v55
 	.loc 1 1210
-	vxor %v0, %v27, %v22
+	vxor %v16, %v16, %v18
 # v42 = v42 ^ v38
 	.loc 1 1211
-	vxor %v0, %v0, %v24
+	vxor %v16, %v16, %v27
 # v26 = v26 ^ v59
 	.loc 1 1212
-	li %r0, 1072
-	lvx %v27, %r1, %r0
-	vxor %v29, %v29, %v27
+	vxor %v0, %v0, %v20
 # v26 = v26 ^ v30
 	.loc 1 1213
-	vxor %v31, %v29, %v26
+	vxor %v0, %v0, %v1
 # v52 = v52 ^ v20
 	.loc 1 1214
-	li %r0, 1104
-	lvx %v29, %r1, %r0
-	vxor %v1, %v1, %v29
+	vxor %v15, %v15, %v17
 # v52 = v52 ^ v23
 	.loc 1 1215
-	vxor %v1, %v1, %v25
+	vxor %v15, %v15, %v2
 # v59 = v39 ^ v59
 	.loc 1 1216
-	vxor %v27, %v30, %v27
+	li %r0, 800
+	stvx %v2, %r1, %r0
+	vxor %v20, %v25, %v20
 # v20 = v53 ^ v20
 	.loc 1 1217
-	vxor %v28, %v28, %v29
+	vxor %v17, %v13, %v17
 # v51 = v26 ^ v51
 	.loc 1 1218
-	vxor %v29, %v31, %v2
+	vxor %v22, %v0, %v22
 # v22 = v52 ^ v22
 	.loc 1 1219
-	vxor %v23, %v1, %v23
+	vxor %v24, %v15, %v24
 # v5 = v57 ^ v5
 	.loc 1 1220
-	vxor %v17, %v5, %v17
+	vxor %v7, %v4, %v7
 # v44 = v34 ^ v44
 	.loc 1 1221
-	vxor %v8, %v6, %v8
+	vxor %v28, %v10, %v28
 # v40 = v8 ^ v40
 	.loc 1 1222
-	vxor %v18, %v4, %v18
+	vxor %v10, %v5, %v8
 # v17 = v35 ^ v17
 	.loc 1 1223
-	vxor %v7, %v16, %v7
+	vxor %v12, %v19, %v12
 # v56 = v48 ^ v56
 	.loc 1 1224
-	vxor %v19, %v3, %v19
+	vxor %v13, %v6, %v11
 # v15 = v47 ^ v15
 	.loc 1 1225
-	vxor %v20, %v9, %v20
+	vxor %v30, %v21, %v30
 # v1 = v0 ^ v1
 	.loc 1 1226
 	li %r0, 784
-	lvx %v1, %r1, %r0
-	vxor %v12, %v1, %v12
+	lvx %v0, %r1, %r0
+	vxor %v19, %v0, %v9
 # v4 = v3 ^ v4
 	.loc 1 1227
-	li %r0, 800
-	lvx %v1, %r1, %r0
-	vxor %v14, %v1, %v14
+	li %r0, 816
+	lvx %v0, %r1, %r0
+	li %r0, 832
+	lvx %v15, %r1, %r0
+	vxor %v15, %v0, %v15
 # v7 = v6 ^ v7
 	.loc 1 1228
-	li %r0, 816
-	lvx %v1, %r1, %r0
-	vxor %v13, %v1, %v13
+	li %r0, 848
+	lvx %v0, %r1, %r0
+	li %r0, 864
+	lvx %v11, %r1, %r0
+	vxor %v11, %v0, %v11
 # v11 = v10 ^ v11
 	.loc 1 1229
-	li %r0, 832
-	lvx %v1, %r1, %r0
-	vxor %v15, %v1, %v15
+	li %r0, 896
+	lvx %v0, %r1, %r0
+	li %r0, 912
+	lvx %v9, %r1, %r0
+	vxor %v9, %v0, %v9
 # v14 = v13 ^ v14
 	.loc 1 1230
-	li %r0, 848
-	lvx %v1, %r1, %r0
-	vxor %v10, %v1, %v10
+	li %r0, 928
+	lvx %v0, %r1, %r0
+	li %r0, 944
+	lvx %v8, %r1, %r0
+	vxor %v8, %v0, %v8
 # v9 = v16 ^ v9
 	.loc 1 1231
-	li %r0, 864
-	lvx %v1, %r1, %r0
-	vxor %v11, %v1, %v11
+	li %r0, 960
+	lvx %v0, %r1, %r0
+	li %r0, 880
+	lvx %v5, %r1, %r0
+	vxor %v5, %v0, %v5
 # v16 = v5 & v1
 	.loc 1 1232
-	vand %v4, %v17, %v12
+	vand %v6, %v7, %v19
 # v13 = v5 & v4
 	.loc 1 1233
-	vand %v1, %v17, %v14
+	vand %v0, %v7, %v15
 # v10 = v44 & v1
 	.loc 1 1234
-	vand %v2, %v8, %v12
+	vand %v2, %v28, %v19
 # v10 = v13 ^ v10
 	.loc 1 1235
-	vxor %v5, %v1, %v2
+	vxor %v21, %v0, %v2
 # v13 = v5 & v7
 	.loc 1 1236
-	vand %v1, %v17, %v13
+	vand %v0, %v7, %v11
 # v6 = v44 & v4
 	.loc 1 1237
-	vand %v2, %v8, %v14
+	vand %v2, %v28, %v15
 # v3 = v40 & v1
 	.loc 1 1238
-	vand %v3, %v18, %v12
+	vand %v4, %v10, %v19
 # v6 = v13 ^ v6
 	.loc 1 1239
-	vxor %v2, %v1, %v2
+	vxor %v2, %v0, %v2
 # v3 = v6 ^ v3
 	.loc 1 1240
-	vxor %v6, %v2, %v3
+	vxor %v23, %v2, %v4
 # v6 = v44 & v7
 	.loc 1 1241
-	vand %v1, %v8, %v13
+	vand %v0, %v28, %v11
 # v13 = v40 & v4
 	.loc 1 1242
-	vand %v2, %v18, %v14
+	vand %v2, %v10, %v15
 # v13 = v6 ^ v13
 	.loc 1 1243
-	vxor %v16, %v1, %v2
+	vxor %v26, %v0, %v2
 # v6 = v40 & v7
 	.loc 1 1244
-	vand %v9, %v18, %v13
+	vand %v4, %v10, %v11
 # v0 = v17 & v11
 	.loc 1 1245
-	vand %v3, %v7, %v15
+	vand %v25, %v12, %v9
 # v47 = v17 & v14
 	.loc 1 1246
-	vand %v1, %v7, %v10
+	vand %v0, %v12, %v8
 # v48 = v56 & v11
 	.loc 1 1247
-	vand %v2, %v19, %v15
+	vand %v2, %v13, %v9
 # v48 = v47 ^ v48
 	.loc 1 1248
-	vxor %v30, %v1, %v2
+	vxor %v29, %v0, %v2
 # v47 = v17 & v9
 	.loc 1 1249
-	vand %v1, %v7, %v11
+	vand %v0, %v12, %v5
 # v35 = v56 & v14
 	.loc 1 1250
-	vand %v2, %v19, %v10
+	vand %v2, %v13, %v8
 # v8 = v15 & v11
 	.loc 1 1251
-	vand %v31, %v20, %v15
+	vand %v31, %v30, %v9
 # v35 = v47 ^ v35
 	.loc 1 1252
-	vxor %v2, %v1, %v2
+	vxor %v2, %v0, %v2
 # v8 = v35 ^ v8
 	.loc 1 1253
 	vxor %v31, %v2, %v31
 # v35 = v56 & v9
 	.loc 1 1254
-	vand %v1, %v19, %v11
+	vand %v0, %v13, %v5
 # v47 = v15 & v14
 	.loc 1 1255
-	vand %v2, %v20, %v10
+	vand %v2, %v30, %v8
 # v47 = v35 ^ v47
 	.loc 1 1256
-	vxor %v2, %v1, %v2
+	vxor %v2, %v0, %v2
 # v35 = v15 & v9
 	.loc 1 1257
-	vand %v1, %v20, %v11
+	vand %v0, %v30, %v5
 # v17 = v5 ^ v17
 	.loc 1 1258
-	vxor %v17, %v17, %v7
+	vxor %v12, %v7, %v12
 # v56 = v44 ^ v56
 	.loc 1 1259
-	vxor %v19, %v8, %v19
+	vxor %v13, %v28, %v13
 # v15 = v40 ^ v15
 	.loc 1 1260
-	vxor %v20, %v18, %v20
+	vxor %v30, %v10, %v30
 # v11 = v1 ^ v11
 	.loc 1 1261
-	vxor %v15, %v12, %v15
+	vxor %v9, %v19, %v9
 # v14 = v4 ^ v14
 	.loc 1 1262
-	vxor %v10, %v14, %v10
+	vxor %v8, %v15, %v8
 # v9 = v7 ^ v9
 	.loc 1 1263
-	vxor %v11, %v13, %v11
+	vxor %v10, %v11, %v5
 # v7 = v17 & v11
 	.loc 1 1264
-	vand %v12, %v17, %v15
+	vand %v11, %v12, %v9
 # v4 = v17 & v14
 	.loc 1 1265
-	vand %v7, %v17, %v10
+	vand %v5, %v12, %v8
 # v1 = v56 & v11
 	.loc 1 1266
-	vand %v8, %v19, %v15
+	vand %v7, %v13, %v9
 # v1 = v4 ^ v1
 	.loc 1 1267
-	vxor %v13, %v7, %v8
+	vxor %v15, %v5, %v7
 # v17 = v17 & v9
 	.loc 1 1268
-	vand %v17, %v17, %v11
+	vand %v12, %v12, %v10
 # v4 = v56 & v14
 	.loc 1 1269
-	vand %v7, %v19, %v10
+	vand %v5, %v13, %v8
 # v11 = v15 & v11
 	.loc 1 1270
-	vand %v8, %v20, %v15
+	vand %v7, %v30, %v9
 # v4 = v17 ^ v4
 	.loc 1 1271
-	vxor %v7, %v17, %v7
+	vxor %v5, %v12, %v5
 # v11 = v4 ^ v11
 	.loc 1 1272
-	vxor %v7, %v7, %v8
+	vxor %v5, %v5, %v7
 # v56 = v56 & v9
 	.loc 1 1273
-	vand %v19, %v19, %v11
+	vand %v13, %v13, %v10
 # v14 = v15 & v14
 	.loc 1 1274
-	vand %v10, %v20, %v10
+	vand %v8, %v30, %v8
 # v14 = v56 ^ v14
 	.loc 1 1275
-	vxor %v10, %v19, %v10
+	vxor %v8, %v13, %v8
 # v9 = v15 & v9
 	.loc 1 1276
-	vand %v8, %v20, %v11
+	vand %v7, %v30, %v10
 # v7 = v7 ^ v16
 	.loc 1 1277
-	vxor %v12, %v12, %v4
+	vxor %v11, %v11, %v6
 # v7 = v7 ^ v0
 	.loc 1 1278
-	vxor %v12, %v12, %v3
+	vxor %v11, %v11, %v25
 # v1 = v1 ^ v10
 	.loc 1 1279
-	vxor %v13, %v13, %v5
+	vxor %v15, %v15, %v21
 # v1 = v1 ^ v48
 	.loc 1 1280
-	vxor %v13, %v13, %v30
+	vxor %v15, %v15, %v29
 # v11 = v11 ^ v3
 	.loc 1 1281
-	vxor %v7, %v7, %v6
+	vxor %v5, %v5, %v23
 # v11 = v11 ^ v8
 	.loc 1 1282
-	vxor %v11, %v7, %v31
+	vxor %v9, %v5, %v31
 # v14 = v14 ^ v13
 	.loc 1 1283
-	vxor %v7, %v10, %v16
+	vxor %v5, %v8, %v26
 # v14 = v14 ^ v47
 	.loc 1 1284
-	vxor %v7, %v7, %v2
+	vxor %v5, %v5, %v2
 # v9 = v9 ^ v6
 	.loc 1 1285
-	vxor %v8, %v8, %v9
+	vxor %v7, %v7, %v4
 # v9 = v9 ^ v35
 	.loc 1 1286
-	vxor %v8, %v8, %v1
+	vxor %v7, %v7, %v0
 # v13 = v7 ^ v13
 	.loc 1 1287
-	vxor %v16, %v12, %v16
+	vxor %v26, %v11, %v26
 # v6 = v1 ^ v6
 	.loc 1 1288
-	vxor %v9, %v13, %v9
+	vxor %v8, %v15, %v4
 # v0 = v14 ^ v0
 	.loc 1 1289
-	vxor %v7, %v7, %v3
+	vxor %v25, %v5, %v25
 # v48 = v9 ^ v48
 	.loc 1 1290
-	vxor %v30, %v8, %v30
+	vxor %v29, %v7, %v29
 # v16 = v16 ^ v21
 	.loc 1 1291
-	li %r0, 880
-	lvx %v3, %r1, %r0
-	vxor %v4, %v4, %v3
+	li %r0, 976
+	lvx %v4, %r1, %r0
+	vxor %v6, %v6, %v4
 # v16 = v16 ^ v33
 	.loc 1 1292
-	li %r0, 1056
-	lvx %v3, %r1, %r0
-	vxor %v4, %v4, %v3
+	vxor %v7, %v6, %v3
 # v10 = v10 ^ v37
 	.loc 1 1293
-	li %r0, 896
-	lvx %v3, %r1, %r0
-	vxor %v5, %v5, %v3
+	li %r0, 992
+	lvx %v6, %r1, %r0
+	vxor %v21, %v21, %v6
 # v10 = v10 ^ v36
 	.loc 1 1294
-	vxor %v5, %v5, %v21
+	vxor %v21, %v21, %v14
 # v3 = v3 ^ v45
 	.loc 1 1295
-	li %r0, 912
-	lvx %v3, %r1, %r0
-	vxor %v6, %v6, %v3
+	li %r0, 1008
+	lvx %v5, %r1, %r0
+	vxor %v23, %v23, %v5
 # v3 = v3 ^ v55
 	.loc 1 1296
-	vxor %v6, %v6, %v22
+	vxor %v23, %v23, %v18
 # v13 = v13 ^ v25
 	.loc 1 1297
-	li %r0, 992
-	lvx %v3, %r1, %r0
-	vxor %v3, %v16, %v3
+	li %r0, 1088
+	lvx %v10, %r1, %r0
+	vxor %v4, %v26, %v10
 # v13 = v13 ^ v59
 	.loc 1 1298
-	vxor %v8, %v3, %v27
+	vxor %v12, %v4, %v20
 # v6 = v6 ^ v19
 	.loc 1 1299
-	li %r0, 1008
-	lvx %v3, %r1, %r0
-	vxor %v3, %v9, %v3
+	li %r0, 1104
+	lvx %v11, %r1, %r0
+	vxor %v4, %v8, %v11
 # v6 = v6 ^ v20
 	.loc 1 1300
-	vxor %v9, %v3, %v28
+	vxor %v13, %v4, %v17
 # v11 = v11 ^ v50
 	.loc 1 1301
-	li %r0, 976
-	lvx %v3, %r1, %r0
-	vxor %v11, %v11, %v3
+	li %r0, 1072
+	lvx %v8, %r1, %r0
+	vxor %v9, %v9, %v8
 # v11 = v11 ^ v42
 	.loc 1 1302
-	vxor %v11, %v11, %v0
+	vxor %v9, %v9, %v16
 # v0 = v0 ^ v46
 	.loc 1 1303
-	li %r0, 1024
-	lvx %v10, %r1, %r0
-	vxor %v3, %v7, %v10
+	li %r0, 1120
+	lvx %v15, %r1, %r0
+	vxor %v4, %v25, %v15
 # v0 = v0 ^ v51
 	.loc 1 1304
-	vxor %v12, %v3, %v29
+	vxor %v25, %v4, %v22
 # v48 = v48 ^ v29
 	.loc 1 1305
-	li %r0, 1040
-	lvx %v14, %r1, %r0
-	vxor %v3, %v30, %v14
+	li %r0, 1136
+	lvx %v19, %r1, %r0
+	vxor %v4, %v29, %v19
 # v48 = v48 ^ v22
 	.loc 1 1306
-	vxor %v13, %v3, %v23
+	vxor %v26, %v4, %v24
 # v8 = v8 ^ v31
 	.loc 1 1307
-	li %r0, 928
-	lvx %v3, %r1, %r0
-	vxor %v31, %v31, %v3
+	li %r0, 1024
+	lvx %v4, %r1, %r0
+	vxor %v31, %v31, %v4
 # v8 = v8 ^ v38
 	.loc 1 1308
-	vxor %v31, %v31, %v24
+	vxor %v31, %v31, %v27
 # v47 = v47 ^ v28
 	.loc 1 1309
-	li %r0, 944
-	lvx %v16, %r1, %r0
-	vxor %v2, %v2, %v16
+	li %r0, 1040
+	lvx %v28, %r1, %r0
+	vxor %v2, %v2, %v28
 # v47 = v47 ^ v30
 	.loc 1 1310
-	vxor %v7, %v2, %v26
+	vxor %v29, %v2, %v1
 # v35 = v35 ^ v27
 	.loc 1 1311
-	li %r0, 960
+	li %r0, 1056
 	lvx %v2, %r1, %r0
-	vxor %v1, %v1, %v2
+	vxor %v0, %v0, %v2
 # v35 = v35 ^ v23
 	.loc 1 1312
-	vxor %v15, %v1, %v25
+	li %r0, 800
+	lvx %v30, %r1, %r0
+	vxor %v0, %v0, %v30
 # v46 = v16 ^ v46
 	.loc 1 1313
-	vxor %v10, %v4, %v10
+	vxor %v15, %v7, %v15
 # v29 = v10 ^ v29
 	.loc 1 1314
-	vxor %v4, %v5, %v14
+	vxor %v19, %v21, %v19
 # v31 = v3 ^ v31
 	.loc 1 1315
-	vxor %v5, %v6, %v3
+	vxor %v4, %v23, %v4
 # v28 = v13 ^ v28
 	.loc 1 1316
-	vxor %v1, %v8, %v16
+	vxor %v28, %v12, %v28
 # v27 = v6 ^ v27
 	.loc 1 1317
-	vxor %v2, %v9, %v2
+	vxor %v7, %v13, %v2
 # v33 = v0 ^ v33
 	.loc 1 1318
-	li %r0, 1056
-	lvx %v3, %r1, %r0
-	vxor %v3, %v12, %v3
+	vxor %v3, %v25, %v3
 # v36 = v48 ^ v36
 	.loc 1 1319
-	vxor %v21, %v13, %v21
+	vxor %v14, %v26, %v14
 # v55 = v8 ^ v55
 	.loc 1 1320
-	vxor %v22, %v31, %v22
+	vxor %v2, %v31, %v18
 # v59 = v47 ^ v59
 	.loc 1 1321
-	vxor %v27, %v7, %v27
+	vxor %v20, %v29, %v20
 # v20 = v35 ^ v20
 	.loc 1 1322
-	vxor %v28, %v15, %v28
+	vxor %v0, %v0, %v17
 # v36 = v36 ^ v23
 	.loc 1 1323
-	vxor %v21, %v21, %v25
+	vxor %v14, %v14, %v30
 # v23 = v27 ^ v23
 	.loc 1 1324
-	vxor %v25, %v2, %v25
+	vxor %v30, %v7, %v30
 # v33 = v33 ^ v30
 	.loc 1 1325
-	vxor %v6, %v3, %v26
+	vxor %v7, %v3, %v1
 # v30 = v28 ^ v30
 	.loc 1 1326
-	vxor %v26, %v1, %v26
+	vxor %v1, %v28, %v1
 # v11 = v11 ^ v38
 	.loc 1 1327
-	vxor %v11, %v11, %v24
+	vxor %v9, %v9, %v27
 # v38 = v31 ^ v38
 	.loc 1 1328
-	vxor %v24, %v5, %v24
+	vxor %v27, %v4, %v27
 # v23 = v23 ^ v22
 	.loc 1 1329
-	vxor %v25, %v25, %v23
+	vxor %v30, %v30, %v24
 # v22 = v29 ^ v22
 	.loc 1 1330
-	vxor %v23, %v4, %v23
+	vxor %v24, %v19, %v24
 # v30 = v30 ^ v51
 	.loc 1 1331
-	vxor %v26, %v26, %v29
+	vxor %v12, %v1, %v22
 # v51 = v46 ^ v51
 	.loc 1 1332
-	vxor %v29, %v10, %v29
+	vxor %v22, %v15, %v22
 # v38 = v38 ^ v42
 	.loc 1 1333
-	vxor %v24, %v24, %v0
+	vxor %v27, %v27, %v16
 # v42 = v50 ^ v42
 	.loc 1 1334
-	li %r0, 976
-	lvx %v1, %r1, %r0
-	vxor %v0, %v1, %v0
+	vxor %v16, %v8, %v16
 # v22 = v22 ^ v20
 	.loc 1 1335
-	vxor %v23, %v23, %v28
+	vxor %v24, %v24, %v0
 # v20 = v19 ^ v20
 	.loc 1 1336
-	li %r0, 1008
-	lvx %v1, %r1, %r0
-	vxor %v28, %v1, %v28
+	vxor %v0, %v11, %v0
 # v51 = v51 ^ v59
 	.loc 1 1337
-	vxor %v29, %v29, %v27
+	vxor %v22, %v22, %v20
 # v59 = v25 ^ v59
 	.loc 1 1338
-	li %r0, 992
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v27
+	vxor %v1, %v10, %v20
 # v42 = v42 ^ v55
 	.loc 1 1339
-	vxor %v0, %v0, %v22
+	vxor %v16, %v16, %v2
 # v55 = v45 ^ v55
 	.loc 1 1340
-	li %r0, 912
-	lvx %v2, %r1, %r0
-	vxor %v2, %v2, %v22
+	vxor %v2, %v5, %v2
 # v20 = v20 ^ v36
 	.loc 1 1341
-	vxor %v28, %v28, %v21
+	vxor %v0, %v0, %v14
 # v36 = v37 ^ v36
 	.loc 1 1342
-	li %r0, 896
-	lvx %v3, %r1, %r0
-	vxor %v3, %v3, %v21
+	vxor %v3, %v6, %v14
 # v59 = v59 ^ v33
 	.loc 1 1343
-	vxor %v1, %v1, %v6
+	vxor %v1, %v1, %v7
 # v33 = v21 ^ v33
 	.loc 1 1344
-	li %r0, 880
+	li %r0, 976
 	lvx %v4, %r1, %r0
-	vxor %v4, %v4, %v6
+	vxor %v4, %v4, %v7
 # v33 = v33 ^ v51
 	.loc 1 1345
-	vxor %v4, %v4, %v29
+	vxor %v4, %v4, %v22
 # v36 = v36 ^ v22
 	.loc 1 1346
-	vxor %v3, %v3, %v23
+	vxor %v3, %v3, %v24
 # v55 = v55 ^ v38
 	.loc 1 1347
-	vxor %v2, %v2, %v24
+	vxor %v2, %v2, %v27
 # v55 = v55 ^ v11
 	.loc 1 1348
-	vxor %v2, %v2, %v11
+	vxor %v2, %v2, %v9
 # v59 = v59 ^ v30
 	.loc 1 1349
-	vxor %v1, %v1, %v26
+	vxor %v1, %v1, %v12
 # v20 = v20 ^ v23
 	.loc 1 1350
-	vxor %v28, %v28, %v25
+	vxor %v0, %v0, %v30
 # v42 = v42 ^ v11
 	.loc 1 1351
-	vxor %v0, %v0, %v11
+	vxor %v16, %v16, %v9
 # mem128[h + 0] = v33
 	.loc 1 1352
 	stvx %v4, 0, %r3
 # mem128[h + 32] = v11
 	.loc 1 1353
 	li %r0, 32
-	stvx %v11, %r3, %r0
+	stvx %v9, %r3, %r0
 # mem128[h + 64] = v36
 	.loc 1 1354
 	li %r0, 64
@@ -5064,7 +4502,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 # mem128[h + 96] = v51
 	.loc 1 1355
 	li %r0, 96
-	stvx %v29, %r3, %r0
+	stvx %v22, %r3, %r0
 # mem128[h + 128] = v55
 	.loc 1 1356
 	li %r0, 128
@@ -5072,7 +4510,7 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 # mem128[h + 160] = v22
 	.loc 1 1357
 	li %r0, 160
-	stvx %v23, %r3, %r0
+	stvx %v24, %r3, %r0
 # mem128[h + 192] = v59
 	.loc 1 1358
 	li %r0, 192
@@ -5080,23 +4518,23 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 # mem128[h + 224] = v38
 	.loc 1 1359
 	li %r0, 224
-	stvx %v24, %r3, %r0
+	stvx %v27, %r3, %r0
 # mem128[h + 256] = v20
 	.loc 1 1360
 	li %r0, 256
-	stvx %v28, %r3, %r0
+	stvx %v0, %r3, %r0
 # mem128[h + 288] = v30
 	.loc 1 1361
 	li %r0, 288
-	stvx %v26, %r3, %r0
+	stvx %v12, %r3, %r0
 # mem128[h + 320] = v42
 	.loc 1 1362
 	li %r0, 320
-	stvx %v0, %r3, %r0
+	stvx %v16, %r3, %r0
 # mem128[h + 352] = v23
 	.loc 1 1363
 	li %r0, 352
-	stvx %v25, %r3, %r0
+	stvx %v30, %r3, %r0
 # h = h + 16
 	.loc 1 1364
 	addi %r3, %r3, 16
@@ -5168,31 +4606,31 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv:
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv.done:
 # leave
 	.loc 1 1388
-	li %r0, 1344
+	li %r0, 1328
 	lvx %v20, %r1, %r0
-	li %r0, 1360
+	li %r0, 1344
 	lvx %v21, %r1, %r0
-	li %r0, 1376
+	li %r0, 1360
 	lvx %v22, %r1, %r0
-	li %r0, 1392
+	li %r0, 1376
 	lvx %v23, %r1, %r0
-	li %r0, 1408
+	li %r0, 1392
 	lvx %v24, %r1, %r0
-	li %r0, 1424
+	li %r0, 1408
 	lvx %v25, %r1, %r0
-	li %r0, 1440
+	li %r0, 1424
 	lvx %v26, %r1, %r0
-	li %r0, 1456
+	li %r0, 1440
 	lvx %v27, %r1, %r0
-	li %r0, 1472
+	li %r0, 1456
 	lvx %v28, %r1, %r0
-	li %r0, 1488
+	li %r0, 1472
 	lvx %v29, %r1, %r0
-	li %r0, 1504
+	li %r0, 1488
 	lvx %v30, %r1, %r0
-	li %r0, 1520
+	li %r0, 1504
 	lvx %v31, %r1, %r0
-	addi %r1, %r1, 1536
+	addi %r1, %r1, 1520
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv, .-qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_altivec_inv
 

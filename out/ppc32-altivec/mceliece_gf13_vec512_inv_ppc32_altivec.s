@@ -120,81 +120,81 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	lvx %v18, %r4, %r0
 # v2 = v0 ^ v1
 	.loc 1 49
-	vxor %v16, %v19, %v18
+	vxor %v17, %v19, %v18
 # v3 = mem128[f + 448]
 	.loc 1 50
 	li %r0, 448
-	lvx %v17, %r4, %r0
+	lvx %v20, %r4, %r0
 # v4 = v3 ^ v1
 	.loc 1 51
-	vxor %v0, %v17, %v18
+	vxor %v0, %v20, %v18
 # v5 = mem128[f + 768]
 	.loc 1 52
 	li %r0, 768
-	lvx %v20, %r4, %r0
+	lvx %v16, %r4, %r0
 # v4 = v4 ^ v5
 	.loc 1 53
-	vxor %v21, %v0, %v20
+	vxor %v14, %v0, %v16
 # v6 = mem128[f + 64]
 	.loc 1 54
 	li %r0, 64
-	lvx %v15, %r4, %r0
+	lvx %v21, %r4, %r0
 # v7 = v6 ^ v3
 	.loc 1 55
-	vxor %v13, %v15, %v17
+	vxor %v15, %v21, %v20
 # v8 = mem128[f + 512]
 	.loc 1 56
 	li %r0, 512
-	lvx %v14, %r4, %r0
+	lvx %v13, %r4, %r0
 # v9 = v8 ^ v1
 	.loc 1 57
-	vxor %v0, %v14, %v18
+	vxor %v0, %v13, %v18
 # v9 = v9 ^ v5
 	.loc 1 58
-	vxor %v12, %v0, %v20
+	vxor %v12, %v0, %v16
 # v10 = mem128[f + 128]
 	.loc 1 59
 	li %r0, 128
 	lvx %v22, %r4, %r0
 # v11 = v10 ^ v3
 	.loc 1 60
-	vxor %v0, %v22, %v17
+	vxor %v0, %v22, %v20
 # v11 = v11 ^ v8
 	.loc 1 61
-	vxor %v0, %v0, %v14
+	vxor %v0, %v0, %v13
 # v11 = v11 ^ v1
 	.loc 1 62
 	vxor %v0, %v0, %v18
 # v11 = v11 ^ v5
 	.loc 1 63
-	vxor %v23, %v0, %v20
+	vxor %v11, %v0, %v16
 # v12 = mem128[f + 576]
 	.loc 1 64
 	li %r0, 576
 	lvx %v9, %r4, %r0
 # v13 = v3 ^ v12
 	.loc 1 65
-	vxor %v11, %v17, %v9
+	vxor %v23, %v20, %v9
 # v14 = mem128[f + 192]
 	.loc 1 66
 	li %r0, 192
 	lvx %v10, %r4, %r0
 # v15 = v14 ^ v8
 	.loc 1 67
-	vxor %v0, %v10, %v14
+	vxor %v0, %v10, %v13
 # v15 = v15 ^ v12
 	.loc 1 68
 	vxor %v0, %v0, %v9
 # v15 = v15 ^ v5
 	.loc 1 69
-	vxor %v7, %v0, %v20
+	vxor %v8, %v0, %v16
 # v16 = mem128[f + 640]
 	.loc 1 70
 	li %r0, 640
-	lvx %v8, %r4, %r0
+	lvx %v6, %r4, %r0
 # v17 = v8 ^ v16
 	.loc 1 71
-	vxor %v6, %v14, %v8
+	vxor %v7, %v13, %v6
 # v18 = mem128[f + 256]
 	.loc 1 72
 	li %r0, 256
@@ -204,75 +204,75 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v0, %v24, %v9
 # v19 = v19 ^ v16
 	.loc 1 74
-	vxor %v25, %v0, %v8
+	vxor %v4, %v0, %v6
 # v20 = v12 ^ v1
 	.loc 1 75
-	vxor %v4, %v9, %v18
+	vxor %v5, %v9, %v18
 # v21 = mem128[f + 320]
 	.loc 1 76
 	li %r0, 320
-	lvx %v5, %r4, %r0
+	lvx %v25, %r4, %r0
 # v22 = v21 ^ v16
 	.loc 1 77
-	vxor %v0, %v5, %v8
+	vxor %v0, %v25, %v6
 # v22 = v22 ^ v1
 	.loc 1 78
 	vxor %v2, %v0, %v18
 # v23 = v16 ^ v5
 	.loc 1 79
-	vxor %v3, %v8, %v20
+	vxor %v26, %v6, %v16
 # v24 = mem128[f + 384]
 	.loc 1 80
 	li %r0, 384
-	lvx %v26, %r4, %r0
+	lvx %v3, %r4, %r0
 # v25 = v24 ^ v1
 	.loc 1 81
-	vxor %v0, %v26, %v18
+	vxor %v0, %v3, %v18
 # v25 = v25 ^ v5
 	.loc 1 82
-	vxor %v27, %v0, %v20
+	vxor %v27, %v0, %v16
 # v26 = v2 & v0
 	.loc 1 83
-	vand %v0, %v16, %v19
-	li %r0, 1680
-	stvx %v0, %r1, %r0
+	vand %v0, %v17, %v19
 # v27 = v2 & v6
 	.loc 1 84
-	vand %v0, %v16, %v15
+	li %r0, 1888
+	stvx %v0, %r1, %r0
+	vand %v0, %v17, %v21
 # v28 = v4 & v0
 	.loc 1 85
-	vand %v1, %v21, %v19
+	vand %v1, %v14, %v19
 # v28 = v27 ^ v28
 	.loc 1 86
-	vxor %v0, %v0, %v1
-	li %r0, 1760
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v27 = v2 & v10
 	.loc 1 87
-	vand %v28, %v16, %v22
+	li %r0, 1904
+	stvx %v1, %r1, %r0
+	vand %v28, %v17, %v22
 # v29 = v4 & v6
 	.loc 1 88
-	vand %v0, %v21, %v15
+	vand %v0, %v14, %v21
 # v30 = v7 & v0
 	.loc 1 89
-	vand %v1, %v13, %v19
+	vand %v1, %v15, %v19
 # v29 = v27 ^ v29
 	.loc 1 90
 	vxor %v0, %v28, %v0
 # v30 = v29 ^ v30
 	.loc 1 91
-	vxor %v0, %v0, %v1
-	li %r0, 1776
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v29 = v2 & v14
 	.loc 1 92
-	vand %v28, %v16, %v10
+	li %r0, 1920
+	stvx %v1, %r1, %r0
+	vand %v28, %v17, %v10
 # v27 = v4 & v10
 	.loc 1 93
-	vand %v29, %v21, %v22
+	vand %v29, %v14, %v22
 # v31 = v7 & v6
 	.loc 1 94
-	vand %v0, %v13, %v15
+	vand %v0, %v15, %v21
 # v32 = v9 & v0
 	.loc 1 95
 	vand %v1, %v12, %v19
@@ -284,24 +284,24 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v0, %v29, %v0
 # v32 = v31 ^ v32
 	.loc 1 98
-	vxor %v0, %v0, %v1
-	li %r0, 1792
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v31 = v2 & v18
 	.loc 1 99
-	vand %v0, %v16, %v24
+	li %r0, 1936
+	stvx %v1, %r1, %r0
+	vand %v0, %v17, %v24
 # v27 = v4 & v14
 	.loc 1 100
-	vand %v1, %v21, %v10
+	vand %v1, %v14, %v10
 # v29 = v7 & v10
 	.loc 1 101
-	vand %v28, %v13, %v22
+	vand %v28, %v15, %v22
 # v33 = v9 & v6
 	.loc 1 102
-	vand %v30, %v12, %v15
+	vand %v30, %v12, %v21
 # v34 = v11 & v0
 	.loc 1 103
-	vand %v29, %v23, %v19
+	vand %v29, %v11, %v19
 # v27 = v31 ^ v27
 	.loc 1 104
 	vxor %v1, %v0, %v1
@@ -313,27 +313,27 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v30, %v28, %v30
 # v34 = v33 ^ v34
 	.loc 1 107
-	vxor %v0, %v30, %v29
-	li %r0, 1808
-	stvx %v0, %r1, %r0
+	vxor %v29, %v30, %v29
 # v33 = v2 & v21
 	.loc 1 108
-	vand %v0, %v16, %v5
+	li %r0, 1952
+	stvx %v29, %r1, %r0
+	vand %v0, %v17, %v25
 # v29 = v4 & v18
 	.loc 1 109
-	vand %v1, %v21, %v24
+	vand %v1, %v14, %v24
 # v27 = v7 & v14
 	.loc 1 110
-	vand %v31, %v13, %v10
+	vand %v31, %v15, %v10
 # v31 = v9 & v10
 	.loc 1 111
 	vand %v30, %v12, %v22
 # v35 = v11 & v6
 	.loc 1 112
-	vand %v29, %v23, %v15
+	vand %v29, %v11, %v21
 # v36 = v13 & v0
 	.loc 1 113
-	vand %v28, %v11, %v19
+	vand %v28, %v23, %v19
 # v29 = v33 ^ v29
 	.loc 1 114
 	vxor %v1, %v0, %v1
@@ -348,219 +348,215 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v29, %v30, %v29
 # v36 = v35 ^ v36
 	.loc 1 118
-	vxor %v0, %v29, %v28
-	li %r0, 1824
-	stvx %v0, %r1, %r0
+	vxor %v28, %v29, %v28
 # v35 = v2 & v24
 	.loc 1 119
-	vand %v31, %v16, %v26
+	li %r0, 1968
+	stvx %v28, %r1, %r0
+	vand %v30, %v17, %v3
 # v31 = v4 & v21
 	.loc 1 120
-	vand %v0, %v21, %v5
+	li %r0, 1680
+	stvx %v17, %r1, %r0
+	vand %v0, %v14, %v25
 # v27 = v7 & v18
 	.loc 1 121
-	vand %v30, %v13, %v24
+	vand %v31, %v15, %v24
 # v29 = v9 & v14
 	.loc 1 122
 	vand %v29, %v12, %v10
 # v33 = v11 & v10
 	.loc 1 123
-	vand %v28, %v23, %v22
+	vand %v28, %v11, %v22
 # v37 = v13 & v6
 	.loc 1 124
-	vand %v1, %v11, %v15
-	li %r0, 1696
-	stvx %v1, %r1, %r0
+	vand %v17, %v23, %v21
 # v38 = v15 & v0
 	.loc 1 125
-	vand %v1, %v7, %v19
+	vand %v1, %v8, %v19
 # v31 = v35 ^ v31
 	.loc 1 126
-	vxor %v0, %v31, %v0
+	vxor %v0, %v30, %v0
 # v27 = v31 ^ v27
 	.loc 1 127
-	vxor %v0, %v0, %v30
+	vxor %v31, %v0, %v31
 # v29 = v27 ^ v29
 	.loc 1 128
-	vxor %v0, %v0, %v29
+	vxor %v29, %v31, %v29
 # v33 = v29 ^ v33
 	.loc 1 129
-	vxor %v0, %v0, %v28
+	vxor %v28, %v29, %v28
 # v37 = v33 ^ v37
 	.loc 1 130
-	li %r0, 1696
-	lvx %v28, %r1, %r0
-	vxor %v0, %v0, %v28
+	vxor %v17, %v28, %v17
 # v38 = v37 ^ v38
 	.loc 1 131
-	vxor %v0, %v0, %v1
-	li %r0, 1840
-	stvx %v0, %r1, %r0
+	vxor %v1, %v17, %v1
 # v37 = v4 & v24
 	.loc 1 132
-	vand %v0, %v21, %v26
+	li %r0, 1984
+	stvx %v1, %r1, %r0
+	vand %v0, %v14, %v3
 # v33 = v7 & v21
 	.loc 1 133
-	vand %v1, %v13, %v5
+	vand %v1, %v15, %v25
 # v29 = v9 & v18
 	.loc 1 134
-	vand %v31, %v12, %v24
+	vand %v17, %v12, %v24
 # v27 = v11 & v14
 	.loc 1 135
-	vand %v30, %v23, %v10
+	vand %v30, %v11, %v10
 # v31 = v13 & v10
 	.loc 1 136
-	vand %v29, %v11, %v22
+	vand %v29, %v23, %v22
 # v35 = v15 & v6
 	.loc 1 137
-	vand %v28, %v7, %v15
+	vand %v28, %v8, %v21
 # v33 = v37 ^ v33
 	.loc 1 138
 	vxor %v1, %v0, %v1
 # v29 = v33 ^ v29
 	.loc 1 139
-	vxor %v31, %v1, %v31
+	vxor %v17, %v1, %v17
 # v27 = v29 ^ v27
 	.loc 1 140
-	vxor %v30, %v31, %v30
+	vxor %v30, %v17, %v30
 # v31 = v27 ^ v31
 	.loc 1 141
 	vxor %v29, %v30, %v29
 # v35 = v31 ^ v35
 	.loc 1 142
-	vxor %v0, %v29, %v28
-	li %r0, 1856
-	stvx %v0, %r1, %r0
+	vxor %v28, %v29, %v28
 # v31 = v7 & v24
 	.loc 1 143
-	vand %v0, %v13, %v26
+	li %r0, 2000
+	stvx %v28, %r1, %r0
+	vand %v0, %v15, %v3
 # v27 = v9 & v21
 	.loc 1 144
-	vand %v1, %v12, %v5
+	vand %v1, %v12, %v25
 # v29 = v11 & v18
 	.loc 1 145
-	vand %v28, %v23, %v24
+	vand %v17, %v11, %v24
 # v33 = v13 & v14
 	.loc 1 146
-	vand %v30, %v11, %v10
+	vand %v28, %v23, %v10
 # v37 = v15 & v10
 	.loc 1 147
-	vand %v29, %v7, %v22
+	vand %v29, %v8, %v22
 # v27 = v31 ^ v27
 	.loc 1 148
 	vxor %v1, %v0, %v1
 # v29 = v27 ^ v29
 	.loc 1 149
-	vxor %v28, %v1, %v28
+	vxor %v17, %v1, %v17
 # v33 = v29 ^ v33
 	.loc 1 150
-	vxor %v30, %v28, %v30
+	vxor %v28, %v17, %v28
 # v37 = v33 ^ v37
 	.loc 1 151
-	vxor %v0, %v30, %v29
-	li %r0, 1872
-	stvx %v0, %r1, %r0
+	vxor %v29, %v28, %v29
 # v33 = v9 & v24
 	.loc 1 152
-	vand %v0, %v12, %v26
+	li %r0, 2016
+	stvx %v29, %r1, %r0
+	vand %v0, %v12, %v3
 # v29 = v11 & v21
 	.loc 1 153
-	vand %v1, %v23, %v5
+	vand %v1, %v11, %v25
 # v27 = v13 & v18
 	.loc 1 154
-	vand %v28, %v11, %v24
+	vand %v17, %v23, %v24
 # v31 = v15 & v14
 	.loc 1 155
-	vand %v29, %v7, %v10
+	vand %v28, %v8, %v10
 # v29 = v33 ^ v29
 	.loc 1 156
 	vxor %v1, %v0, %v1
 # v27 = v29 ^ v27
 	.loc 1 157
-	vxor %v28, %v1, %v28
+	vxor %v17, %v1, %v17
 # v31 = v27 ^ v31
 	.loc 1 158
-	vxor %v0, %v28, %v29
-	li %r0, 1888
-	stvx %v0, %r1, %r0
+	vxor %v28, %v17, %v28
 # v27 = v11 & v24
 	.loc 1 159
-	vand %v0, %v23, %v26
+	li %r0, 2032
+	stvx %v28, %r1, %r0
+	vand %v0, %v11, %v3
 # v29 = v13 & v21
 	.loc 1 160
-	vand %v1, %v11, %v5
+	vand %v1, %v23, %v25
 # v33 = v15 & v18
 	.loc 1 161
-	vand %v28, %v7, %v24
+	vand %v17, %v8, %v24
 # v29 = v27 ^ v29
 	.loc 1 162
 	vxor %v1, %v0, %v1
 # v33 = v29 ^ v33
 	.loc 1 163
-	vxor %v0, %v1, %v28
-	li %r0, 1904
-	stvx %v0, %r1, %r0
+	vxor %v17, %v1, %v17
 # v29 = v13 & v24
 	.loc 1 164
-	vand %v0, %v11, %v26
+	li %r0, 2048
+	stvx %v17, %r1, %r0
+	vand %v0, %v23, %v3
 # v27 = v15 & v21
 	.loc 1 165
-	vand %v1, %v7, %v5
+	vand %v1, %v8, %v25
 # v27 = v29 ^ v27
 	.loc 1 166
-	vxor %v0, %v0, %v1
-	li %r0, 1920
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v29 = v15 & v24
 	.loc 1 167
-	vand %v0, %v7, %v26
-	li %r0, 1936
-	stvx %v0, %r1, %r0
+	li %r0, 2064
+	stvx %v1, %r1, %r0
+	vand %v0, %v8, %v3
 # v39 = v17 & v3
 	.loc 1 168
-	vand %v0, %v6, %v17
-	li %r0, 1696
+	li %r0, 2080
 	stvx %v0, %r1, %r0
+	vand %v17, %v7, %v20
 # v40 = v17 & v8
 	.loc 1 169
-	vand %v0, %v6, %v14
+	vand %v0, %v7, %v13
 # v41 = v19 & v3
 	.loc 1 170
-	vand %v1, %v25, %v17
+	vand %v1, %v4, %v20
 # v41 = v40 ^ v41
 	.loc 1 171
-	vxor %v0, %v0, %v1
-	li %r0, 1952
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v40 = v17 & v12
 	.loc 1 172
-	vand %v28, %v6, %v9
+	li %r0, 2096
+	stvx %v1, %r1, %r0
+	vand %v28, %v7, %v9
 # v42 = v19 & v8
 	.loc 1 173
-	vand %v0, %v25, %v14
+	vand %v0, %v4, %v13
 # v43 = v20 & v3
 	.loc 1 174
-	vand %v1, %v4, %v17
+	vand %v1, %v5, %v20
 # v42 = v40 ^ v42
 	.loc 1 175
 	vxor %v0, %v28, %v0
 # v43 = v42 ^ v43
 	.loc 1 176
-	vxor %v0, %v0, %v1
-	li %r0, 1968
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v42 = v17 & v16
 	.loc 1 177
-	vand %v28, %v6, %v8
+	li %r0, 2112
+	stvx %v1, %r1, %r0
+	vand %v28, %v7, %v6
 # v40 = v19 & v12
 	.loc 1 178
-	vand %v29, %v25, %v9
+	vand %v29, %v4, %v9
 # v44 = v20 & v8
 	.loc 1 179
-	vand %v0, %v4, %v14
+	vand %v0, %v5, %v13
 # v45 = v22 & v3
 	.loc 1 180
-	vand %v1, %v2, %v17
+	vand %v1, %v2, %v20
 # v40 = v42 ^ v40
 	.loc 1 181
 	vxor %v29, %v28, %v29
@@ -569,24 +565,24 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v0, %v29, %v0
 # v45 = v44 ^ v45
 	.loc 1 183
-	vxor %v0, %v0, %v1
-	li %r0, 1984
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v44 = v17 & v1
 	.loc 1 184
-	vand %v0, %v6, %v18
+	li %r0, 2128
+	stvx %v1, %r1, %r0
+	vand %v0, %v7, %v18
 # v40 = v19 & v16
 	.loc 1 185
-	vand %v1, %v25, %v8
+	vand %v1, %v4, %v6
 # v42 = v20 & v12
 	.loc 1 186
-	vand %v28, %v4, %v9
+	vand %v28, %v5, %v9
 # v46 = v22 & v8
 	.loc 1 187
-	vand %v30, %v2, %v14
+	vand %v30, %v2, %v13
 # v47 = v23 & v3
 	.loc 1 188
-	vand %v29, %v3, %v17
+	vand %v29, %v26, %v20
 # v40 = v44 ^ v40
 	.loc 1 189
 	vxor %v1, %v0, %v1
@@ -598,27 +594,27 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v30, %v28, %v30
 # v47 = v46 ^ v47
 	.loc 1 192
-	vxor %v0, %v30, %v29
-	li %r0, 2000
-	stvx %v0, %r1, %r0
+	vxor %v29, %v30, %v29
 # v46 = v17 & v5
 	.loc 1 193
-	vand %v0, %v6, %v20
+	li %r0, 2144
+	stvx %v29, %r1, %r0
+	vand %v0, %v7, %v16
 # v42 = v19 & v1
 	.loc 1 194
-	vand %v1, %v25, %v18
+	vand %v1, %v4, %v18
 # v40 = v20 & v16
 	.loc 1 195
-	vand %v31, %v4, %v8
+	vand %v31, %v5, %v6
 # v44 = v22 & v12
 	.loc 1 196
 	vand %v30, %v2, %v9
 # v48 = v23 & v8
 	.loc 1 197
-	vand %v29, %v3, %v14
+	vand %v29, %v26, %v13
 # v49 = v25 & v3
 	.loc 1 198
-	vand %v28, %v27, %v17
+	vand %v28, %v27, %v20
 # v42 = v46 ^ v42
 	.loc 1 199
 	vxor %v1, %v0, %v1
@@ -633,475 +629,365 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v29, %v30, %v29
 # v49 = v48 ^ v49
 	.loc 1 203
-	vxor %v0, %v29, %v28
-	li %r0, 2016
-	stvx %v0, %r1, %r0
+	vxor %v28, %v29, %v28
 # v48 = v19 & v5
 	.loc 1 204
-	vand %v0, %v25, %v20
+	vand %v0, %v4, %v16
 # v44 = v20 & v1
 	.loc 1 205
-	vand %v1, %v4, %v18
+	vand %v1, %v5, %v18
 # v40 = v22 & v16
 	.loc 1 206
-	vand %v28, %v2, %v8
+	vand %v31, %v2, %v6
 # v42 = v23 & v12
 	.loc 1 207
-	vand %v30, %v3, %v9
+	vand %v30, %v26, %v9
 # v46 = v25 & v8
 	.loc 1 208
-	vand %v29, %v27, %v14
+	vand %v29, %v27, %v13
 # v44 = v48 ^ v44
 	.loc 1 209
 	vxor %v1, %v0, %v1
 # v40 = v44 ^ v40
 	.loc 1 210
-	vxor %v28, %v1, %v28
+	vxor %v31, %v1, %v31
 # v42 = v40 ^ v42
 	.loc 1 211
-	vxor %v30, %v28, %v30
+	vxor %v30, %v31, %v30
 # v46 = v42 ^ v46
 	.loc 1 212
-	vxor %v0, %v30, %v29
-	li %r0, 2160
-	stvx %v0, %r1, %r0
+	vxor %v1, %v30, %v29
 # v42 = v20 & v5
 	.loc 1 213
-	vand %v0, %v4, %v20
+	vand %v0, %v5, %v16
 # v40 = v22 & v1
 	.loc 1 214
-	vand %v1, %v2, %v18
+	vand %v29, %v2, %v18
 # v44 = v23 & v16
 	.loc 1 215
-	vand %v28, %v3, %v8
+	vand %v31, %v26, %v6
 # v48 = v25 & v12
 	.loc 1 216
-	vand %v29, %v27, %v9
+	vand %v30, %v27, %v9
 # v40 = v42 ^ v40
 	.loc 1 217
-	vxor %v1, %v0, %v1
+	vxor %v29, %v0, %v29
 # v44 = v40 ^ v44
 	.loc 1 218
-	vxor %v28, %v1, %v28
+	vxor %v31, %v29, %v31
 # v48 = v44 ^ v48
 	.loc 1 219
-	vxor %v29, %v28, %v29
+	vxor %v29, %v31, %v30
 # v44 = v22 & v5
 	.loc 1 220
-	vand %v0, %v2, %v20
+	vand %v0, %v2, %v16
 # v40 = v23 & v1
 	.loc 1 221
-	vand %v1, %v3, %v18
+	vand %v30, %v26, %v18
 # v42 = v25 & v16
 	.loc 1 222
-	vand %v28, %v27, %v8
+	vand %v31, %v27, %v6
 # v40 = v44 ^ v40
 	.loc 1 223
-	vxor %v1, %v0, %v1
+	vxor %v30, %v0, %v30
 # v42 = v40 ^ v42
 	.loc 1 224
-	vxor %v28, %v1, %v28
+	vxor %v31, %v30, %v31
 # v40 = v23 & v5
 	.loc 1 225
-	vand %v0, %v3, %v20
+	vand %v0, %v26, %v16
 # v44 = v25 & v1
 	.loc 1 226
-	vand %v1, %v27, %v18
+	vand %v30, %v27, %v18
 # v44 = v40 ^ v44
 	.loc 1 227
-	vxor %v1, %v0, %v1
+	vxor %v30, %v0, %v30
 # v40 = v25 & v5
 	.loc 1 228
-	vand %v30, %v27, %v20
+	vand %v0, %v27, %v16
 # v17 = v2 ^ v17
 	.loc 1 229
-	vxor %v6, %v16, %v6
+	li %r0, 2160
+	stvx %v0, %r1, %r0
+	li %r0, 1680
+	lvx %v0, %r1, %r0
+	vxor %v7, %v0, %v7
 # v19 = v4 ^ v19
 	.loc 1 230
-	vxor %v25, %v21, %v25
+	vxor %v4, %v14, %v4
 # v20 = v7 ^ v20
 	.loc 1 231
-	vxor %v4, %v13, %v4
+	vxor %v5, %v15, %v5
 # v22 = v9 ^ v22
 	.loc 1 232
 	vxor %v12, %v12, %v2
 # v23 = v11 ^ v23
 	.loc 1 233
-	vxor %v16, %v23, %v3
+	vxor %v26, %v11, %v26
 # v25 = v13 ^ v25
 	.loc 1 234
-	vxor %v27, %v11, %v27
+	vxor %v27, %v23, %v27
 # v13 = v0 ^ v3
 	.loc 1 235
-	vxor %v2, %v19, %v17
+	vxor %v11, %v19, %v20
 # v11 = v6 ^ v8
 	.loc 1 236
-	vxor %v23, %v15, %v14
+	li %r0, 1712
+	stvx %v20, %r1, %r0
+	li %r0, 1680
+	stvx %v19, %r1, %r0
+	vxor %v14, %v21, %v13
 # v9 = v10 ^ v12
 	.loc 1 237
-	vxor %v21, %v22, %v9
+	li %r0, 1760
+	stvx %v13, %r1, %r0
+	li %r0, 1744
+	stvx %v21, %r1, %r0
+	vxor %v13, %v22, %v9
 # v7 = v14 ^ v16
 	.loc 1 238
-	vxor %v13, %v10, %v8
+	li %r0, 1792
+	stvx %v9, %r1, %r0
+	li %r0, 1776
+	stvx %v22, %r1, %r0
+	vxor %v9, %v10, %v6
 # v4 = v18 ^ v1
 	.loc 1 239
-	vxor %v11, %v24, %v18
+	li %r0, 1824
+	stvx %v6, %r1, %r0
+	li %r0, 1808
+	stvx %v10, %r1, %r0
+	vxor %v10, %v24, %v18
 # v2 = v21 ^ v5
 	.loc 1 240
-	vxor %v3, %v5, %v20
+	li %r0, 1696
+	stvx %v18, %r1, %r0
+	li %r0, 1840
+	stvx %v24, %r1, %r0
+	vxor %v15, %v25, %v16
 # v50 = v17 & v13
 	.loc 1 241
-	vand %v0, %v6, %v2
-	li %r0, 1712
-	stvx %v0, %r1, %r0
+	li %r0, 1728
+	stvx %v16, %r1, %r0
+	li %r0, 1856
+	stvx %v25, %r1, %r0
+	vand %v16, %v7, %v11
 # v51 = v17 & v11
 	.loc 1 242
-	vand %v0, %v6, %v23
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vand %v0, %v7, %v14
 # v52 = v19 & v13
 	.loc 1 243
-	vand %v0, %v25, %v2
+	vand %v2, %v4, %v11
 # v52 = v51 ^ v52
 	.loc 1 244
-	li %r0, 1728
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 2032
-	stvx %v0, %r1, %r0
+	vxor %v19, %v0, %v2
 # v51 = v17 & v9
 	.loc 1 245
-	vand %v0, %v6, %v21
-	li %r0, 2048
-	stvx %v0, %r1, %r0
+	vand %v6, %v7, %v13
 # v53 = v19 & v11
 	.loc 1 246
-	vand %v0, %v25, %v23
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vand %v0, %v4, %v14
 # v54 = v20 & v13
 	.loc 1 247
-	vand %v0, %v4, %v2
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vand %v2, %v5, %v11
 # v53 = v51 ^ v53
 	.loc 1 248
-	li %r0, 1728
-	lvx %v0, %r1, %r0
-	li %r0, 2048
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
+	vxor %v0, %v6, %v0
 # v54 = v53 ^ v54
 	.loc 1 249
-	li %r0, 1744
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2048
-	stvx %v0, %r1, %r0
+	vxor %v20, %v0, %v2
 # v53 = v17 & v7
 	.loc 1 250
-	vand %v0, %v6, %v13
-	li %r0, 2064
-	stvx %v0, %r1, %r0
+	vand %v6, %v7, %v9
 # v51 = v19 & v9
 	.loc 1 251
-	vand %v0, %v25, %v21
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	vand %v18, %v4, %v13
 # v55 = v20 & v11
 	.loc 1 252
-	vand %v0, %v4, %v23
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vand %v0, %v5, %v14
 # v56 = v22 & v13
 	.loc 1 253
-	vand %v0, %v12, %v2
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vand %v2, %v12, %v11
 # v51 = v53 ^ v51
 	.loc 1 254
-	li %r0, 2064
-	lvx %v0, %r1, %r0
-	li %r0, 2080
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2064
-	stvx %v0, %r1, %r0
+	vxor %v18, %v6, %v18
 # v55 = v51 ^ v55
 	.loc 1 255
-	li %r0, 1728
-	lvx %v0, %r1, %r0
-	li %r0, 2064
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
+	vxor %v0, %v18, %v0
 # v56 = v55 ^ v56
 	.loc 1 256
-	li %r0, 1744
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2064
-	stvx %v0, %r1, %r0
+	vxor %v22, %v0, %v2
 # v55 = v17 & v4
 	.loc 1 257
-	vand %v0, %v6, %v11
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	vand %v6, %v7, %v10
 # v51 = v19 & v7
 	.loc 1 258
-	vand %v0, %v25, %v13
-	li %r0, 2112
-	stvx %v0, %r1, %r0
+	vand %v18, %v4, %v9
 # v53 = v20 & v9
 	.loc 1 259
-	vand %v0, %v4, %v21
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vand %v21, %v5, %v13
 # v57 = v22 & v11
 	.loc 1 260
-	vand %v0, %v12, %v23
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vand %v0, %v12, %v14
 # v58 = v23 & v13
 	.loc 1 261
-	vand %v0, %v16, %v2
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vand %v2, %v26, %v11
 # v51 = v55 ^ v51
 	.loc 1 262
-	li %r0, 2080
-	lvx %v0, %r1, %r0
-	li %r0, 2112
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	vxor %v18, %v6, %v18
 # v53 = v51 ^ v53
 	.loc 1 263
-	li %r0, 2096
-	lvx %v0, %r1, %r0
-	li %r0, 2080
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	vxor %v21, %v18, %v21
 # v57 = v53 ^ v57
 	.loc 1 264
-	li %r0, 1728
-	lvx %v0, %r1, %r0
-	li %r0, 2080
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
+	vxor %v0, %v21, %v0
 # v58 = v57 ^ v58
 	.loc 1 265
-	li %r0, 1744
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	vxor %v18, %v0, %v2
 # v57 = v17 & v2
 	.loc 1 266
-	vand %v0, %v6, %v3
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vand %v0, %v7, %v15
 # v53 = v19 & v4
 	.loc 1 267
-	vand %v0, %v25, %v11
-	li %r0, 2144
-	stvx %v0, %r1, %r0
+	vand %v2, %v4, %v10
 # v51 = v20 & v7
 	.loc 1 268
-	vand %v0, %v4, %v13
-	li %r0, 2112
-	stvx %v0, %r1, %r0
+	vand %v6, %v5, %v9
 # v55 = v22 & v9
 	.loc 1 269
-	vand %v0, %v12, %v21
-	li %r0, 2128
-	stvx %v0, %r1, %r0
+	vand %v24, %v12, %v13
 # v59 = v23 & v11
 	.loc 1 270
-	vand %v0, %v16, %v23
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vand %v23, %v26, %v14
 # v60 = v25 & v13
 	.loc 1 271
-	vand %v0, %v27, %v2
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vand %v21, %v27, %v11
 # v53 = v57 ^ v53
 	.loc 1 272
-	li %r0, 2096
-	lvx %v0, %r1, %r0
-	li %r0, 2144
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vxor %v2, %v0, %v2
 # v51 = v53 ^ v51
 	.loc 1 273
-	li %r0, 2112
-	lvx %v0, %r1, %r0
-	li %r0, 2096
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vxor %v6, %v2, %v6
 # v55 = v51 ^ v55
 	.loc 1 274
-	li %r0, 2128
-	lvx %v0, %r1, %r0
-	li %r0, 2096
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vxor %v24, %v6, %v24
 # v59 = v55 ^ v59
 	.loc 1 275
-	li %r0, 1728
-	lvx %v0, %r1, %r0
-	li %r0, 2096
-	lvx %v31, %r1, %r0
-	vxor %v0, %v31, %v0
+	vxor %v23, %v24, %v23
 # v60 = v59 ^ v60
 	.loc 1 276
-	li %r0, 1744
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vxor %v23, %v23, %v21
 # v17 = v17 & v24
 	.loc 1 277
-	vand %v0, %v6, %v26
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vand %v7, %v7, %v3
 # v59 = v19 & v2
 	.loc 1 278
-	vand %v0, %v25, %v3
-	li %r0, 2144
-	stvx %v0, %r1, %r0
+	vand %v0, %v4, %v15
 # v55 = v20 & v4
 	.loc 1 279
-	vand %v0, %v4, %v11
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vand %v24, %v5, %v10
 # v51 = v22 & v7
 	.loc 1 280
-	vand %v0, %v12, %v13
-	li %r0, 2112
-	stvx %v0, %r1, %r0
+	vand %v21, %v12, %v9
 # v53 = v23 & v9
 	.loc 1 281
-	vand %v0, %v16, %v21
-	li %r0, 2128
-	stvx %v0, %r1, %r0
+	vand %v6, %v26, %v13
 # v57 = v25 & v11
 	.loc 1 282
-	vand %v6, %v27, %v23
+	vand %v2, %v27, %v14
 # v13 = v15 & v13
 	.loc 1 283
-	vand %v2, %v7, %v2
+	vand %v11, %v8, %v11
 # v59 = v17 ^ v59
 	.loc 1 284
-	li %r0, 1744
-	lvx %v0, %r1, %r0
-	li %r0, 2144
-	lvx %v31, %r1, %r0
-	vxor %v31, %v0, %v31
+	vxor %v0, %v7, %v0
 # v55 = v59 ^ v55
 	.loc 1 285
-	li %r0, 2096
-	lvx %v0, %r1, %r0
-	vxor %v0, %v31, %v0
+	vxor %v24, %v0, %v24
 # v51 = v55 ^ v51
 	.loc 1 286
-	li %r0, 2112
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v21, %v24, %v21
 # v53 = v51 ^ v53
 	.loc 1 287
-	li %r0, 2128
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v6, %v21, %v6
 # v57 = v53 ^ v57
 	.loc 1 288
-	vxor %v0, %v0, %v6
+	vxor %v2, %v6, %v2
 # v13 = v57 ^ v13
 	.loc 1 289
-	vxor %v0, %v0, %v2
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vxor %v11, %v2, %v11
 # v19 = v19 & v24
 	.loc 1 290
-	vand %v25, %v25, %v26
+	vand %v4, %v4, %v3
 # v57 = v20 & v2
 	.loc 1 291
-	vand %v31, %v4, %v3
+	vand %v0, %v5, %v15
 # v53 = v22 & v4
 	.loc 1 292
-	vand %v6, %v12, %v11
+	vand %v2, %v12, %v10
 # v51 = v23 & v7
 	.loc 1 293
-	vand %v2, %v16, %v13
+	vand %v6, %v26, %v9
 # v55 = v25 & v9
 	.loc 1 294
-	vand %v0, %v27, %v21
+	vand %v7, %v27, %v13
 # v11 = v15 & v11
 	.loc 1 295
-	vand %v23, %v7, %v23
+	vand %v14, %v8, %v14
 # v57 = v19 ^ v57
 	.loc 1 296
-	vxor %v25, %v25, %v31
+	vxor %v0, %v4, %v0
 # v53 = v57 ^ v53
 	.loc 1 297
-	vxor %v6, %v25, %v6
+	vxor %v2, %v0, %v2
 # v51 = v53 ^ v51
 	.loc 1 298
-	vxor %v2, %v6, %v2
+	vxor %v6, %v2, %v6
 # v55 = v51 ^ v55
 	.loc 1 299
-	vxor %v0, %v2, %v0
+	vxor %v7, %v6, %v7
 # v11 = v55 ^ v11
 	.loc 1 300
-	vxor %v23, %v0, %v23
+	vxor %v14, %v7, %v14
 # v20 = v20 & v24
 	.loc 1 301
-	vand %v4, %v4, %v26
+	vand %v5, %v5, %v3
 # v55 = v22 & v2
 	.loc 1 302
-	vand %v0, %v12, %v3
+	vand %v0, %v12, %v15
 # v51 = v23 & v4
 	.loc 1 303
-	vand %v2, %v16, %v11
+	vand %v2, %v26, %v10
 # v53 = v25 & v7
 	.loc 1 304
-	vand %v6, %v27, %v13
+	vand %v4, %v27, %v9
 # v9 = v15 & v9
 	.loc 1 305
-	vand %v21, %v7, %v21
+	vand %v13, %v8, %v13
 # v55 = v20 ^ v55
 	.loc 1 306
-	vxor %v0, %v4, %v0
+	vxor %v0, %v5, %v0
 # v51 = v55 ^ v51
 	.loc 1 307
 	vxor %v2, %v0, %v2
 # v53 = v51 ^ v53
 	.loc 1 308
-	vxor %v6, %v2, %v6
+	vxor %v4, %v2, %v4
 # v9 = v53 ^ v9
 	.loc 1 309
-	vxor %v21, %v6, %v21
+	vxor %v13, %v4, %v13
 # v22 = v22 & v24
 	.loc 1 310
-	vand %v12, %v12, %v26
+	vand %v12, %v12, %v3
 # v53 = v23 & v2
 	.loc 1 311
-	vand %v0, %v16, %v3
+	vand %v0, %v26, %v15
 # v51 = v25 & v4
 	.loc 1 312
-	vand %v2, %v27, %v11
+	vand %v2, %v27, %v10
 # v7 = v15 & v7
 	.loc 1 313
-	vand %v13, %v7, %v13
+	vand %v9, %v8, %v9
 # v53 = v22 ^ v53
 	.loc 1 314
 	vxor %v0, %v12, %v0
@@ -1110,2300 +996,2234 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v2, %v0, %v2
 # v7 = v51 ^ v7
 	.loc 1 316
-	vxor %v13, %v2, %v13
+	vxor %v9, %v2, %v9
 # v23 = v23 & v24
 	.loc 1 317
-	vand %v16, %v16, %v26
+	vand %v26, %v26, %v3
 # v51 = v25 & v2
 	.loc 1 318
-	vand %v0, %v27, %v3
+	vand %v0, %v27, %v15
 # v4 = v15 & v4
 	.loc 1 319
-	vand %v11, %v7, %v11
+	vand %v10, %v8, %v10
 # v51 = v23 ^ v51
 	.loc 1 320
-	vxor %v0, %v16, %v0
+	vxor %v0, %v26, %v0
 # v4 = v51 ^ v4
 	.loc 1 321
-	vxor %v11, %v0, %v11
+	vxor %v10, %v0, %v10
 # v25 = v25 & v24
 	.loc 1 322
-	vand %v27, %v27, %v26
+	vand %v27, %v27, %v3
 # v2 = v15 & v2
 	.loc 1 323
-	vand %v3, %v7, %v3
+	vand %v15, %v8, %v15
 # v2 = v25 ^ v2
 	.loc 1 324
-	vxor %v3, %v27, %v3
+	vxor %v15, %v27, %v15
 # v15 = v15 & v24
 	.loc 1 325
-	vand %v7, %v7, %v26
+	vand %v8, %v8, %v3
 # v50 = v50 ^ v26
 	.loc 1 326
-	li %r0, 1712
+	li %r0, 1872
+	stvx %v3, %r1, %r0
+	li %r0, 1888
 	lvx %v0, %r1, %r0
-	li %r0, 1680
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v16, %v16, %v0
 # v50 = v50 ^ v39
 	.loc 1 327
-	li %r0, 1696
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 2096
-	stvx %v0, %r1, %r0
+	vxor %v16, %v16, %v17
 # v52 = v52 ^ v28
 	.loc 1 328
-	li %r0, 2032
+	li %r0, 1904
 	lvx %v0, %r1, %r0
-	li %r0, 1760
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v19, %v19, %v0
 # v52 = v52 ^ v41
 	.loc 1 329
-	li %r0, 1952
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 2032
-	stvx %v0, %r1, %r0
+	li %r0, 2096
+	lvx %v4, %r1, %r0
+	vxor %v19, %v19, %v4
 # v54 = v54 ^ v30
 	.loc 1 330
-	li %r0, 2048
+	li %r0, 1920
 	lvx %v0, %r1, %r0
-	li %r0, 1776
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v20, %v20, %v0
 # v54 = v54 ^ v43
 	.loc 1 331
-	li %r0, 1968
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 2048
-	stvx %v0, %r1, %r0
+	li %r0, 2112
+	lvx %v5, %r1, %r0
+	vxor %v20, %v20, %v5
 # v56 = v56 ^ v32
 	.loc 1 332
-	li %r0, 2064
+	li %r0, 1936
 	lvx %v0, %r1, %r0
-	li %r0, 1792
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v22, %v22, %v0
 # v56 = v56 ^ v45
 	.loc 1 333
-	li %r0, 1984
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 2064
-	stvx %v0, %r1, %r0
+	li %r0, 2128
+	lvx %v6, %r1, %r0
+	vxor %v22, %v22, %v6
 # v58 = v58 ^ v34
 	.loc 1 334
-	li %r0, 2080
+	li %r0, 1952
 	lvx %v0, %r1, %r0
-	li %r0, 1808
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	vxor %v18, %v18, %v0
 # v58 = v58 ^ v47
 	.loc 1 335
-	li %r0, 2000
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 2080
-	stvx %v0, %r1, %r0
+	li %r0, 2144
+	lvx %v7, %r1, %r0
+	vxor %v18, %v18, %v7
 # v60 = v60 ^ v36
 	.loc 1 336
-	li %r0, 1728
-	lvx %v0, %r1, %r0
-	li %r0, 1824
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	li %r0, 1968
+	lvx %v3, %r1, %r0
+	vxor %v23, %v23, %v3
 # v60 = v60 ^ v49
 	.loc 1 337
-	li %r0, 2016
-	lvx %v2, %r1, %r0
-	vxor %v4, %v0, %v2
+	vxor %v23, %v23, %v28
 # v13 = v13 ^ v38
 	.loc 1 338
-	li %r0, 1744
-	lvx %v0, %r1, %r0
-	li %r0, 1840
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
+	li %r0, 1984
+	lvx %v12, %r1, %r0
+	vxor %v11, %v11, %v12
 # v13 = v13 ^ v46
 	.loc 1 339
-	li %r0, 2160
-	lvx %v2, %r1, %r0
-	vxor %v0, %v0, %v2
-	li %r0, 1712
-	stvx %v0, %r1, %r0
+	vxor %v11, %v11, %v1
 # v11 = v11 ^ v35
 	.loc 1 340
-	li %r0, 1856
-	lvx %v0, %r1, %r0
-	vxor %v23, %v23, %v0
+	li %r0, 2000
+	lvx %v21, %r1, %r0
+	vxor %v14, %v14, %v21
 # v11 = v11 ^ v48
 	.loc 1 341
-	vxor %v23, %v23, %v29
+	vxor %v24, %v14, %v29
 # v9 = v9 ^ v37
 	.loc 1 342
-	li %r0, 1872
-	lvx %v6, %r1, %r0
-	vxor %v21, %v21, %v6
+	li %r0, 2016
+	lvx %v14, %r1, %r0
+	vxor %v13, %v13, %v14
 # v9 = v9 ^ v42
 	.loc 1 343
-	vxor %v21, %v21, %v28
+	vxor %v25, %v13, %v31
 # v7 = v7 ^ v31
 	.loc 1 344
-	li %r0, 1888
-	lvx %v12, %r1, %r0
-	vxor %v13, %v13, %v12
+	li %r0, 2032
+	lvx %v13, %r1, %r0
+	vxor %v9, %v9, %v13
 # v7 = v7 ^ v44
 	.loc 1 345
-	vxor %v13, %v13, %v1
+	vxor %v26, %v9, %v30
 # v4 = v4 ^ v33
 	.loc 1 346
-	li %r0, 1904
-	lvx %v16, %r1, %r0
-	vxor %v11, %v11, %v16
+	li %r0, 2048
+	lvx %v9, %r1, %r0
+	vxor %v10, %v10, %v9
 # v4 = v4 ^ v40
 	.loc 1 347
-	vxor %v25, %v11, %v30
+	li %r0, 2160
+	lvx %v27, %r1, %r0
+	vxor %v10, %v10, %v27
 # v2 = v2 ^ v27
 	.loc 1 348
-	li %r0, 1920
-	lvx %v11, %r1, %r0
-	vxor %v3, %v3, %v11
+	li %r0, 2064
+	lvx %v2, %r1, %r0
+	vxor %v15, %v15, %v2
 # v15 = v15 ^ v29
 	.loc 1 349
-	li %r0, 1936
-	lvx %v27, %r1, %r0
-	vxor %v7, %v7, %v27
-# v35 = v50 ^ v35
-	.loc 1 350
-	li %r0, 2096
-	lvx %v2, %r1, %r0
-	vxor %v2, %v2, %v0
-# v37 = v52 ^ v37
-	.loc 1 351
-	li %r0, 2032
-	lvx %v0, %r1, %r0
-	vxor %v6, %v0, %v6
-# v31 = v54 ^ v31
-	.loc 1 352
-	li %r0, 2048
-	lvx %v0, %r1, %r0
-	vxor %v12, %v0, %v12
-# v33 = v56 ^ v33
-	.loc 1 353
-	li %r0, 2064
-	lvx %v0, %r1, %r0
-	vxor %v16, %v0, %v16
-# v27 = v58 ^ v27
-	.loc 1 354
 	li %r0, 2080
 	lvx %v0, %r1, %r0
-	vxor %v11, %v0, %v11
+	vxor %v8, %v8, %v0
+# v35 = v50 ^ v35
+	.loc 1 350
+	vxor %v21, %v16, %v21
+# v37 = v52 ^ v37
+	.loc 1 351
+	vxor %v14, %v19, %v14
+# v31 = v54 ^ v31
+	.loc 1 352
+	vxor %v13, %v20, %v13
+# v33 = v56 ^ v33
+	.loc 1 353
+	vxor %v9, %v22, %v9
+# v27 = v58 ^ v27
+	.loc 1 354
+	vxor %v2, %v18, %v2
 # v29 = v60 ^ v29
 	.loc 1 355
-	vxor %v27, %v4, %v27
+	vxor %v0, %v23, %v0
 # v39 = v11 ^ v39
 	.loc 1 356
-	li %r0, 1696
-	lvx %v0, %r1, %r0
-	vxor %v0, %v23, %v0
+	vxor %v17, %v24, %v17
 # v41 = v9 ^ v41
 	.loc 1 357
-	li %r0, 1952
-	lvx %v4, %r1, %r0
-	vxor %v21, %v21, %v4
+	vxor %v4, %v25, %v4
 # v43 = v7 ^ v43
 	.loc 1 358
-	li %r0, 1968
-	lvx %v4, %r1, %r0
-	vxor %v13, %v13, %v4
+	vxor %v5, %v26, %v5
 # v45 = v4 ^ v45
 	.loc 1 359
-	li %r0, 1984
-	lvx %v4, %r1, %r0
-	vxor %v4, %v25, %v4
+	vxor %v6, %v10, %v6
 # v47 = v2 ^ v47
 	.loc 1 360
-	li %r0, 2000
-	lvx %v23, %r1, %r0
-	vxor %v3, %v3, %v23
+	vxor %v7, %v15, %v7
 # v49 = v15 ^ v49
 	.loc 1 361
-	li %r0, 2016
-	lvx %v23, %r1, %r0
-	vxor %v7, %v7, %v23
+	vxor %v28, %v8, %v28
 # v41 = v41 ^ v40
 	.loc 1 362
-	vxor %v21, %v21, %v30
+	vxor %v4, %v4, %v27
 # v39 = v39 ^ v40
 	.loc 1 363
-	vxor %v0, %v0, %v30
+	vxor %v17, %v17, %v27
 # v29 = v29 ^ v40
 	.loc 1 364
-	vxor %v27, %v27, %v30
+	vxor %v0, %v0, %v27
 # v40 = v27 ^ v40
 	.loc 1 365
-	vxor %v30, %v11, %v30
+	vxor %v27, %v2, %v27
 # v39 = v39 ^ v44
 	.loc 1 366
-	vxor %v11, %v0, %v1
+	vxor %v17, %v17, %v30
 # v13 = v13 ^ v44
 	.loc 1 367
-	li %r0, 1712
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v1
+	vxor %v11, %v11, %v30
 # v40 = v40 ^ v44
 	.loc 1 368
-	vxor %v30, %v30, %v1
+	vxor %v27, %v27, %v30
 # v44 = v33 ^ v44
 	.loc 1 369
-	vxor %v1, %v16, %v1
+	vxor %v30, %v9, %v30
 # v13 = v13 ^ v42
 	.loc 1 370
-	vxor %v16, %v0, %v28
+	vxor %v11, %v11, %v31
 # v29 = v29 ^ v42
 	.loc 1 371
-	vxor %v0, %v27, %v28
+	vxor %v0, %v0, %v31
 # v44 = v44 ^ v42
 	.loc 1 372
-	vxor %v1, %v1, %v28
+	vxor %v30, %v30, %v31
 # v42 = v31 ^ v42
 	.loc 1 373
-	vxor %v28, %v12, %v28
+	vxor %v31, %v13, %v31
 # v29 = v29 ^ v48
 	.loc 1 374
-	vxor %v12, %v0, %v29
+	vxor %v0, %v0, %v29
 # v40 = v40 ^ v48
 	.loc 1 375
-	vxor %v0, %v30, %v29
+	vxor %v27, %v27, %v29
 # v42 = v42 ^ v48
 	.loc 1 376
-	vxor %v28, %v28, %v29
+	vxor %v31, %v31, %v29
 # v48 = v37 ^ v48
 	.loc 1 377
-	vxor %v29, %v6, %v29
+	vxor %v29, %v14, %v29
 # v40 = v40 ^ v46
 	.loc 1 378
-	li %r0, 2160
-	lvx %v23, %r1, %r0
-	vxor %v6, %v0, %v23
+	vxor %v27, %v27, %v1
 # v44 = v44 ^ v46
 	.loc 1 379
-	vxor %v0, %v1, %v23
+	vxor %v30, %v30, %v1
 # v48 = v48 ^ v46
 	.loc 1 380
-	vxor %v29, %v29, %v23
+	vxor %v29, %v29, %v1
 # v46 = v35 ^ v46
 	.loc 1 381
-	vxor %v1, %v2, %v23
+	vxor %v1, %v21, %v1
 # v44 = v44 ^ v49
 	.loc 1 382
-	vxor %v2, %v0, %v7
+	vxor %v30, %v30, %v28
 # v42 = v42 ^ v49
 	.loc 1 383
-	vxor %v0, %v28, %v7
+	vxor %v31, %v31, %v28
 # v46 = v46 ^ v49
 	.loc 1 384
-	vxor %v23, %v1, %v7
+	vxor %v1, %v1, %v28
 # v49 = v38 ^ v49
 	.loc 1 385
-	li %r0, 1840
-	lvx %v1, %r1, %r0
-	vxor %v7, %v1, %v7
+	vxor %v28, %v12, %v28
 # v42 = v42 ^ v47
 	.loc 1 386
-	vxor %v1, %v0, %v3
+	vxor %v31, %v31, %v7
 # v48 = v48 ^ v47
 	.loc 1 387
-	vxor %v0, %v29, %v3
+	vxor %v29, %v29, %v7
 # v49 = v49 ^ v47
 	.loc 1 388
-	vxor %v25, %v7, %v3
+	vxor %v28, %v28, %v7
 # v47 = v36 ^ v47
 	.loc 1 389
-	li %r0, 1824
-	lvx %v7, %r1, %r0
-	vxor %v3, %v7, %v3
+	vxor %v7, %v3, %v7
 # v48 = v48 ^ v45
 	.loc 1 390
-	vxor %v7, %v0, %v4
+	vxor %v29, %v29, %v6
 # v46 = v46 ^ v45
 	.loc 1 391
-	vxor %v0, %v23, %v4
+	vxor %v1, %v1, %v6
 # v47 = v47 ^ v45
 	.loc 1 392
-	vxor %v23, %v3, %v4
+	vxor %v7, %v7, %v6
 # v45 = v34 ^ v45
 	.loc 1 393
-	li %r0, 1808
-	lvx %v3, %r1, %r0
-	vxor %v4, %v3, %v4
+	li %r0, 1952
+	lvx %v2, %r1, %r0
+	vxor %v6, %v2, %v6
 # v46 = v46 ^ v43
 	.loc 1 394
-	vxor %v3, %v0, %v13
+	vxor %v2, %v1, %v5
 # v49 = v49 ^ v43
 	.loc 1 395
-	vxor %v0, %v25, %v13
+	vxor %v28, %v28, %v5
 # v45 = v45 ^ v43
 	.loc 1 396
-	vxor %v25, %v4, %v13
+	vxor %v6, %v6, %v5
 # v43 = v32 ^ v43
 	.loc 1 397
-	li %r0, 1792
-	lvx %v4, %r1, %r0
-	vxor %v13, %v4, %v13
+	li %r0, 1936
+	lvx %v1, %r1, %r0
+	vxor %v5, %v1, %v5
 # v49 = v49 ^ v41
 	.loc 1 398
-	vxor %v4, %v0, %v21
+	vxor %v28, %v28, %v4
 # v47 = v47 ^ v41
 	.loc 1 399
-	vxor %v0, %v23, %v21
+	vxor %v7, %v7, %v4
 # v43 = v43 ^ v41
 	.loc 1 400
-	vxor %v23, %v13, %v21
+	vxor %v5, %v5, %v4
 # v41 = v30 ^ v41
 	.loc 1 401
-	li %r0, 1776
-	lvx %v13, %r1, %r0
-	vxor %v21, %v13, %v21
+	li %r0, 1920
+	lvx %v1, %r1, %r0
+	vxor %v4, %v1, %v4
 # v47 = v47 ^ v39
 	.loc 1 402
-	vxor %v13, %v0, %v11
+	vxor %v8, %v7, %v17
 # v45 = v45 ^ v39
 	.loc 1 403
-	vxor %v0, %v25, %v11
+	vxor %v6, %v6, %v17
 # v41 = v41 ^ v39
 	.loc 1 404
-	vxor %v25, %v21, %v11
+	vxor %v4, %v4, %v17
 # v39 = v28 ^ v39
 	.loc 1 405
-	li %r0, 1760
-	lvx %v21, %r1, %r0
-	vxor %v11, %v21, %v11
+	li %r0, 1904
+	lvx %v1, %r1, %r0
+	vxor %v17, %v1, %v17
 # v45 = v45 ^ v13
 	.loc 1 406
-	vxor %v21, %v0, %v16
+	vxor %v6, %v6, %v11
 # v43 = v43 ^ v13
 	.loc 1 407
-	vxor %v23, %v23, %v16
+	vxor %v5, %v5, %v11
 # v39 = v39 ^ v13
 	.loc 1 408
-	vxor %v11, %v11, %v16
+	vxor %v17, %v17, %v11
 # v13 = v26 ^ v13
 	.loc 1 409
-	li %r0, 1680
-	lvx %v0, %r1, %r0
-	vxor %v16, %v0, %v16
+	li %r0, 1888
+	lvx %v1, %r1, %r0
+	vxor %v11, %v1, %v11
 # v13 = v13 ^ v40
 	.loc 1 410
-	vxor %v16, %v16, %v6
+	vxor %v11, %v11, %v27
 # v26 = v46 ^ v40
 	.loc 1 411
-	vxor %v0, %v3, %v6
+	vxor %v1, %v2, %v27
 # v26 = v26 ^ v29
 	.loc 1 412
-	vxor %v27, %v0, %v12
+	vxor %v3, %v1, %v0
 # v39 = v39 ^ v46
 	.loc 1 413
-	vxor %v11, %v11, %v3
+	vxor %v17, %v17, %v2
 # v28 = v48 ^ v40
 	.loc 1 414
-	vxor %v0, %v7, %v6
+	vxor %v1, %v29, %v27
 # v28 = v28 ^ v29
 	.loc 1 415
-	vxor %v28, %v0, %v12
+	vxor %v7, %v1, %v0
 # v41 = v41 ^ v46
 	.loc 1 416
-	vxor %v0, %v25, %v3
+	vxor %v4, %v4, %v2
 # v41 = v41 ^ v48
 	.loc 1 417
-	vxor %v0, %v0, %v7
+	vxor %v4, %v4, %v29
 # v41 = v41 ^ v40
 	.loc 1 418
-	vxor %v0, %v0, %v6
+	vxor %v4, %v4, %v27
 # v41 = v41 ^ v29
 	.loc 1 419
-	vxor %v25, %v0, %v12
+	vxor %v4, %v4, %v0
 # v46 = v46 ^ v42
 	.loc 1 420
-	vxor %v3, %v3, %v1
+	vxor %v9, %v2, %v31
 # v43 = v43 ^ v48
 	.loc 1 421
-	vxor %v0, %v23, %v7
+	vxor %v5, %v5, %v29
 # v43 = v43 ^ v42
 	.loc 1 422
-	vxor %v0, %v0, %v1
+	vxor %v5, %v5, %v31
 # v43 = v43 ^ v29
 	.loc 1 423
-	vxor %v23, %v0, %v12
+	vxor %v10, %v5, %v0
 # v48 = v48 ^ v44
 	.loc 1 424
-	vxor %v7, %v7, %v2
+	vxor %v29, %v29, %v30
 # v45 = v45 ^ v42
 	.loc 1 425
-	vxor %v21, %v21, %v1
+	vxor %v6, %v6, %v31
 # v45 = v45 ^ v44
 	.loc 1 426
-	vxor %v21, %v21, %v2
+	vxor %v6, %v6, %v30
 # v42 = v42 ^ v40
 	.loc 1 427
-	vxor %v29, %v1, %v6
+	vxor %v31, %v31, %v27
 # v47 = v47 ^ v44
 	.loc 1 428
-	vxor %v13, %v13, %v2
+	vxor %v1, %v8, %v30
 # v47 = v47 ^ v40
 	.loc 1 429
-	vxor %v13, %v13, %v6
+	vxor %v8, %v1, %v27
 # v44 = v44 ^ v29
 	.loc 1 430
-	vxor %v2, %v2, %v12
+	vxor %v30, %v30, %v0
 # v40 = v49 ^ v40
 	.loc 1 431
-	vxor %v6, %v4, %v6
+	vxor %v27, %v28, %v27
 # v29 = v40 ^ v29
 	.loc 1 432
-	vxor %v12, %v6, %v12
+	vxor %v12, %v27, %v0
 # v40 = v13 & v0
 	.loc 1 433
-	vand %v0, %v16, %v19
 	li %r0, 1680
-	stvx %v0, %r1, %r0
+	lvx %v13, %r1, %r0
+	vand %v0, %v11, %v13
 # v49 = v13 & v6
 	.loc 1 434
-	vand %v0, %v16, %v15
+	li %r0, 1680
+	stvx %v0, %r1, %r0
+	li %r0, 1744
+	lvx %v14, %r1, %r0
+	vand %v0, %v11, %v14
 # v30 = v26 & v0
 	.loc 1 435
-	vand %v1, %v27, %v19
+	vand %v1, %v3, %v13
 # v30 = v49 ^ v30
 	.loc 1 436
-	vxor %v0, %v0, %v1
-	li %r0, 1696
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v49 = v13 & v10
 	.loc 1 437
-	vand %v0, %v16, %v22
+	li %r0, 1744
+	stvx %v1, %r1, %r0
+	li %r0, 1776
+	lvx %v15, %r1, %r0
+	vand %v0, %v11, %v15
 # v32 = v26 & v6
 	.loc 1 438
-	vand %v1, %v27, %v15
+	vand %v1, %v3, %v14
 # v34 = v39 & v0
 	.loc 1 439
-	vand %v4, %v11, %v19
+	vand %v2, %v17, %v13
 # v32 = v49 ^ v32
 	.loc 1 440
 	vxor %v1, %v0, %v1
 # v34 = v32 ^ v34
 	.loc 1 441
-	vxor %v0, %v1, %v4
-	li %r0, 1712
-	stvx %v0, %r1, %r0
+	vxor %v2, %v1, %v2
 # v32 = v13 & v14
 	.loc 1 442
-	vand %v0, %v16, %v10
+	li %r0, 1776
+	stvx %v2, %r1, %r0
+	li %r0, 1808
+	lvx %v18, %r1, %r0
+	vand %v0, %v11, %v18
 # v49 = v26 & v10
 	.loc 1 443
-	vand %v1, %v27, %v22
+	vand %v1, %v3, %v15
 # v36 = v39 & v6
 	.loc 1 444
-	vand %v4, %v11, %v15
+	vand %v2, %v17, %v14
 # v38 = v28 & v0
 	.loc 1 445
-	vand %v6, %v28, %v19
+	vand %v5, %v7, %v13
 # v49 = v32 ^ v49
 	.loc 1 446
 	vxor %v1, %v0, %v1
 # v36 = v49 ^ v36
 	.loc 1 447
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v38 = v36 ^ v38
 	.loc 1 448
-	vxor %v0, %v4, %v6
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vxor %v5, %v2, %v5
 # v36 = v13 & v18
 	.loc 1 449
-	vand %v0, %v16, %v24
+	li %r0, 1808
+	stvx %v5, %r1, %r0
+	li %r0, 1840
+	lvx %v19, %r1, %r0
+	vand %v0, %v11, %v19
 # v49 = v26 & v14
 	.loc 1 450
-	vand %v1, %v27, %v10
+	vand %v1, %v3, %v18
 # v32 = v39 & v10
 	.loc 1 451
-	vand %v4, %v11, %v22
+	vand %v2, %v17, %v15
 # v35 = v28 & v6
 	.loc 1 452
-	vand %v30, %v28, %v15
+	vand %v5, %v7, %v14
 # v37 = v41 & v0
 	.loc 1 453
-	vand %v6, %v25, %v19
+	vand %v16, %v4, %v13
 # v49 = v36 ^ v49
 	.loc 1 454
 	vxor %v1, %v0, %v1
 # v32 = v49 ^ v32
 	.loc 1 455
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v35 = v32 ^ v35
 	.loc 1 456
-	vxor %v30, %v4, %v30
+	vxor %v5, %v2, %v5
 # v37 = v35 ^ v37
 	.loc 1 457
-	vxor %v0, %v30, %v6
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vxor %v16, %v5, %v16
 # v35 = v13 & v21
 	.loc 1 458
-	vand %v0, %v16, %v5
+	li %r0, 1840
+	stvx %v16, %r1, %r0
+	li %r0, 1856
+	lvx %v21, %r1, %r0
+	vand %v0, %v11, %v21
 # v32 = v26 & v18
 	.loc 1 459
-	vand %v1, %v27, %v24
+	vand %v1, %v3, %v19
 # v49 = v39 & v14
 	.loc 1 460
-	vand %v31, %v11, %v10
+	vand %v2, %v17, %v18
 # v36 = v28 & v10
 	.loc 1 461
-	vand %v30, %v28, %v22
+	vand %v5, %v7, %v15
 # v31 = v41 & v6
 	.loc 1 462
-	vand %v6, %v25, %v15
+	vand %v16, %v4, %v14
 # v33 = v46 & v0
 	.loc 1 463
-	vand %v4, %v3, %v19
+	vand %v20, %v9, %v13
 # v32 = v35 ^ v32
 	.loc 1 464
 	vxor %v1, %v0, %v1
 # v49 = v32 ^ v49
 	.loc 1 465
-	vxor %v31, %v1, %v31
+	vxor %v2, %v1, %v2
 # v36 = v49 ^ v36
 	.loc 1 466
-	vxor %v30, %v31, %v30
+	vxor %v5, %v2, %v5
 # v31 = v36 ^ v31
 	.loc 1 467
-	vxor %v6, %v30, %v6
+	vxor %v16, %v5, %v16
 # v33 = v31 ^ v33
 	.loc 1 468
-	vxor %v0, %v6, %v4
-	li %r0, 1760
-	stvx %v0, %r1, %r0
+	vxor %v20, %v16, %v20
 # v31 = v13 & v24
 	.loc 1 469
-	vand %v0, %v16, %v26
-	li %r0, 1776
-	stvx %v0, %r1, %r0
+	li %r0, 1856
+	stvx %v20, %r1, %r0
+	li %r0, 1872
+	lvx %v23, %r1, %r0
+	vand %v0, %v11, %v23
 # v36 = v26 & v21
 	.loc 1 470
-	vand %v0, %v27, %v5
-	li %r0, 1792
-	stvx %v0, %r1, %r0
+	vand %v1, %v3, %v21
 # v49 = v39 & v18
 	.loc 1 471
-	vand %v0, %v11, %v24
-	li %r0, 1808
-	stvx %v0, %r1, %r0
+	vand %v2, %v17, %v19
 # v32 = v28 & v14
 	.loc 1 472
-	vand %v30, %v28, %v10
+	vand %v5, %v7, %v18
 # v35 = v41 & v10
 	.loc 1 473
-	vand %v6, %v25, %v22
+	vand %v16, %v4, %v15
 # v27 = v46 & v6
 	.loc 1 474
-	vand %v4, %v3, %v15
+	vand %v20, %v9, %v14
 # v15 = v43 & v0
 	.loc 1 475
-	vand %v1, %v23, %v19
+	vand %v22, %v10, %v13
 # v36 = v31 ^ v36
 	.loc 1 476
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	li %r0, 1792
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v1, %v0, %v1
 # v49 = v36 ^ v49
 	.loc 1 477
-	li %r0, 1808
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v2, %v1, %v2
 # v32 = v49 ^ v32
 	.loc 1 478
-	vxor %v0, %v0, %v30
+	vxor %v5, %v2, %v5
 # v35 = v32 ^ v35
 	.loc 1 479
-	vxor %v0, %v0, %v6
+	vxor %v16, %v5, %v16
 # v27 = v35 ^ v27
 	.loc 1 480
-	vxor %v0, %v0, %v4
+	vxor %v20, %v16, %v20
 # v15 = v27 ^ v15
 	.loc 1 481
-	vxor %v0, %v0, %v1
-	li %r0, 1776
-	stvx %v0, %r1, %r0
+	vxor %v22, %v20, %v22
 # v27 = v26 & v24
 	.loc 1 482
-	vand %v0, %v27, %v26
+	li %r0, 1872
+	stvx %v22, %r1, %r0
+	vand %v0, %v3, %v23
 # v35 = v39 & v21
 	.loc 1 483
-	vand %v1, %v11, %v5
+	vand %v1, %v17, %v21
 # v32 = v28 & v18
 	.loc 1 484
-	vand %v31, %v28, %v24
+	vand %v2, %v7, %v19
 # v49 = v41 & v14
 	.loc 1 485
-	vand %v30, %v25, %v10
+	vand %v5, %v4, %v18
 # v36 = v46 & v10
 	.loc 1 486
-	vand %v6, %v3, %v22
+	vand %v16, %v9, %v15
 # v31 = v43 & v6
 	.loc 1 487
-	vand %v4, %v23, %v15
+	vand %v20, %v10, %v14
 # v35 = v27 ^ v35
 	.loc 1 488
 	vxor %v1, %v0, %v1
 # v32 = v35 ^ v32
 	.loc 1 489
-	vxor %v31, %v1, %v31
+	vxor %v2, %v1, %v2
 # v49 = v32 ^ v49
 	.loc 1 490
-	vxor %v30, %v31, %v30
+	vxor %v5, %v2, %v5
 # v36 = v49 ^ v36
 	.loc 1 491
-	vxor %v6, %v30, %v6
+	vxor %v16, %v5, %v16
 # v31 = v36 ^ v31
 	.loc 1 492
-	vxor %v0, %v6, %v4
-	li %r0, 1792
-	stvx %v0, %r1, %r0
+	vxor %v20, %v16, %v20
 # v36 = v39 & v24
 	.loc 1 493
-	vand %v0, %v11, %v26
+	li %r0, 1888
+	stvx %v20, %r1, %r0
+	vand %v0, %v17, %v23
 # v49 = v28 & v21
 	.loc 1 494
-	vand %v1, %v28, %v5
+	vand %v1, %v7, %v21
 # v32 = v41 & v18
 	.loc 1 495
-	vand %v4, %v25, %v24
+	vand %v2, %v4, %v19
 # v35 = v46 & v14
 	.loc 1 496
-	vand %v30, %v3, %v10
+	vand %v5, %v9, %v18
 # v27 = v43 & v10
 	.loc 1 497
-	vand %v6, %v23, %v22
+	vand %v16, %v10, %v15
 # v49 = v36 ^ v49
 	.loc 1 498
 	vxor %v1, %v0, %v1
 # v32 = v49 ^ v32
 	.loc 1 499
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v35 = v32 ^ v35
 	.loc 1 500
-	vxor %v30, %v4, %v30
+	vxor %v5, %v2, %v5
 # v27 = v35 ^ v27
 	.loc 1 501
-	vxor %v0, %v30, %v6
-	li %r0, 1808
-	stvx %v0, %r1, %r0
+	vxor %v16, %v5, %v16
 # v35 = v28 & v24
 	.loc 1 502
-	vand %v0, %v28, %v26
+	li %r0, 1904
+	stvx %v16, %r1, %r0
+	vand %v0, %v7, %v23
 # v32 = v41 & v21
 	.loc 1 503
-	vand %v1, %v25, %v5
+	vand %v1, %v4, %v21
 # v49 = v46 & v18
 	.loc 1 504
-	vand %v4, %v3, %v24
+	vand %v2, %v9, %v19
 # v36 = v43 & v14
 	.loc 1 505
-	vand %v6, %v23, %v10
+	vand %v5, %v10, %v18
 # v32 = v35 ^ v32
 	.loc 1 506
 	vxor %v1, %v0, %v1
 # v49 = v32 ^ v49
 	.loc 1 507
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v36 = v49 ^ v36
 	.loc 1 508
-	vxor %v0, %v4, %v6
-	li %r0, 1824
-	stvx %v0, %r1, %r0
+	vxor %v5, %v2, %v5
 # v49 = v41 & v24
 	.loc 1 509
-	vand %v0, %v25, %v26
+	li %r0, 1920
+	stvx %v5, %r1, %r0
+	vand %v0, %v4, %v23
 # v32 = v46 & v21
 	.loc 1 510
-	vand %v1, %v3, %v5
+	vand %v1, %v9, %v21
 # v35 = v43 & v18
 	.loc 1 511
-	vand %v4, %v23, %v24
+	vand %v2, %v10, %v19
 # v32 = v49 ^ v32
 	.loc 1 512
 	vxor %v1, %v0, %v1
 # v35 = v32 ^ v35
 	.loc 1 513
-	vxor %v0, %v1, %v4
-	li %r0, 1840
-	stvx %v0, %r1, %r0
+	vxor %v2, %v1, %v2
 # v32 = v46 & v24
 	.loc 1 514
-	vand %v0, %v3, %v26
+	li %r0, 1936
+	stvx %v2, %r1, %r0
+	vand %v0, %v9, %v23
 # v49 = v43 & v21
 	.loc 1 515
-	vand %v1, %v23, %v5
+	vand %v1, %v10, %v21
 # v49 = v32 ^ v49
 	.loc 1 516
-	vxor %v0, %v0, %v1
-	li %r0, 1856
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v32 = v43 & v24
 	.loc 1 517
-	vand %v0, %v23, %v26
-	li %r0, 1872
-	stvx %v0, %r1, %r0
+	li %r0, 1952
+	stvx %v1, %r1, %r0
+	vand %v0, %v10, %v23
 # v2 = v48 & v3
 	.loc 1 518
-	vand %v0, %v7, %v17
-	li %r0, 1888
+	li %r0, 1968
 	stvx %v0, %r1, %r0
+	li %r0, 1712
+	lvx %v5, %r1, %r0
+	vand %v0, %v29, %v5
 # v4 = v48 & v8
 	.loc 1 519
-	vand %v0, %v7, %v14
+	li %r0, 1712
+	stvx %v0, %r1, %r0
+	li %r0, 1760
+	lvx %v16, %r1, %r0
+	vand %v0, %v29, %v16
 # v7 = v45 & v3
 	.loc 1 520
-	vand %v1, %v21, %v17
+	vand %v1, %v6, %v5
 # v7 = v4 ^ v7
 	.loc 1 521
-	vxor %v0, %v0, %v1
-	li %r0, 1904
-	stvx %v0, %r1, %r0
+	vxor %v1, %v0, %v1
 # v4 = v48 & v12
 	.loc 1 522
-	vand %v0, %v7, %v9
+	li %r0, 1760
+	stvx %v1, %r1, %r0
+	li %r0, 1792
+	lvx %v22, %r1, %r0
+	vand %v0, %v29, %v22
 # v9 = v45 & v8
 	.loc 1 523
-	vand %v1, %v21, %v14
+	vand %v1, %v6, %v16
 # v11 = v42 & v3
 	.loc 1 524
-	vand %v4, %v29, %v17
+	vand %v2, %v31, %v5
 # v9 = v4 ^ v9
 	.loc 1 525
 	vxor %v1, %v0, %v1
 # v11 = v9 ^ v11
 	.loc 1 526
-	vxor %v0, %v1, %v4
-	li %r0, 1920
-	stvx %v0, %r1, %r0
+	vxor %v2, %v1, %v2
 # v9 = v48 & v16
 	.loc 1 527
-	vand %v0, %v7, %v8
+	li %r0, 1792
+	stvx %v2, %r1, %r0
+	li %r0, 1824
+	lvx %v24, %r1, %r0
+	vand %v0, %v29, %v24
 # v4 = v45 & v12
 	.loc 1 528
-	vand %v1, %v21, %v9
+	vand %v1, %v6, %v22
 # v60 = v42 & v8
 	.loc 1 529
-	vand %v4, %v29, %v14
+	vand %v2, %v31, %v16
 # v58 = v47 & v3
 	.loc 1 530
-	vand %v6, %v13, %v17
+	vand %v20, %v8, %v5
 # v4 = v9 ^ v4
 	.loc 1 531
 	vxor %v1, %v0, %v1
 # v60 = v4 ^ v60
 	.loc 1 532
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v58 = v60 ^ v58
 	.loc 1 533
-	vxor %v0, %v4, %v6
-	li %r0, 1936
-	stvx %v0, %r1, %r0
+	vxor %v20, %v2, %v20
 # v60 = v48 & v1
 	.loc 1 534
-	vand %v0, %v7, %v18
+	li %r0, 1824
+	stvx %v20, %r1, %r0
+	li %r0, 1696
+	lvx %v25, %r1, %r0
+	vand %v0, %v29, %v25
 # v4 = v45 & v16
 	.loc 1 535
-	vand %v1, %v21, %v8
+	vand %v1, %v6, %v24
 # v9 = v42 & v12
 	.loc 1 536
-	vand %v4, %v29, %v9
+	vand %v2, %v31, %v22
 # v56 = v47 & v8
 	.loc 1 537
-	vand %v30, %v13, %v14
+	vand %v20, %v8, %v16
 # v54 = v44 & v3
 	.loc 1 538
-	vand %v6, %v2, %v17
+	vand %v26, %v30, %v5
 # v4 = v60 ^ v4
 	.loc 1 539
 	vxor %v1, %v0, %v1
 # v9 = v4 ^ v9
 	.loc 1 540
-	vxor %v4, %v1, %v4
+	vxor %v2, %v1, %v2
 # v56 = v9 ^ v56
 	.loc 1 541
-	vxor %v30, %v4, %v30
+	vxor %v20, %v2, %v20
 # v54 = v56 ^ v54
 	.loc 1 542
-	vxor %v0, %v30, %v6
-	li %r0, 1952
-	stvx %v0, %r1, %r0
+	vxor %v26, %v20, %v26
 # v56 = v48 & v5
 	.loc 1 543
-	vand %v0, %v7, %v20
+	li %r0, 1696
+	stvx %v26, %r1, %r0
+	li %r0, 1728
+	lvx %v2, %r1, %r0
+	vand %v0, %v29, %v2
 # v9 = v45 & v1
 	.loc 1 544
-	vand %v1, %v21, %v18
+	vand %v1, %v6, %v25
 # v4 = v42 & v16
 	.loc 1 545
-	vand %v31, %v29, %v8
+	vand %v28, %v31, %v24
 # v60 = v47 & v12
 	.loc 1 546
-	vand %v30, %v13, %v9
+	vand %v27, %v8, %v22
 # v52 = v44 & v8
 	.loc 1 547
-	vand %v6, %v2, %v14
+	vand %v26, %v30, %v16
 # v50 = v29 & v3
 	.loc 1 548
-	vand %v4, %v12, %v17
+	vand %v20, %v12, %v5
 # v9 = v56 ^ v9
 	.loc 1 549
 	vxor %v1, %v0, %v1
 # v4 = v9 ^ v4
 	.loc 1 550
-	vxor %v31, %v1, %v31
+	vxor %v28, %v1, %v28
 # v60 = v4 ^ v60
 	.loc 1 551
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v52 = v60 ^ v52
 	.loc 1 552
-	vxor %v6, %v30, %v6
+	vxor %v26, %v27, %v26
 # v50 = v52 ^ v50
 	.loc 1 553
-	vxor %v4, %v6, %v4
+	vxor %v20, %v26, %v20
 # v52 = v45 & v5
 	.loc 1 554
-	vand %v0, %v21, %v20
+	vand %v0, %v6, %v2
 # v60 = v42 & v1
 	.loc 1 555
-	vand %v1, %v29, %v18
+	vand %v1, %v31, %v25
 # v4 = v47 & v16
 	.loc 1 556
-	vand %v31, %v13, %v8
+	vand %v28, %v8, %v24
 # v9 = v44 & v12
 	.loc 1 557
-	vand %v30, %v2, %v9
+	vand %v27, %v30, %v22
 # v56 = v29 & v8
 	.loc 1 558
-	vand %v6, %v12, %v14
+	vand %v26, %v12, %v16
 # v60 = v52 ^ v60
 	.loc 1 559
 	vxor %v1, %v0, %v1
 # v4 = v60 ^ v4
 	.loc 1 560
-	vxor %v31, %v1, %v31
+	vxor %v28, %v1, %v28
 # v9 = v4 ^ v9
 	.loc 1 561
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v56 = v9 ^ v56
 	.loc 1 562
-	vxor %v6, %v30, %v6
+	vxor %v26, %v27, %v26
 # v9 = v42 & v5
 	.loc 1 563
-	vand %v0, %v29, %v20
+	vand %v0, %v31, %v2
 # v4 = v47 & v1
 	.loc 1 564
-	vand %v1, %v13, %v18
+	vand %v1, %v8, %v25
 # v60 = v44 & v16
 	.loc 1 565
-	vand %v31, %v2, %v8
+	vand %v28, %v30, %v24
 # v52 = v29 & v12
 	.loc 1 566
-	vand %v30, %v12, %v9
+	vand %v27, %v12, %v22
 # v4 = v9 ^ v4
 	.loc 1 567
 	vxor %v1, %v0, %v1
 # v60 = v4 ^ v60
 	.loc 1 568
-	vxor %v31, %v1, %v31
+	vxor %v28, %v1, %v28
 # v52 = v60 ^ v52
 	.loc 1 569
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v60 = v47 & v5
 	.loc 1 570
-	vand %v0, %v13, %v20
+	vand %v0, %v8, %v2
 # v4 = v44 & v1
 	.loc 1 571
-	vand %v1, %v2, %v18
+	vand %v1, %v30, %v25
 # v9 = v29 & v16
 	.loc 1 572
-	vand %v31, %v12, %v8
+	vand %v28, %v12, %v24
 # v4 = v60 ^ v4
 	.loc 1 573
 	vxor %v1, %v0, %v1
 # v9 = v4 ^ v9
 	.loc 1 574
-	vxor %v31, %v1, %v31
+	vxor %v28, %v1, %v28
 # v4 = v44 & v5
 	.loc 1 575
-	vand %v0, %v2, %v20
+	vand %v0, %v30, %v2
 # v60 = v29 & v1
 	.loc 1 576
-	vand %v1, %v12, %v18
+	vand %v1, %v12, %v25
 # v60 = v4 ^ v60
 	.loc 1 577
 	vxor %v1, %v0, %v1
 # v4 = v29 & v5
 	.loc 1 578
-	vand %v0, %v12, %v20
+	vand %v0, %v12, %v2
 # v48 = v13 ^ v48
 	.loc 1 579
-	vxor %v7, %v16, %v7
+	vxor %v29, %v11, %v29
 # v45 = v26 ^ v45
 	.loc 1 580
-	vxor %v21, %v27, %v21
+	vxor %v6, %v3, %v6
 # v42 = v39 ^ v42
 	.loc 1 581
-	vxor %v29, %v11, %v29
+	vxor %v31, %v17, %v31
 # v47 = v28 ^ v47
 	.loc 1 582
-	vxor %v13, %v28, %v13
+	vxor %v8, %v7, %v8
 # v44 = v41 ^ v44
 	.loc 1 583
-	vxor %v11, %v25, %v2
+	vxor %v30, %v4, %v30
 # v29 = v46 ^ v29
 	.loc 1 584
-	vxor %v12, %v3, %v12
+	vxor %v12, %v9, %v12
 # v3 = v0 ^ v3
 	.loc 1 585
-	vxor %v17, %v19, %v17
+	vxor %v5, %v13, %v5
 # v8 = v6 ^ v8
 	.loc 1 586
-	vxor %v14, %v15, %v14
+	vxor %v16, %v14, %v16
 # v12 = v10 ^ v12
 	.loc 1 587
-	vxor %v9, %v22, %v9
+	vxor %v22, %v15, %v22
 # v16 = v14 ^ v16
 	.loc 1 588
-	vxor %v10, %v10, %v8
+	vxor %v24, %v18, %v24
 # v1 = v18 ^ v1
 	.loc 1 589
-	vxor %v18, %v24, %v18
+	vxor %v25, %v19, %v25
 # v5 = v21 ^ v5
 	.loc 1 590
-	vxor %v20, %v5, %v20
+	vxor %v11, %v21, %v2
 # v21 = v48 & v3
 	.loc 1 591
-	vand %v15, %v7, %v17
+	vand %v9, %v29, %v5
 # v18 = v48 & v8
 	.loc 1 592
-	vand %v2, %v7, %v14
+	vand %v2, %v29, %v16
 # v14 = v45 & v3
 	.loc 1 593
-	vand %v3, %v21, %v17
+	vand %v3, %v6, %v5
 # v14 = v18 ^ v14
 	.loc 1 594
-	vxor %v16, %v2, %v3
+	vxor %v13, %v2, %v3
 # v18 = v48 & v12
 	.loc 1 595
-	vand %v2, %v7, %v9
+	vand %v2, %v29, %v22
 # v10 = v45 & v8
 	.loc 1 596
-	vand %v3, %v21, %v14
+	vand %v3, %v6, %v16
 # v6 = v42 & v3
 	.loc 1 597
-	vand %v5, %v29, %v17
+	vand %v4, %v31, %v5
 # v10 = v18 ^ v10
 	.loc 1 598
 	vxor %v3, %v2, %v3
 # v6 = v10 ^ v6
 	.loc 1 599
-	vxor %v19, %v3, %v5
+	vxor %v14, %v3, %v4
 # v10 = v48 & v16
 	.loc 1 600
-	vand %v2, %v7, %v10
+	vand %v2, %v29, %v24
 # v18 = v45 & v12
 	.loc 1 601
-	vand %v3, %v21, %v9
+	vand %v3, %v6, %v22
 # v0 = v42 & v8
 	.loc 1 602
-	vand %v5, %v29, %v14
+	vand %v4, %v31, %v16
 # v46 = v47 & v3
 	.loc 1 603
-	vand %v8, %v13, %v17
+	vand %v7, %v8, %v5
 # v18 = v10 ^ v18
 	.loc 1 604
 	vxor %v3, %v2, %v3
 # v0 = v18 ^ v0
 	.loc 1 605
-	vxor %v5, %v3, %v5
+	vxor %v4, %v3, %v4
 # v46 = v0 ^ v46
 	.loc 1 606
-	vxor %v24, %v5, %v8
+	vxor %v17, %v4, %v7
 # v0 = v48 & v1
 	.loc 1 607
-	vand %v2, %v7, %v18
+	vand %v2, %v29, %v25
 # v18 = v45 & v16
 	.loc 1 608
-	vand %v3, %v21, %v10
+	vand %v3, %v6, %v24
 # v10 = v42 & v12
 	.loc 1 609
-	vand %v5, %v29, %v9
+	vand %v4, %v31, %v22
 # v41 = v47 & v8
 	.loc 1 610
-	vand %v8, %v13, %v14
+	vand %v7, %v8, %v16
 # v28 = v44 & v3
 	.loc 1 611
-	vand %v22, %v11, %v17
+	vand %v15, %v30, %v5
 # v18 = v0 ^ v18
 	.loc 1 612
 	vxor %v3, %v2, %v3
 # v10 = v18 ^ v10
 	.loc 1 613
-	vxor %v5, %v3, %v5
+	vxor %v4, %v3, %v4
 # v41 = v10 ^ v41
 	.loc 1 614
-	vxor %v8, %v5, %v8
+	vxor %v7, %v4, %v7
 # v28 = v41 ^ v28
 	.loc 1 615
-	vxor %v22, %v8, %v22
+	vxor %v15, %v7, %v15
 # v41 = v48 & v5
 	.loc 1 616
-	vand %v2, %v7, %v20
+	vand %v2, %v29, %v11
 # v10 = v45 & v1
 	.loc 1 617
-	vand %v3, %v21, %v18
+	vand %v3, %v6, %v25
 # v18 = v42 & v16
 	.loc 1 618
-	vand %v5, %v29, %v10
+	vand %v4, %v31, %v24
 # v0 = v47 & v12
 	.loc 1 619
-	vand %v27, %v13, %v9
+	vand %v19, %v8, %v22
 # v39 = v44 & v8
 	.loc 1 620
-	vand %v25, %v11, %v14
+	vand %v18, %v30, %v16
 # v26 = v29 & v3
 	.loc 1 621
-	vand %v8, %v12, %v17
+	vand %v7, %v12, %v5
 # v10 = v41 ^ v10
 	.loc 1 622
 	vxor %v3, %v2, %v3
 # v18 = v10 ^ v18
 	.loc 1 623
-	vxor %v5, %v3, %v5
+	vxor %v4, %v3, %v4
 # v0 = v18 ^ v0
 	.loc 1 624
-	vxor %v27, %v5, %v27
+	vxor %v19, %v4, %v19
 # v39 = v0 ^ v39
 	.loc 1 625
-	vxor %v25, %v27, %v25
+	vxor %v18, %v19, %v18
 # v26 = v39 ^ v26
 	.loc 1 626
-	vxor %v25, %v25, %v8
+	vxor %v18, %v18, %v7
 # v48 = v48 & v24
 	.loc 1 627
-	vand %v7, %v7, %v26
+	vand %v29, %v29, %v23
 # v39 = v45 & v5
 	.loc 1 628
-	vand %v2, %v21, %v20
+	vand %v2, %v6, %v11
 # v0 = v42 & v1
 	.loc 1 629
-	vand %v27, %v29, %v18
+	vand %v19, %v31, %v25
 # v18 = v47 & v16
 	.loc 1 630
-	vand %v8, %v13, %v10
+	vand %v7, %v8, %v24
 # v10 = v44 & v12
 	.loc 1 631
-	vand %v5, %v11, %v9
+	vand %v4, %v30, %v22
 # v41 = v29 & v8
 	.loc 1 632
-	vand %v3, %v12, %v14
+	vand %v3, %v12, %v16
 # v3 = v43 & v3
 	.loc 1 633
-	vand %v17, %v23, %v17
+	vand %v5, %v10, %v5
 # v39 = v48 ^ v39
 	.loc 1 634
-	vxor %v2, %v7, %v2
+	vxor %v2, %v29, %v2
 # v0 = v39 ^ v0
 	.loc 1 635
-	vxor %v27, %v2, %v27
+	vxor %v19, %v2, %v19
 # v18 = v0 ^ v18
 	.loc 1 636
-	vxor %v8, %v27, %v8
+	vxor %v7, %v19, %v7
 # v10 = v18 ^ v10
 	.loc 1 637
-	vxor %v5, %v8, %v5
+	vxor %v4, %v7, %v4
 # v41 = v10 ^ v41
 	.loc 1 638
-	vxor %v3, %v5, %v3
+	vxor %v3, %v4, %v3
 # v3 = v41 ^ v3
 	.loc 1 639
-	vxor %v17, %v3, %v17
+	vxor %v5, %v3, %v5
 # v45 = v45 & v24
 	.loc 1 640
-	vand %v21, %v21, %v26
+	vand %v6, %v6, %v23
 # v41 = v42 & v5
 	.loc 1 641
-	vand %v2, %v29, %v20
+	vand %v2, %v31, %v11
 # v10 = v47 & v1
 	.loc 1 642
-	vand %v3, %v13, %v18
+	vand %v3, %v8, %v25
 # v18 = v44 & v16
 	.loc 1 643
-	vand %v5, %v11, %v10
+	vand %v4, %v30, %v24
 # v0 = v29 & v12
 	.loc 1 644
-	vand %v7, %v12, %v9
+	vand %v7, %v12, %v22
 # v8 = v43 & v8
 	.loc 1 645
-	vand %v14, %v23, %v14
+	vand %v16, %v10, %v16
 # v41 = v45 ^ v41
 	.loc 1 646
-	vxor %v2, %v21, %v2
+	vxor %v2, %v6, %v2
 # v10 = v41 ^ v10
 	.loc 1 647
 	vxor %v3, %v2, %v3
 # v18 = v10 ^ v18
 	.loc 1 648
-	vxor %v5, %v3, %v5
+	vxor %v4, %v3, %v4
 # v0 = v18 ^ v0
 	.loc 1 649
-	vxor %v7, %v5, %v7
+	vxor %v7, %v4, %v7
 # v8 = v0 ^ v8
 	.loc 1 650
-	vxor %v14, %v7, %v14
+	vxor %v16, %v7, %v16
 # v42 = v42 & v24
 	.loc 1 651
-	vand %v29, %v29, %v26
+	vand %v31, %v31, %v23
 # v0 = v47 & v5
 	.loc 1 652
-	vand %v2, %v13, %v20
+	vand %v2, %v8, %v11
 # v18 = v44 & v1
 	.loc 1 653
-	vand %v3, %v11, %v18
+	vand %v3, %v30, %v25
 # v10 = v29 & v16
 	.loc 1 654
-	vand %v5, %v12, %v10
+	vand %v4, %v12, %v24
 # v12 = v43 & v12
 	.loc 1 655
-	vand %v9, %v23, %v9
+	vand %v22, %v10, %v22
 # v0 = v42 ^ v0
 	.loc 1 656
-	vxor %v2, %v29, %v2
+	vxor %v2, %v31, %v2
 # v18 = v0 ^ v18
 	.loc 1 657
 	vxor %v3, %v2, %v3
 # v10 = v18 ^ v10
 	.loc 1 658
-	vxor %v5, %v3, %v5
+	vxor %v4, %v3, %v4
 # v12 = v10 ^ v12
 	.loc 1 659
-	vxor %v9, %v5, %v9
+	vxor %v22, %v4, %v22
 # v47 = v47 & v24
 	.loc 1 660
-	vand %v13, %v13, %v26
+	vand %v8, %v8, %v23
 # v10 = v44 & v5
 	.loc 1 661
-	vand %v2, %v11, %v20
+	vand %v2, %v30, %v11
 # v18 = v29 & v1
 	.loc 1 662
-	vand %v3, %v12, %v18
+	vand %v3, %v12, %v25
 # v16 = v43 & v16
 	.loc 1 663
-	vand %v10, %v23, %v10
+	vand %v24, %v10, %v24
 # v10 = v47 ^ v10
 	.loc 1 664
-	vxor %v2, %v13, %v2
+	vxor %v2, %v8, %v2
 # v18 = v10 ^ v18
 	.loc 1 665
 	vxor %v3, %v2, %v3
 # v16 = v18 ^ v16
 	.loc 1 666
-	vxor %v10, %v3, %v10
+	vxor %v24, %v3, %v24
 # v44 = v44 & v24
 	.loc 1 667
-	vand %v11, %v11, %v26
+	vand %v30, %v30, %v23
 # v18 = v29 & v5
 	.loc 1 668
-	vand %v2, %v12, %v20
+	vand %v2, %v12, %v11
 # v1 = v43 & v1
 	.loc 1 669
-	vand %v18, %v23, %v18
+	vand %v25, %v10, %v25
 # v18 = v44 ^ v18
 	.loc 1 670
-	vxor %v2, %v11, %v2
+	vxor %v2, %v30, %v2
 # v1 = v18 ^ v1
 	.loc 1 671
-	vxor %v18, %v2, %v18
+	vxor %v25, %v2, %v25
 # v29 = v29 & v24
 	.loc 1 672
-	vand %v12, %v12, %v26
+	vand %v12, %v12, %v23
 # v5 = v43 & v5
 	.loc 1 673
-	vand %v20, %v23, %v20
+	vand %v11, %v10, %v11
 # v5 = v29 ^ v5
 	.loc 1 674
-	vxor %v20, %v12, %v20
+	vxor %v11, %v12, %v11
 # v24 = v43 & v24
 	.loc 1 675
-	vand %v26, %v23, %v26
+	vand %v23, %v10, %v23
 # v21 = v21 ^ v40
 	.loc 1 676
 	li %r0, 1680
 	lvx %v2, %r1, %r0
-	vxor %v15, %v15, %v2
+	vxor %v9, %v9, %v2
 # v21 = v21 ^ v2
 	.loc 1 677
-	li %r0, 1888
-	lvx %v2, %r1, %r0
-	vxor %v15, %v15, %v2
+	li %r0, 1712
+	lvx %v4, %r1, %r0
+	vxor %v9, %v9, %v4
 # v14 = v14 ^ v30
 	.loc 1 678
-	li %r0, 1696
-	lvx %v2, %r1, %r0
-	vxor %v16, %v16, %v2
-# v14 = v14 ^ v7
-	.loc 1 679
-	li %r0, 1904
-	lvx %v2, %r1, %r0
-	vxor %v16, %v16, %v2
-# v6 = v6 ^ v34
-	.loc 1 680
-	li %r0, 1712
-	lvx %v2, %r1, %r0
-	vxor %v19, %v19, %v2
-# v6 = v6 ^ v11
-	.loc 1 681
-	li %r0, 1920
-	lvx %v2, %r1, %r0
-	vxor %v19, %v19, %v2
-# v46 = v46 ^ v38
-	.loc 1 682
-	li %r0, 1728
-	lvx %v2, %r1, %r0
-	vxor %v24, %v24, %v2
-# v46 = v46 ^ v58
-	.loc 1 683
-	li %r0, 1936
-	lvx %v2, %r1, %r0
-	vxor %v24, %v24, %v2
-# v28 = v28 ^ v37
-	.loc 1 684
 	li %r0, 1744
 	lvx %v2, %r1, %r0
-	vxor %v22, %v22, %v2
-# v28 = v28 ^ v54
-	.loc 1 685
-	li %r0, 1952
-	lvx %v2, %r1, %r0
-	vxor %v22, %v22, %v2
-# v26 = v26 ^ v33
-	.loc 1 686
+	vxor %v13, %v13, %v2
+# v14 = v14 ^ v7
+	.loc 1 679
 	li %r0, 1760
-	lvx %v2, %r1, %r0
-	vxor %v25, %v25, %v2
-# v26 = v26 ^ v50
-	.loc 1 687
-	vxor %v25, %v25, %v4
-# v3 = v3 ^ v15
-	.loc 1 688
+	lvx %v6, %r1, %r0
+	vxor %v13, %v13, %v6
+# v6 = v6 ^ v34
+	.loc 1 680
 	li %r0, 1776
 	lvx %v2, %r1, %r0
-	vxor %v17, %v17, %v2
-# v3 = v3 ^ v56
-	.loc 1 689
-	vxor %v17, %v17, %v6
-# v8 = v8 ^ v31
-	.loc 1 690
+	vxor %v14, %v14, %v2
+# v6 = v6 ^ v11
+	.loc 1 681
 	li %r0, 1792
 	lvx %v7, %r1, %r0
 	vxor %v14, %v14, %v7
-# v8 = v8 ^ v52
-	.loc 1 691
-	vxor %v5, %v14, %v30
-# v12 = v12 ^ v27
-	.loc 1 692
+# v46 = v46 ^ v38
+	.loc 1 682
 	li %r0, 1808
-	lvx %v8, %r1, %r0
-	vxor %v9, %v9, %v8
-# v12 = v12 ^ v9
-	.loc 1 693
-	vxor %v9, %v9, %v31
-# v16 = v16 ^ v36
-	.loc 1 694
+	lvx %v2, %r1, %r0
+	vxor %v17, %v17, %v2
+# v46 = v46 ^ v58
+	.loc 1 683
 	li %r0, 1824
-	lvx %v13, %r1, %r0
-	vxor %v10, %v10, %v13
-# v16 = v16 ^ v60
-	.loc 1 695
-	vxor %v10, %v10, %v1
-# v1 = v1 ^ v35
-	.loc 1 696
+	lvx %v8, %r1, %r0
+	vxor %v17, %v17, %v8
+# v28 = v28 ^ v37
+	.loc 1 684
 	li %r0, 1840
 	lvx %v2, %r1, %r0
-	vxor %v18, %v18, %v2
-# v1 = v1 ^ v4
-	.loc 1 697
-	vxor %v18, %v18, %v0
-# v5 = v5 ^ v49
-	.loc 1 698
+	vxor %v15, %v15, %v2
+# v28 = v28 ^ v54
+	.loc 1 685
+	li %r0, 1696
+	lvx %v10, %r1, %r0
+	vxor %v15, %v15, %v10
+# v26 = v26 ^ v33
+	.loc 1 686
 	li %r0, 1856
 	lvx %v3, %r1, %r0
-	vxor %v20, %v20, %v3
+	vxor %v18, %v18, %v3
+# v26 = v26 ^ v50
+	.loc 1 687
+	vxor %v18, %v18, %v20
+# v3 = v3 ^ v15
+	.loc 1 688
+	li %r0, 1872
+	lvx %v12, %r1, %r0
+	vxor %v5, %v5, %v12
+# v3 = v3 ^ v56
+	.loc 1 689
+	vxor %v5, %v5, %v26
+# v8 = v8 ^ v31
+	.loc 1 690
+	li %r0, 1888
+	lvx %v19, %r1, %r0
+	vxor %v16, %v16, %v19
+# v8 = v8 ^ v52
+	.loc 1 691
+	vxor %v21, %v16, %v27
+# v12 = v12 ^ v27
+	.loc 1 692
+	li %r0, 1904
+	lvx %v16, %r1, %r0
+	vxor %v22, %v22, %v16
+# v12 = v12 ^ v9
+	.loc 1 693
+	vxor %v29, %v22, %v28
+# v16 = v16 ^ v36
+	.loc 1 694
+	li %r0, 1920
+	lvx %v22, %r1, %r0
+	vxor %v24, %v24, %v22
+# v16 = v16 ^ v60
+	.loc 1 695
+	vxor %v30, %v24, %v1
+# v1 = v1 ^ v35
+	.loc 1 696
+	li %r0, 1936
+	lvx %v24, %r1, %r0
+	vxor %v25, %v25, %v24
+# v1 = v1 ^ v4
+	.loc 1 697
+	vxor %v31, %v25, %v0
+# v5 = v5 ^ v49
+	.loc 1 698
+	li %r0, 1952
+	lvx %v25, %r1, %r0
+	vxor %v11, %v11, %v25
 # v24 = v24 ^ v32
 	.loc 1 699
-	li %r0, 1872
-	lvx %v21, %r1, %r0
-	vxor %v26, %v26, %v21
+	li %r0, 1968
+	lvx %v2, %r1, %r0
+	vxor %v23, %v23, %v2
 # v31 = v21 ^ v31
 	.loc 1 700
-	vxor %v11, %v15, %v7
+	vxor %v19, %v9, %v19
 # v27 = v14 ^ v27
 	.loc 1 701
-	vxor %v12, %v16, %v8
+	vxor %v16, %v13, %v16
 # v36 = v6 ^ v36
 	.loc 1 702
-	vxor %v13, %v19, %v13
+	vxor %v22, %v14, %v22
 # v35 = v46 ^ v35
 	.loc 1 703
-	vxor %v14, %v24, %v2
+	vxor %v24, %v17, %v24
 # v49 = v28 ^ v49
 	.loc 1 704
-	vxor %v15, %v22, %v3
+	vxor %v25, %v15, %v25
 # v32 = v26 ^ v32
 	.loc 1 705
-	vxor %v2, %v25, %v21
+	vxor %v2, %v18, %v2
 # v2 = v8 ^ v2
 	.loc 1 706
-	li %r0, 1888
-	lvx %v3, %r1, %r0
-	vxor %v3, %v5, %v3
+	vxor %v4, %v21, %v4
 # v7 = v12 ^ v7
 	.loc 1 707
-	li %r0, 1904
-	lvx %v5, %r1, %r0
-	vxor %v5, %v9, %v5
+	vxor %v6, %v29, %v6
 # v11 = v16 ^ v11
 	.loc 1 708
-	li %r0, 1920
-	lvx %v7, %r1, %r0
-	vxor %v8, %v10, %v7
+	vxor %v7, %v30, %v7
 # v58 = v1 ^ v58
 	.loc 1 709
-	li %r0, 1936
-	lvx %v7, %r1, %r0
-	vxor %v7, %v18, %v7
+	vxor %v8, %v31, %v8
 # v54 = v5 ^ v54
 	.loc 1 710
-	li %r0, 1952
-	lvx %v9, %r1, %r0
-	vxor %v9, %v20, %v9
+	vxor %v10, %v11, %v10
 # v50 = v24 ^ v50
 	.loc 1 711
-	vxor %v10, %v26, %v4
+	vxor %v20, %v23, %v20
 # v7 = v7 ^ v4
 	.loc 1 712
-	vxor %v5, %v5, %v0
+	vxor %v6, %v6, %v0
 # v2 = v2 ^ v4
 	.loc 1 713
-	vxor %v3, %v3, %v0
+	vxor %v4, %v4, %v0
 # v32 = v32 ^ v4
 	.loc 1 714
 	vxor %v2, %v2, %v0
 # v4 = v49 ^ v4
 	.loc 1 715
-	vxor %v0, %v15, %v0
+	vxor %v0, %v25, %v0
 # v2 = v2 ^ v60
 	.loc 1 716
-	vxor %v4, %v3, %v1
+	vxor %v4, %v4, %v1
 # v3 = v3 ^ v60
 	.loc 1 717
-	vxor %v3, %v17, %v1
+	vxor %v5, %v5, %v1
 # v4 = v4 ^ v60
 	.loc 1 718
 	vxor %v0, %v0, %v1
 # v60 = v35 ^ v60
 	.loc 1 719
-	vxor %v1, %v14, %v1
+	vxor %v1, %v24, %v1
 # v3 = v3 ^ v9
 	.loc 1 720
-	vxor %v3, %v3, %v31
+	vxor %v5, %v5, %v28
 # v32 = v32 ^ v9
 	.loc 1 721
-	vxor %v2, %v2, %v31
+	vxor %v2, %v2, %v28
 # v60 = v60 ^ v9
 	.loc 1 722
-	vxor %v1, %v1, %v31
+	vxor %v1, %v1, %v28
 # v9 = v36 ^ v9
 	.loc 1 723
-	vxor %v31, %v13, %v31
+	vxor %v28, %v22, %v28
 # v32 = v32 ^ v52
 	.loc 1 724
-	vxor %v2, %v2, %v30
+	vxor %v2, %v2, %v27
 # v4 = v4 ^ v52
 	.loc 1 725
-	vxor %v0, %v0, %v30
+	vxor %v0, %v0, %v27
 # v9 = v9 ^ v52
 	.loc 1 726
-	vxor %v31, %v31, %v30
+	vxor %v28, %v28, %v27
 # v52 = v27 ^ v52
 	.loc 1 727
-	vxor %v30, %v12, %v30
+	vxor %v27, %v16, %v27
 # v4 = v4 ^ v56
 	.loc 1 728
-	vxor %v12, %v0, %v6
+	vxor %v0, %v0, %v26
 # v60 = v60 ^ v56
 	.loc 1 729
-	vxor %v1, %v1, %v6
+	vxor %v1, %v1, %v26
 # v52 = v52 ^ v56
 	.loc 1 730
-	vxor %v30, %v30, %v6
+	vxor %v27, %v27, %v26
 # v56 = v31 ^ v56
 	.loc 1 731
-	vxor %v6, %v11, %v6
+	vxor %v26, %v19, %v26
 # v60 = v60 ^ v50
 	.loc 1 732
-	vxor %v11, %v1, %v10
+	vxor %v1, %v1, %v20
 # v9 = v9 ^ v50
 	.loc 1 733
-	vxor %v31, %v31, %v10
+	vxor %v28, %v28, %v20
 # v56 = v56 ^ v50
 	.loc 1 734
-	vxor %v6, %v6, %v10
+	vxor %v26, %v26, %v20
 # v50 = v15 ^ v50
 	.loc 1 735
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v10
+	vxor %v20, %v12, %v20
 # v9 = v9 ^ v54
 	.loc 1 736
-	vxor %v31, %v31, %v9
+	vxor %v28, %v28, %v10
 # v52 = v52 ^ v54
 	.loc 1 737
-	vxor %v30, %v30, %v9
+	vxor %v27, %v27, %v10
 # v50 = v50 ^ v54
 	.loc 1 738
-	vxor %v0, %v0, %v9
+	vxor %v20, %v20, %v10
 # v54 = v33 ^ v54
 	.loc 1 739
-	li %r0, 1760
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v9
+	vxor %v10, %v3, %v10
 # v52 = v52 ^ v58
 	.loc 1 740
-	vxor %v30, %v30, %v7
+	vxor %v27, %v27, %v8
 # v56 = v56 ^ v58
 	.loc 1 741
-	vxor %v6, %v6, %v7
+	vxor %v26, %v26, %v8
 # v54 = v54 ^ v58
 	.loc 1 742
-	vxor %v1, %v1, %v7
+	vxor %v10, %v10, %v8
 # v58 = v37 ^ v58
 	.loc 1 743
-	li %r0, 1744
-	lvx %v9, %r1, %r0
-	vxor %v7, %v9, %v7
+	li %r0, 1840
+	lvx %v3, %r1, %r0
+	vxor %v8, %v3, %v8
 # v56 = v56 ^ v11
 	.loc 1 744
-	vxor %v6, %v6, %v8
+	vxor %v26, %v26, %v7
 # v50 = v50 ^ v11
 	.loc 1 745
-	vxor %v0, %v0, %v8
+	vxor %v20, %v20, %v7
 # v58 = v58 ^ v11
 	.loc 1 746
-	vxor %v7, %v7, %v8
+	vxor %v8, %v8, %v7
 # v11 = v38 ^ v11
 	.loc 1 747
-	li %r0, 1728
-	lvx %v9, %r1, %r0
-	vxor %v8, %v9, %v8
+	li %r0, 1808
+	lvx %v3, %r1, %r0
+	vxor %v7, %v3, %v7
 # v50 = v50 ^ v7
 	.loc 1 748
-	vxor %v9, %v0, %v5
+	vxor %v20, %v20, %v6
 # v54 = v54 ^ v7
 	.loc 1 749
-	vxor %v1, %v1, %v5
+	vxor %v10, %v10, %v6
 # v11 = v11 ^ v7
 	.loc 1 750
-	vxor %v8, %v8, %v5
+	vxor %v7, %v7, %v6
 # v7 = v34 ^ v7
 	.loc 1 751
-	li %r0, 1712
-	lvx %v0, %r1, %r0
-	vxor %v5, %v0, %v5
+	li %r0, 1776
+	lvx %v3, %r1, %r0
+	vxor %v6, %v3, %v6
 # v54 = v54 ^ v2
 	.loc 1 752
-	vxor %v10, %v1, %v4
+	vxor %v10, %v10, %v4
 # v58 = v58 ^ v2
 	.loc 1 753
-	vxor %v7, %v7, %v4
+	vxor %v8, %v8, %v4
 # v7 = v7 ^ v2
 	.loc 1 754
-	vxor %v5, %v5, %v4
+	vxor %v6, %v6, %v4
 # v2 = v30 ^ v2
 	.loc 1 755
-	li %r0, 1696
-	lvx %v0, %r1, %r0
-	vxor %v4, %v0, %v4
+	li %r0, 1744
+	lvx %v3, %r1, %r0
+	vxor %v4, %v3, %v4
 # v58 = v58 ^ v3
 	.loc 1 756
-	vxor %v7, %v7, %v3
+	vxor %v8, %v8, %v5
 # v11 = v11 ^ v3
 	.loc 1 757
-	vxor %v8, %v8, %v3
+	vxor %v9, %v7, %v5
 # v2 = v2 ^ v3
 	.loc 1 758
-	vxor %v13, %v4, %v3
+	vxor %v11, %v4, %v5
 # v3 = v40 ^ v3
 	.loc 1 759
 	li %r0, 1680
-	lvx %v0, %r1, %r0
-	vxor %v14, %v0, %v3
+	lvx %v3, %r1, %r0
+	vxor %v12, %v3, %v5
 # v40 = v3 ^ v4
 	.loc 1 760
-	vxor %v15, %v14, %v12
+	vxor %v18, %v12, %v0
 # v30 = v56 ^ v4
 	.loc 1 761
-	vxor %v0, %v6, %v12
+	vxor %v3, %v26, %v0
 # v30 = v30 ^ v32
 	.loc 1 762
-	vxor %v20, %v0, %v2
+	vxor %v13, %v3, %v2
 # v34 = v2 ^ v56
 	.loc 1 763
-	vxor %v19, %v13, %v6
+	vxor %v17, %v11, %v26
 # v38 = v52 ^ v4
 	.loc 1 764
-	vxor %v0, %v30, %v12
+	vxor %v3, %v27, %v0
 # v38 = v38 ^ v32
 	.loc 1 765
-	vxor %v17, %v0, %v2
+	vxor %v15, %v3, %v2
 # v37 = v7 ^ v56
 	.loc 1 766
-	vxor %v0, %v5, %v6
+	vxor %v3, %v6, %v26
 # v37 = v37 ^ v52
 	.loc 1 767
-	vxor %v0, %v0, %v30
+	vxor %v3, %v3, %v27
 # v37 = v37 ^ v4
 	.loc 1 768
-	vxor %v0, %v0, %v12
+	vxor %v3, %v3, %v0
 # v37 = v37 ^ v32
 	.loc 1 769
-	vxor %v18, %v0, %v2
+	vxor %v16, %v3, %v2
 # v33 = v56 ^ v9
 	.loc 1 770
-	vxor %v16, %v6, %v31
+	vxor %v14, %v26, %v28
 # v15 = v11 ^ v52
 	.loc 1 771
-	vxor %v0, %v8, %v30
+	vxor %v3, %v9, %v27
 # v15 = v15 ^ v9
 	.loc 1 772
-	vxor %v0, %v0, %v31
+	vxor %v3, %v3, %v28
 # v15 = v15 ^ v32
 	.loc 1 773
-	vxor %v21, %v0, %v2
+	vxor %v19, %v3, %v2
 # v31 = v52 ^ v60
 	.loc 1 774
-	vxor %v4, %v30, %v11
+	vxor %v5, %v27, %v1
 # v27 = v58 ^ v9
 	.loc 1 775
-	vxor %v0, %v7, %v31
+	vxor %v3, %v8, %v28
 # v27 = v27 ^ v60
 	.loc 1 776
-	vxor %v3, %v0, %v11
+	vxor %v7, %v3, %v1
 # v36 = v9 ^ v4
 	.loc 1 777
-	vxor %v22, %v31, %v12
+	vxor %v21, %v28, %v0
 # v35 = v54 ^ v60
 	.loc 1 778
-	vxor %v0, %v10, %v11
+	vxor %v3, %v10, %v1
 # v35 = v35 ^ v4
 	.loc 1 779
-	vxor %v23, %v0, %v12
+	vxor %v4, %v3, %v0
 # v49 = v60 ^ v32
 	.loc 1 780
-	vxor %v1, %v11, %v2
+	vxor %v22, %v1, %v2
 # v24 = v50 ^ v4
 	.loc 1 781
-	vxor %v0, %v9, %v12
+	vxor %v3, %v20, %v0
 # v24 = v24 ^ v32
 	.loc 1 782
-	vxor %v24, %v0, %v2
+	vxor %v23, %v3, %v2
 # v40 = v40 ^ v49
 	.loc 1 783
-	vxor %v15, %v15, %v1
+	vxor %v18, %v18, %v22
 # v5 = v31 ^ v49
 	.loc 1 784
-	vxor %v0, %v4, %v1
+	vxor %v3, %v5, %v22
 # v5 = v5 ^ v24
 	.loc 1 785
-	vxor %v25, %v0, %v24
+	vxor %v24, %v3, %v23
 # v30 = v30 ^ v31
 	.loc 1 786
-	vxor %v20, %v20, %v4
+	vxor %v13, %v13, %v5
 # v1 = v27 ^ v49
 	.loc 1 787
-	vxor %v0, %v3, %v1
+	vxor %v3, %v7, %v22
 # v1 = v1 ^ v24
 	.loc 1 788
-	vxor %v26, %v0, %v24
+	vxor %v25, %v3, %v23
 # v34 = v34 ^ v31
 	.loc 1 789
-	vxor %v0, %v19, %v4
+	vxor %v3, %v17, %v5
 # v34 = v34 ^ v27
 	.loc 1 790
-	vxor %v0, %v0, %v3
+	vxor %v3, %v3, %v7
 # v34 = v34 ^ v49
 	.loc 1 791
-	vxor %v0, %v0, %v1
+	vxor %v3, %v3, %v22
 # v34 = v34 ^ v24
 	.loc 1 792
-	vxor %v19, %v0, %v24
+	vxor %v17, %v3, %v23
 # v31 = v31 ^ v36
 	.loc 1 793
-	vxor %v4, %v4, %v22
+	vxor %v5, %v5, %v21
 # v38 = v38 ^ v27
 	.loc 1 794
-	vxor %v0, %v17, %v3
+	vxor %v3, %v15, %v7
 # v38 = v38 ^ v36
 	.loc 1 795
-	vxor %v0, %v0, %v22
+	vxor %v3, %v3, %v21
 # v38 = v38 ^ v24
 	.loc 1 796
-	vxor %v17, %v0, %v24
+	vxor %v15, %v3, %v23
 # v27 = v27 ^ v35
 	.loc 1 797
-	vxor %v3, %v3, %v23
+	vxor %v7, %v7, %v4
 # v37 = v37 ^ v36
 	.loc 1 798
-	vxor %v18, %v18, %v22
+	vxor %v16, %v16, %v21
 # v37 = v37 ^ v35
 	.loc 1 799
-	vxor %v18, %v18, %v23
+	vxor %v16, %v16, %v4
 # v36 = v36 ^ v49
 	.loc 1 800
-	vxor %v22, %v22, %v1
+	vxor %v21, %v21, %v22
 # v33 = v33 ^ v35
 	.loc 1 801
-	vxor %v16, %v16, %v23
+	vxor %v14, %v14, %v4
 # v33 = v33 ^ v49
 	.loc 1 802
-	vxor %v16, %v16, %v1
+	vxor %v14, %v14, %v22
 # v35 = v35 ^ v24
 	.loc 1 803
-	vxor %v23, %v23, %v24
+	vxor %v4, %v4, %v23
 # v49 = v15 ^ v49
 	.loc 1 804
-	vxor %v1, %v21, %v1
+	vxor %v22, %v19, %v22
 # v24 = v49 ^ v24
 	.loc 1 805
-	vxor %v24, %v1, %v24
+	vxor %v23, %v22, %v23
 # v40 = v40 ^ v35
 	.loc 1 806
-	vxor %v15, %v15, %v23
+	vxor %v18, %v18, %v4
 # v49 = v27 ^ v35
 	.loc 1 807
-	vxor %v0, %v3, %v23
+	vxor %v3, %v7, %v4
 # v49 = v49 ^ v24
 	.loc 1 808
-	vxor %v1, %v0, %v24
+	vxor %v19, %v3, %v23
 # v5 = v5 ^ v27
 	.loc 1 809
-	vxor %v25, %v25, %v3
+	vxor %v24, %v24, %v7
 # v15 = v37 ^ v35
 	.loc 1 810
-	vxor %v0, %v18, %v23
+	vxor %v3, %v16, %v4
 # v15 = v15 ^ v24
 	.loc 1 811
-	vxor %v0, %v0, %v24
+	vxor %v3, %v3, %v23
 # v30 = v30 ^ v27
 	.loc 1 812
-	vxor %v20, %v20, %v3
+	vxor %v13, %v13, %v7
 # v30 = v30 ^ v37
 	.loc 1 813
-	vxor %v20, %v20, %v18
+	vxor %v13, %v13, %v16
 # v30 = v30 ^ v35
 	.loc 1 814
-	vxor %v20, %v20, %v23
+	vxor %v13, %v13, %v4
 # v30 = v30 ^ v24
 	.loc 1 815
-	vxor %v20, %v20, %v24
+	vxor %v13, %v13, %v23
 # v27 = v27 ^ v36
 	.loc 1 816
-	vxor %v3, %v3, %v22
+	vxor %v7, %v7, %v21
 # v1 = v1 ^ v37
 	.loc 1 817
-	vxor %v26, %v26, %v18
+	vxor %v25, %v25, %v16
 # v1 = v1 ^ v36
 	.loc 1 818
-	vxor %v26, %v26, %v22
+	vxor %v25, %v25, %v21
 # v1 = v1 ^ v24
 	.loc 1 819
-	vxor %v26, %v26, %v24
+	vxor %v25, %v25, %v23
 # v37 = v37 ^ v33
 	.loc 1 820
-	vxor %v18, %v18, %v16
+	vxor %v16, %v16, %v14
 # v34 = v34 ^ v36
 	.loc 1 821
-	vxor %v19, %v19, %v22
+	vxor %v17, %v17, %v21
 # v34 = v34 ^ v33
 	.loc 1 822
-	vxor %v19, %v19, %v16
+	vxor %v17, %v17, %v14
 # v36 = v36 ^ v35
 	.loc 1 823
-	vxor %v22, %v22, %v23
+	vxor %v21, %v21, %v4
 # v31 = v31 ^ v33
 	.loc 1 824
-	vxor %v4, %v4, %v16
+	vxor %v5, %v5, %v14
 # v31 = v31 ^ v35
 	.loc 1 825
-	vxor %v21, %v4, %v23
+	vxor %v22, %v5, %v4
 # v33 = v33 ^ v24
 	.loc 1 826
-	vxor %v27, %v16, %v24
+	vxor %v14, %v14, %v23
 # v35 = v38 ^ v35
 	.loc 1 827
-	vxor %v23, %v17, %v23
+	vxor %v4, %v15, %v4
 # v24 = v35 ^ v24
 	.loc 1 828
-	vxor %v24, %v23, %v24
+	vxor %v23, %v4, %v23
 # v35 = v40 & v3
 	.loc 1 829
-	vand %v4, %v15, %v14
-	li %r0, 1680
-	stvx %v4, %r1, %r0
+	vand %v4, %v18, %v12
 # v38 = v40 & v2
 	.loc 1 830
-	vand %v4, %v15, %v13
-# v16 = v49 & v3
-	.loc 1 831
-	vand %v16, %v1, %v14
-# v16 = v38 ^ v16
-	.loc 1 832
-	vxor %v4, %v4, %v16
 	li %r0, 1696
 	stvx %v4, %r1, %r0
+	vand %v4, %v18, %v11
+# v16 = v49 & v3
+	.loc 1 831
+	vand %v5, %v19, %v12
+# v16 = v38 ^ v16
+	.loc 1 832
+	vxor %v5, %v4, %v5
 # v38 = v40 & v7
 	.loc 1 833
-	vand %v4, %v15, %v5
+	li %r0, 1712
+	stvx %v5, %r1, %r0
+	vand %v4, %v18, %v6
 # v12 = v49 & v2
 	.loc 1 834
-	vand %v16, %v1, %v13
+	vand %v5, %v19, %v11
 # v8 = v5 & v3
 	.loc 1 835
-	vand %v17, %v25, %v14
+	vand %v15, %v24, %v12
 # v12 = v38 ^ v12
 	.loc 1 836
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v8 = v12 ^ v8
 	.loc 1 837
-	vxor %v4, %v16, %v17
-	li %r0, 1712
-	stvx %v4, %r1, %r0
+	vxor %v15, %v5, %v15
 # v12 = v40 & v11
 	.loc 1 838
-	vand %v4, %v15, %v8
+	li %r0, 1728
+	stvx %v15, %r1, %r0
+	vand %v4, %v18, %v9
 # v38 = v49 & v7
 	.loc 1 839
-	vand %v16, %v1, %v5
+	vand %v5, %v19, %v6
 # v26 = v5 & v2
 	.loc 1 840
-	vand %v17, %v25, %v13
+	vand %v15, %v24, %v11
 # v28 = v15 & v3
 	.loc 1 841
-	vand %v23, %v0, %v14
+	vand %v29, %v3, %v12
 # v38 = v12 ^ v38
 	.loc 1 842
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v26 = v38 ^ v26
 	.loc 1 843
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v28 = v26 ^ v28
 	.loc 1 844
-	vxor %v4, %v17, %v23
-	li %r0, 1728
-	stvx %v4, %r1, %r0
+	vxor %v29, %v15, %v29
 # v26 = v40 & v58
 	.loc 1 845
-	vand %v4, %v15, %v7
+	li %r0, 1744
+	stvx %v29, %r1, %r0
+	vand %v4, %v18, %v8
 # v38 = v49 & v11
 	.loc 1 846
-	vand %v16, %v1, %v8
+	vand %v5, %v19, %v9
 # v12 = v5 & v7
 	.loc 1 847
-	vand %v17, %v25, %v5
+	vand %v15, %v24, %v6
 # v46 = v15 & v2
 	.loc 1 848
-	vand %v28, %v0, %v13
+	vand %v30, %v3, %v11
 # v6 = v30 & v3
 	.loc 1 849
-	vand %v23, %v20, %v14
+	vand %v29, %v13, %v12
 # v38 = v26 ^ v38
 	.loc 1 850
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v12 = v38 ^ v12
 	.loc 1 851
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v46 = v12 ^ v46
 	.loc 1 852
-	vxor %v28, %v17, %v28
+	vxor %v30, %v15, %v30
 # v6 = v46 ^ v6
 	.loc 1 853
-	vxor %v4, %v28, %v23
-	li %r0, 1744
-	stvx %v4, %r1, %r0
+	vxor %v29, %v30, %v29
 # v46 = v40 & v54
 	.loc 1 854
-	vand %v4, %v15, %v10
+	li %r0, 1760
+	stvx %v29, %r1, %r0
+	vand %v4, %v18, %v10
 # v12 = v49 & v58
 	.loc 1 855
-	vand %v16, %v1, %v7
+	vand %v5, %v19, %v8
 # v38 = v5 & v11
 	.loc 1 856
-	vand %v29, %v25, %v8
+	vand %v31, %v24, %v9
 # v26 = v15 & v7
 	.loc 1 857
-	vand %v28, %v0, %v5
+	vand %v30, %v3, %v6
 # v14 = v30 & v2
 	.loc 1 858
-	vand %v23, %v20, %v13
+	vand %v29, %v13, %v11
 # v21 = v27 & v3
 	.loc 1 859
-	vand %v17, %v3, %v14
+	vand %v15, %v7, %v12
 # v12 = v46 ^ v12
 	.loc 1 860
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v38 = v12 ^ v38
 	.loc 1 861
-	vxor %v29, %v16, %v29
+	vxor %v31, %v5, %v31
 # v26 = v38 ^ v26
 	.loc 1 862
-	vxor %v28, %v29, %v28
+	vxor %v30, %v31, %v30
 # v14 = v26 ^ v14
 	.loc 1 863
-	vxor %v23, %v28, %v23
+	vxor %v29, %v30, %v29
 # v21 = v14 ^ v21
 	.loc 1 864
-	vxor %v4, %v23, %v17
-	li %r0, 1760
-	stvx %v4, %r1, %r0
+	vxor %v15, %v29, %v15
 # v14 = v40 & v50
 	.loc 1 865
-	vand %v4, %v15, %v9
 	li %r0, 1776
-	stvx %v4, %r1, %r0
+	stvx %v15, %r1, %r0
+	vand %v30, %v18, %v20
 # v26 = v49 & v54
 	.loc 1 866
-	vand %v4, %v1, %v10
-	li %r0, 1792
-	stvx %v4, %r1, %r0
+	li %r0, 1680
+	stvx %v18, %r1, %r0
+	vand %v4, %v19, %v10
 # v38 = v5 & v58
 	.loc 1 867
-	vand %v4, %v25, %v7
-	li %r0, 1808
-	stvx %v4, %r1, %r0
+	vand %v31, %v24, %v8
 # v12 = v15 & v11
 	.loc 1 868
-	vand %v28, %v0, %v8
+	vand %v29, %v3, %v9
 # v46 = v30 & v7
 	.loc 1 869
-	vand %v23, %v20, %v5
+	vand %v18, %v13, %v6
 # v43 = v27 & v2
 	.loc 1 870
-	vand %v17, %v3, %v13
+	vand %v15, %v7, %v11
 # v29 = v1 & v3
 	.loc 1 871
-	vand %v16, %v26, %v14
+	vand %v5, %v25, %v12
 # v26 = v14 ^ v26
 	.loc 1 872
-	li %r0, 1776
-	lvx %v4, %r1, %r0
-	li %r0, 1792
-	lvx %v29, %r1, %r0
-	vxor %v4, %v4, %v29
+	vxor %v4, %v30, %v4
 # v38 = v26 ^ v38
 	.loc 1 873
-	li %r0, 1808
-	lvx %v29, %r1, %r0
-	vxor %v4, %v4, %v29
+	vxor %v31, %v4, %v31
 # v12 = v38 ^ v12
 	.loc 1 874
-	vxor %v4, %v4, %v28
+	vxor %v29, %v31, %v29
 # v46 = v12 ^ v46
 	.loc 1 875
-	vxor %v4, %v4, %v23
+	vxor %v18, %v29, %v18
 # v43 = v46 ^ v43
 	.loc 1 876
-	vxor %v4, %v4, %v17
+	vxor %v15, %v18, %v15
 # v29 = v43 ^ v29
 	.loc 1 877
-	vxor %v4, %v4, %v16
-	li %r0, 1776
-	stvx %v4, %r1, %r0
+	vxor %v5, %v15, %v5
 # v43 = v49 & v50
 	.loc 1 878
-	vand %v4, %v1, %v9
+	li %r0, 1792
+	stvx %v5, %r1, %r0
+	vand %v4, %v19, %v20
 # v46 = v5 & v54
 	.loc 1 879
-	vand %v16, %v25, %v10
+	vand %v5, %v24, %v10
 # v12 = v15 & v58
 	.loc 1 880
-	vand %v29, %v0, %v7
+	vand %v15, %v3, %v8
 # v38 = v30 & v11
 	.loc 1 881
-	vand %v28, %v20, %v8
+	vand %v30, %v13, %v9
 # v26 = v27 & v7
 	.loc 1 882
-	vand %v23, %v3, %v5
+	vand %v29, %v7, %v6
 # v14 = v1 & v2
 	.loc 1 883
-	vand %v17, %v26, %v13
+	vand %v18, %v25, %v11
 # v46 = v43 ^ v46
 	.loc 1 884
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v12 = v46 ^ v12
 	.loc 1 885
-	vxor %v29, %v16, %v29
+	vxor %v15, %v5, %v15
 # v38 = v12 ^ v38
 	.loc 1 886
-	vxor %v28, %v29, %v28
+	vxor %v30, %v15, %v30
 # v26 = v38 ^ v26
 	.loc 1 887
-	vxor %v23, %v28, %v23
+	vxor %v29, %v30, %v29
 # v14 = v26 ^ v14
 	.loc 1 888
-	vxor %v4, %v23, %v17
-	li %r0, 1792
-	stvx %v4, %r1, %r0
+	vxor %v18, %v29, %v18
 # v26 = v5 & v50
 	.loc 1 889
-	vand %v4, %v25, %v9
+	li %r0, 1808
+	stvx %v18, %r1, %r0
+	vand %v4, %v24, %v20
 # v38 = v15 & v54
 	.loc 1 890
-	vand %v16, %v0, %v10
+	vand %v5, %v3, %v10
 # v12 = v30 & v58
 	.loc 1 891
-	vand %v17, %v20, %v7
+	vand %v15, %v13, %v8
 # v46 = v27 & v11
 	.loc 1 892
-	vand %v28, %v3, %v8
+	vand %v18, %v7, %v9
 # v43 = v1 & v7
 	.loc 1 893
-	vand %v23, %v26, %v5
+	vand %v29, %v25, %v6
 # v38 = v26 ^ v38
 	.loc 1 894
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v12 = v38 ^ v12
 	.loc 1 895
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v46 = v12 ^ v46
 	.loc 1 896
-	vxor %v28, %v17, %v28
+	vxor %v18, %v15, %v18
 # v43 = v46 ^ v43
 	.loc 1 897
-	vxor %v4, %v28, %v23
-	li %r0, 1808
-	stvx %v4, %r1, %r0
+	vxor %v29, %v18, %v29
 # v46 = v15 & v50
 	.loc 1 898
-	vand %v4, %v0, %v9
+	li %r0, 1824
+	stvx %v29, %r1, %r0
+	vand %v4, %v3, %v20
 # v12 = v30 & v54
 	.loc 1 899
-	vand %v16, %v20, %v10
+	vand %v5, %v13, %v10
 # v38 = v27 & v58
 	.loc 1 900
-	vand %v17, %v3, %v7
+	vand %v15, %v7, %v8
 # v26 = v1 & v11
 	.loc 1 901
-	vand %v23, %v26, %v8
+	vand %v18, %v25, %v9
 # v12 = v46 ^ v12
 	.loc 1 902
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v38 = v12 ^ v38
 	.loc 1 903
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v26 = v38 ^ v26
 	.loc 1 904
-	vxor %v4, %v17, %v23
-	li %r0, 1824
-	stvx %v4, %r1, %r0
+	vxor %v18, %v15, %v18
 # v38 = v30 & v50
 	.loc 1 905
-	vand %v4, %v20, %v9
+	li %r0, 1840
+	stvx %v18, %r1, %r0
+	vand %v4, %v13, %v20
 # v12 = v27 & v54
 	.loc 1 906
-	vand %v16, %v3, %v10
+	vand %v5, %v7, %v10
 # v46 = v1 & v58
 	.loc 1 907
-	vand %v17, %v26, %v7
+	vand %v15, %v25, %v8
 # v12 = v38 ^ v12
 	.loc 1 908
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v46 = v12 ^ v46
 	.loc 1 909
-	vxor %v4, %v16, %v17
-	li %r0, 1840
-	stvx %v4, %r1, %r0
+	vxor %v15, %v5, %v15
 # v12 = v27 & v50
 	.loc 1 910
-	vand %v4, %v3, %v9
+	li %r0, 1856
+	stvx %v15, %r1, %r0
+	vand %v4, %v7, %v20
 # v38 = v1 & v54
 	.loc 1 911
-	vand %v16, %v26, %v10
+	vand %v5, %v25, %v10
 # v38 = v12 ^ v38
 	.loc 1 912
-	vxor %v4, %v4, %v16
-	li %r0, 1856
-	stvx %v4, %r1, %r0
+	vxor %v5, %v4, %v5
 # v12 = v1 & v50
 	.loc 1 913
-	vand %v4, %v26, %v9
 	li %r0, 1872
-	stvx %v4, %r1, %r0
+	stvx %v5, %r1, %r0
+	vand %v4, %v25, %v20
 # v18 = v37 & v56
 	.loc 1 914
-	vand %v4, %v18, %v6
 	li %r0, 1888
 	stvx %v4, %r1, %r0
+	vand %v18, %v16, %v26
 # v44 = v37 & v52
 	.loc 1 915
-	vand %v4, %v18, %v30
+	vand %v4, %v16, %v27
 # v10 = v34 & v56
 	.loc 1 916
-	vand %v16, %v19, %v6
+	vand %v5, %v17, %v26
 # v10 = v44 ^ v10
 	.loc 1 917
-	vxor %v4, %v4, %v16
-	li %r0, 1904
-	stvx %v4, %r1, %r0
+	vxor %v5, %v4, %v5
 # v44 = v37 & v9
 	.loc 1 918
-	vand %v4, %v18, %v31
+	li %r0, 1904
+	stvx %v5, %r1, %r0
+	vand %v4, %v16, %v28
 # v47 = v34 & v52
 	.loc 1 919
-	vand %v16, %v19, %v30
+	vand %v5, %v17, %v27
 # v0 = v36 & v56
 	.loc 1 920
-	vand %v17, %v22, %v6
+	vand %v15, %v21, %v26
 # v47 = v44 ^ v47
 	.loc 1 921
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v0 = v47 ^ v0
 	.loc 1 922
-	vxor %v4, %v16, %v17
-	li %r0, 1920
-	stvx %v4, %r1, %r0
+	vxor %v15, %v5, %v15
 # v47 = v37 & v60
 	.loc 1 923
-	vand %v4, %v18, %v11
+	li %r0, 1920
+	stvx %v15, %r1, %r0
+	vand %v4, %v16, %v1
 # v44 = v34 & v9
 	.loc 1 924
-	vand %v16, %v19, %v31
+	vand %v5, %v17, %v28
 # v42 = v36 & v52
 	.loc 1 925
-	vand %v17, %v22, %v30
+	vand %v15, %v21, %v27
 # v41 = v31 & v56
 	.loc 1 926
-	vand %v23, %v21, %v6
+	vand %v29, %v22, %v26
 # v44 = v47 ^ v44
 	.loc 1 927
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v42 = v44 ^ v42
 	.loc 1 928
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v41 = v42 ^ v41
 	.loc 1 929
-	vxor %v4, %v17, %v23
-	li %r0, 1936
-	stvx %v4, %r1, %r0
+	vxor %v29, %v15, %v29
 # v42 = v37 & v4
 	.loc 1 930
-	vand %v4, %v18, %v12
+	li %r0, 1936
+	stvx %v29, %r1, %r0
+	vand %v4, %v16, %v0
 # v44 = v34 & v60
 	.loc 1 931
-	vand %v16, %v19, %v11
+	vand %v5, %v17, %v1
 # v47 = v36 & v9
 	.loc 1 932
-	vand %v17, %v22, %v31
+	vand %v15, %v21, %v28
 # v45 = v31 & v52
 	.loc 1 933
-	vand %v28, %v21, %v30
+	vand %v30, %v22, %v27
 # v39 = v33 & v56
 	.loc 1 934
-	vand %v23, %v27, %v6
+	vand %v29, %v14, %v26
 # v44 = v42 ^ v44
 	.loc 1 935
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v47 = v44 ^ v47
 	.loc 1 936
-	vxor %v17, %v16, %v17
+	vxor %v15, %v5, %v15
 # v45 = v47 ^ v45
 	.loc 1 937
-	vxor %v28, %v17, %v28
+	vxor %v30, %v15, %v30
 # v39 = v45 ^ v39
 	.loc 1 938
-	vxor %v4, %v28, %v23
-	li %r0, 1952
-	stvx %v4, %r1, %r0
+	vxor %v29, %v30, %v29
 # v45 = v37 & v32
 	.loc 1 939
-	vand %v4, %v18, %v2
+	li %r0, 1952
+	stvx %v29, %r1, %r0
+	vand %v4, %v16, %v2
 # v47 = v34 & v4
 	.loc 1 940
-	vand %v16, %v19, %v12
+	vand %v5, %v17, %v0
 # v44 = v36 & v60
 	.loc 1 941
-	vand %v29, %v22, %v11
+	vand %v31, %v21, %v1
 # v42 = v31 & v9
 	.loc 1 942
-	vand %v28, %v21, %v31
+	vand %v30, %v22, %v28
 # v48 = v33 & v52
 	.loc 1 943
-	vand %v23, %v27, %v30
+	vand %v29, %v14, %v27
 # v13 = v24 & v56
 	.loc 1 944
-	vand %v17, %v24, %v6
+	vand %v15, %v23, %v26
 # v47 = v45 ^ v47
 	.loc 1 945
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v44 = v47 ^ v44
 	.loc 1 946
-	vxor %v29, %v16, %v29
+	vxor %v31, %v5, %v31
 # v42 = v44 ^ v42
 	.loc 1 947
-	vxor %v28, %v29, %v28
+	vxor %v30, %v31, %v30
 # v48 = v42 ^ v48
 	.loc 1 948
-	vxor %v23, %v28, %v23
+	vxor %v29, %v30, %v29
 # v13 = v48 ^ v13
 	.loc 1 949
-	vxor %v17, %v23, %v17
+	vxor %v15, %v29, %v15
 # v48 = v34 & v32
 	.loc 1 950
-	vand %v4, %v19, %v2
+	vand %v4, %v17, %v2
 # v42 = v36 & v4
 	.loc 1 951
-	vand %v16, %v22, %v12
+	vand %v5, %v21, %v0
 # v44 = v31 & v60
 	.loc 1 952
-	vand %v29, %v21, %v11
+	vand %v31, %v22, %v1
 # v47 = v33 & v9
 	.loc 1 953
-	vand %v28, %v27, %v31
+	vand %v30, %v14, %v28
 # v45 = v24 & v52
 	.loc 1 954
-	vand %v23, %v24, %v30
+	vand %v29, %v23, %v27
 # v42 = v48 ^ v42
 	.loc 1 955
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v44 = v42 ^ v44
 	.loc 1 956
-	vxor %v29, %v16, %v29
+	vxor %v31, %v5, %v31
 # v47 = v44 ^ v47
 	.loc 1 957
-	vxor %v28, %v29, %v28
+	vxor %v30, %v31, %v30
 # v45 = v47 ^ v45
 	.loc 1 958
-	vxor %v23, %v28, %v23
+	vxor %v29, %v30, %v29
 # v47 = v36 & v32
 	.loc 1 959
-	vand %v4, %v22, %v2
+	vand %v4, %v21, %v2
 # v44 = v31 & v4
 	.loc 1 960
-	vand %v16, %v21, %v12
+	vand %v5, %v22, %v0
 # v42 = v33 & v60
 	.loc 1 961
-	vand %v29, %v27, %v11
+	vand %v31, %v14, %v1
 # v48 = v24 & v9
 	.loc 1 962
-	vand %v28, %v24, %v31
+	vand %v30, %v23, %v28
 # v44 = v47 ^ v44
 	.loc 1 963
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v42 = v44 ^ v42
 	.loc 1 964
-	vxor %v29, %v16, %v29
+	vxor %v31, %v5, %v31
 # v48 = v42 ^ v48
 	.loc 1 965
-	vxor %v28, %v29, %v28
+	vxor %v30, %v31, %v30
 # v42 = v31 & v32
 	.loc 1 966
-	vand %v4, %v21, %v2
+	vand %v4, %v22, %v2
 # v44 = v33 & v4
 	.loc 1 967
-	vand %v16, %v27, %v12
+	vand %v5, %v14, %v0
 # v47 = v24 & v60
 	.loc 1 968
-	vand %v29, %v24, %v11
+	vand %v31, %v23, %v1
 # v44 = v42 ^ v44
 	.loc 1 969
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v47 = v44 ^ v47
 	.loc 1 970
-	vxor %v29, %v16, %v29
+	vxor %v31, %v5, %v31
 # v44 = v33 & v32
 	.loc 1 971
-	vand %v4, %v27, %v2
+	vand %v4, %v14, %v2
 # v42 = v24 & v4
 	.loc 1 972
-	vand %v16, %v24, %v12
+	vand %v5, %v23, %v0
 # v42 = v44 ^ v42
 	.loc 1 973
-	vxor %v16, %v4, %v16
+	vxor %v5, %v4, %v5
 # v44 = v24 & v32
 	.loc 1 974
-	vand %v4, %v24, %v2
+	vand %v4, %v23, %v2
 # v37 = v40 ^ v37
 	.loc 1 975
-	vxor %v18, %v15, %v18
+	li %r0, 1968
+	stvx %v4, %r1, %r0
+	li %r0, 1680
+	lvx %v4, %r1, %r0
+	vxor %v16, %v4, %v16
 # v34 = v49 ^ v34
 	.loc 1 976
-	vxor %v19, %v1, %v19
+	vxor %v17, %v19, %v17
 # v36 = v5 ^ v36
 	.loc 1 977
-	vxor %v22, %v25, %v22
+	vxor %v21, %v24, %v21
 # v31 = v15 ^ v31
 	.loc 1 978
-	vxor %v21, %v0, %v21
+	vxor %v22, %v3, %v22
 # v33 = v30 ^ v33
 	.loc 1 979
-	vxor %v27, %v20, %v27
+	vxor %v14, %v13, %v14
 # v24 = v27 ^ v24
 	.loc 1 980
-	vxor %v24, %v3, %v24
+	vxor %v23, %v7, %v23
 # v56 = v3 ^ v56
 	.loc 1 981
-	vxor %v6, %v14, %v6
+	vxor %v26, %v12, %v26
 # v52 = v2 ^ v52
 	.loc 1 982
-	vxor %v30, %v13, %v30
+	vxor %v27, %v11, %v27
 # v9 = v7 ^ v9
 	.loc 1 983
-	vxor %v31, %v5, %v31
+	vxor %v28, %v6, %v28
 # v60 = v11 ^ v60
 	.loc 1 984
-	vxor %v11, %v8, %v11
+	vxor %v4, %v9, %v1
 # v4 = v58 ^ v4
 	.loc 1 985
-	vxor %v12, %v7, %v12
+	vxor %v6, %v8, %v0
 # v32 = v54 ^ v32
 	.loc 1 986
-	vxor %v7, %v10, %v2
+	vxor %v8, %v10, %v2
 # v54 = v37 & v56
 	.loc 1 987
-	vand %v5, %v18, %v6
+	vand %v7, %v16, %v26
 # v58 = v37 & v52
 	.loc 1 988
-	vand %v0, %v18, %v30
+	vand %v0, %v16, %v27
 # v11 = v34 & v56
 	.loc 1 989
-	vand %v1, %v19, %v6
+	vand %v1, %v17, %v26
 # v11 = v58 ^ v11
 	.loc 1 990
-	vxor %v8, %v0, %v1
+	vxor %v9, %v0, %v1
 # v58 = v37 & v9
 	.loc 1 991
-	vand %v0, %v18, %v31
+	vand %v0, %v16, %v28
 # v7 = v34 & v52
 	.loc 1 992
-	vand %v1, %v19, %v30
+	vand %v1, %v17, %v27
 # v2 = v36 & v56
 	.loc 1 993
-	vand %v2, %v22, %v6
+	vand %v2, %v21, %v26
 # v7 = v58 ^ v7
 	.loc 1 994
 	vxor %v1, %v0, %v1
@@ -3412,16 +3232,16 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v10, %v1, %v2
 # v7 = v37 & v60
 	.loc 1 996
-	vand %v0, %v18, %v11
+	vand %v0, %v16, %v4
 # v58 = v34 & v9
 	.loc 1 997
-	vand %v1, %v19, %v31
+	vand %v1, %v17, %v28
 # v3 = v36 & v52
 	.loc 1 998
-	vand %v2, %v22, %v30
+	vand %v2, %v21, %v27
 # v27 = v31 & v56
 	.loc 1 999
-	vand %v3, %v21, %v6
+	vand %v3, %v22, %v26
 # v58 = v7 ^ v58
 	.loc 1 1000
 	vxor %v1, %v0, %v1
@@ -3430,22 +3250,22 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v2, %v1, %v2
 # v27 = v3 ^ v27
 	.loc 1 1002
-	vxor %v14, %v2, %v3
+	vxor %v12, %v2, %v3
 # v3 = v37 & v4
 	.loc 1 1003
-	vand %v0, %v18, %v12
+	vand %v0, %v16, %v6
 # v58 = v34 & v60
 	.loc 1 1004
-	vand %v1, %v19, %v11
+	vand %v1, %v17, %v4
 # v7 = v36 & v9
 	.loc 1 1005
-	vand %v2, %v22, %v31
+	vand %v2, %v21, %v28
 # v30 = v31 & v52
 	.loc 1 1006
-	vand %v3, %v21, %v30
+	vand %v3, %v22, %v27
 # v15 = v33 & v56
 	.loc 1 1007
-	vand %v13, %v27, %v6
+	vand %v11, %v14, %v26
 # v58 = v3 ^ v58
 	.loc 1 1008
 	vxor %v1, %v0, %v1
@@ -3457,25 +3277,25 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v3, %v2, %v3
 # v15 = v30 ^ v15
 	.loc 1 1011
-	vxor %v13, %v3, %v13
+	vxor %v11, %v3, %v11
 # v30 = v37 & v32
 	.loc 1 1012
-	vand %v0, %v18, %v7
+	vand %v0, %v16, %v8
 # v7 = v34 & v4
 	.loc 1 1013
-	vand %v1, %v19, %v12
+	vand %v1, %v17, %v6
 # v58 = v36 & v60
 	.loc 1 1014
-	vand %v2, %v22, %v11
+	vand %v2, %v21, %v4
 # v3 = v31 & v9
 	.loc 1 1015
-	vand %v20, %v21, %v31
+	vand %v19, %v22, %v28
 # v5 = v33 & v52
 	.loc 1 1016
-	vand %v15, %v27, %v30
+	vand %v13, %v14, %v27
 # v49 = v24 & v56
 	.loc 1 1017
-	vand %v3, %v24, %v6
+	vand %v3, %v23, %v26
 # v7 = v30 ^ v7
 	.loc 1 1018
 	vxor %v1, %v0, %v1
@@ -3484,43 +3304,43 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v2, %v1, %v2
 # v3 = v58 ^ v3
 	.loc 1 1020
-	vxor %v20, %v2, %v20
+	vxor %v19, %v2, %v19
 # v5 = v3 ^ v5
 	.loc 1 1021
-	vxor %v15, %v20, %v15
+	vxor %v13, %v19, %v13
 # v49 = v5 ^ v49
 	.loc 1 1022
-	vxor %v15, %v15, %v3
+	vxor %v13, %v13, %v3
 # v37 = v37 & v50
 	.loc 1 1023
-	vand %v18, %v18, %v9
+	vand %v16, %v16, %v20
 # v5 = v34 & v32
 	.loc 1 1024
-	vand %v0, %v19, %v7
+	vand %v0, %v17, %v8
 # v3 = v36 & v4
 	.loc 1 1025
-	vand %v20, %v22, %v12
+	vand %v19, %v21, %v6
 # v58 = v31 & v60
 	.loc 1 1026
-	vand %v3, %v21, %v11
+	vand %v3, %v22, %v4
 # v7 = v33 & v9
 	.loc 1 1027
-	vand %v2, %v27, %v31
+	vand %v2, %v14, %v28
 # v30 = v24 & v52
 	.loc 1 1028
-	vand %v1, %v24, %v30
+	vand %v1, %v23, %v27
 # v56 = v1 & v56
 	.loc 1 1029
-	vand %v6, %v26, %v6
+	vand %v26, %v25, %v26
 # v5 = v37 ^ v5
 	.loc 1 1030
-	vxor %v0, %v18, %v0
+	vxor %v0, %v16, %v0
 # v3 = v5 ^ v3
 	.loc 1 1031
-	vxor %v20, %v0, %v20
+	vxor %v19, %v0, %v19
 # v58 = v3 ^ v58
 	.loc 1 1032
-	vxor %v3, %v20, %v3
+	vxor %v3, %v19, %v3
 # v7 = v58 ^ v7
 	.loc 1 1033
 	vxor %v2, %v3, %v2
@@ -3529,28 +3349,28 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v1, %v2, %v1
 # v56 = v30 ^ v56
 	.loc 1 1035
-	vxor %v6, %v1, %v6
+	vxor %v26, %v1, %v26
 # v34 = v34 & v50
 	.loc 1 1036
-	vand %v19, %v19, %v9
+	vand %v17, %v17, %v20
 # v30 = v36 & v32
 	.loc 1 1037
-	vand %v0, %v22, %v7
+	vand %v0, %v21, %v8
 # v7 = v31 & v4
 	.loc 1 1038
-	vand %v1, %v21, %v12
+	vand %v1, %v22, %v6
 # v58 = v33 & v60
 	.loc 1 1039
-	vand %v2, %v27, %v11
+	vand %v2, %v14, %v4
 # v3 = v24 & v9
 	.loc 1 1040
-	vand %v3, %v24, %v31
+	vand %v3, %v23, %v28
 # v52 = v1 & v52
 	.loc 1 1041
-	vand %v30, %v26, %v30
+	vand %v27, %v25, %v27
 # v30 = v34 ^ v30
 	.loc 1 1042
-	vxor %v0, %v19, %v0
+	vxor %v0, %v17, %v0
 # v7 = v30 ^ v7
 	.loc 1 1043
 	vxor %v1, %v0, %v1
@@ -3562,25 +3382,25 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v3, %v2, %v3
 # v52 = v3 ^ v52
 	.loc 1 1046
-	vxor %v30, %v3, %v30
+	vxor %v27, %v3, %v27
 # v36 = v36 & v50
 	.loc 1 1047
-	vand %v22, %v22, %v9
+	vand %v21, %v21, %v20
 # v3 = v31 & v32
 	.loc 1 1048
-	vand %v0, %v21, %v7
+	vand %v0, %v22, %v8
 # v58 = v33 & v4
 	.loc 1 1049
-	vand %v1, %v27, %v12
+	vand %v1, %v14, %v6
 # v7 = v24 & v60
 	.loc 1 1050
-	vand %v2, %v24, %v11
+	vand %v2, %v23, %v4
 # v9 = v1 & v9
 	.loc 1 1051
-	vand %v31, %v26, %v31
+	vand %v28, %v25, %v28
 # v3 = v36 ^ v3
 	.loc 1 1052
-	vxor %v0, %v22, %v0
+	vxor %v0, %v21, %v0
 # v58 = v3 ^ v58
 	.loc 1 1053
 	vxor %v1, %v0, %v1
@@ -3589,1990 +3409,1954 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32_altivec_inv:
 	vxor %v2, %v1, %v2
 # v9 = v7 ^ v9
 	.loc 1 1055
-	vxor %v31, %v2, %v31
+	vxor %v28, %v2, %v28
 # v31 = v31 & v50
 	.loc 1 1056
-	vand %v21, %v21, %v9
+	vand %v22, %v22, %v20
 # v7 = v33 & v32
 	.loc 1 1057
-	vand %v0, %v27, %v7
+	vand %v0, %v14, %v8
 # v58 = v24 & v4
 	.loc 1 1058
-	vand %v1, %v24, %v12
+	vand %v1, %v23, %v6
 # v60 = v1 & v60
 	.loc 1 1059
-	vand %v11, %v26, %v11
+	vand %v4, %v25, %v4
 # v7 = v31 ^ v7
 	.loc 1 1060
-	vxor %v0, %v21, %v0
+	vxor %v0, %v22, %v0
 # v58 = v7 ^ v58
 	.loc 1 1061
 	vxor %v1, %v0, %v1
 # v60 = v58 ^ v60
 	.loc 1 1062
-	vxor %v11, %v1, %v11
+	vxor %v4, %v1, %v4
 # v33 = v33 & v50
 	.loc 1 1063
-	vand %v27, %v27, %v9
+	vand %v14, %v14, %v20
 # v58 = v24 & v32
 	.loc 1 1064
-	vand %v0, %v24, %v7
+	vand %v0, %v23, %v8
 # v4 = v1 & v4
 	.loc 1 1065
-	vand %v12, %v26, %v12
+	vand %v6, %v25, %v6
 # v58 = v33 ^ v58
 	.loc 1 1066
-	vxor %v0, %v27, %v0
+	vxor %v0, %v14, %v0
 # v4 = v58 ^ v4
 	.loc 1 1067
-	vxor %v12, %v0, %v12
+	vxor %v6, %v0, %v6
 # v24 = v24 & v50
 	.loc 1 1068
-	vand %v24, %v24, %v9
+	vand %v23, %v23, %v20
 # v32 = v1 & v32
 	.loc 1 1069
-	vand %v7, %v26, %v7
+	vand %v8, %v25, %v8
 # v32 = v24 ^ v32
 	.loc 1 1070
-	vxor %v7, %v24, %v7
+	vxor %v8, %v23, %v8
 # v50 = v1 & v50
 	.loc 1 1071
-	vand %v9, %v26, %v9
+	vand %v20, %v25, %v20
 # v54 = v54 ^ v35
 	.loc 1 1072
-	li %r0, 1680
-	lvx %v0, %r1, %r0
-	vxor %v5, %v5, %v0
-# v54 = v54 ^ v18
-	.loc 1 1073
-	li %r0, 1888
-	lvx %v0, %r1, %r0
-	vxor %v5, %v5, %v0
-# v11 = v11 ^ v16
-	.loc 1 1074
 	li %r0, 1696
 	lvx %v0, %r1, %r0
-	vxor %v8, %v8, %v0
+	vxor %v7, %v7, %v0
+# v54 = v54 ^ v18
+	.loc 1 1073
+	vxor %v7, %v7, %v18
+# v11 = v11 ^ v16
+	.loc 1 1074
+	li %r0, 1712
+	lvx %v0, %r1, %r0
+	vxor %v9, %v9, %v0
 # v11 = v11 ^ v10
 	.loc 1 1075
 	li %r0, 1904
-	lvx %v0, %r1, %r0
-	vxor %v8, %v8, %v0
+	lvx %v3, %r1, %r0
+	vxor %v9, %v9, %v3
 # v2 = v2 ^ v8
 	.loc 1 1076
-	li %r0, 1712
+	li %r0, 1728
 	lvx %v0, %r1, %r0
 	vxor %v10, %v10, %v0
 # v2 = v2 ^ v0
 	.loc 1 1077
 	li %r0, 1920
-	lvx %v0, %r1, %r0
-	vxor %v1, %v10, %v0
+	lvx %v14, %r1, %r0
+	vxor %v10, %v10, %v14
 # v27 = v27 ^ v28
 	.loc 1 1078
-	li %r0, 1728
+	li %r0, 1744
 	lvx %v0, %r1, %r0
-	vxor %v14, %v14, %v0
+	vxor %v12, %v12, %v0
 # v27 = v27 ^ v41
 	.loc 1 1079
 	li %r0, 1936
-	lvx %v0, %r1, %r0
-	vxor %v14, %v14, %v0
+	lvx %v16, %r1, %r0
+	vxor %v12, %v12, %v16
 # v15 = v15 ^ v6
 	.loc 1 1080
-	li %r0, 1744
+	li %r0, 1760
 	lvx %v0, %r1, %r0
-	vxor %v13, %v13, %v0
+	vxor %v11, %v11, %v0
 # v15 = v15 ^ v39
 	.loc 1 1081
 	li %r0, 1952
-	lvx %v0, %r1, %r0
-	vxor %v3, %v13, %v0
+	lvx %v17, %r1, %r0
+	vxor %v11, %v11, %v17
 # v49 = v49 ^ v21
 	.loc 1 1082
-	li %r0, 1760
-	lvx %v0, %r1, %r0
-	vxor %v15, %v15, %v0
+	li %r0, 1776
+	lvx %v2, %r1, %r0
+	vxor %v13, %v13, %v2
 # v49 = v49 ^ v13
 	.loc 1 1083
-	vxor %v15, %v15, %v17
+	vxor %v19, %v13, %v15
 # v56 = v56 ^ v29
 	.loc 1 1084
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	vxor %v6, %v6, %v0
+	li %r0, 1792
+	lvx %v13, %r1, %r0
+	vxor %v26, %v26, %v13
 # v56 = v56 ^ v45
 	.loc 1 1085
-	vxor %v13, %v6, %v23
+	vxor %v26, %v26, %v29
 # v52 = v52 ^ v14
 	.loc 1 1086
-	li %r0, 1792
-	lvx %v10, %r1, %r0
-	vxor %v30, %v30, %v10
+	li %r0, 1808
+	lvx %v21, %r1, %r0
+	vxor %v27, %v27, %v21
 # v52 = v52 ^ v48
 	.loc 1 1087
-	vxor %v30, %v30, %v28
+	vxor %v27, %v27, %v30
 # v9 = v9 ^ v43
 	.loc 1 1088
-	li %r0, 1808
-	lvx %v19, %r1, %r0
-	vxor %v31, %v31, %v19
+	li %r0, 1824
+	lvx %v22, %r1, %r0
+	vxor %v28, %v28, %v22
 # v9 = v9 ^ v47
 	.loc 1 1089
-	vxor %v31, %v31, %v29
+	vxor %v28, %v28, %v31
 # v60 = v60 ^ v26
 	.loc 1 1090
-	li %r0, 1824
-	lvx %v20, %r1, %r0
-	vxor %v11, %v11, %v20
+	li %r0, 1840
+	lvx %v23, %r1, %r0
+	vxor %v4, %v4, %v23
 # v60 = v60 ^ v42
 	.loc 1 1091
-	vxor %v18, %v11, %v16
+	vxor %v24, %v4, %v5
 # v4 = v4 ^ v46
 	.loc 1 1092
-	li %r0, 1840
-	lvx %v0, %r1, %r0
-	vxor %v12, %v12, %v0
+	li %r0, 1856
+	lvx %v4, %r1, %r0
+	vxor %v6, %v6, %v4
 # v4 = v4 ^ v44
 	.loc 1 1093
-	vxor %v12, %v12, %v4
+	li %r0, 1968
+	lvx %v25, %r1, %r0
+	vxor %v6, %v6, %v25
 # v32 = v32 ^ v38
 	.loc 1 1094
-	li %r0, 1856
-	lvx %v2, %r1, %r0
-	vxor %v6, %v7, %v2
+	li %r0, 1872
+	lvx %v1, %r1, %r0
+	vxor %v8, %v8, %v1
 # v50 = v50 ^ v12
 	.loc 1 1095
-	li %r0, 1872
-	lvx %v21, %r1, %r0
-	vxor %v7, %v9, %v21
+	li %r0, 1888
+	lvx %v0, %r1, %r0
+	vxor %v20, %v20, %v0
 # v14 = v54 ^ v14
 	.loc 1 1096
-	vxor %v10, %v5, %v10
+	vxor %v21, %v7, %v21
 # v43 = v11 ^ v43
 	.loc 1 1097
-	vxor %v11, %v8, %v19
+	vxor %v22, %v9, %v22
 # v26 = v2 ^ v26
 	.loc 1 1098
-	vxor %v9, %v1, %v20
+	vxor %v23, %v10, %v23
 # v46 = v27 ^ v46
 	.loc 1 1099
-	vxor %v8, %v14, %v0
+	vxor %v4, %v12, %v4
 # v38 = v15 ^ v38
 	.loc 1 1100
-	vxor %v14, %v3, %v2
+	vxor %v1, %v11, %v1
 # v12 = v49 ^ v12
 	.loc 1 1101
-	vxor %v0, %v15, %v21
+	vxor %v0, %v19, %v0
 # v18 = v52 ^ v18
 	.loc 1 1102
-	li %r0, 1888
-	lvx %v1, %r1, %r0
-	vxor %v1, %v30, %v1
+	vxor %v18, %v27, %v18
 # v10 = v9 ^ v10
 	.loc 1 1103
-	li %r0, 1904
-	lvx %v2, %r1, %r0
-	vxor %v2, %v31, %v2
+	vxor %v3, %v28, %v3
 # v0 = v60 ^ v0
 	.loc 1 1104
-	li %r0, 1920
-	lvx %v3, %r1, %r0
-	vxor %v5, %v18, %v3
+	vxor %v14, %v24, %v14
 # v41 = v4 ^ v41
 	.loc 1 1105
-	li %r0, 1936
-	lvx %v3, %r1, %r0
-	vxor %v3, %v12, %v3
+	vxor %v16, %v6, %v16
 # v39 = v32 ^ v39
 	.loc 1 1106
-	li %r0, 1952
-	lvx %v12, %r1, %r0
-	vxor %v6, %v6, %v12
+	vxor %v17, %v8, %v17
 # v13 = v50 ^ v13
 	.loc 1 1107
-	vxor %v17, %v7, %v17
+	vxor %v15, %v20, %v15
 # v10 = v10 ^ v44
 	.loc 1 1108
-	vxor %v2, %v2, %v4
+	vxor %v3, %v3, %v25
 # v18 = v18 ^ v44
 	.loc 1 1109
-	vxor %v1, %v1, %v4
+	vxor %v18, %v18, %v25
 # v12 = v12 ^ v44
 	.loc 1 1110
-	vxor %v0, %v0, %v4
+	vxor %v0, %v0, %v25
 # v44 = v38 ^ v44
 	.loc 1 1111
-	vxor %v4, %v14, %v4
+	vxor %v25, %v1, %v25
 # v18 = v18 ^ v42
 	.loc 1 1112
-	vxor %v7, %v1, %v16
+	vxor %v18, %v18, %v5
 # v56 = v56 ^ v42
 	.loc 1 1113
-	vxor %v1, %v13, %v16
+	vxor %v26, %v26, %v5
 # v44 = v44 ^ v42
 	.loc 1 1114
-	vxor %v4, %v4, %v16
+	vxor %v25, %v25, %v5
 # v42 = v46 ^ v42
 	.loc 1 1115
-	vxor %v16, %v8, %v16
+	vxor %v5, %v4, %v5
 # v56 = v56 ^ v47
 	.loc 1 1116
-	vxor %v8, %v1, %v29
+	vxor %v26, %v26, %v31
 # v12 = v12 ^ v47
 	.loc 1 1117
-	vxor %v0, %v0, %v29
+	vxor %v0, %v0, %v31
 # v42 = v42 ^ v47
 	.loc 1 1118
-	vxor %v16, %v16, %v29
+	vxor %v5, %v5, %v31
 # v47 = v26 ^ v47
 	.loc 1 1119
-	vxor %v29, %v9, %v29
+	vxor %v31, %v23, %v31
 # v12 = v12 ^ v48
 	.loc 1 1120
-	vxor %v9, %v0, %v28
+	vxor %v0, %v0, %v30
 # v44 = v44 ^ v48
 	.loc 1 1121
-	vxor %v4, %v4, %v28
+	vxor %v25, %v25, %v30
 # v47 = v47 ^ v48
 	.loc 1 1122
-	vxor %v29, %v29, %v28
+	vxor %v31, %v31, %v30
 # v48 = v43 ^ v48
 	.loc 1 1123
-	vxor %v28, %v11, %v28
+	vxor %v30, %v22, %v30
 # v44 = v44 ^ v45
 	.loc 1 1124
-	vxor %v4, %v4, %v23
+	vxor %v25, %v25, %v29
 # v42 = v42 ^ v45
 	.loc 1 1125
-	vxor %v16, %v16, %v23
+	vxor %v5, %v5, %v29
 # v48 = v48 ^ v45
 	.loc 1 1126
-	vxor %v28, %v28, %v23
+	vxor %v30, %v30, %v29
 # v45 = v14 ^ v45
 	.loc 1 1127
-	vxor %v23, %v10, %v23
+	vxor %v29, %v21, %v29
 # v42 = v42 ^ v13
 	.loc 1 1128
-	vxor %v16, %v16, %v17
+	vxor %v5, %v5, %v15
 # v47 = v47 ^ v13
 	.loc 1 1129
-	vxor %v29, %v29, %v17
+	vxor %v31, %v31, %v15
 # v45 = v45 ^ v13
 	.loc 1 1130
-	vxor %v23, %v23, %v17
+	vxor %v29, %v29, %v15
 # v13 = v29 ^ v13
 	.loc 1 1131
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v17
+	vxor %v15, %v13, %v15
 # v47 = v47 ^ v39
 	.loc 1 1132
-	vxor %v29, %v29, %v6
+	vxor %v31, %v31, %v17
 # v48 = v48 ^ v39
 	.loc 1 1133
-	vxor %v28, %v28, %v6
+	vxor %v30, %v30, %v17
 # v13 = v13 ^ v39
 	.loc 1 1134
-	vxor %v0, %v0, %v6
+	vxor %v15, %v15, %v17
 # v39 = v21 ^ v39
 	.loc 1 1135
-	li %r0, 1760
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v6
+	vxor %v17, %v2, %v17
 # v48 = v48 ^ v41
 	.loc 1 1136
-	vxor %v28, %v28, %v3
+	vxor %v30, %v30, %v16
 # v45 = v45 ^ v41
 	.loc 1 1137
-	vxor %v23, %v23, %v3
+	vxor %v29, %v29, %v16
 # v39 = v39 ^ v41
 	.loc 1 1138
-	vxor %v1, %v1, %v3
+	vxor %v17, %v17, %v16
 # v41 = v6 ^ v41
 	.loc 1 1139
-	li %r0, 1744
-	lvx %v6, %r1, %r0
-	vxor %v3, %v6, %v3
+	li %r0, 1760
+	lvx %v1, %r1, %r0
+	vxor %v16, %v1, %v16
 # v45 = v45 ^ v0
 	.loc 1 1140
-	vxor %v23, %v23, %v5
+	vxor %v29, %v29, %v14
 # v13 = v13 ^ v0
 	.loc 1 1141
-	vxor %v0, %v0, %v5
+	vxor %v15, %v15, %v14
 # v41 = v41 ^ v0
 	.loc 1 1142
-	vxor %v3, %v3, %v5
+	vxor %v16, %v16, %v14
 # v0 = v28 ^ v0
 	.loc 1 1143
-	li %r0, 1728
-	lvx %v6, %r1, %r0
-	vxor %v5, %v6, %v5
+	li %r0, 1744
+	lvx %v1, %r1, %r0
+	vxor %v14, %v1, %v14
 # v13 = v13 ^ v10
 	.loc 1 1144
-	vxor %v6, %v0, %v2
+	vxor %v15, %v15, %v3
 # v39 = v39 ^ v10
 	.loc 1 1145
-	vxor %v1, %v1, %v2
+	vxor %v17, %v17, %v3
 # v0 = v0 ^ v10
 	.loc 1 1146
-	vxor %v5, %v5, %v2
+	vxor %v14, %v14, %v3
 # v10 = v8 ^ v10
 	.loc 1 1147
-	li %r0, 1712
-	lvx %v0, %r1, %r0
-	vxor %v2, %v0, %v2
+	li %r0, 1728
+	lvx %v1, %r1, %r0
+	vxor %v3, %v1, %v3
 # v39 = v39 ^ v18
 	.loc 1 1148
-	vxor %v10, %v1, %v7
+	vxor %v17, %v17, %v18
 # v41 = v41 ^ v18
 	.loc 1 1149
-	vxor %v3, %v3, %v7
+	vxor %v16, %v16, %v18
 # v10 = v10 ^ v18
 	.loc 1 1150
-	vxor %v11, %v2, %v7
+	vxor %v4, %v3, %v18
 # v18 = v16 ^ v18
 	.loc 1 1151
-	li %r0, 1696
-	lvx %v0, %r1, %r0
-	vxor %v7, %v0, %v7
+	li %r0, 1712
+	lvx %v1, %r1, %r0
+	vxor %v18, %v1, %v18
 # v41 = v41 ^ v56
 	.loc 1 1152
-	vxor %v12, %v3, %v8
+	vxor %v16, %v16, %v26
 # v0 = v0 ^ v56
 	.loc 1 1153
-	vxor %v5, %v5, %v8
+	vxor %v14, %v14, %v26
 # v18 = v18 ^ v56
 	.loc 1 1154
-	vxor %v7, %v7, %v8
+	vxor %v18, %v18, %v26
 # v56 = v35 ^ v56
 	.loc 1 1155
-	li %r0, 1680
-	lvx %v0, %r1, %r0
-	vxor %v8, %v0, %v8
+	li %r0, 1696
+	lvx %v1, %r1, %r0
+	vxor %v26, %v1, %v26
 # v35 = v56 ^ v44
 	.loc 1 1156
-	vxor %v13, %v8, %v4
+	vxor %v12, %v26, %v25
 # v16 = v45 ^ v44
 	.loc 1 1157
-	vxor %v0, %v23, %v4
+	vxor %v1, %v29, %v25
 # v16 = v16 ^ v12
 	.loc 1 1158
-	vxor %v19, %v0, %v9
+	vxor %v7, %v1, %v0
 # v8 = v18 ^ v45
 	.loc 1 1159
-	vxor %v18, %v7, %v23
+	vxor %v11, %v18, %v29
 # v28 = v48 ^ v44
 	.loc 1 1160
-	vxor %v0, %v28, %v4
+	vxor %v1, %v30, %v25
 # v28 = v28 ^ v12
 	.loc 1 1161
-	vxor %v15, %v0, %v9
+	vxor %v9, %v1, %v0
 # v6 = v10 ^ v45
 	.loc 1 1162
-	vxor %v0, %v11, %v23
+	vxor %v1, %v4, %v29
 # v6 = v6 ^ v48
 	.loc 1 1163
-	vxor %v0, %v0, %v28
+	vxor %v1, %v1, %v30
 # v6 = v6 ^ v44
 	.loc 1 1164
-	vxor %v0, %v0, %v4
+	vxor %v1, %v1, %v25
 # v6 = v6 ^ v12
 	.loc 1 1165
-	vxor %v17, %v0, %v9
+	vxor %v10, %v1, %v0
 # v21 = v45 ^ v47
 	.loc 1 1166
-	vxor %v14, %v23, %v29
+	vxor %v8, %v29, %v31
 # v29 = v0 ^ v48
 	.loc 1 1167
-	vxor %v0, %v5, %v28
+	vxor %v1, %v14, %v30
 # v29 = v29 ^ v47
 	.loc 1 1168
-	vxor %v0, %v0, %v29
+	vxor %v1, %v1, %v31
 # v29 = v29 ^ v12
 	.loc 1 1169
-	vxor %v20, %v0, %v9
+	vxor %v13, %v1, %v0
 # v14 = v48 ^ v42
 	.loc 1 1170
-	vxor %v2, %v28, %v16
+	vxor %v6, %v30, %v5
 # v43 = v41 ^ v47
 	.loc 1 1171
-	vxor %v0, %v12, %v29
+	vxor %v1, %v16, %v31
 # v43 = v43 ^ v42
 	.loc 1 1172
-	vxor %v3, %v0, %v16
+	vxor %v19, %v1, %v5
 # v26 = v47 ^ v44
 	.loc 1 1173
-	vxor %v21, %v29, %v4
+	vxor %v3, %v31, %v25
 # v46 = v39 ^ v42
 	.loc 1 1174
-	vxor %v0, %v10, %v16
+	vxor %v1, %v17, %v5
 # v46 = v46 ^ v44
 	.loc 1 1175
-	vxor %v22, %v0, %v4
+	vxor %v2, %v1, %v25
 # v38 = v42 ^ v12
 	.loc 1 1176
-	vxor %v1, %v16, %v9
+	vxor %v20, %v5, %v0
 # v50 = v13 ^ v44
 	.loc 1 1177
-	vxor %v0, %v6, %v4
+	vxor %v1, %v15, %v25
 # v50 = v50 ^ v12
 	.loc 1 1178
-	vxor %v24, %v0, %v9
+	vxor %v21, %v1, %v0
 # v35 = v35 ^ v38
 	.loc 1 1179
-	vxor %v13, %v13, %v1
+	vxor %v12, %v12, %v20
 # v32 = v14 ^ v38
 	.loc 1 1180
-	vxor %v0, %v2, %v1
+	vxor %v1, %v6, %v20
 # v32 = v32 ^ v50
 	.loc 1 1181
-	vxor %v25, %v0, %v24
+	vxor %v22, %v1, %v21
 # v16 = v16 ^ v14
 	.loc 1 1182
-	vxor %v19, %v19, %v2
+	vxor %v7, %v7, %v6
 # v4 = v43 ^ v38
 	.loc 1 1183
-	vxor %v0, %v3, %v1
+	vxor %v1, %v19, %v20
 # v4 = v4 ^ v50
 	.loc 1 1184
-	vxor %v26, %v0, %v24
+	vxor %v23, %v1, %v21
 # v8 = v8 ^ v14
 	.loc 1 1185
-	vxor %v0, %v18, %v2
+	vxor %v1, %v11, %v6
 # v8 = v8 ^ v43
 	.loc 1 1186
-	vxor %v0, %v0, %v3
+	vxor %v1, %v1, %v19
 # v8 = v8 ^ v38
 	.loc 1 1187
-	vxor %v0, %v0, %v1
+	vxor %v1, %v1, %v20
 # v8 = v8 ^ v50
 	.loc 1 1188
-	vxor %v18, %v0, %v24
+	vxor %v11, %v1, %v21
 # v14 = v14 ^ v26
 	.loc 1 1189
-	vxor %v2, %v2, %v21
+	vxor %v6, %v6, %v3
 # v28 = v28 ^ v43
 	.loc 1 1190
-	vxor %v0, %v15, %v3
+	vxor %v1, %v9, %v19
 # v28 = v28 ^ v26
 	.loc 1 1191
-	vxor %v0, %v0, %v21
+	vxor %v1, %v1, %v3
 # v28 = v28 ^ v50
 	.loc 1 1192
-	vxor %v15, %v0, %v24
+	vxor %v9, %v1, %v21
 # v43 = v43 ^ v46
 	.loc 1 1193
-	vxor %v3, %v3, %v22
+	vxor %v19, %v19, %v2
 # v6 = v6 ^ v26
 	.loc 1 1194
-	vxor %v17, %v17, %v21
+	vxor %v10, %v10, %v3
 # v6 = v6 ^ v46
 	.loc 1 1195
-	vxor %v17, %v17, %v22
+	vxor %v10, %v10, %v2
 # v26 = v26 ^ v38
 	.loc 1 1196
-	vxor %v21, %v21, %v1
+	vxor %v3, %v3, %v20
 # v21 = v21 ^ v46
 	.loc 1 1197
-	vxor %v14, %v14, %v22
+	vxor %v8, %v8, %v2
 # v21 = v21 ^ v38
 	.loc 1 1198
-	vxor %v14, %v14, %v1
+	vxor %v8, %v8, %v20
 # v46 = v46 ^ v50
 	.loc 1 1199
-	vxor %v22, %v22, %v24
+	vxor %v2, %v2, %v21
 # v38 = v29 ^ v38
 	.loc 1 1200
-	vxor %v1, %v20, %v1
+	vxor %v20, %v13, %v20
 # v50 = v38 ^ v50
 	.loc 1 1201
-	vxor %v24, %v1, %v24
+	vxor %v21, %v20, %v21
 # v35 = v35 ^ v46
 	.loc 1 1202
-	vxor %v13, %v13, %v22
+	vxor %v12, %v12, %v2
 # v38 = v43 ^ v46
 	.loc 1 1203
-	vxor %v0, %v3, %v22
+	vxor %v1, %v19, %v2
 # v38 = v38 ^ v50
 	.loc 1 1204
-	vxor %v1, %v0, %v24
+	vxor %v13, %v1, %v21
 # v32 = v32 ^ v43
 	.loc 1 1205
-	vxor %v25, %v25, %v3
+	vxor %v22, %v22, %v19
 # v29 = v6 ^ v46
 	.loc 1 1206
-	vxor %v0, %v17, %v22
+	vxor %v1, %v10, %v2
 # v29 = v29 ^ v50
 	.loc 1 1207
-	vxor %v0, %v0, %v24
+	vxor %v1, %v1, %v21
 # v16 = v16 ^ v43
 	.loc 1 1208
-	vxor %v19, %v19, %v3
+	vxor %v7, %v7, %v19
 # v16 = v16 ^ v6
 	.loc 1 1209
-	vxor %v19, %v19, %v17
+	vxor %v7, %v7, %v10
 # v16 = v16 ^ v46
 	.loc 1 1210
-	vxor %v19, %v19, %v22
+	vxor %v7, %v7, %v2
 # v16 = v16 ^ v50
 	.loc 1 1211
-	vxor %v19, %v19, %v24
+	vxor %v7, %v7, %v21
 # v43 = v43 ^ v26
 	.loc 1 1212
-	vxor %v3, %v3, %v21
+	vxor %v19, %v19, %v3
 # v4 = v4 ^ v6
 	.loc 1 1213
-	vxor %v26, %v26, %v17
+	vxor %v23, %v23, %v10
 # v4 = v4 ^ v26
 	.loc 1 1214
-	vxor %v26, %v26, %v21
+	vxor %v23, %v23, %v3
 # v4 = v4 ^ v50
 	.loc 1 1215
-	vxor %v26, %v26, %v24
+	vxor %v23, %v23, %v21
 # v6 = v6 ^ v21
 	.loc 1 1216
-	vxor %v17, %v17, %v14
+	vxor %v10, %v10, %v8
 # v8 = v8 ^ v26
 	.loc 1 1217
-	vxor %v18, %v18, %v21
+	vxor %v11, %v11, %v3
 # v8 = v8 ^ v21
 	.loc 1 1218
-	vxor %v18, %v18, %v14
+	vxor %v11, %v11, %v8
 # v26 = v26 ^ v46
 	.loc 1 1219
-	vxor %v21, %v21, %v22
+	vxor %v3, %v3, %v2
 # v14 = v14 ^ v21
 	.loc 1 1220
-	vxor %v2, %v2, %v14
+	vxor %v6, %v6, %v8
 # v14 = v14 ^ v46
 	.loc 1 1221
-	vxor %v20, %v2, %v22
+	vxor %v6, %v6, %v2
 # v21 = v21 ^ v50
 	.loc 1 1222
-	vxor %v14, %v14, %v24
+	vxor %v8, %v8, %v21
 # v46 = v28 ^ v46
 	.loc 1 1223
-	vxor %v22, %v15, %v22
+	vxor %v2, %v9, %v2
 # v50 = v46 ^ v50
 	.loc 1 1224
-	vxor %v24, %v22, %v24
+	vxor %v21, %v2, %v21
 # v35 = v35 ^ v21
 	.loc 1 1225
-	vxor %v13, %v13, %v14
+	vxor %v12, %v12, %v8
 # v46 = v6 ^ v21
 	.loc 1 1226
-	vxor %v2, %v17, %v14
+	vxor %v2, %v10, %v8
 # v46 = v46 ^ v50
 	.loc 1 1227
-	vxor %v2, %v2, %v24
+	vxor %v9, %v2, %v21
 # v38 = v38 ^ v6
 	.loc 1 1228
-	vxor %v15, %v1, %v17
+	vxor %v13, %v13, %v10
 # v28 = v8 ^ v21
 	.loc 1 1229
-	vxor %v1, %v18, %v14
+	vxor %v2, %v11, %v8
 # v28 = v28 ^ v50
 	.loc 1 1230
-	vxor %v1, %v1, %v24
+	vxor %v2, %v2, %v21
 # v32 = v32 ^ v6
 	.loc 1 1231
-	vxor %v25, %v25, %v17
+	vxor %v22, %v22, %v10
 # v32 = v32 ^ v8
 	.loc 1 1232
-	vxor %v25, %v25, %v18
+	vxor %v22, %v22, %v11
 # v32 = v32 ^ v21
 	.loc 1 1233
-	vxor %v25, %v25, %v14
+	vxor %v22, %v22, %v8
 # v32 = v32 ^ v50
 	.loc 1 1234
-	vxor %v25, %v25, %v24
+	vxor %v22, %v22, %v21
 # v6 = v6 ^ v26
 	.loc 1 1235
-	vxor %v17, %v17, %v21
+	vxor %v10, %v10, %v3
 # v29 = v29 ^ v8
 	.loc 1 1236
-	vxor %v0, %v0, %v18
+	vxor %v1, %v1, %v11
 # v29 = v29 ^ v26
 	.loc 1 1237
-	vxor %v0, %v0, %v21
+	vxor %v1, %v1, %v3
 # v29 = v29 ^ v50
 	.loc 1 1238
-	vxor %v22, %v0, %v24
+	vxor %v20, %v1, %v21
 # v8 = v8 ^ v14
 	.loc 1 1239
-	vxor %v18, %v18, %v20
+	vxor %v11, %v11, %v6
 # v16 = v16 ^ v26
 	.loc 1 1240
-	vxor %v19, %v19, %v21
+	vxor %v7, %v7, %v3
 # v16 = v16 ^ v14
 	.loc 1 1241
-	vxor %v19, %v19, %v20
+	vxor %v7, %v7, %v6
 # v26 = v26 ^ v21
 	.loc 1 1242
-	vxor %v21, %v21, %v14
+	vxor %v3, %v3, %v8
 # v43 = v43 ^ v14
 	.loc 1 1243
-	vxor %v3, %v3, %v20
+	vxor %v19, %v19, %v6
 # v43 = v43 ^ v21
 	.loc 1 1244
-	vxor %v3, %v3, %v14
+	vxor %v19, %v19, %v8
 # v14 = v14 ^ v50
 	.loc 1 1245
-	vxor %v20, %v20, %v24
+	vxor %v6, %v6, %v21
 # v21 = v4 ^ v21
 	.loc 1 1246
-	vxor %v14, %v26, %v14
+	vxor %v8, %v23, %v8
 # v50 = v21 ^ v50
 	.loc 1 1247
-	vxor %v24, %v14, %v24
+	vxor %v21, %v8, %v21
 # v35 = v35 ^ v14
 	.loc 1 1248
-	vxor %v13, %v13, %v20
+	vxor %v12, %v12, %v6
 # v21 = v8 ^ v14
 	.loc 1 1249
-	vxor %v0, %v18, %v20
+	vxor %v1, %v11, %v6
 # v21 = v21 ^ v50
 	.loc 1 1250
-	vxor %v14, %v0, %v24
+	vxor %v8, %v1, %v21
 # v46 = v46 ^ v8
 	.loc 1 1251
-	vxor %v2, %v2, %v18
+	vxor %v9, %v9, %v11
 # v4 = v16 ^ v14
 	.loc 1 1252
-	vxor %v0, %v19, %v20
+	vxor %v1, %v7, %v6
 # v4 = v4 ^ v50
 	.loc 1 1253
-	vxor %v0, %v0, %v24
+	vxor %v1, %v1, %v21
 # v38 = v38 ^ v8
 	.loc 1 1254
-	vxor %v15, %v15, %v18
+	vxor %v13, %v13, %v11
 # v38 = v38 ^ v16
 	.loc 1 1255
-	vxor %v15, %v15, %v19
+	vxor %v13, %v13, %v7
 # v38 = v38 ^ v14
 	.loc 1 1256
-	vxor %v15, %v15, %v20
+	vxor %v13, %v13, %v6
 # v38 = v38 ^ v50
 	.loc 1 1257
-	vxor %v15, %v15, %v24
+	vxor %v13, %v13, %v21
 # v8 = v8 ^ v26
 	.loc 1 1258
-	vxor %v18, %v18, %v21
+	vxor %v11, %v11, %v3
 # v28 = v28 ^ v16
 	.loc 1 1259
-	vxor %v1, %v1, %v19
+	vxor %v2, %v2, %v7
 # v28 = v28 ^ v26
 	.loc 1 1260
-	vxor %v1, %v1, %v21
+	vxor %v2, %v2, %v3
 # v28 = v28 ^ v50
 	.loc 1 1261
-	vxor %v26, %v1, %v24
+	vxor %v23, %v2, %v21
 # v16 = v16 ^ v43
 	.loc 1 1262
-	vxor %v19, %v19, %v3
+	vxor %v7, %v7, %v19
 # v32 = v32 ^ v26
 	.loc 1 1263
-	vxor %v25, %v25, %v21
+	vxor %v22, %v22, %v3
 # v32 = v32 ^ v43
 	.loc 1 1264
-	vxor %v25, %v25, %v3
+	vxor %v22, %v22, %v19
 # v26 = v26 ^ v14
 	.loc 1 1265
-	vxor %v21, %v21, %v20
+	vxor %v3, %v3, %v6
 # v6 = v6 ^ v43
 	.loc 1 1266
-	vxor %v17, %v17, %v3
+	vxor %v10, %v10, %v19
 # v6 = v6 ^ v14
 	.loc 1 1267
-	vxor %v17, %v17, %v20
+	vxor %v10, %v10, %v6
 # v43 = v43 ^ v50
 	.loc 1 1268
-	vxor %v3, %v3, %v24
+	vxor %v19, %v19, %v21
 # v14 = v29 ^ v14
 	.loc 1 1269
-	vxor %v20, %v22, %v20
+	vxor %v6, %v20, %v6
 # v50 = v14 ^ v50
 	.loc 1 1270
-	vxor %v24, %v20, %v24
+	vxor %v21, %v6, %v21
 # v35 = v35 ^ v43
 	.loc 1 1271
-	vxor %v13, %v13, %v3
+	vxor %v12, %v12, %v19
 # v14 = v16 ^ v43
 	.loc 1 1272
-	vxor %v1, %v19, %v3
+	vxor %v2, %v7, %v19
 # v14 = v14 ^ v50
 	.loc 1 1273
-	vxor %v20, %v1, %v24
+	vxor %v6, %v2, %v21
 # v21 = v21 ^ v16
 	.loc 1 1274
-	vxor %v14, %v14, %v19
+	vxor %v8, %v8, %v7
 # v29 = v32 ^ v43
 	.loc 1 1275
-	vxor %v1, %v25, %v3
+	vxor %v2, %v22, %v19
 # v29 = v29 ^ v50
 	.loc 1 1276
-	vxor %v1, %v1, %v24
+	vxor %v2, %v2, %v21
 # v46 = v46 ^ v16
 	.loc 1 1277
-	vxor %v2, %v2, %v19
+	vxor %v9, %v9, %v7
 # v46 = v46 ^ v32
 	.loc 1 1278
-	vxor %v2, %v2, %v25
+	vxor %v9, %v9, %v22
 # v46 = v46 ^ v43
 	.loc 1 1279
-	vxor %v2, %v2, %v3
+	vxor %v9, %v9, %v19
 # v46 = v46 ^ v50
 	.loc 1 1280
-	vxor %v2, %v2, %v24
+	vxor %v9, %v9, %v21
 # v16 = v16 ^ v26
 	.loc 1 1281
-	vxor %v19, %v19, %v21
+	vxor %v7, %v7, %v3
 # v4 = v4 ^ v32
 	.loc 1 1282
-	vxor %v0, %v0, %v25
+	vxor %v1, %v1, %v22
 # v4 = v4 ^ v26
 	.loc 1 1283
-	vxor %v0, %v0, %v21
+	vxor %v1, %v1, %v3
 # v4 = v4 ^ v50
 	.loc 1 1284
-	vxor %v22, %v0, %v24
+	vxor %v20, %v1, %v21
 # v32 = v32 ^ v6
 	.loc 1 1285
-	vxor %v25, %v25, %v17
+	vxor %v22, %v22, %v10
 # v38 = v38 ^ v26
 	.loc 1 1286
-	vxor %v15, %v15, %v21
+	vxor %v13, %v13, %v3
 # v38 = v38 ^ v6
 	.loc 1 1287
-	vxor %v15, %v15, %v17
+	vxor %v13, %v13, %v10
 # v26 = v26 ^ v43
 	.loc 1 1288
-	vxor %v21, %v21, %v3
+	vxor %v3, %v3, %v19
 # v8 = v8 ^ v6
 	.loc 1 1289
-	vxor %v18, %v18, %v17
+	vxor %v11, %v11, %v10
 # v8 = v8 ^ v43
 	.loc 1 1290
-	vxor %v18, %v18, %v3
+	vxor %v11, %v11, %v19
 # v6 = v6 ^ v50
 	.loc 1 1291
-	vxor %v17, %v17, %v24
+	vxor %v24, %v10, %v21
 # v43 = v28 ^ v43
 	.loc 1 1292
-	vxor %v3, %v26, %v3
+	vxor %v19, %v23, %v19
 # v50 = v43 ^ v50
 	.loc 1 1293
-	vxor %v26, %v3, %v24
+	vxor %v21, %v19, %v21
 # v43 = v35 & v56
 	.loc 1 1294
-	vand %v0, %v13, %v8
-	li %r0, 1680
-	stvx %v0, %r1, %r0
+	vand %v1, %v12, %v26
 # v28 = v35 & v18
 	.loc 1 1295
-	vand %v0, %v13, %v7
+	li %r0, 1696
+	stvx %v1, %r1, %r0
+	vand %v1, %v12, %v18
 # v60 = v14 & v56
 	.loc 1 1296
-	vand %v3, %v20, %v8
+	vand %v10, %v6, %v26
 # v60 = v28 ^ v60
 	.loc 1 1297
-	vxor %v0, %v0, %v3
-	li %r0, 1696
-	stvx %v0, %r1, %r0
+	vxor %v10, %v1, %v10
 # v28 = v35 & v10
 	.loc 1 1298
-	vand %v0, %v13, %v11
+	li %r0, 1712
+	stvx %v10, %r1, %r0
+	vand %v1, %v12, %v4
 # v9 = v14 & v18
 	.loc 1 1299
-	vand %v3, %v20, %v7
+	vand %v10, %v6, %v18
 # v52 = v21 & v56
 	.loc 1 1300
-	vand %v24, %v14, %v8
+	vand %v19, %v8, %v26
 # v9 = v28 ^ v9
 	.loc 1 1301
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v52 = v9 ^ v52
 	.loc 1 1302
-	vxor %v0, %v3, %v24
-	li %r0, 1712
-	stvx %v0, %r1, %r0
+	vxor %v19, %v10, %v19
 # v9 = v35 & v0
 	.loc 1 1303
-	vand %v0, %v13, %v5
+	li %r0, 1728
+	stvx %v19, %r1, %r0
+	vand %v1, %v12, %v14
 # v28 = v14 & v10
 	.loc 1 1304
-	vand %v3, %v20, %v11
+	vand %v10, %v6, %v4
 # v49 = v21 & v18
 	.loc 1 1305
-	vand %v24, %v14, %v7
+	vand %v19, %v8, %v18
 # v15 = v29 & v56
 	.loc 1 1306
-	vand %v27, %v1, %v8
+	vand %v23, %v2, %v26
 # v28 = v9 ^ v28
 	.loc 1 1307
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v49 = v28 ^ v49
 	.loc 1 1308
-	vxor %v24, %v3, %v24
+	vxor %v19, %v10, %v19
 # v15 = v49 ^ v15
 	.loc 1 1309
-	vxor %v0, %v24, %v27
-	li %r0, 1728
-	stvx %v0, %r1, %r0
+	vxor %v23, %v19, %v23
 # v49 = v35 & v41
 	.loc 1 1310
-	vand %v0, %v13, %v12
+	li %r0, 1744
+	stvx %v23, %r1, %r0
+	vand %v1, %v12, %v16
 # v28 = v14 & v0
 	.loc 1 1311
-	vand %v3, %v20, %v5
+	vand %v10, %v6, %v14
 # v9 = v21 & v10
 	.loc 1 1312
-	vand %v24, %v14, %v11
+	vand %v19, %v8, %v4
 # v27 = v29 & v18
 	.loc 1 1313
-	vand %v30, %v1, %v7
+	vand %v27, %v2, %v18
 # v2 = v46 & v56
 	.loc 1 1314
-	vand %v27, %v2, %v8
+	vand %v23, %v9, %v26
 # v28 = v49 ^ v28
 	.loc 1 1315
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v9 = v28 ^ v9
 	.loc 1 1316
-	vxor %v24, %v3, %v24
+	vxor %v19, %v10, %v19
 # v27 = v9 ^ v27
 	.loc 1 1317
-	vxor %v30, %v24, %v30
+	vxor %v27, %v19, %v27
 # v2 = v27 ^ v2
 	.loc 1 1318
-	vxor %v0, %v30, %v27
-	li %r0, 1744
-	stvx %v0, %r1, %r0
+	vxor %v23, %v27, %v23
 # v27 = v35 & v39
 	.loc 1 1319
-	vand %v0, %v13, %v10
+	li %r0, 1760
+	stvx %v23, %r1, %r0
+	vand %v1, %v12, %v17
 # v9 = v14 & v41
 	.loc 1 1320
-	vand %v3, %v20, %v12
+	vand %v10, %v6, %v16
 # v28 = v21 & v0
 	.loc 1 1321
-	vand %v31, %v14, %v5
+	vand %v28, %v8, %v14
 # v49 = v29 & v10
 	.loc 1 1322
-	vand %v30, %v1, %v11
+	vand %v27, %v2, %v4
 # v11 = v46 & v18
 	.loc 1 1323
-	vand %v27, %v2, %v7
+	vand %v23, %v9, %v18
 # v54 = v16 & v56
 	.loc 1 1324
-	vand %v24, %v19, %v8
+	vand %v19, %v7, %v26
 # v9 = v27 ^ v9
 	.loc 1 1325
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v28 = v9 ^ v28
 	.loc 1 1326
-	vxor %v31, %v3, %v31
+	vxor %v28, %v10, %v28
 # v49 = v28 ^ v49
 	.loc 1 1327
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v11 = v49 ^ v11
 	.loc 1 1328
-	vxor %v27, %v30, %v27
+	vxor %v23, %v27, %v23
 # v54 = v11 ^ v54
 	.loc 1 1329
-	vxor %v0, %v27, %v24
-	li %r0, 1760
-	stvx %v0, %r1, %r0
+	vxor %v19, %v23, %v19
 # v11 = v35 & v13
 	.loc 1 1330
-	vand %v0, %v13, %v6
 	li %r0, 1776
-	stvx %v0, %r1, %r0
+	stvx %v19, %r1, %r0
+	vand %v27, %v12, %v15
 # v49 = v14 & v39
 	.loc 1 1331
-	vand %v0, %v20, %v10
-	li %r0, 1792
-	stvx %v0, %r1, %r0
+	li %r0, 1680
+	stvx %v12, %r1, %r0
+	vand %v1, %v6, %v17
 # v28 = v21 & v41
 	.loc 1 1332
-	vand %v0, %v14, %v12
-	li %r0, 1808
-	stvx %v0, %r1, %r0
+	vand %v28, %v8, %v16
 # v9 = v29 & v0
 	.loc 1 1333
-	vand %v30, %v1, %v5
+	vand %v23, %v2, %v14
 # v27 = v46 & v10
 	.loc 1 1334
-	vand %v27, %v2, %v11
+	vand %v19, %v9, %v4
 # v1 = v16 & v18
 	.loc 1 1335
-	vand %v24, %v19, %v7
+	vand %v12, %v7, %v18
 # v24 = v4 & v56
 	.loc 1 1336
-	vand %v3, %v22, %v8
+	vand %v10, %v20, %v26
 # v49 = v11 ^ v49
 	.loc 1 1337
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	li %r0, 1792
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v1, %v27, %v1
 # v28 = v49 ^ v28
 	.loc 1 1338
-	li %r0, 1808
-	lvx %v31, %r1, %r0
-	vxor %v0, %v0, %v31
+	vxor %v28, %v1, %v28
 # v9 = v28 ^ v9
 	.loc 1 1339
-	vxor %v0, %v0, %v30
+	vxor %v23, %v28, %v23
 # v27 = v9 ^ v27
 	.loc 1 1340
-	vxor %v0, %v0, %v27
+	vxor %v19, %v23, %v19
 # v1 = v27 ^ v1
 	.loc 1 1341
-	vxor %v0, %v0, %v24
+	vxor %v12, %v19, %v12
 # v24 = v1 ^ v24
 	.loc 1 1342
-	vxor %v0, %v0, %v3
-	li %r0, 1776
-	stvx %v0, %r1, %r0
+	vxor %v10, %v12, %v10
 # v1 = v14 & v13
 	.loc 1 1343
-	vand %v0, %v20, %v6
+	li %r0, 1792
+	stvx %v10, %r1, %r0
+	vand %v1, %v6, %v15
 # v27 = v21 & v39
 	.loc 1 1344
-	vand %v3, %v14, %v10
+	vand %v10, %v8, %v17
 # v9 = v29 & v41
 	.loc 1 1345
-	vand %v31, %v1, %v12
+	vand %v12, %v2, %v16
 # v28 = v46 & v0
 	.loc 1 1346
-	vand %v30, %v2, %v5
+	vand %v27, %v9, %v14
 # v49 = v16 & v10
 	.loc 1 1347
-	vand %v27, %v19, %v11
+	vand %v23, %v7, %v4
 # v11 = v4 & v18
 	.loc 1 1348
-	vand %v24, %v22, %v7
+	vand %v19, %v20, %v18
 # v27 = v1 ^ v27
 	.loc 1 1349
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v9 = v27 ^ v9
 	.loc 1 1350
-	vxor %v31, %v3, %v31
+	vxor %v12, %v10, %v12
 # v28 = v9 ^ v28
 	.loc 1 1351
-	vxor %v30, %v31, %v30
+	vxor %v27, %v12, %v27
 # v49 = v28 ^ v49
 	.loc 1 1352
-	vxor %v27, %v30, %v27
+	vxor %v23, %v27, %v23
 # v11 = v49 ^ v11
 	.loc 1 1353
-	vxor %v0, %v27, %v24
-	li %r0, 1792
-	stvx %v0, %r1, %r0
+	vxor %v19, %v23, %v19
 # v49 = v21 & v13
 	.loc 1 1354
-	vand %v0, %v14, %v6
+	li %r0, 1808
+	stvx %v19, %r1, %r0
+	vand %v1, %v8, %v15
 # v28 = v29 & v39
 	.loc 1 1355
-	vand %v3, %v1, %v10
+	vand %v10, %v2, %v17
 # v9 = v46 & v41
 	.loc 1 1356
-	vand %v24, %v2, %v12
+	vand %v12, %v9, %v16
 # v27 = v16 & v0
 	.loc 1 1357
-	vand %v30, %v19, %v5
+	vand %v19, %v7, %v14
 # v1 = v4 & v10
 	.loc 1 1358
-	vand %v27, %v22, %v11
+	vand %v23, %v20, %v4
 # v28 = v49 ^ v28
 	.loc 1 1359
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v9 = v28 ^ v9
 	.loc 1 1360
-	vxor %v24, %v3, %v24
+	vxor %v12, %v10, %v12
 # v27 = v9 ^ v27
 	.loc 1 1361
-	vxor %v30, %v24, %v30
+	vxor %v19, %v12, %v19
 # v1 = v27 ^ v1
 	.loc 1 1362
-	vxor %v0, %v30, %v27
-	li %r0, 1808
-	stvx %v0, %r1, %r0
+	vxor %v23, %v19, %v23
 # v27 = v29 & v13
 	.loc 1 1363
-	vand %v0, %v1, %v6
+	li %r0, 1824
+	stvx %v23, %r1, %r0
+	vand %v1, %v2, %v15
 # v9 = v46 & v39
 	.loc 1 1364
-	vand %v3, %v2, %v10
+	vand %v10, %v9, %v17
 # v28 = v16 & v41
 	.loc 1 1365
-	vand %v24, %v19, %v12
+	vand %v12, %v7, %v16
 # v49 = v4 & v0
 	.loc 1 1366
-	vand %v27, %v22, %v5
+	vand %v19, %v20, %v14
 # v9 = v27 ^ v9
 	.loc 1 1367
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v28 = v9 ^ v28
 	.loc 1 1368
-	vxor %v24, %v3, %v24
+	vxor %v12, %v10, %v12
 # v49 = v28 ^ v49
 	.loc 1 1369
-	vxor %v0, %v24, %v27
-	li %r0, 1824
-	stvx %v0, %r1, %r0
+	vxor %v19, %v12, %v19
 # v28 = v46 & v13
 	.loc 1 1370
-	vand %v0, %v2, %v6
+	li %r0, 1840
+	stvx %v19, %r1, %r0
+	vand %v1, %v9, %v15
 # v9 = v16 & v39
 	.loc 1 1371
-	vand %v3, %v19, %v10
+	vand %v10, %v7, %v17
 # v27 = v4 & v41
 	.loc 1 1372
-	vand %v24, %v22, %v12
+	vand %v12, %v20, %v16
 # v9 = v28 ^ v9
 	.loc 1 1373
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v27 = v9 ^ v27
 	.loc 1 1374
-	vxor %v0, %v3, %v24
-	li %r0, 1840
-	stvx %v0, %r1, %r0
+	vxor %v12, %v10, %v12
 # v9 = v16 & v13
 	.loc 1 1375
-	vand %v0, %v19, %v6
+	li %r0, 1856
+	stvx %v12, %r1, %r0
+	vand %v1, %v7, %v15
 # v28 = v4 & v39
 	.loc 1 1376
-	vand %v3, %v22, %v10
+	vand %v10, %v20, %v17
 # v28 = v9 ^ v28
 	.loc 1 1377
-	vxor %v0, %v0, %v3
-	li %r0, 1856
-	stvx %v0, %r1, %r0
+	vxor %v10, %v1, %v10
 # v9 = v4 & v13
 	.loc 1 1378
-	vand %v0, %v22, %v6
 	li %r0, 1872
-	stvx %v0, %r1, %r0
+	stvx %v10, %r1, %r0
+	vand %v1, %v20, %v15
 # v58 = v32 & v45
 	.loc 1 1379
-	vand %v0, %v25, %v23
 	li %r0, 1888
-	stvx %v0, %r1, %r0
+	stvx %v1, %r1, %r0
+	vand %v19, %v22, %v29
 # v33 = v32 & v48
 	.loc 1 1380
-	vand %v0, %v25, %v28
+	vand %v1, %v22, %v30
 # v7 = v38 & v45
 	.loc 1 1381
-	vand %v3, %v15, %v23
+	vand %v10, %v13, %v29
 # v7 = v33 ^ v7
 	.loc 1 1382
-	vxor %v0, %v0, %v3
-	li %r0, 1904
-	stvx %v0, %r1, %r0
+	vxor %v10, %v1, %v10
 # v33 = v32 & v47
 	.loc 1 1383
-	vand %v0, %v25, %v29
+	li %r0, 1904
+	stvx %v10, %r1, %r0
+	vand %v1, %v22, %v31
 # v31 = v38 & v48
 	.loc 1 1384
-	vand %v3, %v15, %v28
+	vand %v10, %v13, %v30
 # v3 = v26 & v45
 	.loc 1 1385
-	vand %v24, %v21, %v23
+	vand %v12, %v3, %v29
 # v31 = v33 ^ v31
 	.loc 1 1386
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v3 = v31 ^ v3
 	.loc 1 1387
-	vxor %v0, %v3, %v24
-	li %r0, 1920
-	stvx %v0, %r1, %r0
+	vxor %v12, %v10, %v12
 # v31 = v32 & v42
 	.loc 1 1388
-	vand %v0, %v25, %v16
+	li %r0, 1920
+	stvx %v12, %r1, %r0
+	vand %v1, %v22, %v5
 # v33 = v38 & v47
 	.loc 1 1389
-	vand %v3, %v15, %v29
+	vand %v10, %v13, %v31
 # v36 = v26 & v48
 	.loc 1 1390
-	vand %v24, %v21, %v28
+	vand %v12, %v3, %v30
 # v30 = v8 & v45
 	.loc 1 1391
-	vand %v27, %v18, %v23
+	vand %v23, %v11, %v29
 # v33 = v31 ^ v33
 	.loc 1 1392
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v36 = v33 ^ v36
 	.loc 1 1393
-	vxor %v24, %v3, %v24
+	vxor %v12, %v10, %v12
 # v30 = v36 ^ v30
 	.loc 1 1394
-	vxor %v0, %v24, %v27
-	li %r0, 1936
-	stvx %v0, %r1, %r0
+	vxor %v23, %v12, %v23
 # v36 = v32 & v44
 	.loc 1 1395
-	vand %v0, %v25, %v4
+	li %r0, 1936
+	stvx %v23, %r1, %r0
+	vand %v1, %v22, %v25
 # v33 = v38 & v42
 	.loc 1 1396
-	vand %v3, %v15, %v16
+	vand %v10, %v13, %v5
 # v31 = v26 & v47
 	.loc 1 1397
-	vand %v24, %v21, %v29
+	vand %v12, %v3, %v31
 # v34 = v8 & v48
 	.loc 1 1398
-	vand %v30, %v18, %v28
+	vand %v27, %v11, %v30
 # v5 = v6 & v45
 	.loc 1 1399
-	vand %v27, %v17, %v23
+	vand %v23, %v24, %v29
 # v33 = v36 ^ v33
 	.loc 1 1400
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v31 = v33 ^ v31
 	.loc 1 1401
-	vxor %v24, %v3, %v24
+	vxor %v12, %v10, %v12
 # v34 = v31 ^ v34
 	.loc 1 1402
-	vxor %v30, %v24, %v30
+	vxor %v27, %v12, %v27
 # v5 = v34 ^ v5
 	.loc 1 1403
-	vxor %v0, %v30, %v27
-	li %r0, 1952
-	stvx %v0, %r1, %r0
+	vxor %v23, %v27, %v23
 # v34 = v32 & v12
 	.loc 1 1404
-	vand %v0, %v25, %v9
+	li %r0, 1952
+	stvx %v23, %r1, %r0
+	vand %v1, %v22, %v0
 # v31 = v38 & v44
 	.loc 1 1405
-	vand %v3, %v15, %v4
+	vand %v10, %v13, %v25
 # v33 = v26 & v42
 	.loc 1 1406
-	vand %v31, %v21, %v16
+	vand %v28, %v3, %v5
 # v36 = v8 & v47
 	.loc 1 1407
-	vand %v30, %v18, %v29
+	vand %v27, %v11, %v31
 # v37 = v6 & v48
 	.loc 1 1408
-	vand %v27, %v17, %v28
+	vand %v23, %v24, %v30
 # v40 = v50 & v45
 	.loc 1 1409
-	vand %v24, %v26, %v23
+	vand %v12, %v21, %v29
 # v31 = v34 ^ v31
 	.loc 1 1410
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v33 = v31 ^ v33
 	.loc 1 1411
-	vxor %v31, %v3, %v31
+	vxor %v28, %v10, %v28
 # v36 = v33 ^ v36
 	.loc 1 1412
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v37 = v36 ^ v37
 	.loc 1 1413
-	vxor %v27, %v30, %v27
+	vxor %v23, %v27, %v23
 # v40 = v37 ^ v40
 	.loc 1 1414
-	vxor %v24, %v27, %v24
+	vxor %v12, %v23, %v12
 # v37 = v38 & v12
 	.loc 1 1415
-	vand %v0, %v15, %v9
+	vand %v1, %v13, %v0
 # v36 = v26 & v44
 	.loc 1 1416
-	vand %v3, %v21, %v4
+	vand %v10, %v3, %v25
 # v33 = v8 & v42
 	.loc 1 1417
-	vand %v31, %v18, %v16
+	vand %v28, %v11, %v5
 # v31 = v6 & v47
 	.loc 1 1418
-	vand %v30, %v17, %v29
+	vand %v27, %v24, %v31
 # v34 = v50 & v48
 	.loc 1 1419
-	vand %v27, %v26, %v28
+	vand %v23, %v21, %v30
 # v36 = v37 ^ v36
 	.loc 1 1420
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v33 = v36 ^ v33
 	.loc 1 1421
-	vxor %v31, %v3, %v31
+	vxor %v28, %v10, %v28
 # v31 = v33 ^ v31
 	.loc 1 1422
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v34 = v31 ^ v34
 	.loc 1 1423
-	vxor %v27, %v30, %v27
+	vxor %v23, %v27, %v23
 # v31 = v26 & v12
 	.loc 1 1424
-	vand %v0, %v21, %v9
+	vand %v1, %v3, %v0
 # v33 = v8 & v44
 	.loc 1 1425
-	vand %v3, %v18, %v4
+	vand %v10, %v11, %v25
 # v36 = v6 & v42
 	.loc 1 1426
-	vand %v31, %v17, %v16
+	vand %v28, %v24, %v5
 # v37 = v50 & v47
 	.loc 1 1427
-	vand %v30, %v26, %v29
+	vand %v27, %v21, %v31
 # v33 = v31 ^ v33
 	.loc 1 1428
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v36 = v33 ^ v36
 	.loc 1 1429
-	vxor %v31, %v3, %v31
+	vxor %v28, %v10, %v28
 # v37 = v36 ^ v37
 	.loc 1 1430
-	vxor %v30, %v31, %v30
+	vxor %v27, %v28, %v27
 # v36 = v8 & v12
 	.loc 1 1431
-	vand %v0, %v18, %v9
+	vand %v1, %v11, %v0
 # v33 = v6 & v44
 	.loc 1 1432
-	vand %v3, %v17, %v4
+	vand %v10, %v24, %v25
 # v31 = v50 & v42
 	.loc 1 1433
-	vand %v31, %v26, %v16
+	vand %v28, %v21, %v5
 # v33 = v36 ^ v33
 	.loc 1 1434
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v31 = v33 ^ v31
 	.loc 1 1435
-	vxor %v31, %v3, %v31
+	vxor %v28, %v10, %v28
 # v33 = v6 & v12
 	.loc 1 1436
-	vand %v0, %v17, %v9
+	vand %v1, %v24, %v0
 # v36 = v50 & v44
 	.loc 1 1437
-	vand %v3, %v26, %v4
+	vand %v10, %v21, %v25
 # v36 = v33 ^ v36
 	.loc 1 1438
-	vxor %v3, %v0, %v3
+	vxor %v10, %v1, %v10
 # v33 = v50 & v12
 	.loc 1 1439
-	vand %v0, %v26, %v9
+	vand %v1, %v21, %v0
 # v32 = v35 ^ v32
 	.loc 1 1440
-	vxor %v25, %v13, %v25
-# v38 = v14 ^ v38
-	.loc 1 1441
-	vxor %v15, %v20, %v15
-# v26 = v21 ^ v26
-	.loc 1 1442
-	vxor %v21, %v14, %v21
-# v8 = v29 ^ v8
-	.loc 1 1443
-	vxor %v18, %v1, %v18
-# v6 = v46 ^ v6
-	.loc 1 1444
-	vxor %v17, %v2, %v17
-# v50 = v16 ^ v50
-	.loc 1 1445
-	vxor %v26, %v19, %v26
-# v45 = v56 ^ v45
-	.loc 1 1446
-	vxor %v23, %v8, %v23
-# v48 = v18 ^ v48
-	.loc 1 1447
-	vxor %v28, %v7, %v28
-# v47 = v10 ^ v47
-	.loc 1 1448
-	vxor %v29, %v11, %v29
-# v42 = v0 ^ v42
-	.loc 1 1449
-	vxor %v16, %v5, %v16
-# v44 = v41 ^ v44
-	.loc 1 1450
-	vxor %v7, %v12, %v4
-# v12 = v39 ^ v12
-	.loc 1 1451
-	vxor %v9, %v10, %v9
-# v39 = v32 & v45
-	.loc 1 1452
-	vand %v8, %v25, %v23
-# v41 = v32 & v48
-	.loc 1 1453
-	vand %v1, %v25, %v28
-# v0 = v38 & v45
-	.loc 1 1454
-	vand %v2, %v15, %v23
-# v0 = v41 ^ v0
-	.loc 1 1455
-	vxor %v10, %v1, %v2
-# v41 = v32 & v47
-	.loc 1 1456
-	vand %v1, %v25, %v29
-# v10 = v38 & v48
-	.loc 1 1457
-	vand %v2, %v15, %v28
-# v18 = v26 & v45
-	.loc 1 1458
-	vand %v4, %v21, %v23
-# v10 = v41 ^ v10
-	.loc 1 1459
-	vxor %v2, %v1, %v2
-# v18 = v10 ^ v18
-	.loc 1 1460
-	vxor %v11, %v2, %v4
-# v10 = v32 & v42
-	.loc 1 1461
-	vand %v1, %v25, %v16
-# v41 = v38 & v47
-	.loc 1 1462
-	vand %v2, %v15, %v29
-# v56 = v26 & v48
-	.loc 1 1463
-	vand %v4, %v21, %v28
-# v16 = v8 & v45
-	.loc 1 1464
-	vand %v5, %v18, %v23
-# v41 = v10 ^ v41
-	.loc 1 1465
-	vxor %v2, %v1, %v2
-# v56 = v41 ^ v56
-	.loc 1 1466
-	vxor %v4, %v2, %v4
-# v16 = v56 ^ v16
-	.loc 1 1467
-	vxor %v13, %v4, %v5
-# v56 = v32 & v44
-	.loc 1 1468
-	vand %v1, %v25, %v7
-# v41 = v38 & v42
-	.loc 1 1469
-	vand %v2, %v15, %v16
-# v10 = v26 & v47
-	.loc 1 1470
-	vand %v4, %v21, %v29
-# v46 = v8 & v48
-	.loc 1 1471
-	vand %v5, %v18, %v28
-# v29 = v6 & v45
-	.loc 1 1472
-	vand %v12, %v17, %v23
-# v41 = v56 ^ v41
-	.loc 1 1473
-	vxor %v2, %v1, %v2
-# v10 = v41 ^ v10
-	.loc 1 1474
-	vxor %v4, %v2, %v4
-# v46 = v10 ^ v46
-	.loc 1 1475
-	vxor %v5, %v4, %v5
-# v29 = v46 ^ v29
-	.loc 1 1476
-	vxor %v12, %v5, %v12
-# v46 = v32 & v12
-	.loc 1 1477
-	vand %v1, %v25, %v9
-# v10 = v38 & v44
-	.loc 1 1478
-	vand %v2, %v15, %v7
-# v41 = v26 & v42
-	.loc 1 1479
-	vand %v4, %v21, %v16
-# v56 = v8 & v47
-	.loc 1 1480
-	vand %v19, %v18, %v29
-# v21 = v6 & v48
-	.loc 1 1481
-	vand %v14, %v17, %v28
-# v14 = v50 & v45
-	.loc 1 1482
-	vand %v5, %v26, %v23
-# v10 = v46 ^ v10
-	.loc 1 1483
-	vxor %v2, %v1, %v2
-# v41 = v10 ^ v41
-	.loc 1 1484
-	vxor %v4, %v2, %v4
-# v56 = v41 ^ v56
-	.loc 1 1485
-	vxor %v19, %v4, %v19
-# v21 = v56 ^ v21
-	.loc 1 1486
-	vxor %v14, %v19, %v14
-# v14 = v21 ^ v14
-	.loc 1 1487
-	vxor %v14, %v14, %v5
-# v32 = v32 & v13
-	.loc 1 1488
-	vand %v25, %v25, %v6
-# v21 = v38 & v12
-	.loc 1 1489
-	vand %v1, %v15, %v9
-# v56 = v26 & v44
-	.loc 1 1490
-	vand %v19, %v21, %v7
-# v41 = v8 & v42
-	.loc 1 1491
-	vand %v5, %v18, %v16
-# v10 = v6 & v47
-	.loc 1 1492
-	vand %v4, %v17, %v29
-# v46 = v50 & v48
-	.loc 1 1493
-	vand %v2, %v26, %v28
-# v45 = v4 & v45
-	.loc 1 1494
-	vand %v23, %v22, %v23
-# v21 = v32 ^ v21
-	.loc 1 1495
-	vxor %v1, %v25, %v1
-# v56 = v21 ^ v56
-	.loc 1 1496
-	vxor %v19, %v1, %v19
-# v41 = v56 ^ v41
-	.loc 1 1497
-	vxor %v5, %v19, %v5
-# v10 = v41 ^ v10
-	.loc 1 1498
-	vxor %v4, %v5, %v4
-# v46 = v10 ^ v46
-	.loc 1 1499
-	vxor %v2, %v4, %v2
-# v45 = v46 ^ v45
-	.loc 1 1500
-	vxor %v23, %v2, %v23
-# v38 = v38 & v13
-	.loc 1 1501
-	vand %v15, %v15, %v6
-# v46 = v26 & v12
-	.loc 1 1502
-	vand %v1, %v21, %v9
-# v10 = v8 & v44
-	.loc 1 1503
-	vand %v2, %v18, %v7
-# v41 = v6 & v42
-	.loc 1 1504
-	vand %v4, %v17, %v16
-# v56 = v50 & v47
-	.loc 1 1505
-	vand %v5, %v26, %v29
-# v48 = v4 & v48
-	.loc 1 1506
-	vand %v28, %v22, %v28
-# v46 = v38 ^ v46
-	.loc 1 1507
-	vxor %v1, %v15, %v1
-# v10 = v46 ^ v10
-	.loc 1 1508
-	vxor %v2, %v1, %v2
-# v41 = v10 ^ v41
-	.loc 1 1509
-	vxor %v4, %v2, %v4
-# v56 = v41 ^ v56
-	.loc 1 1510
-	vxor %v5, %v4, %v5
-# v48 = v56 ^ v48
-	.loc 1 1511
-	vxor %v28, %v5, %v28
-# v26 = v26 & v13
-	.loc 1 1512
-	vand %v21, %v21, %v6
-# v56 = v8 & v12
-	.loc 1 1513
-	vand %v1, %v18, %v9
-# v41 = v6 & v44
-	.loc 1 1514
-	vand %v2, %v17, %v7
-# v10 = v50 & v42
-	.loc 1 1515
-	vand %v4, %v26, %v16
-# v47 = v4 & v47
-	.loc 1 1516
-	vand %v29, %v22, %v29
-# v56 = v26 ^ v56
-	.loc 1 1517
-	vxor %v1, %v21, %v1
-# v41 = v56 ^ v41
-	.loc 1 1518
-	vxor %v2, %v1, %v2
-# v10 = v41 ^ v10
-	.loc 1 1519
-	vxor %v4, %v2, %v4
-# v47 = v10 ^ v47
-	.loc 1 1520
-	vxor %v29, %v4, %v29
-# v8 = v8 & v13
-	.loc 1 1521
-	vand %v18, %v18, %v6
-# v10 = v6 & v12
-	.loc 1 1522
-	vand %v1, %v17, %v9
-# v41 = v50 & v44
-	.loc 1 1523
-	vand %v2, %v26, %v7
-# v42 = v4 & v42
-	.loc 1 1524
-	vand %v16, %v22, %v16
-# v10 = v8 ^ v10
-	.loc 1 1525
-	vxor %v1, %v18, %v1
-# v41 = v10 ^ v41
-	.loc 1 1526
-	vxor %v2, %v1, %v2
-# v42 = v41 ^ v42
-	.loc 1 1527
-	vxor %v16, %v2, %v16
-# v6 = v6 & v13
-	.loc 1 1528
-	vand %v17, %v17, %v6
-# v41 = v50 & v12
-	.loc 1 1529
-	vand %v1, %v26, %v9
-# v44 = v4 & v44
-	.loc 1 1530
-	vand %v7, %v22, %v7
-# v41 = v6 ^ v41
-	.loc 1 1531
-	vxor %v1, %v17, %v1
-# v44 = v41 ^ v44
-	.loc 1 1532
-	vxor %v7, %v1, %v7
-# v50 = v50 & v13
-	.loc 1 1533
-	vand %v26, %v26, %v6
-# v12 = v4 & v12
-	.loc 1 1534
-	vand %v9, %v22, %v9
-# v12 = v50 ^ v12
-	.loc 1 1535
-	vxor %v9, %v26, %v9
-# v13 = v4 & v13
-	.loc 1 1536
-	vand %v6, %v22, %v6
-# v39 = v39 ^ v43
-	.loc 1 1537
+	li %r0, 1968
+	stvx %v1, %r1, %r0
 	li %r0, 1680
 	lvx %v1, %r1, %r0
-	vxor %v8, %v8, %v1
+	vxor %v22, %v1, %v22
+# v38 = v14 ^ v38
+	.loc 1 1441
+	vxor %v13, %v6, %v13
+# v26 = v21 ^ v26
+	.loc 1 1442
+	vxor %v3, %v8, %v3
+# v8 = v29 ^ v8
+	.loc 1 1443
+	vxor %v11, %v2, %v11
+# v6 = v46 ^ v6
+	.loc 1 1444
+	vxor %v24, %v9, %v24
+# v50 = v16 ^ v50
+	.loc 1 1445
+	vxor %v21, %v7, %v21
+# v45 = v56 ^ v45
+	.loc 1 1446
+	vxor %v29, %v26, %v29
+# v48 = v18 ^ v48
+	.loc 1 1447
+	vxor %v30, %v18, %v30
+# v47 = v10 ^ v47
+	.loc 1 1448
+	vxor %v31, %v4, %v31
+# v42 = v0 ^ v42
+	.loc 1 1449
+	vxor %v5, %v14, %v5
+# v44 = v41 ^ v44
+	.loc 1 1450
+	vxor %v25, %v16, %v25
+# v12 = v39 ^ v12
+	.loc 1 1451
+	vxor %v7, %v17, %v0
+# v39 = v32 & v45
+	.loc 1 1452
+	vand %v6, %v22, %v29
+# v41 = v32 & v48
+	.loc 1 1453
+	vand %v0, %v22, %v30
+# v0 = v38 & v45
+	.loc 1 1454
+	vand %v1, %v13, %v29
+# v0 = v41 ^ v0
+	.loc 1 1455
+	vxor %v8, %v0, %v1
+# v41 = v32 & v47
+	.loc 1 1456
+	vand %v0, %v22, %v31
+# v10 = v38 & v48
+	.loc 1 1457
+	vand %v1, %v13, %v30
+# v18 = v26 & v45
+	.loc 1 1458
+	vand %v2, %v3, %v29
+# v10 = v41 ^ v10
+	.loc 1 1459
+	vxor %v1, %v0, %v1
+# v18 = v10 ^ v18
+	.loc 1 1460
+	vxor %v9, %v1, %v2
+# v10 = v32 & v42
+	.loc 1 1461
+	vand %v0, %v22, %v5
+# v41 = v38 & v47
+	.loc 1 1462
+	vand %v1, %v13, %v31
+# v56 = v26 & v48
+	.loc 1 1463
+	vand %v2, %v3, %v30
+# v16 = v8 & v45
+	.loc 1 1464
+	vand %v4, %v11, %v29
+# v41 = v10 ^ v41
+	.loc 1 1465
+	vxor %v1, %v0, %v1
+# v56 = v41 ^ v56
+	.loc 1 1466
+	vxor %v2, %v1, %v2
+# v16 = v56 ^ v16
+	.loc 1 1467
+	vxor %v16, %v2, %v4
+# v56 = v32 & v44
+	.loc 1 1468
+	vand %v0, %v22, %v25
+# v41 = v38 & v42
+	.loc 1 1469
+	vand %v1, %v13, %v5
+# v10 = v26 & v47
+	.loc 1 1470
+	vand %v2, %v3, %v31
+# v46 = v8 & v48
+	.loc 1 1471
+	vand %v4, %v11, %v30
+# v29 = v6 & v45
+	.loc 1 1472
+	vand %v14, %v24, %v29
+# v41 = v56 ^ v41
+	.loc 1 1473
+	vxor %v1, %v0, %v1
+# v10 = v41 ^ v10
+	.loc 1 1474
+	vxor %v2, %v1, %v2
+# v46 = v10 ^ v46
+	.loc 1 1475
+	vxor %v4, %v2, %v4
+# v29 = v46 ^ v29
+	.loc 1 1476
+	vxor %v14, %v4, %v14
+# v46 = v32 & v12
+	.loc 1 1477
+	vand %v0, %v22, %v7
+# v10 = v38 & v44
+	.loc 1 1478
+	vand %v1, %v13, %v25
+# v41 = v26 & v42
+	.loc 1 1479
+	vand %v2, %v3, %v5
+# v56 = v8 & v47
+	.loc 1 1480
+	vand %v18, %v11, %v31
+# v21 = v6 & v48
+	.loc 1 1481
+	vand %v17, %v24, %v30
+# v14 = v50 & v45
+	.loc 1 1482
+	vand %v4, %v21, %v29
+# v10 = v46 ^ v10
+	.loc 1 1483
+	vxor %v1, %v0, %v1
+# v41 = v10 ^ v41
+	.loc 1 1484
+	vxor %v2, %v1, %v2
+# v56 = v41 ^ v56
+	.loc 1 1485
+	vxor %v18, %v2, %v18
+# v21 = v56 ^ v21
+	.loc 1 1486
+	vxor %v17, %v18, %v17
+# v14 = v21 ^ v14
+	.loc 1 1487
+	vxor %v17, %v17, %v4
+# v32 = v32 & v13
+	.loc 1 1488
+	vand %v22, %v22, %v15
+# v21 = v38 & v12
+	.loc 1 1489
+	vand %v0, %v13, %v7
+# v56 = v26 & v44
+	.loc 1 1490
+	vand %v18, %v3, %v25
+# v41 = v8 & v42
+	.loc 1 1491
+	vand %v4, %v11, %v5
+# v10 = v6 & v47
+	.loc 1 1492
+	vand %v2, %v24, %v31
+# v46 = v50 & v48
+	.loc 1 1493
+	vand %v1, %v21, %v30
+# v45 = v4 & v45
+	.loc 1 1494
+	vand %v29, %v20, %v29
+# v21 = v32 ^ v21
+	.loc 1 1495
+	vxor %v0, %v22, %v0
+# v56 = v21 ^ v56
+	.loc 1 1496
+	vxor %v18, %v0, %v18
+# v41 = v56 ^ v41
+	.loc 1 1497
+	vxor %v4, %v18, %v4
+# v10 = v41 ^ v10
+	.loc 1 1498
+	vxor %v2, %v4, %v2
+# v46 = v10 ^ v46
+	.loc 1 1499
+	vxor %v1, %v2, %v1
+# v45 = v46 ^ v45
+	.loc 1 1500
+	vxor %v29, %v1, %v29
+# v38 = v38 & v13
+	.loc 1 1501
+	vand %v13, %v13, %v15
+# v46 = v26 & v12
+	.loc 1 1502
+	vand %v0, %v3, %v7
+# v10 = v8 & v44
+	.loc 1 1503
+	vand %v1, %v11, %v25
+# v41 = v6 & v42
+	.loc 1 1504
+	vand %v2, %v24, %v5
+# v56 = v50 & v47
+	.loc 1 1505
+	vand %v4, %v21, %v31
+# v48 = v4 & v48
+	.loc 1 1506
+	vand %v30, %v20, %v30
+# v46 = v38 ^ v46
+	.loc 1 1507
+	vxor %v0, %v13, %v0
+# v10 = v46 ^ v10
+	.loc 1 1508
+	vxor %v1, %v0, %v1
+# v41 = v10 ^ v41
+	.loc 1 1509
+	vxor %v2, %v1, %v2
+# v56 = v41 ^ v56
+	.loc 1 1510
+	vxor %v4, %v2, %v4
+# v48 = v56 ^ v48
+	.loc 1 1511
+	vxor %v30, %v4, %v30
+# v26 = v26 & v13
+	.loc 1 1512
+	vand %v3, %v3, %v15
+# v56 = v8 & v12
+	.loc 1 1513
+	vand %v0, %v11, %v7
+# v41 = v6 & v44
+	.loc 1 1514
+	vand %v1, %v24, %v25
+# v10 = v50 & v42
+	.loc 1 1515
+	vand %v2, %v21, %v5
+# v47 = v4 & v47
+	.loc 1 1516
+	vand %v31, %v20, %v31
+# v56 = v26 ^ v56
+	.loc 1 1517
+	vxor %v0, %v3, %v0
+# v41 = v56 ^ v41
+	.loc 1 1518
+	vxor %v1, %v0, %v1
+# v10 = v41 ^ v10
+	.loc 1 1519
+	vxor %v2, %v1, %v2
+# v47 = v10 ^ v47
+	.loc 1 1520
+	vxor %v31, %v2, %v31
+# v8 = v8 & v13
+	.loc 1 1521
+	vand %v11, %v11, %v15
+# v10 = v6 & v12
+	.loc 1 1522
+	vand %v0, %v24, %v7
+# v41 = v50 & v44
+	.loc 1 1523
+	vand %v1, %v21, %v25
+# v42 = v4 & v42
+	.loc 1 1524
+	vand %v5, %v20, %v5
+# v10 = v8 ^ v10
+	.loc 1 1525
+	vxor %v0, %v11, %v0
+# v41 = v10 ^ v41
+	.loc 1 1526
+	vxor %v1, %v0, %v1
+# v42 = v41 ^ v42
+	.loc 1 1527
+	vxor %v5, %v1, %v5
+# v6 = v6 & v13
+	.loc 1 1528
+	vand %v24, %v24, %v15
+# v41 = v50 & v12
+	.loc 1 1529
+	vand %v0, %v21, %v7
+# v44 = v4 & v44
+	.loc 1 1530
+	vand %v25, %v20, %v25
+# v41 = v6 ^ v41
+	.loc 1 1531
+	vxor %v0, %v24, %v0
+# v44 = v41 ^ v44
+	.loc 1 1532
+	vxor %v25, %v0, %v25
+# v50 = v50 & v13
+	.loc 1 1533
+	vand %v21, %v21, %v15
+# v12 = v4 & v12
+	.loc 1 1534
+	vand %v7, %v20, %v7
+# v12 = v50 ^ v12
+	.loc 1 1535
+	vxor %v7, %v21, %v7
+# v13 = v4 & v13
+	.loc 1 1536
+	vand %v15, %v20, %v15
+# v39 = v39 ^ v43
+	.loc 1 1537
+	li %r0, 1696
+	lvx %v0, %r1, %r0
+	vxor %v6, %v6, %v0
 # v39 = v39 ^ v58
 	.loc 1 1538
-	li %r0, 1888
-	lvx %v1, %r1, %r0
-	vxor %v8, %v8, %v1
+	vxor %v6, %v6, %v19
 # v0 = v0 ^ v60
 	.loc 1 1539
-	li %r0, 1696
-	lvx %v1, %r1, %r0
-	vxor %v10, %v10, %v1
+	li %r0, 1712
+	lvx %v0, %r1, %r0
+	vxor %v8, %v8, %v0
 # v0 = v0 ^ v7
 	.loc 1 1540
 	li %r0, 1904
-	lvx %v1, %r1, %r0
-	vxor %v2, %v10, %v1
+	lvx %v3, %r1, %r0
+	vxor %v8, %v8, %v3
 # v18 = v18 ^ v52
 	.loc 1 1541
-	li %r0, 1712
-	lvx %v1, %r1, %r0
-	vxor %v11, %v11, %v1
+	li %r0, 1728
+	lvx %v0, %r1, %r0
+	vxor %v9, %v9, %v0
 # v18 = v18 ^ v3
 	.loc 1 1542
 	li %r0, 1920
-	lvx %v1, %r1, %r0
-	vxor %v11, %v11, %v1
+	lvx %v4, %r1, %r0
+	vxor %v9, %v9, %v4
 # v16 = v16 ^ v15
 	.loc 1 1543
-	li %r0, 1728
-	lvx %v1, %r1, %r0
-	vxor %v13, %v13, %v1
+	li %r0, 1744
+	lvx %v0, %r1, %r0
+	vxor %v16, %v16, %v0
 # v16 = v16 ^ v30
 	.loc 1 1544
 	li %r0, 1936
-	lvx %v1, %r1, %r0
-	vxor %v13, %v13, %v1
+	lvx %v11, %r1, %r0
+	vxor %v16, %v16, %v11
 # v29 = v29 ^ v2
 	.loc 1 1545
-	li %r0, 1744
-	lvx %v1, %r1, %r0
-	vxor %v12, %v12, %v1
+	li %r0, 1760
+	lvx %v0, %r1, %r0
+	vxor %v14, %v14, %v0
 # v29 = v29 ^ v5
 	.loc 1 1546
 	li %r0, 1952
-	lvx %v1, %r1, %r0
-	vxor %v5, %v12, %v1
+	lvx %v13, %r1, %r0
+	vxor %v14, %v14, %v13
 # v14 = v14 ^ v54
 	.loc 1 1547
-	li %r0, 1760
-	lvx %v1, %r1, %r0
-	vxor %v14, %v14, %v1
+	li %r0, 1776
+	lvx %v2, %r1, %r0
+	vxor %v17, %v17, %v2
 # v14 = v14 ^ v40
 	.loc 1 1548
-	vxor %v15, %v14, %v24
+	vxor %v18, %v17, %v12
 # v45 = v45 ^ v24
 	.loc 1 1549
-	li %r0, 1776
-	lvx %v1, %r1, %r0
-	vxor %v23, %v23, %v1
+	li %r0, 1792
+	lvx %v17, %r1, %r0
+	vxor %v29, %v29, %v17
 # v45 = v45 ^ v34
 	.loc 1 1550
-	vxor %v23, %v23, %v27
+	vxor %v29, %v29, %v23
 # v48 = v48 ^ v11
 	.loc 1 1551
-	li %r0, 1792
-	lvx %v10, %r1, %r0
-	vxor %v28, %v28, %v10
+	li %r0, 1808
+	lvx %v20, %r1, %r0
+	vxor %v30, %v30, %v20
 # v48 = v48 ^ v37
 	.loc 1 1552
-	vxor %v28, %v28, %v30
+	vxor %v30, %v30, %v27
 # v47 = v47 ^ v1
 	.loc 1 1553
-	li %r0, 1808
-	lvx %v12, %r1, %r0
-	vxor %v29, %v29, %v12
+	li %r0, 1824
+	lvx %v21, %r1, %r0
+	vxor %v31, %v31, %v21
 # v47 = v47 ^ v31
 	.loc 1 1554
-	vxor %v29, %v29, %v31
+	vxor %v31, %v31, %v28
 # v42 = v42 ^ v49
 	.loc 1 1555
-	li %r0, 1824
-	lvx %v18, %r1, %r0
-	vxor %v16, %v16, %v18
+	li %r0, 1840
+	lvx %v22, %r1, %r0
+	vxor %v5, %v5, %v22
 # v42 = v42 ^ v36
 	.loc 1 1556
-	vxor %v17, %v16, %v3
+	vxor %v24, %v5, %v10
 # v44 = v44 ^ v27
 	.loc 1 1557
-	li %r0, 1840
-	lvx %v1, %r1, %r0
-	vxor %v7, %v7, %v1
+	li %r0, 1856
+	lvx %v5, %r1, %r0
+	vxor %v25, %v25, %v5
 # v44 = v44 ^ v33
 	.loc 1 1558
-	vxor %v16, %v7, %v0
+	li %r0, 1968
+	lvx %v26, %r1, %r0
+	vxor %v25, %v25, %v26
 # v12 = v12 ^ v28
 	.loc 1 1559
-	li %r0, 1856
-	lvx %v4, %r1, %r0
-	vxor %v7, %v9, %v4
+	li %r0, 1872
+	lvx %v1, %r1, %r0
+	vxor %v7, %v7, %v1
 # v13 = v13 ^ v9
 	.loc 1 1560
-	li %r0, 1872
-	lvx %v19, %r1, %r0
-	vxor %v14, %v6, %v19
+	li %r0, 1888
+	lvx %v0, %r1, %r0
+	vxor %v15, %v15, %v0
 # v11 = v39 ^ v11
 	.loc 1 1561
-	vxor %v10, %v8, %v10
+	vxor %v20, %v6, %v20
 # v1 = v0 ^ v1
 	.loc 1 1562
-	vxor %v12, %v2, %v12
+	vxor %v21, %v8, %v21
 # v49 = v18 ^ v49
 	.loc 1 1563
-	vxor %v9, %v11, %v18
+	vxor %v22, %v9, %v22
 # v27 = v16 ^ v27
 	.loc 1 1564
-	vxor %v11, %v13, %v1
+	vxor %v5, %v16, %v5
 # v28 = v29 ^ v28
 	.loc 1 1565
-	vxor %v8, %v5, %v4
+	vxor %v1, %v14, %v1
 # v9 = v14 ^ v9
 	.loc 1 1566
-	vxor %v1, %v15, %v19
+	vxor %v0, %v18, %v0
 # v58 = v48 ^ v58
 	.loc 1 1567
-	li %r0, 1888
-	lvx %v2, %r1, %r0
-	vxor %v2, %v28, %v2
+	vxor %v19, %v30, %v19
 # v7 = v47 ^ v7
 	.loc 1 1568
-	li %r0, 1904
-	lvx %v4, %r1, %r0
-	vxor %v4, %v29, %v4
+	vxor %v3, %v31, %v3
 # v3 = v42 ^ v3
 	.loc 1 1569
-	li %r0, 1920
-	lvx %v5, %r1, %r0
-	vxor %v5, %v17, %v5
+	vxor %v4, %v24, %v4
 # v30 = v44 ^ v30
 	.loc 1 1570
-	li %r0, 1936
-	lvx %v6, %r1, %r0
-	vxor %v6, %v16, %v6
+	vxor %v11, %v25, %v11
 # v5 = v12 ^ v5
 	.loc 1 1571
-	li %r0, 1952
-	lvx %v13, %r1, %r0
-	vxor %v7, %v7, %v13
+	vxor %v13, %v7, %v13
 # v40 = v13 ^ v40
 	.loc 1 1572
-	vxor %v24, %v14, %v24
+	vxor %v12, %v15, %v12
 # v7 = v7 ^ v33
 	.loc 1 1573
-	vxor %v4, %v4, %v0
+	vxor %v3, %v3, %v26
 # v58 = v58 ^ v33
 	.loc 1 1574
-	vxor %v2, %v2, %v0
+	vxor %v19, %v19, %v26
 # v9 = v9 ^ v33
 	.loc 1 1575
-	vxor %v1, %v1, %v0
+	vxor %v0, %v0, %v26
 # v33 = v28 ^ v33
 	.loc 1 1576
-	vxor %v0, %v8, %v0
+	vxor %v26, %v1, %v26
 # v58 = v58 ^ v36
 	.loc 1 1577
-	vxor %v8, %v2, %v3
+	vxor %v19, %v19, %v10
 # v45 = v45 ^ v36
 	.loc 1 1578
-	vxor %v2, %v23, %v3
+	vxor %v29, %v29, %v10
 # v33 = v33 ^ v36
 	.loc 1 1579
-	vxor %v0, %v0, %v3
+	vxor %v26, %v26, %v10
 # v36 = v27 ^ v36
 	.loc 1 1580
-	vxor %v3, %v11, %v3
+	vxor %v10, %v5, %v10
 # v45 = v45 ^ v31
 	.loc 1 1581
-	vxor %v2, %v2, %v31
+	vxor %v29, %v29, %v28
 # v9 = v9 ^ v31
 	.loc 1 1582
-	vxor %v1, %v1, %v31
+	vxor %v0, %v0, %v28
 # v36 = v36 ^ v31
 	.loc 1 1583
-	vxor %v3, %v3, %v31
+	vxor %v10, %v10, %v28
 # v31 = v49 ^ v31
 	.loc 1 1584
-	vxor %v31, %v9, %v31
+	vxor %v28, %v22, %v28
 # v9 = v9 ^ v37
 	.loc 1 1585
-	vxor %v9, %v1, %v30
+	vxor %v0, %v0, %v27
 # v33 = v33 ^ v37
 	.loc 1 1586
-	vxor %v0, %v0, %v30
+	vxor %v26, %v26, %v27
 # v31 = v31 ^ v37
 	.loc 1 1587
-	vxor %v31, %v31, %v30
+	vxor %v28, %v28, %v27
 # v37 = v1 ^ v37
 	.loc 1 1588
-	vxor %v30, %v12, %v30
+	vxor %v27, %v21, %v27
 # v33 = v33 ^ v34
 	.loc 1 1589
-	vxor %v11, %v0, %v27
+	vxor %v26, %v26, %v23
 # v36 = v36 ^ v34
 	.loc 1 1590
-	vxor %v3, %v3, %v27
+	vxor %v10, %v10, %v23
 # v37 = v37 ^ v34
 	.loc 1 1591
-	vxor %v30, %v30, %v27
+	vxor %v27, %v27, %v23
 # v34 = v11 ^ v34
 	.loc 1 1592
-	vxor %v27, %v10, %v27
+	vxor %v23, %v20, %v23
 # v36 = v36 ^ v40
 	.loc 1 1593
-	vxor %v3, %v3, %v24
+	vxor %v10, %v10, %v12
 # v31 = v31 ^ v40
 	.loc 1 1594
-	vxor %v31, %v31, %v24
+	vxor %v28, %v28, %v12
 # v34 = v34 ^ v40
 	.loc 1 1595
-	vxor %v27, %v27, %v24
+	vxor %v23, %v23, %v12
 # v40 = v24 ^ v40
 	.loc 1 1596
-	li %r0, 1776
-	lvx %v0, %r1, %r0
-	vxor %v0, %v0, %v24
+	vxor %v12, %v17, %v12
 # v31 = v31 ^ v5
 	.loc 1 1597
-	vxor %v31, %v31, %v7
+	vxor %v28, %v28, %v13
 # v37 = v37 ^ v5
 	.loc 1 1598
-	vxor %v30, %v30, %v7
+	vxor %v27, %v27, %v13
 # v40 = v40 ^ v5
 	.loc 1 1599
-	vxor %v0, %v0, %v7
+	vxor %v12, %v12, %v13
 # v5 = v54 ^ v5
 	.loc 1 1600
-	li %r0, 1760
-	lvx %v1, %r1, %r0
-	vxor %v1, %v1, %v7
+	vxor %v13, %v2, %v13
 # v37 = v37 ^ v30
 	.loc 1 1601
-	vxor %v30, %v30, %v6
+	vxor %v27, %v27, %v11
 # v34 = v34 ^ v30
 	.loc 1 1602
-	vxor %v27, %v27, %v6
+	vxor %v23, %v23, %v11
 # v5 = v5 ^ v30
 	.loc 1 1603
-	vxor %v1, %v1, %v6
+	vxor %v13, %v13, %v11
 # v30 = v2 ^ v30
 	.loc 1 1604
-	li %r0, 1744
-	lvx %v7, %r1, %r0
-	vxor %v6, %v7, %v6
+	li %r0, 1760
+	lvx %v1, %r1, %r0
+	vxor %v11, %v1, %v11
 # v34 = v34 ^ v3
 	.loc 1 1605
-	vxor %v27, %v27, %v5
+	vxor %v23, %v23, %v4
 # v40 = v40 ^ v3
 	.loc 1 1606
-	vxor %v0, %v0, %v5
+	vxor %v12, %v12, %v4
 # v30 = v30 ^ v3
 	.loc 1 1607
-	vxor %v6, %v6, %v5
+	vxor %v11, %v11, %v4
 # v3 = v15 ^ v3
 	.loc 1 1608
-	li %r0, 1728
-	lvx %v7, %r1, %r0
-	vxor %v5, %v7, %v5
+	li %r0, 1744
+	lvx %v1, %r1, %r0
+	vxor %v4, %v1, %v4
 # v40 = v40 ^ v7
 	.loc 1 1609
-	vxor %v7, %v0, %v4
+	vxor %v12, %v12, %v3
 # v5 = v5 ^ v7
 	.loc 1 1610
-	vxor %v1, %v1, %v4
+	vxor %v13, %v13, %v3
 # v3 = v3 ^ v7
 	.loc 1 1611
-	vxor %v5, %v5, %v4
+	vxor %v4, %v4, %v3
 # v7 = v52 ^ v7
 	.loc 1 1612
-	li %r0, 1712
-	lvx %v0, %r1, %r0
-	vxor %v4, %v0, %v4
+	li %r0, 1728
+	lvx %v1, %r1, %r0
+	vxor %v3, %v1, %v3
 # v5 = v5 ^ v58
 	.loc 1 1613
-	vxor %v1, %v1, %v8
+	vxor %v13, %v13, %v19
 # v30 = v30 ^ v58
 	.loc 1 1614
-	vxor %v6, %v6, %v8
+	vxor %v11, %v11, %v19
 # v7 = v7 ^ v58
 	.loc 1 1615
-	vxor %v4, %v4, %v8
+	vxor %v3, %v3, %v19
 # v58 = v60 ^ v58
 	.loc 1 1616
-	li %r0, 1696
-	lvx %v0, %r1, %r0
-	vxor %v8, %v0, %v8
+	li %r0, 1712
+	lvx %v1, %r1, %r0
+	vxor %v19, %v1, %v19
 # v30 = v30 ^ v45
 	.loc 1 1617
-	vxor %v6, %v6, %v2
+	vxor %v11, %v11, %v29
 # v3 = v3 ^ v45
 	.loc 1 1618
-	vxor %v5, %v5, %v2
+	vxor %v4, %v4, %v29
 # v58 = v58 ^ v45
 	.loc 1 1619
-	vxor %v8, %v8, %v2
+	vxor %v19, %v19, %v29
 # v45 = v43 ^ v45
 	.loc 1 1620
-	li %r0, 1680
-	lvx %v0, %r1, %r0
-	vxor %v2, %v0, %v2
+	li %r0, 1696
+	lvx %v1, %r1, %r0
+	vxor %v29, %v1, %v29
 # v45 = v45 ^ v33
 	.loc 1 1621
-	vxor %v2, %v2, %v11
+	vxor %v29, %v29, %v26
 # v43 = v34 ^ v33
 	.loc 1 1622
-	vxor %v0, %v27, %v11
+	vxor %v1, %v23, %v26
 # v43 = v43 ^ v9
 	.loc 1 1623
-	vxor %v10, %v0, %v9
+	vxor %v2, %v1, %v0
 # v58 = v58 ^ v34
 	.loc 1 1624
-	vxor %v8, %v8, %v27
+	vxor %v19, %v19, %v23
 # v60 = v37 ^ v33
 	.loc 1 1625
-	vxor %v0, %v30, %v11
+	vxor %v1, %v27, %v26
 # v60 = v60 ^ v9
 	.loc 1 1626
-	vxor %v0, %v0, %v9
+	vxor %v1, %v1, %v0
 # v7 = v7 ^ v34
 	.loc 1 1627
-	vxor %v4, %v4, %v27
+	vxor %v3, %v3, %v23
 # v7 = v7 ^ v37
 	.loc 1 1628
-	vxor %v4, %v4, %v30
+	vxor %v3, %v3, %v27
 # v7 = v7 ^ v33
 	.loc 1 1629
-	vxor %v4, %v4, %v11
+	vxor %v3, %v3, %v26
 # v7 = v7 ^ v9
 	.loc 1 1630
-	vxor %v4, %v4, %v9
+	vxor %v3, %v3, %v0
 # v34 = v34 ^ v31
 	.loc 1 1631
-	vxor %v27, %v27, %v31
+	vxor %v23, %v23, %v28
 # v3 = v3 ^ v37
 	.loc 1 1632
-	vxor %v5, %v5, %v30
+	vxor %v4, %v4, %v27
 # v3 = v3 ^ v31
 	.loc 1 1633
-	vxor %v5, %v5, %v31
+	vxor %v4, %v4, %v28
 # v3 = v3 ^ v9
 	.loc 1 1634
-	vxor %v5, %v5, %v9
+	vxor %v4, %v4, %v0
 # v37 = v37 ^ v36
 	.loc 1 1635
-	vxor %v30, %v30, %v3
+	vxor %v27, %v27, %v10
 # v30 = v30 ^ v31
 	.loc 1 1636
-	vxor %v6, %v6, %v31
+	vxor %v11, %v11, %v28
 # v30 = v30 ^ v36
 	.loc 1 1637
-	vxor %v6, %v6, %v3
+	vxor %v11, %v11, %v10
 # v31 = v31 ^ v33
 	.loc 1 1638
-	vxor %v31, %v31, %v11
+	vxor %v28, %v28, %v26
 # v5 = v5 ^ v36
 	.loc 1 1639
-	vxor %v1, %v1, %v3
+	vxor %v13, %v13, %v10
 # v5 = v5 ^ v33
 	.loc 1 1640
-	vxor %v1, %v1, %v11
+	vxor %v13, %v13, %v26
 # v36 = v36 ^ v9
 	.loc 1 1641
-	vxor %v3, %v3, %v9
+	vxor %v10, %v10, %v0
 # v33 = v40 ^ v33
 	.loc 1 1642
-	vxor %v11, %v7, %v11
+	vxor %v26, %v12, %v26
 # v9 = v33 ^ v9
 	.loc 1 1643
-	vxor %v9, %v11, %v9
+	vxor %v0, %v26, %v0
 # mem128[h + 0] = v45
 	.loc 1 1644
-	stvx %v2, 0, %r3
+	stvx %v29, 0, %r3
 # mem128[h + 64] = v43
 	.loc 1 1645
 	li %r0, 64
-	stvx %v10, %r3, %r0
+	stvx %v2, %r3, %r0
 # mem128[h + 128] = v58
 	.loc 1 1646
 	li %r0, 128
-	stvx %v8, %r3, %r0
+	stvx %v19, %r3, %r0
 # mem128[h + 192] = v60
 	.loc 1 1647
 	li %r0, 192
-	stvx %v0, %r3, %r0
+	stvx %v1, %r3, %r0
 # mem128[h + 256] = v7
 	.loc 1 1648
 	li %r0, 256
-	stvx %v4, %r3, %r0
+	stvx %v3, %r3, %r0
 # mem128[h + 320] = v34
 	.loc 1 1649
 	li %r0, 320
-	stvx %v27, %r3, %r0
+	stvx %v23, %r3, %r0
 # mem128[h + 384] = v3
 	.loc 1 1650
 	li %r0, 384
-	stvx %v5, %r3, %r0
+	stvx %v4, %r3, %r0
 # mem128[h + 448] = v37
 	.loc 1 1651
 	li %r0, 448
-	stvx %v30, %r3, %r0
+	stvx %v27, %r3, %r0
 # mem128[h + 512] = v30
 	.loc 1 1652
 	li %r0, 512
-	stvx %v6, %r3, %r0
+	stvx %v11, %r3, %r0
 # mem128[h + 576] = v31
 	.loc 1 1653
 	li %r0, 576
-	stvx %v31, %r3, %r0
+	stvx %v28, %r3, %r0
 # mem128[h + 640] = v5
 	.loc 1 1654
 	li %r0, 640
-	stvx %v1, %r3, %r0
+	stvx %v13, %r3, %r0
 # mem128[h + 704] = v36
 	.loc 1 1655
 	li %r0, 704
-	stvx %v3, %r3, %r0
+	stvx %v10, %r3, %r0
 # mem128[h + 768] = v9
 	.loc 1 1656
 	li %r0, 768
-	stvx %v9, %r3, %r0
+	stvx %v0, %r3, %r0
 # h = h + 16
 	.loc 1 1657
 	addi %r3, %r3, 16

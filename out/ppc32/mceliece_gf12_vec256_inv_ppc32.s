@@ -7,614 +7,582 @@
 	.type qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv:
-	stwu %r1, -272(%r1)
-	stw %r14, 192(%r1)
-	stw %r15, 196(%r1)
-	stw %r16, 200(%r1)
-	stw %r17, 204(%r1)
-	stw %r18, 208(%r1)
-	stw %r19, 212(%r1)
-	stw %r20, 216(%r1)
-	stw %r21, 220(%r1)
-	stw %r22, 224(%r1)
-	stw %r23, 228(%r1)
-	stw %r24, 232(%r1)
-	stw %r25, 236(%r1)
-	stw %r26, 240(%r1)
-	stw %r27, 244(%r1)
-	stw %r28, 248(%r1)
-	stw %r29, 252(%r1)
-	stw %r30, 256(%r1)
-	stw %r31, 260(%r1)
+	stwu %r1, -288(%r1)
+	stw %r14, 208(%r1)
+	stw %r15, 212(%r1)
+	stw %r16, 216(%r1)
+	stw %r17, 220(%r1)
+	stw %r18, 224(%r1)
+	stw %r19, 228(%r1)
+	stw %r20, 232(%r1)
+	stw %r21, 236(%r1)
+	stw %r22, 240(%r1)
+	stw %r23, 244(%r1)
+	stw %r24, 248(%r1)
+	stw %r25, 252(%r1)
+	stw %r26, 256(%r1)
+	stw %r27, 260(%r1)
+	stw %r28, 264(%r1)
+	stw %r29, 268(%r1)
+	stw %r30, 272(%r1)
+	stw %r31, 276(%r1)
 # i = 8
 	.loc 1 17
 	li %r5, 8
-	stw %r3, 152(%r1)
-	stw %r4, 156(%r1)
-	stw %r5, 160(%r1)
+	mr %r8, %r3
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv.pass:
 # v0 = mem32[f + 0]
 	.loc 1 19
-	lwz %r3, 156(%r1)
-	lwz %r3, 0(%r3)
-	stw %r3, 16(%r1)
+	stw %r5, 192(%r1)
+	stw %r8, 184(%r1)
+	lwz %r27, 0(%r4)
 # v1 = mem32[f + 192]
 	.loc 1 20
-	lwz %r4, 156(%r1)
-	lwz %r12, 192(%r4)
+	lwz %r28, 192(%r4)
 # v2 = v0 ^ v1
 	.loc 1 21
-	xor %r8, %r3, %r12
+	xor %r24, %r27, %r28
 # v3 = mem32[f + 32]
 	.loc 1 22
-	mr %r3, %r4
-	lwz %r3, 32(%r3)
-	stw %r3, 20(%r1)
+	lwz %r26, 32(%r4)
 # v4 = mem32[f + 224]
 	.loc 1 23
-	lwz %r4, 224(%r4)
-	stw %r4, 24(%r1)
+	lwz %r30, 224(%r4)
 # v5 = v3 ^ v4
 	.loc 1 24
-	xor %r9, %r3, %r4
+	xor %r25, %r26, %r30
 # v6 = mem32[f + 64]
 	.loc 1 25
-	lwz %r3, 156(%r1)
-	lwz %r3, 64(%r3)
-	stw %r3, 28(%r1)
+	lwz %r23, 64(%r4)
 # v7 = mem32[f + 256]
 	.loc 1 26
-	lwz %r4, 156(%r1)
-	lwz %r4, 256(%r4)
-	stw %r4, 32(%r1)
+	lwz %r29, 256(%r4)
 # v8 = v6 ^ v7
 	.loc 1 27
-	xor %r3, %r3, %r4
+	xor %r3, %r23, %r29
 # v9 = mem32[f + 352]
 	.loc 1 28
-	lwz %r4, 156(%r1)
-	lwz %r11, 352(%r4)
+	lwz %r31, 352(%r4)
 # v8 = v8 ^ v9
 	.loc 1 29
-	xor %r5, %r3, %r11
+	xor %r11, %r3, %r31
 # v10 = mem32[f + 96]
 	.loc 1 30
-	mr %r3, %r4
-	lwz %r3, 96(%r3)
-	stw %r3, 36(%r1)
+	lwz %r12, 96(%r4)
 # v11 = mem32[f + 288]
 	.loc 1 31
-	lwz %r4, 288(%r4)
-	stw %r4, 40(%r1)
+	lwz %r9, 288(%r4)
 # v12 = v10 ^ v11
 	.loc 1 32
-	xor %r7, %r3, %r4
+	xor %r8, %r12, %r9
 # v13 = mem32[f + 128]
 	.loc 1 33
-	lwz %r3, 156(%r1)
-	lwz %r3, 128(%r3)
-	stw %r3, 44(%r1)
+	lwz %r10, 128(%r4)
 # v14 = mem32[f + 320]
 	.loc 1 34
-	lwz %r4, 156(%r1)
-	lwz %r4, 320(%r4)
-	stw %r4, 48(%r1)
+	lwz %r6, 320(%r4)
 # v15 = v13 ^ v14
 	.loc 1 35
-	xor %r10, %r3, %r4
+	xor %r7, %r10, %r6
 # v16 = mem32[f + 160]
 	.loc 1 36
-	lwz %r3, 156(%r1)
-	lwz %r3, 160(%r3)
-	stw %r3, 52(%r1)
+	lwz %r22, 160(%r4)
 # v17 = v16 ^ v9
 	.loc 1 37
-	xor %r6, %r3, %r11
+	stw %r4, 188(%r1)
+	xor %r3, %r22, %r31
 # v18 = v2 & v0
 	.loc 1 38
-	lwz %r30, 16(%r1)
-	and %r3, %r8, %r30
-	stw %r3, 56(%r1)
+	stw %r3, 36(%r1)
+	and %r21, %r24, %r27
 # v19 = v2 & v3
 	.loc 1 39
-	lwz %r29, 20(%r1)
-	and %r3, %r8, %r29
+	and %r3, %r24, %r26
 # v20 = v9 & v0
 	.loc 1 40
-	and %r4, %r11, %r30
+	and %r4, %r31, %r27
 # v20 = v19 ^ v20
 	.loc 1 41
-	xor %r3, %r3, %r4
-	stw %r3, 64(%r1)
+	xor %r19, %r3, %r4
 # v19 = v2 & v6
 	.loc 1 42
-	lwz %r28, 28(%r1)
-	and %r31, %r8, %r28
+	and %r5, %r24, %r23
 # v21 = v9 & v3
 	.loc 1 43
-	and %r3, %r11, %r29
+	and %r3, %r31, %r26
 # v22 = v5 & v0
 	.loc 1 44
-	and %r4, %r9, %r30
+	and %r4, %r25, %r27
 # v21 = v19 ^ v21
 	.loc 1 45
-	xor %r3, %r31, %r3
+	xor %r3, %r5, %r3
 # v22 = v21 ^ v22
 	.loc 1 46
-	xor %r3, %r3, %r4
-	stw %r3, 68(%r1)
+	xor %r17, %r3, %r4
 # v21 = v9 & v6
 	.loc 1 47
-	and %r3, %r11, %r28
+	and %r3, %r31, %r23
 # v19 = v5 & v3
 	.loc 1 48
-	and %r4, %r9, %r29
+	and %r18, %r25, %r26
 # v19 = v21 ^ v19
 	.loc 1 49
-	xor %r30, %r3, %r4
+	xor %r18, %r3, %r18
 # v21 = v5 & v6
 	.loc 1 50
-	and %r28, %r9, %r28
+	and %r20, %r25, %r23
 # v23 = v1 & v10
 	.loc 1 51
-	lwz %r26, 36(%r1)
-	and %r29, %r12, %r26
+	and %r5, %r28, %r12
 # v24 = v1 & v13
 	.loc 1 52
-	lwz %r25, 44(%r1)
-	and %r3, %r12, %r25
+	and %r3, %r28, %r10
 # v25 = v8 & v10
 	.loc 1 53
-	and %r4, %r5, %r26
+	and %r4, %r11, %r12
 # v25 = v24 ^ v25
 	.loc 1 54
-	xor %r27, %r3, %r4
+	xor %r16, %r3, %r4
 # v24 = v1 & v16
 	.loc 1 55
-	lwz %r24, 52(%r1)
-	and %r31, %r12, %r24
+	and %r15, %r28, %r22
 # v26 = v8 & v13
 	.loc 1 56
-	and %r3, %r5, %r25
+	and %r3, %r11, %r10
 # v27 = v4 & v10
 	.loc 1 57
-	lwz %r23, 24(%r1)
-	and %r4, %r23, %r26
+	and %r4, %r30, %r12
 # v26 = v24 ^ v26
 	.loc 1 58
-	xor %r3, %r31, %r3
+	xor %r3, %r15, %r3
 # v27 = v26 ^ v27
 	.loc 1 59
-	xor %r3, %r3, %r4
-	stw %r3, 72(%r1)
+	xor %r14, %r3, %r4
 # v26 = v8 & v16
 	.loc 1 60
-	and %r3, %r5, %r24
+	and %r3, %r11, %r22
 # v24 = v4 & v13
 	.loc 1 61
-	and %r26, %r23, %r25
+	and %r4, %r30, %r10
 # v24 = v26 ^ v24
 	.loc 1 62
-	xor %r26, %r3, %r26
+	xor %r4, %r3, %r4
 # v26 = v4 & v16
 	.loc 1 63
-	and %r3, %r23, %r24
-	stw %r3, 76(%r1)
+	and %r3, %r30, %r22
 # v28 = v2 ^ v1
 	.loc 1 64
-	xor %r31, %r8, %r12
+	xor %r15, %r24, %r28
 # v29 = v9 ^ v8
 	.loc 1 65
-	xor %r24, %r11, %r5
+	stw %r24, 20(%r1)
+	xor %r24, %r31, %r11
 # v30 = v5 ^ v4
 	.loc 1 66
-	xor %r25, %r9, %r23
+	stw %r11, 40(%r1)
+	xor %r11, %r25, %r30
 # v31 = v0 ^ v10
 	.loc 1 67
-	lwz %r3, 16(%r1)
-	lwz %r4, 36(%r1)
-	xor %r20, %r3, %r4
+	stw %r25, 28(%r1)
+	xor %r25, %r27, %r12
 # v32 = v3 ^ v13
 	.loc 1 68
-	lwz %r3, 20(%r1)
-	lwz %r4, 44(%r1)
-	xor %r21, %r3, %r4
+	stw %r12, 44(%r1)
+	stw %r27, 16(%r1)
+	xor %r12, %r26, %r10
 # v33 = v6 ^ v16
 	.loc 1 69
-	lwz %r3, 28(%r1)
-	lwz %r4, 52(%r1)
-	xor %r22, %r3, %r4
+	stw %r10, 52(%r1)
+	stw %r26, 24(%r1)
+	xor %r26, %r23, %r22
 # v34 = v28 & v31
 	.loc 1 70
-	and %r23, %r31, %r20
+	stw %r22, 60(%r1)
+	stw %r23, 32(%r1)
+	and %r23, %r15, %r25
 # v35 = v28 & v32
 	.loc 1 71
-	and %r3, %r31, %r21
+	and %r10, %r15, %r12
 # v36 = v29 & v31
 	.loc 1 72
-	and %r4, %r24, %r20
+	and %r27, %r24, %r25
 # v36 = v35 ^ v36
 	.loc 1 73
-	xor %r19, %r3, %r4
+	xor %r27, %r10, %r27
 # v28 = v28 & v33
 	.loc 1 74
-	and %r3, %r31, %r22
+	and %r15, %r15, %r26
 # v35 = v29 & v32
 	.loc 1 75
-	and %r4, %r24, %r21
+	and %r10, %r24, %r12
 # v31 = v30 & v31
 	.loc 1 76
-	and %r31, %r25, %r20
+	and %r25, %r11, %r25
 # v35 = v28 ^ v35
 	.loc 1 77
-	xor %r4, %r3, %r4
+	xor %r10, %r15, %r10
 # v31 = v35 ^ v31
 	.loc 1 78
-	xor %r31, %r4, %r31
+	xor %r25, %r10, %r25
 # v29 = v29 & v33
 	.loc 1 79
-	and %r3, %r24, %r22
+	and %r24, %r24, %r26
 # v32 = v30 & v32
 	.loc 1 80
-	and %r4, %r25, %r21
+	and %r12, %r11, %r12
 # v32 = v29 ^ v32
 	.loc 1 81
-	xor %r24, %r3, %r4
+	xor %r12, %r24, %r12
 # v33 = v30 & v33
 	.loc 1 82
-	and %r22, %r25, %r22
+	and %r26, %r11, %r26
 # v34 = v34 ^ v18
 	.loc 1 83
-	lwz %r3, 56(%r1)
-	xor %r3, %r23, %r3
+	xor %r23, %r23, %r21
 # v34 = v34 ^ v23
 	.loc 1 84
-	xor %r25, %r3, %r29
+	stw %r21, 64(%r1)
+	xor %r23, %r23, %r5
 # v36 = v36 ^ v20
 	.loc 1 85
-	lwz %r3, 64(%r1)
-	xor %r3, %r19, %r3
+	xor %r27, %r27, %r19
 # v36 = v36 ^ v25
 	.loc 1 86
-	xor %r3, %r3, %r27
+	stw %r19, 68(%r1)
+	xor %r27, %r27, %r16
 # v31 = v31 ^ v22
 	.loc 1 87
-	lwz %r4, 68(%r1)
-	xor %r4, %r31, %r4
+	xor %r25, %r25, %r17
 # v31 = v31 ^ v27
 	.loc 1 88
-	lwz %r31, 72(%r1)
-	xor %r4, %r4, %r31
-	stw %r4, 80(%r1)
+	stw %r17, 72(%r1)
+	xor %r25, %r25, %r14
 # v32 = v32 ^ v19
 	.loc 1 89
-	xor %r4, %r24, %r30
+	stw %r14, 76(%r1)
+	stw %r25, 88(%r1)
+	xor %r12, %r12, %r18
 # v32 = v32 ^ v24
 	.loc 1 90
-	xor %r4, %r4, %r26
+	xor %r12, %r12, %r4
 # v33 = v33 ^ v21
 	.loc 1 91
-	xor %r31, %r22, %r28
+	stw %r4, 80(%r1)
+	xor %r26, %r26, %r20
 # v33 = v33 ^ v26
 	.loc 1 92
-	lwz %r24, 76(%r1)
-	xor %r31, %r31, %r24
+	xor %r26, %r26, %r3
 # v19 = v34 ^ v19
 	.loc 1 93
-	xor %r30, %r25, %r30
-	stw %r30, 84(%r1)
+	stw %r3, 84(%r1)
+	xor %r18, %r23, %r18
 # v21 = v36 ^ v21
 	.loc 1 94
-	xor %r3, %r3, %r28
-	stw %r3, 88(%r1)
+	stw %r18, 92(%r1)
+	xor %r20, %r27, %r20
 # v23 = v32 ^ v23
 	.loc 1 95
-	xor %r3, %r4, %r29
-	stw %r3, 92(%r1)
+	stw %r20, 96(%r1)
+	xor %r5, %r12, %r5
 # v25 = v33 ^ v25
 	.loc 1 96
-	xor %r3, %r31, %r27
-	stw %r3, 96(%r1)
+	stw %r5, 100(%r1)
+	xor %r16, %r26, %r16
 # v33 = v12 & v1
 	.loc 1 97
-	and %r27, %r7, %r12
+	stw %r16, 104(%r1)
+	and %r10, %r8, %r28
 # v32 = v12 & v4
 	.loc 1 98
-	lwz %r31, 24(%r1)
-	and %r3, %r7, %r31
+	and %r3, %r8, %r30
 # v36 = v7 & v1
 	.loc 1 99
-	lwz %r30, 32(%r1)
-	and %r4, %r30, %r12
+	and %r4, %r29, %r28
 # v36 = v32 ^ v36
 	.loc 1 100
-	xor %r3, %r3, %r4
-	stw %r3, 100(%r1)
+	xor %r11, %r3, %r4
 # v32 = v12 & v7
 	.loc 1 101
-	and %r3, %r7, %r30
+	and %r3, %r8, %r29
 # v34 = v7 & v4
 	.loc 1 102
-	and %r4, %r30, %r31
+	and %r4, %r29, %r30
 # v30 = v15 & v1
 	.loc 1 103
-	and %r28, %r10, %r12
+	and %r5, %r7, %r28
 # v34 = v32 ^ v34
 	.loc 1 104
 	xor %r4, %r3, %r4
 # v30 = v34 ^ v30
 	.loc 1 105
-	xor %r28, %r4, %r28
+	xor %r12, %r4, %r5
 # v34 = v7 & v7
 	.loc 1 106
-	and %r3, %r30, %r30
+	and %r3, %r29, %r29
 # v32 = v15 & v4
 	.loc 1 107
-	and %r4, %r10, %r31
+	and %r4, %r7, %r30
 # v32 = v34 ^ v32
 	.loc 1 108
-	xor %r22, %r3, %r4
+	xor %r23, %r3, %r4
 # v34 = v15 & v7
 	.loc 1 109
-	and %r24, %r10, %r30
+	and %r26, %r7, %r29
 # v29 = v11 & v11
 	.loc 1 110
-	lwz %r3, 40(%r1)
-	mr %r30, %r3
-	and %r23, %r3, %r30
+	and %r25, %r9, %r9
 # v35 = v11 & v14
 	.loc 1 111
-	lwz %r20, 48(%r1)
-	and %r3, %r30, %r20
+	and %r3, %r9, %r6
 # v28 = v17 & v11
 	.loc 1 112
-	and %r4, %r6, %r30
+	lwz %r24, 36(%r1)
+	and %r4, %r24, %r9
 # v28 = v35 ^ v28
 	.loc 1 113
 	xor %r21, %r3, %r4
 # v35 = v11 & v9
 	.loc 1 114
-	and %r31, %r30, %r11
+	and %r5, %r9, %r31
 # v37 = v17 & v14
 	.loc 1 115
-	and %r3, %r6, %r20
+	and %r3, %r24, %r6
 # v38 = v14 & v11
 	.loc 1 116
-	and %r4, %r20, %r30
+	and %r4, %r6, %r9
 # v37 = v35 ^ v37
 	.loc 1 117
-	xor %r3, %r31, %r3
+	xor %r3, %r5, %r3
 # v38 = v37 ^ v38
 	.loc 1 118
-	xor %r25, %r3, %r4
+	xor %r17, %r3, %r4
 # v37 = v17 & v9
 	.loc 1 119
-	and %r3, %r6, %r11
+	and %r3, %r24, %r31
 # v35 = v14 & v14
 	.loc 1 120
-	and %r29, %r20, %r20
+	and %r4, %r6, %r6
 # v35 = v37 ^ v35
 	.loc 1 121
-	xor %r29, %r3, %r29
+	xor %r15, %r3, %r4
 # v37 = v14 & v9
 	.loc 1 122
-	and %r30, %r20, %r11
+	and %r16, %r6, %r31
 # v39 = v12 ^ v11
 	.loc 1 123
-	lwz %r3, 40(%r1)
-	xor %r14, %r7, %r3
+	xor %r14, %r8, %r9
 # v40 = v7 ^ v17
 	.loc 1 124
-	lwz %r4, 32(%r1)
-	xor %r17, %r4, %r6
+	xor %r18, %r29, %r24
 # v41 = v15 ^ v14
 	.loc 1 125
-	xor %r16, %r10, %r20
+	xor %r19, %r7, %r6
 # v42 = v1 ^ v11
 	.loc 1 126
-	xor %r31, %r12, %r3
+	xor %r20, %r28, %r9
 # v43 = v4 ^ v14
 	.loc 1 127
-	lwz %r3, 24(%r1)
-	xor %r18, %r3, %r20
+	xor %r22, %r30, %r6
 # v44 = v7 ^ v9
 	.loc 1 128
-	xor %r19, %r4, %r11
+	xor %r27, %r29, %r31
 # v45 = v39 & v42
 	.loc 1 129
-	and %r20, %r14, %r31
+	and %r5, %r14, %r20
 # v46 = v39 & v43
 	.loc 1 130
-	and %r3, %r14, %r18
+	and %r3, %r14, %r22
 # v47 = v40 & v42
 	.loc 1 131
-	and %r4, %r17, %r31
+	and %r4, %r18, %r20
 # v47 = v46 ^ v47
 	.loc 1 132
-	xor %r15, %r3, %r4
+	xor %r4, %r3, %r4
 # v39 = v39 & v44
 	.loc 1 133
-	and %r3, %r14, %r19
+	and %r3, %r14, %r27
 # v46 = v40 & v43
 	.loc 1 134
-	and %r4, %r17, %r18
+	and %r14, %r18, %r22
 # v42 = v41 & v42
 	.loc 1 135
-	and %r31, %r16, %r31
+	and %r20, %r19, %r20
 # v46 = v39 ^ v46
 	.loc 1 136
-	xor %r4, %r3, %r4
+	xor %r14, %r3, %r14
 # v42 = v46 ^ v42
 	.loc 1 137
-	xor %r31, %r4, %r31
+	xor %r20, %r14, %r20
 # v40 = v40 & v44
 	.loc 1 138
-	and %r17, %r17, %r19
+	and %r18, %r18, %r27
 # v43 = v41 & v43
 	.loc 1 139
-	and %r18, %r16, %r18
+	and %r22, %r19, %r22
 # v43 = v40 ^ v43
 	.loc 1 140
-	xor %r3, %r17, %r18
+	xor %r22, %r18, %r22
 # v44 = v41 & v44
 	.loc 1 141
-	and %r19, %r16, %r19
+	and %r27, %r19, %r27
 # v45 = v45 ^ v33
 	.loc 1 142
-	xor %r20, %r20, %r27
+	xor %r5, %r5, %r10
 # v45 = v45 ^ v29
 	.loc 1 143
-	xor %r20, %r20, %r23
+	xor %r5, %r5, %r25
 # v47 = v47 ^ v36
 	.loc 1 144
-	lwz %r4, 100(%r1)
-	xor %r15, %r15, %r4
+	xor %r4, %r4, %r11
 # v47 = v47 ^ v28
 	.loc 1 145
-	xor %r15, %r15, %r21
+	xor %r4, %r4, %r21
 # v42 = v42 ^ v30
 	.loc 1 146
-	xor %r31, %r31, %r28
+	xor %r20, %r20, %r12
 # v42 = v42 ^ v38
 	.loc 1 147
-	xor %r31, %r31, %r25
+	xor %r20, %r20, %r17
 # v43 = v43 ^ v32
 	.loc 1 148
-	xor %r3, %r3, %r22
+	stw %r17, 108(%r1)
+	xor %r22, %r22, %r23
 # v43 = v43 ^ v35
 	.loc 1 149
-	xor %r3, %r3, %r29
+	xor %r22, %r22, %r15
 # v44 = v44 ^ v34
 	.loc 1 150
-	xor %r19, %r19, %r24
+	stw %r15, 112(%r1)
+	xor %r27, %r27, %r26
 # v44 = v44 ^ v37
 	.loc 1 151
-	xor %r19, %r19, %r30
+	xor %r27, %r27, %r16
 # v32 = v45 ^ v32
 	.loc 1 152
-	xor %r4, %r20, %r22
-	stw %r4, 104(%r1)
+	stw %r16, 116(%r1)
+	xor %r23, %r5, %r23
 # v34 = v47 ^ v34
 	.loc 1 153
-	xor %r4, %r15, %r24
-	stw %r4, 108(%r1)
+	xor %r26, %r4, %r26
 # v29 = v43 ^ v29
 	.loc 1 154
-	xor %r23, %r3, %r23
+	xor %r25, %r22, %r25
 # v28 = v44 ^ v28
 	.loc 1 155
-	xor %r24, %r19, %r21
+	stw %r25, 120(%r1)
+	xor %r21, %r27, %r21
 # v12 = v2 ^ v12
 	.loc 1 156
-	xor %r22, %r8, %r7
+	stw %r21, 124(%r1)
+	lwz %r3, 20(%r1)
+	xor %r25, %r3, %r8
 # v2 = v9 ^ v7
 	.loc 1 157
-	lwz %r7, 32(%r1)
-	xor %r21, %r11, %r7
+	xor %r27, %r31, %r29
 # v15 = v5 ^ v15
 	.loc 1 158
-	xor %r20, %r9, %r10
+	lwz %r3, 28(%r1)
+	xor %r8, %r3, %r7
 # v5 = v1 ^ v11
 	.loc 1 159
-	lwz %r8, 40(%r1)
-	xor %r19, %r12, %r8
+	xor %r22, %r28, %r9
 # v17 = v8 ^ v17
 	.loc 1 160
-	xor %r6, %r5, %r6
+	lwz %r3, 40(%r1)
+	xor %r24, %r3, %r24
 # v8 = v4 ^ v14
 	.loc 1 161
-	lwz %r3, 24(%r1)
-	lwz %r16, 48(%r1)
-	xor %r5, %r3, %r16
+	xor %r21, %r30, %r6
 # v44 = v0 ^ v1
 	.loc 1 162
-	lwz %r4, 16(%r1)
-	xor %r17, %r4, %r12
+	lwz %r3, 16(%r1)
+	xor %r7, %r3, %r28
 # v43 = v3 ^ v4
 	.loc 1 163
-	lwz %r4, 20(%r1)
-	xor %r18, %r4, %r3
+	stw %r28, 20(%r1)
+	lwz %r3, 24(%r1)
+	xor %r28, %r3, %r30
 # v47 = v6 ^ v7
 	.loc 1 164
-	lwz %r3, 28(%r1)
-	xor %r10, %r3, %r7
+	stw %r30, 28(%r1)
+	lwz %r3, 32(%r1)
+	xor %r30, %r3, %r29
 # v45 = v10 ^ v11
 	.loc 1 165
-	lwz %r3, 36(%r1)
-	xor %r9, %r3, %r8
+	stw %r29, 36(%r1)
+	lwz %r3, 44(%r1)
+	xor %r29, %r3, %r9
 # v41 = v13 ^ v14
 	.loc 1 166
-	lwz %r3, 44(%r1)
-	xor %r8, %r3, %r16
+	stw %r9, 48(%r1)
+	lwz %r3, 52(%r1)
+	xor %r9, %r3, %r6
 # v40 = v16 ^ v9
 	.loc 1 167
-	lwz %r3, 52(%r1)
-	xor %r7, %r3, %r11
+	stw %r6, 56(%r1)
+	lwz %r3, 60(%r1)
+	xor %r6, %r3, %r31
 # v46 = v12 & v44
 	.loc 1 168
-	and %r3, %r22, %r17
-	stw %r3, 112(%r1)
+	stw %r31, 40(%r1)
+	and %r31, %r25, %r7
 # v39 = v12 & v43
 	.loc 1 169
-	and %r4, %r22, %r18
+	and %r4, %r25, %r28
 # v48 = v2 & v44
 	.loc 1 170
-	and %r3, %r21, %r17
+	and %r3, %r27, %r7
 # v48 = v39 ^ v48
 	.loc 1 171
-	xor %r3, %r4, %r3
-	stw %r3, 116(%r1)
+	xor %r19, %r4, %r3
 # v39 = v12 & v47
 	.loc 1 172
-	and %r16, %r22, %r10
+	and %r5, %r25, %r30
 # v49 = v2 & v43
 	.loc 1 173
-	and %r3, %r21, %r18
+	and %r3, %r27, %r28
 # v50 = v15 & v44
 	.loc 1 174
-	and %r4, %r20, %r17
+	and %r4, %r8, %r7
 # v49 = v39 ^ v49
 	.loc 1 175
-	xor %r3, %r16, %r3
+	xor %r3, %r5, %r3
 # v50 = v49 ^ v50
 	.loc 1 176
-	xor %r3, %r3, %r4
-	stw %r3, 120(%r1)
+	xor %r18, %r3, %r4
 # v49 = v2 & v47
 	.loc 1 177
-	and %r3, %r21, %r10
+	and %r3, %r27, %r30
 # v39 = v15 & v43
 	.loc 1 178
-	and %r4, %r20, %r18
+	and %r4, %r8, %r28
 # v39 = v49 ^ v39
 	.loc 1 179
-	xor %r3, %r3, %r4
-	stw %r3, 124(%r1)
+	xor %r16, %r3, %r4
 # v49 = v15 & v47
 	.loc 1 180
-	and %r16, %r20, %r10
+	and %r5, %r8, %r30
 # v51 = v5 & v45
 	.loc 1 181
-	and %r3, %r19, %r9
-	stw %r3, 60(%r1)
+	and %r17, %r22, %r29
 # v52 = v5 & v41
 	.loc 1 182
-	and %r3, %r19, %r8
+	and %r3, %r22, %r9
 # v53 = v17 & v45
 	.loc 1 183
-	and %r4, %r6, %r9
+	and %r4, %r24, %r29
 # v53 = v52 ^ v53
 	.loc 1 184
 	xor %r15, %r3, %r4
 # v52 = v5 & v40
 	.loc 1 185
-	and %r4, %r19, %r7
+	and %r4, %r22, %r6
 # v54 = v17 & v41
 	.loc 1 186
-	and %r3, %r6, %r8
+	and %r3, %r24, %r9
 # v55 = v8 & v45
 	.loc 1 187
-	and %r14, %r5, %r9
+	and %r14, %r21, %r29
 # v54 = v52 ^ v54
 	.loc 1 188
 	xor %r3, %r4, %r3
@@ -623,1752 +591,1656 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv:
 	xor %r14, %r3, %r14
 # v54 = v17 & v40
 	.loc 1 190
-	and %r3, %r6, %r7
+	and %r3, %r24, %r6
 # v52 = v8 & v41
 	.loc 1 191
-	and %r4, %r5, %r8
+	and %r4, %r21, %r9
 # v52 = v54 ^ v52
 	.loc 1 192
 	xor %r4, %r3, %r4
 # v54 = v8 & v40
 	.loc 1 193
-	and %r3, %r5, %r7
+	and %r3, %r21, %r6
 # v5 = v12 ^ v5
 	.loc 1 194
-	xor %r19, %r22, %r19
+	xor %r22, %r25, %r22
 # v17 = v2 ^ v17
 	.loc 1 195
-	xor %r22, %r21, %r6
+	xor %r24, %r27, %r24
 # v8 = v15 ^ v8
 	.loc 1 196
-	xor %r21, %r20, %r5
+	xor %r21, %r8, %r21
 # v45 = v44 ^ v45
 	.loc 1 197
-	xor %r9, %r17, %r9
+	xor %r29, %r7, %r29
 # v41 = v43 ^ v41
 	.loc 1 198
-	xor %r8, %r18, %r8
+	xor %r9, %r28, %r9
 # v40 = v47 ^ v40
 	.loc 1 199
-	xor %r7, %r10, %r7
+	xor %r8, %r30, %r6
 # v47 = v5 & v45
 	.loc 1 200
-	and %r10, %r19, %r9
+	and %r30, %r22, %r29
 # v43 = v5 & v41
 	.loc 1 201
-	and %r5, %r19, %r8
+	and %r6, %r22, %r9
 # v44 = v17 & v45
 	.loc 1 202
-	and %r6, %r22, %r9
+	and %r7, %r24, %r29
 # v44 = v43 ^ v44
 	.loc 1 203
-	xor %r20, %r5, %r6
+	xor %r28, %r6, %r7
 # v5 = v5 & v40
 	.loc 1 204
-	and %r19, %r19, %r7
+	and %r22, %r22, %r8
 # v43 = v17 & v41
 	.loc 1 205
-	and %r5, %r22, %r8
+	and %r6, %r24, %r9
 # v45 = v8 & v45
 	.loc 1 206
-	and %r6, %r21, %r9
+	and %r7, %r21, %r29
 # v43 = v5 ^ v43
 	.loc 1 207
-	xor %r5, %r19, %r5
+	xor %r6, %r22, %r6
 # v45 = v43 ^ v45
 	.loc 1 208
-	xor %r5, %r5, %r6
+	xor %r6, %r6, %r7
 # v17 = v17 & v40
 	.loc 1 209
-	and %r22, %r22, %r7
+	and %r24, %r24, %r8
 # v41 = v8 & v41
 	.loc 1 210
-	and %r8, %r21, %r8
+	and %r9, %r21, %r9
 # v41 = v17 ^ v41
 	.loc 1 211
-	xor %r8, %r22, %r8
+	xor %r9, %r24, %r9
 # v40 = v8 & v40
 	.loc 1 212
-	and %r6, %r21, %r7
+	and %r7, %r21, %r8
 # v47 = v47 ^ v46
 	.loc 1 213
-	lwz %r7, 112(%r1)
-	xor %r10, %r10, %r7
+	xor %r30, %r30, %r31
 # v47 = v47 ^ v51
 	.loc 1 214
-	lwz %r7, 60(%r1)
-	xor %r10, %r10, %r7
+	xor %r30, %r30, %r17
 # v44 = v44 ^ v48
 	.loc 1 215
-	lwz %r9, 116(%r1)
-	xor %r20, %r20, %r9
+	xor %r28, %r28, %r19
 # v44 = v44 ^ v53
 	.loc 1 216
-	xor %r20, %r20, %r15
+	xor %r28, %r28, %r15
 # v45 = v45 ^ v50
 	.loc 1 217
-	lwz %r9, 120(%r1)
-	xor %r5, %r5, %r9
+	xor %r6, %r6, %r18
 # v45 = v45 ^ v55
 	.loc 1 218
-	xor %r9, %r5, %r14
+	xor %r8, %r6, %r14
 # v41 = v41 ^ v39
 	.loc 1 219
-	lwz %r22, 124(%r1)
-	xor %r5, %r8, %r22
+	xor %r6, %r9, %r16
 # v41 = v41 ^ v52
 	.loc 1 220
-	xor %r5, %r5, %r4
+	xor %r6, %r6, %r4
 # v40 = v40 ^ v49
 	.loc 1 221
-	xor %r6, %r6, %r16
+	xor %r7, %r7, %r5
 # v40 = v40 ^ v54
 	.loc 1 222
-	xor %r6, %r6, %r3
+	xor %r7, %r7, %r3
 # v39 = v47 ^ v39
 	.loc 1 223
-	xor %r10, %r10, %r22
+	xor %r16, %r30, %r16
 # v49 = v44 ^ v49
 	.loc 1 224
-	xor %r16, %r20, %r16
+	xor %r9, %r28, %r5
 # v51 = v41 ^ v51
 	.loc 1 225
-	xor %r8, %r5, %r7
+	xor %r17, %r6, %r17
 # v53 = v40 ^ v53
 	.loc 1 226
-	xor %r15, %r6, %r15
+	xor %r15, %r7, %r15
 # v46 = v46 ^ v18
 	.loc 1 227
-	lwz %r5, 112(%r1)
-	lwz %r6, 56(%r1)
-	xor %r5, %r5, %r6
+	lwz %r5, 64(%r1)
+	xor %r31, %r31, %r5
 # v46 = v46 ^ v33
 	.loc 1 228
-	xor %r7, %r5, %r27
+	xor %r31, %r31, %r10
 # v48 = v48 ^ v20
 	.loc 1 229
-	lwz %r5, 116(%r1)
-	lwz %r6, 64(%r1)
-	xor %r5, %r5, %r6
+	lwz %r5, 68(%r1)
+	xor %r19, %r19, %r5
 # v48 = v48 ^ v36
 	.loc 1 230
-	lwz %r6, 100(%r1)
-	xor %r6, %r5, %r6
+	xor %r19, %r19, %r11
 # v50 = v50 ^ v22
 	.loc 1 231
-	lwz %r5, 120(%r1)
-	lwz %r22, 68(%r1)
-	xor %r5, %r5, %r22
+	lwz %r5, 72(%r1)
+	xor %r18, %r18, %r5
 # v50 = v50 ^ v30
 	.loc 1 232
-	xor %r22, %r5, %r28
+	xor %r18, %r18, %r12
 # v39 = v39 ^ v19
 	.loc 1 233
-	lwz %r5, 84(%r1)
-	xor %r5, %r10, %r5
+	lwz %r5, 92(%r1)
+	xor %r5, %r16, %r5
 # v39 = v39 ^ v32
 	.loc 1 234
-	lwz %r10, 104(%r1)
-	xor %r10, %r5, %r10
+	xor %r30, %r5, %r23
 # v49 = v49 ^ v21
 	.loc 1 235
-	lwz %r5, 88(%r1)
-	xor %r5, %r16, %r5
+	lwz %r5, 96(%r1)
+	xor %r5, %r9, %r5
 # v49 = v49 ^ v34
 	.loc 1 236
-	lwz %r21, 108(%r1)
-	xor %r21, %r5, %r21
+	xor %r9, %r5, %r26
 # v45 = v45 ^ v31
 	.loc 1 237
-	lwz %r5, 80(%r1)
-	xor %r9, %r9, %r5
+	lwz %r29, 88(%r1)
+	xor %r8, %r8, %r29
 # v45 = v45 ^ v42
 	.loc 1 238
-	xor %r9, %r9, %r31
+	xor %r8, %r8, %r20
 # v51 = v51 ^ v23
 	.loc 1 239
-	lwz %r20, 92(%r1)
-	xor %r5, %r8, %r20
+	lwz %r28, 100(%r1)
+	xor %r5, %r17, %r28
 # v51 = v51 ^ v29
 	.loc 1 240
-	xor %r19, %r5, %r23
+	lwz %r27, 120(%r1)
+	xor %r25, %r5, %r27
 # v53 = v53 ^ v25
 	.loc 1 241
-	lwz %r8, 96(%r1)
-	xor %r5, %r15, %r8
+	lwz %r7, 104(%r1)
+	xor %r5, %r15, %r7
 # v53 = v53 ^ v28
 	.loc 1 242
-	xor %r5, %r5, %r24
+	lwz %r24, 124(%r1)
+	xor %r22, %r5, %r24
 # v55 = v55 ^ v27
 	.loc 1 243
-	lwz %r18, 72(%r1)
-	xor %r14, %r14, %r18
+	lwz %r6, 76(%r1)
+	xor %r14, %r14, %r6
 # v55 = v55 ^ v38
 	.loc 1 244
-	xor %r14, %r14, %r25
+	lwz %r21, 108(%r1)
+	xor %r14, %r14, %r21
 # v52 = v52 ^ v24
 	.loc 1 245
-	xor %r4, %r4, %r26
+	lwz %r5, 80(%r1)
+	xor %r4, %r4, %r5
 # v52 = v52 ^ v35
 	.loc 1 246
-	xor %r17, %r4, %r29
+	lwz %r17, 112(%r1)
+	xor %r16, %r4, %r17
 # v54 = v54 ^ v26
 	.loc 1 247
-	lwz %r16, 76(%r1)
-	xor %r3, %r3, %r16
+	lwz %r4, 84(%r1)
+	xor %r3, %r3, %r4
 # v54 = v54 ^ v37
 	.loc 1 248
-	xor %r15, %r3, %r30
+	lwz %r15, 116(%r1)
+	xor %r3, %r3, %r15
 # v23 = v46 ^ v23
 	.loc 1 249
-	xor %r4, %r7, %r20
+	xor %r28, %r31, %r28
 # v25 = v48 ^ v25
 	.loc 1 250
-	xor %r6, %r6, %r8
+	xor %r7, %r19, %r7
 # v27 = v50 ^ v27
 	.loc 1 251
-	xor %r7, %r22, %r18
+	xor %r6, %r18, %r6
 # v24 = v39 ^ v24
 	.loc 1 252
-	xor %r26, %r10, %r26
+	xor %r5, %r30, %r5
 # v26 = v49 ^ v26
 	.loc 1 253
-	xor %r22, %r21, %r16
+	xor %r9, %r9, %r4
 # v33 = v51 ^ v33
 	.loc 1 254
-	xor %r27, %r19, %r27
+	xor %r10, %r25, %r10
 # v36 = v53 ^ v36
 	.loc 1 255
-	lwz %r3, 100(%r1)
-	xor %r3, %r5, %r3
+	xor %r11, %r22, %r11
 # v30 = v55 ^ v30
 	.loc 1 256
-	xor %r28, %r14, %r28
+	xor %r12, %r14, %r12
 # v32 = v52 ^ v32
 	.loc 1 257
-	lwz %r5, 104(%r1)
-	xor %r10, %r17, %r5
+	xor %r4, %r16, %r23
 # v34 = v54 ^ v34
 	.loc 1 258
-	lwz %r5, 108(%r1)
-	xor %r5, %r15, %r5
+	xor %r3, %r3, %r26
 # v36 = v36 ^ v37
 	.loc 1 259
-	xor %r8, %r3, %r30
+	xor %r11, %r11, %r15
 # v37 = v26 ^ v37
 	.loc 1 260
-	xor %r30, %r22, %r30
+	xor %r15, %r9, %r15
 # v33 = v33 ^ v35
 	.loc 1 261
-	xor %r27, %r27, %r29
+	xor %r10, %r10, %r17
 # v35 = v24 ^ v35
 	.loc 1 262
-	xor %r29, %r26, %r29
+	xor %r17, %r5, %r17
 # v45 = v45 ^ v38
 	.loc 1 263
-	xor %r9, %r9, %r25
+	xor %r8, %r8, %r21
 # v38 = v27 ^ v38
 	.loc 1 264
-	xor %r25, %r7, %r25
+	xor %r21, %r6, %r21
 # v37 = v37 ^ v28
 	.loc 1 265
-	xor %r30, %r30, %r24
+	xor %r15, %r15, %r24
 # v28 = v25 ^ v28
 	.loc 1 266
-	xor %r24, %r6, %r24
+	xor %r24, %r7, %r24
 # v35 = v35 ^ v29
 	.loc 1 267
-	xor %r29, %r29, %r23
+	xor %r17, %r17, %r27
 # v29 = v23 ^ v29
 	.loc 1 268
-	xor %r23, %r4, %r23
+	xor %r27, %r28, %r27
 # v38 = v38 ^ v42
 	.loc 1 269
-	xor %r25, %r25, %r31
+	xor %r21, %r21, %r20
 # v42 = v31 ^ v42
 	.loc 1 270
-	lwz %r3, 80(%r1)
-	xor %r31, %r3, %r31
+	xor %r20, %r29, %r20
 # v28 = v28 ^ v34
 	.loc 1 271
-	xor %r24, %r24, %r5
+	xor %r24, %r24, %r3
 # v34 = v21 ^ v34
 	.loc 1 272
-	lwz %r3, 88(%r1)
-	xor %r3, %r3, %r5
+	lwz %r5, 96(%r1)
+	xor %r3, %r5, %r3
 # v29 = v29 ^ v32
 	.loc 1 273
-	xor %r23, %r23, %r10
+	xor %r27, %r27, %r4
 # v32 = v19 ^ v32
 	.loc 1 274
-	lwz %r4, 84(%r1)
-	xor %r4, %r4, %r10
+	lwz %r5, 92(%r1)
+	xor %r4, %r5, %r4
 # v42 = v42 ^ v30
 	.loc 1 275
-	xor %r31, %r31, %r28
+	xor %r20, %r20, %r12
 # v30 = v22 ^ v30
 	.loc 1 276
-	lwz %r5, 68(%r1)
-	xor %r28, %r5, %r28
+	lwz %r5, 72(%r1)
+	xor %r12, %r5, %r12
 # v34 = v34 ^ v36
 	.loc 1 277
-	xor %r10, %r3, %r8
+	xor %r31, %r3, %r11
 # v36 = v20 ^ v36
 	.loc 1 278
-	lwz %r3, 64(%r1)
-	xor %r26, %r3, %r8
+	lwz %r3, 68(%r1)
+	xor %r11, %r3, %r11
 # v32 = v32 ^ v33
 	.loc 1 279
-	xor %r22, %r4, %r27
+	xor %r30, %r4, %r10
 # v33 = v18 ^ v33
 	.loc 1 280
-	lwz %r3, 56(%r1)
-	xor %r27, %r3, %r27
+	lwz %r3, 64(%r1)
+	xor %r10, %r3, %r10
 # v18 = v33 ^ v29
 	.loc 1 281
-	xor %r3, %r27, %r23
+	xor %r3, %r10, %r27
 # v20 = v36 ^ v28
 	.loc 1 282
-	xor %r4, %r26, %r24
+	xor %r4, %r11, %r24
 # v22 = v30 ^ v38
 	.loc 1 283
-	xor %r5, %r28, %r25
+	xor %r5, %r12, %r21
 # v22 = v22 ^ v45
 	.loc 1 284
-	xor %r5, %r5, %r9
+	xor %r5, %r5, %r8
 # v19 = v32 ^ v35
 	.loc 1 285
-	xor %r7, %r22, %r29
+	xor %r29, %r30, %r17
 # v21 = v34 ^ v37
 	.loc 1 286
-	xor %r21, %r10, %r30
+	xor %r9, %r31, %r15
 # v31 = v42 ^ v45
 	.loc 1 287
-	xor %r8, %r31, %r9
+	xor %r6, %r20, %r8
 # v18 = v18 ^ v19
 	.loc 1 288
-	xor %r16, %r3, %r7
-	stw %r16, 172(%r1)
+	xor %r7, %r3, %r29
 # v23 = v45 ^ v38
 	.loc 1 289
-	xor %r20, %r9, %r25
+	xor %r28, %r8, %r21
 # v20 = v20 ^ v21
 	.loc 1 290
-	xor %r4, %r4, %r21
+	stw %r8, 64(%r1)
+	xor %r4, %r4, %r9
 # v20 = v20 ^ v37
 	.loc 1 291
-	xor %r19, %r4, %r30
+	xor %r25, %r4, %r15
 # v25 = v29 ^ v35
 	.loc 1 292
-	xor %r18, %r23, %r29
+	xor %r8, %r27, %r17
 # v22 = v22 ^ v31
 	.loc 1 293
-	xor %r6, %r5, %r8
+	stw %r17, 68(%r1)
+	xor %r26, %r5, %r6
 # v27 = v28 ^ v37
 	.loc 1 294
-	xor %r17, %r24, %r30
+	stw %r6, 72(%r1)
+	xor %r3, %r24, %r15
 # v24 = v18 & v33
 	.loc 1 295
-	and %r3, %r16, %r27
-	stw %r3, 72(%r1)
+	stw %r3, 112(%r1)
+	and %r6, %r7, %r10
 # v26 = v18 & v36
 	.loc 1 296
-	and %r3, %r16, %r26
+	and %r3, %r7, %r11
 # v54 = v37 & v33
 	.loc 1 297
-	and %r4, %r30, %r27
+	and %r4, %r15, %r10
 # v54 = v26 ^ v54
 	.loc 1 298
-	xor %r3, %r3, %r4
-	stw %r3, 76(%r1)
+	xor %r23, %r3, %r4
 # v26 = v18 & v30
 	.loc 1 299
-	mr %r3, %r16
-	and %r3, %r3, %r28
+	and %r3, %r7, %r12
 # v52 = v37 & v36
 	.loc 1 300
-	and %r4, %r30, %r26
+	and %r4, %r15, %r11
 # v55 = v23 & v33
 	.loc 1 301
-	and %r5, %r20, %r27
+	and %r5, %r28, %r10
 # v52 = v26 ^ v52
 	.loc 1 302
 	xor %r4, %r3, %r4
 # v55 = v52 ^ v55
 	.loc 1 303
-	xor %r3, %r4, %r5
-	stw %r3, 80(%r1)
+	xor %r19, %r4, %r5
 # v52 = v37 & v30
 	.loc 1 304
-	and %r3, %r30, %r28
+	and %r3, %r15, %r12
 # v26 = v23 & v36
 	.loc 1 305
-	and %r4, %r20, %r26
+	and %r4, %r28, %r11
 # v26 = v52 ^ v26
 	.loc 1 306
-	xor %r3, %r3, %r4
-	stw %r3, 56(%r1)
+	xor %r17, %r3, %r4
 # v52 = v23 & v30
 	.loc 1 307
-	and %r3, %r20, %r28
-	stw %r3, 60(%r1)
+	and %r18, %r28, %r12
 # v53 = v19 & v32
 	.loc 1 308
-	and %r3, %r7, %r22
-	stw %r3, 64(%r1)
+	and %r22, %r29, %r30
 # v51 = v19 & v34
 	.loc 1 309
-	and %r3, %r7, %r10
+	and %r3, %r29, %r31
 # v49 = v20 & v32
 	.loc 1 310
-	and %r4, %r19, %r22
+	and %r4, %r25, %r30
 # v49 = v51 ^ v49
 	.loc 1 311
-	xor %r3, %r3, %r4
-	stw %r3, 68(%r1)
+	xor %r16, %r3, %r4
 # v51 = v19 & v42
 	.loc 1 312
-	and %r3, %r7, %r31
+	and %r3, %r29, %r20
 # v39 = v20 & v34
 	.loc 1 313
-	and %r4, %r19, %r10
+	and %r4, %r25, %r31
 # v50 = v38 & v32
 	.loc 1 314
-	and %r5, %r25, %r22
+	and %r5, %r21, %r30
 # v39 = v51 ^ v39
 	.loc 1 315
 	xor %r4, %r3, %r4
 # v50 = v39 ^ v50
 	.loc 1 316
-	xor %r3, %r4, %r5
-	stw %r3, 84(%r1)
+	xor %r5, %r4, %r5
 # v39 = v20 & v42
 	.loc 1 317
-	and %r3, %r19, %r31
+	and %r3, %r25, %r20
 # v51 = v38 & v34
 	.loc 1 318
-	and %r4, %r25, %r10
+	and %r4, %r21, %r31
 # v51 = v39 ^ v51
 	.loc 1 319
-	xor %r3, %r3, %r4
-	stw %r3, 88(%r1)
+	xor %r4, %r3, %r4
 # v39 = v38 & v42
 	.loc 1 320
-	and %r3, %r25, %r31
-	stw %r3, 92(%r1)
+	and %r3, %r21, %r20
 # v48 = v18 ^ v19
 	.loc 1 321
-	mr %r3, %r16
-	xor %r5, %r3, %r7
+	xor %r14, %r7, %r29
 # v46 = v37 ^ v20
 	.loc 1 322
-	xor %r14, %r30, %r19
-	stw %r14, 108(%r1)
+	stw %r29, 100(%r1)
+	xor %r29, %r15, %r25
 # v40 = v23 ^ v38
 	.loc 1 323
-	xor %r3, %r20, %r25
-	stw %r3, 112(%r1)
+	stw %r25, 108(%r1)
+	xor %r25, %r28, %r21
 # v41 = v33 ^ v32
 	.loc 1 324
-	xor %r16, %r27, %r22
+	stw %r28, 104(%r1)
+	xor %r28, %r10, %r30
 # v44 = v36 ^ v34
 	.loc 1 325
-	xor %r4, %r26, %r10
+	stw %r30, 92(%r1)
+	stw %r10, 96(%r1)
+	xor %r30, %r11, %r31
 # v47 = v30 ^ v42
 	.loc 1 326
-	xor %r15, %r28, %r31
+	stw %r31, 84(%r1)
+	stw %r11, 88(%r1)
+	xor %r31, %r12, %r20
 # v8 = v48 & v41
 	.loc 1 327
-	and %r3, %r5, %r16
-	stw %r3, 96(%r1)
+	stw %r20, 76(%r1)
+	stw %r12, 80(%r1)
+	and %r12, %r14, %r28
 # v17 = v48 & v44
 	.loc 1 328
-	and %r3, %r5, %r4
-	stw %r3, 100(%r1)
+	and %r10, %r14, %r30
 # v43 = v46 & v41
 	.loc 1 329
-	and %r3, %r14, %r16
+	and %r11, %r29, %r28
 # v43 = v17 ^ v43
 	.loc 1 330
-	lwz %r14, 100(%r1)
-	xor %r3, %r14, %r3
-	stw %r3, 100(%r1)
+	xor %r11, %r10, %r11
 # v48 = v48 & v47
 	.loc 1 331
-	and %r3, %r5, %r15
-	stw %r3, 104(%r1)
+	and %r14, %r14, %r31
 # v17 = v46 & v44
 	.loc 1 332
-	lwz %r14, 108(%r1)
-	and %r3, %r14, %r4
-	stw %r3, 108(%r1)
+	and %r10, %r29, %r30
 # v41 = v40 & v41
 	.loc 1 333
-	lwz %r5, 112(%r1)
-	and %r3, %r5, %r16
-	stw %r3, 112(%r1)
+	and %r28, %r25, %r28
 # v17 = v48 ^ v17
 	.loc 1 334
-	lwz %r3, 104(%r1)
-	lwz %r16, 108(%r1)
-	xor %r3, %r3, %r16
+	xor %r10, %r14, %r10
 # v41 = v17 ^ v41
 	.loc 1 335
-	lwz %r16, 112(%r1)
-	xor %r16, %r3, %r16
+	xor %r28, %r10, %r28
 # v46 = v46 & v47
 	.loc 1 336
-	and %r3, %r14, %r15
+	and %r29, %r29, %r31
 # v44 = v40 & v44
 	.loc 1 337
-	and %r4, %r5, %r4
+	and %r30, %r25, %r30
 # v44 = v46 ^ v44
 	.loc 1 338
-	xor %r4, %r3, %r4
+	xor %r30, %r29, %r30
 # v47 = v40 & v47
 	.loc 1 339
-	and %r3, %r5, %r15
-	stw %r3, 104(%r1)
+	and %r31, %r25, %r31
 # v8 = v8 ^ v24
 	.loc 1 340
-	lwz %r3, 96(%r1)
-	lwz %r5, 72(%r1)
-	xor %r3, %r3, %r5
+	xor %r12, %r12, %r6
 # v8 = v8 ^ v53
 	.loc 1 341
-	lwz %r5, 64(%r1)
-	xor %r3, %r3, %r5
-	stw %r3, 108(%r1)
+	stw %r6, 116(%r1)
+	xor %r12, %r12, %r22
 # v43 = v43 ^ v54
 	.loc 1 342
-	lwz %r3, 76(%r1)
-	lwz %r5, 100(%r1)
-	xor %r3, %r5, %r3
+	xor %r11, %r11, %r23
 # v43 = v43 ^ v49
 	.loc 1 343
-	lwz %r5, 68(%r1)
-	xor %r3, %r3, %r5
-	stw %r3, 68(%r1)
+	stw %r23, 120(%r1)
+	xor %r11, %r11, %r16
 # v41 = v41 ^ v55
 	.loc 1 344
-	lwz %r3, 80(%r1)
-	xor %r3, %r16, %r3
+	xor %r28, %r28, %r19
 # v41 = v41 ^ v50
 	.loc 1 345
-	lwz %r16, 84(%r1)
-	xor %r3, %r3, %r16
-	stw %r3, 96(%r1)
+	stw %r19, 124(%r1)
+	xor %r28, %r28, %r5
 # v44 = v44 ^ v26
 	.loc 1 346
-	lwz %r16, 56(%r1)
-	xor %r4, %r4, %r16
+	stw %r5, 128(%r1)
+	stw %r28, 140(%r1)
+	xor %r30, %r30, %r17
 # v44 = v44 ^ v51
 	.loc 1 347
-	lwz %r3, 88(%r1)
-	xor %r4, %r4, %r3
+	xor %r30, %r30, %r4
 # v47 = v47 ^ v52
 	.loc 1 348
-	lwz %r15, 60(%r1)
-	lwz %r3, 104(%r1)
-	xor %r14, %r3, %r15
+	stw %r4, 132(%r1)
+	xor %r31, %r31, %r18
 # v47 = v47 ^ v39
 	.loc 1 349
-	lwz %r3, 92(%r1)
-	xor %r14, %r14, %r3
+	xor %r31, %r31, %r3
 # v26 = v8 ^ v26
 	.loc 1 350
-	lwz %r3, 108(%r1)
-	xor %r3, %r3, %r16
-	stw %r3, 100(%r1)
+	stw %r3, 136(%r1)
+	xor %r17, %r12, %r17
 # v52 = v43 ^ v52
 	.loc 1 351
-	lwz %r3, 68(%r1)
-	xor %r3, %r3, %r15
-	stw %r3, 104(%r1)
+	stw %r17, 144(%r1)
+	xor %r18, %r11, %r18
 # v53 = v44 ^ v53
 	.loc 1 352
-	lwz %r3, 64(%r1)
-	xor %r3, %r4, %r3
-	stw %r3, 108(%r1)
+	stw %r18, 148(%r1)
+	xor %r22, %r30, %r22
 # v49 = v47 ^ v49
 	.loc 1 353
-	xor %r3, %r14, %r5
-	stw %r3, 112(%r1)
+	stw %r22, 152(%r1)
+	xor %r16, %r31, %r16
 # v47 = v25 & v29
 	.loc 1 354
-	and %r3, %r18, %r23
-	stw %r3, 116(%r1)
+	stw %r16, 156(%r1)
+	and %r6, %r8, %r27
 # v44 = v25 & v28
 	.loc 1 355
-	and %r3, %r18, %r24
+	and %r3, %r8, %r24
 # v43 = v21 & v29
 	.loc 1 356
-	and %r4, %r21, %r23
+	and %r4, %r9, %r27
 # v43 = v44 ^ v43
 	.loc 1 357
-	xor %r3, %r3, %r4
-	stw %r3, 120(%r1)
+	xor %r11, %r3, %r4
 # v44 = v25 & v38
 	.loc 1 358
-	and %r3, %r18, %r25
+	and %r3, %r8, %r21
 # v8 = v21 & v28
 	.loc 1 359
-	and %r4, %r21, %r24
+	and %r4, %r9, %r24
 # v40 = v22 & v29
 	.loc 1 360
-	and %r5, %r6, %r23
+	and %r5, %r26, %r27
 # v8 = v44 ^ v8
 	.loc 1 361
 	xor %r4, %r3, %r4
 # v40 = v8 ^ v40
 	.loc 1 362
-	xor %r3, %r4, %r5
-	stw %r3, 124(%r1)
+	xor %r29, %r4, %r5
 # v8 = v21 & v38
 	.loc 1 363
-	and %r3, %r21, %r25
+	and %r3, %r9, %r21
 # v44 = v22 & v28
 	.loc 1 364
-	and %r4, %r6, %r24
+	and %r4, %r26, %r24
 # v44 = v8 ^ v44
 	.loc 1 365
-	xor %r3, %r3, %r4
-	stw %r3, 128(%r1)
+	xor %r25, %r3, %r4
 # v8 = v22 & v38
 	.loc 1 366
-	and %r3, %r6, %r25
-	stw %r3, 132(%r1)
+	and %r30, %r26, %r21
 # v46 = v35 & v35
 	.loc 1 367
-	and %r3, %r29, %r29
-	stw %r3, 136(%r1)
+	lwz %r28, 68(%r1)
+	and %r31, %r28, %r28
 # v17 = v35 & v37
 	.loc 1 368
-	and %r3, %r29, %r30
+	and %r3, %r28, %r15
 # v48 = v27 & v35
 	.loc 1 369
-	and %r4, %r17, %r29
+	lwz %r12, 112(%r1)
+	and %r4, %r12, %r28
 # v48 = v17 ^ v48
 	.loc 1 370
-	xor %r3, %r3, %r4
-	stw %r3, 140(%r1)
+	xor %r22, %r3, %r4
 # v17 = v35 & v45
 	.loc 1 371
-	and %r3, %r29, %r9
+	lwz %r19, 64(%r1)
+	and %r3, %r28, %r19
 # v5 = v27 & v37
 	.loc 1 372
-	and %r4, %r17, %r30
+	and %r4, %r12, %r15
 # v15 = v31 & v35
 	.loc 1 373
-	and %r5, %r8, %r29
+	lwz %r23, 72(%r1)
+	and %r5, %r23, %r28
 # v5 = v17 ^ v5
 	.loc 1 374
 	xor %r4, %r3, %r4
 # v15 = v5 ^ v15
 	.loc 1 375
-	xor %r3, %r4, %r5
-	stw %r3, 148(%r1)
+	xor %r17, %r4, %r5
 # v5 = v27 & v45
 	.loc 1 376
-	and %r3, %r17, %r9
+	and %r3, %r12, %r19
 # v17 = v31 & v37
 	.loc 1 377
-	and %r4, %r8, %r30
+	and %r4, %r23, %r15
 # v17 = v5 ^ v17
 	.loc 1 378
-	xor %r5, %r3, %r4
+	xor %r10, %r3, %r4
 # v5 = v31 & v45
 	.loc 1 379
-	and %r16, %r8, %r9
+	and %r5, %r23, %r19
 # v2 = v25 ^ v35
 	.loc 1 380
-	xor %r14, %r18, %r29
-	stw %r14, 144(%r1)
+	xor %r18, %r8, %r28
 # v12 = v21 ^ v27
 	.loc 1 381
-	xor %r3, %r21, %r17
-	stw %r3, 164(%r1)
+	xor %r20, %r9, %r12
 # v56 = v22 ^ v31
 	.loc 1 382
-	xor %r3, %r6, %r8
-	stw %r3, 56(%r1)
+	xor %r14, %r26, %r23
 # v57 = v29 ^ v35
 	.loc 1 383
-	xor %r15, %r23, %r29
+	xor %r16, %r27, %r28
 # v58 = v28 ^ v37
 	.loc 1 384
-	xor %r4, %r24, %r30
+	stw %r27, 72(%r1)
+	xor %r27, %r24, %r15
 # v59 = v38 ^ v45
 	.loc 1 385
-	xor %r3, %r25, %r9
-	stw %r3, 60(%r1)
+	stw %r24, 68(%r1)
+	xor %r19, %r21, %r19
 # v60 = v2 & v57
 	.loc 1 386
-	and %r3, %r14, %r15
-	stw %r3, 64(%r1)
+	and %r24, %r18, %r16
 # v61 = v2 & v58
 	.loc 1 387
-	and %r3, %r14, %r4
-	stw %r3, 68(%r1)
+	and %r3, %r18, %r27
 # v62 = v12 & v57
 	.loc 1 388
-	lwz %r3, 164(%r1)
-	and %r3, %r3, %r15
+	and %r4, %r20, %r16
 # v62 = v61 ^ v62
 	.loc 1 389
-	lwz %r14, 68(%r1)
-	xor %r3, %r14, %r3
-	stw %r3, 68(%r1)
+	xor %r4, %r3, %r4
 # v2 = v2 & v59
 	.loc 1 390
-	lwz %r3, 144(%r1)
-	lwz %r14, 60(%r1)
-	and %r3, %r3, %r14
-	stw %r3, 144(%r1)
+	and %r18, %r18, %r19
 # v61 = v12 & v58
 	.loc 1 391
-	lwz %r3, 164(%r1)
-	and %r3, %r3, %r4
-	stw %r3, 168(%r1)
+	and %r3, %r20, %r27
 # v57 = v56 & v57
 	.loc 1 392
-	lwz %r3, 56(%r1)
-	and %r15, %r3, %r15
+	and %r16, %r14, %r16
 # v61 = v2 ^ v61
 	.loc 1 393
-	lwz %r3, 144(%r1)
-	lwz %r14, 168(%r1)
-	xor %r3, %r3, %r14
+	xor %r3, %r18, %r3
 # v57 = v61 ^ v57
 	.loc 1 394
-	xor %r3, %r3, %r15
-	stw %r3, 144(%r1)
+	xor %r16, %r3, %r16
 # v12 = v12 & v59
 	.loc 1 395
-	lwz %r3, 60(%r1)
-	lwz %r15, 164(%r1)
-	and %r3, %r15, %r3
+	and %r20, %r20, %r19
 # v58 = v56 & v58
 	.loc 1 396
-	lwz %r15, 56(%r1)
-	and %r4, %r15, %r4
+	and %r27, %r14, %r27
 # v58 = v12 ^ v58
 	.loc 1 397
-	xor %r3, %r3, %r4
-	stw %r3, 164(%r1)
+	xor %r3, %r20, %r27
 # v59 = v56 & v59
 	.loc 1 398
-	lwz %r3, 60(%r1)
-	and %r3, %r15, %r3
-	stw %r3, 56(%r1)
+	and %r19, %r14, %r19
 # v60 = v60 ^ v47
 	.loc 1 399
-	lwz %r3, 64(%r1)
-	lwz %r4, 116(%r1)
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r6
 # v60 = v60 ^ v46
 	.loc 1 400
-	lwz %r4, 136(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 60(%r1)
+	xor %r24, %r24, %r31
 # v62 = v62 ^ v43
 	.loc 1 401
-	lwz %r3, 120(%r1)
-	lwz %r4, 68(%r1)
-	xor %r3, %r4, %r3
+	xor %r4, %r4, %r11
 # v62 = v62 ^ v48
 	.loc 1 402
-	lwz %r4, 140(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 64(%r1)
+	xor %r4, %r4, %r22
 # v57 = v57 ^ v40
 	.loc 1 403
-	lwz %r3, 124(%r1)
-	lwz %r4, 144(%r1)
-	xor %r3, %r4, %r3
+	xor %r16, %r16, %r29
 # v57 = v57 ^ v15
 	.loc 1 404
-	lwz %r4, 148(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 68(%r1)
+	xor %r16, %r16, %r17
 # v58 = v58 ^ v44
 	.loc 1 405
-	lwz %r3, 164(%r1)
-	lwz %r4, 128(%r1)
-	xor %r3, %r3, %r4
+	stw %r17, 112(%r1)
+	xor %r3, %r3, %r25
 # v58 = v58 ^ v17
 	.loc 1 406
-	xor %r15, %r3, %r5
+	xor %r3, %r3, %r10
 # v59 = v59 ^ v8
 	.loc 1 407
-	lwz %r3, 56(%r1)
-	lwz %r4, 132(%r1)
-	xor %r3, %r3, %r4
+	stw %r10, 160(%r1)
+	xor %r19, %r19, %r30
 # v59 = v59 ^ v5
 	.loc 1 408
-	xor %r4, %r3, %r16
+	xor %r19, %r19, %r5
 # v44 = v60 ^ v44
 	.loc 1 409
-	lwz %r3, 60(%r1)
-	lwz %r14, 128(%r1)
-	xor %r3, %r3, %r14
-	stw %r3, 56(%r1)
+	stw %r5, 164(%r1)
+	xor %r25, %r24, %r25
 # v8 = v62 ^ v8
 	.loc 1 410
-	lwz %r3, 64(%r1)
-	lwz %r14, 132(%r1)
-	xor %r3, %r3, %r14
-	stw %r3, 60(%r1)
+	xor %r30, %r4, %r30
 # v46 = v58 ^ v46
 	.loc 1 411
-	lwz %r3, 136(%r1)
-	xor %r3, %r15, %r3
-	stw %r3, 64(%r1)
+	xor %r31, %r3, %r31
 # v48 = v59 ^ v48
 	.loc 1 412
-	lwz %r3, 140(%r1)
-	xor %r15, %r4, %r3
+	stw %r31, 168(%r1)
+	xor %r22, %r19, %r22
 # v25 = v18 ^ v25
 	.loc 1 413
-	lwz %r3, 172(%r1)
-	xor %r18, %r3, %r18
+	stw %r22, 172(%r1)
+	xor %r31, %r7, %r8
 # v21 = v37 ^ v21
 	.loc 1 414
-	xor %r21, %r30, %r21
+	xor %r27, %r15, %r9
 # v22 = v23 ^ v22
 	.loc 1 415
-	xor %r6, %r20, %r6
+	lwz %r3, 104(%r1)
+	xor %r26, %r3, %r26
 # v19 = v19 ^ v35
 	.loc 1 416
-	xor %r7, %r7, %r29
+	lwz %r24, 100(%r1)
+	xor %r24, %r24, %r28
 # v27 = v20 ^ v27
 	.loc 1 417
-	xor %r17, %r19, %r17
+	lwz %r3, 108(%r1)
+	xor %r12, %r3, %r12
 # v31 = v38 ^ v31
 	.loc 1 418
-	xor %r20, %r25, %r8
+	xor %r23, %r21, %r23
 # v29 = v33 ^ v29
 	.loc 1 419
-	xor %r23, %r27, %r23
+	lwz %r3, 96(%r1)
+	lwz %r9, 72(%r1)
+	xor %r9, %r3, %r9
 # v28 = v36 ^ v28
 	.loc 1 420
-	xor %r24, %r26, %r24
+	lwz %r3, 88(%r1)
+	lwz %r10, 68(%r1)
+	xor %r10, %r3, %r10
 # v38 = v30 ^ v38
 	.loc 1 421
-	xor %r25, %r28, %r25
+	lwz %r3, 80(%r1)
+	xor %r21, %r3, %r21
 # v35 = v32 ^ v35
 	.loc 1 422
-	xor %r29, %r22, %r29
+	lwz %r3, 92(%r1)
+	xor %r28, %r3, %r28
 # v37 = v34 ^ v37
 	.loc 1 423
-	xor %r30, %r10, %r30
+	lwz %r3, 84(%r1)
+	xor %r15, %r3, %r15
 # v45 = v42 ^ v45
 	.loc 1 424
-	xor %r10, %r31, %r9
+	lwz %r3, 76(%r1)
+	lwz %r7, 64(%r1)
+	xor %r7, %r3, %r7
 # v42 = v25 & v29
 	.loc 1 425
-	and %r9, %r18, %r23
+	and %r8, %r31, %r9
 # v34 = v25 & v28
 	.loc 1 426
-	and %r3, %r18, %r24
+	and %r3, %r31, %r10
 # v32 = v21 & v29
 	.loc 1 427
-	and %r4, %r21, %r23
+	and %r4, %r27, %r9
 # v32 = v34 ^ v32
 	.loc 1 428
-	xor %r31, %r3, %r4
+	xor %r22, %r3, %r4
 # v34 = v25 & v38
 	.loc 1 429
-	and %r3, %r18, %r25
+	and %r3, %r31, %r21
 # v30 = v21 & v28
 	.loc 1 430
-	and %r4, %r21, %r24
+	and %r4, %r27, %r10
 # v36 = v22 & v29
 	.loc 1 431
-	and %r8, %r6, %r23
+	and %r5, %r26, %r9
 # v30 = v34 ^ v30
 	.loc 1 432
 	xor %r4, %r3, %r4
 # v36 = v30 ^ v36
 	.loc 1 433
-	xor %r27, %r4, %r8
+	xor %r20, %r4, %r5
 # v30 = v21 & v38
 	.loc 1 434
-	and %r3, %r21, %r25
+	and %r3, %r27, %r21
 # v34 = v22 & v28
 	.loc 1 435
-	and %r4, %r6, %r24
+	and %r4, %r26, %r10
 # v34 = v30 ^ v34
 	.loc 1 436
-	xor %r22, %r3, %r4
+	xor %r18, %r3, %r4
 # v30 = v22 & v38
 	.loc 1 437
-	and %r28, %r6, %r25
+	and %r19, %r26, %r21
 # v33 = v19 & v35
 	.loc 1 438
-	and %r26, %r7, %r29
+	and %r5, %r24, %r28
 # v20 = v19 & v37
 	.loc 1 439
-	and %r3, %r7, %r30
+	and %r3, %r24, %r15
 # v23 = v27 & v35
 	.loc 1 440
-	and %r4, %r17, %r29
+	and %r4, %r12, %r28
 # v23 = v20 ^ v23
 	.loc 1 441
-	xor %r19, %r3, %r4
+	xor %r17, %r3, %r4
 # v20 = v19 & v45
 	.loc 1 442
-	and %r3, %r7, %r10
+	and %r3, %r24, %r7
 # v18 = v27 & v37
 	.loc 1 443
-	and %r4, %r17, %r30
+	and %r4, %r12, %r15
 # v59 = v31 & v35
 	.loc 1 444
-	and %r8, %r20, %r29
+	and %r14, %r23, %r28
 # v18 = v20 ^ v18
 	.loc 1 445
 	xor %r4, %r3, %r4
 # v59 = v18 ^ v59
 	.loc 1 446
-	xor %r8, %r4, %r8
+	xor %r14, %r4, %r14
 # v18 = v27 & v45
 	.loc 1 447
-	and %r3, %r17, %r10
+	and %r3, %r12, %r7
 # v20 = v31 & v37
 	.loc 1 448
-	and %r4, %r20, %r30
+	and %r4, %r23, %r15
 # v20 = v18 ^ v20
 	.loc 1 449
 	xor %r4, %r3, %r4
 # v18 = v31 & v45
 	.loc 1 450
-	and %r14, %r20, %r10
+	and %r3, %r23, %r7
 # v19 = v25 ^ v19
 	.loc 1 451
-	xor %r7, %r18, %r7
+	xor %r24, %r31, %r24
 # v27 = v21 ^ v27
 	.loc 1 452
-	xor %r17, %r21, %r17
+	xor %r12, %r27, %r12
 # v31 = v22 ^ v31
 	.loc 1 453
-	xor %r20, %r6, %r20
+	xor %r23, %r26, %r23
 # v35 = v29 ^ v35
 	.loc 1 454
-	xor %r29, %r23, %r29
+	xor %r28, %r9, %r28
 # v37 = v28 ^ v37
 	.loc 1 455
-	xor %r30, %r24, %r30
+	xor %r15, %r10, %r15
 # v45 = v38 ^ v45
 	.loc 1 456
-	xor %r10, %r25, %r10
+	xor %r10, %r21, %r7
 # v38 = v19 & v35
 	.loc 1 457
-	and %r25, %r7, %r29
+	and %r31, %r24, %r28
 # v28 = v19 & v37
 	.loc 1 458
-	and %r3, %r7, %r30
+	and %r7, %r24, %r15
 # v29 = v27 & v35
 	.loc 1 459
-	and %r6, %r17, %r29
+	and %r9, %r12, %r28
 # v29 = v28 ^ v29
 	.loc 1 460
-	xor %r24, %r3, %r6
+	xor %r27, %r7, %r9
 # v19 = v19 & v45
 	.loc 1 461
-	and %r3, %r7, %r10
+	and %r24, %r24, %r10
 # v28 = v27 & v37
 	.loc 1 462
-	and %r6, %r17, %r30
+	and %r7, %r12, %r15
 # v35 = v31 & v35
 	.loc 1 463
-	and %r7, %r20, %r29
+	and %r9, %r23, %r28
 # v28 = v19 ^ v28
 	.loc 1 464
-	xor %r6, %r3, %r6
+	xor %r7, %r24, %r7
 # v35 = v28 ^ v35
 	.loc 1 465
-	xor %r7, %r6, %r7
+	xor %r7, %r7, %r9
 # v27 = v27 & v45
 	.loc 1 466
-	and %r17, %r17, %r10
+	and %r12, %r12, %r10
 # v37 = v31 & v37
 	.loc 1 467
-	and %r30, %r20, %r30
+	and %r15, %r23, %r15
 # v37 = v27 ^ v37
 	.loc 1 468
-	xor %r30, %r17, %r30
+	xor %r15, %r12, %r15
 # v45 = v31 & v45
 	.loc 1 469
-	and %r10, %r20, %r10
+	and %r9, %r23, %r10
 # v38 = v38 ^ v42
 	.loc 1 470
-	xor %r25, %r25, %r9
+	xor %r31, %r31, %r8
 # v38 = v38 ^ v33
 	.loc 1 471
-	xor %r25, %r25, %r26
+	xor %r31, %r31, %r5
 # v29 = v29 ^ v32
 	.loc 1 472
-	xor %r24, %r24, %r31
+	xor %r27, %r27, %r22
 # v29 = v29 ^ v23
 	.loc 1 473
-	xor %r24, %r24, %r19
+	xor %r27, %r27, %r17
 # v35 = v35 ^ v36
 	.loc 1 474
-	xor %r7, %r7, %r27
+	xor %r7, %r7, %r20
 # v35 = v35 ^ v59
 	.loc 1 475
-	xor %r7, %r7, %r8
+	xor %r10, %r7, %r14
 # v37 = v37 ^ v34
 	.loc 1 476
-	xor %r30, %r30, %r22
+	xor %r7, %r15, %r18
 # v37 = v37 ^ v20
 	.loc 1 477
-	xor %r30, %r30, %r4
+	xor %r7, %r7, %r4
 # v45 = v45 ^ v30
 	.loc 1 478
-	xor %r10, %r10, %r28
+	xor %r9, %r9, %r19
 # v45 = v45 ^ v18
 	.loc 1 479
-	xor %r10, %r10, %r14
+	xor %r9, %r9, %r3
 # v34 = v38 ^ v34
 	.loc 1 480
-	xor %r22, %r25, %r22
+	xor %r18, %r31, %r18
 # v30 = v29 ^ v30
 	.loc 1 481
-	xor %r28, %r24, %r28
+	xor %r19, %r27, %r19
 # v33 = v37 ^ v33
 	.loc 1 482
-	xor %r26, %r30, %r26
+	xor %r7, %r7, %r5
 # v23 = v45 ^ v23
 	.loc 1 483
-	xor %r19, %r10, %r19
+	xor %r17, %r9, %r17
 # v42 = v42 ^ v24
 	.loc 1 484
-	lwz %r3, 72(%r1)
-	xor %r9, %r9, %r3
+	lwz %r5, 116(%r1)
+	xor %r8, %r8, %r5
 # v42 = v42 ^ v47
 	.loc 1 485
-	lwz %r3, 116(%r1)
-	xor %r9, %r9, %r3
+	xor %r9, %r8, %r6
 # v32 = v32 ^ v54
 	.loc 1 486
-	lwz %r3, 76(%r1)
-	xor %r31, %r31, %r3
+	lwz %r5, 120(%r1)
+	xor %r22, %r22, %r5
 # v32 = v32 ^ v43
 	.loc 1 487
-	lwz %r3, 120(%r1)
-	xor %r31, %r31, %r3
+	xor %r22, %r22, %r11
 # v36 = v36 ^ v55
 	.loc 1 488
-	lwz %r3, 80(%r1)
-	xor %r27, %r27, %r3
+	lwz %r5, 124(%r1)
+	xor %r20, %r20, %r5
 # v36 = v36 ^ v40
 	.loc 1 489
-	lwz %r3, 124(%r1)
-	xor %r27, %r27, %r3
+	xor %r20, %r20, %r29
 # v34 = v34 ^ v26
 	.loc 1 490
-	lwz %r3, 100(%r1)
-	xor %r3, %r22, %r3
+	lwz %r5, 144(%r1)
+	xor %r5, %r18, %r5
 # v34 = v34 ^ v44
 	.loc 1 491
-	lwz %r6, 56(%r1)
-	xor %r10, %r3, %r6
+	xor %r12, %r5, %r25
 # v30 = v30 ^ v52
 	.loc 1 492
-	lwz %r3, 104(%r1)
-	xor %r3, %r28, %r3
+	lwz %r5, 148(%r1)
+	xor %r5, %r19, %r5
 # v30 = v30 ^ v8
 	.loc 1 493
-	lwz %r6, 60(%r1)
-	xor %r30, %r3, %r6
+	xor %r31, %r5, %r30
 # v35 = v35 ^ v41
 	.loc 1 494
-	lwz %r3, 96(%r1)
-	xor %r7, %r7, %r3
+	lwz %r28, 140(%r1)
+	xor %r10, %r10, %r28
 # v35 = v35 ^ v57
 	.loc 1 495
-	lwz %r3, 68(%r1)
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r16
 # v33 = v33 ^ v53
 	.loc 1 496
-	lwz %r28, 108(%r1)
-	xor %r3, %r26, %r28
+	lwz %r27, 152(%r1)
+	xor %r5, %r7, %r27
 # v33 = v33 ^ v46
 	.loc 1 497
-	lwz %r6, 64(%r1)
-	xor %r6, %r3, %r6
+	lwz %r26, 168(%r1)
+	xor %r24, %r5, %r26
 # v23 = v23 ^ v49
 	.loc 1 498
-	lwz %r24, 112(%r1)
-	xor %r3, %r19, %r24
+	lwz %r8, 156(%r1)
+	xor %r5, %r17, %r8
 # v23 = v23 ^ v48
 	.loc 1 499
-	xor %r25, %r3, %r15
+	lwz %r23, 172(%r1)
+	xor %r21, %r5, %r23
 # v59 = v59 ^ v50
 	.loc 1 500
-	lwz %r23, 84(%r1)
-	xor %r8, %r8, %r23
+	lwz %r7, 128(%r1)
+	xor %r14, %r14, %r7
 # v59 = v59 ^ v15
 	.loc 1 501
-	lwz %r3, 148(%r1)
-	xor %r29, %r8, %r3
+	lwz %r19, 112(%r1)
+	xor %r14, %r14, %r19
 # v20 = v20 ^ v51
 	.loc 1 502
-	lwz %r3, 88(%r1)
-	xor %r4, %r4, %r3
+	lwz %r5, 132(%r1)
+	xor %r4, %r4, %r5
 # v20 = v20 ^ v17
 	.loc 1 503
-	xor %r8, %r4, %r5
+	lwz %r18, 160(%r1)
+	xor %r17, %r4, %r18
 # v18 = v18 ^ v39
 	.loc 1 504
-	lwz %r4, 92(%r1)
-	xor %r14, %r14, %r4
+	lwz %r4, 136(%r1)
+	xor %r3, %r3, %r4
 # v18 = v18 ^ v5
 	.loc 1 505
-	xor %r14, %r14, %r16
+	lwz %r15, 164(%r1)
+	xor %r3, %r3, %r15
 # v53 = v42 ^ v53
 	.loc 1 506
-	xor %r26, %r9, %r28
+	xor %r27, %r9, %r27
 # v49 = v32 ^ v49
 	.loc 1 507
-	xor %r31, %r31, %r24
+	xor %r8, %r22, %r8
 # v50 = v36 ^ v50
 	.loc 1 508
-	xor %r24, %r27, %r23
+	xor %r7, %r20, %r7
 # v51 = v34 ^ v51
 	.loc 1 509
-	xor %r9, %r10, %r3
+	xor %r9, %r12, %r5
 # v39 = v30 ^ v39
 	.loc 1 510
-	xor %r3, %r30, %r4
+	xor %r31, %r31, %r4
 # v47 = v33 ^ v47
 	.loc 1 511
-	lwz %r4, 116(%r1)
-	xor %r4, %r6, %r4
+	xor %r6, %r24, %r6
 # v43 = v23 ^ v43
 	.loc 1 512
-	lwz %r6, 120(%r1)
-	xor %r6, %r25, %r6
+	xor %r11, %r21, %r11
 # v40 = v59 ^ v40
 	.loc 1 513
-	lwz %r10, 124(%r1)
-	xor %r29, %r29, %r10
+	xor %r5, %r14, %r29
 # v44 = v20 ^ v44
 	.loc 1 514
-	lwz %r10, 56(%r1)
-	xor %r8, %r8, %r10
+	xor %r4, %r17, %r25
 # v8 = v18 ^ v8
 	.loc 1 515
-	lwz %r10, 60(%r1)
-	xor %r30, %r14, %r10
+	xor %r3, %r3, %r30
 # v43 = v43 ^ v5
 	.loc 1 516
-	xor %r28, %r6, %r16
+	xor %r12, %r11, %r15
 # v5 = v39 ^ v5
 	.loc 1 517
-	xor %r16, %r3, %r16
+	xor %r15, %r31, %r15
 # v47 = v47 ^ v17
 	.loc 1 518
-	xor %r27, %r4, %r5
+	xor %r11, %r6, %r18
 # v17 = v51 ^ v17
 	.loc 1 519
-	xor %r5, %r9, %r5
+	xor %r18, %r9, %r18
 # v35 = v35 ^ v15
 	.loc 1 520
-	lwz %r3, 148(%r1)
-	xor %r9, %r7, %r3
+	xor %r10, %r10, %r19
 # v15 = v50 ^ v15
 	.loc 1 521
-	xor %r3, %r24, %r3
+	xor %r19, %r7, %r19
 # v5 = v5 ^ v48
 	.loc 1 522
-	xor %r16, %r16, %r15
+	xor %r15, %r15, %r23
 # v48 = v49 ^ v48
 	.loc 1 523
-	xor %r15, %r31, %r15
+	xor %r23, %r8, %r23
 # v17 = v17 ^ v46
 	.loc 1 524
-	lwz %r4, 64(%r1)
-	xor %r10, %r5, %r4
+	xor %r18, %r18, %r26
 # v46 = v53 ^ v46
 	.loc 1 525
-	xor %r4, %r26, %r4
+	xor %r26, %r27, %r26
 # v15 = v15 ^ v57
 	.loc 1 526
-	lwz %r5, 68(%r1)
-	xor %r31, %r3, %r5
+	xor %r19, %r19, %r16
 # v57 = v41 ^ v57
 	.loc 1 527
-	lwz %r3, 96(%r1)
-	xor %r3, %r3, %r5
+	xor %r16, %r28, %r16
 # v48 = v48 ^ v8
 	.loc 1 528
-	xor %r15, %r15, %r30
+	xor %r23, %r23, %r3
 # v8 = v52 ^ v8
 	.loc 1 529
-	lwz %r5, 104(%r1)
-	xor %r5, %r5, %r30
+	lwz %r6, 148(%r1)
+	xor %r3, %r6, %r3
 # v46 = v46 ^ v44
 	.loc 1 530
-	xor %r30, %r4, %r8
+	xor %r26, %r26, %r4
 # v44 = v26 ^ v44
 	.loc 1 531
-	lwz %r4, 100(%r1)
-	xor %r4, %r4, %r8
+	lwz %r6, 144(%r1)
+	xor %r4, %r6, %r4
 # v57 = v57 ^ v40
 	.loc 1 532
-	xor %r3, %r3, %r29
+	xor %r16, %r16, %r5
 # v40 = v55 ^ v40
 	.loc 1 533
-	lwz %r6, 80(%r1)
-	xor %r6, %r6, %r29
+	lwz %r6, 124(%r1)
+	xor %r5, %r6, %r5
 # v8 = v8 ^ v43
 	.loc 1 534
-	xor %r5, %r5, %r28
+	xor %r3, %r3, %r12
 # v43 = v54 ^ v43
 	.loc 1 535
-	lwz %r7, 76(%r1)
-	xor %r7, %r7, %r28
+	lwz %r6, 120(%r1)
+	xor %r6, %r6, %r12
 # v44 = v44 ^ v47
 	.loc 1 536
-	xor %r4, %r4, %r27
+	xor %r4, %r4, %r11
 # v47 = v24 ^ v47
 	.loc 1 537
-	lwz %r8, 72(%r1)
-	xor %r8, %r8, %r27
+	lwz %r7, 116(%r1)
+	xor %r7, %r7, %r11
 # v47 = v47 ^ v46
 	.loc 1 538
-	xor %r8, %r8, %r30
+	xor %r7, %r7, %r26
 # v43 = v43 ^ v48
 	.loc 1 539
-	xor %r7, %r7, %r15
+	xor %r6, %r6, %r23
 # v40 = v40 ^ v15
 	.loc 1 540
-	xor %r6, %r6, %r31
+	xor %r5, %r5, %r19
 # v40 = v40 ^ v35
 	.loc 1 541
-	xor %r6, %r6, %r9
+	xor %r9, %r5, %r10
 # v44 = v44 ^ v17
 	.loc 1 542
-	xor %r29, %r4, %r10
+	xor %r11, %r4, %r18
 # v8 = v8 ^ v5
 	.loc 1 543
-	xor %r28, %r5, %r16
+	xor %r12, %r3, %r15
 # v57 = v57 ^ v35
 	.loc 1 544
-	xor %r27, %r3, %r9
+	stw %r15, 64(%r1)
+	xor %r16, %r16, %r10
 # v24 = v47 & v0
 	.loc 1 545
-	lwz %r5, 16(%r1)
-	and %r3, %r8, %r5
-	stw %r3, 56(%r1)
+	lwz %r31, 16(%r1)
+	and %r8, %r7, %r31
 # v54 = v47 & v3
 	.loc 1 546
-	lwz %r26, 20(%r1)
-	and %r3, %r8, %r26
+	lwz %r30, 24(%r1)
+	and %r3, %r7, %r30
 # v55 = v35 & v0
 	.loc 1 547
-	and %r4, %r9, %r5
+	and %r4, %r10, %r31
 # v55 = v54 ^ v55
 	.loc 1 548
-	xor %r3, %r3, %r4
-	stw %r3, 60(%r1)
+	xor %r29, %r3, %r4
 # v54 = v47 & v6
 	.loc 1 549
-	lwz %r25, 28(%r1)
-	and %r3, %r8, %r25
+	lwz %r28, 32(%r1)
+	and %r3, %r7, %r28
 # v26 = v35 & v3
 	.loc 1 550
-	and %r4, %r9, %r26
+	and %r4, %r10, %r30
 # v52 = v43 & v0
 	.loc 1 551
-	and %r5, %r7, %r5
+	and %r5, %r6, %r31
 # v26 = v54 ^ v26
 	.loc 1 552
 	xor %r4, %r3, %r4
 # v52 = v26 ^ v52
 	.loc 1 553
-	xor %r3, %r4, %r5
-	stw %r3, 64(%r1)
+	xor %r22, %r4, %r5
 # v26 = v35 & v6
 	.loc 1 554
-	and %r3, %r9, %r25
+	and %r3, %r10, %r28
 # v54 = v43 & v3
 	.loc 1 555
-	and %r4, %r7, %r26
+	and %r4, %r6, %r30
 # v54 = v26 ^ v54
 	.loc 1 556
-	xor %r26, %r3, %r4
+	xor %r21, %r3, %r4
 # v26 = v43 & v6
 	.loc 1 557
-	and %r24, %r7, %r25
+	and %r24, %r6, %r28
 # v41 = v46 & v10
 	.loc 1 558
-	lwz %r5, 36(%r1)
-	and %r25, %r30, %r5
+	lwz %r27, 44(%r1)
+	and %r25, %r26, %r27
 # v53 = v46 & v13
 	.loc 1 559
-	lwz %r22, 44(%r1)
-	and %r3, %r30, %r22
+	lwz %r20, 52(%r1)
+	and %r3, %r26, %r20
 # v49 = v40 & v10
 	.loc 1 560
-	and %r4, %r6, %r5
+	and %r4, %r9, %r27
 # v49 = v53 ^ v49
 	.loc 1 561
-	xor %r23, %r3, %r4
+	xor %r17, %r3, %r4
 # v53 = v46 & v16
 	.loc 1 562
-	lwz %r21, 52(%r1)
-	and %r3, %r30, %r21
+	lwz %r15, 60(%r1)
+	and %r3, %r26, %r15
 # v50 = v40 & v13
 	.loc 1 563
-	and %r4, %r6, %r22
+	and %r4, %r9, %r20
 # v51 = v48 & v10
 	.loc 1 564
-	and %r5, %r15, %r5
+	and %r5, %r23, %r27
 # v50 = v53 ^ v50
 	.loc 1 565
 	xor %r4, %r3, %r4
 # v51 = v50 ^ v51
 	.loc 1 566
-	xor %r3, %r4, %r5
-	stw %r3, 68(%r1)
+	xor %r5, %r4, %r5
 # v50 = v40 & v16
 	.loc 1 567
-	and %r3, %r6, %r21
+	and %r3, %r9, %r15
 # v53 = v48 & v13
 	.loc 1 568
-	and %r4, %r15, %r22
+	and %r4, %r23, %r20
 # v53 = v50 ^ v53
 	.loc 1 569
-	xor %r3, %r3, %r4
-	stw %r3, 72(%r1)
+	xor %r4, %r3, %r4
 # v50 = v48 & v16
 	.loc 1 570
-	and %r3, %r15, %r21
-	stw %r3, 76(%r1)
+	and %r3, %r23, %r15
 # v39 = v47 ^ v46
 	.loc 1 571
-	xor %r14, %r8, %r30
+	xor %r14, %r7, %r26
 # v18 = v35 ^ v40
 	.loc 1 572
-	xor %r19, %r9, %r6
+	stw %r26, 72(%r1)
+	xor %r26, %r10, %r9
 # v20 = v43 ^ v48
 	.loc 1 573
-	xor %r18, %r7, %r15
+	stw %r9, 76(%r1)
+	xor %r9, %r6, %r23
 # v59 = v0 ^ v10
 	.loc 1 574
-	lwz %r3, 16(%r1)
-	lwz %r4, 36(%r1)
-	xor %r5, %r3, %r4
+	stw %r23, 68(%r1)
+	xor %r27, %r31, %r27
 # v23 = v3 ^ v13
 	.loc 1 575
-	lwz %r3, 20(%r1)
-	mr %r4, %r22
-	xor %r20, %r3, %r4
+	xor %r23, %r30, %r20
 # v33 = v6 ^ v16
 	.loc 1 576
-	lwz %r3, 28(%r1)
-	mr %r4, %r21
-	xor %r21, %r3, %r4
+	xor %r20, %r28, %r15
 # v30 = v39 & v59
 	.loc 1 577
-	and %r22, %r14, %r5
+	and %r28, %r14, %r27
 # v34 = v39 & v23
 	.loc 1 578
-	and %r3, %r14, %r20
+	and %r31, %r14, %r23
 # v36 = v18 & v59
 	.loc 1 579
-	and %r4, %r19, %r5
+	and %r30, %r26, %r27
 # v36 = v34 ^ v36
 	.loc 1 580
-	xor %r17, %r3, %r4
+	xor %r30, %r31, %r30
 # v39 = v39 & v33
 	.loc 1 581
-	and %r3, %r14, %r21
+	and %r14, %r14, %r20
 # v34 = v18 & v23
 	.loc 1 582
-	and %r4, %r19, %r20
+	and %r31, %r26, %r23
 # v59 = v20 & v59
 	.loc 1 583
-	and %r5, %r18, %r5
+	and %r27, %r9, %r27
 # v34 = v39 ^ v34
 	.loc 1 584
-	xor %r4, %r3, %r4
+	xor %r31, %r14, %r31
 # v59 = v34 ^ v59
 	.loc 1 585
-	xor %r5, %r4, %r5
+	xor %r27, %r31, %r27
 # v18 = v18 & v33
 	.loc 1 586
-	and %r19, %r19, %r21
+	and %r26, %r26, %r20
 # v23 = v20 & v23
 	.loc 1 587
-	and %r20, %r18, %r20
+	and %r23, %r9, %r23
 # v23 = v18 ^ v23
 	.loc 1 588
-	xor %r3, %r19, %r20
+	xor %r23, %r26, %r23
 # v33 = v20 & v33
 	.loc 1 589
-	and %r4, %r18, %r21
+	and %r20, %r9, %r20
 # v30 = v30 ^ v24
 	.loc 1 590
-	lwz %r21, 56(%r1)
-	xor %r22, %r22, %r21
+	xor %r28, %r28, %r8
 # v30 = v30 ^ v41
 	.loc 1 591
-	xor %r22, %r22, %r25
+	stw %r8, 80(%r1)
+	xor %r28, %r28, %r25
 # v36 = v36 ^ v55
 	.loc 1 592
-	lwz %r21, 60(%r1)
-	xor %r17, %r17, %r21
+	xor %r30, %r30, %r29
 # v36 = v36 ^ v49
 	.loc 1 593
-	xor %r17, %r17, %r23
+	stw %r29, 84(%r1)
+	xor %r30, %r30, %r17
 # v59 = v59 ^ v52
 	.loc 1 594
-	lwz %r21, 64(%r1)
-	xor %r5, %r5, %r21
+	xor %r27, %r27, %r22
 # v59 = v59 ^ v51
 	.loc 1 595
-	lwz %r21, 68(%r1)
-	xor %r5, %r5, %r21
-	stw %r5, 80(%r1)
+	stw %r22, 88(%r1)
+	xor %r27, %r27, %r5
 # v23 = v23 ^ v54
 	.loc 1 596
-	xor %r3, %r3, %r26
+	stw %r5, 92(%r1)
+	stw %r27, 104(%r1)
+	xor %r23, %r23, %r21
 # v23 = v23 ^ v53
 	.loc 1 597
-	lwz %r5, 72(%r1)
-	xor %r3, %r3, %r5
+	xor %r23, %r23, %r4
 # v33 = v33 ^ v26
 	.loc 1 598
-	xor %r4, %r4, %r24
+	stw %r4, 96(%r1)
+	xor %r20, %r20, %r24
 # v33 = v33 ^ v50
 	.loc 1 599
-	lwz %r5, 76(%r1)
-	xor %r4, %r4, %r5
+	xor %r20, %r20, %r3
 # v54 = v30 ^ v54
 	.loc 1 600
-	xor %r5, %r22, %r26
-	stw %r5, 84(%r1)
+	stw %r3, 100(%r1)
+	xor %r21, %r28, %r21
 # v26 = v36 ^ v26
 	.loc 1 601
-	xor %r5, %r17, %r24
-	stw %r5, 88(%r1)
+	stw %r21, 108(%r1)
+	xor %r24, %r30, %r24
 # v41 = v23 ^ v41
 	.loc 1 602
-	xor %r3, %r3, %r25
-	stw %r3, 92(%r1)
+	stw %r24, 112(%r1)
+	xor %r25, %r23, %r25
 # v49 = v33 ^ v49
 	.loc 1 603
-	xor %r3, %r4, %r23
-	stw %r3, 96(%r1)
+	stw %r25, 116(%r1)
+	xor %r17, %r20, %r17
 # v33 = v44 & v1
 	.loc 1 604
-	and %r3, %r29, %r12
-	stw %r3, 100(%r1)
+	stw %r17, 120(%r1)
+	lwz %r9, 20(%r1)
+	and %r31, %r11, %r9
 # v23 = v44 & v4
 	.loc 1 605
-	lwz %r26, 24(%r1)
-	and %r3, %r29, %r26
+	lwz %r30, 28(%r1)
+	and %r3, %r11, %r30
 # v36 = v15 & v1
 	.loc 1 606
-	and %r4, %r31, %r12
+	and %r4, %r19, %r9
 # v36 = v23 ^ v36
 	.loc 1 607
-	xor %r3, %r3, %r4
-	stw %r3, 104(%r1)
+	xor %r29, %r3, %r4
 # v23 = v44 & v7
 	.loc 1 608
-	lwz %r25, 32(%r1)
-	and %r3, %r29, %r25
+	lwz %r28, 36(%r1)
+	and %r3, %r11, %r28
 # v30 = v15 & v4
 	.loc 1 609
-	and %r4, %r31, %r26
+	and %r4, %r19, %r30
 # v20 = v8 & v1
 	.loc 1 610
-	and %r5, %r28, %r12
+	and %r5, %r12, %r9
 # v30 = v23 ^ v30
 	.loc 1 611
 	xor %r4, %r3, %r4
 # v20 = v30 ^ v20
 	.loc 1 612
-	xor %r3, %r4, %r5
-	stw %r3, 108(%r1)
+	xor %r25, %r4, %r5
 # v30 = v15 & v7
 	.loc 1 613
-	and %r3, %r31, %r25
+	and %r3, %r19, %r28
 # v23 = v8 & v4
 	.loc 1 614
-	and %r4, %r28, %r26
+	and %r4, %r12, %r30
 # v23 = v30 ^ v23
 	.loc 1 615
-	xor %r3, %r3, %r4
-	stw %r3, 116(%r1)
+	xor %r26, %r3, %r4
 # v30 = v8 & v7
 	.loc 1 616
-	and %r25, %r28, %r25
+	and %r24, %r12, %r28
 # v18 = v17 & v11
 	.loc 1 617
-	lwz %r5, 40(%r1)
-	and %r26, %r10, %r5
+	lwz %r27, 48(%r1)
+	and %r23, %r18, %r27
 # v34 = v17 & v14
 	.loc 1 618
-	lwz %r23, 48(%r1)
-	and %r3, %r10, %r23
+	lwz %r22, 56(%r1)
+	and %r3, %r18, %r22
 # v39 = v57 & v11
 	.loc 1 619
-	and %r4, %r27, %r5
+	and %r4, %r16, %r27
 # v39 = v34 ^ v39
 	.loc 1 620
-	xor %r24, %r3, %r4
+	xor %r21, %r3, %r4
 # v34 = v17 & v9
 	.loc 1 621
-	and %r3, %r10, %r11
+	lwz %r20, 40(%r1)
+	and %r3, %r18, %r20
 # v32 = v57 & v14
 	.loc 1 622
-	and %r4, %r27, %r23
+	and %r4, %r16, %r22
 # v42 = v5 & v11
 	.loc 1 623
-	and %r5, %r16, %r5
+	lwz %r8, 64(%r1)
+	and %r5, %r8, %r27
 # v32 = v34 ^ v32
 	.loc 1 624
 	xor %r4, %r3, %r4
 # v42 = v32 ^ v42
 	.loc 1 625
-	xor %r5, %r4, %r5
+	xor %r17, %r4, %r5
 # v32 = v57 & v9
 	.loc 1 626
-	and %r3, %r27, %r11
+	and %r3, %r16, %r20
 # v34 = v5 & v14
 	.loc 1 627
-	and %r4, %r16, %r23
+	and %r4, %r8, %r22
 # v34 = v32 ^ v34
 	.loc 1 628
-	xor %r23, %r3, %r4
+	xor %r5, %r3, %r4
 # v32 = v5 & v9
 	.loc 1 629
-	and %r22, %r16, %r11
+	and %r4, %r8, %r20
 # v45 = v44 ^ v17
 	.loc 1 630
-	xor %r14, %r29, %r10
+	xor %r14, %r11, %r18
 # v37 = v15 ^ v57
 	.loc 1 631
-	xor %r4, %r31, %r27
+	xor %r15, %r19, %r16
 # v29 = v8 ^ v5
 	.loc 1 632
-	xor %r21, %r28, %r16
+	xor %r8, %r12, %r8
 # v38 = v1 ^ v11
 	.loc 1 633
-	lwz %r3, 40(%r1)
-	xor %r19, %r12, %r3
+	xor %r27, %r9, %r27
 # v31 = v4 ^ v14
 	.loc 1 634
-	lwz %r3, 24(%r1)
-	lwz %r20, 48(%r1)
-	xor %r18, %r3, %r20
+	xor %r22, %r30, %r22
 # v27 = v7 ^ v9
 	.loc 1 635
-	lwz %r3, 32(%r1)
-	xor %r17, %r3, %r11
+	xor %r20, %r28, %r20
 # v28 = v45 & v38
 	.loc 1 636
-	and %r3, %r14, %r19
-	stw %r3, 112(%r1)
+	and %r28, %r14, %r27
 # v19 = v45 & v31
 	.loc 1 637
-	and %r3, %r14, %r18
+	and %r3, %r14, %r22
 # v22 = v37 & v38
 	.loc 1 638
-	and %r20, %r4, %r19
+	and %r30, %r15, %r27
 # v22 = v19 ^ v22
 	.loc 1 639
-	xor %r20, %r3, %r20
+	xor %r30, %r3, %r30
 # v45 = v45 & v27
 	.loc 1 640
-	and %r14, %r14, %r17
+	and %r14, %r14, %r20
 # v19 = v37 & v31
 	.loc 1 641
-	and %r3, %r4, %r18
+	and %r3, %r15, %r22
 # v38 = v29 & v38
 	.loc 1 642
-	and %r19, %r21, %r19
+	and %r27, %r8, %r27
 # v19 = v45 ^ v19
 	.loc 1 643
 	xor %r3, %r14, %r3
 # v38 = v19 ^ v38
 	.loc 1 644
-	xor %r19, %r3, %r19
+	xor %r27, %r3, %r27
 # v37 = v37 & v27
 	.loc 1 645
-	and %r3, %r4, %r17
+	and %r15, %r15, %r20
 # v31 = v29 & v31
 	.loc 1 646
-	and %r4, %r21, %r18
+	and %r22, %r8, %r22
 # v31 = v37 ^ v31
 	.loc 1 647
-	xor %r18, %r3, %r4
+	xor %r3, %r15, %r22
 # v27 = v29 & v27
 	.loc 1 648
-	and %r21, %r21, %r17
+	and %r20, %r8, %r20
 # v28 = v28 ^ v33
 	.loc 1 649
-	lwz %r3, 112(%r1)
-	lwz %r4, 100(%r1)
-	xor %r3, %r3, %r4
+	xor %r28, %r28, %r31
 # v28 = v28 ^ v18
 	.loc 1 650
-	xor %r4, %r3, %r26
+	xor %r28, %r28, %r23
 # v22 = v22 ^ v36
 	.loc 1 651
-	lwz %r3, 104(%r1)
-	xor %r3, %r20, %r3
+	xor %r30, %r30, %r29
 # v22 = v22 ^ v39
 	.loc 1 652
-	xor %r20, %r3, %r24
+	xor %r30, %r30, %r21
 # v38 = v38 ^ v20
 	.loc 1 653
-	lwz %r3, 108(%r1)
-	xor %r3, %r19, %r3
+	xor %r27, %r27, %r25
 # v38 = v38 ^ v42
 	.loc 1 654
-	xor %r19, %r3, %r5
+	xor %r27, %r27, %r17
 # v31 = v31 ^ v23
 	.loc 1 655
-	lwz %r17, 116(%r1)
-	xor %r3, %r18, %r17
+	stw %r17, 124(%r1)
+	xor %r3, %r3, %r26
 # v31 = v31 ^ v34
 	.loc 1 656
-	xor %r18, %r3, %r23
+	xor %r3, %r3, %r5
 # v27 = v27 ^ v30
 	.loc 1 657
-	xor %r3, %r21, %r25
+	stw %r5, 128(%r1)
+	xor %r20, %r20, %r24
 # v27 = v27 ^ v32
 	.loc 1 658
-	xor %r21, %r3, %r22
+	xor %r20, %r20, %r4
 # v23 = v28 ^ v23
 	.loc 1 659
-	xor %r3, %r4, %r17
-	stw %r3, 112(%r1)
+	stw %r4, 132(%r1)
+	xor %r26, %r28, %r26
 # v30 = v22 ^ v30
 	.loc 1 660
-	xor %r3, %r20, %r25
-	stw %r3, 116(%r1)
+	xor %r24, %r30, %r24
 # v18 = v31 ^ v18
 	.loc 1 661
-	xor %r26, %r18, %r26
+	xor %r23, %r3, %r23
 # v39 = v27 ^ v39
 	.loc 1 662
-	xor %r24, %r21, %r24
+	stw %r23, 136(%r1)
+	xor %r21, %r20, %r21
 # v44 = v47 ^ v44
 	.loc 1 663
-	xor %r29, %r8, %r29
+	stw %r21, 140(%r1)
+	xor %r11, %r7, %r11
 # v15 = v35 ^ v15
 	.loc 1 664
-	xor %r31, %r9, %r31
+	xor %r19, %r10, %r19
 # v8 = v43 ^ v8
 	.loc 1 665
-	xor %r28, %r7, %r28
+	xor %r30, %r6, %r12
 # v17 = v46 ^ v17
 	.loc 1 666
-	xor %r10, %r30, %r10
+	lwz %r3, 72(%r1)
+	xor %r18, %r3, %r18
 # v57 = v40 ^ v57
 	.loc 1 667
-	xor %r27, %r6, %r27
+	lwz %r3, 76(%r1)
+	xor %r16, %r3, %r16
 # v5 = v48 ^ v5
 	.loc 1 668
-	xor %r16, %r15, %r16
+	lwz %r3, 68(%r1)
+	lwz %r28, 64(%r1)
+	xor %r28, %r3, %r28
 # v48 = v0 ^ v1
 	.loc 1 669
 	lwz %r3, 16(%r1)
-	xor %r21, %r3, %r12
+	xor %r23, %r3, %r9
 # v40 = v3 ^ v4
 	.loc 1 670
-	lwz %r3, 20(%r1)
-	lwz %r4, 24(%r1)
-	xor %r25, %r3, %r4
+	lwz %r3, 24(%r1)
+	lwz %r4, 28(%r1)
+	xor %r12, %r3, %r4
 # v46 = v6 ^ v7
 	.loc 1 671
-	lwz %r3, 28(%r1)
-	lwz %r4, 32(%r1)
-	xor %r30, %r3, %r4
+	lwz %r3, 32(%r1)
+	lwz %r4, 36(%r1)
+	xor %r10, %r3, %r4
 # v43 = v10 ^ v11
 	.loc 1 672
-	lwz %r3, 36(%r1)
-	lwz %r4, 40(%r1)
+	lwz %r3, 44(%r1)
+	lwz %r4, 48(%r1)
 	xor %r9, %r3, %r4
 # v35 = v13 ^ v14
 	.loc 1 673
-	lwz %r3, 44(%r1)
-	lwz %r4, 48(%r1)
+	lwz %r3, 52(%r1)
+	lwz %r4, 56(%r1)
 	xor %r8, %r3, %r4
 # v47 = v16 ^ v9
 	.loc 1 674
-	lwz %r3, 52(%r1)
-	xor %r7, %r3, %r11
+	lwz %r3, 60(%r1)
+	lwz %r4, 40(%r1)
+	xor %r6, %r3, %r4
 # v27 = v44 & v48
 	.loc 1 675
-	and %r3, %r29, %r21
-	stw %r3, 120(%r1)
+	and %r7, %r11, %r23
 # v31 = v44 & v40
 	.loc 1 676
-	and %r3, %r29, %r25
+	and %r3, %r11, %r12
 # v22 = v15 & v48
 	.loc 1 677
-	and %r4, %r31, %r21
+	and %r4, %r19, %r23
 # v22 = v31 ^ v22
 	.loc 1 678
-	xor %r3, %r3, %r4
-	stw %r3, 124(%r1)
+	xor %r22, %r3, %r4
 # v31 = v44 & v46
 	.loc 1 679
-	and %r3, %r29, %r30
+	and %r3, %r11, %r10
 # v28 = v15 & v40
 	.loc 1 680
-	and %r4, %r31, %r25
+	and %r4, %r19, %r12
 # v29 = v8 & v48
 	.loc 1 681
-	and %r6, %r28, %r21
+	and %r5, %r30, %r23
 # v28 = v31 ^ v28
 	.loc 1 682
 	xor %r4, %r3, %r4
 # v29 = v28 ^ v29
 	.loc 1 683
-	xor %r20, %r4, %r6
+	xor %r21, %r4, %r5
 # v28 = v15 & v46
 	.loc 1 684
-	and %r3, %r31, %r30
+	and %r3, %r19, %r10
 # v31 = v8 & v40
 	.loc 1 685
-	and %r4, %r28, %r25
+	and %r4, %r30, %r12
 # v31 = v28 ^ v31
 	.loc 1 686
 	xor %r17, %r3, %r4
 # v28 = v8 & v46
 	.loc 1 687
-	and %r6, %r28, %r30
+	and %r20, %r30, %r10
 # v37 = v17 & v43
 	.loc 1 688
-	and %r18, %r10, %r9
+	and %r5, %r18, %r9
 # v19 = v17 & v35
 	.loc 1 689
-	and %r3, %r10, %r8
+	and %r3, %r18, %r8
 # v45 = v57 & v43
 	.loc 1 690
-	and %r4, %r27, %r9
+	and %r4, %r16, %r9
 # v45 = v19 ^ v45
 	.loc 1 691
 	xor %r15, %r3, %r4
 # v19 = v17 & v47
 	.loc 1 692
-	and %r3, %r10, %r7
+	and %r3, %r18, %r6
 # v21 = v57 & v35
 	.loc 1 693
-	and %r4, %r27, %r8
+	and %r4, %r16, %r8
 # v25 = v5 & v43
 	.loc 1 694
-	and %r14, %r16, %r9
+	and %r14, %r28, %r9
 # v21 = v19 ^ v21
 	.loc 1 695
 	xor %r4, %r3, %r4
@@ -2377,1822 +2249,1726 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv:
 	xor %r14, %r4, %r14
 # v21 = v57 & v47
 	.loc 1 697
-	and %r3, %r27, %r7
+	and %r3, %r16, %r6
 # v19 = v5 & v35
 	.loc 1 698
-	and %r4, %r16, %r8
+	and %r4, %r28, %r8
 # v19 = v21 ^ v19
 	.loc 1 699
 	xor %r4, %r3, %r4
 # v21 = v5 & v47
 	.loc 1 700
-	and %r3, %r16, %r7
+	and %r3, %r28, %r6
 # v17 = v44 ^ v17
 	.loc 1 701
-	xor %r10, %r29, %r10
+	xor %r18, %r11, %r18
 # v57 = v15 ^ v57
 	.loc 1 702
-	xor %r27, %r31, %r27
+	xor %r16, %r19, %r16
 # v5 = v8 ^ v5
 	.loc 1 703
-	xor %r16, %r28, %r16
+	xor %r28, %r30, %r28
 # v43 = v48 ^ v43
 	.loc 1 704
-	xor %r9, %r21, %r9
+	xor %r9, %r23, %r9
 # v35 = v40 ^ v35
 	.loc 1 705
-	xor %r31, %r25, %r8
+	xor %r11, %r12, %r8
 # v47 = v46 ^ v47
 	.loc 1 706
-	xor %r30, %r30, %r7
+	xor %r10, %r10, %r6
 # v46 = v17 & v43
 	.loc 1 707
-	and %r29, %r10, %r9
+	and %r12, %r18, %r9
 # v40 = v17 & v35
 	.loc 1 708
-	and %r7, %r10, %r31
+	and %r6, %r18, %r11
 # v48 = v57 & v43
 	.loc 1 709
-	and %r8, %r27, %r9
+	and %r8, %r16, %r9
 # v48 = v40 ^ v48
 	.loc 1 710
-	xor %r28, %r7, %r8
+	xor %r30, %r6, %r8
 # v17 = v17 & v47
 	.loc 1 711
-	and %r10, %r10, %r30
+	and %r18, %r18, %r10
 # v40 = v57 & v35
 	.loc 1 712
-	and %r7, %r27, %r31
+	and %r6, %r16, %r11
 # v43 = v5 & v43
 	.loc 1 713
-	and %r8, %r16, %r9
+	and %r8, %r28, %r9
 # v40 = v17 ^ v40
 	.loc 1 714
-	xor %r7, %r10, %r7
+	xor %r6, %r18, %r6
 # v43 = v40 ^ v43
 	.loc 1 715
-	xor %r7, %r7, %r8
+	xor %r6, %r6, %r8
 # v57 = v57 & v47
 	.loc 1 716
-	and %r27, %r27, %r30
+	and %r16, %r16, %r10
 # v35 = v5 & v35
 	.loc 1 717
-	and %r31, %r16, %r31
+	and %r11, %r28, %r11
 # v35 = v57 ^ v35
 	.loc 1 718
-	xor %r31, %r27, %r31
+	xor %r11, %r16, %r11
 # v47 = v5 & v47
 	.loc 1 719
-	and %r8, %r16, %r30
+	and %r8, %r28, %r10
 # v46 = v46 ^ v27
 	.loc 1 720
-	lwz %r9, 120(%r1)
-	xor %r29, %r29, %r9
+	xor %r12, %r12, %r7
 # v46 = v46 ^ v37
 	.loc 1 721
-	xor %r29, %r29, %r18
+	xor %r12, %r12, %r5
 # v48 = v48 ^ v22
 	.loc 1 722
-	lwz %r9, 124(%r1)
-	xor %r28, %r28, %r9
+	xor %r30, %r30, %r22
 # v48 = v48 ^ v45
 	.loc 1 723
-	xor %r28, %r28, %r15
+	xor %r30, %r30, %r15
 # v43 = v43 ^ v29
 	.loc 1 724
-	xor %r7, %r7, %r20
+	xor %r6, %r6, %r21
 # v43 = v43 ^ v25
 	.loc 1 725
-	xor %r9, %r7, %r14
+	xor %r9, %r6, %r14
 # v35 = v35 ^ v31
 	.loc 1 726
-	xor %r7, %r31, %r17
+	xor %r6, %r11, %r17
 # v35 = v35 ^ v19
 	.loc 1 727
-	xor %r7, %r7, %r4
+	xor %r6, %r6, %r4
 # v47 = v47 ^ v28
 	.loc 1 728
-	xor %r8, %r8, %r6
+	xor %r8, %r8, %r20
 # v47 = v47 ^ v21
 	.loc 1 729
 	xor %r8, %r8, %r3
 # v31 = v46 ^ v31
 	.loc 1 730
-	xor %r17, %r29, %r17
+	xor %r17, %r12, %r17
 # v28 = v48 ^ v28
 	.loc 1 731
-	xor %r31, %r28, %r6
+	xor %r20, %r30, %r20
 # v37 = v35 ^ v37
 	.loc 1 732
-	xor %r18, %r7, %r18
+	xor %r6, %r6, %r5
 # v45 = v47 ^ v45
 	.loc 1 733
 	xor %r15, %r8, %r15
 # v27 = v27 ^ v24
 	.loc 1 734
-	lwz %r6, 120(%r1)
-	lwz %r7, 56(%r1)
-	xor %r6, %r6, %r7
+	lwz %r5, 80(%r1)
+	xor %r7, %r7, %r5
 # v27 = v27 ^ v33
 	.loc 1 735
-	lwz %r7, 100(%r1)
-	xor %r8, %r6, %r7
+	xor %r8, %r7, %r31
 # v22 = v22 ^ v55
 	.loc 1 736
-	lwz %r6, 124(%r1)
-	lwz %r7, 60(%r1)
-	xor %r6, %r6, %r7
+	lwz %r5, 84(%r1)
+	xor %r22, %r22, %r5
 # v22 = v22 ^ v36
 	.loc 1 737
-	lwz %r7, 104(%r1)
-	xor %r10, %r6, %r7
+	xor %r22, %r22, %r29
 # v29 = v29 ^ v52
 	.loc 1 738
-	lwz %r6, 64(%r1)
-	xor %r20, %r20, %r6
+	lwz %r5, 88(%r1)
+	xor %r21, %r21, %r5
 # v29 = v29 ^ v20
 	.loc 1 739
-	lwz %r6, 108(%r1)
-	xor %r20, %r20, %r6
+	xor %r21, %r21, %r25
 # v31 = v31 ^ v54
 	.loc 1 740
-	lwz %r6, 84(%r1)
-	xor %r6, %r17, %r6
+	lwz %r5, 108(%r1)
+	xor %r5, %r17, %r5
 # v31 = v31 ^ v23
 	.loc 1 741
-	lwz %r7, 112(%r1)
-	xor %r30, %r6, %r7
+	xor %r10, %r5, %r26
 # v28 = v28 ^ v26
 	.loc 1 742
-	lwz %r6, 88(%r1)
-	xor %r6, %r31, %r6
+	lwz %r5, 112(%r1)
+	xor %r5, %r20, %r5
 # v28 = v28 ^ v30
 	.loc 1 743
-	lwz %r7, 116(%r1)
-	xor %r31, %r6, %r7
+	xor %r11, %r5, %r24
 # v43 = v43 ^ v59
 	.loc 1 744
-	lwz %r6, 80(%r1)
-	xor %r9, %r9, %r6
+	lwz %r12, 104(%r1)
+	xor %r9, %r9, %r12
 # v43 = v43 ^ v38
 	.loc 1 745
-	xor %r7, %r9, %r19
+	xor %r9, %r9, %r27
 # v37 = v37 ^ v41
 	.loc 1 746
-	lwz %r9, 92(%r1)
-	xor %r6, %r18, %r9
+	lwz %r30, 116(%r1)
+	xor %r5, %r6, %r30
 # v37 = v37 ^ v18
 	.loc 1 747
-	xor %r28, %r6, %r26
+	lwz %r28, 136(%r1)
+	xor %r23, %r5, %r28
 # v45 = v45 ^ v49
 	.loc 1 748
-	lwz %r27, 96(%r1)
-	xor %r6, %r15, %r27
+	lwz %r7, 120(%r1)
+	xor %r5, %r15, %r7
 # v45 = v45 ^ v39
 	.loc 1 749
-	xor %r6, %r6, %r24
+	lwz %r20, 140(%r1)
+	xor %r19, %r5, %r20
 # v25 = v25 ^ v51
 	.loc 1 750
-	lwz %r25, 68(%r1)
-	xor %r14, %r14, %r25
+	lwz %r6, 92(%r1)
+	xor %r14, %r14, %r6
 # v25 = v25 ^ v42
 	.loc 1 751
-	xor %r14, %r14, %r5
+	lwz %r18, 124(%r1)
+	xor %r14, %r14, %r18
 # v19 = v19 ^ v53
 	.loc 1 752
-	lwz %r21, 72(%r1)
-	xor %r4, %r4, %r21
+	lwz %r5, 96(%r1)
+	xor %r4, %r4, %r5
 # v19 = v19 ^ v34
 	.loc 1 753
-	xor %r4, %r4, %r23
+	lwz %r17, 128(%r1)
+	xor %r16, %r4, %r17
 # v21 = v21 ^ v50
 	.loc 1 754
-	lwz %r17, 76(%r1)
-	xor %r3, %r3, %r17
+	lwz %r4, 100(%r1)
+	xor %r3, %r3, %r4
 # v21 = v21 ^ v32
 	.loc 1 755
-	xor %r18, %r3, %r22
+	lwz %r15, 132(%r1)
+	xor %r3, %r3, %r15
 # v41 = v27 ^ v41
 	.loc 1 756
-	xor %r29, %r8, %r9
+	xor %r30, %r8, %r30
 # v49 = v22 ^ v49
 	.loc 1 757
-	xor %r8, %r10, %r27
+	xor %r7, %r22, %r7
 # v51 = v29 ^ v51
 	.loc 1 758
-	xor %r10, %r20, %r25
+	xor %r6, %r21, %r6
 # v53 = v31 ^ v53
 	.loc 1 759
-	xor %r27, %r30, %r21
+	xor %r5, %r10, %r5
 # v50 = v28 ^ v50
 	.loc 1 760
-	xor %r25, %r31, %r17
+	xor %r8, %r11, %r4
 # v33 = v37 ^ v33
 	.loc 1 761
-	lwz %r3, 100(%r1)
-	xor %r28, %r28, %r3
+	xor %r31, %r23, %r31
 # v36 = v45 ^ v36
 	.loc 1 762
-	lwz %r3, 104(%r1)
-	xor %r3, %r6, %r3
+	xor %r29, %r19, %r29
 # v20 = v25 ^ v20
 	.loc 1 763
-	lwz %r6, 108(%r1)
-	xor %r9, %r14, %r6
+	xor %r25, %r14, %r25
 # v23 = v19 ^ v23
 	.loc 1 764
-	lwz %r6, 112(%r1)
-	xor %r4, %r4, %r6
+	xor %r4, %r16, %r26
 # v30 = v21 ^ v30
 	.loc 1 765
-	lwz %r6, 116(%r1)
-	xor %r30, %r18, %r6
+	xor %r3, %r3, %r24
 # v36 = v36 ^ v32
 	.loc 1 766
-	xor %r31, %r3, %r22
+	xor %r29, %r29, %r15
 # v32 = v50 ^ v32
 	.loc 1 767
-	xor %r22, %r25, %r22
+	xor %r15, %r8, %r15
 # v33 = v33 ^ v34
 	.loc 1 768
-	xor %r6, %r28, %r23
+	xor %r31, %r31, %r17
 # v34 = v53 ^ v34
 	.loc 1 769
-	xor %r23, %r27, %r23
+	xor %r17, %r5, %r17
 # v43 = v43 ^ v42
 	.loc 1 770
-	xor %r7, %r7, %r5
+	xor %r9, %r9, %r18
 # v42 = v51 ^ v42
 	.loc 1 771
-	xor %r5, %r10, %r5
+	xor %r18, %r6, %r18
 # v32 = v32 ^ v39
 	.loc 1 772
-	xor %r22, %r22, %r24
+	xor %r15, %r15, %r20
 # v39 = v49 ^ v39
 	.loc 1 773
-	xor %r24, %r8, %r24
+	xor %r20, %r7, %r20
 # v34 = v34 ^ v18
 	.loc 1 774
-	xor %r23, %r23, %r26
+	xor %r17, %r17, %r28
 # v18 = v41 ^ v18
 	.loc 1 775
-	xor %r26, %r29, %r26
+	xor %r28, %r30, %r28
 # v42 = v42 ^ v38
 	.loc 1 776
-	xor %r8, %r5, %r19
+	xor %r18, %r18, %r27
 # v38 = v59 ^ v38
 	.loc 1 777
-	lwz %r3, 80(%r1)
-	xor %r19, %r3, %r19
+	xor %r27, %r12, %r27
 # v39 = v39 ^ v30
 	.loc 1 778
-	xor %r24, %r24, %r30
+	xor %r20, %r20, %r3
 # v30 = v26 ^ v30
 	.loc 1 779
-	lwz %r3, 88(%r1)
-	xor %r3, %r3, %r30
+	lwz %r5, 112(%r1)
+	xor %r3, %r5, %r3
 # v18 = v18 ^ v23
 	.loc 1 780
-	xor %r26, %r26, %r4
+	xor %r28, %r28, %r4
 # v23 = v54 ^ v23
 	.loc 1 781
-	lwz %r5, 84(%r1)
+	lwz %r5, 108(%r1)
 	xor %r4, %r5, %r4
 # v38 = v38 ^ v20
 	.loc 1 782
-	xor %r19, %r19, %r9
+	xor %r27, %r27, %r25
 # v20 = v52 ^ v20
 	.loc 1 783
-	lwz %r5, 64(%r1)
-	xor %r9, %r5, %r9
+	lwz %r5, 88(%r1)
+	xor %r25, %r5, %r25
 # v30 = v30 ^ v36
 	.loc 1 784
-	xor %r10, %r3, %r31
+	xor %r7, %r3, %r29
 # v36 = v55 ^ v36
 	.loc 1 785
-	lwz %r3, 60(%r1)
-	xor %r31, %r3, %r31
+	lwz %r3, 84(%r1)
+	xor %r29, %r3, %r29
 # v23 = v23 ^ v33
 	.loc 1 786
-	xor %r30, %r4, %r6
+	xor %r8, %r4, %r31
 # v33 = v24 ^ v33
 	.loc 1 787
-	lwz %r3, 56(%r1)
-	xor %r29, %r3, %r6
+	lwz %r3, 80(%r1)
+	xor %r31, %r3, %r31
 # v24 = v33 ^ v18
 	.loc 1 788
-	xor %r3, %r29, %r26
+	xor %r3, %r31, %r28
 # v55 = v36 ^ v39
 	.loc 1 789
-	xor %r4, %r31, %r24
+	xor %r4, %r29, %r20
 # v52 = v20 ^ v42
 	.loc 1 790
-	xor %r5, %r9, %r8
+	xor %r5, %r25, %r18
 # v52 = v52 ^ v43
 	.loc 1 791
-	xor %r5, %r5, %r7
+	xor %r5, %r5, %r9
 # v54 = v23 ^ v34
 	.loc 1 792
-	xor %r28, %r30, %r23
+	xor %r30, %r8, %r17
 # v26 = v30 ^ v32
 	.loc 1 793
-	xor %r27, %r10, %r22
+	xor %r10, %r7, %r15
 # v59 = v38 ^ v43
 	.loc 1 794
-	xor %r25, %r19, %r7
+	xor %r12, %r27, %r9
 # v24 = v24 ^ v54
 	.loc 1 795
-	xor %r3, %r3, %r28
+	xor %r3, %r3, %r30
 # v41 = v43 ^ v42
 	.loc 1 796
-	xor %r6, %r7, %r8
+	xor %r6, %r9, %r18
 # v55 = v55 ^ v26
 	.loc 1 797
-	xor %r4, %r4, %r27
+	stw %r9, 64(%r1)
+	xor %r4, %r4, %r10
 # v55 = v55 ^ v32
 	.loc 1 798
-	xor %r17, %r4, %r22
+	xor %r4, %r4, %r15
 # v49 = v18 ^ v34
 	.loc 1 799
-	xor %r4, %r26, %r23
+	xor %r26, %r28, %r17
 # v52 = v52 ^ v59
 	.loc 1 800
-	xor %r21, %r5, %r25
+	xor %r11, %r5, %r12
 # v51 = v39 ^ v32
 	.loc 1 801
-	xor %r20, %r24, %r22
+	xor %r9, %r20, %r15
 # v24 = v24 ^ v49
 	.loc 1 802
-	xor %r18, %r3, %r4
+	xor %r3, %r3, %r26
 # v53 = v32 ^ v26
 	.loc 1 803
-	xor %r3, %r22, %r27
+	xor %r5, %r15, %r10
 # v41 = v41 ^ v52
 	.loc 1 804
-	xor %r6, %r6, %r21
+	stw %r15, 68(%r1)
+	xor %r6, %r6, %r11
 # v41 = v41 ^ v59
 	.loc 1 805
-	xor %r6, %r6, %r25
+	xor %r6, %r6, %r12
 # v54 = v54 ^ v34
 	.loc 1 806
-	xor %r16, %r28, %r23
+	xor %r23, %r30, %r17
 # v55 = v55 ^ v51
 	.loc 1 807
-	xor %r28, %r17, %r20
+	xor %r24, %r4, %r9
 # v50 = v42 ^ v59
 	.loc 1 808
-	xor %r5, %r8, %r25
+	xor %r30, %r18, %r12
 # v24 = v24 ^ v54
 	.loc 1 809
-	xor %r17, %r18, %r16
+	xor %r3, %r3, %r23
 # v59 = v59 ^ v52
 	.loc 1 810
-	xor %r15, %r25, %r21
+	xor %r4, %r12, %r11
 # v53 = v53 ^ v55
 	.loc 1 811
-	xor %r3, %r3, %r28
+	xor %r5, %r5, %r24
 # v53 = v53 ^ v51
 	.loc 1 812
-	xor %r25, %r3, %r20
+	xor %r12, %r5, %r9
 # v49 = v49 ^ v34
 	.loc 1 813
-	xor %r18, %r4, %r23
+	xor %r26, %r26, %r17
 # v41 = v41 ^ v50
 	.loc 1 814
-	xor %r6, %r6, %r5
+	xor %r6, %r6, %r30
 # v26 = v26 ^ v51
 	.loc 1 815
-	xor %r27, %r27, %r20
+	xor %r5, %r10, %r9
 # v24 = v24 ^ v49
 	.loc 1 816
-	xor %r4, %r17, %r18
-	stw %r4, 164(%r1)
+	xor %r10, %r3, %r26
 # v51 = v51 ^ v55
 	.loc 1 817
-	xor %r3, %r20, %r28
-	stw %r3, 168(%r1)
+	xor %r9, %r9, %r24
 # v59 = v59 ^ v41
 	.loc 1 818
-	xor %r3, %r15, %r6
+	xor %r4, %r4, %r6
 # v59 = v59 ^ v50
 	.loc 1 819
-	xor %r3, %r3, %r5
-	stw %r3, 172(%r1)
+	xor %r22, %r4, %r30
 # v54 = v54 ^ v34
 	.loc 1 820
-	xor %r16, %r16, %r23
+	xor %r23, %r23, %r17
 # v53 = v53 ^ v26
 	.loc 1 821
-	xor %r20, %r25, %r27
+	stw %r17, 72(%r1)
+	xor %r3, %r12, %r5
 # v52 = v52 ^ v50
 	.loc 1 822
-	xor %r21, %r21, %r5
+	stw %r5, 76(%r1)
+	stw %r3, 80(%r1)
+	xor %r3, %r11, %r30
 # v21 = v24 & v33
 	.loc 1 823
-	and %r3, %r4, %r29
-	stw %r3, 64(%r1)
+	stw %r3, 120(%r1)
+	and %r11, %r10, %r31
 # v19 = v24 & v36
 	.loc 1 824
-	and %r3, %r4, %r31
+	and %r3, %r10, %r29
 # v25 = v50 & v33
 	.loc 1 825
-	and %r4, %r5, %r29
+	and %r4, %r30, %r31
 # v25 = v19 ^ v25
 	.loc 1 826
-	xor %r3, %r3, %r4
-	stw %r3, 68(%r1)
+	xor %r12, %r3, %r4
 # v19 = v24 & v20
 	.loc 1 827
-	lwz %r3, 164(%r1)
-	and %r3, %r3, %r9
+	and %r3, %r10, %r25
 # v45 = v50 & v36
 	.loc 1 828
-	and %r4, %r5, %r31
+	and %r4, %r30, %r29
 # v37 = v51 & v33
 	.loc 1 829
-	lwz %r17, 168(%r1)
-	and %r25, %r17, %r29
+	and %r5, %r9, %r31
 # v45 = v19 ^ v45
 	.loc 1 830
 	xor %r4, %r3, %r4
 # v37 = v45 ^ v37
 	.loc 1 831
-	xor %r3, %r4, %r25
-	stw %r3, 72(%r1)
+	xor %r19, %r4, %r5
 # v45 = v50 & v20
 	.loc 1 832
-	and %r3, %r5, %r9
+	and %r3, %r30, %r25
 # v19 = v51 & v36
 	.loc 1 833
-	and %r4, %r17, %r31
+	and %r4, %r9, %r29
 # v19 = v45 ^ v19
 	.loc 1 834
-	xor %r3, %r3, %r4
-	stw %r3, 56(%r1)
+	xor %r16, %r3, %r4
 # v45 = v51 & v20
 	.loc 1 835
-	and %r3, %r17, %r9
-	stw %r3, 60(%r1)
+	and %r17, %r9, %r25
 # v28 = v49 & v23
 	.loc 1 836
-	and %r3, %r18, %r30
-	stw %r3, 76(%r1)
+	and %r21, %r26, %r8
 # v31 = v49 & v30
 	.loc 1 837
-	and %r3, %r18, %r10
+	and %r3, %r26, %r7
 # v29 = v59 & v23
 	.loc 1 838
-	lwz %r17, 172(%r1)
-	and %r4, %r17, %r30
+	and %r4, %r22, %r8
 # v29 = v31 ^ v29
 	.loc 1 839
-	xor %r3, %r3, %r4
-	stw %r3, 80(%r1)
+	xor %r15, %r3, %r4
 # v31 = v49 & v38
 	.loc 1 840
-	and %r3, %r18, %r19
+	and %r3, %r26, %r27
 # v22 = v59 & v30
 	.loc 1 841
-	and %r4, %r17, %r10
+	and %r4, %r22, %r7
 # v27 = v55 & v23
 	.loc 1 842
-	and %r25, %r28, %r30
+	and %r5, %r24, %r8
 # v22 = v31 ^ v22
 	.loc 1 843
 	xor %r4, %r3, %r4
 # v27 = v22 ^ v27
 	.loc 1 844
-	xor %r3, %r4, %r25
-	stw %r3, 84(%r1)
+	xor %r5, %r4, %r5
 # v22 = v59 & v38
 	.loc 1 845
-	and %r3, %r17, %r19
+	and %r3, %r22, %r27
 # v31 = v55 & v30
 	.loc 1 846
-	and %r4, %r28, %r10
+	and %r4, %r24, %r7
 # v31 = v22 ^ v31
 	.loc 1 847
-	xor %r3, %r3, %r4
-	stw %r3, 88(%r1)
+	xor %r4, %r3, %r4
 # v22 = v55 & v38
 	.loc 1 848
-	and %r3, %r28, %r19
-	stw %r3, 92(%r1)
+	and %r3, %r24, %r27
 # v47 = v24 ^ v49
 	.loc 1 849
-	lwz %r3, 164(%r1)
-	xor %r25, %r3, %r18
+	xor %r14, %r10, %r26
 # v35 = v50 ^ v59
 	.loc 1 850
-	mr %r3, %r17
-	xor %r15, %r5, %r3
-	stw %r15, 96(%r1)
+	stw %r26, 112(%r1)
+	xor %r26, %r30, %r22
 # v48 = v51 ^ v55
 	.loc 1 851
-	lwz %r3, 168(%r1)
-	xor %r3, %r3, %r28
-	stw %r3, 100(%r1)
+	stw %r22, 116(%r1)
+	xor %r22, %r9, %r24
 # v46 = v33 ^ v23
 	.loc 1 852
-	xor %r14, %r29, %r30
-	stw %r14, 116(%r1)
+	stw %r24, 108(%r1)
+	xor %r24, %r31, %r8
 # v5 = v36 ^ v30
 	.loc 1 853
-	xor %r4, %r31, %r10
+	stw %r8, 100(%r1)
+	stw %r31, 104(%r1)
+	xor %r8, %r29, %r7
 # v57 = v20 ^ v38
 	.loc 1 854
-	xor %r17, %r9, %r19
+	stw %r7, 92(%r1)
+	stw %r29, 96(%r1)
+	xor %r29, %r25, %r27
 # v40 = v47 & v46
 	.loc 1 855
-	and %r3, %r25, %r14
-	stw %r3, 104(%r1)
+	stw %r27, 84(%r1)
+	stw %r25, 88(%r1)
+	and %r27, %r14, %r24
 # v17 = v47 & v5
 	.loc 1 856
-	and %r3, %r25, %r4
-	stw %r3, 108(%r1)
+	and %r7, %r14, %r8
 # v8 = v35 & v46
 	.loc 1 857
-	and %r3, %r15, %r14
-	stw %r3, 112(%r1)
+	and %r31, %r26, %r24
 # v8 = v17 ^ v8
 	.loc 1 858
-	lwz %r3, 108(%r1)
-	lwz %r14, 112(%r1)
-	xor %r3, %r3, %r14
-	stw %r3, 108(%r1)
+	xor %r31, %r7, %r31
 # v47 = v47 & v57
 	.loc 1 859
-	and %r14, %r25, %r17
+	and %r14, %r14, %r29
 # v17 = v35 & v5
 	.loc 1 860
-	and %r15, %r15, %r4
+	and %r7, %r26, %r8
 # v46 = v48 & v46
 	.loc 1 861
-	lwz %r3, 100(%r1)
-	lwz %r25, 116(%r1)
-	and %r25, %r3, %r25
+	and %r24, %r22, %r24
 # v17 = v47 ^ v17
 	.loc 1 862
-	xor %r3, %r14, %r15
+	xor %r7, %r14, %r7
 # v46 = v17 ^ v46
 	.loc 1 863
-	xor %r25, %r3, %r25
+	xor %r24, %r7, %r24
 # v35 = v35 & v57
 	.loc 1 864
-	lwz %r3, 96(%r1)
-	and %r3, %r3, %r17
+	and %r26, %r26, %r29
 # v5 = v48 & v5
 	.loc 1 865
-	lwz %r15, 100(%r1)
-	and %r4, %r15, %r4
+	and %r8, %r22, %r8
 # v5 = v35 ^ v5
 	.loc 1 866
-	xor %r4, %r3, %r4
+	xor %r8, %r26, %r8
 # v57 = v48 & v57
 	.loc 1 867
-	and %r3, %r15, %r17
-	stw %r3, 100(%r1)
+	and %r29, %r22, %r29
 # v40 = v40 ^ v21
 	.loc 1 868
-	lwz %r3, 104(%r1)
-	lwz %r17, 64(%r1)
-	xor %r3, %r3, %r17
+	xor %r27, %r27, %r11
 # v40 = v40 ^ v28
 	.loc 1 869
-	lwz %r17, 76(%r1)
-	xor %r3, %r3, %r17
-	stw %r3, 96(%r1)
+	stw %r11, 124(%r1)
+	xor %r27, %r27, %r21
 # v8 = v8 ^ v25
 	.loc 1 870
-	lwz %r3, 68(%r1)
-	lwz %r17, 108(%r1)
-	xor %r3, %r17, %r3
+	xor %r31, %r31, %r12
 # v8 = v8 ^ v29
 	.loc 1 871
-	lwz %r17, 80(%r1)
-	xor %r3, %r3, %r17
-	stw %r3, 104(%r1)
+	stw %r12, 128(%r1)
+	xor %r31, %r31, %r15
 # v46 = v46 ^ v37
 	.loc 1 872
-	lwz %r3, 72(%r1)
-	xor %r3, %r25, %r3
+	xor %r24, %r24, %r19
 # v46 = v46 ^ v27
 	.loc 1 873
-	lwz %r25, 84(%r1)
-	xor %r3, %r3, %r25
-	stw %r3, 80(%r1)
+	stw %r19, 132(%r1)
+	xor %r24, %r24, %r5
 # v5 = v5 ^ v19
 	.loc 1 874
-	lwz %r25, 56(%r1)
-	xor %r3, %r4, %r25
+	stw %r5, 136(%r1)
+	stw %r24, 148(%r1)
+	xor %r8, %r8, %r16
 # v5 = v5 ^ v31
 	.loc 1 875
-	lwz %r4, 88(%r1)
-	xor %r4, %r3, %r4
+	xor %r8, %r8, %r4
 # v57 = v57 ^ v45
 	.loc 1 876
-	lwz %r15, 60(%r1)
-	lwz %r3, 100(%r1)
-	xor %r14, %r3, %r15
+	stw %r4, 140(%r1)
+	xor %r29, %r29, %r17
 # v57 = v57 ^ v22
 	.loc 1 877
-	lwz %r3, 92(%r1)
-	xor %r14, %r14, %r3
+	xor %r29, %r29, %r3
 # v19 = v40 ^ v19
 	.loc 1 878
-	lwz %r3, 96(%r1)
-	xor %r3, %r3, %r25
-	stw %r3, 96(%r1)
+	stw %r3, 144(%r1)
+	xor %r16, %r27, %r16
 # v45 = v8 ^ v45
 	.loc 1 879
-	lwz %r3, 104(%r1)
-	xor %r3, %r3, %r15
-	stw %r3, 100(%r1)
+	stw %r16, 152(%r1)
+	xor %r17, %r31, %r17
 # v28 = v5 ^ v28
 	.loc 1 880
-	lwz %r3, 76(%r1)
-	xor %r3, %r4, %r3
-	stw %r3, 76(%r1)
+	stw %r17, 156(%r1)
+	xor %r21, %r8, %r21
 # v29 = v57 ^ v29
 	.loc 1 881
-	xor %r3, %r14, %r17
-	stw %r3, 104(%r1)
+	stw %r21, 160(%r1)
+	xor %r15, %r29, %r15
 # v57 = v54 & v18
 	.loc 1 882
-	and %r3, %r16, %r26
-	stw %r3, 108(%r1)
+	stw %r15, 164(%r1)
+	and %r25, %r23, %r28
 # v5 = v54 & v39
 	.loc 1 883
-	and %r3, %r16, %r24
+	and %r3, %r23, %r20
 # v8 = v41 & v18
 	.loc 1 884
-	and %r4, %r6, %r26
+	and %r4, %r6, %r28
 # v8 = v5 ^ v8
 	.loc 1 885
-	xor %r3, %r3, %r4
-	stw %r3, 112(%r1)
+	xor %r22, %r3, %r4
 # v5 = v54 & v42
 	.loc 1 886
-	and %r3, %r16, %r8
+	and %r3, %r23, %r18
 # v40 = v41 & v39
 	.loc 1 887
-	and %r4, %r6, %r24
+	and %r4, %r6, %r20
 # v48 = v53 & v18
 	.loc 1 888
-	and %r25, %r20, %r26
+	lwz %r24, 80(%r1)
+	and %r5, %r24, %r28
 # v40 = v5 ^ v40
 	.loc 1 889
 	xor %r4, %r3, %r4
 # v48 = v40 ^ v48
 	.loc 1 890
-	xor %r3, %r4, %r25
-	stw %r3, 116(%r1)
+	xor %r16, %r4, %r5
 # v40 = v41 & v42
 	.loc 1 891
-	and %r3, %r6, %r8
+	and %r3, %r6, %r18
 # v5 = v53 & v39
 	.loc 1 892
-	and %r4, %r20, %r24
+	and %r4, %r24, %r20
 # v5 = v40 ^ v5
 	.loc 1 893
-	xor %r3, %r3, %r4
-	stw %r3, 120(%r1)
+	xor %r17, %r3, %r4
 # v40 = v53 & v42
 	.loc 1 894
-	and %r3, %r20, %r8
-	stw %r3, 124(%r1)
+	and %r31, %r24, %r18
 # v35 = v34 & v34
 	.loc 1 895
-	and %r3, %r23, %r23
-	stw %r3, 128(%r1)
+	lwz %r12, 72(%r1)
+	and %r7, %r12, %r12
 # v17 = v34 & v32
 	.loc 1 896
-	and %r3, %r23, %r22
+	lwz %r4, 68(%r1)
+	and %r3, %r12, %r4
 # v47 = v52 & v34
 	.loc 1 897
-	and %r4, %r21, %r23
+	lwz %r5, 120(%r1)
+	and %r27, %r5, %r12
 # v47 = v17 ^ v47
 	.loc 1 898
-	xor %r3, %r3, %r4
-	stw %r3, 132(%r1)
+	xor %r27, %r3, %r27
 # v17 = v34 & v43
 	.loc 1 899
-	and %r3, %r23, %r7
+	lwz %r3, 64(%r1)
+	and %r11, %r12, %r3
 # v15 = v52 & v32
 	.loc 1 900
-	and %r4, %r21, %r22
+	and %r29, %r5, %r4
 # v44 = v26 & v34
 	.loc 1 901
-	and %r25, %r27, %r23
+	lwz %r8, 76(%r1)
+	and %r26, %r8, %r12
 # v15 = v17 ^ v15
 	.loc 1 902
-	xor %r4, %r3, %r4
+	xor %r29, %r11, %r29
 # v44 = v15 ^ v44
 	.loc 1 903
-	xor %r3, %r4, %r25
-	stw %r3, 176(%r1)
+	xor %r11, %r29, %r26
 # v15 = v52 & v43
 	.loc 1 904
-	and %r3, %r21, %r7
+	and %r29, %r5, %r3
 # v17 = v26 & v32
 	.loc 1 905
-	and %r4, %r27, %r22
+	and %r26, %r8, %r4
 # v17 = v15 ^ v17
 	.loc 1 906
-	xor %r3, %r3, %r4
-	stw %r3, 180(%r1)
+	xor %r26, %r29, %r26
 # v15 = v26 & v43
 	.loc 1 907
-	and %r25, %r27, %r7
+	and %r29, %r8, %r3
 # v58 = v54 ^ v34
 	.loc 1 908
-	xor %r4, %r16, %r23
+	xor %r19, %r23, %r12
 # v62 = v41 ^ v52
 	.loc 1 909
-	xor %r3, %r6, %r21
-	stw %r3, 136(%r1)
+	xor %r21, %r6, %r5
 # v60 = v53 ^ v26
 	.loc 1 910
-	xor %r3, %r20, %r27
-	stw %r3, 140(%r1)
+	xor %r14, %r24, %r8
 # v56 = v18 ^ v34
 	.loc 1 911
-	xor %r15, %r26, %r23
+	xor %r15, %r28, %r12
 # v12 = v39 ^ v32
 	.loc 1 912
-	xor %r17, %r24, %r22
+	stw %r28, 80(%r1)
+	xor %r28, %r20, %r4
 # v61 = v42 ^ v43
 	.loc 1 913
-	xor %r3, %r8, %r7
-	stw %r3, 144(%r1)
+	stw %r20, 76(%r1)
+	xor %r20, %r18, %r3
 # v2 = v58 & v56
 	.loc 1 914
-	and %r3, %r4, %r15
-	stw %r3, 148(%r1)
+	stw %r18, 72(%r1)
+	and %r18, %r19, %r15
 # v63 = v58 & v12
 	.loc 1 915
-	and %r3, %r4, %r17
-	stw %r3, 56(%r1)
+	and %r3, %r19, %r28
 # v64 = v62 & v56
 	.loc 1 916
-	lwz %r3, 136(%r1)
-	and %r3, %r3, %r15
-	stw %r3, 60(%r1)
+	and %r4, %r21, %r15
 # v64 = v63 ^ v64
 	.loc 1 917
-	lwz %r3, 56(%r1)
-	lwz %r14, 60(%r1)
-	xor %r3, %r3, %r14
-	stw %r3, 56(%r1)
+	xor %r4, %r3, %r4
 # v58 = v58 & v61
 	.loc 1 918
-	lwz %r3, 144(%r1)
-	and %r3, %r4, %r3
-	stw %r3, 60(%r1)
+	and %r19, %r19, %r20
 # v63 = v62 & v12
 	.loc 1 919
-	lwz %r3, 136(%r1)
-	and %r4, %r3, %r17
+	and %r3, %r21, %r28
 # v56 = v60 & v56
 	.loc 1 920
-	lwz %r3, 140(%r1)
-	and %r3, %r3, %r15
+	and %r15, %r14, %r15
 # v63 = v58 ^ v63
 	.loc 1 921
-	lwz %r15, 60(%r1)
-	xor %r4, %r15, %r4
+	xor %r3, %r19, %r3
 # v56 = v63 ^ v56
 	.loc 1 922
-	xor %r3, %r4, %r3
-	stw %r3, 60(%r1)
+	xor %r15, %r3, %r15
 # v62 = v62 & v61
 	.loc 1 923
-	lwz %r3, 136(%r1)
-	lwz %r4, 144(%r1)
-	and %r3, %r3, %r4
+	and %r21, %r21, %r20
 # v12 = v60 & v12
 	.loc 1 924
-	lwz %r15, 140(%r1)
-	and %r4, %r15, %r17
+	and %r28, %r14, %r28
 # v12 = v62 ^ v12
 	.loc 1 925
-	xor %r4, %r3, %r4
+	xor %r3, %r21, %r28
 # v61 = v60 & v61
 	.loc 1 926
-	lwz %r3, 144(%r1)
-	and %r3, %r15, %r3
-	stw %r3, 136(%r1)
+	and %r20, %r14, %r20
 # v2 = v2 ^ v57
 	.loc 1 927
-	lwz %r3, 148(%r1)
-	lwz %r17, 108(%r1)
-	xor %r3, %r3, %r17
+	xor %r18, %r18, %r25
 # v2 = v2 ^ v35
 	.loc 1 928
-	lwz %r17, 128(%r1)
-	xor %r17, %r3, %r17
+	xor %r18, %r18, %r7
 # v64 = v64 ^ v8
 	.loc 1 929
-	lwz %r3, 112(%r1)
-	lwz %r15, 56(%r1)
-	xor %r3, %r15, %r3
+	xor %r4, %r4, %r22
 # v64 = v64 ^ v47
 	.loc 1 930
-	lwz %r15, 132(%r1)
-	xor %r3, %r3, %r15
-	stw %r3, 56(%r1)
+	xor %r4, %r4, %r27
 # v56 = v56 ^ v48
 	.loc 1 931
-	lwz %r3, 116(%r1)
-	lwz %r15, 60(%r1)
-	xor %r3, %r15, %r3
+	xor %r15, %r15, %r16
 # v56 = v56 ^ v44
 	.loc 1 932
-	lwz %r15, 176(%r1)
-	xor %r3, %r3, %r15
-	stw %r3, 60(%r1)
+	xor %r15, %r15, %r11
 # v12 = v12 ^ v5
 	.loc 1 933
-	lwz %r15, 120(%r1)
-	xor %r3, %r4, %r15
+	stw %r11, 120(%r1)
+	xor %r3, %r3, %r17
 # v12 = v12 ^ v17
 	.loc 1 934
-	lwz %r4, 180(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 120(%r1)
+	xor %r3, %r3, %r26
 # v61 = v61 ^ v40
 	.loc 1 935
-	lwz %r4, 124(%r1)
-	lwz %r3, 136(%r1)
-	xor %r3, %r3, %r4
+	stw %r26, 168(%r1)
+	xor %r20, %r20, %r31
 # v61 = v61 ^ v15
 	.loc 1 936
-	xor %r14, %r3, %r25
+	xor %r20, %r20, %r29
 # v5 = v2 ^ v5
 	.loc 1 937
-	xor %r3, %r17, %r15
-	stw %r3, 124(%r1)
+	stw %r29, 172(%r1)
+	xor %r17, %r18, %r17
 # v40 = v64 ^ v40
 	.loc 1 938
-	lwz %r3, 56(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 56(%r1)
+	xor %r31, %r4, %r31
 # v35 = v12 ^ v35
 	.loc 1 939
-	lwz %r3, 120(%r1)
-	lwz %r4, 128(%r1)
-	xor %r3, %r3, %r4
-	stw %r3, 120(%r1)
+	xor %r7, %r3, %r7
 # v47 = v61 ^ v47
 	.loc 1 940
-	lwz %r3, 132(%r1)
-	xor %r3, %r14, %r3
-	stw %r3, 128(%r1)
+	stw %r7, 176(%r1)
+	xor %r27, %r20, %r27
 # v54 = v24 ^ v54
 	.loc 1 941
-	lwz %r3, 164(%r1)
-	xor %r16, %r3, %r16
+	stw %r27, 180(%r1)
+	xor %r23, %r10, %r23
 # v41 = v50 ^ v41
 	.loc 1 942
-	xor %r6, %r5, %r6
+	xor %r30, %r30, %r6
 # v53 = v51 ^ v53
 	.loc 1 943
-	lwz %r3, 168(%r1)
-	xor %r20, %r3, %r20
+	xor %r24, %r9, %r24
 # v49 = v49 ^ v34
 	.loc 1 944
-	xor %r18, %r18, %r23
+	lwz %r29, 112(%r1)
+	xor %r29, %r29, %r12
 # v52 = v59 ^ v52
 	.loc 1 945
-	lwz %r3, 172(%r1)
-	xor %r21, %r3, %r21
+	lwz %r3, 116(%r1)
+	xor %r28, %r3, %r5
 # v26 = v55 ^ v26
 	.loc 1 946
-	xor %r27, %r28, %r27
+	lwz %r3, 108(%r1)
+	xor %r27, %r3, %r8
 # v18 = v33 ^ v18
 	.loc 1 947
-	xor %r26, %r29, %r26
+	lwz %r3, 104(%r1)
+	lwz %r9, 80(%r1)
+	xor %r9, %r3, %r9
 # v39 = v36 ^ v39
 	.loc 1 948
-	xor %r24, %r31, %r24
+	lwz %r3, 96(%r1)
+	lwz %r10, 76(%r1)
+	xor %r10, %r3, %r10
 # v42 = v20 ^ v42
 	.loc 1 949
-	xor %r8, %r9, %r8
+	lwz %r3, 88(%r1)
+	lwz %r11, 72(%r1)
+	xor %r11, %r3, %r11
 # v34 = v23 ^ v34
 	.loc 1 950
-	xor %r23, %r30, %r23
+	lwz %r3, 100(%r1)
+	xor %r12, %r3, %r12
 # v32 = v30 ^ v32
 	.loc 1 951
-	xor %r22, %r10, %r22
+	lwz %r3, 92(%r1)
+	lwz %r8, 68(%r1)
+	xor %r8, %r3, %r8
 # v43 = v38 ^ v43
 	.loc 1 952
-	xor %r9, %r19, %r7
+	lwz %r3, 84(%r1)
+	lwz %r6, 64(%r1)
+	xor %r6, %r3, %r6
 # v38 = v54 & v18
 	.loc 1 953
-	and %r7, %r16, %r26
+	and %r7, %r23, %r9
 # v30 = v54 & v39
 	.loc 1 954
-	and %r3, %r16, %r24
+	and %r3, %r23, %r10
 # v23 = v41 & v18
 	.loc 1 955
-	and %r4, %r6, %r26
+	and %r4, %r30, %r9
 # v23 = v30 ^ v23
 	.loc 1 956
-	xor %r10, %r3, %r4
+	xor %r26, %r3, %r4
 # v30 = v54 & v42
 	.loc 1 957
-	and %r3, %r16, %r8
+	and %r3, %r23, %r11
 # v20 = v41 & v39
 	.loc 1 958
-	and %r4, %r6, %r24
+	and %r4, %r30, %r10
 # v36 = v53 & v18
 	.loc 1 959
-	and %r5, %r20, %r26
+	and %r5, %r24, %r9
 # v20 = v30 ^ v20
 	.loc 1 960
 	xor %r4, %r3, %r4
 # v36 = v20 ^ v36
 	.loc 1 961
-	xor %r30, %r4, %r5
+	xor %r21, %r4, %r5
 # v20 = v41 & v42
 	.loc 1 962
-	and %r3, %r6, %r8
+	and %r3, %r30, %r11
 # v30 = v53 & v39
 	.loc 1 963
-	and %r4, %r20, %r24
+	and %r4, %r24, %r10
 # v30 = v20 ^ v30
 	.loc 1 964
-	xor %r28, %r3, %r4
+	xor %r19, %r3, %r4
 # v20 = v53 & v42
 	.loc 1 965
-	and %r31, %r20, %r8
+	and %r20, %r24, %r11
 # v33 = v49 & v34
 	.loc 1 966
-	and %r29, %r18, %r23
+	and %r5, %r29, %r12
 # v55 = v49 & v32
 	.loc 1 967
-	and %r3, %r18, %r22
+	and %r3, %r29, %r8
 # v59 = v52 & v34
 	.loc 1 968
-	and %r4, %r21, %r23
+	and %r4, %r28, %r12
 # v59 = v55 ^ v59
 	.loc 1 969
-	xor %r19, %r3, %r4
+	xor %r18, %r3, %r4
 # v55 = v49 & v43
 	.loc 1 970
-	and %r3, %r18, %r9
+	and %r3, %r29, %r6
 # v51 = v52 & v32
 	.loc 1 971
-	and %r4, %r21, %r22
+	and %r4, %r28, %r8
 # v50 = v26 & v34
 	.loc 1 972
-	and %r5, %r27, %r23
+	and %r14, %r27, %r12
 # v51 = v55 ^ v51
 	.loc 1 973
 	xor %r4, %r3, %r4
 # v50 = v51 ^ v50
 	.loc 1 974
-	xor %r5, %r4, %r5
+	xor %r14, %r4, %r14
 # v51 = v52 & v43
 	.loc 1 975
-	and %r3, %r21, %r9
+	and %r3, %r28, %r6
 # v55 = v26 & v32
 	.loc 1 976
-	and %r4, %r27, %r22
+	and %r4, %r27, %r8
 # v55 = v51 ^ v55
 	.loc 1 977
-	xor %r15, %r3, %r4
+	xor %r4, %r3, %r4
 # v51 = v26 & v43
 	.loc 1 978
-	and %r17, %r27, %r9
+	and %r3, %r27, %r6
 # v49 = v54 ^ v49
 	.loc 1 979
-	xor %r18, %r16, %r18
+	xor %r29, %r23, %r29
 # v52 = v41 ^ v52
 	.loc 1 980
-	xor %r21, %r6, %r21
+	xor %r28, %r30, %r28
 # v26 = v53 ^ v26
 	.loc 1 981
-	xor %r27, %r20, %r27
+	xor %r27, %r24, %r27
 # v34 = v18 ^ v34
 	.loc 1 982
-	xor %r6, %r26, %r23
+	xor %r12, %r9, %r12
 # v32 = v39 ^ v32
 	.loc 1 983
-	xor %r22, %r24, %r22
+	xor %r9, %r10, %r8
 # v43 = v42 ^ v43
 	.loc 1 984
-	xor %r9, %r8, %r9
+	xor %r10, %r11, %r6
 # v42 = v49 & v34
 	.loc 1 985
-	and %r8, %r18, %r6
+	and %r11, %r29, %r12
 # v39 = v49 & v32
 	.loc 1 986
-	and %r3, %r18, %r22
+	and %r6, %r29, %r9
 # v18 = v52 & v34
 	.loc 1 987
-	and %r4, %r21, %r6
+	and %r8, %r28, %r12
 # v18 = v39 ^ v18
 	.loc 1 988
-	xor %r26, %r3, %r4
+	xor %r30, %r6, %r8
 # v49 = v49 & v43
 	.loc 1 989
-	and %r3, %r18, %r9
+	and %r29, %r29, %r10
 # v39 = v52 & v32
 	.loc 1 990
-	and %r4, %r21, %r22
+	and %r6, %r28, %r9
 # v34 = v26 & v34
 	.loc 1 991
-	and %r6, %r27, %r6
+	and %r8, %r27, %r12
 # v39 = v49 ^ v39
 	.loc 1 992
-	xor %r4, %r3, %r4
+	xor %r6, %r29, %r6
 # v34 = v39 ^ v34
 	.loc 1 993
-	xor %r6, %r4, %r6
+	xor %r6, %r6, %r8
 # v52 = v52 & v43
 	.loc 1 994
-	and %r21, %r21, %r9
+	and %r28, %r28, %r10
 # v32 = v26 & v32
 	.loc 1 995
-	and %r3, %r27, %r22
+	and %r9, %r27, %r9
 # v32 = v52 ^ v32
 	.loc 1 996
-	xor %r3, %r21, %r3
+	xor %r9, %r28, %r9
 # v43 = v26 & v43
 	.loc 1 997
-	and %r9, %r27, %r9
+	and %r8, %r27, %r10
 # v42 = v42 ^ v38
 	.loc 1 998
-	xor %r8, %r8, %r7
+	xor %r11, %r11, %r7
 # v42 = v42 ^ v33
 	.loc 1 999
-	xor %r8, %r8, %r29
+	xor %r11, %r11, %r5
 # v18 = v18 ^ v23
 	.loc 1 1000
-	xor %r26, %r26, %r10
+	xor %r30, %r30, %r26
 # v18 = v18 ^ v59
 	.loc 1 1001
-	xor %r26, %r26, %r19
+	xor %r30, %r30, %r18
 # v34 = v34 ^ v36
 	.loc 1 1002
-	xor %r6, %r6, %r30
+	xor %r6, %r6, %r21
 # v34 = v34 ^ v50
 	.loc 1 1003
-	xor %r6, %r6, %r5
+	xor %r10, %r6, %r14
 # v32 = v32 ^ v30
 	.loc 1 1004
-	xor %r3, %r3, %r28
+	xor %r6, %r9, %r19
 # v32 = v32 ^ v55
 	.loc 1 1005
-	xor %r3, %r3, %r15
+	xor %r6, %r6, %r4
 # v43 = v43 ^ v20
 	.loc 1 1006
-	xor %r9, %r9, %r31
+	xor %r8, %r8, %r20
 # v43 = v43 ^ v51
 	.loc 1 1007
-	xor %r9, %r9, %r17
+	xor %r8, %r8, %r3
 # v30 = v42 ^ v30
 	.loc 1 1008
-	xor %r28, %r8, %r28
+	xor %r19, %r11, %r19
 # v20 = v18 ^ v20
 	.loc 1 1009
-	xor %r31, %r26, %r31
+	xor %r20, %r30, %r20
 # v33 = v32 ^ v33
 	.loc 1 1010
-	xor %r29, %r3, %r29
+	xor %r6, %r6, %r5
 # v59 = v43 ^ v59
 	.loc 1 1011
-	xor %r19, %r9, %r19
+	xor %r18, %r8, %r18
 # v38 = v38 ^ v21
 	.loc 1 1012
-	lwz %r3, 64(%r1)
-	xor %r7, %r7, %r3
+	lwz %r5, 124(%r1)
+	xor %r7, %r7, %r5
 # v38 = v38 ^ v57
 	.loc 1 1013
-	lwz %r3, 108(%r1)
-	xor %r7, %r7, %r3
+	xor %r8, %r7, %r25
 # v23 = v23 ^ v25
 	.loc 1 1014
-	lwz %r3, 68(%r1)
-	xor %r10, %r10, %r3
+	lwz %r5, 128(%r1)
+	xor %r26, %r26, %r5
 # v23 = v23 ^ v8
 	.loc 1 1015
-	lwz %r3, 112(%r1)
-	xor %r10, %r10, %r3
+	xor %r26, %r26, %r22
 # v36 = v36 ^ v37
 	.loc 1 1016
-	lwz %r3, 72(%r1)
-	xor %r30, %r30, %r3
+	lwz %r5, 132(%r1)
+	xor %r21, %r21, %r5
 # v36 = v36 ^ v48
 	.loc 1 1017
-	lwz %r3, 116(%r1)
-	xor %r30, %r30, %r3
+	xor %r21, %r21, %r16
 # v30 = v30 ^ v19
 	.loc 1 1018
-	lwz %r3, 96(%r1)
-	xor %r3, %r28, %r3
+	lwz %r5, 152(%r1)
+	xor %r5, %r19, %r5
 # v30 = v30 ^ v5
 	.loc 1 1019
-	lwz %r4, 124(%r1)
-	xor %r8, %r3, %r4
+	xor %r9, %r5, %r17
 # v20 = v20 ^ v45
 	.loc 1 1020
-	lwz %r3, 100(%r1)
-	xor %r3, %r31, %r3
+	lwz %r5, 156(%r1)
+	xor %r5, %r20, %r5
 # v20 = v20 ^ v40
 	.loc 1 1021
-	lwz %r4, 56(%r1)
-	xor %r31, %r3, %r4
+	xor %r11, %r5, %r31
 # v34 = v34 ^ v46
 	.loc 1 1022
-	lwz %r3, 80(%r1)
-	xor %r3, %r6, %r3
+	lwz %r12, 148(%r1)
+	xor %r10, %r10, %r12
 # v34 = v34 ^ v56
 	.loc 1 1023
-	lwz %r4, 60(%r1)
-	xor %r9, %r3, %r4
+	xor %r10, %r10, %r15
 # v33 = v33 ^ v28
 	.loc 1 1024
-	lwz %r26, 76(%r1)
-	xor %r3, %r29, %r26
+	lwz %r30, 160(%r1)
+	xor %r5, %r6, %r30
 # v33 = v33 ^ v35
 	.loc 1 1025
-	lwz %r4, 120(%r1)
-	xor %r6, %r3, %r4
+	lwz %r29, 176(%r1)
+	xor %r28, %r5, %r29
 # v59 = v59 ^ v29
 	.loc 1 1026
-	lwz %r24, 104(%r1)
-	xor %r3, %r19, %r24
+	lwz %r7, 164(%r1)
+	xor %r5, %r18, %r7
 # v59 = v59 ^ v47
 	.loc 1 1027
-	lwz %r4, 128(%r1)
-	xor %r27, %r3, %r4
+	lwz %r27, 180(%r1)
+	xor %r24, %r5, %r27
 # v50 = v50 ^ v27
 	.loc 1 1028
-	lwz %r23, 84(%r1)
-	xor %r5, %r5, %r23
+	lwz %r6, 136(%r1)
+	xor %r14, %r14, %r6
 # v50 = v50 ^ v44
 	.loc 1 1029
-	lwz %r3, 176(%r1)
-	xor %r28, %r5, %r3
+	lwz %r23, 120(%r1)
+	xor %r14, %r14, %r23
 # v55 = v55 ^ v31
 	.loc 1 1030
-	lwz %r3, 88(%r1)
-	xor %r15, %r15, %r3
+	lwz %r5, 140(%r1)
+	xor %r4, %r4, %r5
 # v55 = v55 ^ v17
 	.loc 1 1031
-	lwz %r4, 180(%r1)
-	xor %r15, %r15, %r4
+	lwz %r20, 168(%r1)
+	xor %r19, %r4, %r20
 # v51 = v51 ^ v22
 	.loc 1 1032
-	lwz %r4, 92(%r1)
-	xor %r17, %r17, %r4
+	lwz %r4, 144(%r1)
+	xor %r3, %r3, %r4
 # v51 = v51 ^ v15
 	.loc 1 1033
-	xor %r17, %r17, %r25
+	lwz %r18, 172(%r1)
+	xor %r3, %r3, %r18
 # v28 = v38 ^ v28
 	.loc 1 1034
-	xor %r29, %r7, %r26
+	xor %r30, %r8, %r30
 # v29 = v23 ^ v29
 	.loc 1 1035
-	xor %r10, %r10, %r24
+	xor %r7, %r26, %r7
 # v27 = v36 ^ v27
 	.loc 1 1036
-	xor %r7, %r30, %r23
+	xor %r6, %r21, %r6
 # v31 = v30 ^ v31
 	.loc 1 1037
-	xor %r30, %r8, %r3
+	xor %r8, %r9, %r5
 # v22 = v20 ^ v22
 	.loc 1 1038
-	xor %r3, %r31, %r4
+	xor %r9, %r11, %r4
 # v57 = v33 ^ v57
 	.loc 1 1039
-	lwz %r4, 108(%r1)
-	xor %r4, %r6, %r4
+	xor %r25, %r28, %r25
 # v8 = v59 ^ v8
 	.loc 1 1040
-	lwz %r5, 112(%r1)
-	xor %r5, %r27, %r5
+	xor %r22, %r24, %r22
 # v48 = v50 ^ v48
 	.loc 1 1041
-	lwz %r6, 116(%r1)
-	xor %r28, %r28, %r6
+	xor %r5, %r14, %r16
 # v5 = v55 ^ v5
 	.loc 1 1042
-	lwz %r6, 124(%r1)
-	xor %r6, %r15, %r6
+	xor %r4, %r19, %r17
 # v40 = v51 ^ v40
 	.loc 1 1043
-	lwz %r8, 56(%r1)
-	xor %r26, %r17, %r8
+	xor %r3, %r3, %r31
 # v8 = v8 ^ v15
 	.loc 1 1044
-	xor %r27, %r5, %r25
+	xor %r22, %r22, %r18
 # v15 = v22 ^ v15
 	.loc 1 1045
-	xor %r25, %r3, %r25
+	xor %r18, %r9, %r18
 # v57 = v57 ^ v17
 	.loc 1 1046
-	lwz %r3, 180(%r1)
-	xor %r8, %r4, %r3
+	xor %r25, %r25, %r20
 # v17 = v31 ^ v17
 	.loc 1 1047
-	xor %r3, %r30, %r3
+	xor %r20, %r8, %r20
 # v34 = v34 ^ v44
 	.loc 1 1048
-	lwz %r4, 176(%r1)
-	xor %r9, %r9, %r4
+	xor %r10, %r10, %r23
 # v44 = v27 ^ v44
 	.loc 1 1049
-	xor %r4, %r7, %r4
+	xor %r23, %r6, %r23
 # v15 = v15 ^ v47
 	.loc 1 1050
-	lwz %r5, 128(%r1)
-	xor %r25, %r25, %r5
+	xor %r18, %r18, %r27
 # v47 = v29 ^ v47
 	.loc 1 1051
-	xor %r5, %r10, %r5
+	xor %r27, %r7, %r27
 # v17 = v17 ^ v35
 	.loc 1 1052
-	lwz %r7, 120(%r1)
-	xor %r10, %r3, %r7
+	xor %r20, %r20, %r29
 # v35 = v28 ^ v35
 	.loc 1 1053
-	xor %r3, %r29, %r7
+	xor %r29, %r30, %r29
 # v44 = v44 ^ v56
 	.loc 1 1054
-	lwz %r7, 60(%r1)
-	xor %r31, %r4, %r7
+	xor %r23, %r23, %r15
 # v56 = v46 ^ v56
 	.loc 1 1055
-	lwz %r4, 80(%r1)
-	xor %r4, %r4, %r7
+	xor %r15, %r12, %r15
 # v47 = v47 ^ v40
 	.loc 1 1056
-	xor %r30, %r5, %r26
+	xor %r27, %r27, %r3
 # v40 = v45 ^ v40
 	.loc 1 1057
-	lwz %r5, 100(%r1)
-	xor %r5, %r5, %r26
+	lwz %r6, 156(%r1)
+	xor %r3, %r6, %r3
 # v35 = v35 ^ v5
 	.loc 1 1058
-	xor %r29, %r3, %r6
+	xor %r29, %r29, %r4
 # v5 = v19 ^ v5
 	.loc 1 1059
-	lwz %r3, 96(%r1)
-	xor %r3, %r3, %r6
+	lwz %r6, 152(%r1)
+	xor %r4, %r6, %r4
 # v56 = v56 ^ v48
 	.loc 1 1060
-	xor %r4, %r4, %r28
+	xor %r15, %r15, %r5
 # v48 = v37 ^ v48
 	.loc 1 1061
-	lwz %r6, 72(%r1)
-	xor %r6, %r6, %r28
+	lwz %r6, 132(%r1)
+	xor %r5, %r6, %r5
 # v40 = v40 ^ v8
 	.loc 1 1062
-	xor %r5, %r5, %r27
+	xor %r3, %r3, %r22
 # v8 = v25 ^ v8
 	.loc 1 1063
-	lwz %r7, 68(%r1)
-	xor %r7, %r7, %r27
+	lwz %r6, 128(%r1)
+	xor %r6, %r6, %r22
 # v5 = v5 ^ v57
 	.loc 1 1064
-	xor %r3, %r3, %r8
+	xor %r4, %r4, %r25
 # v57 = v21 ^ v57
 	.loc 1 1065
-	lwz %r28, 64(%r1)
-	xor %r8, %r28, %r8
+	lwz %r7, 124(%r1)
+	xor %r7, %r7, %r25
 # v57 = v57 ^ v35
 	.loc 1 1066
-	xor %r8, %r8, %r29
+	xor %r7, %r7, %r29
 # v8 = v8 ^ v47
 	.loc 1 1067
-	xor %r7, %r7, %r30
+	xor %r6, %r6, %r27
 # v48 = v48 ^ v44
 	.loc 1 1068
-	xor %r6, %r6, %r31
+	xor %r5, %r5, %r23
 # v48 = v48 ^ v34
 	.loc 1 1069
-	xor %r6, %r6, %r9
+	xor %r9, %r5, %r10
 # v5 = v5 ^ v17
 	.loc 1 1070
-	xor %r28, %r3, %r10
+	xor %r11, %r4, %r20
 # v40 = v40 ^ v15
 	.loc 1 1071
-	xor %r27, %r5, %r25
+	xor %r12, %r3, %r18
 # v56 = v56 ^ v34
 	.loc 1 1072
-	xor %r26, %r4, %r9
+	stw %r18, 64(%r1)
+	xor %r15, %r15, %r10
 # v21 = v57 & v0
 	.loc 1 1073
-	lwz %r5, 16(%r1)
-	and %r3, %r8, %r5
-	stw %r3, 56(%r1)
+	lwz %r31, 16(%r1)
+	and %r8, %r7, %r31
 # v25 = v57 & v3
 	.loc 1 1074
-	lwz %r24, 20(%r1)
-	and %r3, %r8, %r24
+	lwz %r30, 24(%r1)
+	and %r3, %r7, %r30
 # v37 = v34 & v0
 	.loc 1 1075
-	and %r4, %r9, %r5
+	and %r4, %r10, %r31
 # v37 = v25 ^ v37
 	.loc 1 1076
-	xor %r3, %r3, %r4
-	stw %r3, 60(%r1)
+	xor %r28, %r3, %r4
 # v25 = v57 & v6
 	.loc 1 1077
-	lwz %r23, 28(%r1)
-	and %r3, %r8, %r23
+	lwz %r26, 32(%r1)
+	and %r3, %r7, %r26
 # v19 = v34 & v3
 	.loc 1 1078
-	and %r4, %r9, %r24
+	and %r4, %r10, %r30
 # v45 = v8 & v0
 	.loc 1 1079
-	and %r5, %r7, %r5
+	and %r5, %r6, %r31
 # v19 = v25 ^ v19
 	.loc 1 1080
 	xor %r4, %r3, %r4
 # v45 = v19 ^ v45
 	.loc 1 1081
-	xor %r3, %r4, %r5
-	stw %r3, 64(%r1)
+	xor %r21, %r4, %r5
 # v19 = v34 & v6
 	.loc 1 1082
-	and %r3, %r9, %r23
+	and %r3, %r10, %r26
 # v25 = v8 & v3
 	.loc 1 1083
-	and %r4, %r7, %r24
+	and %r4, %r6, %r30
 # v25 = v19 ^ v25
 	.loc 1 1084
-	xor %r24, %r3, %r4
+	xor %r19, %r3, %r4
 # v19 = v8 & v6
 	.loc 1 1085
-	and %r22, %r7, %r23
+	and %r22, %r6, %r26
 # v46 = v35 & v10
 	.loc 1 1086
-	lwz %r5, 36(%r1)
-	and %r23, %r29, %r5
+	lwz %r25, 44(%r1)
+	and %r24, %r29, %r25
 # v28 = v35 & v13
 	.loc 1 1087
-	lwz %r20, 44(%r1)
-	and %r3, %r29, %r20
+	lwz %r18, 52(%r1)
+	and %r3, %r29, %r18
 # v29 = v48 & v10
 	.loc 1 1088
-	and %r4, %r6, %r5
+	and %r4, %r9, %r25
 # v29 = v28 ^ v29
 	.loc 1 1089
-	xor %r21, %r3, %r4
+	xor %r17, %r3, %r4
 # v28 = v35 & v16
 	.loc 1 1090
-	lwz %r19, 52(%r1)
-	and %r3, %r29, %r19
+	lwz %r16, 60(%r1)
+	and %r3, %r29, %r16
 # v27 = v48 & v13
 	.loc 1 1091
-	and %r4, %r6, %r20
+	and %r4, %r9, %r18
 # v31 = v47 & v10
 	.loc 1 1092
-	and %r5, %r30, %r5
+	and %r5, %r27, %r25
 # v27 = v28 ^ v27
 	.loc 1 1093
 	xor %r4, %r3, %r4
 # v31 = v27 ^ v31
 	.loc 1 1094
-	xor %r3, %r4, %r5
-	stw %r3, 68(%r1)
+	xor %r5, %r4, %r5
 # v27 = v48 & v16
 	.loc 1 1095
-	and %r3, %r6, %r19
+	and %r3, %r9, %r16
 # v28 = v47 & v13
 	.loc 1 1096
-	and %r4, %r30, %r20
+	and %r4, %r27, %r18
 # v28 = v27 ^ v28
 	.loc 1 1097
-	xor %r3, %r3, %r4
-	stw %r3, 72(%r1)
+	xor %r4, %r3, %r4
 # v27 = v47 & v16
 	.loc 1 1098
-	and %r3, %r30, %r19
-	stw %r3, 76(%r1)
+	and %r3, %r27, %r16
 # v22 = v57 ^ v35
 	.loc 1 1099
-	xor %r14, %r8, %r29
+	xor %r14, %r7, %r29
 # v51 = v34 ^ v48
 	.loc 1 1100
-	xor %r17, %r9, %r6
+	stw %r29, 72(%r1)
+	xor %r29, %r10, %r9
 # v55 = v8 ^ v47
 	.loc 1 1101
-	xor %r16, %r7, %r30
+	stw %r9, 76(%r1)
+	xor %r9, %r6, %r27
 # v50 = v0 ^ v10
 	.loc 1 1102
-	lwz %r3, 16(%r1)
-	lwz %r4, 36(%r1)
-	xor %r5, %r3, %r4
+	stw %r27, 68(%r1)
+	xor %r27, %r31, %r25
 # v59 = v3 ^ v13
 	.loc 1 1103
-	lwz %r3, 20(%r1)
-	mr %r4, %r20
-	xor %r18, %r3, %r4
+	xor %r25, %r30, %r18
 # v33 = v6 ^ v16
 	.loc 1 1104
-	lwz %r3, 28(%r1)
-	mr %r4, %r19
-	xor %r19, %r3, %r4
+	xor %r18, %r26, %r16
 # v20 = v22 & v50
 	.loc 1 1105
-	and %r20, %r14, %r5
+	and %r26, %r14, %r27
 # v30 = v22 & v59
 	.loc 1 1106
-	and %r3, %r14, %r18
+	and %r31, %r14, %r25
 # v36 = v51 & v50
 	.loc 1 1107
-	and %r4, %r17, %r5
+	and %r30, %r29, %r27
 # v36 = v30 ^ v36
 	.loc 1 1108
-	xor %r15, %r3, %r4
+	xor %r30, %r31, %r30
 # v22 = v22 & v33
 	.loc 1 1109
-	and %r3, %r14, %r19
+	and %r14, %r14, %r18
 # v30 = v51 & v59
 	.loc 1 1110
-	and %r4, %r17, %r18
+	and %r31, %r29, %r25
 # v50 = v55 & v50
 	.loc 1 1111
-	and %r5, %r16, %r5
+	and %r27, %r9, %r27
 # v30 = v22 ^ v30
 	.loc 1 1112
-	xor %r4, %r3, %r4
+	xor %r31, %r14, %r31
 # v50 = v30 ^ v50
 	.loc 1 1113
-	xor %r5, %r4, %r5
+	xor %r27, %r31, %r27
 # v51 = v51 & v33
 	.loc 1 1114
-	and %r17, %r17, %r19
+	and %r29, %r29, %r18
 # v59 = v55 & v59
 	.loc 1 1115
-	and %r18, %r16, %r18
+	and %r25, %r9, %r25
 # v59 = v51 ^ v59
 	.loc 1 1116
-	xor %r3, %r17, %r18
+	xor %r25, %r29, %r25
 # v33 = v55 & v33
 	.loc 1 1117
-	and %r4, %r16, %r19
+	and %r18, %r9, %r18
 # v20 = v20 ^ v21
 	.loc 1 1118
-	lwz %r19, 56(%r1)
-	xor %r20, %r20, %r19
+	xor %r26, %r26, %r8
 # v20 = v20 ^ v46
 	.loc 1 1119
-	xor %r20, %r20, %r23
+	stw %r8, 80(%r1)
+	xor %r26, %r26, %r24
 # v36 = v36 ^ v37
 	.loc 1 1120
-	lwz %r19, 60(%r1)
-	xor %r15, %r15, %r19
+	xor %r30, %r30, %r28
 # v36 = v36 ^ v29
 	.loc 1 1121
-	xor %r15, %r15, %r21
+	stw %r28, 84(%r1)
+	xor %r30, %r30, %r17
 # v50 = v50 ^ v45
 	.loc 1 1122
-	lwz %r19, 64(%r1)
-	xor %r5, %r5, %r19
+	xor %r27, %r27, %r21
 # v50 = v50 ^ v31
 	.loc 1 1123
-	lwz %r19, 68(%r1)
-	xor %r5, %r5, %r19
-	stw %r5, 80(%r1)
+	stw %r21, 88(%r1)
+	xor %r27, %r27, %r5
 # v59 = v59 ^ v25
 	.loc 1 1124
-	xor %r3, %r3, %r24
+	stw %r5, 92(%r1)
+	stw %r27, 104(%r1)
+	xor %r25, %r25, %r19
 # v59 = v59 ^ v28
 	.loc 1 1125
-	lwz %r5, 72(%r1)
-	xor %r3, %r3, %r5
+	xor %r25, %r25, %r4
 # v33 = v33 ^ v19
 	.loc 1 1126
-	xor %r4, %r4, %r22
+	stw %r4, 96(%r1)
+	xor %r18, %r18, %r22
 # v33 = v33 ^ v27
 	.loc 1 1127
-	lwz %r5, 76(%r1)
-	xor %r4, %r4, %r5
+	xor %r18, %r18, %r3
 # v25 = v20 ^ v25
 	.loc 1 1128
-	xor %r5, %r20, %r24
-	stw %r5, 84(%r1)
+	stw %r3, 100(%r1)
+	xor %r19, %r26, %r19
 # v19 = v36 ^ v19
 	.loc 1 1129
-	xor %r5, %r15, %r22
-	stw %r5, 88(%r1)
+	stw %r19, 108(%r1)
+	xor %r22, %r30, %r22
 # v46 = v59 ^ v46
 	.loc 1 1130
-	xor %r3, %r3, %r23
-	stw %r3, 92(%r1)
+	stw %r22, 112(%r1)
+	xor %r24, %r25, %r24
 # v29 = v33 ^ v29
 	.loc 1 1131
-	xor %r3, %r4, %r21
-	stw %r3, 96(%r1)
+	stw %r24, 116(%r1)
+	xor %r17, %r18, %r17
 # v33 = v5 & v1
 	.loc 1 1132
-	and %r3, %r28, %r12
-	stw %r3, 100(%r1)
+	stw %r17, 120(%r1)
+	lwz %r9, 20(%r1)
+	and %r31, %r11, %r9
 # v59 = v5 & v4
 	.loc 1 1133
-	lwz %r24, 24(%r1)
-	and %r3, %r28, %r24
+	lwz %r30, 28(%r1)
+	and %r3, %r11, %r30
 # v36 = v44 & v1
 	.loc 1 1134
-	and %r4, %r31, %r12
+	and %r4, %r23, %r9
 # v36 = v59 ^ v36
 	.loc 1 1135
-	xor %r3, %r3, %r4
-	stw %r3, 104(%r1)
+	xor %r29, %r3, %r4
 # v59 = v5 & v7
 	.loc 1 1136
-	lwz %r23, 32(%r1)
-	and %r3, %r28, %r23
+	lwz %r28, 36(%r1)
+	and %r3, %r11, %r28
 # v20 = v44 & v4
 	.loc 1 1137
-	and %r4, %r31, %r24
+	and %r4, %r23, %r30
 # v55 = v40 & v1
 	.loc 1 1138
-	and %r5, %r27, %r12
+	and %r5, %r12, %r9
 # v20 = v59 ^ v20
 	.loc 1 1139
 	xor %r4, %r3, %r4
 # v55 = v20 ^ v55
 	.loc 1 1140
-	xor %r3, %r4, %r5
-	stw %r3, 108(%r1)
+	xor %r25, %r4, %r5
 # v20 = v44 & v7
 	.loc 1 1141
-	and %r3, %r31, %r23
+	and %r3, %r23, %r28
 # v59 = v40 & v4
 	.loc 1 1142
-	and %r4, %r27, %r24
+	and %r4, %r12, %r30
 # v59 = v20 ^ v59
 	.loc 1 1143
-	xor %r3, %r3, %r4
-	stw %r3, 116(%r1)
+	xor %r24, %r3, %r4
 # v20 = v40 & v7
 	.loc 1 1144
-	and %r23, %r27, %r23
+	and %r26, %r12, %r28
 # v51 = v17 & v11
 	.loc 1 1145
-	lwz %r5, 40(%r1)
-	and %r24, %r10, %r5
+	lwz %r27, 48(%r1)
+	and %r22, %r20, %r27
 # v30 = v17 & v14
 	.loc 1 1146
-	lwz %r21, 48(%r1)
-	and %r3, %r10, %r21
+	lwz %r21, 56(%r1)
+	and %r3, %r20, %r21
 # v22 = v56 & v11
 	.loc 1 1147
-	and %r4, %r26, %r5
+	and %r4, %r15, %r27
 # v22 = v30 ^ v22
 	.loc 1 1148
-	xor %r22, %r3, %r4
+	xor %r19, %r3, %r4
 # v30 = v17 & v9
 	.loc 1 1149
-	and %r3, %r10, %r11
+	lwz %r18, 40(%r1)
+	and %r3, %r20, %r18
 # v23 = v56 & v14
 	.loc 1 1150
-	and %r4, %r26, %r21
+	and %r4, %r15, %r21
 # v38 = v15 & v11
 	.loc 1 1151
-	and %r5, %r25, %r5
+	lwz %r8, 64(%r1)
+	and %r5, %r8, %r27
 # v23 = v30 ^ v23
 	.loc 1 1152
 	xor %r4, %r3, %r4
 # v38 = v23 ^ v38
 	.loc 1 1153
-	xor %r5, %r4, %r5
+	xor %r17, %r4, %r5
 # v23 = v56 & v9
 	.loc 1 1154
-	and %r3, %r26, %r11
+	and %r3, %r15, %r18
 # v30 = v15 & v14
 	.loc 1 1155
-	and %r4, %r25, %r21
+	and %r4, %r8, %r21
 # v30 = v23 ^ v30
 	.loc 1 1156
-	xor %r20, %r3, %r4
+	xor %r5, %r3, %r4
 # v23 = v15 & v9
 	.loc 1 1157
-	and %r21, %r25, %r11
+	and %r4, %r8, %r18
 # v43 = v5 ^ v17
 	.loc 1 1158
-	xor %r14, %r28, %r10
+	xor %r14, %r11, %r20
 # v32 = v44 ^ v56
 	.loc 1 1159
-	xor %r4, %r31, %r26
+	xor %r16, %r23, %r15
 # v18 = v40 ^ v15
 	.loc 1 1160
-	xor %r19, %r27, %r25
+	xor %r8, %r12, %r8
 # v42 = v1 ^ v11
 	.loc 1 1161
-	lwz %r3, 40(%r1)
-	xor %r17, %r12, %r3
+	xor %r27, %r9, %r27
 # v26 = v4 ^ v14
 	.loc 1 1162
-	lwz %r3, 24(%r1)
-	lwz %r18, 48(%r1)
-	xor %r16, %r3, %r18
+	xor %r21, %r30, %r21
 # v52 = v7 ^ v9
 	.loc 1 1163
-	lwz %r3, 32(%r1)
-	xor %r15, %r3, %r11
+	xor %r18, %r28, %r18
 # v39 = v43 & v42
 	.loc 1 1164
-	and %r3, %r14, %r17
-	stw %r3, 112(%r1)
+	and %r28, %r14, %r27
 # v49 = v43 & v26
 	.loc 1 1165
-	and %r3, %r14, %r16
+	and %r3, %r14, %r21
 # v53 = v32 & v42
 	.loc 1 1166
-	and %r18, %r4, %r17
+	and %r30, %r16, %r27
 # v53 = v49 ^ v53
 	.loc 1 1167
-	xor %r18, %r3, %r18
+	xor %r30, %r3, %r30
 # v43 = v43 & v52
 	.loc 1 1168
-	and %r14, %r14, %r15
+	and %r14, %r14, %r18
 # v49 = v32 & v26
 	.loc 1 1169
-	and %r3, %r4, %r16
+	and %r3, %r16, %r21
 # v42 = v18 & v42
 	.loc 1 1170
-	and %r17, %r19, %r17
+	and %r27, %r8, %r27
 # v49 = v43 ^ v49
 	.loc 1 1171
 	xor %r3, %r14, %r3
 # v42 = v49 ^ v42
 	.loc 1 1172
-	xor %r17, %r3, %r17
+	xor %r27, %r3, %r27
 # v32 = v32 & v52
 	.loc 1 1173
-	and %r3, %r4, %r15
+	and %r16, %r16, %r18
 # v26 = v18 & v26
 	.loc 1 1174
-	and %r4, %r19, %r16
+	and %r21, %r8, %r21
 # v26 = v32 ^ v26
 	.loc 1 1175
-	xor %r16, %r3, %r4
+	xor %r3, %r16, %r21
 # v52 = v18 & v52
 	.loc 1 1176
-	and %r19, %r19, %r15
+	and %r18, %r8, %r18
 # v39 = v39 ^ v33
 	.loc 1 1177
-	lwz %r3, 112(%r1)
-	lwz %r4, 100(%r1)
-	xor %r3, %r3, %r4
+	xor %r28, %r28, %r31
 # v39 = v39 ^ v51
 	.loc 1 1178
-	xor %r4, %r3, %r24
+	xor %r28, %r28, %r22
 # v53 = v53 ^ v36
 	.loc 1 1179
-	lwz %r3, 104(%r1)
-	xor %r3, %r18, %r3
+	xor %r30, %r30, %r29
 # v53 = v53 ^ v22
 	.loc 1 1180
-	xor %r18, %r3, %r22
+	xor %r30, %r30, %r19
 # v42 = v42 ^ v55
 	.loc 1 1181
-	lwz %r3, 108(%r1)
-	xor %r3, %r17, %r3
+	xor %r27, %r27, %r25
 # v42 = v42 ^ v38
 	.loc 1 1182
-	xor %r17, %r3, %r5
+	xor %r27, %r27, %r17
 # v26 = v26 ^ v59
 	.loc 1 1183
-	lwz %r15, 116(%r1)
-	xor %r3, %r16, %r15
+	stw %r17, 20(%r1)
+	xor %r3, %r3, %r24
 # v26 = v26 ^ v30
 	.loc 1 1184
-	xor %r16, %r3, %r20
+	xor %r3, %r3, %r5
 # v52 = v52 ^ v20
 	.loc 1 1185
-	xor %r3, %r19, %r23
+	stw %r5, 124(%r1)
+	xor %r18, %r18, %r26
 # v52 = v52 ^ v23
 	.loc 1 1186
-	xor %r19, %r3, %r21
+	xor %r18, %r18, %r4
 # v59 = v39 ^ v59
 	.loc 1 1187
-	xor %r3, %r4, %r15
-	stw %r3, 112(%r1)
+	stw %r4, 128(%r1)
+	xor %r24, %r28, %r24
 # v20 = v53 ^ v20
 	.loc 1 1188
-	xor %r3, %r18, %r23
-	stw %r3, 116(%r1)
+	xor %r26, %r30, %r26
 # v51 = v26 ^ v51
 	.loc 1 1189
-	xor %r24, %r16, %r24
+	xor %r22, %r3, %r22
 # v22 = v52 ^ v22
 	.loc 1 1190
-	xor %r22, %r19, %r22
+	stw %r22, 132(%r1)
+	xor %r19, %r18, %r19
 # v5 = v57 ^ v5
 	.loc 1 1191
-	xor %r28, %r8, %r28
+	stw %r19, 136(%r1)
+	xor %r11, %r7, %r11
 # v44 = v34 ^ v44
 	.loc 1 1192
-	xor %r31, %r9, %r31
+	xor %r23, %r10, %r23
 # v40 = v8 ^ v40
 	.loc 1 1193
-	xor %r27, %r7, %r27
+	xor %r30, %r6, %r12
 # v17 = v35 ^ v17
 	.loc 1 1194
-	xor %r10, %r29, %r10
+	lwz %r3, 72(%r1)
+	xor %r20, %r3, %r20
 # v56 = v48 ^ v56
 	.loc 1 1195
-	xor %r26, %r6, %r26
+	lwz %r3, 76(%r1)
+	xor %r15, %r3, %r15
 # v15 = v47 ^ v15
 	.loc 1 1196
-	xor %r25, %r30, %r25
+	lwz %r3, 68(%r1)
+	lwz %r28, 64(%r1)
+	xor %r28, %r3, %r28
 # v1 = v0 ^ v1
 	.loc 1 1197
 	lwz %r3, 16(%r1)
-	xor %r12, %r3, %r12
+	xor %r22, %r3, %r9
 # v4 = v3 ^ v4
 	.loc 1 1198
-	lwz %r3, 20(%r1)
-	lwz %r4, 24(%r1)
-	xor %r8, %r3, %r4
+	lwz %r3, 24(%r1)
+	lwz %r12, 28(%r1)
+	xor %r12, %r3, %r12
 # v7 = v6 ^ v7
 	.loc 1 1199
-	lwz %r3, 28(%r1)
-	lwz %r4, 32(%r1)
-	xor %r9, %r3, %r4
+	lwz %r3, 32(%r1)
+	lwz %r10, 36(%r1)
+	xor %r10, %r3, %r10
 # v11 = v10 ^ v11
 	.loc 1 1200
-	lwz %r3, 36(%r1)
-	lwz %r4, 40(%r1)
-	xor %r7, %r3, %r4
+	lwz %r3, 44(%r1)
+	lwz %r9, 48(%r1)
+	xor %r9, %r3, %r9
 # v14 = v13 ^ v14
 	.loc 1 1201
-	lwz %r3, 44(%r1)
-	lwz %r4, 48(%r1)
-	xor %r30, %r3, %r4
+	lwz %r3, 52(%r1)
+	lwz %r8, 56(%r1)
+	xor %r8, %r3, %r8
 # v9 = v16 ^ v9
 	.loc 1 1202
-	lwz %r3, 52(%r1)
-	xor %r11, %r3, %r11
+	lwz %r3, 60(%r1)
+	lwz %r6, 40(%r1)
+	xor %r6, %r3, %r6
 # v16 = v5 & v1
 	.loc 1 1203
-	and %r29, %r28, %r12
+	and %r7, %r11, %r22
 # v13 = v5 & v4
 	.loc 1 1204
-	and %r3, %r28, %r8
+	and %r3, %r11, %r12
 # v10 = v44 & v1
 	.loc 1 1205
-	and %r4, %r31, %r12
+	and %r4, %r23, %r22
 # v10 = v13 ^ v10
 	.loc 1 1206
-	xor %r23, %r3, %r4
+	xor %r21, %r3, %r4
 # v13 = v5 & v7
 	.loc 1 1207
-	and %r3, %r28, %r9
+	and %r3, %r11, %r10
 # v6 = v44 & v4
 	.loc 1 1208
-	and %r4, %r31, %r8
+	and %r4, %r23, %r12
 # v3 = v40 & v1
 	.loc 1 1209
-	and %r6, %r27, %r12
+	and %r5, %r30, %r22
 # v6 = v13 ^ v6
 	.loc 1 1210
 	xor %r4, %r3, %r4
 # v3 = v6 ^ v3
 	.loc 1 1211
-	xor %r19, %r4, %r6
+	xor %r19, %r4, %r5
 # v6 = v44 & v7
 	.loc 1 1212
-	and %r3, %r31, %r9
+	and %r3, %r23, %r10
 # v13 = v40 & v4
 	.loc 1 1213
-	and %r4, %r27, %r8
+	and %r4, %r30, %r12
 # v13 = v6 ^ v13
 	.loc 1 1214
-	xor %r16, %r3, %r4
+	xor %r17, %r3, %r4
 # v6 = v40 & v7
 	.loc 1 1215
-	and %r6, %r27, %r9
+	and %r18, %r30, %r10
 # v0 = v17 & v11
 	.loc 1 1216
-	and %r18, %r10, %r7
+	and %r5, %r20, %r9
 # v47 = v17 & v14
 	.loc 1 1217
-	and %r3, %r10, %r30
+	and %r3, %r20, %r8
 # v48 = v56 & v11
 	.loc 1 1218
-	and %r4, %r26, %r7
+	and %r4, %r15, %r9
 # v48 = v47 ^ v48
 	.loc 1 1219
-	xor %r15, %r3, %r4
+	xor %r16, %r3, %r4
 # v47 = v17 & v9
 	.loc 1 1220
-	and %r3, %r10, %r11
+	and %r3, %r20, %r6
 # v35 = v56 & v14
 	.loc 1 1221
-	and %r4, %r26, %r30
+	and %r4, %r15, %r8
 # v8 = v15 & v11
 	.loc 1 1222
-	and %r14, %r25, %r7
+	and %r14, %r28, %r9
 # v35 = v47 ^ v35
 	.loc 1 1223
 	xor %r4, %r3, %r4
@@ -4201,408 +3977,394 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv:
 	xor %r14, %r4, %r14
 # v35 = v56 & v9
 	.loc 1 1225
-	and %r3, %r26, %r11
+	and %r3, %r15, %r6
 # v47 = v15 & v14
 	.loc 1 1226
-	and %r4, %r25, %r30
+	and %r4, %r28, %r8
 # v47 = v35 ^ v47
 	.loc 1 1227
 	xor %r4, %r3, %r4
 # v35 = v15 & v9
 	.loc 1 1228
-	and %r3, %r25, %r11
+	and %r3, %r28, %r6
 # v17 = v5 ^ v17
 	.loc 1 1229
-	xor %r10, %r28, %r10
+	xor %r20, %r11, %r20
 # v56 = v44 ^ v56
 	.loc 1 1230
-	xor %r26, %r31, %r26
+	xor %r15, %r23, %r15
 # v15 = v40 ^ v15
 	.loc 1 1231
-	xor %r25, %r27, %r25
+	xor %r28, %r30, %r28
 # v11 = v1 ^ v11
 	.loc 1 1232
-	xor %r12, %r12, %r7
+	xor %r9, %r22, %r9
 # v14 = v4 ^ v14
 	.loc 1 1233
-	xor %r30, %r8, %r30
+	xor %r11, %r12, %r8
 # v9 = v7 ^ v9
 	.loc 1 1234
-	xor %r11, %r9, %r11
+	xor %r10, %r10, %r6
 # v7 = v17 & v11
 	.loc 1 1235
-	and %r9, %r10, %r12
+	and %r12, %r20, %r9
 # v4 = v17 & v14
 	.loc 1 1236
-	and %r7, %r10, %r30
+	and %r6, %r20, %r11
 # v1 = v56 & v11
 	.loc 1 1237
-	and %r8, %r26, %r12
+	and %r8, %r15, %r9
 # v1 = v4 ^ v1
 	.loc 1 1238
-	xor %r31, %r7, %r8
+	xor %r30, %r6, %r8
 # v17 = v17 & v9
 	.loc 1 1239
-	and %r10, %r10, %r11
+	and %r20, %r20, %r10
 # v4 = v56 & v14
 	.loc 1 1240
-	and %r7, %r26, %r30
+	and %r6, %r15, %r11
 # v11 = v15 & v11
 	.loc 1 1241
-	and %r8, %r25, %r12
+	and %r8, %r28, %r9
 # v4 = v17 ^ v4
 	.loc 1 1242
-	xor %r7, %r10, %r7
+	xor %r6, %r20, %r6
 # v11 = v4 ^ v11
 	.loc 1 1243
-	xor %r7, %r7, %r8
+	xor %r6, %r6, %r8
 # v56 = v56 & v9
 	.loc 1 1244
-	and %r26, %r26, %r11
+	and %r15, %r15, %r10
 # v14 = v15 & v14
 	.loc 1 1245
-	and %r30, %r25, %r30
+	and %r11, %r28, %r11
 # v14 = v56 ^ v14
 	.loc 1 1246
-	xor %r30, %r26, %r30
+	xor %r11, %r15, %r11
 # v9 = v15 & v9
 	.loc 1 1247
-	and %r8, %r25, %r11
+	and %r8, %r28, %r10
 # v7 = v7 ^ v16
 	.loc 1 1248
-	xor %r9, %r9, %r29
+	xor %r12, %r12, %r7
 # v7 = v7 ^ v0
 	.loc 1 1249
-	xor %r9, %r9, %r18
+	xor %r12, %r12, %r5
 # v1 = v1 ^ v10
 	.loc 1 1250
-	xor %r31, %r31, %r23
+	xor %r30, %r30, %r21
 # v1 = v1 ^ v48
 	.loc 1 1251
-	xor %r31, %r31, %r15
+	xor %r30, %r30, %r16
 # v11 = v11 ^ v3
 	.loc 1 1252
-	xor %r7, %r7, %r19
+	xor %r6, %r6, %r19
 # v11 = v11 ^ v8
 	.loc 1 1253
-	xor %r10, %r7, %r14
+	xor %r9, %r6, %r14
 # v14 = v14 ^ v13
 	.loc 1 1254
-	xor %r7, %r30, %r16
+	xor %r6, %r11, %r17
 # v14 = v14 ^ v47
 	.loc 1 1255
-	xor %r7, %r7, %r4
+	xor %r6, %r6, %r4
 # v9 = v9 ^ v6
 	.loc 1 1256
-	xor %r8, %r8, %r6
+	xor %r8, %r8, %r18
 # v9 = v9 ^ v35
 	.loc 1 1257
 	xor %r8, %r8, %r3
 # v13 = v7 ^ v13
 	.loc 1 1258
-	xor %r16, %r9, %r16
+	xor %r17, %r12, %r17
 # v6 = v1 ^ v6
 	.loc 1 1259
-	xor %r9, %r31, %r6
+	xor %r18, %r30, %r18
 # v0 = v14 ^ v0
 	.loc 1 1260
-	xor %r18, %r7, %r18
+	xor %r6, %r6, %r5
 # v48 = v9 ^ v48
 	.loc 1 1261
-	xor %r15, %r8, %r15
+	xor %r16, %r8, %r16
 # v16 = v16 ^ v21
 	.loc 1 1262
-	lwz %r6, 56(%r1)
-	xor %r29, %r29, %r6
+	lwz %r5, 80(%r1)
+	xor %r7, %r7, %r5
 # v16 = v16 ^ v33
 	.loc 1 1263
-	lwz %r6, 100(%r1)
-	xor %r29, %r29, %r6
+	xor %r8, %r7, %r31
 # v10 = v10 ^ v37
 	.loc 1 1264
-	lwz %r6, 60(%r1)
-	xor %r23, %r23, %r6
+	lwz %r5, 84(%r1)
+	xor %r21, %r21, %r5
 # v10 = v10 ^ v36
 	.loc 1 1265
-	lwz %r6, 104(%r1)
-	xor %r23, %r23, %r6
+	xor %r21, %r21, %r29
 # v3 = v3 ^ v45
 	.loc 1 1266
-	lwz %r6, 64(%r1)
-	xor %r19, %r19, %r6
+	lwz %r5, 88(%r1)
+	xor %r19, %r19, %r5
 # v3 = v3 ^ v55
 	.loc 1 1267
-	lwz %r6, 108(%r1)
-	xor %r19, %r19, %r6
+	xor %r19, %r19, %r25
 # v13 = v13 ^ v25
 	.loc 1 1268
-	lwz %r6, 84(%r1)
-	xor %r6, %r16, %r6
+	lwz %r5, 108(%r1)
+	xor %r5, %r17, %r5
 # v13 = v13 ^ v59
 	.loc 1 1269
-	lwz %r7, 112(%r1)
-	xor %r8, %r6, %r7
+	xor %r10, %r5, %r24
 # v6 = v6 ^ v19
 	.loc 1 1270
-	lwz %r6, 88(%r1)
-	xor %r6, %r9, %r6
+	lwz %r5, 112(%r1)
+	xor %r5, %r18, %r5
 # v6 = v6 ^ v20
 	.loc 1 1271
-	lwz %r7, 116(%r1)
-	xor %r11, %r6, %r7
+	xor %r11, %r5, %r26
 # v11 = v11 ^ v50
 	.loc 1 1272
-	lwz %r6, 80(%r1)
-	xor %r10, %r10, %r6
+	lwz %r12, 104(%r1)
+	xor %r9, %r9, %r12
 # v11 = v11 ^ v42
 	.loc 1 1273
-	xor %r10, %r10, %r17
+	xor %r9, %r9, %r27
 # v0 = v0 ^ v46
 	.loc 1 1274
-	lwz %r7, 92(%r1)
-	xor %r6, %r18, %r7
+	lwz %r30, 116(%r1)
+	xor %r5, %r6, %r30
 # v0 = v0 ^ v51
 	.loc 1 1275
-	xor %r30, %r6, %r24
+	lwz %r28, 132(%r1)
+	xor %r23, %r5, %r28
 # v48 = v48 ^ v29
 	.loc 1 1276
-	lwz %r28, 96(%r1)
-	xor %r6, %r15, %r28
+	lwz %r7, 120(%r1)
+	xor %r5, %r16, %r7
 # v48 = v48 ^ v22
 	.loc 1 1277
-	xor %r12, %r6, %r22
+	lwz %r22, 136(%r1)
+	xor %r20, %r5, %r22
 # v8 = v8 ^ v31
 	.loc 1 1278
-	lwz %r6, 68(%r1)
+	lwz %r6, 92(%r1)
 	xor %r14, %r14, %r6
 # v8 = v8 ^ v38
 	.loc 1 1279
-	xor %r14, %r14, %r5
+	lwz %r18, 20(%r1)
+	xor %r14, %r14, %r18
 # v47 = v47 ^ v28
 	.loc 1 1280
-	lwz %r26, 72(%r1)
-	xor %r4, %r4, %r26
+	lwz %r5, 96(%r1)
+	xor %r4, %r4, %r5
 # v47 = v47 ^ v30
 	.loc 1 1281
-	xor %r9, %r4, %r20
+	lwz %r17, 124(%r1)
+	xor %r16, %r4, %r17
 # v35 = v35 ^ v27
 	.loc 1 1282
-	lwz %r4, 76(%r1)
+	lwz %r4, 100(%r1)
 	xor %r3, %r3, %r4
 # v35 = v35 ^ v23
 	.loc 1 1283
-	xor %r27, %r3, %r21
+	lwz %r15, 128(%r1)
+	xor %r3, %r3, %r15
 # v46 = v16 ^ v46
 	.loc 1 1284
-	xor %r31, %r29, %r7
+	xor %r30, %r8, %r30
 # v29 = v10 ^ v29
 	.loc 1 1285
-	xor %r7, %r23, %r28
+	xor %r7, %r21, %r7
 # v31 = v3 ^ v31
 	.loc 1 1286
-	xor %r29, %r19, %r6
+	xor %r6, %r19, %r6
 # v28 = v13 ^ v28
 	.loc 1 1287
-	xor %r28, %r8, %r26
+	xor %r8, %r10, %r5
 # v27 = v6 ^ v27
 	.loc 1 1288
-	xor %r3, %r11, %r4
+	xor %r10, %r11, %r4
 # v33 = v0 ^ v33
 	.loc 1 1289
-	lwz %r4, 100(%r1)
-	xor %r4, %r30, %r4
+	xor %r31, %r23, %r31
 # v36 = v48 ^ v36
 	.loc 1 1290
-	lwz %r6, 104(%r1)
-	xor %r6, %r12, %r6
+	xor %r29, %r20, %r29
 # v55 = v8 ^ v55
 	.loc 1 1291
-	lwz %r8, 108(%r1)
-	xor %r8, %r14, %r8
+	xor %r5, %r14, %r25
 # v59 = v47 ^ v59
 	.loc 1 1292
-	lwz %r11, 112(%r1)
-	xor %r11, %r9, %r11
+	xor %r4, %r16, %r24
 # v20 = v35 ^ v20
 	.loc 1 1293
-	lwz %r9, 116(%r1)
-	xor %r12, %r27, %r9
+	xor %r3, %r3, %r26
 # v36 = v36 ^ v23
 	.loc 1 1294
-	xor %r6, %r6, %r21
+	xor %r29, %r29, %r15
 # v23 = v27 ^ v23
 	.loc 1 1295
-	xor %r21, %r3, %r21
+	xor %r15, %r10, %r15
 # v33 = v33 ^ v30
 	.loc 1 1296
-	xor %r9, %r4, %r20
+	xor %r31, %r31, %r17
 # v30 = v28 ^ v30
 	.loc 1 1297
-	xor %r20, %r28, %r20
+	xor %r17, %r8, %r17
 # v11 = v11 ^ v38
 	.loc 1 1298
-	xor %r10, %r10, %r5
+	xor %r9, %r9, %r18
 # v38 = v31 ^ v38
 	.loc 1 1299
-	xor %r5, %r29, %r5
+	xor %r18, %r6, %r18
 # v23 = v23 ^ v22
 	.loc 1 1300
-	xor %r21, %r21, %r22
+	xor %r15, %r15, %r22
 # v22 = v29 ^ v22
 	.loc 1 1301
 	xor %r22, %r7, %r22
 # v30 = v30 ^ v51
 	.loc 1 1302
-	xor %r20, %r20, %r24
+	xor %r17, %r17, %r28
 # v51 = v46 ^ v51
 	.loc 1 1303
-	xor %r24, %r31, %r24
+	xor %r28, %r30, %r28
 # v38 = v38 ^ v42
 	.loc 1 1304
-	xor %r31, %r5, %r17
+	xor %r18, %r18, %r27
 # v42 = v50 ^ v42
 	.loc 1 1305
-	lwz %r3, 80(%r1)
-	xor %r17, %r3, %r17
+	xor %r27, %r12, %r27
 # v22 = v22 ^ v20
 	.loc 1 1306
-	xor %r22, %r22, %r12
+	xor %r22, %r22, %r3
 # v20 = v19 ^ v20
 	.loc 1 1307
-	lwz %r3, 88(%r1)
-	xor %r3, %r3, %r12
+	lwz %r6, 112(%r1)
+	xor %r3, %r6, %r3
 # v51 = v51 ^ v59
 	.loc 1 1308
-	xor %r24, %r24, %r11
+	xor %r28, %r28, %r4
 # v59 = v25 ^ v59
 	.loc 1 1309
-	lwz %r4, 84(%r1)
-	xor %r4, %r4, %r11
+	lwz %r6, 108(%r1)
+	xor %r4, %r6, %r4
 # v42 = v42 ^ v55
 	.loc 1 1310
-	xor %r17, %r17, %r8
+	xor %r27, %r27, %r5
 # v55 = v45 ^ v55
 	.loc 1 1311
-	lwz %r5, 64(%r1)
-	xor %r5, %r5, %r8
+	lwz %r6, 88(%r1)
+	xor %r5, %r6, %r5
 # v20 = v20 ^ v36
 	.loc 1 1312
-	xor %r3, %r3, %r6
+	xor %r3, %r3, %r29
 # v36 = v37 ^ v36
 	.loc 1 1313
-	lwz %r7, 60(%r1)
-	xor %r6, %r7, %r6
+	lwz %r6, 84(%r1)
+	xor %r6, %r6, %r29
 # v59 = v59 ^ v33
 	.loc 1 1314
-	xor %r4, %r4, %r9
+	xor %r4, %r4, %r31
 # v33 = v21 ^ v33
 	.loc 1 1315
-	lwz %r7, 56(%r1)
-	xor %r7, %r7, %r9
+	lwz %r7, 80(%r1)
+	xor %r7, %r7, %r31
 # v33 = v33 ^ v51
 	.loc 1 1316
-	xor %r7, %r7, %r24
+	xor %r7, %r7, %r28
 # v36 = v36 ^ v22
 	.loc 1 1317
 	xor %r6, %r6, %r22
 # v55 = v55 ^ v38
 	.loc 1 1318
-	xor %r5, %r5, %r31
+	xor %r5, %r5, %r18
 # v55 = v55 ^ v11
 	.loc 1 1319
-	xor %r5, %r5, %r10
+	xor %r5, %r5, %r9
 # v59 = v59 ^ v30
 	.loc 1 1320
-	xor %r4, %r4, %r20
+	xor %r4, %r4, %r17
 # v20 = v20 ^ v23
 	.loc 1 1321
-	xor %r3, %r3, %r21
+	xor %r3, %r3, %r15
 # v42 = v42 ^ v11
 	.loc 1 1322
-	xor %r17, %r17, %r10
+	xor %r27, %r27, %r9
 # mem32[h + 0] = v33
 	.loc 1 1323
-	lwz %r8, 152(%r1)
+	lwz %r8, 184(%r1)
 	stw %r7, 0(%r8)
 # mem32[h + 32] = v11
 	.loc 1 1324
-	mr %r7, %r8
-	stw %r10, 32(%r7)
+	stw %r9, 32(%r8)
 # mem32[h + 64] = v36
 	.loc 1 1325
-	stw %r6, 64(%r7)
+	stw %r6, 64(%r8)
 # mem32[h + 96] = v51
 	.loc 1 1326
-	mr %r6, %r7
-	stw %r24, 96(%r6)
+	stw %r28, 96(%r8)
 # mem32[h + 128] = v55
 	.loc 1 1327
-	stw %r5, 128(%r6)
+	stw %r5, 128(%r8)
 # mem32[h + 160] = v22
 	.loc 1 1328
-	mr %r5, %r6
-	stw %r22, 160(%r5)
+	stw %r22, 160(%r8)
 # mem32[h + 192] = v59
 	.loc 1 1329
-	stw %r4, 192(%r5)
+	stw %r4, 192(%r8)
 # mem32[h + 224] = v38
 	.loc 1 1330
-	mr %r4, %r5
-	stw %r31, 224(%r4)
+	stw %r18, 224(%r8)
 # mem32[h + 256] = v20
 	.loc 1 1331
-	stw %r3, 256(%r4)
+	stw %r3, 256(%r8)
 # mem32[h + 288] = v30
 	.loc 1 1332
-	mr %r3, %r4
-	stw %r20, 288(%r3)
+	stw %r17, 288(%r8)
 # mem32[h + 320] = v42
 	.loc 1 1333
-	stw %r17, 320(%r3)
+	stw %r27, 320(%r8)
 # mem32[h + 352] = v23
 	.loc 1 1334
-	stw %r21, 352(%r3)
+	stw %r15, 352(%r8)
 # h = h + 4
 	.loc 1 1335
-	addi %r3, %r3, 4
-	stw %r3, 152(%r1)
+	addi %r8, %r8, 4
 # f = f + 4
 	.loc 1 1336
-	lwz %r3, 156(%r1)
-	addi %r3, %r3, 4
-	stw %r3, 156(%r1)
+	lwz %r4, 188(%r1)
+	addi %r4, %r4, 4
 # i = i - 1
 	.loc 1 1337
-	lwz %r3, 160(%r1)
-	addi %r3, %r3, -1
-	stw %r3, 160(%r1)
+	lwz %r5, 192(%r1)
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 1338
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 1339
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv.pass
 # leave
 	.loc 1 1340
-	lwz %r14, 192(%r1)
-	lwz %r15, 196(%r1)
-	lwz %r16, 200(%r1)
-	lwz %r17, 204(%r1)
-	lwz %r18, 208(%r1)
-	lwz %r19, 212(%r1)
-	lwz %r20, 216(%r1)
-	lwz %r21, 220(%r1)
-	lwz %r22, 224(%r1)
-	lwz %r23, 228(%r1)
-	lwz %r24, 232(%r1)
-	lwz %r25, 236(%r1)
-	lwz %r26, 240(%r1)
-	lwz %r27, 244(%r1)
-	lwz %r28, 248(%r1)
-	lwz %r29, 252(%r1)
-	lwz %r30, 256(%r1)
-	lwz %r31, 260(%r1)
-	addi %r1, %r1, 272
+	lwz %r14, 208(%r1)
+	lwz %r15, 212(%r1)
+	lwz %r16, 216(%r1)
+	lwz %r17, 220(%r1)
+	lwz %r18, 224(%r1)
+	lwz %r19, 228(%r1)
+	lwz %r20, 232(%r1)
+	lwz %r21, 236(%r1)
+	lwz %r22, 240(%r1)
+	lwz %r23, 244(%r1)
+	lwz %r24, 248(%r1)
+	lwz %r25, 252(%r1)
+	lwz %r26, 256(%r1)
+	lwz %r27, 260(%r1)
+	lwz %r28, 264(%r1)
+	lwz %r29, 268(%r1)
+	lwz %r30, 272(%r1)
+	lwz %r31, 276(%r1)
+	addi %r1, %r1, 288
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv, .-qhasm_kernel_mceliece_gf12_vec256_inv_ppc32_inv
 

@@ -29,97 +29,98 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 # i = 16
 	.loc 1 12
 	li %r6, 16
-	mr %r26, %r3
-	mr %r25, %r4
-	mr %r24, %r5
+	mr %r27, %r3
+	mr %r26, %r4
+	mr %r25, %r5
 .Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul.pass:
 # F0 = mem32[f + 0]
 	.loc 1 14
-	lwz %r8, 0(%r25)
+	stw %r6, 16(%r1)
+	lwz %r7, 0(%r26)
 # F1 = mem32[f + 64]
 	.loc 1 15
-	lwz %r9, 64(%r25)
+	lwz %r8, 64(%r26)
 # F2 = mem32[f + 128]
 	.loc 1 16
-	lwz %r12, 128(%r25)
+	lwz %r10, 128(%r26)
 # F3 = mem32[f + 192]
 	.loc 1 17
-	lwz %r31, 192(%r25)
+	lwz %r12, 192(%r26)
 # F4 = mem32[f + 256]
 	.loc 1 18
-	lwz %r29, 256(%r25)
+	lwz %r31, 256(%r26)
 # F5 = mem32[f + 320]
 	.loc 1 19
-	lwz %r28, 320(%r25)
+	lwz %r29, 320(%r26)
 # F6 = mem32[f + 384]
 	.loc 1 20
-	lwz %r23, 384(%r25)
+	lwz %r28, 384(%r26)
 # F7 = mem32[f + 448]
 	.loc 1 21
-	lwz %r27, 448(%r25)
+	lwz %r24, 448(%r26)
 # F8 = mem32[f + 512]
 	.loc 1 22
-	lwz %r30, 512(%r25)
+	lwz %r30, 512(%r26)
 # F9 = mem32[f + 576]
 	.loc 1 23
-	lwz %r11, 576(%r25)
+	lwz %r11, 576(%r26)
 # F10 = mem32[f + 640]
 	.loc 1 24
-	lwz %r10, 640(%r25)
+	lwz %r9, 640(%r26)
 # F11 = mem32[f + 704]
 	.loc 1 25
-	lwz %r7, 704(%r25)
+	lwz %r6, 704(%r26)
 # G = mem32[g + 640]
 	.loc 1 26
-	lwz %r3, 640(%r24)
+	lwz %r3, 640(%r25)
 # B = F11 & G
 	.loc 1 27
-	and %r3, %r7, %r3
+	and %r3, %r6, %r3
 # G = mem32[g + 704]
 	.loc 1 28
-	lwz %r5, 704(%r24)
+	lwz %r5, 704(%r25)
 # A = F11 & G
 	.loc 1 29
-	and %r4, %r7, %r5
+	and %r4, %r6, %r5
 # T = F10 & G
 	.loc 1 30
-	and %r5, %r10, %r5
+	and %r5, %r9, %r5
 # B = B ^ T
 	.loc 1 31
 	xor %r3, %r3, %r5
 # H22 = A
 	.loc 1 32
-	stw %r4, 16(%r1)
+	mr %r22, %r4
 # H21 = B
 	.loc 1 33
 	mr %r21, %r3
 # G = mem32[g + 512]
 	.loc 1 34
-	lwz %r3, 512(%r24)
+	lwz %r3, 512(%r25)
 # B = F11 & G
 	.loc 1 35
-	and %r3, %r7, %r3
+	and %r3, %r6, %r3
 # G = mem32[g + 576]
 	.loc 1 36
-	lwz %r4, 576(%r24)
+	lwz %r4, 576(%r25)
 # A = F11 & G
 	.loc 1 37
-	and %r5, %r7, %r4
+	and %r5, %r6, %r4
 # T = F10 & G
 	.loc 1 38
-	and %r4, %r10, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 39
 	xor %r3, %r3, %r4
 # G = mem32[g + 640]
 	.loc 1 40
-	lwz %r4, 640(%r24)
+	lwz %r4, 640(%r25)
 # T = F10 & G
 	.loc 1 41
-	and %r22, %r10, %r4
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 42
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 43
 	and %r4, %r11, %r4
@@ -128,13 +129,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r4
 # G = mem32[g + 704]
 	.loc 1 45
-	lwz %r4, 704(%r24)
+	lwz %r4, 704(%r25)
 # T = F9 & G
 	.loc 1 46
-	and %r22, %r11, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 47
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 48
 	and %r4, %r30, %r4
@@ -149,31 +150,31 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	mr %r19, %r3
 # G = mem32[g + 384]
 	.loc 1 52
-	lwz %r3, 384(%r24)
+	lwz %r3, 384(%r25)
 # B = F11 & G
 	.loc 1 53
-	and %r3, %r7, %r3
+	and %r3, %r6, %r3
 # G = mem32[g + 448]
 	.loc 1 54
-	lwz %r4, 448(%r24)
+	lwz %r4, 448(%r25)
 # A = F11 & G
 	.loc 1 55
-	and %r5, %r7, %r4
+	and %r5, %r6, %r4
 # T = F10 & G
 	.loc 1 56
-	and %r4, %r10, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 57
 	xor %r3, %r3, %r4
 # G = mem32[g + 512]
 	.loc 1 58
-	lwz %r4, 512(%r24)
+	lwz %r4, 512(%r25)
 # T = F10 & G
 	.loc 1 59
-	and %r22, %r10, %r4
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 60
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 61
 	and %r4, %r11, %r4
@@ -182,13 +183,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r4
 # G = mem32[g + 576]
 	.loc 1 63
-	lwz %r4, 576(%r24)
+	lwz %r4, 576(%r25)
 # T = F9 & G
 	.loc 1 64
-	and %r22, %r11, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 65
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 66
 	and %r4, %r30, %r4
@@ -197,64 +198,64 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r4
 # G = mem32[g + 640]
 	.loc 1 68
-	lwz %r4, 640(%r24)
+	lwz %r4, 640(%r25)
 # T = F8 & G
 	.loc 1 69
-	and %r22, %r30, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 70
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 71
-	and %r4, %r27, %r4
+	and %r4, %r24, %r4
 # B = B ^ T
 	.loc 1 72
 	xor %r3, %r3, %r4
 # G = mem32[g + 704]
 	.loc 1 73
-	lwz %r4, 704(%r24)
+	lwz %r4, 704(%r25)
 # T = F7 & G
 	.loc 1 74
-	and %r22, %r27, %r4
+	and %r23, %r24, %r4
 # A = A ^ T
 	.loc 1 75
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F6 & G
 	.loc 1 76
-	and %r4, %r23, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 77
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 78
-	mr %r22, %r5
+	mr %r23, %r5
 # H17 = B
 	.loc 1 79
 	mr %r18, %r3
 # G = mem32[g + 256]
 	.loc 1 80
-	lwz %r3, 256(%r24)
+	lwz %r3, 256(%r25)
 # B = F11 & G
 	.loc 1 81
-	and %r3, %r7, %r3
+	and %r3, %r6, %r3
 # G = mem32[g + 320]
 	.loc 1 82
-	lwz %r4, 320(%r24)
+	lwz %r4, 320(%r25)
 # A = F11 & G
 	.loc 1 83
-	and %r5, %r7, %r4
+	and %r5, %r6, %r4
 # T = F10 & G
 	.loc 1 84
-	and %r4, %r10, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 85
 	xor %r3, %r3, %r4
 # G = mem32[g + 384]
 	.loc 1 86
-	lwz %r4, 384(%r24)
+	lwz %r4, 384(%r25)
 # T = F10 & G
 	.loc 1 87
-	and %r17, %r10, %r4
+	and %r17, %r9, %r4
 # A = A ^ T
 	.loc 1 88
 	xor %r5, %r5, %r17
@@ -266,7 +267,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r4
 # G = mem32[g + 448]
 	.loc 1 91
-	lwz %r4, 448(%r24)
+	lwz %r4, 448(%r25)
 # T = F9 & G
 	.loc 1 92
 	and %r17, %r11, %r4
@@ -281,7 +282,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r4
 # G = mem32[g + 512]
 	.loc 1 96
-	lwz %r4, 512(%r24)
+	lwz %r4, 512(%r25)
 # T = F8 & G
 	.loc 1 97
 	and %r17, %r30, %r4
@@ -290,52 +291,52 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r5, %r5, %r17
 # T = F7 & G
 	.loc 1 99
-	and %r4, %r27, %r4
+	and %r4, %r24, %r4
 # B = B ^ T
 	.loc 1 100
 	xor %r3, %r3, %r4
 # G = mem32[g + 576]
 	.loc 1 101
-	lwz %r4, 576(%r24)
+	lwz %r4, 576(%r25)
 # T = F7 & G
 	.loc 1 102
-	and %r17, %r27, %r4
+	and %r17, %r24, %r4
 # A = A ^ T
 	.loc 1 103
 	xor %r5, %r5, %r17
 # T = F6 & G
 	.loc 1 104
-	and %r4, %r23, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 105
 	xor %r3, %r3, %r4
 # G = mem32[g + 640]
 	.loc 1 106
-	lwz %r4, 640(%r24)
+	lwz %r4, 640(%r25)
 # T = F6 & G
 	.loc 1 107
-	and %r17, %r23, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 108
 	xor %r5, %r5, %r17
 # T = F5 & G
 	.loc 1 109
-	and %r4, %r28, %r4
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 110
 	xor %r3, %r3, %r4
 # G = mem32[g + 704]
 	.loc 1 111
-	lwz %r4, 704(%r24)
+	lwz %r4, 704(%r25)
 # T = F5 & G
 	.loc 1 112
-	and %r17, %r28, %r4
+	and %r17, %r29, %r4
 # A = A ^ T
 	.loc 1 113
 	xor %r5, %r5, %r17
 # T = F4 & G
 	.loc 1 114
-	and %r4, %r29, %r4
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 115
 	xor %r3, %r3, %r4
@@ -344,28 +345,28 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	mr %r17, %r3
 # G = mem32[g + 128]
 	.loc 1 118
-	lwz %r3, 128(%r24)
+	lwz %r3, 128(%r25)
 # B = F11 & G
 	.loc 1 119
-	and %r3, %r7, %r3
+	and %r3, %r6, %r3
 # G = mem32[g + 192]
 	.loc 1 120
-	lwz %r4, 192(%r24)
+	lwz %r4, 192(%r25)
 # A = F11 & G
 	.loc 1 121
-	and %r16, %r7, %r4
+	and %r16, %r6, %r4
 # T = F10 & G
 	.loc 1 122
-	and %r4, %r10, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 123
 	xor %r15, %r3, %r4
 # G = mem32[g + 256]
 	.loc 1 124
-	lwz %r3, 256(%r24)
+	lwz %r3, 256(%r25)
 # T = F10 & G
 	.loc 1 125
-	and %r4, %r10, %r3
+	and %r4, %r9, %r3
 # A = A ^ T
 	.loc 1 126
 	xor %r16, %r16, %r4
@@ -377,7 +378,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r15, %r15, %r3
 # G = mem32[g + 320]
 	.loc 1 129
-	lwz %r3, 320(%r24)
+	lwz %r3, 320(%r25)
 # T = F9 & G
 	.loc 1 130
 	and %r4, %r11, %r3
@@ -392,7 +393,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r15, %r15, %r3
 # G = mem32[g + 384]
 	.loc 1 134
-	lwz %r3, 384(%r24)
+	lwz %r3, 384(%r25)
 # T = F8 & G
 	.loc 1 135
 	and %r4, %r30, %r3
@@ -401,116 +402,115 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 137
-	and %r3, %r27, %r3
+	and %r3, %r24, %r3
 # B = B ^ T
 	.loc 1 138
 	xor %r15, %r15, %r3
 # G = mem32[g + 448]
 	.loc 1 139
-	lwz %r3, 448(%r24)
+	lwz %r3, 448(%r25)
 # T = F7 & G
 	.loc 1 140
-	and %r4, %r27, %r3
+	and %r4, %r24, %r3
 # A = A ^ T
 	.loc 1 141
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 142
-	and %r3, %r23, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 143
 	xor %r15, %r15, %r3
 # G = mem32[g + 512]
 	.loc 1 144
-	lwz %r3, 512(%r24)
+	lwz %r3, 512(%r25)
 # T = F6 & G
 	.loc 1 145
-	and %r4, %r23, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 146
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 147
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 148
 	xor %r15, %r15, %r3
 # G = mem32[g + 576]
 	.loc 1 149
-	lwz %r3, 576(%r24)
+	lwz %r3, 576(%r25)
 # T = F5 & G
 	.loc 1 150
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 151
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 152
-	and %r3, %r29, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 153
 	xor %r15, %r15, %r3
 # G = mem32[g + 640]
 	.loc 1 154
-	lwz %r3, 640(%r24)
+	lwz %r3, 640(%r25)
 # T = F4 & G
 	.loc 1 155
-	and %r4, %r29, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 156
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 157
-	and %r3, %r31, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 158
 	xor %r15, %r15, %r3
 # G = mem32[g + 704]
 	.loc 1 159
-	lwz %r3, 704(%r24)
+	lwz %r3, 704(%r25)
 # T = F3 & G
 	.loc 1 160
-	and %r4, %r31, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 161
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 162
-	and %r3, %r12, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 163
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 165
-	lwz %r3, 16(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem32[g + 0]
 	.loc 1 167
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # B = F11 & G
 	.loc 1 168
-	and %r4, %r7, %r3
+	and %r4, %r6, %r3
 # G = mem32[g + 64]
 	.loc 1 169
-	lwz %r3, 64(%r24)
+	lwz %r3, 64(%r25)
 # A = F11 & G
 	.loc 1 170
-	and %r7, %r7, %r3
+	and %r6, %r6, %r3
 # T = F10 & G
 	.loc 1 171
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 172
 	xor %r4, %r4, %r3
 # G = mem32[g + 128]
 	.loc 1 173
-	lwz %r14, 128(%r24)
+	lwz %r14, 128(%r25)
 # T = F10 & G
 	.loc 1 174
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 175
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F9 & G
 	.loc 1 176
 	and %r3, %r11, %r14
@@ -519,13 +519,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r4, %r4, %r3
 # G = mem32[g + 192]
 	.loc 1 178
-	lwz %r14, 192(%r24)
+	lwz %r14, 192(%r25)
 # T = F9 & G
 	.loc 1 179
 	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 180
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F8 & G
 	.loc 1 181
 	and %r3, %r30, %r14
@@ -534,151 +534,151 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r4, %r4, %r3
 # G = mem32[g + 256]
 	.loc 1 183
-	lwz %r14, 256(%r24)
+	lwz %r14, 256(%r25)
 # T = F8 & G
 	.loc 1 184
 	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 185
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F7 & G
 	.loc 1 186
-	and %r3, %r27, %r14
+	and %r3, %r24, %r14
 # B = B ^ T
 	.loc 1 187
 	xor %r4, %r4, %r3
 # G = mem32[g + 320]
 	.loc 1 188
-	lwz %r14, 320(%r24)
+	lwz %r14, 320(%r25)
 # T = F7 & G
 	.loc 1 189
-	and %r3, %r27, %r14
+	and %r3, %r24, %r14
 # A = A ^ T
 	.loc 1 190
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F6 & G
 	.loc 1 191
-	and %r3, %r23, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 192
 	xor %r4, %r4, %r3
 # G = mem32[g + 384]
 	.loc 1 193
-	lwz %r14, 384(%r24)
+	lwz %r14, 384(%r25)
 # T = F6 & G
 	.loc 1 194
-	and %r3, %r23, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 195
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F5 & G
 	.loc 1 196
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 197
 	xor %r4, %r4, %r3
 # G = mem32[g + 448]
 	.loc 1 198
-	lwz %r14, 448(%r24)
+	lwz %r14, 448(%r25)
 # T = F5 & G
 	.loc 1 199
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 200
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F4 & G
 	.loc 1 201
-	and %r3, %r29, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 202
 	xor %r4, %r4, %r3
 # G = mem32[g + 512]
 	.loc 1 203
-	lwz %r14, 512(%r24)
+	lwz %r14, 512(%r25)
 # T = F4 & G
 	.loc 1 204
-	and %r3, %r29, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 205
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F3 & G
 	.loc 1 206
-	and %r3, %r31, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 207
 	xor %r4, %r4, %r3
 # G = mem32[g + 576]
 	.loc 1 208
-	lwz %r14, 576(%r24)
+	lwz %r14, 576(%r25)
 # T = F3 & G
 	.loc 1 209
-	and %r3, %r31, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 210
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F2 & G
 	.loc 1 211
-	and %r3, %r12, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 212
 	xor %r4, %r4, %r3
 # G = mem32[g + 640]
 	.loc 1 213
-	lwz %r14, 640(%r24)
+	lwz %r14, 640(%r25)
 # T = F2 & G
 	.loc 1 214
-	and %r3, %r12, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 215
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F1 & G
 	.loc 1 216
-	and %r3, %r9, %r14
+	and %r3, %r8, %r14
 # B = B ^ T
 	.loc 1 217
 	xor %r4, %r4, %r3
 # G = mem32[g + 704]
 	.loc 1 218
-	lwz %r14, 704(%r24)
+	lwz %r14, 704(%r25)
 # T = F1 & G
 	.loc 1 219
-	and %r3, %r9, %r14
+	and %r3, %r8, %r14
 # A = A ^ T
 	.loc 1 220
-	xor %r7, %r7, %r3
+	xor %r6, %r6, %r3
 # T = F0 & G
 	.loc 1 221
-	and %r3, %r8, %r14
+	and %r3, %r7, %r14
 # B = B ^ T
 	.loc 1 222
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 223
-	xor %r7, %r7, %r21
+	xor %r6, %r6, %r21
 # B = B ^ H20
 	.loc 1 225
 	xor %r4, %r4, %r20
 # mem32[h + 704] = B
 	.loc 1 226
-	stw %r4, 704(%r26)
+	stw %r4, 704(%r27)
 # G = mem32[g + 0]
 	.loc 1 227
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F10 & G
 	.loc 1 228
-	and %r10, %r10, %r3
+	and %r9, %r9, %r3
 # B = F9 & G
 	.loc 1 229
 	and %r4, %r11, %r3
 # G = mem32[g + 64]
 	.loc 1 230
-	lwz %r14, 64(%r24)
+	lwz %r14, 64(%r25)
 # T = F9 & G
 	.loc 1 231
 	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 232
-	xor %r10, %r10, %r3
+	xor %r9, %r9, %r3
 # T = F8 & G
 	.loc 1 233
 	and %r3, %r30, %r14
@@ -687,275 +687,274 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r11, %r4, %r3
 # G = mem32[g + 128]
 	.loc 1 235
-	lwz %r3, 128(%r24)
+	lwz %r3, 128(%r25)
 # T = F8 & G
 	.loc 1 236
 	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 237
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F7 & G
 	.loc 1 238
-	and %r3, %r27, %r3
+	and %r3, %r24, %r3
 # B = B ^ T
 	.loc 1 239
 	xor %r11, %r11, %r3
 # G = mem32[g + 192]
 	.loc 1 240
-	lwz %r3, 192(%r24)
+	lwz %r3, 192(%r25)
 # T = F7 & G
 	.loc 1 241
-	and %r4, %r27, %r3
+	and %r4, %r24, %r3
 # A = A ^ T
 	.loc 1 242
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F6 & G
 	.loc 1 243
-	and %r3, %r23, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 244
 	xor %r11, %r11, %r3
 # G = mem32[g + 256]
 	.loc 1 245
-	lwz %r3, 256(%r24)
+	lwz %r3, 256(%r25)
 # T = F6 & G
 	.loc 1 246
-	and %r4, %r23, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 247
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F5 & G
 	.loc 1 248
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 249
 	xor %r11, %r11, %r3
 # G = mem32[g + 320]
 	.loc 1 250
-	lwz %r3, 320(%r24)
+	lwz %r3, 320(%r25)
 # T = F5 & G
 	.loc 1 251
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 252
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F4 & G
 	.loc 1 253
-	and %r3, %r29, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 254
 	xor %r11, %r11, %r3
 # G = mem32[g + 384]
 	.loc 1 255
-	lwz %r3, 384(%r24)
+	lwz %r3, 384(%r25)
 # T = F4 & G
 	.loc 1 256
-	and %r4, %r29, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 257
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F3 & G
 	.loc 1 258
-	and %r3, %r31, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 259
 	xor %r11, %r11, %r3
 # G = mem32[g + 448]
 	.loc 1 260
-	lwz %r3, 448(%r24)
+	lwz %r3, 448(%r25)
 # T = F3 & G
 	.loc 1 261
-	and %r4, %r31, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 262
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F2 & G
 	.loc 1 263
-	and %r3, %r12, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 264
 	xor %r11, %r11, %r3
 # G = mem32[g + 512]
 	.loc 1 265
-	lwz %r3, 512(%r24)
+	lwz %r3, 512(%r25)
 # T = F2 & G
 	.loc 1 266
-	and %r4, %r12, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 267
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F1 & G
 	.loc 1 268
-	and %r3, %r9, %r3
+	and %r3, %r8, %r3
 # B = B ^ T
 	.loc 1 269
 	xor %r11, %r11, %r3
 # G = mem32[g + 576]
 	.loc 1 270
-	lwz %r3, 576(%r24)
+	lwz %r3, 576(%r25)
 # T = F1 & G
 	.loc 1 271
-	and %r4, %r9, %r3
+	and %r4, %r8, %r3
 # A = A ^ T
 	.loc 1 272
-	xor %r10, %r10, %r4
+	xor %r9, %r9, %r4
 # T = F0 & G
 	.loc 1 273
-	and %r3, %r8, %r3
+	and %r3, %r7, %r3
 # B = B ^ T
 	.loc 1 274
 	xor %r11, %r11, %r3
 # G = mem32[g + 640]
 	.loc 1 275
-	lwz %r3, 640(%r24)
+	lwz %r3, 640(%r25)
 # T = F0 & G
 	.loc 1 276
-	and %r3, %r8, %r3
+	and %r3, %r7, %r3
 # A = A ^ T
 	.loc 1 277
-	xor %r10, %r10, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 278
-	xor %r10, %r10, %r19
+	xor %r9, %r9, %r19
 # A = A ^ H22
 	.loc 1 279
-	lwz %r3, 16(%r1)
-	xor %r10, %r10, %r3
+	xor %r9, %r9, %r22
 # mem32[h + 640] = A
 	.loc 1 280
-	stw %r10, 640(%r26)
+	stw %r9, 640(%r27)
 # B = B ^ H18
 	.loc 1 281
-	xor %r11, %r11, %r22
+	xor %r11, %r11, %r23
 # B = B ^ H21
 	.loc 1 282
 	xor %r11, %r11, %r21
 # mem32[h + 576] = B
 	.loc 1 283
-	stw %r11, 576(%r26)
+	stw %r11, 576(%r27)
 # G = mem32[g + 0]
 	.loc 1 284
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F8 & G
 	.loc 1 285
 	and %r4, %r30, %r3
 # B = F7 & G
 	.loc 1 286
-	and %r3, %r27, %r3
+	and %r3, %r24, %r3
 # G = mem32[g + 64]
 	.loc 1 287
-	lwz %r10, 64(%r24)
+	lwz %r9, 64(%r25)
 # T = F7 & G
 	.loc 1 288
-	and %r11, %r27, %r10
+	and %r11, %r24, %r9
 # A = A ^ T
 	.loc 1 289
 	xor %r4, %r4, %r11
 # T = F6 & G
 	.loc 1 290
-	and %r10, %r23, %r10
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 291
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 128]
 	.loc 1 292
-	lwz %r10, 128(%r24)
+	lwz %r9, 128(%r25)
 # T = F6 & G
 	.loc 1 293
-	and %r11, %r23, %r10
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 294
 	xor %r4, %r4, %r11
 # T = F5 & G
 	.loc 1 295
-	and %r10, %r28, %r10
+	and %r9, %r29, %r9
 # B = B ^ T
 	.loc 1 296
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 192]
 	.loc 1 297
-	lwz %r10, 192(%r24)
+	lwz %r9, 192(%r25)
 # T = F5 & G
 	.loc 1 298
-	and %r11, %r28, %r10
+	and %r11, %r29, %r9
 # A = A ^ T
 	.loc 1 299
 	xor %r4, %r4, %r11
 # T = F4 & G
 	.loc 1 300
-	and %r10, %r29, %r10
+	and %r9, %r31, %r9
 # B = B ^ T
 	.loc 1 301
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 256]
 	.loc 1 302
-	lwz %r10, 256(%r24)
+	lwz %r9, 256(%r25)
 # T = F4 & G
 	.loc 1 303
-	and %r11, %r29, %r10
+	and %r11, %r31, %r9
 # A = A ^ T
 	.loc 1 304
 	xor %r4, %r4, %r11
 # T = F3 & G
 	.loc 1 305
-	and %r10, %r31, %r10
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 306
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 320]
 	.loc 1 307
-	lwz %r10, 320(%r24)
+	lwz %r9, 320(%r25)
 # T = F3 & G
 	.loc 1 308
-	and %r11, %r31, %r10
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 309
 	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 310
-	and %r10, %r12, %r10
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 311
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 384]
 	.loc 1 312
-	lwz %r10, 384(%r24)
+	lwz %r9, 384(%r25)
 # T = F2 & G
 	.loc 1 313
-	and %r11, %r12, %r10
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 314
 	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 315
-	and %r10, %r9, %r10
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 316
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 448]
 	.loc 1 317
-	lwz %r10, 448(%r24)
+	lwz %r9, 448(%r25)
 # T = F1 & G
 	.loc 1 318
-	and %r11, %r9, %r10
+	and %r11, %r8, %r9
 # A = A ^ T
 	.loc 1 319
 	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 320
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # B = B ^ T
 	.loc 1 321
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 512]
 	.loc 1 322
-	lwz %r10, 512(%r24)
+	lwz %r9, 512(%r25)
 # T = F0 & G
 	.loc 1 323
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # A = A ^ T
 	.loc 1 324
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r9
 # A = A ^ H17
 	.loc 1 325
 	xor %r4, %r4, %r18
@@ -964,7 +963,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r4, %r4, %r20
 # mem32[h + 512] = A
 	.loc 1 327
-	stw %r4, 512(%r26)
+	stw %r4, 512(%r27)
 # B = B ^ H16
 	.loc 1 328
 	xor %r3, %r3, %r5
@@ -973,109 +972,109 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r19
 # mem32[h + 448] = B
 	.loc 1 330
-	stw %r3, 448(%r26)
+	stw %r3, 448(%r27)
 # G = mem32[g + 0]
 	.loc 1 331
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F6 & G
 	.loc 1 332
-	and %r4, %r23, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 333
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem32[g + 64]
 	.loc 1 334
-	lwz %r10, 64(%r24)
+	lwz %r9, 64(%r25)
 # T = F5 & G
 	.loc 1 335
-	and %r11, %r28, %r10
+	and %r11, %r29, %r9
 # A = A ^ T
 	.loc 1 336
 	xor %r4, %r4, %r11
 # T = F4 & G
 	.loc 1 337
-	and %r10, %r29, %r10
+	and %r9, %r31, %r9
 # B = B ^ T
 	.loc 1 338
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 128]
 	.loc 1 339
-	lwz %r10, 128(%r24)
+	lwz %r9, 128(%r25)
 # T = F4 & G
 	.loc 1 340
-	and %r11, %r29, %r10
+	and %r11, %r31, %r9
 # A = A ^ T
 	.loc 1 341
 	xor %r4, %r4, %r11
 # T = F3 & G
 	.loc 1 342
-	and %r10, %r31, %r10
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 343
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 192]
 	.loc 1 344
-	lwz %r10, 192(%r24)
+	lwz %r9, 192(%r25)
 # T = F3 & G
 	.loc 1 345
-	and %r11, %r31, %r10
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 346
 	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 347
-	and %r10, %r12, %r10
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 348
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 256]
 	.loc 1 349
-	lwz %r10, 256(%r24)
+	lwz %r9, 256(%r25)
 # T = F2 & G
 	.loc 1 350
-	and %r11, %r12, %r10
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 351
 	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 352
-	and %r10, %r9, %r10
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 353
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 320]
 	.loc 1 354
-	lwz %r10, 320(%r24)
+	lwz %r9, 320(%r25)
 # T = F1 & G
 	.loc 1 355
-	and %r11, %r9, %r10
+	and %r11, %r8, %r9
 # A = A ^ T
 	.loc 1 356
 	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 357
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # B = B ^ T
 	.loc 1 358
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 384]
 	.loc 1 359
-	lwz %r10, 384(%r24)
+	lwz %r9, 384(%r25)
 # T = F0 & G
 	.loc 1 360
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # A = A ^ T
 	.loc 1 361
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r9
 # A = A ^ H15
 	.loc 1 362
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 363
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # mem32[h + 384] = A
 	.loc 1 364
-	stw %r4, 384(%r26)
+	stw %r4, 384(%r27)
 # B = B ^ H14
 	.loc 1 365
 	xor %r3, %r3, %r16
@@ -1084,70 +1083,70 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r3, %r3, %r18
 # mem32[h + 320] = B
 	.loc 1 367
-	stw %r3, 320(%r26)
+	stw %r3, 320(%r27)
 # G = mem32[g + 0]
 	.loc 1 368
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F4 & G
 	.loc 1 369
-	and %r4, %r29, %r3
+	and %r4, %r31, %r3
 # B = F3 & G
 	.loc 1 370
-	and %r3, %r31, %r3
+	and %r3, %r12, %r3
 # G = mem32[g + 64]
 	.loc 1 371
-	lwz %r10, 64(%r24)
+	lwz %r9, 64(%r25)
 # T = F3 & G
 	.loc 1 372
-	and %r11, %r31, %r10
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 373
 	xor %r4, %r4, %r11
 # T = F2 & G
 	.loc 1 374
-	and %r10, %r12, %r10
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 375
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 128]
 	.loc 1 376
-	lwz %r10, 128(%r24)
+	lwz %r9, 128(%r25)
 # T = F2 & G
 	.loc 1 377
-	and %r11, %r12, %r10
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 378
 	xor %r4, %r4, %r11
 # T = F1 & G
 	.loc 1 379
-	and %r10, %r9, %r10
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 380
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 192]
 	.loc 1 381
-	lwz %r10, 192(%r24)
+	lwz %r9, 192(%r25)
 # T = F1 & G
 	.loc 1 382
-	and %r11, %r9, %r10
+	and %r11, %r8, %r9
 # A = A ^ T
 	.loc 1 383
 	xor %r4, %r4, %r11
 # T = F0 & G
 	.loc 1 384
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # B = B ^ T
 	.loc 1 385
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r9
 # G = mem32[g + 256]
 	.loc 1 386
-	lwz %r10, 256(%r24)
+	lwz %r9, 256(%r25)
 # T = F0 & G
 	.loc 1 387
-	and %r10, %r8, %r10
+	and %r9, %r7, %r9
 # A = A ^ T
 	.loc 1 388
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r9
 # A = A ^ H13
 	.loc 1 389
 	xor %r4, %r4, %r15
@@ -1156,46 +1155,46 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r4, %r4, %r5
 # mem32[h + 256] = A
 	.loc 1 391
-	stw %r4, 256(%r26)
+	stw %r4, 256(%r27)
 # B = B ^ H12
 	.loc 1 392
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r6
 # B = B ^ H15
 	.loc 1 393
 	xor %r3, %r3, %r17
 # mem32[h + 192] = B
 	.loc 1 394
-	stw %r3, 192(%r26)
+	stw %r3, 192(%r27)
 # G = mem32[g + 0]
 	.loc 1 395
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F2 & G
 	.loc 1 396
-	and %r4, %r12, %r3
+	and %r4, %r10, %r3
 # B = F1 & G
 	.loc 1 397
-	and %r3, %r9, %r3
+	and %r3, %r8, %r3
 # G = mem32[g + 64]
 	.loc 1 398
-	lwz %r5, 64(%r24)
+	lwz %r5, 64(%r25)
 # T = F1 & G
 	.loc 1 399
-	and %r9, %r9, %r5
+	and %r8, %r8, %r5
 # A = A ^ T
 	.loc 1 400
-	xor %r4, %r4, %r9
+	xor %r4, %r4, %r8
 # T = F0 & G
 	.loc 1 401
-	and %r5, %r8, %r5
+	and %r5, %r7, %r5
 # B = B ^ T
 	.loc 1 402
 	xor %r3, %r3, %r5
 # G = mem32[g + 128]
 	.loc 1 403
-	lwz %r5, 128(%r24)
+	lwz %r5, 128(%r25)
 # T = F0 & G
 	.loc 1 404
-	and %r5, %r8, %r5
+	and %r5, %r7, %r5
 # A = A ^ T
 	.loc 1 405
 	xor %r4, %r4, %r5
@@ -1204,36 +1203,37 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc32_mul:
 	xor %r4, %r4, %r16
 # mem32[h + 128] = A
 	.loc 1 407
-	stw %r4, 128(%r26)
+	stw %r4, 128(%r27)
 # B = B ^ H13
 	.loc 1 408
 	xor %r3, %r3, %r15
 # mem32[h + 64] = B
 	.loc 1 409
-	stw %r3, 64(%r26)
+	stw %r3, 64(%r27)
 # G = mem32[g + 0]
 	.loc 1 410
-	lwz %r3, 0(%r24)
+	lwz %r3, 0(%r25)
 # A = F0 & G
 	.loc 1 411
-	and %r3, %r8, %r3
+	and %r3, %r7, %r3
 # A = A ^ H12
 	.loc 1 412
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r6
 # mem32[h + 0] = A
 	.loc 1 413
-	stw %r3, 0(%r26)
+	stw %r3, 0(%r27)
 # h = h + 4
 	.loc 1 414
-	addi %r26, %r26, 4
+	addi %r27, %r27, 4
 # f = f + 4
 	.loc 1 415
-	addi %r25, %r25, 4
+	addi %r26, %r26, 4
 # g = g + 4
 	.loc 1 416
-	addi %r24, %r24, 4
+	addi %r25, %r25, 4
 # i = i - 1
 	.loc 1 417
+	lwz %r6, 16(%r1)
 	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 418

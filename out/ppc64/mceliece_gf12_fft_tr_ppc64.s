@@ -6956,10 +6956,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	la %r6, 496(%r1)
 # o0 = 32
 	.loc 1 1570
-	li %r8, 32
+	li %r3, 32
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l3:
 # lo = mem64[p + 0]
 	.loc 1 1572
+	std %r3, 12784(%r1)
 	ld %r4, 0(%r7)
 # hi = mem64[p + 256]
 	.loc 1 1573
@@ -7107,64 +7108,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r3, %r7
 # h = p + 256
 	.loc 1 1621
-	addi %r9, %r7, 256
+	addi %r8, %r7, 256
 # F0 = mem64[f + 0]
 	.loc 1 1622
-	ld %r10, 0(%r3)
+	ld %r9, 0(%r3)
 # F1 = mem64[f + 512]
 	.loc 1 1623
-	ld %r11, 512(%r3)
+	ld %r10, 512(%r3)
 # F2 = mem64[f + 1024]
 	.loc 1 1624
-	ld %r30, 1024(%r3)
+	ld %r31, 1024(%r3)
 # F3 = mem64[f + 1536]
 	.loc 1 1625
-	ld %r28, 1536(%r3)
+	ld %r29, 1536(%r3)
 # F4 = mem64[f + 2048]
 	.loc 1 1626
-	ld %r26, 2048(%r3)
+	ld %r27, 2048(%r3)
 # F5 = mem64[f + 2560]
 	.loc 1 1627
-	ld %r24, 2560(%r3)
+	ld %r25, 2560(%r3)
 # F6 = mem64[f + 3072]
 	.loc 1 1628
-	ld %r25, 3072(%r3)
+	ld %r28, 3072(%r3)
 # F7 = mem64[f + 3584]
 	.loc 1 1629
-	ld %r29, 3584(%r3)
+	ld %r12, 3584(%r3)
 # F8 = mem64[f + 4096]
 	.loc 1 1630
-	ld %r27, 4096(%r3)
+	ld %r26, 4096(%r3)
 # F9 = mem64[f + 4608]
 	.loc 1 1631
-	ld %r31, 4608(%r3)
+	ld %r30, 4608(%r3)
 # F10 = mem64[f + 5120]
 	.loc 1 1632
-	ld %r12, 5120(%r3)
+	ld %r11, 5120(%r3)
 # F11 = mem64[f + 5632]
 	.loc 1 1633
-	ld %r23, 5632(%r3)
+	ld %r24, 5632(%r3)
 # G = mem64[g + 80]
 	.loc 1 1634
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 1635
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 1636
 	ld %r5, 88(%r6)
 # A = F11 & G
 	.loc 1 1637
-	and %r4, %r23, %r5
+	and %r4, %r24, %r5
 # T = F10 & G
 	.loc 1 1638
-	and %r5, %r12, %r5
+	and %r5, %r11, %r5
 # B = B ^ T
 	.loc 1 1639
 	xor %r3, %r3, %r5
 # H22 = A
 	.loc 1 1640
-	std %r4, 12784(%r1)
+	mr %r22, %r4
 # H21 = B
 	.loc 1 1641
 	mr %r21, %r3
@@ -7173,16 +7174,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 1643
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 1644
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 1645
-	and %r5, %r23, %r4
+	and %r5, %r24, %r4
 # T = F10 & G
 	.loc 1 1646
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 1647
 	xor %r3, %r3, %r4
@@ -7191,13 +7192,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 1649
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 1650
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 1651
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 1652
 	xor %r3, %r3, %r4
@@ -7206,13 +7207,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 1654
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 1655
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 1656
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 1657
 	xor %r3, %r3, %r4
@@ -7227,16 +7228,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 1661
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 1662
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 1663
-	and %r5, %r23, %r4
+	and %r5, %r24, %r4
 # T = F10 & G
 	.loc 1 1664
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 1665
 	xor %r3, %r3, %r4
@@ -7245,13 +7246,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 1667
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 1668
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 1669
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 1670
 	xor %r3, %r3, %r4
@@ -7260,13 +7261,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 1672
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 1673
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 1674
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 1675
 	xor %r3, %r3, %r4
@@ -7275,13 +7276,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 1677
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 1678
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 1679
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 1680
 	xor %r3, %r3, %r4
@@ -7290,19 +7291,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 1682
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 1683
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F6 & G
 	.loc 1 1684
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 1685
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 1686
-	mr %r22, %r5
+	mr %r23, %r5
 # H17 = B
 	.loc 1 1687
 	mr %r18, %r3
@@ -7311,16 +7312,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 1689
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 1690
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 1691
-	and %r5, %r23, %r4
+	and %r5, %r24, %r4
 # T = F10 & G
 	.loc 1 1692
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 1693
 	xor %r3, %r3, %r4
@@ -7329,13 +7330,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 1695
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 1696
 	xor %r5, %r5, %r17
 # T = F9 & G
 	.loc 1 1697
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 1698
 	xor %r3, %r3, %r4
@@ -7344,13 +7345,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 1700
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 1701
 	xor %r5, %r5, %r17
 # T = F8 & G
 	.loc 1 1702
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 1703
 	xor %r3, %r3, %r4
@@ -7359,13 +7360,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 1705
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 1706
 	xor %r5, %r5, %r17
 # T = F7 & G
 	.loc 1 1707
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 1708
 	xor %r3, %r3, %r4
@@ -7374,13 +7375,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 1710
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 1711
 	xor %r5, %r5, %r17
 # T = F6 & G
 	.loc 1 1712
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 1713
 	xor %r3, %r3, %r4
@@ -7389,13 +7390,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 1715
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 1716
 	xor %r5, %r5, %r17
 # T = F5 & G
 	.loc 1 1717
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 1718
 	xor %r3, %r3, %r4
@@ -7404,13 +7405,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 1720
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 1721
 	xor %r5, %r5, %r17
 # T = F4 & G
 	.loc 1 1722
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 1723
 	xor %r3, %r3, %r4
@@ -7422,16 +7423,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 1727
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 1728
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 1729
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 1730
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 1731
 	xor %r15, %r3, %r4
@@ -7440,13 +7441,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 1733
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 1734
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 1735
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 1736
 	xor %r15, %r15, %r3
@@ -7455,13 +7456,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 1738
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 1739
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 1740
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 1741
 	xor %r15, %r15, %r3
@@ -7470,13 +7471,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 1743
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 1744
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 1745
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 1746
 	xor %r15, %r15, %r3
@@ -7485,13 +7486,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 1748
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 1749
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 1750
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 1751
 	xor %r15, %r15, %r3
@@ -7500,13 +7501,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 1753
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 1754
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 1755
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 1756
 	xor %r15, %r15, %r3
@@ -7515,13 +7516,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 1758
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 1759
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 1760
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 1761
 	xor %r15, %r15, %r3
@@ -7530,13 +7531,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 1763
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 1764
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 1765
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 1766
 	xor %r15, %r15, %r3
@@ -7545,35 +7546,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 1768
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 1769
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 1770
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 1771
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 1773
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 1775
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 1776
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 1777
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 1778
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 1779
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 1780
 	xor %r4, %r4, %r3
@@ -7582,13 +7582,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 1782
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 1783
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 1784
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 1785
 	xor %r4, %r4, %r3
@@ -7597,13 +7597,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 1787
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 1788
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 1789
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 1790
 	xor %r4, %r4, %r3
@@ -7612,13 +7612,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 1792
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 1793
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 1794
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 1795
 	xor %r4, %r4, %r3
@@ -7627,13 +7627,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 1797
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 1798
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 1799
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 1800
 	xor %r4, %r4, %r3
@@ -7642,13 +7642,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 1802
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 1803
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 1804
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 1805
 	xor %r4, %r4, %r3
@@ -7657,13 +7657,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 1807
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 1808
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 1809
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 1810
 	xor %r4, %r4, %r3
@@ -7672,13 +7672,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 1812
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 1813
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 1814
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 1815
 	xor %r4, %r4, %r3
@@ -7687,13 +7687,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 1817
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 1818
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 1819
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 1820
 	xor %r4, %r4, %r3
@@ -7702,13 +7702,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 1822
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 1823
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 1824
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 1825
 	xor %r4, %r4, %r3
@@ -7717,338 +7717,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 1827
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 1828
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 1829
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 1830
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 1831
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 1833
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 1834
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 1835
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 1836
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 1837
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 1838
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 1839
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 1840
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 1841
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 1842
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 1843
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 1844
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 1845
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 1846
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 1847
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 1848
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 1849
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 1850
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 1851
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 1852
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 1853
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 1854
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 1855
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 1856
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 1857
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 1858
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 1859
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 1860
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 1861
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 1862
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 1863
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 1864
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 1865
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 1866
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 1867
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 1868
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 1869
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 1870
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 1871
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 1872
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 1873
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 1874
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 1875
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 1876
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 1877
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 1878
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 1879
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 1880
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 1881
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 1882
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 1883
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 1884
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 1885
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 1886
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 1887
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 1888
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 1889
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 1890
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 1891
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 1892
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 1893
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 1894
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 1895
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 1896
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 1897
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 1898
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 1899
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 1900
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 1901
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 1902
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 1903
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 1904
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 1905
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1906
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 1907
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 1908
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 1909
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 1910
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 1911
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 1912
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 1913
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 1914
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 1915
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 1916
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 1917
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 1918
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 1919
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 1920
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 1921
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 1922
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 1923
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 1924
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 1925
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 1926
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 1927
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 1928
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 1929
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 1930
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 1931
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 1932
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 1933
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 1934
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 1935
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 1936
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 1937
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 1938
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 1939
 	xor %r4, %r4, %r18
@@ -8057,136 +8056,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 1941
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 1942
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 1943
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 1944
-	xor %r12, %r12, %r5
+	xor %r3, %r3, %r5
 # B = B ^ H19
 	.loc 1 1945
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 1946
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 1947
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 1948
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 1949
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 1950
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 1951
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 1952
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 1953
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 1954
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 1955
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 1956
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1957
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 1958
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 1959
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 1960
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 1961
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 1962
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 1963
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 1964
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 1965
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 1966
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 1967
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 1968
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 1969
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 1970
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 1971
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 1972
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 1973
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 1974
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 1975
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 1976
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 1977
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 1978
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 1979
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 1980
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 1981
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 1982
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 1983
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 1984
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 1985
 	xor %r3, %r3, %r16
@@ -8195,76 +8194,76 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 1987
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 1988
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 1989
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 1990
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 1991
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 1992
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 1993
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 1994
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 1995
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 1996
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 1997
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1998
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 1999
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2000
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2001
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2002
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2003
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 2004
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2005
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2006
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2007
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2008
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 2009
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2010
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 2011
 	xor %r4, %r4, %r15
@@ -8273,49 +8272,49 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r5
 # T = mem64[h + 2048]
 	.loc 1 2013
-	ld %r5, 2048(%r9)
+	ld %r5, 2048(%r8)
 # A = A ^ T
 	.loc 1 2014
 	xor %r4, %r4, %r5
 # mem64[h + 2048] = A
 	.loc 1 2015
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 2016
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 2017
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 2018
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 2019
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 2020
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 2021
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 2022
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 2023
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 2024
 	ld %r5, 8(%r6)
 # T = F1 & G
 	.loc 1 2025
-	and %r11, %r11, %r5
+	and %r10, %r10, %r5
 # A = A ^ T
 	.loc 1 2026
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 2027
-	and %r5, %r10, %r5
+	and %r5, %r9, %r5
 # B = B ^ T
 	.loc 1 2028
 	xor %r3, %r3, %r5
@@ -8324,7 +8323,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r5, 16(%r6)
 # T = F0 & G
 	.loc 1 2030
-	and %r5, %r10, %r5
+	and %r5, %r9, %r5
 # A = A ^ T
 	.loc 1 2031
 	xor %r4, %r4, %r5
@@ -8333,43 +8332,43 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 2033
-	ld %r5, 1024(%r9)
+	ld %r5, 1024(%r8)
 # A = A ^ T
 	.loc 1 2034
 	xor %r4, %r4, %r5
 # mem64[h + 1024] = A
 	.loc 1 2035
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 2036
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 2037
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 2038
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 2039
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 2040
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 2041
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 2042
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 2043
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 2044
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 2045
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 2046
 	addi %r7, %r7, 8
@@ -8378,10 +8377,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 2048
-	addi %r8, %r8, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 2049
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r3, 0
 # goto l3 if !=
 	.loc 1 2050
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l3
@@ -8416,10 +8416,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r3, 3072
 # o0 = 16
 	.loc 1 2061
-	li %r7, 16
+	li %r3, 16
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l5:
 # lo = mem64[p + 0]
 	.loc 1 2063
+	std %r3, 12784(%r1)
 	ld %r3, 0(%r5)
 # hi = mem64[p + 128]
 	.loc 1 2064
@@ -8564,64 +8565,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 5632(%r5)
 # h = p + 128
 	.loc 1 2112
-	addi %r9, %r5, 128
+	addi %r8, %r5, 128
 # F0 = mem64[f + 0]
 	.loc 1 2113
-	ld %r10, 0(%r5)
+	ld %r9, 0(%r5)
 # F1 = mem64[f + 512]
 	.loc 1 2114
-	ld %r11, 512(%r5)
+	ld %r10, 512(%r5)
 # F2 = mem64[f + 1024]
 	.loc 1 2115
-	ld %r30, 1024(%r5)
+	ld %r31, 1024(%r5)
 # F3 = mem64[f + 1536]
 	.loc 1 2116
-	ld %r28, 1536(%r5)
+	ld %r29, 1536(%r5)
 # F4 = mem64[f + 2048]
 	.loc 1 2117
-	ld %r26, 2048(%r5)
+	ld %r27, 2048(%r5)
 # F5 = mem64[f + 2560]
 	.loc 1 2118
-	ld %r24, 2560(%r5)
+	ld %r25, 2560(%r5)
 # F6 = mem64[f + 3072]
 	.loc 1 2119
-	ld %r25, 3072(%r5)
+	ld %r28, 3072(%r5)
 # F7 = mem64[f + 3584]
 	.loc 1 2120
-	ld %r29, 3584(%r5)
+	ld %r12, 3584(%r5)
 # F8 = mem64[f + 4096]
 	.loc 1 2121
-	ld %r27, 4096(%r5)
+	ld %r26, 4096(%r5)
 # F9 = mem64[f + 4608]
 	.loc 1 2122
-	ld %r31, 4608(%r5)
+	ld %r30, 4608(%r5)
 # F10 = mem64[f + 5120]
 	.loc 1 2123
-	ld %r12, 5120(%r5)
+	ld %r11, 5120(%r5)
 # F11 = mem64[f + 5632]
 	.loc 1 2124
-	ld %r23, 5632(%r5)
+	ld %r24, 5632(%r5)
 # G = mem64[g + 80]
 	.loc 1 2125
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 2126
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 2127
 	ld %r4, 88(%r6)
 # A = F11 & G
 	.loc 1 2128
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2129
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2130
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 2131
-	std %r8, 12784(%r1)
+	mr %r22, %r7
 # H21 = B
 	.loc 1 2132
 	mr %r21, %r3
@@ -8630,16 +8631,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 2134
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 2135
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 2136
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2137
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2138
 	xor %r3, %r3, %r4
@@ -8648,13 +8649,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 2140
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 2141
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 2142
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2143
 	xor %r3, %r3, %r4
@@ -8663,19 +8664,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 2145
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 2146
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 2147
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2148
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 2149
-	mr %r20, %r8
+	mr %r20, %r7
 # H19 = B
 	.loc 1 2150
 	mr %r19, %r3
@@ -8684,16 +8685,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 2152
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 2153
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 2154
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2155
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2156
 	xor %r3, %r3, %r4
@@ -8702,13 +8703,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 2158
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 2159
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 2160
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2161
 	xor %r3, %r3, %r4
@@ -8717,13 +8718,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 2163
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 2164
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 2165
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2166
 	xor %r3, %r3, %r4
@@ -8732,13 +8733,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 2168
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 2169
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F7 & G
 	.loc 1 2170
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 2171
 	xor %r3, %r3, %r4
@@ -8747,19 +8748,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 2173
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 2174
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F6 & G
 	.loc 1 2175
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 2176
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 2177
-	mr %r22, %r8
+	mr %r23, %r7
 # H17 = B
 	.loc 1 2178
 	mr %r18, %r3
@@ -8768,16 +8769,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 2180
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 2181
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 2182
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2183
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2184
 	xor %r3, %r3, %r4
@@ -8786,13 +8787,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 2186
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 2187
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F9 & G
 	.loc 1 2188
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2189
 	xor %r3, %r3, %r4
@@ -8801,13 +8802,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 2191
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 2192
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F8 & G
 	.loc 1 2193
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2194
 	xor %r3, %r3, %r4
@@ -8816,13 +8817,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 2196
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 2197
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F7 & G
 	.loc 1 2198
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 2199
 	xor %r3, %r3, %r4
@@ -8831,13 +8832,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 2201
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 2202
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F6 & G
 	.loc 1 2203
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 2204
 	xor %r3, %r3, %r4
@@ -8846,13 +8847,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 2206
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 2207
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F5 & G
 	.loc 1 2208
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 2209
 	xor %r3, %r3, %r4
@@ -8861,13 +8862,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 2211
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 2212
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F4 & G
 	.loc 1 2213
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 2214
 	xor %r3, %r3, %r4
@@ -8879,16 +8880,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 2218
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 2219
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 2220
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 2221
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2222
 	xor %r15, %r3, %r4
@@ -8897,13 +8898,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 2224
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 2225
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 2226
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 2227
 	xor %r15, %r15, %r3
@@ -8912,13 +8913,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 2229
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 2230
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 2231
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 2232
 	xor %r15, %r15, %r3
@@ -8927,13 +8928,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 2234
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 2235
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 2236
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 2237
 	xor %r15, %r15, %r3
@@ -8942,13 +8943,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 2239
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 2240
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 2241
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 2242
 	xor %r15, %r15, %r3
@@ -8957,13 +8958,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 2244
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 2245
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 2246
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 2247
 	xor %r15, %r15, %r3
@@ -8972,13 +8973,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 2249
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 2250
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 2251
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 2252
 	xor %r15, %r15, %r3
@@ -8987,13 +8988,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 2254
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 2255
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 2256
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 2257
 	xor %r15, %r15, %r3
@@ -9002,35 +9003,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 2259
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 2260
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 2261
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 2262
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 2264
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 2266
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 2267
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 2268
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 2269
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 2270
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 2271
 	xor %r4, %r4, %r3
@@ -9039,13 +9039,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 2273
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 2274
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 2275
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 2276
 	xor %r4, %r4, %r3
@@ -9054,13 +9054,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 2278
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 2279
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 2280
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 2281
 	xor %r4, %r4, %r3
@@ -9069,13 +9069,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 2283
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 2284
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 2285
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 2286
 	xor %r4, %r4, %r3
@@ -9084,13 +9084,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 2288
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 2289
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 2290
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 2291
 	xor %r4, %r4, %r3
@@ -9099,13 +9099,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 2293
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 2294
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 2295
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 2296
 	xor %r4, %r4, %r3
@@ -9114,13 +9114,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 2298
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 2299
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 2300
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 2301
 	xor %r4, %r4, %r3
@@ -9129,13 +9129,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 2303
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 2304
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 2305
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 2306
 	xor %r4, %r4, %r3
@@ -9144,13 +9144,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 2308
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 2309
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 2310
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 2311
 	xor %r4, %r4, %r3
@@ -9159,13 +9159,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 2313
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 2314
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 2315
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 2316
 	xor %r4, %r4, %r3
@@ -9174,338 +9174,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 2318
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 2319
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 2320
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 2321
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 2322
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 2324
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 2325
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 2326
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 2327
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 2328
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 2329
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 2330
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 2331
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 2332
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 2333
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 2334
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 2335
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 2336
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 2337
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 2338
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 2339
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 2340
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 2341
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 2342
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 2343
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 2344
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 2345
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 2346
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 2347
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 2348
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 2349
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 2350
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 2351
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 2352
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 2353
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 2354
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 2355
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 2356
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 2357
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 2358
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 2359
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 2360
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 2361
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 2362
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 2363
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 2364
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 2365
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 2366
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 2367
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 2368
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 2369
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 2370
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 2371
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 2372
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 2373
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 2374
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 2375
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 2376
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 2377
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 2378
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 2379
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 2380
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 2381
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 2382
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 2383
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 2384
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 2385
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 2386
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 2387
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 2388
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 2389
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 2390
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 2391
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 2392
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 2393
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 2394
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 2395
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 2396
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2397
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 2398
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 2399
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 2400
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 2401
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2402
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 2403
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 2404
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 2405
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 2406
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2407
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 2408
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 2409
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 2410
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 2411
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 2412
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 2413
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2414
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2415
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2416
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 2417
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 2418
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2419
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2420
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2421
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 2422
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 2423
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2424
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2425
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2426
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 2427
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 2428
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2429
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 2430
 	xor %r4, %r4, %r18
@@ -9514,136 +9513,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 2432
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 2433
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 2434
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 2435
-	xor %r12, %r12, %r8
+	xor %r3, %r3, %r7
 # B = B ^ H19
 	.loc 1 2436
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 2437
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 2438
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 2439
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 2440
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 2441
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 2442
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 2443
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 2444
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 2445
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 2446
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 2447
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2448
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 2449
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 2450
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 2451
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 2452
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2453
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 2454
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2455
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2456
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2457
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2458
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 2459
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2460
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2461
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2462
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 2463
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 2464
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2465
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2466
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2467
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 2468
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 2469
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2470
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 2471
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 2472
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 2473
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 2474
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 2475
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 2476
 	xor %r3, %r3, %r16
@@ -9652,181 +9651,181 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 2478
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 2479
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 2480
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 2481
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 2482
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 2483
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 2484
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 2485
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2486
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2487
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2488
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2489
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 2490
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2491
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2492
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2493
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2494
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 2495
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2496
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2497
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2498
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2499
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 2500
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2501
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 2502
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 2503
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # T = mem64[h + 2048]
 	.loc 1 2504
-	ld %r8, 2048(%r9)
+	ld %r7, 2048(%r8)
 # A = A ^ T
 	.loc 1 2505
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 2048] = A
 	.loc 1 2506
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 2507
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 2508
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 2509
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 2510
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 2511
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 2512
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 2513
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 2514
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 2515
-	ld %r8, 8(%r6)
+	ld %r7, 8(%r6)
 # T = F1 & G
 	.loc 1 2516
-	and %r11, %r11, %r8
+	and %r10, %r10, %r7
 # A = A ^ T
 	.loc 1 2517
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 2518
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 2519
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r7
 # G = mem64[g + 16]
 	.loc 1 2520
-	ld %r8, 16(%r6)
+	ld %r7, 16(%r6)
 # T = F0 & G
 	.loc 1 2521
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 2522
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # A = A ^ H14
 	.loc 1 2523
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 2524
-	ld %r8, 1024(%r9)
+	ld %r7, 1024(%r8)
 # A = A ^ T
 	.loc 1 2525
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 1024] = A
 	.loc 1 2526
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 2527
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 2528
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 2529
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 2530
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 2531
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 2532
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 2533
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 2534
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 2535
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 2536
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 2537
 	addi %r5, %r5, 8
@@ -9835,10 +9834,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 2539
-	addi %r7, %r7, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 2540
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r3, 0
 # goto l5 if !=
 	.loc 1 2541
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l5
@@ -9873,10 +9873,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r3, 4608
 # o0 = 8
 	.loc 1 2552
-	li %r7, 8
+	li %r3, 8
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l7:
 # lo = mem64[p + 0]
 	.loc 1 2554
+	std %r3, 12784(%r1)
 	ld %r3, 0(%r5)
 # hi = mem64[p + 64]
 	.loc 1 2555
@@ -10021,64 +10022,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 5632(%r5)
 # h = p + 64
 	.loc 1 2603
-	addi %r9, %r5, 64
+	addi %r8, %r5, 64
 # F0 = mem64[f + 0]
 	.loc 1 2604
-	ld %r10, 0(%r5)
+	ld %r9, 0(%r5)
 # F1 = mem64[f + 512]
 	.loc 1 2605
-	ld %r11, 512(%r5)
+	ld %r10, 512(%r5)
 # F2 = mem64[f + 1024]
 	.loc 1 2606
-	ld %r30, 1024(%r5)
+	ld %r31, 1024(%r5)
 # F3 = mem64[f + 1536]
 	.loc 1 2607
-	ld %r28, 1536(%r5)
+	ld %r29, 1536(%r5)
 # F4 = mem64[f + 2048]
 	.loc 1 2608
-	ld %r26, 2048(%r5)
+	ld %r27, 2048(%r5)
 # F5 = mem64[f + 2560]
 	.loc 1 2609
-	ld %r24, 2560(%r5)
+	ld %r25, 2560(%r5)
 # F6 = mem64[f + 3072]
 	.loc 1 2610
-	ld %r25, 3072(%r5)
+	ld %r28, 3072(%r5)
 # F7 = mem64[f + 3584]
 	.loc 1 2611
-	ld %r29, 3584(%r5)
+	ld %r12, 3584(%r5)
 # F8 = mem64[f + 4096]
 	.loc 1 2612
-	ld %r27, 4096(%r5)
+	ld %r26, 4096(%r5)
 # F9 = mem64[f + 4608]
 	.loc 1 2613
-	ld %r31, 4608(%r5)
+	ld %r30, 4608(%r5)
 # F10 = mem64[f + 5120]
 	.loc 1 2614
-	ld %r12, 5120(%r5)
+	ld %r11, 5120(%r5)
 # F11 = mem64[f + 5632]
 	.loc 1 2615
-	ld %r23, 5632(%r5)
+	ld %r24, 5632(%r5)
 # G = mem64[g + 80]
 	.loc 1 2616
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 2617
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 2618
 	ld %r4, 88(%r6)
 # A = F11 & G
 	.loc 1 2619
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2620
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2621
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 2622
-	std %r8, 12784(%r1)
+	mr %r22, %r7
 # H21 = B
 	.loc 1 2623
 	mr %r21, %r3
@@ -10087,16 +10088,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 2625
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 2626
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 2627
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2628
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2629
 	xor %r3, %r3, %r4
@@ -10105,13 +10106,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 2631
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 2632
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 2633
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2634
 	xor %r3, %r3, %r4
@@ -10120,19 +10121,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 2636
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 2637
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 2638
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2639
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 2640
-	mr %r20, %r8
+	mr %r20, %r7
 # H19 = B
 	.loc 1 2641
 	mr %r19, %r3
@@ -10141,16 +10142,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 2643
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 2644
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 2645
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2646
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2647
 	xor %r3, %r3, %r4
@@ -10159,13 +10160,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 2649
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 2650
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 2651
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2652
 	xor %r3, %r3, %r4
@@ -10174,13 +10175,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 2654
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 2655
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 2656
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2657
 	xor %r3, %r3, %r4
@@ -10189,13 +10190,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 2659
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 2660
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F7 & G
 	.loc 1 2661
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 2662
 	xor %r3, %r3, %r4
@@ -10204,19 +10205,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 2664
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 2665
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F6 & G
 	.loc 1 2666
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 2667
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 2668
-	mr %r22, %r8
+	mr %r23, %r7
 # H17 = B
 	.loc 1 2669
 	mr %r18, %r3
@@ -10225,16 +10226,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 2671
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 2672
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 2673
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 2674
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2675
 	xor %r3, %r3, %r4
@@ -10243,13 +10244,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 2677
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 2678
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F9 & G
 	.loc 1 2679
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 2680
 	xor %r3, %r3, %r4
@@ -10258,13 +10259,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 2682
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 2683
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F8 & G
 	.loc 1 2684
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 2685
 	xor %r3, %r3, %r4
@@ -10273,13 +10274,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 2687
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 2688
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F7 & G
 	.loc 1 2689
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 2690
 	xor %r3, %r3, %r4
@@ -10288,13 +10289,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 2692
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 2693
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F6 & G
 	.loc 1 2694
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 2695
 	xor %r3, %r3, %r4
@@ -10303,13 +10304,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 2697
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 2698
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F5 & G
 	.loc 1 2699
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 2700
 	xor %r3, %r3, %r4
@@ -10318,13 +10319,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 2702
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 2703
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F4 & G
 	.loc 1 2704
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 2705
 	xor %r3, %r3, %r4
@@ -10336,16 +10337,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 2709
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 2710
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 2711
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 2712
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 2713
 	xor %r15, %r3, %r4
@@ -10354,13 +10355,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 2715
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 2716
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 2717
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 2718
 	xor %r15, %r15, %r3
@@ -10369,13 +10370,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 2720
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 2721
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 2722
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 2723
 	xor %r15, %r15, %r3
@@ -10384,13 +10385,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 2725
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 2726
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 2727
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 2728
 	xor %r15, %r15, %r3
@@ -10399,13 +10400,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 2730
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 2731
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 2732
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 2733
 	xor %r15, %r15, %r3
@@ -10414,13 +10415,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 2735
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 2736
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 2737
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 2738
 	xor %r15, %r15, %r3
@@ -10429,13 +10430,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 2740
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 2741
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 2742
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 2743
 	xor %r15, %r15, %r3
@@ -10444,13 +10445,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 2745
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 2746
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 2747
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 2748
 	xor %r15, %r15, %r3
@@ -10459,35 +10460,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 2750
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 2751
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 2752
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 2753
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 2755
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 2757
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 2758
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 2759
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 2760
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 2761
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 2762
 	xor %r4, %r4, %r3
@@ -10496,13 +10496,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 2764
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 2765
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 2766
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 2767
 	xor %r4, %r4, %r3
@@ -10511,13 +10511,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 2769
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 2770
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 2771
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 2772
 	xor %r4, %r4, %r3
@@ -10526,13 +10526,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 2774
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 2775
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 2776
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 2777
 	xor %r4, %r4, %r3
@@ -10541,13 +10541,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 2779
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 2780
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 2781
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 2782
 	xor %r4, %r4, %r3
@@ -10556,13 +10556,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 2784
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 2785
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 2786
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 2787
 	xor %r4, %r4, %r3
@@ -10571,13 +10571,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 2789
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 2790
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 2791
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 2792
 	xor %r4, %r4, %r3
@@ -10586,13 +10586,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 2794
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 2795
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 2796
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 2797
 	xor %r4, %r4, %r3
@@ -10601,13 +10601,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 2799
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 2800
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 2801
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 2802
 	xor %r4, %r4, %r3
@@ -10616,13 +10616,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 2804
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 2805
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 2806
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 2807
 	xor %r4, %r4, %r3
@@ -10631,338 +10631,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 2809
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 2810
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 2811
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 2812
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 2813
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 2815
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 2816
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 2817
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 2818
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 2819
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 2820
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 2821
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 2822
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 2823
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 2824
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 2825
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 2826
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 2827
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 2828
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 2829
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 2830
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 2831
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 2832
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 2833
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 2834
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 2835
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 2836
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 2837
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 2838
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 2839
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 2840
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 2841
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 2842
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 2843
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 2844
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 2845
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 2846
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 2847
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 2848
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 2849
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 2850
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 2851
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 2852
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 2853
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 2854
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 2855
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 2856
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 2857
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 2858
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 2859
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 2860
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 2861
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 2862
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 2863
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 2864
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 2865
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 2866
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 2867
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 2868
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 2869
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 2870
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 2871
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 2872
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 2873
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 2874
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 2875
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 2876
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 2877
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 2878
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 2879
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 2880
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 2881
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 2882
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 2883
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 2884
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 2885
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 2886
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 2887
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2888
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 2889
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 2890
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 2891
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 2892
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2893
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 2894
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 2895
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 2896
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 2897
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2898
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 2899
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 2900
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 2901
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 2902
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 2903
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 2904
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2905
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2906
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2907
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 2908
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 2909
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2910
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2911
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2912
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 2913
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 2914
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2915
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2916
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2917
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 2918
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 2919
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2920
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 2921
 	xor %r4, %r4, %r18
@@ -10971,136 +10970,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 2923
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 2924
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 2925
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 2926
-	xor %r12, %r12, %r8
+	xor %r3, %r3, %r7
 # B = B ^ H19
 	.loc 1 2927
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 2928
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 2929
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 2930
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 2931
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 2932
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 2933
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 2934
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 2935
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 2936
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 2937
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 2938
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2939
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 2940
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 2941
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 2942
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 2943
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2944
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 2945
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2946
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2947
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2948
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2949
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 2950
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2951
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2952
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2953
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 2954
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 2955
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2956
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2957
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2958
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 2959
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 2960
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2961
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 2962
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 2963
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 2964
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 2965
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 2966
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 2967
 	xor %r3, %r3, %r16
@@ -11109,181 +11108,181 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 2969
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 2970
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 2971
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 2972
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 2973
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 2974
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 2975
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 2976
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 2977
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 2978
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 2979
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 2980
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 2981
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 2982
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 2983
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 2984
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2985
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 2986
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 2987
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 2988
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 2989
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2990
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 2991
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 2992
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 2993
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 2994
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # T = mem64[h + 2048]
 	.loc 1 2995
-	ld %r8, 2048(%r9)
+	ld %r7, 2048(%r8)
 # A = A ^ T
 	.loc 1 2996
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 2048] = A
 	.loc 1 2997
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 2998
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 2999
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 3000
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 3001
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 3002
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 3003
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 3004
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 3005
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 3006
-	ld %r8, 8(%r6)
+	ld %r7, 8(%r6)
 # T = F1 & G
 	.loc 1 3007
-	and %r11, %r11, %r8
+	and %r10, %r10, %r7
 # A = A ^ T
 	.loc 1 3008
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 3009
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 3010
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r7
 # G = mem64[g + 16]
 	.loc 1 3011
-	ld %r8, 16(%r6)
+	ld %r7, 16(%r6)
 # T = F0 & G
 	.loc 1 3012
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 3013
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # A = A ^ H14
 	.loc 1 3014
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 3015
-	ld %r8, 1024(%r9)
+	ld %r7, 1024(%r8)
 # A = A ^ T
 	.loc 1 3016
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 1024] = A
 	.loc 1 3017
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 3018
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 3019
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 3020
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 3021
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 3022
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 3023
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 3024
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 3025
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 3026
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 3027
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 3028
 	addi %r5, %r5, 8
@@ -11292,10 +11291,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 3030
-	addi %r7, %r7, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 3031
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r3, 0
 # goto l7 if !=
 	.loc 1 3032
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l7
@@ -11330,10 +11330,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r3, 5376
 # o0 = 4
 	.loc 1 3043
-	li %r7, 4
+	li %r3, 4
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l9:
 # lo = mem64[p + 0]
 	.loc 1 3045
+	std %r3, 12784(%r1)
 	ld %r3, 0(%r5)
 # hi = mem64[p + 32]
 	.loc 1 3046
@@ -11478,64 +11479,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 5632(%r5)
 # h = p + 32
 	.loc 1 3094
-	addi %r9, %r5, 32
+	addi %r8, %r5, 32
 # F0 = mem64[f + 0]
 	.loc 1 3095
-	ld %r10, 0(%r5)
+	ld %r9, 0(%r5)
 # F1 = mem64[f + 512]
 	.loc 1 3096
-	ld %r11, 512(%r5)
+	ld %r10, 512(%r5)
 # F2 = mem64[f + 1024]
 	.loc 1 3097
-	ld %r30, 1024(%r5)
+	ld %r31, 1024(%r5)
 # F3 = mem64[f + 1536]
 	.loc 1 3098
-	ld %r28, 1536(%r5)
+	ld %r29, 1536(%r5)
 # F4 = mem64[f + 2048]
 	.loc 1 3099
-	ld %r26, 2048(%r5)
+	ld %r27, 2048(%r5)
 # F5 = mem64[f + 2560]
 	.loc 1 3100
-	ld %r24, 2560(%r5)
+	ld %r25, 2560(%r5)
 # F6 = mem64[f + 3072]
 	.loc 1 3101
-	ld %r25, 3072(%r5)
+	ld %r28, 3072(%r5)
 # F7 = mem64[f + 3584]
 	.loc 1 3102
-	ld %r29, 3584(%r5)
+	ld %r12, 3584(%r5)
 # F8 = mem64[f + 4096]
 	.loc 1 3103
-	ld %r27, 4096(%r5)
+	ld %r26, 4096(%r5)
 # F9 = mem64[f + 4608]
 	.loc 1 3104
-	ld %r31, 4608(%r5)
+	ld %r30, 4608(%r5)
 # F10 = mem64[f + 5120]
 	.loc 1 3105
-	ld %r12, 5120(%r5)
+	ld %r11, 5120(%r5)
 # F11 = mem64[f + 5632]
 	.loc 1 3106
-	ld %r23, 5632(%r5)
+	ld %r24, 5632(%r5)
 # G = mem64[g + 80]
 	.loc 1 3107
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 3108
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 3109
 	ld %r4, 88(%r6)
 # A = F11 & G
 	.loc 1 3110
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3111
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3112
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 3113
-	std %r8, 12784(%r1)
+	mr %r22, %r7
 # H21 = B
 	.loc 1 3114
 	mr %r21, %r3
@@ -11544,16 +11545,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 3116
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 3117
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 3118
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3119
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3120
 	xor %r3, %r3, %r4
@@ -11562,13 +11563,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 3122
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 3123
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 3124
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3125
 	xor %r3, %r3, %r4
@@ -11577,19 +11578,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 3127
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 3128
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 3129
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3130
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 3131
-	mr %r20, %r8
+	mr %r20, %r7
 # H19 = B
 	.loc 1 3132
 	mr %r19, %r3
@@ -11598,16 +11599,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 3134
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 3135
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 3136
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3137
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3138
 	xor %r3, %r3, %r4
@@ -11616,13 +11617,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 3140
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 3141
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 3142
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3143
 	xor %r3, %r3, %r4
@@ -11631,13 +11632,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 3145
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 3146
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 3147
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3148
 	xor %r3, %r3, %r4
@@ -11646,13 +11647,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 3150
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 3151
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F7 & G
 	.loc 1 3152
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 3153
 	xor %r3, %r3, %r4
@@ -11661,19 +11662,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 3155
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 3156
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F6 & G
 	.loc 1 3157
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 3158
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 3159
-	mr %r22, %r8
+	mr %r23, %r7
 # H17 = B
 	.loc 1 3160
 	mr %r18, %r3
@@ -11682,16 +11683,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 3162
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 3163
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 3164
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3165
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3166
 	xor %r3, %r3, %r4
@@ -11700,13 +11701,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 3168
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 3169
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F9 & G
 	.loc 1 3170
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3171
 	xor %r3, %r3, %r4
@@ -11715,13 +11716,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 3173
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 3174
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F8 & G
 	.loc 1 3175
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3176
 	xor %r3, %r3, %r4
@@ -11730,13 +11731,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 3178
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 3179
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F7 & G
 	.loc 1 3180
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 3181
 	xor %r3, %r3, %r4
@@ -11745,13 +11746,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 3183
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 3184
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F6 & G
 	.loc 1 3185
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 3186
 	xor %r3, %r3, %r4
@@ -11760,13 +11761,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 3188
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 3189
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F5 & G
 	.loc 1 3190
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 3191
 	xor %r3, %r3, %r4
@@ -11775,13 +11776,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 3193
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 3194
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F4 & G
 	.loc 1 3195
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 3196
 	xor %r3, %r3, %r4
@@ -11793,16 +11794,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 3200
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 3201
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 3202
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 3203
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3204
 	xor %r15, %r3, %r4
@@ -11811,13 +11812,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 3206
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 3207
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 3208
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 3209
 	xor %r15, %r15, %r3
@@ -11826,13 +11827,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 3211
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 3212
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 3213
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 3214
 	xor %r15, %r15, %r3
@@ -11841,13 +11842,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 3216
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 3217
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 3218
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 3219
 	xor %r15, %r15, %r3
@@ -11856,13 +11857,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 3221
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 3222
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 3223
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 3224
 	xor %r15, %r15, %r3
@@ -11871,13 +11872,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 3226
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 3227
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 3228
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 3229
 	xor %r15, %r15, %r3
@@ -11886,13 +11887,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 3231
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 3232
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 3233
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 3234
 	xor %r15, %r15, %r3
@@ -11901,13 +11902,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 3236
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 3237
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 3238
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 3239
 	xor %r15, %r15, %r3
@@ -11916,35 +11917,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 3241
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 3242
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 3243
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 3244
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 3246
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 3248
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 3249
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 3250
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 3251
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 3252
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 3253
 	xor %r4, %r4, %r3
@@ -11953,13 +11953,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 3255
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 3256
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 3257
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 3258
 	xor %r4, %r4, %r3
@@ -11968,13 +11968,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 3260
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 3261
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 3262
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 3263
 	xor %r4, %r4, %r3
@@ -11983,13 +11983,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 3265
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 3266
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 3267
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 3268
 	xor %r4, %r4, %r3
@@ -11998,13 +11998,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 3270
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 3271
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 3272
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 3273
 	xor %r4, %r4, %r3
@@ -12013,13 +12013,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 3275
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 3276
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 3277
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 3278
 	xor %r4, %r4, %r3
@@ -12028,13 +12028,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 3280
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 3281
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 3282
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 3283
 	xor %r4, %r4, %r3
@@ -12043,13 +12043,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 3285
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 3286
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 3287
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 3288
 	xor %r4, %r4, %r3
@@ -12058,13 +12058,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 3290
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 3291
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 3292
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 3293
 	xor %r4, %r4, %r3
@@ -12073,13 +12073,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 3295
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 3296
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 3297
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 3298
 	xor %r4, %r4, %r3
@@ -12088,338 +12088,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 3300
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 3301
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 3302
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 3303
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 3304
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 3306
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 3307
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 3308
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 3309
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 3310
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 3311
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 3312
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 3313
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 3314
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 3315
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 3316
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 3317
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 3318
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 3319
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 3320
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 3321
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 3322
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 3323
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 3324
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 3325
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 3326
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 3327
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 3328
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 3329
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 3330
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 3331
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 3332
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 3333
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 3334
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 3335
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 3336
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 3337
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 3338
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 3339
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 3340
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 3341
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 3342
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 3343
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 3344
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 3345
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 3346
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 3347
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 3348
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 3349
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 3350
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 3351
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 3352
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 3353
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 3354
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 3355
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 3356
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 3357
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 3358
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 3359
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 3360
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 3361
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 3362
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 3363
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 3364
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 3365
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 3366
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 3367
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 3368
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 3369
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 3370
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 3371
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 3372
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 3373
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 3374
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 3375
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 3376
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 3377
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 3378
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3379
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 3380
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 3381
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 3382
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 3383
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3384
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 3385
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 3386
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 3387
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 3388
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3389
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 3390
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 3391
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 3392
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 3393
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 3394
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 3395
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3396
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3397
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3398
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 3399
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 3400
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3401
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3402
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3403
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 3404
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 3405
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3406
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3407
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3408
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 3409
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 3410
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3411
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 3412
 	xor %r4, %r4, %r18
@@ -12428,136 +12427,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 3414
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 3415
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 3416
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 3417
-	xor %r12, %r12, %r8
+	xor %r3, %r3, %r7
 # B = B ^ H19
 	.loc 1 3418
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 3419
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 3420
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 3421
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 3422
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 3423
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 3424
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 3425
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 3426
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 3427
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 3428
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 3429
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3430
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 3431
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 3432
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 3433
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 3434
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3435
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 3436
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3437
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3438
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3439
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3440
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 3441
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3442
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3443
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3444
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 3445
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 3446
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3447
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3448
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3449
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 3450
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 3451
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3452
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 3453
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 3454
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 3455
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 3456
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 3457
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 3458
 	xor %r3, %r3, %r16
@@ -12566,181 +12565,181 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 3460
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 3461
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 3462
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 3463
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 3464
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 3465
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 3466
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 3467
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3468
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3469
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3470
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3471
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 3472
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3473
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3474
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3475
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3476
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 3477
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3478
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3479
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3480
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3481
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 3482
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3483
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 3484
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 3485
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # T = mem64[h + 2048]
 	.loc 1 3486
-	ld %r8, 2048(%r9)
+	ld %r7, 2048(%r8)
 # A = A ^ T
 	.loc 1 3487
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 2048] = A
 	.loc 1 3488
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 3489
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 3490
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 3491
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 3492
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 3493
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 3494
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 3495
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 3496
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 3497
-	ld %r8, 8(%r6)
+	ld %r7, 8(%r6)
 # T = F1 & G
 	.loc 1 3498
-	and %r11, %r11, %r8
+	and %r10, %r10, %r7
 # A = A ^ T
 	.loc 1 3499
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 3500
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 3501
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r7
 # G = mem64[g + 16]
 	.loc 1 3502
-	ld %r8, 16(%r6)
+	ld %r7, 16(%r6)
 # T = F0 & G
 	.loc 1 3503
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 3504
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # A = A ^ H14
 	.loc 1 3505
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 3506
-	ld %r8, 1024(%r9)
+	ld %r7, 1024(%r8)
 # A = A ^ T
 	.loc 1 3507
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 1024] = A
 	.loc 1 3508
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 3509
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 3510
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 3511
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 3512
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 3513
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 3514
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 3515
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 3516
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 3517
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 3518
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 3519
 	addi %r5, %r5, 8
@@ -12749,10 +12748,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 3521
-	addi %r7, %r7, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 3522
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r3, 0
 # goto l9 if !=
 	.loc 1 3523
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l9
@@ -12787,10 +12787,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r3, 5760
 # o0 = 2
 	.loc 1 3534
-	li %r7, 2
+	li %r3, 2
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l11:
 # lo = mem64[p + 0]
 	.loc 1 3536
+	std %r3, 12784(%r1)
 	ld %r3, 0(%r5)
 # hi = mem64[p + 16]
 	.loc 1 3537
@@ -12935,64 +12936,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 5632(%r5)
 # h = p + 16
 	.loc 1 3585
-	addi %r9, %r5, 16
+	addi %r8, %r5, 16
 # F0 = mem64[f + 0]
 	.loc 1 3586
-	ld %r10, 0(%r5)
+	ld %r9, 0(%r5)
 # F1 = mem64[f + 512]
 	.loc 1 3587
-	ld %r11, 512(%r5)
+	ld %r10, 512(%r5)
 # F2 = mem64[f + 1024]
 	.loc 1 3588
-	ld %r30, 1024(%r5)
+	ld %r31, 1024(%r5)
 # F3 = mem64[f + 1536]
 	.loc 1 3589
-	ld %r28, 1536(%r5)
+	ld %r29, 1536(%r5)
 # F4 = mem64[f + 2048]
 	.loc 1 3590
-	ld %r26, 2048(%r5)
+	ld %r27, 2048(%r5)
 # F5 = mem64[f + 2560]
 	.loc 1 3591
-	ld %r24, 2560(%r5)
+	ld %r25, 2560(%r5)
 # F6 = mem64[f + 3072]
 	.loc 1 3592
-	ld %r25, 3072(%r5)
+	ld %r28, 3072(%r5)
 # F7 = mem64[f + 3584]
 	.loc 1 3593
-	ld %r29, 3584(%r5)
+	ld %r12, 3584(%r5)
 # F8 = mem64[f + 4096]
 	.loc 1 3594
-	ld %r27, 4096(%r5)
+	ld %r26, 4096(%r5)
 # F9 = mem64[f + 4608]
 	.loc 1 3595
-	ld %r31, 4608(%r5)
+	ld %r30, 4608(%r5)
 # F10 = mem64[f + 5120]
 	.loc 1 3596
-	ld %r12, 5120(%r5)
+	ld %r11, 5120(%r5)
 # F11 = mem64[f + 5632]
 	.loc 1 3597
-	ld %r23, 5632(%r5)
+	ld %r24, 5632(%r5)
 # G = mem64[g + 80]
 	.loc 1 3598
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 3599
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 3600
 	ld %r4, 88(%r6)
 # A = F11 & G
 	.loc 1 3601
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3602
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3603
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 3604
-	std %r8, 12784(%r1)
+	mr %r22, %r7
 # H21 = B
 	.loc 1 3605
 	mr %r21, %r3
@@ -13001,16 +13002,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 3607
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 3608
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 3609
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3610
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3611
 	xor %r3, %r3, %r4
@@ -13019,13 +13020,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 3613
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 3614
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 3615
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3616
 	xor %r3, %r3, %r4
@@ -13034,19 +13035,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 3618
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 3619
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 3620
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3621
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 3622
-	mr %r20, %r8
+	mr %r20, %r7
 # H19 = B
 	.loc 1 3623
 	mr %r19, %r3
@@ -13055,16 +13056,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 3625
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 3626
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 3627
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3628
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3629
 	xor %r3, %r3, %r4
@@ -13073,13 +13074,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 3631
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 3632
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 3633
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3634
 	xor %r3, %r3, %r4
@@ -13088,13 +13089,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 3636
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 3637
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 3638
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3639
 	xor %r3, %r3, %r4
@@ -13103,13 +13104,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 3641
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 3642
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F7 & G
 	.loc 1 3643
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 3644
 	xor %r3, %r3, %r4
@@ -13118,19 +13119,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 3646
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 3647
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F6 & G
 	.loc 1 3648
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 3649
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 3650
-	mr %r22, %r8
+	mr %r23, %r7
 # H17 = B
 	.loc 1 3651
 	mr %r18, %r3
@@ -13139,16 +13140,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 3653
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 3654
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 3655
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 3656
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3657
 	xor %r3, %r3, %r4
@@ -13157,13 +13158,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 3659
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 3660
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F9 & G
 	.loc 1 3661
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 3662
 	xor %r3, %r3, %r4
@@ -13172,13 +13173,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 3664
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 3665
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F8 & G
 	.loc 1 3666
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 3667
 	xor %r3, %r3, %r4
@@ -13187,13 +13188,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 3669
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 3670
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F7 & G
 	.loc 1 3671
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 3672
 	xor %r3, %r3, %r4
@@ -13202,13 +13203,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 3674
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 3675
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F6 & G
 	.loc 1 3676
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 3677
 	xor %r3, %r3, %r4
@@ -13217,13 +13218,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 3679
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 3680
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F5 & G
 	.loc 1 3681
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 3682
 	xor %r3, %r3, %r4
@@ -13232,13 +13233,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 3684
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 3685
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F4 & G
 	.loc 1 3686
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 3687
 	xor %r3, %r3, %r4
@@ -13250,16 +13251,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 3691
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 3692
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 3693
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 3694
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 3695
 	xor %r15, %r3, %r4
@@ -13268,13 +13269,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 3697
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 3698
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 3699
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 3700
 	xor %r15, %r15, %r3
@@ -13283,13 +13284,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 3702
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 3703
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 3704
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 3705
 	xor %r15, %r15, %r3
@@ -13298,13 +13299,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 3707
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 3708
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 3709
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 3710
 	xor %r15, %r15, %r3
@@ -13313,13 +13314,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 3712
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 3713
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 3714
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 3715
 	xor %r15, %r15, %r3
@@ -13328,13 +13329,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 3717
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 3718
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 3719
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 3720
 	xor %r15, %r15, %r3
@@ -13343,13 +13344,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 3722
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 3723
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 3724
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 3725
 	xor %r15, %r15, %r3
@@ -13358,13 +13359,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 3727
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 3728
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 3729
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 3730
 	xor %r15, %r15, %r3
@@ -13373,35 +13374,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 3732
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 3733
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 3734
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 3735
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 3737
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 3739
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 3740
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 3741
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 3742
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 3743
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 3744
 	xor %r4, %r4, %r3
@@ -13410,13 +13410,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 3746
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 3747
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 3748
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 3749
 	xor %r4, %r4, %r3
@@ -13425,13 +13425,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 3751
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 3752
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 3753
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 3754
 	xor %r4, %r4, %r3
@@ -13440,13 +13440,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 3756
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 3757
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 3758
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 3759
 	xor %r4, %r4, %r3
@@ -13455,13 +13455,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 3761
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 3762
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 3763
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 3764
 	xor %r4, %r4, %r3
@@ -13470,13 +13470,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 3766
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 3767
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 3768
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 3769
 	xor %r4, %r4, %r3
@@ -13485,13 +13485,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 3771
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 3772
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 3773
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 3774
 	xor %r4, %r4, %r3
@@ -13500,13 +13500,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 3776
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 3777
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 3778
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 3779
 	xor %r4, %r4, %r3
@@ -13515,13 +13515,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 3781
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 3782
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 3783
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 3784
 	xor %r4, %r4, %r3
@@ -13530,13 +13530,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 3786
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 3787
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 3788
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 3789
 	xor %r4, %r4, %r3
@@ -13545,338 +13545,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 3791
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 3792
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 3793
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 3794
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 3795
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 3797
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 3798
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 3799
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 3800
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 3801
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 3802
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 3803
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 3804
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 3805
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 3806
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 3807
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 3808
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 3809
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 3810
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 3811
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 3812
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 3813
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 3814
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 3815
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 3816
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 3817
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 3818
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 3819
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 3820
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 3821
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 3822
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 3823
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 3824
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 3825
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 3826
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 3827
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 3828
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 3829
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 3830
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 3831
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 3832
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 3833
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 3834
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 3835
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 3836
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 3837
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 3838
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 3839
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 3840
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 3841
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 3842
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 3843
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 3844
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 3845
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 3846
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 3847
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 3848
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 3849
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 3850
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 3851
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 3852
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 3853
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 3854
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 3855
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 3856
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 3857
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 3858
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 3859
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 3860
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 3861
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 3862
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 3863
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 3864
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 3865
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 3866
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 3867
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 3868
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 3869
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3870
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 3871
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 3872
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 3873
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 3874
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3875
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 3876
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 3877
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 3878
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 3879
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3880
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 3881
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 3882
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 3883
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 3884
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 3885
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 3886
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3887
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3888
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3889
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 3890
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 3891
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3892
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3893
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3894
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 3895
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 3896
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3897
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3898
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3899
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 3900
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 3901
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3902
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 3903
 	xor %r4, %r4, %r18
@@ -13885,136 +13884,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 3905
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 3906
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 3907
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 3908
-	xor %r12, %r12, %r8
+	xor %r3, %r3, %r7
 # B = B ^ H19
 	.loc 1 3909
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 3910
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 3911
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 3912
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 3913
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 3914
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 3915
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 3916
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 3917
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 3918
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 3919
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 3920
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3921
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 3922
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 3923
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 3924
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 3925
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3926
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 3927
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3928
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3929
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3930
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3931
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 3932
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3933
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3934
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3935
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 3936
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 3937
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3938
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3939
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3940
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 3941
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 3942
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3943
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 3944
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 3945
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 3946
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 3947
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 3948
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 3949
 	xor %r3, %r3, %r16
@@ -14023,181 +14022,181 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 3951
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 3952
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 3953
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 3954
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 3955
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 3956
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 3957
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 3958
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 3959
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 3960
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 3961
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 3962
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 3963
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 3964
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 3965
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 3966
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 3967
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 3968
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 3969
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 3970
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 3971
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 3972
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 3973
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 3974
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 3975
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 3976
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # T = mem64[h + 2048]
 	.loc 1 3977
-	ld %r8, 2048(%r9)
+	ld %r7, 2048(%r8)
 # A = A ^ T
 	.loc 1 3978
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 2048] = A
 	.loc 1 3979
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 3980
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 3981
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 3982
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 3983
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 3984
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 3985
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 3986
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 3987
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 3988
-	ld %r8, 8(%r6)
+	ld %r7, 8(%r6)
 # T = F1 & G
 	.loc 1 3989
-	and %r11, %r11, %r8
+	and %r10, %r10, %r7
 # A = A ^ T
 	.loc 1 3990
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 3991
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 3992
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r7
 # G = mem64[g + 16]
 	.loc 1 3993
-	ld %r8, 16(%r6)
+	ld %r7, 16(%r6)
 # T = F0 & G
 	.loc 1 3994
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 3995
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # A = A ^ H14
 	.loc 1 3996
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 3997
-	ld %r8, 1024(%r9)
+	ld %r7, 1024(%r8)
 # A = A ^ T
 	.loc 1 3998
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 1024] = A
 	.loc 1 3999
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 4000
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 4001
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 4002
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 4003
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 4004
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 4005
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 4006
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 4007
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 4008
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 4009
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 4010
 	addi %r5, %r5, 8
@@ -14206,10 +14205,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 4012
-	addi %r7, %r7, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 4013
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r3, 0
 # goto l11 if !=
 	.loc 1 4014
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l11
@@ -14244,10 +14244,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r3, 5952
 # o0 = 1
 	.loc 1 4025
-	li %r7, 1
+	li %r3, 1
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l13:
 # lo = mem64[p + 0]
 	.loc 1 4027
+	std %r3, 12784(%r1)
 	ld %r3, 0(%r5)
 # hi = mem64[p + 8]
 	.loc 1 4028
@@ -14392,64 +14393,64 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 5632(%r5)
 # h = p + 8
 	.loc 1 4076
-	addi %r9, %r5, 8
+	addi %r8, %r5, 8
 # F0 = mem64[f + 0]
 	.loc 1 4077
-	ld %r10, 0(%r5)
+	ld %r9, 0(%r5)
 # F1 = mem64[f + 512]
 	.loc 1 4078
-	ld %r11, 512(%r5)
+	ld %r10, 512(%r5)
 # F2 = mem64[f + 1024]
 	.loc 1 4079
-	ld %r30, 1024(%r5)
+	ld %r31, 1024(%r5)
 # F3 = mem64[f + 1536]
 	.loc 1 4080
-	ld %r28, 1536(%r5)
+	ld %r29, 1536(%r5)
 # F4 = mem64[f + 2048]
 	.loc 1 4081
-	ld %r26, 2048(%r5)
+	ld %r27, 2048(%r5)
 # F5 = mem64[f + 2560]
 	.loc 1 4082
-	ld %r24, 2560(%r5)
+	ld %r25, 2560(%r5)
 # F6 = mem64[f + 3072]
 	.loc 1 4083
-	ld %r25, 3072(%r5)
+	ld %r28, 3072(%r5)
 # F7 = mem64[f + 3584]
 	.loc 1 4084
-	ld %r29, 3584(%r5)
+	ld %r12, 3584(%r5)
 # F8 = mem64[f + 4096]
 	.loc 1 4085
-	ld %r27, 4096(%r5)
+	ld %r26, 4096(%r5)
 # F9 = mem64[f + 4608]
 	.loc 1 4086
-	ld %r31, 4608(%r5)
+	ld %r30, 4608(%r5)
 # F10 = mem64[f + 5120]
 	.loc 1 4087
-	ld %r12, 5120(%r5)
+	ld %r11, 5120(%r5)
 # F11 = mem64[f + 5632]
 	.loc 1 4088
-	ld %r23, 5632(%r5)
+	ld %r24, 5632(%r5)
 # G = mem64[g + 80]
 	.loc 1 4089
 	ld %r3, 80(%r6)
 # B = F11 & G
 	.loc 1 4090
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 4091
 	ld %r4, 88(%r6)
 # A = F11 & G
 	.loc 1 4092
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 4093
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4094
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 4095
-	std %r8, 12784(%r1)
+	mr %r22, %r7
 # H21 = B
 	.loc 1 4096
 	mr %r21, %r3
@@ -14458,16 +14459,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # B = F11 & G
 	.loc 1 4098
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 4099
 	ld %r4, 72(%r6)
 # A = F11 & G
 	.loc 1 4100
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 4101
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4102
 	xor %r3, %r3, %r4
@@ -14476,13 +14477,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F10 & G
 	.loc 1 4104
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 4105
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 4106
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4107
 	xor %r3, %r3, %r4
@@ -14491,19 +14492,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F9 & G
 	.loc 1 4109
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 4110
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 4111
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4112
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 4113
-	mr %r20, %r8
+	mr %r20, %r7
 # H19 = B
 	.loc 1 4114
 	mr %r19, %r3
@@ -14512,16 +14513,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # B = F11 & G
 	.loc 1 4116
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 4117
 	ld %r4, 56(%r6)
 # A = F11 & G
 	.loc 1 4118
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 4119
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4120
 	xor %r3, %r3, %r4
@@ -14530,13 +14531,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F10 & G
 	.loc 1 4122
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 4123
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F9 & G
 	.loc 1 4124
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4125
 	xor %r3, %r3, %r4
@@ -14545,13 +14546,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F9 & G
 	.loc 1 4127
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 4128
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F8 & G
 	.loc 1 4129
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4130
 	xor %r3, %r3, %r4
@@ -14560,13 +14561,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F8 & G
 	.loc 1 4132
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 4133
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F7 & G
 	.loc 1 4134
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 4135
 	xor %r3, %r3, %r4
@@ -14575,19 +14576,19 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F7 & G
 	.loc 1 4137
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 4138
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r23
 # T = F6 & G
 	.loc 1 4139
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 4140
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 4141
-	mr %r22, %r8
+	mr %r23, %r7
 # H17 = B
 	.loc 1 4142
 	mr %r18, %r3
@@ -14596,16 +14597,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # B = F11 & G
 	.loc 1 4144
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 4145
 	ld %r4, 40(%r6)
 # A = F11 & G
 	.loc 1 4146
-	and %r8, %r23, %r4
+	and %r7, %r24, %r4
 # T = F10 & G
 	.loc 1 4147
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4148
 	xor %r3, %r3, %r4
@@ -14614,13 +14615,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 48(%r6)
 # T = F10 & G
 	.loc 1 4150
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 4151
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F9 & G
 	.loc 1 4152
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4153
 	xor %r3, %r3, %r4
@@ -14629,13 +14630,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 56(%r6)
 # T = F9 & G
 	.loc 1 4155
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 4156
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F8 & G
 	.loc 1 4157
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4158
 	xor %r3, %r3, %r4
@@ -14644,13 +14645,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 64(%r6)
 # T = F8 & G
 	.loc 1 4160
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 4161
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F7 & G
 	.loc 1 4162
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 4163
 	xor %r3, %r3, %r4
@@ -14659,13 +14660,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 72(%r6)
 # T = F7 & G
 	.loc 1 4165
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 4166
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F6 & G
 	.loc 1 4167
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 4168
 	xor %r3, %r3, %r4
@@ -14674,13 +14675,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 80(%r6)
 # T = F6 & G
 	.loc 1 4170
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 4171
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F5 & G
 	.loc 1 4172
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 4173
 	xor %r3, %r3, %r4
@@ -14689,13 +14690,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r4, 88(%r6)
 # T = F5 & G
 	.loc 1 4175
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 4176
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r17
 # T = F4 & G
 	.loc 1 4177
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 4178
 	xor %r3, %r3, %r4
@@ -14707,16 +14708,16 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 16(%r6)
 # B = F11 & G
 	.loc 1 4182
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 4183
 	ld %r4, 24(%r6)
 # A = F11 & G
 	.loc 1 4184
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 4185
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4186
 	xor %r15, %r3, %r4
@@ -14725,13 +14726,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 32(%r6)
 # T = F10 & G
 	.loc 1 4188
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 4189
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 4190
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 4191
 	xor %r15, %r15, %r3
@@ -14740,13 +14741,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 40(%r6)
 # T = F9 & G
 	.loc 1 4193
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 4194
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 4195
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 4196
 	xor %r15, %r15, %r3
@@ -14755,13 +14756,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 48(%r6)
 # T = F8 & G
 	.loc 1 4198
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 4199
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 4200
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 4201
 	xor %r15, %r15, %r3
@@ -14770,13 +14771,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 56(%r6)
 # T = F7 & G
 	.loc 1 4203
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 4204
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 4205
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 4206
 	xor %r15, %r15, %r3
@@ -14785,13 +14786,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 64(%r6)
 # T = F6 & G
 	.loc 1 4208
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 4209
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 4210
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 4211
 	xor %r15, %r15, %r3
@@ -14800,13 +14801,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 72(%r6)
 # T = F5 & G
 	.loc 1 4213
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 4214
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 4215
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 4216
 	xor %r15, %r15, %r3
@@ -14815,13 +14816,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 80(%r6)
 # T = F4 & G
 	.loc 1 4218
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 4219
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 4220
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 4221
 	xor %r15, %r15, %r3
@@ -14830,35 +14831,34 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r3, 88(%r6)
 # T = F3 & G
 	.loc 1 4223
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 4224
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 4225
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 4226
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 4228
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 4230
 	ld %r3, 0(%r6)
 # B = F11 & G
 	.loc 1 4231
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 4232
 	ld %r3, 8(%r6)
 # A = F11 & G
 	.loc 1 4233
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 4234
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 4235
 	xor %r4, %r4, %r3
@@ -14867,13 +14867,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 16(%r6)
 # T = F10 & G
 	.loc 1 4237
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 4238
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 4239
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 4240
 	xor %r4, %r4, %r3
@@ -14882,13 +14882,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 24(%r6)
 # T = F9 & G
 	.loc 1 4242
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 4243
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 4244
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 4245
 	xor %r4, %r4, %r3
@@ -14897,13 +14897,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 32(%r6)
 # T = F8 & G
 	.loc 1 4247
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 4248
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 4249
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 4250
 	xor %r4, %r4, %r3
@@ -14912,13 +14912,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 40(%r6)
 # T = F7 & G
 	.loc 1 4252
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 4253
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 4254
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 4255
 	xor %r4, %r4, %r3
@@ -14927,13 +14927,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 48(%r6)
 # T = F6 & G
 	.loc 1 4257
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 4258
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 4259
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 4260
 	xor %r4, %r4, %r3
@@ -14942,13 +14942,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 56(%r6)
 # T = F5 & G
 	.loc 1 4262
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 4263
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 4264
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 4265
 	xor %r4, %r4, %r3
@@ -14957,13 +14957,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 64(%r6)
 # T = F4 & G
 	.loc 1 4267
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 4268
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 4269
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 4270
 	xor %r4, %r4, %r3
@@ -14972,13 +14972,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 72(%r6)
 # T = F3 & G
 	.loc 1 4272
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 4273
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 4274
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 4275
 	xor %r4, %r4, %r3
@@ -14987,13 +14987,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 80(%r6)
 # T = F2 & G
 	.loc 1 4277
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 4278
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 4279
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 4280
 	xor %r4, %r4, %r3
@@ -15002,338 +15002,337 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r14, 88(%r6)
 # T = F1 & G
 	.loc 1 4282
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 4283
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 4284
-	and %r3, %r10, %r14
+	and %r3, %r9, %r14
 # B = B ^ T
 	.loc 1 4285
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 4286
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 4288
 	xor %r4, %r4, %r20
 # T = mem64[h + 5632]
 	.loc 1 4289
-	ld %r3, 5632(%r9)
+	ld %r3, 5632(%r8)
 # B = B ^ T
 	.loc 1 4290
 	xor %r4, %r4, %r3
 # mem64[h + 5632] = B
 	.loc 1 4291
-	std %r4, 5632(%r9)
+	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 4292
 	ld %r3, 0(%r6)
 # A = F10 & G
 	.loc 1 4293
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 4294
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 4295
 	ld %r14, 8(%r6)
 # T = F9 & G
 	.loc 1 4296
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 4297
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 4298
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 4299
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 4300
 	ld %r3, 16(%r6)
 # T = F8 & G
 	.loc 1 4301
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 4302
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F7 & G
 	.loc 1 4303
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 4304
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 4305
 	ld %r3, 24(%r6)
 # T = F7 & G
 	.loc 1 4306
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 4307
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F6 & G
 	.loc 1 4308
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 4309
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 4310
 	ld %r3, 32(%r6)
 # T = F6 & G
 	.loc 1 4311
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 4312
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F5 & G
 	.loc 1 4313
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 4314
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 4315
 	ld %r3, 40(%r6)
 # T = F5 & G
 	.loc 1 4316
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 4317
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F4 & G
 	.loc 1 4318
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 4319
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 4320
 	ld %r3, 48(%r6)
 # T = F4 & G
 	.loc 1 4321
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 4322
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F3 & G
 	.loc 1 4323
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 4324
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 4325
 	ld %r3, 56(%r6)
 # T = F3 & G
 	.loc 1 4326
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 4327
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 4328
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 4329
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 4330
 	ld %r3, 64(%r6)
 # T = F2 & G
 	.loc 1 4331
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 4332
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 4333
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 4334
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 4335
 	ld %r3, 72(%r6)
 # T = F1 & G
 	.loc 1 4336
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 4337
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 4338
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # B = B ^ T
 	.loc 1 4339
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 4340
 	ld %r3, 80(%r6)
 # T = F0 & G
 	.loc 1 4341
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ T
 	.loc 1 4342
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 4343
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 4344
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # T = mem64[h + 5120]
 	.loc 1 4345
-	ld %r3, 5120(%r9)
+	ld %r3, 5120(%r8)
 # A = A ^ T
 	.loc 1 4346
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 5120] = A
 	.loc 1 4347
-	std %r12, 5120(%r9)
+	std %r11, 5120(%r8)
 # B = B ^ H18
 	.loc 1 4348
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 4349
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # T = mem64[h + 4608]
 	.loc 1 4350
-	ld %r3, 4608(%r9)
+	ld %r3, 4608(%r8)
 # B = B ^ T
 	.loc 1 4351
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # mem64[h + 4608] = B
 	.loc 1 4352
-	std %r31, 4608(%r9)
+	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 4353
 	ld %r3, 0(%r6)
 # A = F8 & G
 	.loc 1 4354
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 4355
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 4356
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F7 & G
 	.loc 1 4357
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 4358
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 4359
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 4360
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4361
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F6 & G
 	.loc 1 4362
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 4363
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 4364
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 4365
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4366
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F5 & G
 	.loc 1 4367
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 4368
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 4369
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 4370
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4371
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F4 & G
 	.loc 1 4372
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 4373
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 4374
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 4375
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 4376
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F3 & G
 	.loc 1 4377
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4378
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4379
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4380
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 4381
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F2 & G
 	.loc 1 4382
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4383
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4384
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4385
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 4386
-	ld %r12, 56(%r6)
+	ld %r11, 56(%r6)
 # T = F1 & G
 	.loc 1 4387
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4388
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4389
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 4390
-	xor %r12, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 4391
-	ld %r3, 64(%r6)
+	ld %r11, 64(%r6)
 # T = F0 & G
 	.loc 1 4392
-	and %r3, %r10, %r3
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 4393
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 4394
 	xor %r4, %r4, %r18
@@ -15342,136 +15341,136 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # T = mem64[h + 4096]
 	.loc 1 4396
-	ld %r3, 4096(%r9)
+	ld %r11, 4096(%r8)
 # A = A ^ T
 	.loc 1 4397
-	xor %r4, %r4, %r3
+	xor %r4, %r4, %r11
 # mem64[h + 4096] = A
 	.loc 1 4398
-	std %r4, 4096(%r9)
+	std %r4, 4096(%r8)
 # B = B ^ H16
 	.loc 1 4399
-	xor %r12, %r12, %r8
+	xor %r3, %r3, %r7
 # B = B ^ H19
 	.loc 1 4400
-	xor %r12, %r12, %r19
+	xor %r3, %r3, %r19
 # T = mem64[h + 3584]
 	.loc 1 4401
-	ld %r3, 3584(%r9)
+	ld %r4, 3584(%r8)
 # B = B ^ T
 	.loc 1 4402
-	xor %r12, %r12, %r3
+	xor %r3, %r3, %r4
 # mem64[h + 3584] = B
 	.loc 1 4403
-	std %r12, 3584(%r9)
+	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 4404
 	ld %r3, 0(%r6)
 # A = F6 & G
 	.loc 1 4405
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 4406
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 4407
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F5 & G
 	.loc 1 4408
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 4409
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 4410
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 4411
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4412
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F4 & G
 	.loc 1 4413
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 4414
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 4415
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 4416
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4417
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F3 & G
 	.loc 1 4418
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4419
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4420
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4421
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4422
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F2 & G
 	.loc 1 4423
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4424
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4425
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4426
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 4427
-	ld %r12, 40(%r6)
+	ld %r11, 40(%r6)
 # T = F1 & G
 	.loc 1 4428
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4429
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4430
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 4431
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 4432
-	ld %r12, 48(%r6)
+	ld %r11, 48(%r6)
 # T = F0 & G
 	.loc 1 4433
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 4434
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 4435
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 4436
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # T = mem64[h + 3072]
 	.loc 1 4437
-	ld %r12, 3072(%r9)
+	ld %r11, 3072(%r8)
 # A = A ^ T
 	.loc 1 4438
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # mem64[h + 3072] = A
 	.loc 1 4439
-	std %r4, 3072(%r9)
+	std %r4, 3072(%r8)
 # B = B ^ H14
 	.loc 1 4440
 	xor %r3, %r3, %r16
@@ -15480,181 +15479,181 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # T = mem64[h + 2560]
 	.loc 1 4442
-	ld %r4, 2560(%r9)
+	ld %r4, 2560(%r8)
 # B = B ^ T
 	.loc 1 4443
 	xor %r3, %r3, %r4
 # mem64[h + 2560] = B
 	.loc 1 4444
-	std %r3, 2560(%r9)
+	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 4445
 	ld %r3, 0(%r6)
 # A = F4 & G
 	.loc 1 4446
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 4447
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 4448
-	ld %r12, 8(%r6)
+	ld %r11, 8(%r6)
 # T = F3 & G
 	.loc 1 4449
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4450
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4451
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4452
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4453
-	ld %r12, 16(%r6)
+	ld %r11, 16(%r6)
 # T = F2 & G
 	.loc 1 4454
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4455
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4456
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4457
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4458
-	ld %r12, 24(%r6)
+	ld %r11, 24(%r6)
 # T = F1 & G
 	.loc 1 4459
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4460
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4461
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # B = B ^ T
 	.loc 1 4462
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4463
-	ld %r12, 32(%r6)
+	ld %r11, 32(%r6)
 # T = F0 & G
 	.loc 1 4464
-	and %r12, %r10, %r12
+	and %r11, %r9, %r11
 # A = A ^ T
 	.loc 1 4465
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 4466
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 4467
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # T = mem64[h + 2048]
 	.loc 1 4468
-	ld %r8, 2048(%r9)
+	ld %r7, 2048(%r8)
 # A = A ^ T
 	.loc 1 4469
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 2048] = A
 	.loc 1 4470
-	std %r4, 2048(%r9)
+	std %r4, 2048(%r8)
 # B = B ^ H12
 	.loc 1 4471
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 4472
 	xor %r3, %r3, %r17
 # T = mem64[h + 1536]
 	.loc 1 4473
-	ld %r4, 1536(%r9)
+	ld %r4, 1536(%r8)
 # B = B ^ T
 	.loc 1 4474
 	xor %r3, %r3, %r4
 # mem64[h + 1536] = B
 	.loc 1 4475
-	std %r3, 1536(%r9)
+	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 4476
 	ld %r3, 0(%r6)
 # A = F2 & G
 	.loc 1 4477
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 4478
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 4479
-	ld %r8, 8(%r6)
+	ld %r7, 8(%r6)
 # T = F1 & G
 	.loc 1 4480
-	and %r11, %r11, %r8
+	and %r10, %r10, %r7
 # A = A ^ T
 	.loc 1 4481
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 4482
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 4483
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r7
 # G = mem64[g + 16]
 	.loc 1 4484
-	ld %r8, 16(%r6)
+	ld %r7, 16(%r6)
 # T = F0 & G
 	.loc 1 4485
-	and %r8, %r10, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 4486
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # A = A ^ H14
 	.loc 1 4487
 	xor %r4, %r4, %r16
 # T = mem64[h + 1024]
 	.loc 1 4488
-	ld %r8, 1024(%r9)
+	ld %r7, 1024(%r8)
 # A = A ^ T
 	.loc 1 4489
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # mem64[h + 1024] = A
 	.loc 1 4490
-	std %r4, 1024(%r9)
+	std %r4, 1024(%r8)
 # B = B ^ H13
 	.loc 1 4491
 	xor %r3, %r3, %r15
 # T = mem64[h + 512]
 	.loc 1 4492
-	ld %r4, 512(%r9)
+	ld %r4, 512(%r8)
 # B = B ^ T
 	.loc 1 4493
 	xor %r3, %r3, %r4
 # mem64[h + 512] = B
 	.loc 1 4494
-	std %r3, 512(%r9)
+	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 4495
 	ld %r3, 0(%r6)
 # A = F0 & G
 	.loc 1 4496
-	and %r3, %r10, %r3
+	and %r3, %r9, %r3
 # A = A ^ H12
 	.loc 1 4497
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # T = mem64[h + 0]
 	.loc 1 4498
-	ld %r4, 0(%r9)
+	ld %r4, 0(%r8)
 # A = A ^ T
 	.loc 1 4499
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 4500
-	std %r3, 0(%r9)
+	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 4501
 	addi %r5, %r5, 8
@@ -15663,10 +15662,11 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	addi %r6, %r6, 96
 # o0 = o0 - 1
 	.loc 1 4503
-	addi %r7, %r7, -1
+	ld %r3, 12784(%r1)
+	addi %r3, %r3, -1
 # =? o0 - 0
 	.loc 1 4504
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r3, 0
 # goto l13 if !=
 	.loc 1 4505
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l13
@@ -15691,15 +15691,15 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 # o1 = 64
 	.loc 1 4512
 	li %r4, 64
-	mr %r6, %r3
-	mr %r5, %r4
+	mr %r5, %r3
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l14:
 # f = &HI
 	.loc 1 4514
-	la %r7, 304(%r1)
+	std %r4, 12784(%r1)
+	la %r6, 304(%r1)
 # lo = mem64[p + 0]
 	.loc 1 4515
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r5)
 # hi = lo >> 32
 	.loc 1 4516
 	srdi %r4, %r3, 32
@@ -15708,7 +15708,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 0] = lo
 	.loc 1 4518
-	std %r3, 0(%r6)
+	std %r3, 0(%r5)
 # k = 0xffffffff
 	.loc 1 4519
 	li %r4, 0
@@ -15719,10 +15719,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 0] = lo
 	.loc 1 4521
-	std %r3, 0(%r7)
+	std %r3, 0(%r6)
 # lo = mem64[p + 512]
 	.loc 1 4522
-	ld %r3, 512(%r6)
+	ld %r3, 512(%r5)
 # hi = lo >> 32
 	.loc 1 4523
 	srdi %r4, %r3, 32
@@ -15731,7 +15731,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 512] = lo
 	.loc 1 4525
-	std %r3, 512(%r6)
+	std %r3, 512(%r5)
 # k = 0xffffffff
 	.loc 1 4526
 	li %r4, 0
@@ -15742,10 +15742,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 8] = lo
 	.loc 1 4528
-	std %r3, 8(%r7)
+	std %r3, 8(%r6)
 # lo = mem64[p + 1024]
 	.loc 1 4529
-	ld %r3, 1024(%r6)
+	ld %r3, 1024(%r5)
 # hi = lo >> 32
 	.loc 1 4530
 	srdi %r4, %r3, 32
@@ -15754,7 +15754,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 1024] = lo
 	.loc 1 4532
-	std %r3, 1024(%r6)
+	std %r3, 1024(%r5)
 # k = 0xffffffff
 	.loc 1 4533
 	li %r4, 0
@@ -15765,10 +15765,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 16] = lo
 	.loc 1 4535
-	std %r3, 16(%r7)
+	std %r3, 16(%r6)
 # lo = mem64[p + 1536]
 	.loc 1 4536
-	ld %r3, 1536(%r6)
+	ld %r3, 1536(%r5)
 # hi = lo >> 32
 	.loc 1 4537
 	srdi %r4, %r3, 32
@@ -15777,7 +15777,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 1536] = lo
 	.loc 1 4539
-	std %r3, 1536(%r6)
+	std %r3, 1536(%r5)
 # k = 0xffffffff
 	.loc 1 4540
 	li %r4, 0
@@ -15788,10 +15788,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 24] = lo
 	.loc 1 4542
-	std %r3, 24(%r7)
+	std %r3, 24(%r6)
 # lo = mem64[p + 2048]
 	.loc 1 4543
-	ld %r3, 2048(%r6)
+	ld %r3, 2048(%r5)
 # hi = lo >> 32
 	.loc 1 4544
 	srdi %r4, %r3, 32
@@ -15800,7 +15800,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 2048] = lo
 	.loc 1 4546
-	std %r3, 2048(%r6)
+	std %r3, 2048(%r5)
 # k = 0xffffffff
 	.loc 1 4547
 	li %r4, 0
@@ -15811,10 +15811,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 32] = lo
 	.loc 1 4549
-	std %r3, 32(%r7)
+	std %r3, 32(%r6)
 # lo = mem64[p + 2560]
 	.loc 1 4550
-	ld %r3, 2560(%r6)
+	ld %r3, 2560(%r5)
 # hi = lo >> 32
 	.loc 1 4551
 	srdi %r4, %r3, 32
@@ -15823,7 +15823,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 2560] = lo
 	.loc 1 4553
-	std %r3, 2560(%r6)
+	std %r3, 2560(%r5)
 # k = 0xffffffff
 	.loc 1 4554
 	li %r4, 0
@@ -15834,10 +15834,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 40] = lo
 	.loc 1 4556
-	std %r3, 40(%r7)
+	std %r3, 40(%r6)
 # lo = mem64[p + 3072]
 	.loc 1 4557
-	ld %r3, 3072(%r6)
+	ld %r3, 3072(%r5)
 # hi = lo >> 32
 	.loc 1 4558
 	srdi %r4, %r3, 32
@@ -15846,7 +15846,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 3072] = lo
 	.loc 1 4560
-	std %r3, 3072(%r6)
+	std %r3, 3072(%r5)
 # k = 0xffffffff
 	.loc 1 4561
 	li %r4, 0
@@ -15857,10 +15857,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 48] = lo
 	.loc 1 4563
-	std %r3, 48(%r7)
+	std %r3, 48(%r6)
 # lo = mem64[p + 3584]
 	.loc 1 4564
-	ld %r3, 3584(%r6)
+	ld %r3, 3584(%r5)
 # hi = lo >> 32
 	.loc 1 4565
 	srdi %r4, %r3, 32
@@ -15869,7 +15869,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 3584] = lo
 	.loc 1 4567
-	std %r3, 3584(%r6)
+	std %r3, 3584(%r5)
 # k = 0xffffffff
 	.loc 1 4568
 	li %r4, 0
@@ -15880,10 +15880,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 56] = lo
 	.loc 1 4570
-	std %r3, 56(%r7)
+	std %r3, 56(%r6)
 # lo = mem64[p + 4096]
 	.loc 1 4571
-	ld %r3, 4096(%r6)
+	ld %r3, 4096(%r5)
 # hi = lo >> 32
 	.loc 1 4572
 	srdi %r4, %r3, 32
@@ -15892,7 +15892,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 4096] = lo
 	.loc 1 4574
-	std %r3, 4096(%r6)
+	std %r3, 4096(%r5)
 # k = 0xffffffff
 	.loc 1 4575
 	li %r4, 0
@@ -15903,10 +15903,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 64] = lo
 	.loc 1 4577
-	std %r3, 64(%r7)
+	std %r3, 64(%r6)
 # lo = mem64[p + 4608]
 	.loc 1 4578
-	ld %r3, 4608(%r6)
+	ld %r3, 4608(%r5)
 # hi = lo >> 32
 	.loc 1 4579
 	srdi %r4, %r3, 32
@@ -15915,7 +15915,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 4608] = lo
 	.loc 1 4581
-	std %r3, 4608(%r6)
+	std %r3, 4608(%r5)
 # k = 0xffffffff
 	.loc 1 4582
 	li %r4, 0
@@ -15926,10 +15926,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 72] = lo
 	.loc 1 4584
-	std %r3, 72(%r7)
+	std %r3, 72(%r6)
 # lo = mem64[p + 5120]
 	.loc 1 4585
-	ld %r3, 5120(%r6)
+	ld %r3, 5120(%r5)
 # hi = lo >> 32
 	.loc 1 4586
 	srdi %r4, %r3, 32
@@ -15938,7 +15938,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 5120] = lo
 	.loc 1 4588
-	std %r3, 5120(%r6)
+	std %r3, 5120(%r5)
 # k = 0xffffffff
 	.loc 1 4589
 	li %r4, 0
@@ -15949,10 +15949,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 80] = lo
 	.loc 1 4591
-	std %r3, 80(%r7)
+	std %r3, 80(%r6)
 # lo = mem64[p + 5632]
 	.loc 1 4592
-	ld %r3, 5632(%r6)
+	ld %r3, 5632(%r5)
 # hi = lo >> 32
 	.loc 1 4593
 	srdi %r4, %r3, 32
@@ -15961,7 +15961,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 5632] = lo
 	.loc 1 4595
-	std %r3, 5632(%r6)
+	std %r3, 5632(%r5)
 # k = 0xffffffff
 	.loc 1 4596
 	li %r4, 0
@@ -15972,319 +15972,319 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r3, %r4
 # mem64[f + 88] = lo
 	.loc 1 4598
-	std %r3, 88(%r7)
+	std %r3, 88(%r6)
 # g = &TB
 	.loc 1 4599
 	la %r3, 496(%r1)
 # g = g + 6048
 	.loc 1 4600
-	addi %r10, %r3, 6048
+	addi %r9, %r3, 6048
 # h = &PR
 	.loc 1 4601
-	la %r8, 400(%r1)
+	la %r7, 400(%r1)
 # F0 = mem64[f + 0]
 	.loc 1 4602
-	ld %r9, 0(%r7)
+	ld %r8, 0(%r6)
 # F1 = mem64[f + 8]
 	.loc 1 4603
-	ld %r11, 8(%r7)
+	ld %r10, 8(%r6)
 # F2 = mem64[f + 16]
 	.loc 1 4604
-	ld %r30, 16(%r7)
+	ld %r31, 16(%r6)
 # F3 = mem64[f + 24]
 	.loc 1 4605
-	ld %r28, 24(%r7)
+	ld %r29, 24(%r6)
 # F4 = mem64[f + 32]
 	.loc 1 4606
-	ld %r26, 32(%r7)
+	ld %r27, 32(%r6)
 # F5 = mem64[f + 40]
 	.loc 1 4607
-	ld %r24, 40(%r7)
+	ld %r25, 40(%r6)
 # F6 = mem64[f + 48]
 	.loc 1 4608
-	ld %r25, 48(%r7)
+	ld %r28, 48(%r6)
 # F7 = mem64[f + 56]
 	.loc 1 4609
-	ld %r29, 56(%r7)
+	ld %r12, 56(%r6)
 # F8 = mem64[f + 64]
 	.loc 1 4610
-	ld %r27, 64(%r7)
+	ld %r26, 64(%r6)
 # F9 = mem64[f + 72]
 	.loc 1 4611
-	ld %r31, 72(%r7)
+	ld %r30, 72(%r6)
 # F10 = mem64[f + 80]
 	.loc 1 4612
-	ld %r12, 80(%r7)
+	ld %r11, 80(%r6)
 # F11 = mem64[f + 88]
 	.loc 1 4613
-	ld %r23, 88(%r7)
+	ld %r24, 88(%r6)
 # G = mem64[g + 80]
 	.loc 1 4614
-	ld %r3, 80(%r10)
+	ld %r3, 80(%r9)
 # B = F11 & G
 	.loc 1 4615
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 4616
-	ld %r4, 88(%r10)
+	ld %r4, 88(%r9)
 # A = F11 & G
 	.loc 1 4617
-	and %r7, %r23, %r4
+	and %r6, %r24, %r4
 # T = F10 & G
 	.loc 1 4618
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4619
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 4620
-	std %r7, 12784(%r1)
+	mr %r22, %r6
 # H21 = B
 	.loc 1 4621
 	mr %r21, %r3
 # G = mem64[g + 64]
 	.loc 1 4622
-	ld %r3, 64(%r10)
+	ld %r3, 64(%r9)
 # B = F11 & G
 	.loc 1 4623
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 4624
-	ld %r4, 72(%r10)
+	ld %r4, 72(%r9)
 # A = F11 & G
 	.loc 1 4625
-	and %r7, %r23, %r4
+	and %r6, %r24, %r4
 # T = F10 & G
 	.loc 1 4626
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4627
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 4628
-	ld %r4, 80(%r10)
+	ld %r4, 80(%r9)
 # T = F10 & G
 	.loc 1 4629
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 4630
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F9 & G
 	.loc 1 4631
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4632
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 4633
-	ld %r4, 88(%r10)
+	ld %r4, 88(%r9)
 # T = F9 & G
 	.loc 1 4634
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 4635
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F8 & G
 	.loc 1 4636
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4637
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 4638
-	mr %r20, %r7
+	mr %r20, %r6
 # H19 = B
 	.loc 1 4639
 	mr %r19, %r3
 # G = mem64[g + 48]
 	.loc 1 4640
-	ld %r3, 48(%r10)
+	ld %r3, 48(%r9)
 # B = F11 & G
 	.loc 1 4641
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 4642
-	ld %r4, 56(%r10)
+	ld %r4, 56(%r9)
 # A = F11 & G
 	.loc 1 4643
-	and %r7, %r23, %r4
+	and %r6, %r24, %r4
 # T = F10 & G
 	.loc 1 4644
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4645
 	xor %r3, %r3, %r4
 # G = mem64[g + 64]
 	.loc 1 4646
-	ld %r4, 64(%r10)
+	ld %r4, 64(%r9)
 # T = F10 & G
 	.loc 1 4647
-	and %r22, %r12, %r4
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 4648
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F9 & G
 	.loc 1 4649
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4650
 	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 4651
-	ld %r4, 72(%r10)
+	ld %r4, 72(%r9)
 # T = F9 & G
 	.loc 1 4652
-	and %r22, %r31, %r4
+	and %r23, %r30, %r4
 # A = A ^ T
 	.loc 1 4653
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F8 & G
 	.loc 1 4654
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4655
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 4656
-	ld %r4, 80(%r10)
+	ld %r4, 80(%r9)
 # T = F8 & G
 	.loc 1 4657
-	and %r22, %r27, %r4
+	and %r23, %r26, %r4
 # A = A ^ T
 	.loc 1 4658
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F7 & G
 	.loc 1 4659
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 4660
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 4661
-	ld %r4, 88(%r10)
+	ld %r4, 88(%r9)
 # T = F7 & G
 	.loc 1 4662
-	and %r22, %r29, %r4
+	and %r23, %r12, %r4
 # A = A ^ T
 	.loc 1 4663
-	xor %r7, %r7, %r22
+	xor %r6, %r6, %r23
 # T = F6 & G
 	.loc 1 4664
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 4665
 	xor %r3, %r3, %r4
 # H18 = A
 	.loc 1 4666
-	mr %r22, %r7
+	mr %r23, %r6
 # H17 = B
 	.loc 1 4667
 	mr %r18, %r3
 # G = mem64[g + 32]
 	.loc 1 4668
-	ld %r3, 32(%r10)
+	ld %r3, 32(%r9)
 # B = F11 & G
 	.loc 1 4669
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 4670
-	ld %r4, 40(%r10)
+	ld %r4, 40(%r9)
 # A = F11 & G
 	.loc 1 4671
-	and %r7, %r23, %r4
+	and %r6, %r24, %r4
 # T = F10 & G
 	.loc 1 4672
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4673
 	xor %r3, %r3, %r4
 # G = mem64[g + 48]
 	.loc 1 4674
-	ld %r4, 48(%r10)
+	ld %r4, 48(%r9)
 # T = F10 & G
 	.loc 1 4675
-	and %r17, %r12, %r4
+	and %r17, %r11, %r4
 # A = A ^ T
 	.loc 1 4676
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F9 & G
 	.loc 1 4677
-	and %r4, %r31, %r4
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 4678
 	xor %r3, %r3, %r4
 # G = mem64[g + 56]
 	.loc 1 4679
-	ld %r4, 56(%r10)
+	ld %r4, 56(%r9)
 # T = F9 & G
 	.loc 1 4680
-	and %r17, %r31, %r4
+	and %r17, %r30, %r4
 # A = A ^ T
 	.loc 1 4681
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F8 & G
 	.loc 1 4682
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 4683
 	xor %r3, %r3, %r4
 # G = mem64[g + 64]
 	.loc 1 4684
-	ld %r4, 64(%r10)
+	ld %r4, 64(%r9)
 # T = F8 & G
 	.loc 1 4685
-	and %r17, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 4686
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F7 & G
 	.loc 1 4687
-	and %r4, %r29, %r4
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 4688
 	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 4689
-	ld %r4, 72(%r10)
+	ld %r4, 72(%r9)
 # T = F7 & G
 	.loc 1 4690
-	and %r17, %r29, %r4
+	and %r17, %r12, %r4
 # A = A ^ T
 	.loc 1 4691
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F6 & G
 	.loc 1 4692
-	and %r4, %r25, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 4693
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 4694
-	ld %r4, 80(%r10)
+	ld %r4, 80(%r9)
 # T = F6 & G
 	.loc 1 4695
-	and %r17, %r25, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 4696
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F5 & G
 	.loc 1 4697
-	and %r4, %r24, %r4
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 4698
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 4699
-	ld %r4, 88(%r10)
+	ld %r4, 88(%r9)
 # T = F5 & G
 	.loc 1 4700
-	and %r17, %r24, %r4
+	and %r17, %r25, %r4
 # A = A ^ T
 	.loc 1 4701
-	xor %r7, %r7, %r17
+	xor %r6, %r6, %r17
 # T = F4 & G
 	.loc 1 4702
-	and %r4, %r26, %r4
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 4703
 	xor %r3, %r3, %r4
@@ -16293,618 +16293,616 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r17, %r3
 # G = mem64[g + 16]
 	.loc 1 4706
-	ld %r3, 16(%r10)
+	ld %r3, 16(%r9)
 # B = F11 & G
 	.loc 1 4707
-	and %r3, %r23, %r3
+	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 4708
-	ld %r4, 24(%r10)
+	ld %r4, 24(%r9)
 # A = F11 & G
 	.loc 1 4709
-	and %r16, %r23, %r4
+	and %r16, %r24, %r4
 # T = F10 & G
 	.loc 1 4710
-	and %r4, %r12, %r4
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 4711
 	xor %r15, %r3, %r4
 # G = mem64[g + 32]
 	.loc 1 4712
-	ld %r3, 32(%r10)
+	ld %r3, 32(%r9)
 # T = F10 & G
 	.loc 1 4713
-	and %r4, %r12, %r3
+	and %r4, %r11, %r3
 # A = A ^ T
 	.loc 1 4714
 	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 4715
-	and %r3, %r31, %r3
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 4716
 	xor %r15, %r15, %r3
 # G = mem64[g + 40]
 	.loc 1 4717
-	ld %r3, 40(%r10)
+	ld %r3, 40(%r9)
 # T = F9 & G
 	.loc 1 4718
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 4719
 	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 4720
-	and %r3, %r27, %r3
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 4721
 	xor %r15, %r15, %r3
 # G = mem64[g + 48]
 	.loc 1 4722
-	ld %r3, 48(%r10)
+	ld %r3, 48(%r9)
 # T = F8 & G
 	.loc 1 4723
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 4724
 	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 4725
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 4726
 	xor %r15, %r15, %r3
 # G = mem64[g + 56]
 	.loc 1 4727
-	ld %r3, 56(%r10)
+	ld %r3, 56(%r9)
 # T = F7 & G
 	.loc 1 4728
-	and %r4, %r29, %r3
+	and %r4, %r12, %r3
 # A = A ^ T
 	.loc 1 4729
 	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 4730
-	and %r3, %r25, %r3
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 4731
 	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 4732
-	ld %r3, 64(%r10)
+	ld %r3, 64(%r9)
 # T = F6 & G
 	.loc 1 4733
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 4734
 	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 4735
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 4736
 	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 4737
-	ld %r3, 72(%r10)
+	ld %r3, 72(%r9)
 # T = F5 & G
 	.loc 1 4738
-	and %r4, %r24, %r3
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 4739
 	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 4740
-	and %r3, %r26, %r3
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 4741
 	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 4742
-	ld %r3, 80(%r10)
+	ld %r3, 80(%r9)
 # T = F4 & G
 	.loc 1 4743
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 4744
 	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 4745
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 4746
 	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 4747
-	ld %r3, 88(%r10)
+	ld %r3, 88(%r9)
 # T = F3 & G
 	.loc 1 4748
-	and %r4, %r28, %r3
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 4749
 	xor %r16, %r16, %r4
 # T = F2 & G
 	.loc 1 4750
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 4751
 	xor %r15, %r15, %r3
 # B = B ^ H22
 	.loc 1 4753
-	ld %r3, 12784(%r1)
-	xor %r15, %r15, %r3
+	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 4755
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # B = F11 & G
 	.loc 1 4756
-	and %r4, %r23, %r3
+	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 4757
-	ld %r3, 8(%r10)
+	ld %r3, 8(%r9)
 # A = F11 & G
 	.loc 1 4758
-	and %r23, %r23, %r3
+	and %r24, %r24, %r3
 # T = F10 & G
 	.loc 1 4759
-	and %r3, %r12, %r3
+	and %r3, %r11, %r3
 # B = B ^ T
 	.loc 1 4760
 	xor %r4, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 4761
-	ld %r14, 16(%r10)
+	ld %r14, 16(%r9)
 # T = F10 & G
 	.loc 1 4762
-	and %r3, %r12, %r14
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 4763
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 4764
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 4765
 	xor %r4, %r4, %r3
 # G = mem64[g + 24]
 	.loc 1 4766
-	ld %r14, 24(%r10)
+	ld %r14, 24(%r9)
 # T = F9 & G
 	.loc 1 4767
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 4768
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 4769
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 4770
 	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 4771
-	ld %r14, 32(%r10)
+	ld %r14, 32(%r9)
 # T = F8 & G
 	.loc 1 4772
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 4773
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 4774
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 4775
 	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 4776
-	ld %r14, 40(%r10)
+	ld %r14, 40(%r9)
 # T = F7 & G
 	.loc 1 4777
-	and %r3, %r29, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 4778
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 4779
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 4780
 	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 4781
-	ld %r14, 48(%r10)
+	ld %r14, 48(%r9)
 # T = F6 & G
 	.loc 1 4782
-	and %r3, %r25, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 4783
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 4784
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 4785
 	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 4786
-	ld %r14, 56(%r10)
+	ld %r14, 56(%r9)
 # T = F5 & G
 	.loc 1 4787
-	and %r3, %r24, %r14
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 4788
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 4789
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 4790
 	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 4791
-	ld %r14, 64(%r10)
+	ld %r14, 64(%r9)
 # T = F4 & G
 	.loc 1 4792
-	and %r3, %r26, %r14
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 4793
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 4794
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 4795
 	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 4796
-	ld %r14, 72(%r10)
+	ld %r14, 72(%r9)
 # T = F3 & G
 	.loc 1 4797
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 4798
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 4799
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 4800
 	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 4801
-	ld %r14, 80(%r10)
+	ld %r14, 80(%r9)
 # T = F2 & G
 	.loc 1 4802
-	and %r3, %r30, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 4803
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 4804
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 4805
 	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 4806
-	ld %r14, 88(%r10)
+	ld %r14, 88(%r9)
 # T = F1 & G
 	.loc 1 4807
-	and %r3, %r11, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 4808
-	xor %r23, %r23, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 4809
-	and %r3, %r9, %r14
+	and %r3, %r8, %r14
 # B = B ^ T
 	.loc 1 4810
 	xor %r4, %r4, %r3
 # A = A ^ H21
 	.loc 1 4811
-	xor %r23, %r23, %r21
+	xor %r24, %r24, %r21
 # B = B ^ H20
 	.loc 1 4813
 	xor %r4, %r4, %r20
 # mem64[h + 88] = B
 	.loc 1 4814
-	std %r4, 88(%r8)
+	std %r4, 88(%r7)
 # G = mem64[g + 0]
 	.loc 1 4815
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F10 & G
 	.loc 1 4816
-	and %r12, %r12, %r3
+	and %r11, %r11, %r3
 # B = F9 & G
 	.loc 1 4817
-	and %r4, %r31, %r3
+	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 4818
-	ld %r14, 8(%r10)
+	ld %r14, 8(%r9)
 # T = F9 & G
 	.loc 1 4819
-	and %r3, %r31, %r14
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 4820
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # T = F8 & G
 	.loc 1 4821
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 4822
-	xor %r31, %r4, %r3
+	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 4823
-	ld %r3, 16(%r10)
+	ld %r3, 16(%r9)
 # T = F8 & G
 	.loc 1 4824
-	and %r4, %r27, %r3
-# A = A ^ T
-	.loc 1 4825
-	xor %r12, %r12, %r4
-# T = F7 & G
-	.loc 1 4826
-	and %r3, %r29, %r3
-# B = B ^ T
-	.loc 1 4827
-	xor %r31, %r31, %r3
-# G = mem64[g + 24]
-	.loc 1 4828
-	ld %r3, 24(%r10)
-# T = F7 & G
-	.loc 1 4829
-	and %r4, %r29, %r3
-# A = A ^ T
-	.loc 1 4830
-	xor %r12, %r12, %r4
-# T = F6 & G
-	.loc 1 4831
-	and %r3, %r25, %r3
-# B = B ^ T
-	.loc 1 4832
-	xor %r31, %r31, %r3
-# G = mem64[g + 32]
-	.loc 1 4833
-	ld %r3, 32(%r10)
-# T = F6 & G
-	.loc 1 4834
-	and %r4, %r25, %r3
-# A = A ^ T
-	.loc 1 4835
-	xor %r12, %r12, %r4
-# T = F5 & G
-	.loc 1 4836
-	and %r3, %r24, %r3
-# B = B ^ T
-	.loc 1 4837
-	xor %r31, %r31, %r3
-# G = mem64[g + 40]
-	.loc 1 4838
-	ld %r3, 40(%r10)
-# T = F5 & G
-	.loc 1 4839
-	and %r4, %r24, %r3
-# A = A ^ T
-	.loc 1 4840
-	xor %r12, %r12, %r4
-# T = F4 & G
-	.loc 1 4841
-	and %r3, %r26, %r3
-# B = B ^ T
-	.loc 1 4842
-	xor %r31, %r31, %r3
-# G = mem64[g + 48]
-	.loc 1 4843
-	ld %r3, 48(%r10)
-# T = F4 & G
-	.loc 1 4844
 	and %r4, %r26, %r3
 # A = A ^ T
-	.loc 1 4845
-	xor %r12, %r12, %r4
-# T = F3 & G
-	.loc 1 4846
+	.loc 1 4825
+	xor %r11, %r11, %r4
+# T = F7 & G
+	.loc 1 4826
+	and %r3, %r12, %r3
+# B = B ^ T
+	.loc 1 4827
+	xor %r30, %r30, %r3
+# G = mem64[g + 24]
+	.loc 1 4828
+	ld %r3, 24(%r9)
+# T = F7 & G
+	.loc 1 4829
+	and %r4, %r12, %r3
+# A = A ^ T
+	.loc 1 4830
+	xor %r11, %r11, %r4
+# T = F6 & G
+	.loc 1 4831
 	and %r3, %r28, %r3
 # B = B ^ T
-	.loc 1 4847
-	xor %r31, %r31, %r3
-# G = mem64[g + 56]
-	.loc 1 4848
-	ld %r3, 56(%r10)
-# T = F3 & G
-	.loc 1 4849
+	.loc 1 4832
+	xor %r30, %r30, %r3
+# G = mem64[g + 32]
+	.loc 1 4833
+	ld %r3, 32(%r9)
+# T = F6 & G
+	.loc 1 4834
 	and %r4, %r28, %r3
 # A = A ^ T
+	.loc 1 4835
+	xor %r11, %r11, %r4
+# T = F5 & G
+	.loc 1 4836
+	and %r3, %r25, %r3
+# B = B ^ T
+	.loc 1 4837
+	xor %r30, %r30, %r3
+# G = mem64[g + 40]
+	.loc 1 4838
+	ld %r3, 40(%r9)
+# T = F5 & G
+	.loc 1 4839
+	and %r4, %r25, %r3
+# A = A ^ T
+	.loc 1 4840
+	xor %r11, %r11, %r4
+# T = F4 & G
+	.loc 1 4841
+	and %r3, %r27, %r3
+# B = B ^ T
+	.loc 1 4842
+	xor %r30, %r30, %r3
+# G = mem64[g + 48]
+	.loc 1 4843
+	ld %r3, 48(%r9)
+# T = F4 & G
+	.loc 1 4844
+	and %r4, %r27, %r3
+# A = A ^ T
+	.loc 1 4845
+	xor %r11, %r11, %r4
+# T = F3 & G
+	.loc 1 4846
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 4847
+	xor %r30, %r30, %r3
+# G = mem64[g + 56]
+	.loc 1 4848
+	ld %r3, 56(%r9)
+# T = F3 & G
+	.loc 1 4849
+	and %r4, %r29, %r3
+# A = A ^ T
 	.loc 1 4850
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F2 & G
 	.loc 1 4851
-	and %r3, %r30, %r3
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 4852
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 4853
-	ld %r3, 64(%r10)
+	ld %r3, 64(%r9)
 # T = F2 & G
 	.loc 1 4854
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 4855
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F1 & G
 	.loc 1 4856
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 4857
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 4858
-	ld %r3, 72(%r10)
+	ld %r3, 72(%r9)
 # T = F1 & G
 	.loc 1 4859
-	and %r4, %r11, %r3
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 4860
-	xor %r12, %r12, %r4
+	xor %r11, %r11, %r4
 # T = F0 & G
 	.loc 1 4861
-	and %r3, %r9, %r3
+	and %r3, %r8, %r3
 # B = B ^ T
 	.loc 1 4862
-	xor %r31, %r31, %r3
+	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 4863
-	ld %r3, 80(%r10)
+	ld %r3, 80(%r9)
 # T = F0 & G
 	.loc 1 4864
-	and %r3, %r9, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 4865
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r3
 # A = A ^ H19
 	.loc 1 4866
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r19
 # A = A ^ H22
 	.loc 1 4867
-	ld %r3, 12784(%r1)
-	xor %r12, %r12, %r3
+	xor %r11, %r11, %r22
 # mem64[h + 80] = A
 	.loc 1 4868
-	std %r12, 80(%r8)
+	std %r11, 80(%r7)
 # B = B ^ H18
 	.loc 1 4869
-	xor %r31, %r31, %r22
+	xor %r30, %r30, %r23
 # B = B ^ H21
 	.loc 1 4870
-	xor %r31, %r31, %r21
+	xor %r30, %r30, %r21
 # mem64[h + 72] = B
 	.loc 1 4871
-	std %r31, 72(%r8)
+	std %r30, 72(%r7)
 # G = mem64[g + 0]
 	.loc 1 4872
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F8 & G
 	.loc 1 4873
-	and %r4, %r27, %r3
+	and %r4, %r26, %r3
 # B = F7 & G
 	.loc 1 4874
-	and %r3, %r29, %r3
+	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 4875
-	ld %r12, 8(%r10)
+	ld %r11, 8(%r9)
 # T = F7 & G
 	.loc 1 4876
-	and %r31, %r29, %r12
+	and %r12, %r12, %r11
 # A = A ^ T
 	.loc 1 4877
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F6 & G
 	.loc 1 4878
-	and %r12, %r25, %r12
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 4879
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4880
-	ld %r12, 16(%r10)
+	ld %r11, 16(%r9)
 # T = F6 & G
 	.loc 1 4881
-	and %r31, %r25, %r12
+	and %r12, %r28, %r11
 # A = A ^ T
 	.loc 1 4882
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F5 & G
 	.loc 1 4883
-	and %r12, %r24, %r12
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 4884
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4885
-	ld %r12, 24(%r10)
+	ld %r11, 24(%r9)
 # T = F5 & G
 	.loc 1 4886
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 4887
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 4888
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 4889
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4890
-	ld %r12, 32(%r10)
+	ld %r11, 32(%r9)
 # T = F4 & G
 	.loc 1 4891
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 4892
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 4893
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 4894
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 4895
-	ld %r12, 40(%r10)
+	ld %r11, 40(%r9)
 # T = F3 & G
 	.loc 1 4896
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4897
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4898
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4899
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 4900
-	ld %r12, 48(%r10)
+	ld %r11, 48(%r9)
 # T = F2 & G
 	.loc 1 4901
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4902
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4903
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4904
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 4905
-	ld %r12, 56(%r10)
+	ld %r11, 56(%r9)
 # T = F1 & G
 	.loc 1 4906
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4907
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4908
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 4909
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 4910
-	ld %r12, 64(%r10)
+	ld %r11, 64(%r9)
 # T = F0 & G
 	.loc 1 4911
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 4912
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H17
 	.loc 1 4913
 	xor %r4, %r4, %r18
@@ -16913,118 +16911,118 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r20
 # mem64[h + 64] = A
 	.loc 1 4915
-	std %r4, 64(%r8)
+	std %r4, 64(%r7)
 # B = B ^ H16
 	.loc 1 4916
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r6
 # B = B ^ H19
 	.loc 1 4917
 	xor %r3, %r3, %r19
 # mem64[h + 56] = B
 	.loc 1 4918
-	std %r3, 56(%r8)
+	std %r3, 56(%r7)
 # G = mem64[g + 0]
 	.loc 1 4919
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F6 & G
 	.loc 1 4920
-	and %r4, %r25, %r3
+	and %r4, %r28, %r3
 # B = F5 & G
 	.loc 1 4921
-	and %r3, %r24, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 4922
-	ld %r12, 8(%r10)
+	ld %r11, 8(%r9)
 # T = F5 & G
 	.loc 1 4923
-	and %r31, %r24, %r12
+	and %r12, %r25, %r11
 # A = A ^ T
 	.loc 1 4924
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F4 & G
 	.loc 1 4925
-	and %r12, %r26, %r12
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 4926
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4927
-	ld %r12, 16(%r10)
+	ld %r11, 16(%r9)
 # T = F4 & G
 	.loc 1 4928
-	and %r31, %r26, %r12
+	and %r12, %r27, %r11
 # A = A ^ T
 	.loc 1 4929
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F3 & G
 	.loc 1 4930
-	and %r12, %r28, %r12
+	and %r11, %r29, %r11
 # B = B ^ T
 	.loc 1 4931
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4932
-	ld %r12, 24(%r10)
+	ld %r11, 24(%r9)
 # T = F3 & G
 	.loc 1 4933
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4934
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4935
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4936
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4937
-	ld %r12, 32(%r10)
+	ld %r11, 32(%r9)
 # T = F2 & G
 	.loc 1 4938
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4939
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4940
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4941
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 4942
-	ld %r12, 40(%r10)
+	ld %r11, 40(%r9)
 # T = F1 & G
 	.loc 1 4943
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4944
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4945
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 4946
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 4947
-	ld %r12, 48(%r10)
+	ld %r11, 48(%r9)
 # T = F0 & G
 	.loc 1 4948
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 4949
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H15
 	.loc 1 4950
 	xor %r4, %r4, %r17
 # A = A ^ H18
 	.loc 1 4951
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r23
 # mem64[h + 48] = A
 	.loc 1 4952
-	std %r4, 48(%r8)
+	std %r4, 48(%r7)
 # B = B ^ H14
 	.loc 1 4953
 	xor %r3, %r3, %r16
@@ -17033,154 +17031,154 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r18
 # mem64[h + 40] = B
 	.loc 1 4955
-	std %r3, 40(%r8)
+	std %r3, 40(%r7)
 # G = mem64[g + 0]
 	.loc 1 4956
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F4 & G
 	.loc 1 4957
-	and %r4, %r26, %r3
+	and %r4, %r27, %r3
 # B = F3 & G
 	.loc 1 4958
-	and %r3, %r28, %r3
+	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 4959
-	ld %r12, 8(%r10)
+	ld %r11, 8(%r9)
 # T = F3 & G
 	.loc 1 4960
-	and %r31, %r28, %r12
+	and %r12, %r29, %r11
 # A = A ^ T
 	.loc 1 4961
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F2 & G
 	.loc 1 4962
-	and %r12, %r30, %r12
+	and %r11, %r31, %r11
 # B = B ^ T
 	.loc 1 4963
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 4964
-	ld %r12, 16(%r10)
+	ld %r11, 16(%r9)
 # T = F2 & G
 	.loc 1 4965
-	and %r31, %r30, %r12
+	and %r12, %r31, %r11
 # A = A ^ T
 	.loc 1 4966
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F1 & G
 	.loc 1 4967
-	and %r12, %r11, %r12
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 4968
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 4969
-	ld %r12, 24(%r10)
+	ld %r11, 24(%r9)
 # T = F1 & G
 	.loc 1 4970
-	and %r31, %r11, %r12
+	and %r12, %r10, %r11
 # A = A ^ T
 	.loc 1 4971
-	xor %r4, %r4, %r31
+	xor %r4, %r4, %r12
 # T = F0 & G
 	.loc 1 4972
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 4973
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 4974
-	ld %r12, 32(%r10)
+	ld %r11, 32(%r9)
 # T = F0 & G
 	.loc 1 4975
-	and %r12, %r9, %r12
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 4976
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r11
 # A = A ^ H13
 	.loc 1 4977
 	xor %r4, %r4, %r15
 # A = A ^ H16
 	.loc 1 4978
-	xor %r4, %r4, %r7
+	xor %r4, %r4, %r6
 # mem64[h + 32] = A
 	.loc 1 4979
-	std %r4, 32(%r8)
+	std %r4, 32(%r7)
 # B = B ^ H12
 	.loc 1 4980
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # B = B ^ H15
 	.loc 1 4981
 	xor %r3, %r3, %r17
 # mem64[h + 24] = B
 	.loc 1 4982
-	std %r3, 24(%r8)
+	std %r3, 24(%r7)
 # G = mem64[g + 0]
 	.loc 1 4983
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F2 & G
 	.loc 1 4984
-	and %r4, %r30, %r3
+	and %r4, %r31, %r3
 # B = F1 & G
 	.loc 1 4985
-	and %r3, %r11, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 4986
-	ld %r7, 8(%r10)
+	ld %r6, 8(%r9)
 # T = F1 & G
 	.loc 1 4987
-	and %r11, %r11, %r7
+	and %r10, %r10, %r6
 # A = A ^ T
 	.loc 1 4988
-	xor %r4, %r4, %r11
+	xor %r4, %r4, %r10
 # T = F0 & G
 	.loc 1 4989
-	and %r7, %r9, %r7
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 4990
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 4991
-	ld %r7, 16(%r10)
+	ld %r6, 16(%r9)
 # T = F0 & G
 	.loc 1 4992
-	and %r7, %r9, %r7
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 4993
-	xor %r4, %r4, %r7
+	xor %r4, %r4, %r6
 # A = A ^ H14
 	.loc 1 4994
 	xor %r4, %r4, %r16
 # mem64[h + 16] = A
 	.loc 1 4995
-	std %r4, 16(%r8)
+	std %r4, 16(%r7)
 # B = B ^ H13
 	.loc 1 4996
 	xor %r3, %r3, %r15
 # mem64[h + 8] = B
 	.loc 1 4997
-	std %r3, 8(%r8)
+	std %r3, 8(%r7)
 # G = mem64[g + 0]
 	.loc 1 4998
-	ld %r3, 0(%r10)
+	ld %r3, 0(%r9)
 # A = F0 & G
 	.loc 1 4999
-	and %r3, %r9, %r3
+	and %r3, %r8, %r3
 # A = A ^ H12
 	.loc 1 5000
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r24
 # mem64[h + 0] = A
 	.loc 1 5001
-	std %r3, 0(%r8)
+	std %r3, 0(%r7)
 # h = &PR
 	.loc 1 5002
-	la %r7, 400(%r1)
+	la %r6, 400(%r1)
 # lo = mem64[p + 0]
 	.loc 1 5003
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r5)
 # hi = mem64[h + 0]
 	.loc 1 5004
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r6)
 # hi = hi << 32
 	.loc 1 5005
 	sldi %r4, %r4, 32
@@ -17189,13 +17187,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 0] = lo
 	.loc 1 5007
-	std %r3, 0(%r6)
+	std %r3, 0(%r5)
 # lo = mem64[p + 512]
 	.loc 1 5008
-	ld %r3, 512(%r6)
+	ld %r3, 512(%r5)
 # hi = mem64[h + 8]
 	.loc 1 5009
-	ld %r4, 8(%r7)
+	ld %r4, 8(%r6)
 # hi = hi << 32
 	.loc 1 5010
 	sldi %r4, %r4, 32
@@ -17204,13 +17202,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 512] = lo
 	.loc 1 5012
-	std %r3, 512(%r6)
+	std %r3, 512(%r5)
 # lo = mem64[p + 1024]
 	.loc 1 5013
-	ld %r3, 1024(%r6)
+	ld %r3, 1024(%r5)
 # hi = mem64[h + 16]
 	.loc 1 5014
-	ld %r4, 16(%r7)
+	ld %r4, 16(%r6)
 # hi = hi << 32
 	.loc 1 5015
 	sldi %r4, %r4, 32
@@ -17219,13 +17217,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 1024] = lo
 	.loc 1 5017
-	std %r3, 1024(%r6)
+	std %r3, 1024(%r5)
 # lo = mem64[p + 1536]
 	.loc 1 5018
-	ld %r3, 1536(%r6)
+	ld %r3, 1536(%r5)
 # hi = mem64[h + 24]
 	.loc 1 5019
-	ld %r4, 24(%r7)
+	ld %r4, 24(%r6)
 # hi = hi << 32
 	.loc 1 5020
 	sldi %r4, %r4, 32
@@ -17234,13 +17232,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 1536] = lo
 	.loc 1 5022
-	std %r3, 1536(%r6)
+	std %r3, 1536(%r5)
 # lo = mem64[p + 2048]
 	.loc 1 5023
-	ld %r3, 2048(%r6)
+	ld %r3, 2048(%r5)
 # hi = mem64[h + 32]
 	.loc 1 5024
-	ld %r4, 32(%r7)
+	ld %r4, 32(%r6)
 # hi = hi << 32
 	.loc 1 5025
 	sldi %r4, %r4, 32
@@ -17249,13 +17247,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 2048] = lo
 	.loc 1 5027
-	std %r3, 2048(%r6)
+	std %r3, 2048(%r5)
 # lo = mem64[p + 2560]
 	.loc 1 5028
-	ld %r3, 2560(%r6)
+	ld %r3, 2560(%r5)
 # hi = mem64[h + 40]
 	.loc 1 5029
-	ld %r4, 40(%r7)
+	ld %r4, 40(%r6)
 # hi = hi << 32
 	.loc 1 5030
 	sldi %r4, %r4, 32
@@ -17264,13 +17262,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 2560] = lo
 	.loc 1 5032
-	std %r3, 2560(%r6)
+	std %r3, 2560(%r5)
 # lo = mem64[p + 3072]
 	.loc 1 5033
-	ld %r3, 3072(%r6)
+	ld %r3, 3072(%r5)
 # hi = mem64[h + 48]
 	.loc 1 5034
-	ld %r4, 48(%r7)
+	ld %r4, 48(%r6)
 # hi = hi << 32
 	.loc 1 5035
 	sldi %r4, %r4, 32
@@ -17279,13 +17277,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 3072] = lo
 	.loc 1 5037
-	std %r3, 3072(%r6)
+	std %r3, 3072(%r5)
 # lo = mem64[p + 3584]
 	.loc 1 5038
-	ld %r3, 3584(%r6)
+	ld %r3, 3584(%r5)
 # hi = mem64[h + 56]
 	.loc 1 5039
-	ld %r4, 56(%r7)
+	ld %r4, 56(%r6)
 # hi = hi << 32
 	.loc 1 5040
 	sldi %r4, %r4, 32
@@ -17294,13 +17292,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 3584] = lo
 	.loc 1 5042
-	std %r3, 3584(%r6)
+	std %r3, 3584(%r5)
 # lo = mem64[p + 4096]
 	.loc 1 5043
-	ld %r3, 4096(%r6)
+	ld %r3, 4096(%r5)
 # hi = mem64[h + 64]
 	.loc 1 5044
-	ld %r4, 64(%r7)
+	ld %r4, 64(%r6)
 # hi = hi << 32
 	.loc 1 5045
 	sldi %r4, %r4, 32
@@ -17309,13 +17307,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 4096] = lo
 	.loc 1 5047
-	std %r3, 4096(%r6)
+	std %r3, 4096(%r5)
 # lo = mem64[p + 4608]
 	.loc 1 5048
-	ld %r3, 4608(%r6)
+	ld %r3, 4608(%r5)
 # hi = mem64[h + 72]
 	.loc 1 5049
-	ld %r4, 72(%r7)
+	ld %r4, 72(%r6)
 # hi = hi << 32
 	.loc 1 5050
 	sldi %r4, %r4, 32
@@ -17324,13 +17322,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 4608] = lo
 	.loc 1 5052
-	std %r3, 4608(%r6)
+	std %r3, 4608(%r5)
 # lo = mem64[p + 5120]
 	.loc 1 5053
-	ld %r3, 5120(%r6)
+	ld %r3, 5120(%r5)
 # hi = mem64[h + 80]
 	.loc 1 5054
-	ld %r4, 80(%r7)
+	ld %r4, 80(%r6)
 # hi = hi << 32
 	.loc 1 5055
 	sldi %r4, %r4, 32
@@ -17339,13 +17337,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 5120] = lo
 	.loc 1 5057
-	std %r3, 5120(%r6)
+	std %r3, 5120(%r5)
 # lo = mem64[p + 5632]
 	.loc 1 5058
-	ld %r3, 5632(%r6)
+	ld %r3, 5632(%r5)
 # hi = mem64[h + 88]
 	.loc 1 5059
-	ld %r4, 88(%r7)
+	ld %r4, 88(%r6)
 # hi = hi << 32
 	.loc 1 5060
 	sldi %r4, %r4, 32
@@ -17354,16 +17352,17 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # mem64[p + 5632] = lo
 	.loc 1 5062
-	std %r3, 5632(%r6)
+	std %r3, 5632(%r5)
 # p = p + 8
 	.loc 1 5063
-	addi %r6, %r6, 8
+	addi %r5, %r5, 8
 # o1 = o1 - 1
 	.loc 1 5064
-	addi %r5, %r5, -1
+	ld %r4, 12784(%r1)
+	addi %r4, %r4, -1
 # =? o1 - 0
 	.loc 1 5065
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r4, 0
 # goto l14 if !=
 	.loc 1 5066
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l14

@@ -11,614 +11,582 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv:
-	stdu %r1, -592(%r1)
-	std %r14, 448(%r1)
-	std %r15, 456(%r1)
-	std %r16, 464(%r1)
-	std %r17, 472(%r1)
-	std %r18, 480(%r1)
-	std %r19, 488(%r1)
-	std %r20, 496(%r1)
-	std %r21, 504(%r1)
-	std %r22, 512(%r1)
-	std %r23, 520(%r1)
-	std %r24, 528(%r1)
-	std %r25, 536(%r1)
-	std %r26, 544(%r1)
-	std %r27, 552(%r1)
-	std %r28, 560(%r1)
-	std %r29, 568(%r1)
-	std %r30, 576(%r1)
-	std %r31, 584(%r1)
+	stdu %r1, -624(%r1)
+	std %r14, 480(%r1)
+	std %r15, 488(%r1)
+	std %r16, 496(%r1)
+	std %r17, 504(%r1)
+	std %r18, 512(%r1)
+	std %r19, 520(%r1)
+	std %r20, 528(%r1)
+	std %r21, 536(%r1)
+	std %r22, 544(%r1)
+	std %r23, 552(%r1)
+	std %r24, 560(%r1)
+	std %r25, 568(%r1)
+	std %r26, 576(%r1)
+	std %r27, 584(%r1)
+	std %r28, 592(%r1)
+	std %r29, 600(%r1)
+	std %r30, 608(%r1)
+	std %r31, 616(%r1)
 # i = 4
 	.loc 1 17
 	li %r5, 4
-	std %r3, 384(%r1)
-	std %r4, 392(%r1)
-	std %r5, 400(%r1)
+	mr %r8, %r3
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv.pass:
 # v0 = mem64[f + 0]
 	.loc 1 19
-	ld %r3, 392(%r1)
-	ld %r3, 0(%r3)
-	std %r3, 112(%r1)
+	std %r5, 464(%r1)
+	std %r8, 448(%r1)
+	ld %r27, 0(%r4)
 # v1 = mem64[f + 192]
 	.loc 1 20
-	ld %r4, 392(%r1)
-	ld %r12, 192(%r4)
+	ld %r28, 192(%r4)
 # v2 = v0 ^ v1
 	.loc 1 21
-	xor %r8, %r3, %r12
+	xor %r24, %r27, %r28
 # v3 = mem64[f + 32]
 	.loc 1 22
-	mr %r3, %r4
-	ld %r3, 32(%r3)
-	std %r3, 120(%r1)
+	ld %r26, 32(%r4)
 # v4 = mem64[f + 224]
 	.loc 1 23
-	ld %r4, 224(%r4)
-	std %r4, 128(%r1)
+	ld %r30, 224(%r4)
 # v5 = v3 ^ v4
 	.loc 1 24
-	xor %r9, %r3, %r4
+	xor %r25, %r26, %r30
 # v6 = mem64[f + 64]
 	.loc 1 25
-	ld %r3, 392(%r1)
-	ld %r3, 64(%r3)
-	std %r3, 136(%r1)
+	ld %r23, 64(%r4)
 # v7 = mem64[f + 256]
 	.loc 1 26
-	ld %r4, 392(%r1)
-	ld %r4, 256(%r4)
-	std %r4, 144(%r1)
+	ld %r29, 256(%r4)
 # v8 = v6 ^ v7
 	.loc 1 27
-	xor %r3, %r3, %r4
+	xor %r3, %r23, %r29
 # v9 = mem64[f + 352]
 	.loc 1 28
-	ld %r4, 392(%r1)
-	ld %r11, 352(%r4)
+	ld %r31, 352(%r4)
 # v8 = v8 ^ v9
 	.loc 1 29
-	xor %r5, %r3, %r11
+	xor %r11, %r3, %r31
 # v10 = mem64[f + 96]
 	.loc 1 30
-	mr %r3, %r4
-	ld %r3, 96(%r3)
-	std %r3, 152(%r1)
+	ld %r12, 96(%r4)
 # v11 = mem64[f + 288]
 	.loc 1 31
-	ld %r4, 288(%r4)
-	std %r4, 160(%r1)
+	ld %r9, 288(%r4)
 # v12 = v10 ^ v11
 	.loc 1 32
-	xor %r7, %r3, %r4
+	xor %r8, %r12, %r9
 # v13 = mem64[f + 128]
 	.loc 1 33
-	ld %r3, 392(%r1)
-	ld %r3, 128(%r3)
-	std %r3, 168(%r1)
+	ld %r10, 128(%r4)
 # v14 = mem64[f + 320]
 	.loc 1 34
-	ld %r4, 392(%r1)
-	ld %r4, 320(%r4)
-	std %r4, 176(%r1)
+	ld %r6, 320(%r4)
 # v15 = v13 ^ v14
 	.loc 1 35
-	xor %r10, %r3, %r4
+	xor %r7, %r10, %r6
 # v16 = mem64[f + 160]
 	.loc 1 36
-	ld %r3, 392(%r1)
-	ld %r3, 160(%r3)
-	std %r3, 184(%r1)
+	ld %r22, 160(%r4)
 # v17 = v16 ^ v9
 	.loc 1 37
-	xor %r6, %r3, %r11
+	std %r4, 456(%r1)
+	xor %r3, %r22, %r31
 # v18 = v2 & v0
 	.loc 1 38
-	ld %r30, 112(%r1)
-	and %r3, %r8, %r30
-	std %r3, 192(%r1)
+	std %r3, 152(%r1)
+	and %r21, %r24, %r27
 # v19 = v2 & v3
 	.loc 1 39
-	ld %r29, 120(%r1)
-	and %r3, %r8, %r29
+	and %r3, %r24, %r26
 # v20 = v9 & v0
 	.loc 1 40
-	and %r4, %r11, %r30
+	and %r4, %r31, %r27
 # v20 = v19 ^ v20
 	.loc 1 41
-	xor %r3, %r3, %r4
-	std %r3, 208(%r1)
+	xor %r19, %r3, %r4
 # v19 = v2 & v6
 	.loc 1 42
-	ld %r28, 136(%r1)
-	and %r31, %r8, %r28
+	and %r5, %r24, %r23
 # v21 = v9 & v3
 	.loc 1 43
-	and %r3, %r11, %r29
+	and %r3, %r31, %r26
 # v22 = v5 & v0
 	.loc 1 44
-	and %r4, %r9, %r30
+	and %r4, %r25, %r27
 # v21 = v19 ^ v21
 	.loc 1 45
-	xor %r3, %r31, %r3
+	xor %r3, %r5, %r3
 # v22 = v21 ^ v22
 	.loc 1 46
-	xor %r3, %r3, %r4
-	std %r3, 216(%r1)
+	xor %r17, %r3, %r4
 # v21 = v9 & v6
 	.loc 1 47
-	and %r3, %r11, %r28
+	and %r3, %r31, %r23
 # v19 = v5 & v3
 	.loc 1 48
-	and %r4, %r9, %r29
+	and %r18, %r25, %r26
 # v19 = v21 ^ v19
 	.loc 1 49
-	xor %r30, %r3, %r4
+	xor %r18, %r3, %r18
 # v21 = v5 & v6
 	.loc 1 50
-	and %r28, %r9, %r28
+	and %r20, %r25, %r23
 # v23 = v1 & v10
 	.loc 1 51
-	ld %r26, 152(%r1)
-	and %r29, %r12, %r26
+	and %r5, %r28, %r12
 # v24 = v1 & v13
 	.loc 1 52
-	ld %r25, 168(%r1)
-	and %r3, %r12, %r25
+	and %r3, %r28, %r10
 # v25 = v8 & v10
 	.loc 1 53
-	and %r4, %r5, %r26
+	and %r4, %r11, %r12
 # v25 = v24 ^ v25
 	.loc 1 54
-	xor %r27, %r3, %r4
+	xor %r16, %r3, %r4
 # v24 = v1 & v16
 	.loc 1 55
-	ld %r24, 184(%r1)
-	and %r31, %r12, %r24
+	and %r15, %r28, %r22
 # v26 = v8 & v13
 	.loc 1 56
-	and %r3, %r5, %r25
+	and %r3, %r11, %r10
 # v27 = v4 & v10
 	.loc 1 57
-	ld %r23, 128(%r1)
-	and %r4, %r23, %r26
+	and %r4, %r30, %r12
 # v26 = v24 ^ v26
 	.loc 1 58
-	xor %r3, %r31, %r3
+	xor %r3, %r15, %r3
 # v27 = v26 ^ v27
 	.loc 1 59
-	xor %r3, %r3, %r4
-	std %r3, 224(%r1)
+	xor %r14, %r3, %r4
 # v26 = v8 & v16
 	.loc 1 60
-	and %r3, %r5, %r24
+	and %r3, %r11, %r22
 # v24 = v4 & v13
 	.loc 1 61
-	and %r26, %r23, %r25
+	and %r4, %r30, %r10
 # v24 = v26 ^ v24
 	.loc 1 62
-	xor %r26, %r3, %r26
+	xor %r4, %r3, %r4
 # v26 = v4 & v16
 	.loc 1 63
-	and %r3, %r23, %r24
-	std %r3, 232(%r1)
+	and %r3, %r30, %r22
 # v28 = v2 ^ v1
 	.loc 1 64
-	xor %r31, %r8, %r12
+	xor %r15, %r24, %r28
 # v29 = v9 ^ v8
 	.loc 1 65
-	xor %r24, %r11, %r5
+	std %r24, 120(%r1)
+	xor %r24, %r31, %r11
 # v30 = v5 ^ v4
 	.loc 1 66
-	xor %r25, %r9, %r23
+	std %r11, 160(%r1)
+	xor %r11, %r25, %r30
 # v31 = v0 ^ v10
 	.loc 1 67
-	ld %r3, 112(%r1)
-	ld %r4, 152(%r1)
-	xor %r20, %r3, %r4
+	std %r25, 136(%r1)
+	xor %r25, %r27, %r12
 # v32 = v3 ^ v13
 	.loc 1 68
-	ld %r3, 120(%r1)
-	ld %r4, 168(%r1)
-	xor %r21, %r3, %r4
+	std %r12, 168(%r1)
+	std %r27, 112(%r1)
+	xor %r12, %r26, %r10
 # v33 = v6 ^ v16
 	.loc 1 69
-	ld %r3, 136(%r1)
-	ld %r4, 184(%r1)
-	xor %r22, %r3, %r4
+	std %r10, 184(%r1)
+	std %r26, 128(%r1)
+	xor %r26, %r23, %r22
 # v34 = v28 & v31
 	.loc 1 70
-	and %r23, %r31, %r20
+	std %r22, 200(%r1)
+	std %r23, 144(%r1)
+	and %r23, %r15, %r25
 # v35 = v28 & v32
 	.loc 1 71
-	and %r3, %r31, %r21
+	and %r10, %r15, %r12
 # v36 = v29 & v31
 	.loc 1 72
-	and %r4, %r24, %r20
+	and %r27, %r24, %r25
 # v36 = v35 ^ v36
 	.loc 1 73
-	xor %r19, %r3, %r4
+	xor %r27, %r10, %r27
 # v28 = v28 & v33
 	.loc 1 74
-	and %r3, %r31, %r22
+	and %r15, %r15, %r26
 # v35 = v29 & v32
 	.loc 1 75
-	and %r4, %r24, %r21
+	and %r10, %r24, %r12
 # v31 = v30 & v31
 	.loc 1 76
-	and %r31, %r25, %r20
+	and %r25, %r11, %r25
 # v35 = v28 ^ v35
 	.loc 1 77
-	xor %r4, %r3, %r4
+	xor %r10, %r15, %r10
 # v31 = v35 ^ v31
 	.loc 1 78
-	xor %r31, %r4, %r31
+	xor %r25, %r10, %r25
 # v29 = v29 & v33
 	.loc 1 79
-	and %r3, %r24, %r22
+	and %r24, %r24, %r26
 # v32 = v30 & v32
 	.loc 1 80
-	and %r4, %r25, %r21
+	and %r12, %r11, %r12
 # v32 = v29 ^ v32
 	.loc 1 81
-	xor %r24, %r3, %r4
+	xor %r12, %r24, %r12
 # v33 = v30 & v33
 	.loc 1 82
-	and %r22, %r25, %r22
+	and %r26, %r11, %r26
 # v34 = v34 ^ v18
 	.loc 1 83
-	ld %r3, 192(%r1)
-	xor %r3, %r23, %r3
+	xor %r23, %r23, %r21
 # v34 = v34 ^ v23
 	.loc 1 84
-	xor %r25, %r3, %r29
+	std %r21, 208(%r1)
+	xor %r23, %r23, %r5
 # v36 = v36 ^ v20
 	.loc 1 85
-	ld %r3, 208(%r1)
-	xor %r3, %r19, %r3
+	xor %r27, %r27, %r19
 # v36 = v36 ^ v25
 	.loc 1 86
-	xor %r3, %r3, %r27
+	std %r19, 216(%r1)
+	xor %r27, %r27, %r16
 # v31 = v31 ^ v22
 	.loc 1 87
-	ld %r4, 216(%r1)
-	xor %r4, %r31, %r4
+	xor %r25, %r25, %r17
 # v31 = v31 ^ v27
 	.loc 1 88
-	ld %r31, 224(%r1)
-	xor %r4, %r4, %r31
-	std %r4, 240(%r1)
+	std %r17, 224(%r1)
+	xor %r25, %r25, %r14
 # v32 = v32 ^ v19
 	.loc 1 89
-	xor %r4, %r24, %r30
+	std %r14, 232(%r1)
+	std %r25, 256(%r1)
+	xor %r12, %r12, %r18
 # v32 = v32 ^ v24
 	.loc 1 90
-	xor %r4, %r4, %r26
+	xor %r12, %r12, %r4
 # v33 = v33 ^ v21
 	.loc 1 91
-	xor %r31, %r22, %r28
+	std %r4, 240(%r1)
+	xor %r26, %r26, %r20
 # v33 = v33 ^ v26
 	.loc 1 92
-	ld %r24, 232(%r1)
-	xor %r31, %r31, %r24
+	xor %r26, %r26, %r3
 # v19 = v34 ^ v19
 	.loc 1 93
-	xor %r30, %r25, %r30
-	std %r30, 248(%r1)
+	std %r3, 248(%r1)
+	xor %r18, %r23, %r18
 # v21 = v36 ^ v21
 	.loc 1 94
-	xor %r3, %r3, %r28
-	std %r3, 256(%r1)
+	std %r18, 264(%r1)
+	xor %r20, %r27, %r20
 # v23 = v32 ^ v23
 	.loc 1 95
-	xor %r3, %r4, %r29
-	std %r3, 264(%r1)
+	std %r20, 272(%r1)
+	xor %r5, %r12, %r5
 # v25 = v33 ^ v25
 	.loc 1 96
-	xor %r3, %r31, %r27
-	std %r3, 272(%r1)
+	std %r5, 280(%r1)
+	xor %r16, %r26, %r16
 # v33 = v12 & v1
 	.loc 1 97
-	and %r27, %r7, %r12
+	std %r16, 288(%r1)
+	and %r10, %r8, %r28
 # v32 = v12 & v4
 	.loc 1 98
-	ld %r31, 128(%r1)
-	and %r3, %r7, %r31
+	and %r3, %r8, %r30
 # v36 = v7 & v1
 	.loc 1 99
-	ld %r30, 144(%r1)
-	and %r4, %r30, %r12
+	and %r4, %r29, %r28
 # v36 = v32 ^ v36
 	.loc 1 100
-	xor %r3, %r3, %r4
-	std %r3, 280(%r1)
+	xor %r11, %r3, %r4
 # v32 = v12 & v7
 	.loc 1 101
-	and %r3, %r7, %r30
+	and %r3, %r8, %r29
 # v34 = v7 & v4
 	.loc 1 102
-	and %r4, %r30, %r31
+	and %r4, %r29, %r30
 # v30 = v15 & v1
 	.loc 1 103
-	and %r28, %r10, %r12
+	and %r5, %r7, %r28
 # v34 = v32 ^ v34
 	.loc 1 104
 	xor %r4, %r3, %r4
 # v30 = v34 ^ v30
 	.loc 1 105
-	xor %r28, %r4, %r28
+	xor %r12, %r4, %r5
 # v34 = v7 & v7
 	.loc 1 106
-	and %r3, %r30, %r30
+	and %r3, %r29, %r29
 # v32 = v15 & v4
 	.loc 1 107
-	and %r4, %r10, %r31
+	and %r4, %r7, %r30
 # v32 = v34 ^ v32
 	.loc 1 108
-	xor %r22, %r3, %r4
+	xor %r23, %r3, %r4
 # v34 = v15 & v7
 	.loc 1 109
-	and %r24, %r10, %r30
+	and %r26, %r7, %r29
 # v29 = v11 & v11
 	.loc 1 110
-	ld %r3, 160(%r1)
-	mr %r30, %r3
-	and %r23, %r3, %r30
+	and %r25, %r9, %r9
 # v35 = v11 & v14
 	.loc 1 111
-	ld %r20, 176(%r1)
-	and %r3, %r30, %r20
+	and %r3, %r9, %r6
 # v28 = v17 & v11
 	.loc 1 112
-	and %r4, %r6, %r30
+	ld %r24, 152(%r1)
+	and %r4, %r24, %r9
 # v28 = v35 ^ v28
 	.loc 1 113
 	xor %r21, %r3, %r4
 # v35 = v11 & v9
 	.loc 1 114
-	and %r31, %r30, %r11
+	and %r5, %r9, %r31
 # v37 = v17 & v14
 	.loc 1 115
-	and %r3, %r6, %r20
+	and %r3, %r24, %r6
 # v38 = v14 & v11
 	.loc 1 116
-	and %r4, %r20, %r30
+	and %r4, %r6, %r9
 # v37 = v35 ^ v37
 	.loc 1 117
-	xor %r3, %r31, %r3
+	xor %r3, %r5, %r3
 # v38 = v37 ^ v38
 	.loc 1 118
-	xor %r25, %r3, %r4
+	xor %r17, %r3, %r4
 # v37 = v17 & v9
 	.loc 1 119
-	and %r3, %r6, %r11
+	and %r3, %r24, %r31
 # v35 = v14 & v14
 	.loc 1 120
-	and %r29, %r20, %r20
+	and %r4, %r6, %r6
 # v35 = v37 ^ v35
 	.loc 1 121
-	xor %r29, %r3, %r29
+	xor %r15, %r3, %r4
 # v37 = v14 & v9
 	.loc 1 122
-	and %r30, %r20, %r11
+	and %r16, %r6, %r31
 # v39 = v12 ^ v11
 	.loc 1 123
-	ld %r3, 160(%r1)
-	xor %r14, %r7, %r3
+	xor %r14, %r8, %r9
 # v40 = v7 ^ v17
 	.loc 1 124
-	ld %r4, 144(%r1)
-	xor %r17, %r4, %r6
+	xor %r18, %r29, %r24
 # v41 = v15 ^ v14
 	.loc 1 125
-	xor %r16, %r10, %r20
+	xor %r19, %r7, %r6
 # v42 = v1 ^ v11
 	.loc 1 126
-	xor %r31, %r12, %r3
+	xor %r20, %r28, %r9
 # v43 = v4 ^ v14
 	.loc 1 127
-	ld %r3, 128(%r1)
-	xor %r18, %r3, %r20
+	xor %r22, %r30, %r6
 # v44 = v7 ^ v9
 	.loc 1 128
-	xor %r19, %r4, %r11
+	xor %r27, %r29, %r31
 # v45 = v39 & v42
 	.loc 1 129
-	and %r20, %r14, %r31
+	and %r5, %r14, %r20
 # v46 = v39 & v43
 	.loc 1 130
-	and %r3, %r14, %r18
+	and %r3, %r14, %r22
 # v47 = v40 & v42
 	.loc 1 131
-	and %r4, %r17, %r31
+	and %r4, %r18, %r20
 # v47 = v46 ^ v47
 	.loc 1 132
-	xor %r15, %r3, %r4
+	xor %r4, %r3, %r4
 # v39 = v39 & v44
 	.loc 1 133
-	and %r3, %r14, %r19
+	and %r3, %r14, %r27
 # v46 = v40 & v43
 	.loc 1 134
-	and %r4, %r17, %r18
+	and %r14, %r18, %r22
 # v42 = v41 & v42
 	.loc 1 135
-	and %r31, %r16, %r31
+	and %r20, %r19, %r20
 # v46 = v39 ^ v46
 	.loc 1 136
-	xor %r4, %r3, %r4
+	xor %r14, %r3, %r14
 # v42 = v46 ^ v42
 	.loc 1 137
-	xor %r31, %r4, %r31
+	xor %r20, %r14, %r20
 # v40 = v40 & v44
 	.loc 1 138
-	and %r17, %r17, %r19
+	and %r18, %r18, %r27
 # v43 = v41 & v43
 	.loc 1 139
-	and %r18, %r16, %r18
+	and %r22, %r19, %r22
 # v43 = v40 ^ v43
 	.loc 1 140
-	xor %r3, %r17, %r18
+	xor %r22, %r18, %r22
 # v44 = v41 & v44
 	.loc 1 141
-	and %r19, %r16, %r19
+	and %r27, %r19, %r27
 # v45 = v45 ^ v33
 	.loc 1 142
-	xor %r20, %r20, %r27
+	xor %r5, %r5, %r10
 # v45 = v45 ^ v29
 	.loc 1 143
-	xor %r20, %r20, %r23
+	xor %r5, %r5, %r25
 # v47 = v47 ^ v36
 	.loc 1 144
-	ld %r4, 280(%r1)
-	xor %r15, %r15, %r4
+	xor %r4, %r4, %r11
 # v47 = v47 ^ v28
 	.loc 1 145
-	xor %r15, %r15, %r21
+	xor %r4, %r4, %r21
 # v42 = v42 ^ v30
 	.loc 1 146
-	xor %r31, %r31, %r28
+	xor %r20, %r20, %r12
 # v42 = v42 ^ v38
 	.loc 1 147
-	xor %r31, %r31, %r25
+	xor %r20, %r20, %r17
 # v43 = v43 ^ v32
 	.loc 1 148
-	xor %r3, %r3, %r22
+	std %r17, 296(%r1)
+	xor %r22, %r22, %r23
 # v43 = v43 ^ v35
 	.loc 1 149
-	xor %r3, %r3, %r29
+	xor %r22, %r22, %r15
 # v44 = v44 ^ v34
 	.loc 1 150
-	xor %r19, %r19, %r24
+	std %r15, 304(%r1)
+	xor %r27, %r27, %r26
 # v44 = v44 ^ v37
 	.loc 1 151
-	xor %r19, %r19, %r30
+	xor %r27, %r27, %r16
 # v32 = v45 ^ v32
 	.loc 1 152
-	xor %r4, %r20, %r22
-	std %r4, 288(%r1)
+	std %r16, 312(%r1)
+	xor %r23, %r5, %r23
 # v34 = v47 ^ v34
 	.loc 1 153
-	xor %r4, %r15, %r24
-	std %r4, 296(%r1)
+	xor %r26, %r4, %r26
 # v29 = v43 ^ v29
 	.loc 1 154
-	xor %r23, %r3, %r23
+	xor %r25, %r22, %r25
 # v28 = v44 ^ v28
 	.loc 1 155
-	xor %r24, %r19, %r21
+	std %r25, 320(%r1)
+	xor %r21, %r27, %r21
 # v12 = v2 ^ v12
 	.loc 1 156
-	xor %r22, %r8, %r7
+	std %r21, 328(%r1)
+	ld %r3, 120(%r1)
+	xor %r25, %r3, %r8
 # v2 = v9 ^ v7
 	.loc 1 157
-	ld %r7, 144(%r1)
-	xor %r21, %r11, %r7
+	xor %r27, %r31, %r29
 # v15 = v5 ^ v15
 	.loc 1 158
-	xor %r20, %r9, %r10
+	ld %r3, 136(%r1)
+	xor %r8, %r3, %r7
 # v5 = v1 ^ v11
 	.loc 1 159
-	ld %r8, 160(%r1)
-	xor %r19, %r12, %r8
+	xor %r22, %r28, %r9
 # v17 = v8 ^ v17
 	.loc 1 160
-	xor %r6, %r5, %r6
+	ld %r3, 160(%r1)
+	xor %r24, %r3, %r24
 # v8 = v4 ^ v14
 	.loc 1 161
-	ld %r3, 128(%r1)
-	ld %r16, 176(%r1)
-	xor %r5, %r3, %r16
+	xor %r21, %r30, %r6
 # v44 = v0 ^ v1
 	.loc 1 162
-	ld %r4, 112(%r1)
-	xor %r17, %r4, %r12
+	ld %r3, 112(%r1)
+	xor %r7, %r3, %r28
 # v43 = v3 ^ v4
 	.loc 1 163
-	ld %r4, 120(%r1)
-	xor %r18, %r4, %r3
+	std %r28, 120(%r1)
+	ld %r3, 128(%r1)
+	xor %r28, %r3, %r30
 # v47 = v6 ^ v7
 	.loc 1 164
-	ld %r3, 136(%r1)
-	xor %r10, %r3, %r7
+	std %r30, 136(%r1)
+	ld %r3, 144(%r1)
+	xor %r30, %r3, %r29
 # v45 = v10 ^ v11
 	.loc 1 165
-	ld %r3, 152(%r1)
-	xor %r9, %r3, %r8
+	std %r29, 152(%r1)
+	ld %r3, 168(%r1)
+	xor %r29, %r3, %r9
 # v41 = v13 ^ v14
 	.loc 1 166
-	ld %r3, 168(%r1)
-	xor %r8, %r3, %r16
+	std %r9, 176(%r1)
+	ld %r3, 184(%r1)
+	xor %r9, %r3, %r6
 # v40 = v16 ^ v9
 	.loc 1 167
-	ld %r3, 184(%r1)
-	xor %r7, %r3, %r11
+	std %r6, 192(%r1)
+	ld %r3, 200(%r1)
+	xor %r6, %r3, %r31
 # v46 = v12 & v44
 	.loc 1 168
-	and %r3, %r22, %r17
-	std %r3, 304(%r1)
+	std %r31, 160(%r1)
+	and %r31, %r25, %r7
 # v39 = v12 & v43
 	.loc 1 169
-	and %r4, %r22, %r18
+	and %r4, %r25, %r28
 # v48 = v2 & v44
 	.loc 1 170
-	and %r3, %r21, %r17
+	and %r3, %r27, %r7
 # v48 = v39 ^ v48
 	.loc 1 171
-	xor %r3, %r4, %r3
-	std %r3, 312(%r1)
+	xor %r19, %r4, %r3
 # v39 = v12 & v47
 	.loc 1 172
-	and %r16, %r22, %r10
+	and %r5, %r25, %r30
 # v49 = v2 & v43
 	.loc 1 173
-	and %r3, %r21, %r18
+	and %r3, %r27, %r28
 # v50 = v15 & v44
 	.loc 1 174
-	and %r4, %r20, %r17
+	and %r4, %r8, %r7
 # v49 = v39 ^ v49
 	.loc 1 175
-	xor %r3, %r16, %r3
+	xor %r3, %r5, %r3
 # v50 = v49 ^ v50
 	.loc 1 176
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r18, %r3, %r4
 # v49 = v2 & v47
 	.loc 1 177
-	and %r3, %r21, %r10
+	and %r3, %r27, %r30
 # v39 = v15 & v43
 	.loc 1 178
-	and %r4, %r20, %r18
+	and %r4, %r8, %r28
 # v39 = v49 ^ v39
 	.loc 1 179
-	xor %r3, %r3, %r4
-	std %r3, 328(%r1)
+	xor %r16, %r3, %r4
 # v49 = v15 & v47
 	.loc 1 180
-	and %r16, %r20, %r10
+	and %r5, %r8, %r30
 # v51 = v5 & v45
 	.loc 1 181
-	and %r3, %r19, %r9
-	std %r3, 200(%r1)
+	and %r17, %r22, %r29
 # v52 = v5 & v41
 	.loc 1 182
-	and %r3, %r19, %r8
+	and %r3, %r22, %r9
 # v53 = v17 & v45
 	.loc 1 183
-	and %r4, %r6, %r9
+	and %r4, %r24, %r29
 # v53 = v52 ^ v53
 	.loc 1 184
 	xor %r15, %r3, %r4
 # v52 = v5 & v40
 	.loc 1 185
-	and %r4, %r19, %r7
+	and %r4, %r22, %r6
 # v54 = v17 & v41
 	.loc 1 186
-	and %r3, %r6, %r8
+	and %r3, %r24, %r9
 # v55 = v8 & v45
 	.loc 1 187
-	and %r14, %r5, %r9
+	and %r14, %r21, %r29
 # v54 = v52 ^ v54
 	.loc 1 188
 	xor %r3, %r4, %r3
@@ -627,1752 +595,1656 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv:
 	xor %r14, %r3, %r14
 # v54 = v17 & v40
 	.loc 1 190
-	and %r3, %r6, %r7
+	and %r3, %r24, %r6
 # v52 = v8 & v41
 	.loc 1 191
-	and %r4, %r5, %r8
+	and %r4, %r21, %r9
 # v52 = v54 ^ v52
 	.loc 1 192
 	xor %r4, %r3, %r4
 # v54 = v8 & v40
 	.loc 1 193
-	and %r3, %r5, %r7
+	and %r3, %r21, %r6
 # v5 = v12 ^ v5
 	.loc 1 194
-	xor %r19, %r22, %r19
+	xor %r22, %r25, %r22
 # v17 = v2 ^ v17
 	.loc 1 195
-	xor %r22, %r21, %r6
+	xor %r24, %r27, %r24
 # v8 = v15 ^ v8
 	.loc 1 196
-	xor %r21, %r20, %r5
+	xor %r21, %r8, %r21
 # v45 = v44 ^ v45
 	.loc 1 197
-	xor %r9, %r17, %r9
+	xor %r29, %r7, %r29
 # v41 = v43 ^ v41
 	.loc 1 198
-	xor %r8, %r18, %r8
+	xor %r9, %r28, %r9
 # v40 = v47 ^ v40
 	.loc 1 199
-	xor %r7, %r10, %r7
+	xor %r8, %r30, %r6
 # v47 = v5 & v45
 	.loc 1 200
-	and %r10, %r19, %r9
+	and %r30, %r22, %r29
 # v43 = v5 & v41
 	.loc 1 201
-	and %r5, %r19, %r8
+	and %r6, %r22, %r9
 # v44 = v17 & v45
 	.loc 1 202
-	and %r6, %r22, %r9
+	and %r7, %r24, %r29
 # v44 = v43 ^ v44
 	.loc 1 203
-	xor %r20, %r5, %r6
+	xor %r28, %r6, %r7
 # v5 = v5 & v40
 	.loc 1 204
-	and %r19, %r19, %r7
+	and %r22, %r22, %r8
 # v43 = v17 & v41
 	.loc 1 205
-	and %r5, %r22, %r8
+	and %r6, %r24, %r9
 # v45 = v8 & v45
 	.loc 1 206
-	and %r6, %r21, %r9
+	and %r7, %r21, %r29
 # v43 = v5 ^ v43
 	.loc 1 207
-	xor %r5, %r19, %r5
+	xor %r6, %r22, %r6
 # v45 = v43 ^ v45
 	.loc 1 208
-	xor %r5, %r5, %r6
+	xor %r6, %r6, %r7
 # v17 = v17 & v40
 	.loc 1 209
-	and %r22, %r22, %r7
+	and %r24, %r24, %r8
 # v41 = v8 & v41
 	.loc 1 210
-	and %r8, %r21, %r8
+	and %r9, %r21, %r9
 # v41 = v17 ^ v41
 	.loc 1 211
-	xor %r8, %r22, %r8
+	xor %r9, %r24, %r9
 # v40 = v8 & v40
 	.loc 1 212
-	and %r6, %r21, %r7
+	and %r7, %r21, %r8
 # v47 = v47 ^ v46
 	.loc 1 213
-	ld %r7, 304(%r1)
-	xor %r10, %r10, %r7
+	xor %r30, %r30, %r31
 # v47 = v47 ^ v51
 	.loc 1 214
-	ld %r7, 200(%r1)
-	xor %r10, %r10, %r7
+	xor %r30, %r30, %r17
 # v44 = v44 ^ v48
 	.loc 1 215
-	ld %r9, 312(%r1)
-	xor %r20, %r20, %r9
+	xor %r28, %r28, %r19
 # v44 = v44 ^ v53
 	.loc 1 216
-	xor %r20, %r20, %r15
+	xor %r28, %r28, %r15
 # v45 = v45 ^ v50
 	.loc 1 217
-	ld %r9, 320(%r1)
-	xor %r5, %r5, %r9
+	xor %r6, %r6, %r18
 # v45 = v45 ^ v55
 	.loc 1 218
-	xor %r9, %r5, %r14
+	xor %r8, %r6, %r14
 # v41 = v41 ^ v39
 	.loc 1 219
-	ld %r22, 328(%r1)
-	xor %r5, %r8, %r22
+	xor %r6, %r9, %r16
 # v41 = v41 ^ v52
 	.loc 1 220
-	xor %r5, %r5, %r4
+	xor %r6, %r6, %r4
 # v40 = v40 ^ v49
 	.loc 1 221
-	xor %r6, %r6, %r16
+	xor %r7, %r7, %r5
 # v40 = v40 ^ v54
 	.loc 1 222
-	xor %r6, %r6, %r3
+	xor %r7, %r7, %r3
 # v39 = v47 ^ v39
 	.loc 1 223
-	xor %r10, %r10, %r22
+	xor %r16, %r30, %r16
 # v49 = v44 ^ v49
 	.loc 1 224
-	xor %r16, %r20, %r16
+	xor %r9, %r28, %r5
 # v51 = v41 ^ v51
 	.loc 1 225
-	xor %r8, %r5, %r7
+	xor %r17, %r6, %r17
 # v53 = v40 ^ v53
 	.loc 1 226
-	xor %r15, %r6, %r15
+	xor %r15, %r7, %r15
 # v46 = v46 ^ v18
 	.loc 1 227
-	ld %r5, 304(%r1)
-	ld %r6, 192(%r1)
-	xor %r5, %r5, %r6
+	ld %r5, 208(%r1)
+	xor %r31, %r31, %r5
 # v46 = v46 ^ v33
 	.loc 1 228
-	xor %r7, %r5, %r27
+	xor %r31, %r31, %r10
 # v48 = v48 ^ v20
 	.loc 1 229
-	ld %r5, 312(%r1)
-	ld %r6, 208(%r1)
-	xor %r5, %r5, %r6
+	ld %r5, 216(%r1)
+	xor %r19, %r19, %r5
 # v48 = v48 ^ v36
 	.loc 1 230
-	ld %r6, 280(%r1)
-	xor %r6, %r5, %r6
+	xor %r19, %r19, %r11
 # v50 = v50 ^ v22
 	.loc 1 231
-	ld %r5, 320(%r1)
-	ld %r22, 216(%r1)
-	xor %r5, %r5, %r22
+	ld %r5, 224(%r1)
+	xor %r18, %r18, %r5
 # v50 = v50 ^ v30
 	.loc 1 232
-	xor %r22, %r5, %r28
+	xor %r18, %r18, %r12
 # v39 = v39 ^ v19
 	.loc 1 233
-	ld %r5, 248(%r1)
-	xor %r5, %r10, %r5
+	ld %r5, 264(%r1)
+	xor %r5, %r16, %r5
 # v39 = v39 ^ v32
 	.loc 1 234
-	ld %r10, 288(%r1)
-	xor %r10, %r5, %r10
+	xor %r30, %r5, %r23
 # v49 = v49 ^ v21
 	.loc 1 235
-	ld %r5, 256(%r1)
-	xor %r5, %r16, %r5
+	ld %r5, 272(%r1)
+	xor %r5, %r9, %r5
 # v49 = v49 ^ v34
 	.loc 1 236
-	ld %r21, 296(%r1)
-	xor %r21, %r5, %r21
+	xor %r9, %r5, %r26
 # v45 = v45 ^ v31
 	.loc 1 237
-	ld %r5, 240(%r1)
-	xor %r9, %r9, %r5
+	ld %r29, 256(%r1)
+	xor %r8, %r8, %r29
 # v45 = v45 ^ v42
 	.loc 1 238
-	xor %r9, %r9, %r31
+	xor %r8, %r8, %r20
 # v51 = v51 ^ v23
 	.loc 1 239
-	ld %r20, 264(%r1)
-	xor %r5, %r8, %r20
+	ld %r28, 280(%r1)
+	xor %r5, %r17, %r28
 # v51 = v51 ^ v29
 	.loc 1 240
-	xor %r19, %r5, %r23
+	ld %r27, 320(%r1)
+	xor %r25, %r5, %r27
 # v53 = v53 ^ v25
 	.loc 1 241
-	ld %r8, 272(%r1)
-	xor %r5, %r15, %r8
+	ld %r7, 288(%r1)
+	xor %r5, %r15, %r7
 # v53 = v53 ^ v28
 	.loc 1 242
-	xor %r5, %r5, %r24
+	ld %r24, 328(%r1)
+	xor %r22, %r5, %r24
 # v55 = v55 ^ v27
 	.loc 1 243
-	ld %r18, 224(%r1)
-	xor %r14, %r14, %r18
+	ld %r6, 232(%r1)
+	xor %r14, %r14, %r6
 # v55 = v55 ^ v38
 	.loc 1 244
-	xor %r14, %r14, %r25
+	ld %r21, 296(%r1)
+	xor %r14, %r14, %r21
 # v52 = v52 ^ v24
 	.loc 1 245
-	xor %r4, %r4, %r26
+	ld %r5, 240(%r1)
+	xor %r4, %r4, %r5
 # v52 = v52 ^ v35
 	.loc 1 246
-	xor %r17, %r4, %r29
+	ld %r17, 304(%r1)
+	xor %r16, %r4, %r17
 # v54 = v54 ^ v26
 	.loc 1 247
-	ld %r16, 232(%r1)
-	xor %r3, %r3, %r16
+	ld %r4, 248(%r1)
+	xor %r3, %r3, %r4
 # v54 = v54 ^ v37
 	.loc 1 248
-	xor %r15, %r3, %r30
+	ld %r15, 312(%r1)
+	xor %r3, %r3, %r15
 # v23 = v46 ^ v23
 	.loc 1 249
-	xor %r4, %r7, %r20
+	xor %r28, %r31, %r28
 # v25 = v48 ^ v25
 	.loc 1 250
-	xor %r6, %r6, %r8
+	xor %r7, %r19, %r7
 # v27 = v50 ^ v27
 	.loc 1 251
-	xor %r7, %r22, %r18
+	xor %r6, %r18, %r6
 # v24 = v39 ^ v24
 	.loc 1 252
-	xor %r26, %r10, %r26
+	xor %r5, %r30, %r5
 # v26 = v49 ^ v26
 	.loc 1 253
-	xor %r22, %r21, %r16
+	xor %r9, %r9, %r4
 # v33 = v51 ^ v33
 	.loc 1 254
-	xor %r27, %r19, %r27
+	xor %r10, %r25, %r10
 # v36 = v53 ^ v36
 	.loc 1 255
-	ld %r3, 280(%r1)
-	xor %r3, %r5, %r3
+	xor %r11, %r22, %r11
 # v30 = v55 ^ v30
 	.loc 1 256
-	xor %r28, %r14, %r28
+	xor %r12, %r14, %r12
 # v32 = v52 ^ v32
 	.loc 1 257
-	ld %r5, 288(%r1)
-	xor %r10, %r17, %r5
+	xor %r4, %r16, %r23
 # v34 = v54 ^ v34
 	.loc 1 258
-	ld %r5, 296(%r1)
-	xor %r5, %r15, %r5
+	xor %r3, %r3, %r26
 # v36 = v36 ^ v37
 	.loc 1 259
-	xor %r8, %r3, %r30
+	xor %r11, %r11, %r15
 # v37 = v26 ^ v37
 	.loc 1 260
-	xor %r30, %r22, %r30
+	xor %r15, %r9, %r15
 # v33 = v33 ^ v35
 	.loc 1 261
-	xor %r27, %r27, %r29
+	xor %r10, %r10, %r17
 # v35 = v24 ^ v35
 	.loc 1 262
-	xor %r29, %r26, %r29
+	xor %r17, %r5, %r17
 # v45 = v45 ^ v38
 	.loc 1 263
-	xor %r9, %r9, %r25
+	xor %r8, %r8, %r21
 # v38 = v27 ^ v38
 	.loc 1 264
-	xor %r25, %r7, %r25
+	xor %r21, %r6, %r21
 # v37 = v37 ^ v28
 	.loc 1 265
-	xor %r30, %r30, %r24
+	xor %r15, %r15, %r24
 # v28 = v25 ^ v28
 	.loc 1 266
-	xor %r24, %r6, %r24
+	xor %r24, %r7, %r24
 # v35 = v35 ^ v29
 	.loc 1 267
-	xor %r29, %r29, %r23
+	xor %r17, %r17, %r27
 # v29 = v23 ^ v29
 	.loc 1 268
-	xor %r23, %r4, %r23
+	xor %r27, %r28, %r27
 # v38 = v38 ^ v42
 	.loc 1 269
-	xor %r25, %r25, %r31
+	xor %r21, %r21, %r20
 # v42 = v31 ^ v42
 	.loc 1 270
-	ld %r3, 240(%r1)
-	xor %r31, %r3, %r31
+	xor %r20, %r29, %r20
 # v28 = v28 ^ v34
 	.loc 1 271
-	xor %r24, %r24, %r5
+	xor %r24, %r24, %r3
 # v34 = v21 ^ v34
 	.loc 1 272
-	ld %r3, 256(%r1)
-	xor %r3, %r3, %r5
+	ld %r5, 272(%r1)
+	xor %r3, %r5, %r3
 # v29 = v29 ^ v32
 	.loc 1 273
-	xor %r23, %r23, %r10
+	xor %r27, %r27, %r4
 # v32 = v19 ^ v32
 	.loc 1 274
-	ld %r4, 248(%r1)
-	xor %r4, %r4, %r10
+	ld %r5, 264(%r1)
+	xor %r4, %r5, %r4
 # v42 = v42 ^ v30
 	.loc 1 275
-	xor %r31, %r31, %r28
+	xor %r20, %r20, %r12
 # v30 = v22 ^ v30
 	.loc 1 276
-	ld %r5, 216(%r1)
-	xor %r28, %r5, %r28
+	ld %r5, 224(%r1)
+	xor %r12, %r5, %r12
 # v34 = v34 ^ v36
 	.loc 1 277
-	xor %r10, %r3, %r8
+	xor %r31, %r3, %r11
 # v36 = v20 ^ v36
 	.loc 1 278
-	ld %r3, 208(%r1)
-	xor %r26, %r3, %r8
+	ld %r3, 216(%r1)
+	xor %r11, %r3, %r11
 # v32 = v32 ^ v33
 	.loc 1 279
-	xor %r22, %r4, %r27
+	xor %r30, %r4, %r10
 # v33 = v18 ^ v33
 	.loc 1 280
-	ld %r3, 192(%r1)
-	xor %r27, %r3, %r27
+	ld %r3, 208(%r1)
+	xor %r10, %r3, %r10
 # v18 = v33 ^ v29
 	.loc 1 281
-	xor %r3, %r27, %r23
+	xor %r3, %r10, %r27
 # v20 = v36 ^ v28
 	.loc 1 282
-	xor %r4, %r26, %r24
+	xor %r4, %r11, %r24
 # v22 = v30 ^ v38
 	.loc 1 283
-	xor %r5, %r28, %r25
+	xor %r5, %r12, %r21
 # v22 = v22 ^ v45
 	.loc 1 284
-	xor %r5, %r5, %r9
+	xor %r5, %r5, %r8
 # v19 = v32 ^ v35
 	.loc 1 285
-	xor %r7, %r22, %r29
+	xor %r29, %r30, %r17
 # v21 = v34 ^ v37
 	.loc 1 286
-	xor %r21, %r10, %r30
+	xor %r9, %r31, %r15
 # v31 = v42 ^ v45
 	.loc 1 287
-	xor %r8, %r31, %r9
+	xor %r6, %r20, %r8
 # v18 = v18 ^ v19
 	.loc 1 288
-	xor %r16, %r3, %r7
-	std %r16, 424(%r1)
+	xor %r7, %r3, %r29
 # v23 = v45 ^ v38
 	.loc 1 289
-	xor %r20, %r9, %r25
+	xor %r28, %r8, %r21
 # v20 = v20 ^ v21
 	.loc 1 290
-	xor %r4, %r4, %r21
+	std %r8, 208(%r1)
+	xor %r4, %r4, %r9
 # v20 = v20 ^ v37
 	.loc 1 291
-	xor %r19, %r4, %r30
+	xor %r25, %r4, %r15
 # v25 = v29 ^ v35
 	.loc 1 292
-	xor %r18, %r23, %r29
+	xor %r8, %r27, %r17
 # v22 = v22 ^ v31
 	.loc 1 293
-	xor %r6, %r5, %r8
+	std %r17, 216(%r1)
+	xor %r26, %r5, %r6
 # v27 = v28 ^ v37
 	.loc 1 294
-	xor %r17, %r24, %r30
+	std %r6, 224(%r1)
+	xor %r3, %r24, %r15
 # v24 = v18 & v33
 	.loc 1 295
-	and %r3, %r16, %r27
-	std %r3, 224(%r1)
+	std %r3, 304(%r1)
+	and %r6, %r7, %r10
 # v26 = v18 & v36
 	.loc 1 296
-	and %r3, %r16, %r26
+	and %r3, %r7, %r11
 # v54 = v37 & v33
 	.loc 1 297
-	and %r4, %r30, %r27
+	and %r4, %r15, %r10
 # v54 = v26 ^ v54
 	.loc 1 298
-	xor %r3, %r3, %r4
-	std %r3, 232(%r1)
+	xor %r23, %r3, %r4
 # v26 = v18 & v30
 	.loc 1 299
-	mr %r3, %r16
-	and %r3, %r3, %r28
+	and %r3, %r7, %r12
 # v52 = v37 & v36
 	.loc 1 300
-	and %r4, %r30, %r26
+	and %r4, %r15, %r11
 # v55 = v23 & v33
 	.loc 1 301
-	and %r5, %r20, %r27
+	and %r5, %r28, %r10
 # v52 = v26 ^ v52
 	.loc 1 302
 	xor %r4, %r3, %r4
 # v55 = v52 ^ v55
 	.loc 1 303
-	xor %r3, %r4, %r5
-	std %r3, 240(%r1)
+	xor %r19, %r4, %r5
 # v52 = v37 & v30
 	.loc 1 304
-	and %r3, %r30, %r28
+	and %r3, %r15, %r12
 # v26 = v23 & v36
 	.loc 1 305
-	and %r4, %r20, %r26
+	and %r4, %r28, %r11
 # v26 = v52 ^ v26
 	.loc 1 306
-	xor %r3, %r3, %r4
-	std %r3, 192(%r1)
+	xor %r17, %r3, %r4
 # v52 = v23 & v30
 	.loc 1 307
-	and %r3, %r20, %r28
-	std %r3, 200(%r1)
+	and %r18, %r28, %r12
 # v53 = v19 & v32
 	.loc 1 308
-	and %r3, %r7, %r22
-	std %r3, 208(%r1)
+	and %r22, %r29, %r30
 # v51 = v19 & v34
 	.loc 1 309
-	and %r3, %r7, %r10
+	and %r3, %r29, %r31
 # v49 = v20 & v32
 	.loc 1 310
-	and %r4, %r19, %r22
+	and %r4, %r25, %r30
 # v49 = v51 ^ v49
 	.loc 1 311
-	xor %r3, %r3, %r4
-	std %r3, 216(%r1)
+	xor %r16, %r3, %r4
 # v51 = v19 & v42
 	.loc 1 312
-	and %r3, %r7, %r31
+	and %r3, %r29, %r20
 # v39 = v20 & v34
 	.loc 1 313
-	and %r4, %r19, %r10
+	and %r4, %r25, %r31
 # v50 = v38 & v32
 	.loc 1 314
-	and %r5, %r25, %r22
+	and %r5, %r21, %r30
 # v39 = v51 ^ v39
 	.loc 1 315
 	xor %r4, %r3, %r4
 # v50 = v39 ^ v50
 	.loc 1 316
-	xor %r3, %r4, %r5
-	std %r3, 248(%r1)
+	xor %r5, %r4, %r5
 # v39 = v20 & v42
 	.loc 1 317
-	and %r3, %r19, %r31
+	and %r3, %r25, %r20
 # v51 = v38 & v34
 	.loc 1 318
-	and %r4, %r25, %r10
+	and %r4, %r21, %r31
 # v51 = v39 ^ v51
 	.loc 1 319
-	xor %r3, %r3, %r4
-	std %r3, 256(%r1)
+	xor %r4, %r3, %r4
 # v39 = v38 & v42
 	.loc 1 320
-	and %r3, %r25, %r31
-	std %r3, 264(%r1)
+	and %r3, %r21, %r20
 # v48 = v18 ^ v19
 	.loc 1 321
-	mr %r3, %r16
-	xor %r5, %r3, %r7
+	xor %r14, %r7, %r29
 # v46 = v37 ^ v20
 	.loc 1 322
-	xor %r14, %r30, %r19
-	std %r14, 296(%r1)
+	std %r29, 280(%r1)
+	xor %r29, %r15, %r25
 # v40 = v23 ^ v38
 	.loc 1 323
-	xor %r3, %r20, %r25
-	std %r3, 304(%r1)
+	std %r25, 296(%r1)
+	xor %r25, %r28, %r21
 # v41 = v33 ^ v32
 	.loc 1 324
-	xor %r16, %r27, %r22
+	std %r28, 288(%r1)
+	xor %r28, %r10, %r30
 # v44 = v36 ^ v34
 	.loc 1 325
-	xor %r4, %r26, %r10
+	std %r30, 264(%r1)
+	std %r10, 272(%r1)
+	xor %r30, %r11, %r31
 # v47 = v30 ^ v42
 	.loc 1 326
-	xor %r15, %r28, %r31
+	std %r31, 248(%r1)
+	std %r11, 256(%r1)
+	xor %r31, %r12, %r20
 # v8 = v48 & v41
 	.loc 1 327
-	and %r3, %r5, %r16
-	std %r3, 272(%r1)
+	std %r20, 232(%r1)
+	std %r12, 240(%r1)
+	and %r12, %r14, %r28
 # v17 = v48 & v44
 	.loc 1 328
-	and %r3, %r5, %r4
-	std %r3, 280(%r1)
+	and %r10, %r14, %r30
 # v43 = v46 & v41
 	.loc 1 329
-	and %r3, %r14, %r16
+	and %r11, %r29, %r28
 # v43 = v17 ^ v43
 	.loc 1 330
-	ld %r14, 280(%r1)
-	xor %r3, %r14, %r3
-	std %r3, 280(%r1)
+	xor %r11, %r10, %r11
 # v48 = v48 & v47
 	.loc 1 331
-	and %r3, %r5, %r15
-	std %r3, 288(%r1)
+	and %r14, %r14, %r31
 # v17 = v46 & v44
 	.loc 1 332
-	ld %r14, 296(%r1)
-	and %r3, %r14, %r4
-	std %r3, 296(%r1)
+	and %r10, %r29, %r30
 # v41 = v40 & v41
 	.loc 1 333
-	ld %r5, 304(%r1)
-	and %r3, %r5, %r16
-	std %r3, 304(%r1)
+	and %r28, %r25, %r28
 # v17 = v48 ^ v17
 	.loc 1 334
-	ld %r3, 288(%r1)
-	ld %r16, 296(%r1)
-	xor %r3, %r3, %r16
+	xor %r10, %r14, %r10
 # v41 = v17 ^ v41
 	.loc 1 335
-	ld %r16, 304(%r1)
-	xor %r16, %r3, %r16
+	xor %r28, %r10, %r28
 # v46 = v46 & v47
 	.loc 1 336
-	and %r3, %r14, %r15
+	and %r29, %r29, %r31
 # v44 = v40 & v44
 	.loc 1 337
-	and %r4, %r5, %r4
+	and %r30, %r25, %r30
 # v44 = v46 ^ v44
 	.loc 1 338
-	xor %r4, %r3, %r4
+	xor %r30, %r29, %r30
 # v47 = v40 & v47
 	.loc 1 339
-	and %r3, %r5, %r15
-	std %r3, 288(%r1)
+	and %r31, %r25, %r31
 # v8 = v8 ^ v24
 	.loc 1 340
-	ld %r3, 272(%r1)
-	ld %r5, 224(%r1)
-	xor %r3, %r3, %r5
+	xor %r12, %r12, %r6
 # v8 = v8 ^ v53
 	.loc 1 341
-	ld %r5, 208(%r1)
-	xor %r3, %r3, %r5
-	std %r3, 296(%r1)
+	std %r6, 312(%r1)
+	xor %r12, %r12, %r22
 # v43 = v43 ^ v54
 	.loc 1 342
-	ld %r3, 232(%r1)
-	ld %r5, 280(%r1)
-	xor %r3, %r5, %r3
+	xor %r11, %r11, %r23
 # v43 = v43 ^ v49
 	.loc 1 343
-	ld %r5, 216(%r1)
-	xor %r3, %r3, %r5
-	std %r3, 216(%r1)
+	std %r23, 320(%r1)
+	xor %r11, %r11, %r16
 # v41 = v41 ^ v55
 	.loc 1 344
-	ld %r3, 240(%r1)
-	xor %r3, %r16, %r3
+	xor %r28, %r28, %r19
 # v41 = v41 ^ v50
 	.loc 1 345
-	ld %r16, 248(%r1)
-	xor %r3, %r3, %r16
-	std %r3, 272(%r1)
+	std %r19, 328(%r1)
+	xor %r28, %r28, %r5
 # v44 = v44 ^ v26
 	.loc 1 346
-	ld %r16, 192(%r1)
-	xor %r4, %r4, %r16
+	std %r5, 336(%r1)
+	std %r28, 360(%r1)
+	xor %r30, %r30, %r17
 # v44 = v44 ^ v51
 	.loc 1 347
-	ld %r3, 256(%r1)
-	xor %r4, %r4, %r3
+	xor %r30, %r30, %r4
 # v47 = v47 ^ v52
 	.loc 1 348
-	ld %r15, 200(%r1)
-	ld %r3, 288(%r1)
-	xor %r14, %r3, %r15
+	std %r4, 344(%r1)
+	xor %r31, %r31, %r18
 # v47 = v47 ^ v39
 	.loc 1 349
-	ld %r3, 264(%r1)
-	xor %r14, %r14, %r3
+	xor %r31, %r31, %r3
 # v26 = v8 ^ v26
 	.loc 1 350
-	ld %r3, 296(%r1)
-	xor %r3, %r3, %r16
-	std %r3, 280(%r1)
+	std %r3, 352(%r1)
+	xor %r17, %r12, %r17
 # v52 = v43 ^ v52
 	.loc 1 351
-	ld %r3, 216(%r1)
-	xor %r3, %r3, %r15
-	std %r3, 288(%r1)
+	std %r17, 368(%r1)
+	xor %r18, %r11, %r18
 # v53 = v44 ^ v53
 	.loc 1 352
-	ld %r3, 208(%r1)
-	xor %r3, %r4, %r3
-	std %r3, 296(%r1)
+	std %r18, 376(%r1)
+	xor %r22, %r30, %r22
 # v49 = v47 ^ v49
 	.loc 1 353
-	xor %r3, %r14, %r5
-	std %r3, 304(%r1)
+	std %r22, 384(%r1)
+	xor %r16, %r31, %r16
 # v47 = v25 & v29
 	.loc 1 354
-	and %r3, %r18, %r23
-	std %r3, 312(%r1)
+	std %r16, 392(%r1)
+	and %r6, %r8, %r27
 # v44 = v25 & v28
 	.loc 1 355
-	and %r3, %r18, %r24
+	and %r3, %r8, %r24
 # v43 = v21 & v29
 	.loc 1 356
-	and %r4, %r21, %r23
+	and %r4, %r9, %r27
 # v43 = v44 ^ v43
 	.loc 1 357
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r11, %r3, %r4
 # v44 = v25 & v38
 	.loc 1 358
-	and %r3, %r18, %r25
+	and %r3, %r8, %r21
 # v8 = v21 & v28
 	.loc 1 359
-	and %r4, %r21, %r24
+	and %r4, %r9, %r24
 # v40 = v22 & v29
 	.loc 1 360
-	and %r5, %r6, %r23
+	and %r5, %r26, %r27
 # v8 = v44 ^ v8
 	.loc 1 361
 	xor %r4, %r3, %r4
 # v40 = v8 ^ v40
 	.loc 1 362
-	xor %r3, %r4, %r5
-	std %r3, 328(%r1)
+	xor %r29, %r4, %r5
 # v8 = v21 & v38
 	.loc 1 363
-	and %r3, %r21, %r25
+	and %r3, %r9, %r21
 # v44 = v22 & v28
 	.loc 1 364
-	and %r4, %r6, %r24
+	and %r4, %r26, %r24
 # v44 = v8 ^ v44
 	.loc 1 365
-	xor %r3, %r3, %r4
-	std %r3, 336(%r1)
+	xor %r25, %r3, %r4
 # v8 = v22 & v38
 	.loc 1 366
-	and %r3, %r6, %r25
-	std %r3, 344(%r1)
+	and %r30, %r26, %r21
 # v46 = v35 & v35
 	.loc 1 367
-	and %r3, %r29, %r29
-	std %r3, 352(%r1)
+	ld %r28, 216(%r1)
+	and %r31, %r28, %r28
 # v17 = v35 & v37
 	.loc 1 368
-	and %r3, %r29, %r30
+	and %r3, %r28, %r15
 # v48 = v27 & v35
 	.loc 1 369
-	and %r4, %r17, %r29
+	ld %r12, 304(%r1)
+	and %r4, %r12, %r28
 # v48 = v17 ^ v48
 	.loc 1 370
-	xor %r3, %r3, %r4
-	std %r3, 360(%r1)
+	xor %r22, %r3, %r4
 # v17 = v35 & v45
 	.loc 1 371
-	and %r3, %r29, %r9
+	ld %r19, 208(%r1)
+	and %r3, %r28, %r19
 # v5 = v27 & v37
 	.loc 1 372
-	and %r4, %r17, %r30
+	and %r4, %r12, %r15
 # v15 = v31 & v35
 	.loc 1 373
-	and %r5, %r8, %r29
+	ld %r23, 224(%r1)
+	and %r5, %r23, %r28
 # v5 = v17 ^ v5
 	.loc 1 374
 	xor %r4, %r3, %r4
 # v15 = v5 ^ v15
 	.loc 1 375
-	xor %r3, %r4, %r5
-	std %r3, 376(%r1)
+	xor %r17, %r4, %r5
 # v5 = v27 & v45
 	.loc 1 376
-	and %r3, %r17, %r9
+	and %r3, %r12, %r19
 # v17 = v31 & v37
 	.loc 1 377
-	and %r4, %r8, %r30
+	and %r4, %r23, %r15
 # v17 = v5 ^ v17
 	.loc 1 378
-	xor %r5, %r3, %r4
+	xor %r10, %r3, %r4
 # v5 = v31 & v45
 	.loc 1 379
-	and %r16, %r8, %r9
+	and %r5, %r23, %r19
 # v2 = v25 ^ v35
 	.loc 1 380
-	xor %r14, %r18, %r29
-	std %r14, 368(%r1)
+	xor %r18, %r8, %r28
 # v12 = v21 ^ v27
 	.loc 1 381
-	xor %r3, %r21, %r17
-	std %r3, 408(%r1)
+	xor %r20, %r9, %r12
 # v56 = v22 ^ v31
 	.loc 1 382
-	xor %r3, %r6, %r8
-	std %r3, 192(%r1)
+	xor %r14, %r26, %r23
 # v57 = v29 ^ v35
 	.loc 1 383
-	xor %r15, %r23, %r29
+	xor %r16, %r27, %r28
 # v58 = v28 ^ v37
 	.loc 1 384
-	xor %r4, %r24, %r30
+	std %r27, 224(%r1)
+	xor %r27, %r24, %r15
 # v59 = v38 ^ v45
 	.loc 1 385
-	xor %r3, %r25, %r9
-	std %r3, 200(%r1)
+	std %r24, 216(%r1)
+	xor %r19, %r21, %r19
 # v60 = v2 & v57
 	.loc 1 386
-	and %r3, %r14, %r15
-	std %r3, 208(%r1)
+	and %r24, %r18, %r16
 # v61 = v2 & v58
 	.loc 1 387
-	and %r3, %r14, %r4
-	std %r3, 216(%r1)
+	and %r3, %r18, %r27
 # v62 = v12 & v57
 	.loc 1 388
-	ld %r3, 408(%r1)
-	and %r3, %r3, %r15
+	and %r4, %r20, %r16
 # v62 = v61 ^ v62
 	.loc 1 389
-	ld %r14, 216(%r1)
-	xor %r3, %r14, %r3
-	std %r3, 216(%r1)
+	xor %r4, %r3, %r4
 # v2 = v2 & v59
 	.loc 1 390
-	ld %r3, 368(%r1)
-	ld %r14, 200(%r1)
-	and %r3, %r3, %r14
-	std %r3, 368(%r1)
+	and %r18, %r18, %r19
 # v61 = v12 & v58
 	.loc 1 391
-	ld %r3, 408(%r1)
-	and %r3, %r3, %r4
-	std %r3, 416(%r1)
+	and %r3, %r20, %r27
 # v57 = v56 & v57
 	.loc 1 392
-	ld %r3, 192(%r1)
-	and %r15, %r3, %r15
+	and %r16, %r14, %r16
 # v61 = v2 ^ v61
 	.loc 1 393
-	ld %r3, 368(%r1)
-	ld %r14, 416(%r1)
-	xor %r3, %r3, %r14
+	xor %r3, %r18, %r3
 # v57 = v61 ^ v57
 	.loc 1 394
-	xor %r3, %r3, %r15
-	std %r3, 368(%r1)
+	xor %r16, %r3, %r16
 # v12 = v12 & v59
 	.loc 1 395
-	ld %r3, 200(%r1)
-	ld %r15, 408(%r1)
-	and %r3, %r15, %r3
+	and %r20, %r20, %r19
 # v58 = v56 & v58
 	.loc 1 396
-	ld %r15, 192(%r1)
-	and %r4, %r15, %r4
+	and %r27, %r14, %r27
 # v58 = v12 ^ v58
 	.loc 1 397
-	xor %r3, %r3, %r4
-	std %r3, 408(%r1)
+	xor %r3, %r20, %r27
 # v59 = v56 & v59
 	.loc 1 398
-	ld %r3, 200(%r1)
-	and %r3, %r15, %r3
-	std %r3, 192(%r1)
+	and %r19, %r14, %r19
 # v60 = v60 ^ v47
 	.loc 1 399
-	ld %r3, 208(%r1)
-	ld %r4, 312(%r1)
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r6
 # v60 = v60 ^ v46
 	.loc 1 400
-	ld %r4, 352(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 200(%r1)
+	xor %r24, %r24, %r31
 # v62 = v62 ^ v43
 	.loc 1 401
-	ld %r3, 320(%r1)
-	ld %r4, 216(%r1)
-	xor %r3, %r4, %r3
+	xor %r4, %r4, %r11
 # v62 = v62 ^ v48
 	.loc 1 402
-	ld %r4, 360(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 208(%r1)
+	xor %r4, %r4, %r22
 # v57 = v57 ^ v40
 	.loc 1 403
-	ld %r3, 328(%r1)
-	ld %r4, 368(%r1)
-	xor %r3, %r4, %r3
+	xor %r16, %r16, %r29
 # v57 = v57 ^ v15
 	.loc 1 404
-	ld %r4, 376(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 216(%r1)
+	xor %r16, %r16, %r17
 # v58 = v58 ^ v44
 	.loc 1 405
-	ld %r3, 408(%r1)
-	ld %r4, 336(%r1)
-	xor %r3, %r3, %r4
+	std %r17, 304(%r1)
+	xor %r3, %r3, %r25
 # v58 = v58 ^ v17
 	.loc 1 406
-	xor %r15, %r3, %r5
+	xor %r3, %r3, %r10
 # v59 = v59 ^ v8
 	.loc 1 407
-	ld %r3, 192(%r1)
-	ld %r4, 344(%r1)
-	xor %r3, %r3, %r4
+	std %r10, 400(%r1)
+	xor %r19, %r19, %r30
 # v59 = v59 ^ v5
 	.loc 1 408
-	xor %r4, %r3, %r16
+	xor %r19, %r19, %r5
 # v44 = v60 ^ v44
 	.loc 1 409
-	ld %r3, 200(%r1)
-	ld %r14, 336(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 192(%r1)
+	std %r5, 408(%r1)
+	xor %r25, %r24, %r25
 # v8 = v62 ^ v8
 	.loc 1 410
-	ld %r3, 208(%r1)
-	ld %r14, 344(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 200(%r1)
+	xor %r30, %r4, %r30
 # v46 = v58 ^ v46
 	.loc 1 411
-	ld %r3, 352(%r1)
-	xor %r3, %r15, %r3
-	std %r3, 208(%r1)
+	xor %r31, %r3, %r31
 # v48 = v59 ^ v48
 	.loc 1 412
-	ld %r3, 360(%r1)
-	xor %r15, %r4, %r3
+	std %r31, 416(%r1)
+	xor %r22, %r19, %r22
 # v25 = v18 ^ v25
 	.loc 1 413
-	ld %r3, 424(%r1)
-	xor %r18, %r3, %r18
+	std %r22, 424(%r1)
+	xor %r31, %r7, %r8
 # v21 = v37 ^ v21
 	.loc 1 414
-	xor %r21, %r30, %r21
+	xor %r27, %r15, %r9
 # v22 = v23 ^ v22
 	.loc 1 415
-	xor %r6, %r20, %r6
+	ld %r3, 288(%r1)
+	xor %r26, %r3, %r26
 # v19 = v19 ^ v35
 	.loc 1 416
-	xor %r7, %r7, %r29
+	ld %r24, 280(%r1)
+	xor %r24, %r24, %r28
 # v27 = v20 ^ v27
 	.loc 1 417
-	xor %r17, %r19, %r17
+	ld %r3, 296(%r1)
+	xor %r12, %r3, %r12
 # v31 = v38 ^ v31
 	.loc 1 418
-	xor %r20, %r25, %r8
+	xor %r23, %r21, %r23
 # v29 = v33 ^ v29
 	.loc 1 419
-	xor %r23, %r27, %r23
+	ld %r3, 272(%r1)
+	ld %r9, 224(%r1)
+	xor %r9, %r3, %r9
 # v28 = v36 ^ v28
 	.loc 1 420
-	xor %r24, %r26, %r24
+	ld %r3, 256(%r1)
+	ld %r10, 216(%r1)
+	xor %r10, %r3, %r10
 # v38 = v30 ^ v38
 	.loc 1 421
-	xor %r25, %r28, %r25
+	ld %r3, 240(%r1)
+	xor %r21, %r3, %r21
 # v35 = v32 ^ v35
 	.loc 1 422
-	xor %r29, %r22, %r29
+	ld %r3, 264(%r1)
+	xor %r28, %r3, %r28
 # v37 = v34 ^ v37
 	.loc 1 423
-	xor %r30, %r10, %r30
+	ld %r3, 248(%r1)
+	xor %r15, %r3, %r15
 # v45 = v42 ^ v45
 	.loc 1 424
-	xor %r10, %r31, %r9
+	ld %r3, 232(%r1)
+	ld %r7, 208(%r1)
+	xor %r7, %r3, %r7
 # v42 = v25 & v29
 	.loc 1 425
-	and %r9, %r18, %r23
+	and %r8, %r31, %r9
 # v34 = v25 & v28
 	.loc 1 426
-	and %r3, %r18, %r24
+	and %r3, %r31, %r10
 # v32 = v21 & v29
 	.loc 1 427
-	and %r4, %r21, %r23
+	and %r4, %r27, %r9
 # v32 = v34 ^ v32
 	.loc 1 428
-	xor %r31, %r3, %r4
+	xor %r22, %r3, %r4
 # v34 = v25 & v38
 	.loc 1 429
-	and %r3, %r18, %r25
+	and %r3, %r31, %r21
 # v30 = v21 & v28
 	.loc 1 430
-	and %r4, %r21, %r24
+	and %r4, %r27, %r10
 # v36 = v22 & v29
 	.loc 1 431
-	and %r8, %r6, %r23
+	and %r5, %r26, %r9
 # v30 = v34 ^ v30
 	.loc 1 432
 	xor %r4, %r3, %r4
 # v36 = v30 ^ v36
 	.loc 1 433
-	xor %r27, %r4, %r8
+	xor %r20, %r4, %r5
 # v30 = v21 & v38
 	.loc 1 434
-	and %r3, %r21, %r25
+	and %r3, %r27, %r21
 # v34 = v22 & v28
 	.loc 1 435
-	and %r4, %r6, %r24
+	and %r4, %r26, %r10
 # v34 = v30 ^ v34
 	.loc 1 436
-	xor %r22, %r3, %r4
+	xor %r18, %r3, %r4
 # v30 = v22 & v38
 	.loc 1 437
-	and %r28, %r6, %r25
+	and %r19, %r26, %r21
 # v33 = v19 & v35
 	.loc 1 438
-	and %r26, %r7, %r29
+	and %r5, %r24, %r28
 # v20 = v19 & v37
 	.loc 1 439
-	and %r3, %r7, %r30
+	and %r3, %r24, %r15
 # v23 = v27 & v35
 	.loc 1 440
-	and %r4, %r17, %r29
+	and %r4, %r12, %r28
 # v23 = v20 ^ v23
 	.loc 1 441
-	xor %r19, %r3, %r4
+	xor %r17, %r3, %r4
 # v20 = v19 & v45
 	.loc 1 442
-	and %r3, %r7, %r10
+	and %r3, %r24, %r7
 # v18 = v27 & v37
 	.loc 1 443
-	and %r4, %r17, %r30
+	and %r4, %r12, %r15
 # v59 = v31 & v35
 	.loc 1 444
-	and %r8, %r20, %r29
+	and %r14, %r23, %r28
 # v18 = v20 ^ v18
 	.loc 1 445
 	xor %r4, %r3, %r4
 # v59 = v18 ^ v59
 	.loc 1 446
-	xor %r8, %r4, %r8
+	xor %r14, %r4, %r14
 # v18 = v27 & v45
 	.loc 1 447
-	and %r3, %r17, %r10
+	and %r3, %r12, %r7
 # v20 = v31 & v37
 	.loc 1 448
-	and %r4, %r20, %r30
+	and %r4, %r23, %r15
 # v20 = v18 ^ v20
 	.loc 1 449
 	xor %r4, %r3, %r4
 # v18 = v31 & v45
 	.loc 1 450
-	and %r14, %r20, %r10
+	and %r3, %r23, %r7
 # v19 = v25 ^ v19
 	.loc 1 451
-	xor %r7, %r18, %r7
+	xor %r24, %r31, %r24
 # v27 = v21 ^ v27
 	.loc 1 452
-	xor %r17, %r21, %r17
+	xor %r12, %r27, %r12
 # v31 = v22 ^ v31
 	.loc 1 453
-	xor %r20, %r6, %r20
+	xor %r23, %r26, %r23
 # v35 = v29 ^ v35
 	.loc 1 454
-	xor %r29, %r23, %r29
+	xor %r28, %r9, %r28
 # v37 = v28 ^ v37
 	.loc 1 455
-	xor %r30, %r24, %r30
+	xor %r15, %r10, %r15
 # v45 = v38 ^ v45
 	.loc 1 456
-	xor %r10, %r25, %r10
+	xor %r10, %r21, %r7
 # v38 = v19 & v35
 	.loc 1 457
-	and %r25, %r7, %r29
+	and %r31, %r24, %r28
 # v28 = v19 & v37
 	.loc 1 458
-	and %r3, %r7, %r30
+	and %r7, %r24, %r15
 # v29 = v27 & v35
 	.loc 1 459
-	and %r6, %r17, %r29
+	and %r9, %r12, %r28
 # v29 = v28 ^ v29
 	.loc 1 460
-	xor %r24, %r3, %r6
+	xor %r27, %r7, %r9
 # v19 = v19 & v45
 	.loc 1 461
-	and %r3, %r7, %r10
+	and %r24, %r24, %r10
 # v28 = v27 & v37
 	.loc 1 462
-	and %r6, %r17, %r30
+	and %r7, %r12, %r15
 # v35 = v31 & v35
 	.loc 1 463
-	and %r7, %r20, %r29
+	and %r9, %r23, %r28
 # v28 = v19 ^ v28
 	.loc 1 464
-	xor %r6, %r3, %r6
+	xor %r7, %r24, %r7
 # v35 = v28 ^ v35
 	.loc 1 465
-	xor %r7, %r6, %r7
+	xor %r7, %r7, %r9
 # v27 = v27 & v45
 	.loc 1 466
-	and %r17, %r17, %r10
+	and %r12, %r12, %r10
 # v37 = v31 & v37
 	.loc 1 467
-	and %r30, %r20, %r30
+	and %r15, %r23, %r15
 # v37 = v27 ^ v37
 	.loc 1 468
-	xor %r30, %r17, %r30
+	xor %r15, %r12, %r15
 # v45 = v31 & v45
 	.loc 1 469
-	and %r10, %r20, %r10
+	and %r9, %r23, %r10
 # v38 = v38 ^ v42
 	.loc 1 470
-	xor %r25, %r25, %r9
+	xor %r31, %r31, %r8
 # v38 = v38 ^ v33
 	.loc 1 471
-	xor %r25, %r25, %r26
+	xor %r31, %r31, %r5
 # v29 = v29 ^ v32
 	.loc 1 472
-	xor %r24, %r24, %r31
+	xor %r27, %r27, %r22
 # v29 = v29 ^ v23
 	.loc 1 473
-	xor %r24, %r24, %r19
+	xor %r27, %r27, %r17
 # v35 = v35 ^ v36
 	.loc 1 474
-	xor %r7, %r7, %r27
+	xor %r7, %r7, %r20
 # v35 = v35 ^ v59
 	.loc 1 475
-	xor %r7, %r7, %r8
+	xor %r10, %r7, %r14
 # v37 = v37 ^ v34
 	.loc 1 476
-	xor %r30, %r30, %r22
+	xor %r7, %r15, %r18
 # v37 = v37 ^ v20
 	.loc 1 477
-	xor %r30, %r30, %r4
+	xor %r7, %r7, %r4
 # v45 = v45 ^ v30
 	.loc 1 478
-	xor %r10, %r10, %r28
+	xor %r9, %r9, %r19
 # v45 = v45 ^ v18
 	.loc 1 479
-	xor %r10, %r10, %r14
+	xor %r9, %r9, %r3
 # v34 = v38 ^ v34
 	.loc 1 480
-	xor %r22, %r25, %r22
+	xor %r18, %r31, %r18
 # v30 = v29 ^ v30
 	.loc 1 481
-	xor %r28, %r24, %r28
+	xor %r19, %r27, %r19
 # v33 = v37 ^ v33
 	.loc 1 482
-	xor %r26, %r30, %r26
+	xor %r7, %r7, %r5
 # v23 = v45 ^ v23
 	.loc 1 483
-	xor %r19, %r10, %r19
+	xor %r17, %r9, %r17
 # v42 = v42 ^ v24
 	.loc 1 484
-	ld %r3, 224(%r1)
-	xor %r9, %r9, %r3
+	ld %r5, 312(%r1)
+	xor %r8, %r8, %r5
 # v42 = v42 ^ v47
 	.loc 1 485
-	ld %r3, 312(%r1)
-	xor %r9, %r9, %r3
+	xor %r9, %r8, %r6
 # v32 = v32 ^ v54
 	.loc 1 486
-	ld %r3, 232(%r1)
-	xor %r31, %r31, %r3
+	ld %r5, 320(%r1)
+	xor %r22, %r22, %r5
 # v32 = v32 ^ v43
 	.loc 1 487
-	ld %r3, 320(%r1)
-	xor %r31, %r31, %r3
+	xor %r22, %r22, %r11
 # v36 = v36 ^ v55
 	.loc 1 488
-	ld %r3, 240(%r1)
-	xor %r27, %r27, %r3
+	ld %r5, 328(%r1)
+	xor %r20, %r20, %r5
 # v36 = v36 ^ v40
 	.loc 1 489
-	ld %r3, 328(%r1)
-	xor %r27, %r27, %r3
+	xor %r20, %r20, %r29
 # v34 = v34 ^ v26
 	.loc 1 490
-	ld %r3, 280(%r1)
-	xor %r3, %r22, %r3
+	ld %r5, 368(%r1)
+	xor %r5, %r18, %r5
 # v34 = v34 ^ v44
 	.loc 1 491
-	ld %r6, 192(%r1)
-	xor %r10, %r3, %r6
+	xor %r12, %r5, %r25
 # v30 = v30 ^ v52
 	.loc 1 492
-	ld %r3, 288(%r1)
-	xor %r3, %r28, %r3
+	ld %r5, 376(%r1)
+	xor %r5, %r19, %r5
 # v30 = v30 ^ v8
 	.loc 1 493
-	ld %r6, 200(%r1)
-	xor %r30, %r3, %r6
+	xor %r31, %r5, %r30
 # v35 = v35 ^ v41
 	.loc 1 494
-	ld %r3, 272(%r1)
-	xor %r7, %r7, %r3
+	ld %r28, 360(%r1)
+	xor %r10, %r10, %r28
 # v35 = v35 ^ v57
 	.loc 1 495
-	ld %r3, 216(%r1)
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r16
 # v33 = v33 ^ v53
 	.loc 1 496
-	ld %r28, 296(%r1)
-	xor %r3, %r26, %r28
+	ld %r27, 384(%r1)
+	xor %r5, %r7, %r27
 # v33 = v33 ^ v46
 	.loc 1 497
-	ld %r6, 208(%r1)
-	xor %r6, %r3, %r6
+	ld %r26, 416(%r1)
+	xor %r24, %r5, %r26
 # v23 = v23 ^ v49
 	.loc 1 498
-	ld %r24, 304(%r1)
-	xor %r3, %r19, %r24
+	ld %r8, 392(%r1)
+	xor %r5, %r17, %r8
 # v23 = v23 ^ v48
 	.loc 1 499
-	xor %r25, %r3, %r15
+	ld %r23, 424(%r1)
+	xor %r21, %r5, %r23
 # v59 = v59 ^ v50
 	.loc 1 500
-	ld %r23, 248(%r1)
-	xor %r8, %r8, %r23
+	ld %r7, 336(%r1)
+	xor %r14, %r14, %r7
 # v59 = v59 ^ v15
 	.loc 1 501
-	ld %r3, 376(%r1)
-	xor %r29, %r8, %r3
+	ld %r19, 304(%r1)
+	xor %r14, %r14, %r19
 # v20 = v20 ^ v51
 	.loc 1 502
-	ld %r3, 256(%r1)
-	xor %r4, %r4, %r3
+	ld %r5, 344(%r1)
+	xor %r4, %r4, %r5
 # v20 = v20 ^ v17
 	.loc 1 503
-	xor %r8, %r4, %r5
+	ld %r18, 400(%r1)
+	xor %r17, %r4, %r18
 # v18 = v18 ^ v39
 	.loc 1 504
-	ld %r4, 264(%r1)
-	xor %r14, %r14, %r4
+	ld %r4, 352(%r1)
+	xor %r3, %r3, %r4
 # v18 = v18 ^ v5
 	.loc 1 505
-	xor %r14, %r14, %r16
+	ld %r15, 408(%r1)
+	xor %r3, %r3, %r15
 # v53 = v42 ^ v53
 	.loc 1 506
-	xor %r26, %r9, %r28
+	xor %r27, %r9, %r27
 # v49 = v32 ^ v49
 	.loc 1 507
-	xor %r31, %r31, %r24
+	xor %r8, %r22, %r8
 # v50 = v36 ^ v50
 	.loc 1 508
-	xor %r24, %r27, %r23
+	xor %r7, %r20, %r7
 # v51 = v34 ^ v51
 	.loc 1 509
-	xor %r9, %r10, %r3
+	xor %r9, %r12, %r5
 # v39 = v30 ^ v39
 	.loc 1 510
-	xor %r3, %r30, %r4
+	xor %r31, %r31, %r4
 # v47 = v33 ^ v47
 	.loc 1 511
-	ld %r4, 312(%r1)
-	xor %r4, %r6, %r4
+	xor %r6, %r24, %r6
 # v43 = v23 ^ v43
 	.loc 1 512
-	ld %r6, 320(%r1)
-	xor %r6, %r25, %r6
+	xor %r11, %r21, %r11
 # v40 = v59 ^ v40
 	.loc 1 513
-	ld %r10, 328(%r1)
-	xor %r29, %r29, %r10
+	xor %r5, %r14, %r29
 # v44 = v20 ^ v44
 	.loc 1 514
-	ld %r10, 192(%r1)
-	xor %r8, %r8, %r10
+	xor %r4, %r17, %r25
 # v8 = v18 ^ v8
 	.loc 1 515
-	ld %r10, 200(%r1)
-	xor %r30, %r14, %r10
+	xor %r3, %r3, %r30
 # v43 = v43 ^ v5
 	.loc 1 516
-	xor %r28, %r6, %r16
+	xor %r12, %r11, %r15
 # v5 = v39 ^ v5
 	.loc 1 517
-	xor %r16, %r3, %r16
+	xor %r15, %r31, %r15
 # v47 = v47 ^ v17
 	.loc 1 518
-	xor %r27, %r4, %r5
+	xor %r11, %r6, %r18
 # v17 = v51 ^ v17
 	.loc 1 519
-	xor %r5, %r9, %r5
+	xor %r18, %r9, %r18
 # v35 = v35 ^ v15
 	.loc 1 520
-	ld %r3, 376(%r1)
-	xor %r9, %r7, %r3
+	xor %r10, %r10, %r19
 # v15 = v50 ^ v15
 	.loc 1 521
-	xor %r3, %r24, %r3
+	xor %r19, %r7, %r19
 # v5 = v5 ^ v48
 	.loc 1 522
-	xor %r16, %r16, %r15
+	xor %r15, %r15, %r23
 # v48 = v49 ^ v48
 	.loc 1 523
-	xor %r15, %r31, %r15
+	xor %r23, %r8, %r23
 # v17 = v17 ^ v46
 	.loc 1 524
-	ld %r4, 208(%r1)
-	xor %r10, %r5, %r4
+	xor %r18, %r18, %r26
 # v46 = v53 ^ v46
 	.loc 1 525
-	xor %r4, %r26, %r4
+	xor %r26, %r27, %r26
 # v15 = v15 ^ v57
 	.loc 1 526
-	ld %r5, 216(%r1)
-	xor %r31, %r3, %r5
+	xor %r19, %r19, %r16
 # v57 = v41 ^ v57
 	.loc 1 527
-	ld %r3, 272(%r1)
-	xor %r3, %r3, %r5
+	xor %r16, %r28, %r16
 # v48 = v48 ^ v8
 	.loc 1 528
-	xor %r15, %r15, %r30
+	xor %r23, %r23, %r3
 # v8 = v52 ^ v8
 	.loc 1 529
-	ld %r5, 288(%r1)
-	xor %r5, %r5, %r30
+	ld %r6, 376(%r1)
+	xor %r3, %r6, %r3
 # v46 = v46 ^ v44
 	.loc 1 530
-	xor %r30, %r4, %r8
+	xor %r26, %r26, %r4
 # v44 = v26 ^ v44
 	.loc 1 531
-	ld %r4, 280(%r1)
-	xor %r4, %r4, %r8
+	ld %r6, 368(%r1)
+	xor %r4, %r6, %r4
 # v57 = v57 ^ v40
 	.loc 1 532
-	xor %r3, %r3, %r29
+	xor %r16, %r16, %r5
 # v40 = v55 ^ v40
 	.loc 1 533
-	ld %r6, 240(%r1)
-	xor %r6, %r6, %r29
+	ld %r6, 328(%r1)
+	xor %r5, %r6, %r5
 # v8 = v8 ^ v43
 	.loc 1 534
-	xor %r5, %r5, %r28
+	xor %r3, %r3, %r12
 # v43 = v54 ^ v43
 	.loc 1 535
-	ld %r7, 232(%r1)
-	xor %r7, %r7, %r28
+	ld %r6, 320(%r1)
+	xor %r6, %r6, %r12
 # v44 = v44 ^ v47
 	.loc 1 536
-	xor %r4, %r4, %r27
+	xor %r4, %r4, %r11
 # v47 = v24 ^ v47
 	.loc 1 537
-	ld %r8, 224(%r1)
-	xor %r8, %r8, %r27
+	ld %r7, 312(%r1)
+	xor %r7, %r7, %r11
 # v47 = v47 ^ v46
 	.loc 1 538
-	xor %r8, %r8, %r30
+	xor %r7, %r7, %r26
 # v43 = v43 ^ v48
 	.loc 1 539
-	xor %r7, %r7, %r15
+	xor %r6, %r6, %r23
 # v40 = v40 ^ v15
 	.loc 1 540
-	xor %r6, %r6, %r31
+	xor %r5, %r5, %r19
 # v40 = v40 ^ v35
 	.loc 1 541
-	xor %r6, %r6, %r9
+	xor %r9, %r5, %r10
 # v44 = v44 ^ v17
 	.loc 1 542
-	xor %r29, %r4, %r10
+	xor %r11, %r4, %r18
 # v8 = v8 ^ v5
 	.loc 1 543
-	xor %r28, %r5, %r16
+	xor %r12, %r3, %r15
 # v57 = v57 ^ v35
 	.loc 1 544
-	xor %r27, %r3, %r9
+	std %r15, 208(%r1)
+	xor %r16, %r16, %r10
 # v24 = v47 & v0
 	.loc 1 545
-	ld %r5, 112(%r1)
-	and %r3, %r8, %r5
-	std %r3, 192(%r1)
+	ld %r31, 112(%r1)
+	and %r8, %r7, %r31
 # v54 = v47 & v3
 	.loc 1 546
-	ld %r26, 120(%r1)
-	and %r3, %r8, %r26
+	ld %r30, 128(%r1)
+	and %r3, %r7, %r30
 # v55 = v35 & v0
 	.loc 1 547
-	and %r4, %r9, %r5
+	and %r4, %r10, %r31
 # v55 = v54 ^ v55
 	.loc 1 548
-	xor %r3, %r3, %r4
-	std %r3, 200(%r1)
+	xor %r29, %r3, %r4
 # v54 = v47 & v6
 	.loc 1 549
-	ld %r25, 136(%r1)
-	and %r3, %r8, %r25
+	ld %r28, 144(%r1)
+	and %r3, %r7, %r28
 # v26 = v35 & v3
 	.loc 1 550
-	and %r4, %r9, %r26
+	and %r4, %r10, %r30
 # v52 = v43 & v0
 	.loc 1 551
-	and %r5, %r7, %r5
+	and %r5, %r6, %r31
 # v26 = v54 ^ v26
 	.loc 1 552
 	xor %r4, %r3, %r4
 # v52 = v26 ^ v52
 	.loc 1 553
-	xor %r3, %r4, %r5
-	std %r3, 208(%r1)
+	xor %r22, %r4, %r5
 # v26 = v35 & v6
 	.loc 1 554
-	and %r3, %r9, %r25
+	and %r3, %r10, %r28
 # v54 = v43 & v3
 	.loc 1 555
-	and %r4, %r7, %r26
+	and %r4, %r6, %r30
 # v54 = v26 ^ v54
 	.loc 1 556
-	xor %r26, %r3, %r4
+	xor %r21, %r3, %r4
 # v26 = v43 & v6
 	.loc 1 557
-	and %r24, %r7, %r25
+	and %r24, %r6, %r28
 # v41 = v46 & v10
 	.loc 1 558
-	ld %r5, 152(%r1)
-	and %r25, %r30, %r5
+	ld %r27, 168(%r1)
+	and %r25, %r26, %r27
 # v53 = v46 & v13
 	.loc 1 559
-	ld %r22, 168(%r1)
-	and %r3, %r30, %r22
+	ld %r20, 184(%r1)
+	and %r3, %r26, %r20
 # v49 = v40 & v10
 	.loc 1 560
-	and %r4, %r6, %r5
+	and %r4, %r9, %r27
 # v49 = v53 ^ v49
 	.loc 1 561
-	xor %r23, %r3, %r4
+	xor %r17, %r3, %r4
 # v53 = v46 & v16
 	.loc 1 562
-	ld %r21, 184(%r1)
-	and %r3, %r30, %r21
+	ld %r15, 200(%r1)
+	and %r3, %r26, %r15
 # v50 = v40 & v13
 	.loc 1 563
-	and %r4, %r6, %r22
+	and %r4, %r9, %r20
 # v51 = v48 & v10
 	.loc 1 564
-	and %r5, %r15, %r5
+	and %r5, %r23, %r27
 # v50 = v53 ^ v50
 	.loc 1 565
 	xor %r4, %r3, %r4
 # v51 = v50 ^ v51
 	.loc 1 566
-	xor %r3, %r4, %r5
-	std %r3, 216(%r1)
+	xor %r5, %r4, %r5
 # v50 = v40 & v16
 	.loc 1 567
-	and %r3, %r6, %r21
+	and %r3, %r9, %r15
 # v53 = v48 & v13
 	.loc 1 568
-	and %r4, %r15, %r22
+	and %r4, %r23, %r20
 # v53 = v50 ^ v53
 	.loc 1 569
-	xor %r3, %r3, %r4
-	std %r3, 224(%r1)
+	xor %r4, %r3, %r4
 # v50 = v48 & v16
 	.loc 1 570
-	and %r3, %r15, %r21
-	std %r3, 232(%r1)
+	and %r3, %r23, %r15
 # v39 = v47 ^ v46
 	.loc 1 571
-	xor %r14, %r8, %r30
+	xor %r14, %r7, %r26
 # v18 = v35 ^ v40
 	.loc 1 572
-	xor %r19, %r9, %r6
+	std %r26, 224(%r1)
+	xor %r26, %r10, %r9
 # v20 = v43 ^ v48
 	.loc 1 573
-	xor %r18, %r7, %r15
+	std %r9, 232(%r1)
+	xor %r9, %r6, %r23
 # v59 = v0 ^ v10
 	.loc 1 574
-	ld %r3, 112(%r1)
-	ld %r4, 152(%r1)
-	xor %r5, %r3, %r4
+	std %r23, 216(%r1)
+	xor %r27, %r31, %r27
 # v23 = v3 ^ v13
 	.loc 1 575
-	ld %r3, 120(%r1)
-	mr %r4, %r22
-	xor %r20, %r3, %r4
+	xor %r23, %r30, %r20
 # v33 = v6 ^ v16
 	.loc 1 576
-	ld %r3, 136(%r1)
-	mr %r4, %r21
-	xor %r21, %r3, %r4
+	xor %r20, %r28, %r15
 # v30 = v39 & v59
 	.loc 1 577
-	and %r22, %r14, %r5
+	and %r28, %r14, %r27
 # v34 = v39 & v23
 	.loc 1 578
-	and %r3, %r14, %r20
+	and %r31, %r14, %r23
 # v36 = v18 & v59
 	.loc 1 579
-	and %r4, %r19, %r5
+	and %r30, %r26, %r27
 # v36 = v34 ^ v36
 	.loc 1 580
-	xor %r17, %r3, %r4
+	xor %r30, %r31, %r30
 # v39 = v39 & v33
 	.loc 1 581
-	and %r3, %r14, %r21
+	and %r14, %r14, %r20
 # v34 = v18 & v23
 	.loc 1 582
-	and %r4, %r19, %r20
+	and %r31, %r26, %r23
 # v59 = v20 & v59
 	.loc 1 583
-	and %r5, %r18, %r5
+	and %r27, %r9, %r27
 # v34 = v39 ^ v34
 	.loc 1 584
-	xor %r4, %r3, %r4
+	xor %r31, %r14, %r31
 # v59 = v34 ^ v59
 	.loc 1 585
-	xor %r5, %r4, %r5
+	xor %r27, %r31, %r27
 # v18 = v18 & v33
 	.loc 1 586
-	and %r19, %r19, %r21
+	and %r26, %r26, %r20
 # v23 = v20 & v23
 	.loc 1 587
-	and %r20, %r18, %r20
+	and %r23, %r9, %r23
 # v23 = v18 ^ v23
 	.loc 1 588
-	xor %r3, %r19, %r20
+	xor %r23, %r26, %r23
 # v33 = v20 & v33
 	.loc 1 589
-	and %r4, %r18, %r21
+	and %r20, %r9, %r20
 # v30 = v30 ^ v24
 	.loc 1 590
-	ld %r21, 192(%r1)
-	xor %r22, %r22, %r21
+	xor %r28, %r28, %r8
 # v30 = v30 ^ v41
 	.loc 1 591
-	xor %r22, %r22, %r25
+	std %r8, 240(%r1)
+	xor %r28, %r28, %r25
 # v36 = v36 ^ v55
 	.loc 1 592
-	ld %r21, 200(%r1)
-	xor %r17, %r17, %r21
+	xor %r30, %r30, %r29
 # v36 = v36 ^ v49
 	.loc 1 593
-	xor %r17, %r17, %r23
+	std %r29, 248(%r1)
+	xor %r30, %r30, %r17
 # v59 = v59 ^ v52
 	.loc 1 594
-	ld %r21, 208(%r1)
-	xor %r5, %r5, %r21
+	xor %r27, %r27, %r22
 # v59 = v59 ^ v51
 	.loc 1 595
-	ld %r21, 216(%r1)
-	xor %r5, %r5, %r21
-	std %r5, 240(%r1)
+	std %r22, 256(%r1)
+	xor %r27, %r27, %r5
 # v23 = v23 ^ v54
 	.loc 1 596
-	xor %r3, %r3, %r26
+	std %r5, 264(%r1)
+	std %r27, 288(%r1)
+	xor %r23, %r23, %r21
 # v23 = v23 ^ v53
 	.loc 1 597
-	ld %r5, 224(%r1)
-	xor %r3, %r3, %r5
+	xor %r23, %r23, %r4
 # v33 = v33 ^ v26
 	.loc 1 598
-	xor %r4, %r4, %r24
+	std %r4, 272(%r1)
+	xor %r20, %r20, %r24
 # v33 = v33 ^ v50
 	.loc 1 599
-	ld %r5, 232(%r1)
-	xor %r4, %r4, %r5
+	xor %r20, %r20, %r3
 # v54 = v30 ^ v54
 	.loc 1 600
-	xor %r5, %r22, %r26
-	std %r5, 248(%r1)
+	std %r3, 280(%r1)
+	xor %r21, %r28, %r21
 # v26 = v36 ^ v26
 	.loc 1 601
-	xor %r5, %r17, %r24
-	std %r5, 256(%r1)
+	std %r21, 296(%r1)
+	xor %r24, %r30, %r24
 # v41 = v23 ^ v41
 	.loc 1 602
-	xor %r3, %r3, %r25
-	std %r3, 264(%r1)
+	std %r24, 304(%r1)
+	xor %r25, %r23, %r25
 # v49 = v33 ^ v49
 	.loc 1 603
-	xor %r3, %r4, %r23
-	std %r3, 272(%r1)
+	std %r25, 312(%r1)
+	xor %r17, %r20, %r17
 # v33 = v44 & v1
 	.loc 1 604
-	and %r3, %r29, %r12
-	std %r3, 280(%r1)
+	std %r17, 320(%r1)
+	ld %r9, 120(%r1)
+	and %r31, %r11, %r9
 # v23 = v44 & v4
 	.loc 1 605
-	ld %r26, 128(%r1)
-	and %r3, %r29, %r26
+	ld %r30, 136(%r1)
+	and %r3, %r11, %r30
 # v36 = v15 & v1
 	.loc 1 606
-	and %r4, %r31, %r12
+	and %r4, %r19, %r9
 # v36 = v23 ^ v36
 	.loc 1 607
-	xor %r3, %r3, %r4
-	std %r3, 288(%r1)
+	xor %r29, %r3, %r4
 # v23 = v44 & v7
 	.loc 1 608
-	ld %r25, 144(%r1)
-	and %r3, %r29, %r25
+	ld %r28, 152(%r1)
+	and %r3, %r11, %r28
 # v30 = v15 & v4
 	.loc 1 609
-	and %r4, %r31, %r26
+	and %r4, %r19, %r30
 # v20 = v8 & v1
 	.loc 1 610
-	and %r5, %r28, %r12
+	and %r5, %r12, %r9
 # v30 = v23 ^ v30
 	.loc 1 611
 	xor %r4, %r3, %r4
 # v20 = v30 ^ v20
 	.loc 1 612
-	xor %r3, %r4, %r5
-	std %r3, 296(%r1)
+	xor %r25, %r4, %r5
 # v30 = v15 & v7
 	.loc 1 613
-	and %r3, %r31, %r25
+	and %r3, %r19, %r28
 # v23 = v8 & v4
 	.loc 1 614
-	and %r4, %r28, %r26
+	and %r4, %r12, %r30
 # v23 = v30 ^ v23
 	.loc 1 615
-	xor %r3, %r3, %r4
-	std %r3, 312(%r1)
+	xor %r26, %r3, %r4
 # v30 = v8 & v7
 	.loc 1 616
-	and %r25, %r28, %r25
+	and %r24, %r12, %r28
 # v18 = v17 & v11
 	.loc 1 617
-	ld %r5, 160(%r1)
-	and %r26, %r10, %r5
+	ld %r27, 176(%r1)
+	and %r23, %r18, %r27
 # v34 = v17 & v14
 	.loc 1 618
-	ld %r23, 176(%r1)
-	and %r3, %r10, %r23
+	ld %r22, 192(%r1)
+	and %r3, %r18, %r22
 # v39 = v57 & v11
 	.loc 1 619
-	and %r4, %r27, %r5
+	and %r4, %r16, %r27
 # v39 = v34 ^ v39
 	.loc 1 620
-	xor %r24, %r3, %r4
+	xor %r21, %r3, %r4
 # v34 = v17 & v9
 	.loc 1 621
-	and %r3, %r10, %r11
+	ld %r20, 160(%r1)
+	and %r3, %r18, %r20
 # v32 = v57 & v14
 	.loc 1 622
-	and %r4, %r27, %r23
+	and %r4, %r16, %r22
 # v42 = v5 & v11
 	.loc 1 623
-	and %r5, %r16, %r5
+	ld %r8, 208(%r1)
+	and %r5, %r8, %r27
 # v32 = v34 ^ v32
 	.loc 1 624
 	xor %r4, %r3, %r4
 # v42 = v32 ^ v42
 	.loc 1 625
-	xor %r5, %r4, %r5
+	xor %r17, %r4, %r5
 # v32 = v57 & v9
 	.loc 1 626
-	and %r3, %r27, %r11
+	and %r3, %r16, %r20
 # v34 = v5 & v14
 	.loc 1 627
-	and %r4, %r16, %r23
+	and %r4, %r8, %r22
 # v34 = v32 ^ v34
 	.loc 1 628
-	xor %r23, %r3, %r4
+	xor %r5, %r3, %r4
 # v32 = v5 & v9
 	.loc 1 629
-	and %r22, %r16, %r11
+	and %r4, %r8, %r20
 # v45 = v44 ^ v17
 	.loc 1 630
-	xor %r14, %r29, %r10
+	xor %r14, %r11, %r18
 # v37 = v15 ^ v57
 	.loc 1 631
-	xor %r4, %r31, %r27
+	xor %r15, %r19, %r16
 # v29 = v8 ^ v5
 	.loc 1 632
-	xor %r21, %r28, %r16
+	xor %r8, %r12, %r8
 # v38 = v1 ^ v11
 	.loc 1 633
-	ld %r3, 160(%r1)
-	xor %r19, %r12, %r3
+	xor %r27, %r9, %r27
 # v31 = v4 ^ v14
 	.loc 1 634
-	ld %r3, 128(%r1)
-	ld %r20, 176(%r1)
-	xor %r18, %r3, %r20
+	xor %r22, %r30, %r22
 # v27 = v7 ^ v9
 	.loc 1 635
-	ld %r3, 144(%r1)
-	xor %r17, %r3, %r11
+	xor %r20, %r28, %r20
 # v28 = v45 & v38
 	.loc 1 636
-	and %r3, %r14, %r19
-	std %r3, 304(%r1)
+	and %r28, %r14, %r27
 # v19 = v45 & v31
 	.loc 1 637
-	and %r3, %r14, %r18
+	and %r3, %r14, %r22
 # v22 = v37 & v38
 	.loc 1 638
-	and %r20, %r4, %r19
+	and %r30, %r15, %r27
 # v22 = v19 ^ v22
 	.loc 1 639
-	xor %r20, %r3, %r20
+	xor %r30, %r3, %r30
 # v45 = v45 & v27
 	.loc 1 640
-	and %r14, %r14, %r17
+	and %r14, %r14, %r20
 # v19 = v37 & v31
 	.loc 1 641
-	and %r3, %r4, %r18
+	and %r3, %r15, %r22
 # v38 = v29 & v38
 	.loc 1 642
-	and %r19, %r21, %r19
+	and %r27, %r8, %r27
 # v19 = v45 ^ v19
 	.loc 1 643
 	xor %r3, %r14, %r3
 # v38 = v19 ^ v38
 	.loc 1 644
-	xor %r19, %r3, %r19
+	xor %r27, %r3, %r27
 # v37 = v37 & v27
 	.loc 1 645
-	and %r3, %r4, %r17
+	and %r15, %r15, %r20
 # v31 = v29 & v31
 	.loc 1 646
-	and %r4, %r21, %r18
+	and %r22, %r8, %r22
 # v31 = v37 ^ v31
 	.loc 1 647
-	xor %r18, %r3, %r4
+	xor %r3, %r15, %r22
 # v27 = v29 & v27
 	.loc 1 648
-	and %r21, %r21, %r17
+	and %r20, %r8, %r20
 # v28 = v28 ^ v33
 	.loc 1 649
-	ld %r3, 304(%r1)
-	ld %r4, 280(%r1)
-	xor %r3, %r3, %r4
+	xor %r28, %r28, %r31
 # v28 = v28 ^ v18
 	.loc 1 650
-	xor %r4, %r3, %r26
+	xor %r28, %r28, %r23
 # v22 = v22 ^ v36
 	.loc 1 651
-	ld %r3, 288(%r1)
-	xor %r3, %r20, %r3
+	xor %r30, %r30, %r29
 # v22 = v22 ^ v39
 	.loc 1 652
-	xor %r20, %r3, %r24
+	xor %r30, %r30, %r21
 # v38 = v38 ^ v20
 	.loc 1 653
-	ld %r3, 296(%r1)
-	xor %r3, %r19, %r3
+	xor %r27, %r27, %r25
 # v38 = v38 ^ v42
 	.loc 1 654
-	xor %r19, %r3, %r5
+	xor %r27, %r27, %r17
 # v31 = v31 ^ v23
 	.loc 1 655
-	ld %r17, 312(%r1)
-	xor %r3, %r18, %r17
+	std %r17, 328(%r1)
+	xor %r3, %r3, %r26
 # v31 = v31 ^ v34
 	.loc 1 656
-	xor %r18, %r3, %r23
+	xor %r3, %r3, %r5
 # v27 = v27 ^ v30
 	.loc 1 657
-	xor %r3, %r21, %r25
+	std %r5, 336(%r1)
+	xor %r20, %r20, %r24
 # v27 = v27 ^ v32
 	.loc 1 658
-	xor %r21, %r3, %r22
+	xor %r20, %r20, %r4
 # v23 = v28 ^ v23
 	.loc 1 659
-	xor %r3, %r4, %r17
-	std %r3, 304(%r1)
+	std %r4, 344(%r1)
+	xor %r26, %r28, %r26
 # v30 = v22 ^ v30
 	.loc 1 660
-	xor %r3, %r20, %r25
-	std %r3, 312(%r1)
+	xor %r24, %r30, %r24
 # v18 = v31 ^ v18
 	.loc 1 661
-	xor %r26, %r18, %r26
+	xor %r23, %r3, %r23
 # v39 = v27 ^ v39
 	.loc 1 662
-	xor %r24, %r21, %r24
+	std %r23, 352(%r1)
+	xor %r21, %r20, %r21
 # v44 = v47 ^ v44
 	.loc 1 663
-	xor %r29, %r8, %r29
+	std %r21, 360(%r1)
+	xor %r11, %r7, %r11
 # v15 = v35 ^ v15
 	.loc 1 664
-	xor %r31, %r9, %r31
+	xor %r19, %r10, %r19
 # v8 = v43 ^ v8
 	.loc 1 665
-	xor %r28, %r7, %r28
+	xor %r30, %r6, %r12
 # v17 = v46 ^ v17
 	.loc 1 666
-	xor %r10, %r30, %r10
+	ld %r3, 224(%r1)
+	xor %r18, %r3, %r18
 # v57 = v40 ^ v57
 	.loc 1 667
-	xor %r27, %r6, %r27
+	ld %r3, 232(%r1)
+	xor %r16, %r3, %r16
 # v5 = v48 ^ v5
 	.loc 1 668
-	xor %r16, %r15, %r16
+	ld %r3, 216(%r1)
+	ld %r28, 208(%r1)
+	xor %r28, %r3, %r28
 # v48 = v0 ^ v1
 	.loc 1 669
 	ld %r3, 112(%r1)
-	xor %r21, %r3, %r12
+	xor %r23, %r3, %r9
 # v40 = v3 ^ v4
 	.loc 1 670
-	ld %r3, 120(%r1)
-	ld %r4, 128(%r1)
-	xor %r25, %r3, %r4
+	ld %r3, 128(%r1)
+	ld %r4, 136(%r1)
+	xor %r12, %r3, %r4
 # v46 = v6 ^ v7
 	.loc 1 671
-	ld %r3, 136(%r1)
-	ld %r4, 144(%r1)
-	xor %r30, %r3, %r4
+	ld %r3, 144(%r1)
+	ld %r4, 152(%r1)
+	xor %r10, %r3, %r4
 # v43 = v10 ^ v11
 	.loc 1 672
-	ld %r3, 152(%r1)
-	ld %r4, 160(%r1)
+	ld %r3, 168(%r1)
+	ld %r4, 176(%r1)
 	xor %r9, %r3, %r4
 # v35 = v13 ^ v14
 	.loc 1 673
-	ld %r3, 168(%r1)
-	ld %r4, 176(%r1)
+	ld %r3, 184(%r1)
+	ld %r4, 192(%r1)
 	xor %r8, %r3, %r4
 # v47 = v16 ^ v9
 	.loc 1 674
-	ld %r3, 184(%r1)
-	xor %r7, %r3, %r11
+	ld %r3, 200(%r1)
+	ld %r4, 160(%r1)
+	xor %r6, %r3, %r4
 # v27 = v44 & v48
 	.loc 1 675
-	and %r3, %r29, %r21
-	std %r3, 320(%r1)
+	and %r7, %r11, %r23
 # v31 = v44 & v40
 	.loc 1 676
-	and %r3, %r29, %r25
+	and %r3, %r11, %r12
 # v22 = v15 & v48
 	.loc 1 677
-	and %r4, %r31, %r21
+	and %r4, %r19, %r23
 # v22 = v31 ^ v22
 	.loc 1 678
-	xor %r3, %r3, %r4
-	std %r3, 328(%r1)
+	xor %r22, %r3, %r4
 # v31 = v44 & v46
 	.loc 1 679
-	and %r3, %r29, %r30
+	and %r3, %r11, %r10
 # v28 = v15 & v40
 	.loc 1 680
-	and %r4, %r31, %r25
+	and %r4, %r19, %r12
 # v29 = v8 & v48
 	.loc 1 681
-	and %r6, %r28, %r21
+	and %r5, %r30, %r23
 # v28 = v31 ^ v28
 	.loc 1 682
 	xor %r4, %r3, %r4
 # v29 = v28 ^ v29
 	.loc 1 683
-	xor %r20, %r4, %r6
+	xor %r21, %r4, %r5
 # v28 = v15 & v46
 	.loc 1 684
-	and %r3, %r31, %r30
+	and %r3, %r19, %r10
 # v31 = v8 & v40
 	.loc 1 685
-	and %r4, %r28, %r25
+	and %r4, %r30, %r12
 # v31 = v28 ^ v31
 	.loc 1 686
 	xor %r17, %r3, %r4
 # v28 = v8 & v46
 	.loc 1 687
-	and %r6, %r28, %r30
+	and %r20, %r30, %r10
 # v37 = v17 & v43
 	.loc 1 688
-	and %r18, %r10, %r9
+	and %r5, %r18, %r9
 # v19 = v17 & v35
 	.loc 1 689
-	and %r3, %r10, %r8
+	and %r3, %r18, %r8
 # v45 = v57 & v43
 	.loc 1 690
-	and %r4, %r27, %r9
+	and %r4, %r16, %r9
 # v45 = v19 ^ v45
 	.loc 1 691
 	xor %r15, %r3, %r4
 # v19 = v17 & v47
 	.loc 1 692
-	and %r3, %r10, %r7
+	and %r3, %r18, %r6
 # v21 = v57 & v35
 	.loc 1 693
-	and %r4, %r27, %r8
+	and %r4, %r16, %r8
 # v25 = v5 & v43
 	.loc 1 694
-	and %r14, %r16, %r9
+	and %r14, %r28, %r9
 # v21 = v19 ^ v21
 	.loc 1 695
 	xor %r4, %r3, %r4
@@ -2381,1822 +2253,1726 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv:
 	xor %r14, %r4, %r14
 # v21 = v57 & v47
 	.loc 1 697
-	and %r3, %r27, %r7
+	and %r3, %r16, %r6
 # v19 = v5 & v35
 	.loc 1 698
-	and %r4, %r16, %r8
+	and %r4, %r28, %r8
 # v19 = v21 ^ v19
 	.loc 1 699
 	xor %r4, %r3, %r4
 # v21 = v5 & v47
 	.loc 1 700
-	and %r3, %r16, %r7
+	and %r3, %r28, %r6
 # v17 = v44 ^ v17
 	.loc 1 701
-	xor %r10, %r29, %r10
+	xor %r18, %r11, %r18
 # v57 = v15 ^ v57
 	.loc 1 702
-	xor %r27, %r31, %r27
+	xor %r16, %r19, %r16
 # v5 = v8 ^ v5
 	.loc 1 703
-	xor %r16, %r28, %r16
+	xor %r28, %r30, %r28
 # v43 = v48 ^ v43
 	.loc 1 704
-	xor %r9, %r21, %r9
+	xor %r9, %r23, %r9
 # v35 = v40 ^ v35
 	.loc 1 705
-	xor %r31, %r25, %r8
+	xor %r11, %r12, %r8
 # v47 = v46 ^ v47
 	.loc 1 706
-	xor %r30, %r30, %r7
+	xor %r10, %r10, %r6
 # v46 = v17 & v43
 	.loc 1 707
-	and %r29, %r10, %r9
+	and %r12, %r18, %r9
 # v40 = v17 & v35
 	.loc 1 708
-	and %r7, %r10, %r31
+	and %r6, %r18, %r11
 # v48 = v57 & v43
 	.loc 1 709
-	and %r8, %r27, %r9
+	and %r8, %r16, %r9
 # v48 = v40 ^ v48
 	.loc 1 710
-	xor %r28, %r7, %r8
+	xor %r30, %r6, %r8
 # v17 = v17 & v47
 	.loc 1 711
-	and %r10, %r10, %r30
+	and %r18, %r18, %r10
 # v40 = v57 & v35
 	.loc 1 712
-	and %r7, %r27, %r31
+	and %r6, %r16, %r11
 # v43 = v5 & v43
 	.loc 1 713
-	and %r8, %r16, %r9
+	and %r8, %r28, %r9
 # v40 = v17 ^ v40
 	.loc 1 714
-	xor %r7, %r10, %r7
+	xor %r6, %r18, %r6
 # v43 = v40 ^ v43
 	.loc 1 715
-	xor %r7, %r7, %r8
+	xor %r6, %r6, %r8
 # v57 = v57 & v47
 	.loc 1 716
-	and %r27, %r27, %r30
+	and %r16, %r16, %r10
 # v35 = v5 & v35
 	.loc 1 717
-	and %r31, %r16, %r31
+	and %r11, %r28, %r11
 # v35 = v57 ^ v35
 	.loc 1 718
-	xor %r31, %r27, %r31
+	xor %r11, %r16, %r11
 # v47 = v5 & v47
 	.loc 1 719
-	and %r8, %r16, %r30
+	and %r8, %r28, %r10
 # v46 = v46 ^ v27
 	.loc 1 720
-	ld %r9, 320(%r1)
-	xor %r29, %r29, %r9
+	xor %r12, %r12, %r7
 # v46 = v46 ^ v37
 	.loc 1 721
-	xor %r29, %r29, %r18
+	xor %r12, %r12, %r5
 # v48 = v48 ^ v22
 	.loc 1 722
-	ld %r9, 328(%r1)
-	xor %r28, %r28, %r9
+	xor %r30, %r30, %r22
 # v48 = v48 ^ v45
 	.loc 1 723
-	xor %r28, %r28, %r15
+	xor %r30, %r30, %r15
 # v43 = v43 ^ v29
 	.loc 1 724
-	xor %r7, %r7, %r20
+	xor %r6, %r6, %r21
 # v43 = v43 ^ v25
 	.loc 1 725
-	xor %r9, %r7, %r14
+	xor %r9, %r6, %r14
 # v35 = v35 ^ v31
 	.loc 1 726
-	xor %r7, %r31, %r17
+	xor %r6, %r11, %r17
 # v35 = v35 ^ v19
 	.loc 1 727
-	xor %r7, %r7, %r4
+	xor %r6, %r6, %r4
 # v47 = v47 ^ v28
 	.loc 1 728
-	xor %r8, %r8, %r6
+	xor %r8, %r8, %r20
 # v47 = v47 ^ v21
 	.loc 1 729
 	xor %r8, %r8, %r3
 # v31 = v46 ^ v31
 	.loc 1 730
-	xor %r17, %r29, %r17
+	xor %r17, %r12, %r17
 # v28 = v48 ^ v28
 	.loc 1 731
-	xor %r31, %r28, %r6
+	xor %r20, %r30, %r20
 # v37 = v35 ^ v37
 	.loc 1 732
-	xor %r18, %r7, %r18
+	xor %r6, %r6, %r5
 # v45 = v47 ^ v45
 	.loc 1 733
 	xor %r15, %r8, %r15
 # v27 = v27 ^ v24
 	.loc 1 734
-	ld %r6, 320(%r1)
-	ld %r7, 192(%r1)
-	xor %r6, %r6, %r7
+	ld %r5, 240(%r1)
+	xor %r7, %r7, %r5
 # v27 = v27 ^ v33
 	.loc 1 735
-	ld %r7, 280(%r1)
-	xor %r8, %r6, %r7
+	xor %r8, %r7, %r31
 # v22 = v22 ^ v55
 	.loc 1 736
-	ld %r6, 328(%r1)
-	ld %r7, 200(%r1)
-	xor %r6, %r6, %r7
+	ld %r5, 248(%r1)
+	xor %r22, %r22, %r5
 # v22 = v22 ^ v36
 	.loc 1 737
-	ld %r7, 288(%r1)
-	xor %r10, %r6, %r7
+	xor %r22, %r22, %r29
 # v29 = v29 ^ v52
 	.loc 1 738
-	ld %r6, 208(%r1)
-	xor %r20, %r20, %r6
+	ld %r5, 256(%r1)
+	xor %r21, %r21, %r5
 # v29 = v29 ^ v20
 	.loc 1 739
-	ld %r6, 296(%r1)
-	xor %r20, %r20, %r6
+	xor %r21, %r21, %r25
 # v31 = v31 ^ v54
 	.loc 1 740
-	ld %r6, 248(%r1)
-	xor %r6, %r17, %r6
+	ld %r5, 296(%r1)
+	xor %r5, %r17, %r5
 # v31 = v31 ^ v23
 	.loc 1 741
-	ld %r7, 304(%r1)
-	xor %r30, %r6, %r7
+	xor %r10, %r5, %r26
 # v28 = v28 ^ v26
 	.loc 1 742
-	ld %r6, 256(%r1)
-	xor %r6, %r31, %r6
+	ld %r5, 304(%r1)
+	xor %r5, %r20, %r5
 # v28 = v28 ^ v30
 	.loc 1 743
-	ld %r7, 312(%r1)
-	xor %r31, %r6, %r7
+	xor %r11, %r5, %r24
 # v43 = v43 ^ v59
 	.loc 1 744
-	ld %r6, 240(%r1)
-	xor %r9, %r9, %r6
+	ld %r12, 288(%r1)
+	xor %r9, %r9, %r12
 # v43 = v43 ^ v38
 	.loc 1 745
-	xor %r7, %r9, %r19
+	xor %r9, %r9, %r27
 # v37 = v37 ^ v41
 	.loc 1 746
-	ld %r9, 264(%r1)
-	xor %r6, %r18, %r9
+	ld %r30, 312(%r1)
+	xor %r5, %r6, %r30
 # v37 = v37 ^ v18
 	.loc 1 747
-	xor %r28, %r6, %r26
+	ld %r28, 352(%r1)
+	xor %r23, %r5, %r28
 # v45 = v45 ^ v49
 	.loc 1 748
-	ld %r27, 272(%r1)
-	xor %r6, %r15, %r27
+	ld %r7, 320(%r1)
+	xor %r5, %r15, %r7
 # v45 = v45 ^ v39
 	.loc 1 749
-	xor %r6, %r6, %r24
+	ld %r20, 360(%r1)
+	xor %r19, %r5, %r20
 # v25 = v25 ^ v51
 	.loc 1 750
-	ld %r25, 216(%r1)
-	xor %r14, %r14, %r25
+	ld %r6, 264(%r1)
+	xor %r14, %r14, %r6
 # v25 = v25 ^ v42
 	.loc 1 751
-	xor %r14, %r14, %r5
+	ld %r18, 328(%r1)
+	xor %r14, %r14, %r18
 # v19 = v19 ^ v53
 	.loc 1 752
-	ld %r21, 224(%r1)
-	xor %r4, %r4, %r21
+	ld %r5, 272(%r1)
+	xor %r4, %r4, %r5
 # v19 = v19 ^ v34
 	.loc 1 753
-	xor %r4, %r4, %r23
+	ld %r17, 336(%r1)
+	xor %r16, %r4, %r17
 # v21 = v21 ^ v50
 	.loc 1 754
-	ld %r17, 232(%r1)
-	xor %r3, %r3, %r17
+	ld %r4, 280(%r1)
+	xor %r3, %r3, %r4
 # v21 = v21 ^ v32
 	.loc 1 755
-	xor %r18, %r3, %r22
+	ld %r15, 344(%r1)
+	xor %r3, %r3, %r15
 # v41 = v27 ^ v41
 	.loc 1 756
-	xor %r29, %r8, %r9
+	xor %r30, %r8, %r30
 # v49 = v22 ^ v49
 	.loc 1 757
-	xor %r8, %r10, %r27
+	xor %r7, %r22, %r7
 # v51 = v29 ^ v51
 	.loc 1 758
-	xor %r10, %r20, %r25
+	xor %r6, %r21, %r6
 # v53 = v31 ^ v53
 	.loc 1 759
-	xor %r27, %r30, %r21
+	xor %r5, %r10, %r5
 # v50 = v28 ^ v50
 	.loc 1 760
-	xor %r25, %r31, %r17
+	xor %r8, %r11, %r4
 # v33 = v37 ^ v33
 	.loc 1 761
-	ld %r3, 280(%r1)
-	xor %r28, %r28, %r3
+	xor %r31, %r23, %r31
 # v36 = v45 ^ v36
 	.loc 1 762
-	ld %r3, 288(%r1)
-	xor %r3, %r6, %r3
+	xor %r29, %r19, %r29
 # v20 = v25 ^ v20
 	.loc 1 763
-	ld %r6, 296(%r1)
-	xor %r9, %r14, %r6
+	xor %r25, %r14, %r25
 # v23 = v19 ^ v23
 	.loc 1 764
-	ld %r6, 304(%r1)
-	xor %r4, %r4, %r6
+	xor %r4, %r16, %r26
 # v30 = v21 ^ v30
 	.loc 1 765
-	ld %r6, 312(%r1)
-	xor %r30, %r18, %r6
+	xor %r3, %r3, %r24
 # v36 = v36 ^ v32
 	.loc 1 766
-	xor %r31, %r3, %r22
+	xor %r29, %r29, %r15
 # v32 = v50 ^ v32
 	.loc 1 767
-	xor %r22, %r25, %r22
+	xor %r15, %r8, %r15
 # v33 = v33 ^ v34
 	.loc 1 768
-	xor %r6, %r28, %r23
+	xor %r31, %r31, %r17
 # v34 = v53 ^ v34
 	.loc 1 769
-	xor %r23, %r27, %r23
+	xor %r17, %r5, %r17
 # v43 = v43 ^ v42
 	.loc 1 770
-	xor %r7, %r7, %r5
+	xor %r9, %r9, %r18
 # v42 = v51 ^ v42
 	.loc 1 771
-	xor %r5, %r10, %r5
+	xor %r18, %r6, %r18
 # v32 = v32 ^ v39
 	.loc 1 772
-	xor %r22, %r22, %r24
+	xor %r15, %r15, %r20
 # v39 = v49 ^ v39
 	.loc 1 773
-	xor %r24, %r8, %r24
+	xor %r20, %r7, %r20
 # v34 = v34 ^ v18
 	.loc 1 774
-	xor %r23, %r23, %r26
+	xor %r17, %r17, %r28
 # v18 = v41 ^ v18
 	.loc 1 775
-	xor %r26, %r29, %r26
+	xor %r28, %r30, %r28
 # v42 = v42 ^ v38
 	.loc 1 776
-	xor %r8, %r5, %r19
+	xor %r18, %r18, %r27
 # v38 = v59 ^ v38
 	.loc 1 777
-	ld %r3, 240(%r1)
-	xor %r19, %r3, %r19
+	xor %r27, %r12, %r27
 # v39 = v39 ^ v30
 	.loc 1 778
-	xor %r24, %r24, %r30
+	xor %r20, %r20, %r3
 # v30 = v26 ^ v30
 	.loc 1 779
-	ld %r3, 256(%r1)
-	xor %r3, %r3, %r30
+	ld %r5, 304(%r1)
+	xor %r3, %r5, %r3
 # v18 = v18 ^ v23
 	.loc 1 780
-	xor %r26, %r26, %r4
+	xor %r28, %r28, %r4
 # v23 = v54 ^ v23
 	.loc 1 781
-	ld %r5, 248(%r1)
+	ld %r5, 296(%r1)
 	xor %r4, %r5, %r4
 # v38 = v38 ^ v20
 	.loc 1 782
-	xor %r19, %r19, %r9
+	xor %r27, %r27, %r25
 # v20 = v52 ^ v20
 	.loc 1 783
-	ld %r5, 208(%r1)
-	xor %r9, %r5, %r9
+	ld %r5, 256(%r1)
+	xor %r25, %r5, %r25
 # v30 = v30 ^ v36
 	.loc 1 784
-	xor %r10, %r3, %r31
+	xor %r7, %r3, %r29
 # v36 = v55 ^ v36
 	.loc 1 785
-	ld %r3, 200(%r1)
-	xor %r31, %r3, %r31
+	ld %r3, 248(%r1)
+	xor %r29, %r3, %r29
 # v23 = v23 ^ v33
 	.loc 1 786
-	xor %r30, %r4, %r6
+	xor %r8, %r4, %r31
 # v33 = v24 ^ v33
 	.loc 1 787
-	ld %r3, 192(%r1)
-	xor %r29, %r3, %r6
+	ld %r3, 240(%r1)
+	xor %r31, %r3, %r31
 # v24 = v33 ^ v18
 	.loc 1 788
-	xor %r3, %r29, %r26
+	xor %r3, %r31, %r28
 # v55 = v36 ^ v39
 	.loc 1 789
-	xor %r4, %r31, %r24
+	xor %r4, %r29, %r20
 # v52 = v20 ^ v42
 	.loc 1 790
-	xor %r5, %r9, %r8
+	xor %r5, %r25, %r18
 # v52 = v52 ^ v43
 	.loc 1 791
-	xor %r5, %r5, %r7
+	xor %r5, %r5, %r9
 # v54 = v23 ^ v34
 	.loc 1 792
-	xor %r28, %r30, %r23
+	xor %r30, %r8, %r17
 # v26 = v30 ^ v32
 	.loc 1 793
-	xor %r27, %r10, %r22
+	xor %r10, %r7, %r15
 # v59 = v38 ^ v43
 	.loc 1 794
-	xor %r25, %r19, %r7
+	xor %r12, %r27, %r9
 # v24 = v24 ^ v54
 	.loc 1 795
-	xor %r3, %r3, %r28
+	xor %r3, %r3, %r30
 # v41 = v43 ^ v42
 	.loc 1 796
-	xor %r6, %r7, %r8
+	xor %r6, %r9, %r18
 # v55 = v55 ^ v26
 	.loc 1 797
-	xor %r4, %r4, %r27
+	std %r9, 208(%r1)
+	xor %r4, %r4, %r10
 # v55 = v55 ^ v32
 	.loc 1 798
-	xor %r17, %r4, %r22
+	xor %r4, %r4, %r15
 # v49 = v18 ^ v34
 	.loc 1 799
-	xor %r4, %r26, %r23
+	xor %r26, %r28, %r17
 # v52 = v52 ^ v59
 	.loc 1 800
-	xor %r21, %r5, %r25
+	xor %r11, %r5, %r12
 # v51 = v39 ^ v32
 	.loc 1 801
-	xor %r20, %r24, %r22
+	xor %r9, %r20, %r15
 # v24 = v24 ^ v49
 	.loc 1 802
-	xor %r18, %r3, %r4
+	xor %r3, %r3, %r26
 # v53 = v32 ^ v26
 	.loc 1 803
-	xor %r3, %r22, %r27
+	xor %r5, %r15, %r10
 # v41 = v41 ^ v52
 	.loc 1 804
-	xor %r6, %r6, %r21
+	std %r15, 216(%r1)
+	xor %r6, %r6, %r11
 # v41 = v41 ^ v59
 	.loc 1 805
-	xor %r6, %r6, %r25
+	xor %r6, %r6, %r12
 # v54 = v54 ^ v34
 	.loc 1 806
-	xor %r16, %r28, %r23
+	xor %r23, %r30, %r17
 # v55 = v55 ^ v51
 	.loc 1 807
-	xor %r28, %r17, %r20
+	xor %r24, %r4, %r9
 # v50 = v42 ^ v59
 	.loc 1 808
-	xor %r5, %r8, %r25
+	xor %r30, %r18, %r12
 # v24 = v24 ^ v54
 	.loc 1 809
-	xor %r17, %r18, %r16
+	xor %r3, %r3, %r23
 # v59 = v59 ^ v52
 	.loc 1 810
-	xor %r15, %r25, %r21
+	xor %r4, %r12, %r11
 # v53 = v53 ^ v55
 	.loc 1 811
-	xor %r3, %r3, %r28
+	xor %r5, %r5, %r24
 # v53 = v53 ^ v51
 	.loc 1 812
-	xor %r25, %r3, %r20
+	xor %r12, %r5, %r9
 # v49 = v49 ^ v34
 	.loc 1 813
-	xor %r18, %r4, %r23
+	xor %r26, %r26, %r17
 # v41 = v41 ^ v50
 	.loc 1 814
-	xor %r6, %r6, %r5
+	xor %r6, %r6, %r30
 # v26 = v26 ^ v51
 	.loc 1 815
-	xor %r27, %r27, %r20
+	xor %r5, %r10, %r9
 # v24 = v24 ^ v49
 	.loc 1 816
-	xor %r4, %r17, %r18
-	std %r4, 408(%r1)
+	xor %r10, %r3, %r26
 # v51 = v51 ^ v55
 	.loc 1 817
-	xor %r3, %r20, %r28
-	std %r3, 416(%r1)
+	xor %r9, %r9, %r24
 # v59 = v59 ^ v41
 	.loc 1 818
-	xor %r3, %r15, %r6
+	xor %r4, %r4, %r6
 # v59 = v59 ^ v50
 	.loc 1 819
-	xor %r3, %r3, %r5
-	std %r3, 424(%r1)
+	xor %r22, %r4, %r30
 # v54 = v54 ^ v34
 	.loc 1 820
-	xor %r16, %r16, %r23
+	xor %r23, %r23, %r17
 # v53 = v53 ^ v26
 	.loc 1 821
-	xor %r20, %r25, %r27
+	std %r17, 224(%r1)
+	xor %r3, %r12, %r5
 # v52 = v52 ^ v50
 	.loc 1 822
-	xor %r21, %r21, %r5
+	std %r5, 232(%r1)
+	std %r3, 240(%r1)
+	xor %r3, %r11, %r30
 # v21 = v24 & v33
 	.loc 1 823
-	and %r3, %r4, %r29
-	std %r3, 208(%r1)
+	std %r3, 320(%r1)
+	and %r11, %r10, %r31
 # v19 = v24 & v36
 	.loc 1 824
-	and %r3, %r4, %r31
+	and %r3, %r10, %r29
 # v25 = v50 & v33
 	.loc 1 825
-	and %r4, %r5, %r29
+	and %r4, %r30, %r31
 # v25 = v19 ^ v25
 	.loc 1 826
-	xor %r3, %r3, %r4
-	std %r3, 216(%r1)
+	xor %r12, %r3, %r4
 # v19 = v24 & v20
 	.loc 1 827
-	ld %r3, 408(%r1)
-	and %r3, %r3, %r9
+	and %r3, %r10, %r25
 # v45 = v50 & v36
 	.loc 1 828
-	and %r4, %r5, %r31
+	and %r4, %r30, %r29
 # v37 = v51 & v33
 	.loc 1 829
-	ld %r17, 416(%r1)
-	and %r25, %r17, %r29
+	and %r5, %r9, %r31
 # v45 = v19 ^ v45
 	.loc 1 830
 	xor %r4, %r3, %r4
 # v37 = v45 ^ v37
 	.loc 1 831
-	xor %r3, %r4, %r25
-	std %r3, 224(%r1)
+	xor %r19, %r4, %r5
 # v45 = v50 & v20
 	.loc 1 832
-	and %r3, %r5, %r9
+	and %r3, %r30, %r25
 # v19 = v51 & v36
 	.loc 1 833
-	and %r4, %r17, %r31
+	and %r4, %r9, %r29
 # v19 = v45 ^ v19
 	.loc 1 834
-	xor %r3, %r3, %r4
-	std %r3, 192(%r1)
+	xor %r16, %r3, %r4
 # v45 = v51 & v20
 	.loc 1 835
-	and %r3, %r17, %r9
-	std %r3, 200(%r1)
+	and %r17, %r9, %r25
 # v28 = v49 & v23
 	.loc 1 836
-	and %r3, %r18, %r30
-	std %r3, 232(%r1)
+	and %r21, %r26, %r8
 # v31 = v49 & v30
 	.loc 1 837
-	and %r3, %r18, %r10
+	and %r3, %r26, %r7
 # v29 = v59 & v23
 	.loc 1 838
-	ld %r17, 424(%r1)
-	and %r4, %r17, %r30
+	and %r4, %r22, %r8
 # v29 = v31 ^ v29
 	.loc 1 839
-	xor %r3, %r3, %r4
-	std %r3, 240(%r1)
+	xor %r15, %r3, %r4
 # v31 = v49 & v38
 	.loc 1 840
-	and %r3, %r18, %r19
+	and %r3, %r26, %r27
 # v22 = v59 & v30
 	.loc 1 841
-	and %r4, %r17, %r10
+	and %r4, %r22, %r7
 # v27 = v55 & v23
 	.loc 1 842
-	and %r25, %r28, %r30
+	and %r5, %r24, %r8
 # v22 = v31 ^ v22
 	.loc 1 843
 	xor %r4, %r3, %r4
 # v27 = v22 ^ v27
 	.loc 1 844
-	xor %r3, %r4, %r25
-	std %r3, 248(%r1)
+	xor %r5, %r4, %r5
 # v22 = v59 & v38
 	.loc 1 845
-	and %r3, %r17, %r19
+	and %r3, %r22, %r27
 # v31 = v55 & v30
 	.loc 1 846
-	and %r4, %r28, %r10
+	and %r4, %r24, %r7
 # v31 = v22 ^ v31
 	.loc 1 847
-	xor %r3, %r3, %r4
-	std %r3, 256(%r1)
+	xor %r4, %r3, %r4
 # v22 = v55 & v38
 	.loc 1 848
-	and %r3, %r28, %r19
-	std %r3, 264(%r1)
+	and %r3, %r24, %r27
 # v47 = v24 ^ v49
 	.loc 1 849
-	ld %r3, 408(%r1)
-	xor %r25, %r3, %r18
+	xor %r14, %r10, %r26
 # v35 = v50 ^ v59
 	.loc 1 850
-	mr %r3, %r17
-	xor %r15, %r5, %r3
-	std %r15, 272(%r1)
+	std %r26, 304(%r1)
+	xor %r26, %r30, %r22
 # v48 = v51 ^ v55
 	.loc 1 851
-	ld %r3, 416(%r1)
-	xor %r3, %r3, %r28
-	std %r3, 280(%r1)
+	std %r22, 312(%r1)
+	xor %r22, %r9, %r24
 # v46 = v33 ^ v23
 	.loc 1 852
-	xor %r14, %r29, %r30
-	std %r14, 312(%r1)
+	std %r24, 296(%r1)
+	xor %r24, %r31, %r8
 # v5 = v36 ^ v30
 	.loc 1 853
-	xor %r4, %r31, %r10
+	std %r8, 280(%r1)
+	std %r31, 288(%r1)
+	xor %r8, %r29, %r7
 # v57 = v20 ^ v38
 	.loc 1 854
-	xor %r17, %r9, %r19
+	std %r7, 264(%r1)
+	std %r29, 272(%r1)
+	xor %r29, %r25, %r27
 # v40 = v47 & v46
 	.loc 1 855
-	and %r3, %r25, %r14
-	std %r3, 288(%r1)
+	std %r27, 248(%r1)
+	std %r25, 256(%r1)
+	and %r27, %r14, %r24
 # v17 = v47 & v5
 	.loc 1 856
-	and %r3, %r25, %r4
-	std %r3, 296(%r1)
+	and %r7, %r14, %r8
 # v8 = v35 & v46
 	.loc 1 857
-	and %r3, %r15, %r14
-	std %r3, 304(%r1)
+	and %r31, %r26, %r24
 # v8 = v17 ^ v8
 	.loc 1 858
-	ld %r3, 296(%r1)
-	ld %r14, 304(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 296(%r1)
+	xor %r31, %r7, %r31
 # v47 = v47 & v57
 	.loc 1 859
-	and %r14, %r25, %r17
+	and %r14, %r14, %r29
 # v17 = v35 & v5
 	.loc 1 860
-	and %r15, %r15, %r4
+	and %r7, %r26, %r8
 # v46 = v48 & v46
 	.loc 1 861
-	ld %r3, 280(%r1)
-	ld %r25, 312(%r1)
-	and %r25, %r3, %r25
+	and %r24, %r22, %r24
 # v17 = v47 ^ v17
 	.loc 1 862
-	xor %r3, %r14, %r15
+	xor %r7, %r14, %r7
 # v46 = v17 ^ v46
 	.loc 1 863
-	xor %r25, %r3, %r25
+	xor %r24, %r7, %r24
 # v35 = v35 & v57
 	.loc 1 864
-	ld %r3, 272(%r1)
-	and %r3, %r3, %r17
+	and %r26, %r26, %r29
 # v5 = v48 & v5
 	.loc 1 865
-	ld %r15, 280(%r1)
-	and %r4, %r15, %r4
+	and %r8, %r22, %r8
 # v5 = v35 ^ v5
 	.loc 1 866
-	xor %r4, %r3, %r4
+	xor %r8, %r26, %r8
 # v57 = v48 & v57
 	.loc 1 867
-	and %r3, %r15, %r17
-	std %r3, 280(%r1)
+	and %r29, %r22, %r29
 # v40 = v40 ^ v21
 	.loc 1 868
-	ld %r3, 288(%r1)
-	ld %r17, 208(%r1)
-	xor %r3, %r3, %r17
+	xor %r27, %r27, %r11
 # v40 = v40 ^ v28
 	.loc 1 869
-	ld %r17, 232(%r1)
-	xor %r3, %r3, %r17
-	std %r3, 272(%r1)
+	std %r11, 328(%r1)
+	xor %r27, %r27, %r21
 # v8 = v8 ^ v25
 	.loc 1 870
-	ld %r3, 216(%r1)
-	ld %r17, 296(%r1)
-	xor %r3, %r17, %r3
+	xor %r31, %r31, %r12
 # v8 = v8 ^ v29
 	.loc 1 871
-	ld %r17, 240(%r1)
-	xor %r3, %r3, %r17
-	std %r3, 288(%r1)
+	std %r12, 336(%r1)
+	xor %r31, %r31, %r15
 # v46 = v46 ^ v37
 	.loc 1 872
-	ld %r3, 224(%r1)
-	xor %r3, %r25, %r3
+	xor %r24, %r24, %r19
 # v46 = v46 ^ v27
 	.loc 1 873
-	ld %r25, 248(%r1)
-	xor %r3, %r3, %r25
-	std %r3, 240(%r1)
+	std %r19, 344(%r1)
+	xor %r24, %r24, %r5
 # v5 = v5 ^ v19
 	.loc 1 874
-	ld %r25, 192(%r1)
-	xor %r3, %r4, %r25
+	std %r5, 352(%r1)
+	std %r24, 376(%r1)
+	xor %r8, %r8, %r16
 # v5 = v5 ^ v31
 	.loc 1 875
-	ld %r4, 256(%r1)
-	xor %r4, %r3, %r4
+	xor %r8, %r8, %r4
 # v57 = v57 ^ v45
 	.loc 1 876
-	ld %r15, 200(%r1)
-	ld %r3, 280(%r1)
-	xor %r14, %r3, %r15
+	std %r4, 360(%r1)
+	xor %r29, %r29, %r17
 # v57 = v57 ^ v22
 	.loc 1 877
-	ld %r3, 264(%r1)
-	xor %r14, %r14, %r3
+	xor %r29, %r29, %r3
 # v19 = v40 ^ v19
 	.loc 1 878
-	ld %r3, 272(%r1)
-	xor %r3, %r3, %r25
-	std %r3, 272(%r1)
+	std %r3, 368(%r1)
+	xor %r16, %r27, %r16
 # v45 = v8 ^ v45
 	.loc 1 879
-	ld %r3, 288(%r1)
-	xor %r3, %r3, %r15
-	std %r3, 280(%r1)
+	std %r16, 384(%r1)
+	xor %r17, %r31, %r17
 # v28 = v5 ^ v28
 	.loc 1 880
-	ld %r3, 232(%r1)
-	xor %r3, %r4, %r3
-	std %r3, 232(%r1)
+	std %r17, 392(%r1)
+	xor %r21, %r8, %r21
 # v29 = v57 ^ v29
 	.loc 1 881
-	xor %r3, %r14, %r17
-	std %r3, 288(%r1)
+	std %r21, 400(%r1)
+	xor %r15, %r29, %r15
 # v57 = v54 & v18
 	.loc 1 882
-	and %r3, %r16, %r26
-	std %r3, 296(%r1)
+	std %r15, 408(%r1)
+	and %r25, %r23, %r28
 # v5 = v54 & v39
 	.loc 1 883
-	and %r3, %r16, %r24
+	and %r3, %r23, %r20
 # v8 = v41 & v18
 	.loc 1 884
-	and %r4, %r6, %r26
+	and %r4, %r6, %r28
 # v8 = v5 ^ v8
 	.loc 1 885
-	xor %r3, %r3, %r4
-	std %r3, 304(%r1)
+	xor %r22, %r3, %r4
 # v5 = v54 & v42
 	.loc 1 886
-	and %r3, %r16, %r8
+	and %r3, %r23, %r18
 # v40 = v41 & v39
 	.loc 1 887
-	and %r4, %r6, %r24
+	and %r4, %r6, %r20
 # v48 = v53 & v18
 	.loc 1 888
-	and %r25, %r20, %r26
+	ld %r24, 240(%r1)
+	and %r5, %r24, %r28
 # v40 = v5 ^ v40
 	.loc 1 889
 	xor %r4, %r3, %r4
 # v48 = v40 ^ v48
 	.loc 1 890
-	xor %r3, %r4, %r25
-	std %r3, 312(%r1)
+	xor %r16, %r4, %r5
 # v40 = v41 & v42
 	.loc 1 891
-	and %r3, %r6, %r8
+	and %r3, %r6, %r18
 # v5 = v53 & v39
 	.loc 1 892
-	and %r4, %r20, %r24
+	and %r4, %r24, %r20
 # v5 = v40 ^ v5
 	.loc 1 893
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r17, %r3, %r4
 # v40 = v53 & v42
 	.loc 1 894
-	and %r3, %r20, %r8
-	std %r3, 328(%r1)
+	and %r31, %r24, %r18
 # v35 = v34 & v34
 	.loc 1 895
-	and %r3, %r23, %r23
-	std %r3, 336(%r1)
+	ld %r12, 224(%r1)
+	and %r7, %r12, %r12
 # v17 = v34 & v32
 	.loc 1 896
-	and %r3, %r23, %r22
+	ld %r4, 216(%r1)
+	and %r3, %r12, %r4
 # v47 = v52 & v34
 	.loc 1 897
-	and %r4, %r21, %r23
+	ld %r5, 320(%r1)
+	and %r27, %r5, %r12
 # v47 = v17 ^ v47
 	.loc 1 898
-	xor %r3, %r3, %r4
-	std %r3, 344(%r1)
+	xor %r27, %r3, %r27
 # v17 = v34 & v43
 	.loc 1 899
-	and %r3, %r23, %r7
+	ld %r3, 208(%r1)
+	and %r11, %r12, %r3
 # v15 = v52 & v32
 	.loc 1 900
-	and %r4, %r21, %r22
+	and %r29, %r5, %r4
 # v44 = v26 & v34
 	.loc 1 901
-	and %r25, %r27, %r23
+	ld %r8, 232(%r1)
+	and %r26, %r8, %r12
 # v15 = v17 ^ v15
 	.loc 1 902
-	xor %r4, %r3, %r4
+	xor %r29, %r11, %r29
 # v44 = v15 ^ v44
 	.loc 1 903
-	xor %r3, %r4, %r25
-	std %r3, 432(%r1)
+	xor %r11, %r29, %r26
 # v15 = v52 & v43
 	.loc 1 904
-	and %r3, %r21, %r7
+	and %r29, %r5, %r3
 # v17 = v26 & v32
 	.loc 1 905
-	and %r4, %r27, %r22
+	and %r26, %r8, %r4
 # v17 = v15 ^ v17
 	.loc 1 906
-	xor %r3, %r3, %r4
-	std %r3, 440(%r1)
+	xor %r26, %r29, %r26
 # v15 = v26 & v43
 	.loc 1 907
-	and %r25, %r27, %r7
+	and %r29, %r8, %r3
 # v58 = v54 ^ v34
 	.loc 1 908
-	xor %r4, %r16, %r23
+	xor %r19, %r23, %r12
 # v62 = v41 ^ v52
 	.loc 1 909
-	xor %r3, %r6, %r21
-	std %r3, 352(%r1)
+	xor %r21, %r6, %r5
 # v60 = v53 ^ v26
 	.loc 1 910
-	xor %r3, %r20, %r27
-	std %r3, 360(%r1)
+	xor %r14, %r24, %r8
 # v56 = v18 ^ v34
 	.loc 1 911
-	xor %r15, %r26, %r23
+	xor %r15, %r28, %r12
 # v12 = v39 ^ v32
 	.loc 1 912
-	xor %r17, %r24, %r22
+	std %r28, 240(%r1)
+	xor %r28, %r20, %r4
 # v61 = v42 ^ v43
 	.loc 1 913
-	xor %r3, %r8, %r7
-	std %r3, 368(%r1)
+	std %r20, 232(%r1)
+	xor %r20, %r18, %r3
 # v2 = v58 & v56
 	.loc 1 914
-	and %r3, %r4, %r15
-	std %r3, 376(%r1)
+	std %r18, 224(%r1)
+	and %r18, %r19, %r15
 # v63 = v58 & v12
 	.loc 1 915
-	and %r3, %r4, %r17
-	std %r3, 192(%r1)
+	and %r3, %r19, %r28
 # v64 = v62 & v56
 	.loc 1 916
-	ld %r3, 352(%r1)
-	and %r3, %r3, %r15
-	std %r3, 200(%r1)
+	and %r4, %r21, %r15
 # v64 = v63 ^ v64
 	.loc 1 917
-	ld %r3, 192(%r1)
-	ld %r14, 200(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 192(%r1)
+	xor %r4, %r3, %r4
 # v58 = v58 & v61
 	.loc 1 918
-	ld %r3, 368(%r1)
-	and %r3, %r4, %r3
-	std %r3, 200(%r1)
+	and %r19, %r19, %r20
 # v63 = v62 & v12
 	.loc 1 919
-	ld %r3, 352(%r1)
-	and %r4, %r3, %r17
+	and %r3, %r21, %r28
 # v56 = v60 & v56
 	.loc 1 920
-	ld %r3, 360(%r1)
-	and %r3, %r3, %r15
+	and %r15, %r14, %r15
 # v63 = v58 ^ v63
 	.loc 1 921
-	ld %r15, 200(%r1)
-	xor %r4, %r15, %r4
+	xor %r3, %r19, %r3
 # v56 = v63 ^ v56
 	.loc 1 922
-	xor %r3, %r4, %r3
-	std %r3, 200(%r1)
+	xor %r15, %r3, %r15
 # v62 = v62 & v61
 	.loc 1 923
-	ld %r3, 352(%r1)
-	ld %r4, 368(%r1)
-	and %r3, %r3, %r4
+	and %r21, %r21, %r20
 # v12 = v60 & v12
 	.loc 1 924
-	ld %r15, 360(%r1)
-	and %r4, %r15, %r17
+	and %r28, %r14, %r28
 # v12 = v62 ^ v12
 	.loc 1 925
-	xor %r4, %r3, %r4
+	xor %r3, %r21, %r28
 # v61 = v60 & v61
 	.loc 1 926
-	ld %r3, 368(%r1)
-	and %r3, %r15, %r3
-	std %r3, 352(%r1)
+	and %r20, %r14, %r20
 # v2 = v2 ^ v57
 	.loc 1 927
-	ld %r3, 376(%r1)
-	ld %r17, 296(%r1)
-	xor %r3, %r3, %r17
+	xor %r18, %r18, %r25
 # v2 = v2 ^ v35
 	.loc 1 928
-	ld %r17, 336(%r1)
-	xor %r17, %r3, %r17
+	xor %r18, %r18, %r7
 # v64 = v64 ^ v8
 	.loc 1 929
-	ld %r3, 304(%r1)
-	ld %r15, 192(%r1)
-	xor %r3, %r15, %r3
+	xor %r4, %r4, %r22
 # v64 = v64 ^ v47
 	.loc 1 930
-	ld %r15, 344(%r1)
-	xor %r3, %r3, %r15
-	std %r3, 192(%r1)
+	xor %r4, %r4, %r27
 # v56 = v56 ^ v48
 	.loc 1 931
-	ld %r3, 312(%r1)
-	ld %r15, 200(%r1)
-	xor %r3, %r15, %r3
+	xor %r15, %r15, %r16
 # v56 = v56 ^ v44
 	.loc 1 932
-	ld %r15, 432(%r1)
-	xor %r3, %r3, %r15
-	std %r3, 200(%r1)
+	xor %r15, %r15, %r11
 # v12 = v12 ^ v5
 	.loc 1 933
-	ld %r15, 320(%r1)
-	xor %r3, %r4, %r15
+	std %r11, 320(%r1)
+	xor %r3, %r3, %r17
 # v12 = v12 ^ v17
 	.loc 1 934
-	ld %r4, 440(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r3, %r3, %r26
 # v61 = v61 ^ v40
 	.loc 1 935
-	ld %r4, 328(%r1)
-	ld %r3, 352(%r1)
-	xor %r3, %r3, %r4
+	std %r26, 416(%r1)
+	xor %r20, %r20, %r31
 # v61 = v61 ^ v15
 	.loc 1 936
-	xor %r14, %r3, %r25
+	xor %r20, %r20, %r29
 # v5 = v2 ^ v5
 	.loc 1 937
-	xor %r3, %r17, %r15
-	std %r3, 328(%r1)
+	std %r29, 424(%r1)
+	xor %r17, %r18, %r17
 # v40 = v64 ^ v40
 	.loc 1 938
-	ld %r3, 192(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 192(%r1)
+	xor %r31, %r4, %r31
 # v35 = v12 ^ v35
 	.loc 1 939
-	ld %r3, 320(%r1)
-	ld %r4, 336(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r7, %r3, %r7
 # v47 = v61 ^ v47
 	.loc 1 940
-	ld %r3, 344(%r1)
-	xor %r3, %r14, %r3
-	std %r3, 336(%r1)
+	std %r7, 432(%r1)
+	xor %r27, %r20, %r27
 # v54 = v24 ^ v54
 	.loc 1 941
-	ld %r3, 408(%r1)
-	xor %r16, %r3, %r16
+	std %r27, 440(%r1)
+	xor %r23, %r10, %r23
 # v41 = v50 ^ v41
 	.loc 1 942
-	xor %r6, %r5, %r6
+	xor %r30, %r30, %r6
 # v53 = v51 ^ v53
 	.loc 1 943
-	ld %r3, 416(%r1)
-	xor %r20, %r3, %r20
+	xor %r24, %r9, %r24
 # v49 = v49 ^ v34
 	.loc 1 944
-	xor %r18, %r18, %r23
+	ld %r29, 304(%r1)
+	xor %r29, %r29, %r12
 # v52 = v59 ^ v52
 	.loc 1 945
-	ld %r3, 424(%r1)
-	xor %r21, %r3, %r21
+	ld %r3, 312(%r1)
+	xor %r28, %r3, %r5
 # v26 = v55 ^ v26
 	.loc 1 946
-	xor %r27, %r28, %r27
+	ld %r3, 296(%r1)
+	xor %r27, %r3, %r8
 # v18 = v33 ^ v18
 	.loc 1 947
-	xor %r26, %r29, %r26
+	ld %r3, 288(%r1)
+	ld %r9, 240(%r1)
+	xor %r9, %r3, %r9
 # v39 = v36 ^ v39
 	.loc 1 948
-	xor %r24, %r31, %r24
+	ld %r3, 272(%r1)
+	ld %r10, 232(%r1)
+	xor %r10, %r3, %r10
 # v42 = v20 ^ v42
 	.loc 1 949
-	xor %r8, %r9, %r8
+	ld %r3, 256(%r1)
+	ld %r11, 224(%r1)
+	xor %r11, %r3, %r11
 # v34 = v23 ^ v34
 	.loc 1 950
-	xor %r23, %r30, %r23
+	ld %r3, 280(%r1)
+	xor %r12, %r3, %r12
 # v32 = v30 ^ v32
 	.loc 1 951
-	xor %r22, %r10, %r22
+	ld %r3, 264(%r1)
+	ld %r8, 216(%r1)
+	xor %r8, %r3, %r8
 # v43 = v38 ^ v43
 	.loc 1 952
-	xor %r9, %r19, %r7
+	ld %r3, 248(%r1)
+	ld %r6, 208(%r1)
+	xor %r6, %r3, %r6
 # v38 = v54 & v18
 	.loc 1 953
-	and %r7, %r16, %r26
+	and %r7, %r23, %r9
 # v30 = v54 & v39
 	.loc 1 954
-	and %r3, %r16, %r24
+	and %r3, %r23, %r10
 # v23 = v41 & v18
 	.loc 1 955
-	and %r4, %r6, %r26
+	and %r4, %r30, %r9
 # v23 = v30 ^ v23
 	.loc 1 956
-	xor %r10, %r3, %r4
+	xor %r26, %r3, %r4
 # v30 = v54 & v42
 	.loc 1 957
-	and %r3, %r16, %r8
+	and %r3, %r23, %r11
 # v20 = v41 & v39
 	.loc 1 958
-	and %r4, %r6, %r24
+	and %r4, %r30, %r10
 # v36 = v53 & v18
 	.loc 1 959
-	and %r5, %r20, %r26
+	and %r5, %r24, %r9
 # v20 = v30 ^ v20
 	.loc 1 960
 	xor %r4, %r3, %r4
 # v36 = v20 ^ v36
 	.loc 1 961
-	xor %r30, %r4, %r5
+	xor %r21, %r4, %r5
 # v20 = v41 & v42
 	.loc 1 962
-	and %r3, %r6, %r8
+	and %r3, %r30, %r11
 # v30 = v53 & v39
 	.loc 1 963
-	and %r4, %r20, %r24
+	and %r4, %r24, %r10
 # v30 = v20 ^ v30
 	.loc 1 964
-	xor %r28, %r3, %r4
+	xor %r19, %r3, %r4
 # v20 = v53 & v42
 	.loc 1 965
-	and %r31, %r20, %r8
+	and %r20, %r24, %r11
 # v33 = v49 & v34
 	.loc 1 966
-	and %r29, %r18, %r23
+	and %r5, %r29, %r12
 # v55 = v49 & v32
 	.loc 1 967
-	and %r3, %r18, %r22
+	and %r3, %r29, %r8
 # v59 = v52 & v34
 	.loc 1 968
-	and %r4, %r21, %r23
+	and %r4, %r28, %r12
 # v59 = v55 ^ v59
 	.loc 1 969
-	xor %r19, %r3, %r4
+	xor %r18, %r3, %r4
 # v55 = v49 & v43
 	.loc 1 970
-	and %r3, %r18, %r9
+	and %r3, %r29, %r6
 # v51 = v52 & v32
 	.loc 1 971
-	and %r4, %r21, %r22
+	and %r4, %r28, %r8
 # v50 = v26 & v34
 	.loc 1 972
-	and %r5, %r27, %r23
+	and %r14, %r27, %r12
 # v51 = v55 ^ v51
 	.loc 1 973
 	xor %r4, %r3, %r4
 # v50 = v51 ^ v50
 	.loc 1 974
-	xor %r5, %r4, %r5
+	xor %r14, %r4, %r14
 # v51 = v52 & v43
 	.loc 1 975
-	and %r3, %r21, %r9
+	and %r3, %r28, %r6
 # v55 = v26 & v32
 	.loc 1 976
-	and %r4, %r27, %r22
+	and %r4, %r27, %r8
 # v55 = v51 ^ v55
 	.loc 1 977
-	xor %r15, %r3, %r4
+	xor %r4, %r3, %r4
 # v51 = v26 & v43
 	.loc 1 978
-	and %r17, %r27, %r9
+	and %r3, %r27, %r6
 # v49 = v54 ^ v49
 	.loc 1 979
-	xor %r18, %r16, %r18
+	xor %r29, %r23, %r29
 # v52 = v41 ^ v52
 	.loc 1 980
-	xor %r21, %r6, %r21
+	xor %r28, %r30, %r28
 # v26 = v53 ^ v26
 	.loc 1 981
-	xor %r27, %r20, %r27
+	xor %r27, %r24, %r27
 # v34 = v18 ^ v34
 	.loc 1 982
-	xor %r6, %r26, %r23
+	xor %r12, %r9, %r12
 # v32 = v39 ^ v32
 	.loc 1 983
-	xor %r22, %r24, %r22
+	xor %r9, %r10, %r8
 # v43 = v42 ^ v43
 	.loc 1 984
-	xor %r9, %r8, %r9
+	xor %r10, %r11, %r6
 # v42 = v49 & v34
 	.loc 1 985
-	and %r8, %r18, %r6
+	and %r11, %r29, %r12
 # v39 = v49 & v32
 	.loc 1 986
-	and %r3, %r18, %r22
+	and %r6, %r29, %r9
 # v18 = v52 & v34
 	.loc 1 987
-	and %r4, %r21, %r6
+	and %r8, %r28, %r12
 # v18 = v39 ^ v18
 	.loc 1 988
-	xor %r26, %r3, %r4
+	xor %r30, %r6, %r8
 # v49 = v49 & v43
 	.loc 1 989
-	and %r3, %r18, %r9
+	and %r29, %r29, %r10
 # v39 = v52 & v32
 	.loc 1 990
-	and %r4, %r21, %r22
+	and %r6, %r28, %r9
 # v34 = v26 & v34
 	.loc 1 991
-	and %r6, %r27, %r6
+	and %r8, %r27, %r12
 # v39 = v49 ^ v39
 	.loc 1 992
-	xor %r4, %r3, %r4
+	xor %r6, %r29, %r6
 # v34 = v39 ^ v34
 	.loc 1 993
-	xor %r6, %r4, %r6
+	xor %r6, %r6, %r8
 # v52 = v52 & v43
 	.loc 1 994
-	and %r21, %r21, %r9
+	and %r28, %r28, %r10
 # v32 = v26 & v32
 	.loc 1 995
-	and %r3, %r27, %r22
+	and %r9, %r27, %r9
 # v32 = v52 ^ v32
 	.loc 1 996
-	xor %r3, %r21, %r3
+	xor %r9, %r28, %r9
 # v43 = v26 & v43
 	.loc 1 997
-	and %r9, %r27, %r9
+	and %r8, %r27, %r10
 # v42 = v42 ^ v38
 	.loc 1 998
-	xor %r8, %r8, %r7
+	xor %r11, %r11, %r7
 # v42 = v42 ^ v33
 	.loc 1 999
-	xor %r8, %r8, %r29
+	xor %r11, %r11, %r5
 # v18 = v18 ^ v23
 	.loc 1 1000
-	xor %r26, %r26, %r10
+	xor %r30, %r30, %r26
 # v18 = v18 ^ v59
 	.loc 1 1001
-	xor %r26, %r26, %r19
+	xor %r30, %r30, %r18
 # v34 = v34 ^ v36
 	.loc 1 1002
-	xor %r6, %r6, %r30
+	xor %r6, %r6, %r21
 # v34 = v34 ^ v50
 	.loc 1 1003
-	xor %r6, %r6, %r5
+	xor %r10, %r6, %r14
 # v32 = v32 ^ v30
 	.loc 1 1004
-	xor %r3, %r3, %r28
+	xor %r6, %r9, %r19
 # v32 = v32 ^ v55
 	.loc 1 1005
-	xor %r3, %r3, %r15
+	xor %r6, %r6, %r4
 # v43 = v43 ^ v20
 	.loc 1 1006
-	xor %r9, %r9, %r31
+	xor %r8, %r8, %r20
 # v43 = v43 ^ v51
 	.loc 1 1007
-	xor %r9, %r9, %r17
+	xor %r8, %r8, %r3
 # v30 = v42 ^ v30
 	.loc 1 1008
-	xor %r28, %r8, %r28
+	xor %r19, %r11, %r19
 # v20 = v18 ^ v20
 	.loc 1 1009
-	xor %r31, %r26, %r31
+	xor %r20, %r30, %r20
 # v33 = v32 ^ v33
 	.loc 1 1010
-	xor %r29, %r3, %r29
+	xor %r6, %r6, %r5
 # v59 = v43 ^ v59
 	.loc 1 1011
-	xor %r19, %r9, %r19
+	xor %r18, %r8, %r18
 # v38 = v38 ^ v21
 	.loc 1 1012
-	ld %r3, 208(%r1)
-	xor %r7, %r7, %r3
+	ld %r5, 328(%r1)
+	xor %r7, %r7, %r5
 # v38 = v38 ^ v57
 	.loc 1 1013
-	ld %r3, 296(%r1)
-	xor %r7, %r7, %r3
+	xor %r8, %r7, %r25
 # v23 = v23 ^ v25
 	.loc 1 1014
-	ld %r3, 216(%r1)
-	xor %r10, %r10, %r3
+	ld %r5, 336(%r1)
+	xor %r26, %r26, %r5
 # v23 = v23 ^ v8
 	.loc 1 1015
-	ld %r3, 304(%r1)
-	xor %r10, %r10, %r3
+	xor %r26, %r26, %r22
 # v36 = v36 ^ v37
 	.loc 1 1016
-	ld %r3, 224(%r1)
-	xor %r30, %r30, %r3
+	ld %r5, 344(%r1)
+	xor %r21, %r21, %r5
 # v36 = v36 ^ v48
 	.loc 1 1017
-	ld %r3, 312(%r1)
-	xor %r30, %r30, %r3
+	xor %r21, %r21, %r16
 # v30 = v30 ^ v19
 	.loc 1 1018
-	ld %r3, 272(%r1)
-	xor %r3, %r28, %r3
+	ld %r5, 384(%r1)
+	xor %r5, %r19, %r5
 # v30 = v30 ^ v5
 	.loc 1 1019
-	ld %r4, 328(%r1)
-	xor %r8, %r3, %r4
+	xor %r9, %r5, %r17
 # v20 = v20 ^ v45
 	.loc 1 1020
-	ld %r3, 280(%r1)
-	xor %r3, %r31, %r3
+	ld %r5, 392(%r1)
+	xor %r5, %r20, %r5
 # v20 = v20 ^ v40
 	.loc 1 1021
-	ld %r4, 192(%r1)
-	xor %r31, %r3, %r4
+	xor %r11, %r5, %r31
 # v34 = v34 ^ v46
 	.loc 1 1022
-	ld %r3, 240(%r1)
-	xor %r3, %r6, %r3
+	ld %r12, 376(%r1)
+	xor %r10, %r10, %r12
 # v34 = v34 ^ v56
 	.loc 1 1023
-	ld %r4, 200(%r1)
-	xor %r9, %r3, %r4
+	xor %r10, %r10, %r15
 # v33 = v33 ^ v28
 	.loc 1 1024
-	ld %r26, 232(%r1)
-	xor %r3, %r29, %r26
+	ld %r30, 400(%r1)
+	xor %r5, %r6, %r30
 # v33 = v33 ^ v35
 	.loc 1 1025
-	ld %r4, 320(%r1)
-	xor %r6, %r3, %r4
+	ld %r29, 432(%r1)
+	xor %r28, %r5, %r29
 # v59 = v59 ^ v29
 	.loc 1 1026
-	ld %r24, 288(%r1)
-	xor %r3, %r19, %r24
+	ld %r7, 408(%r1)
+	xor %r5, %r18, %r7
 # v59 = v59 ^ v47
 	.loc 1 1027
-	ld %r4, 336(%r1)
-	xor %r27, %r3, %r4
+	ld %r27, 440(%r1)
+	xor %r24, %r5, %r27
 # v50 = v50 ^ v27
 	.loc 1 1028
-	ld %r23, 248(%r1)
-	xor %r5, %r5, %r23
+	ld %r6, 352(%r1)
+	xor %r14, %r14, %r6
 # v50 = v50 ^ v44
 	.loc 1 1029
-	ld %r3, 432(%r1)
-	xor %r28, %r5, %r3
+	ld %r23, 320(%r1)
+	xor %r14, %r14, %r23
 # v55 = v55 ^ v31
 	.loc 1 1030
-	ld %r3, 256(%r1)
-	xor %r15, %r15, %r3
+	ld %r5, 360(%r1)
+	xor %r4, %r4, %r5
 # v55 = v55 ^ v17
 	.loc 1 1031
-	ld %r4, 440(%r1)
-	xor %r15, %r15, %r4
+	ld %r20, 416(%r1)
+	xor %r19, %r4, %r20
 # v51 = v51 ^ v22
 	.loc 1 1032
-	ld %r4, 264(%r1)
-	xor %r17, %r17, %r4
+	ld %r4, 368(%r1)
+	xor %r3, %r3, %r4
 # v51 = v51 ^ v15
 	.loc 1 1033
-	xor %r17, %r17, %r25
+	ld %r18, 424(%r1)
+	xor %r3, %r3, %r18
 # v28 = v38 ^ v28
 	.loc 1 1034
-	xor %r29, %r7, %r26
+	xor %r30, %r8, %r30
 # v29 = v23 ^ v29
 	.loc 1 1035
-	xor %r10, %r10, %r24
+	xor %r7, %r26, %r7
 # v27 = v36 ^ v27
 	.loc 1 1036
-	xor %r7, %r30, %r23
+	xor %r6, %r21, %r6
 # v31 = v30 ^ v31
 	.loc 1 1037
-	xor %r30, %r8, %r3
+	xor %r8, %r9, %r5
 # v22 = v20 ^ v22
 	.loc 1 1038
-	xor %r3, %r31, %r4
+	xor %r9, %r11, %r4
 # v57 = v33 ^ v57
 	.loc 1 1039
-	ld %r4, 296(%r1)
-	xor %r4, %r6, %r4
+	xor %r25, %r28, %r25
 # v8 = v59 ^ v8
 	.loc 1 1040
-	ld %r5, 304(%r1)
-	xor %r5, %r27, %r5
+	xor %r22, %r24, %r22
 # v48 = v50 ^ v48
 	.loc 1 1041
-	ld %r6, 312(%r1)
-	xor %r28, %r28, %r6
+	xor %r5, %r14, %r16
 # v5 = v55 ^ v5
 	.loc 1 1042
-	ld %r6, 328(%r1)
-	xor %r6, %r15, %r6
+	xor %r4, %r19, %r17
 # v40 = v51 ^ v40
 	.loc 1 1043
-	ld %r8, 192(%r1)
-	xor %r26, %r17, %r8
+	xor %r3, %r3, %r31
 # v8 = v8 ^ v15
 	.loc 1 1044
-	xor %r27, %r5, %r25
+	xor %r22, %r22, %r18
 # v15 = v22 ^ v15
 	.loc 1 1045
-	xor %r25, %r3, %r25
+	xor %r18, %r9, %r18
 # v57 = v57 ^ v17
 	.loc 1 1046
-	ld %r3, 440(%r1)
-	xor %r8, %r4, %r3
+	xor %r25, %r25, %r20
 # v17 = v31 ^ v17
 	.loc 1 1047
-	xor %r3, %r30, %r3
+	xor %r20, %r8, %r20
 # v34 = v34 ^ v44
 	.loc 1 1048
-	ld %r4, 432(%r1)
-	xor %r9, %r9, %r4
+	xor %r10, %r10, %r23
 # v44 = v27 ^ v44
 	.loc 1 1049
-	xor %r4, %r7, %r4
+	xor %r23, %r6, %r23
 # v15 = v15 ^ v47
 	.loc 1 1050
-	ld %r5, 336(%r1)
-	xor %r25, %r25, %r5
+	xor %r18, %r18, %r27
 # v47 = v29 ^ v47
 	.loc 1 1051
-	xor %r5, %r10, %r5
+	xor %r27, %r7, %r27
 # v17 = v17 ^ v35
 	.loc 1 1052
-	ld %r7, 320(%r1)
-	xor %r10, %r3, %r7
+	xor %r20, %r20, %r29
 # v35 = v28 ^ v35
 	.loc 1 1053
-	xor %r3, %r29, %r7
+	xor %r29, %r30, %r29
 # v44 = v44 ^ v56
 	.loc 1 1054
-	ld %r7, 200(%r1)
-	xor %r31, %r4, %r7
+	xor %r23, %r23, %r15
 # v56 = v46 ^ v56
 	.loc 1 1055
-	ld %r4, 240(%r1)
-	xor %r4, %r4, %r7
+	xor %r15, %r12, %r15
 # v47 = v47 ^ v40
 	.loc 1 1056
-	xor %r30, %r5, %r26
+	xor %r27, %r27, %r3
 # v40 = v45 ^ v40
 	.loc 1 1057
-	ld %r5, 280(%r1)
-	xor %r5, %r5, %r26
+	ld %r6, 392(%r1)
+	xor %r3, %r6, %r3
 # v35 = v35 ^ v5
 	.loc 1 1058
-	xor %r29, %r3, %r6
+	xor %r29, %r29, %r4
 # v5 = v19 ^ v5
 	.loc 1 1059
-	ld %r3, 272(%r1)
-	xor %r3, %r3, %r6
+	ld %r6, 384(%r1)
+	xor %r4, %r6, %r4
 # v56 = v56 ^ v48
 	.loc 1 1060
-	xor %r4, %r4, %r28
+	xor %r15, %r15, %r5
 # v48 = v37 ^ v48
 	.loc 1 1061
-	ld %r6, 224(%r1)
-	xor %r6, %r6, %r28
+	ld %r6, 344(%r1)
+	xor %r5, %r6, %r5
 # v40 = v40 ^ v8
 	.loc 1 1062
-	xor %r5, %r5, %r27
+	xor %r3, %r3, %r22
 # v8 = v25 ^ v8
 	.loc 1 1063
-	ld %r7, 216(%r1)
-	xor %r7, %r7, %r27
+	ld %r6, 336(%r1)
+	xor %r6, %r6, %r22
 # v5 = v5 ^ v57
 	.loc 1 1064
-	xor %r3, %r3, %r8
+	xor %r4, %r4, %r25
 # v57 = v21 ^ v57
 	.loc 1 1065
-	ld %r28, 208(%r1)
-	xor %r8, %r28, %r8
+	ld %r7, 328(%r1)
+	xor %r7, %r7, %r25
 # v57 = v57 ^ v35
 	.loc 1 1066
-	xor %r8, %r8, %r29
+	xor %r7, %r7, %r29
 # v8 = v8 ^ v47
 	.loc 1 1067
-	xor %r7, %r7, %r30
+	xor %r6, %r6, %r27
 # v48 = v48 ^ v44
 	.loc 1 1068
-	xor %r6, %r6, %r31
+	xor %r5, %r5, %r23
 # v48 = v48 ^ v34
 	.loc 1 1069
-	xor %r6, %r6, %r9
+	xor %r9, %r5, %r10
 # v5 = v5 ^ v17
 	.loc 1 1070
-	xor %r28, %r3, %r10
+	xor %r11, %r4, %r20
 # v40 = v40 ^ v15
 	.loc 1 1071
-	xor %r27, %r5, %r25
+	xor %r12, %r3, %r18
 # v56 = v56 ^ v34
 	.loc 1 1072
-	xor %r26, %r4, %r9
+	std %r18, 208(%r1)
+	xor %r15, %r15, %r10
 # v21 = v57 & v0
 	.loc 1 1073
-	ld %r5, 112(%r1)
-	and %r3, %r8, %r5
-	std %r3, 192(%r1)
+	ld %r31, 112(%r1)
+	and %r8, %r7, %r31
 # v25 = v57 & v3
 	.loc 1 1074
-	ld %r24, 120(%r1)
-	and %r3, %r8, %r24
+	ld %r30, 128(%r1)
+	and %r3, %r7, %r30
 # v37 = v34 & v0
 	.loc 1 1075
-	and %r4, %r9, %r5
+	and %r4, %r10, %r31
 # v37 = v25 ^ v37
 	.loc 1 1076
-	xor %r3, %r3, %r4
-	std %r3, 200(%r1)
+	xor %r28, %r3, %r4
 # v25 = v57 & v6
 	.loc 1 1077
-	ld %r23, 136(%r1)
-	and %r3, %r8, %r23
+	ld %r26, 144(%r1)
+	and %r3, %r7, %r26
 # v19 = v34 & v3
 	.loc 1 1078
-	and %r4, %r9, %r24
+	and %r4, %r10, %r30
 # v45 = v8 & v0
 	.loc 1 1079
-	and %r5, %r7, %r5
+	and %r5, %r6, %r31
 # v19 = v25 ^ v19
 	.loc 1 1080
 	xor %r4, %r3, %r4
 # v45 = v19 ^ v45
 	.loc 1 1081
-	xor %r3, %r4, %r5
-	std %r3, 208(%r1)
+	xor %r21, %r4, %r5
 # v19 = v34 & v6
 	.loc 1 1082
-	and %r3, %r9, %r23
+	and %r3, %r10, %r26
 # v25 = v8 & v3
 	.loc 1 1083
-	and %r4, %r7, %r24
+	and %r4, %r6, %r30
 # v25 = v19 ^ v25
 	.loc 1 1084
-	xor %r24, %r3, %r4
+	xor %r19, %r3, %r4
 # v19 = v8 & v6
 	.loc 1 1085
-	and %r22, %r7, %r23
+	and %r22, %r6, %r26
 # v46 = v35 & v10
 	.loc 1 1086
-	ld %r5, 152(%r1)
-	and %r23, %r29, %r5
+	ld %r25, 168(%r1)
+	and %r24, %r29, %r25
 # v28 = v35 & v13
 	.loc 1 1087
-	ld %r20, 168(%r1)
-	and %r3, %r29, %r20
+	ld %r18, 184(%r1)
+	and %r3, %r29, %r18
 # v29 = v48 & v10
 	.loc 1 1088
-	and %r4, %r6, %r5
+	and %r4, %r9, %r25
 # v29 = v28 ^ v29
 	.loc 1 1089
-	xor %r21, %r3, %r4
+	xor %r17, %r3, %r4
 # v28 = v35 & v16
 	.loc 1 1090
-	ld %r19, 184(%r1)
-	and %r3, %r29, %r19
+	ld %r16, 200(%r1)
+	and %r3, %r29, %r16
 # v27 = v48 & v13
 	.loc 1 1091
-	and %r4, %r6, %r20
+	and %r4, %r9, %r18
 # v31 = v47 & v10
 	.loc 1 1092
-	and %r5, %r30, %r5
+	and %r5, %r27, %r25
 # v27 = v28 ^ v27
 	.loc 1 1093
 	xor %r4, %r3, %r4
 # v31 = v27 ^ v31
 	.loc 1 1094
-	xor %r3, %r4, %r5
-	std %r3, 216(%r1)
+	xor %r5, %r4, %r5
 # v27 = v48 & v16
 	.loc 1 1095
-	and %r3, %r6, %r19
+	and %r3, %r9, %r16
 # v28 = v47 & v13
 	.loc 1 1096
-	and %r4, %r30, %r20
+	and %r4, %r27, %r18
 # v28 = v27 ^ v28
 	.loc 1 1097
-	xor %r3, %r3, %r4
-	std %r3, 224(%r1)
+	xor %r4, %r3, %r4
 # v27 = v47 & v16
 	.loc 1 1098
-	and %r3, %r30, %r19
-	std %r3, 232(%r1)
+	and %r3, %r27, %r16
 # v22 = v57 ^ v35
 	.loc 1 1099
-	xor %r14, %r8, %r29
+	xor %r14, %r7, %r29
 # v51 = v34 ^ v48
 	.loc 1 1100
-	xor %r17, %r9, %r6
+	std %r29, 224(%r1)
+	xor %r29, %r10, %r9
 # v55 = v8 ^ v47
 	.loc 1 1101
-	xor %r16, %r7, %r30
+	std %r9, 232(%r1)
+	xor %r9, %r6, %r27
 # v50 = v0 ^ v10
 	.loc 1 1102
-	ld %r3, 112(%r1)
-	ld %r4, 152(%r1)
-	xor %r5, %r3, %r4
+	std %r27, 216(%r1)
+	xor %r27, %r31, %r25
 # v59 = v3 ^ v13
 	.loc 1 1103
-	ld %r3, 120(%r1)
-	mr %r4, %r20
-	xor %r18, %r3, %r4
+	xor %r25, %r30, %r18
 # v33 = v6 ^ v16
 	.loc 1 1104
-	ld %r3, 136(%r1)
-	mr %r4, %r19
-	xor %r19, %r3, %r4
+	xor %r18, %r26, %r16
 # v20 = v22 & v50
 	.loc 1 1105
-	and %r20, %r14, %r5
+	and %r26, %r14, %r27
 # v30 = v22 & v59
 	.loc 1 1106
-	and %r3, %r14, %r18
+	and %r31, %r14, %r25
 # v36 = v51 & v50
 	.loc 1 1107
-	and %r4, %r17, %r5
+	and %r30, %r29, %r27
 # v36 = v30 ^ v36
 	.loc 1 1108
-	xor %r15, %r3, %r4
+	xor %r30, %r31, %r30
 # v22 = v22 & v33
 	.loc 1 1109
-	and %r3, %r14, %r19
+	and %r14, %r14, %r18
 # v30 = v51 & v59
 	.loc 1 1110
-	and %r4, %r17, %r18
+	and %r31, %r29, %r25
 # v50 = v55 & v50
 	.loc 1 1111
-	and %r5, %r16, %r5
+	and %r27, %r9, %r27
 # v30 = v22 ^ v30
 	.loc 1 1112
-	xor %r4, %r3, %r4
+	xor %r31, %r14, %r31
 # v50 = v30 ^ v50
 	.loc 1 1113
-	xor %r5, %r4, %r5
+	xor %r27, %r31, %r27
 # v51 = v51 & v33
 	.loc 1 1114
-	and %r17, %r17, %r19
+	and %r29, %r29, %r18
 # v59 = v55 & v59
 	.loc 1 1115
-	and %r18, %r16, %r18
+	and %r25, %r9, %r25
 # v59 = v51 ^ v59
 	.loc 1 1116
-	xor %r3, %r17, %r18
+	xor %r25, %r29, %r25
 # v33 = v55 & v33
 	.loc 1 1117
-	and %r4, %r16, %r19
+	and %r18, %r9, %r18
 # v20 = v20 ^ v21
 	.loc 1 1118
-	ld %r19, 192(%r1)
-	xor %r20, %r20, %r19
+	xor %r26, %r26, %r8
 # v20 = v20 ^ v46
 	.loc 1 1119
-	xor %r20, %r20, %r23
+	std %r8, 240(%r1)
+	xor %r26, %r26, %r24
 # v36 = v36 ^ v37
 	.loc 1 1120
-	ld %r19, 200(%r1)
-	xor %r15, %r15, %r19
+	xor %r30, %r30, %r28
 # v36 = v36 ^ v29
 	.loc 1 1121
-	xor %r15, %r15, %r21
+	std %r28, 248(%r1)
+	xor %r30, %r30, %r17
 # v50 = v50 ^ v45
 	.loc 1 1122
-	ld %r19, 208(%r1)
-	xor %r5, %r5, %r19
+	xor %r27, %r27, %r21
 # v50 = v50 ^ v31
 	.loc 1 1123
-	ld %r19, 216(%r1)
-	xor %r5, %r5, %r19
-	std %r5, 240(%r1)
+	std %r21, 256(%r1)
+	xor %r27, %r27, %r5
 # v59 = v59 ^ v25
 	.loc 1 1124
-	xor %r3, %r3, %r24
+	std %r5, 264(%r1)
+	std %r27, 288(%r1)
+	xor %r25, %r25, %r19
 # v59 = v59 ^ v28
 	.loc 1 1125
-	ld %r5, 224(%r1)
-	xor %r3, %r3, %r5
+	xor %r25, %r25, %r4
 # v33 = v33 ^ v19
 	.loc 1 1126
-	xor %r4, %r4, %r22
+	std %r4, 272(%r1)
+	xor %r18, %r18, %r22
 # v33 = v33 ^ v27
 	.loc 1 1127
-	ld %r5, 232(%r1)
-	xor %r4, %r4, %r5
+	xor %r18, %r18, %r3
 # v25 = v20 ^ v25
 	.loc 1 1128
-	xor %r5, %r20, %r24
-	std %r5, 248(%r1)
+	std %r3, 280(%r1)
+	xor %r19, %r26, %r19
 # v19 = v36 ^ v19
 	.loc 1 1129
-	xor %r5, %r15, %r22
-	std %r5, 256(%r1)
+	std %r19, 296(%r1)
+	xor %r22, %r30, %r22
 # v46 = v59 ^ v46
 	.loc 1 1130
-	xor %r3, %r3, %r23
-	std %r3, 264(%r1)
+	std %r22, 304(%r1)
+	xor %r24, %r25, %r24
 # v29 = v33 ^ v29
 	.loc 1 1131
-	xor %r3, %r4, %r21
-	std %r3, 272(%r1)
+	std %r24, 312(%r1)
+	xor %r17, %r18, %r17
 # v33 = v5 & v1
 	.loc 1 1132
-	and %r3, %r28, %r12
-	std %r3, 280(%r1)
+	std %r17, 320(%r1)
+	ld %r9, 120(%r1)
+	and %r31, %r11, %r9
 # v59 = v5 & v4
 	.loc 1 1133
-	ld %r24, 128(%r1)
-	and %r3, %r28, %r24
+	ld %r30, 136(%r1)
+	and %r3, %r11, %r30
 # v36 = v44 & v1
 	.loc 1 1134
-	and %r4, %r31, %r12
+	and %r4, %r23, %r9
 # v36 = v59 ^ v36
 	.loc 1 1135
-	xor %r3, %r3, %r4
-	std %r3, 288(%r1)
+	xor %r29, %r3, %r4
 # v59 = v5 & v7
 	.loc 1 1136
-	ld %r23, 144(%r1)
-	and %r3, %r28, %r23
+	ld %r28, 152(%r1)
+	and %r3, %r11, %r28
 # v20 = v44 & v4
 	.loc 1 1137
-	and %r4, %r31, %r24
+	and %r4, %r23, %r30
 # v55 = v40 & v1
 	.loc 1 1138
-	and %r5, %r27, %r12
+	and %r5, %r12, %r9
 # v20 = v59 ^ v20
 	.loc 1 1139
 	xor %r4, %r3, %r4
 # v55 = v20 ^ v55
 	.loc 1 1140
-	xor %r3, %r4, %r5
-	std %r3, 296(%r1)
+	xor %r25, %r4, %r5
 # v20 = v44 & v7
 	.loc 1 1141
-	and %r3, %r31, %r23
+	and %r3, %r23, %r28
 # v59 = v40 & v4
 	.loc 1 1142
-	and %r4, %r27, %r24
+	and %r4, %r12, %r30
 # v59 = v20 ^ v59
 	.loc 1 1143
-	xor %r3, %r3, %r4
-	std %r3, 312(%r1)
+	xor %r24, %r3, %r4
 # v20 = v40 & v7
 	.loc 1 1144
-	and %r23, %r27, %r23
+	and %r26, %r12, %r28
 # v51 = v17 & v11
 	.loc 1 1145
-	ld %r5, 160(%r1)
-	and %r24, %r10, %r5
+	ld %r27, 176(%r1)
+	and %r22, %r20, %r27
 # v30 = v17 & v14
 	.loc 1 1146
-	ld %r21, 176(%r1)
-	and %r3, %r10, %r21
+	ld %r21, 192(%r1)
+	and %r3, %r20, %r21
 # v22 = v56 & v11
 	.loc 1 1147
-	and %r4, %r26, %r5
+	and %r4, %r15, %r27
 # v22 = v30 ^ v22
 	.loc 1 1148
-	xor %r22, %r3, %r4
+	xor %r19, %r3, %r4
 # v30 = v17 & v9
 	.loc 1 1149
-	and %r3, %r10, %r11
+	ld %r18, 160(%r1)
+	and %r3, %r20, %r18
 # v23 = v56 & v14
 	.loc 1 1150
-	and %r4, %r26, %r21
+	and %r4, %r15, %r21
 # v38 = v15 & v11
 	.loc 1 1151
-	and %r5, %r25, %r5
+	ld %r8, 208(%r1)
+	and %r5, %r8, %r27
 # v23 = v30 ^ v23
 	.loc 1 1152
 	xor %r4, %r3, %r4
 # v38 = v23 ^ v38
 	.loc 1 1153
-	xor %r5, %r4, %r5
+	xor %r17, %r4, %r5
 # v23 = v56 & v9
 	.loc 1 1154
-	and %r3, %r26, %r11
+	and %r3, %r15, %r18
 # v30 = v15 & v14
 	.loc 1 1155
-	and %r4, %r25, %r21
+	and %r4, %r8, %r21
 # v30 = v23 ^ v30
 	.loc 1 1156
-	xor %r20, %r3, %r4
+	xor %r5, %r3, %r4
 # v23 = v15 & v9
 	.loc 1 1157
-	and %r21, %r25, %r11
+	and %r4, %r8, %r18
 # v43 = v5 ^ v17
 	.loc 1 1158
-	xor %r14, %r28, %r10
+	xor %r14, %r11, %r20
 # v32 = v44 ^ v56
 	.loc 1 1159
-	xor %r4, %r31, %r26
+	xor %r16, %r23, %r15
 # v18 = v40 ^ v15
 	.loc 1 1160
-	xor %r19, %r27, %r25
+	xor %r8, %r12, %r8
 # v42 = v1 ^ v11
 	.loc 1 1161
-	ld %r3, 160(%r1)
-	xor %r17, %r12, %r3
+	xor %r27, %r9, %r27
 # v26 = v4 ^ v14
 	.loc 1 1162
-	ld %r3, 128(%r1)
-	ld %r18, 176(%r1)
-	xor %r16, %r3, %r18
+	xor %r21, %r30, %r21
 # v52 = v7 ^ v9
 	.loc 1 1163
-	ld %r3, 144(%r1)
-	xor %r15, %r3, %r11
+	xor %r18, %r28, %r18
 # v39 = v43 & v42
 	.loc 1 1164
-	and %r3, %r14, %r17
-	std %r3, 304(%r1)
+	and %r28, %r14, %r27
 # v49 = v43 & v26
 	.loc 1 1165
-	and %r3, %r14, %r16
+	and %r3, %r14, %r21
 # v53 = v32 & v42
 	.loc 1 1166
-	and %r18, %r4, %r17
+	and %r30, %r16, %r27
 # v53 = v49 ^ v53
 	.loc 1 1167
-	xor %r18, %r3, %r18
+	xor %r30, %r3, %r30
 # v43 = v43 & v52
 	.loc 1 1168
-	and %r14, %r14, %r15
+	and %r14, %r14, %r18
 # v49 = v32 & v26
 	.loc 1 1169
-	and %r3, %r4, %r16
+	and %r3, %r16, %r21
 # v42 = v18 & v42
 	.loc 1 1170
-	and %r17, %r19, %r17
+	and %r27, %r8, %r27
 # v49 = v43 ^ v49
 	.loc 1 1171
 	xor %r3, %r14, %r3
 # v42 = v49 ^ v42
 	.loc 1 1172
-	xor %r17, %r3, %r17
+	xor %r27, %r3, %r27
 # v32 = v32 & v52
 	.loc 1 1173
-	and %r3, %r4, %r15
+	and %r16, %r16, %r18
 # v26 = v18 & v26
 	.loc 1 1174
-	and %r4, %r19, %r16
+	and %r21, %r8, %r21
 # v26 = v32 ^ v26
 	.loc 1 1175
-	xor %r16, %r3, %r4
+	xor %r3, %r16, %r21
 # v52 = v18 & v52
 	.loc 1 1176
-	and %r19, %r19, %r15
+	and %r18, %r8, %r18
 # v39 = v39 ^ v33
 	.loc 1 1177
-	ld %r3, 304(%r1)
-	ld %r4, 280(%r1)
-	xor %r3, %r3, %r4
+	xor %r28, %r28, %r31
 # v39 = v39 ^ v51
 	.loc 1 1178
-	xor %r4, %r3, %r24
+	xor %r28, %r28, %r22
 # v53 = v53 ^ v36
 	.loc 1 1179
-	ld %r3, 288(%r1)
-	xor %r3, %r18, %r3
+	xor %r30, %r30, %r29
 # v53 = v53 ^ v22
 	.loc 1 1180
-	xor %r18, %r3, %r22
+	xor %r30, %r30, %r19
 # v42 = v42 ^ v55
 	.loc 1 1181
-	ld %r3, 296(%r1)
-	xor %r3, %r17, %r3
+	xor %r27, %r27, %r25
 # v42 = v42 ^ v38
 	.loc 1 1182
-	xor %r17, %r3, %r5
+	xor %r27, %r27, %r17
 # v26 = v26 ^ v59
 	.loc 1 1183
-	ld %r15, 312(%r1)
-	xor %r3, %r16, %r15
+	std %r17, 120(%r1)
+	xor %r3, %r3, %r24
 # v26 = v26 ^ v30
 	.loc 1 1184
-	xor %r16, %r3, %r20
+	xor %r3, %r3, %r5
 # v52 = v52 ^ v20
 	.loc 1 1185
-	xor %r3, %r19, %r23
+	std %r5, 328(%r1)
+	xor %r18, %r18, %r26
 # v52 = v52 ^ v23
 	.loc 1 1186
-	xor %r19, %r3, %r21
+	xor %r18, %r18, %r4
 # v59 = v39 ^ v59
 	.loc 1 1187
-	xor %r3, %r4, %r15
-	std %r3, 304(%r1)
+	std %r4, 336(%r1)
+	xor %r24, %r28, %r24
 # v20 = v53 ^ v20
 	.loc 1 1188
-	xor %r3, %r18, %r23
-	std %r3, 312(%r1)
+	xor %r26, %r30, %r26
 # v51 = v26 ^ v51
 	.loc 1 1189
-	xor %r24, %r16, %r24
+	xor %r22, %r3, %r22
 # v22 = v52 ^ v22
 	.loc 1 1190
-	xor %r22, %r19, %r22
+	std %r22, 344(%r1)
+	xor %r19, %r18, %r19
 # v5 = v57 ^ v5
 	.loc 1 1191
-	xor %r28, %r8, %r28
+	std %r19, 352(%r1)
+	xor %r11, %r7, %r11
 # v44 = v34 ^ v44
 	.loc 1 1192
-	xor %r31, %r9, %r31
+	xor %r23, %r10, %r23
 # v40 = v8 ^ v40
 	.loc 1 1193
-	xor %r27, %r7, %r27
+	xor %r30, %r6, %r12
 # v17 = v35 ^ v17
 	.loc 1 1194
-	xor %r10, %r29, %r10
+	ld %r3, 224(%r1)
+	xor %r20, %r3, %r20
 # v56 = v48 ^ v56
 	.loc 1 1195
-	xor %r26, %r6, %r26
+	ld %r3, 232(%r1)
+	xor %r15, %r3, %r15
 # v15 = v47 ^ v15
 	.loc 1 1196
-	xor %r25, %r30, %r25
+	ld %r3, 216(%r1)
+	ld %r28, 208(%r1)
+	xor %r28, %r3, %r28
 # v1 = v0 ^ v1
 	.loc 1 1197
 	ld %r3, 112(%r1)
-	xor %r12, %r3, %r12
+	xor %r22, %r3, %r9
 # v4 = v3 ^ v4
 	.loc 1 1198
-	ld %r3, 120(%r1)
-	ld %r4, 128(%r1)
-	xor %r8, %r3, %r4
+	ld %r3, 128(%r1)
+	ld %r12, 136(%r1)
+	xor %r12, %r3, %r12
 # v7 = v6 ^ v7
 	.loc 1 1199
-	ld %r3, 136(%r1)
-	ld %r4, 144(%r1)
-	xor %r9, %r3, %r4
+	ld %r3, 144(%r1)
+	ld %r10, 152(%r1)
+	xor %r10, %r3, %r10
 # v11 = v10 ^ v11
 	.loc 1 1200
-	ld %r3, 152(%r1)
-	ld %r4, 160(%r1)
-	xor %r7, %r3, %r4
+	ld %r3, 168(%r1)
+	ld %r9, 176(%r1)
+	xor %r9, %r3, %r9
 # v14 = v13 ^ v14
 	.loc 1 1201
-	ld %r3, 168(%r1)
-	ld %r4, 176(%r1)
-	xor %r30, %r3, %r4
+	ld %r3, 184(%r1)
+	ld %r8, 192(%r1)
+	xor %r8, %r3, %r8
 # v9 = v16 ^ v9
 	.loc 1 1202
-	ld %r3, 184(%r1)
-	xor %r11, %r3, %r11
+	ld %r3, 200(%r1)
+	ld %r6, 160(%r1)
+	xor %r6, %r3, %r6
 # v16 = v5 & v1
 	.loc 1 1203
-	and %r29, %r28, %r12
+	and %r7, %r11, %r22
 # v13 = v5 & v4
 	.loc 1 1204
-	and %r3, %r28, %r8
+	and %r3, %r11, %r12
 # v10 = v44 & v1
 	.loc 1 1205
-	and %r4, %r31, %r12
+	and %r4, %r23, %r22
 # v10 = v13 ^ v10
 	.loc 1 1206
-	xor %r23, %r3, %r4
+	xor %r21, %r3, %r4
 # v13 = v5 & v7
 	.loc 1 1207
-	and %r3, %r28, %r9
+	and %r3, %r11, %r10
 # v6 = v44 & v4
 	.loc 1 1208
-	and %r4, %r31, %r8
+	and %r4, %r23, %r12
 # v3 = v40 & v1
 	.loc 1 1209
-	and %r6, %r27, %r12
+	and %r5, %r30, %r22
 # v6 = v13 ^ v6
 	.loc 1 1210
 	xor %r4, %r3, %r4
 # v3 = v6 ^ v3
 	.loc 1 1211
-	xor %r19, %r4, %r6
+	xor %r19, %r4, %r5
 # v6 = v44 & v7
 	.loc 1 1212
-	and %r3, %r31, %r9
+	and %r3, %r23, %r10
 # v13 = v40 & v4
 	.loc 1 1213
-	and %r4, %r27, %r8
+	and %r4, %r30, %r12
 # v13 = v6 ^ v13
 	.loc 1 1214
-	xor %r16, %r3, %r4
+	xor %r17, %r3, %r4
 # v6 = v40 & v7
 	.loc 1 1215
-	and %r6, %r27, %r9
+	and %r18, %r30, %r10
 # v0 = v17 & v11
 	.loc 1 1216
-	and %r18, %r10, %r7
+	and %r5, %r20, %r9
 # v47 = v17 & v14
 	.loc 1 1217
-	and %r3, %r10, %r30
+	and %r3, %r20, %r8
 # v48 = v56 & v11
 	.loc 1 1218
-	and %r4, %r26, %r7
+	and %r4, %r15, %r9
 # v48 = v47 ^ v48
 	.loc 1 1219
-	xor %r15, %r3, %r4
+	xor %r16, %r3, %r4
 # v47 = v17 & v9
 	.loc 1 1220
-	and %r3, %r10, %r11
+	and %r3, %r20, %r6
 # v35 = v56 & v14
 	.loc 1 1221
-	and %r4, %r26, %r30
+	and %r4, %r15, %r8
 # v8 = v15 & v11
 	.loc 1 1222
-	and %r14, %r25, %r7
+	and %r14, %r28, %r9
 # v35 = v47 ^ v35
 	.loc 1 1223
 	xor %r4, %r3, %r4
@@ -4205,408 +3981,394 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv:
 	xor %r14, %r4, %r14
 # v35 = v56 & v9
 	.loc 1 1225
-	and %r3, %r26, %r11
+	and %r3, %r15, %r6
 # v47 = v15 & v14
 	.loc 1 1226
-	and %r4, %r25, %r30
+	and %r4, %r28, %r8
 # v47 = v35 ^ v47
 	.loc 1 1227
 	xor %r4, %r3, %r4
 # v35 = v15 & v9
 	.loc 1 1228
-	and %r3, %r25, %r11
+	and %r3, %r28, %r6
 # v17 = v5 ^ v17
 	.loc 1 1229
-	xor %r10, %r28, %r10
+	xor %r20, %r11, %r20
 # v56 = v44 ^ v56
 	.loc 1 1230
-	xor %r26, %r31, %r26
+	xor %r15, %r23, %r15
 # v15 = v40 ^ v15
 	.loc 1 1231
-	xor %r25, %r27, %r25
+	xor %r28, %r30, %r28
 # v11 = v1 ^ v11
 	.loc 1 1232
-	xor %r12, %r12, %r7
+	xor %r9, %r22, %r9
 # v14 = v4 ^ v14
 	.loc 1 1233
-	xor %r30, %r8, %r30
+	xor %r11, %r12, %r8
 # v9 = v7 ^ v9
 	.loc 1 1234
-	xor %r11, %r9, %r11
+	xor %r10, %r10, %r6
 # v7 = v17 & v11
 	.loc 1 1235
-	and %r9, %r10, %r12
+	and %r12, %r20, %r9
 # v4 = v17 & v14
 	.loc 1 1236
-	and %r7, %r10, %r30
+	and %r6, %r20, %r11
 # v1 = v56 & v11
 	.loc 1 1237
-	and %r8, %r26, %r12
+	and %r8, %r15, %r9
 # v1 = v4 ^ v1
 	.loc 1 1238
-	xor %r31, %r7, %r8
+	xor %r30, %r6, %r8
 # v17 = v17 & v9
 	.loc 1 1239
-	and %r10, %r10, %r11
+	and %r20, %r20, %r10
 # v4 = v56 & v14
 	.loc 1 1240
-	and %r7, %r26, %r30
+	and %r6, %r15, %r11
 # v11 = v15 & v11
 	.loc 1 1241
-	and %r8, %r25, %r12
+	and %r8, %r28, %r9
 # v4 = v17 ^ v4
 	.loc 1 1242
-	xor %r7, %r10, %r7
+	xor %r6, %r20, %r6
 # v11 = v4 ^ v11
 	.loc 1 1243
-	xor %r7, %r7, %r8
+	xor %r6, %r6, %r8
 # v56 = v56 & v9
 	.loc 1 1244
-	and %r26, %r26, %r11
+	and %r15, %r15, %r10
 # v14 = v15 & v14
 	.loc 1 1245
-	and %r30, %r25, %r30
+	and %r11, %r28, %r11
 # v14 = v56 ^ v14
 	.loc 1 1246
-	xor %r30, %r26, %r30
+	xor %r11, %r15, %r11
 # v9 = v15 & v9
 	.loc 1 1247
-	and %r8, %r25, %r11
+	and %r8, %r28, %r10
 # v7 = v7 ^ v16
 	.loc 1 1248
-	xor %r9, %r9, %r29
+	xor %r12, %r12, %r7
 # v7 = v7 ^ v0
 	.loc 1 1249
-	xor %r9, %r9, %r18
+	xor %r12, %r12, %r5
 # v1 = v1 ^ v10
 	.loc 1 1250
-	xor %r31, %r31, %r23
+	xor %r30, %r30, %r21
 # v1 = v1 ^ v48
 	.loc 1 1251
-	xor %r31, %r31, %r15
+	xor %r30, %r30, %r16
 # v11 = v11 ^ v3
 	.loc 1 1252
-	xor %r7, %r7, %r19
+	xor %r6, %r6, %r19
 # v11 = v11 ^ v8
 	.loc 1 1253
-	xor %r10, %r7, %r14
+	xor %r9, %r6, %r14
 # v14 = v14 ^ v13
 	.loc 1 1254
-	xor %r7, %r30, %r16
+	xor %r6, %r11, %r17
 # v14 = v14 ^ v47
 	.loc 1 1255
-	xor %r7, %r7, %r4
+	xor %r6, %r6, %r4
 # v9 = v9 ^ v6
 	.loc 1 1256
-	xor %r8, %r8, %r6
+	xor %r8, %r8, %r18
 # v9 = v9 ^ v35
 	.loc 1 1257
 	xor %r8, %r8, %r3
 # v13 = v7 ^ v13
 	.loc 1 1258
-	xor %r16, %r9, %r16
+	xor %r17, %r12, %r17
 # v6 = v1 ^ v6
 	.loc 1 1259
-	xor %r9, %r31, %r6
+	xor %r18, %r30, %r18
 # v0 = v14 ^ v0
 	.loc 1 1260
-	xor %r18, %r7, %r18
+	xor %r6, %r6, %r5
 # v48 = v9 ^ v48
 	.loc 1 1261
-	xor %r15, %r8, %r15
+	xor %r16, %r8, %r16
 # v16 = v16 ^ v21
 	.loc 1 1262
-	ld %r6, 192(%r1)
-	xor %r29, %r29, %r6
+	ld %r5, 240(%r1)
+	xor %r7, %r7, %r5
 # v16 = v16 ^ v33
 	.loc 1 1263
-	ld %r6, 280(%r1)
-	xor %r29, %r29, %r6
+	xor %r8, %r7, %r31
 # v10 = v10 ^ v37
 	.loc 1 1264
-	ld %r6, 200(%r1)
-	xor %r23, %r23, %r6
+	ld %r5, 248(%r1)
+	xor %r21, %r21, %r5
 # v10 = v10 ^ v36
 	.loc 1 1265
-	ld %r6, 288(%r1)
-	xor %r23, %r23, %r6
+	xor %r21, %r21, %r29
 # v3 = v3 ^ v45
 	.loc 1 1266
-	ld %r6, 208(%r1)
-	xor %r19, %r19, %r6
+	ld %r5, 256(%r1)
+	xor %r19, %r19, %r5
 # v3 = v3 ^ v55
 	.loc 1 1267
-	ld %r6, 296(%r1)
-	xor %r19, %r19, %r6
+	xor %r19, %r19, %r25
 # v13 = v13 ^ v25
 	.loc 1 1268
-	ld %r6, 248(%r1)
-	xor %r6, %r16, %r6
+	ld %r5, 296(%r1)
+	xor %r5, %r17, %r5
 # v13 = v13 ^ v59
 	.loc 1 1269
-	ld %r7, 304(%r1)
-	xor %r8, %r6, %r7
+	xor %r10, %r5, %r24
 # v6 = v6 ^ v19
 	.loc 1 1270
-	ld %r6, 256(%r1)
-	xor %r6, %r9, %r6
+	ld %r5, 304(%r1)
+	xor %r5, %r18, %r5
 # v6 = v6 ^ v20
 	.loc 1 1271
-	ld %r7, 312(%r1)
-	xor %r11, %r6, %r7
+	xor %r11, %r5, %r26
 # v11 = v11 ^ v50
 	.loc 1 1272
-	ld %r6, 240(%r1)
-	xor %r10, %r10, %r6
+	ld %r12, 288(%r1)
+	xor %r9, %r9, %r12
 # v11 = v11 ^ v42
 	.loc 1 1273
-	xor %r10, %r10, %r17
+	xor %r9, %r9, %r27
 # v0 = v0 ^ v46
 	.loc 1 1274
-	ld %r7, 264(%r1)
-	xor %r6, %r18, %r7
+	ld %r30, 312(%r1)
+	xor %r5, %r6, %r30
 # v0 = v0 ^ v51
 	.loc 1 1275
-	xor %r30, %r6, %r24
+	ld %r28, 344(%r1)
+	xor %r23, %r5, %r28
 # v48 = v48 ^ v29
 	.loc 1 1276
-	ld %r28, 272(%r1)
-	xor %r6, %r15, %r28
+	ld %r7, 320(%r1)
+	xor %r5, %r16, %r7
 # v48 = v48 ^ v22
 	.loc 1 1277
-	xor %r12, %r6, %r22
+	ld %r22, 352(%r1)
+	xor %r20, %r5, %r22
 # v8 = v8 ^ v31
 	.loc 1 1278
-	ld %r6, 216(%r1)
+	ld %r6, 264(%r1)
 	xor %r14, %r14, %r6
 # v8 = v8 ^ v38
 	.loc 1 1279
-	xor %r14, %r14, %r5
+	ld %r18, 120(%r1)
+	xor %r14, %r14, %r18
 # v47 = v47 ^ v28
 	.loc 1 1280
-	ld %r26, 224(%r1)
-	xor %r4, %r4, %r26
+	ld %r5, 272(%r1)
+	xor %r4, %r4, %r5
 # v47 = v47 ^ v30
 	.loc 1 1281
-	xor %r9, %r4, %r20
+	ld %r17, 328(%r1)
+	xor %r16, %r4, %r17
 # v35 = v35 ^ v27
 	.loc 1 1282
-	ld %r4, 232(%r1)
+	ld %r4, 280(%r1)
 	xor %r3, %r3, %r4
 # v35 = v35 ^ v23
 	.loc 1 1283
-	xor %r27, %r3, %r21
+	ld %r15, 336(%r1)
+	xor %r3, %r3, %r15
 # v46 = v16 ^ v46
 	.loc 1 1284
-	xor %r31, %r29, %r7
+	xor %r30, %r8, %r30
 # v29 = v10 ^ v29
 	.loc 1 1285
-	xor %r7, %r23, %r28
+	xor %r7, %r21, %r7
 # v31 = v3 ^ v31
 	.loc 1 1286
-	xor %r29, %r19, %r6
+	xor %r6, %r19, %r6
 # v28 = v13 ^ v28
 	.loc 1 1287
-	xor %r28, %r8, %r26
+	xor %r8, %r10, %r5
 # v27 = v6 ^ v27
 	.loc 1 1288
-	xor %r3, %r11, %r4
+	xor %r10, %r11, %r4
 # v33 = v0 ^ v33
 	.loc 1 1289
-	ld %r4, 280(%r1)
-	xor %r4, %r30, %r4
+	xor %r31, %r23, %r31
 # v36 = v48 ^ v36
 	.loc 1 1290
-	ld %r6, 288(%r1)
-	xor %r6, %r12, %r6
+	xor %r29, %r20, %r29
 # v55 = v8 ^ v55
 	.loc 1 1291
-	ld %r8, 296(%r1)
-	xor %r8, %r14, %r8
+	xor %r5, %r14, %r25
 # v59 = v47 ^ v59
 	.loc 1 1292
-	ld %r11, 304(%r1)
-	xor %r11, %r9, %r11
+	xor %r4, %r16, %r24
 # v20 = v35 ^ v20
 	.loc 1 1293
-	ld %r9, 312(%r1)
-	xor %r12, %r27, %r9
+	xor %r3, %r3, %r26
 # v36 = v36 ^ v23
 	.loc 1 1294
-	xor %r6, %r6, %r21
+	xor %r29, %r29, %r15
 # v23 = v27 ^ v23
 	.loc 1 1295
-	xor %r21, %r3, %r21
+	xor %r15, %r10, %r15
 # v33 = v33 ^ v30
 	.loc 1 1296
-	xor %r9, %r4, %r20
+	xor %r31, %r31, %r17
 # v30 = v28 ^ v30
 	.loc 1 1297
-	xor %r20, %r28, %r20
+	xor %r17, %r8, %r17
 # v11 = v11 ^ v38
 	.loc 1 1298
-	xor %r10, %r10, %r5
+	xor %r9, %r9, %r18
 # v38 = v31 ^ v38
 	.loc 1 1299
-	xor %r5, %r29, %r5
+	xor %r18, %r6, %r18
 # v23 = v23 ^ v22
 	.loc 1 1300
-	xor %r21, %r21, %r22
+	xor %r15, %r15, %r22
 # v22 = v29 ^ v22
 	.loc 1 1301
 	xor %r22, %r7, %r22
 # v30 = v30 ^ v51
 	.loc 1 1302
-	xor %r20, %r20, %r24
+	xor %r17, %r17, %r28
 # v51 = v46 ^ v51
 	.loc 1 1303
-	xor %r24, %r31, %r24
+	xor %r28, %r30, %r28
 # v38 = v38 ^ v42
 	.loc 1 1304
-	xor %r31, %r5, %r17
+	xor %r18, %r18, %r27
 # v42 = v50 ^ v42
 	.loc 1 1305
-	ld %r3, 240(%r1)
-	xor %r17, %r3, %r17
+	xor %r27, %r12, %r27
 # v22 = v22 ^ v20
 	.loc 1 1306
-	xor %r22, %r22, %r12
+	xor %r22, %r22, %r3
 # v20 = v19 ^ v20
 	.loc 1 1307
-	ld %r3, 256(%r1)
-	xor %r3, %r3, %r12
+	ld %r6, 304(%r1)
+	xor %r3, %r6, %r3
 # v51 = v51 ^ v59
 	.loc 1 1308
-	xor %r24, %r24, %r11
+	xor %r28, %r28, %r4
 # v59 = v25 ^ v59
 	.loc 1 1309
-	ld %r4, 248(%r1)
-	xor %r4, %r4, %r11
+	ld %r6, 296(%r1)
+	xor %r4, %r6, %r4
 # v42 = v42 ^ v55
 	.loc 1 1310
-	xor %r17, %r17, %r8
+	xor %r27, %r27, %r5
 # v55 = v45 ^ v55
 	.loc 1 1311
-	ld %r5, 208(%r1)
-	xor %r5, %r5, %r8
+	ld %r6, 256(%r1)
+	xor %r5, %r6, %r5
 # v20 = v20 ^ v36
 	.loc 1 1312
-	xor %r3, %r3, %r6
+	xor %r3, %r3, %r29
 # v36 = v37 ^ v36
 	.loc 1 1313
-	ld %r7, 200(%r1)
-	xor %r6, %r7, %r6
+	ld %r6, 248(%r1)
+	xor %r6, %r6, %r29
 # v59 = v59 ^ v33
 	.loc 1 1314
-	xor %r4, %r4, %r9
+	xor %r4, %r4, %r31
 # v33 = v21 ^ v33
 	.loc 1 1315
-	ld %r7, 192(%r1)
-	xor %r7, %r7, %r9
+	ld %r7, 240(%r1)
+	xor %r7, %r7, %r31
 # v33 = v33 ^ v51
 	.loc 1 1316
-	xor %r7, %r7, %r24
+	xor %r7, %r7, %r28
 # v36 = v36 ^ v22
 	.loc 1 1317
 	xor %r6, %r6, %r22
 # v55 = v55 ^ v38
 	.loc 1 1318
-	xor %r5, %r5, %r31
+	xor %r5, %r5, %r18
 # v55 = v55 ^ v11
 	.loc 1 1319
-	xor %r5, %r5, %r10
+	xor %r5, %r5, %r9
 # v59 = v59 ^ v30
 	.loc 1 1320
-	xor %r4, %r4, %r20
+	xor %r4, %r4, %r17
 # v20 = v20 ^ v23
 	.loc 1 1321
-	xor %r3, %r3, %r21
+	xor %r3, %r3, %r15
 # v42 = v42 ^ v11
 	.loc 1 1322
-	xor %r17, %r17, %r10
+	xor %r27, %r27, %r9
 # mem64[h + 0] = v33
 	.loc 1 1323
-	ld %r8, 384(%r1)
+	ld %r8, 448(%r1)
 	std %r7, 0(%r8)
 # mem64[h + 32] = v11
 	.loc 1 1324
-	mr %r7, %r8
-	std %r10, 32(%r7)
+	std %r9, 32(%r8)
 # mem64[h + 64] = v36
 	.loc 1 1325
-	std %r6, 64(%r7)
+	std %r6, 64(%r8)
 # mem64[h + 96] = v51
 	.loc 1 1326
-	mr %r6, %r7
-	std %r24, 96(%r6)
+	std %r28, 96(%r8)
 # mem64[h + 128] = v55
 	.loc 1 1327
-	std %r5, 128(%r6)
+	std %r5, 128(%r8)
 # mem64[h + 160] = v22
 	.loc 1 1328
-	mr %r5, %r6
-	std %r22, 160(%r5)
+	std %r22, 160(%r8)
 # mem64[h + 192] = v59
 	.loc 1 1329
-	std %r4, 192(%r5)
+	std %r4, 192(%r8)
 # mem64[h + 224] = v38
 	.loc 1 1330
-	mr %r4, %r5
-	std %r31, 224(%r4)
+	std %r18, 224(%r8)
 # mem64[h + 256] = v20
 	.loc 1 1331
-	std %r3, 256(%r4)
+	std %r3, 256(%r8)
 # mem64[h + 288] = v30
 	.loc 1 1332
-	mr %r3, %r4
-	std %r20, 288(%r3)
+	std %r17, 288(%r8)
 # mem64[h + 320] = v42
 	.loc 1 1333
-	std %r17, 320(%r3)
+	std %r27, 320(%r8)
 # mem64[h + 352] = v23
 	.loc 1 1334
-	std %r21, 352(%r3)
+	std %r15, 352(%r8)
 # h = h + 8
 	.loc 1 1335
-	addi %r3, %r3, 8
-	std %r3, 384(%r1)
+	addi %r8, %r8, 8
 # f = f + 8
 	.loc 1 1336
-	ld %r3, 392(%r1)
-	addi %r3, %r3, 8
-	std %r3, 392(%r1)
+	ld %r4, 456(%r1)
+	addi %r4, %r4, 8
 # i = i - 1
 	.loc 1 1337
-	ld %r3, 400(%r1)
-	addi %r3, %r3, -1
-	std %r3, 400(%r1)
+	ld %r5, 464(%r1)
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 1338
-	cmpldi %cr0, %r3, 0
+	cmpldi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 1339
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv.pass
 # leave
 	.loc 1 1340
-	ld %r14, 448(%r1)
-	ld %r15, 456(%r1)
-	ld %r16, 464(%r1)
-	ld %r17, 472(%r1)
-	ld %r18, 480(%r1)
-	ld %r19, 488(%r1)
-	ld %r20, 496(%r1)
-	ld %r21, 504(%r1)
-	ld %r22, 512(%r1)
-	ld %r23, 520(%r1)
-	ld %r24, 528(%r1)
-	ld %r25, 536(%r1)
-	ld %r26, 544(%r1)
-	ld %r27, 552(%r1)
-	ld %r28, 560(%r1)
-	ld %r29, 568(%r1)
-	ld %r30, 576(%r1)
-	ld %r31, 584(%r1)
-	addi %r1, %r1, 592
+	ld %r14, 480(%r1)
+	ld %r15, 488(%r1)
+	ld %r16, 496(%r1)
+	ld %r17, 504(%r1)
+	ld %r18, 512(%r1)
+	ld %r19, 520(%r1)
+	ld %r20, 528(%r1)
+	ld %r21, 536(%r1)
+	ld %r22, 544(%r1)
+	ld %r23, 552(%r1)
+	ld %r24, 560(%r1)
+	ld %r25, 568(%r1)
+	ld %r26, 576(%r1)
+	ld %r27, 584(%r1)
+	ld %r28, 592(%r1)
+	ld %r29, 600(%r1)
+	ld %r30, 608(%r1)
+	ld %r31, 616(%r1)
+	addi %r1, %r1, 624
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec256_inv_ppc64_inv, 24
 

@@ -75702,7 +75702,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 # p = v
 	.loc 1 20297
 	mr %r3, %r7
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 64
 	.loc 1 20298
 	li %r4, 64
@@ -75711,1730 +75711,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 20300
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 13104
 	.loc 1 20301
-	addi %r15, %r15, 13104
+	addi %r26, %r3, 13104
 # o0 = 1
 	.loc 1 20302
 	li %r3, 1
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l28:
 # f = p + 8
 	.loc 1 20304
-	addi %r4, %r16, 8
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 8
 # F0 = mem64[f + 0]
 	.loc 1 20306
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 20307
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 20308
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 20309
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 20310
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 20311
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 20312
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 20313
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 20314
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 20315
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 20316
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 20317
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 20318
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 20319
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 20320
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 20321
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 20322
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20323
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20324
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 20325
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 20326
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 20327
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 20328
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 20329
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 20330
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20331
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20332
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 20333
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 20334
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 20335
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 20336
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 20337
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 20338
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 20339
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 20340
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 20341
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 20342
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 20343
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 20344
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 20345
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 20346
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 20347
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 20348
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20349
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20350
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 20351
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 20352
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 20353
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 20354
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 20355
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 20356
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 20357
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 20358
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 20359
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 20360
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 20361
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 20362
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 20363
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 20364
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 20365
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 20366
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 20367
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 20368
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 20369
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 20370
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 20371
-	mr %r30, %r7
-# H19 = B
-	.loc 1 20372
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 20373
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 20374
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 20375
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 20376
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 20377
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 20378
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 20379
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 20380
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 20381
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 20382
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 20383
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 20384
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 20385
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 20386
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 20387
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 20388
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 20389
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 20390
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 20391
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 20392
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 20393
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 20394
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 20395
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 20396
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 20397
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 20398
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 20399
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 20400
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 20401
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 20402
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 20403
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 20404
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 20405
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 20406
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 20407
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 20408
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 20409
-	mr %r12, %r7
-# H17 = B
-	.loc 1 20410
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 20411
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 20412
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 20413
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 20414
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 20415
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 20416
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 20417
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 20418
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 20419
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 20420
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 20421
-	xor %r8, %r8, %r4
+	.loc 1 20370
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 20371
+	mr %r23, %r5
+# H19 = B
+	.loc 1 20372
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 20373
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 20374
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 20422
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 20423
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 20424
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 20425
-	and %r4, %r26, %r4
+	.loc 1 20375
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 20376
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 20377
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 20426
-	xor %r8, %r8, %r4
+	.loc 1 20378
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 20427
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 20428
-	and %r6, %r26, %r4
+	.loc 1 20379
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 20380
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 20429
-	xor %r7, %r7, %r6
+	.loc 1 20381
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 20382
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 20383
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 20384
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 20385
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 20386
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 20387
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 20388
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 20389
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 20390
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 20391
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 20430
+	.loc 1 20392
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 20393
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 20394
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 20395
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 20396
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 20397
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 20398
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 20399
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 20400
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 20401
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 20402
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 20403
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 20404
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 20405
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 20406
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 20407
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 20408
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 20410
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 20411
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 20412
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 20413
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 20414
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 20415
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 20416
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 20417
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 20418
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 20419
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 20420
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 20421
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 20422
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 20423
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 20424
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 20425
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 20426
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 20427
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 20428
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 20429
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 20430
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 20431
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 20432
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 20433
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 20434
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 20435
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 20436
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 20437
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 20438
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 20439
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 20440
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 20441
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 20442
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 20443
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 20444
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 20445
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 20446
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 20447
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 20448
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 20449
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 20450
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 20451
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 20452
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 20453
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 20454
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 20455
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 20456
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 20457
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 20458
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 20459
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 20460
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 20461
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 20462
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 20463
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 20464
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20465
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 20466
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 20467
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 20468
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 20469
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 20470
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 20471
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 20472
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 20473
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 20474
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 20475
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 20476
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 20477
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 20478
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 20479
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 20480
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 20481
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 20482
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 20483
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 20484
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 20485
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 20486
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 20487
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 20488
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 20489
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 20490
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 20491
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 20492
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 20493
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 20494
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 20495
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 20496
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 20497
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 20498
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 20499
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 20500
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 20501
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 20502
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 20503
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 20504
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 20505
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 20506
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 20507
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 20508
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 20509
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 20510
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 20511
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 20512
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 20513
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 20514
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 20515
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 20516
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 20517
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 20518
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 20519
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 20520
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 20521
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 20522
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 20523
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 20524
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 20525
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 20526
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 20527
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 20528
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 20529
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 20530
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 20531
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 20532
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 20533
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 20534
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 20535
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 20536
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 20537
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 20538
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 20539
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 20540
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 20541
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 20542
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 20543
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 20544
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 20545
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 20546
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 20547
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 20548
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 20549
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 20550
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 20551
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 20552
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 20553
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 20554
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 20555
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 20556
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 20557
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 20558
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 20559
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 20560
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 20561
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 20562
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 20563
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 20564
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 20565
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 20566
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 20567
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 20568
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 20569
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 20570
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 20571
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 20572
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 20573
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 20574
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 20575
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 20576
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 20577
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 20578
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 20579
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 20580
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 20581
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 20582
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 20583
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 20584
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 20585
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 20586
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 20587
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 20588
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 20589
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 20590
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 20591
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 20592
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 20593
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 20594
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 20595
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 20596
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 20597
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 20598
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 20599
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 20600
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 20601
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 20602
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 20603
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 20604
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 20605
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 20606
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 20607
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 20608
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 20609
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 20610
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 20611
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 20612
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 20613
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 20614
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 20615
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 20616
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 20617
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 20618
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 20619
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 20620
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 20621
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 20622
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 20623
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 20624
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 20625
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 20626
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 20627
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 20628
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 20629
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 20630
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 20631
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 20632
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 20633
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 20634
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 20635
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 20636
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 20637
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 20638
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 20639
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 20640
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 20641
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 20642
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 20643
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 20644
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 20645
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 20646
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 20647
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 20648
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 20649
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 20650
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 20651
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 20652
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 20653
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 20654
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 20655
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 20656
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 20657
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 20658
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 20659
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 20660
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 20661
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 20662
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 20663
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 20664
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 20665
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 20666
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 20667
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 20668
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 20669
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 20670
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 20671
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 20672
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 20673
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 20674
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 20675
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 20676
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 20677
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 20678
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 20679
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 20680
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 20681
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 20682
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 20683
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 20684
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 20685
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 20686
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 20687
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 20688
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 20689
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 20690
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 20691
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 20692
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 20693
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 20694
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 20695
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 20696
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 20697
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 20698
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 20699
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 20700
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 20701
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 20702
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 20703
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 20704
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 20705
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 20706
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 20707
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 20708
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 20709
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 20710
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 20711
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 20712
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 20713
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 20714
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 20715
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 20716
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 20717
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 20718
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 20719
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 20720
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 20721
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 20722
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 20723
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 20724
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 20725
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 20726
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 20727
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 20728
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 20729
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 20730
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 20731
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 20732
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 20733
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 20734
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 20735
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 20736
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 20737
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 20738
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 20739
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 20740
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 20741
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 20742
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 20743
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 20744
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 20745
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 20746
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 20747
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 20748
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 20749
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 20750
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 20751
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 20752
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 20753
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 20754
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 20755
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 20756
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 20757
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 20758
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 20759
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 20760
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 20761
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 20762
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 20763
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 20764
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 20765
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 20766
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 20767
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 20768
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 20769
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 20770
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 20771
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 20772
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 20773
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 20774
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 20775
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 20776
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 20777
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 20778
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 20779
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 20780
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 20781
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 20782
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 20783
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 20784
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 20785
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 20786
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 20787
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 20788
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 20789
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 20790
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 20791
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 20792
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 20793
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 20794
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 20795
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 20796
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 20797
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 20798
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 20799
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 20800
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 20801
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 20802
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 20803
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 20804
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 20805
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 20806
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 20807
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 20808
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 20809
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 20810
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 20811
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 20812
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 20813
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 20814
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 20815
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 20816
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 20817
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 20818
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 20819
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 20820
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 20821
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 20822
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 8]
 	.loc 1 20823
-	ld %r4, 8(%r16)
+	ld %r4, 8(%r7)
 # hi = hi ^ lo
 	.loc 1 20824
 	xor %r4, %r4, %r3
 # mem64[p + 8] = hi
 	.loc 1 20825
-	std %r4, 8(%r16)
+	std %r4, 8(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 20826
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1032]
 	.loc 1 20827
-	ld %r4, 1032(%r16)
+	ld %r4, 1032(%r7)
 # hi = hi ^ lo
 	.loc 1 20828
 	xor %r4, %r4, %r3
 # mem64[p + 1032] = hi
 	.loc 1 20829
-	std %r4, 1032(%r16)
+	std %r4, 1032(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 20830
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2056]
 	.loc 1 20831
-	ld %r4, 2056(%r16)
+	ld %r4, 2056(%r7)
 # hi = hi ^ lo
 	.loc 1 20832
 	xor %r4, %r4, %r3
 # mem64[p + 2056] = hi
 	.loc 1 20833
-	std %r4, 2056(%r16)
+	std %r4, 2056(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 20834
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3080]
 	.loc 1 20835
-	ld %r4, 3080(%r16)
+	ld %r4, 3080(%r7)
 # hi = hi ^ lo
 	.loc 1 20836
 	xor %r4, %r4, %r3
 # mem64[p + 3080] = hi
 	.loc 1 20837
-	std %r4, 3080(%r16)
+	std %r4, 3080(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 20838
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4104]
 	.loc 1 20839
-	ld %r4, 4104(%r16)
+	ld %r4, 4104(%r7)
 # hi = hi ^ lo
 	.loc 1 20840
 	xor %r4, %r4, %r3
 # mem64[p + 4104] = hi
 	.loc 1 20841
-	std %r4, 4104(%r16)
+	std %r4, 4104(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 20842
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5128]
 	.loc 1 20843
-	ld %r4, 5128(%r16)
+	ld %r4, 5128(%r7)
 # hi = hi ^ lo
 	.loc 1 20844
 	xor %r4, %r4, %r3
 # mem64[p + 5128] = hi
 	.loc 1 20845
-	std %r4, 5128(%r16)
+	std %r4, 5128(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 20846
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6152]
 	.loc 1 20847
-	ld %r4, 6152(%r16)
+	ld %r4, 6152(%r7)
 # hi = hi ^ lo
 	.loc 1 20848
 	xor %r4, %r4, %r3
 # mem64[p + 6152] = hi
 	.loc 1 20849
-	std %r4, 6152(%r16)
+	std %r4, 6152(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 20850
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7176]
 	.loc 1 20851
-	ld %r4, 7176(%r16)
+	ld %r4, 7176(%r7)
 # hi = hi ^ lo
 	.loc 1 20852
 	xor %r4, %r4, %r3
 # mem64[p + 7176] = hi
 	.loc 1 20853
-	std %r4, 7176(%r16)
+	std %r4, 7176(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 20854
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8200]
 	.loc 1 20855
-	ld %r4, 8200(%r16)
+	ld %r4, 8200(%r7)
 # hi = hi ^ lo
 	.loc 1 20856
 	xor %r4, %r4, %r3
 # mem64[p + 8200] = hi
 	.loc 1 20857
-	std %r4, 8200(%r16)
+	std %r4, 8200(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 20858
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9224]
 	.loc 1 20859
-	ld %r4, 9224(%r16)
+	ld %r4, 9224(%r7)
 # hi = hi ^ lo
 	.loc 1 20860
 	xor %r4, %r4, %r3
 # mem64[p + 9224] = hi
 	.loc 1 20861
-	std %r4, 9224(%r16)
+	std %r4, 9224(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 20862
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10248]
 	.loc 1 20863
-	ld %r4, 10248(%r16)
+	ld %r4, 10248(%r7)
 # hi = hi ^ lo
 	.loc 1 20864
 	xor %r4, %r4, %r3
 # mem64[p + 10248] = hi
 	.loc 1 20865
-	std %r4, 10248(%r16)
+	std %r4, 10248(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 20866
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11272]
 	.loc 1 20867
-	ld %r4, 11272(%r16)
+	ld %r4, 11272(%r7)
 # hi = hi ^ lo
 	.loc 1 20868
 	xor %r4, %r4, %r3
 # mem64[p + 11272] = hi
 	.loc 1 20869
-	std %r4, 11272(%r16)
+	std %r4, 11272(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 20870
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12296]
 	.loc 1 20871
-	ld %r4, 12296(%r16)
+	ld %r4, 12296(%r7)
 # hi = hi ^ lo
 	.loc 1 20872
 	xor %r4, %r4, %r3
 # mem64[p + 12296] = hi
 	.loc 1 20873
-	std %r4, 12296(%r16)
+	std %r4, 12296(%r7)
 # p = p + 8
 	.loc 1 20874
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 20875
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 20876
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 20877
 	cmpldi %cr0, %r3, 0
@@ -77443,7 +77438,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l28
 # p = p + 8
 	.loc 1 20879
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # o1 = o1 - 1
 	.loc 1 20880
 	ld %r4, 13552(%r1)
@@ -77457,7 +77452,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l27
 # p = v
 	.loc 1 20884
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 32
 	.loc 1 20885
 	li %r4, 32
@@ -77466,1730 +77461,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 20887
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 12896
 	.loc 1 20888
-	addi %r15, %r15, 12896
+	addi %r26, %r3, 12896
 # o0 = 2
 	.loc 1 20889
 	li %r3, 2
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l30:
 # f = p + 16
 	.loc 1 20891
-	addi %r4, %r16, 16
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 16
 # F0 = mem64[f + 0]
 	.loc 1 20893
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 20894
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 20895
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 20896
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 20897
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 20898
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 20899
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 20900
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 20901
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 20902
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 20903
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 20904
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 20905
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 20906
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 20907
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 20908
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 20909
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20910
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20911
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 20912
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 20913
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 20914
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 20915
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 20916
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 20917
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20918
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20919
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 20920
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 20921
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 20922
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 20923
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 20924
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 20925
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 20926
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 20927
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 20928
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 20929
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 20930
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 20931
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 20932
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 20933
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 20934
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 20935
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 20936
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 20937
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 20938
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 20939
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 20940
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 20941
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 20942
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 20943
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 20944
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 20945
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 20946
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 20947
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 20948
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 20949
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 20950
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 20951
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 20952
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 20953
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 20954
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 20955
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 20956
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 20957
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 20958
-	mr %r30, %r7
-# H19 = B
-	.loc 1 20959
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 20960
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 20961
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 20962
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 20963
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 20964
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 20965
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 20966
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 20967
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 20968
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 20969
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 20970
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 20971
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 20972
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 20973
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 20974
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 20975
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 20976
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 20977
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 20978
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 20979
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 20980
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 20981
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 20982
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 20983
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 20984
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 20985
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 20986
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 20987
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 20988
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 20989
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 20990
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 20991
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 20992
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 20993
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 20994
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 20995
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 20996
-	mr %r12, %r7
-# H17 = B
-	.loc 1 20997
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 20998
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 20999
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 21000
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 21001
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 21002
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 21003
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 21004
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 21005
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 21006
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 21007
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 21008
-	xor %r8, %r8, %r4
+	.loc 1 20957
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 20958
+	mr %r23, %r5
+# H19 = B
+	.loc 1 20959
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 20960
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 20961
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 21009
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 21010
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 21011
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 21012
-	and %r4, %r26, %r4
+	.loc 1 20962
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 20963
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 20964
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 21013
-	xor %r8, %r8, %r4
+	.loc 1 20965
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 21014
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 21015
-	and %r6, %r26, %r4
+	.loc 1 20966
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 20967
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 21016
-	xor %r7, %r7, %r6
+	.loc 1 20968
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 20969
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 20970
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 20971
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 20972
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 20973
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 20974
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 20975
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 20976
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 20977
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 20978
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 21017
+	.loc 1 20979
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 20980
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 20981
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 20982
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 20983
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 20984
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 20985
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 20986
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 20987
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 20988
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 20989
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 20990
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 20991
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 20992
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 20993
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 20994
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 20995
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 20997
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 20998
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 20999
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 21000
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 21001
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 21002
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 21003
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 21004
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 21005
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 21006
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 21007
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 21008
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 21009
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 21010
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 21011
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 21012
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 21013
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 21014
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 21015
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 21016
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 21017
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 21018
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 21019
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 21020
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 21021
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 21022
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 21023
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 21024
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 21025
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 21026
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 21027
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 21028
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 21029
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 21030
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 21031
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 21032
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 21033
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 21034
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 21035
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 21036
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 21037
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 21038
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 21039
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 21040
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 21041
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 21042
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 21043
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 21044
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 21045
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 21046
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 21047
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 21048
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 21049
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 21050
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 21051
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 21052
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 21053
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 21054
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 21055
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 21056
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 21057
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 21058
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 21059
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 21060
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 21061
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 21062
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 21063
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 21064
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 21065
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 21066
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 21067
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 21068
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 21069
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 21070
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 21071
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 21072
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 21073
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 21074
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 21075
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 21076
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 21077
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 21078
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 21079
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 21080
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 21081
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 21082
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 21083
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 21084
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 21085
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 21086
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 21087
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 21088
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 21089
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 21090
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 21091
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 21092
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 21093
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 21094
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 21095
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 21096
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 21097
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 21098
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 21099
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 21100
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 21101
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 21102
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 21103
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 21104
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 21105
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 21106
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 21107
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 21108
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 21109
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 21110
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 21111
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 21112
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 21113
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 21114
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 21115
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 21116
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 21117
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 21118
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 21119
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 21120
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 21121
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 21122
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 21123
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 21124
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 21125
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 21126
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 21127
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 21128
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 21129
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 21130
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 21131
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 21132
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 21133
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 21134
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 21135
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 21136
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 21137
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 21138
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 21139
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 21140
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 21141
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 21142
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 21143
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 21144
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 21145
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 21146
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 21147
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 21148
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 21149
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 21150
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 21151
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 21152
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 21153
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 21154
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 21155
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 21156
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 21157
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 21158
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 21159
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 21160
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 21161
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 21162
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 21163
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 21164
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 21165
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 21166
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 21167
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 21168
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 21169
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 21170
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 21171
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 21172
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 21173
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 21174
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 21175
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 21176
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 21177
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 21178
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 21179
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 21180
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 21181
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 21182
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 21183
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 21184
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 21185
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 21186
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 21187
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 21188
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 21189
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 21190
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 21191
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 21192
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 21193
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 21194
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 21195
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 21196
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 21197
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 21198
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 21199
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 21200
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 21201
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 21202
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 21203
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 21204
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 21205
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 21206
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 21207
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 21208
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 21209
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 21210
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 21211
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 21212
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 21213
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 21214
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 21215
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 21216
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 21217
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 21218
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 21219
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 21220
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 21221
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 21222
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 21223
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 21224
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 21225
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 21226
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 21227
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 21228
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 21229
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 21230
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 21231
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 21232
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 21233
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 21234
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 21235
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 21236
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 21237
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 21238
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 21239
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 21240
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 21241
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 21242
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 21243
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 21244
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 21245
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 21246
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 21247
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 21248
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 21249
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 21250
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 21251
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 21252
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 21253
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 21254
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 21255
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 21256
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 21257
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 21258
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 21259
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 21260
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 21261
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 21262
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 21263
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 21264
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 21265
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 21266
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 21267
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 21268
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 21269
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 21270
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 21271
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 21272
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 21273
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 21274
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 21275
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 21276
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 21277
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 21278
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 21279
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 21280
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 21281
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 21282
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 21283
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 21284
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 21285
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 21286
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 21287
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 21288
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 21289
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 21290
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 21291
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 21292
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 21293
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 21294
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 21295
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 21296
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 21297
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 21298
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 21299
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 21300
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 21301
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 21302
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 21303
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 21304
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 21305
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 21306
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 21307
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 21308
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 21309
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 21310
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 21311
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 21312
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 21313
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 21314
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 21315
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 21316
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 21317
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 21318
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 21319
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 21320
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 21321
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 21322
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 21323
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 21324
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 21325
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 21326
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 21327
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 21328
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 21329
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 21330
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 21331
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 21332
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 21333
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 21334
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 21335
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 21336
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 21337
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 21338
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 21339
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 21340
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 21341
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 21342
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 21343
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 21344
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 21345
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 21346
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 21347
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 21348
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 21349
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 21350
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 21351
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 21352
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 21353
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 21354
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 21355
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 21356
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 21357
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 21358
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 21359
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 21360
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 21361
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 21362
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 21363
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 21364
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 21365
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 21366
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 21367
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 21368
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 21369
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 21370
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 21371
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 21372
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 21373
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 21374
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 21375
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 21376
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 21377
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 21378
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 21379
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 21380
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 21381
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 21382
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 21383
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 21384
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 21385
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 21386
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 21387
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 21388
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 21389
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 21390
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 21391
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 21392
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 21393
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 21394
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 21395
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 21396
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 21397
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 21398
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 21399
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 21400
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 21401
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 21402
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 21403
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 21404
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 21405
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 21406
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 21407
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 21408
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 21409
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 16]
 	.loc 1 21410
-	ld %r4, 16(%r16)
+	ld %r4, 16(%r7)
 # hi = hi ^ lo
 	.loc 1 21411
 	xor %r4, %r4, %r3
 # mem64[p + 16] = hi
 	.loc 1 21412
-	std %r4, 16(%r16)
+	std %r4, 16(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 21413
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1040]
 	.loc 1 21414
-	ld %r4, 1040(%r16)
+	ld %r4, 1040(%r7)
 # hi = hi ^ lo
 	.loc 1 21415
 	xor %r4, %r4, %r3
 # mem64[p + 1040] = hi
 	.loc 1 21416
-	std %r4, 1040(%r16)
+	std %r4, 1040(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 21417
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2064]
 	.loc 1 21418
-	ld %r4, 2064(%r16)
+	ld %r4, 2064(%r7)
 # hi = hi ^ lo
 	.loc 1 21419
 	xor %r4, %r4, %r3
 # mem64[p + 2064] = hi
 	.loc 1 21420
-	std %r4, 2064(%r16)
+	std %r4, 2064(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 21421
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3088]
 	.loc 1 21422
-	ld %r4, 3088(%r16)
+	ld %r4, 3088(%r7)
 # hi = hi ^ lo
 	.loc 1 21423
 	xor %r4, %r4, %r3
 # mem64[p + 3088] = hi
 	.loc 1 21424
-	std %r4, 3088(%r16)
+	std %r4, 3088(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 21425
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4112]
 	.loc 1 21426
-	ld %r4, 4112(%r16)
+	ld %r4, 4112(%r7)
 # hi = hi ^ lo
 	.loc 1 21427
 	xor %r4, %r4, %r3
 # mem64[p + 4112] = hi
 	.loc 1 21428
-	std %r4, 4112(%r16)
+	std %r4, 4112(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 21429
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5136]
 	.loc 1 21430
-	ld %r4, 5136(%r16)
+	ld %r4, 5136(%r7)
 # hi = hi ^ lo
 	.loc 1 21431
 	xor %r4, %r4, %r3
 # mem64[p + 5136] = hi
 	.loc 1 21432
-	std %r4, 5136(%r16)
+	std %r4, 5136(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 21433
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6160]
 	.loc 1 21434
-	ld %r4, 6160(%r16)
+	ld %r4, 6160(%r7)
 # hi = hi ^ lo
 	.loc 1 21435
 	xor %r4, %r4, %r3
 # mem64[p + 6160] = hi
 	.loc 1 21436
-	std %r4, 6160(%r16)
+	std %r4, 6160(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 21437
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7184]
 	.loc 1 21438
-	ld %r4, 7184(%r16)
+	ld %r4, 7184(%r7)
 # hi = hi ^ lo
 	.loc 1 21439
 	xor %r4, %r4, %r3
 # mem64[p + 7184] = hi
 	.loc 1 21440
-	std %r4, 7184(%r16)
+	std %r4, 7184(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 21441
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8208]
 	.loc 1 21442
-	ld %r4, 8208(%r16)
+	ld %r4, 8208(%r7)
 # hi = hi ^ lo
 	.loc 1 21443
 	xor %r4, %r4, %r3
 # mem64[p + 8208] = hi
 	.loc 1 21444
-	std %r4, 8208(%r16)
+	std %r4, 8208(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 21445
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9232]
 	.loc 1 21446
-	ld %r4, 9232(%r16)
+	ld %r4, 9232(%r7)
 # hi = hi ^ lo
 	.loc 1 21447
 	xor %r4, %r4, %r3
 # mem64[p + 9232] = hi
 	.loc 1 21448
-	std %r4, 9232(%r16)
+	std %r4, 9232(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 21449
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10256]
 	.loc 1 21450
-	ld %r4, 10256(%r16)
+	ld %r4, 10256(%r7)
 # hi = hi ^ lo
 	.loc 1 21451
 	xor %r4, %r4, %r3
 # mem64[p + 10256] = hi
 	.loc 1 21452
-	std %r4, 10256(%r16)
+	std %r4, 10256(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 21453
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11280]
 	.loc 1 21454
-	ld %r4, 11280(%r16)
+	ld %r4, 11280(%r7)
 # hi = hi ^ lo
 	.loc 1 21455
 	xor %r4, %r4, %r3
 # mem64[p + 11280] = hi
 	.loc 1 21456
-	std %r4, 11280(%r16)
+	std %r4, 11280(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 21457
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12304]
 	.loc 1 21458
-	ld %r4, 12304(%r16)
+	ld %r4, 12304(%r7)
 # hi = hi ^ lo
 	.loc 1 21459
 	xor %r4, %r4, %r3
 # mem64[p + 12304] = hi
 	.loc 1 21460
-	std %r4, 12304(%r16)
+	std %r4, 12304(%r7)
 # p = p + 8
 	.loc 1 21461
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 21462
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 21463
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 21464
 	cmpldi %cr0, %r3, 0
@@ -79198,7 +79188,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l30
 # p = p + 16
 	.loc 1 21466
-	addi %r16, %r16, 16
+	addi %r7, %r7, 16
 # o1 = o1 - 1
 	.loc 1 21467
 	ld %r4, 13552(%r1)
@@ -79212,7 +79202,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l29
 # p = v
 	.loc 1 21471
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 16
 	.loc 1 21472
 	li %r4, 16
@@ -79221,1730 +79211,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 21474
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 12480
 	.loc 1 21475
-	addi %r15, %r15, 12480
+	addi %r26, %r3, 12480
 # o0 = 4
 	.loc 1 21476
 	li %r3, 4
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l32:
 # f = p + 32
 	.loc 1 21478
-	addi %r4, %r16, 32
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 32
 # F0 = mem64[f + 0]
 	.loc 1 21480
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 21481
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 21482
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 21483
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 21484
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 21485
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 21486
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 21487
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 21488
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 21489
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 21490
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 21491
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 21492
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 21493
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 21494
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 21495
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 21496
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 21497
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 21498
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 21499
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 21500
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 21501
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 21502
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 21503
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 21504
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 21505
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 21506
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 21507
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 21508
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 21509
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 21510
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 21511
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 21512
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 21513
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 21514
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 21515
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 21516
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 21517
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 21518
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 21519
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 21520
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 21521
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 21522
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 21523
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 21524
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 21525
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 21526
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 21527
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 21528
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 21529
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 21530
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 21531
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 21532
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 21533
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 21534
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 21535
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 21536
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 21537
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 21538
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 21539
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 21540
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 21541
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 21542
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 21543
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 21544
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 21545
-	mr %r30, %r7
-# H19 = B
-	.loc 1 21546
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 21547
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 21548
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 21549
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 21550
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 21551
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 21552
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 21553
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 21554
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 21555
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 21556
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 21557
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 21558
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 21559
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 21560
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 21561
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 21562
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 21563
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 21564
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 21565
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 21566
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 21567
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 21568
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 21569
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 21570
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 21571
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 21572
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 21573
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 21574
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 21575
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 21576
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 21577
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 21578
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 21579
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 21580
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 21581
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 21582
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 21583
-	mr %r12, %r7
-# H17 = B
-	.loc 1 21584
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 21585
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 21586
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 21587
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 21588
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 21589
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 21590
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 21591
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 21592
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 21593
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 21594
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 21595
-	xor %r8, %r8, %r4
+	.loc 1 21544
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 21545
+	mr %r23, %r5
+# H19 = B
+	.loc 1 21546
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 21547
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 21548
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 21596
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 21597
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 21598
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 21599
-	and %r4, %r26, %r4
+	.loc 1 21549
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 21550
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 21551
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 21600
-	xor %r8, %r8, %r4
+	.loc 1 21552
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 21601
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 21602
-	and %r6, %r26, %r4
+	.loc 1 21553
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 21554
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 21603
-	xor %r7, %r7, %r6
+	.loc 1 21555
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 21556
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 21557
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 21558
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 21559
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 21560
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 21561
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 21562
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 21563
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 21564
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 21565
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 21604
+	.loc 1 21566
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 21567
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 21568
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 21569
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 21570
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 21571
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 21572
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 21573
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 21574
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 21575
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 21576
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 21577
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 21578
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 21579
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 21580
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 21581
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 21582
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 21584
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 21585
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 21586
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 21587
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 21588
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 21589
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 21590
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 21591
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 21592
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 21593
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 21594
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 21595
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 21596
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 21597
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 21598
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 21599
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 21600
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 21601
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 21602
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 21603
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 21604
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 21605
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 21606
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 21607
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 21608
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 21609
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 21610
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 21611
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 21612
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 21613
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 21614
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 21615
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 21616
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 21617
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 21618
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 21619
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 21620
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 21621
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 21622
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 21623
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 21624
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 21625
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 21626
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 21627
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 21628
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 21629
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 21630
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 21631
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 21632
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 21633
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 21634
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 21635
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 21636
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 21637
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 21638
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 21639
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 21640
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 21641
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 21642
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 21643
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 21644
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 21645
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 21646
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 21647
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 21648
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 21649
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 21650
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 21651
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 21652
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 21653
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 21654
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 21655
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 21656
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 21657
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 21658
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 21659
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 21660
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 21661
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 21662
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 21663
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 21664
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 21665
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 21666
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 21667
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 21668
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 21669
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 21670
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 21671
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 21672
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 21673
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 21674
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 21675
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 21676
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 21677
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 21678
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 21679
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 21680
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 21681
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 21682
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 21683
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 21684
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 21685
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 21686
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 21687
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 21688
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 21689
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 21690
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 21691
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 21692
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 21693
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 21694
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 21695
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 21696
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 21697
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 21698
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 21699
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 21700
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 21701
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 21702
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 21703
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 21704
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 21705
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 21706
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 21707
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 21708
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 21709
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 21710
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 21711
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 21712
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 21713
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 21714
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 21715
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 21716
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 21717
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 21718
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 21719
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 21720
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 21721
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 21722
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 21723
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 21724
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 21725
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 21726
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 21727
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 21728
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 21729
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 21730
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 21731
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 21732
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 21733
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 21734
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 21735
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 21736
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 21737
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 21738
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 21739
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 21740
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 21741
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 21742
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 21743
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 21744
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 21745
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 21746
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 21747
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 21748
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 21749
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 21750
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 21751
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 21752
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 21753
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 21754
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 21755
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 21756
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 21757
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 21758
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 21759
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 21760
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 21761
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 21762
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 21763
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 21764
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 21765
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 21766
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 21767
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 21768
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 21769
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 21770
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 21771
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 21772
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 21773
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 21774
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 21775
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 21776
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 21777
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 21778
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 21779
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 21780
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 21781
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 21782
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 21783
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 21784
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 21785
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 21786
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 21787
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 21788
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 21789
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 21790
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 21791
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 21792
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 21793
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 21794
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 21795
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 21796
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 21797
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 21798
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 21799
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 21800
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 21801
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 21802
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 21803
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 21804
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 21805
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 21806
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 21807
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 21808
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 21809
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 21810
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 21811
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 21812
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 21813
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 21814
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 21815
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 21816
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 21817
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 21818
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 21819
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 21820
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 21821
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 21822
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 21823
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 21824
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 21825
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 21826
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 21827
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 21828
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 21829
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 21830
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 21831
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 21832
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 21833
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 21834
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 21835
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 21836
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 21837
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 21838
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 21839
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 21840
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 21841
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 21842
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 21843
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 21844
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 21845
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 21846
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 21847
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 21848
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 21849
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 21850
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 21851
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 21852
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 21853
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 21854
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 21855
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 21856
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 21857
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 21858
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 21859
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 21860
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 21861
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 21862
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 21863
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 21864
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 21865
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 21866
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 21867
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 21868
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 21869
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 21870
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 21871
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 21872
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 21873
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 21874
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 21875
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 21876
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 21877
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 21878
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 21879
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 21880
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 21881
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 21882
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 21883
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 21884
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 21885
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 21886
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 21887
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 21888
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 21889
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 21890
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 21891
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 21892
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 21893
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 21894
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 21895
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 21896
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 21897
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 21898
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 21899
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 21900
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 21901
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 21902
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 21903
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 21904
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 21905
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 21906
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 21907
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 21908
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 21909
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 21910
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 21911
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 21912
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 21913
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 21914
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 21915
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 21916
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 21917
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 21918
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 21919
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 21920
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 21921
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 21922
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 21923
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 21924
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 21925
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 21926
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 21927
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 21928
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 21929
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 21930
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 21931
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 21932
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 21933
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 21934
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 21935
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 21936
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 21937
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 21938
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 21939
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 21940
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 21941
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 21942
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 21943
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 21944
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 21945
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 21946
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 21947
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 21948
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 21949
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 21950
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 21951
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 21952
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 21953
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 21954
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 21955
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 21956
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 21957
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 21958
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 21959
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 21960
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 21961
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 21962
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 21963
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 21964
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 21965
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 21966
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 21967
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 21968
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 21969
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 21970
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 21971
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 21972
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 21973
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 21974
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 21975
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 21976
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 21977
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 21978
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 21979
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 21980
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 21981
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 21982
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 21983
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 21984
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 21985
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 21986
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 21987
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 21988
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 21989
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 21990
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 21991
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 21992
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 21993
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 21994
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 21995
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 21996
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 32]
 	.loc 1 21997
-	ld %r4, 32(%r16)
+	ld %r4, 32(%r7)
 # hi = hi ^ lo
 	.loc 1 21998
 	xor %r4, %r4, %r3
 # mem64[p + 32] = hi
 	.loc 1 21999
-	std %r4, 32(%r16)
+	std %r4, 32(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 22000
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1056]
 	.loc 1 22001
-	ld %r4, 1056(%r16)
+	ld %r4, 1056(%r7)
 # hi = hi ^ lo
 	.loc 1 22002
 	xor %r4, %r4, %r3
 # mem64[p + 1056] = hi
 	.loc 1 22003
-	std %r4, 1056(%r16)
+	std %r4, 1056(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 22004
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2080]
 	.loc 1 22005
-	ld %r4, 2080(%r16)
+	ld %r4, 2080(%r7)
 # hi = hi ^ lo
 	.loc 1 22006
 	xor %r4, %r4, %r3
 # mem64[p + 2080] = hi
 	.loc 1 22007
-	std %r4, 2080(%r16)
+	std %r4, 2080(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 22008
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3104]
 	.loc 1 22009
-	ld %r4, 3104(%r16)
+	ld %r4, 3104(%r7)
 # hi = hi ^ lo
 	.loc 1 22010
 	xor %r4, %r4, %r3
 # mem64[p + 3104] = hi
 	.loc 1 22011
-	std %r4, 3104(%r16)
+	std %r4, 3104(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 22012
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4128]
 	.loc 1 22013
-	ld %r4, 4128(%r16)
+	ld %r4, 4128(%r7)
 # hi = hi ^ lo
 	.loc 1 22014
 	xor %r4, %r4, %r3
 # mem64[p + 4128] = hi
 	.loc 1 22015
-	std %r4, 4128(%r16)
+	std %r4, 4128(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 22016
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5152]
 	.loc 1 22017
-	ld %r4, 5152(%r16)
+	ld %r4, 5152(%r7)
 # hi = hi ^ lo
 	.loc 1 22018
 	xor %r4, %r4, %r3
 # mem64[p + 5152] = hi
 	.loc 1 22019
-	std %r4, 5152(%r16)
+	std %r4, 5152(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 22020
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6176]
 	.loc 1 22021
-	ld %r4, 6176(%r16)
+	ld %r4, 6176(%r7)
 # hi = hi ^ lo
 	.loc 1 22022
 	xor %r4, %r4, %r3
 # mem64[p + 6176] = hi
 	.loc 1 22023
-	std %r4, 6176(%r16)
+	std %r4, 6176(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 22024
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7200]
 	.loc 1 22025
-	ld %r4, 7200(%r16)
+	ld %r4, 7200(%r7)
 # hi = hi ^ lo
 	.loc 1 22026
 	xor %r4, %r4, %r3
 # mem64[p + 7200] = hi
 	.loc 1 22027
-	std %r4, 7200(%r16)
+	std %r4, 7200(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 22028
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8224]
 	.loc 1 22029
-	ld %r4, 8224(%r16)
+	ld %r4, 8224(%r7)
 # hi = hi ^ lo
 	.loc 1 22030
 	xor %r4, %r4, %r3
 # mem64[p + 8224] = hi
 	.loc 1 22031
-	std %r4, 8224(%r16)
+	std %r4, 8224(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 22032
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9248]
 	.loc 1 22033
-	ld %r4, 9248(%r16)
+	ld %r4, 9248(%r7)
 # hi = hi ^ lo
 	.loc 1 22034
 	xor %r4, %r4, %r3
 # mem64[p + 9248] = hi
 	.loc 1 22035
-	std %r4, 9248(%r16)
+	std %r4, 9248(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 22036
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10272]
 	.loc 1 22037
-	ld %r4, 10272(%r16)
+	ld %r4, 10272(%r7)
 # hi = hi ^ lo
 	.loc 1 22038
 	xor %r4, %r4, %r3
 # mem64[p + 10272] = hi
 	.loc 1 22039
-	std %r4, 10272(%r16)
+	std %r4, 10272(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 22040
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11296]
 	.loc 1 22041
-	ld %r4, 11296(%r16)
+	ld %r4, 11296(%r7)
 # hi = hi ^ lo
 	.loc 1 22042
 	xor %r4, %r4, %r3
 # mem64[p + 11296] = hi
 	.loc 1 22043
-	std %r4, 11296(%r16)
+	std %r4, 11296(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 22044
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12320]
 	.loc 1 22045
-	ld %r4, 12320(%r16)
+	ld %r4, 12320(%r7)
 # hi = hi ^ lo
 	.loc 1 22046
 	xor %r4, %r4, %r3
 # mem64[p + 12320] = hi
 	.loc 1 22047
-	std %r4, 12320(%r16)
+	std %r4, 12320(%r7)
 # p = p + 8
 	.loc 1 22048
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 22049
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 22050
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 22051
 	cmpldi %cr0, %r3, 0
@@ -80953,7 +80938,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l32
 # p = p + 32
 	.loc 1 22053
-	addi %r16, %r16, 32
+	addi %r7, %r7, 32
 # o1 = o1 - 1
 	.loc 1 22054
 	ld %r4, 13552(%r1)
@@ -80967,7 +80952,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l31
 # p = v
 	.loc 1 22058
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 8
 	.loc 1 22059
 	li %r4, 8
@@ -80976,1730 +80961,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 22061
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 11648
 	.loc 1 22062
-	addi %r15, %r15, 11648
+	addi %r26, %r3, 11648
 # o0 = 8
 	.loc 1 22063
 	li %r3, 8
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l34:
 # f = p + 64
 	.loc 1 22065
-	addi %r4, %r16, 64
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 64
 # F0 = mem64[f + 0]
 	.loc 1 22067
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 22068
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 22069
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 22070
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 22071
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 22072
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 22073
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 22074
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 22075
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 22076
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 22077
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 22078
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 22079
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 22080
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 22081
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 22082
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 22083
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22084
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22085
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 22086
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 22087
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 22088
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 22089
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 22090
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 22091
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22092
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22093
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 22094
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 22095
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 22096
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 22097
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 22098
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 22099
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 22100
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 22101
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 22102
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 22103
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 22104
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 22105
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 22106
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 22107
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 22108
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 22109
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22110
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22111
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 22112
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 22113
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 22114
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 22115
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 22116
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 22117
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 22118
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 22119
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 22120
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 22121
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 22122
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 22123
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 22124
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 22125
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 22126
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 22127
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 22128
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 22129
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 22130
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 22131
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 22132
-	mr %r30, %r7
-# H19 = B
-	.loc 1 22133
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 22134
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 22135
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 22136
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 22137
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 22138
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 22139
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 22140
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 22141
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 22142
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 22143
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 22144
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 22145
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 22146
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 22147
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 22148
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 22149
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 22150
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 22151
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 22152
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 22153
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 22154
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 22155
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 22156
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 22157
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 22158
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 22159
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 22160
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 22161
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 22162
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 22163
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 22164
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 22165
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 22166
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 22167
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 22168
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 22169
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 22170
-	mr %r12, %r7
-# H17 = B
-	.loc 1 22171
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 22172
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 22173
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 22174
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 22175
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 22176
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 22177
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 22178
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 22179
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 22180
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 22181
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 22182
-	xor %r8, %r8, %r4
+	.loc 1 22131
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 22132
+	mr %r23, %r5
+# H19 = B
+	.loc 1 22133
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 22134
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 22135
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 22183
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 22184
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 22185
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 22186
-	and %r4, %r26, %r4
+	.loc 1 22136
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 22137
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 22138
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 22187
-	xor %r8, %r8, %r4
+	.loc 1 22139
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 22188
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 22189
-	and %r6, %r26, %r4
+	.loc 1 22140
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 22141
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 22190
-	xor %r7, %r7, %r6
+	.loc 1 22142
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 22143
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 22144
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 22145
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 22146
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 22147
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 22148
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 22149
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 22150
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 22151
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 22152
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 22191
+	.loc 1 22153
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 22154
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 22155
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 22156
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 22157
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 22158
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 22159
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 22160
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 22161
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 22162
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 22163
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 22164
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 22165
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 22166
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 22167
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 22168
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 22169
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 22171
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 22172
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 22173
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 22174
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 22175
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 22176
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 22177
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 22178
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 22179
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 22180
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 22181
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 22182
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 22183
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 22184
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 22185
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 22186
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 22187
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 22188
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 22189
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 22190
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 22191
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 22192
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 22193
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 22194
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 22195
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 22196
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 22197
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 22198
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 22199
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 22200
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 22201
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 22202
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 22203
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 22204
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 22205
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 22206
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 22207
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 22208
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 22209
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 22210
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 22211
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 22212
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 22213
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 22214
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 22215
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 22216
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 22217
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 22218
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 22219
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 22220
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 22221
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 22222
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 22223
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 22224
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 22225
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22226
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 22227
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 22228
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 22229
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 22230
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 22231
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 22232
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 22233
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 22234
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 22235
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 22236
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 22237
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 22238
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 22239
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 22240
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 22241
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 22242
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 22243
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 22244
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 22245
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 22246
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 22247
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 22248
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 22249
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 22250
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 22251
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 22252
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 22253
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 22254
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 22255
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 22256
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 22257
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 22258
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 22259
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 22260
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 22261
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 22262
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 22263
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 22264
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 22265
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 22266
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 22267
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 22268
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 22269
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 22270
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 22271
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 22272
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 22273
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 22274
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 22275
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 22276
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 22277
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 22278
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 22279
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 22280
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 22281
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 22282
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 22283
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 22284
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 22285
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 22286
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 22287
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 22288
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 22289
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 22290
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 22291
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 22292
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 22293
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 22294
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 22295
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 22296
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 22297
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 22298
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 22299
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 22300
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 22301
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 22302
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 22303
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 22304
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 22305
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 22306
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 22307
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 22308
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 22309
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 22310
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 22311
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 22312
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 22313
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 22314
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 22315
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 22316
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 22317
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 22318
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 22319
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 22320
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 22321
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 22322
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 22323
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 22324
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 22325
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 22326
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 22327
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 22328
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 22329
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 22330
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 22331
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 22332
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 22333
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 22334
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 22335
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 22336
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 22337
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 22338
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 22339
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 22340
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 22341
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 22342
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 22343
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 22344
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 22345
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 22346
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 22347
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 22348
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 22349
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 22350
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 22351
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 22352
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 22353
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 22354
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 22355
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 22356
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 22357
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 22358
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 22359
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 22360
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 22361
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 22362
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 22363
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 22364
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 22365
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 22366
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 22367
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 22368
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 22369
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 22370
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 22371
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 22372
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 22373
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 22374
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 22375
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 22376
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 22377
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 22378
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 22379
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 22380
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 22381
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 22382
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 22383
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 22384
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 22385
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 22386
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 22387
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 22388
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 22389
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 22390
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 22391
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 22392
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 22393
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 22394
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 22395
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 22396
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 22397
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 22398
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 22399
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 22400
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 22401
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 22402
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 22403
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 22404
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 22405
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 22406
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 22407
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 22408
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 22409
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 22410
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 22411
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 22412
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 22413
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 22414
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 22415
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 22416
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 22417
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 22418
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 22419
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 22420
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 22421
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 22422
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 22423
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 22424
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 22425
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 22426
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 22427
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 22428
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 22429
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 22430
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 22431
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 22432
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 22433
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 22434
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 22435
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 22436
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 22437
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 22438
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 22439
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 22440
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 22441
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 22442
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 22443
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 22444
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 22445
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 22446
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 22447
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 22448
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 22449
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 22450
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 22451
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 22452
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 22453
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 22454
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 22455
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 22456
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 22457
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 22458
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 22459
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 22460
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 22461
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 22462
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 22463
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 22464
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 22465
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 22466
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 22467
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 22468
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 22469
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 22470
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 22471
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 22472
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 22473
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 22474
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 22475
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 22476
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 22477
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 22478
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 22479
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 22480
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 22481
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 22482
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 22483
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 22484
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 22485
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 22486
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 22487
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 22488
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 22489
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 22490
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 22491
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 22492
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 22493
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 22494
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 22495
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 22496
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 22497
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 22498
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 22499
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 22500
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 22501
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 22502
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 22503
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 22504
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 22505
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 22506
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 22507
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 22508
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 22509
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 22510
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 22511
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 22512
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 22513
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 22514
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 22515
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 22516
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 22517
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 22518
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 22519
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 22520
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 22521
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 22522
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 22523
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 22524
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 22525
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 22526
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 22527
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 22528
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 22529
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 22530
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 22531
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 22532
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 22533
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 22534
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 22535
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 22536
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 22537
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 22538
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 22539
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 22540
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 22541
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 22542
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 22543
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 22544
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 22545
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 22546
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 22547
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 22548
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 22549
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 22550
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 22551
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 22552
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 22553
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 22554
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 22555
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 22556
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 22557
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 22558
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 22559
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 22560
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 22561
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 22562
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 22563
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 22564
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 22565
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 22566
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 22567
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 22568
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 22569
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 22570
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 22571
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 22572
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 22573
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 22574
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 22575
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 22576
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 22577
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 22578
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 22579
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 22580
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 22581
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 22582
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 22583
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 64]
 	.loc 1 22584
-	ld %r4, 64(%r16)
+	ld %r4, 64(%r7)
 # hi = hi ^ lo
 	.loc 1 22585
 	xor %r4, %r4, %r3
 # mem64[p + 64] = hi
 	.loc 1 22586
-	std %r4, 64(%r16)
+	std %r4, 64(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 22587
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1088]
 	.loc 1 22588
-	ld %r4, 1088(%r16)
+	ld %r4, 1088(%r7)
 # hi = hi ^ lo
 	.loc 1 22589
 	xor %r4, %r4, %r3
 # mem64[p + 1088] = hi
 	.loc 1 22590
-	std %r4, 1088(%r16)
+	std %r4, 1088(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 22591
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2112]
 	.loc 1 22592
-	ld %r4, 2112(%r16)
+	ld %r4, 2112(%r7)
 # hi = hi ^ lo
 	.loc 1 22593
 	xor %r4, %r4, %r3
 # mem64[p + 2112] = hi
 	.loc 1 22594
-	std %r4, 2112(%r16)
+	std %r4, 2112(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 22595
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3136]
 	.loc 1 22596
-	ld %r4, 3136(%r16)
+	ld %r4, 3136(%r7)
 # hi = hi ^ lo
 	.loc 1 22597
 	xor %r4, %r4, %r3
 # mem64[p + 3136] = hi
 	.loc 1 22598
-	std %r4, 3136(%r16)
+	std %r4, 3136(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 22599
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4160]
 	.loc 1 22600
-	ld %r4, 4160(%r16)
+	ld %r4, 4160(%r7)
 # hi = hi ^ lo
 	.loc 1 22601
 	xor %r4, %r4, %r3
 # mem64[p + 4160] = hi
 	.loc 1 22602
-	std %r4, 4160(%r16)
+	std %r4, 4160(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 22603
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5184]
 	.loc 1 22604
-	ld %r4, 5184(%r16)
+	ld %r4, 5184(%r7)
 # hi = hi ^ lo
 	.loc 1 22605
 	xor %r4, %r4, %r3
 # mem64[p + 5184] = hi
 	.loc 1 22606
-	std %r4, 5184(%r16)
+	std %r4, 5184(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 22607
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6208]
 	.loc 1 22608
-	ld %r4, 6208(%r16)
+	ld %r4, 6208(%r7)
 # hi = hi ^ lo
 	.loc 1 22609
 	xor %r4, %r4, %r3
 # mem64[p + 6208] = hi
 	.loc 1 22610
-	std %r4, 6208(%r16)
+	std %r4, 6208(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 22611
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7232]
 	.loc 1 22612
-	ld %r4, 7232(%r16)
+	ld %r4, 7232(%r7)
 # hi = hi ^ lo
 	.loc 1 22613
 	xor %r4, %r4, %r3
 # mem64[p + 7232] = hi
 	.loc 1 22614
-	std %r4, 7232(%r16)
+	std %r4, 7232(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 22615
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8256]
 	.loc 1 22616
-	ld %r4, 8256(%r16)
+	ld %r4, 8256(%r7)
 # hi = hi ^ lo
 	.loc 1 22617
 	xor %r4, %r4, %r3
 # mem64[p + 8256] = hi
 	.loc 1 22618
-	std %r4, 8256(%r16)
+	std %r4, 8256(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 22619
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9280]
 	.loc 1 22620
-	ld %r4, 9280(%r16)
+	ld %r4, 9280(%r7)
 # hi = hi ^ lo
 	.loc 1 22621
 	xor %r4, %r4, %r3
 # mem64[p + 9280] = hi
 	.loc 1 22622
-	std %r4, 9280(%r16)
+	std %r4, 9280(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 22623
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10304]
 	.loc 1 22624
-	ld %r4, 10304(%r16)
+	ld %r4, 10304(%r7)
 # hi = hi ^ lo
 	.loc 1 22625
 	xor %r4, %r4, %r3
 # mem64[p + 10304] = hi
 	.loc 1 22626
-	std %r4, 10304(%r16)
+	std %r4, 10304(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 22627
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11328]
 	.loc 1 22628
-	ld %r4, 11328(%r16)
+	ld %r4, 11328(%r7)
 # hi = hi ^ lo
 	.loc 1 22629
 	xor %r4, %r4, %r3
 # mem64[p + 11328] = hi
 	.loc 1 22630
-	std %r4, 11328(%r16)
+	std %r4, 11328(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 22631
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12352]
 	.loc 1 22632
-	ld %r4, 12352(%r16)
+	ld %r4, 12352(%r7)
 # hi = hi ^ lo
 	.loc 1 22633
 	xor %r4, %r4, %r3
 # mem64[p + 12352] = hi
 	.loc 1 22634
-	std %r4, 12352(%r16)
+	std %r4, 12352(%r7)
 # p = p + 8
 	.loc 1 22635
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 22636
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 22637
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 22638
 	cmpldi %cr0, %r3, 0
@@ -82708,7 +82688,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l34
 # p = p + 64
 	.loc 1 22640
-	addi %r16, %r16, 64
+	addi %r7, %r7, 64
 # o1 = o1 - 1
 	.loc 1 22641
 	ld %r4, 13552(%r1)
@@ -82722,7 +82702,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l33
 # p = v
 	.loc 1 22645
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 4
 	.loc 1 22646
 	li %r4, 4
@@ -82731,1730 +82711,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 22648
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 9984
 	.loc 1 22649
-	addi %r15, %r15, 9984
+	addi %r26, %r3, 9984
 # o0 = 16
 	.loc 1 22650
 	li %r3, 16
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l36:
 # f = p + 128
 	.loc 1 22652
-	addi %r4, %r16, 128
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 128
 # F0 = mem64[f + 0]
 	.loc 1 22654
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 22655
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 22656
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 22657
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 22658
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 22659
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 22660
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 22661
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 22662
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 22663
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 22664
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 22665
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 22666
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 22667
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 22668
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 22669
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 22670
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22671
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22672
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 22673
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 22674
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 22675
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 22676
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 22677
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 22678
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22679
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22680
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 22681
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 22682
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 22683
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 22684
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 22685
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 22686
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 22687
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 22688
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 22689
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 22690
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 22691
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 22692
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 22693
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 22694
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 22695
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 22696
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 22697
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22698
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 22699
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 22700
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 22701
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 22702
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 22703
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 22704
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 22705
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 22706
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 22707
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 22708
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 22709
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 22710
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 22711
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 22712
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 22713
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 22714
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 22715
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 22716
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 22717
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 22718
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 22719
-	mr %r30, %r7
-# H19 = B
-	.loc 1 22720
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 22721
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 22722
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 22723
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 22724
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 22725
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 22726
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 22727
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 22728
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 22729
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 22730
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 22731
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 22732
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 22733
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 22734
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 22735
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 22736
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 22737
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 22738
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 22739
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 22740
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 22741
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 22742
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 22743
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 22744
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 22745
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 22746
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 22747
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 22748
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 22749
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 22750
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 22751
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 22752
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 22753
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 22754
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 22755
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 22756
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 22757
-	mr %r12, %r7
-# H17 = B
-	.loc 1 22758
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 22759
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 22760
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 22761
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 22762
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 22763
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 22764
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 22765
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 22766
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 22767
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 22768
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 22769
-	xor %r8, %r8, %r4
+	.loc 1 22718
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 22719
+	mr %r23, %r5
+# H19 = B
+	.loc 1 22720
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 22721
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 22722
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 22770
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 22771
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 22772
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 22773
-	and %r4, %r26, %r4
+	.loc 1 22723
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 22724
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 22725
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 22774
-	xor %r8, %r8, %r4
+	.loc 1 22726
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 22775
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 22776
-	and %r6, %r26, %r4
+	.loc 1 22727
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 22728
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 22777
-	xor %r7, %r7, %r6
+	.loc 1 22729
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 22730
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 22731
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 22732
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 22733
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 22734
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 22735
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 22736
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 22737
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 22738
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 22739
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 22778
+	.loc 1 22740
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 22741
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 22742
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 22743
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 22744
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 22745
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 22746
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 22747
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 22748
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 22749
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 22750
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 22751
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 22752
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 22753
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 22754
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 22755
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 22756
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 22758
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 22759
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 22760
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 22761
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 22762
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 22763
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 22764
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 22765
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 22766
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 22767
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 22768
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 22769
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 22770
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 22771
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 22772
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 22773
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 22774
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 22775
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 22776
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 22777
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 22778
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 22779
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 22780
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 22781
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 22782
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 22783
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 22784
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 22785
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 22786
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 22787
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 22788
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 22789
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 22790
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 22791
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 22792
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 22793
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 22794
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 22795
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 22796
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 22797
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 22798
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 22799
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 22800
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 22801
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 22802
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 22803
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 22804
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 22805
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 22806
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 22807
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 22808
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 22809
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 22810
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 22811
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 22812
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 22813
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 22814
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 22815
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 22816
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 22817
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 22818
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 22819
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 22820
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 22821
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 22822
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 22823
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 22824
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 22825
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 22826
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 22827
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 22828
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 22829
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 22830
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 22831
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 22832
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 22833
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 22834
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 22835
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 22836
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 22837
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 22838
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 22839
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 22840
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 22841
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 22842
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 22843
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 22844
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 22845
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 22846
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 22847
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 22848
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 22849
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 22850
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 22851
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 22852
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 22853
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 22854
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 22855
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 22856
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 22857
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 22858
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 22859
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 22860
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 22861
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 22862
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 22863
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 22864
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 22865
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 22866
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 22867
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 22868
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 22869
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 22870
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 22871
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 22872
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 22873
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 22874
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 22875
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 22876
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 22877
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 22878
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 22879
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 22880
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 22881
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 22882
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 22883
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 22884
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 22885
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 22886
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 22887
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 22888
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 22889
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 22890
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 22891
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 22892
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 22893
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 22894
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 22895
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 22896
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 22897
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 22898
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 22899
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 22900
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 22901
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 22902
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 22903
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 22904
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 22905
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 22906
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 22907
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 22908
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 22909
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 22910
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 22911
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 22912
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 22913
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 22914
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 22915
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 22916
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 22917
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 22918
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 22919
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 22920
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 22921
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 22922
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 22923
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 22924
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 22925
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 22926
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 22927
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 22928
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 22929
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 22930
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 22931
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 22932
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 22933
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 22934
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 22935
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 22936
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 22937
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 22938
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 22939
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 22940
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 22941
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 22942
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 22943
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 22944
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 22945
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 22946
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 22947
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 22948
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 22949
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 22950
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 22951
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 22952
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 22953
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 22954
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 22955
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 22956
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 22957
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 22958
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 22959
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 22960
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 22961
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 22962
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 22963
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 22964
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 22965
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 22966
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 22967
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 22968
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 22969
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 22970
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 22971
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 22972
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 22973
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 22974
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 22975
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 22976
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 22977
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 22978
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 22979
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 22980
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 22981
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 22982
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 22983
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 22984
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 22985
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 22986
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 22987
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 22988
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 22989
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 22990
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 22991
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 22992
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 22993
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 22994
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 22995
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 22996
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 22997
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 22998
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 22999
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 23000
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 23001
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 23002
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 23003
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 23004
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 23005
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 23006
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 23007
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 23008
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 23009
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 23010
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 23011
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 23012
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 23013
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 23014
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 23015
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 23016
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 23017
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 23018
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 23019
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 23020
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 23021
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 23022
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 23023
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 23024
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 23025
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 23026
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 23027
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 23028
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 23029
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 23030
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 23031
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 23032
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 23033
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 23034
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 23035
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 23036
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 23037
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 23038
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 23039
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 23040
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 23041
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 23042
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 23043
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 23044
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 23045
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 23046
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 23047
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 23048
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 23049
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 23050
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 23051
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 23052
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 23053
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 23054
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 23055
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 23056
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 23057
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 23058
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 23059
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 23060
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 23061
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 23062
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 23063
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 23064
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 23065
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 23066
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 23067
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 23068
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 23069
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 23070
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 23071
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 23072
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 23073
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 23074
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 23075
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 23076
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 23077
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 23078
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 23079
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 23080
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 23081
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 23082
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 23083
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 23084
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 23085
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 23086
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 23087
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 23088
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 23089
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 23090
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 23091
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 23092
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 23093
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 23094
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 23095
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 23096
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 23097
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 23098
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 23099
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 23100
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 23101
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 23102
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 23103
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 23104
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 23105
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 23106
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 23107
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 23108
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 23109
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 23110
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 23111
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 23112
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 23113
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 23114
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 23115
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 23116
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 23117
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 23118
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 23119
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 23120
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 23121
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 23122
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 23123
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 23124
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 23125
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 23126
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 23127
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 23128
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 23129
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 23130
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 23131
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 23132
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 23133
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 23134
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 23135
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 23136
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 23137
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 23138
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 23139
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 23140
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 23141
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 23142
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 23143
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 23144
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 23145
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 23146
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 23147
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 23148
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 23149
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 23150
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 23151
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 23152
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 23153
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 23154
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 23155
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 23156
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 23157
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 23158
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 23159
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 23160
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 23161
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 23162
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 23163
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 23164
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 23165
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 23166
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 23167
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 23168
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 23169
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 23170
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 128]
 	.loc 1 23171
-	ld %r4, 128(%r16)
+	ld %r4, 128(%r7)
 # hi = hi ^ lo
 	.loc 1 23172
 	xor %r4, %r4, %r3
 # mem64[p + 128] = hi
 	.loc 1 23173
-	std %r4, 128(%r16)
+	std %r4, 128(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 23174
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1152]
 	.loc 1 23175
-	ld %r4, 1152(%r16)
+	ld %r4, 1152(%r7)
 # hi = hi ^ lo
 	.loc 1 23176
 	xor %r4, %r4, %r3
 # mem64[p + 1152] = hi
 	.loc 1 23177
-	std %r4, 1152(%r16)
+	std %r4, 1152(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 23178
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2176]
 	.loc 1 23179
-	ld %r4, 2176(%r16)
+	ld %r4, 2176(%r7)
 # hi = hi ^ lo
 	.loc 1 23180
 	xor %r4, %r4, %r3
 # mem64[p + 2176] = hi
 	.loc 1 23181
-	std %r4, 2176(%r16)
+	std %r4, 2176(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 23182
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3200]
 	.loc 1 23183
-	ld %r4, 3200(%r16)
+	ld %r4, 3200(%r7)
 # hi = hi ^ lo
 	.loc 1 23184
 	xor %r4, %r4, %r3
 # mem64[p + 3200] = hi
 	.loc 1 23185
-	std %r4, 3200(%r16)
+	std %r4, 3200(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 23186
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4224]
 	.loc 1 23187
-	ld %r4, 4224(%r16)
+	ld %r4, 4224(%r7)
 # hi = hi ^ lo
 	.loc 1 23188
 	xor %r4, %r4, %r3
 # mem64[p + 4224] = hi
 	.loc 1 23189
-	std %r4, 4224(%r16)
+	std %r4, 4224(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 23190
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5248]
 	.loc 1 23191
-	ld %r4, 5248(%r16)
+	ld %r4, 5248(%r7)
 # hi = hi ^ lo
 	.loc 1 23192
 	xor %r4, %r4, %r3
 # mem64[p + 5248] = hi
 	.loc 1 23193
-	std %r4, 5248(%r16)
+	std %r4, 5248(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 23194
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6272]
 	.loc 1 23195
-	ld %r4, 6272(%r16)
+	ld %r4, 6272(%r7)
 # hi = hi ^ lo
 	.loc 1 23196
 	xor %r4, %r4, %r3
 # mem64[p + 6272] = hi
 	.loc 1 23197
-	std %r4, 6272(%r16)
+	std %r4, 6272(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 23198
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7296]
 	.loc 1 23199
-	ld %r4, 7296(%r16)
+	ld %r4, 7296(%r7)
 # hi = hi ^ lo
 	.loc 1 23200
 	xor %r4, %r4, %r3
 # mem64[p + 7296] = hi
 	.loc 1 23201
-	std %r4, 7296(%r16)
+	std %r4, 7296(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 23202
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8320]
 	.loc 1 23203
-	ld %r4, 8320(%r16)
+	ld %r4, 8320(%r7)
 # hi = hi ^ lo
 	.loc 1 23204
 	xor %r4, %r4, %r3
 # mem64[p + 8320] = hi
 	.loc 1 23205
-	std %r4, 8320(%r16)
+	std %r4, 8320(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 23206
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9344]
 	.loc 1 23207
-	ld %r4, 9344(%r16)
+	ld %r4, 9344(%r7)
 # hi = hi ^ lo
 	.loc 1 23208
 	xor %r4, %r4, %r3
 # mem64[p + 9344] = hi
 	.loc 1 23209
-	std %r4, 9344(%r16)
+	std %r4, 9344(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 23210
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10368]
 	.loc 1 23211
-	ld %r4, 10368(%r16)
+	ld %r4, 10368(%r7)
 # hi = hi ^ lo
 	.loc 1 23212
 	xor %r4, %r4, %r3
 # mem64[p + 10368] = hi
 	.loc 1 23213
-	std %r4, 10368(%r16)
+	std %r4, 10368(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 23214
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11392]
 	.loc 1 23215
-	ld %r4, 11392(%r16)
+	ld %r4, 11392(%r7)
 # hi = hi ^ lo
 	.loc 1 23216
 	xor %r4, %r4, %r3
 # mem64[p + 11392] = hi
 	.loc 1 23217
-	std %r4, 11392(%r16)
+	std %r4, 11392(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 23218
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12416]
 	.loc 1 23219
-	ld %r4, 12416(%r16)
+	ld %r4, 12416(%r7)
 # hi = hi ^ lo
 	.loc 1 23220
 	xor %r4, %r4, %r3
 # mem64[p + 12416] = hi
 	.loc 1 23221
-	std %r4, 12416(%r16)
+	std %r4, 12416(%r7)
 # p = p + 8
 	.loc 1 23222
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 23223
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 23224
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 23225
 	cmpldi %cr0, %r3, 0
@@ -84463,7 +84438,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l36
 # p = p + 128
 	.loc 1 23227
-	addi %r16, %r16, 128
+	addi %r7, %r7, 128
 # o1 = o1 - 1
 	.loc 1 23228
 	ld %r4, 13552(%r1)
@@ -84477,7 +84452,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l35
 # p = v
 	.loc 1 23232
-	mr %r16, %r3
+	mr %r7, %r3
 # o1 = 2
 	.loc 1 23233
 	li %r4, 2
@@ -84486,1730 +84461,1725 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	.loc 1 23235
 	std %r4, 13552(%r1)
 	std %r3, 13544(%r1)
-	la %r15, 320(%r1)
+	la %r3, 320(%r1)
 # g = g + 6656
 	.loc 1 23236
-	addi %r15, %r15, 6656
+	addi %r26, %r3, 6656
 # o0 = 32
 	.loc 1 23237
 	li %r3, 32
-	std %r3, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l38:
 # f = p + 256
 	.loc 1 23239
-	addi %r4, %r16, 256
+	std %r3, 13528(%r1)
+	addi %r3, %r7, 256
 # F0 = mem64[f + 0]
 	.loc 1 23241
-	ld %r17, 0(%r4)
+	ld %r8, 0(%r3)
 # F1 = mem64[f + 1024]
 	.loc 1 23242
-	ld %r18, 1024(%r4)
+	ld %r10, 1024(%r3)
 # F2 = mem64[f + 2048]
 	.loc 1 23243
-	ld %r19, 2048(%r4)
+	ld %r12, 2048(%r3)
 # F3 = mem64[f + 3072]
 	.loc 1 23244
-	ld %r20, 3072(%r4)
+	ld %r30, 3072(%r3)
 # F4 = mem64[f + 4096]
 	.loc 1 23245
-	ld %r21, 4096(%r4)
+	ld %r28, 4096(%r3)
 # F5 = mem64[f + 5120]
 	.loc 1 23246
-	ld %r22, 5120(%r4)
+	ld %r25, 5120(%r3)
 # F6 = mem64[f + 6144]
 	.loc 1 23247
-	ld %r23, 6144(%r4)
+	ld %r6, 6144(%r3)
 # F7 = mem64[f + 7168]
 	.loc 1 23248
-	ld %r24, 7168(%r4)
+	ld %r27, 7168(%r3)
 # F8 = mem64[f + 8192]
 	.loc 1 23249
-	ld %r25, 8192(%r4)
+	ld %r31, 8192(%r3)
 # F9 = mem64[f + 9216]
 	.loc 1 23250
-	ld %r26, 9216(%r4)
+	ld %r11, 9216(%r3)
 # F10 = mem64[f + 10240]
 	.loc 1 23251
-	ld %r27, 10240(%r4)
+	ld %r29, 10240(%r3)
 # F11 = mem64[f + 11264]
 	.loc 1 23252
-	ld %r3, 11264(%r4)
+	ld %r9, 11264(%r3)
 # F12 = mem64[f + 12288]
 	.loc 1 23253
-	ld %r5, 12288(%r4)
+	ld %r24, 12288(%r3)
 # G = mem64[g + 88]
 	.loc 1 23254
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # B = F12 & G
 	.loc 1 23255
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 96]
 	.loc 1 23256
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # A = F12 & G
 	.loc 1 23257
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 23258
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 23259
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H24 = A
 	.loc 1 23260
-	std %r7, 13536(%r1)
+	mr %r22, %r5
 # H23 = B
 	.loc 1 23261
-	mr %r14, %r4
+	mr %r21, %r3
 # G = mem64[g + 72]
 	.loc 1 23262
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # B = F12 & G
 	.loc 1 23263
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 80]
 	.loc 1 23264
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # A = F12 & G
 	.loc 1 23265
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 23266
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 23267
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 23268
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F11 & G
 	.loc 1 23269
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 23270
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 23271
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 23272
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 23273
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F10 & G
 	.loc 1 23274
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 23275
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 23276
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 23277
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 23278
-	mr %r28, %r7
+	mr %r20, %r5
 # H21 = B
 	.loc 1 23279
-	mr %r29, %r4
+	mr %r19, %r3
 # G = mem64[g + 56]
 	.loc 1 23280
-	ld %r4, 56(%r15)
+	ld %r3, 56(%r26)
 # B = F12 & G
 	.loc 1 23281
-	and %r4, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 64]
 	.loc 1 23282
-	ld %r6, 64(%r15)
+	ld %r4, 64(%r26)
 # A = F12 & G
 	.loc 1 23283
-	and %r7, %r5, %r6
+	and %r5, %r24, %r4
 # T = F11 & G
 	.loc 1 23284
-	and %r6, %r3, %r6
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 23285
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 23286
-	ld %r6, 72(%r15)
+	ld %r4, 72(%r26)
 # T = F11 & G
 	.loc 1 23287
-	and %r8, %r3, %r6
+	and %r23, %r9, %r4
 # A = A ^ T
 	.loc 1 23288
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 23289
-	and %r6, %r27, %r6
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 23290
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 23291
-	ld %r6, 80(%r15)
+	ld %r4, 80(%r26)
 # T = F10 & G
 	.loc 1 23292
-	and %r8, %r27, %r6
+	and %r23, %r29, %r4
 # A = A ^ T
 	.loc 1 23293
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 23294
-	and %r6, %r26, %r6
+	and %r4, %r11, %r4
 # B = B ^ T
 	.loc 1 23295
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 23296
-	ld %r6, 88(%r15)
+	ld %r4, 88(%r26)
 # T = F9 & G
 	.loc 1 23297
-	and %r8, %r26, %r6
+	and %r23, %r11, %r4
 # A = A ^ T
 	.loc 1 23298
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 23299
-	and %r6, %r25, %r6
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 23300
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 23301
-	ld %r6, 96(%r15)
+	ld %r4, 96(%r26)
 # T = F8 & G
 	.loc 1 23302
-	and %r8, %r25, %r6
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 23303
-	xor %r7, %r7, %r8
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 23304
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 23305
-	xor %r4, %r4, %r6
-# H20 = A
-	.loc 1 23306
-	mr %r30, %r7
-# H19 = B
-	.loc 1 23307
-	mr %r31, %r4
-# G = mem64[g + 40]
-	.loc 1 23308
-	ld %r4, 40(%r15)
-# B = F12 & G
-	.loc 1 23309
-	and %r4, %r5, %r4
-# G = mem64[g + 48]
-	.loc 1 23310
-	ld %r6, 48(%r15)
-# A = F12 & G
-	.loc 1 23311
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 23312
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 23313
-	xor %r4, %r4, %r6
-# G = mem64[g + 56]
-	.loc 1 23314
-	ld %r6, 56(%r15)
-# T = F11 & G
-	.loc 1 23315
-	and %r8, %r3, %r6
-# A = A ^ T
-	.loc 1 23316
-	xor %r7, %r7, %r8
-# T = F10 & G
-	.loc 1 23317
-	and %r6, %r27, %r6
-# B = B ^ T
-	.loc 1 23318
-	xor %r4, %r4, %r6
-# G = mem64[g + 64]
-	.loc 1 23319
-	ld %r6, 64(%r15)
-# T = F10 & G
-	.loc 1 23320
-	and %r8, %r27, %r6
-# A = A ^ T
-	.loc 1 23321
-	xor %r7, %r7, %r8
-# T = F9 & G
-	.loc 1 23322
-	and %r6, %r26, %r6
-# B = B ^ T
-	.loc 1 23323
-	xor %r4, %r4, %r6
-# G = mem64[g + 72]
-	.loc 1 23324
-	ld %r6, 72(%r15)
-# T = F9 & G
-	.loc 1 23325
-	and %r8, %r26, %r6
-# A = A ^ T
-	.loc 1 23326
-	xor %r7, %r7, %r8
-# T = F8 & G
-	.loc 1 23327
-	and %r6, %r25, %r6
-# B = B ^ T
-	.loc 1 23328
-	xor %r4, %r4, %r6
-# G = mem64[g + 80]
-	.loc 1 23329
-	ld %r6, 80(%r15)
-# T = F8 & G
-	.loc 1 23330
-	and %r8, %r25, %r6
-# A = A ^ T
-	.loc 1 23331
-	xor %r7, %r7, %r8
-# T = F7 & G
-	.loc 1 23332
-	and %r6, %r24, %r6
-# B = B ^ T
-	.loc 1 23333
-	xor %r4, %r4, %r6
-# G = mem64[g + 88]
-	.loc 1 23334
-	ld %r6, 88(%r15)
-# T = F7 & G
-	.loc 1 23335
-	and %r8, %r24, %r6
-# A = A ^ T
-	.loc 1 23336
-	xor %r7, %r7, %r8
-# T = F6 & G
-	.loc 1 23337
-	and %r6, %r23, %r6
-# B = B ^ T
-	.loc 1 23338
-	xor %r4, %r4, %r6
-# G = mem64[g + 96]
-	.loc 1 23339
-	ld %r6, 96(%r15)
-# T = F6 & G
-	.loc 1 23340
-	and %r8, %r23, %r6
-# A = A ^ T
-	.loc 1 23341
-	xor %r7, %r7, %r8
-# T = F5 & G
-	.loc 1 23342
-	and %r6, %r22, %r6
-# B = B ^ T
-	.loc 1 23343
-	xor %r4, %r4, %r6
-# H18 = A
-	.loc 1 23344
-	mr %r12, %r7
-# H17 = B
-	.loc 1 23345
-	mr %r11, %r4
-# G = mem64[g + 24]
-	.loc 1 23346
-	ld %r4, 24(%r15)
-# B = F12 & G
-	.loc 1 23347
-	and %r4, %r5, %r4
-# G = mem64[g + 32]
-	.loc 1 23348
-	ld %r6, 32(%r15)
-# A = F12 & G
-	.loc 1 23349
-	and %r7, %r5, %r6
-# T = F11 & G
-	.loc 1 23350
-	and %r6, %r3, %r6
-# B = B ^ T
-	.loc 1 23351
-	xor %r8, %r4, %r6
-# G = mem64[g + 40]
-	.loc 1 23352
-	ld %r4, 40(%r15)
-# T = F11 & G
-	.loc 1 23353
-	and %r6, %r3, %r4
-# A = A ^ T
-	.loc 1 23354
-	xor %r7, %r7, %r6
-# T = F10 & G
-	.loc 1 23355
 	and %r4, %r27, %r4
 # B = B ^ T
-	.loc 1 23356
-	xor %r8, %r8, %r4
+	.loc 1 23305
+	xor %r3, %r3, %r4
+# H20 = A
+	.loc 1 23306
+	mr %r23, %r5
+# H19 = B
+	.loc 1 23307
+	mr %r18, %r3
+# G = mem64[g + 40]
+	.loc 1 23308
+	ld %r3, 40(%r26)
+# B = F12 & G
+	.loc 1 23309
+	and %r3, %r24, %r3
 # G = mem64[g + 48]
-	.loc 1 23357
-	ld %r4, 48(%r15)
-# T = F10 & G
-	.loc 1 23358
-	and %r6, %r27, %r4
-# A = A ^ T
-	.loc 1 23359
-	xor %r7, %r7, %r6
-# T = F9 & G
-	.loc 1 23360
-	and %r4, %r26, %r4
+	.loc 1 23310
+	ld %r4, 48(%r26)
+# A = F12 & G
+	.loc 1 23311
+	and %r5, %r24, %r4
+# T = F11 & G
+	.loc 1 23312
+	and %r4, %r9, %r4
 # B = B ^ T
-	.loc 1 23361
-	xor %r8, %r8, %r4
+	.loc 1 23313
+	xor %r3, %r3, %r4
 # G = mem64[g + 56]
-	.loc 1 23362
-	ld %r4, 56(%r15)
-# T = F9 & G
-	.loc 1 23363
-	and %r6, %r26, %r4
+	.loc 1 23314
+	ld %r4, 56(%r26)
+# T = F11 & G
+	.loc 1 23315
+	and %r17, %r9, %r4
 # A = A ^ T
-	.loc 1 23364
-	xor %r7, %r7, %r6
+	.loc 1 23316
+	xor %r5, %r5, %r17
+# T = F10 & G
+	.loc 1 23317
+	and %r4, %r29, %r4
+# B = B ^ T
+	.loc 1 23318
+	xor %r3, %r3, %r4
+# G = mem64[g + 64]
+	.loc 1 23319
+	ld %r4, 64(%r26)
+# T = F10 & G
+	.loc 1 23320
+	and %r17, %r29, %r4
+# A = A ^ T
+	.loc 1 23321
+	xor %r5, %r5, %r17
+# T = F9 & G
+	.loc 1 23322
+	and %r4, %r11, %r4
+# B = B ^ T
+	.loc 1 23323
+	xor %r3, %r3, %r4
+# G = mem64[g + 72]
+	.loc 1 23324
+	ld %r4, 72(%r26)
+# T = F9 & G
+	.loc 1 23325
+	and %r17, %r11, %r4
+# A = A ^ T
+	.loc 1 23326
+	xor %r5, %r5, %r17
 # T = F8 & G
-	.loc 1 23365
+	.loc 1 23327
+	and %r4, %r31, %r4
+# B = B ^ T
+	.loc 1 23328
+	xor %r3, %r3, %r4
+# G = mem64[g + 80]
+	.loc 1 23329
+	ld %r4, 80(%r26)
+# T = F8 & G
+	.loc 1 23330
+	and %r17, %r31, %r4
+# A = A ^ T
+	.loc 1 23331
+	xor %r5, %r5, %r17
+# T = F7 & G
+	.loc 1 23332
+	and %r4, %r27, %r4
+# B = B ^ T
+	.loc 1 23333
+	xor %r3, %r3, %r4
+# G = mem64[g + 88]
+	.loc 1 23334
+	ld %r4, 88(%r26)
+# T = F7 & G
+	.loc 1 23335
+	and %r17, %r27, %r4
+# A = A ^ T
+	.loc 1 23336
+	xor %r5, %r5, %r17
+# T = F6 & G
+	.loc 1 23337
+	and %r4, %r6, %r4
+# B = B ^ T
+	.loc 1 23338
+	xor %r3, %r3, %r4
+# G = mem64[g + 96]
+	.loc 1 23339
+	ld %r4, 96(%r26)
+# T = F6 & G
+	.loc 1 23340
+	and %r17, %r6, %r4
+# A = A ^ T
+	.loc 1 23341
+	xor %r5, %r5, %r17
+# T = F5 & G
+	.loc 1 23342
 	and %r4, %r25, %r4
 # B = B ^ T
+	.loc 1 23343
+	xor %r3, %r3, %r4
+# H17 = B
+	.loc 1 23345
+	mr %r17, %r3
+# G = mem64[g + 24]
+	.loc 1 23346
+	ld %r3, 24(%r26)
+# B = F12 & G
+	.loc 1 23347
+	and %r3, %r24, %r3
+# G = mem64[g + 32]
+	.loc 1 23348
+	ld %r4, 32(%r26)
+# A = F12 & G
+	.loc 1 23349
+	and %r16, %r24, %r4
+# T = F11 & G
+	.loc 1 23350
+	and %r4, %r9, %r4
+# B = B ^ T
+	.loc 1 23351
+	xor %r15, %r3, %r4
+# G = mem64[g + 40]
+	.loc 1 23352
+	ld %r3, 40(%r26)
+# T = F11 & G
+	.loc 1 23353
+	and %r4, %r9, %r3
+# A = A ^ T
+	.loc 1 23354
+	xor %r16, %r16, %r4
+# T = F10 & G
+	.loc 1 23355
+	and %r3, %r29, %r3
+# B = B ^ T
+	.loc 1 23356
+	xor %r15, %r15, %r3
+# G = mem64[g + 48]
+	.loc 1 23357
+	ld %r3, 48(%r26)
+# T = F10 & G
+	.loc 1 23358
+	and %r4, %r29, %r3
+# A = A ^ T
+	.loc 1 23359
+	xor %r16, %r16, %r4
+# T = F9 & G
+	.loc 1 23360
+	and %r3, %r11, %r3
+# B = B ^ T
+	.loc 1 23361
+	xor %r15, %r15, %r3
+# G = mem64[g + 56]
+	.loc 1 23362
+	ld %r3, 56(%r26)
+# T = F9 & G
+	.loc 1 23363
+	and %r4, %r11, %r3
+# A = A ^ T
+	.loc 1 23364
+	xor %r16, %r16, %r4
+# T = F8 & G
+	.loc 1 23365
+	and %r3, %r31, %r3
+# B = B ^ T
 	.loc 1 23366
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 23367
-	ld %r4, 64(%r15)
+	ld %r3, 64(%r26)
 # T = F8 & G
 	.loc 1 23368
-	and %r6, %r25, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 23369
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 23370
-	and %r4, %r24, %r4
+	and %r3, %r27, %r3
 # B = B ^ T
 	.loc 1 23371
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 23372
-	ld %r4, 72(%r15)
+	ld %r3, 72(%r26)
 # T = F7 & G
 	.loc 1 23373
-	and %r6, %r24, %r4
+	and %r4, %r27, %r3
 # A = A ^ T
 	.loc 1 23374
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 23375
-	and %r4, %r23, %r4
+	and %r3, %r6, %r3
 # B = B ^ T
 	.loc 1 23376
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 23377
-	ld %r4, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F6 & G
 	.loc 1 23378
-	and %r6, %r23, %r4
+	and %r4, %r6, %r3
 # A = A ^ T
 	.loc 1 23379
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 23380
-	and %r4, %r22, %r4
+	and %r3, %r25, %r3
 # B = B ^ T
 	.loc 1 23381
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 23382
-	ld %r4, 88(%r15)
+	ld %r3, 88(%r26)
 # T = F5 & G
 	.loc 1 23383
-	and %r6, %r22, %r4
+	and %r4, %r25, %r3
 # A = A ^ T
 	.loc 1 23384
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 23385
-	and %r4, %r21, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 23386
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 96]
 	.loc 1 23387
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F4 & G
 	.loc 1 23388
-	and %r6, %r21, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 23389
-	xor %r7, %r7, %r6
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 23390
-	and %r4, %r20, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 23391
-	xor %r8, %r8, %r4
-# H16 = A
-	.loc 1 23392
-	mr %r10, %r7
+	xor %r15, %r15, %r3
 # B = B ^ H24
 	.loc 1 23393
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
-# H15 = B
-	.loc 1 23394
-	mr %r9, %r8
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 23395
-	ld %r4, 8(%r15)
+	std %r15, 13536(%r1)
+	ld %r3, 8(%r26)
 # B = F12 & G
 	.loc 1 23396
-	and %r7, %r5, %r4
+	and %r3, %r24, %r3
 # G = mem64[g + 16]
 	.loc 1 23397
-	ld %r4, 16(%r15)
+	ld %r4, 16(%r26)
 # A = F12 & G
 	.loc 1 23398
-	and %r8, %r5, %r4
+	and %r15, %r24, %r4
 # T = F11 & G
 	.loc 1 23399
-	and %r4, %r3, %r4
+	and %r4, %r9, %r4
 # B = B ^ T
 	.loc 1 23400
-	xor %r7, %r7, %r4
+	xor %r4, %r3, %r4
 # G = mem64[g + 24]
 	.loc 1 23401
-	ld %r6, 24(%r15)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 23402
-	and %r4, %r3, %r6
+	and %r3, %r9, %r14
 # A = A ^ T
 	.loc 1 23403
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 23404
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 23405
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 23406
-	ld %r6, 32(%r15)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 23407
-	and %r4, %r27, %r6
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 23408
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 23409
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # B = B ^ T
 	.loc 1 23410
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 23411
-	ld %r6, 40(%r15)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 23412
-	and %r4, %r26, %r6
+	and %r3, %r11, %r14
 # A = A ^ T
 	.loc 1 23413
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 23414
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 23415
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 23416
-	ld %r6, 48(%r15)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 23417
-	and %r4, %r25, %r6
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 23418
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 23419
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # B = B ^ T
 	.loc 1 23420
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 23421
-	ld %r6, 56(%r15)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 23422
-	and %r4, %r24, %r6
+	and %r3, %r27, %r14
 # A = A ^ T
 	.loc 1 23423
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 23424
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # B = B ^ T
 	.loc 1 23425
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 23426
-	ld %r6, 64(%r15)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 23427
-	and %r4, %r23, %r6
+	and %r3, %r6, %r14
 # A = A ^ T
 	.loc 1 23428
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 23429
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # B = B ^ T
 	.loc 1 23430
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 23431
-	ld %r6, 72(%r15)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 23432
-	and %r4, %r22, %r6
+	and %r3, %r25, %r14
 # A = A ^ T
 	.loc 1 23433
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F4 & G
 	.loc 1 23434
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 23435
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 23436
-	ld %r6, 80(%r15)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 23437
-	and %r4, %r21, %r6
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 23438
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 23439
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # B = B ^ T
 	.loc 1 23440
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 23441
-	ld %r6, 88(%r15)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 23442
-	and %r4, %r20, %r6
+	and %r3, %r30, %r14
 # A = A ^ T
 	.loc 1 23443
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F2 & G
 	.loc 1 23444
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 23445
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # G = mem64[g + 96]
 	.loc 1 23446
-	ld %r6, 96(%r15)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 23447
-	and %r4, %r19, %r6
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 23448
-	xor %r8, %r8, %r4
+	xor %r15, %r15, %r3
 # T = F1 & G
 	.loc 1 23449
-	and %r4, %r18, %r6
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 23450
-	xor %r7, %r7, %r4
+	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 23451
-	xor %r8, %r8, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 23452
-	ld %r4, 13536(%r1)
-	xor %r8, %r8, %r4
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 23453
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 23454
-	xor %r7, %r7, %r28
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 23455
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r21
+# H13 = B
+	.loc 1 23456
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 23457
-	ld %r4, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F12 & G
 	.loc 1 23458
-	and %r5, %r5, %r4
+	and %r24, %r24, %r3
 # B = F11 & G
 	.loc 1 23459
-	and %r6, %r3, %r4
+	and %r14, %r9, %r3
 # G = mem64[g + 8]
 	.loc 1 23460
-	ld %r4, 8(%r15)
+	ld %r3, 8(%r26)
 # T = F11 & G
 	.loc 1 23461
-	and %r3, %r3, %r4
+	and %r9, %r9, %r3
 # A = A ^ T
 	.loc 1 23462
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r9
 # T = F10 & G
 	.loc 1 23463
-	and %r3, %r27, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 23464
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 16]
 	.loc 1 23465
-	ld %r4, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F10 & G
 	.loc 1 23466
-	and %r3, %r27, %r4
+	and %r3, %r29, %r9
 # A = A ^ T
 	.loc 1 23467
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F9 & G
 	.loc 1 23468
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # B = B ^ T
 	.loc 1 23469
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 24]
 	.loc 1 23470
-	ld %r4, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F9 & G
 	.loc 1 23471
-	and %r3, %r26, %r4
+	and %r3, %r11, %r9
 # A = A ^ T
 	.loc 1 23472
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F8 & G
 	.loc 1 23473
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # B = B ^ T
 	.loc 1 23474
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 32]
 	.loc 1 23475
-	ld %r4, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F8 & G
 	.loc 1 23476
-	and %r3, %r25, %r4
+	and %r3, %r31, %r9
 # A = A ^ T
 	.loc 1 23477
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F7 & G
 	.loc 1 23478
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # B = B ^ T
 	.loc 1 23479
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 40]
 	.loc 1 23480
-	ld %r4, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F7 & G
 	.loc 1 23481
-	and %r3, %r24, %r4
+	and %r3, %r27, %r9
 # A = A ^ T
 	.loc 1 23482
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F6 & G
 	.loc 1 23483
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # B = B ^ T
 	.loc 1 23484
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 48]
 	.loc 1 23485
-	ld %r4, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F6 & G
 	.loc 1 23486
-	and %r3, %r23, %r4
+	and %r3, %r6, %r9
 # A = A ^ T
 	.loc 1 23487
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F5 & G
 	.loc 1 23488
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # B = B ^ T
 	.loc 1 23489
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 56]
 	.loc 1 23490
-	ld %r4, 56(%r15)
+	ld %r9, 56(%r26)
 # T = F5 & G
 	.loc 1 23491
-	and %r3, %r22, %r4
+	and %r3, %r25, %r9
 # A = A ^ T
 	.loc 1 23492
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F4 & G
 	.loc 1 23493
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # B = B ^ T
 	.loc 1 23494
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 23495
-	ld %r4, 64(%r15)
+	ld %r9, 64(%r26)
 # T = F4 & G
 	.loc 1 23496
-	and %r3, %r21, %r4
+	and %r3, %r28, %r9
 # A = A ^ T
 	.loc 1 23497
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F3 & G
 	.loc 1 23498
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # B = B ^ T
 	.loc 1 23499
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 72]
 	.loc 1 23500
-	ld %r4, 72(%r15)
+	ld %r9, 72(%r26)
 # T = F3 & G
 	.loc 1 23501
-	and %r3, %r20, %r4
+	and %r3, %r30, %r9
 # A = A ^ T
 	.loc 1 23502
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F2 & G
 	.loc 1 23503
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # B = B ^ T
 	.loc 1 23504
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 80]
 	.loc 1 23505
-	ld %r4, 80(%r15)
+	ld %r9, 80(%r26)
 # T = F2 & G
 	.loc 1 23506
-	and %r3, %r19, %r4
+	and %r3, %r12, %r9
 # A = A ^ T
 	.loc 1 23507
-	xor %r5, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F1 & G
 	.loc 1 23508
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # B = B ^ T
 	.loc 1 23509
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # G = mem64[g + 88]
 	.loc 1 23510
-	ld %r4, 88(%r15)
+	ld %r9, 88(%r26)
 # T = F1 & G
 	.loc 1 23511
-	and %r3, %r18, %r4
+	and %r3, %r10, %r9
 # A = A ^ T
 	.loc 1 23512
-	xor %r3, %r5, %r3
+	xor %r24, %r24, %r3
 # T = F0 & G
 	.loc 1 23513
-	and %r4, %r17, %r4
+	and %r3, %r8, %r9
 # B = B ^ T
 	.loc 1 23514
-	xor %r6, %r6, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 23515
-	ld %r4, 96(%r15)
+	ld %r3, 96(%r26)
 # T = F0 & G
 	.loc 1 23516
-	and %r4, %r17, %r4
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 23517
-	xor %r3, %r3, %r4
+	xor %r24, %r24, %r3
 # A = A ^ H21
 	.loc 1 23518
-	xor %r3, %r3, %r29
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 23519
-	xor %r3, %r3, %r28
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 23520
-	ld %r5, 13536(%r1)
-	xor %r4, %r3, %r5
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 23521
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # A = A ^ T
 	.loc 1 23522
-	xor %r4, %r4, %r3
+	xor %r24, %r24, %r3
 # mem64[h + 12288] = A
 	.loc 1 23523
-	std %r4, 12288(%r16)
+	std %r24, 12288(%r7)
 # B = B ^ H20
 	.loc 1 23524
-	xor %r6, %r6, %r30
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 23525
-	xor %r6, %r6, %r29
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 23526
-	xor %r6, %r6, %r14
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 23527
-	xor %r6, %r6, %r5
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 23528
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # B = B ^ T
 	.loc 1 23529
-	xor %r6, %r6, %r3
+	xor %r14, %r14, %r3
 # mem64[h + 11264] = B
 	.loc 1 23530
-	std %r6, 11264(%r16)
+	std %r14, 11264(%r7)
 # G = mem64[g + 0]
 	.loc 1 23531
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F10 & G
 	.loc 1 23532
-	and %r5, %r27, %r3
+	and %r9, %r29, %r3
 # B = F9 & G
 	.loc 1 23533
-	and %r4, %r26, %r3
+	and %r3, %r11, %r3
 # G = mem64[g + 8]
 	.loc 1 23534
-	ld %r6, 8(%r15)
+	ld %r29, 8(%r26)
 # T = F9 & G
 	.loc 1 23535
-	and %r3, %r26, %r6
+	and %r11, %r11, %r29
 # A = A ^ T
 	.loc 1 23536
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r11
 # T = F8 & G
 	.loc 1 23537
-	and %r3, %r25, %r6
+	and %r11, %r31, %r29
 # B = B ^ T
 	.loc 1 23538
-	xor %r6, %r4, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 23539
-	ld %r3, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F8 & G
 	.loc 1 23540
-	and %r4, %r25, %r3
+	and %r29, %r31, %r11
 # A = A ^ T
 	.loc 1 23541
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F7 & G
 	.loc 1 23542
-	and %r3, %r24, %r3
+	and %r11, %r27, %r11
 # B = B ^ T
 	.loc 1 23543
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 23544
-	ld %r3, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F7 & G
 	.loc 1 23545
-	and %r4, %r24, %r3
+	and %r29, %r27, %r11
 # A = A ^ T
 	.loc 1 23546
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F6 & G
 	.loc 1 23547
-	and %r3, %r23, %r3
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 23548
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 23549
-	ld %r3, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F6 & G
 	.loc 1 23550
-	and %r4, %r23, %r3
+	and %r29, %r6, %r11
 # A = A ^ T
 	.loc 1 23551
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F5 & G
 	.loc 1 23552
-	and %r3, %r22, %r3
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 23553
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 23554
-	ld %r3, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F5 & G
 	.loc 1 23555
-	and %r4, %r22, %r3
+	and %r29, %r25, %r11
 # A = A ^ T
 	.loc 1 23556
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F4 & G
 	.loc 1 23557
-	and %r3, %r21, %r3
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 23558
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 23559
-	ld %r3, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F4 & G
 	.loc 1 23560
-	and %r4, %r21, %r3
+	and %r29, %r28, %r11
 # A = A ^ T
 	.loc 1 23561
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F3 & G
 	.loc 1 23562
-	and %r3, %r20, %r3
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 23563
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 23564
-	ld %r3, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F3 & G
 	.loc 1 23565
-	and %r4, %r20, %r3
+	and %r29, %r30, %r11
 # A = A ^ T
 	.loc 1 23566
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F2 & G
 	.loc 1 23567
-	and %r3, %r19, %r3
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 23568
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 23569
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F2 & G
 	.loc 1 23570
-	and %r4, %r19, %r3
+	and %r29, %r12, %r11
 # A = A ^ T
 	.loc 1 23571
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F1 & G
 	.loc 1 23572
-	and %r3, %r18, %r3
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 23573
-	xor %r6, %r6, %r3
+	xor %r3, %r3, %r11
 # G = mem64[g + 72]
 	.loc 1 23574
-	ld %r3, 72(%r15)
+	ld %r11, 72(%r26)
 # T = F1 & G
 	.loc 1 23575
-	and %r4, %r18, %r3
+	and %r29, %r10, %r11
 # A = A ^ T
 	.loc 1 23576
-	xor %r5, %r5, %r4
+	xor %r9, %r9, %r29
 # T = F0 & G
 	.loc 1 23577
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 23578
-	xor %r6, %r6, %r3
+	xor %r11, %r3, %r11
 # G = mem64[g + 80]
 	.loc 1 23579
-	ld %r3, 80(%r15)
+	ld %r3, 80(%r26)
 # T = F0 & G
 	.loc 1 23580
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ T
 	.loc 1 23581
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # A = A ^ H19
 	.loc 1 23582
-	xor %r5, %r5, %r31
+	xor %r9, %r9, %r18
 # A = A ^ H20
 	.loc 1 23583
-	xor %r5, %r5, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H22
 	.loc 1 23584
-	xor %r5, %r5, %r28
+	xor %r9, %r9, %r20
 # A = A ^ H23
 	.loc 1 23585
-	xor %r5, %r5, %r14
+	xor %r9, %r9, %r21
 # T = mem64[h + 10240]
 	.loc 1 23586
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # A = A ^ T
 	.loc 1 23587
-	xor %r5, %r5, %r3
+	xor %r9, %r9, %r3
 # mem64[h + 10240] = A
 	.loc 1 23588
-	std %r5, 10240(%r16)
+	std %r9, 10240(%r7)
 # B = B ^ H18
 	.loc 1 23589
-	xor %r6, %r6, %r12
+	xor %r11, %r11, %r5
 # B = B ^ H19
 	.loc 1 23590
-	xor %r6, %r6, %r31
+	xor %r11, %r11, %r18
 # B = B ^ H21
 	.loc 1 23591
-	xor %r6, %r6, %r29
+	xor %r11, %r11, %r19
 # B = B ^ H22
 	.loc 1 23592
-	xor %r6, %r6, %r28
+	xor %r11, %r11, %r20
 # T = mem64[h + 9216]
 	.loc 1 23593
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # B = B ^ T
 	.loc 1 23594
-	xor %r6, %r6, %r3
+	xor %r11, %r11, %r3
 # mem64[h + 9216] = B
 	.loc 1 23595
-	std %r6, 9216(%r16)
+	std %r11, 9216(%r7)
 # G = mem64[g + 0]
 	.loc 1 23596
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F8 & G
 	.loc 1 23597
-	and %r4, %r25, %r3
+	and %r9, %r31, %r3
 # B = F7 & G
 	.loc 1 23598
-	and %r3, %r24, %r3
+	and %r3, %r27, %r3
 # G = mem64[g + 8]
 	.loc 1 23599
-	ld %r5, 8(%r15)
+	ld %r11, 8(%r26)
 # T = F7 & G
 	.loc 1 23600
-	and %r6, %r24, %r5
+	and %r31, %r27, %r11
 # A = A ^ T
 	.loc 1 23601
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F6 & G
 	.loc 1 23602
-	and %r5, %r23, %r5
+	and %r11, %r6, %r11
 # B = B ^ T
 	.loc 1 23603
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 23604
-	ld %r5, 16(%r15)
+	ld %r11, 16(%r26)
 # T = F6 & G
 	.loc 1 23605
-	and %r6, %r23, %r5
+	and %r31, %r6, %r11
 # A = A ^ T
 	.loc 1 23606
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F5 & G
 	.loc 1 23607
-	and %r5, %r22, %r5
+	and %r11, %r25, %r11
 # B = B ^ T
 	.loc 1 23608
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 23609
-	ld %r5, 24(%r15)
+	ld %r11, 24(%r26)
 # T = F5 & G
 	.loc 1 23610
-	and %r6, %r22, %r5
+	and %r31, %r25, %r11
 # A = A ^ T
 	.loc 1 23611
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F4 & G
 	.loc 1 23612
-	and %r5, %r21, %r5
+	and %r11, %r28, %r11
 # B = B ^ T
 	.loc 1 23613
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 23614
-	ld %r5, 32(%r15)
+	ld %r11, 32(%r26)
 # T = F4 & G
 	.loc 1 23615
-	and %r6, %r21, %r5
+	and %r31, %r28, %r11
 # A = A ^ T
 	.loc 1 23616
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F3 & G
 	.loc 1 23617
-	and %r5, %r20, %r5
+	and %r11, %r30, %r11
 # B = B ^ T
 	.loc 1 23618
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 23619
-	ld %r5, 40(%r15)
+	ld %r11, 40(%r26)
 # T = F3 & G
 	.loc 1 23620
-	and %r6, %r20, %r5
+	and %r31, %r30, %r11
 # A = A ^ T
 	.loc 1 23621
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F2 & G
 	.loc 1 23622
-	and %r5, %r19, %r5
+	and %r11, %r12, %r11
 # B = B ^ T
 	.loc 1 23623
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 23624
-	ld %r5, 48(%r15)
+	ld %r11, 48(%r26)
 # T = F2 & G
 	.loc 1 23625
-	and %r6, %r19, %r5
+	and %r31, %r12, %r11
 # A = A ^ T
 	.loc 1 23626
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F1 & G
 	.loc 1 23627
-	and %r5, %r18, %r5
+	and %r11, %r10, %r11
 # B = B ^ T
 	.loc 1 23628
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 23629
-	ld %r5, 56(%r15)
+	ld %r11, 56(%r26)
 # T = F1 & G
 	.loc 1 23630
-	and %r6, %r18, %r5
+	and %r31, %r10, %r11
 # A = A ^ T
 	.loc 1 23631
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r31
 # T = F0 & G
 	.loc 1 23632
-	and %r5, %r17, %r5
+	and %r11, %r8, %r11
 # B = B ^ T
 	.loc 1 23633
-	xor %r5, %r3, %r5
+	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 23634
-	ld %r3, 64(%r15)
+	ld %r11, 64(%r26)
 # T = F0 & G
 	.loc 1 23635
-	and %r3, %r17, %r3
+	and %r11, %r8, %r11
 # A = A ^ T
 	.loc 1 23636
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # A = A ^ H17
 	.loc 1 23637
-	xor %r4, %r4, %r11
+	xor %r9, %r9, %r17
 # A = A ^ H18
 	.loc 1 23638
-	xor %r4, %r4, %r12
+	xor %r9, %r9, %r5
 # A = A ^ H20
 	.loc 1 23639
-	xor %r4, %r4, %r30
+	xor %r9, %r9, %r23
 # A = A ^ H21
 	.loc 1 23640
-	xor %r4, %r4, %r29
+	xor %r9, %r9, %r19
 # T = mem64[h + 8192]
 	.loc 1 23641
-	ld %r3, 8192(%r16)
+	ld %r11, 8192(%r7)
 # A = A ^ T
 	.loc 1 23642
-	xor %r4, %r4, %r3
+	xor %r9, %r9, %r11
 # mem64[h + 8192] = A
 	.loc 1 23643
-	std %r4, 8192(%r16)
+	std %r9, 8192(%r7)
 # B = B ^ H16
 	.loc 1 23644
-	xor %r5, %r5, %r10
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 23645
-	xor %r5, %r5, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 23646
-	xor %r5, %r5, %r31
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 23647
-	xor %r5, %r5, %r30
+	xor %r3, %r3, %r23
 # T = mem64[h + 7168]
 	.loc 1 23648
-	ld %r3, 7168(%r16)
+	ld %r9, 7168(%r7)
 # B = B ^ T
 	.loc 1 23649
-	xor %r5, %r5, %r3
+	xor %r3, %r3, %r9
 # mem64[h + 7168] = B
 	.loc 1 23650
-	std %r5, 7168(%r16)
+	std %r3, 7168(%r7)
 # G = mem64[g + 0]
 	.loc 1 23651
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F6 & G
 	.loc 1 23652
-	and %r4, %r23, %r3
+	and %r6, %r6, %r3
 # B = F5 & G
 	.loc 1 23653
-	and %r3, %r22, %r3
+	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 23654
-	ld %r5, 8(%r15)
+	ld %r9, 8(%r26)
 # T = F5 & G
 	.loc 1 23655
-	and %r6, %r22, %r5
+	and %r11, %r25, %r9
 # A = A ^ T
 	.loc 1 23656
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F4 & G
 	.loc 1 23657
-	and %r5, %r21, %r5
+	and %r9, %r28, %r9
 # B = B ^ T
 	.loc 1 23658
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 16]
 	.loc 1 23659
-	ld %r5, 16(%r15)
+	ld %r9, 16(%r26)
 # T = F4 & G
 	.loc 1 23660
-	and %r6, %r21, %r5
+	and %r11, %r28, %r9
 # A = A ^ T
 	.loc 1 23661
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F3 & G
 	.loc 1 23662
-	and %r5, %r20, %r5
+	and %r9, %r30, %r9
 # B = B ^ T
 	.loc 1 23663
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 24]
 	.loc 1 23664
-	ld %r5, 24(%r15)
+	ld %r9, 24(%r26)
 # T = F3 & G
 	.loc 1 23665
-	and %r6, %r20, %r5
+	and %r11, %r30, %r9
 # A = A ^ T
 	.loc 1 23666
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F2 & G
 	.loc 1 23667
-	and %r5, %r19, %r5
+	and %r9, %r12, %r9
 # B = B ^ T
 	.loc 1 23668
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 32]
 	.loc 1 23669
-	ld %r5, 32(%r15)
+	ld %r9, 32(%r26)
 # T = F2 & G
 	.loc 1 23670
-	and %r6, %r19, %r5
+	and %r11, %r12, %r9
 # A = A ^ T
 	.loc 1 23671
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F1 & G
 	.loc 1 23672
-	and %r5, %r18, %r5
+	and %r9, %r10, %r9
 # B = B ^ T
 	.loc 1 23673
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 40]
 	.loc 1 23674
-	ld %r5, 40(%r15)
+	ld %r9, 40(%r26)
 # T = F1 & G
 	.loc 1 23675
-	and %r6, %r18, %r5
+	and %r11, %r10, %r9
 # A = A ^ T
 	.loc 1 23676
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # T = F0 & G
 	.loc 1 23677
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # B = B ^ T
 	.loc 1 23678
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r9
 # G = mem64[g + 48]
 	.loc 1 23679
-	ld %r5, 48(%r15)
+	ld %r9, 48(%r26)
 # T = F0 & G
 	.loc 1 23680
-	and %r5, %r17, %r5
+	and %r9, %r8, %r9
 # A = A ^ T
 	.loc 1 23681
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # A = A ^ H15
 	.loc 1 23682
-	xor %r4, %r4, %r9
+	ld %r11, 13536(%r1)
+	xor %r6, %r6, %r11
 # A = A ^ H16
 	.loc 1 23683
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 23684
-	xor %r4, %r4, %r12
+	xor %r6, %r6, %r5
 # A = A ^ H19
 	.loc 1 23685
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r18
 # T = mem64[h + 6144]
 	.loc 1 23686
-	ld %r5, 6144(%r16)
+	ld %r9, 6144(%r7)
 # A = A ^ T
 	.loc 1 23687
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r9
 # mem64[h + 6144] = A
 	.loc 1 23688
-	std %r4, 6144(%r16)
+	std %r6, 6144(%r7)
 # B = B ^ H14
 	.loc 1 23689
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 23690
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H17
 	.loc 1 23691
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 23692
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r5
 # T = mem64[h + 5120]
 	.loc 1 23693
-	ld %r4, 5120(%r16)
+	ld %r5, 5120(%r7)
 # B = B ^ T
 	.loc 1 23694
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 5120] = B
 	.loc 1 23695
-	std %r3, 5120(%r16)
+	std %r3, 5120(%r7)
 # G = mem64[g + 0]
 	.loc 1 23696
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F4 & G
 	.loc 1 23697
-	and %r4, %r21, %r3
+	and %r5, %r28, %r3
 # B = F3 & G
 	.loc 1 23698
-	and %r3, %r20, %r3
+	and %r3, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 23699
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F3 & G
 	.loc 1 23700
-	and %r6, %r20, %r5
+	and %r9, %r30, %r6
 # A = A ^ T
 	.loc 1 23701
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F2 & G
 	.loc 1 23702
-	and %r5, %r19, %r5
+	and %r6, %r12, %r6
 # B = B ^ T
 	.loc 1 23703
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 23704
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F2 & G
 	.loc 1 23705
-	and %r6, %r19, %r5
+	and %r9, %r12, %r6
 # A = A ^ T
 	.loc 1 23706
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F1 & G
 	.loc 1 23707
-	and %r5, %r18, %r5
+	and %r6, %r10, %r6
 # B = B ^ T
 	.loc 1 23708
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 24]
 	.loc 1 23709
-	ld %r5, 24(%r15)
+	ld %r6, 24(%r26)
 # T = F1 & G
 	.loc 1 23710
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 23711
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 23712
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 23713
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 32]
 	.loc 1 23714
-	ld %r5, 32(%r15)
+	ld %r6, 32(%r26)
 # T = F0 & G
 	.loc 1 23715
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 23716
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 23717
-	xor %r4, %r4, %r7
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 23718
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 23719
-	xor %r4, %r4, %r10
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 23720
-	xor %r4, %r4, %r11
+	xor %r5, %r5, %r17
 # T = mem64[h + 4096]
 	.loc 1 23721
-	ld %r5, 4096(%r16)
+	ld %r6, 4096(%r7)
 # A = A ^ T
 	.loc 1 23722
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 4096] = A
 	.loc 1 23723
-	std %r4, 4096(%r16)
+	std %r5, 4096(%r7)
 # B = B ^ H13
 	.loc 1 23724
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 23725
-	xor %r3, %r3, %r9
+	xor %r3, %r3, %r11
 # B = B ^ H16
 	.loc 1 23726
-	xor %r3, %r3, %r10
+	xor %r3, %r3, %r16
 # T = mem64[h + 3072]
 	.loc 1 23727
-	ld %r4, 3072(%r16)
+	ld %r5, 3072(%r7)
 # B = B ^ T
 	.loc 1 23728
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 3072] = B
 	.loc 1 23729
-	std %r3, 3072(%r16)
+	std %r3, 3072(%r7)
 # G = mem64[g + 0]
 	.loc 1 23730
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F2 & G
 	.loc 1 23731
-	and %r4, %r19, %r3
+	and %r5, %r12, %r3
 # B = F1 & G
 	.loc 1 23732
-	and %r3, %r18, %r3
+	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 23733
-	ld %r5, 8(%r15)
+	ld %r6, 8(%r26)
 # T = F1 & G
 	.loc 1 23734
-	and %r6, %r18, %r5
+	and %r9, %r10, %r6
 # A = A ^ T
 	.loc 1 23735
-	xor %r4, %r4, %r6
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 23736
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # B = B ^ T
 	.loc 1 23737
-	xor %r3, %r3, %r5
+	xor %r3, %r3, %r6
 # G = mem64[g + 16]
 	.loc 1 23738
-	ld %r5, 16(%r15)
+	ld %r6, 16(%r26)
 # T = F0 & G
 	.loc 1 23739
-	and %r5, %r17, %r5
+	and %r6, %r8, %r6
 # A = A ^ T
 	.loc 1 23740
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 23741
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 23742
-	xor %r4, %r4, %r9
+	xor %r5, %r5, %r11
 # T = mem64[h + 2048]
 	.loc 1 23743
-	ld %r5, 2048(%r16)
+	ld %r6, 2048(%r7)
 # A = A ^ T
 	.loc 1 23744
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # mem64[h + 2048] = A
 	.loc 1 23745
-	std %r4, 2048(%r16)
+	std %r5, 2048(%r7)
 # B = B ^ H13
 	.loc 1 23746
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 23747
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r15
 # T = mem64[h + 1024]
 	.loc 1 23748
-	ld %r4, 1024(%r16)
+	ld %r5, 1024(%r7)
 # B = B ^ T
 	.loc 1 23749
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r5
 # mem64[h + 1024] = B
 	.loc 1 23750
-	std %r3, 1024(%r16)
+	std %r3, 1024(%r7)
 # G = mem64[g + 0]
 	.loc 1 23751
-	ld %r3, 0(%r15)
+	ld %r3, 0(%r26)
 # A = F0 & G
 	.loc 1 23752
-	and %r3, %r17, %r3
+	and %r3, %r8, %r3
 # A = A ^ H13
 	.loc 1 23753
-	xor %r3, %r3, %r7
+	xor %r3, %r3, %r4
 # T = mem64[h + 0]
 	.loc 1 23754
-	ld %r4, 0(%r16)
+	ld %r4, 0(%r7)
 # A = A ^ T
 	.loc 1 23755
 	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 23756
-	std %r3, 0(%r16)
+	std %r3, 0(%r7)
 # lo = mem64[p + 0]
 	.loc 1 23757
-	ld %r3, 0(%r16)
+	ld %r3, 0(%r7)
 # hi = mem64[p + 256]
 	.loc 1 23758
-	ld %r4, 256(%r16)
+	ld %r4, 256(%r7)
 # hi = hi ^ lo
 	.loc 1 23759
 	xor %r4, %r4, %r3
 # mem64[p + 256] = hi
 	.loc 1 23760
-	std %r4, 256(%r16)
+	std %r4, 256(%r7)
 # lo = mem64[p + 1024]
 	.loc 1 23761
-	ld %r3, 1024(%r16)
+	ld %r3, 1024(%r7)
 # hi = mem64[p + 1280]
 	.loc 1 23762
-	ld %r4, 1280(%r16)
+	ld %r4, 1280(%r7)
 # hi = hi ^ lo
 	.loc 1 23763
 	xor %r4, %r4, %r3
 # mem64[p + 1280] = hi
 	.loc 1 23764
-	std %r4, 1280(%r16)
+	std %r4, 1280(%r7)
 # lo = mem64[p + 2048]
 	.loc 1 23765
-	ld %r3, 2048(%r16)
+	ld %r3, 2048(%r7)
 # hi = mem64[p + 2304]
 	.loc 1 23766
-	ld %r4, 2304(%r16)
+	ld %r4, 2304(%r7)
 # hi = hi ^ lo
 	.loc 1 23767
 	xor %r4, %r4, %r3
 # mem64[p + 2304] = hi
 	.loc 1 23768
-	std %r4, 2304(%r16)
+	std %r4, 2304(%r7)
 # lo = mem64[p + 3072]
 	.loc 1 23769
-	ld %r3, 3072(%r16)
+	ld %r3, 3072(%r7)
 # hi = mem64[p + 3328]
 	.loc 1 23770
-	ld %r4, 3328(%r16)
+	ld %r4, 3328(%r7)
 # hi = hi ^ lo
 	.loc 1 23771
 	xor %r4, %r4, %r3
 # mem64[p + 3328] = hi
 	.loc 1 23772
-	std %r4, 3328(%r16)
+	std %r4, 3328(%r7)
 # lo = mem64[p + 4096]
 	.loc 1 23773
-	ld %r3, 4096(%r16)
+	ld %r3, 4096(%r7)
 # hi = mem64[p + 4352]
 	.loc 1 23774
-	ld %r4, 4352(%r16)
+	ld %r4, 4352(%r7)
 # hi = hi ^ lo
 	.loc 1 23775
 	xor %r4, %r4, %r3
 # mem64[p + 4352] = hi
 	.loc 1 23776
-	std %r4, 4352(%r16)
+	std %r4, 4352(%r7)
 # lo = mem64[p + 5120]
 	.loc 1 23777
-	ld %r3, 5120(%r16)
+	ld %r3, 5120(%r7)
 # hi = mem64[p + 5376]
 	.loc 1 23778
-	ld %r4, 5376(%r16)
+	ld %r4, 5376(%r7)
 # hi = hi ^ lo
 	.loc 1 23779
 	xor %r4, %r4, %r3
 # mem64[p + 5376] = hi
 	.loc 1 23780
-	std %r4, 5376(%r16)
+	std %r4, 5376(%r7)
 # lo = mem64[p + 6144]
 	.loc 1 23781
-	ld %r3, 6144(%r16)
+	ld %r3, 6144(%r7)
 # hi = mem64[p + 6400]
 	.loc 1 23782
-	ld %r4, 6400(%r16)
+	ld %r4, 6400(%r7)
 # hi = hi ^ lo
 	.loc 1 23783
 	xor %r4, %r4, %r3
 # mem64[p + 6400] = hi
 	.loc 1 23784
-	std %r4, 6400(%r16)
+	std %r4, 6400(%r7)
 # lo = mem64[p + 7168]
 	.loc 1 23785
-	ld %r3, 7168(%r16)
+	ld %r3, 7168(%r7)
 # hi = mem64[p + 7424]
 	.loc 1 23786
-	ld %r4, 7424(%r16)
+	ld %r4, 7424(%r7)
 # hi = hi ^ lo
 	.loc 1 23787
 	xor %r4, %r4, %r3
 # mem64[p + 7424] = hi
 	.loc 1 23788
-	std %r4, 7424(%r16)
+	std %r4, 7424(%r7)
 # lo = mem64[p + 8192]
 	.loc 1 23789
-	ld %r3, 8192(%r16)
+	ld %r3, 8192(%r7)
 # hi = mem64[p + 8448]
 	.loc 1 23790
-	ld %r4, 8448(%r16)
+	ld %r4, 8448(%r7)
 # hi = hi ^ lo
 	.loc 1 23791
 	xor %r4, %r4, %r3
 # mem64[p + 8448] = hi
 	.loc 1 23792
-	std %r4, 8448(%r16)
+	std %r4, 8448(%r7)
 # lo = mem64[p + 9216]
 	.loc 1 23793
-	ld %r3, 9216(%r16)
+	ld %r3, 9216(%r7)
 # hi = mem64[p + 9472]
 	.loc 1 23794
-	ld %r4, 9472(%r16)
+	ld %r4, 9472(%r7)
 # hi = hi ^ lo
 	.loc 1 23795
 	xor %r4, %r4, %r3
 # mem64[p + 9472] = hi
 	.loc 1 23796
-	std %r4, 9472(%r16)
+	std %r4, 9472(%r7)
 # lo = mem64[p + 10240]
 	.loc 1 23797
-	ld %r3, 10240(%r16)
+	ld %r3, 10240(%r7)
 # hi = mem64[p + 10496]
 	.loc 1 23798
-	ld %r4, 10496(%r16)
+	ld %r4, 10496(%r7)
 # hi = hi ^ lo
 	.loc 1 23799
 	xor %r4, %r4, %r3
 # mem64[p + 10496] = hi
 	.loc 1 23800
-	std %r4, 10496(%r16)
+	std %r4, 10496(%r7)
 # lo = mem64[p + 11264]
 	.loc 1 23801
-	ld %r3, 11264(%r16)
+	ld %r3, 11264(%r7)
 # hi = mem64[p + 11520]
 	.loc 1 23802
-	ld %r4, 11520(%r16)
+	ld %r4, 11520(%r7)
 # hi = hi ^ lo
 	.loc 1 23803
 	xor %r4, %r4, %r3
 # mem64[p + 11520] = hi
 	.loc 1 23804
-	std %r4, 11520(%r16)
+	std %r4, 11520(%r7)
 # lo = mem64[p + 12288]
 	.loc 1 23805
-	ld %r3, 12288(%r16)
+	ld %r3, 12288(%r7)
 # hi = mem64[p + 12544]
 	.loc 1 23806
-	ld %r4, 12544(%r16)
+	ld %r4, 12544(%r7)
 # hi = hi ^ lo
 	.loc 1 23807
 	xor %r4, %r4, %r3
 # mem64[p + 12544] = hi
 	.loc 1 23808
-	std %r4, 12544(%r16)
+	std %r4, 12544(%r7)
 # p = p + 8
 	.loc 1 23809
-	addi %r16, %r16, 8
+	addi %r7, %r7, 8
 # g = g + 104
 	.loc 1 23810
-	addi %r15, %r15, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 23811
 	ld %r3, 13528(%r1)
 	addi %r3, %r3, -1
-	std %r3, 13528(%r1)
 # =? o0 - 0
 	.loc 1 23812
 	cmpldi %cr0, %r3, 0
@@ -86218,7 +86188,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l38
 # p = p + 256
 	.loc 1 23814
-	addi %r16, %r16, 256
+	addi %r7, %r7, 256
 # o1 = o1 - 1
 	.loc 1 23815
 	ld %r4, 13552(%r1)
@@ -86237,14 +86207,14 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 # g = &TB
 	.loc 1 23822
 	std %r4, 13544(%r1)
-	la %r7, 320(%r1)
+	la %r26, 320(%r1)
 # o0 = 64
 	.loc 1 23823
 	li %r4, 64
-	std %r4, 13528(%r1)
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l40:
 # f = p + 512
 	.loc 1 23825
+	std %r4, 13528(%r1)
 	addi %r4, %r3, 512
 # F0 = mem64[f + 0]
 	.loc 1 23827
@@ -86263,22 +86233,22 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	ld %r27, 4096(%r4)
 # F5 = mem64[f + 5120]
 	.loc 1 23832
-	ld %r25, 5120(%r4)
+	ld %r8, 5120(%r4)
 # F6 = mem64[f + 6144]
 	.loc 1 23833
-	ld %r30, 6144(%r4)
+	ld %r7, 6144(%r4)
 # F7 = mem64[f + 7168]
 	.loc 1 23834
-	ld %r26, 7168(%r4)
+	ld %r25, 7168(%r4)
 # F8 = mem64[f + 8192]
 	.loc 1 23835
-	ld %r8, 8192(%r4)
+	ld %r30, 8192(%r4)
 # F9 = mem64[f + 9216]
 	.loc 1 23836
-	ld %r28, 9216(%r4)
+	ld %r12, 9216(%r4)
 # F10 = mem64[f + 10240]
 	.loc 1 23837
-	ld %r12, 10240(%r4)
+	ld %r28, 10240(%r4)
 # F11 = mem64[f + 11264]
 	.loc 1 23838
 	ld %r10, 11264(%r4)
@@ -86287,13 +86257,13 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	ld %r24, 12288(%r4)
 # G = mem64[g + 88]
 	.loc 1 23840
-	ld %r4, 88(%r7)
+	ld %r4, 88(%r26)
 # B = F12 & G
 	.loc 1 23841
 	and %r4, %r24, %r4
 # G = mem64[g + 96]
 	.loc 1 23842
-	ld %r5, 96(%r7)
+	ld %r5, 96(%r26)
 # A = F12 & G
 	.loc 1 23843
 	and %r6, %r24, %r5
@@ -86305,19 +86275,19 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r4, %r4, %r5
 # H24 = A
 	.loc 1 23846
-	std %r6, 13536(%r1)
+	mr %r22, %r6
 # H23 = B
 	.loc 1 23847
-	mr %r22, %r4
+	mr %r21, %r4
 # G = mem64[g + 72]
 	.loc 1 23848
-	ld %r4, 72(%r7)
+	ld %r4, 72(%r26)
 # B = F12 & G
 	.loc 1 23849
 	and %r4, %r24, %r4
 # G = mem64[g + 80]
 	.loc 1 23850
-	ld %r5, 80(%r7)
+	ld %r5, 80(%r26)
 # A = F12 & G
 	.loc 1 23851
 	and %r6, %r24, %r5
@@ -86329,7 +86299,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r4, %r4, %r5
 # G = mem64[g + 88]
 	.loc 1 23854
-	ld %r5, 88(%r7)
+	ld %r5, 88(%r26)
 # T = F11 & G
 	.loc 1 23855
 	and %r23, %r10, %r5
@@ -86338,40 +86308,40 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r6, %r6, %r23
 # T = F10 & G
 	.loc 1 23857
-	and %r5, %r12, %r5
+	and %r5, %r28, %r5
 # B = B ^ T
 	.loc 1 23858
 	xor %r4, %r4, %r5
 # G = mem64[g + 96]
 	.loc 1 23859
-	ld %r5, 96(%r7)
+	ld %r5, 96(%r26)
 # T = F10 & G
 	.loc 1 23860
-	and %r23, %r12, %r5
+	and %r23, %r28, %r5
 # A = A ^ T
 	.loc 1 23861
 	xor %r6, %r6, %r23
 # T = F9 & G
 	.loc 1 23862
-	and %r5, %r28, %r5
+	and %r5, %r12, %r5
 # B = B ^ T
 	.loc 1 23863
 	xor %r4, %r4, %r5
 # H22 = A
 	.loc 1 23864
-	mr %r21, %r6
+	mr %r20, %r6
 # H21 = B
 	.loc 1 23865
-	mr %r20, %r4
+	mr %r19, %r4
 # G = mem64[g + 56]
 	.loc 1 23866
-	ld %r4, 56(%r7)
+	ld %r4, 56(%r26)
 # B = F12 & G
 	.loc 1 23867
 	and %r4, %r24, %r4
 # G = mem64[g + 64]
 	.loc 1 23868
-	ld %r5, 64(%r7)
+	ld %r5, 64(%r26)
 # A = F12 & G
 	.loc 1 23869
 	and %r6, %r24, %r5
@@ -86383,7 +86353,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r4, %r4, %r5
 # G = mem64[g + 72]
 	.loc 1 23872
-	ld %r5, 72(%r7)
+	ld %r5, 72(%r26)
 # T = F11 & G
 	.loc 1 23873
 	and %r23, %r10, %r5
@@ -86392,70 +86362,70 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r6, %r6, %r23
 # T = F10 & G
 	.loc 1 23875
-	and %r5, %r12, %r5
+	and %r5, %r28, %r5
 # B = B ^ T
 	.loc 1 23876
 	xor %r4, %r4, %r5
 # G = mem64[g + 80]
 	.loc 1 23877
-	ld %r5, 80(%r7)
+	ld %r5, 80(%r26)
 # T = F10 & G
 	.loc 1 23878
-	and %r23, %r12, %r5
+	and %r23, %r28, %r5
 # A = A ^ T
 	.loc 1 23879
 	xor %r6, %r6, %r23
 # T = F9 & G
 	.loc 1 23880
-	and %r5, %r28, %r5
+	and %r5, %r12, %r5
 # B = B ^ T
 	.loc 1 23881
 	xor %r4, %r4, %r5
 # G = mem64[g + 88]
 	.loc 1 23882
-	ld %r5, 88(%r7)
+	ld %r5, 88(%r26)
 # T = F9 & G
 	.loc 1 23883
-	and %r23, %r28, %r5
+	and %r23, %r12, %r5
 # A = A ^ T
 	.loc 1 23884
 	xor %r6, %r6, %r23
 # T = F8 & G
 	.loc 1 23885
-	and %r5, %r8, %r5
+	and %r5, %r30, %r5
 # B = B ^ T
 	.loc 1 23886
 	xor %r4, %r4, %r5
 # G = mem64[g + 96]
 	.loc 1 23887
-	ld %r5, 96(%r7)
+	ld %r5, 96(%r26)
 # T = F8 & G
 	.loc 1 23888
-	and %r23, %r8, %r5
+	and %r23, %r30, %r5
 # A = A ^ T
 	.loc 1 23889
 	xor %r6, %r6, %r23
 # T = F7 & G
 	.loc 1 23890
-	and %r5, %r26, %r5
+	and %r5, %r25, %r5
 # B = B ^ T
 	.loc 1 23891
 	xor %r4, %r4, %r5
 # H20 = A
 	.loc 1 23892
-	mr %r19, %r6
+	mr %r23, %r6
 # H19 = B
 	.loc 1 23893
 	mr %r18, %r4
 # G = mem64[g + 40]
 	.loc 1 23894
-	ld %r4, 40(%r7)
+	ld %r4, 40(%r26)
 # B = F12 & G
 	.loc 1 23895
 	and %r4, %r24, %r4
 # G = mem64[g + 48]
 	.loc 1 23896
-	ld %r5, 48(%r7)
+	ld %r5, 48(%r26)
 # A = F12 & G
 	.loc 1 23897
 	and %r6, %r24, %r5
@@ -86467,251 +86437,248 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r4, %r4, %r5
 # G = mem64[g + 56]
 	.loc 1 23900
-	ld %r5, 56(%r7)
+	ld %r5, 56(%r26)
 # T = F11 & G
 	.loc 1 23901
-	and %r23, %r10, %r5
+	and %r17, %r10, %r5
 # A = A ^ T
 	.loc 1 23902
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F10 & G
 	.loc 1 23903
-	and %r5, %r12, %r5
+	and %r5, %r28, %r5
 # B = B ^ T
 	.loc 1 23904
 	xor %r4, %r4, %r5
 # G = mem64[g + 64]
 	.loc 1 23905
-	ld %r5, 64(%r7)
+	ld %r5, 64(%r26)
 # T = F10 & G
 	.loc 1 23906
-	and %r23, %r12, %r5
+	and %r17, %r28, %r5
 # A = A ^ T
 	.loc 1 23907
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F9 & G
 	.loc 1 23908
-	and %r5, %r28, %r5
+	and %r5, %r12, %r5
 # B = B ^ T
 	.loc 1 23909
 	xor %r4, %r4, %r5
 # G = mem64[g + 72]
 	.loc 1 23910
-	ld %r5, 72(%r7)
+	ld %r5, 72(%r26)
 # T = F9 & G
 	.loc 1 23911
-	and %r23, %r28, %r5
+	and %r17, %r12, %r5
 # A = A ^ T
 	.loc 1 23912
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F8 & G
 	.loc 1 23913
-	and %r5, %r8, %r5
+	and %r5, %r30, %r5
 # B = B ^ T
 	.loc 1 23914
 	xor %r4, %r4, %r5
 # G = mem64[g + 80]
 	.loc 1 23915
-	ld %r5, 80(%r7)
+	ld %r5, 80(%r26)
 # T = F8 & G
 	.loc 1 23916
-	and %r23, %r8, %r5
+	and %r17, %r30, %r5
 # A = A ^ T
 	.loc 1 23917
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F7 & G
 	.loc 1 23918
-	and %r5, %r26, %r5
+	and %r5, %r25, %r5
 # B = B ^ T
 	.loc 1 23919
 	xor %r4, %r4, %r5
 # G = mem64[g + 88]
 	.loc 1 23920
-	ld %r5, 88(%r7)
+	ld %r5, 88(%r26)
 # T = F7 & G
 	.loc 1 23921
-	and %r23, %r26, %r5
+	and %r17, %r25, %r5
 # A = A ^ T
 	.loc 1 23922
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F6 & G
 	.loc 1 23923
-	and %r5, %r30, %r5
+	and %r5, %r7, %r5
 # B = B ^ T
 	.loc 1 23924
 	xor %r4, %r4, %r5
 # G = mem64[g + 96]
 	.loc 1 23925
-	ld %r5, 96(%r7)
+	ld %r5, 96(%r26)
 # T = F6 & G
 	.loc 1 23926
-	and %r23, %r30, %r5
+	and %r17, %r7, %r5
 # A = A ^ T
 	.loc 1 23927
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = F5 & G
 	.loc 1 23928
-	and %r5, %r25, %r5
+	and %r5, %r8, %r5
 # B = B ^ T
 	.loc 1 23929
 	xor %r4, %r4, %r5
 # H17 = B
 	.loc 1 23931
-	mr %r23, %r4
+	mr %r17, %r4
 # G = mem64[g + 24]
 	.loc 1 23932
-	ld %r4, 24(%r7)
+	ld %r4, 24(%r26)
 # B = F12 & G
 	.loc 1 23933
 	and %r4, %r24, %r4
 # G = mem64[g + 32]
 	.loc 1 23934
-	ld %r5, 32(%r7)
+	ld %r5, 32(%r26)
 # A = F12 & G
 	.loc 1 23935
-	and %r17, %r24, %r5
+	and %r16, %r24, %r5
 # T = F11 & G
 	.loc 1 23936
 	and %r5, %r10, %r5
 # B = B ^ T
 	.loc 1 23937
-	xor %r4, %r4, %r5
+	xor %r15, %r4, %r5
 # G = mem64[g + 40]
 	.loc 1 23938
-	ld %r5, 40(%r7)
+	ld %r4, 40(%r26)
 # T = F11 & G
 	.loc 1 23939
-	and %r16, %r10, %r5
+	and %r5, %r10, %r4
 # A = A ^ T
 	.loc 1 23940
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F10 & G
 	.loc 1 23941
-	and %r5, %r12, %r5
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 23942
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 48]
 	.loc 1 23943
-	ld %r5, 48(%r7)
+	ld %r4, 48(%r26)
 # T = F10 & G
 	.loc 1 23944
-	and %r16, %r12, %r5
+	and %r5, %r28, %r4
 # A = A ^ T
 	.loc 1 23945
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F9 & G
 	.loc 1 23946
-	and %r5, %r28, %r5
+	and %r4, %r12, %r4
 # B = B ^ T
 	.loc 1 23947
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 56]
 	.loc 1 23948
-	ld %r5, 56(%r7)
+	ld %r4, 56(%r26)
 # T = F9 & G
 	.loc 1 23949
-	and %r16, %r28, %r5
+	and %r5, %r12, %r4
 # A = A ^ T
 	.loc 1 23950
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F8 & G
 	.loc 1 23951
-	and %r5, %r8, %r5
+	and %r4, %r30, %r4
 # B = B ^ T
 	.loc 1 23952
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 64]
 	.loc 1 23953
-	ld %r5, 64(%r7)
+	ld %r4, 64(%r26)
 # T = F8 & G
 	.loc 1 23954
-	and %r16, %r8, %r5
+	and %r5, %r30, %r4
 # A = A ^ T
 	.loc 1 23955
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F7 & G
 	.loc 1 23956
-	and %r5, %r26, %r5
+	and %r4, %r25, %r4
 # B = B ^ T
 	.loc 1 23957
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 72]
 	.loc 1 23958
-	ld %r5, 72(%r7)
+	ld %r4, 72(%r26)
 # T = F7 & G
 	.loc 1 23959
-	and %r16, %r26, %r5
+	and %r5, %r25, %r4
 # A = A ^ T
 	.loc 1 23960
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F6 & G
 	.loc 1 23961
-	and %r5, %r30, %r5
+	and %r4, %r7, %r4
 # B = B ^ T
 	.loc 1 23962
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 80]
 	.loc 1 23963
-	ld %r5, 80(%r7)
+	ld %r4, 80(%r26)
 # T = F6 & G
 	.loc 1 23964
-	and %r16, %r30, %r5
+	and %r5, %r7, %r4
 # A = A ^ T
 	.loc 1 23965
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F5 & G
 	.loc 1 23966
-	and %r5, %r25, %r5
+	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 23967
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 88]
 	.loc 1 23968
-	ld %r5, 88(%r7)
+	ld %r4, 88(%r26)
 # T = F5 & G
 	.loc 1 23969
-	and %r16, %r25, %r5
+	and %r5, %r8, %r4
 # A = A ^ T
 	.loc 1 23970
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F4 & G
 	.loc 1 23971
-	and %r5, %r27, %r5
+	and %r4, %r27, %r4
 # B = B ^ T
 	.loc 1 23972
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # G = mem64[g + 96]
 	.loc 1 23973
-	ld %r5, 96(%r7)
+	ld %r4, 96(%r26)
 # T = F4 & G
 	.loc 1 23974
-	and %r16, %r27, %r5
+	and %r5, %r27, %r4
 # A = A ^ T
 	.loc 1 23975
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r5
 # T = F3 & G
 	.loc 1 23976
-	and %r5, %r29, %r5
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 23977
-	xor %r4, %r4, %r5
+	xor %r15, %r15, %r4
 # B = B ^ H24
 	.loc 1 23979
-	ld %r5, 13536(%r1)
-	xor %r4, %r4, %r5
-# H15 = B
-	.loc 1 23980
-	mr %r16, %r4
+	xor %r15, %r15, %r22
 # G = mem64[g + 8]
 	.loc 1 23981
-	ld %r4, 8(%r7)
+	std %r15, 13536(%r1)
+	ld %r4, 8(%r26)
 # B = F12 & G
 	.loc 1 23982
 	and %r4, %r24, %r4
 # G = mem64[g + 16]
 	.loc 1 23983
-	ld %r5, 16(%r7)
+	ld %r5, 16(%r26)
 # A = F12 & G
 	.loc 1 23984
 	and %r15, %r24, %r5
@@ -86723,7 +86690,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r5, %r4, %r5
 # G = mem64[g + 24]
 	.loc 1 23987
-	ld %r14, 24(%r7)
+	ld %r14, 24(%r26)
 # T = F11 & G
 	.loc 1 23988
 	and %r4, %r10, %r14
@@ -86732,91 +86699,91 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r15, %r15, %r4
 # T = F10 & G
 	.loc 1 23990
-	and %r4, %r12, %r14
+	and %r4, %r28, %r14
 # B = B ^ T
 	.loc 1 23991
 	xor %r5, %r5, %r4
 # G = mem64[g + 32]
 	.loc 1 23992
-	ld %r14, 32(%r7)
+	ld %r14, 32(%r26)
 # T = F10 & G
 	.loc 1 23993
-	and %r4, %r12, %r14
+	and %r4, %r28, %r14
 # A = A ^ T
 	.loc 1 23994
 	xor %r15, %r15, %r4
 # T = F9 & G
 	.loc 1 23995
-	and %r4, %r28, %r14
+	and %r4, %r12, %r14
 # B = B ^ T
 	.loc 1 23996
 	xor %r5, %r5, %r4
 # G = mem64[g + 40]
 	.loc 1 23997
-	ld %r14, 40(%r7)
+	ld %r14, 40(%r26)
 # T = F9 & G
 	.loc 1 23998
-	and %r4, %r28, %r14
+	and %r4, %r12, %r14
 # A = A ^ T
 	.loc 1 23999
 	xor %r15, %r15, %r4
 # T = F8 & G
 	.loc 1 24000
-	and %r4, %r8, %r14
+	and %r4, %r30, %r14
 # B = B ^ T
 	.loc 1 24001
 	xor %r5, %r5, %r4
 # G = mem64[g + 48]
 	.loc 1 24002
-	ld %r14, 48(%r7)
+	ld %r14, 48(%r26)
 # T = F8 & G
 	.loc 1 24003
-	and %r4, %r8, %r14
+	and %r4, %r30, %r14
 # A = A ^ T
 	.loc 1 24004
 	xor %r15, %r15, %r4
 # T = F7 & G
 	.loc 1 24005
-	and %r4, %r26, %r14
+	and %r4, %r25, %r14
 # B = B ^ T
 	.loc 1 24006
 	xor %r5, %r5, %r4
 # G = mem64[g + 56]
 	.loc 1 24007
-	ld %r14, 56(%r7)
+	ld %r14, 56(%r26)
 # T = F7 & G
 	.loc 1 24008
-	and %r4, %r26, %r14
+	and %r4, %r25, %r14
 # A = A ^ T
 	.loc 1 24009
 	xor %r15, %r15, %r4
 # T = F6 & G
 	.loc 1 24010
-	and %r4, %r30, %r14
+	and %r4, %r7, %r14
 # B = B ^ T
 	.loc 1 24011
 	xor %r5, %r5, %r4
 # G = mem64[g + 64]
 	.loc 1 24012
-	ld %r14, 64(%r7)
+	ld %r14, 64(%r26)
 # T = F6 & G
 	.loc 1 24013
-	and %r4, %r30, %r14
+	and %r4, %r7, %r14
 # A = A ^ T
 	.loc 1 24014
 	xor %r15, %r15, %r4
 # T = F5 & G
 	.loc 1 24015
-	and %r4, %r25, %r14
+	and %r4, %r8, %r14
 # B = B ^ T
 	.loc 1 24016
 	xor %r5, %r5, %r4
 # G = mem64[g + 72]
 	.loc 1 24017
-	ld %r14, 72(%r7)
+	ld %r14, 72(%r26)
 # T = F5 & G
 	.loc 1 24018
-	and %r4, %r25, %r14
+	and %r4, %r8, %r14
 # A = A ^ T
 	.loc 1 24019
 	xor %r15, %r15, %r4
@@ -86828,7 +86795,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r5, %r5, %r4
 # G = mem64[g + 80]
 	.loc 1 24022
-	ld %r14, 80(%r7)
+	ld %r14, 80(%r26)
 # T = F4 & G
 	.loc 1 24023
 	and %r4, %r27, %r14
@@ -86843,7 +86810,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r5, %r5, %r4
 # G = mem64[g + 88]
 	.loc 1 24027
-	ld %r14, 88(%r7)
+	ld %r14, 88(%r26)
 # T = F3 & G
 	.loc 1 24028
 	and %r4, %r29, %r14
@@ -86858,7 +86825,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r5, %r5, %r4
 # G = mem64[g + 96]
 	.loc 1 24032
-	ld %r14, 96(%r7)
+	ld %r14, 96(%r26)
 # T = F2 & G
 	.loc 1 24033
 	and %r4, %r31, %r14
@@ -86873,26 +86840,25 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r5, %r5, %r4
 # A = A ^ H23
 	.loc 1 24037
-	xor %r4, %r15, %r22
+	xor %r4, %r15, %r21
 # A = A ^ H24
 	.loc 1 24038
-	ld %r15, 13536(%r1)
-	xor %r4, %r4, %r15
+	xor %r4, %r4, %r22
 # H14 = A
 	.loc 1 24039
 	mr %r15, %r4
 # B = B ^ H22
 	.loc 1 24040
-	xor %r4, %r5, %r21
+	xor %r4, %r5, %r20
 # B = B ^ H23
 	.loc 1 24041
-	xor %r4, %r4, %r22
+	xor %r4, %r4, %r21
 # H13 = B
 	.loc 1 24042
 	mr %r5, %r4
 # G = mem64[g + 0]
 	.loc 1 24043
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F12 & G
 	.loc 1 24044
 	and %r24, %r24, %r4
@@ -86901,7 +86867,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	and %r14, %r10, %r4
 # G = mem64[g + 8]
 	.loc 1 24046
-	ld %r4, 8(%r7)
+	ld %r4, 8(%r26)
 # T = F11 & G
 	.loc 1 24047
 	and %r10, %r10, %r4
@@ -86910,91 +86876,91 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r24, %r24, %r10
 # T = F10 & G
 	.loc 1 24049
-	and %r4, %r12, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 24050
 	xor %r14, %r14, %r4
 # G = mem64[g + 16]
 	.loc 1 24051
-	ld %r10, 16(%r7)
+	ld %r10, 16(%r26)
 # T = F10 & G
 	.loc 1 24052
-	and %r4, %r12, %r10
+	and %r4, %r28, %r10
 # A = A ^ T
 	.loc 1 24053
 	xor %r24, %r24, %r4
 # T = F9 & G
 	.loc 1 24054
-	and %r4, %r28, %r10
+	and %r4, %r12, %r10
 # B = B ^ T
 	.loc 1 24055
 	xor %r14, %r14, %r4
 # G = mem64[g + 24]
 	.loc 1 24056
-	ld %r10, 24(%r7)
+	ld %r10, 24(%r26)
 # T = F9 & G
 	.loc 1 24057
-	and %r4, %r28, %r10
+	and %r4, %r12, %r10
 # A = A ^ T
 	.loc 1 24058
 	xor %r24, %r24, %r4
 # T = F8 & G
 	.loc 1 24059
-	and %r4, %r8, %r10
+	and %r4, %r30, %r10
 # B = B ^ T
 	.loc 1 24060
 	xor %r14, %r14, %r4
 # G = mem64[g + 32]
 	.loc 1 24061
-	ld %r10, 32(%r7)
+	ld %r10, 32(%r26)
 # T = F8 & G
 	.loc 1 24062
-	and %r4, %r8, %r10
+	and %r4, %r30, %r10
 # A = A ^ T
 	.loc 1 24063
 	xor %r24, %r24, %r4
 # T = F7 & G
 	.loc 1 24064
-	and %r4, %r26, %r10
+	and %r4, %r25, %r10
 # B = B ^ T
 	.loc 1 24065
 	xor %r14, %r14, %r4
 # G = mem64[g + 40]
 	.loc 1 24066
-	ld %r10, 40(%r7)
+	ld %r10, 40(%r26)
 # T = F7 & G
 	.loc 1 24067
-	and %r4, %r26, %r10
+	and %r4, %r25, %r10
 # A = A ^ T
 	.loc 1 24068
 	xor %r24, %r24, %r4
 # T = F6 & G
 	.loc 1 24069
-	and %r4, %r30, %r10
+	and %r4, %r7, %r10
 # B = B ^ T
 	.loc 1 24070
 	xor %r14, %r14, %r4
 # G = mem64[g + 48]
 	.loc 1 24071
-	ld %r10, 48(%r7)
+	ld %r10, 48(%r26)
 # T = F6 & G
 	.loc 1 24072
-	and %r4, %r30, %r10
+	and %r4, %r7, %r10
 # A = A ^ T
 	.loc 1 24073
 	xor %r24, %r24, %r4
 # T = F5 & G
 	.loc 1 24074
-	and %r4, %r25, %r10
+	and %r4, %r8, %r10
 # B = B ^ T
 	.loc 1 24075
 	xor %r14, %r14, %r4
 # G = mem64[g + 56]
 	.loc 1 24076
-	ld %r10, 56(%r7)
+	ld %r10, 56(%r26)
 # T = F5 & G
 	.loc 1 24077
-	and %r4, %r25, %r10
+	and %r4, %r8, %r10
 # A = A ^ T
 	.loc 1 24078
 	xor %r24, %r24, %r4
@@ -87006,7 +86972,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r14, %r14, %r4
 # G = mem64[g + 64]
 	.loc 1 24081
-	ld %r10, 64(%r7)
+	ld %r10, 64(%r26)
 # T = F4 & G
 	.loc 1 24082
 	and %r4, %r27, %r10
@@ -87021,7 +86987,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r14, %r14, %r4
 # G = mem64[g + 72]
 	.loc 1 24086
-	ld %r10, 72(%r7)
+	ld %r10, 72(%r26)
 # T = F3 & G
 	.loc 1 24087
 	and %r4, %r29, %r10
@@ -87036,7 +87002,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r14, %r14, %r4
 # G = mem64[g + 80]
 	.loc 1 24091
-	ld %r10, 80(%r7)
+	ld %r10, 80(%r26)
 # T = F2 & G
 	.loc 1 24092
 	and %r4, %r31, %r10
@@ -87051,7 +87017,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r14, %r14, %r4
 # G = mem64[g + 88]
 	.loc 1 24096
-	ld %r10, 88(%r7)
+	ld %r10, 88(%r26)
 # T = F1 & G
 	.loc 1 24097
 	and %r4, %r11, %r10
@@ -87066,7 +87032,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r14, %r14, %r4
 # G = mem64[g + 96]
 	.loc 1 24101
-	ld %r4, 96(%r7)
+	ld %r4, 96(%r26)
 # T = F0 & G
 	.loc 1 24102
 	and %r4, %r9, %r4
@@ -87075,35 +87041,34 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r24, %r24, %r4
 # A = A ^ H21
 	.loc 1 24104
-	xor %r24, %r24, %r20
+	xor %r24, %r24, %r19
 # A = A ^ H22
 	.loc 1 24105
-	xor %r24, %r24, %r21
+	xor %r24, %r24, %r20
 # A = A ^ H24
 	.loc 1 24106
-	ld %r4, 13536(%r1)
-	xor %r24, %r24, %r4
+	xor %r24, %r24, %r22
 # T = mem64[h + 12288]
 	.loc 1 24107
-	ld %r10, 12288(%r3)
+	ld %r4, 12288(%r3)
 # A = A ^ T
 	.loc 1 24108
-	xor %r24, %r24, %r10
+	xor %r24, %r24, %r4
 # mem64[h + 12288] = A
 	.loc 1 24109
 	std %r24, 12288(%r3)
 # B = B ^ H20
 	.loc 1 24110
-	xor %r14, %r14, %r19
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 24111
-	xor %r14, %r14, %r20
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 24112
-	xor %r14, %r14, %r22
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 24113
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r22
 # T = mem64[h + 11264]
 	.loc 1 24114
 	ld %r4, 11264(%r3)
@@ -87115,487 +87080,488 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	std %r14, 11264(%r3)
 # G = mem64[g + 0]
 	.loc 1 24117
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F10 & G
 	.loc 1 24118
-	and %r10, %r12, %r4
+	and %r10, %r28, %r4
 # B = F9 & G
 	.loc 1 24119
-	and %r24, %r28, %r4
+	and %r4, %r12, %r4
 # G = mem64[g + 8]
 	.loc 1 24120
-	ld %r4, 8(%r7)
+	ld %r28, 8(%r26)
 # T = F9 & G
 	.loc 1 24121
-	and %r12, %r28, %r4
+	and %r12, %r12, %r28
 # A = A ^ T
 	.loc 1 24122
-	xor %r12, %r10, %r12
+	xor %r10, %r10, %r12
 # T = F8 & G
 	.loc 1 24123
-	and %r4, %r8, %r4
+	and %r12, %r30, %r28
 # B = B ^ T
 	.loc 1 24124
-	xor %r4, %r24, %r4
+	xor %r4, %r4, %r12
 # G = mem64[g + 16]
 	.loc 1 24125
-	ld %r10, 16(%r7)
+	ld %r12, 16(%r26)
 # T = F8 & G
 	.loc 1 24126
-	and %r28, %r8, %r10
+	and %r28, %r30, %r12
 # A = A ^ T
 	.loc 1 24127
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F7 & G
 	.loc 1 24128
-	and %r10, %r26, %r10
+	and %r12, %r25, %r12
 # B = B ^ T
 	.loc 1 24129
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 24]
 	.loc 1 24130
-	ld %r10, 24(%r7)
+	ld %r12, 24(%r26)
 # T = F7 & G
 	.loc 1 24131
-	and %r28, %r26, %r10
+	and %r28, %r25, %r12
 # A = A ^ T
 	.loc 1 24132
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F6 & G
 	.loc 1 24133
-	and %r10, %r30, %r10
+	and %r12, %r7, %r12
 # B = B ^ T
 	.loc 1 24134
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 32]
 	.loc 1 24135
-	ld %r10, 32(%r7)
+	ld %r12, 32(%r26)
 # T = F6 & G
 	.loc 1 24136
-	and %r28, %r30, %r10
+	and %r28, %r7, %r12
 # A = A ^ T
 	.loc 1 24137
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F5 & G
 	.loc 1 24138
-	and %r10, %r25, %r10
+	and %r12, %r8, %r12
 # B = B ^ T
 	.loc 1 24139
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 40]
 	.loc 1 24140
-	ld %r10, 40(%r7)
+	ld %r12, 40(%r26)
 # T = F5 & G
 	.loc 1 24141
-	and %r28, %r25, %r10
+	and %r28, %r8, %r12
 # A = A ^ T
 	.loc 1 24142
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F4 & G
 	.loc 1 24143
-	and %r10, %r27, %r10
+	and %r12, %r27, %r12
 # B = B ^ T
 	.loc 1 24144
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 48]
 	.loc 1 24145
-	ld %r10, 48(%r7)
+	ld %r12, 48(%r26)
 # T = F4 & G
 	.loc 1 24146
-	and %r28, %r27, %r10
+	and %r28, %r27, %r12
 # A = A ^ T
 	.loc 1 24147
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F3 & G
 	.loc 1 24148
-	and %r10, %r29, %r10
+	and %r12, %r29, %r12
 # B = B ^ T
 	.loc 1 24149
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 56]
 	.loc 1 24150
-	ld %r10, 56(%r7)
+	ld %r12, 56(%r26)
 # T = F3 & G
 	.loc 1 24151
-	and %r28, %r29, %r10
+	and %r28, %r29, %r12
 # A = A ^ T
 	.loc 1 24152
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F2 & G
 	.loc 1 24153
-	and %r10, %r31, %r10
+	and %r12, %r31, %r12
 # B = B ^ T
 	.loc 1 24154
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 64]
 	.loc 1 24155
-	ld %r10, 64(%r7)
+	ld %r12, 64(%r26)
 # T = F2 & G
 	.loc 1 24156
-	and %r28, %r31, %r10
+	and %r28, %r31, %r12
 # A = A ^ T
 	.loc 1 24157
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F1 & G
 	.loc 1 24158
-	and %r10, %r11, %r10
+	and %r12, %r11, %r12
 # B = B ^ T
 	.loc 1 24159
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r12
 # G = mem64[g + 72]
 	.loc 1 24160
-	ld %r10, 72(%r7)
+	ld %r12, 72(%r26)
 # T = F1 & G
 	.loc 1 24161
-	and %r28, %r11, %r10
+	and %r28, %r11, %r12
 # A = A ^ T
 	.loc 1 24162
-	xor %r12, %r12, %r28
+	xor %r10, %r10, %r28
 # T = F0 & G
 	.loc 1 24163
-	and %r10, %r9, %r10
+	and %r12, %r9, %r12
 # B = B ^ T
 	.loc 1 24164
-	xor %r10, %r4, %r10
+	xor %r12, %r4, %r12
 # G = mem64[g + 80]
 	.loc 1 24165
-	ld %r4, 80(%r7)
+	ld %r4, 80(%r26)
 # T = F0 & G
 	.loc 1 24166
 	and %r4, %r9, %r4
 # A = A ^ T
 	.loc 1 24167
-	xor %r4, %r12, %r4
+	xor %r10, %r10, %r4
 # A = A ^ H19
 	.loc 1 24168
-	xor %r4, %r4, %r18
+	xor %r10, %r10, %r18
 # A = A ^ H20
 	.loc 1 24169
-	xor %r4, %r4, %r19
+	xor %r10, %r10, %r23
 # A = A ^ H22
 	.loc 1 24170
-	xor %r4, %r4, %r21
+	xor %r10, %r10, %r20
 # A = A ^ H23
 	.loc 1 24171
-	xor %r4, %r4, %r22
+	xor %r10, %r10, %r21
 # T = mem64[h + 10240]
 	.loc 1 24172
-	ld %r12, 10240(%r3)
+	ld %r4, 10240(%r3)
 # A = A ^ T
 	.loc 1 24173
-	xor %r4, %r4, %r12
+	xor %r10, %r10, %r4
 # mem64[h + 10240] = A
 	.loc 1 24174
-	std %r4, 10240(%r3)
+	std %r10, 10240(%r3)
 # B = B ^ H18
 	.loc 1 24175
-	xor %r10, %r10, %r6
+	xor %r12, %r12, %r6
 # B = B ^ H19
 	.loc 1 24176
-	xor %r10, %r10, %r18
+	xor %r12, %r12, %r18
 # B = B ^ H21
 	.loc 1 24177
-	xor %r10, %r10, %r20
+	xor %r12, %r12, %r19
 # B = B ^ H22
 	.loc 1 24178
-	xor %r10, %r10, %r21
+	xor %r12, %r12, %r20
 # T = mem64[h + 9216]
 	.loc 1 24179
 	ld %r4, 9216(%r3)
 # B = B ^ T
 	.loc 1 24180
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r4
 # mem64[h + 9216] = B
 	.loc 1 24181
-	std %r10, 9216(%r3)
+	std %r12, 9216(%r3)
 # G = mem64[g + 0]
 	.loc 1 24182
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F8 & G
 	.loc 1 24183
-	and %r8, %r8, %r4
+	and %r10, %r30, %r4
 # B = F7 & G
 	.loc 1 24184
-	and %r4, %r26, %r4
-# G = mem64[g + 8]
-	.loc 1 24185
-	ld %r10, 8(%r7)
-# T = F7 & G
-	.loc 1 24186
-	and %r12, %r26, %r10
-# A = A ^ T
-	.loc 1 24187
-	xor %r8, %r8, %r12
-# T = F6 & G
-	.loc 1 24188
-	and %r10, %r30, %r10
-# B = B ^ T
-	.loc 1 24189
-	xor %r4, %r4, %r10
-# G = mem64[g + 16]
-	.loc 1 24190
-	ld %r10, 16(%r7)
-# T = F6 & G
-	.loc 1 24191
-	and %r12, %r30, %r10
-# A = A ^ T
-	.loc 1 24192
-	xor %r8, %r8, %r12
-# T = F5 & G
-	.loc 1 24193
-	and %r10, %r25, %r10
-# B = B ^ T
-	.loc 1 24194
-	xor %r4, %r4, %r10
-# G = mem64[g + 24]
-	.loc 1 24195
-	ld %r10, 24(%r7)
-# T = F5 & G
-	.loc 1 24196
-	and %r12, %r25, %r10
-# A = A ^ T
-	.loc 1 24197
-	xor %r8, %r8, %r12
-# T = F4 & G
-	.loc 1 24198
-	and %r10, %r27, %r10
-# B = B ^ T
-	.loc 1 24199
-	xor %r4, %r4, %r10
-# G = mem64[g + 32]
-	.loc 1 24200
-	ld %r10, 32(%r7)
-# T = F4 & G
-	.loc 1 24201
-	and %r12, %r27, %r10
-# A = A ^ T
-	.loc 1 24202
-	xor %r8, %r8, %r12
-# T = F3 & G
-	.loc 1 24203
-	and %r10, %r29, %r10
-# B = B ^ T
-	.loc 1 24204
-	xor %r4, %r4, %r10
-# G = mem64[g + 40]
-	.loc 1 24205
-	ld %r10, 40(%r7)
-# T = F3 & G
-	.loc 1 24206
-	and %r12, %r29, %r10
-# A = A ^ T
-	.loc 1 24207
-	xor %r8, %r8, %r12
-# T = F2 & G
-	.loc 1 24208
-	and %r10, %r31, %r10
-# B = B ^ T
-	.loc 1 24209
-	xor %r4, %r4, %r10
-# G = mem64[g + 48]
-	.loc 1 24210
-	ld %r10, 48(%r7)
-# T = F2 & G
-	.loc 1 24211
-	and %r12, %r31, %r10
-# A = A ^ T
-	.loc 1 24212
-	xor %r8, %r8, %r12
-# T = F1 & G
-	.loc 1 24213
-	and %r10, %r11, %r10
-# B = B ^ T
-	.loc 1 24214
-	xor %r4, %r4, %r10
-# G = mem64[g + 56]
-	.loc 1 24215
-	ld %r10, 56(%r7)
-# T = F1 & G
-	.loc 1 24216
-	and %r12, %r11, %r10
-# A = A ^ T
-	.loc 1 24217
-	xor %r8, %r8, %r12
-# T = F0 & G
-	.loc 1 24218
-	and %r10, %r9, %r10
-# B = B ^ T
-	.loc 1 24219
-	xor %r10, %r4, %r10
-# G = mem64[g + 64]
-	.loc 1 24220
-	ld %r4, 64(%r7)
-# T = F0 & G
-	.loc 1 24221
-	and %r4, %r9, %r4
-# A = A ^ T
-	.loc 1 24222
-	xor %r8, %r8, %r4
-# A = A ^ H17
-	.loc 1 24223
-	xor %r8, %r8, %r23
-# A = A ^ H18
-	.loc 1 24224
-	xor %r8, %r8, %r6
-# A = A ^ H20
-	.loc 1 24225
-	xor %r8, %r8, %r19
-# A = A ^ H21
-	.loc 1 24226
-	xor %r8, %r8, %r20
-# T = mem64[h + 8192]
-	.loc 1 24227
-	ld %r4, 8192(%r3)
-# A = A ^ T
-	.loc 1 24228
-	xor %r8, %r8, %r4
-# mem64[h + 8192] = A
-	.loc 1 24229
-	std %r8, 8192(%r3)
-# B = B ^ H16
-	.loc 1 24230
-	xor %r10, %r10, %r17
-# B = B ^ H17
-	.loc 1 24231
-	xor %r10, %r10, %r23
-# B = B ^ H19
-	.loc 1 24232
-	xor %r10, %r10, %r18
-# B = B ^ H20
-	.loc 1 24233
-	xor %r10, %r10, %r19
-# T = mem64[h + 7168]
-	.loc 1 24234
-	ld %r4, 7168(%r3)
-# B = B ^ T
-	.loc 1 24235
-	xor %r10, %r10, %r4
-# mem64[h + 7168] = B
-	.loc 1 24236
-	std %r10, 7168(%r3)
-# G = mem64[g + 0]
-	.loc 1 24237
-	ld %r4, 0(%r7)
-# A = F6 & G
-	.loc 1 24238
-	and %r8, %r30, %r4
-# B = F5 & G
-	.loc 1 24239
 	and %r4, %r25, %r4
 # G = mem64[g + 8]
+	.loc 1 24185
+	ld %r12, 8(%r26)
+# T = F7 & G
+	.loc 1 24186
+	and %r30, %r25, %r12
+# A = A ^ T
+	.loc 1 24187
+	xor %r10, %r10, %r30
+# T = F6 & G
+	.loc 1 24188
+	and %r12, %r7, %r12
+# B = B ^ T
+	.loc 1 24189
+	xor %r4, %r4, %r12
+# G = mem64[g + 16]
+	.loc 1 24190
+	ld %r12, 16(%r26)
+# T = F6 & G
+	.loc 1 24191
+	and %r30, %r7, %r12
+# A = A ^ T
+	.loc 1 24192
+	xor %r10, %r10, %r30
+# T = F5 & G
+	.loc 1 24193
+	and %r12, %r8, %r12
+# B = B ^ T
+	.loc 1 24194
+	xor %r4, %r4, %r12
+# G = mem64[g + 24]
+	.loc 1 24195
+	ld %r12, 24(%r26)
+# T = F5 & G
+	.loc 1 24196
+	and %r30, %r8, %r12
+# A = A ^ T
+	.loc 1 24197
+	xor %r10, %r10, %r30
+# T = F4 & G
+	.loc 1 24198
+	and %r12, %r27, %r12
+# B = B ^ T
+	.loc 1 24199
+	xor %r4, %r4, %r12
+# G = mem64[g + 32]
+	.loc 1 24200
+	ld %r12, 32(%r26)
+# T = F4 & G
+	.loc 1 24201
+	and %r30, %r27, %r12
+# A = A ^ T
+	.loc 1 24202
+	xor %r10, %r10, %r30
+# T = F3 & G
+	.loc 1 24203
+	and %r12, %r29, %r12
+# B = B ^ T
+	.loc 1 24204
+	xor %r4, %r4, %r12
+# G = mem64[g + 40]
+	.loc 1 24205
+	ld %r12, 40(%r26)
+# T = F3 & G
+	.loc 1 24206
+	and %r30, %r29, %r12
+# A = A ^ T
+	.loc 1 24207
+	xor %r10, %r10, %r30
+# T = F2 & G
+	.loc 1 24208
+	and %r12, %r31, %r12
+# B = B ^ T
+	.loc 1 24209
+	xor %r4, %r4, %r12
+# G = mem64[g + 48]
+	.loc 1 24210
+	ld %r12, 48(%r26)
+# T = F2 & G
+	.loc 1 24211
+	and %r30, %r31, %r12
+# A = A ^ T
+	.loc 1 24212
+	xor %r10, %r10, %r30
+# T = F1 & G
+	.loc 1 24213
+	and %r12, %r11, %r12
+# B = B ^ T
+	.loc 1 24214
+	xor %r4, %r4, %r12
+# G = mem64[g + 56]
+	.loc 1 24215
+	ld %r12, 56(%r26)
+# T = F1 & G
+	.loc 1 24216
+	and %r30, %r11, %r12
+# A = A ^ T
+	.loc 1 24217
+	xor %r10, %r10, %r30
+# T = F0 & G
+	.loc 1 24218
+	and %r12, %r9, %r12
+# B = B ^ T
+	.loc 1 24219
+	xor %r4, %r4, %r12
+# G = mem64[g + 64]
+	.loc 1 24220
+	ld %r12, 64(%r26)
+# T = F0 & G
+	.loc 1 24221
+	and %r12, %r9, %r12
+# A = A ^ T
+	.loc 1 24222
+	xor %r10, %r10, %r12
+# A = A ^ H17
+	.loc 1 24223
+	xor %r10, %r10, %r17
+# A = A ^ H18
+	.loc 1 24224
+	xor %r10, %r10, %r6
+# A = A ^ H20
+	.loc 1 24225
+	xor %r10, %r10, %r23
+# A = A ^ H21
+	.loc 1 24226
+	xor %r10, %r10, %r19
+# T = mem64[h + 8192]
+	.loc 1 24227
+	ld %r12, 8192(%r3)
+# A = A ^ T
+	.loc 1 24228
+	xor %r10, %r10, %r12
+# mem64[h + 8192] = A
+	.loc 1 24229
+	std %r10, 8192(%r3)
+# B = B ^ H16
+	.loc 1 24230
+	xor %r4, %r4, %r16
+# B = B ^ H17
+	.loc 1 24231
+	xor %r4, %r4, %r17
+# B = B ^ H19
+	.loc 1 24232
+	xor %r4, %r4, %r18
+# B = B ^ H20
+	.loc 1 24233
+	xor %r4, %r4, %r23
+# T = mem64[h + 7168]
+	.loc 1 24234
+	ld %r10, 7168(%r3)
+# B = B ^ T
+	.loc 1 24235
+	xor %r4, %r4, %r10
+# mem64[h + 7168] = B
+	.loc 1 24236
+	std %r4, 7168(%r3)
+# G = mem64[g + 0]
+	.loc 1 24237
+	ld %r4, 0(%r26)
+# A = F6 & G
+	.loc 1 24238
+	and %r7, %r7, %r4
+# B = F5 & G
+	.loc 1 24239
+	and %r4, %r8, %r4
+# G = mem64[g + 8]
 	.loc 1 24240
-	ld %r10, 8(%r7)
+	ld %r10, 8(%r26)
 # T = F5 & G
 	.loc 1 24241
-	and %r12, %r25, %r10
+	and %r8, %r8, %r10
 # A = A ^ T
 	.loc 1 24242
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r8
 # T = F4 & G
 	.loc 1 24243
-	and %r10, %r27, %r10
+	and %r8, %r27, %r10
 # B = B ^ T
 	.loc 1 24244
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r8
 # G = mem64[g + 16]
 	.loc 1 24245
-	ld %r10, 16(%r7)
+	ld %r8, 16(%r26)
 # T = F4 & G
 	.loc 1 24246
-	and %r12, %r27, %r10
+	and %r10, %r27, %r8
 # A = A ^ T
 	.loc 1 24247
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r10
 # T = F3 & G
 	.loc 1 24248
-	and %r10, %r29, %r10
+	and %r8, %r29, %r8
 # B = B ^ T
 	.loc 1 24249
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r8
 # G = mem64[g + 24]
 	.loc 1 24250
-	ld %r10, 24(%r7)
+	ld %r8, 24(%r26)
 # T = F3 & G
 	.loc 1 24251
-	and %r12, %r29, %r10
+	and %r10, %r29, %r8
 # A = A ^ T
 	.loc 1 24252
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r10
 # T = F2 & G
 	.loc 1 24253
-	and %r10, %r31, %r10
+	and %r8, %r31, %r8
 # B = B ^ T
 	.loc 1 24254
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r8
 # G = mem64[g + 32]
 	.loc 1 24255
-	ld %r10, 32(%r7)
+	ld %r8, 32(%r26)
 # T = F2 & G
 	.loc 1 24256
-	and %r12, %r31, %r10
+	and %r10, %r31, %r8
 # A = A ^ T
 	.loc 1 24257
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r10
 # T = F1 & G
 	.loc 1 24258
-	and %r10, %r11, %r10
+	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 24259
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r8
 # G = mem64[g + 40]
 	.loc 1 24260
-	ld %r10, 40(%r7)
+	ld %r8, 40(%r26)
 # T = F1 & G
 	.loc 1 24261
-	and %r12, %r11, %r10
+	and %r10, %r11, %r8
 # A = A ^ T
 	.loc 1 24262
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r10
 # T = F0 & G
 	.loc 1 24263
-	and %r10, %r9, %r10
+	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 24264
-	xor %r4, %r4, %r10
+	xor %r4, %r4, %r8
 # G = mem64[g + 48]
 	.loc 1 24265
-	ld %r10, 48(%r7)
+	ld %r8, 48(%r26)
 # T = F0 & G
 	.loc 1 24266
-	and %r10, %r9, %r10
+	and %r8, %r9, %r8
 # A = A ^ T
 	.loc 1 24267
-	xor %r8, %r8, %r10
+	xor %r7, %r7, %r8
 # A = A ^ H15
 	.loc 1 24268
-	xor %r8, %r8, %r16
+	ld %r10, 13536(%r1)
+	xor %r7, %r7, %r10
 # A = A ^ H16
 	.loc 1 24269
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r16
 # A = A ^ H18
 	.loc 1 24270
-	xor %r8, %r8, %r6
+	xor %r7, %r7, %r6
 # A = A ^ H19
 	.loc 1 24271
-	xor %r8, %r8, %r18
+	xor %r7, %r7, %r18
 # T = mem64[h + 6144]
 	.loc 1 24272
-	ld %r10, 6144(%r3)
+	ld %r8, 6144(%r3)
 # A = A ^ T
 	.loc 1 24273
-	xor %r8, %r8, %r10
+	xor %r7, %r7, %r8
 # mem64[h + 6144] = A
 	.loc 1 24274
-	std %r8, 6144(%r3)
+	std %r7, 6144(%r3)
 # B = B ^ H14
 	.loc 1 24275
 	xor %r4, %r4, %r15
 # B = B ^ H15
 	.loc 1 24276
-	xor %r4, %r4, %r16
+	xor %r4, %r4, %r10
 # B = B ^ H17
 	.loc 1 24277
-	xor %r4, %r4, %r23
+	xor %r4, %r4, %r17
 # B = B ^ H18
 	.loc 1 24278
 	xor %r4, %r4, %r6
@@ -87610,7 +87576,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	std %r4, 5120(%r3)
 # G = mem64[g + 0]
 	.loc 1 24282
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F4 & G
 	.loc 1 24283
 	and %r6, %r27, %r4
@@ -87619,58 +87585,58 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	and %r4, %r29, %r4
 # G = mem64[g + 8]
 	.loc 1 24285
-	ld %r8, 8(%r7)
+	ld %r7, 8(%r26)
 # T = F3 & G
 	.loc 1 24286
-	and %r10, %r29, %r8
+	and %r8, %r29, %r7
 # A = A ^ T
 	.loc 1 24287
-	xor %r6, %r6, %r10
+	xor %r6, %r6, %r8
 # T = F2 & G
 	.loc 1 24288
-	and %r8, %r31, %r8
+	and %r7, %r31, %r7
 # B = B ^ T
 	.loc 1 24289
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # G = mem64[g + 16]
 	.loc 1 24290
-	ld %r8, 16(%r7)
+	ld %r7, 16(%r26)
 # T = F2 & G
 	.loc 1 24291
-	and %r10, %r31, %r8
+	and %r8, %r31, %r7
 # A = A ^ T
 	.loc 1 24292
-	xor %r6, %r6, %r10
+	xor %r6, %r6, %r8
 # T = F1 & G
 	.loc 1 24293
-	and %r8, %r11, %r8
+	and %r7, %r11, %r7
 # B = B ^ T
 	.loc 1 24294
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # G = mem64[g + 24]
 	.loc 1 24295
-	ld %r8, 24(%r7)
+	ld %r7, 24(%r26)
 # T = F1 & G
 	.loc 1 24296
-	and %r10, %r11, %r8
+	and %r8, %r11, %r7
 # A = A ^ T
 	.loc 1 24297
-	xor %r6, %r6, %r10
+	xor %r6, %r6, %r8
 # T = F0 & G
 	.loc 1 24298
-	and %r8, %r9, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 24299
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # G = mem64[g + 32]
 	.loc 1 24300
-	ld %r8, 32(%r7)
+	ld %r7, 32(%r26)
 # T = F0 & G
 	.loc 1 24301
-	and %r8, %r9, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 24302
-	xor %r6, %r6, %r8
+	xor %r6, %r6, %r7
 # A = A ^ H13
 	.loc 1 24303
 	xor %r6, %r6, %r5
@@ -87679,16 +87645,16 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r6, %r6, %r15
 # A = A ^ H16
 	.loc 1 24305
-	xor %r6, %r6, %r17
+	xor %r6, %r6, %r16
 # A = A ^ H17
 	.loc 1 24306
-	xor %r6, %r6, %r23
+	xor %r6, %r6, %r17
 # T = mem64[h + 4096]
 	.loc 1 24307
-	ld %r8, 4096(%r3)
+	ld %r7, 4096(%r3)
 # A = A ^ T
 	.loc 1 24308
-	xor %r6, %r6, %r8
+	xor %r6, %r6, %r7
 # mem64[h + 4096] = A
 	.loc 1 24309
 	std %r6, 4096(%r3)
@@ -87697,10 +87663,10 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	xor %r4, %r4, %r5
 # B = B ^ H15
 	.loc 1 24311
-	xor %r4, %r4, %r16
+	xor %r4, %r4, %r10
 # B = B ^ H16
 	.loc 1 24312
-	xor %r4, %r4, %r17
+	xor %r4, %r4, %r16
 # T = mem64[h + 3072]
 	.loc 1 24313
 	ld %r6, 3072(%r3)
@@ -87712,7 +87678,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	std %r4, 3072(%r3)
 # G = mem64[g + 0]
 	.loc 1 24316
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F2 & G
 	.loc 1 24317
 	and %r6, %r31, %r4
@@ -87721,40 +87687,40 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	and %r4, %r11, %r4
 # G = mem64[g + 8]
 	.loc 1 24319
-	ld %r8, 8(%r7)
+	ld %r7, 8(%r26)
 # T = F1 & G
 	.loc 1 24320
-	and %r10, %r11, %r8
+	and %r8, %r11, %r7
 # A = A ^ T
 	.loc 1 24321
-	xor %r6, %r6, %r10
+	xor %r6, %r6, %r8
 # T = F0 & G
 	.loc 1 24322
-	and %r8, %r9, %r8
+	and %r7, %r9, %r7
 # B = B ^ T
 	.loc 1 24323
-	xor %r4, %r4, %r8
+	xor %r4, %r4, %r7
 # G = mem64[g + 16]
 	.loc 1 24324
-	ld %r8, 16(%r7)
+	ld %r7, 16(%r26)
 # T = F0 & G
 	.loc 1 24325
-	and %r8, %r9, %r8
+	and %r7, %r9, %r7
 # A = A ^ T
 	.loc 1 24326
-	xor %r6, %r6, %r8
+	xor %r6, %r6, %r7
 # A = A ^ H14
 	.loc 1 24327
 	xor %r6, %r6, %r15
 # A = A ^ H15
 	.loc 1 24328
-	xor %r6, %r6, %r16
+	xor %r6, %r6, %r10
 # T = mem64[h + 2048]
 	.loc 1 24329
-	ld %r8, 2048(%r3)
+	ld %r7, 2048(%r3)
 # A = A ^ T
 	.loc 1 24330
-	xor %r6, %r6, %r8
+	xor %r6, %r6, %r7
 # mem64[h + 2048] = A
 	.loc 1 24331
 	std %r6, 2048(%r3)
@@ -87775,7 +87741,7 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	std %r4, 1024(%r3)
 # G = mem64[g + 0]
 	.loc 1 24337
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r26)
 # A = F0 & G
 	.loc 1 24338
 	and %r4, %r9, %r4
@@ -87952,12 +87918,11 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	addi %r3, %r3, 8
 # g = g + 104
 	.loc 1 24396
-	addi %r7, %r7, 104
+	addi %r26, %r26, 104
 # o0 = o0 - 1
 	.loc 1 24397
 	ld %r4, 13528(%r1)
 	addi %r4, %r4, -1
-	std %r4, 13528(%r1)
 # =? o0 - 0
 	.loc 1 24398
 	cmpldi %cr0, %r4, 0

@@ -33,59 +33,59 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 # i = 4
 	.loc 1 12
 	li %r6, 4
-	mr %r26, %r3
-	mr %r25, %r4
-	mr %r24, %r5
-	std %r6, 128(%r1)
+	mr %r27, %r3
+	mr %r25, %r5
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul.pass:
 # F0 = mem64[f + 0]
 	.loc 1 14
-	ld %r7, 0(%r25)
+	std %r6, 128(%r1)
+	ld %r7, 0(%r4)
 # F1 = mem64[f + 32]
 	.loc 1 15
-	ld %r9, 32(%r25)
+	ld %r9, 32(%r4)
 # F2 = mem64[f + 64]
 	.loc 1 16
-	ld %r11, 64(%r25)
+	ld %r11, 64(%r4)
 # F3 = mem64[f + 96]
 	.loc 1 17
-	ld %r31, 96(%r25)
+	ld %r12, 96(%r4)
 # F4 = mem64[f + 128]
 	.loc 1 18
-	ld %r30, 128(%r25)
+	ld %r30, 128(%r4)
 # F5 = mem64[f + 160]
 	.loc 1 19
-	ld %r28, 160(%r25)
+	ld %r29, 160(%r4)
 # F6 = mem64[f + 192]
 	.loc 1 20
-	ld %r23, 192(%r25)
+	ld %r28, 192(%r4)
 # F7 = mem64[f + 224]
 	.loc 1 21
-	ld %r27, 224(%r25)
+	ld %r26, 224(%r4)
 # F8 = mem64[f + 256]
 	.loc 1 22
-	ld %r29, 256(%r25)
+	ld %r24, 256(%r4)
 # F9 = mem64[f + 288]
 	.loc 1 23
-	ld %r12, 288(%r25)
+	ld %r10, 288(%r4)
 # F10 = mem64[f + 320]
 	.loc 1 24
-	ld %r10, 320(%r25)
+	ld %r31, 320(%r4)
 # F11 = mem64[f + 352]
 	.loc 1 25
-	ld %r8, 352(%r25)
+	ld %r8, 352(%r4)
 # F12 = mem64[f + 384]
 	.loc 1 26
-	ld %r6, 384(%r25)
+	ld %r6, 384(%r4)
 # G = mem64[g + 352]
 	.loc 1 27
-	ld %r3, 352(%r24)
+	std %r4, 120(%r1)
+	ld %r3, 352(%r25)
 # B = F12 & G
 	.loc 1 28
 	and %r3, %r6, %r3
 # G = mem64[g + 384]
 	.loc 1 29
-	ld %r5, 384(%r24)
+	ld %r5, 384(%r25)
 # A = F12 & G
 	.loc 1 30
 	and %r4, %r6, %r5
@@ -97,19 +97,19 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r3, %r3, %r5
 # H24 = A
 	.loc 1 33
-	std %r4, 112(%r1)
+	mr %r22, %r4
 # H23 = B
 	.loc 1 34
-	std %r3, 120(%r1)
+	mr %r21, %r3
 # G = mem64[g + 288]
 	.loc 1 35
-	ld %r3, 288(%r24)
+	ld %r3, 288(%r25)
 # B = F12 & G
 	.loc 1 36
 	and %r3, %r6, %r3
 # G = mem64[g + 320]
 	.loc 1 37
-	ld %r4, 320(%r24)
+	ld %r4, 320(%r25)
 # A = F12 & G
 	.loc 1 38
 	and %r5, %r6, %r4
@@ -121,49 +121,49 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r3, %r3, %r4
 # G = mem64[g + 352]
 	.loc 1 41
-	ld %r4, 352(%r24)
+	ld %r4, 352(%r25)
 # T = F11 & G
 	.loc 1 42
-	and %r22, %r8, %r4
+	and %r23, %r8, %r4
 # A = A ^ T
 	.loc 1 43
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 44
-	and %r4, %r10, %r4
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 45
 	xor %r3, %r3, %r4
 # G = mem64[g + 384]
 	.loc 1 46
-	ld %r4, 384(%r24)
+	ld %r4, 384(%r25)
 # T = F10 & G
 	.loc 1 47
-	and %r22, %r10, %r4
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 48
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 49
-	and %r4, %r12, %r4
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 50
 	xor %r3, %r3, %r4
 # H22 = A
 	.loc 1 51
-	mr %r21, %r5
+	mr %r20, %r5
 # H21 = B
 	.loc 1 52
-	mr %r20, %r3
+	mr %r19, %r3
 # G = mem64[g + 224]
 	.loc 1 53
-	ld %r3, 224(%r24)
+	ld %r3, 224(%r25)
 # B = F12 & G
 	.loc 1 54
 	and %r3, %r6, %r3
 # G = mem64[g + 256]
 	.loc 1 55
-	ld %r4, 256(%r24)
+	ld %r4, 256(%r25)
 # A = F12 & G
 	.loc 1 56
 	and %r5, %r6, %r4
@@ -175,79 +175,79 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r3, %r3, %r4
 # G = mem64[g + 288]
 	.loc 1 59
-	ld %r4, 288(%r24)
+	ld %r4, 288(%r25)
 # T = F11 & G
 	.loc 1 60
-	and %r22, %r8, %r4
+	and %r23, %r8, %r4
 # A = A ^ T
 	.loc 1 61
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F10 & G
 	.loc 1 62
-	and %r4, %r10, %r4
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 63
 	xor %r3, %r3, %r4
 # G = mem64[g + 320]
 	.loc 1 64
-	ld %r4, 320(%r24)
+	ld %r4, 320(%r25)
 # T = F10 & G
 	.loc 1 65
-	and %r22, %r10, %r4
+	and %r23, %r31, %r4
 # A = A ^ T
 	.loc 1 66
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F9 & G
 	.loc 1 67
-	and %r4, %r12, %r4
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 68
 	xor %r3, %r3, %r4
 # G = mem64[g + 352]
 	.loc 1 69
-	ld %r4, 352(%r24)
+	ld %r4, 352(%r25)
 # T = F9 & G
 	.loc 1 70
-	and %r22, %r12, %r4
+	and %r23, %r10, %r4
 # A = A ^ T
 	.loc 1 71
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F8 & G
 	.loc 1 72
-	and %r4, %r29, %r4
+	and %r4, %r24, %r4
 # B = B ^ T
 	.loc 1 73
 	xor %r3, %r3, %r4
 # G = mem64[g + 384]
 	.loc 1 74
-	ld %r4, 384(%r24)
+	ld %r4, 384(%r25)
 # T = F8 & G
 	.loc 1 75
-	and %r22, %r29, %r4
+	and %r23, %r24, %r4
 # A = A ^ T
 	.loc 1 76
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r23
 # T = F7 & G
 	.loc 1 77
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 78
 	xor %r3, %r3, %r4
 # H20 = A
 	.loc 1 79
-	mr %r19, %r5
+	mr %r23, %r5
 # H19 = B
 	.loc 1 80
 	mr %r18, %r3
 # G = mem64[g + 160]
 	.loc 1 81
-	ld %r3, 160(%r24)
+	ld %r3, 160(%r25)
 # B = F12 & G
 	.loc 1 82
 	and %r3, %r6, %r3
 # G = mem64[g + 192]
 	.loc 1 83
-	ld %r4, 192(%r24)
+	ld %r4, 192(%r25)
 # A = F12 & G
 	.loc 1 84
 	and %r5, %r6, %r4
@@ -259,251 +259,248 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r3, %r3, %r4
 # G = mem64[g + 224]
 	.loc 1 87
-	ld %r4, 224(%r24)
+	ld %r4, 224(%r25)
 # T = F11 & G
 	.loc 1 88
-	and %r22, %r8, %r4
+	and %r17, %r8, %r4
 # A = A ^ T
 	.loc 1 89
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F10 & G
 	.loc 1 90
-	and %r4, %r10, %r4
+	and %r4, %r31, %r4
 # B = B ^ T
 	.loc 1 91
 	xor %r3, %r3, %r4
 # G = mem64[g + 256]
 	.loc 1 92
-	ld %r4, 256(%r24)
+	ld %r4, 256(%r25)
 # T = F10 & G
 	.loc 1 93
-	and %r22, %r10, %r4
+	and %r17, %r31, %r4
 # A = A ^ T
 	.loc 1 94
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F9 & G
 	.loc 1 95
-	and %r4, %r12, %r4
+	and %r4, %r10, %r4
 # B = B ^ T
 	.loc 1 96
 	xor %r3, %r3, %r4
 # G = mem64[g + 288]
 	.loc 1 97
-	ld %r4, 288(%r24)
+	ld %r4, 288(%r25)
 # T = F9 & G
 	.loc 1 98
-	and %r22, %r12, %r4
+	and %r17, %r10, %r4
 # A = A ^ T
 	.loc 1 99
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F8 & G
 	.loc 1 100
-	and %r4, %r29, %r4
+	and %r4, %r24, %r4
 # B = B ^ T
 	.loc 1 101
 	xor %r3, %r3, %r4
 # G = mem64[g + 320]
 	.loc 1 102
-	ld %r4, 320(%r24)
+	ld %r4, 320(%r25)
 # T = F8 & G
 	.loc 1 103
-	and %r22, %r29, %r4
+	and %r17, %r24, %r4
 # A = A ^ T
 	.loc 1 104
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F7 & G
 	.loc 1 105
-	and %r4, %r27, %r4
+	and %r4, %r26, %r4
 # B = B ^ T
 	.loc 1 106
 	xor %r3, %r3, %r4
 # G = mem64[g + 352]
 	.loc 1 107
-	ld %r4, 352(%r24)
+	ld %r4, 352(%r25)
 # T = F7 & G
 	.loc 1 108
-	and %r22, %r27, %r4
+	and %r17, %r26, %r4
 # A = A ^ T
 	.loc 1 109
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F6 & G
 	.loc 1 110
-	and %r4, %r23, %r4
+	and %r4, %r28, %r4
 # B = B ^ T
 	.loc 1 111
 	xor %r3, %r3, %r4
 # G = mem64[g + 384]
 	.loc 1 112
-	ld %r4, 384(%r24)
+	ld %r4, 384(%r25)
 # T = F6 & G
 	.loc 1 113
-	and %r22, %r23, %r4
+	and %r17, %r28, %r4
 # A = A ^ T
 	.loc 1 114
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # T = F5 & G
 	.loc 1 115
-	and %r4, %r28, %r4
+	and %r4, %r29, %r4
 # B = B ^ T
 	.loc 1 116
 	xor %r3, %r3, %r4
 # H17 = B
 	.loc 1 118
-	mr %r22, %r3
+	mr %r17, %r3
 # G = mem64[g + 96]
 	.loc 1 119
-	ld %r3, 96(%r24)
+	ld %r3, 96(%r25)
 # B = F12 & G
 	.loc 1 120
 	and %r3, %r6, %r3
 # G = mem64[g + 128]
 	.loc 1 121
-	ld %r4, 128(%r24)
+	ld %r4, 128(%r25)
 # A = F12 & G
 	.loc 1 122
-	and %r17, %r6, %r4
+	and %r16, %r6, %r4
 # T = F11 & G
 	.loc 1 123
 	and %r4, %r8, %r4
 # B = B ^ T
 	.loc 1 124
-	xor %r3, %r3, %r4
+	xor %r15, %r3, %r4
 # G = mem64[g + 160]
 	.loc 1 125
-	ld %r4, 160(%r24)
+	ld %r3, 160(%r25)
 # T = F11 & G
 	.loc 1 126
-	and %r16, %r8, %r4
+	and %r4, %r8, %r3
 # A = A ^ T
 	.loc 1 127
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F10 & G
 	.loc 1 128
-	and %r4, %r10, %r4
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 129
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 192]
 	.loc 1 130
-	ld %r4, 192(%r24)
+	ld %r3, 192(%r25)
 # T = F10 & G
 	.loc 1 131
-	and %r16, %r10, %r4
+	and %r4, %r31, %r3
 # A = A ^ T
 	.loc 1 132
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F9 & G
 	.loc 1 133
-	and %r4, %r12, %r4
+	and %r3, %r10, %r3
 # B = B ^ T
 	.loc 1 134
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 224]
 	.loc 1 135
-	ld %r4, 224(%r24)
+	ld %r3, 224(%r25)
 # T = F9 & G
 	.loc 1 136
-	and %r16, %r12, %r4
+	and %r4, %r10, %r3
 # A = A ^ T
 	.loc 1 137
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F8 & G
 	.loc 1 138
-	and %r4, %r29, %r4
+	and %r3, %r24, %r3
 # B = B ^ T
 	.loc 1 139
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 256]
 	.loc 1 140
-	ld %r4, 256(%r24)
+	ld %r3, 256(%r25)
 # T = F8 & G
 	.loc 1 141
-	and %r16, %r29, %r4
+	and %r4, %r24, %r3
 # A = A ^ T
 	.loc 1 142
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F7 & G
 	.loc 1 143
-	and %r4, %r27, %r4
+	and %r3, %r26, %r3
 # B = B ^ T
 	.loc 1 144
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 288]
 	.loc 1 145
-	ld %r4, 288(%r24)
+	ld %r3, 288(%r25)
 # T = F7 & G
 	.loc 1 146
-	and %r16, %r27, %r4
+	and %r4, %r26, %r3
 # A = A ^ T
 	.loc 1 147
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F6 & G
 	.loc 1 148
-	and %r4, %r23, %r4
+	and %r3, %r28, %r3
 # B = B ^ T
 	.loc 1 149
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 320]
 	.loc 1 150
-	ld %r4, 320(%r24)
+	ld %r3, 320(%r25)
 # T = F6 & G
 	.loc 1 151
-	and %r16, %r23, %r4
+	and %r4, %r28, %r3
 # A = A ^ T
 	.loc 1 152
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F5 & G
 	.loc 1 153
-	and %r4, %r28, %r4
+	and %r3, %r29, %r3
 # B = B ^ T
 	.loc 1 154
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 352]
 	.loc 1 155
-	ld %r4, 352(%r24)
+	ld %r3, 352(%r25)
 # T = F5 & G
 	.loc 1 156
-	and %r16, %r28, %r4
+	and %r4, %r29, %r3
 # A = A ^ T
 	.loc 1 157
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F4 & G
 	.loc 1 158
-	and %r4, %r30, %r4
+	and %r3, %r30, %r3
 # B = B ^ T
 	.loc 1 159
-	xor %r3, %r3, %r4
+	xor %r15, %r15, %r3
 # G = mem64[g + 384]
 	.loc 1 160
-	ld %r4, 384(%r24)
+	ld %r3, 384(%r25)
 # T = F4 & G
 	.loc 1 161
-	and %r16, %r30, %r4
+	and %r4, %r30, %r3
 # A = A ^ T
 	.loc 1 162
-	xor %r17, %r17, %r16
+	xor %r16, %r16, %r4
 # T = F3 & G
 	.loc 1 163
-	and %r4, %r31, %r4
+	and %r3, %r12, %r3
 # B = B ^ T
 	.loc 1 164
-	xor %r3, %r3, %r4
+	xor %r3, %r15, %r3
 # B = B ^ H24
 	.loc 1 166
-	ld %r4, 112(%r1)
-	xor %r3, %r3, %r4
-# H15 = B
-	.loc 1 167
-	mr %r16, %r3
+	xor %r3, %r3, %r22
 # G = mem64[g + 32]
 	.loc 1 168
-	ld %r3, 32(%r24)
+	std %r3, 112(%r1)
+	ld %r3, 32(%r25)
 # B = F12 & G
 	.loc 1 169
 	and %r3, %r6, %r3
 # G = mem64[g + 64]
 	.loc 1 170
-	ld %r4, 64(%r24)
+	ld %r4, 64(%r25)
 # A = F12 & G
 	.loc 1 171
 	and %r15, %r6, %r4
@@ -515,7 +512,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r4, %r3, %r4
 # G = mem64[g + 96]
 	.loc 1 174
-	ld %r14, 96(%r24)
+	ld %r14, 96(%r25)
 # T = F11 & G
 	.loc 1 175
 	and %r3, %r8, %r14
@@ -524,91 +521,91 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r15, %r15, %r3
 # T = F10 & G
 	.loc 1 177
-	and %r3, %r10, %r14
+	and %r3, %r31, %r14
 # B = B ^ T
 	.loc 1 178
 	xor %r4, %r4, %r3
 # G = mem64[g + 128]
 	.loc 1 179
-	ld %r14, 128(%r24)
+	ld %r14, 128(%r25)
 # T = F10 & G
 	.loc 1 180
-	and %r3, %r10, %r14
+	and %r3, %r31, %r14
 # A = A ^ T
 	.loc 1 181
 	xor %r15, %r15, %r3
 # T = F9 & G
 	.loc 1 182
-	and %r3, %r12, %r14
+	and %r3, %r10, %r14
 # B = B ^ T
 	.loc 1 183
 	xor %r4, %r4, %r3
 # G = mem64[g + 160]
 	.loc 1 184
-	ld %r14, 160(%r24)
+	ld %r14, 160(%r25)
 # T = F9 & G
 	.loc 1 185
-	and %r3, %r12, %r14
+	and %r3, %r10, %r14
 # A = A ^ T
 	.loc 1 186
 	xor %r15, %r15, %r3
 # T = F8 & G
 	.loc 1 187
-	and %r3, %r29, %r14
+	and %r3, %r24, %r14
 # B = B ^ T
 	.loc 1 188
 	xor %r4, %r4, %r3
 # G = mem64[g + 192]
 	.loc 1 189
-	ld %r14, 192(%r24)
+	ld %r14, 192(%r25)
 # T = F8 & G
 	.loc 1 190
-	and %r3, %r29, %r14
+	and %r3, %r24, %r14
 # A = A ^ T
 	.loc 1 191
 	xor %r15, %r15, %r3
 # T = F7 & G
 	.loc 1 192
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # B = B ^ T
 	.loc 1 193
 	xor %r4, %r4, %r3
 # G = mem64[g + 224]
 	.loc 1 194
-	ld %r14, 224(%r24)
+	ld %r14, 224(%r25)
 # T = F7 & G
 	.loc 1 195
-	and %r3, %r27, %r14
+	and %r3, %r26, %r14
 # A = A ^ T
 	.loc 1 196
 	xor %r15, %r15, %r3
 # T = F6 & G
 	.loc 1 197
-	and %r3, %r23, %r14
+	and %r3, %r28, %r14
 # B = B ^ T
 	.loc 1 198
 	xor %r4, %r4, %r3
 # G = mem64[g + 256]
 	.loc 1 199
-	ld %r14, 256(%r24)
+	ld %r14, 256(%r25)
 # T = F6 & G
 	.loc 1 200
-	and %r3, %r23, %r14
+	and %r3, %r28, %r14
 # A = A ^ T
 	.loc 1 201
 	xor %r15, %r15, %r3
 # T = F5 & G
 	.loc 1 202
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # B = B ^ T
 	.loc 1 203
 	xor %r4, %r4, %r3
 # G = mem64[g + 288]
 	.loc 1 204
-	ld %r14, 288(%r24)
+	ld %r14, 288(%r25)
 # T = F5 & G
 	.loc 1 205
-	and %r3, %r28, %r14
+	and %r3, %r29, %r14
 # A = A ^ T
 	.loc 1 206
 	xor %r15, %r15, %r3
@@ -620,7 +617,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r4, %r4, %r3
 # G = mem64[g + 320]
 	.loc 1 209
-	ld %r14, 320(%r24)
+	ld %r14, 320(%r25)
 # T = F4 & G
 	.loc 1 210
 	and %r3, %r30, %r14
@@ -629,16 +626,16 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r15, %r15, %r3
 # T = F3 & G
 	.loc 1 212
-	and %r3, %r31, %r14
+	and %r3, %r12, %r14
 # B = B ^ T
 	.loc 1 213
 	xor %r4, %r4, %r3
 # G = mem64[g + 352]
 	.loc 1 214
-	ld %r14, 352(%r24)
+	ld %r14, 352(%r25)
 # T = F3 & G
 	.loc 1 215
-	and %r3, %r31, %r14
+	and %r3, %r12, %r14
 # A = A ^ T
 	.loc 1 216
 	xor %r15, %r15, %r3
@@ -650,7 +647,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r4, %r4, %r3
 # G = mem64[g + 384]
 	.loc 1 219
-	ld %r14, 384(%r24)
+	ld %r14, 384(%r25)
 # T = F2 & G
 	.loc 1 220
 	and %r3, %r11, %r14
@@ -665,462 +662,460 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r4, %r4, %r3
 # A = A ^ H23
 	.loc 1 224
-	ld %r14, 120(%r1)
-	xor %r3, %r15, %r14
+	xor %r3, %r15, %r21
 # A = A ^ H24
 	.loc 1 225
-	ld %r15, 112(%r1)
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r22
+# H14 = A
+	.loc 1 226
+	mr %r15, %r3
 # B = B ^ H22
 	.loc 1 227
-	xor %r4, %r4, %r21
+	xor %r3, %r4, %r20
 # B = B ^ H23
 	.loc 1 228
-	xor %r4, %r4, %r14
+	xor %r3, %r3, %r21
 # H13 = B
 	.loc 1 229
-	mr %r15, %r4
+	mr %r4, %r3
 # G = mem64[g + 0]
 	.loc 1 230
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F12 & G
 	.loc 1 231
-	and %r6, %r6, %r4
+	and %r6, %r6, %r3
 # B = F11 & G
 	.loc 1 232
-	and %r14, %r8, %r4
+	and %r14, %r8, %r3
 # G = mem64[g + 32]
 	.loc 1 233
-	ld %r4, 32(%r24)
+	ld %r3, 32(%r25)
 # T = F11 & G
 	.loc 1 234
-	and %r8, %r8, %r4
+	and %r8, %r8, %r3
 # A = A ^ T
 	.loc 1 235
 	xor %r6, %r6, %r8
 # T = F10 & G
 	.loc 1 236
-	and %r4, %r10, %r4
+	and %r3, %r31, %r3
 # B = B ^ T
 	.loc 1 237
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 64]
 	.loc 1 238
-	ld %r8, 64(%r24)
+	ld %r8, 64(%r25)
 # T = F10 & G
 	.loc 1 239
-	and %r4, %r10, %r8
+	and %r3, %r31, %r8
 # A = A ^ T
 	.loc 1 240
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F9 & G
 	.loc 1 241
-	and %r4, %r12, %r8
+	and %r3, %r10, %r8
 # B = B ^ T
 	.loc 1 242
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 96]
 	.loc 1 243
-	ld %r8, 96(%r24)
+	ld %r8, 96(%r25)
 # T = F9 & G
 	.loc 1 244
-	and %r4, %r12, %r8
+	and %r3, %r10, %r8
 # A = A ^ T
 	.loc 1 245
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F8 & G
 	.loc 1 246
-	and %r4, %r29, %r8
+	and %r3, %r24, %r8
 # B = B ^ T
 	.loc 1 247
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 128]
 	.loc 1 248
-	ld %r8, 128(%r24)
+	ld %r8, 128(%r25)
 # T = F8 & G
 	.loc 1 249
-	and %r4, %r29, %r8
+	and %r3, %r24, %r8
 # A = A ^ T
 	.loc 1 250
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F7 & G
 	.loc 1 251
-	and %r4, %r27, %r8
+	and %r3, %r26, %r8
 # B = B ^ T
 	.loc 1 252
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 160]
 	.loc 1 253
-	ld %r8, 160(%r24)
+	ld %r8, 160(%r25)
 # T = F7 & G
 	.loc 1 254
-	and %r4, %r27, %r8
+	and %r3, %r26, %r8
 # A = A ^ T
 	.loc 1 255
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F6 & G
 	.loc 1 256
-	and %r4, %r23, %r8
+	and %r3, %r28, %r8
 # B = B ^ T
 	.loc 1 257
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 192]
 	.loc 1 258
-	ld %r8, 192(%r24)
+	ld %r8, 192(%r25)
 # T = F6 & G
 	.loc 1 259
-	and %r4, %r23, %r8
+	and %r3, %r28, %r8
 # A = A ^ T
 	.loc 1 260
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F5 & G
 	.loc 1 261
-	and %r4, %r28, %r8
+	and %r3, %r29, %r8
 # B = B ^ T
 	.loc 1 262
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 224]
 	.loc 1 263
-	ld %r8, 224(%r24)
+	ld %r8, 224(%r25)
 # T = F5 & G
 	.loc 1 264
-	and %r4, %r28, %r8
+	and %r3, %r29, %r8
 # A = A ^ T
 	.loc 1 265
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F4 & G
 	.loc 1 266
-	and %r4, %r30, %r8
+	and %r3, %r30, %r8
 # B = B ^ T
 	.loc 1 267
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 256]
 	.loc 1 268
-	ld %r8, 256(%r24)
+	ld %r8, 256(%r25)
 # T = F4 & G
 	.loc 1 269
-	and %r4, %r30, %r8
+	and %r3, %r30, %r8
 # A = A ^ T
 	.loc 1 270
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F3 & G
 	.loc 1 271
-	and %r4, %r31, %r8
+	and %r3, %r12, %r8
 # B = B ^ T
 	.loc 1 272
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 288]
 	.loc 1 273
-	ld %r8, 288(%r24)
+	ld %r8, 288(%r25)
 # T = F3 & G
 	.loc 1 274
-	and %r4, %r31, %r8
+	and %r3, %r12, %r8
 # A = A ^ T
 	.loc 1 275
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F2 & G
 	.loc 1 276
-	and %r4, %r11, %r8
+	and %r3, %r11, %r8
 # B = B ^ T
 	.loc 1 277
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 320]
 	.loc 1 278
-	ld %r8, 320(%r24)
+	ld %r8, 320(%r25)
 # T = F2 & G
 	.loc 1 279
-	and %r4, %r11, %r8
+	and %r3, %r11, %r8
 # A = A ^ T
 	.loc 1 280
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F1 & G
 	.loc 1 281
-	and %r4, %r9, %r8
+	and %r3, %r9, %r8
 # B = B ^ T
 	.loc 1 282
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 352]
 	.loc 1 283
-	ld %r8, 352(%r24)
+	ld %r8, 352(%r25)
 # T = F1 & G
 	.loc 1 284
-	and %r4, %r9, %r8
+	and %r3, %r9, %r8
 # A = A ^ T
 	.loc 1 285
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # T = F0 & G
 	.loc 1 286
-	and %r4, %r7, %r8
+	and %r3, %r7, %r8
 # B = B ^ T
 	.loc 1 287
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r3
 # G = mem64[g + 384]
 	.loc 1 288
-	ld %r4, 384(%r24)
+	ld %r3, 384(%r25)
 # T = F0 & G
 	.loc 1 289
-	and %r4, %r7, %r4
+	and %r3, %r7, %r3
 # A = A ^ T
 	.loc 1 290
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r3
 # A = A ^ H21
 	.loc 1 291
-	xor %r6, %r6, %r20
+	xor %r6, %r6, %r19
 # A = A ^ H22
 	.loc 1 292
-	xor %r6, %r6, %r21
+	xor %r6, %r6, %r20
 # A = A ^ H24
 	.loc 1 293
-	ld %r4, 112(%r1)
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r22
 # mem64[h + 384] = A
 	.loc 1 294
-	std %r6, 384(%r26)
+	std %r6, 384(%r27)
 # B = B ^ H20
 	.loc 1 295
-	xor %r14, %r14, %r19
+	xor %r14, %r14, %r23
 # B = B ^ H21
 	.loc 1 296
-	xor %r14, %r14, %r20
+	xor %r14, %r14, %r19
 # B = B ^ H23
 	.loc 1 297
-	ld %r6, 120(%r1)
-	xor %r14, %r14, %r6
+	xor %r14, %r14, %r21
 # B = B ^ H24
 	.loc 1 298
-	xor %r14, %r14, %r4
+	xor %r14, %r14, %r22
 # mem64[h + 352] = B
 	.loc 1 299
-	std %r14, 352(%r26)
+	std %r14, 352(%r27)
 # G = mem64[g + 0]
 	.loc 1 300
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F10 & G
 	.loc 1 301
-	and %r6, %r10, %r4
+	and %r6, %r31, %r3
 # B = F9 & G
 	.loc 1 302
-	and %r10, %r12, %r4
+	and %r3, %r10, %r3
 # G = mem64[g + 32]
 	.loc 1 303
-	ld %r4, 32(%r24)
+	ld %r8, 32(%r25)
 # T = F9 & G
 	.loc 1 304
-	and %r8, %r12, %r4
+	and %r10, %r10, %r8
 # A = A ^ T
 	.loc 1 305
-	xor %r8, %r6, %r8
+	xor %r6, %r6, %r10
 # T = F8 & G
 	.loc 1 306
-	and %r4, %r29, %r4
+	and %r8, %r24, %r8
 # B = B ^ T
 	.loc 1 307
-	xor %r4, %r10, %r4
+	xor %r3, %r3, %r8
 # G = mem64[g + 64]
 	.loc 1 308
-	ld %r6, 64(%r24)
+	ld %r8, 64(%r25)
 # T = F8 & G
 	.loc 1 309
-	and %r10, %r29, %r6
+	and %r10, %r24, %r8
 # A = A ^ T
 	.loc 1 310
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F7 & G
 	.loc 1 311
-	and %r6, %r27, %r6
+	and %r8, %r26, %r8
 # B = B ^ T
 	.loc 1 312
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 96]
 	.loc 1 313
-	ld %r6, 96(%r24)
+	ld %r8, 96(%r25)
 # T = F7 & G
 	.loc 1 314
-	and %r10, %r27, %r6
+	and %r10, %r26, %r8
 # A = A ^ T
 	.loc 1 315
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F6 & G
 	.loc 1 316
-	and %r6, %r23, %r6
+	and %r8, %r28, %r8
 # B = B ^ T
 	.loc 1 317
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 128]
 	.loc 1 318
-	ld %r6, 128(%r24)
+	ld %r8, 128(%r25)
 # T = F6 & G
 	.loc 1 319
-	and %r10, %r23, %r6
+	and %r10, %r28, %r8
 # A = A ^ T
 	.loc 1 320
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F5 & G
 	.loc 1 321
-	and %r6, %r28, %r6
+	and %r8, %r29, %r8
 # B = B ^ T
 	.loc 1 322
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 160]
 	.loc 1 323
-	ld %r6, 160(%r24)
+	ld %r8, 160(%r25)
 # T = F5 & G
 	.loc 1 324
-	and %r10, %r28, %r6
+	and %r10, %r29, %r8
 # A = A ^ T
 	.loc 1 325
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F4 & G
 	.loc 1 326
-	and %r6, %r30, %r6
+	and %r8, %r30, %r8
 # B = B ^ T
 	.loc 1 327
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 192]
 	.loc 1 328
-	ld %r6, 192(%r24)
+	ld %r8, 192(%r25)
 # T = F4 & G
 	.loc 1 329
-	and %r10, %r30, %r6
+	and %r10, %r30, %r8
 # A = A ^ T
 	.loc 1 330
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F3 & G
 	.loc 1 331
-	and %r6, %r31, %r6
+	and %r8, %r12, %r8
 # B = B ^ T
 	.loc 1 332
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 224]
 	.loc 1 333
-	ld %r6, 224(%r24)
+	ld %r8, 224(%r25)
 # T = F3 & G
 	.loc 1 334
-	and %r10, %r31, %r6
+	and %r10, %r12, %r8
 # A = A ^ T
 	.loc 1 335
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F2 & G
 	.loc 1 336
-	and %r6, %r11, %r6
+	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 337
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 256]
 	.loc 1 338
-	ld %r6, 256(%r24)
+	ld %r8, 256(%r25)
 # T = F2 & G
 	.loc 1 339
-	and %r10, %r11, %r6
+	and %r10, %r11, %r8
 # A = A ^ T
 	.loc 1 340
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F1 & G
 	.loc 1 341
-	and %r6, %r9, %r6
+	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 342
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r8
 # G = mem64[g + 288]
 	.loc 1 343
-	ld %r6, 288(%r24)
+	ld %r8, 288(%r25)
 # T = F1 & G
 	.loc 1 344
-	and %r10, %r9, %r6
+	and %r10, %r9, %r8
 # A = A ^ T
 	.loc 1 345
-	xor %r8, %r8, %r10
+	xor %r6, %r6, %r10
 # T = F0 & G
 	.loc 1 346
-	and %r6, %r7, %r6
+	and %r8, %r7, %r8
 # B = B ^ T
 	.loc 1 347
-	xor %r6, %r4, %r6
+	xor %r8, %r3, %r8
 # G = mem64[g + 320]
 	.loc 1 348
-	ld %r4, 320(%r24)
+	ld %r3, 320(%r25)
 # T = F0 & G
 	.loc 1 349
-	and %r4, %r7, %r4
+	and %r3, %r7, %r3
 # A = A ^ T
 	.loc 1 350
-	xor %r4, %r8, %r4
+	xor %r6, %r6, %r3
 # A = A ^ H19
 	.loc 1 351
-	xor %r4, %r4, %r18
+	xor %r6, %r6, %r18
 # A = A ^ H20
 	.loc 1 352
-	xor %r4, %r4, %r19
+	xor %r6, %r6, %r23
 # A = A ^ H22
 	.loc 1 353
-	xor %r4, %r4, %r21
+	xor %r6, %r6, %r20
 # A = A ^ H23
 	.loc 1 354
-	ld %r8, 120(%r1)
-	xor %r4, %r4, %r8
+	xor %r6, %r6, %r21
 # mem64[h + 320] = A
 	.loc 1 355
-	std %r4, 320(%r26)
+	std %r6, 320(%r27)
 # B = B ^ H18
 	.loc 1 356
-	xor %r6, %r6, %r5
+	xor %r8, %r8, %r5
 # B = B ^ H19
 	.loc 1 357
-	xor %r6, %r6, %r18
+	xor %r8, %r8, %r18
 # B = B ^ H21
 	.loc 1 358
-	xor %r6, %r6, %r20
+	xor %r8, %r8, %r19
 # B = B ^ H22
 	.loc 1 359
-	xor %r6, %r6, %r21
+	xor %r8, %r8, %r20
 # mem64[h + 288] = B
 	.loc 1 360
-	std %r6, 288(%r26)
+	std %r8, 288(%r27)
 # G = mem64[g + 0]
 	.loc 1 361
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F8 & G
 	.loc 1 362
-	and %r6, %r29, %r4
+	and %r6, %r24, %r3
 # B = F7 & G
 	.loc 1 363
-	and %r4, %r27, %r4
+	and %r3, %r26, %r3
 # G = mem64[g + 32]
 	.loc 1 364
-	ld %r8, 32(%r24)
+	ld %r8, 32(%r25)
 # T = F7 & G
 	.loc 1 365
-	and %r10, %r27, %r8
+	and %r10, %r26, %r8
 # A = A ^ T
 	.loc 1 366
 	xor %r6, %r6, %r10
 # T = F6 & G
 	.loc 1 367
-	and %r8, %r23, %r8
+	and %r8, %r28, %r8
 # B = B ^ T
 	.loc 1 368
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 64]
 	.loc 1 369
-	ld %r8, 64(%r24)
+	ld %r8, 64(%r25)
 # T = F6 & G
 	.loc 1 370
-	and %r10, %r23, %r8
+	and %r10, %r28, %r8
 # A = A ^ T
 	.loc 1 371
 	xor %r6, %r6, %r10
 # T = F5 & G
 	.loc 1 372
-	and %r8, %r28, %r8
+	and %r8, %r29, %r8
 # B = B ^ T
 	.loc 1 373
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 96]
 	.loc 1 374
-	ld %r8, 96(%r24)
+	ld %r8, 96(%r25)
 # T = F5 & G
 	.loc 1 375
-	and %r10, %r28, %r8
+	and %r10, %r29, %r8
 # A = A ^ T
 	.loc 1 376
 	xor %r6, %r6, %r10
@@ -1129,10 +1124,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r30, %r8
 # B = B ^ T
 	.loc 1 378
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 128]
 	.loc 1 379
-	ld %r8, 128(%r24)
+	ld %r8, 128(%r25)
 # T = F4 & G
 	.loc 1 380
 	and %r10, %r30, %r8
@@ -1141,16 +1136,16 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r6, %r6, %r10
 # T = F3 & G
 	.loc 1 382
-	and %r8, %r31, %r8
+	and %r8, %r12, %r8
 # B = B ^ T
 	.loc 1 383
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 160]
 	.loc 1 384
-	ld %r8, 160(%r24)
+	ld %r8, 160(%r25)
 # T = F3 & G
 	.loc 1 385
-	and %r10, %r31, %r8
+	and %r10, %r12, %r8
 # A = A ^ T
 	.loc 1 386
 	xor %r6, %r6, %r10
@@ -1159,10 +1154,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 388
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 192]
 	.loc 1 389
-	ld %r8, 192(%r24)
+	ld %r8, 192(%r25)
 # T = F2 & G
 	.loc 1 390
 	and %r10, %r11, %r8
@@ -1174,10 +1169,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 393
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 224]
 	.loc 1 394
-	ld %r8, 224(%r24)
+	ld %r8, 224(%r25)
 # T = F1 & G
 	.loc 1 395
 	and %r10, %r9, %r8
@@ -1189,10 +1184,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r7, %r8
 # B = B ^ T
 	.loc 1 398
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 256]
 	.loc 1 399
-	ld %r8, 256(%r24)
+	ld %r8, 256(%r25)
 # T = F0 & G
 	.loc 1 400
 	and %r8, %r7, %r8
@@ -1201,49 +1196,49 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r6, %r6, %r8
 # A = A ^ H17
 	.loc 1 402
-	xor %r6, %r6, %r22
+	xor %r6, %r6, %r17
 # A = A ^ H18
 	.loc 1 403
 	xor %r6, %r6, %r5
 # A = A ^ H20
 	.loc 1 404
-	xor %r6, %r6, %r19
+	xor %r6, %r6, %r23
 # A = A ^ H21
 	.loc 1 405
-	xor %r6, %r6, %r20
+	xor %r6, %r6, %r19
 # mem64[h + 256] = A
 	.loc 1 406
-	std %r6, 256(%r26)
+	std %r6, 256(%r27)
 # B = B ^ H16
 	.loc 1 407
-	xor %r4, %r4, %r17
+	xor %r3, %r3, %r16
 # B = B ^ H17
 	.loc 1 408
-	xor %r4, %r4, %r22
+	xor %r3, %r3, %r17
 # B = B ^ H19
 	.loc 1 409
-	xor %r4, %r4, %r18
+	xor %r3, %r3, %r18
 # B = B ^ H20
 	.loc 1 410
-	xor %r4, %r4, %r19
+	xor %r3, %r3, %r23
 # mem64[h + 224] = B
 	.loc 1 411
-	std %r4, 224(%r26)
+	std %r3, 224(%r27)
 # G = mem64[g + 0]
 	.loc 1 412
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F6 & G
 	.loc 1 413
-	and %r6, %r23, %r4
+	and %r6, %r28, %r3
 # B = F5 & G
 	.loc 1 414
-	and %r4, %r28, %r4
+	and %r3, %r29, %r3
 # G = mem64[g + 32]
 	.loc 1 415
-	ld %r8, 32(%r24)
+	ld %r8, 32(%r25)
 # T = F5 & G
 	.loc 1 416
-	and %r10, %r28, %r8
+	and %r10, %r29, %r8
 # A = A ^ T
 	.loc 1 417
 	xor %r6, %r6, %r10
@@ -1252,10 +1247,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r30, %r8
 # B = B ^ T
 	.loc 1 419
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 64]
 	.loc 1 420
-	ld %r8, 64(%r24)
+	ld %r8, 64(%r25)
 # T = F4 & G
 	.loc 1 421
 	and %r10, %r30, %r8
@@ -1264,16 +1259,16 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r6, %r6, %r10
 # T = F3 & G
 	.loc 1 423
-	and %r8, %r31, %r8
+	and %r8, %r12, %r8
 # B = B ^ T
 	.loc 1 424
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 96]
 	.loc 1 425
-	ld %r8, 96(%r24)
+	ld %r8, 96(%r25)
 # T = F3 & G
 	.loc 1 426
-	and %r10, %r31, %r8
+	and %r10, %r12, %r8
 # A = A ^ T
 	.loc 1 427
 	xor %r6, %r6, %r10
@@ -1282,10 +1277,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r11, %r8
 # B = B ^ T
 	.loc 1 429
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 128]
 	.loc 1 430
-	ld %r8, 128(%r24)
+	ld %r8, 128(%r25)
 # T = F2 & G
 	.loc 1 431
 	and %r10, %r11, %r8
@@ -1297,10 +1292,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r9, %r8
 # B = B ^ T
 	.loc 1 434
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 160]
 	.loc 1 435
-	ld %r8, 160(%r24)
+	ld %r8, 160(%r25)
 # T = F1 & G
 	.loc 1 436
 	and %r10, %r9, %r8
@@ -1312,10 +1307,10 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	and %r8, %r7, %r8
 # B = B ^ T
 	.loc 1 439
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r8
 # G = mem64[g + 192]
 	.loc 1 440
-	ld %r8, 192(%r24)
+	ld %r8, 192(%r25)
 # T = F0 & G
 	.loc 1 441
 	and %r8, %r7, %r8
@@ -1324,10 +1319,11 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r6, %r6, %r8
 # A = A ^ H15
 	.loc 1 443
-	xor %r6, %r6, %r16
+	ld %r8, 112(%r1)
+	xor %r6, %r6, %r8
 # A = A ^ H16
 	.loc 1 444
-	xor %r6, %r6, %r17
+	xor %r6, %r6, %r16
 # A = A ^ H18
 	.loc 1 445
 	xor %r6, %r6, %r5
@@ -1336,79 +1332,79 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r6, %r6, %r18
 # mem64[h + 192] = A
 	.loc 1 447
-	std %r6, 192(%r26)
+	std %r6, 192(%r27)
 # B = B ^ H14
 	.loc 1 448
-	xor %r4, %r4, %r3
+	xor %r3, %r3, %r15
 # B = B ^ H15
 	.loc 1 449
-	xor %r4, %r4, %r16
+	xor %r3, %r3, %r8
 # B = B ^ H17
 	.loc 1 450
-	xor %r4, %r4, %r22
+	xor %r3, %r3, %r17
 # B = B ^ H18
 	.loc 1 451
-	xor %r4, %r4, %r5
+	xor %r3, %r3, %r5
 # mem64[h + 160] = B
 	.loc 1 452
-	std %r4, 160(%r26)
+	std %r3, 160(%r27)
 # G = mem64[g + 0]
 	.loc 1 453
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F4 & G
 	.loc 1 454
-	and %r5, %r30, %r4
+	and %r5, %r30, %r3
 # B = F3 & G
 	.loc 1 455
-	and %r4, %r31, %r4
+	and %r3, %r12, %r3
 # G = mem64[g + 32]
 	.loc 1 456
-	ld %r6, 32(%r24)
+	ld %r6, 32(%r25)
 # T = F3 & G
 	.loc 1 457
-	and %r8, %r31, %r6
+	and %r10, %r12, %r6
 # A = A ^ T
 	.loc 1 458
-	xor %r5, %r5, %r8
+	xor %r5, %r5, %r10
 # T = F2 & G
 	.loc 1 459
 	and %r6, %r11, %r6
 # B = B ^ T
 	.loc 1 460
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r6
 # G = mem64[g + 64]
 	.loc 1 461
-	ld %r6, 64(%r24)
+	ld %r6, 64(%r25)
 # T = F2 & G
 	.loc 1 462
-	and %r8, %r11, %r6
+	and %r10, %r11, %r6
 # A = A ^ T
 	.loc 1 463
-	xor %r5, %r5, %r8
+	xor %r5, %r5, %r10
 # T = F1 & G
 	.loc 1 464
 	and %r6, %r9, %r6
 # B = B ^ T
 	.loc 1 465
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r6
 # G = mem64[g + 96]
 	.loc 1 466
-	ld %r6, 96(%r24)
+	ld %r6, 96(%r25)
 # T = F1 & G
 	.loc 1 467
-	and %r8, %r9, %r6
+	and %r10, %r9, %r6
 # A = A ^ T
 	.loc 1 468
-	xor %r5, %r5, %r8
+	xor %r5, %r5, %r10
 # T = F0 & G
 	.loc 1 469
 	and %r6, %r7, %r6
 # B = B ^ T
 	.loc 1 470
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r6
 # G = mem64[g + 128]
 	.loc 1 471
-	ld %r6, 128(%r24)
+	ld %r6, 128(%r25)
 # T = F0 & G
 	.loc 1 472
 	and %r6, %r7, %r6
@@ -1417,58 +1413,58 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r5, %r5, %r6
 # A = A ^ H13
 	.loc 1 474
-	xor %r5, %r5, %r15
+	xor %r5, %r5, %r4
 # A = A ^ H14
 	.loc 1 475
-	xor %r5, %r5, %r3
+	xor %r5, %r5, %r15
 # A = A ^ H16
 	.loc 1 476
-	xor %r5, %r5, %r17
+	xor %r5, %r5, %r16
 # A = A ^ H17
 	.loc 1 477
-	xor %r5, %r5, %r22
+	xor %r5, %r5, %r17
 # mem64[h + 128] = A
 	.loc 1 478
-	std %r5, 128(%r26)
+	std %r5, 128(%r27)
 # B = B ^ H13
 	.loc 1 479
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # B = B ^ H15
 	.loc 1 480
-	xor %r4, %r4, %r16
+	xor %r3, %r3, %r8
 # B = B ^ H16
 	.loc 1 481
-	xor %r4, %r4, %r17
+	xor %r3, %r3, %r16
 # mem64[h + 96] = B
 	.loc 1 482
-	std %r4, 96(%r26)
+	std %r3, 96(%r27)
 # G = mem64[g + 0]
 	.loc 1 483
-	ld %r4, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F2 & G
 	.loc 1 484
-	and %r5, %r11, %r4
+	and %r5, %r11, %r3
 # B = F1 & G
 	.loc 1 485
-	and %r4, %r9, %r4
+	and %r3, %r9, %r3
 # G = mem64[g + 32]
 	.loc 1 486
-	ld %r6, 32(%r24)
+	ld %r6, 32(%r25)
 # T = F1 & G
 	.loc 1 487
-	and %r8, %r9, %r6
+	and %r9, %r9, %r6
 # A = A ^ T
 	.loc 1 488
-	xor %r5, %r5, %r8
+	xor %r5, %r5, %r9
 # T = F0 & G
 	.loc 1 489
 	and %r6, %r7, %r6
 # B = B ^ T
 	.loc 1 490
-	xor %r4, %r4, %r6
+	xor %r3, %r3, %r6
 # G = mem64[g + 64]
 	.loc 1 491
-	ld %r6, 64(%r24)
+	ld %r6, 64(%r25)
 # T = F0 & G
 	.loc 1 492
 	and %r6, %r7, %r6
@@ -1477,51 +1473,51 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul:
 	xor %r5, %r5, %r6
 # A = A ^ H14
 	.loc 1 494
-	xor %r5, %r5, %r3
+	xor %r5, %r5, %r15
 # A = A ^ H15
 	.loc 1 495
-	xor %r5, %r5, %r16
+	xor %r5, %r5, %r8
 # mem64[h + 64] = A
 	.loc 1 496
-	std %r5, 64(%r26)
+	std %r5, 64(%r27)
 # B = B ^ H13
 	.loc 1 497
-	xor %r4, %r4, %r15
+	xor %r3, %r3, %r4
 # B = B ^ H14
 	.loc 1 498
-	xor %r4, %r4, %r3
+	xor %r3, %r3, %r15
 # mem64[h + 32] = B
 	.loc 1 499
-	std %r4, 32(%r26)
+	std %r3, 32(%r27)
 # G = mem64[g + 0]
 	.loc 1 500
-	ld %r3, 0(%r24)
+	ld %r3, 0(%r25)
 # A = F0 & G
 	.loc 1 501
 	and %r3, %r7, %r3
 # A = A ^ H13
 	.loc 1 502
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r4
 # mem64[h + 0] = A
 	.loc 1 503
-	std %r3, 0(%r26)
+	std %r3, 0(%r27)
 # h = h + 8
 	.loc 1 504
-	addi %r26, %r26, 8
+	addi %r27, %r27, 8
 # f = f + 8
 	.loc 1 505
-	addi %r25, %r25, 8
+	ld %r4, 120(%r1)
+	addi %r4, %r4, 8
 # g = g + 8
 	.loc 1 506
-	addi %r24, %r24, 8
+	addi %r25, %r25, 8
 # i = i - 1
 	.loc 1 507
-	ld %r3, 128(%r1)
-	addi %r3, %r3, -1
-	std %r3, 128(%r1)
+	ld %r6, 128(%r1)
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 508
-	cmpldi %cr0, %r3, 0
+	cmpldi %cr0, %r6, 0
 # goto pass if !=
 	.loc 1 509
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc64_mul.pass

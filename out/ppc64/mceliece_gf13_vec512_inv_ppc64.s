@@ -33,5501 +33,5144 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64_inv:
 # i = 8
 	.loc 1 16
 	li %r5, 8
-	std %r3, 376(%r1)
-	std %r4, 384(%r1)
-	std %r5, 392(%r1)
+	mr %r11, %r3
+	mr %r31, %r4
 .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc64_inv.pass:
 # v0 = mem64[f + 0]
 	.loc 1 18
-	ld %r3, 384(%r1)
-	ld %r25, 0(%r3)
+	std %r5, 408(%r1)
+	std %r11, 392(%r1)
+	ld %r25, 0(%r31)
 # v1 = mem64[f + 704]
 	.loc 1 19
-	ld %r23, 704(%r3)
+	ld %r30, 704(%r31)
 # v2 = v0 ^ v1
 	.loc 1 20
-	xor %r26, %r25, %r23
+	xor %r23, %r25, %r30
 # v3 = mem64[f + 448]
 	.loc 1 21
-	ld %r24, 448(%r3)
+	ld %r24, 448(%r31)
 # v4 = v3 ^ v1
 	.loc 1 22
-	xor %r3, %r24, %r23
+	xor %r3, %r24, %r30
 # v5 = mem64[f + 768]
 	.loc 1 23
-	ld %r4, 384(%r1)
-	ld %r22, 768(%r4)
+	ld %r21, 768(%r31)
 # v4 = v4 ^ v5
 	.loc 1 24
-	xor %r29, %r3, %r22
+	xor %r22, %r3, %r21
 # v6 = mem64[f + 64]
 	.loc 1 25
-	mr %r3, %r4
-	ld %r21, 64(%r3)
+	ld %r26, 64(%r31)
 # v7 = v6 ^ v3
 	.loc 1 26
-	xor %r28, %r21, %r24
+	xor %r27, %r26, %r24
 # v8 = mem64[f + 512]
 	.loc 1 27
-	ld %r27, 512(%r3)
+	ld %r28, 512(%r31)
 # v9 = v8 ^ v1
 	.loc 1 28
-	xor %r3, %r27, %r23
+	xor %r3, %r28, %r30
 # v9 = v9 ^ v5
 	.loc 1 29
-	xor %r20, %r3, %r22
+	xor %r29, %r3, %r21
 # v10 = mem64[f + 128]
 	.loc 1 30
-	mr %r3, %r4
-	ld %r30, 128(%r3)
+	ld %r12, 128(%r31)
 # v11 = v10 ^ v3
 	.loc 1 31
-	xor %r3, %r30, %r24
+	xor %r3, %r12, %r24
 # v11 = v11 ^ v8
 	.loc 1 32
-	xor %r3, %r3, %r27
+	xor %r3, %r3, %r28
 # v11 = v11 ^ v1
 	.loc 1 33
-	xor %r3, %r3, %r23
+	xor %r3, %r3, %r30
 # v11 = v11 ^ v5
 	.loc 1 34
-	xor %r11, %r3, %r22
+	xor %r11, %r3, %r21
 # v12 = mem64[f + 576]
 	.loc 1 35
-	mr %r3, %r4
-	ld %r12, 576(%r3)
+	ld %r10, 576(%r31)
 # v13 = v3 ^ v12
 	.loc 1 36
-	xor %r19, %r24, %r12
+	xor %r9, %r24, %r10
 # v14 = mem64[f + 192]
 	.loc 1 37
-	ld %r31, 192(%r3)
+	ld %r20, 192(%r31)
 # v15 = v14 ^ v8
 	.loc 1 38
-	xor %r3, %r31, %r27
+	xor %r3, %r20, %r28
 # v15 = v15 ^ v12
 	.loc 1 39
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r10
 # v15 = v15 ^ v5
 	.loc 1 40
-	xor %r9, %r3, %r22
+	xor %r19, %r3, %r21
 # v16 = mem64[f + 640]
 	.loc 1 41
-	mr %r3, %r4
-	ld %r8, 640(%r3)
+	ld %r6, 640(%r31)
 # v17 = v8 ^ v16
 	.loc 1 42
-	xor %r10, %r27, %r8
+	xor %r7, %r28, %r6
 # v18 = mem64[f + 256]
 	.loc 1 43
-	ld %r18, 256(%r3)
+	ld %r8, 256(%r31)
 # v19 = v18 ^ v12
 	.loc 1 44
-	xor %r3, %r18, %r12
+	xor %r3, %r8, %r10
 # v19 = v19 ^ v16
 	.loc 1 45
-	xor %r17, %r3, %r8
+	xor %r5, %r3, %r6
 # v20 = v12 ^ v1
 	.loc 1 46
-	xor %r7, %r12, %r23
+	xor %r4, %r10, %r30
 # v21 = mem64[f + 320]
 	.loc 1 47
-	mr %r3, %r4
-	ld %r3, 320(%r3)
-	std %r3, 112(%r1)
+	ld %r18, 320(%r31)
 # v22 = v21 ^ v16
 	.loc 1 48
-	xor %r3, %r3, %r8
+	xor %r3, %r18, %r6
 # v22 = v22 ^ v1
 	.loc 1 49
-	xor %r5, %r3, %r23
+	xor %r17, %r3, %r30
 # v23 = v16 ^ v5
 	.loc 1 50
-	xor %r6, %r8, %r22
+	xor %r3, %r6, %r21
 # v24 = mem64[f + 384]
 	.loc 1 51
-	mr %r3, %r4
-	ld %r16, 384(%r3)
+	std %r3, 128(%r1)
+	ld %r16, 384(%r31)
 # v25 = v24 ^ v1
 	.loc 1 52
-	xor %r3, %r16, %r23
+	std %r31, 400(%r1)
+	xor %r3, %r16, %r30
 # v25 = v25 ^ v5
 	.loc 1 53
-	xor %r15, %r3, %r22
+	std %r30, 120(%r1)
+	xor %r3, %r3, %r21
 # v26 = v2 & v0
 	.loc 1 54
-	and %r3, %r26, %r25
-	std %r3, 120(%r1)
+	std %r3, 144(%r1)
+	std %r21, 136(%r1)
+	and %r3, %r23, %r25
 # v27 = v2 & v6
 	.loc 1 55
-	and %r3, %r26, %r21
+	std %r3, 216(%r1)
+	and %r3, %r23, %r26
 # v28 = v4 & v0
 	.loc 1 56
-	and %r4, %r29, %r25
+	and %r31, %r22, %r25
 # v28 = v27 ^ v28
 	.loc 1 57
-	xor %r3, %r3, %r4
-	std %r3, 160(%r1)
+	xor %r31, %r3, %r31
 # v27 = v2 & v10
 	.loc 1 58
-	and %r4, %r26, %r30
+	std %r31, 240(%r1)
+	and %r30, %r23, %r12
 # v29 = v4 & v6
 	.loc 1 59
-	and %r3, %r29, %r21
+	and %r3, %r22, %r26
 # v30 = v7 & v0
 	.loc 1 60
-	and %r14, %r28, %r25
+	and %r31, %r27, %r25
 # v29 = v27 ^ v29
 	.loc 1 61
-	xor %r3, %r4, %r3
+	xor %r3, %r30, %r3
 # v30 = v29 ^ v30
 	.loc 1 62
-	xor %r3, %r3, %r14
-	std %r3, 168(%r1)
+	xor %r31, %r3, %r31
 # v29 = v2 & v14
 	.loc 1 63
-	and %r14, %r26, %r31
+	std %r31, 248(%r1)
+	and %r30, %r23, %r20
 # v27 = v4 & v10
 	.loc 1 64
-	and %r3, %r29, %r30
+	and %r21, %r22, %r12
 # v31 = v7 & v6
 	.loc 1 65
-	and %r4, %r28, %r21
-	std %r4, 128(%r1)
+	and %r3, %r27, %r26
 # v32 = v9 & v0
 	.loc 1 66
-	and %r4, %r20, %r25
+	and %r31, %r29, %r25
 # v27 = v29 ^ v27
 	.loc 1 67
-	xor %r3, %r14, %r3
+	xor %r21, %r30, %r21
 # v31 = v27 ^ v31
 	.loc 1 68
-	ld %r14, 128(%r1)
-	xor %r3, %r3, %r14
+	xor %r3, %r21, %r3
 # v32 = v31 ^ v32
 	.loc 1 69
-	xor %r3, %r3, %r4
-	std %r3, 176(%r1)
+	xor %r31, %r3, %r31
 # v31 = v2 & v18
 	.loc 1 70
-	and %r3, %r26, %r18
-	std %r3, 144(%r1)
+	std %r31, 256(%r1)
+	and %r3, %r23, %r8
 # v27 = v4 & v14
 	.loc 1 71
-	and %r14, %r29, %r31
+	and %r31, %r22, %r20
 # v29 = v7 & v10
 	.loc 1 72
-	and %r4, %r28, %r30
+	and %r30, %r27, %r12
 # v33 = v9 & v6
 	.loc 1 73
-	and %r3, %r20, %r21
-	std %r3, 128(%r1)
+	and %r15, %r29, %r26
 # v34 = v11 & v0
 	.loc 1 74
-	and %r3, %r11, %r25
-	std %r3, 136(%r1)
+	and %r21, %r11, %r25
 # v27 = v31 ^ v27
 	.loc 1 75
-	ld %r3, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v29 = v27 ^ v29
 	.loc 1 76
-	xor %r3, %r3, %r4
+	xor %r30, %r31, %r30
 # v33 = v29 ^ v33
 	.loc 1 77
-	ld %r4, 128(%r1)
-	xor %r3, %r3, %r4
+	xor %r15, %r30, %r15
 # v34 = v33 ^ v34
 	.loc 1 78
-	ld %r4, 136(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 184(%r1)
+	xor %r21, %r15, %r21
 # v33 = v2 & v21
 	.loc 1 79
-	ld %r3, 112(%r1)
-	and %r3, %r26, %r3
-	std %r3, 144(%r1)
+	std %r21, 264(%r1)
+	and %r3, %r23, %r18
 # v29 = v4 & v18
 	.loc 1 80
-	and %r3, %r29, %r18
-	std %r3, 152(%r1)
+	and %r31, %r22, %r8
 # v27 = v7 & v14
 	.loc 1 81
-	and %r3, %r28, %r31
-	std %r3, 192(%r1)
+	and %r14, %r27, %r20
 # v31 = v9 & v10
 	.loc 1 82
-	and %r4, %r20, %r30
+	and %r15, %r29, %r12
 # v35 = v11 & v6
 	.loc 1 83
-	and %r3, %r11, %r21
-	std %r3, 128(%r1)
+	and %r21, %r11, %r26
 # v36 = v13 & v0
 	.loc 1 84
-	and %r3, %r19, %r25
-	std %r3, 136(%r1)
+	and %r30, %r9, %r25
 # v29 = v33 ^ v29
 	.loc 1 85
-	ld %r3, 144(%r1)
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v27 = v29 ^ v27
 	.loc 1 86
-	ld %r14, 192(%r1)
-	xor %r3, %r3, %r14
+	xor %r14, %r31, %r14
 # v31 = v27 ^ v31
 	.loc 1 87
-	xor %r3, %r3, %r4
+	xor %r15, %r14, %r15
 # v35 = v31 ^ v35
 	.loc 1 88
-	ld %r4, 128(%r1)
-	xor %r3, %r3, %r4
+	xor %r21, %r15, %r21
 # v36 = v35 ^ v36
 	.loc 1 89
-	ld %r4, 136(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 192(%r1)
+	xor %r30, %r21, %r30
 # v35 = v2 & v24
 	.loc 1 90
-	and %r3, %r26, %r16
-	std %r3, 144(%r1)
+	std %r30, 272(%r1)
+	and %r15, %r23, %r16
 # v31 = v4 & v21
 	.loc 1 91
-	ld %r3, 112(%r1)
-	and %r3, %r29, %r3
-	std %r3, 200(%r1)
+	std %r23, 112(%r1)
+	and %r3, %r22, %r18
 # v27 = v7 & v18
 	.loc 1 92
-	and %r3, %r28, %r18
-	std %r3, 152(%r1)
+	and %r14, %r27, %r8
 # v29 = v9 & v14
 	.loc 1 93
-	and %r3, %r20, %r31
-	std %r3, 208(%r1)
+	and %r21, %r29, %r20
 # v33 = v11 & v10
 	.loc 1 94
-	and %r4, %r11, %r30
+	and %r23, %r11, %r12
 # v37 = v13 & v6
 	.loc 1 95
-	and %r3, %r19, %r21
-	std %r3, 128(%r1)
+	and %r30, %r9, %r26
 # v38 = v15 & v0
 	.loc 1 96
-	and %r3, %r9, %r25
-	std %r3, 136(%r1)
+	and %r31, %r19, %r25
 # v31 = v35 ^ v31
 	.loc 1 97
-	ld %r3, 144(%r1)
-	ld %r14, 200(%r1)
-	xor %r3, %r3, %r14
+	xor %r3, %r15, %r3
 # v27 = v31 ^ v27
 	.loc 1 98
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r14, %r3, %r14
 # v29 = v27 ^ v29
 	.loc 1 99
-	ld %r14, 208(%r1)
-	xor %r3, %r3, %r14
+	xor %r21, %r14, %r21
 # v33 = v29 ^ v33
 	.loc 1 100
-	xor %r3, %r3, %r4
+	xor %r23, %r21, %r23
 # v37 = v33 ^ v37
 	.loc 1 101
-	ld %r4, 128(%r1)
-	xor %r3, %r3, %r4
+	xor %r30, %r23, %r30
 # v38 = v37 ^ v38
 	.loc 1 102
-	ld %r4, 136(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 200(%r1)
+	xor %r31, %r30, %r31
 # v37 = v4 & v24
 	.loc 1 103
-	and %r3, %r29, %r16
-	std %r3, 128(%r1)
+	std %r31, 280(%r1)
+	and %r3, %r22, %r16
 # v33 = v7 & v21
 	.loc 1 104
-	ld %r3, 112(%r1)
-	and %r3, %r28, %r3
-	std %r3, 152(%r1)
+	and %r31, %r27, %r18
 # v29 = v9 & v18
 	.loc 1 105
-	and %r3, %r20, %r18
-	std %r3, 136(%r1)
+	and %r30, %r29, %r8
 # v27 = v11 & v14
 	.loc 1 106
-	and %r3, %r11, %r31
-	std %r3, 144(%r1)
+	and %r15, %r11, %r20
 # v31 = v13 & v10
 	.loc 1 107
-	and %r3, %r19, %r30
-	std %r3, 208(%r1)
+	and %r21, %r9, %r12
 # v35 = v15 & v6
 	.loc 1 108
-	and %r4, %r9, %r21
+	and %r23, %r19, %r26
 # v33 = v37 ^ v33
 	.loc 1 109
-	ld %r3, 128(%r1)
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v29 = v33 ^ v29
 	.loc 1 110
-	ld %r14, 136(%r1)
-	xor %r3, %r3, %r14
+	xor %r30, %r31, %r30
 # v27 = v29 ^ v27
 	.loc 1 111
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r15, %r30, %r15
 # v31 = v27 ^ v31
 	.loc 1 112
-	ld %r14, 208(%r1)
-	xor %r3, %r3, %r14
+	xor %r21, %r15, %r21
 # v35 = v31 ^ v35
 	.loc 1 113
-	xor %r3, %r3, %r4
-	std %r3, 208(%r1)
+	xor %r23, %r21, %r23
 # v31 = v7 & v24
 	.loc 1 114
-	and %r3, %r28, %r16
-	std %r3, 128(%r1)
+	std %r23, 288(%r1)
+	and %r3, %r27, %r16
 # v27 = v9 & v21
 	.loc 1 115
-	ld %r3, 112(%r1)
-	and %r3, %r20, %r3
-	std %r3, 144(%r1)
+	and %r31, %r29, %r18
 # v29 = v11 & v18
 	.loc 1 116
-	and %r3, %r11, %r18
-	std %r3, 136(%r1)
+	and %r30, %r11, %r8
 # v33 = v13 & v14
 	.loc 1 117
-	and %r3, %r19, %r31
-	std %r3, 152(%r1)
+	and %r23, %r9, %r20
 # v37 = v15 & v10
 	.loc 1 118
-	and %r4, %r9, %r30
+	and %r21, %r19, %r12
 # v27 = v31 ^ v27
 	.loc 1 119
-	ld %r3, 128(%r1)
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v29 = v27 ^ v29
 	.loc 1 120
-	ld %r14, 136(%r1)
-	xor %r3, %r3, %r14
+	xor %r30, %r31, %r30
 # v33 = v29 ^ v33
 	.loc 1 121
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r23, %r30, %r23
 # v37 = v33 ^ v37
 	.loc 1 122
-	xor %r3, %r3, %r4
-	std %r3, 216(%r1)
+	xor %r21, %r23, %r21
 # v33 = v9 & v24
 	.loc 1 123
-	and %r3, %r20, %r16
-	std %r3, 128(%r1)
+	std %r21, 296(%r1)
+	and %r3, %r29, %r16
 # v29 = v11 & v21
 	.loc 1 124
-	ld %r4, 112(%r1)
-	and %r3, %r11, %r4
-	std %r3, 136(%r1)
+	and %r31, %r11, %r18
 # v27 = v13 & v18
 	.loc 1 125
-	and %r3, %r19, %r18
-	std %r3, 144(%r1)
+	and %r30, %r9, %r8
 # v31 = v15 & v14
 	.loc 1 126
-	and %r3, %r9, %r31
-	std %r3, 152(%r1)
+	and %r23, %r19, %r20
 # v29 = v33 ^ v29
 	.loc 1 127
-	ld %r3, 128(%r1)
-	ld %r14, 136(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v27 = v29 ^ v27
 	.loc 1 128
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r30, %r31, %r30
 # v31 = v27 ^ v31
 	.loc 1 129
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 224(%r1)
+	xor %r23, %r30, %r23
 # v27 = v11 & v24
 	.loc 1 130
+	std %r23, 304(%r1)
 	and %r3, %r11, %r16
-	std %r3, 128(%r1)
 # v29 = v13 & v21
 	.loc 1 131
-	and %r3, %r19, %r4
-	std %r3, 136(%r1)
+	and %r31, %r9, %r18
 # v33 = v15 & v18
 	.loc 1 132
-	and %r3, %r9, %r18
-	std %r3, 144(%r1)
+	and %r30, %r19, %r8
 # v29 = v27 ^ v29
 	.loc 1 133
-	ld %r3, 128(%r1)
-	ld %r14, 136(%r1)
-	xor %r3, %r3, %r14
+	xor %r31, %r3, %r31
 # v33 = v29 ^ v33
 	.loc 1 134
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
-	std %r3, 232(%r1)
+	xor %r30, %r31, %r30
 # v29 = v13 & v24
 	.loc 1 135
-	and %r3, %r19, %r16
+	std %r30, 312(%r1)
+	and %r3, %r9, %r16
 # v27 = v15 & v21
 	.loc 1 136
-	and %r4, %r9, %r4
+	and %r31, %r19, %r18
 # v27 = v29 ^ v27
 	.loc 1 137
-	xor %r3, %r3, %r4
-	std %r3, 240(%r1)
+	std %r18, 200(%r1)
+	xor %r31, %r3, %r31
 # v29 = v15 & v24
 	.loc 1 138
-	and %r3, %r9, %r16
-	std %r3, 248(%r1)
+	std %r31, 320(%r1)
+	and %r3, %r19, %r16
 # v39 = v17 & v3
 	.loc 1 139
-	and %r3, %r10, %r24
-	std %r3, 128(%r1)
+	std %r3, 328(%r1)
+	std %r19, 232(%r1)
+	std %r16, 208(%r1)
+	and %r3, %r7, %r24
 # v40 = v17 & v8
 	.loc 1 140
-	and %r3, %r10, %r27
+	std %r3, 224(%r1)
+	and %r3, %r7, %r28
 # v41 = v19 & v3
 	.loc 1 141
-	and %r4, %r17, %r24
+	and %r31, %r5, %r24
 # v41 = v40 ^ v41
 	.loc 1 142
-	xor %r3, %r3, %r4
-	std %r3, 256(%r1)
+	xor %r31, %r3, %r31
 # v40 = v17 & v12
 	.loc 1 143
-	and %r4, %r10, %r12
+	std %r31, 336(%r1)
+	and %r30, %r7, %r10
 # v42 = v19 & v8
 	.loc 1 144
-	and %r3, %r17, %r27
+	and %r3, %r5, %r28
 # v43 = v20 & v3
 	.loc 1 145
-	and %r14, %r7, %r24
+	and %r31, %r4, %r24
 # v42 = v40 ^ v42
 	.loc 1 146
-	xor %r3, %r4, %r3
+	xor %r3, %r30, %r3
 # v43 = v42 ^ v43
 	.loc 1 147
-	xor %r3, %r3, %r14
-	std %r3, 264(%r1)
+	xor %r31, %r3, %r31
 # v42 = v17 & v16
 	.loc 1 148
-	and %r14, %r10, %r8
+	std %r31, 344(%r1)
+	and %r30, %r7, %r6
 # v40 = v19 & v12
 	.loc 1 149
-	and %r3, %r17, %r12
+	and %r23, %r5, %r10
 # v44 = v20 & v8
 	.loc 1 150
-	and %r4, %r7, %r27
-	std %r4, 136(%r1)
+	and %r3, %r4, %r28
 # v45 = v22 & v3
 	.loc 1 151
-	and %r4, %r5, %r24
+	and %r31, %r17, %r24
 # v40 = v42 ^ v40
 	.loc 1 152
-	xor %r3, %r14, %r3
+	xor %r23, %r30, %r23
 # v44 = v40 ^ v44
 	.loc 1 153
-	ld %r14, 136(%r1)
-	xor %r3, %r3, %r14
+	xor %r3, %r23, %r3
 # v45 = v44 ^ v45
 	.loc 1 154
-	xor %r3, %r3, %r4
-	std %r3, 272(%r1)
+	xor %r31, %r3, %r31
 # v44 = v17 & v1
 	.loc 1 155
-	and %r3, %r10, %r23
-	std %r3, 152(%r1)
+	std %r31, 352(%r1)
+	ld %r19, 120(%r1)
+	and %r30, %r7, %r19
 # v40 = v19 & v16
 	.loc 1 156
-	and %r14, %r17, %r8
+	and %r23, %r5, %r6
 # v42 = v20 & v12
 	.loc 1 157
-	and %r4, %r7, %r12
+	and %r18, %r4, %r10
 # v46 = v22 & v8
 	.loc 1 158
-	and %r3, %r5, %r27
-	std %r3, 136(%r1)
+	and %r3, %r17, %r28
 # v47 = v23 & v3
 	.loc 1 159
-	and %r3, %r6, %r24
-	std %r3, 144(%r1)
+	ld %r21, 128(%r1)
+	and %r31, %r21, %r24
 # v40 = v44 ^ v40
 	.loc 1 160
-	ld %r3, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r23, %r30, %r23
 # v42 = v40 ^ v42
 	.loc 1 161
-	xor %r3, %r3, %r4
+	xor %r18, %r23, %r18
 # v46 = v42 ^ v46
 	.loc 1 162
-	ld %r4, 136(%r1)
-	xor %r3, %r3, %r4
+	xor %r3, %r18, %r3
 # v47 = v46 ^ v47
 	.loc 1 163
-	ld %r4, 144(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 280(%r1)
+	xor %r31, %r3, %r31
 # v46 = v17 & v5
 	.loc 1 164
-	and %r3, %r10, %r22
-	std %r3, 152(%r1)
+	std %r31, 360(%r1)
+	ld %r18, 136(%r1)
+	and %r31, %r7, %r18
 # v42 = v19 & v1
 	.loc 1 165
-	and %r3, %r17, %r23
-	std %r3, 288(%r1)
+	and %r30, %r5, %r19
 # v40 = v20 & v16
 	.loc 1 166
-	and %r3, %r7, %r8
-	std %r3, 296(%r1)
+	and %r14, %r4, %r6
 # v44 = v22 & v12
 	.loc 1 167
-	and %r4, %r5, %r12
+	and %r15, %r17, %r10
 # v48 = v23 & v8
 	.loc 1 168
-	and %r3, %r6, %r27
-	std %r3, 136(%r1)
+	and %r16, %r21, %r28
 # v49 = v25 & v3
 	.loc 1 169
-	and %r3, %r15, %r24
-	std %r3, 144(%r1)
+	ld %r3, 144(%r1)
+	and %r23, %r3, %r24
 # v42 = v46 ^ v42
 	.loc 1 170
-	ld %r3, 152(%r1)
-	ld %r14, 288(%r1)
-	xor %r3, %r3, %r14
+	xor %r30, %r31, %r30
 # v40 = v42 ^ v40
 	.loc 1 171
-	ld %r14, 296(%r1)
-	xor %r3, %r3, %r14
+	xor %r14, %r30, %r14
 # v44 = v40 ^ v44
 	.loc 1 172
-	xor %r3, %r3, %r4
+	xor %r15, %r14, %r15
 # v48 = v44 ^ v48
 	.loc 1 173
-	ld %r4, 136(%r1)
-	xor %r3, %r3, %r4
+	xor %r16, %r15, %r16
 # v49 = v48 ^ v49
 	.loc 1 174
-	ld %r4, 144(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 288(%r1)
+	xor %r23, %r16, %r23
 # v48 = v19 & v5
 	.loc 1 175
-	and %r3, %r17, %r22
-	std %r3, 136(%r1)
+	and %r31, %r5, %r18
 # v44 = v20 & v1
 	.loc 1 176
-	and %r3, %r7, %r23
-	std %r3, 152(%r1)
+	and %r30, %r4, %r19
 # v40 = v22 & v16
 	.loc 1 177
-	and %r3, %r5, %r8
-	std %r3, 144(%r1)
+	and %r14, %r17, %r6
 # v42 = v23 & v12
 	.loc 1 178
-	and %r3, %r6, %r12
-	std %r3, 296(%r1)
+	and %r15, %r21, %r10
 # v46 = v25 & v8
 	.loc 1 179
-	and %r4, %r15, %r27
+	and %r16, %r3, %r28
 # v44 = v48 ^ v44
 	.loc 1 180
-	ld %r3, 136(%r1)
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r30, %r31, %r30
 # v40 = v44 ^ v40
 	.loc 1 181
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r14, %r30, %r14
 # v42 = v40 ^ v42
 	.loc 1 182
-	ld %r14, 296(%r1)
-	xor %r3, %r3, %r14
+	xor %r15, %r14, %r15
 # v46 = v42 ^ v46
 	.loc 1 183
-	xor %r3, %r3, %r4
-	std %r3, 296(%r1)
+	xor %r30, %r15, %r16
 # v42 = v20 & v5
 	.loc 1 184
-	and %r3, %r7, %r22
-	std %r3, 136(%r1)
+	and %r31, %r4, %r18
 # v40 = v22 & v1
 	.loc 1 185
-	and %r3, %r5, %r23
-	std %r3, 144(%r1)
+	and %r16, %r17, %r19
 # v44 = v23 & v16
 	.loc 1 186
-	and %r3, %r6, %r8
-	std %r3, 152(%r1)
+	and %r14, %r21, %r6
 # v48 = v25 & v12
 	.loc 1 187
-	and %r4, %r15, %r12
+	and %r15, %r3, %r10
 # v40 = v42 ^ v40
 	.loc 1 188
-	ld %r3, 136(%r1)
-	ld %r14, 144(%r1)
-	xor %r3, %r3, %r14
+	xor %r16, %r31, %r16
 # v44 = v40 ^ v44
 	.loc 1 189
-	ld %r14, 152(%r1)
-	xor %r3, %r3, %r14
+	xor %r14, %r16, %r14
 # v48 = v44 ^ v48
 	.loc 1 190
-	xor %r3, %r3, %r4
-	std %r3, 304(%r1)
+	xor %r31, %r14, %r15
 # v44 = v22 & v5
 	.loc 1 191
-	and %r3, %r5, %r22
+	and %r16, %r17, %r18
 # v40 = v23 & v1
 	.loc 1 192
-	and %r4, %r6, %r23
+	and %r15, %r21, %r19
 # v42 = v25 & v16
 	.loc 1 193
-	and %r14, %r15, %r8
+	and %r14, %r3, %r6
 # v40 = v44 ^ v40
 	.loc 1 194
-	xor %r4, %r3, %r4
+	xor %r15, %r16, %r15
 # v42 = v40 ^ v42
 	.loc 1 195
-	xor %r3, %r4, %r14
-	std %r3, 312(%r1)
+	xor %r14, %r15, %r14
 # v40 = v23 & v5
 	.loc 1 196
-	and %r3, %r6, %r22
+	std %r14, 368(%r1)
+	and %r16, %r21, %r18
 # v44 = v25 & v1
 	.loc 1 197
-	and %r4, %r15, %r23
+	and %r15, %r3, %r19
 # v44 = v40 ^ v44
 	.loc 1 198
-	xor %r3, %r3, %r4
-	std %r3, 320(%r1)
+	xor %r15, %r16, %r15
 # v40 = v25 & v5
 	.loc 1 199
-	and %r14, %r15, %r22
+	std %r15, 376(%r1)
+	and %r16, %r3, %r18
 # v17 = v2 ^ v17
 	.loc 1 200
-	xor %r10, %r26, %r10
+	std %r16, 384(%r1)
+	ld %r16, 112(%r1)
+	xor %r7, %r16, %r7
 # v19 = v4 ^ v19
 	.loc 1 201
-	xor %r17, %r29, %r17
+	xor %r5, %r22, %r5
 # v20 = v7 ^ v20
 	.loc 1 202
-	xor %r7, %r28, %r7
+	xor %r27, %r27, %r4
 # v22 = v9 ^ v22
 	.loc 1 203
-	xor %r29, %r20, %r5
+	xor %r17, %r29, %r17
 # v23 = v11 ^ v23
 	.loc 1 204
-	xor %r26, %r11, %r6
+	xor %r21, %r11, %r21
 # v25 = v13 ^ v25
 	.loc 1 205
-	xor %r15, %r19, %r15
+	xor %r9, %r9, %r3
 # v13 = v0 ^ v3
 	.loc 1 206
-	xor %r19, %r25, %r24
+	xor %r11, %r25, %r24
 # v11 = v6 ^ v8
 	.loc 1 207
-	xor %r20, %r21, %r27
+	std %r24, 128(%r1)
+	std %r25, 112(%r1)
+	xor %r29, %r26, %r28
 # v9 = v10 ^ v12
 	.loc 1 208
-	xor %r28, %r30, %r12
+	std %r28, 152(%r1)
+	std %r26, 144(%r1)
+	xor %r28, %r12, %r10
 # v7 = v14 ^ v16
 	.loc 1 209
-	xor %r11, %r31, %r8
+	std %r10, 168(%r1)
+	std %r12, 160(%r1)
+	xor %r10, %r20, %r6
 # v4 = v18 ^ v1
 	.loc 1 210
-	xor %r6, %r18, %r23
+	std %r6, 184(%r1)
+	std %r20, 176(%r1)
+	xor %r12, %r8, %r19
 # v2 = v21 ^ v5
 	.loc 1 211
-	ld %r3, 112(%r1)
-	xor %r5, %r3, %r22
+	std %r8, 192(%r1)
+	ld %r3, 200(%r1)
+	xor %r25, %r3, %r18
 # v50 = v17 & v13
 	.loc 1 212
-	and %r3, %r10, %r19
-	std %r3, 136(%r1)
+	and %r26, %r7, %r11
 # v51 = v17 & v11
 	.loc 1 213
-	and %r3, %r10, %r20
+	and %r3, %r7, %r29
 # v52 = v19 & v13
 	.loc 1 214
-	and %r4, %r17, %r19
+	and %r4, %r5, %r11
 # v52 = v51 ^ v52
 	.loc 1 215
-	xor %r3, %r3, %r4
-	std %r3, 328(%r1)
+	xor %r24, %r3, %r4
 # v51 = v17 & v9
 	.loc 1 216
-	and %r4, %r10, %r28
+	and %r6, %r7, %r28
 # v53 = v19 & v11
 	.loc 1 217
-	and %r3, %r17, %r20
-	std %r3, 144(%r1)
+	and %r3, %r5, %r29
 # v54 = v20 & v13
 	.loc 1 218
-	and %r3, %r7, %r19
-	std %r3, 152(%r1)
+	and %r4, %r27, %r11
 # v53 = v51 ^ v53
 	.loc 1 219
-	ld %r3, 144(%r1)
-	xor %r3, %r4, %r3
+	xor %r3, %r6, %r3
 # v54 = v53 ^ v54
 	.loc 1 220
-	ld %r4, 152(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 336(%r1)
+	xor %r22, %r3, %r4
 # v53 = v17 & v7
 	.loc 1 221
-	and %r3, %r10, %r11
-	std %r3, 344(%r1)
+	and %r6, %r7, %r10
 # v51 = v19 & v9
 	.loc 1 222
-	and %r4, %r17, %r28
+	and %r8, %r5, %r28
 # v55 = v20 & v11
 	.loc 1 223
-	and %r3, %r7, %r20
-	std %r3, 144(%r1)
+	and %r3, %r27, %r29
 # v56 = v22 & v13
 	.loc 1 224
-	and %r3, %r29, %r19
-	std %r3, 152(%r1)
+	and %r4, %r17, %r11
 # v51 = v53 ^ v51
 	.loc 1 225
-	ld %r3, 344(%r1)
-	xor %r3, %r3, %r4
+	xor %r8, %r6, %r8
 # v55 = v51 ^ v55
 	.loc 1 226
-	ld %r4, 144(%r1)
-	xor %r3, %r3, %r4
+	xor %r3, %r8, %r3
 # v56 = v55 ^ v56
 	.loc 1 227
-	ld %r4, 152(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 344(%r1)
+	xor %r19, %r3, %r4
 # v55 = v17 & v4
 	.loc 1 228
-	and %r3, %r10, %r6
-	std %r3, 352(%r1)
+	and %r6, %r7, %r12
 # v51 = v19 & v7
 	.loc 1 229
-	and %r3, %r17, %r11
-	std %r3, 360(%r1)
+	and %r8, %r5, %r10
 # v53 = v20 & v9
 	.loc 1 230
-	and %r3, %r7, %r28
-	std %r3, 368(%r1)
+	and %r20, %r27, %r28
 # v57 = v22 & v11
 	.loc 1 231
-	and %r3, %r29, %r20
-	std %r3, 144(%r1)
+	and %r3, %r17, %r29
 # v58 = v23 & v13
 	.loc 1 232
-	and %r3, %r26, %r19
-	std %r3, 152(%r1)
+	and %r4, %r21, %r11
 # v51 = v55 ^ v51
 	.loc 1 233
-	ld %r3, 352(%r1)
-	ld %r4, 360(%r1)
-	xor %r3, %r3, %r4
+	xor %r8, %r6, %r8
 # v53 = v51 ^ v53
 	.loc 1 234
-	ld %r4, 368(%r1)
-	xor %r3, %r3, %r4
+	xor %r20, %r8, %r20
 # v57 = v53 ^ v57
 	.loc 1 235
-	ld %r4, 144(%r1)
-	xor %r3, %r3, %r4
+	xor %r3, %r20, %r3
 # v58 = v57 ^ v58
 	.loc 1 236
-	ld %r4, 152(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 352(%r1)
+	xor %r20, %r3, %r4
 # v57 = v17 & v2
 	.loc 1 237
-	and %r3, %r10, %r5
-	std %r3, 360(%r1)
+	and %r3, %r7, %r25
 # v53 = v19 & v4
 	.loc 1 238
-	and %r4, %r17, %r6
+	and %r4, %r5, %r12
 # v51 = v20 & v7
 	.loc 1 239
-	and %r3, %r7, %r11
-	std %r3, 368(%r1)
+	and %r6, %r27, %r10
 # v55 = v22 & v9
 	.loc 1 240
-	and %r3, %r29, %r28
-	std %r3, 400(%r1)
+	and %r8, %r17, %r28
 # v59 = v23 & v11
 	.loc 1 241
-	and %r3, %r26, %r20
-	std %r3, 144(%r1)
+	and %r16, %r21, %r29
 # v60 = v25 & v13
 	.loc 1 242
-	and %r3, %r15, %r19
-	std %r3, 152(%r1)
+	and %r18, %r9, %r11
 # v53 = v57 ^ v53
 	.loc 1 243
-	ld %r3, 360(%r1)
-	xor %r3, %r3, %r4
+	xor %r4, %r3, %r4
 # v51 = v53 ^ v51
 	.loc 1 244
-	ld %r4, 368(%r1)
-	xor %r3, %r3, %r4
+	xor %r6, %r4, %r6
 # v55 = v51 ^ v55
 	.loc 1 245
-	ld %r4, 400(%r1)
-	xor %r3, %r3, %r4
+	xor %r8, %r6, %r8
 # v59 = v55 ^ v59
 	.loc 1 246
-	ld %r4, 144(%r1)
-	xor %r3, %r3, %r4
+	xor %r16, %r8, %r16
 # v60 = v59 ^ v60
 	.loc 1 247
-	ld %r4, 152(%r1)
-	xor %r3, %r3, %r4
-	std %r3, 144(%r1)
+	xor %r16, %r16, %r18
 # v17 = v17 & v24
 	.loc 1 248
-	and %r3, %r10, %r16
-	std %r3, 152(%r1)
+	ld %r15, 208(%r1)
+	and %r18, %r7, %r15
 # v59 = v19 & v2
 	.loc 1 249
-	and %r3, %r17, %r5
-	std %r3, 400(%r1)
+	and %r14, %r5, %r25
 # v55 = v20 & v4
 	.loc 1 250
-	and %r3, %r7, %r6
-	std %r3, 360(%r1)
+	and %r8, %r27, %r12
 # v51 = v22 & v7
 	.loc 1 251
-	and %r3, %r29, %r11
-	std %r3, 368(%r1)
+	and %r7, %r17, %r10
 # v53 = v23 & v9
 	.loc 1 252
-	and %r3, %r26, %r28
-	std %r3, 408(%r1)
+	and %r6, %r21, %r28
 # v57 = v25 & v11
 	.loc 1 253
-	and %r4, %r15, %r20
+	and %r4, %r9, %r29
 # v13 = v15 & v13
 	.loc 1 254
-	and %r10, %r9, %r19
+	ld %r3, 232(%r1)
+	and %r11, %r3, %r11
 # v59 = v17 ^ v59
 	.loc 1 255
-	ld %r3, 152(%r1)
-	ld %r19, 400(%r1)
-	xor %r19, %r3, %r19
+	xor %r14, %r18, %r14
 # v55 = v59 ^ v55
 	.loc 1 256
-	ld %r3, 360(%r1)
-	xor %r19, %r19, %r3
+	xor %r8, %r14, %r8
 # v51 = v55 ^ v51
 	.loc 1 257
-	ld %r3, 368(%r1)
-	xor %r3, %r19, %r3
+	xor %r7, %r8, %r7
 # v53 = v51 ^ v53
 	.loc 1 258
-	ld %r19, 408(%r1)
-	xor %r3, %r3, %r19
+	xor %r6, %r7, %r6
 # v57 = v53 ^ v57
 	.loc 1 259
-	xor %r3, %r3, %r4
+	xor %r4, %r6, %r4
 # v13 = v57 ^ v13
 	.loc 1 260
-	xor %r3, %r3, %r10
-	std %r3, 152(%r1)
+	xor %r11, %r4, %r11
 # v19 = v19 & v24
 	.loc 1 261
-	and %r17, %r17, %r16
+	and %r5, %r5, %r15
 # v57 = v20 & v2
 	.loc 1 262
-	and %r19, %r7, %r5
+	and %r4, %r27, %r25
 # v53 = v22 & v4
 	.loc 1 263
-	and %r10, %r29, %r6
+	and %r6, %r17, %r12
 # v51 = v23 & v7
 	.loc 1 264
-	and %r4, %r26, %r11
+	and %r8, %r21, %r10
 # v55 = v25 & v9
 	.loc 1 265
-	and %r3, %r15, %r28
+	and %r7, %r9, %r28
 # v11 = v15 & v11
 	.loc 1 266
-	and %r20, %r9, %r20
+	and %r29, %r3, %r29
 # v57 = v19 ^ v57
 	.loc 1 267
-	xor %r19, %r17, %r19
+	xor %r4, %r5, %r4
 # v53 = v57 ^ v53
 	.loc 1 268
-	xor %r10, %r19, %r10
+	xor %r6, %r4, %r6
 # v51 = v53 ^ v51
 	.loc 1 269
-	xor %r4, %r10, %r4
+	xor %r8, %r6, %r8
 # v55 = v51 ^ v55
 	.loc 1 270
-	xor %r3, %r4, %r3
+	xor %r7, %r8, %r7
 # v11 = v55 ^ v11
 	.loc 1 271
-	xor %r20, %r3, %r20
+	xor %r29, %r7, %r29
 # v20 = v20 & v24
 	.loc 1 272
-	and %r7, %r7, %r16
+	and %r27, %r27, %r15
 # v55 = v22 & v2
 	.loc 1 273
-	and %r3, %r29, %r5
+	and %r4, %r17, %r25
 # v51 = v23 & v4
 	.loc 1 274
-	and %r4, %r26, %r6
+	and %r5, %r21, %r12
 # v53 = v25 & v7
 	.loc 1 275
-	and %r10, %r15, %r11
+	and %r6, %r9, %r10
 # v9 = v15 & v9
 	.loc 1 276
-	and %r28, %r9, %r28
+	and %r28, %r3, %r28
 # v55 = v20 ^ v55
 	.loc 1 277
-	xor %r3, %r7, %r3
+	xor %r4, %r27, %r4
 # v51 = v55 ^ v51
 	.loc 1 278
-	xor %r4, %r3, %r4
+	xor %r5, %r4, %r5
 # v53 = v51 ^ v53
 	.loc 1 279
-	xor %r10, %r4, %r10
+	xor %r6, %r5, %r6
 # v9 = v53 ^ v9
 	.loc 1 280
-	xor %r28, %r10, %r28
+	xor %r28, %r6, %r28
 # v22 = v22 & v24
 	.loc 1 281
-	and %r29, %r29, %r16
+	and %r17, %r17, %r15
 # v53 = v23 & v2
 	.loc 1 282
-	and %r3, %r26, %r5
+	and %r4, %r21, %r25
 # v51 = v25 & v4
 	.loc 1 283
-	and %r4, %r15, %r6
+	and %r5, %r9, %r12
 # v7 = v15 & v7
 	.loc 1 284
-	and %r11, %r9, %r11
+	and %r10, %r3, %r10
 # v53 = v22 ^ v53
 	.loc 1 285
-	xor %r3, %r29, %r3
+	xor %r4, %r17, %r4
 # v51 = v53 ^ v51
 	.loc 1 286
-	xor %r4, %r3, %r4
+	xor %r5, %r4, %r5
 # v7 = v51 ^ v7
 	.loc 1 287
-	xor %r11, %r4, %r11
+	xor %r10, %r5, %r10
 # v23 = v23 & v24
 	.loc 1 288
-	and %r26, %r26, %r16
+	and %r21, %r21, %r15
 # v51 = v25 & v2
 	.loc 1 289
-	and %r3, %r15, %r5
+	and %r4, %r9, %r25
 # v4 = v15 & v4
 	.loc 1 290
-	and %r6, %r9, %r6
+	and %r12, %r3, %r12
 # v51 = v23 ^ v51
 	.loc 1 291
-	xor %r3, %r26, %r3
+	xor %r4, %r21, %r4
 # v4 = v51 ^ v4
 	.loc 1 292
-	xor %r6, %r3, %r6
+	xor %r12, %r4, %r12
 # v25 = v25 & v24
 	.loc 1 293
-	and %r15, %r15, %r16
+	and %r9, %r9, %r15
 # v2 = v15 & v2
 	.loc 1 294
-	and %r5, %r9, %r5
+	and %r25, %r3, %r25
 # v2 = v25 ^ v2
 	.loc 1 295
-	xor %r5, %r15, %r5
+	xor %r25, %r9, %r25
 # v15 = v15 & v24
 	.loc 1 296
-	and %r9, %r9, %r16
+	and %r4, %r3, %r15
 # v50 = v50 ^ v26
 	.loc 1 297
-	ld %r3, 136(%r1)
-	ld %r4, 120(%r1)
-	xor %r3, %r3, %r4
+	ld %r3, 216(%r1)
+	xor %r26, %r26, %r3
 # v50 = v50 ^ v39
 	.loc 1 298
-	ld %r4, 128(%r1)
-	xor %r4, %r3, %r4
+	ld %r5, 224(%r1)
+	xor %r26, %r26, %r5
 # v52 = v52 ^ v28
 	.loc 1 299
-	ld %r3, 328(%r1)
-	ld %r7, 160(%r1)
-	xor %r3, %r3, %r7
+	ld %r3, 240(%r1)
+	xor %r24, %r24, %r3
 # v52 = v52 ^ v41
 	.loc 1 300
-	ld %r7, 256(%r1)
-	xor %r7, %r3, %r7
+	ld %r6, 336(%r1)
+	xor %r24, %r24, %r6
 # v54 = v54 ^ v30
 	.loc 1 301
-	ld %r3, 336(%r1)
-	ld %r10, 168(%r1)
-	xor %r3, %r3, %r10
+	ld %r3, 248(%r1)
+	xor %r22, %r22, %r3
 # v54 = v54 ^ v43
 	.loc 1 302
-	ld %r10, 264(%r1)
-	xor %r10, %r3, %r10
+	ld %r7, 344(%r1)
+	xor %r22, %r22, %r7
 # v56 = v56 ^ v32
 	.loc 1 303
-	ld %r3, 344(%r1)
-	ld %r29, 176(%r1)
-	xor %r3, %r3, %r29
+	ld %r3, 256(%r1)
+	xor %r19, %r19, %r3
 # v56 = v56 ^ v45
 	.loc 1 304
-	ld %r29, 272(%r1)
-	xor %r29, %r3, %r29
+	ld %r8, 352(%r1)
+	xor %r19, %r19, %r8
 # v58 = v58 ^ v34
 	.loc 1 305
-	ld %r3, 352(%r1)
-	ld %r26, 184(%r1)
-	xor %r3, %r3, %r26
+	ld %r3, 264(%r1)
+	xor %r20, %r20, %r3
 # v58 = v58 ^ v47
 	.loc 1 306
-	ld %r26, 280(%r1)
-	xor %r26, %r3, %r26
+	ld %r9, 360(%r1)
+	xor %r20, %r20, %r9
 # v60 = v60 ^ v36
 	.loc 1 307
-	ld %r3, 144(%r1)
-	ld %r19, 192(%r1)
-	xor %r3, %r3, %r19
+	ld %r3, 272(%r1)
+	xor %r16, %r16, %r3
 # v60 = v60 ^ v49
 	.loc 1 308
-	ld %r19, 288(%r1)
-	xor %r3, %r3, %r19
-	std %r3, 144(%r1)
+	xor %r16, %r16, %r23
 # v13 = v13 ^ v38
 	.loc 1 309
-	ld %r3, 152(%r1)
-	ld %r19, 200(%r1)
-	xor %r3, %r3, %r19
+	ld %r3, 280(%r1)
+	xor %r11, %r11, %r3
 # v13 = v13 ^ v46
 	.loc 1 310
-	ld %r19, 296(%r1)
-	xor %r3, %r3, %r19
-	std %r3, 136(%r1)
+	xor %r27, %r11, %r30
 # v11 = v11 ^ v35
 	.loc 1 311
-	ld %r3, 208(%r1)
-	xor %r20, %r20, %r3
+	std %r30, 224(%r1)
+	ld %r30, 288(%r1)
+	xor %r29, %r29, %r30
 # v11 = v11 ^ v48
 	.loc 1 312
-	ld %r19, 304(%r1)
-	xor %r20, %r20, %r19
-	std %r20, 152(%r1)
+	xor %r29, %r29, %r31
 # v9 = v9 ^ v37
 	.loc 1 313
-	ld %r20, 216(%r1)
-	xor %r28, %r28, %r20
+	std %r31, 232(%r1)
+	ld %r21, 296(%r1)
+	xor %r28, %r28, %r21
 # v9 = v9 ^ v42
 	.loc 1 314
-	ld %r19, 312(%r1)
-	xor %r28, %r28, %r19
-	std %r28, 208(%r1)
+	ld %r18, 368(%r1)
+	xor %r28, %r28, %r18
 # v7 = v7 ^ v31
 	.loc 1 315
-	ld %r28, 224(%r1)
-	xor %r11, %r11, %r28
+	ld %r31, 304(%r1)
+	xor %r10, %r10, %r31
 # v7 = v7 ^ v44
 	.loc 1 316
-	ld %r19, 320(%r1)
-	xor %r19, %r11, %r19
+	ld %r17, 376(%r1)
+	xor %r15, %r10, %r17
 # v4 = v4 ^ v33
 	.loc 1 317
-	ld %r11, 232(%r1)
-	xor %r6, %r6, %r11
+	ld %r11, 312(%r1)
+	xor %r12, %r12, %r11
 # v4 = v4 ^ v40
 	.loc 1 318
-	xor %r17, %r6, %r14
+	ld %r14, 384(%r1)
+	xor %r12, %r12, %r14
 # v2 = v2 ^ v27
 	.loc 1 319
-	ld %r6, 240(%r1)
-	xor %r5, %r5, %r6
+	ld %r10, 320(%r1)
+	xor %r25, %r25, %r10
 # v15 = v15 ^ v29
 	.loc 1 320
-	ld %r15, 248(%r1)
-	xor %r9, %r9, %r15
+	ld %r3, 328(%r1)
+	xor %r4, %r4, %r3
 # v35 = v50 ^ v35
 	.loc 1 321
-	xor %r3, %r4, %r3
-	std %r3, 216(%r1)
+	xor %r30, %r26, %r30
 # v37 = v52 ^ v37
 	.loc 1 322
-	xor %r4, %r7, %r20
+	xor %r21, %r24, %r21
 # v31 = v54 ^ v31
 	.loc 1 323
-	xor %r7, %r10, %r28
+	xor %r31, %r22, %r31
 # v33 = v56 ^ v33
 	.loc 1 324
-	xor %r11, %r29, %r11
+	xor %r11, %r19, %r11
 # v27 = v58 ^ v27
 	.loc 1 325
-	xor %r26, %r26, %r6
+	xor %r10, %r20, %r10
 # v29 = v60 ^ v29
 	.loc 1 326
-	ld %r3, 144(%r1)
-	xor %r20, %r3, %r15
+	xor %r3, %r16, %r3
 # v39 = v11 ^ v39
 	.loc 1 327
-	ld %r3, 128(%r1)
-	ld %r6, 152(%r1)
-	xor %r3, %r6, %r3
+	xor %r5, %r29, %r5
 # v41 = v9 ^ v41
 	.loc 1 328
-	ld %r6, 256(%r1)
-	ld %r10, 208(%r1)
-	xor %r6, %r10, %r6
+	xor %r6, %r28, %r6
 # v43 = v7 ^ v43
 	.loc 1 329
-	ld %r10, 264(%r1)
-	xor %r10, %r19, %r10
+	xor %r7, %r15, %r7
 # v45 = v4 ^ v45
 	.loc 1 330
-	ld %r29, 272(%r1)
-	xor %r29, %r17, %r29
+	xor %r8, %r12, %r8
 # v47 = v2 ^ v47
 	.loc 1 331
-	ld %r28, 280(%r1)
-	xor %r28, %r5, %r28
+	xor %r9, %r25, %r9
 # v49 = v15 ^ v49
 	.loc 1 332
-	ld %r5, 288(%r1)
-	xor %r9, %r9, %r5
+	xor %r23, %r4, %r23
 # v41 = v41 ^ v40
 	.loc 1 333
 	xor %r6, %r6, %r14
 # v39 = v39 ^ v40
 	.loc 1 334
-	xor %r3, %r3, %r14
+	xor %r5, %r5, %r14
 # v29 = v29 ^ v40
 	.loc 1 335
-	xor %r20, %r20, %r14
+	xor %r3, %r3, %r14
 # v40 = v27 ^ v40
 	.loc 1 336
-	xor %r14, %r26, %r14
+	xor %r14, %r10, %r14
 # v39 = v39 ^ v44
 	.loc 1 337
-	ld %r5, 320(%r1)
-	xor %r26, %r3, %r5
+	xor %r5, %r5, %r17
 # v13 = v13 ^ v44
 	.loc 1 338
-	ld %r3, 136(%r1)
-	xor %r3, %r3, %r5
+	xor %r27, %r27, %r17
 # v40 = v40 ^ v44
 	.loc 1 339
-	xor %r14, %r14, %r5
+	xor %r14, %r14, %r17
 # v44 = v33 ^ v44
 	.loc 1 340
-	xor %r5, %r11, %r5
+	xor %r17, %r11, %r17
 # v13 = v13 ^ v42
 	.loc 1 341
-	ld %r19, 312(%r1)
-	xor %r11, %r3, %r19
+	xor %r27, %r27, %r18
 # v29 = v29 ^ v42
 	.loc 1 342
-	xor %r3, %r20, %r19
+	xor %r3, %r3, %r18
 # v44 = v44 ^ v42
 	.loc 1 343
-	xor %r20, %r5, %r19
+	xor %r17, %r17, %r18
 # v42 = v31 ^ v42
 	.loc 1 344
-	xor %r5, %r7, %r19
+	xor %r18, %r31, %r18
 # v29 = v29 ^ v48
 	.loc 1 345
-	ld %r17, 304(%r1)
-	xor %r7, %r3, %r17
+	ld %r4, 232(%r1)
+	xor %r10, %r3, %r4
 # v40 = v40 ^ v48
 	.loc 1 346
-	xor %r3, %r14, %r17
+	xor %r14, %r14, %r4
 # v42 = v42 ^ v48
 	.loc 1 347
-	xor %r19, %r5, %r17
+	xor %r18, %r18, %r4
 # v48 = v37 ^ v48
 	.loc 1 348
-	xor %r4, %r4, %r17
+	xor %r3, %r21, %r4
 # v40 = v40 ^ v46
 	.loc 1 349
-	ld %r15, 296(%r1)
-	xor %r5, %r3, %r15
+	ld %r4, 224(%r1)
+	xor %r14, %r14, %r4
 # v44 = v44 ^ v46
 	.loc 1 350
-	xor %r3, %r20, %r15
+	xor %r17, %r17, %r4
 # v48 = v48 ^ v46
 	.loc 1 351
-	xor %r17, %r4, %r15
+	xor %r3, %r3, %r4
 # v46 = v35 ^ v46
 	.loc 1 352
-	ld %r4, 216(%r1)
-	xor %r4, %r4, %r15
+	xor %r4, %r30, %r4
 # v44 = v44 ^ v49
 	.loc 1 353
-	xor %r20, %r3, %r9
+	xor %r17, %r17, %r23
 # v42 = v42 ^ v49
 	.loc 1 354
-	xor %r3, %r19, %r9
+	xor %r18, %r18, %r23
 # v46 = v46 ^ v49
 	.loc 1 355
-	xor %r4, %r4, %r9
+	xor %r4, %r4, %r23
 # v49 = v38 ^ v49
 	.loc 1 356
-	ld %r19, 200(%r1)
-	xor %r9, %r19, %r9
+	ld %r11, 280(%r1)
+	xor %r23, %r11, %r23
 # v42 = v42 ^ v47
 	.loc 1 357
-	xor %r19, %r3, %r28
+	xor %r18, %r18, %r9
 # v48 = v48 ^ v47
 	.loc 1 358
-	xor %r3, %r17, %r28
+	xor %r3, %r3, %r9
 # v49 = v49 ^ v47
 	.loc 1 359
-	xor %r9, %r9, %r28
+	xor %r23, %r23, %r9
 # v47 = v36 ^ v47
 	.loc 1 360
-	ld %r17, 192(%r1)
-	xor %r28, %r17, %r28
+	ld %r11, 272(%r1)
+	xor %r9, %r11, %r9
 # v48 = v48 ^ v45
 	.loc 1 361
-	xor %r17, %r3, %r29
+	xor %r3, %r3, %r8
 # v46 = v46 ^ v45
 	.loc 1 362
-	xor %r3, %r4, %r29
+	xor %r4, %r4, %r8
 # v47 = v47 ^ v45
 	.loc 1 363
-	xor %r28, %r28, %r29
+	xor %r9, %r9, %r8
 # v45 = v34 ^ v45
 	.loc 1 364
-	ld %r4, 184(%r1)
-	xor %r29, %r4, %r29
+	ld %r11, 264(%r1)
+	xor %r8, %r11, %r8
 # v46 = v46 ^ v43
 	.loc 1 365
-	xor %r4, %r3, %r10
+	xor %r11, %r4, %r7
 # v49 = v49 ^ v43
 	.loc 1 366
-	xor %r3, %r9, %r10
+	xor %r23, %r23, %r7
 # v45 = v45 ^ v43
 	.loc 1 367
-	xor %r29, %r29, %r10
+	xor %r8, %r8, %r7
 # v43 = v32 ^ v43
 	.loc 1 368
-	ld %r9, 176(%r1)
-	xor %r10, %r9, %r10
+	ld %r4, 256(%r1)
+	xor %r7, %r4, %r7
 # v49 = v49 ^ v41
 	.loc 1 369
-	xor %r9, %r3, %r6
+	xor %r23, %r23, %r6
 # v47 = v47 ^ v41
 	.loc 1 370
-	xor %r3, %r28, %r6
+	xor %r9, %r9, %r6
 # v43 = v43 ^ v41
 	.loc 1 371
-	xor %r10, %r10, %r6
+	xor %r7, %r7, %r6
 # v41 = v30 ^ v41
 	.loc 1 372
-	ld %r28, 168(%r1)
-	xor %r6, %r28, %r6
+	ld %r4, 248(%r1)
+	xor %r6, %r4, %r6
 # v47 = v47 ^ v39
 	.loc 1 373
-	xor %r28, %r3, %r26
+	xor %r9, %r9, %r5
 # v45 = v45 ^ v39
 	.loc 1 374
-	xor %r3, %r29, %r26
+	xor %r8, %r8, %r5
 # v41 = v41 ^ v39
 	.loc 1 375
-	xor %r6, %r6, %r26
+	xor %r6, %r6, %r5
 # v39 = v28 ^ v39
 	.loc 1 376
-	ld %r29, 160(%r1)
-	xor %r26, %r29, %r26
+	ld %r4, 240(%r1)
+	xor %r5, %r4, %r5
 # v45 = v45 ^ v13
 	.loc 1 377
-	xor %r29, %r3, %r11
+	xor %r31, %r8, %r27
 # v43 = v43 ^ v13
 	.loc 1 378
-	xor %r10, %r10, %r11
+	xor %r7, %r7, %r27
 # v39 = v39 ^ v13
 	.loc 1 379
-	xor %r26, %r26, %r11
+	xor %r5, %r5, %r27
 # v13 = v26 ^ v13
 	.loc 1 380
-	ld %r3, 120(%r1)
-	xor %r11, %r3, %r11
+	ld %r4, 216(%r1)
+	xor %r27, %r4, %r27
 # v13 = v13 ^ v40
 	.loc 1 381
-	xor %r11, %r11, %r5
+	xor %r27, %r27, %r14
 # v26 = v46 ^ v40
 	.loc 1 382
-	xor %r3, %r4, %r5
+	xor %r4, %r11, %r14
 # v26 = v26 ^ v29
 	.loc 1 383
-	xor %r15, %r3, %r7
+	xor %r8, %r4, %r10
 # v39 = v39 ^ v46
 	.loc 1 384
-	xor %r26, %r26, %r4
+	xor %r5, %r5, %r11
 # v28 = v48 ^ v40
 	.loc 1 385
-	xor %r3, %r17, %r5
+	xor %r4, %r3, %r14
 # v28 = v28 ^ v29
 	.loc 1 386
-	xor %r3, %r3, %r7
+	xor %r12, %r4, %r10
 # v41 = v41 ^ v46
 	.loc 1 387
-	xor %r6, %r6, %r4
+	xor %r6, %r6, %r11
 # v41 = v41 ^ v48
 	.loc 1 388
-	xor %r6, %r6, %r17
+	xor %r6, %r6, %r3
 # v41 = v41 ^ v40
 	.loc 1 389
-	xor %r6, %r6, %r5
+	xor %r6, %r6, %r14
 # v41 = v41 ^ v29
 	.loc 1 390
-	xor %r6, %r6, %r7
+	xor %r30, %r6, %r10
 # v46 = v46 ^ v42
 	.loc 1 391
-	xor %r4, %r4, %r19
+	xor %r11, %r11, %r18
 # v43 = v43 ^ v48
 	.loc 1 392
-	xor %r10, %r10, %r17
+	xor %r7, %r7, %r3
 # v43 = v43 ^ v42
 	.loc 1 393
-	xor %r10, %r10, %r19
+	xor %r7, %r7, %r18
 # v43 = v43 ^ v29
 	.loc 1 394
-	xor %r10, %r10, %r7
+	xor %r7, %r7, %r10
 # v48 = v48 ^ v44
 	.loc 1 395
-	xor %r17, %r17, %r20
+	xor %r29, %r3, %r17
 # v45 = v45 ^ v42
 	.loc 1 396
-	xor %r29, %r29, %r19
+	xor %r3, %r31, %r18
 # v45 = v45 ^ v44
 	.loc 1 397
-	xor %r29, %r29, %r20
+	xor %r31, %r3, %r17
 # v42 = v42 ^ v40
 	.loc 1 398
-	xor %r19, %r19, %r5
+	xor %r18, %r18, %r14
 # v47 = v47 ^ v44
 	.loc 1 399
-	xor %r28, %r28, %r20
+	xor %r3, %r9, %r17
 # v47 = v47 ^ v40
 	.loc 1 400
-	xor %r28, %r28, %r5
+	xor %r9, %r3, %r14
 # v44 = v44 ^ v29
 	.loc 1 401
-	xor %r20, %r20, %r7
+	xor %r17, %r17, %r10
 # v40 = v49 ^ v40
 	.loc 1 402
-	xor %r5, %r9, %r5
+	xor %r14, %r23, %r14
 # v29 = v40 ^ v29
 	.loc 1 403
-	xor %r9, %r5, %r7
+	xor %r28, %r14, %r10
 # v40 = v13 & v0
 	.loc 1 404
-	and %r5, %r11, %r25
-	std %r5, 120(%r1)
+	ld %r26, 112(%r1)
+	and %r3, %r27, %r26
 # v49 = v13 & v6
 	.loc 1 405
-	and %r5, %r11, %r21
+	std %r3, 216(%r1)
+	ld %r25, 144(%r1)
+	and %r3, %r27, %r25
 # v30 = v26 & v0
 	.loc 1 406
-	and %r7, %r15, %r25
+	and %r4, %r8, %r26
 # v30 = v49 ^ v30
 	.loc 1 407
-	xor %r5, %r5, %r7
-	std %r5, 128(%r1)
+	xor %r4, %r3, %r4
 # v49 = v13 & v10
 	.loc 1 408
-	and %r5, %r11, %r30
+	std %r4, 144(%r1)
+	ld %r24, 160(%r1)
+	and %r3, %r27, %r24
 # v32 = v26 & v6
 	.loc 1 409
-	and %r7, %r15, %r21
+	and %r4, %r8, %r25
 # v34 = v39 & v0
 	.loc 1 410
-	and %r14, %r26, %r25
+	and %r6, %r5, %r26
 # v32 = v49 ^ v32
 	.loc 1 411
-	xor %r7, %r5, %r7
+	xor %r4, %r3, %r4
 # v34 = v32 ^ v34
 	.loc 1 412
-	xor %r5, %r7, %r14
-	std %r5, 136(%r1)
+	xor %r6, %r4, %r6
 # v32 = v13 & v14
 	.loc 1 413
-	and %r5, %r11, %r31
-	std %r5, 144(%r1)
+	std %r6, 160(%r1)
+	ld %r23, 176(%r1)
+	and %r3, %r27, %r23
 # v49 = v26 & v10
 	.loc 1 414
-	and %r5, %r15, %r30
-	std %r5, 152(%r1)
+	and %r4, %r8, %r24
 # v36 = v39 & v6
 	.loc 1 415
-	and %r5, %r26, %r21
-	std %r5, 160(%r1)
+	and %r6, %r5, %r25
 # v38 = v28 & v0
 	.loc 1 416
-	and %r7, %r3, %r25
+	and %r10, %r12, %r26
 # v49 = v32 ^ v49
 	.loc 1 417
-	ld %r5, 144(%r1)
-	ld %r14, 152(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v36 = v49 ^ v36
 	.loc 1 418
-	ld %r14, 160(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v38 = v36 ^ v38
 	.loc 1 419
-	xor %r5, %r5, %r7
-	std %r5, 144(%r1)
+	xor %r10, %r6, %r10
 # v36 = v13 & v18
 	.loc 1 420
-	and %r5, %r11, %r18
-	std %r5, 152(%r1)
+	std %r10, 176(%r1)
+	ld %r21, 192(%r1)
+	and %r3, %r27, %r21
 # v49 = v26 & v14
 	.loc 1 421
-	and %r5, %r15, %r31
-	std %r5, 168(%r1)
+	and %r4, %r8, %r23
 # v32 = v39 & v10
 	.loc 1 422
-	and %r5, %r26, %r30
-	std %r5, 160(%r1)
+	and %r6, %r5, %r24
 # v35 = v28 & v6
 	.loc 1 423
-	and %r5, %r3, %r21
-	std %r5, 176(%r1)
+	and %r10, %r12, %r25
 # v37 = v41 & v0
 	.loc 1 424
-	and %r7, %r6, %r25
+	and %r22, %r30, %r26
 # v49 = v36 ^ v49
 	.loc 1 425
-	ld %r5, 152(%r1)
-	ld %r14, 168(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v32 = v49 ^ v32
 	.loc 1 426
-	ld %r14, 160(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v35 = v32 ^ v35
 	.loc 1 427
-	ld %r14, 176(%r1)
-	xor %r5, %r5, %r14
+	xor %r10, %r6, %r10
 # v37 = v35 ^ v37
 	.loc 1 428
-	xor %r5, %r5, %r7
-	std %r5, 152(%r1)
+	xor %r22, %r10, %r22
 # v35 = v13 & v21
 	.loc 1 429
-	ld %r5, 112(%r1)
-	and %r5, %r11, %r5
-	std %r5, 160(%r1)
+	std %r22, 224(%r1)
+	ld %r20, 200(%r1)
+	and %r3, %r27, %r20
 # v32 = v26 & v18
 	.loc 1 430
-	and %r5, %r15, %r18
-	std %r5, 184(%r1)
+	and %r4, %r8, %r21
 # v49 = v39 & v14
 	.loc 1 431
-	and %r5, %r26, %r31
-	std %r5, 168(%r1)
+	and %r6, %r5, %r23
 # v36 = v28 & v10
 	.loc 1 432
-	and %r5, %r3, %r30
-	std %r5, 176(%r1)
+	and %r10, %r12, %r24
 # v31 = v41 & v6
 	.loc 1 433
-	and %r5, %r6, %r21
-	std %r5, 192(%r1)
+	and %r22, %r30, %r25
 # v33 = v46 & v0
 	.loc 1 434
-	and %r7, %r4, %r25
+	and %r19, %r11, %r26
 # v32 = v35 ^ v32
 	.loc 1 435
-	ld %r5, 160(%r1)
-	ld %r14, 184(%r1)
-	xor %r14, %r5, %r14
+	xor %r4, %r3, %r4
 # v49 = v32 ^ v49
 	.loc 1 436
-	ld %r5, 168(%r1)
-	xor %r14, %r14, %r5
+	xor %r6, %r4, %r6
 # v36 = v49 ^ v36
 	.loc 1 437
-	ld %r5, 176(%r1)
-	xor %r5, %r14, %r5
+	xor %r10, %r6, %r10
 # v31 = v36 ^ v31
 	.loc 1 438
-	ld %r14, 192(%r1)
-	xor %r5, %r5, %r14
+	xor %r22, %r10, %r22
 # v33 = v31 ^ v33
 	.loc 1 439
-	xor %r5, %r5, %r7
-	std %r5, 160(%r1)
+	xor %r19, %r22, %r19
 # v31 = v13 & v24
 	.loc 1 440
-	and %r5, %r11, %r16
-	std %r5, 168(%r1)
+	std %r19, 232(%r1)
+	ld %r10, 208(%r1)
+	and %r3, %r27, %r10
 # v36 = v26 & v21
 	.loc 1 441
-	ld %r5, 112(%r1)
-	and %r5, %r15, %r5
-	std %r5, 200(%r1)
+	and %r4, %r8, %r20
 # v49 = v39 & v18
 	.loc 1 442
-	and %r5, %r26, %r18
-	std %r5, 176(%r1)
+	and %r6, %r5, %r21
 # v32 = v28 & v14
 	.loc 1 443
-	and %r5, %r3, %r31
-	std %r5, 184(%r1)
+	and %r15, %r12, %r23
 # v35 = v41 & v10
 	.loc 1 444
-	and %r5, %r6, %r30
-	std %r5, 192(%r1)
+	and %r16, %r30, %r24
 # v27 = v46 & v6
 	.loc 1 445
-	and %r5, %r4, %r21
-	std %r5, 208(%r1)
+	and %r19, %r11, %r25
 # v15 = v43 & v0
 	.loc 1 446
-	and %r7, %r10, %r25
+	and %r22, %r7, %r26
 # v36 = v31 ^ v36
 	.loc 1 447
-	ld %r5, 168(%r1)
-	ld %r14, 200(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v49 = v36 ^ v49
 	.loc 1 448
-	ld %r14, 176(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v32 = v49 ^ v32
 	.loc 1 449
-	ld %r14, 184(%r1)
-	xor %r5, %r5, %r14
+	xor %r15, %r6, %r15
 # v35 = v32 ^ v35
 	.loc 1 450
-	ld %r14, 192(%r1)
-	xor %r5, %r5, %r14
+	xor %r16, %r15, %r16
 # v27 = v35 ^ v27
 	.loc 1 451
-	ld %r14, 208(%r1)
-	xor %r5, %r5, %r14
+	xor %r19, %r16, %r19
 # v15 = v27 ^ v15
 	.loc 1 452
-	xor %r5, %r5, %r7
-	std %r5, 168(%r1)
+	xor %r22, %r19, %r22
 # v27 = v26 & v24
 	.loc 1 453
-	and %r5, %r15, %r16
-	std %r5, 176(%r1)
+	std %r22, 240(%r1)
+	and %r3, %r8, %r10
 # v35 = v39 & v21
 	.loc 1 454
-	ld %r5, 112(%r1)
-	and %r5, %r26, %r5
-	std %r5, 200(%r1)
+	and %r4, %r5, %r20
 # v32 = v28 & v18
 	.loc 1 455
-	and %r5, %r3, %r18
-	std %r5, 184(%r1)
+	and %r6, %r12, %r21
 # v49 = v41 & v14
 	.loc 1 456
-	and %r5, %r6, %r31
-	std %r5, 192(%r1)
+	and %r22, %r30, %r23
 # v36 = v46 & v10
 	.loc 1 457
-	and %r5, %r4, %r30
-	std %r5, 208(%r1)
+	and %r16, %r11, %r24
 # v31 = v43 & v6
 	.loc 1 458
-	and %r7, %r10, %r21
+	and %r19, %r7, %r25
 # v35 = v27 ^ v35
 	.loc 1 459
-	ld %r5, 176(%r1)
-	ld %r14, 200(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v32 = v35 ^ v32
 	.loc 1 460
-	ld %r14, 184(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v49 = v32 ^ v49
 	.loc 1 461
-	ld %r14, 192(%r1)
-	xor %r5, %r5, %r14
+	xor %r22, %r6, %r22
 # v36 = v49 ^ v36
 	.loc 1 462
-	ld %r14, 208(%r1)
-	xor %r5, %r5, %r14
+	xor %r16, %r22, %r16
 # v31 = v36 ^ v31
 	.loc 1 463
-	xor %r5, %r5, %r7
-	std %r5, 176(%r1)
+	xor %r19, %r16, %r19
 # v36 = v39 & v24
 	.loc 1 464
-	and %r5, %r26, %r16
-	std %r5, 184(%r1)
+	std %r19, 248(%r1)
+	and %r3, %r5, %r10
 # v49 = v28 & v21
 	.loc 1 465
-	ld %r5, 112(%r1)
-	and %r5, %r3, %r5
-	std %r5, 200(%r1)
+	and %r4, %r12, %r20
 # v32 = v41 & v18
 	.loc 1 466
-	and %r5, %r6, %r18
-	std %r5, 192(%r1)
+	and %r6, %r30, %r21
 # v35 = v46 & v14
 	.loc 1 467
-	and %r5, %r4, %r31
-	std %r5, 208(%r1)
+	and %r22, %r11, %r23
 # v27 = v43 & v10
 	.loc 1 468
-	and %r7, %r10, %r30
+	and %r19, %r7, %r24
 # v49 = v36 ^ v49
 	.loc 1 469
-	ld %r5, 184(%r1)
-	ld %r14, 200(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v32 = v49 ^ v32
 	.loc 1 470
-	ld %r14, 192(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v35 = v32 ^ v35
 	.loc 1 471
-	ld %r14, 208(%r1)
-	xor %r5, %r5, %r14
+	xor %r22, %r6, %r22
 # v27 = v35 ^ v27
 	.loc 1 472
-	xor %r5, %r5, %r7
-	std %r5, 184(%r1)
+	xor %r19, %r22, %r19
 # v35 = v28 & v24
 	.loc 1 473
-	and %r5, %r3, %r16
-	std %r5, 192(%r1)
+	std %r19, 256(%r1)
+	and %r3, %r12, %r10
 # v32 = v41 & v21
 	.loc 1 474
-	ld %r7, 112(%r1)
-	and %r5, %r6, %r7
-	std %r5, 200(%r1)
+	and %r4, %r30, %r20
 # v49 = v46 & v18
 	.loc 1 475
-	and %r5, %r4, %r18
-	std %r5, 208(%r1)
+	and %r6, %r11, %r21
 # v36 = v43 & v14
 	.loc 1 476
-	and %r5, %r10, %r31
-	std %r5, 216(%r1)
+	and %r22, %r7, %r23
 # v32 = v35 ^ v32
 	.loc 1 477
-	ld %r5, 192(%r1)
-	ld %r14, 200(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v49 = v32 ^ v49
 	.loc 1 478
-	ld %r14, 208(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v36 = v49 ^ v36
 	.loc 1 479
-	ld %r14, 216(%r1)
-	xor %r5, %r5, %r14
-	std %r5, 192(%r1)
+	xor %r22, %r6, %r22
 # v49 = v41 & v24
 	.loc 1 480
-	and %r5, %r6, %r16
-	std %r5, 200(%r1)
+	std %r22, 264(%r1)
+	and %r3, %r30, %r10
 # v32 = v46 & v21
 	.loc 1 481
-	and %r5, %r4, %r7
-	std %r5, 208(%r1)
+	and %r4, %r11, %r20
 # v35 = v43 & v18
 	.loc 1 482
-	and %r5, %r10, %r18
-	std %r5, 216(%r1)
+	and %r6, %r7, %r21
 # v32 = v49 ^ v32
 	.loc 1 483
-	ld %r5, 200(%r1)
-	ld %r14, 208(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v35 = v32 ^ v35
 	.loc 1 484
-	ld %r14, 216(%r1)
-	xor %r5, %r5, %r14
-	std %r5, 200(%r1)
+	xor %r6, %r4, %r6
 # v32 = v46 & v24
 	.loc 1 485
-	and %r5, %r4, %r16
+	std %r6, 272(%r1)
+	and %r3, %r11, %r10
 # v49 = v43 & v21
 	.loc 1 486
-	and %r7, %r10, %r7
+	and %r4, %r7, %r20
 # v49 = v32 ^ v49
 	.loc 1 487
-	xor %r5, %r5, %r7
-	std %r5, 208(%r1)
+	xor %r4, %r3, %r4
 # v32 = v43 & v24
 	.loc 1 488
-	and %r5, %r10, %r16
-	std %r5, 216(%r1)
+	std %r4, 280(%r1)
+	and %r3, %r7, %r10
 # v2 = v48 & v3
 	.loc 1 489
-	and %r5, %r17, %r24
-	std %r5, 224(%r1)
+	std %r3, 288(%r1)
+	std %r7, 112(%r1)
+	ld %r7, 128(%r1)
+	and %r3, %r29, %r7
 # v4 = v48 & v8
 	.loc 1 490
-	and %r5, %r17, %r27
+	std %r3, 128(%r1)
+	ld %r10, 152(%r1)
+	and %r3, %r29, %r10
 # v7 = v45 & v3
 	.loc 1 491
-	and %r7, %r29, %r24
+	and %r4, %r31, %r7
 # v7 = v4 ^ v7
 	.loc 1 492
-	xor %r5, %r5, %r7
-	std %r5, 232(%r1)
+	xor %r4, %r3, %r4
 # v4 = v48 & v12
 	.loc 1 493
-	and %r5, %r17, %r12
+	std %r4, 152(%r1)
+	ld %r21, 168(%r1)
+	and %r3, %r29, %r21
 # v9 = v45 & v8
 	.loc 1 494
-	and %r7, %r29, %r27
+	and %r4, %r31, %r10
 # v11 = v42 & v3
 	.loc 1 495
-	and %r14, %r19, %r24
+	and %r6, %r18, %r7
 # v9 = v4 ^ v9
 	.loc 1 496
-	xor %r7, %r5, %r7
+	xor %r4, %r3, %r4
 # v11 = v9 ^ v11
 	.loc 1 497
-	xor %r5, %r7, %r14
-	std %r5, 240(%r1)
+	xor %r6, %r4, %r6
 # v9 = v48 & v16
 	.loc 1 498
-	and %r5, %r17, %r8
-	std %r5, 248(%r1)
+	std %r6, 168(%r1)
+	ld %r20, 184(%r1)
+	and %r3, %r29, %r20
 # v4 = v45 & v12
 	.loc 1 499
-	and %r5, %r29, %r12
-	std %r5, 256(%r1)
+	and %r4, %r31, %r21
 # v60 = v42 & v8
 	.loc 1 500
-	and %r5, %r19, %r27
-	std %r5, 264(%r1)
+	and %r6, %r18, %r10
 # v58 = v47 & v3
 	.loc 1 501
-	and %r7, %r28, %r24
+	and %r22, %r9, %r7
 # v4 = v9 ^ v4
 	.loc 1 502
-	ld %r5, 248(%r1)
-	ld %r14, 256(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v60 = v4 ^ v60
 	.loc 1 503
-	ld %r14, 264(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v58 = v60 ^ v58
 	.loc 1 504
-	xor %r5, %r5, %r7
-	std %r5, 248(%r1)
+	xor %r22, %r6, %r22
 # v60 = v48 & v1
 	.loc 1 505
-	and %r5, %r17, %r23
-	std %r5, 256(%r1)
+	std %r22, 184(%r1)
+	ld %r19, 120(%r1)
+	and %r3, %r29, %r19
 # v4 = v45 & v16
 	.loc 1 506
-	and %r5, %r29, %r8
-	std %r5, 272(%r1)
+	and %r4, %r31, %r20
 # v9 = v42 & v12
 	.loc 1 507
-	and %r5, %r19, %r12
-	std %r5, 264(%r1)
+	and %r6, %r18, %r21
 # v56 = v47 & v8
 	.loc 1 508
-	and %r5, %r28, %r27
-	std %r5, 280(%r1)
+	and %r22, %r9, %r10
 # v54 = v44 & v3
 	.loc 1 509
-	and %r7, %r20, %r24
+	and %r16, %r17, %r7
 # v4 = v60 ^ v4
 	.loc 1 510
-	ld %r5, 256(%r1)
-	ld %r14, 272(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v9 = v4 ^ v9
 	.loc 1 511
-	ld %r14, 264(%r1)
-	xor %r5, %r5, %r14
+	xor %r6, %r4, %r6
 # v56 = v9 ^ v56
 	.loc 1 512
-	ld %r14, 280(%r1)
-	xor %r5, %r5, %r14
+	xor %r22, %r6, %r22
 # v54 = v56 ^ v54
 	.loc 1 513
-	xor %r5, %r5, %r7
-	std %r5, 256(%r1)
+	xor %r16, %r22, %r16
 # v56 = v48 & v5
 	.loc 1 514
-	and %r5, %r17, %r22
-	std %r5, 264(%r1)
+	std %r16, 120(%r1)
+	ld %r6, 136(%r1)
+	and %r3, %r29, %r6
 # v9 = v45 & v1
 	.loc 1 515
-	and %r5, %r29, %r23
-	std %r5, 288(%r1)
+	and %r4, %r31, %r19
 # v4 = v42 & v16
 	.loc 1 516
-	and %r5, %r19, %r8
-	std %r5, 272(%r1)
+	and %r14, %r18, %r20
 # v60 = v47 & v12
 	.loc 1 517
-	and %r5, %r28, %r12
-	std %r5, 280(%r1)
+	and %r15, %r9, %r21
 # v52 = v44 & v8
 	.loc 1 518
-	and %r5, %r20, %r27
-	std %r5, 296(%r1)
+	and %r16, %r17, %r10
 # v50 = v29 & v3
 	.loc 1 519
-	and %r7, %r9, %r24
+	and %r22, %r28, %r7
 # v9 = v56 ^ v9
 	.loc 1 520
-	ld %r5, 264(%r1)
-	ld %r14, 288(%r1)
-	xor %r14, %r5, %r14
+	xor %r4, %r3, %r4
 # v4 = v9 ^ v4
 	.loc 1 521
-	ld %r5, 272(%r1)
-	xor %r14, %r14, %r5
+	xor %r14, %r4, %r14
 # v60 = v4 ^ v60
 	.loc 1 522
-	ld %r5, 280(%r1)
-	xor %r5, %r14, %r5
+	xor %r15, %r14, %r15
 # v52 = v60 ^ v52
 	.loc 1 523
-	ld %r14, 296(%r1)
-	xor %r5, %r5, %r14
+	xor %r16, %r15, %r16
 # v50 = v52 ^ v50
 	.loc 1 524
-	xor %r5, %r5, %r7
-	std %r5, 264(%r1)
+	xor %r22, %r16, %r22
 # v52 = v45 & v5
 	.loc 1 525
-	and %r5, %r29, %r22
-	std %r5, 272(%r1)
+	and %r3, %r31, %r6
 # v60 = v42 & v1
 	.loc 1 526
-	and %r5, %r19, %r23
-	std %r5, 288(%r1)
+	and %r4, %r18, %r19
 # v4 = v47 & v16
 	.loc 1 527
-	and %r5, %r28, %r8
-	std %r5, 280(%r1)
+	and %r14, %r9, %r20
 # v9 = v44 & v12
 	.loc 1 528
-	and %r5, %r20, %r12
-	std %r5, 296(%r1)
+	and %r15, %r17, %r21
 # v56 = v29 & v8
 	.loc 1 529
-	and %r7, %r9, %r27
+	and %r16, %r28, %r10
 # v60 = v52 ^ v60
 	.loc 1 530
-	ld %r5, 272(%r1)
-	ld %r14, 288(%r1)
-	xor %r5, %r5, %r14
+	xor %r4, %r3, %r4
 # v4 = v60 ^ v4
 	.loc 1 531
-	ld %r14, 280(%r1)
-	xor %r5, %r5, %r14
+	xor %r14, %r4, %r14
 # v9 = v4 ^ v9
 	.loc 1 532
-	ld %r14, 296(%r1)
-	xor %r5, %r5, %r14
+	xor %r15, %r14, %r15
 # v56 = v9 ^ v56
 	.loc 1 533
-	xor %r5, %r5, %r7
-	std %r5, 272(%r1)
+	xor %r16, %r15, %r16
 # v9 = v42 & v5
 	.loc 1 534
-	and %r14, %r19, %r22
+	and %r3, %r18, %r6
 # v4 = v47 & v1
 	.loc 1 535
-	and %r5, %r28, %r23
+	and %r4, %r9, %r19
 # v60 = v44 & v16
 	.loc 1 536
-	and %r7, %r20, %r8
-	std %r7, 280(%r1)
+	and %r14, %r17, %r20
 # v52 = v29 & v12
 	.loc 1 537
-	and %r7, %r9, %r12
+	and %r15, %r28, %r21
 # v4 = v9 ^ v4
 	.loc 1 538
-	xor %r5, %r14, %r5
+	xor %r4, %r3, %r4
 # v60 = v4 ^ v60
 	.loc 1 539
-	ld %r14, 280(%r1)
-	xor %r5, %r5, %r14
+	xor %r14, %r4, %r14
 # v52 = v60 ^ v52
 	.loc 1 540
-	xor %r5, %r5, %r7
-	std %r5, 280(%r1)
+	xor %r15, %r14, %r15
 # v60 = v47 & v5
 	.loc 1 541
-	and %r5, %r28, %r22
+	and %r3, %r9, %r6
 # v4 = v44 & v1
 	.loc 1 542
-	and %r7, %r20, %r23
+	and %r4, %r17, %r19
 # v9 = v29 & v16
 	.loc 1 543
-	and %r14, %r9, %r8
+	and %r14, %r28, %r20
 # v4 = v60 ^ v4
 	.loc 1 544
-	xor %r7, %r5, %r7
+	xor %r4, %r3, %r4
 # v9 = v4 ^ v9
 	.loc 1 545
-	xor %r14, %r7, %r14
+	xor %r14, %r4, %r14
 # v4 = v44 & v5
 	.loc 1 546
-	and %r5, %r20, %r22
+	std %r14, 136(%r1)
+	and %r3, %r17, %r6
 # v60 = v29 & v1
 	.loc 1 547
-	and %r7, %r9, %r23
+	and %r4, %r28, %r19
 # v60 = v4 ^ v60
 	.loc 1 548
-	xor %r7, %r5, %r7
+	xor %r4, %r3, %r4
 # v4 = v29 & v5
 	.loc 1 549
-	and %r5, %r9, %r22
+	std %r4, 296(%r1)
+	and %r3, %r28, %r6
 # v48 = v13 ^ v48
 	.loc 1 550
-	xor %r17, %r11, %r17
+	std %r3, 304(%r1)
+	xor %r29, %r27, %r29
 # v45 = v26 ^ v45
 	.loc 1 551
-	xor %r29, %r15, %r29
+	xor %r31, %r8, %r31
 # v42 = v39 ^ v42
 	.loc 1 552
-	xor %r19, %r26, %r19
+	xor %r18, %r5, %r18
 # v47 = v28 ^ v47
 	.loc 1 553
-	xor %r28, %r3, %r28
+	xor %r9, %r12, %r9
 # v44 = v41 ^ v44
 	.loc 1 554
-	xor %r20, %r6, %r20
+	xor %r17, %r30, %r17
 # v29 = v46 ^ v29
 	.loc 1 555
-	xor %r9, %r4, %r9
+	xor %r28, %r11, %r28
 # v3 = v0 ^ v3
 	.loc 1 556
-	xor %r24, %r25, %r24
+	xor %r7, %r26, %r7
 # v8 = v6 ^ v8
 	.loc 1 557
-	xor %r27, %r21, %r27
+	xor %r10, %r25, %r10
 # v12 = v10 ^ v12
 	.loc 1 558
-	xor %r12, %r30, %r12
+	xor %r21, %r24, %r21
 # v16 = v14 ^ v16
 	.loc 1 559
-	xor %r11, %r31, %r8
+	xor %r20, %r23, %r20
 # v1 = v18 ^ v1
 	.loc 1 560
-	xor %r23, %r18, %r23
+	ld %r3, 192(%r1)
+	xor %r19, %r3, %r19
 # v5 = v21 ^ v5
 	.loc 1 561
-	ld %r3, 112(%r1)
-	xor %r22, %r3, %r22
+	ld %r3, 200(%r1)
+	xor %r11, %r3, %r6
 # v21 = v48 & v3
 	.loc 1 562
-	and %r31, %r17, %r24
+	and %r8, %r29, %r7
 # v18 = v48 & v8
 	.loc 1 563
-	and %r3, %r17, %r27
+	and %r3, %r29, %r10
 # v14 = v45 & v3
 	.loc 1 564
-	and %r4, %r29, %r24
+	and %r4, %r31, %r7
 # v14 = v18 ^ v14
 	.loc 1 565
-	xor %r30, %r3, %r4
+	xor %r12, %r3, %r4
 # v18 = v48 & v12
 	.loc 1 566
-	and %r3, %r17, %r12
+	and %r3, %r29, %r21
 # v10 = v45 & v8
 	.loc 1 567
-	and %r4, %r29, %r27
+	and %r4, %r31, %r10
 # v6 = v42 & v3
 	.loc 1 568
-	and %r6, %r19, %r24
+	and %r5, %r18, %r7
 # v10 = v18 ^ v10
 	.loc 1 569
 	xor %r4, %r3, %r4
 # v6 = v10 ^ v6
 	.loc 1 570
-	xor %r26, %r4, %r6
+	xor %r30, %r4, %r5
 # v10 = v48 & v16
 	.loc 1 571
-	and %r3, %r17, %r11
+	and %r3, %r29, %r20
 # v18 = v45 & v12
 	.loc 1 572
-	and %r4, %r29, %r12
+	and %r4, %r31, %r21
 # v0 = v42 & v8
 	.loc 1 573
-	and %r6, %r19, %r27
+	and %r5, %r18, %r10
 # v46 = v47 & v3
 	.loc 1 574
-	and %r8, %r28, %r24
+	and %r6, %r9, %r7
 # v18 = v10 ^ v18
 	.loc 1 575
 	xor %r4, %r3, %r4
 # v0 = v18 ^ v0
 	.loc 1 576
-	xor %r6, %r4, %r6
+	xor %r5, %r4, %r5
 # v46 = v0 ^ v46
 	.loc 1 577
-	xor %r25, %r6, %r8
+	xor %r26, %r5, %r6
 # v0 = v48 & v1
 	.loc 1 578
-	and %r3, %r17, %r23
+	and %r3, %r29, %r19
 # v18 = v45 & v16
 	.loc 1 579
-	and %r4, %r29, %r11
+	and %r4, %r31, %r20
 # v10 = v42 & v12
 	.loc 1 580
-	and %r6, %r19, %r12
+	and %r5, %r18, %r21
 # v41 = v47 & v8
 	.loc 1 581
-	and %r8, %r28, %r27
+	and %r6, %r9, %r10
 # v28 = v44 & v3
 	.loc 1 582
-	and %r21, %r20, %r24
+	and %r27, %r17, %r7
 # v18 = v0 ^ v18
 	.loc 1 583
 	xor %r4, %r3, %r4
 # v10 = v18 ^ v10
 	.loc 1 584
-	xor %r6, %r4, %r6
+	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
 	.loc 1 585
-	xor %r8, %r6, %r8
+	xor %r6, %r5, %r6
 # v28 = v41 ^ v28
 	.loc 1 586
-	xor %r21, %r8, %r21
+	xor %r27, %r6, %r27
 # v41 = v48 & v5
 	.loc 1 587
-	and %r3, %r17, %r22
+	and %r3, %r29, %r11
 # v10 = v45 & v1
 	.loc 1 588
-	and %r4, %r29, %r23
+	and %r4, %r31, %r19
 # v18 = v42 & v16
 	.loc 1 589
-	and %r15, %r19, %r11
+	and %r5, %r18, %r20
 # v0 = v47 & v12
 	.loc 1 590
-	and %r18, %r28, %r12
+	and %r6, %r9, %r21
 # v39 = v44 & v8
 	.loc 1 591
-	and %r8, %r20, %r27
+	and %r24, %r17, %r10
 # v26 = v29 & v3
 	.loc 1 592
-	and %r6, %r9, %r24
+	and %r25, %r28, %r7
 # v10 = v41 ^ v10
 	.loc 1 593
 	xor %r4, %r3, %r4
 # v18 = v10 ^ v18
 	.loc 1 594
-	xor %r15, %r4, %r15
+	xor %r5, %r4, %r5
 # v0 = v18 ^ v0
 	.loc 1 595
-	xor %r18, %r15, %r18
+	xor %r6, %r5, %r6
 # v39 = v0 ^ v39
 	.loc 1 596
-	xor %r8, %r18, %r8
+	xor %r24, %r6, %r24
 # v26 = v39 ^ v26
 	.loc 1 597
-	xor %r18, %r8, %r6
+	xor %r24, %r24, %r25
 # v48 = v48 & v24
 	.loc 1 598
-	and %r17, %r17, %r16
+	ld %r23, 208(%r1)
+	and %r25, %r29, %r23
 # v39 = v45 & v5
 	.loc 1 599
-	and %r15, %r29, %r22
+	and %r14, %r31, %r11
 # v0 = v42 & v1
 	.loc 1 600
-	and %r8, %r19, %r23
+	and %r29, %r18, %r19
 # v18 = v47 & v16
 	.loc 1 601
-	and %r6, %r28, %r11
+	and %r6, %r9, %r20
 # v10 = v44 & v12
 	.loc 1 602
-	and %r4, %r20, %r12
+	and %r5, %r17, %r21
 # v41 = v29 & v8
 	.loc 1 603
-	and %r3, %r9, %r27
+	and %r4, %r28, %r10
 # v3 = v43 & v3
 	.loc 1 604
-	and %r24, %r10, %r24
+	ld %r3, 112(%r1)
+	and %r7, %r3, %r7
 # v39 = v48 ^ v39
 	.loc 1 605
-	xor %r15, %r17, %r15
+	xor %r14, %r25, %r14
 # v0 = v39 ^ v0
 	.loc 1 606
-	xor %r8, %r15, %r8
+	xor %r29, %r14, %r29
 # v18 = v0 ^ v18
 	.loc 1 607
-	xor %r6, %r8, %r6
+	xor %r6, %r29, %r6
 # v10 = v18 ^ v10
 	.loc 1 608
-	xor %r4, %r6, %r4
+	xor %r5, %r6, %r5
 # v41 = v10 ^ v41
 	.loc 1 609
-	xor %r3, %r4, %r3
+	xor %r4, %r5, %r4
 # v3 = v41 ^ v3
 	.loc 1 610
-	xor %r24, %r3, %r24
+	xor %r7, %r4, %r7
 # v45 = v45 & v24
 	.loc 1 611
-	and %r29, %r29, %r16
+	and %r31, %r31, %r23
 # v41 = v42 & v5
 	.loc 1 612
-	and %r3, %r19, %r22
+	and %r4, %r18, %r11
 # v10 = v47 & v1
 	.loc 1 613
-	and %r4, %r28, %r23
+	and %r5, %r9, %r19
 # v18 = v44 & v16
 	.loc 1 614
-	and %r8, %r20, %r11
+	and %r29, %r17, %r20
 # v0 = v29 & v12
 	.loc 1 615
-	and %r6, %r9, %r12
+	and %r6, %r28, %r21
 # v8 = v43 & v8
 	.loc 1 616
-	and %r27, %r10, %r27
+	and %r10, %r3, %r10
 # v41 = v45 ^ v41
 	.loc 1 617
-	xor %r3, %r29, %r3
+	xor %r4, %r31, %r4
 # v10 = v41 ^ v10
 	.loc 1 618
-	xor %r4, %r3, %r4
+	xor %r5, %r4, %r5
 # v18 = v10 ^ v18
 	.loc 1 619
-	xor %r8, %r4, %r8
+	xor %r29, %r5, %r29
 # v0 = v18 ^ v0
 	.loc 1 620
-	xor %r6, %r8, %r6
+	xor %r6, %r29, %r6
 # v8 = v0 ^ v8
 	.loc 1 621
-	xor %r27, %r6, %r27
+	xor %r10, %r6, %r10
 # v42 = v42 & v24
 	.loc 1 622
-	and %r19, %r19, %r16
+	and %r18, %r18, %r23
 # v0 = v47 & v5
 	.loc 1 623
-	and %r3, %r28, %r22
+	and %r4, %r9, %r11
 # v18 = v44 & v1
 	.loc 1 624
-	and %r4, %r20, %r23
+	and %r5, %r17, %r19
 # v10 = v29 & v16
 	.loc 1 625
-	and %r6, %r9, %r11
+	and %r6, %r28, %r20
 # v12 = v43 & v12
 	.loc 1 626
-	and %r12, %r10, %r12
+	and %r21, %r3, %r21
 # v0 = v42 ^ v0
 	.loc 1 627
-	xor %r3, %r19, %r3
+	xor %r4, %r18, %r4
 # v18 = v0 ^ v18
 	.loc 1 628
-	xor %r4, %r3, %r4
+	xor %r5, %r4, %r5
 # v10 = v18 ^ v10
 	.loc 1 629
-	xor %r6, %r4, %r6
+	xor %r6, %r5, %r6
 # v12 = v10 ^ v12
 	.loc 1 630
-	xor %r12, %r6, %r12
+	xor %r21, %r6, %r21
 # v47 = v47 & v24
 	.loc 1 631
-	and %r28, %r28, %r16
+	and %r9, %r9, %r23
 # v10 = v44 & v5
 	.loc 1 632
-	and %r3, %r20, %r22
+	and %r4, %r17, %r11
 # v18 = v29 & v1
 	.loc 1 633
-	and %r4, %r9, %r23
+	and %r5, %r28, %r19
 # v16 = v43 & v16
 	.loc 1 634
-	and %r11, %r10, %r11
+	and %r20, %r3, %r20
 # v10 = v47 ^ v10
 	.loc 1 635
-	xor %r3, %r28, %r3
+	xor %r4, %r9, %r4
 # v18 = v10 ^ v18
 	.loc 1 636
-	xor %r4, %r3, %r4
+	xor %r5, %r4, %r5
 # v16 = v18 ^ v16
 	.loc 1 637
-	xor %r11, %r4, %r11
+	xor %r20, %r5, %r20
 # v44 = v44 & v24
 	.loc 1 638
-	and %r20, %r20, %r16
+	and %r17, %r17, %r23
 # v18 = v29 & v5
 	.loc 1 639
-	and %r3, %r9, %r22
+	and %r4, %r28, %r11
 # v1 = v43 & v1
 	.loc 1 640
-	and %r23, %r10, %r23
+	and %r19, %r3, %r19
 # v18 = v44 ^ v18
 	.loc 1 641
-	xor %r3, %r20, %r3
+	xor %r4, %r17, %r4
 # v1 = v18 ^ v1
 	.loc 1 642
-	xor %r23, %r3, %r23
+	xor %r19, %r4, %r19
 # v29 = v29 & v24
 	.loc 1 643
-	and %r9, %r9, %r16
+	and %r28, %r28, %r23
 # v5 = v43 & v5
 	.loc 1 644
-	and %r22, %r10, %r22
+	and %r11, %r3, %r11
 # v5 = v29 ^ v5
 	.loc 1 645
-	xor %r22, %r9, %r22
+	xor %r11, %r28, %r11
 # v24 = v43 & v24
 	.loc 1 646
-	and %r16, %r10, %r16
+	and %r23, %r3, %r23
 # v21 = v21 ^ v40
 	.loc 1 647
-	ld %r3, 120(%r1)
-	xor %r31, %r31, %r3
+	ld %r3, 216(%r1)
+	xor %r8, %r8, %r3
 # v21 = v21 ^ v2
 	.loc 1 648
-	ld %r3, 224(%r1)
-	xor %r31, %r31, %r3
+	ld %r4, 128(%r1)
+	xor %r8, %r8, %r4
 # v14 = v14 ^ v30
 	.loc 1 649
-	ld %r3, 128(%r1)
-	xor %r30, %r30, %r3
+	ld %r3, 144(%r1)
+	xor %r12, %r12, %r3
 # v14 = v14 ^ v7
 	.loc 1 650
-	ld %r3, 232(%r1)
-	xor %r30, %r30, %r3
+	ld %r5, 152(%r1)
+	xor %r12, %r12, %r5
 # v6 = v6 ^ v34
 	.loc 1 651
-	ld %r3, 136(%r1)
-	xor %r26, %r26, %r3
+	ld %r3, 160(%r1)
+	xor %r30, %r30, %r3
 # v6 = v6 ^ v11
 	.loc 1 652
-	ld %r3, 240(%r1)
-	xor %r26, %r26, %r3
+	ld %r6, 168(%r1)
+	xor %r30, %r30, %r6
 # v46 = v46 ^ v38
 	.loc 1 653
-	ld %r3, 144(%r1)
-	xor %r25, %r25, %r3
+	ld %r3, 176(%r1)
+	xor %r26, %r26, %r3
 # v46 = v46 ^ v58
 	.loc 1 654
-	ld %r3, 248(%r1)
-	xor %r25, %r25, %r3
+	ld %r9, 184(%r1)
+	xor %r26, %r26, %r9
 # v28 = v28 ^ v37
 	.loc 1 655
-	ld %r3, 152(%r1)
-	xor %r21, %r21, %r3
+	ld %r3, 224(%r1)
+	xor %r27, %r27, %r3
 # v28 = v28 ^ v54
 	.loc 1 656
-	ld %r3, 256(%r1)
-	xor %r21, %r21, %r3
+	ld %r31, 120(%r1)
+	xor %r27, %r27, %r31
 # v26 = v26 ^ v33
 	.loc 1 657
-	ld %r3, 160(%r1)
-	xor %r18, %r18, %r3
+	ld %r3, 232(%r1)
+	xor %r24, %r24, %r3
 # v26 = v26 ^ v50
 	.loc 1 658
-	ld %r3, 264(%r1)
-	xor %r18, %r18, %r3
+	xor %r24, %r24, %r22
 # v3 = v3 ^ v15
 	.loc 1 659
-	ld %r3, 168(%r1)
-	xor %r24, %r24, %r3
+	ld %r3, 240(%r1)
+	xor %r7, %r7, %r3
 # v3 = v3 ^ v56
 	.loc 1 660
-	ld %r3, 272(%r1)
-	xor %r24, %r24, %r3
+	xor %r29, %r7, %r16
 # v8 = v8 ^ v31
 	.loc 1 661
-	ld %r4, 176(%r1)
-	xor %r27, %r27, %r4
+	std %r16, 112(%r1)
+	ld %r28, 248(%r1)
+	xor %r10, %r10, %r28
 # v8 = v8 ^ v52
 	.loc 1 662
-	ld %r3, 280(%r1)
-	xor %r27, %r27, %r3
+	xor %r18, %r10, %r15
 # v12 = v12 ^ v27
 	.loc 1 663
-	ld %r6, 184(%r1)
-	xor %r12, %r12, %r6
+	std %r15, 120(%r1)
+	ld %r17, 256(%r1)
+	xor %r21, %r21, %r17
 # v12 = v12 ^ v9
 	.loc 1 664
-	xor %r12, %r12, %r14
+	ld %r16, 136(%r1)
+	xor %r21, %r21, %r16
 # v16 = v16 ^ v36
 	.loc 1 665
-	ld %r8, 192(%r1)
-	xor %r11, %r11, %r8
+	ld %r25, 264(%r1)
+	xor %r20, %r20, %r25
 # v16 = v16 ^ v60
 	.loc 1 666
-	xor %r11, %r11, %r7
+	ld %r15, 296(%r1)
+	xor %r20, %r20, %r15
 # v1 = v1 ^ v35
 	.loc 1 667
-	ld %r9, 200(%r1)
-	xor %r23, %r23, %r9
+	ld %r10, 272(%r1)
+	xor %r19, %r19, %r10
 # v1 = v1 ^ v4
 	.loc 1 668
-	xor %r23, %r23, %r5
+	ld %r14, 304(%r1)
+	xor %r19, %r19, %r14
 # v5 = v5 ^ v49
 	.loc 1 669
-	ld %r3, 208(%r1)
-	xor %r22, %r22, %r3
+	ld %r7, 280(%r1)
+	xor %r11, %r11, %r7
 # v24 = v24 ^ v32
 	.loc 1 670
-	ld %r10, 216(%r1)
-	xor %r16, %r16, %r10
+	ld %r3, 288(%r1)
+	xor %r23, %r23, %r3
 # v31 = v21 ^ v31
 	.loc 1 671
-	xor %r29, %r31, %r4
+	xor %r28, %r8, %r28
 # v27 = v14 ^ v27
 	.loc 1 672
-	xor %r28, %r30, %r6
+	xor %r17, %r12, %r17
 # v36 = v6 ^ v36
 	.loc 1 673
-	xor %r30, %r26, %r8
+	xor %r25, %r30, %r25
 # v35 = v46 ^ v35
 	.loc 1 674
-	xor %r31, %r25, %r9
+	xor %r10, %r26, %r10
 # v49 = v28 ^ v49
 	.loc 1 675
-	xor %r26, %r21, %r3
+	xor %r7, %r27, %r7
 # v32 = v26 ^ v32
 	.loc 1 676
-	xor %r25, %r18, %r10
+	xor %r3, %r24, %r3
 # v2 = v8 ^ v2
 	.loc 1 677
-	ld %r3, 224(%r1)
-	xor %r3, %r27, %r3
+	xor %r4, %r18, %r4
 # v7 = v12 ^ v7
 	.loc 1 678
-	ld %r4, 232(%r1)
-	xor %r4, %r12, %r4
+	xor %r5, %r21, %r5
 # v11 = v16 ^ v11
 	.loc 1 679
-	ld %r6, 240(%r1)
-	xor %r6, %r11, %r6
+	xor %r6, %r20, %r6
 # v58 = v1 ^ v58
 	.loc 1 680
-	ld %r8, 248(%r1)
-	xor %r9, %r23, %r8
+	xor %r9, %r19, %r9
 # v54 = v5 ^ v54
 	.loc 1 681
-	ld %r8, 256(%r1)
-	xor %r8, %r22, %r8
+	xor %r31, %r11, %r31
 # v50 = v24 ^ v50
 	.loc 1 682
-	ld %r10, 264(%r1)
-	xor %r12, %r16, %r10
+	xor %r22, %r23, %r22
 # v7 = v7 ^ v4
 	.loc 1 683
-	xor %r10, %r4, %r5
+	xor %r5, %r5, %r14
 # v2 = v2 ^ v4
 	.loc 1 684
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r14
 # v32 = v32 ^ v4
 	.loc 1 685
-	xor %r4, %r25, %r5
+	xor %r3, %r3, %r14
 # v4 = v49 ^ v4
 	.loc 1 686
-	xor %r5, %r26, %r5
+	xor %r14, %r7, %r14
 # v2 = v2 ^ v60
 	.loc 1 687
-	xor %r11, %r3, %r7
+	xor %r7, %r4, %r15
 # v3 = v3 ^ v60
 	.loc 1 688
-	xor %r3, %r24, %r7
+	xor %r29, %r29, %r15
 # v4 = v4 ^ v60
 	.loc 1 689
-	xor %r5, %r5, %r7
+	xor %r14, %r14, %r15
 # v60 = v35 ^ v60
 	.loc 1 690
-	xor %r7, %r31, %r7
+	xor %r15, %r10, %r15
 # v3 = v3 ^ v9
 	.loc 1 691
-	xor %r31, %r3, %r14
+	xor %r29, %r29, %r16
 # v32 = v32 ^ v9
 	.loc 1 692
-	xor %r4, %r4, %r14
+	xor %r3, %r3, %r16
 # v60 = v60 ^ v9
 	.loc 1 693
-	xor %r7, %r7, %r14
+	xor %r15, %r15, %r16
 # v9 = v36 ^ v9
 	.loc 1 694
-	xor %r14, %r30, %r14
+	xor %r16, %r25, %r16
 # v32 = v32 ^ v52
 	.loc 1 695
-	ld %r3, 280(%r1)
-	xor %r30, %r4, %r3
+	ld %r4, 120(%r1)
+	xor %r8, %r3, %r4
 # v4 = v4 ^ v52
 	.loc 1 696
-	xor %r5, %r5, %r3
+	xor %r14, %r14, %r4
 # v9 = v9 ^ v52
 	.loc 1 697
-	xor %r14, %r14, %r3
+	xor %r16, %r16, %r4
 # v52 = v27 ^ v52
 	.loc 1 698
-	xor %r3, %r28, %r3
+	xor %r3, %r17, %r4
 # v4 = v4 ^ v56
 	.loc 1 699
-	ld %r4, 272(%r1)
-	xor %r28, %r5, %r4
+	ld %r4, 112(%r1)
+	xor %r14, %r14, %r4
 # v60 = v60 ^ v56
 	.loc 1 700
-	xor %r7, %r7, %r4
+	xor %r15, %r15, %r4
 # v52 = v52 ^ v56
 	.loc 1 701
 	xor %r3, %r3, %r4
 # v56 = v31 ^ v56
 	.loc 1 702
-	xor %r4, %r29, %r4
+	xor %r4, %r28, %r4
 # v60 = v60 ^ v50
 	.loc 1 703
-	xor %r7, %r7, %r12
+	xor %r15, %r15, %r22
 # v9 = v9 ^ v50
 	.loc 1 704
-	xor %r14, %r14, %r12
+	xor %r16, %r16, %r22
 # v56 = v56 ^ v50
 	.loc 1 705
-	xor %r4, %r4, %r12
+	xor %r4, %r4, %r22
 # v50 = v15 ^ v50
 	.loc 1 706
-	ld %r5, 168(%r1)
-	xor %r5, %r5, %r12
+	ld %r10, 240(%r1)
+	xor %r22, %r10, %r22
 # v9 = v9 ^ v54
 	.loc 1 707
-	xor %r14, %r14, %r8
+	xor %r16, %r16, %r31
 # v52 = v52 ^ v54
 	.loc 1 708
-	xor %r3, %r3, %r8
+	xor %r3, %r3, %r31
 # v50 = v50 ^ v54
 	.loc 1 709
-	xor %r5, %r5, %r8
+	xor %r22, %r22, %r31
 # v54 = v33 ^ v54
 	.loc 1 710
-	ld %r12, 160(%r1)
-	xor %r8, %r12, %r8
+	ld %r10, 232(%r1)
+	xor %r31, %r10, %r31
 # v52 = v52 ^ v58
 	.loc 1 711
-	xor %r12, %r3, %r9
+	xor %r10, %r3, %r9
 # v56 = v56 ^ v58
 	.loc 1 712
 	xor %r4, %r4, %r9
 # v54 = v54 ^ v58
 	.loc 1 713
-	xor %r8, %r8, %r9
+	xor %r31, %r31, %r9
 # v58 = v37 ^ v58
 	.loc 1 714
-	ld %r3, 152(%r1)
+	ld %r3, 224(%r1)
 	xor %r9, %r3, %r9
 # v56 = v56 ^ v11
 	.loc 1 715
 	xor %r4, %r4, %r6
 # v50 = v50 ^ v11
 	.loc 1 716
-	xor %r5, %r5, %r6
+	xor %r22, %r22, %r6
 # v58 = v58 ^ v11
 	.loc 1 717
 	xor %r9, %r9, %r6
 # v11 = v38 ^ v11
 	.loc 1 718
-	ld %r3, 144(%r1)
+	ld %r3, 176(%r1)
 	xor %r6, %r3, %r6
 # v50 = v50 ^ v7
 	.loc 1 719
-	xor %r5, %r5, %r10
+	xor %r22, %r22, %r5
 # v54 = v54 ^ v7
 	.loc 1 720
-	xor %r8, %r8, %r10
+	xor %r31, %r31, %r5
 # v11 = v11 ^ v7
 	.loc 1 721
-	xor %r6, %r6, %r10
+	xor %r6, %r6, %r5
 # v7 = v34 ^ v7
 	.loc 1 722
-	ld %r3, 136(%r1)
-	xor %r10, %r3, %r10
+	ld %r3, 160(%r1)
+	xor %r5, %r3, %r5
 # v54 = v54 ^ v2
 	.loc 1 723
-	xor %r8, %r8, %r11
+	xor %r31, %r31, %r7
 # v58 = v58 ^ v2
 	.loc 1 724
-	xor %r9, %r9, %r11
+	xor %r9, %r9, %r7
 # v7 = v7 ^ v2
 	.loc 1 725
-	xor %r10, %r10, %r11
+	xor %r11, %r5, %r7
 # v2 = v30 ^ v2
 	.loc 1 726
-	ld %r3, 128(%r1)
-	xor %r11, %r3, %r11
+	ld %r3, 144(%r1)
+	xor %r7, %r3, %r7
 # v58 = v58 ^ v3
 	.loc 1 727
-	xor %r29, %r9, %r31
+	xor %r9, %r9, %r29
 # v11 = v11 ^ v3
 	.loc 1 728
-	xor %r27, %r6, %r31
+	xor %r12, %r6, %r29
 # v2 = v2 ^ v3
 	.loc 1 729
-	xor %r26, %r11, %r31
+	xor %r30, %r7, %r29
 # v3 = v40 ^ v3
 	.loc 1 730
-	ld %r3, 120(%r1)
-	xor %r31, %r3, %r31
+	ld %r3, 216(%r1)
+	xor %r29, %r3, %r29
 # v40 = v3 ^ v4
 	.loc 1 731
-	xor %r9, %r31, %r28
+	xor %r6, %r29, %r14
 # v30 = v56 ^ v4
 	.loc 1 732
-	xor %r3, %r4, %r28
+	xor %r3, %r4, %r14
 # v30 = v30 ^ v32
 	.loc 1 733
-	xor %r24, %r3, %r30
+	xor %r27, %r3, %r8
 # v34 = v2 ^ v56
 	.loc 1 734
-	xor %r25, %r26, %r4
+	xor %r28, %r30, %r4
 # v38 = v52 ^ v4
 	.loc 1 735
-	xor %r3, %r12, %r28
+	xor %r3, %r10, %r14
 # v38 = v38 ^ v32
 	.loc 1 736
-	xor %r11, %r3, %r30
+	xor %r7, %r3, %r8
 # v37 = v7 ^ v56
 	.loc 1 737
-	xor %r3, %r10, %r4
+	xor %r3, %r11, %r4
 # v37 = v37 ^ v52
 	.loc 1 738
-	xor %r3, %r3, %r12
+	xor %r3, %r3, %r10
 # v37 = v37 ^ v4
 	.loc 1 739
-	xor %r3, %r3, %r28
+	xor %r3, %r3, %r14
 # v37 = v37 ^ v32
 	.loc 1 740
-	xor %r21, %r3, %r30
+	xor %r25, %r3, %r8
 # v33 = v56 ^ v9
 	.loc 1 741
-	xor %r22, %r4, %r14
+	xor %r24, %r4, %r16
 # v15 = v11 ^ v52
 	.loc 1 742
-	xor %r3, %r27, %r12
+	xor %r3, %r12, %r10
 # v15 = v15 ^ v9
 	.loc 1 743
-	xor %r3, %r3, %r14
+	xor %r3, %r3, %r16
 # v15 = v15 ^ v32
 	.loc 1 744
-	xor %r20, %r3, %r30
+	xor %r23, %r3, %r8
 # v31 = v52 ^ v60
 	.loc 1 745
-	xor %r19, %r12, %r7
+	xor %r21, %r10, %r15
 # v27 = v58 ^ v9
 	.loc 1 746
-	xor %r3, %r29, %r14
+	xor %r3, %r9, %r16
 # v27 = v27 ^ v60
 	.loc 1 747
-	xor %r23, %r3, %r7
+	xor %r20, %r3, %r15
 # v36 = v9 ^ v4
 	.loc 1 748
-	xor %r18, %r14, %r28
+	xor %r26, %r16, %r14
 # v35 = v54 ^ v60
 	.loc 1 749
-	xor %r3, %r8, %r7
+	xor %r3, %r31, %r15
 # v35 = v35 ^ v4
 	.loc 1 750
-	xor %r17, %r3, %r28
+	xor %r19, %r3, %r14
 # v49 = v60 ^ v32
 	.loc 1 751
-	xor %r6, %r7, %r30
+	xor %r5, %r15, %r8
 # v24 = v50 ^ v4
 	.loc 1 752
-	xor %r3, %r5, %r28
+	xor %r3, %r22, %r14
 # v24 = v24 ^ v32
 	.loc 1 753
-	xor %r16, %r3, %r30
+	std %r14, 120(%r1)
+	xor %r18, %r3, %r8
 # v40 = v40 ^ v49
 	.loc 1 754
-	xor %r9, %r9, %r6
+	std %r8, 112(%r1)
+	xor %r6, %r6, %r5
 # v5 = v31 ^ v49
 	.loc 1 755
-	xor %r3, %r19, %r6
+	xor %r3, %r21, %r5
 # v5 = v5 ^ v24
 	.loc 1 756
-	xor %r15, %r3, %r16
+	xor %r8, %r3, %r18
 # v30 = v30 ^ v31
 	.loc 1 757
-	xor %r24, %r24, %r19
+	xor %r27, %r27, %r21
 # v1 = v27 ^ v49
 	.loc 1 758
-	xor %r3, %r23, %r6
+	xor %r3, %r20, %r5
 # v1 = v1 ^ v24
 	.loc 1 759
-	xor %r3, %r3, %r16
+	xor %r3, %r3, %r18
 # v34 = v34 ^ v31
 	.loc 1 760
-	xor %r25, %r25, %r19
+	xor %r28, %r28, %r21
 # v34 = v34 ^ v27
 	.loc 1 761
-	xor %r25, %r25, %r23
+	xor %r28, %r28, %r20
 # v34 = v34 ^ v49
 	.loc 1 762
-	xor %r25, %r25, %r6
+	xor %r28, %r28, %r5
 # v34 = v34 ^ v24
 	.loc 1 763
-	xor %r25, %r25, %r16
+	xor %r28, %r28, %r18
 # v31 = v31 ^ v36
 	.loc 1 764
-	xor %r19, %r19, %r18
+	xor %r21, %r21, %r26
 # v38 = v38 ^ v27
 	.loc 1 765
-	xor %r11, %r11, %r23
+	xor %r7, %r7, %r20
 # v38 = v38 ^ v36
 	.loc 1 766
-	xor %r11, %r11, %r18
+	xor %r7, %r7, %r26
 # v38 = v38 ^ v24
 	.loc 1 767
-	xor %r11, %r11, %r16
+	xor %r7, %r7, %r18
 # v27 = v27 ^ v35
 	.loc 1 768
-	xor %r23, %r23, %r17
+	xor %r20, %r20, %r19
 # v37 = v37 ^ v36
 	.loc 1 769
-	xor %r21, %r21, %r18
+	xor %r25, %r25, %r26
 # v37 = v37 ^ v35
 	.loc 1 770
-	xor %r21, %r21, %r17
+	xor %r25, %r25, %r19
 # v36 = v36 ^ v49
 	.loc 1 771
-	xor %r18, %r18, %r6
+	xor %r26, %r26, %r5
 # v33 = v33 ^ v35
 	.loc 1 772
-	xor %r22, %r22, %r17
+	xor %r24, %r24, %r19
 # v33 = v33 ^ v49
 	.loc 1 773
-	xor %r22, %r22, %r6
+	xor %r24, %r24, %r5
 # v35 = v35 ^ v24
 	.loc 1 774
-	xor %r17, %r17, %r16
+	xor %r19, %r19, %r18
 # v49 = v15 ^ v49
 	.loc 1 775
-	xor %r6, %r20, %r6
+	xor %r5, %r23, %r5
 # v24 = v49 ^ v24
 	.loc 1 776
-	xor %r16, %r6, %r16
+	xor %r18, %r5, %r18
 # v40 = v40 ^ v35
 	.loc 1 777
-	xor %r9, %r9, %r17
+	xor %r6, %r6, %r19
 # v49 = v27 ^ v35
 	.loc 1 778
-	xor %r6, %r23, %r17
+	xor %r5, %r20, %r19
 # v49 = v49 ^ v24
 	.loc 1 779
-	xor %r20, %r6, %r16
+	xor %r23, %r5, %r18
 # v5 = v5 ^ v27
 	.loc 1 780
-	xor %r15, %r15, %r23
+	xor %r8, %r8, %r20
 # v15 = v37 ^ v35
 	.loc 1 781
-	xor %r6, %r21, %r17
+	xor %r5, %r25, %r19
 # v15 = v15 ^ v24
 	.loc 1 782
-	xor %r6, %r6, %r16
+	xor %r5, %r5, %r18
 # v30 = v30 ^ v27
 	.loc 1 783
-	xor %r24, %r24, %r23
+	xor %r27, %r27, %r20
 # v30 = v30 ^ v37
 	.loc 1 784
-	xor %r24, %r24, %r21
+	xor %r27, %r27, %r25
 # v30 = v30 ^ v35
 	.loc 1 785
-	xor %r24, %r24, %r17
+	xor %r27, %r27, %r19
 # v30 = v30 ^ v24
 	.loc 1 786
-	xor %r24, %r24, %r16
+	xor %r27, %r27, %r18
 # v27 = v27 ^ v36
 	.loc 1 787
-	xor %r23, %r23, %r18
+	xor %r20, %r20, %r26
 # v1 = v1 ^ v37
 	.loc 1 788
-	xor %r3, %r3, %r21
+	xor %r3, %r3, %r25
 # v1 = v1 ^ v36
 	.loc 1 789
-	xor %r3, %r3, %r18
+	xor %r3, %r3, %r26
 # v1 = v1 ^ v24
 	.loc 1 790
-	xor %r3, %r3, %r16
+	xor %r3, %r3, %r18
 # v37 = v37 ^ v33
 	.loc 1 791
-	xor %r21, %r21, %r22
-	std %r21, 288(%r1)
+	xor %r25, %r25, %r24
 # v34 = v34 ^ v36
 	.loc 1 792
-	xor %r25, %r25, %r18
+	xor %r28, %r28, %r26
 # v34 = v34 ^ v33
 	.loc 1 793
-	xor %r25, %r25, %r22
-	std %r25, 296(%r1)
+	xor %r28, %r28, %r24
 # v36 = v36 ^ v35
 	.loc 1 794
-	xor %r18, %r18, %r17
+	xor %r26, %r26, %r19
 # v31 = v31 ^ v33
 	.loc 1 795
-	xor %r19, %r19, %r22
+	xor %r21, %r21, %r24
 # v31 = v31 ^ v35
 	.loc 1 796
-	xor %r19, %r19, %r17
+	xor %r21, %r21, %r19
 # v33 = v33 ^ v24
 	.loc 1 797
-	xor %r22, %r22, %r16
+	xor %r24, %r24, %r18
 # v35 = v38 ^ v35
 	.loc 1 798
-	xor %r17, %r11, %r17
+	std %r24, 160(%r1)
+	xor %r19, %r7, %r19
 # v24 = v35 ^ v24
 	.loc 1 799
-	xor %r16, %r17, %r16
+	xor %r18, %r19, %r18
 # v35 = v40 & v3
 	.loc 1 800
-	and %r11, %r9, %r31
-	std %r11, 112(%r1)
+	std %r18, 168(%r1)
+	and %r7, %r6, %r29
 # v38 = v40 & v2
 	.loc 1 801
-	and %r11, %r9, %r26
+	std %r7, 176(%r1)
+	and %r7, %r6, %r30
 # v16 = v49 & v3
 	.loc 1 802
-	and %r25, %r20, %r31
+	and %r24, %r23, %r29
 # v16 = v38 ^ v16
 	.loc 1 803
-	xor %r11, %r11, %r25
-	std %r11, 120(%r1)
+	xor %r24, %r7, %r24
 # v38 = v40 & v7
 	.loc 1 804
-	and %r25, %r9, %r10
+	std %r24, 184(%r1)
+	and %r7, %r6, %r11
 # v12 = v49 & v2
 	.loc 1 805
-	and %r21, %r20, %r26
+	and %r24, %r23, %r30
 # v8 = v5 & v3
 	.loc 1 806
-	and %r11, %r15, %r31
+	and %r19, %r8, %r29
 # v12 = v38 ^ v12
 	.loc 1 807
-	xor %r25, %r25, %r21
+	xor %r24, %r7, %r24
 # v8 = v12 ^ v8
 	.loc 1 808
-	xor %r11, %r25, %r11
-	std %r11, 128(%r1)
+	xor %r19, %r24, %r19
 # v12 = v40 & v11
 	.loc 1 809
-	and %r11, %r9, %r27
+	std %r19, 192(%r1)
+	and %r7, %r6, %r12
 # v38 = v49 & v7
 	.loc 1 810
-	and %r17, %r20, %r10
+	and %r24, %r23, %r11
 # v26 = v5 & v2
 	.loc 1 811
-	and %r21, %r15, %r26
+	and %r19, %r8, %r30
 # v28 = v15 & v3
 	.loc 1 812
-	and %r25, %r6, %r31
+	and %r18, %r5, %r29
 # v38 = v12 ^ v38
 	.loc 1 813
-	xor %r11, %r11, %r17
+	xor %r24, %r7, %r24
 # v26 = v38 ^ v26
 	.loc 1 814
-	xor %r11, %r11, %r21
+	xor %r19, %r24, %r19
 # v28 = v26 ^ v28
 	.loc 1 815
-	xor %r11, %r11, %r25
-	std %r11, 136(%r1)
+	xor %r18, %r19, %r18
 # v26 = v40 & v58
 	.loc 1 816
-	and %r11, %r9, %r29
-	std %r11, 144(%r1)
+	std %r18, 200(%r1)
+	and %r7, %r6, %r9
 # v38 = v49 & v11
 	.loc 1 817
-	and %r17, %r20, %r27
+	and %r24, %r23, %r12
 # v12 = v5 & v7
 	.loc 1 818
-	and %r11, %r15, %r10
-	std %r11, 152(%r1)
+	and %r19, %r8, %r11
 # v46 = v15 & v2
 	.loc 1 819
-	and %r21, %r6, %r26
+	and %r17, %r5, %r30
 # v6 = v30 & v3
 	.loc 1 820
-	and %r25, %r24, %r31
+	and %r18, %r27, %r29
 # v38 = v26 ^ v38
 	.loc 1 821
-	ld %r11, 144(%r1)
-	xor %r11, %r11, %r17
+	xor %r24, %r7, %r24
 # v12 = v38 ^ v12
 	.loc 1 822
-	ld %r17, 152(%r1)
-	xor %r11, %r11, %r17
+	xor %r19, %r24, %r19
 # v46 = v12 ^ v46
 	.loc 1 823
-	xor %r11, %r11, %r21
+	xor %r17, %r19, %r17
 # v6 = v46 ^ v6
 	.loc 1 824
-	xor %r11, %r11, %r25
-	std %r11, 144(%r1)
+	xor %r18, %r17, %r18
 # v46 = v40 & v54
 	.loc 1 825
-	and %r11, %r9, %r8
-	std %r11, 152(%r1)
+	std %r18, 208(%r1)
+	and %r7, %r6, %r31
 # v12 = v49 & v58
 	.loc 1 826
-	and %r17, %r20, %r29
+	and %r24, %r23, %r9
 # v38 = v5 & v11
 	.loc 1 827
-	and %r11, %r15, %r27
-	std %r11, 160(%r1)
+	and %r14, %r8, %r12
 # v26 = v15 & v7
 	.loc 1 828
-	and %r11, %r6, %r10
-	std %r11, 168(%r1)
+	and %r17, %r5, %r11
 # v14 = v30 & v2
 	.loc 1 829
-	and %r21, %r24, %r26
+	and %r18, %r27, %r30
 # v21 = v27 & v3
 	.loc 1 830
-	and %r25, %r23, %r31
+	and %r19, %r20, %r29
 # v12 = v46 ^ v12
 	.loc 1 831
-	ld %r11, 152(%r1)
-	xor %r11, %r11, %r17
+	xor %r24, %r7, %r24
 # v38 = v12 ^ v38
 	.loc 1 832
-	ld %r17, 160(%r1)
-	xor %r11, %r11, %r17
+	xor %r14, %r24, %r14
 # v26 = v38 ^ v26
 	.loc 1 833
-	ld %r17, 168(%r1)
-	xor %r11, %r11, %r17
+	xor %r17, %r14, %r17
 # v14 = v26 ^ v14
 	.loc 1 834
-	xor %r11, %r11, %r21
+	xor %r18, %r17, %r18
 # v21 = v14 ^ v21
 	.loc 1 835
-	xor %r11, %r11, %r25
-	std %r11, 152(%r1)
+	xor %r19, %r18, %r19
 # v14 = v40 & v50
 	.loc 1 836
-	and %r11, %r9, %r5
-	std %r11, 160(%r1)
+	std %r19, 216(%r1)
+	and %r17, %r6, %r22
 # v26 = v49 & v54
 	.loc 1 837
-	and %r21, %r20, %r8
+	std %r6, 144(%r1)
+	and %r6, %r23, %r31
 # v38 = v5 & v58
 	.loc 1 838
-	and %r11, %r15, %r29
-	std %r11, 168(%r1)
+	and %r14, %r8, %r9
 # v12 = v15 & v11
 	.loc 1 839
-	and %r11, %r6, %r27
-	std %r11, 176(%r1)
+	and %r18, %r5, %r12
 # v46 = v30 & v7
 	.loc 1 840
-	and %r11, %r24, %r10
-	std %r11, 184(%r1)
+	and %r19, %r27, %r11
 # v43 = v27 & v2
 	.loc 1 841
-	and %r17, %r23, %r26
+	and %r24, %r20, %r30
 # v29 = v1 & v3
 	.loc 1 842
-	and %r25, %r3, %r31
+	and %r7, %r3, %r29
 # v26 = v14 ^ v26
 	.loc 1 843
-	ld %r11, 160(%r1)
-	xor %r11, %r11, %r21
+	xor %r6, %r17, %r6
 # v38 = v26 ^ v38
 	.loc 1 844
-	ld %r21, 168(%r1)
-	xor %r11, %r11, %r21
+	xor %r14, %r6, %r14
 # v12 = v38 ^ v12
 	.loc 1 845
-	ld %r21, 176(%r1)
-	xor %r11, %r11, %r21
+	xor %r18, %r14, %r18
 # v46 = v12 ^ v46
 	.loc 1 846
-	ld %r21, 184(%r1)
-	xor %r11, %r11, %r21
+	xor %r19, %r18, %r19
 # v43 = v46 ^ v43
 	.loc 1 847
-	xor %r11, %r11, %r17
+	xor %r24, %r19, %r24
 # v29 = v43 ^ v29
 	.loc 1 848
-	xor %r11, %r11, %r25
-	std %r11, 160(%r1)
+	xor %r7, %r24, %r7
 # v43 = v49 & v50
 	.loc 1 849
-	and %r11, %r20, %r5
-	std %r11, 168(%r1)
+	std %r7, 224(%r1)
+	and %r6, %r23, %r22
 # v46 = v5 & v54
 	.loc 1 850
-	and %r17, %r15, %r8
+	and %r7, %r8, %r31
 # v12 = v15 & v58
 	.loc 1 851
-	and %r11, %r6, %r29
-	std %r11, 176(%r1)
+	and %r24, %r5, %r9
 # v38 = v30 & v11
 	.loc 1 852
-	and %r11, %r24, %r27
-	std %r11, 184(%r1)
+	and %r17, %r27, %r12
 # v26 = v27 & v7
 	.loc 1 853
-	and %r21, %r23, %r10
+	and %r18, %r20, %r11
 # v14 = v1 & v2
 	.loc 1 854
-	and %r25, %r3, %r26
+	and %r19, %r3, %r30
 # v46 = v43 ^ v46
 	.loc 1 855
-	ld %r11, 168(%r1)
-	xor %r11, %r11, %r17
+	xor %r7, %r6, %r7
 # v12 = v46 ^ v12
 	.loc 1 856
-	ld %r17, 176(%r1)
-	xor %r11, %r11, %r17
+	xor %r24, %r7, %r24
 # v38 = v12 ^ v38
 	.loc 1 857
-	ld %r17, 184(%r1)
-	xor %r11, %r11, %r17
+	xor %r17, %r24, %r17
 # v26 = v38 ^ v26
 	.loc 1 858
-	xor %r11, %r11, %r21
+	xor %r18, %r17, %r18
 # v14 = v26 ^ v14
 	.loc 1 859
-	xor %r11, %r11, %r25
-	std %r11, 168(%r1)
+	xor %r19, %r18, %r19
 # v26 = v5 & v50
 	.loc 1 860
-	and %r11, %r15, %r5
-	std %r11, 176(%r1)
+	std %r19, 232(%r1)
+	and %r6, %r8, %r22
 # v38 = v15 & v54
 	.loc 1 861
-	and %r17, %r6, %r8
+	and %r7, %r5, %r31
 # v12 = v30 & v58
 	.loc 1 862
-	and %r11, %r24, %r29
-	std %r11, 184(%r1)
+	and %r24, %r27, %r9
 # v46 = v27 & v11
 	.loc 1 863
-	and %r21, %r23, %r27
+	and %r19, %r20, %r12
 # v43 = v1 & v7
 	.loc 1 864
-	and %r25, %r3, %r10
+	and %r18, %r3, %r11
 # v38 = v26 ^ v38
 	.loc 1 865
-	ld %r11, 176(%r1)
-	xor %r11, %r11, %r17
+	xor %r7, %r6, %r7
 # v12 = v38 ^ v12
 	.loc 1 866
-	ld %r17, 184(%r1)
-	xor %r11, %r11, %r17
+	xor %r24, %r7, %r24
 # v46 = v12 ^ v46
 	.loc 1 867
-	xor %r11, %r11, %r21
+	xor %r19, %r24, %r19
 # v43 = v46 ^ v43
 	.loc 1 868
-	xor %r11, %r11, %r25
-	std %r11, 176(%r1)
+	xor %r18, %r19, %r18
 # v46 = v15 & v50
 	.loc 1 869
-	and %r11, %r6, %r5
+	std %r18, 240(%r1)
+	and %r6, %r5, %r22
 # v12 = v30 & v54
 	.loc 1 870
-	and %r17, %r24, %r8
+	and %r7, %r27, %r31
 # v38 = v27 & v58
 	.loc 1 871
-	and %r21, %r23, %r29
+	and %r24, %r20, %r9
 # v26 = v1 & v11
 	.loc 1 872
-	and %r25, %r3, %r27
+	and %r19, %r3, %r12
 # v12 = v46 ^ v12
 	.loc 1 873
-	xor %r11, %r11, %r17
+	xor %r7, %r6, %r7
 # v38 = v12 ^ v38
 	.loc 1 874
-	xor %r11, %r11, %r21
+	xor %r24, %r7, %r24
 # v26 = v38 ^ v26
 	.loc 1 875
-	xor %r11, %r11, %r25
-	std %r11, 184(%r1)
+	xor %r19, %r24, %r19
 # v38 = v30 & v50
 	.loc 1 876
-	and %r25, %r24, %r5
+	std %r19, 248(%r1)
+	and %r6, %r27, %r22
 # v12 = v27 & v54
 	.loc 1 877
-	and %r21, %r23, %r8
+	and %r7, %r20, %r31
 # v46 = v1 & v58
 	.loc 1 878
-	and %r11, %r3, %r29
+	and %r24, %r3, %r9
 # v12 = v38 ^ v12
 	.loc 1 879
-	xor %r25, %r25, %r21
+	xor %r7, %r6, %r7
 # v46 = v12 ^ v46
 	.loc 1 880
-	xor %r11, %r25, %r11
-	std %r11, 192(%r1)
+	xor %r24, %r7, %r24
 # v12 = v27 & v50
 	.loc 1 881
-	and %r11, %r23, %r5
+	std %r24, 256(%r1)
+	and %r6, %r20, %r22
 # v38 = v1 & v54
 	.loc 1 882
-	and %r25, %r3, %r8
+	and %r7, %r3, %r31
 # v38 = v12 ^ v38
 	.loc 1 883
-	xor %r11, %r11, %r25
-	std %r11, 200(%r1)
+	std %r31, 136(%r1)
+	xor %r7, %r6, %r7
 # v12 = v1 & v50
 	.loc 1 884
-	and %r11, %r3, %r5
-	std %r11, 208(%r1)
+	std %r7, 264(%r1)
+	and %r6, %r3, %r22
 # v18 = v37 & v56
 	.loc 1 885
-	ld %r21, 288(%r1)
-	and %r11, %r21, %r4
-	std %r11, 216(%r1)
+	std %r6, 272(%r1)
+	std %r3, 152(%r1)
+	std %r22, 128(%r1)
+	and %r3, %r25, %r4
 # v44 = v37 & v52
 	.loc 1 886
-	and %r11, %r21, %r12
+	std %r3, 280(%r1)
+	and %r3, %r25, %r10
 # v10 = v34 & v56
 	.loc 1 887
-	ld %r17, 296(%r1)
-	and %r25, %r17, %r4
+	and %r6, %r28, %r4
 # v10 = v44 ^ v10
 	.loc 1 888
-	xor %r11, %r11, %r25
-	std %r11, 224(%r1)
+	xor %r6, %r3, %r6
 # v44 = v37 & v9
 	.loc 1 889
-	and %r25, %r21, %r14
+	std %r6, 288(%r1)
+	and %r3, %r25, %r16
 # v47 = v34 & v52
 	.loc 1 890
-	and %r21, %r17, %r12
+	and %r6, %r28, %r10
 # v0 = v36 & v56
 	.loc 1 891
-	and %r11, %r18, %r4
+	and %r7, %r26, %r4
 # v47 = v44 ^ v47
 	.loc 1 892
-	xor %r25, %r25, %r21
+	xor %r6, %r3, %r6
 # v0 = v47 ^ v0
 	.loc 1 893
-	xor %r11, %r25, %r11
-	std %r11, 232(%r1)
+	xor %r7, %r6, %r7
 # v47 = v37 & v60
 	.loc 1 894
-	ld %r21, 288(%r1)
-	and %r11, %r21, %r7
-	std %r11, 240(%r1)
+	std %r7, 296(%r1)
+	and %r3, %r25, %r15
 # v44 = v34 & v9
 	.loc 1 895
-	mr %r25, %r17
-	and %r11, %r25, %r14
-	std %r11, 256(%r1)
+	and %r6, %r28, %r16
 # v42 = v36 & v52
 	.loc 1 896
-	and %r11, %r18, %r12
-	std %r11, 248(%r1)
+	and %r7, %r26, %r10
 # v41 = v31 & v56
 	.loc 1 897
-	and %r11, %r19, %r4
-	std %r11, 264(%r1)
+	and %r31, %r21, %r4
 # v44 = v47 ^ v44
 	.loc 1 898
-	ld %r11, 240(%r1)
-	ld %r17, 256(%r1)
-	xor %r17, %r11, %r17
+	xor %r6, %r3, %r6
 # v42 = v44 ^ v42
 	.loc 1 899
-	ld %r11, 248(%r1)
-	xor %r11, %r17, %r11
+	xor %r7, %r6, %r7
 # v41 = v42 ^ v41
 	.loc 1 900
-	ld %r17, 264(%r1)
-	xor %r11, %r11, %r17
-	std %r11, 240(%r1)
+	xor %r31, %r7, %r31
 # v42 = v37 & v4
 	.loc 1 901
-	and %r11, %r21, %r28
-	std %r11, 248(%r1)
+	std %r31, 304(%r1)
+	ld %r22, 120(%r1)
+	and %r3, %r25, %r22
 # v44 = v34 & v60
 	.loc 1 902
-	and %r17, %r25, %r7
+	and %r6, %r28, %r15
 # v47 = v36 & v9
 	.loc 1 903
-	and %r11, %r18, %r14
-	std %r11, 256(%r1)
+	and %r7, %r26, %r16
 # v45 = v31 & v52
 	.loc 1 904
-	and %r21, %r19, %r12
+	and %r31, %r21, %r10
 # v39 = v33 & v56
 	.loc 1 905
-	and %r25, %r22, %r4
+	ld %r19, 160(%r1)
+	and %r24, %r19, %r4
 # v44 = v42 ^ v44
 	.loc 1 906
-	ld %r11, 248(%r1)
-	xor %r11, %r11, %r17
+	xor %r6, %r3, %r6
 # v47 = v44 ^ v47
 	.loc 1 907
-	ld %r17, 256(%r1)
-	xor %r11, %r11, %r17
+	xor %r7, %r6, %r7
 # v45 = v47 ^ v45
 	.loc 1 908
-	xor %r11, %r11, %r21
+	xor %r31, %r7, %r31
 # v39 = v45 ^ v39
 	.loc 1 909
-	xor %r11, %r11, %r25
-	std %r11, 248(%r1)
+	xor %r24, %r31, %r24
 # v45 = v37 & v32
 	.loc 1 910
-	ld %r11, 288(%r1)
-	and %r11, %r11, %r30
-	std %r11, 256(%r1)
+	std %r24, 120(%r1)
+	ld %r31, 112(%r1)
+	and %r3, %r25, %r31
 # v47 = v34 & v4
 	.loc 1 911
-	ld %r11, 296(%r1)
-	and %r17, %r11, %r28
+	and %r6, %r28, %r22
 # v44 = v36 & v60
 	.loc 1 912
-	and %r11, %r18, %r7
-	std %r11, 264(%r1)
+	and %r14, %r26, %r15
 # v42 = v31 & v9
 	.loc 1 913
-	and %r11, %r19, %r14
-	std %r11, 272(%r1)
+	and %r17, %r21, %r16
 # v48 = v33 & v52
 	.loc 1 914
-	and %r21, %r22, %r12
+	and %r18, %r19, %r10
 # v13 = v24 & v56
 	.loc 1 915
-	and %r25, %r16, %r4
+	ld %r7, 168(%r1)
+	and %r24, %r7, %r4
 # v47 = v45 ^ v47
 	.loc 1 916
-	ld %r11, 256(%r1)
-	xor %r11, %r11, %r17
+	xor %r6, %r3, %r6
 # v44 = v47 ^ v44
 	.loc 1 917
-	ld %r17, 264(%r1)
-	xor %r11, %r11, %r17
+	xor %r14, %r6, %r14
 # v42 = v44 ^ v42
 	.loc 1 918
-	ld %r17, 272(%r1)
-	xor %r11, %r11, %r17
+	xor %r17, %r14, %r17
 # v48 = v42 ^ v48
 	.loc 1 919
-	xor %r11, %r11, %r21
+	xor %r18, %r17, %r18
 # v13 = v48 ^ v13
 	.loc 1 920
-	xor %r11, %r11, %r25
-	std %r11, 256(%r1)
+	xor %r24, %r18, %r24
 # v48 = v34 & v32
 	.loc 1 921
-	ld %r11, 296(%r1)
-	and %r11, %r11, %r30
-	std %r11, 264(%r1)
+	and %r3, %r28, %r31
 # v42 = v36 & v4
 	.loc 1 922
-	and %r17, %r18, %r28
+	and %r6, %r26, %r22
 # v44 = v31 & v60
 	.loc 1 923
-	and %r11, %r19, %r7
-	std %r11, 272(%r1)
+	and %r14, %r21, %r15
 # v47 = v33 & v9
 	.loc 1 924
-	and %r21, %r22, %r14
+	and %r17, %r19, %r16
 # v45 = v24 & v52
 	.loc 1 925
-	and %r25, %r16, %r12
+	and %r18, %r7, %r10
 # v42 = v48 ^ v42
 	.loc 1 926
-	ld %r11, 264(%r1)
-	xor %r11, %r11, %r17
+	xor %r6, %r3, %r6
 # v44 = v42 ^ v44
 	.loc 1 927
-	ld %r17, 272(%r1)
-	xor %r11, %r11, %r17
+	xor %r14, %r6, %r14
 # v47 = v44 ^ v47
 	.loc 1 928
-	xor %r11, %r11, %r21
+	xor %r17, %r14, %r17
 # v45 = v47 ^ v45
 	.loc 1 929
-	xor %r11, %r11, %r25
-	std %r11, 264(%r1)
+	xor %r18, %r17, %r18
 # v47 = v36 & v32
 	.loc 1 930
-	and %r11, %r18, %r30
+	and %r3, %r26, %r31
 # v44 = v31 & v4
 	.loc 1 931
-	and %r25, %r19, %r28
+	and %r6, %r21, %r22
 # v42 = v33 & v60
 	.loc 1 932
-	and %r17, %r22, %r7
+	and %r14, %r19, %r15
 # v48 = v24 & v9
 	.loc 1 933
-	and %r21, %r16, %r14
+	and %r17, %r7, %r16
 # v44 = v47 ^ v44
 	.loc 1 934
-	xor %r11, %r11, %r25
+	xor %r6, %r3, %r6
 # v42 = v44 ^ v42
 	.loc 1 935
-	xor %r11, %r11, %r17
+	xor %r14, %r6, %r14
 # v48 = v42 ^ v48
 	.loc 1 936
-	xor %r11, %r11, %r21
-	std %r11, 272(%r1)
+	xor %r17, %r14, %r17
 # v42 = v31 & v32
 	.loc 1 937
-	and %r21, %r19, %r30
+	and %r3, %r21, %r31
 # v44 = v33 & v4
 	.loc 1 938
-	and %r11, %r22, %r28
+	and %r6, %r19, %r22
 # v47 = v24 & v60
 	.loc 1 939
-	and %r25, %r16, %r7
+	and %r14, %r7, %r15
 # v44 = v42 ^ v44
 	.loc 1 940
-	xor %r11, %r21, %r11
+	xor %r6, %r3, %r6
 # v47 = v44 ^ v47
 	.loc 1 941
-	xor %r11, %r11, %r25
-	std %r11, 280(%r1)
+	xor %r14, %r6, %r14
 # v44 = v33 & v32
 	.loc 1 942
-	and %r11, %r22, %r30
+	std %r14, 160(%r1)
+	and %r3, %r19, %r31
 # v42 = v24 & v4
 	.loc 1 943
-	and %r25, %r16, %r28
+	and %r6, %r7, %r22
 # v42 = v44 ^ v42
 	.loc 1 944
-	xor %r25, %r11, %r25
+	xor %r6, %r3, %r6
 # v44 = v24 & v32
 	.loc 1 945
-	and %r11, %r16, %r30
+	std %r6, 168(%r1)
+	and %r3, %r7, %r31
 # v37 = v40 ^ v37
 	.loc 1 946
-	ld %r21, 288(%r1)
-	xor %r9, %r9, %r21
+	std %r3, 312(%r1)
+	ld %r3, 144(%r1)
+	xor %r25, %r3, %r25
 # v34 = v49 ^ v34
 	.loc 1 947
-	ld %r21, 296(%r1)
-	xor %r21, %r20, %r21
+	xor %r28, %r23, %r28
 # v36 = v5 ^ v36
 	.loc 1 948
-	xor %r18, %r15, %r18
+	xor %r26, %r8, %r26
 # v31 = v15 ^ v31
 	.loc 1 949
-	xor %r19, %r6, %r19
+	xor %r21, %r5, %r21
 # v33 = v30 ^ v33
 	.loc 1 950
-	xor %r22, %r24, %r22
+	xor %r19, %r27, %r19
 # v24 = v27 ^ v24
 	.loc 1 951
-	xor %r16, %r23, %r16
+	xor %r7, %r20, %r7
 # v56 = v3 ^ v56
 	.loc 1 952
-	xor %r31, %r31, %r4
+	xor %r6, %r29, %r4
 # v52 = v2 ^ v52
 	.loc 1 953
-	xor %r12, %r26, %r12
+	xor %r10, %r30, %r10
 # v9 = v7 ^ v9
 	.loc 1 954
-	xor %r14, %r10, %r14
+	xor %r16, %r11, %r16
 # v60 = v11 ^ v60
 	.loc 1 955
-	xor %r10, %r27, %r7
+	xor %r15, %r12, %r15
 # v4 = v58 ^ v4
 	.loc 1 956
-	xor %r28, %r29, %r28
+	xor %r22, %r9, %r22
 # v32 = v54 ^ v32
 	.loc 1 957
-	xor %r29, %r8, %r30
+	ld %r3, 136(%r1)
+	xor %r31, %r3, %r31
 # v54 = v37 & v56
 	.loc 1 958
-	and %r30, %r9, %r31
+	and %r9, %r25, %r6
 # v58 = v37 & v52
 	.loc 1 959
-	and %r4, %r9, %r12
+	and %r3, %r25, %r10
 # v11 = v34 & v56
 	.loc 1 960
-	and %r6, %r21, %r31
+	and %r4, %r28, %r6
 # v11 = v58 ^ v11
 	.loc 1 961
-	xor %r27, %r4, %r6
+	xor %r11, %r3, %r4
 # v58 = v37 & v9
 	.loc 1 962
-	and %r4, %r9, %r14
+	and %r3, %r25, %r16
 # v7 = v34 & v52
 	.loc 1 963
-	and %r6, %r21, %r12
+	and %r4, %r28, %r10
 # v2 = v36 & v56
 	.loc 1 964
-	and %r7, %r18, %r31
+	and %r5, %r26, %r6
 # v7 = v58 ^ v7
 	.loc 1 965
-	xor %r6, %r4, %r6
+	xor %r4, %r3, %r4
 # v2 = v7 ^ v2
 	.loc 1 966
-	xor %r26, %r6, %r7
+	xor %r12, %r4, %r5
 # v7 = v37 & v60
 	.loc 1 967
-	and %r4, %r9, %r10
+	and %r3, %r25, %r15
 # v58 = v34 & v9
 	.loc 1 968
-	and %r6, %r21, %r14
+	and %r4, %r28, %r16
 # v3 = v36 & v52
 	.loc 1 969
-	and %r7, %r18, %r12
+	and %r5, %r26, %r10
 # v27 = v31 & v56
 	.loc 1 970
-	and %r8, %r19, %r31
+	and %r8, %r21, %r6
 # v58 = v7 ^ v58
 	.loc 1 971
-	xor %r6, %r4, %r6
+	xor %r4, %r3, %r4
 # v3 = v58 ^ v3
 	.loc 1 972
-	xor %r7, %r6, %r7
+	xor %r5, %r4, %r5
 # v27 = v3 ^ v27
 	.loc 1 973
-	xor %r23, %r7, %r8
+	xor %r29, %r5, %r8
 # v3 = v37 & v4
 	.loc 1 974
-	and %r4, %r9, %r28
+	and %r3, %r25, %r22
 # v58 = v34 & v60
 	.loc 1 975
-	and %r6, %r21, %r10
+	and %r4, %r28, %r15
 # v7 = v36 & v9
 	.loc 1 976
-	and %r7, %r18, %r14
+	and %r5, %r26, %r16
 # v30 = v31 & v52
 	.loc 1 977
-	and %r8, %r19, %r12
+	and %r8, %r21, %r10
 # v15 = v33 & v56
 	.loc 1 978
-	and %r24, %r22, %r31
+	and %r30, %r19, %r6
 # v58 = v3 ^ v58
 	.loc 1 979
-	xor %r6, %r4, %r6
+	xor %r4, %r3, %r4
 # v7 = v58 ^ v7
 	.loc 1 980
-	xor %r7, %r6, %r7
+	xor %r5, %r4, %r5
 # v30 = v7 ^ v30
 	.loc 1 981
-	xor %r8, %r7, %r8
+	xor %r8, %r5, %r8
 # v15 = v30 ^ v15
 	.loc 1 982
-	xor %r24, %r8, %r24
+	xor %r30, %r8, %r30
 # v30 = v37 & v32
 	.loc 1 983
-	and %r4, %r9, %r29
+	and %r3, %r25, %r31
 # v7 = v34 & v4
 	.loc 1 984
-	and %r6, %r21, %r28
+	and %r4, %r28, %r22
 # v58 = v36 & v60
 	.loc 1 985
-	and %r7, %r18, %r10
+	and %r5, %r26, %r15
 # v3 = v31 & v9
 	.loc 1 986
-	and %r17, %r19, %r14
+	and %r8, %r21, %r16
 # v5 = v33 & v52
 	.loc 1 987
-	and %r20, %r22, %r12
+	and %r23, %r19, %r10
 # v49 = v24 & v56
 	.loc 1 988
-	and %r8, %r16, %r31
+	and %r27, %r7, %r6
 # v7 = v30 ^ v7
 	.loc 1 989
-	xor %r6, %r4, %r6
+	xor %r4, %r3, %r4
 # v58 = v7 ^ v58
 	.loc 1 990
-	xor %r7, %r6, %r7
+	xor %r5, %r4, %r5
 # v3 = v58 ^ v3
 	.loc 1 991
-	xor %r17, %r7, %r17
+	xor %r8, %r5, %r8
 # v5 = v3 ^ v5
 	.loc 1 992
-	xor %r20, %r17, %r20
+	xor %r23, %r8, %r23
 # v49 = v5 ^ v49
 	.loc 1 993
-	xor %r20, %r20, %r8
+	xor %r23, %r23, %r27
 # v37 = v37 & v50
 	.loc 1 994
-	and %r9, %r9, %r5
+	ld %r20, 128(%r1)
+	and %r25, %r25, %r20
 # v5 = v34 & v32
 	.loc 1 995
-	and %r4, %r21, %r29
+	and %r14, %r28, %r31
 # v3 = v36 & v4
 	.loc 1 996
-	and %r17, %r18, %r28
+	and %r27, %r26, %r22
 # v58 = v31 & v60
 	.loc 1 997
-	and %r8, %r19, %r10
+	and %r8, %r21, %r15
 # v7 = v33 & v9
 	.loc 1 998
-	and %r7, %r22, %r14
+	and %r5, %r19, %r16
 # v30 = v24 & v52
 	.loc 1 999
-	and %r6, %r16, %r12
+	and %r4, %r7, %r10
 # v56 = v1 & v56
 	.loc 1 1000
-	and %r31, %r3, %r31
+	ld %r3, 152(%r1)
+	and %r6, %r3, %r6
 # v5 = v37 ^ v5
 	.loc 1 1001
-	xor %r4, %r9, %r4
+	xor %r14, %r25, %r14
 # v3 = v5 ^ v3
 	.loc 1 1002
-	xor %r17, %r4, %r17
+	xor %r27, %r14, %r27
 # v58 = v3 ^ v58
 	.loc 1 1003
-	xor %r8, %r17, %r8
+	xor %r8, %r27, %r8
 # v7 = v58 ^ v7
 	.loc 1 1004
-	xor %r7, %r8, %r7
+	xor %r5, %r8, %r5
 # v30 = v7 ^ v30
 	.loc 1 1005
-	xor %r6, %r7, %r6
+	xor %r4, %r5, %r4
 # v56 = v30 ^ v56
 	.loc 1 1006
-	xor %r31, %r6, %r31
+	xor %r8, %r4, %r6
 # v34 = v34 & v50
 	.loc 1 1007
-	and %r21, %r21, %r5
+	and %r28, %r28, %r20
 # v30 = v36 & v32
 	.loc 1 1008
-	and %r4, %r18, %r29
+	and %r4, %r26, %r31
 # v7 = v31 & v4
 	.loc 1 1009
-	and %r6, %r19, %r28
+	and %r5, %r21, %r22
 # v58 = v33 & v60
 	.loc 1 1010
-	and %r7, %r22, %r10
+	and %r27, %r19, %r15
 # v3 = v24 & v9
 	.loc 1 1011
-	and %r8, %r16, %r14
+	and %r6, %r7, %r16
 # v52 = v1 & v52
 	.loc 1 1012
-	and %r12, %r3, %r12
+	and %r10, %r3, %r10
 # v30 = v34 ^ v30
 	.loc 1 1013
-	xor %r4, %r21, %r4
+	xor %r4, %r28, %r4
 # v7 = v30 ^ v7
 	.loc 1 1014
-	xor %r6, %r4, %r6
+	xor %r5, %r4, %r5
 # v58 = v7 ^ v58
 	.loc 1 1015
-	xor %r7, %r6, %r7
+	xor %r27, %r5, %r27
 # v3 = v58 ^ v3
 	.loc 1 1016
-	xor %r8, %r7, %r8
+	xor %r6, %r27, %r6
 # v52 = v3 ^ v52
 	.loc 1 1017
-	xor %r12, %r8, %r12
+	xor %r10, %r6, %r10
 # v36 = v36 & v50
 	.loc 1 1018
-	and %r18, %r18, %r5
+	and %r26, %r26, %r20
 # v3 = v31 & v32
 	.loc 1 1019
-	and %r4, %r19, %r29
+	and %r4, %r21, %r31
 # v58 = v33 & v4
 	.loc 1 1020
-	and %r6, %r22, %r28
+	and %r5, %r19, %r22
 # v7 = v24 & v60
 	.loc 1 1021
-	and %r7, %r16, %r10
+	and %r6, %r7, %r15
 # v9 = v1 & v9
 	.loc 1 1022
-	and %r14, %r3, %r14
+	and %r16, %r3, %r16
 # v3 = v36 ^ v3
 	.loc 1 1023
-	xor %r4, %r18, %r4
+	xor %r4, %r26, %r4
 # v58 = v3 ^ v58
 	.loc 1 1024
-	xor %r6, %r4, %r6
+	xor %r5, %r4, %r5
 # v7 = v58 ^ v7
 	.loc 1 1025
-	xor %r7, %r6, %r7
+	xor %r6, %r5, %r6
 # v9 = v7 ^ v9
 	.loc 1 1026
-	xor %r14, %r7, %r14
+	xor %r16, %r6, %r16
 # v31 = v31 & v50
 	.loc 1 1027
-	and %r19, %r19, %r5
+	and %r21, %r21, %r20
 # v7 = v33 & v32
 	.loc 1 1028
-	and %r4, %r22, %r29
+	and %r4, %r19, %r31
 # v58 = v24 & v4
 	.loc 1 1029
-	and %r6, %r16, %r28
+	and %r5, %r7, %r22
 # v60 = v1 & v60
 	.loc 1 1030
-	and %r10, %r3, %r10
+	and %r15, %r3, %r15
 # v7 = v31 ^ v7
 	.loc 1 1031
-	xor %r4, %r19, %r4
+	xor %r4, %r21, %r4
 # v58 = v7 ^ v58
 	.loc 1 1032
-	xor %r6, %r4, %r6
+	xor %r5, %r4, %r5
 # v60 = v58 ^ v60
 	.loc 1 1033
-	xor %r10, %r6, %r10
+	xor %r15, %r5, %r15
 # v33 = v33 & v50
 	.loc 1 1034
-	and %r22, %r22, %r5
+	and %r19, %r19, %r20
 # v58 = v24 & v32
 	.loc 1 1035
-	and %r4, %r16, %r29
+	and %r4, %r7, %r31
 # v4 = v1 & v4
 	.loc 1 1036
-	and %r28, %r3, %r28
+	and %r22, %r3, %r22
 # v58 = v33 ^ v58
 	.loc 1 1037
-	xor %r4, %r22, %r4
+	xor %r4, %r19, %r4
 # v4 = v58 ^ v4
 	.loc 1 1038
-	xor %r28, %r4, %r28
+	xor %r22, %r4, %r22
 # v24 = v24 & v50
 	.loc 1 1039
-	and %r16, %r16, %r5
+	and %r7, %r7, %r20
 # v32 = v1 & v32
 	.loc 1 1040
-	and %r29, %r3, %r29
+	and %r31, %r3, %r31
 # v32 = v24 ^ v32
 	.loc 1 1041
-	xor %r29, %r16, %r29
+	xor %r31, %r7, %r31
 # v50 = v1 & v50
 	.loc 1 1042
-	and %r5, %r3, %r5
+	and %r20, %r3, %r20
 # v54 = v54 ^ v35
 	.loc 1 1043
-	ld %r3, 112(%r1)
-	xor %r30, %r30, %r3
+	ld %r3, 176(%r1)
+	xor %r9, %r9, %r3
 # v54 = v54 ^ v18
 	.loc 1 1044
-	ld %r3, 216(%r1)
-	xor %r30, %r30, %r3
+	ld %r4, 280(%r1)
+	xor %r9, %r9, %r4
 # v11 = v11 ^ v16
 	.loc 1 1045
-	ld %r3, 120(%r1)
-	xor %r27, %r27, %r3
+	ld %r3, 184(%r1)
+	xor %r11, %r11, %r3
 # v11 = v11 ^ v10
 	.loc 1 1046
-	ld %r3, 224(%r1)
-	xor %r27, %r27, %r3
+	ld %r5, 288(%r1)
+	xor %r11, %r11, %r5
 # v2 = v2 ^ v8
 	.loc 1 1047
-	ld %r3, 128(%r1)
-	xor %r26, %r26, %r3
+	ld %r3, 192(%r1)
+	xor %r12, %r12, %r3
 # v2 = v2 ^ v0
 	.loc 1 1048
-	ld %r3, 232(%r1)
-	xor %r26, %r26, %r3
+	ld %r6, 296(%r1)
+	xor %r12, %r12, %r6
 # v27 = v27 ^ v28
 	.loc 1 1049
-	ld %r3, 136(%r1)
-	xor %r23, %r23, %r3
+	ld %r3, 200(%r1)
+	xor %r29, %r29, %r3
 # v27 = v27 ^ v41
 	.loc 1 1050
-	ld %r3, 240(%r1)
-	xor %r23, %r23, %r3
+	ld %r7, 304(%r1)
+	xor %r29, %r29, %r7
 # v15 = v15 ^ v6
 	.loc 1 1051
-	ld %r3, 144(%r1)
-	xor %r24, %r24, %r3
+	ld %r3, 208(%r1)
+	xor %r30, %r30, %r3
 # v15 = v15 ^ v39
 	.loc 1 1052
-	ld %r3, 248(%r1)
-	xor %r24, %r24, %r3
+	ld %r28, 120(%r1)
+	xor %r30, %r30, %r28
 # v49 = v49 ^ v21
 	.loc 1 1053
-	ld %r3, 152(%r1)
-	xor %r20, %r20, %r3
+	ld %r3, 216(%r1)
+	xor %r23, %r23, %r3
 # v49 = v49 ^ v13
 	.loc 1 1054
-	ld %r3, 256(%r1)
-	xor %r20, %r20, %r3
+	xor %r23, %r23, %r24
 # v56 = v56 ^ v29
 	.loc 1 1055
-	ld %r3, 160(%r1)
-	xor %r31, %r31, %r3
+	ld %r3, 224(%r1)
+	xor %r8, %r8, %r3
 # v56 = v56 ^ v45
 	.loc 1 1056
-	ld %r3, 264(%r1)
-	xor %r31, %r31, %r3
+	xor %r27, %r8, %r18
 # v52 = v52 ^ v14
 	.loc 1 1057
-	ld %r8, 168(%r1)
-	xor %r12, %r12, %r8
+	std %r18, 112(%r1)
+	ld %r26, 232(%r1)
+	xor %r10, %r10, %r26
 # v52 = v52 ^ v48
 	.loc 1 1058
-	ld %r3, 272(%r1)
-	xor %r12, %r12, %r3
+	xor %r21, %r10, %r17
 # v9 = v9 ^ v43
 	.loc 1 1059
-	ld %r7, 176(%r1)
-	xor %r14, %r14, %r7
+	std %r17, 120(%r1)
+	ld %r19, 240(%r1)
+	xor %r16, %r16, %r19
 # v9 = v9 ^ v47
 	.loc 1 1060
-	ld %r3, 280(%r1)
-	xor %r14, %r14, %r3
+	ld %r18, 160(%r1)
+	xor %r16, %r16, %r18
 # v60 = v60 ^ v26
 	.loc 1 1061
-	ld %r21, 184(%r1)
-	xor %r10, %r10, %r21
+	ld %r25, 248(%r1)
+	xor %r15, %r15, %r25
 # v60 = v60 ^ v42
 	.loc 1 1062
-	xor %r10, %r10, %r25
+	ld %r17, 168(%r1)
+	xor %r15, %r15, %r17
 # v4 = v4 ^ v46
 	.loc 1 1063
-	ld %r3, 192(%r1)
-	xor %r28, %r28, %r3
+	ld %r10, 256(%r1)
+	xor %r22, %r22, %r10
 # v4 = v4 ^ v44
 	.loc 1 1064
-	xor %r22, %r28, %r11
+	ld %r14, 312(%r1)
+	xor %r22, %r22, %r14
 # v32 = v32 ^ v38
 	.loc 1 1065
-	ld %r4, 200(%r1)
-	xor %r9, %r29, %r4
+	ld %r8, 264(%r1)
+	xor %r31, %r31, %r8
 # v50 = v50 ^ v12
 	.loc 1 1066
-	ld %r19, 208(%r1)
-	xor %r6, %r5, %r19
+	ld %r3, 272(%r1)
+	xor %r20, %r20, %r3
 # v14 = v54 ^ v14
 	.loc 1 1067
-	xor %r5, %r30, %r8
+	xor %r26, %r9, %r26
 # v43 = v11 ^ v43
 	.loc 1 1068
-	xor %r29, %r27, %r7
+	xor %r19, %r11, %r19
 # v26 = v2 ^ v26
 	.loc 1 1069
-	xor %r30, %r26, %r21
+	xor %r25, %r12, %r25
 # v46 = v27 ^ v46
 	.loc 1 1070
-	xor %r28, %r23, %r3
+	xor %r10, %r29, %r10
 # v38 = v15 ^ v38
 	.loc 1 1071
-	xor %r27, %r24, %r4
+	xor %r8, %r30, %r8
 # v12 = v49 ^ v12
 	.loc 1 1072
-	xor %r26, %r20, %r19
+	xor %r3, %r23, %r3
 # v18 = v52 ^ v18
 	.loc 1 1073
-	ld %r3, 216(%r1)
-	xor %r3, %r12, %r3
+	xor %r4, %r21, %r4
 # v10 = v9 ^ v10
 	.loc 1 1074
-	ld %r4, 224(%r1)
-	xor %r4, %r14, %r4
+	xor %r5, %r16, %r5
 # v0 = v60 ^ v0
 	.loc 1 1075
-	ld %r7, 232(%r1)
-	xor %r7, %r10, %r7
+	xor %r6, %r15, %r6
 # v41 = v4 ^ v41
 	.loc 1 1076
-	ld %r8, 240(%r1)
-	xor %r8, %r22, %r8
+	xor %r7, %r22, %r7
 # v39 = v32 ^ v39
 	.loc 1 1077
-	ld %r10, 248(%r1)
-	xor %r10, %r9, %r10
+	xor %r28, %r31, %r28
 # v13 = v50 ^ v13
 	.loc 1 1078
-	ld %r9, 256(%r1)
-	xor %r6, %r6, %r9
+	xor %r24, %r20, %r24
 # v10 = v10 ^ v44
 	.loc 1 1079
-	xor %r9, %r4, %r11
+	xor %r5, %r5, %r14
 # v18 = v18 ^ v44
 	.loc 1 1080
-	xor %r3, %r3, %r11
+	xor %r4, %r4, %r14
 # v12 = v12 ^ v44
 	.loc 1 1081
-	xor %r4, %r26, %r11
+	xor %r3, %r3, %r14
 # v44 = v38 ^ v44
 	.loc 1 1082
-	xor %r11, %r27, %r11
+	xor %r14, %r8, %r14
 # v18 = v18 ^ v42
 	.loc 1 1083
-	xor %r12, %r3, %r25
+	xor %r8, %r4, %r17
 # v56 = v56 ^ v42
 	.loc 1 1084
-	xor %r3, %r31, %r25
+	xor %r27, %r27, %r17
 # v44 = v44 ^ v42
 	.loc 1 1085
-	xor %r11, %r11, %r25
+	xor %r14, %r14, %r17
 # v42 = v46 ^ v42
 	.loc 1 1086
-	xor %r25, %r28, %r25
+	xor %r17, %r10, %r17
 # v56 = v56 ^ v47
 	.loc 1 1087
-	ld %r28, 280(%r1)
-	xor %r31, %r3, %r28
+	xor %r27, %r27, %r18
 # v12 = v12 ^ v47
 	.loc 1 1088
-	xor %r4, %r4, %r28
+	xor %r3, %r3, %r18
 # v42 = v42 ^ v47
 	.loc 1 1089
-	xor %r25, %r25, %r28
+	xor %r17, %r17, %r18
 # v47 = v26 ^ v47
 	.loc 1 1090
-	xor %r3, %r30, %r28
+	xor %r18, %r25, %r18
 # v12 = v12 ^ v48
 	.loc 1 1091
-	ld %r28, 272(%r1)
-	xor %r30, %r4, %r28
+	ld %r4, 120(%r1)
+	xor %r9, %r3, %r4
 # v44 = v44 ^ v48
 	.loc 1 1092
-	xor %r11, %r11, %r28
+	xor %r14, %r14, %r4
 # v47 = v47 ^ v48
 	.loc 1 1093
-	xor %r3, %r3, %r28
+	xor %r18, %r18, %r4
 # v48 = v43 ^ v48
 	.loc 1 1094
-	xor %r4, %r29, %r28
+	xor %r3, %r19, %r4
 # v44 = v44 ^ v45
 	.loc 1 1095
-	ld %r29, 264(%r1)
-	xor %r11, %r11, %r29
+	ld %r4, 112(%r1)
+	xor %r14, %r14, %r4
 # v42 = v42 ^ v45
 	.loc 1 1096
-	xor %r25, %r25, %r29
+	xor %r17, %r17, %r4
 # v48 = v48 ^ v45
 	.loc 1 1097
-	xor %r4, %r4, %r29
+	xor %r3, %r3, %r4
 # v45 = v14 ^ v45
 	.loc 1 1098
-	xor %r5, %r5, %r29
+	xor %r4, %r26, %r4
 # v42 = v42 ^ v13
 	.loc 1 1099
-	xor %r25, %r25, %r6
+	xor %r17, %r17, %r24
 # v47 = v47 ^ v13
 	.loc 1 1100
-	xor %r3, %r3, %r6
+	xor %r18, %r18, %r24
 # v45 = v45 ^ v13
 	.loc 1 1101
-	xor %r5, %r5, %r6
+	xor %r4, %r4, %r24
 # v13 = v29 ^ v13
 	.loc 1 1102
-	ld %r29, 160(%r1)
-	xor %r6, %r29, %r6
+	ld %r10, 224(%r1)
+	xor %r24, %r10, %r24
 # v47 = v47 ^ v39
 	.loc 1 1103
-	xor %r29, %r3, %r10
+	xor %r18, %r18, %r28
 # v48 = v48 ^ v39
 	.loc 1 1104
-	xor %r4, %r4, %r10
+	xor %r3, %r3, %r28
 # v13 = v13 ^ v39
 	.loc 1 1105
-	xor %r6, %r6, %r10
+	xor %r24, %r24, %r28
 # v39 = v21 ^ v39
 	.loc 1 1106
-	ld %r3, 152(%r1)
-	xor %r3, %r3, %r10
+	ld %r10, 216(%r1)
+	xor %r28, %r10, %r28
 # v48 = v48 ^ v41
 	.loc 1 1107
-	xor %r4, %r4, %r8
+	xor %r10, %r3, %r7
 # v45 = v45 ^ v41
 	.loc 1 1108
-	xor %r5, %r5, %r8
+	xor %r4, %r4, %r7
 # v39 = v39 ^ v41
 	.loc 1 1109
-	xor %r3, %r3, %r8
+	xor %r28, %r28, %r7
 # v41 = v6 ^ v41
 	.loc 1 1110
-	ld %r10, 144(%r1)
-	xor %r8, %r10, %r8
+	ld %r3, 208(%r1)
+	xor %r7, %r3, %r7
 # v45 = v45 ^ v0
 	.loc 1 1111
-	xor %r5, %r5, %r7
+	xor %r4, %r4, %r6
 # v13 = v13 ^ v0
 	.loc 1 1112
-	xor %r6, %r6, %r7
+	xor %r24, %r24, %r6
 # v41 = v41 ^ v0
 	.loc 1 1113
-	xor %r8, %r8, %r7
+	xor %r7, %r7, %r6
 # v0 = v28 ^ v0
 	.loc 1 1114
-	ld %r10, 136(%r1)
-	xor %r7, %r10, %r7
+	ld %r3, 200(%r1)
+	xor %r6, %r3, %r6
 # v13 = v13 ^ v10
 	.loc 1 1115
-	xor %r6, %r6, %r9
+	xor %r24, %r24, %r5
 # v39 = v39 ^ v10
 	.loc 1 1116
-	xor %r3, %r3, %r9
+	xor %r28, %r28, %r5
 # v0 = v0 ^ v10
 	.loc 1 1117
-	xor %r7, %r7, %r9
+	xor %r6, %r6, %r5
 # v10 = v8 ^ v10
 	.loc 1 1118
-	ld %r10, 128(%r1)
-	xor %r9, %r10, %r9
+	ld %r3, 192(%r1)
+	xor %r5, %r3, %r5
 # v39 = v39 ^ v18
 	.loc 1 1119
-	xor %r10, %r3, %r12
+	xor %r28, %r28, %r8
 # v41 = v41 ^ v18
 	.loc 1 1120
-	xor %r8, %r8, %r12
+	xor %r7, %r7, %r8
 # v10 = v10 ^ v18
 	.loc 1 1121
-	xor %r9, %r9, %r12
+	xor %r11, %r5, %r8
 # v18 = v16 ^ v18
 	.loc 1 1122
-	ld %r3, 120(%r1)
-	xor %r12, %r3, %r12
+	ld %r3, 184(%r1)
+	xor %r8, %r3, %r8
 # v41 = v41 ^ v56
 	.loc 1 1123
-	xor %r28, %r8, %r31
+	xor %r12, %r7, %r27
 # v0 = v0 ^ v56
 	.loc 1 1124
-	xor %r27, %r7, %r31
+	xor %r31, %r6, %r27
 # v18 = v18 ^ v56
 	.loc 1 1125
-	xor %r26, %r12, %r31
+	xor %r8, %r8, %r27
 # v56 = v35 ^ v56
 	.loc 1 1126
-	ld %r3, 112(%r1)
-	xor %r31, %r3, %r31
+	ld %r3, 176(%r1)
+	xor %r27, %r3, %r27
 # v35 = v56 ^ v44
 	.loc 1 1127
-	xor %r23, %r31, %r11
+	xor %r6, %r27, %r14
 # v16 = v45 ^ v44
 	.loc 1 1128
-	xor %r3, %r5, %r11
+	xor %r3, %r4, %r14
 # v16 = v16 ^ v12
 	.loc 1 1129
-	xor %r8, %r3, %r30
+	xor %r7, %r3, %r9
 # v8 = v18 ^ v45
 	.loc 1 1130
-	xor %r24, %r26, %r5
+	xor %r30, %r8, %r4
 # v28 = v48 ^ v44
 	.loc 1 1131
-	xor %r3, %r4, %r11
+	xor %r3, %r10, %r14
 # v28 = v28 ^ v12
 	.loc 1 1132
-	xor %r12, %r3, %r30
+	xor %r29, %r3, %r9
 # v6 = v10 ^ v45
 	.loc 1 1133
-	xor %r3, %r9, %r5
+	xor %r3, %r11, %r4
 # v6 = v6 ^ v48
 	.loc 1 1134
-	xor %r3, %r3, %r4
+	xor %r3, %r3, %r10
 # v6 = v6 ^ v44
 	.loc 1 1135
-	xor %r3, %r3, %r11
+	xor %r3, %r3, %r14
 # v6 = v6 ^ v12
 	.loc 1 1136
-	xor %r21, %r3, %r30
+	xor %r25, %r3, %r9
 # v21 = v45 ^ v47
 	.loc 1 1137
-	xor %r20, %r5, %r29
+	xor %r23, %r4, %r18
 # v29 = v0 ^ v48
 	.loc 1 1138
-	xor %r3, %r27, %r4
+	xor %r3, %r31, %r10
 # v29 = v29 ^ v47
 	.loc 1 1139
-	xor %r3, %r3, %r29
+	xor %r3, %r3, %r18
 # v29 = v29 ^ v12
 	.loc 1 1140
-	xor %r19, %r3, %r30
+	xor %r21, %r3, %r9
 # v14 = v48 ^ v42
 	.loc 1 1141
-	xor %r18, %r4, %r25
+	xor %r22, %r10, %r17
 # v43 = v41 ^ v47
 	.loc 1 1142
-	xor %r3, %r28, %r29
+	xor %r3, %r12, %r18
 # v43 = v43 ^ v42
 	.loc 1 1143
-	xor %r22, %r3, %r25
+	xor %r20, %r3, %r17
 # v26 = v47 ^ v44
 	.loc 1 1144
-	xor %r17, %r29, %r11
+	xor %r26, %r18, %r14
 # v46 = v39 ^ v42
 	.loc 1 1145
-	xor %r3, %r10, %r25
+	xor %r3, %r28, %r17
 # v46 = v46 ^ v44
 	.loc 1 1146
-	xor %r16, %r3, %r11
+	xor %r5, %r3, %r14
 # v38 = v42 ^ v12
 	.loc 1 1147
-	xor %r7, %r25, %r30
+	xor %r19, %r17, %r9
 # v50 = v13 ^ v44
 	.loc 1 1148
-	xor %r3, %r6, %r11
+	xor %r3, %r24, %r14
 # v50 = v50 ^ v12
 	.loc 1 1149
-	xor %r15, %r3, %r30
+	std %r14, 120(%r1)
+	xor %r16, %r3, %r9
 # v35 = v35 ^ v38
 	.loc 1 1150
-	xor %r23, %r23, %r7
+	std %r9, 112(%r1)
+	xor %r6, %r6, %r19
 # v32 = v14 ^ v38
 	.loc 1 1151
-	xor %r3, %r18, %r7
+	xor %r3, %r22, %r19
 # v32 = v32 ^ v50
 	.loc 1 1152
-	xor %r14, %r3, %r15
+	xor %r9, %r3, %r16
 # v16 = v16 ^ v14
 	.loc 1 1153
-	xor %r8, %r8, %r18
+	xor %r7, %r7, %r22
 # v4 = v43 ^ v38
 	.loc 1 1154
-	xor %r3, %r22, %r7
+	xor %r3, %r20, %r19
 # v4 = v4 ^ v50
 	.loc 1 1155
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r16
 # v8 = v8 ^ v14
 	.loc 1 1156
-	xor %r24, %r24, %r18
+	xor %r30, %r30, %r22
 # v8 = v8 ^ v43
 	.loc 1 1157
-	xor %r24, %r24, %r22
+	xor %r30, %r30, %r20
 # v8 = v8 ^ v38
 	.loc 1 1158
-	xor %r24, %r24, %r7
+	xor %r30, %r30, %r19
 # v8 = v8 ^ v50
 	.loc 1 1159
-	xor %r24, %r24, %r15
+	xor %r30, %r30, %r16
 # v14 = v14 ^ v26
 	.loc 1 1160
-	xor %r18, %r18, %r17
+	xor %r22, %r22, %r26
 # v28 = v28 ^ v43
 	.loc 1 1161
-	xor %r12, %r12, %r22
+	xor %r29, %r29, %r20
 # v28 = v28 ^ v26
 	.loc 1 1162
-	xor %r12, %r12, %r17
+	xor %r29, %r29, %r26
 # v28 = v28 ^ v50
 	.loc 1 1163
-	xor %r12, %r12, %r15
+	xor %r29, %r29, %r16
 # v43 = v43 ^ v46
 	.loc 1 1164
-	xor %r22, %r22, %r16
+	xor %r20, %r20, %r5
 # v6 = v6 ^ v26
 	.loc 1 1165
-	xor %r21, %r21, %r17
+	xor %r25, %r25, %r26
 # v6 = v6 ^ v46
 	.loc 1 1166
-	xor %r21, %r21, %r16
+	xor %r25, %r25, %r5
 # v26 = v26 ^ v38
 	.loc 1 1167
-	xor %r17, %r17, %r7
+	xor %r26, %r26, %r19
 # v21 = v21 ^ v46
 	.loc 1 1168
-	xor %r20, %r20, %r16
+	xor %r23, %r23, %r5
 # v21 = v21 ^ v38
 	.loc 1 1169
-	xor %r20, %r20, %r7
+	xor %r23, %r23, %r19
 # v46 = v46 ^ v50
 	.loc 1 1170
-	xor %r16, %r16, %r15
+	xor %r15, %r5, %r16
 # v38 = v29 ^ v38
 	.loc 1 1171
-	xor %r7, %r19, %r7
+	xor %r19, %r21, %r19
 # v50 = v38 ^ v50
 	.loc 1 1172
-	xor %r15, %r7, %r15
+	xor %r16, %r19, %r16
 # v35 = v35 ^ v46
 	.loc 1 1173
-	xor %r23, %r23, %r16
+	xor %r6, %r6, %r15
 # v38 = v43 ^ v46
 	.loc 1 1174
-	xor %r7, %r22, %r16
+	xor %r5, %r20, %r15
 # v38 = v38 ^ v50
 	.loc 1 1175
-	xor %r19, %r7, %r15
+	xor %r21, %r5, %r16
 # v32 = v32 ^ v43
 	.loc 1 1176
-	xor %r14, %r14, %r22
+	xor %r9, %r9, %r20
 # v29 = v6 ^ v46
 	.loc 1 1177
-	xor %r7, %r21, %r16
+	xor %r5, %r25, %r15
 # v29 = v29 ^ v50
 	.loc 1 1178
-	xor %r7, %r7, %r15
+	xor %r5, %r5, %r16
 # v16 = v16 ^ v43
 	.loc 1 1179
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r20
 # v16 = v16 ^ v6
 	.loc 1 1180
-	xor %r8, %r8, %r21
+	xor %r7, %r7, %r25
 # v16 = v16 ^ v46
 	.loc 1 1181
-	xor %r8, %r8, %r16
+	xor %r7, %r7, %r15
 # v16 = v16 ^ v50
 	.loc 1 1182
-	xor %r8, %r8, %r15
+	xor %r7, %r7, %r16
 # v43 = v43 ^ v26
 	.loc 1 1183
-	xor %r22, %r22, %r17
+	xor %r20, %r20, %r26
 # v4 = v4 ^ v6
 	.loc 1 1184
-	xor %r3, %r3, %r21
+	xor %r3, %r3, %r25
 # v4 = v4 ^ v26
 	.loc 1 1185
-	xor %r3, %r3, %r17
+	xor %r3, %r3, %r26
 # v4 = v4 ^ v50
 	.loc 1 1186
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r16
 # v6 = v6 ^ v21
 	.loc 1 1187
-	xor %r21, %r21, %r20
+	xor %r25, %r25, %r23
 # v8 = v8 ^ v26
 	.loc 1 1188
-	xor %r24, %r24, %r17
+	xor %r30, %r30, %r26
 # v8 = v8 ^ v21
 	.loc 1 1189
-	xor %r24, %r24, %r20
+	xor %r30, %r30, %r23
 # v26 = v26 ^ v46
 	.loc 1 1190
-	xor %r17, %r17, %r16
+	xor %r26, %r26, %r15
 # v14 = v14 ^ v21
 	.loc 1 1191
-	xor %r18, %r18, %r20
+	xor %r22, %r22, %r23
 # v14 = v14 ^ v46
 	.loc 1 1192
-	xor %r18, %r18, %r16
+	xor %r22, %r22, %r15
 # v21 = v21 ^ v50
 	.loc 1 1193
-	xor %r20, %r20, %r15
+	xor %r23, %r23, %r16
 # v46 = v28 ^ v46
 	.loc 1 1194
-	xor %r16, %r12, %r16
+	xor %r15, %r29, %r15
 # v50 = v46 ^ v50
 	.loc 1 1195
-	xor %r15, %r16, %r15
+	xor %r16, %r15, %r16
 # v35 = v35 ^ v21
 	.loc 1 1196
-	xor %r23, %r23, %r20
+	xor %r29, %r6, %r23
 # v46 = v6 ^ v21
 	.loc 1 1197
-	xor %r12, %r21, %r20
+	xor %r6, %r25, %r23
 # v46 = v46 ^ v50
 	.loc 1 1198
-	xor %r16, %r12, %r15
+	xor %r19, %r6, %r16
 # v38 = v38 ^ v6
 	.loc 1 1199
-	xor %r19, %r19, %r21
+	xor %r21, %r21, %r25
 # v28 = v8 ^ v21
 	.loc 1 1200
-	xor %r12, %r24, %r20
+	xor %r6, %r30, %r23
 # v28 = v28 ^ v50
 	.loc 1 1201
-	xor %r12, %r12, %r15
+	xor %r6, %r6, %r16
 # v32 = v32 ^ v6
 	.loc 1 1202
-	xor %r14, %r14, %r21
+	xor %r9, %r9, %r25
 # v32 = v32 ^ v8
 	.loc 1 1203
-	xor %r14, %r14, %r24
+	xor %r9, %r9, %r30
 # v32 = v32 ^ v21
 	.loc 1 1204
-	xor %r14, %r14, %r20
+	xor %r9, %r9, %r23
 # v32 = v32 ^ v50
 	.loc 1 1205
-	xor %r14, %r14, %r15
+	xor %r9, %r9, %r16
 # v6 = v6 ^ v26
 	.loc 1 1206
-	xor %r21, %r21, %r17
+	xor %r25, %r25, %r26
 # v29 = v29 ^ v8
 	.loc 1 1207
-	xor %r7, %r7, %r24
+	xor %r5, %r5, %r30
 # v29 = v29 ^ v26
 	.loc 1 1208
-	xor %r7, %r7, %r17
+	xor %r5, %r5, %r26
 # v29 = v29 ^ v50
 	.loc 1 1209
-	xor %r7, %r7, %r15
+	xor %r5, %r5, %r16
 # v8 = v8 ^ v14
 	.loc 1 1210
-	xor %r24, %r24, %r18
+	xor %r30, %r30, %r22
 # v16 = v16 ^ v26
 	.loc 1 1211
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r26
 # v16 = v16 ^ v14
 	.loc 1 1212
-	xor %r8, %r8, %r18
+	xor %r7, %r7, %r22
 # v26 = v26 ^ v21
 	.loc 1 1213
-	xor %r17, %r17, %r20
+	xor %r26, %r26, %r23
 # v43 = v43 ^ v14
 	.loc 1 1214
-	xor %r22, %r22, %r18
+	xor %r20, %r20, %r22
 # v43 = v43 ^ v21
 	.loc 1 1215
-	xor %r22, %r22, %r20
+	xor %r20, %r20, %r23
 # v14 = v14 ^ v50
 	.loc 1 1216
-	xor %r18, %r18, %r15
+	xor %r22, %r22, %r16
 # v21 = v4 ^ v21
 	.loc 1 1217
-	xor %r20, %r3, %r20
+	xor %r23, %r3, %r23
 # v50 = v21 ^ v50
 	.loc 1 1218
-	xor %r15, %r20, %r15
+	xor %r16, %r23, %r16
 # v35 = v35 ^ v14
 	.loc 1 1219
-	xor %r23, %r23, %r18
+	xor %r29, %r29, %r22
 # v21 = v8 ^ v14
 	.loc 1 1220
-	xor %r3, %r24, %r18
+	xor %r3, %r30, %r22
 # v21 = v21 ^ v50
 	.loc 1 1221
-	xor %r20, %r3, %r15
+	xor %r23, %r3, %r16
 # v46 = v46 ^ v8
 	.loc 1 1222
-	xor %r16, %r16, %r24
+	xor %r19, %r19, %r30
 # v4 = v16 ^ v14
 	.loc 1 1223
-	xor %r3, %r8, %r18
+	xor %r3, %r7, %r22
 # v4 = v4 ^ v50
 	.loc 1 1224
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r16
 # v38 = v38 ^ v8
 	.loc 1 1225
-	xor %r19, %r19, %r24
+	xor %r21, %r21, %r30
 # v38 = v38 ^ v16
 	.loc 1 1226
-	xor %r19, %r19, %r8
+	xor %r21, %r21, %r7
 # v38 = v38 ^ v14
 	.loc 1 1227
-	xor %r19, %r19, %r18
+	xor %r21, %r21, %r22
 # v38 = v38 ^ v50
 	.loc 1 1228
-	xor %r19, %r19, %r15
+	xor %r21, %r21, %r16
 # v8 = v8 ^ v26
 	.loc 1 1229
-	xor %r24, %r24, %r17
+	xor %r30, %r30, %r26
 # v28 = v28 ^ v16
 	.loc 1 1230
-	xor %r12, %r12, %r8
+	xor %r6, %r6, %r7
 # v28 = v28 ^ v26
 	.loc 1 1231
-	xor %r12, %r12, %r17
+	xor %r6, %r6, %r26
 # v28 = v28 ^ v50
 	.loc 1 1232
-	xor %r12, %r12, %r15
+	xor %r6, %r6, %r16
 # v16 = v16 ^ v43
 	.loc 1 1233
-	xor %r8, %r8, %r22
+	xor %r7, %r7, %r20
 # v32 = v32 ^ v26
 	.loc 1 1234
-	xor %r14, %r14, %r17
+	xor %r9, %r9, %r26
 # v32 = v32 ^ v43
 	.loc 1 1235
-	xor %r14, %r14, %r22
+	xor %r9, %r9, %r20
 # v26 = v26 ^ v14
 	.loc 1 1236
-	xor %r17, %r17, %r18
+	xor %r26, %r26, %r22
 # v6 = v6 ^ v43
 	.loc 1 1237
-	xor %r21, %r21, %r22
+	xor %r25, %r25, %r20
 # v6 = v6 ^ v14
 	.loc 1 1238
-	xor %r21, %r21, %r18
+	xor %r25, %r25, %r22
 # v43 = v43 ^ v50
 	.loc 1 1239
-	xor %r22, %r22, %r15
+	xor %r20, %r20, %r16
 # v14 = v29 ^ v14
 	.loc 1 1240
-	xor %r18, %r7, %r18
+	xor %r22, %r5, %r22
 # v50 = v14 ^ v50
 	.loc 1 1241
-	xor %r15, %r18, %r15
+	xor %r16, %r22, %r16
 # v35 = v35 ^ v43
 	.loc 1 1242
-	xor %r23, %r23, %r22
+	xor %r29, %r29, %r20
 # v14 = v16 ^ v43
 	.loc 1 1243
-	xor %r7, %r8, %r22
+	xor %r5, %r7, %r20
 # v14 = v14 ^ v50
 	.loc 1 1244
-	xor %r18, %r7, %r15
+	xor %r22, %r5, %r16
 # v21 = v21 ^ v16
 	.loc 1 1245
-	xor %r20, %r20, %r8
+	xor %r23, %r23, %r7
 # v29 = v32 ^ v43
 	.loc 1 1246
-	xor %r7, %r14, %r22
+	xor %r5, %r9, %r20
 # v29 = v29 ^ v50
 	.loc 1 1247
-	xor %r7, %r7, %r15
+	xor %r5, %r5, %r16
 # v46 = v46 ^ v16
 	.loc 1 1248
-	xor %r16, %r16, %r8
+	xor %r19, %r19, %r7
 # v46 = v46 ^ v32
 	.loc 1 1249
-	xor %r16, %r16, %r14
+	xor %r19, %r19, %r9
 # v46 = v46 ^ v43
 	.loc 1 1250
-	xor %r16, %r16, %r22
+	xor %r19, %r19, %r20
 # v46 = v46 ^ v50
 	.loc 1 1251
-	xor %r16, %r16, %r15
+	xor %r19, %r19, %r16
 # v16 = v16 ^ v26
 	.loc 1 1252
-	xor %r8, %r8, %r17
+	xor %r7, %r7, %r26
 # v4 = v4 ^ v32
 	.loc 1 1253
-	xor %r3, %r3, %r14
+	xor %r3, %r3, %r9
 # v4 = v4 ^ v26
 	.loc 1 1254
-	xor %r3, %r3, %r17
+	xor %r3, %r3, %r26
 # v4 = v4 ^ v50
 	.loc 1 1255
-	xor %r3, %r3, %r15
+	xor %r3, %r3, %r16
 # v32 = v32 ^ v6
 	.loc 1 1256
-	xor %r14, %r14, %r21
-	std %r14, 288(%r1)
+	xor %r9, %r9, %r25
 # v38 = v38 ^ v26
 	.loc 1 1257
-	xor %r19, %r19, %r17
+	xor %r21, %r21, %r26
 # v38 = v38 ^ v6
 	.loc 1 1258
-	xor %r19, %r19, %r21
-	std %r19, 296(%r1)
+	xor %r21, %r21, %r25
 # v26 = v26 ^ v43
 	.loc 1 1259
-	xor %r17, %r17, %r22
+	xor %r26, %r26, %r20
 # v8 = v8 ^ v6
 	.loc 1 1260
-	xor %r24, %r24, %r21
+	xor %r30, %r30, %r25
 # v8 = v8 ^ v43
 	.loc 1 1261
-	xor %r24, %r24, %r22
+	xor %r30, %r30, %r20
 # v6 = v6 ^ v50
 	.loc 1 1262
-	xor %r21, %r21, %r15
+	xor %r25, %r25, %r16
 # v43 = v28 ^ v43
 	.loc 1 1263
-	xor %r22, %r12, %r22
+	std %r25, 160(%r1)
+	xor %r20, %r6, %r20
 # v50 = v43 ^ v50
 	.loc 1 1264
-	xor %r15, %r22, %r15
+	xor %r16, %r20, %r16
 # v43 = v35 & v56
 	.loc 1 1265
-	and %r12, %r23, %r31
-	std %r12, 112(%r1)
+	std %r16, 168(%r1)
+	and %r6, %r29, %r27
 # v28 = v35 & v18
 	.loc 1 1266
-	and %r12, %r23, %r26
+	std %r6, 176(%r1)
+	and %r6, %r29, %r8
 # v60 = v14 & v56
 	.loc 1 1267
-	and %r22, %r18, %r31
+	and %r25, %r22, %r27
 # v60 = v28 ^ v60
 	.loc 1 1268
-	xor %r12, %r12, %r22
-	std %r12, 120(%r1)
+	xor %r25, %r6, %r25
 # v28 = v35 & v10
 	.loc 1 1269
-	and %r22, %r23, %r9
+	std %r25, 184(%r1)
+	and %r6, %r29, %r11
 # v9 = v14 & v18
 	.loc 1 1270
-	and %r19, %r18, %r26
+	and %r25, %r22, %r8
 # v52 = v21 & v56
 	.loc 1 1271
-	and %r12, %r20, %r31
+	and %r20, %r23, %r27
 # v9 = v28 ^ v9
 	.loc 1 1272
-	xor %r22, %r22, %r19
+	xor %r25, %r6, %r25
 # v52 = v9 ^ v52
 	.loc 1 1273
-	xor %r12, %r22, %r12
-	std %r12, 128(%r1)
+	xor %r20, %r25, %r20
 # v9 = v35 & v0
 	.loc 1 1274
-	and %r12, %r23, %r27
+	std %r20, 192(%r1)
+	and %r6, %r29, %r31
 # v28 = v14 & v10
 	.loc 1 1275
-	and %r14, %r18, %r9
+	and %r25, %r22, %r11
 # v49 = v21 & v18
 	.loc 1 1276
-	and %r19, %r20, %r26
+	and %r20, %r23, %r8
 # v15 = v29 & v56
 	.loc 1 1277
-	and %r22, %r7, %r31
+	and %r16, %r5, %r27
 # v28 = v9 ^ v28
 	.loc 1 1278
-	xor %r12, %r12, %r14
+	xor %r25, %r6, %r25
 # v49 = v28 ^ v49
 	.loc 1 1279
-	xor %r12, %r12, %r19
+	xor %r20, %r25, %r20
 # v15 = v49 ^ v15
 	.loc 1 1280
-	xor %r12, %r12, %r22
-	std %r12, 136(%r1)
+	xor %r16, %r20, %r16
 # v49 = v35 & v41
 	.loc 1 1281
-	and %r12, %r23, %r28
-	std %r12, 144(%r1)
+	std %r16, 200(%r1)
+	and %r6, %r29, %r12
 # v28 = v14 & v0
 	.loc 1 1282
-	and %r14, %r18, %r27
+	and %r25, %r22, %r31
 # v9 = v21 & v10
 	.loc 1 1283
-	and %r12, %r20, %r9
-	std %r12, 152(%r1)
+	and %r20, %r23, %r11
 # v27 = v29 & v18
 	.loc 1 1284
-	and %r19, %r7, %r26
+	and %r15, %r5, %r8
 # v2 = v46 & v56
 	.loc 1 1285
-	and %r22, %r16, %r31
+	and %r16, %r19, %r27
 # v28 = v49 ^ v28
 	.loc 1 1286
-	ld %r12, 144(%r1)
-	xor %r12, %r12, %r14
+	xor %r25, %r6, %r25
 # v9 = v28 ^ v9
 	.loc 1 1287
-	ld %r14, 152(%r1)
-	xor %r12, %r12, %r14
+	xor %r20, %r25, %r20
 # v27 = v9 ^ v27
 	.loc 1 1288
-	xor %r12, %r12, %r19
+	xor %r15, %r20, %r15
 # v2 = v27 ^ v2
 	.loc 1 1289
-	xor %r12, %r12, %r22
-	std %r12, 144(%r1)
+	xor %r16, %r15, %r16
 # v27 = v35 & v39
 	.loc 1 1290
-	and %r12, %r23, %r10
-	std %r12, 152(%r1)
+	std %r16, 208(%r1)
+	and %r6, %r29, %r28
 # v9 = v14 & v41
 	.loc 1 1291
-	and %r14, %r18, %r28
+	and %r25, %r22, %r12
 # v28 = v21 & v0
 	.loc 1 1292
-	and %r12, %r20, %r27
-	std %r12, 160(%r1)
+	and %r14, %r23, %r31
 # v49 = v29 & v10
 	.loc 1 1293
-	and %r12, %r7, %r9
-	std %r12, 168(%r1)
+	and %r15, %r5, %r11
 # v11 = v46 & v18
 	.loc 1 1294
-	and %r19, %r16, %r26
+	and %r16, %r19, %r8
 # v54 = v16 & v56
 	.loc 1 1295
-	and %r22, %r8, %r31
+	and %r20, %r7, %r27
 # v9 = v27 ^ v9
 	.loc 1 1296
-	ld %r12, 152(%r1)
-	xor %r12, %r12, %r14
+	xor %r25, %r6, %r25
 # v28 = v9 ^ v28
 	.loc 1 1297
-	ld %r14, 160(%r1)
-	xor %r12, %r12, %r14
+	xor %r14, %r25, %r14
 # v49 = v28 ^ v49
 	.loc 1 1298
-	ld %r14, 168(%r1)
-	xor %r12, %r12, %r14
+	xor %r15, %r14, %r15
 # v11 = v49 ^ v11
 	.loc 1 1299
-	xor %r12, %r12, %r19
+	xor %r16, %r15, %r16
 # v54 = v11 ^ v54
 	.loc 1 1300
-	xor %r12, %r12, %r22
-	std %r12, 152(%r1)
+	xor %r20, %r16, %r20
 # v11 = v35 & v13
 	.loc 1 1301
-	and %r12, %r23, %r6
-	std %r12, 160(%r1)
+	std %r20, 216(%r1)
+	and %r15, %r29, %r24
 # v49 = v14 & v39
 	.loc 1 1302
-	and %r19, %r18, %r10
+	std %r29, 144(%r1)
+	and %r6, %r22, %r28
 # v28 = v21 & v41
 	.loc 1 1303
-	and %r12, %r20, %r28
-	std %r12, 168(%r1)
+	and %r14, %r23, %r12
 # v9 = v29 & v0
 	.loc 1 1304
-	and %r12, %r7, %r27
-	std %r12, 176(%r1)
+	and %r16, %r5, %r31
 # v27 = v46 & v10
 	.loc 1 1305
-	and %r12, %r16, %r9
-	std %r12, 184(%r1)
+	and %r20, %r19, %r11
 # v1 = v16 & v18
 	.loc 1 1306
-	and %r14, %r8, %r26
+	and %r25, %r7, %r8
 # v24 = v4 & v56
 	.loc 1 1307
-	and %r22, %r3, %r31
+	and %r29, %r3, %r27
 # v49 = v11 ^ v49
 	.loc 1 1308
-	ld %r12, 160(%r1)
-	xor %r12, %r12, %r19
+	xor %r6, %r15, %r6
 # v28 = v49 ^ v28
 	.loc 1 1309
-	ld %r19, 168(%r1)
-	xor %r12, %r12, %r19
+	xor %r14, %r6, %r14
 # v9 = v28 ^ v9
 	.loc 1 1310
-	ld %r19, 176(%r1)
-	xor %r12, %r12, %r19
+	xor %r16, %r14, %r16
 # v27 = v9 ^ v27
 	.loc 1 1311
-	ld %r19, 184(%r1)
-	xor %r12, %r12, %r19
+	xor %r20, %r16, %r20
 # v1 = v27 ^ v1
 	.loc 1 1312
-	xor %r12, %r12, %r14
+	xor %r25, %r20, %r25
 # v24 = v1 ^ v24
 	.loc 1 1313
-	xor %r12, %r12, %r22
-	std %r12, 160(%r1)
+	xor %r29, %r25, %r29
 # v1 = v14 & v13
 	.loc 1 1314
-	and %r12, %r18, %r6
-	std %r12, 168(%r1)
+	std %r29, 224(%r1)
+	and %r6, %r22, %r24
 # v27 = v21 & v39
 	.loc 1 1315
-	and %r14, %r20, %r10
+	and %r29, %r23, %r28
 # v9 = v29 & v41
 	.loc 1 1316
-	and %r12, %r7, %r28
-	std %r12, 176(%r1)
+	and %r25, %r5, %r12
 # v28 = v46 & v0
 	.loc 1 1317
-	and %r12, %r16, %r27
-	std %r12, 184(%r1)
+	and %r15, %r19, %r31
 # v49 = v16 & v10
 	.loc 1 1318
-	and %r19, %r8, %r9
+	and %r16, %r7, %r11
 # v11 = v4 & v18
 	.loc 1 1319
-	and %r22, %r3, %r26
+	and %r20, %r3, %r8
 # v27 = v1 ^ v27
 	.loc 1 1320
-	ld %r12, 168(%r1)
-	xor %r12, %r12, %r14
+	xor %r29, %r6, %r29
 # v9 = v27 ^ v9
 	.loc 1 1321
-	ld %r14, 176(%r1)
-	xor %r12, %r12, %r14
+	xor %r25, %r29, %r25
 # v28 = v9 ^ v28
 	.loc 1 1322
-	ld %r14, 184(%r1)
-	xor %r12, %r12, %r14
+	xor %r15, %r25, %r15
 # v49 = v28 ^ v49
 	.loc 1 1323
-	xor %r12, %r12, %r19
+	xor %r16, %r15, %r16
 # v11 = v49 ^ v11
 	.loc 1 1324
-	xor %r12, %r12, %r22
-	std %r12, 168(%r1)
+	xor %r20, %r16, %r20
 # v49 = v21 & v13
 	.loc 1 1325
-	and %r12, %r20, %r6
-	std %r12, 176(%r1)
+	std %r20, 232(%r1)
+	and %r6, %r23, %r24
 # v28 = v29 & v39
 	.loc 1 1326
-	and %r14, %r7, %r10
+	and %r29, %r5, %r28
 # v9 = v46 & v41
 	.loc 1 1327
-	and %r12, %r16, %r28
-	std %r12, 184(%r1)
+	and %r25, %r19, %r12
 # v27 = v16 & v0
 	.loc 1 1328
-	and %r19, %r8, %r27
+	and %r20, %r7, %r31
 # v1 = v4 & v10
 	.loc 1 1329
-	and %r22, %r3, %r9
+	and %r16, %r3, %r11
 # v28 = v49 ^ v28
 	.loc 1 1330
-	ld %r12, 176(%r1)
-	xor %r12, %r12, %r14
+	xor %r29, %r6, %r29
 # v9 = v28 ^ v9
 	.loc 1 1331
-	ld %r14, 184(%r1)
-	xor %r12, %r12, %r14
+	xor %r25, %r29, %r25
 # v27 = v9 ^ v27
 	.loc 1 1332
-	xor %r12, %r12, %r19
+	xor %r20, %r25, %r20
 # v1 = v27 ^ v1
 	.loc 1 1333
-	xor %r12, %r12, %r22
-	std %r12, 176(%r1)
+	xor %r16, %r20, %r16
 # v27 = v29 & v13
 	.loc 1 1334
-	and %r12, %r7, %r6
+	std %r16, 240(%r1)
+	and %r6, %r5, %r24
 # v9 = v46 & v39
 	.loc 1 1335
-	and %r14, %r16, %r10
+	and %r29, %r19, %r28
 # v28 = v16 & v41
 	.loc 1 1336
-	and %r19, %r8, %r28
+	and %r25, %r7, %r12
 # v49 = v4 & v0
 	.loc 1 1337
-	and %r22, %r3, %r27
+	and %r20, %r3, %r31
 # v9 = v27 ^ v9
 	.loc 1 1338
-	xor %r12, %r12, %r14
+	xor %r29, %r6, %r29
 # v28 = v9 ^ v28
 	.loc 1 1339
-	xor %r12, %r12, %r19
+	xor %r25, %r29, %r25
 # v49 = v28 ^ v49
 	.loc 1 1340
-	xor %r12, %r12, %r22
-	std %r12, 184(%r1)
+	xor %r20, %r25, %r20
 # v28 = v46 & v13
 	.loc 1 1341
-	and %r22, %r16, %r6
+	std %r20, 248(%r1)
+	and %r6, %r19, %r24
 # v9 = v16 & v39
 	.loc 1 1342
-	and %r19, %r8, %r10
+	and %r29, %r7, %r28
 # v27 = v4 & v41
 	.loc 1 1343
-	and %r12, %r3, %r28
+	and %r25, %r3, %r12
 # v9 = v28 ^ v9
 	.loc 1 1344
-	xor %r22, %r22, %r19
+	xor %r29, %r6, %r29
 # v27 = v9 ^ v27
 	.loc 1 1345
-	xor %r12, %r22, %r12
-	std %r12, 192(%r1)
+	xor %r25, %r29, %r25
 # v9 = v16 & v13
 	.loc 1 1346
-	and %r12, %r8, %r6
+	std %r25, 256(%r1)
+	and %r6, %r7, %r24
 # v28 = v4 & v39
 	.loc 1 1347
-	and %r22, %r3, %r10
+	and %r29, %r3, %r28
 # v28 = v9 ^ v28
 	.loc 1 1348
-	xor %r12, %r12, %r22
-	std %r12, 200(%r1)
+	std %r28, 136(%r1)
+	xor %r29, %r6, %r29
 # v9 = v4 & v13
 	.loc 1 1349
-	and %r12, %r3, %r6
-	std %r12, 208(%r1)
+	std %r29, 264(%r1)
+	and %r6, %r3, %r24
 # v58 = v32 & v45
 	.loc 1 1350
-	ld %r19, 288(%r1)
-	and %r12, %r19, %r5
-	std %r12, 216(%r1)
+	std %r6, 272(%r1)
+	std %r3, 152(%r1)
+	std %r24, 128(%r1)
+	and %r3, %r9, %r4
 # v33 = v32 & v48
 	.loc 1 1351
-	and %r12, %r19, %r4
+	std %r3, 280(%r1)
+	and %r3, %r9, %r10
 # v7 = v38 & v45
 	.loc 1 1352
-	ld %r14, 296(%r1)
-	and %r22, %r14, %r5
+	and %r6, %r21, %r4
 # v7 = v33 ^ v7
 	.loc 1 1353
-	xor %r12, %r12, %r22
-	std %r12, 224(%r1)
+	xor %r6, %r3, %r6
 # v33 = v32 & v47
 	.loc 1 1354
-	and %r22, %r19, %r29
+	std %r6, 288(%r1)
+	and %r3, %r9, %r18
 # v31 = v38 & v48
 	.loc 1 1355
-	and %r19, %r14, %r4
+	and %r6, %r21, %r10
 # v3 = v26 & v45
 	.loc 1 1356
-	and %r12, %r17, %r5
+	and %r29, %r26, %r4
 # v31 = v33 ^ v31
 	.loc 1 1357
-	xor %r22, %r22, %r19
+	xor %r6, %r3, %r6
 # v3 = v31 ^ v3
 	.loc 1 1358
-	xor %r12, %r22, %r12
-	std %r12, 232(%r1)
+	xor %r29, %r6, %r29
 # v31 = v32 & v42
 	.loc 1 1359
-	ld %r19, 288(%r1)
-	and %r12, %r19, %r25
-	std %r12, 240(%r1)
+	std %r29, 296(%r1)
+	and %r3, %r9, %r17
 # v33 = v38 & v47
 	.loc 1 1360
-	mr %r22, %r14
-	and %r12, %r22, %r29
-	std %r12, 256(%r1)
+	and %r6, %r21, %r18
 # v36 = v26 & v48
 	.loc 1 1361
-	and %r12, %r17, %r4
-	std %r12, 248(%r1)
+	and %r29, %r26, %r10
 # v30 = v8 & v45
 	.loc 1 1362
-	and %r12, %r24, %r5
-	std %r12, 264(%r1)
+	and %r28, %r30, %r4
 # v33 = v31 ^ v33
 	.loc 1 1363
-	ld %r12, 240(%r1)
-	ld %r14, 256(%r1)
-	xor %r14, %r12, %r14
+	xor %r6, %r3, %r6
 # v36 = v33 ^ v36
 	.loc 1 1364
-	ld %r12, 248(%r1)
-	xor %r12, %r14, %r12
+	xor %r29, %r6, %r29
 # v30 = v36 ^ v30
 	.loc 1 1365
-	ld %r14, 264(%r1)
-	xor %r12, %r12, %r14
-	std %r12, 240(%r1)
+	xor %r28, %r29, %r28
 # v36 = v32 & v44
 	.loc 1 1366
-	and %r12, %r19, %r11
-	std %r12, 248(%r1)
+	std %r28, 304(%r1)
+	ld %r24, 120(%r1)
+	and %r3, %r9, %r24
 # v33 = v38 & v42
 	.loc 1 1367
-	and %r14, %r22, %r25
+	and %r6, %r21, %r17
 # v31 = v26 & v47
 	.loc 1 1368
-	and %r12, %r17, %r29
-	std %r12, 256(%r1)
+	and %r29, %r26, %r18
 # v34 = v8 & v48
 	.loc 1 1369
-	and %r19, %r24, %r4
+	and %r28, %r30, %r10
 # v5 = v6 & v45
 	.loc 1 1370
-	and %r22, %r21, %r5
+	ld %r20, 160(%r1)
+	and %r25, %r20, %r4
 # v33 = v36 ^ v33
 	.loc 1 1371
-	ld %r12, 248(%r1)
-	xor %r12, %r12, %r14
+	xor %r6, %r3, %r6
 # v31 = v33 ^ v31
 	.loc 1 1372
-	ld %r14, 256(%r1)
-	xor %r12, %r12, %r14
+	xor %r29, %r6, %r29
 # v34 = v31 ^ v34
 	.loc 1 1373
-	xor %r12, %r12, %r19
+	xor %r28, %r29, %r28
 # v5 = v34 ^ v5
 	.loc 1 1374
-	xor %r12, %r12, %r22
-	std %r12, 248(%r1)
+	xor %r25, %r28, %r25
 # v34 = v32 & v12
 	.loc 1 1375
-	ld %r12, 288(%r1)
-	and %r12, %r12, %r30
-	std %r12, 256(%r1)
+	std %r25, 120(%r1)
+	ld %r28, 112(%r1)
+	and %r3, %r9, %r28
 # v31 = v38 & v44
 	.loc 1 1376
-	ld %r12, 296(%r1)
-	and %r14, %r12, %r11
+	and %r6, %r21, %r24
 # v33 = v26 & v42
 	.loc 1 1377
-	and %r12, %r17, %r25
-	std %r12, 264(%r1)
+	and %r14, %r26, %r17
 # v36 = v8 & v47
 	.loc 1 1378
-	and %r12, %r24, %r29
-	std %r12, 272(%r1)
+	and %r15, %r30, %r18
 # v37 = v6 & v48
 	.loc 1 1379
-	and %r19, %r21, %r4
+	and %r16, %r20, %r10
 # v40 = v50 & v45
 	.loc 1 1380
-	and %r22, %r15, %r5
+	ld %r29, 168(%r1)
+	and %r25, %r29, %r4
 # v31 = v34 ^ v31
 	.loc 1 1381
-	ld %r12, 256(%r1)
-	xor %r12, %r12, %r14
+	xor %r6, %r3, %r6
 # v33 = v31 ^ v33
 	.loc 1 1382
-	ld %r14, 264(%r1)
-	xor %r12, %r12, %r14
+	xor %r14, %r6, %r14
 # v36 = v33 ^ v36
 	.loc 1 1383
-	ld %r14, 272(%r1)
-	xor %r12, %r12, %r14
+	xor %r15, %r14, %r15
 # v37 = v36 ^ v37
 	.loc 1 1384
-	xor %r12, %r12, %r19
+	xor %r16, %r15, %r16
 # v40 = v37 ^ v40
 	.loc 1 1385
-	xor %r12, %r12, %r22
-	std %r12, 256(%r1)
+	xor %r25, %r16, %r25
 # v37 = v38 & v12
 	.loc 1 1386
-	ld %r12, 296(%r1)
-	and %r12, %r12, %r30
-	std %r12, 264(%r1)
+	and %r3, %r21, %r28
 # v36 = v26 & v44
 	.loc 1 1387
-	and %r14, %r17, %r11
+	and %r6, %r26, %r24
 # v33 = v8 & v42
 	.loc 1 1388
-	and %r12, %r24, %r25
-	std %r12, 272(%r1)
+	and %r14, %r30, %r17
 # v31 = v6 & v47
 	.loc 1 1389
-	and %r19, %r21, %r29
+	and %r15, %r20, %r18
 # v34 = v50 & v48
 	.loc 1 1390
-	and %r22, %r15, %r4
+	and %r16, %r29, %r10
 # v36 = v37 ^ v36
 	.loc 1 1391
-	ld %r12, 264(%r1)
-	xor %r12, %r12, %r14
+	xor %r6, %r3, %r6
 # v33 = v36 ^ v33
 	.loc 1 1392
-	ld %r14, 272(%r1)
-	xor %r12, %r12, %r14
+	xor %r14, %r6, %r14
 # v31 = v33 ^ v31
 	.loc 1 1393
-	xor %r12, %r12, %r19
+	xor %r15, %r14, %r15
 # v34 = v31 ^ v34
 	.loc 1 1394
-	xor %r12, %r12, %r22
-	std %r12, 264(%r1)
+	xor %r16, %r15, %r16
 # v31 = v26 & v12
 	.loc 1 1395
-	and %r12, %r17, %r30
+	and %r3, %r26, %r28
 # v33 = v8 & v44
 	.loc 1 1396
-	and %r22, %r24, %r11
+	and %r6, %r30, %r24
 # v36 = v6 & v42
 	.loc 1 1397
-	and %r14, %r21, %r25
+	and %r14, %r20, %r17
 # v37 = v50 & v47
 	.loc 1 1398
-	and %r19, %r15, %r29
+	and %r15, %r29, %r18
 # v33 = v31 ^ v33
 	.loc 1 1399
-	xor %r12, %r12, %r22
+	xor %r6, %r3, %r6
 # v36 = v33 ^ v36
 	.loc 1 1400
-	xor %r12, %r12, %r14
+	xor %r14, %r6, %r14
 # v37 = v36 ^ v37
 	.loc 1 1401
-	xor %r12, %r12, %r19
-	std %r12, 272(%r1)
+	xor %r15, %r14, %r15
 # v36 = v8 & v12
 	.loc 1 1402
-	and %r19, %r24, %r30
+	and %r3, %r30, %r28
 # v33 = v6 & v44
 	.loc 1 1403
-	and %r12, %r21, %r11
+	and %r6, %r20, %r24
 # v31 = v50 & v42
 	.loc 1 1404
-	and %r22, %r15, %r25
+	and %r14, %r29, %r17
 # v33 = v36 ^ v33
 	.loc 1 1405
-	xor %r12, %r19, %r12
+	xor %r6, %r3, %r6
 # v31 = v33 ^ v31
 	.loc 1 1406
-	xor %r12, %r12, %r22
-	std %r12, 280(%r1)
+	xor %r14, %r6, %r14
 # v33 = v6 & v12
 	.loc 1 1407
-	and %r12, %r21, %r30
+	std %r14, 160(%r1)
+	and %r3, %r20, %r28
 # v36 = v50 & v44
 	.loc 1 1408
-	and %r22, %r15, %r11
+	and %r6, %r29, %r24
 # v36 = v33 ^ v36
 	.loc 1 1409
-	xor %r22, %r12, %r22
+	xor %r6, %r3, %r6
 # v33 = v50 & v12
 	.loc 1 1410
-	and %r12, %r15, %r30
+	std %r6, 168(%r1)
+	and %r3, %r29, %r28
 # v32 = v35 ^ v32
 	.loc 1 1411
-	ld %r19, 288(%r1)
-	xor %r23, %r23, %r19
+	std %r3, 312(%r1)
+	ld %r3, 144(%r1)
+	xor %r9, %r3, %r9
 # v38 = v14 ^ v38
 	.loc 1 1412
-	ld %r19, 296(%r1)
-	xor %r19, %r18, %r19
+	xor %r21, %r22, %r21
 # v26 = v21 ^ v26
 	.loc 1 1413
-	xor %r17, %r20, %r17
+	xor %r26, %r23, %r26
 # v8 = v29 ^ v8
 	.loc 1 1414
-	xor %r24, %r7, %r24
+	xor %r30, %r5, %r30
 # v6 = v46 ^ v6
 	.loc 1 1415
-	xor %r21, %r16, %r21
+	xor %r20, %r19, %r20
 # v50 = v16 ^ v50
 	.loc 1 1416
-	xor %r15, %r8, %r15
+	xor %r29, %r7, %r29
 # v45 = v56 ^ v45
 	.loc 1 1417
-	xor %r8, %r31, %r5
+	xor %r6, %r27, %r4
 # v48 = v18 ^ v48
 	.loc 1 1418
-	xor %r31, %r26, %r4
+	xor %r10, %r8, %r10
 # v47 = v10 ^ v47
 	.loc 1 1419
-	xor %r29, %r9, %r29
+	xor %r18, %r11, %r18
 # v42 = v0 ^ v42
 	.loc 1 1420
-	xor %r25, %r27, %r25
+	xor %r17, %r31, %r17
 # v44 = v41 ^ v44
 	.loc 1 1421
-	xor %r11, %r28, %r11
+	xor %r24, %r12, %r24
 # v12 = v39 ^ v12
 	.loc 1 1422
-	xor %r30, %r10, %r30
+	ld %r3, 136(%r1)
+	xor %r28, %r3, %r28
 # v39 = v32 & v45
 	.loc 1 1423
-	and %r10, %r23, %r8
+	and %r8, %r9, %r6
 # v41 = v32 & v48
 	.loc 1 1424
-	and %r4, %r23, %r31
+	and %r3, %r9, %r10
 # v0 = v38 & v45
 	.loc 1 1425
-	and %r5, %r19, %r8
+	and %r4, %r21, %r6
 # v0 = v41 ^ v0
 	.loc 1 1426
-	xor %r28, %r4, %r5
+	xor %r11, %r3, %r4
 # v41 = v32 & v47
 	.loc 1 1427
-	and %r4, %r23, %r29
+	and %r3, %r9, %r18
 # v10 = v38 & v48
 	.loc 1 1428
-	and %r5, %r19, %r31
+	and %r4, %r21, %r10
 # v18 = v26 & v45
 	.loc 1 1429
-	and %r7, %r17, %r8
+	and %r5, %r26, %r6
 # v10 = v41 ^ v10
 	.loc 1 1430
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v18 = v10 ^ v18
 	.loc 1 1431
-	xor %r27, %r5, %r7
+	xor %r12, %r4, %r5
 # v10 = v32 & v42
 	.loc 1 1432
-	and %r4, %r23, %r25
+	and %r3, %r9, %r17
 # v41 = v38 & v47
 	.loc 1 1433
-	and %r5, %r19, %r29
+	and %r4, %r21, %r18
 # v56 = v26 & v48
 	.loc 1 1434
-	and %r7, %r17, %r31
+	and %r5, %r26, %r10
 # v16 = v8 & v45
 	.loc 1 1435
-	and %r9, %r24, %r8
+	and %r7, %r30, %r6
 # v41 = v10 ^ v41
 	.loc 1 1436
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v56 = v41 ^ v56
 	.loc 1 1437
-	xor %r7, %r5, %r7
+	xor %r5, %r4, %r5
 # v16 = v56 ^ v16
 	.loc 1 1438
-	xor %r20, %r7, %r9
+	xor %r27, %r5, %r7
 # v56 = v32 & v44
 	.loc 1 1439
-	and %r4, %r23, %r11
+	and %r3, %r9, %r24
 # v41 = v38 & v42
 	.loc 1 1440
-	and %r5, %r19, %r25
+	and %r4, %r21, %r17
 # v10 = v26 & v47
 	.loc 1 1441
-	and %r7, %r17, %r29
+	and %r5, %r26, %r18
 # v46 = v8 & v48
 	.loc 1 1442
-	and %r9, %r24, %r31
+	and %r7, %r30, %r10
 # v29 = v6 & v45
 	.loc 1 1443
-	and %r26, %r21, %r8
+	and %r31, %r20, %r6
 # v41 = v56 ^ v41
 	.loc 1 1444
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v10 = v41 ^ v10
 	.loc 1 1445
-	xor %r7, %r5, %r7
+	xor %r5, %r4, %r5
 # v46 = v10 ^ v46
 	.loc 1 1446
-	xor %r9, %r7, %r9
+	xor %r7, %r5, %r7
 # v29 = v46 ^ v29
 	.loc 1 1447
-	xor %r26, %r9, %r26
+	xor %r31, %r7, %r31
 # v46 = v32 & v12
 	.loc 1 1448
-	and %r4, %r23, %r30
+	and %r3, %r9, %r28
 # v10 = v38 & v44
 	.loc 1 1449
-	and %r5, %r19, %r11
+	and %r4, %r21, %r24
 # v41 = v26 & v42
 	.loc 1 1450
-	and %r7, %r17, %r25
+	and %r5, %r26, %r17
 # v56 = v8 & v47
 	.loc 1 1451
-	and %r16, %r24, %r29
+	and %r7, %r30, %r18
 # v21 = v6 & v48
 	.loc 1 1452
-	and %r18, %r21, %r31
+	and %r22, %r20, %r10
 # v14 = v50 & v45
 	.loc 1 1453
-	and %r9, %r15, %r8
+	and %r23, %r29, %r6
 # v10 = v46 ^ v10
 	.loc 1 1454
-	xor %r5, %r4, %r5
+	xor %r4, %r3, %r4
 # v41 = v10 ^ v41
 	.loc 1 1455
-	xor %r7, %r5, %r7
+	xor %r5, %r4, %r5
 # v56 = v41 ^ v56
 	.loc 1 1456
-	xor %r16, %r7, %r16
+	xor %r7, %r5, %r7
 # v21 = v56 ^ v21
 	.loc 1 1457
-	xor %r18, %r16, %r18
+	xor %r22, %r7, %r22
 # v14 = v21 ^ v14
 	.loc 1 1458
-	xor %r18, %r18, %r9
+	xor %r22, %r22, %r23
 # v32 = v32 & v13
 	.loc 1 1459
-	and %r23, %r23, %r6
+	ld %r19, 128(%r1)
+	and %r23, %r9, %r19
 # v21 = v38 & v12
 	.loc 1 1460
-	and %r4, %r19, %r30
+	and %r14, %r21, %r28
 # v56 = v26 & v44
 	.loc 1 1461
-	and %r16, %r17, %r11
+	and %r9, %r26, %r24
 # v41 = v8 & v42
 	.loc 1 1462
-	and %r9, %r24, %r25
+	and %r7, %r30, %r17
 # v10 = v6 & v47
 	.loc 1 1463
-	and %r7, %r21, %r29
+	and %r5, %r20, %r18
 # v46 = v50 & v48
 	.loc 1 1464
-	and %r5, %r15, %r31
+	and %r4, %r29, %r10
 # v45 = v4 & v45
 	.loc 1 1465
-	and %r8, %r3, %r8
+	ld %r3, 152(%r1)
+	and %r6, %r3, %r6
 # v21 = v32 ^ v21
 	.loc 1 1466
-	xor %r4, %r23, %r4
+	xor %r14, %r23, %r14
 # v56 = v21 ^ v56
 	.loc 1 1467
-	xor %r16, %r4, %r16
+	xor %r9, %r14, %r9
 # v41 = v56 ^ v41
 	.loc 1 1468
-	xor %r9, %r16, %r9
+	xor %r7, %r9, %r7
 # v10 = v41 ^ v10
 	.loc 1 1469
-	xor %r7, %r9, %r7
+	xor %r5, %r7, %r5
 # v46 = v10 ^ v46
 	.loc 1 1470
-	xor %r5, %r7, %r5
+	xor %r4, %r5, %r4
 # v45 = v46 ^ v45
 	.loc 1 1471
-	xor %r8, %r5, %r8
+	xor %r7, %r4, %r6
 # v38 = v38 & v13
 	.loc 1 1472
-	and %r19, %r19, %r6
+	and %r21, %r21, %r19
 # v46 = v26 & v12
 	.loc 1 1473
-	and %r4, %r17, %r30
+	and %r4, %r26, %r28
 # v10 = v8 & v44
 	.loc 1 1474
-	and %r5, %r24, %r11
+	and %r5, %r30, %r24
 # v41 = v6 & v42
 	.loc 1 1475
-	and %r7, %r21, %r25
+	and %r9, %r20, %r17
 # v56 = v50 & v47
 	.loc 1 1476
-	and %r9, %r15, %r29
+	and %r6, %r29, %r18
 # v48 = v4 & v48
 	.loc 1 1477
-	and %r31, %r3, %r31
+	and %r10, %r3, %r10
 # v46 = v38 ^ v46
 	.loc 1 1478
-	xor %r4, %r19, %r4
+	xor %r4, %r21, %r4
 # v10 = v46 ^ v10
 	.loc 1 1479
 	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
 	.loc 1 1480
-	xor %r7, %r5, %r7
+	xor %r9, %r5, %r9
 # v56 = v41 ^ v56
 	.loc 1 1481
-	xor %r9, %r7, %r9
+	xor %r6, %r9, %r6
 # v48 = v56 ^ v48
 	.loc 1 1482
-	xor %r31, %r9, %r31
+	xor %r10, %r6, %r10
 # v26 = v26 & v13
 	.loc 1 1483
-	and %r17, %r17, %r6
+	and %r26, %r26, %r19
 # v56 = v8 & v12
 	.loc 1 1484
-	and %r4, %r24, %r30
+	and %r4, %r30, %r28
 # v41 = v6 & v44
 	.loc 1 1485
-	and %r5, %r21, %r11
+	and %r5, %r20, %r24
 # v10 = v50 & v42
 	.loc 1 1486
-	and %r7, %r15, %r25
+	and %r6, %r29, %r17
 # v47 = v4 & v47
 	.loc 1 1487
-	and %r29, %r3, %r29
+	and %r18, %r3, %r18
 # v56 = v26 ^ v56
 	.loc 1 1488
-	xor %r4, %r17, %r4
+	xor %r4, %r26, %r4
 # v41 = v56 ^ v41
 	.loc 1 1489
 	xor %r5, %r4, %r5
 # v10 = v41 ^ v10
 	.loc 1 1490
-	xor %r7, %r5, %r7
+	xor %r6, %r5, %r6
 # v47 = v10 ^ v47
 	.loc 1 1491
-	xor %r29, %r7, %r29
+	xor %r18, %r6, %r18
 # v8 = v8 & v13
 	.loc 1 1492
-	and %r24, %r24, %r6
+	and %r30, %r30, %r19
 # v10 = v6 & v12
 	.loc 1 1493
-	and %r4, %r21, %r30
+	and %r4, %r20, %r28
 # v41 = v50 & v44
 	.loc 1 1494
-	and %r5, %r15, %r11
+	and %r5, %r29, %r24
 # v42 = v4 & v42
 	.loc 1 1495
-	and %r25, %r3, %r25
+	and %r17, %r3, %r17
 # v10 = v8 ^ v10
 	.loc 1 1496
-	xor %r4, %r24, %r4
+	xor %r4, %r30, %r4
 # v41 = v10 ^ v41
 	.loc 1 1497
 	xor %r5, %r4, %r5
 # v42 = v41 ^ v42
 	.loc 1 1498
-	xor %r25, %r5, %r25
+	xor %r17, %r5, %r17
 # v6 = v6 & v13
 	.loc 1 1499
-	and %r21, %r21, %r6
+	and %r20, %r20, %r19
 # v41 = v50 & v12
 	.loc 1 1500
-	and %r4, %r15, %r30
+	and %r4, %r29, %r28
 # v44 = v4 & v44
 	.loc 1 1501
-	and %r11, %r3, %r11
+	and %r24, %r3, %r24
 # v41 = v6 ^ v41
 	.loc 1 1502
-	xor %r4, %r21, %r4
+	xor %r4, %r20, %r4
 # v44 = v41 ^ v44
 	.loc 1 1503
-	xor %r11, %r4, %r11
+	xor %r24, %r4, %r24
 # v50 = v50 & v13
 	.loc 1 1504
-	and %r15, %r15, %r6
+	and %r29, %r29, %r19
 # v12 = v4 & v12
 	.loc 1 1505
-	and %r30, %r3, %r30
+	and %r28, %r3, %r28
 # v12 = v50 ^ v12
 	.loc 1 1506
-	xor %r30, %r15, %r30
+	xor %r28, %r29, %r28
 # v13 = v4 & v13
 	.loc 1 1507
-	and %r6, %r3, %r6
+	and %r19, %r3, %r19
 # v39 = v39 ^ v43
 	.loc 1 1508
-	ld %r3, 112(%r1)
-	xor %r10, %r10, %r3
+	ld %r3, 176(%r1)
+	xor %r8, %r8, %r3
 # v39 = v39 ^ v58
 	.loc 1 1509
-	ld %r3, 216(%r1)
-	xor %r10, %r10, %r3
+	ld %r4, 280(%r1)
+	xor %r8, %r8, %r4
 # v0 = v0 ^ v60
 	.loc 1 1510
-	ld %r3, 120(%r1)
-	xor %r28, %r28, %r3
+	ld %r3, 184(%r1)
+	xor %r11, %r11, %r3
 # v0 = v0 ^ v7
 	.loc 1 1511
-	ld %r3, 224(%r1)
-	xor %r28, %r28, %r3
+	ld %r5, 288(%r1)
+	xor %r11, %r11, %r5
 # v18 = v18 ^ v52
 	.loc 1 1512
-	ld %r3, 128(%r1)
-	xor %r27, %r27, %r3
+	ld %r3, 192(%r1)
+	xor %r12, %r12, %r3
 # v18 = v18 ^ v3
 	.loc 1 1513
-	ld %r3, 232(%r1)
-	xor %r27, %r27, %r3
+	ld %r6, 296(%r1)
+	xor %r12, %r12, %r6
 # v16 = v16 ^ v15
 	.loc 1 1514
-	ld %r3, 136(%r1)
-	xor %r20, %r20, %r3
+	ld %r3, 200(%r1)
+	xor %r27, %r27, %r3
 # v16 = v16 ^ v30
 	.loc 1 1515
-	ld %r3, 240(%r1)
-	xor %r20, %r20, %r3
+	ld %r9, 304(%r1)
+	xor %r27, %r27, %r9
 # v29 = v29 ^ v2
 	.loc 1 1516
-	ld %r3, 144(%r1)
-	xor %r26, %r26, %r3
+	ld %r3, 208(%r1)
+	xor %r31, %r31, %r3
 # v29 = v29 ^ v5
 	.loc 1 1517
-	ld %r3, 248(%r1)
-	xor %r4, %r26, %r3
+	ld %r30, 120(%r1)
+	xor %r31, %r31, %r30
 # v14 = v14 ^ v54
 	.loc 1 1518
-	ld %r3, 152(%r1)
-	xor %r18, %r18, %r3
+	ld %r3, 216(%r1)
+	xor %r22, %r22, %r3
 # v14 = v14 ^ v40
 	.loc 1 1519
-	ld %r3, 256(%r1)
-	xor %r18, %r18, %r3
+	xor %r22, %r22, %r25
 # v45 = v45 ^ v24
 	.loc 1 1520
-	ld %r3, 160(%r1)
-	xor %r8, %r8, %r3
+	ld %r3, 224(%r1)
+	xor %r7, %r7, %r3
 # v45 = v45 ^ v34
 	.loc 1 1521
-	ld %r3, 264(%r1)
-	xor %r26, %r8, %r3
+	xor %r29, %r7, %r16
 # v48 = v48 ^ v11
 	.loc 1 1522
-	ld %r5, 168(%r1)
-	xor %r31, %r31, %r5
+	std %r16, 112(%r1)
+	ld %r26, 232(%r1)
+	xor %r10, %r10, %r26
 # v48 = v48 ^ v37
 	.loc 1 1523
-	ld %r3, 272(%r1)
-	xor %r8, %r31, %r3
+	xor %r21, %r10, %r15
 # v47 = v47 ^ v1
 	.loc 1 1524
-	ld %r31, 176(%r1)
-	xor %r29, %r29, %r31
+	std %r15, 120(%r1)
+	ld %r20, 240(%r1)
+	xor %r18, %r18, %r20
 # v47 = v47 ^ v31
 	.loc 1 1525
-	ld %r3, 280(%r1)
-	xor %r24, %r29, %r3
+	ld %r16, 160(%r1)
+	xor %r18, %r18, %r16
 # v42 = v42 ^ v49
 	.loc 1 1526
-	ld %r23, 184(%r1)
-	xor %r25, %r25, %r23
+	ld %r23, 248(%r1)
+	xor %r17, %r17, %r23
 # v42 = v42 ^ v36
 	.loc 1 1527
-	xor %r25, %r25, %r22
+	ld %r15, 168(%r1)
+	xor %r17, %r17, %r15
 # v44 = v44 ^ v27
 	.loc 1 1528
-	ld %r3, 192(%r1)
-	xor %r11, %r11, %r3
+	ld %r10, 256(%r1)
+	xor %r24, %r24, %r10
 # v44 = v44 ^ v33
 	.loc 1 1529
-	xor %r11, %r11, %r12
+	ld %r14, 312(%r1)
+	xor %r24, %r24, %r14
 # v12 = v12 ^ v28
 	.loc 1 1530
-	ld %r7, 200(%r1)
-	xor %r9, %r30, %r7
+	ld %r7, 264(%r1)
+	xor %r28, %r28, %r7
 # v13 = v13 ^ v9
 	.loc 1 1531
-	ld %r21, 208(%r1)
-	xor %r6, %r6, %r21
+	ld %r3, 272(%r1)
+	xor %r19, %r19, %r3
 # v11 = v39 ^ v11
 	.loc 1 1532
-	xor %r5, %r10, %r5
+	xor %r26, %r8, %r26
 # v1 = v0 ^ v1
 	.loc 1 1533
-	xor %r29, %r28, %r31
+	xor %r20, %r11, %r20
 # v49 = v18 ^ v49
 	.loc 1 1534
-	xor %r30, %r27, %r23
+	xor %r23, %r12, %r23
 # v27 = v16 ^ v27
 	.loc 1 1535
-	xor %r31, %r20, %r3
+	xor %r10, %r27, %r10
 # v28 = v29 ^ v28
 	.loc 1 1536
-	xor %r28, %r4, %r7
+	xor %r7, %r31, %r7
 # v9 = v14 ^ v9
 	.loc 1 1537
-	xor %r27, %r18, %r21
+	xor %r3, %r22, %r3
 # v58 = v48 ^ v58
 	.loc 1 1538
-	ld %r3, 216(%r1)
-	xor %r3, %r8, %r3
+	xor %r4, %r21, %r4
 # v7 = v47 ^ v7
 	.loc 1 1539
-	ld %r4, 224(%r1)
-	xor %r4, %r24, %r4
+	xor %r5, %r18, %r5
 # v3 = v42 ^ v3
 	.loc 1 1540
-	ld %r7, 232(%r1)
-	xor %r7, %r25, %r7
+	xor %r6, %r17, %r6
 # v30 = v44 ^ v30
 	.loc 1 1541
-	ld %r8, 240(%r1)
-	xor %r8, %r11, %r8
+	xor %r9, %r24, %r9
 # v5 = v12 ^ v5
 	.loc 1 1542
-	ld %r10, 248(%r1)
-	xor %r10, %r9, %r10
+	xor %r30, %r28, %r30
 # v40 = v13 ^ v40
 	.loc 1 1543
-	ld %r9, 256(%r1)
-	xor %r6, %r6, %r9
+	xor %r25, %r19, %r25
 # v7 = v7 ^ v33
 	.loc 1 1544
-	xor %r9, %r4, %r12
+	xor %r5, %r5, %r14
 # v58 = v58 ^ v33
 	.loc 1 1545
-	xor %r3, %r3, %r12
+	xor %r4, %r4, %r14
 # v9 = v9 ^ v33
 	.loc 1 1546
-	xor %r4, %r27, %r12
+	xor %r3, %r3, %r14
 # v33 = v28 ^ v33
 	.loc 1 1547
-	xor %r12, %r28, %r12
+	xor %r14, %r7, %r14
 # v58 = v58 ^ v36
 	.loc 1 1548
-	xor %r11, %r3, %r22
+	xor %r7, %r4, %r15
 # v45 = v45 ^ v36
 	.loc 1 1549
-	xor %r3, %r26, %r22
+	xor %r29, %r29, %r15
 # v33 = v33 ^ v36
 	.loc 1 1550
-	xor %r12, %r12, %r22
+	xor %r14, %r14, %r15
 # v36 = v27 ^ v36
 	.loc 1 1551
-	xor %r22, %r31, %r22
+	xor %r15, %r10, %r15
 # v45 = v45 ^ v31
 	.loc 1 1552
-	ld %r28, 280(%r1)
-	xor %r31, %r3, %r28
+	xor %r29, %r29, %r16
 # v9 = v9 ^ v31
 	.loc 1 1553
-	xor %r4, %r4, %r28
+	xor %r3, %r3, %r16
 # v36 = v36 ^ v31
 	.loc 1 1554
-	xor %r22, %r22, %r28
+	xor %r15, %r15, %r16
 # v31 = v49 ^ v31
 	.loc 1 1555
-	xor %r3, %r30, %r28
+	xor %r16, %r23, %r16
 # v9 = v9 ^ v37
 	.loc 1 1556
-	ld %r28, 272(%r1)
-	xor %r30, %r4, %r28
+	ld %r4, 120(%r1)
+	xor %r8, %r3, %r4
 # v33 = v33 ^ v37
 	.loc 1 1557
-	xor %r12, %r12, %r28
+	xor %r14, %r14, %r4
 # v31 = v31 ^ v37
 	.loc 1 1558
-	xor %r3, %r3, %r28
+	xor %r16, %r16, %r4
 # v37 = v1 ^ v37
 	.loc 1 1559
-	xor %r4, %r29, %r28
+	xor %r3, %r20, %r4
 # v33 = v33 ^ v34
 	.loc 1 1560
-	ld %r29, 264(%r1)
-	xor %r12, %r12, %r29
+	ld %r4, 112(%r1)
+	xor %r14, %r14, %r4
 # v36 = v36 ^ v34
 	.loc 1 1561
-	xor %r22, %r22, %r29
+	xor %r15, %r15, %r4
 # v37 = v37 ^ v34
 	.loc 1 1562
-	xor %r4, %r4, %r29
+	xor %r3, %r3, %r4
 # v34 = v11 ^ v34
 	.loc 1 1563
-	xor %r5, %r5, %r29
+	xor %r4, %r26, %r4
 # v36 = v36 ^ v40
 	.loc 1 1564
-	xor %r22, %r22, %r6
+	xor %r15, %r15, %r25
 # v31 = v31 ^ v40
 	.loc 1 1565
-	xor %r3, %r3, %r6
+	xor %r16, %r16, %r25
 # v34 = v34 ^ v40
 	.loc 1 1566
-	xor %r5, %r5, %r6
+	xor %r4, %r4, %r25
 # v40 = v24 ^ v40
 	.loc 1 1567
-	ld %r29, 160(%r1)
-	xor %r6, %r29, %r6
+	ld %r10, 224(%r1)
+	xor %r25, %r10, %r25
 # v31 = v31 ^ v5
 	.loc 1 1568
-	xor %r29, %r3, %r10
+	xor %r16, %r16, %r30
 # v37 = v37 ^ v5
 	.loc 1 1569
-	xor %r4, %r4, %r10
+	xor %r3, %r3, %r30
 # v40 = v40 ^ v5
 	.loc 1 1570
-	xor %r6, %r6, %r10
+	xor %r25, %r25, %r30
 # v5 = v54 ^ v5
 	.loc 1 1571
-	ld %r3, 152(%r1)
-	xor %r3, %r3, %r10
+	ld %r10, 216(%r1)
+	xor %r30, %r10, %r30
 # v37 = v37 ^ v30
 	.loc 1 1572
-	xor %r4, %r4, %r8
+	xor %r3, %r3, %r9
 # v34 = v34 ^ v30
 	.loc 1 1573
-	xor %r5, %r5, %r8
+	xor %r4, %r4, %r9
 # v5 = v5 ^ v30
 	.loc 1 1574
-	xor %r3, %r3, %r8
+	xor %r30, %r30, %r9
 # v30 = v2 ^ v30
 	.loc 1 1575
-	ld %r10, 144(%r1)
-	xor %r8, %r10, %r8
+	ld %r10, 208(%r1)
+	xor %r9, %r10, %r9
 # v34 = v34 ^ v3
 	.loc 1 1576
-	xor %r5, %r5, %r7
+	xor %r10, %r4, %r6
 # v40 = v40 ^ v3
 	.loc 1 1577
-	xor %r6, %r6, %r7
+	xor %r25, %r25, %r6
 # v30 = v30 ^ v3
 	.loc 1 1578
-	xor %r8, %r8, %r7
+	xor %r9, %r9, %r6
 # v3 = v15 ^ v3
 	.loc 1 1579
-	ld %r10, 136(%r1)
-	xor %r7, %r10, %r7
+	ld %r4, 200(%r1)
+	xor %r6, %r4, %r6
 # v40 = v40 ^ v7
 	.loc 1 1580
-	xor %r6, %r6, %r9
+	xor %r25, %r25, %r5
 # v5 = v5 ^ v7
 	.loc 1 1581
-	xor %r3, %r3, %r9
+	xor %r30, %r30, %r5
 # v3 = v3 ^ v7
 	.loc 1 1582
-	xor %r7, %r7, %r9
+	xor %r6, %r6, %r5
 # v7 = v52 ^ v7
 	.loc 1 1583
-	ld %r10, 128(%r1)
-	xor %r9, %r10, %r9
+	ld %r4, 192(%r1)
+	xor %r5, %r4, %r5
 # v5 = v5 ^ v58
 	.loc 1 1584
-	xor %r10, %r3, %r11
+	xor %r30, %r30, %r7
 # v30 = v30 ^ v58
 	.loc 1 1585
-	xor %r8, %r8, %r11
+	xor %r9, %r9, %r7
 # v7 = v7 ^ v58
 	.loc 1 1586
-	xor %r9, %r9, %r11
+	xor %r5, %r5, %r7
 # v58 = v60 ^ v58
 	.loc 1 1587
-	ld %r3, 120(%r1)
-	xor %r11, %r3, %r11
+	ld %r4, 184(%r1)
+	xor %r7, %r4, %r7
 # v30 = v30 ^ v45
 	.loc 1 1588
-	xor %r27, %r8, %r31
+	xor %r11, %r9, %r29
 # v3 = v3 ^ v45
 	.loc 1 1589
-	xor %r7, %r7, %r31
+	xor %r6, %r6, %r29
 # v58 = v58 ^ v45
 	.loc 1 1590
-	xor %r11, %r11, %r31
+	xor %r7, %r7, %r29
 # v45 = v43 ^ v45
 	.loc 1 1591
-	ld %r3, 112(%r1)
-	xor %r31, %r3, %r31
+	ld %r4, 176(%r1)
+	xor %r29, %r4, %r29
 # v45 = v45 ^ v33
 	.loc 1 1592
-	xor %r28, %r31, %r12
+	xor %r29, %r29, %r14
 # v43 = v34 ^ v33
 	.loc 1 1593
-	xor %r3, %r5, %r12
+	xor %r4, %r10, %r14
 # v43 = v43 ^ v9
 	.loc 1 1594
-	xor %r31, %r3, %r30
+	xor %r9, %r4, %r8
 # v58 = v58 ^ v34
 	.loc 1 1595
-	xor %r11, %r11, %r5
+	xor %r7, %r7, %r10
 # v60 = v37 ^ v33
 	.loc 1 1596
-	xor %r3, %r4, %r12
+	xor %r4, %r3, %r14
 # v60 = v60 ^ v9
 	.loc 1 1597
-	xor %r8, %r3, %r30
+	xor %r12, %r4, %r8
 # v7 = v7 ^ v34
 	.loc 1 1598
-	xor %r9, %r9, %r5
+	xor %r5, %r5, %r10
 # v7 = v7 ^ v37
 	.loc 1 1599
-	xor %r9, %r9, %r4
+	xor %r5, %r5, %r3
 # v7 = v7 ^ v33
 	.loc 1 1600
-	xor %r9, %r9, %r12
+	xor %r5, %r5, %r14
 # v7 = v7 ^ v9
 	.loc 1 1601
-	xor %r9, %r9, %r30
+	xor %r5, %r5, %r8
 # v34 = v34 ^ v31
 	.loc 1 1602
-	xor %r5, %r5, %r29
+	xor %r10, %r10, %r16
 # v3 = v3 ^ v37
 	.loc 1 1603
-	xor %r7, %r7, %r4
+	xor %r6, %r6, %r3
 # v3 = v3 ^ v31
 	.loc 1 1604
-	xor %r7, %r7, %r29
+	xor %r6, %r6, %r16
 # v3 = v3 ^ v9
 	.loc 1 1605
-	xor %r7, %r7, %r30
+	xor %r6, %r6, %r8
 # v37 = v37 ^ v36
 	.loc 1 1606
-	xor %r4, %r4, %r22
+	xor %r3, %r3, %r15
 # v30 = v30 ^ v31
 	.loc 1 1607
-	xor %r3, %r27, %r29
+	xor %r4, %r11, %r16
 # v30 = v30 ^ v36
 	.loc 1 1608
-	xor %r27, %r3, %r22
+	xor %r4, %r4, %r15
 # v31 = v31 ^ v33
 	.loc 1 1609
-	xor %r29, %r29, %r12
+	xor %r16, %r16, %r14
 # v5 = v5 ^ v36
 	.loc 1 1610
-	xor %r3, %r10, %r22
+	xor %r30, %r30, %r15
 # v5 = v5 ^ v33
 	.loc 1 1611
-	xor %r10, %r3, %r12
+	xor %r30, %r30, %r14
 # v36 = v36 ^ v9
 	.loc 1 1612
-	xor %r22, %r22, %r30
+	xor %r15, %r15, %r8
 # v33 = v40 ^ v33
 	.loc 1 1613
-	xor %r12, %r6, %r12
+	xor %r14, %r25, %r14
 # v9 = v33 ^ v9
 	.loc 1 1614
-	xor %r30, %r12, %r30
+	xor %r8, %r14, %r8
 # mem64[h + 0] = v45
 	.loc 1 1615
-	ld %r3, 376(%r1)
-	std %r28, 0(%r3)
+	ld %r11, 392(%r1)
+	std %r29, 0(%r11)
 # mem64[h + 64] = v43
 	.loc 1 1616
-	std %r31, 64(%r3)
+	std %r9, 64(%r11)
 # mem64[h + 128] = v58
 	.loc 1 1617
-	std %r11, 128(%r3)
+	std %r7, 128(%r11)
 # mem64[h + 192] = v60
 	.loc 1 1618
-	std %r8, 192(%r3)
+	std %r12, 192(%r11)
 # mem64[h + 256] = v7
 	.loc 1 1619
-	std %r9, 256(%r3)
+	std %r5, 256(%r11)
 # mem64[h + 320] = v34
 	.loc 1 1620
-	std %r5, 320(%r3)
+	std %r10, 320(%r11)
 # mem64[h + 384] = v3
 	.loc 1 1621
-	std %r7, 384(%r3)
+	std %r6, 384(%r11)
 # mem64[h + 448] = v37
 	.loc 1 1622
-	std %r4, 448(%r3)
+	std %r3, 448(%r11)
 # mem64[h + 512] = v30
 	.loc 1 1623
-	std %r27, 512(%r3)
+	std %r4, 512(%r11)
 # mem64[h + 576] = v31
 	.loc 1 1624
-	std %r29, 576(%r3)
+	std %r16, 576(%r11)
 # mem64[h + 640] = v5
 	.loc 1 1625
-	std %r10, 640(%r3)
+	std %r30, 640(%r11)
 # mem64[h + 704] = v36
 	.loc 1 1626
-	std %r22, 704(%r3)
+	std %r15, 704(%r11)
 # mem64[h + 768] = v9
 	.loc 1 1627
-	std %r30, 768(%r3)
+	std %r8, 768(%r11)
 # h = h + 8
 	.loc 1 1628
-	addi %r3, %r3, 8
-	std %r3, 376(%r1)
+	addi %r11, %r11, 8
 # f = f + 8
 	.loc 1 1629
-	ld %r3, 384(%r1)
-	addi %r3, %r3, 8
-	std %r3, 384(%r1)
+	ld %r31, 400(%r1)
+	addi %r31, %r31, 8
 # i = i - 1
 	.loc 1 1630
-	ld %r3, 392(%r1)
-	addi %r3, %r3, -1
-	std %r3, 392(%r1)
+	ld %r5, 408(%r1)
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 1631
-	cmpldi %cr0, %r3, 0
+	cmpldi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 1632
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc64_inv.pass

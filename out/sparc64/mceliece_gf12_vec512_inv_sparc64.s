@@ -7,614 +7,576 @@
 	.type qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
-	save %sp, -544, %sp
+	save %sp, -608, %sp
 ! i = 8
 	.loc 1 17
 	mov 8, %o0
-	stx %i0, [%fp + 1983]
-	stx %i1, [%fp + 1991]
-	stx %o0, [%fp + 1999]
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 19
-	ldx [%fp + 1991], %o0
-	ldx [%o0], %o0
-	stx %o0, [%fp + 1679]
+	stx %o0, [%fp + 2031]
+	stx %i0, [%fp + 2015]
+	ldx [%i1], %l0
 ! v1 = mem64[f + 384]
 	.loc 1 20
-	ldx [%fp + 1991], %o1
-	ldx [%o1 + 384], %o1
-	stx %o1, [%fp + 1687]
+	ldx [%i1 + 384], %o5
 ! v2 = v0 ^ v1
 	.loc 1 21
-	xor %o0, %o1, %l0
+	xor %l0, %o5, %l1
 ! v3 = mem64[f + 64]
 	.loc 1 22
-	ldx [%fp + 1991], %o0
-	ldx [%o0 + 64], %o0
-	stx %o0, [%fp + 1695]
+	ldx [%i1 + 64], %l2
 ! v4 = mem64[f + 448]
 	.loc 1 23
-	ldx [%fp + 1991], %o1
-	ldx [%o1 + 448], %o1
-	stx %o1, [%fp + 1703]
+	ldx [%i1 + 448], %o4
 ! v5 = v3 ^ v4
 	.loc 1 24
-	xor %o0, %o1, %o7
+	xor %l2, %o4, %l3
 ! v6 = mem64[f + 128]
 	.loc 1 25
-	ldx [%fp + 1991], %o0
-	ldx [%o0 + 128], %o0
-	stx %o0, [%fp + 1711]
+	ldx [%i1 + 128], %o7
 ! v7 = mem64[f + 512]
 	.loc 1 26
-	ldx [%fp + 1991], %o1
-	ldx [%o1 + 512], %o1
-	stx %o1, [%fp + 1719]
+	ldx [%i1 + 512], %o0
 ! v8 = v6 ^ v7
 	.loc 1 27
-	xor %o0, %o1, %o0
+	xor %o7, %o0, %o1
 ! v9 = mem64[f + 704]
 	.loc 1 28
-	ldx [%fp + 1991], %o1
-	ldx [%o1 + 704], %o1
-	stx %o1, [%fp + 1727]
+	stx %o0, [%fp + 1671]
+	ldx [%i1 + 704], %l4
 ! v8 = v8 ^ v9
 	.loc 1 29
-	xor %o0, %o1, %o2
+	xor %o1, %l4, %o3
 ! v10 = mem64[f + 192]
 	.loc 1 30
-	ldx [%fp + 1991], %o0
-	ldx [%o0 + 192], %o0
-	stx %o0, [%fp + 1735]
+	ldx [%i1 + 192], %l5
 ! v11 = mem64[f + 576]
 	.loc 1 31
-	ldx [%fp + 1991], %o3
-	ldx [%o3 + 576], %o3
-	stx %o3, [%fp + 1743]
+	ldx [%i1 + 576], %o0
 ! v12 = v10 ^ v11
 	.loc 1 32
-	xor %o0, %o3, %o4
+	xor %l5, %o0, %o2
 ! v13 = mem64[f + 256]
 	.loc 1 33
-	ldx [%fp + 1991], %o0
-	ldx [%o0 + 256], %o0
-	stx %o0, [%fp + 1751]
+	stx %o0, [%fp + 1687]
+	ldx [%i1 + 256], %l6
 ! v14 = mem64[f + 640]
 	.loc 1 34
-	ldx [%fp + 1991], %o3
-	ldx [%o3 + 640], %o3
-	stx %o3, [%fp + 1759]
+	ldx [%i1 + 640], %o0
 ! v15 = v13 ^ v14
 	.loc 1 35
-	xor %o0, %o3, %o5
+	xor %l6, %o0, %o1
 ! v16 = mem64[f + 320]
 	.loc 1 36
-	ldx [%fp + 1991], %o0
-	ldx [%o0 + 320], %o0
-	stx %o0, [%fp + 1767]
+	stx %o0, [%fp + 1703]
+	stx %o1, [%fp + 1623]
+	ldx [%i1 + 320], %i0
 ! v17 = v16 ^ v9
 	.loc 1 37
-	xor %o0, %o1, %o3
+	stx %i1, [%fp + 2023]
+	xor %i0, %l4, %o0
 ! v18 = v2 & v0
 	.loc 1 38
-	ldx [%fp + 1679], %l2
-	and %l0, %l2, %o0
-	stx %o0, [%fp + 1775]
+	stx %o0, [%fp + 1719]
+	and %l1, %l0, %i1
 ! v19 = v2 & v3
 	.loc 1 39
-	ldx [%fp + 1695], %l3
-	and %l0, %l3, %o0
+	and %l1, %l2, %o0
 ! v20 = v9 & v0
 	.loc 1 40
-	and %o1, %l2, %o1
+	and %l4, %l0, %o1
 ! v20 = v19 ^ v20
 	.loc 1 41
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1791]
+	xor %o0, %o1, %i3
 ! v19 = v2 & v6
 	.loc 1 42
-	ldx [%fp + 1711], %l4
-	and %l0, %l4, %l1
+	and %l1, %o7, %l7
 ! v21 = v9 & v3
 	.loc 1 43
-	ldx [%fp + 1727], %l5
-	and %l5, %l3, %o0
+	and %l4, %l2, %o0
 ! v22 = v5 & v0
 	.loc 1 44
-	and %o7, %l2, %o1
+	and %l3, %l0, %o1
 ! v21 = v19 ^ v21
 	.loc 1 45
-	xor %l1, %o0, %o0
+	xor %l7, %o0, %o0
 ! v22 = v21 ^ v22
 	.loc 1 46
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1799]
+	xor %o0, %o1, %i5
 ! v21 = v9 & v6
 	.loc 1 47
-	and %l5, %l4, %o0
+	and %l4, %o7, %o0
 ! v19 = v5 & v3
 	.loc 1 48
-	and %o7, %l3, %o1
+	and %l3, %l2, %i4
 ! v19 = v21 ^ v19
 	.loc 1 49
-	xor %o0, %o1, %l2
+	xor %o0, %i4, %i4
 ! v21 = v5 & v6
 	.loc 1 50
-	and %o7, %l4, %l5
+	and %l3, %o7, %i2
 ! v23 = v1 & v10
 	.loc 1 51
-	ldx [%fp + 1687], %l1
-	ldx [%fp + 1735], %l3
-	and %l1, %l3, %l4
+	and %o5, %l5, %l7
 ! v24 = v1 & v13
 	.loc 1 52
-	ldx [%fp + 1751], %l7
-	and %l1, %l7, %o0
+	and %o5, %l6, %o0
 ! v25 = v8 & v10
 	.loc 1 53
-	and %o2, %l3, %o1
+	and %o3, %l5, %o1
 ! v25 = v24 ^ v25
 	.loc 1 54
-	xor %o0, %o1, %l6
+	xor %o0, %o1, %g1
 ! v24 = v1 & v16
 	.loc 1 55
-	ldx [%fp + 1767], %i0
-	and %l1, %i0, %l1
+	and %o5, %i0, %g4
 ! v26 = v8 & v13
 	.loc 1 56
-	and %o2, %l7, %o0
+	and %o3, %l6, %o0
 ! v27 = v4 & v10
 	.loc 1 57
-	ldx [%fp + 1703], %i1
-	and %i1, %l3, %o1
+	and %o4, %l5, %o1
 ! v26 = v24 ^ v26
 	.loc 1 58
-	xor %l1, %o0, %o0
+	xor %g4, %o0, %o0
 ! v27 = v26 ^ v27
 	.loc 1 59
-	xor %o0, %o1, %l3
+	xor %o0, %o1, %g5
 ! v26 = v8 & v16
 	.loc 1 60
-	and %o2, %i0, %o0
+	and %o3, %i0, %o0
 ! v24 = v4 & v13
 	.loc 1 61
-	and %i1, %l7, %o1
+	and %o4, %l6, %o1
 ! v24 = v26 ^ v24
 	.loc 1 62
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1807]
+	xor %o0, %o1, %o1
 ! v26 = v4 & v16
 	.loc 1 63
-	and %i1, %i0, %o0
-	stx %o0, [%fp + 1815]
+	and %o4, %i0, %o0
 ! v28 = v2 ^ v1
 	.loc 1 64
-	ldx [%fp + 1687], %o0
-	xor %l0, %o0, %l1
+	xor %l1, %o5, %g4
 ! v29 = v9 ^ v8
 	.loc 1 65
-	ldx [%fp + 1727], %o0
-	xor %o0, %o2, %i2
+	stx %l1, [%fp + 1631]
+	xor %l4, %o3, %l1
 ! v30 = v5 ^ v4
 	.loc 1 66
-	xor %o7, %i1, %i1
+	stx %o3, [%fp + 1735]
+	xor %l3, %o4, %o3
 ! v31 = v0 ^ v10
 	.loc 1 67
-	ldx [%fp + 1679], %o0
-	ldx [%fp + 1735], %o1
-	xor %o0, %o1, %i5
+	stx %l3, [%fp + 1655]
+	xor %l0, %l5, %l3
 ! v32 = v3 ^ v13
 	.loc 1 68
-	ldx [%fp + 1695], %o0
-	mov %l7, %o1
-	xor %o0, %o1, %i4
+	stx %l5, [%fp + 1679]
+	stx %l0, [%fp + 1615]
+	xor %l2, %l6, %l0
 ! v33 = v6 ^ v16
 	.loc 1 69
-	ldx [%fp + 1711], %o0
-	mov %i0, %o1
-	xor %o0, %o1, %i3
+	stx %l6, [%fp + 1695]
+	stx %l2, [%fp + 1639]
+	xor %o7, %i0, %l5
 ! v34 = v28 & v31
 	.loc 1 70
-	and %l1, %i5, %i0
+	stx %i0, [%fp + 1711]
+	stx %o7, [%fp + 1663]
+	and %g4, %l3, %l6
 ! v35 = v28 & v32
 	.loc 1 71
-	and %l1, %i4, %o0
+	and %g4, %l0, %o7
 ! v36 = v29 & v31
 	.loc 1 72
-	and %i2, %i5, %o1
+	and %l1, %l3, %l2
 ! v36 = v35 ^ v36
 	.loc 1 73
-	xor %o0, %o1, %l7
+	xor %o7, %l2, %l2
 ! v28 = v28 & v33
 	.loc 1 74
-	and %l1, %i3, %o0
+	and %g4, %l5, %g4
 ! v35 = v29 & v32
 	.loc 1 75
-	and %i2, %i4, %o1
+	and %l1, %l0, %o7
 ! v31 = v30 & v31
 	.loc 1 76
-	and %i1, %i5, %l1
+	and %o3, %l3, %l3
 ! v35 = v28 ^ v35
 	.loc 1 77
-	xor %o0, %o1, %o1
+	xor %g4, %o7, %o7
 ! v31 = v35 ^ v31
 	.loc 1 78
-	xor %o1, %l1, %l1
+	xor %o7, %l3, %l3
 ! v29 = v29 & v33
 	.loc 1 79
-	and %i2, %i3, %o0
+	and %l1, %l5, %l1
 ! v32 = v30 & v32
 	.loc 1 80
-	and %i1, %i4, %o1
+	and %o3, %l0, %l0
 ! v32 = v29 ^ v32
 	.loc 1 81
-	xor %o0, %o1, %i2
+	xor %l1, %l0, %l0
 ! v33 = v30 & v33
 	.loc 1 82
-	and %i1, %i3, %o1
+	and %o3, %l5, %l5
 ! v34 = v34 ^ v18
 	.loc 1 83
-	ldx [%fp + 1775], %o0
-	xor %i0, %o0, %o0
+	xor %l6, %i1, %l6
 ! v34 = v34 ^ v23
 	.loc 1 84
-	xor %o0, %l4, %i0
+	stx %i1, [%fp + 1727]
+	xor %l6, %l7, %l6
 ! v36 = v36 ^ v20
 	.loc 1 85
-	ldx [%fp + 1791], %o0
-	xor %l7, %o0, %o0
+	xor %l2, %i3, %l2
 ! v36 = v36 ^ v25
 	.loc 1 86
-	xor %o0, %l6, %l7
+	stx %i3, [%fp + 1743]
+	xor %l2, %g1, %l2
 ! v31 = v31 ^ v22
 	.loc 1 87
-	ldx [%fp + 1799], %o0
-	xor %l1, %o0, %o0
+	xor %l3, %i5, %l3
 ! v31 = v31 ^ v27
 	.loc 1 88
-	xor %o0, %l3, %o0
-	stx %o0, [%fp + 1823]
+	stx %i5, [%fp + 1751]
+	xor %l3, %g5, %l3
 ! v32 = v32 ^ v19
 	.loc 1 89
-	xor %i2, %l2, %o0
+	stx %g5, [%fp + 1759]
+	stx %l3, [%fp + 1783]
+	xor %l0, %i4, %l0
 ! v32 = v32 ^ v24
 	.loc 1 90
-	ldx [%fp + 1807], %l1
-	xor %o0, %l1, %o0
+	xor %l0, %o1, %l0
 ! v33 = v33 ^ v21
 	.loc 1 91
-	xor %o1, %l5, %o1
+	stx %o1, [%fp + 1767]
+	xor %l5, %i2, %l5
 ! v33 = v33 ^ v26
 	.loc 1 92
-	ldx [%fp + 1815], %l1
-	xor %o1, %l1, %o1
+	xor %l5, %o0, %l5
 ! v19 = v34 ^ v19
 	.loc 1 93
-	xor %i0, %l2, %l1
-	stx %l1, [%fp + 1831]
+	stx %o0, [%fp + 1775]
+	xor %l6, %i4, %i4
 ! v21 = v36 ^ v21
 	.loc 1 94
-	xor %l7, %l5, %l1
-	stx %l1, [%fp + 1839]
+	stx %i4, [%fp + 1791]
+	xor %l2, %i2, %i2
 ! v23 = v32 ^ v23
 	.loc 1 95
-	xor %o0, %l4, %o0
-	stx %o0, [%fp + 1847]
+	stx %i2, [%fp + 1799]
+	xor %l0, %l7, %l7
 ! v25 = v33 ^ v25
 	.loc 1 96
-	xor %o1, %l6, %o0
-	stx %o0, [%fp + 1855]
+	stx %l7, [%fp + 1807]
+	xor %l5, %g1, %g1
 ! v33 = v12 & v1
 	.loc 1 97
-	ldx [%fp + 1687], %l1
-	and %o4, %l1, %l4
+	stx %g1, [%fp + 1815]
+	and %o2, %o5, %o7
 ! v32 = v12 & v4
 	.loc 1 98
-	ldx [%fp + 1703], %l2
-	and %o4, %l2, %o0
+	and %o2, %o4, %o0
 ! v36 = v7 & v1
 	.loc 1 99
-	ldx [%fp + 1719], %l5
-	and %l5, %l1, %o1
+	ldx [%fp + 1671], %l1
+	and %l1, %o5, %o1
 ! v36 = v32 ^ v36
 	.loc 1 100
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1863]
+	xor %o0, %o1, %l0
 ! v32 = v12 & v7
 	.loc 1 101
-	and %o4, %l5, %o0
+	and %o2, %l1, %o0
 ! v34 = v7 & v4
 	.loc 1 102
-	and %l5, %l2, %o1
+	and %l1, %o4, %o1
 ! v30 = v15 & v1
 	.loc 1 103
-	and %o5, %l1, %l1
+	ldx [%fp + 1623], %l2
+	and %l2, %o5, %o3
 ! v34 = v32 ^ v34
 	.loc 1 104
 	xor %o0, %o1, %o1
 ! v30 = v34 ^ v30
 	.loc 1 105
-	xor %o1, %l1, %o0
-	stx %o0, [%fp + 1871]
+	xor %o1, %o3, %l6
 ! v34 = v7 & v7
 	.loc 1 106
-	and %l5, %l5, %o0
+	and %l1, %l1, %o0
 ! v32 = v15 & v4
 	.loc 1 107
-	and %o5, %l2, %o1
+	and %l2, %o4, %o1
 ! v32 = v34 ^ v32
 	.loc 1 108
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %i0
 ! v34 = v15 & v7
 	.loc 1 109
-	and %o5, %l5, %i1
+	and %l2, %l1, %l7
 ! v29 = v11 & v11
 	.loc 1 110
-	ldx [%fp + 1743], %o0
-	mov %o0, %l2
-	and %o0, %l2, %l7
+	ldx [%fp + 1687], %l3
+	and %l3, %l3, %l5
 ! v35 = v11 & v14
 	.loc 1 111
-	ldx [%fp + 1759], %l5
-	and %l2, %l5, %o0
+	ldx [%fp + 1703], %i2
+	and %l3, %i2, %o0
 ! v28 = v17 & v11
 	.loc 1 112
-	and %o3, %l2, %o1
+	ldx [%fp + 1719], %i3
+	and %i3, %l3, %o1
 ! v28 = v35 ^ v28
 	.loc 1 113
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %i1
 ! v35 = v11 & v9
 	.loc 1 114
-	ldx [%fp + 1727], %i0
-	and %l2, %i0, %l1
+	and %l3, %l4, %o3
 ! v37 = v17 & v14
 	.loc 1 115
-	and %o3, %l5, %o0
+	and %i3, %i2, %o0
 ! v38 = v14 & v11
 	.loc 1 116
-	and %l5, %l2, %o1
+	and %i2, %l3, %o1
 ! v37 = v35 ^ v37
 	.loc 1 117
-	xor %l1, %o0, %o0
+	xor %o3, %o0, %o0
 ! v38 = v37 ^ v38
 	.loc 1 118
-	xor %o0, %o1, %l2
+	xor %o0, %o1, %i5
 ! v37 = v17 & v9
 	.loc 1 119
-	and %o3, %i0, %o0
+	and %i3, %l4, %o0
 ! v35 = v14 & v14
 	.loc 1 120
-	and %l5, %l5, %l6
+	and %i2, %i2, %o1
 ! v35 = v37 ^ v35
 	.loc 1 121
-	xor %o0, %l6, %l6
+	xor %o0, %o1, %g1
 ! v37 = v14 & v9
 	.loc 1 122
-	and %l5, %i0, %l5
+	and %i2, %l4, %i4
 ! v39 = v12 ^ v11
 	.loc 1 123
-	ldx [%fp + 1743], %o0
-	xor %o4, %o0, %g5
+	xor %o2, %l3, %g4
 ! v40 = v7 ^ v17
 	.loc 1 124
-	ldx [%fp + 1719], %i0
-	xor %i0, %o3, %g4
+	xor %l1, %i3, %o3
 ! v41 = v15 ^ v14
 	.loc 1 125
-	ldx [%fp + 1759], %o1
-	xor %o5, %o1, %g1
+	xor %l2, %i2, %i3
 ! v42 = v1 ^ v11
 	.loc 1 126
-	ldx [%fp + 1687], %l1
-	xor %l1, %o0, %i5
+	xor %o5, %l3, %g5
 ! v43 = v4 ^ v14
 	.loc 1 127
-	ldx [%fp + 1703], %o0
-	xor %o0, %o1, %i4
+	stx %o5, [%fp + 1623]
+	xor %o4, %i2, %o5
 ! v44 = v7 ^ v9
 	.loc 1 128
-	ldx [%fp + 1727], %o0
-	xor %i0, %o0, %i0
+	stx %o4, [%fp + 1647]
+	xor %l1, %l4, %i2
 ! v45 = v39 & v42
 	.loc 1 129
-	and %g5, %i5, %l1
+	and %g4, %g5, %o4
 ! v46 = v39 & v43
 	.loc 1 130
-	and %g5, %i4, %o0
+	and %g4, %o5, %o0
 ! v47 = v40 & v42
 	.loc 1 131
-	and %g4, %i5, %o1
+	and %o3, %g5, %o1
 ! v47 = v46 ^ v47
 	.loc 1 132
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
 	.loc 1 133
-	and %g5, %i0, %o0
+	and %g4, %i2, %g4
 ! v46 = v40 & v43
 	.loc 1 134
-	and %g4, %i4, %g5
+	and %o3, %o5, %o0
 ! v42 = v41 & v42
 	.loc 1 135
-	and %g1, %i5, %i5
+	and %i3, %g5, %g5
 ! v46 = v39 ^ v46
 	.loc 1 136
-	xor %o0, %g5, %g5
+	xor %g4, %o0, %o0
 ! v42 = v46 ^ v42
 	.loc 1 137
-	xor %g5, %i5, %i5
+	xor %o0, %g5, %g5
 ! v40 = v40 & v44
 	.loc 1 138
-	and %g4, %i0, %g4
+	and %o3, %i2, %o3
 ! v43 = v41 & v43
 	.loc 1 139
-	and %g1, %i4, %i4
+	and %i3, %o5, %o5
 ! v43 = v40 ^ v43
 	.loc 1 140
-	xor %g4, %i4, %i4
+	xor %o3, %o5, %o5
 ! v44 = v41 & v44
 	.loc 1 141
-	and %g1, %i0, %o0
+	and %i3, %i2, %i2
 ! v45 = v45 ^ v33
 	.loc 1 142
-	xor %l1, %l4, %l1
+	xor %o4, %o7, %o4
 ! v45 = v45 ^ v29
 	.loc 1 143
-	xor %l1, %l7, %l1
+	xor %o4, %l5, %o4
 ! v47 = v47 ^ v36
 	.loc 1 144
-	ldx [%fp + 1863], %i0
-	xor %o1, %i0, %o1
+	xor %o1, %l0, %o1
 ! v47 = v47 ^ v28
 	.loc 1 145
-	xor %o1, %i3, %o1
+	xor %o1, %i1, %o1
 ! v42 = v42 ^ v30
 	.loc 1 146
-	ldx [%fp + 1871], %i0
-	xor %i5, %i0, %i0
+	xor %g5, %l6, %g5
 ! v42 = v42 ^ v38
 	.loc 1 147
-	xor %i0, %l2, %i0
+	stx %l6, [%fp + 1823]
+	xor %g5, %i5, %g5
 ! v43 = v43 ^ v32
 	.loc 1 148
-	xor %i4, %i2, %i4
+	stx %i5, [%fp + 1831]
+	stx %g5, [%fp + 1855]
+	xor %o5, %i0, %o5
 ! v43 = v43 ^ v35
 	.loc 1 149
-	xor %i4, %l6, %i4
+	xor %o5, %g1, %o5
 ! v44 = v44 ^ v34
 	.loc 1 150
-	xor %o0, %i1, %o0
+	stx %g1, [%fp + 1839]
+	xor %i2, %l7, %i2
 ! v44 = v44 ^ v37
 	.loc 1 151
-	xor %o0, %l5, %o0
+	xor %i2, %i4, %i2
 ! v32 = v45 ^ v32
 	.loc 1 152
-	xor %l1, %i2, %l1
-	stx %l1, [%fp + 1879]
+	stx %i4, [%fp + 1847]
+	xor %o4, %i0, %i0
 ! v34 = v47 ^ v34
 	.loc 1 153
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1887]
+	stx %i0, [%fp + 1863]
+	xor %o1, %l7, %l7
 ! v29 = v43 ^ v29
 	.loc 1 154
-	xor %i4, %l7, %l1
+	stx %l7, [%fp + 1871]
+	xor %o5, %l5, %l5
 ! v28 = v44 ^ v28
 	.loc 1 155
-	xor %o0, %i3, %l7
+	stx %l5, [%fp + 1879]
+	xor %i2, %i1, %i1
 ! v12 = v2 ^ v12
 	.loc 1 156
-	xor %l0, %o4, %i2
+	stx %i1, [%fp + 1887]
+	ldx [%fp + 1631], %o0
+	xor %o0, %o2, %i1
 ! v2 = v9 ^ v7
 	.loc 1 157
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1719], %l0
-	xor %o0, %l0, %i1
+	xor %l4, %l1, %i0
 ! v15 = v5 ^ v15
 	.loc 1 158
-	xor %o7, %o5, %i3
+	ldx [%fp + 1655], %o0
+	xor %o0, %l2, %l7
 ! v5 = v1 ^ v11
 	.loc 1 159
-	ldx [%fp + 1687], %o1
-	ldx [%fp + 1743], %o5
-	xor %o1, %o5, %i4
+	ldx [%fp + 1623], %o0
+	xor %o0, %l3, %i2
 ! v17 = v8 ^ v17
 	.loc 1 160
-	xor %o2, %o3, %o2
+	ldx [%fp + 1735], %o1
+	ldx [%fp + 1719], %l5
+	xor %o1, %l5, %l5
 ! v8 = v4 ^ v14
 	.loc 1 161
-	ldx [%fp + 1703], %o4
-	ldx [%fp + 1759], %g4
-	xor %o4, %g4, %o3
+	ldx [%fp + 1647], %o1
+	ldx [%fp + 1703], %o2
+	xor %o1, %o2, %l6
 ! v44 = v0 ^ v1
 	.loc 1 162
-	ldx [%fp + 1679], %o7
-	xor %o7, %o1, %g1
+	ldx [%fp + 1615], %o3
+	xor %o3, %o0, %o5
 ! v43 = v3 ^ v4
 	.loc 1 163
-	ldx [%fp + 1695], %o1
-	xor %o1, %o4, %i5
+	ldx [%fp + 1639], %o0
+	xor %o0, %o1, %l2
 ! v47 = v6 ^ v7
 	.loc 1 164
-	ldx [%fp + 1711], %o1
-	xor %o1, %l0, %l0
+	ldx [%fp + 1663], %o0
+	xor %o0, %l1, %l1
 ! v45 = v10 ^ v11
 	.loc 1 165
-	ldx [%fp + 1735], %o1
-	xor %o1, %o5, %o7
+	ldx [%fp + 1679], %o0
+	xor %o0, %l3, %o4
 ! v41 = v13 ^ v14
 	.loc 1 166
-	ldx [%fp + 1751], %o1
-	xor %o1, %g4, %o4
+	ldx [%fp + 1695], %o0
+	xor %o0, %o2, %l3
 ! v40 = v16 ^ v9
 	.loc 1 167
-	ldx [%fp + 1767], %o1
-	xor %o1, %o0, %o5
+	ldx [%fp + 1711], %o0
+	xor %o0, %l4, %o3
 ! v46 = v12 & v44
 	.loc 1 168
-	and %i2, %g1, %o0
-	stx %o0, [%fp + 1895]
+	stx %l4, [%fp + 1631]
+	and %i1, %o5, %l4
 ! v39 = v12 & v43
 	.loc 1 169
-	and %i2, %i5, %o1
+	and %i1, %l2, %o1
 ! v48 = v2 & v44
 	.loc 1 170
-	and %i1, %g1, %o0
+	and %i0, %o5, %o0
 ! v48 = v39 ^ v48
 	.loc 1 171
-	xor %o1, %o0, %o0
-	stx %o0, [%fp + 1903]
+	xor %o1, %o0, %i3
 ! v39 = v12 & v47
 	.loc 1 172
-	and %i2, %l0, %g4
+	and %i1, %l1, %o2
 ! v49 = v2 & v43
 	.loc 1 173
-	and %i1, %i5, %o0
+	and %i0, %l2, %o0
 ! v50 = v15 & v44
 	.loc 1 174
-	and %i3, %g1, %o1
+	and %l7, %o5, %o1
 ! v49 = v39 ^ v49
 	.loc 1 175
-	xor %g4, %o0, %o0
+	xor %o2, %o0, %o0
 ! v50 = v49 ^ v50
 	.loc 1 176
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1911]
+	xor %o0, %o1, %i4
 ! v49 = v2 & v47
 	.loc 1 177
-	and %i1, %l0, %o0
+	and %i0, %l1, %o0
 ! v39 = v15 & v43
 	.loc 1 178
-	and %i3, %i5, %o1
+	and %l7, %l2, %o1
 ! v39 = v49 ^ v39
 	.loc 1 179
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1919]
+	xor %o0, %o1, %g1
 ! v49 = v15 & v47
 	.loc 1 180
-	and %i3, %l0, %o0
-	stx %o0, [%fp + 1927]
+	and %l7, %l1, %i5
 ! v51 = v5 & v45
 	.loc 1 181
-	and %i4, %o7, %o0
-	stx %o0, [%fp + 1783]
+	and %i2, %o4, %o2
 ! v52 = v5 & v41
 	.loc 1 182
-	and %i4, %o4, %o0
+	and %i2, %l3, %o0
 ! v53 = v17 & v45
 	.loc 1 183
-	and %o2, %o7, %o1
+	and %l5, %o4, %o1
 ! v53 = v52 ^ v53
 	.loc 1 184
 	xor %o0, %o1, %g4
 ! v52 = v5 & v40
 	.loc 1 185
-	and %i4, %o5, %o1
+	and %i2, %o3, %o1
 ! v54 = v17 & v41
 	.loc 1 186
-	and %o2, %o4, %o0
+	and %l5, %l3, %o0
 ! v55 = v8 & v45
 	.loc 1 187
-	and %o3, %o7, %g5
+	and %l6, %o4, %g5
 ! v54 = v52 ^ v54
 	.loc 1 188
 	xor %o1, %o0, %o0
@@ -623,904 +585,860 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o0, %g5, %g5
 ! v54 = v17 & v40
 	.loc 1 190
-	and %o2, %o5, %o0
+	and %l5, %o3, %o0
 ! v52 = v8 & v41
 	.loc 1 191
-	and %o3, %o4, %o1
+	and %l6, %l3, %o1
 ! v52 = v54 ^ v52
 	.loc 1 192
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
 	.loc 1 193
-	and %o3, %o5, %o0
+	and %l6, %o3, %o0
 ! v5 = v12 ^ v5
 	.loc 1 194
-	xor %i2, %i4, %i4
+	xor %i1, %i2, %i2
 ! v17 = v2 ^ v17
 	.loc 1 195
-	xor %i1, %o2, %i1
+	xor %i0, %l5, %l5
 ! v8 = v15 ^ v8
 	.loc 1 196
-	xor %i3, %o3, %i2
+	xor %l7, %l6, %l6
 ! v45 = v44 ^ v45
 	.loc 1 197
-	xor %g1, %o7, %o7
+	xor %o5, %o4, %o5
 ! v41 = v43 ^ v41
 	.loc 1 198
-	xor %i5, %o4, %o4
+	xor %l2, %l3, %l3
 ! v40 = v47 ^ v40
 	.loc 1 199
-	xor %l0, %o5, %l0
+	xor %l1, %o3, %l1
 ! v47 = v5 & v45
 	.loc 1 200
-	and %i4, %o7, %o5
+	and %i2, %o5, %l2
 ! v43 = v5 & v41
 	.loc 1 201
-	and %i4, %o4, %o2
+	and %i2, %l3, %o3
 ! v44 = v17 & v45
 	.loc 1 202
-	and %i1, %o7, %o3
+	and %l5, %o5, %o4
 ! v44 = v43 ^ v44
 	.loc 1 203
-	xor %o2, %o3, %i3
+	xor %o3, %o4, %l7
 ! v5 = v5 & v40
 	.loc 1 204
-	and %i4, %l0, %i4
+	and %i2, %l1, %i2
 ! v43 = v17 & v41
 	.loc 1 205
-	and %i1, %o4, %o2
+	and %l5, %l3, %o3
 ! v45 = v8 & v45
 	.loc 1 206
-	and %i2, %o7, %o3
+	and %l6, %o5, %o4
 ! v43 = v5 ^ v43
 	.loc 1 207
-	xor %i4, %o2, %o2
+	xor %i2, %o3, %o3
 ! v45 = v43 ^ v45
 	.loc 1 208
-	xor %o2, %o3, %o2
+	xor %o3, %o4, %o3
 ! v17 = v17 & v40
 	.loc 1 209
-	and %i1, %l0, %i1
+	and %l5, %l1, %l5
 ! v41 = v8 & v41
 	.loc 1 210
-	and %i2, %o4, %o4
+	and %l6, %l3, %l3
 ! v41 = v17 ^ v41
 	.loc 1 211
-	xor %i1, %o4, %o4
+	xor %l5, %l3, %l3
 ! v40 = v8 & v40
 	.loc 1 212
-	and %i2, %l0, %o3
+	and %l6, %l1, %o4
 ! v47 = v47 ^ v46
 	.loc 1 213
-	ldx [%fp + 1895], %o7
-	xor %o5, %o7, %o5
+	xor %l2, %l4, %l2
 ! v47 = v47 ^ v51
 	.loc 1 214
-	ldx [%fp + 1783], %o7
-	xor %o5, %o7, %o5
+	xor %l2, %o2, %l2
 ! v44 = v44 ^ v48
 	.loc 1 215
-	ldx [%fp + 1903], %l0
-	xor %i3, %l0, %i3
+	xor %l7, %i3, %l7
 ! v44 = v44 ^ v53
 	.loc 1 216
-	xor %i3, %g4, %i3
+	xor %l7, %g4, %l7
 ! v45 = v45 ^ v50
 	.loc 1 217
-	ldx [%fp + 1911], %l0
-	xor %o2, %l0, %o2
+	xor %o3, %i4, %o3
 ! v45 = v45 ^ v55
 	.loc 1 218
-	xor %o2, %g5, %l0
+	xor %o3, %g5, %o5
 ! v41 = v41 ^ v39
 	.loc 1 219
-	ldx [%fp + 1919], %i1
-	xor %o4, %i1, %o2
+	xor %l3, %g1, %o3
 ! v41 = v41 ^ v52
 	.loc 1 220
-	xor %o2, %o1, %o2
+	xor %o3, %o1, %o3
 ! v40 = v40 ^ v49
 	.loc 1 221
-	ldx [%fp + 1927], %o4
-	xor %o3, %o4, %o3
+	xor %o4, %i5, %o4
 ! v40 = v40 ^ v54
 	.loc 1 222
-	xor %o3, %o0, %o3
+	xor %o4, %o0, %o4
 ! v39 = v47 ^ v39
 	.loc 1 223
-	xor %o5, %i1, %o5
+	xor %l2, %g1, %g1
 ! v49 = v44 ^ v49
 	.loc 1 224
-	xor %i3, %o4, %o4
+	xor %l7, %i5, %i5
 ! v51 = v41 ^ v51
 	.loc 1 225
-	xor %o2, %o7, %o7
+	xor %o3, %o2, %l1
 ! v53 = v40 ^ v53
 	.loc 1 226
-	xor %o3, %g4, %g4
+	xor %o4, %g4, %g4
 ! v46 = v46 ^ v18
 	.loc 1 227
-	ldx [%fp + 1895], %o2
-	ldx [%fp + 1775], %o3
-	xor %o2, %o3, %o2
+	ldx [%fp + 1727], %o2
+	xor %l4, %o2, %l4
 ! v46 = v46 ^ v33
 	.loc 1 228
-	xor %o2, %l4, %o3
+	xor %l4, %o7, %l4
 ! v48 = v48 ^ v20
 	.loc 1 229
-	ldx [%fp + 1903], %o2
-	ldx [%fp + 1791], %i1
-	xor %o2, %i1, %o2
+	ldx [%fp + 1743], %o2
+	xor %i3, %o2, %i3
 ! v48 = v48 ^ v36
 	.loc 1 230
-	ldx [%fp + 1863], %i1
-	xor %o2, %i1, %i1
+	xor %i3, %l0, %i3
 ! v50 = v50 ^ v22
 	.loc 1 231
-	ldx [%fp + 1911], %o2
-	ldx [%fp + 1799], %i2
-	xor %o2, %i2, %o2
+	ldx [%fp + 1751], %o2
+	xor %i4, %o2, %i4
 ! v50 = v50 ^ v30
 	.loc 1 232
-	ldx [%fp + 1871], %i2
-	xor %o2, %i2, %i2
+	ldx [%fp + 1823], %o3
+	xor %i4, %o3, %i4
 ! v39 = v39 ^ v19
 	.loc 1 233
-	ldx [%fp + 1831], %o2
-	xor %o5, %o2, %o2
+	ldx [%fp + 1791], %o2
+	xor %g1, %o2, %o2
 ! v39 = v39 ^ v32
 	.loc 1 234
-	ldx [%fp + 1879], %o5
-	xor %o2, %o5, %o5
+	ldx [%fp + 1863], %o4
+	xor %o2, %o4, %l2
 ! v49 = v49 ^ v21
 	.loc 1 235
-	ldx [%fp + 1839], %o2
-	xor %o4, %o2, %o2
+	ldx [%fp + 1799], %o2
+	xor %i5, %o2, %o2
 ! v49 = v49 ^ v34
 	.loc 1 236
-	ldx [%fp + 1887], %o4
-	xor %o2, %o4, %o4
+	ldx [%fp + 1871], %l3
+	xor %o2, %l3, %l5
 ! v45 = v45 ^ v31
 	.loc 1 237
-	ldx [%fp + 1823], %o2
-	xor %l0, %o2, %l0
+	ldx [%fp + 1783], %o2
+	xor %o5, %o2, %o5
 ! v45 = v45 ^ v42
 	.loc 1 238
-	xor %l0, %i0, %l0
+	ldx [%fp + 1855], %o2
+	xor %o5, %o2, %o5
 ! v51 = v51 ^ v23
 	.loc 1 239
-	ldx [%fp + 1847], %i3
-	xor %o7, %i3, %o2
+	ldx [%fp + 1807], %l6
+	xor %l1, %l6, %o2
 ! v51 = v51 ^ v29
 	.loc 1 240
-	xor %o2, %l1, %i4
+	ldx [%fp + 1879], %l1
+	xor %o2, %l1, %l7
 ! v53 = v53 ^ v25
 	.loc 1 241
-	ldx [%fp + 1855], %o7
-	xor %g4, %o7, %o2
+	ldx [%fp + 1815], %l1
+	xor %g4, %l1, %o2
 ! v53 = v53 ^ v28
 	.loc 1 242
-	xor %o2, %l7, %o2
+	ldx [%fp + 1887], %i0
+	xor %o2, %i0, %i1
 ! v55 = v55 ^ v27
 	.loc 1 243
-	xor %g5, %l3, %g5
+	ldx [%fp + 1759], %i0
+	xor %g5, %i0, %g5
 ! v55 = v55 ^ v38
 	.loc 1 244
-	xor %g5, %l2, %g5
+	ldx [%fp + 1831], %i2
+	xor %g5, %i2, %g5
 ! v52 = v52 ^ v24
 	.loc 1 245
-	ldx [%fp + 1807], %i5
-	xor %o1, %i5, %o1
+	ldx [%fp + 1767], %o2
+	xor %o1, %o2, %o1
 ! v52 = v52 ^ v35
 	.loc 1 246
-	xor %o1, %l6, %o1
+	ldx [%fp + 1839], %i5
+	xor %o1, %i5, %g1
 ! v54 = v54 ^ v26
 	.loc 1 247
-	ldx [%fp + 1815], %g1
-	xor %o0, %g1, %o0
+	ldx [%fp + 1775], %o1
+	xor %o0, %o1, %o0
 ! v54 = v54 ^ v37
 	.loc 1 248
-	xor %o0, %l5, %g4
+	ldx [%fp + 1847], %g4
+	xor %o0, %g4, %o0
 ! v23 = v46 ^ v23
 	.loc 1 249
-	xor %o3, %i3, %o3
+	xor %l4, %l6, %l6
 ! v25 = v48 ^ v25
 	.loc 1 250
-	xor %i1, %o7, %o7
+	xor %i3, %l1, %l1
 ! v27 = v50 ^ v27
 	.loc 1 251
-	xor %i2, %l3, %l3
+	xor %i4, %i0, %i0
 ! v24 = v39 ^ v24
 	.loc 1 252
-	xor %o5, %i5, %o5
+	xor %l2, %o2, %o2
 ! v26 = v49 ^ v26
 	.loc 1 253
-	xor %o4, %g1, %i1
+	xor %l5, %o1, %o1
 ! v33 = v51 ^ v33
 	.loc 1 254
-	xor %i4, %l4, %i2
+	xor %l7, %o7, %o7
 ! v36 = v53 ^ v36
 	.loc 1 255
-	ldx [%fp + 1863], %o0
-	xor %o2, %o0, %o0
+	xor %i1, %l0, %l0
 ! v30 = v55 ^ v30
 	.loc 1 256
-	ldx [%fp + 1871], %o2
-	xor %g5, %o2, %o2
+	xor %g5, %o3, %o3
 ! v32 = v52 ^ v32
 	.loc 1 257
-	ldx [%fp + 1879], %o4
-	xor %o1, %o4, %o4
+	xor %g1, %o4, %o4
 ! v34 = v54 ^ v34
 	.loc 1 258
-	ldx [%fp + 1887], %o1
-	xor %g4, %o1, %o1
+	xor %o0, %l3, %l3
 ! v36 = v36 ^ v37
 	.loc 1 259
-	xor %o0, %l5, %l4
+	xor %l0, %g4, %l0
 ! v37 = v26 ^ v37
 	.loc 1 260
-	xor %i1, %l5, %l5
+	xor %o1, %g4, %g4
 ! v33 = v33 ^ v35
 	.loc 1 261
-	xor %i2, %l6, %i1
+	xor %o7, %i5, %l2
 ! v35 = v24 ^ v35
 	.loc 1 262
-	xor %o5, %l6, %l6
+	xor %o2, %i5, %i5
 ! v45 = v45 ^ v38
 	.loc 1 263
-	xor %l0, %l2, %l0
+	xor %o5, %i2, %o7
 ! v38 = v27 ^ v38
 	.loc 1 264
-	xor %l3, %l2, %l2
+	xor %i0, %i2, %i2
 ! v37 = v37 ^ v28
 	.loc 1 265
-	xor %l5, %l7, %l5
+	ldx [%fp + 1887], %o0
+	xor %g4, %o0, %g4
 ! v28 = v25 ^ v28
 	.loc 1 266
-	xor %o7, %l7, %l7
+	xor %l1, %o0, %o0
 ! v35 = v35 ^ v29
 	.loc 1 267
-	xor %l6, %l1, %l6
+	ldx [%fp + 1879], %o1
+	xor %i5, %o1, %i5
 ! v29 = v23 ^ v29
 	.loc 1 268
-	xor %o3, %l1, %l1
+	xor %l6, %o1, %o1
 ! v38 = v38 ^ v42
 	.loc 1 269
-	xor %l2, %i0, %l2
+	ldx [%fp + 1855], %o2
+	xor %i2, %o2, %i2
 ! v42 = v31 ^ v42
 	.loc 1 270
-	ldx [%fp + 1823], %o0
-	xor %o0, %i0, %i0
+	ldx [%fp + 1783], %o5
+	xor %o5, %o2, %o2
 ! v28 = v28 ^ v34
 	.loc 1 271
-	xor %l7, %o1, %l7
+	xor %o0, %l3, %l1
 ! v34 = v21 ^ v34
 	.loc 1 272
-	ldx [%fp + 1839], %o0
-	xor %o0, %o1, %o0
+	ldx [%fp + 1799], %o0
+	xor %o0, %l3, %o0
 ! v29 = v29 ^ v32
 	.loc 1 273
-	xor %l1, %o4, %l1
+	xor %o1, %o4, %l6
 ! v32 = v19 ^ v32
 	.loc 1 274
-	ldx [%fp + 1831], %o1
+	ldx [%fp + 1791], %o1
 	xor %o1, %o4, %o1
 ! v42 = v42 ^ v30
 	.loc 1 275
-	xor %i0, %o2, %i0
+	xor %o2, %o3, %l4
 ! v30 = v22 ^ v30
 	.loc 1 276
-	ldx [%fp + 1799], %o3
-	xor %o3, %o2, %o5
+	ldx [%fp + 1751], %o2
+	xor %o2, %o3, %l5
 ! v34 = v34 ^ v36
 	.loc 1 277
-	xor %o0, %l4, %o7
+	xor %o0, %l0, %l3
 ! v36 = v20 ^ v36
 	.loc 1 278
-	ldx [%fp + 1791], %o0
-	xor %o0, %l4, %l4
+	ldx [%fp + 1743], %o0
+	xor %o0, %l0, %l0
 ! v32 = v32 ^ v33
 	.loc 1 279
-	xor %o1, %i1, %l3
+	xor %o1, %l2, %l7
 ! v33 = v18 ^ v33
 	.loc 1 280
-	ldx [%fp + 1775], %o0
-	xor %o0, %i1, %i1
+	ldx [%fp + 1727], %o0
+	xor %o0, %l2, %l2
 ! v18 = v33 ^ v29
 	.loc 1 281
-	xor %i1, %l1, %o0
+	xor %l2, %l6, %o0
 ! v20 = v36 ^ v28
 	.loc 1 282
-	xor %l4, %l7, %o1
+	xor %l0, %l1, %o1
 ! v22 = v30 ^ v38
 	.loc 1 283
-	xor %o5, %l2, %o2
+	xor %l5, %i2, %o2
 ! v22 = v22 ^ v45
 	.loc 1 284
-	xor %o2, %l0, %o2
+	xor %o2, %o7, %o2
 ! v19 = v32 ^ v35
 	.loc 1 285
-	xor %l3, %l6, %i2
+	xor %l7, %i5, %i0
 ! v21 = v34 ^ v37
 	.loc 1 286
-	xor %o7, %l5, %o4
+	xor %l3, %g4, %o3
 ! v31 = v42 ^ v45
 	.loc 1 287
-	xor %i0, %l0, %o3
+	xor %l4, %o7, %o4
 ! v18 = v18 ^ v19
 	.loc 1 288
-	xor %o0, %i2, %i5
-	stx %i5, [%fp + 1975]
+	xor %o0, %i0, %o5
 ! v23 = v45 ^ v38
 	.loc 1 289
-	xor %l0, %l2, %o0
-	stx %o0, [%fp + 2007]
+	xor %o7, %i2, %i1
 ! v20 = v20 ^ v21
 	.loc 1 290
-	xor %o1, %o4, %o1
+	stx %o7, [%fp + 1655]
+	xor %o1, %o3, %o1
 ! v20 = v20 ^ v37
 	.loc 1 291
-	xor %o1, %l5, %o0
-	stx %o0, [%fp + 2015]
+	stx %o3, [%fp + 1727]
+	xor %o1, %g4, %o7
 ! v25 = v29 ^ v35
 	.loc 1 292
-	xor %l1, %l6, %o0
-	stx %o0, [%fp + 2031]
+	xor %l6, %i5, %o3
 ! v22 = v22 ^ v31
 	.loc 1 293
-	xor %o2, %o3, %i4
+	stx %i5, [%fp + 1719]
+	stx %l6, [%fp + 1743]
+	xor %o2, %o4, %o2
 ! v27 = v28 ^ v37
 	.loc 1 294
-	xor %l7, %l5, %i3
+	stx %o4, [%fp + 1807]
+	stx %o2, [%fp + 1831]
+	xor %l1, %g4, %o0
 ! v24 = v18 & v33
 	.loc 1 295
-	and %i5, %i1, %o0
-	stx %o0, [%fp + 1807]
+	stx %o0, [%fp + 1839]
+	stx %l1, [%fp + 1735]
+	and %o5, %l2, %o4
 ! v26 = v18 & v36
 	.loc 1 296
-	and %i5, %l4, %o0
+	and %o5, %l0, %o0
 ! v54 = v37 & v33
 	.loc 1 297
-	and %l5, %i1, %o1
+	and %g4, %l2, %o1
 ! v54 = v26 ^ v54
 	.loc 1 298
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1815]
+	xor %o0, %o1, %l1
 ! v26 = v18 & v30
 	.loc 1 299
-	mov %i5, %o0
-	and %o0, %o5, %o0
+	and %o5, %l5, %o0
 ! v52 = v37 & v36
 	.loc 1 300
-	and %l5, %l4, %o1
+	and %g4, %l0, %o1
 ! v55 = v23 & v33
 	.loc 1 301
-	ldx [%fp + 2007], %i5
-	and %i5, %i1, %o2
+	and %i1, %l2, %o2
 ! v52 = v26 ^ v52
 	.loc 1 302
 	xor %o0, %o1, %o1
 ! v55 = v52 ^ v55
 	.loc 1 303
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1823]
+	xor %o1, %o2, %i3
 ! v52 = v37 & v30
 	.loc 1 304
-	and %l5, %o5, %o0
+	and %g4, %l5, %o0
 ! v26 = v23 & v36
 	.loc 1 305
-	and %i5, %l4, %o1
+	and %i1, %l0, %o1
 ! v26 = v52 ^ v26
 	.loc 1 306
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1775]
+	xor %o0, %o1, %i5
 ! v52 = v23 & v30
 	.loc 1 307
-	and %i5, %o5, %o0
-	stx %o0, [%fp + 1783]
+	and %i1, %l5, %i4
 ! v53 = v19 & v32
 	.loc 1 308
-	and %i2, %l3, %o0
-	stx %o0, [%fp + 1791]
+	and %i0, %l7, %l6
 ! v51 = v19 & v34
 	.loc 1 309
-	and %i2, %o7, %o0
+	and %i0, %l3, %o0
 ! v49 = v20 & v32
 	.loc 1 310
-	ldx [%fp + 2015], %i5
-	and %i5, %l3, %o1
+	and %o7, %l7, %o1
 ! v49 = v51 ^ v49
 	.loc 1 311
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1799]
+	xor %o0, %o1, %g1
 ! v51 = v19 & v42
 	.loc 1 312
-	and %i2, %i0, %o0
+	and %i0, %l4, %o0
 ! v39 = v20 & v34
 	.loc 1 313
-	and %i5, %o7, %o1
+	and %o7, %l3, %o1
 ! v50 = v38 & v32
 	.loc 1 314
-	and %l2, %l3, %o2
+	and %i2, %l7, %o2
 ! v39 = v51 ^ v39
 	.loc 1 315
 	xor %o0, %o1, %o1
 ! v50 = v39 ^ v50
 	.loc 1 316
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1831]
+	xor %o1, %o2, %o2
 ! v39 = v20 & v42
 	.loc 1 317
-	and %i5, %i0, %o0
+	and %o7, %l4, %o0
 ! v51 = v38 & v34
 	.loc 1 318
-	and %l2, %o7, %o1
+	and %i2, %l3, %o1
 ! v51 = v39 ^ v51
 	.loc 1 319
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1839]
+	xor %o0, %o1, %o1
 ! v39 = v38 & v42
 	.loc 1 320
-	and %l2, %i0, %o0
-	stx %o0, [%fp + 1847]
+	and %i2, %l4, %o0
 ! v48 = v18 ^ v19
 	.loc 1 321
-	ldx [%fp + 1975], %o0
-	xor %o0, %i2, %o2
+	xor %o5, %i0, %g5
 ! v46 = v37 ^ v20
 	.loc 1 322
-	mov %i5, %o0
-	xor %l5, %o0, %g5
-	stx %g5, [%fp + 1855]
+	stx %i0, [%fp + 1799]
+	xor %g4, %o7, %i0
 ! v40 = v23 ^ v38
 	.loc 1 323
-	ldx [%fp + 2007], %o0
-	xor %o0, %l2, %o0
-	stx %o0, [%fp + 1863]
+	stx %o7, [%fp + 1823]
+	xor %i1, %i2, %o7
 ! v41 = v33 ^ v32
 	.loc 1 324
-	xor %i1, %l3, %g1
+	stx %i1, [%fp + 1815]
+	xor %l2, %l7, %i1
 ! v44 = v36 ^ v34
 	.loc 1 325
-	xor %l4, %o7, %o1
+	stx %l7, [%fp + 1783]
+	stx %l2, [%fp + 1791]
+	xor %l0, %l3, %l2
 ! v47 = v30 ^ v42
 	.loc 1 326
-	xor %o5, %i0, %g4
+	stx %l3, [%fp + 1767]
+	stx %l0, [%fp + 1775]
+	xor %l5, %l4, %l7
 ! v8 = v48 & v41
 	.loc 1 327
-	and %o2, %g1, %o0
-	stx %o0, [%fp + 1871]
+	stx %l4, [%fp + 1751]
+	stx %l5, [%fp + 1759]
+	and %g5, %i1, %l4
 ! v17 = v48 & v44
 	.loc 1 328
-	and %o2, %o1, %o0
-	stx %o0, [%fp + 1879]
+	and %g5, %l2, %l0
 ! v43 = v46 & v41
 	.loc 1 329
-	and %g5, %g1, %o0
+	and %i0, %i1, %l3
 ! v43 = v17 ^ v43
 	.loc 1 330
-	ldx [%fp + 1879], %i5
-	xor %i5, %o0, %i5
+	xor %l0, %l3, %l3
 ! v48 = v48 & v47
 	.loc 1 331
-	and %o2, %g4, %o0
+	and %g5, %l7, %g5
 ! v17 = v46 & v44
 	.loc 1 332
-	and %g5, %o1, %g5
+	and %i0, %l2, %l0
 ! v41 = v40 & v41
 	.loc 1 333
-	ldx [%fp + 1863], %o2
-	and %o2, %g1, %o2
+	and %o7, %i1, %i1
 ! v17 = v48 ^ v17
 	.loc 1 334
-	xor %o0, %g5, %o0
+	xor %g5, %l0, %l0
 ! v41 = v17 ^ v41
 	.loc 1 335
-	xor %o0, %o2, %o2
+	xor %l0, %i1, %i1
 ! v46 = v46 & v47
 	.loc 1 336
-	ldx [%fp + 1855], %o0
-	and %o0, %g4, %o0
+	and %i0, %l7, %i0
 ! v44 = v40 & v44
 	.loc 1 337
-	ldx [%fp + 1863], %g5
-	and %g5, %o1, %o1
+	and %o7, %l2, %l2
 ! v44 = v46 ^ v44
 	.loc 1 338
-	xor %o0, %o1, %g1
+	xor %i0, %l2, %l2
 ! v47 = v40 & v47
 	.loc 1 339
-	and %g5, %g4, %o0
-	stx %o0, [%fp + 1863]
+	and %o7, %l7, %l7
 ! v8 = v8 ^ v24
 	.loc 1 340
-	ldx [%fp + 1871], %o0
-	ldx [%fp + 1807], %o1
-	xor %o0, %o1, %o0
+	xor %l4, %o4, %l4
 ! v8 = v8 ^ v53
 	.loc 1 341
-	ldx [%fp + 1791], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1791]
+	stx %o4, [%fp + 1847]
+	xor %l4, %l6, %l4
 ! v43 = v43 ^ v54
 	.loc 1 342
-	ldx [%fp + 1815], %o0
-	xor %i5, %o0, %o0
+	xor %l3, %l1, %l3
 ! v43 = v43 ^ v49
 	.loc 1 343
-	ldx [%fp + 1799], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1799]
+	stx %l1, [%fp + 1855]
+	xor %l3, %g1, %l3
 ! v41 = v41 ^ v55
 	.loc 1 344
-	ldx [%fp + 1823], %o0
-	xor %o2, %o0, %o0
+	xor %i1, %i3, %i1
 ! v41 = v41 ^ v50
 	.loc 1 345
-	ldx [%fp + 1831], %o2
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1855]
+	stx %i3, [%fp + 1863]
+	xor %i1, %o2, %i1
 ! v44 = v44 ^ v26
 	.loc 1 346
-	ldx [%fp + 1775], %g4
-	xor %g1, %g4, %o0
+	stx %o2, [%fp + 1871]
+	stx %i1, [%fp + 1895]
+	xor %l2, %i5, %l2
 ! v44 = v44 ^ v51
 	.loc 1 347
-	ldx [%fp + 1839], %o2
-	xor %o0, %o2, %o2
+	xor %l2, %o1, %l2
 ! v47 = v47 ^ v52
 	.loc 1 348
-	ldx [%fp + 1783], %g1
-	ldx [%fp + 1863], %o0
-	xor %o0, %g1, %g5
+	stx %o1, [%fp + 1879]
+	xor %l7, %i4, %l7
 ! v47 = v47 ^ v39
 	.loc 1 349
-	ldx [%fp + 1847], %o0
-	xor %g5, %o0, %g5
+	xor %l7, %o0, %l7
 ! v26 = v8 ^ v26
 	.loc 1 350
-	ldx [%fp + 1791], %o0
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1863]
+	stx %o0, [%fp + 1887]
+	xor %l4, %i5, %i5
 ! v52 = v43 ^ v52
 	.loc 1 351
-	ldx [%fp + 1799], %o0
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1871]
+	stx %i5, [%fp + 1903]
+	xor %l3, %i4, %i4
 ! v53 = v44 ^ v53
 	.loc 1 352
-	xor %o2, %o1, %o0
-	stx %o0, [%fp + 1879]
+	stx %i4, [%fp + 1911]
+	xor %l2, %l6, %l6
 ! v49 = v47 ^ v49
 	.loc 1 353
-	xor %g5, %i5, %o0
-	stx %o0, [%fp + 1887]
+	stx %l6, [%fp + 1919]
+	xor %l7, %g1, %g1
 ! v47 = v25 & v29
 	.loc 1 354
-	ldx [%fp + 2031], %o2
-	and %o2, %l1, %o0
-	stx %o0, [%fp + 1895]
+	stx %g1, [%fp + 1927]
+	ldx [%fp + 1743], %l5
+	and %o3, %l5, %l4
 ! v44 = v25 & v28
 	.loc 1 355
-	and %o2, %l7, %o0
+	ldx [%fp + 1735], %l6
+	and %o3, %l6, %o0
 ! v43 = v21 & v29
 	.loc 1 356
-	and %o4, %l1, %o1
+	ldx [%fp + 1727], %l3
+	and %l3, %l5, %o1
 ! v43 = v44 ^ v43
 	.loc 1 357
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1903]
+	xor %o0, %o1, %l1
 ! v44 = v25 & v38
 	.loc 1 358
-	and %o2, %l2, %o0
+	and %o3, %i2, %o0
 ! v8 = v21 & v28
 	.loc 1 359
-	and %o4, %l7, %o1
+	and %l3, %l6, %o1
 ! v40 = v22 & v29
 	.loc 1 360
-	and %i4, %l1, %o2
+	ldx [%fp + 1831], %l2
+	and %l2, %l5, %o2
 ! v8 = v44 ^ v8
 	.loc 1 361
 	xor %o0, %o1, %o1
 ! v40 = v8 ^ v40
 	.loc 1 362
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1911]
+	xor %o1, %o2, %i3
 ! v8 = v21 & v38
 	.loc 1 363
-	and %o4, %l2, %o0
+	and %l3, %i2, %o0
 ! v44 = v22 & v28
 	.loc 1 364
-	and %i4, %l7, %o1
+	and %l2, %l6, %o1
 ! v44 = v8 ^ v44
 	.loc 1 365
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1919]
+	xor %o0, %o1, %i5
 ! v8 = v22 & v38
 	.loc 1 366
-	and %i4, %l2, %o0
-	stx %o0, [%fp + 1927]
+	and %l2, %i2, %i4
 ! v46 = v35 & v35
 	.loc 1 367
-	and %l6, %l6, %o0
-	stx %o0, [%fp + 1935]
+	ldx [%fp + 1719], %g5
+	and %g5, %g5, %i1
 ! v17 = v35 & v37
 	.loc 1 368
-	and %l6, %l5, %o0
+	and %g5, %g4, %o0
 ! v48 = v27 & v35
 	.loc 1 369
-	and %i3, %l6, %o1
+	ldx [%fp + 1839], %o2
+	and %o2, %g5, %o1
 ! v48 = v17 ^ v48
 	.loc 1 370
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1943]
+	xor %o0, %o1, %g1
 ! v17 = v35 & v45
 	.loc 1 371
-	and %l6, %l0, %o0
+	ldx [%fp + 1655], %o0
+	and %g5, %o0, %o4
 ! v5 = v27 & v37
 	.loc 1 372
-	and %i3, %l5, %o1
+	and %o2, %g4, %o7
 ! v15 = v31 & v35
 	.loc 1 373
-	and %o3, %l6, %o2
+	ldx [%fp + 1807], %o1
+	and %o1, %g5, %i0
 ! v5 = v17 ^ v5
 	.loc 1 374
-	xor %o0, %o1, %o1
+	xor %o4, %o7, %o7
 ! v15 = v5 ^ v15
 	.loc 1 375
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1951]
+	xor %o7, %i0, %i0
 ! v5 = v27 & v45
 	.loc 1 376
-	and %i3, %l0, %o0
+	and %o2, %o0, %o4
 ! v17 = v31 & v37
 	.loc 1 377
-	and %o3, %l5, %o1
+	and %o1, %g4, %l7
 ! v17 = v5 ^ v17
 	.loc 1 378
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1959]
+	xor %o4, %l7, %l7
 ! v5 = v31 & v45
 	.loc 1 379
-	and %o3, %l0, %o2
+	and %o1, %o0, %l0
 ! v2 = v25 ^ v35
 	.loc 1 380
-	ldx [%fp + 2031], %o0
-	xor %o0, %l6, %g5
-	stx %g5, [%fp + 1967]
+	xor %o3, %g5, %o7
 ! v12 = v21 ^ v27
 	.loc 1 381
-	xor %o4, %i3, %g1
+	xor %l3, %o2, %o4
 ! v56 = v22 ^ v31
 	.loc 1 382
-	xor %i4, %o3, %o0
-	stx %o0, [%fp + 1775]
+	xor %l2, %o1, %o2
 ! v57 = v29 ^ v35
 	.loc 1 383
-	xor %l1, %l6, %g4
+	xor %l5, %g5, %l5
 ! v58 = v28 ^ v37
 	.loc 1 384
-	xor %l7, %l5, %o1
+	xor %l6, %g4, %l6
 ! v59 = v38 ^ v45
 	.loc 1 385
-	xor %l2, %l0, %i5
-	stx %i5, [%fp + 1783]
+	xor %i2, %o0, %g5
 ! v60 = v2 & v57
 	.loc 1 386
-	and %g5, %g4, %o0
-	stx %o0, [%fp + 1791]
+	stx %i2, [%fp + 1727]
+	and %o7, %l5, %i2
 ! v61 = v2 & v58
 	.loc 1 387
-	and %g5, %o1, %o0
-	stx %o0, [%fp + 1799]
+	and %o7, %l6, %o0
 ! v62 = v12 & v57
 	.loc 1 388
-	and %g1, %g4, %o0
+	and %o4, %l5, %o1
 ! v62 = v61 ^ v62
 	.loc 1 389
-	ldx [%fp + 1799], %g5
-	xor %g5, %o0, %o0
-	stx %o0, [%fp + 1799]
+	xor %o0, %o1, %o1
 ! v2 = v2 & v59
 	.loc 1 390
-	ldx [%fp + 1967], %o0
-	and %o0, %i5, %o0
-	stx %o0, [%fp + 1967]
+	and %o7, %g5, %o7
 ! v61 = v12 & v58
 	.loc 1 391
-	and %g1, %o1, %g5
+	and %o4, %l6, %o0
 ! v57 = v56 & v57
 	.loc 1 392
-	ldx [%fp + 1775], %o0
-	and %o0, %g4, %g4
+	and %o2, %l5, %l5
 ! v61 = v2 ^ v61
 	.loc 1 393
-	ldx [%fp + 1967], %o0
-	xor %o0, %g5, %o0
+	xor %o7, %o0, %o0
 ! v57 = v61 ^ v57
 	.loc 1 394
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1967]
+	xor %o0, %l5, %l5
 ! v12 = v12 & v59
 	.loc 1 395
-	and %g1, %i5, %o0
+	and %o4, %g5, %o4
 ! v58 = v56 & v58
 	.loc 1 396
-	ldx [%fp + 1775], %i5
-	and %i5, %o1, %o1
+	and %o2, %l6, %l6
 ! v58 = v12 ^ v58
 	.loc 1 397
-	xor %o0, %o1, %o1
+	xor %o4, %l6, %l6
 ! v59 = v56 & v59
 	.loc 1 398
-	ldx [%fp + 1783], %o0
-	and %i5, %o0, %o0
-	stx %o0, [%fp + 2023]
+	and %o2, %g5, %g5
 ! v60 = v60 ^ v47
 	.loc 1 399
-	ldx [%fp + 1791], %o0
-	ldx [%fp + 1895], %i5
-	xor %o0, %i5, %o0
+	xor %i2, %l4, %i2
 ! v60 = v60 ^ v46
 	.loc 1 400
-	ldx [%fp + 1935], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1775]
+	xor %i2, %i1, %i2
 ! v62 = v62 ^ v43
 	.loc 1 401
-	ldx [%fp + 1903], %o0
-	ldx [%fp + 1799], %i5
-	xor %i5, %o0, %o0
+	xor %o1, %l1, %o1
 ! v62 = v62 ^ v48
 	.loc 1 402
-	ldx [%fp + 1943], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1783]
+	xor %o1, %g1, %o1
 ! v57 = v57 ^ v40
 	.loc 1 403
-	ldx [%fp + 1911], %o0
-	ldx [%fp + 1967], %g1
-	xor %g1, %o0, %g1
+	xor %l5, %i3, %l5
 ! v57 = v57 ^ v15
 	.loc 1 404
-	ldx [%fp + 1951], %o0
-	xor %g1, %o0, %o0
-	stx %o0, [%fp + 1791]
+	stx %i3, [%fp + 1831]
+	xor %l5, %i0, %l5
 ! v58 = v58 ^ v44
 	.loc 1 405
-	ldx [%fp + 1919], %g1
-	xor %o1, %g1, %o1
+	stx %i0, [%fp + 1935]
+	stx %l5, [%fp + 1959]
+	xor %l6, %i5, %l6
 ! v58 = v58 ^ v17
 	.loc 1 406
-	ldx [%fp + 1959], %o0
-	xor %o1, %o0, %g4
+	xor %l6, %l7, %l6
 ! v59 = v59 ^ v8
 	.loc 1 407
-	ldx [%fp + 1927], %g5
-	ldx [%fp + 2023], %o0
-	xor %o0, %g5, %o0
+	stx %l7, [%fp + 1943]
+	xor %g5, %i4, %g5
 ! v59 = v59 ^ v5
 	.loc 1 408
-	xor %o0, %o2, %o1
+	xor %g5, %l0, %g5
 ! v44 = v60 ^ v44
 	.loc 1 409
-	ldx [%fp + 1775], %o0
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1775]
+	stx %l0, [%fp + 1951]
+	xor %i2, %i5, %i5
 ! v8 = v62 ^ v8
 	.loc 1 410
-	ldx [%fp + 1783], %o0
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1783]
+	stx %i5, [%fp + 1967]
+	xor %o1, %i4, %i4
 ! v46 = v58 ^ v46
 	.loc 1 411
-	ldx [%fp + 1935], %o0
-	xor %g4, %o0, %o0
-	stx %o0, [%fp + 1799]
+	stx %i4, [%fp + 1975]
+	xor %l6, %i1, %i1
 ! v48 = v59 ^ v48
 	.loc 1 412
-	xor %o1, %i5, %i5
+	stx %i1, [%fp + 1983]
+	xor %g5, %g1, %g1
 ! v25 = v18 ^ v25
 	.loc 1 413
-	ldx [%fp + 1975], %o0
-	ldx [%fp + 2031], %o1
-	xor %o0, %o1, %g1
+	stx %g1, [%fp + 1991]
+	xor %o5, %o3, %l7
 ! v21 = v37 ^ v21
 	.loc 1 414
-	xor %l5, %o4, %o4
+	xor %g4, %l3, %i0
 ! v22 = v23 ^ v22
 	.loc 1 415
-	ldx [%fp + 2007], %o0
-	xor %o0, %i4, %i4
+	ldx [%fp + 1815], %o0
+	xor %o0, %l2, %l3
 ! v19 = v19 ^ v35
 	.loc 1 416
-	xor %i2, %l6, %i2
+	ldx [%fp + 1799], %l6
+	ldx [%fp + 1719], %l0
+	xor %l6, %l0, %l6
 ! v27 = v20 ^ v27
 	.loc 1 417
-	ldx [%fp + 2015], %o0
-	xor %o0, %i3, %i3
+	ldx [%fp + 1823], %o0
+	ldx [%fp + 1839], %l5
+	xor %o0, %l5, %l5
 ! v31 = v38 ^ v31
 	.loc 1 418
-	xor %l2, %o3, %o3
+	ldx [%fp + 1727], %i1
+	ldx [%fp + 1807], %o5
+	xor %i1, %o5, %o5
 ! v29 = v33 ^ v29
 	.loc 1 419
-	xor %i1, %l1, %l1
+	ldx [%fp + 1791], %o0
+	ldx [%fp + 1743], %o7
+	xor %o0, %o7, %o7
 ! v28 = v36 ^ v28
 	.loc 1 420
-	xor %l4, %l7, %l7
+	ldx [%fp + 1775], %o0
+	ldx [%fp + 1735], %l2
+	xor %o0, %l2, %l2
 ! v38 = v30 ^ v38
 	.loc 1 421
-	xor %o5, %l2, %l2
+	ldx [%fp + 1759], %o0
+	xor %o0, %i1, %i1
 ! v35 = v32 ^ v35
 	.loc 1 422
-	xor %l3, %l6, %l6
+	ldx [%fp + 1783], %o0
+	xor %o0, %l0, %l0
 ! v37 = v34 ^ v37
 	.loc 1 423
-	xor %o7, %l5, %l5
+	ldx [%fp + 1767], %o0
+	xor %o0, %g4, %g4
 ! v45 = v42 ^ v45
 	.loc 1 424
-	xor %i0, %l0, %l0
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1655], %o4
+	xor %o0, %o4, %o4
 ! v42 = v25 & v29
 	.loc 1 425
-	and %g1, %l1, %o7
+	and %l7, %o7, %o3
 ! v34 = v25 & v28
 	.loc 1 426
-	and %g1, %l7, %o0
+	and %l7, %l2, %o0
 ! v32 = v21 & v29
 	.loc 1 427
-	and %o4, %l1, %o1
+	and %i0, %o7, %o1
 ! v32 = v34 ^ v32
 	.loc 1 428
-	xor %o0, %o1, %l3
+	xor %o0, %o1, %i2
 ! v34 = v25 & v38
 	.loc 1 429
-	and %g1, %l2, %o0
+	and %l7, %i1, %o0
 ! v30 = v21 & v28
 	.loc 1 430
-	and %o4, %l7, %o1
+	and %i0, %l2, %o1
 ! v36 = v22 & v29
 	.loc 1 431
-	and %i4, %l1, %o5
+	and %l3, %o7, %o2
 ! v30 = v34 ^ v30
 	.loc 1 432
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
 	.loc 1 433
-	xor %o1, %o5, %l4
+	xor %o1, %o2, %i3
 ! v30 = v21 & v38
 	.loc 1 434
-	and %o4, %l2, %o0
+	and %i0, %i1, %o0
 ! v34 = v22 & v28
 	.loc 1 435
-	and %i4, %l7, %o1
+	and %l3, %l2, %o1
 ! v34 = v30 ^ v34
 	.loc 1 436
-	xor %o0, %o1, %i1
+	xor %o0, %o1, %i5
 ! v30 = v22 & v38
 	.loc 1 437
-	and %i4, %l2, %o5
+	and %l3, %i1, %i4
 ! v33 = v19 & v35
 	.loc 1 438
-	and %i2, %l6, %i0
+	and %l6, %l0, %o2
 ! v20 = v19 & v37
 	.loc 1 439
-	and %i2, %l5, %o0
+	and %l6, %g4, %o0
 ! v23 = v27 & v35
 	.loc 1 440
-	and %i3, %l6, %o1
+	and %l5, %l0, %o1
 ! v23 = v20 ^ v23
 	.loc 1 441
-	xor %o0, %o1, %g4
+	xor %o0, %o1, %g1
 ! v20 = v19 & v45
 	.loc 1 442
-	and %i2, %l0, %o0
+	and %l6, %o4, %o0
 ! v18 = v27 & v37
 	.loc 1 443
-	and %i3, %l5, %o1
+	and %l5, %g4, %o1
 ! v59 = v31 & v35
 	.loc 1 444
-	and %o3, %l6, %g5
+	and %o5, %l0, %g5
 ! v18 = v20 ^ v18
 	.loc 1 445
 	xor %o0, %o1, %o1
@@ -1529,857 +1447,843 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o1, %g5, %g5
 ! v18 = v27 & v45
 	.loc 1 447
-	and %i3, %l0, %o0
+	and %l5, %o4, %o0
 ! v20 = v31 & v37
 	.loc 1 448
-	and %o3, %l5, %o1
+	and %o5, %g4, %o1
 ! v20 = v18 ^ v20
 	.loc 1 449
 	xor %o0, %o1, %o1
 ! v18 = v31 & v45
 	.loc 1 450
-	and %o3, %l0, %o0
+	and %o5, %o4, %o0
 ! v19 = v25 ^ v19
 	.loc 1 451
-	xor %g1, %i2, %i2
+	xor %l7, %l6, %l6
 ! v27 = v21 ^ v27
 	.loc 1 452
-	xor %o4, %i3, %i3
+	xor %i0, %l5, %l5
 ! v31 = v22 ^ v31
 	.loc 1 453
-	xor %i4, %o3, %i4
+	xor %l3, %o5, %l3
 ! v35 = v29 ^ v35
 	.loc 1 454
-	xor %l1, %l6, %l6
+	xor %o7, %l0, %l0
 ! v37 = v28 ^ v37
 	.loc 1 455
-	xor %l7, %l5, %l5
+	xor %l2, %g4, %g4
 ! v45 = v38 ^ v45
 	.loc 1 456
-	xor %l2, %l0, %l0
+	xor %i1, %o4, %o7
 ! v38 = v19 & v35
 	.loc 1 457
-	and %i2, %l6, %l1
+	and %l6, %l0, %l2
 ! v28 = v19 & v37
 	.loc 1 458
-	and %i2, %l5, %o3
+	and %l6, %g4, %o4
 ! v29 = v27 & v35
 	.loc 1 459
-	and %i3, %l6, %o4
+	and %l5, %l0, %o5
 ! v29 = v28 ^ v29
 	.loc 1 460
-	xor %o3, %o4, %l2
+	xor %o4, %o5, %l7
 ! v19 = v19 & v45
 	.loc 1 461
-	and %i2, %l0, %i2
+	and %l6, %o7, %l6
 ! v28 = v27 & v37
 	.loc 1 462
-	and %i3, %l5, %o3
+	and %l5, %g4, %o4
 ! v35 = v31 & v35
 	.loc 1 463
-	and %i4, %l6, %o4
+	and %l3, %l0, %o5
 ! v28 = v19 ^ v28
 	.loc 1 464
-	xor %i2, %o3, %o3
+	xor %l6, %o4, %o4
 ! v35 = v28 ^ v35
 	.loc 1 465
-	xor %o3, %o4, %o3
+	xor %o4, %o5, %o4
 ! v27 = v27 & v45
 	.loc 1 466
-	and %i3, %l0, %i3
+	and %l5, %o7, %l5
 ! v37 = v31 & v37
 	.loc 1 467
-	and %i4, %l5, %l5
+	and %l3, %g4, %g4
 ! v37 = v27 ^ v37
 	.loc 1 468
-	xor %i3, %l5, %l5
+	xor %l5, %g4, %g4
 ! v45 = v31 & v45
 	.loc 1 469
-	and %i4, %l0, %o4
+	and %l3, %o7, %o5
 ! v38 = v38 ^ v42
 	.loc 1 470
-	xor %l1, %o7, %l1
+	xor %l2, %o3, %l2
 ! v38 = v38 ^ v33
 	.loc 1 471
-	xor %l1, %i0, %l1
+	xor %l2, %o2, %l2
 ! v29 = v29 ^ v32
 	.loc 1 472
-	xor %l2, %l3, %l2
+	xor %l7, %i2, %l7
 ! v29 = v29 ^ v23
 	.loc 1 473
-	xor %l2, %g4, %l2
+	xor %l7, %g1, %l7
 ! v35 = v35 ^ v36
 	.loc 1 474
-	xor %o3, %l4, %o3
+	xor %o4, %i3, %o4
 ! v35 = v35 ^ v59
 	.loc 1 475
-	xor %o3, %g5, %l0
+	xor %o4, %g5, %o7
 ! v37 = v37 ^ v34
 	.loc 1 476
-	xor %l5, %i1, %o3
+	xor %g4, %i5, %o4
 ! v37 = v37 ^ v20
 	.loc 1 477
-	xor %o3, %o1, %o3
+	xor %o4, %o1, %o4
 ! v45 = v45 ^ v30
 	.loc 1 478
-	xor %o4, %o5, %o4
+	xor %o5, %i4, %o5
 ! v45 = v45 ^ v18
 	.loc 1 479
-	xor %o4, %o0, %o4
+	xor %o5, %o0, %o5
 ! v34 = v38 ^ v34
 	.loc 1 480
-	xor %l1, %i1, %i1
+	xor %l2, %i5, %i5
 ! v30 = v29 ^ v30
 	.loc 1 481
-	xor %l2, %o5, %o5
+	xor %l7, %i4, %i4
 ! v33 = v37 ^ v33
 	.loc 1 482
-	xor %o3, %i0, %i0
+	xor %o4, %o2, %l0
 ! v23 = v45 ^ v23
 	.loc 1 483
-	xor %o4, %g4, %g4
+	xor %o5, %g1, %g1
 ! v42 = v42 ^ v24
 	.loc 1 484
-	ldx [%fp + 1807], %o3
-	xor %o7, %o3, %o7
+	ldx [%fp + 1847], %o2
+	xor %o3, %o2, %o3
 ! v42 = v42 ^ v47
 	.loc 1 485
-	ldx [%fp + 1895], %o3
-	xor %o7, %o3, %o7
+	xor %o3, %l4, %o4
 ! v32 = v32 ^ v54
 	.loc 1 486
-	ldx [%fp + 1815], %o3
-	xor %l3, %o3, %l3
+	ldx [%fp + 1855], %o2
+	xor %i2, %o2, %i2
 ! v32 = v32 ^ v43
 	.loc 1 487
-	ldx [%fp + 1903], %o3
-	xor %l3, %o3, %l3
+	xor %i2, %l1, %i2
 ! v36 = v36 ^ v55
 	.loc 1 488
-	ldx [%fp + 1823], %o3
-	xor %l4, %o3, %l4
+	ldx [%fp + 1863], %o2
+	xor %i3, %o2, %i3
 ! v36 = v36 ^ v40
 	.loc 1 489
-	ldx [%fp + 1911], %o3
-	xor %l4, %o3, %l4
+	ldx [%fp + 1831], %o3
+	xor %i3, %o3, %i3
 ! v34 = v34 ^ v26
 	.loc 1 490
-	ldx [%fp + 1863], %o3
-	xor %i1, %o3, %o3
+	ldx [%fp + 1903], %o2
+	xor %i5, %o2, %o2
 ! v34 = v34 ^ v44
 	.loc 1 491
-	ldx [%fp + 1775], %o4
-	xor %o3, %o4, %l1
+	ldx [%fp + 1967], %o5
+	xor %o2, %o5, %l2
 ! v30 = v30 ^ v52
 	.loc 1 492
-	ldx [%fp + 1871], %o3
-	xor %o5, %o3, %o3
+	ldx [%fp + 1911], %o2
+	xor %i4, %o2, %o2
 ! v30 = v30 ^ v8
 	.loc 1 493
-	ldx [%fp + 1783], %o4
-	xor %o3, %o4, %l2
+	ldx [%fp + 1975], %l3
+	xor %o2, %l3, %l5
 ! v35 = v35 ^ v41
 	.loc 1 494
-	ldx [%fp + 1855], %o3
-	xor %l0, %o3, %l0
+	ldx [%fp + 1895], %o2
+	xor %o7, %o2, %o7
 ! v35 = v35 ^ v57
 	.loc 1 495
-	ldx [%fp + 1791], %o3
-	xor %l0, %o3, %o5
+	ldx [%fp + 1959], %o2
+	xor %o7, %o2, %o7
 ! v33 = v33 ^ v53
 	.loc 1 496
-	ldx [%fp + 1879], %l6
-	xor %i0, %l6, %o3
+	ldx [%fp + 1919], %l6
+	xor %l0, %l6, %o2
 ! v33 = v33 ^ v46
 	.loc 1 497
-	ldx [%fp + 1799], %o4
-	xor %o3, %o4, %i0
+	ldx [%fp + 1983], %l0
+	xor %o2, %l0, %l7
 ! v23 = v23 ^ v49
 	.loc 1 498
-	ldx [%fp + 1887], %o4
-	xor %g4, %o4, %o3
+	ldx [%fp + 1927], %l0
+	xor %g1, %l0, %o2
 ! v23 = v23 ^ v48
 	.loc 1 499
-	xor %o3, %i5, %l5
+	ldx [%fp + 1991], %i0
+	xor %o2, %i0, %i1
 ! v59 = v59 ^ v50
 	.loc 1 500
-	ldx [%fp + 1831], %i1
-	xor %g5, %i1, %g5
+	ldx [%fp + 1871], %i0
+	xor %g5, %i0, %g5
 ! v59 = v59 ^ v15
 	.loc 1 501
-	ldx [%fp + 1951], %o3
-	xor %g5, %o3, %g5
+	ldx [%fp + 1935], %i4
+	xor %g5, %i4, %g5
 ! v20 = v20 ^ v51
 	.loc 1 502
-	ldx [%fp + 1839], %o3
-	xor %o1, %o3, %o1
+	ldx [%fp + 1879], %o2
+	xor %o1, %o2, %o1
 ! v20 = v20 ^ v17
 	.loc 1 503
-	ldx [%fp + 1959], %l0
-	xor %o1, %l0, %l0
+	ldx [%fp + 1943], %i5
+	xor %o1, %i5, %g1
 ! v18 = v18 ^ v39
 	.loc 1 504
-	ldx [%fp + 1847], %o1
+	ldx [%fp + 1887], %o1
 	xor %o0, %o1, %o0
 ! v18 = v18 ^ v5
 	.loc 1 505
-	xor %o0, %o2, %i2
+	ldx [%fp + 1951], %g4
+	xor %o0, %g4, %o0
 ! v53 = v42 ^ v53
 	.loc 1 506
-	xor %o7, %l6, %l6
+	xor %o4, %l6, %l6
 ! v49 = v32 ^ v49
 	.loc 1 507
-	xor %l3, %o4, %l7
+	xor %i2, %l0, %l0
 ! v50 = v36 ^ v50
 	.loc 1 508
-	xor %l4, %i1, %o4
+	xor %i3, %i0, %i0
 ! v51 = v34 ^ v51
 	.loc 1 509
-	xor %l1, %o3, %o7
+	xor %l2, %o2, %o2
 ! v39 = v30 ^ v39
 	.loc 1 510
-	xor %l2, %o1, %o0
+	xor %l5, %o1, %o1
 ! v47 = v33 ^ v47
 	.loc 1 511
-	ldx [%fp + 1895], %o1
-	xor %i0, %o1, %o1
+	xor %l7, %l4, %l4
 ! v43 = v23 ^ v43
 	.loc 1 512
-	ldx [%fp + 1903], %o3
-	xor %l5, %o3, %o3
+	xor %i1, %l1, %l1
 ! v40 = v59 ^ v40
 	.loc 1 513
-	ldx [%fp + 1911], %l1
-	xor %g5, %l1, %l3
+	xor %g5, %o3, %o3
 ! v44 = v20 ^ v44
 	.loc 1 514
-	ldx [%fp + 1775], %l1
-	xor %l0, %l1, %l5
+	xor %g1, %o5, %o5
 ! v8 = v18 ^ v8
 	.loc 1 515
-	ldx [%fp + 1783], %l0
-	xor %i2, %l0, %l2
+	xor %o0, %l3, %l3
 ! v43 = v43 ^ v5
 	.loc 1 516
-	xor %o3, %o2, %o3
+	xor %l1, %g4, %l1
 ! v5 = v39 ^ v5
 	.loc 1 517
-	xor %o0, %o2, %o2
+	xor %o1, %g4, %g4
 ! v47 = v47 ^ v17
 	.loc 1 518
-	ldx [%fp + 1959], %o0
-	xor %o1, %o0, %l4
+	xor %l4, %i5, %o4
 ! v17 = v51 ^ v17
 	.loc 1 519
-	xor %o7, %o0, %o0
+	xor %o2, %i5, %i5
 ! v35 = v35 ^ v15
 	.loc 1 520
-	ldx [%fp + 1951], %o1
-	xor %o5, %o1, %o5
+	xor %o7, %i4, %o7
 ! v15 = v50 ^ v15
 	.loc 1 521
-	xor %o4, %o1, %o1
+	xor %i0, %i4, %i4
 ! v5 = v5 ^ v48
 	.loc 1 522
-	xor %o2, %i5, %o7
+	ldx [%fp + 1991], %o0
+	xor %g4, %o0, %g4
 ! v48 = v49 ^ v48
 	.loc 1 523
-	xor %l7, %i5, %i5
+	xor %l0, %o0, %o0
 ! v17 = v17 ^ v46
 	.loc 1 524
-	ldx [%fp + 1799], %o2
-	xor %o0, %o2, %l0
+	ldx [%fp + 1983], %o1
+	xor %i5, %o1, %i5
 ! v46 = v53 ^ v46
 	.loc 1 525
-	xor %l6, %o2, %o0
+	xor %l6, %o1, %o1
 ! v15 = v15 ^ v57
 	.loc 1 526
-	ldx [%fp + 1791], %o2
-	xor %o1, %o2, %l1
+	ldx [%fp + 1959], %o2
+	xor %i4, %o2, %i4
 ! v57 = v41 ^ v57
 	.loc 1 527
-	ldx [%fp + 1855], %o1
-	xor %o1, %o2, %o1
+	ldx [%fp + 1895], %l0
+	xor %l0, %o2, %o2
 ! v48 = v48 ^ v8
 	.loc 1 528
-	xor %i5, %l2, %i5
+	xor %o0, %l3, %l0
 ! v8 = v52 ^ v8
 	.loc 1 529
-	ldx [%fp + 1871], %o2
-	xor %o2, %l2, %o2
+	ldx [%fp + 1911], %o0
+	xor %o0, %l3, %o0
 ! v46 = v46 ^ v44
 	.loc 1 530
-	xor %o0, %l5, %l2
+	xor %o1, %o5, %l2
 ! v44 = v26 ^ v44
 	.loc 1 531
-	ldx [%fp + 1863], %o0
-	xor %o0, %l5, %o0
+	ldx [%fp + 1903], %o1
+	xor %o1, %o5, %o1
 ! v57 = v57 ^ v40
 	.loc 1 532
-	xor %o1, %l3, %l7
+	xor %o2, %o3, %l3
 ! v40 = v55 ^ v40
 	.loc 1 533
-	ldx [%fp + 1823], %o1
-	xor %o1, %l3, %o1
+	ldx [%fp + 1863], %o2
+	xor %o2, %o3, %o2
 ! v8 = v8 ^ v43
 	.loc 1 534
-	xor %o2, %o3, %o2
+	xor %o0, %l1, %o0
 ! v43 = v54 ^ v43
 	.loc 1 535
-	ldx [%fp + 1815], %o4
-	xor %o4, %o3, %o3
+	ldx [%fp + 1855], %o3
+	xor %o3, %l1, %o3
 ! v44 = v44 ^ v47
 	.loc 1 536
-	xor %o0, %l4, %o0
+	xor %o1, %o4, %o1
 ! v47 = v24 ^ v47
 	.loc 1 537
-	ldx [%fp + 1807], %o4
-	xor %o4, %l4, %o4
+	ldx [%fp + 1847], %o5
+	xor %o5, %o4, %o4
 ! v47 = v47 ^ v46
 	.loc 1 538
 	xor %o4, %l2, %o4
 ! v43 = v43 ^ v48
 	.loc 1 539
-	xor %o3, %i5, %o3
+	xor %o3, %l0, %o3
 ! v40 = v40 ^ v15
 	.loc 1 540
-	xor %o1, %l1, %o1
+	xor %o2, %i4, %o2
 ! v40 = v40 ^ v35
 	.loc 1 541
-	xor %o1, %o5, %l4
+	stx %i4, [%fp + 1735]
+	xor %o2, %o7, %o5
 ! v44 = v44 ^ v17
 	.loc 1 542
-	xor %o0, %l0, %l5
+	xor %o1, %i5, %l1
 ! v8 = v8 ^ v5
 	.loc 1 543
-	xor %o2, %o7, %l6
+	stx %i5, [%fp + 1727]
+	xor %o0, %g4, %o0
 ! v57 = v57 ^ v35
 	.loc 1 544
-	xor %l7, %o5, %l3
+	stx %g4, [%fp + 1719]
+	stx %o0, [%fp + 1775]
+	xor %l3, %o7, %o0
 ! v24 = v47 & v0
 	.loc 1 545
-	ldx [%fp + 1679], %o2
-	and %o4, %o2, %o0
-	stx %o0, [%fp + 1775]
+	stx %o0, [%fp + 1783]
+	ldx [%fp + 1615], %l5
+	and %o4, %l5, %l4
 ! v54 = v47 & v3
 	.loc 1 546
-	ldx [%fp + 1695], %l7
-	and %o4, %l7, %o0
+	ldx [%fp + 1639], %l3
+	and %o4, %l3, %o0
 ! v55 = v35 & v0
 	.loc 1 547
-	and %o5, %o2, %o1
+	and %o7, %l5, %o1
 ! v55 = v54 ^ v55
 	.loc 1 548
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1783]
+	xor %o0, %o1, %l7
 ! v54 = v47 & v6
 	.loc 1 549
-	ldx [%fp + 1711], %i0
-	and %o4, %i0, %o0
+	ldx [%fp + 1663], %l6
+	and %o4, %l6, %o0
 ! v26 = v35 & v3
 	.loc 1 550
-	and %o5, %l7, %o1
+	and %o7, %l3, %o1
 ! v52 = v43 & v0
 	.loc 1 551
-	and %o3, %o2, %o2
+	and %o3, %l5, %o2
 ! v26 = v54 ^ v26
 	.loc 1 552
 	xor %o0, %o1, %o1
 ! v52 = v26 ^ v52
 	.loc 1 553
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1791]
+	xor %o1, %o2, %i3
 ! v26 = v35 & v6
 	.loc 1 554
-	and %o5, %i0, %o0
+	and %o7, %l6, %o0
 ! v54 = v43 & v3
 	.loc 1 555
-	and %o3, %l7, %o1
+	and %o3, %l3, %o1
 ! v54 = v26 ^ v54
 	.loc 1 556
-	xor %o0, %o1, %l7
+	xor %o0, %o1, %i2
 ! v26 = v43 & v6
 	.loc 1 557
-	and %o3, %i0, %i1
+	and %o3, %l6, %i1
 ! v41 = v46 & v10
 	.loc 1 558
-	ldx [%fp + 1735], %o2
-	and %l2, %o2, %i0
+	ldx [%fp + 1679], %i5
+	and %l2, %i5, %i0
 ! v53 = v46 & v13
 	.loc 1 559
-	ldx [%fp + 1751], %i3
-	and %l2, %i3, %o0
+	ldx [%fp + 1695], %i4
+	and %l2, %i4, %o0
 ! v49 = v40 & v10
 	.loc 1 560
-	and %l4, %o2, %o1
+	and %o5, %i5, %o1
 ! v49 = v53 ^ v49
 	.loc 1 561
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %g1
 ! v53 = v46 & v16
 	.loc 1 562
-	ldx [%fp + 1767], %i4
-	and %l2, %i4, %o0
+	ldx [%fp + 1711], %g4
+	and %l2, %g4, %o0
 ! v50 = v40 & v13
 	.loc 1 563
-	and %l4, %i3, %o1
+	and %o5, %i4, %o1
 ! v51 = v48 & v10
 	.loc 1 564
-	and %i5, %o2, %o2
+	and %l0, %i5, %o2
 ! v50 = v53 ^ v50
 	.loc 1 565
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
 	.loc 1 566
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1799]
+	xor %o1, %o2, %o2
 ! v50 = v40 & v16
 	.loc 1 567
-	and %l4, %i4, %o0
+	and %o5, %g4, %o0
 ! v53 = v48 & v13
 	.loc 1 568
-	and %i5, %i3, %o1
+	and %l0, %i4, %o1
 ! v53 = v50 ^ v53
 	.loc 1 569
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1807]
+	xor %o0, %o1, %o1
 ! v50 = v48 & v16
 	.loc 1 570
-	and %i5, %i4, %o0
-	stx %o0, [%fp + 1815]
+	and %l0, %g4, %o0
 ! v39 = v47 ^ v46
 	.loc 1 571
 	xor %o4, %l2, %g5
 ! v18 = v35 ^ v40
 	.loc 1 572
-	xor %o5, %l4, %g4
+	stx %l2, [%fp + 1751]
+	xor %o7, %o5, %l2
 ! v20 = v43 ^ v48
 	.loc 1 573
-	xor %o3, %i5, %g1
+	stx %o5, [%fp + 1767]
+	stx %o7, [%fp + 1655]
+	xor %o3, %l0, %o5
 ! v59 = v0 ^ v10
 	.loc 1 574
-	ldx [%fp + 1679], %o0
-	ldx [%fp + 1735], %o1
-	xor %o0, %o1, %i4
+	stx %l0, [%fp + 1743]
+	stx %o3, [%fp + 1759]
+	xor %l5, %i5, %l0
 ! v23 = v3 ^ v13
 	.loc 1 575
-	ldx [%fp + 1695], %o0
-	mov %i3, %o1
-	xor %o0, %o1, %i3
+	xor %l3, %i4, %l3
 ! v33 = v6 ^ v16
 	.loc 1 576
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1767], %o1
-	xor %o0, %o1, %o2
+	xor %l6, %g4, %l6
 ! v30 = v39 & v59
 	.loc 1 577
-	and %g5, %i4, %o0
-	stx %o0, [%fp + 1823]
+	and %g5, %l0, %l5
 ! v34 = v39 & v23
 	.loc 1 578
-	and %g5, %i3, %o0
+	and %g5, %l3, %o3
 ! v36 = v18 & v59
 	.loc 1 579
-	and %g4, %i4, %o1
+	and %l2, %l0, %o7
 ! v36 = v34 ^ v36
 	.loc 1 580
-	xor %o0, %o1, %o1
+	xor %o3, %o7, %i4
 ! v39 = v39 & v33
 	.loc 1 581
-	and %g5, %o2, %o0
+	and %g5, %l6, %g5
 ! v34 = v18 & v23
 	.loc 1 582
-	and %g4, %i3, %g5
+	and %l2, %l3, %o3
 ! v59 = v20 & v59
 	.loc 1 583
-	and %g1, %i4, %i4
+	and %o5, %l0, %o7
 ! v34 = v39 ^ v34
 	.loc 1 584
-	xor %o0, %g5, %g5
+	xor %g5, %o3, %o3
 ! v59 = v34 ^ v59
 	.loc 1 585
-	xor %g5, %i4, %i4
+	xor %o3, %o7, %o7
 ! v18 = v18 & v33
 	.loc 1 586
-	and %g4, %o2, %g4
+	and %l2, %l6, %l2
 ! v23 = v20 & v23
 	.loc 1 587
-	and %g1, %i3, %i3
+	and %o5, %l3, %l3
 ! v23 = v18 ^ v23
 	.loc 1 588
-	xor %g4, %i3, %i3
+	xor %l2, %l3, %l3
 ! v33 = v20 & v33
 	.loc 1 589
-	and %g1, %o2, %o2
+	and %o5, %l6, %l6
 ! v30 = v30 ^ v24
 	.loc 1 590
-	ldx [%fp + 1823], %o0
-	ldx [%fp + 1775], %g1
-	xor %o0, %g1, %o0
+	xor %l5, %l4, %l5
 ! v30 = v30 ^ v41
 	.loc 1 591
-	xor %o0, %i0, %g1
+	stx %l4, [%fp + 1791]
+	xor %l5, %i0, %l5
 ! v36 = v36 ^ v55
 	.loc 1 592
-	ldx [%fp + 1783], %o0
-	xor %o1, %o0, %o1
+	xor %i4, %l7, %i4
 ! v36 = v36 ^ v49
 	.loc 1 593
-	xor %o1, %i2, %o1
+	stx %l7, [%fp + 1799]
+	xor %i4, %g1, %i4
 ! v59 = v59 ^ v52
 	.loc 1 594
-	ldx [%fp + 1791], %o0
-	xor %i4, %o0, %i4
+	xor %o7, %i3, %o7
 ! v59 = v59 ^ v51
 	.loc 1 595
-	ldx [%fp + 1799], %o0
-	xor %i4, %o0, %o0
-	stx %o0, [%fp + 1823]
+	stx %i3, [%fp + 1807]
+	xor %o7, %o2, %o7
 ! v23 = v23 ^ v54
 	.loc 1 596
-	xor %i3, %l7, %o0
+	stx %o2, [%fp + 1815]
+	stx %o7, [%fp + 1839]
+	xor %l3, %i2, %o2
 ! v23 = v23 ^ v53
 	.loc 1 597
-	ldx [%fp + 1807], %i3
-	xor %o0, %i3, %i3
+	xor %o2, %o1, %o2
 ! v33 = v33 ^ v26
 	.loc 1 598
-	xor %o2, %i1, %o2
+	stx %o1, [%fp + 1823]
+	xor %l6, %i1, %l6
 ! v33 = v33 ^ v50
 	.loc 1 599
-	ldx [%fp + 1815], %o0
-	xor %o2, %o0, %o2
+	xor %l6, %o0, %l6
 ! v54 = v30 ^ v54
 	.loc 1 600
-	xor %g1, %l7, %o0
 	stx %o0, [%fp + 1831]
+	xor %l5, %i2, %i2
 ! v26 = v36 ^ v26
 	.loc 1 601
-	xor %o1, %i1, %o0
-	stx %o0, [%fp + 1839]
+	stx %i2, [%fp + 1847]
+	xor %i4, %i1, %i1
 ! v41 = v23 ^ v41
 	.loc 1 602
-	xor %i3, %i0, %o0
-	stx %o0, [%fp + 1847]
+	stx %i1, [%fp + 1855]
+	xor %o2, %i0, %i0
 ! v49 = v33 ^ v49
 	.loc 1 603
-	xor %o2, %i2, %o0
-	stx %o0, [%fp + 1855]
+	stx %i0, [%fp + 1863]
+	xor %l6, %g1, %g1
 ! v33 = v44 & v1
 	.loc 1 604
-	ldx [%fp + 1687], %o2
-	and %l5, %o2, %o0
-	stx %o0, [%fp + 1863]
+	stx %g1, [%fp + 1871]
+	ldx [%fp + 1623], %l5
+	and %l1, %l5, %l3
 ! v23 = v44 & v4
 	.loc 1 605
-	ldx [%fp + 1703], %l7
-	and %l5, %l7, %o0
+	ldx [%fp + 1647], %l4
+	and %l1, %l4, %o0
 ! v36 = v15 & v1
 	.loc 1 606
-	and %l1, %o2, %o1
+	ldx [%fp + 1735], %l2
+	and %l2, %l5, %o1
 ! v36 = v23 ^ v36
 	.loc 1 607
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1871]
+	xor %o0, %o1, %l6
 ! v23 = v44 & v7
 	.loc 1 608
-	ldx [%fp + 1719], %i0
-	and %l5, %i0, %o0
+	ldx [%fp + 1671], %l7
+	and %l1, %l7, %o0
 ! v30 = v15 & v4
 	.loc 1 609
-	and %l1, %l7, %o1
+	and %l2, %l4, %o1
 ! v20 = v8 & v1
 	.loc 1 610
-	and %l6, %o2, %o2
+	ldx [%fp + 1775], %l0
+	and %l0, %l5, %o2
 ! v30 = v23 ^ v30
 	.loc 1 611
 	xor %o0, %o1, %o1
 ! v20 = v30 ^ v20
 	.loc 1 612
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1879]
+	xor %o1, %o2, %i3
 ! v30 = v15 & v7
 	.loc 1 613
-	and %l1, %i0, %o0
+	and %l2, %l7, %o0
 ! v23 = v8 & v4
 	.loc 1 614
-	and %l6, %l7, %o1
+	and %l0, %l4, %o1
 ! v23 = v30 ^ v23
 	.loc 1 615
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1903]
+	xor %o0, %o1, %i2
 ! v30 = v8 & v7
 	.loc 1 616
-	and %l6, %i0, %o0
-	stx %o0, [%fp + 1911]
+	and %l0, %l7, %i0
 ! v18 = v17 & v11
 	.loc 1 617
-	ldx [%fp + 1743], %o2
-	and %l0, %o2, %l7
+	ldx [%fp + 1727], %o5
+	ldx [%fp + 1687], %i5
+	and %o5, %i5, %o7
 ! v34 = v17 & v14
 	.loc 1 618
-	ldx [%fp + 1759], %i1
-	and %l0, %i1, %o0
+	ldx [%fp + 1703], %i4
+	and %o5, %i4, %o0
 ! v39 = v57 & v11
 	.loc 1 619
-	and %l3, %o2, %o1
+	ldx [%fp + 1783], %i1
+	and %i1, %i5, %o1
 ! v39 = v34 ^ v39
 	.loc 1 620
-	xor %o0, %o1, %i0
+	xor %o0, %o1, %o3
 ! v34 = v17 & v9
 	.loc 1 621
-	ldx [%fp + 1727], %i2
-	and %l0, %i2, %o0
+	ldx [%fp + 1631], %g4
+	and %o5, %g4, %o0
 ! v32 = v57 & v14
 	.loc 1 622
-	and %l3, %i1, %o1
+	and %i1, %i4, %o1
 ! v42 = v5 & v11
 	.loc 1 623
-	and %o7, %o2, %o2
+	ldx [%fp + 1719], %g1
+	and %g1, %i5, %o2
 ! v32 = v34 ^ v32
 	.loc 1 624
 	xor %o0, %o1, %o1
 ! v42 = v32 ^ v42
 	.loc 1 625
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1887]
+	xor %o1, %o2, %o2
 ! v32 = v57 & v9
 	.loc 1 626
-	and %l3, %i2, %o0
+	and %i1, %g4, %o0
 ! v34 = v5 & v14
 	.loc 1 627
-	and %o7, %i1, %o1
+	and %g1, %i4, %o1
 ! v34 = v32 ^ v34
 	.loc 1 628
-	xor %o0, %o1, %i1
+	xor %o0, %o1, %g5
 ! v32 = v5 & v9
 	.loc 1 629
-	and %o7, %i2, %o2
+	and %g1, %g4, %o1
 ! v45 = v44 ^ v17
 	.loc 1 630
-	xor %l5, %l0, %g5
+	xor %l1, %o5, %o5
 ! v37 = v15 ^ v57
 	.loc 1 631
-	xor %l1, %l3, %o1
+	xor %l2, %i1, %i1
 ! v29 = v8 ^ v5
 	.loc 1 632
-	xor %l6, %o7, %i2
+	xor %l0, %g1, %g1
 ! v38 = v1 ^ v11
 	.loc 1 633
-	ldx [%fp + 1687], %o0
-	ldx [%fp + 1743], %i3
-	xor %o0, %i3, %i4
+	xor %l5, %i5, %i5
 ! v31 = v4 ^ v14
 	.loc 1 634
-	ldx [%fp + 1703], %o0
-	ldx [%fp + 1759], %i3
-	xor %o0, %i3, %g1
+	xor %l4, %i4, %i4
 ! v27 = v7 ^ v9
 	.loc 1 635
-	ldx [%fp + 1719], %o0
-	ldx [%fp + 1727], %i3
-	xor %o0, %i3, %g4
+	xor %l7, %g4, %g4
 ! v28 = v45 & v38
 	.loc 1 636
-	and %g5, %i4, %o0
-	stx %o0, [%fp + 1895]
+	and %o5, %i5, %l7
 ! v19 = v45 & v31
 	.loc 1 637
-	and %g5, %g1, %o0
+	and %o5, %i4, %o0
 ! v22 = v37 & v38
 	.loc 1 638
-	and %o1, %i4, %i3
+	and %i1, %i5, %l4
 ! v22 = v19 ^ v22
 	.loc 1 639
-	xor %o0, %i3, %i3
+	xor %o0, %l4, %l4
 ! v45 = v45 & v27
 	.loc 1 640
-	and %g5, %g4, %g5
+	and %o5, %g4, %o5
 ! v19 = v37 & v31
 	.loc 1 641
-	and %o1, %g1, %o0
+	and %i1, %i4, %o0
 ! v38 = v29 & v38
 	.loc 1 642
-	and %i2, %i4, %i4
+	and %g1, %i5, %i5
 ! v19 = v45 ^ v19
 	.loc 1 643
-	xor %g5, %o0, %o0
+	xor %o5, %o0, %o0
 ! v38 = v19 ^ v38
 	.loc 1 644
-	xor %o0, %i4, %i4
+	xor %o0, %i5, %i5
 ! v37 = v37 & v27
 	.loc 1 645
-	and %o1, %g4, %o0
+	and %i1, %g4, %i1
 ! v31 = v29 & v31
 	.loc 1 646
-	and %i2, %g1, %o1
+	and %g1, %i4, %i4
 ! v31 = v37 ^ v31
 	.loc 1 647
-	xor %o0, %o1, %g1
+	xor %i1, %i4, %i4
 ! v27 = v29 & v27
 	.loc 1 648
-	and %i2, %g4, %i2
+	and %g1, %g4, %g4
 ! v28 = v28 ^ v33
 	.loc 1 649
-	ldx [%fp + 1895], %o0
-	ldx [%fp + 1863], %o1
-	xor %o0, %o1, %o0
+	xor %l7, %l3, %l7
 ! v28 = v28 ^ v18
 	.loc 1 650
-	xor %o0, %l7, %o1
+	xor %l7, %o7, %l7
 ! v22 = v22 ^ v36
 	.loc 1 651
-	ldx [%fp + 1871], %o0
-	xor %i3, %o0, %o0
+	xor %l4, %l6, %l4
 ! v22 = v22 ^ v39
 	.loc 1 652
-	xor %o0, %i0, %i3
+	xor %l4, %o3, %l4
 ! v38 = v38 ^ v20
 	.loc 1 653
-	ldx [%fp + 1879], %o0
-	xor %i4, %o0, %o0
+	xor %i5, %i3, %i5
 ! v38 = v38 ^ v42
 	.loc 1 654
-	ldx [%fp + 1887], %i4
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 1895]
+	stx %i3, [%fp + 1735]
+	xor %i5, %o2, %i5
 ! v31 = v31 ^ v23
 	.loc 1 655
-	ldx [%fp + 1903], %i4
-	xor %g1, %i4, %o0
+	stx %o2, [%fp + 1775]
+	stx %i5, [%fp + 1895]
+	xor %i4, %i2, %i4
 ! v31 = v31 ^ v34
 	.loc 1 656
-	xor %o0, %i1, %g1
+	xor %i4, %g5, %i4
 ! v27 = v27 ^ v30
 	.loc 1 657
-	ldx [%fp + 1911], %g4
-	xor %i2, %g4, %o0
+	stx %g5, [%fp + 1879]
+	xor %g4, %i0, %g4
 ! v27 = v27 ^ v32
 	.loc 1 658
-	xor %o0, %o2, %i2
+	xor %g4, %o1, %g4
 ! v23 = v28 ^ v23
 	.loc 1 659
-	xor %o1, %i4, %o0
-	stx %o0, [%fp + 1903]
+	stx %o1, [%fp + 1887]
+	xor %l7, %i2, %i2
 ! v30 = v22 ^ v30
 	.loc 1 660
-	xor %i3, %g4, %o0
-	stx %o0, [%fp + 1911]
+	stx %i2, [%fp + 1903]
+	xor %l4, %i0, %i0
 ! v18 = v31 ^ v18
 	.loc 1 661
-	xor %g1, %l7, %o0
-	stx %o0, [%fp + 1919]
+	stx %i0, [%fp + 1911]
+	xor %i4, %o7, %o7
 ! v39 = v27 ^ v39
 	.loc 1 662
-	xor %i2, %i0, %o0
-	stx %o0, [%fp + 1927]
+	stx %o7, [%fp + 1919]
+	xor %g4, %o3, %o3
 ! v44 = v47 ^ v44
 	.loc 1 663
-	xor %o4, %l5, %l5
+	stx %o3, [%fp + 1927]
+	xor %o4, %l1, %i0
 ! v15 = v35 ^ v15
 	.loc 1 664
-	xor %o5, %l1, %l1
+	ldx [%fp + 1655], %o0
+	xor %o0, %l2, %i1
 ! v8 = v43 ^ v8
 	.loc 1 665
-	xor %o3, %l6, %l6
+	ldx [%fp + 1759], %o0
+	xor %o0, %l0, %l4
 ! v17 = v46 ^ v17
 	.loc 1 666
-	xor %l2, %l0, %l7
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1727], %i2
+	xor %o0, %i2, %i2
 ! v57 = v40 ^ v57
 	.loc 1 667
-	xor %l4, %l3, %l4
+	ldx [%fp + 1767], %o0
+	ldx [%fp + 1783], %l7
+	xor %o0, %l7, %l7
 ! v5 = v48 ^ v5
 	.loc 1 668
-	xor %i5, %o7, %l0
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1719], %l2
+	xor %o0, %l2, %l2
 ! v48 = v0 ^ v1
 	.loc 1 669
-	ldx [%fp + 1679], %o0
-	ldx [%fp + 1687], %o1
-	xor %o0, %o1, %i2
+	ldx [%fp + 1615], %o0
+	xor %o0, %l5, %l5
 ! v40 = v3 ^ v4
 	.loc 1 670
-	ldx [%fp + 1695], %o0
-	ldx [%fp + 1703], %o1
-	xor %o0, %o1, %i0
+	ldx [%fp + 1639], %o0
+	ldx [%fp + 1647], %o1
+	xor %o0, %o1, %l1
 ! v46 = v6 ^ v7
 	.loc 1 671
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1719], %o1
-	xor %o0, %o1, %l3
+	ldx [%fp + 1663], %o0
+	ldx [%fp + 1671], %o1
+	xor %o0, %o1, %l0
 ! v43 = v10 ^ v11
 	.loc 1 672
-	ldx [%fp + 1735], %o0
-	ldx [%fp + 1743], %o1
-	xor %o0, %o1, %l2
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1687], %o1
+	xor %o0, %o1, %o7
 ! v35 = v13 ^ v14
 	.loc 1 673
-	ldx [%fp + 1751], %o0
-	ldx [%fp + 1759], %o1
-	xor %o0, %o1, %o7
+	ldx [%fp + 1695], %o0
+	ldx [%fp + 1703], %o1
+	xor %o0, %o1, %o5
 ! v47 = v16 ^ v9
 	.loc 1 674
-	ldx [%fp + 1767], %o0
-	ldx [%fp + 1727], %o1
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1631], %o1
 	xor %o0, %o1, %o4
 ! v27 = v44 & v48
 	.loc 1 675
-	and %l5, %i2, %o5
+	and %i0, %l5, %o3
 ! v31 = v44 & v40
 	.loc 1 676
-	and %l5, %i0, %o0
+	and %i0, %l1, %o0
 ! v22 = v15 & v48
 	.loc 1 677
-	and %l1, %i2, %o1
+	and %i1, %l5, %o1
 ! v22 = v31 ^ v22
 	.loc 1 678
 	xor %o0, %o1, %i3
 ! v31 = v44 & v46
 	.loc 1 679
-	and %l5, %l3, %o0
+	and %i0, %l0, %o0
 ! v28 = v15 & v40
 	.loc 1 680
-	and %l1, %i0, %o1
+	and %i1, %l1, %o1
 ! v29 = v8 & v48
 	.loc 1 681
-	and %l6, %i2, %o3
+	and %l4, %l5, %o2
 ! v28 = v31 ^ v28
 	.loc 1 682
 	xor %o0, %o1, %o1
 ! v29 = v28 ^ v29
 	.loc 1 683
-	xor %o1, %o3, %i4
+	xor %o1, %o2, %i4
 ! v28 = v15 & v46
 	.loc 1 684
-	and %l1, %l3, %o0
+	and %i1, %l0, %o0
 ! v31 = v8 & v40
 	.loc 1 685
-	and %l6, %i0, %o1
+	and %l4, %l1, %o1
 ! v31 = v28 ^ v31
 	.loc 1 686
 	xor %o0, %o1, %g1
 ! v28 = v8 & v46
 	.loc 1 687
-	and %l6, %l3, %o3
+	and %l4, %l0, %i5
 ! v37 = v17 & v43
 	.loc 1 688
-	and %l7, %l2, %i5
+	and %i2, %o7, %o2
 ! v19 = v17 & v35
 	.loc 1 689
-	and %l7, %o7, %o0
+	and %i2, %o5, %o0
 ! v45 = v57 & v43
 	.loc 1 690
-	and %l4, %l2, %o1
+	and %l7, %o7, %o1
 ! v45 = v19 ^ v45
 	.loc 1 691
 	xor %o0, %o1, %g4
 ! v19 = v17 & v47
 	.loc 1 692
-	and %l7, %o4, %o0
+	and %i2, %o4, %o0
 ! v21 = v57 & v35
 	.loc 1 693
-	and %l4, %o7, %o1
+	and %l7, %o5, %o1
 ! v25 = v5 & v43
 	.loc 1 694
-	and %l0, %l2, %g5
+	and %l2, %o7, %g5
 ! v21 = v19 ^ v21
 	.loc 1 695
 	xor %o0, %o1, %o1
@@ -2388,91 +2292,91 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o1, %g5, %g5
 ! v21 = v57 & v47
 	.loc 1 697
-	and %l4, %o4, %o0
+	and %l7, %o4, %o0
 ! v19 = v5 & v35
 	.loc 1 698
-	and %l0, %o7, %o1
+	and %l2, %o5, %o1
 ! v19 = v21 ^ v19
 	.loc 1 699
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
 	.loc 1 700
-	and %l0, %o4, %o0
+	and %l2, %o4, %o0
 ! v17 = v44 ^ v17
 	.loc 1 701
-	xor %l5, %l7, %l7
+	xor %i0, %i2, %i2
 ! v57 = v15 ^ v57
 	.loc 1 702
-	xor %l1, %l4, %l4
+	xor %i1, %l7, %l7
 ! v5 = v8 ^ v5
 	.loc 1 703
-	xor %l6, %l0, %l0
+	xor %l4, %l2, %l2
 ! v43 = v48 ^ v43
 	.loc 1 704
-	xor %i2, %l2, %l2
+	xor %l5, %o7, %o7
 ! v35 = v40 ^ v35
 	.loc 1 705
-	xor %i0, %o7, %l1
+	xor %l1, %o5, %l1
 ! v47 = v46 ^ v47
 	.loc 1 706
-	xor %l3, %o4, %l3
+	xor %l0, %o4, %l0
 ! v46 = v17 & v43
 	.loc 1 707
-	and %l7, %l2, %l5
+	and %i2, %o7, %l4
 ! v40 = v17 & v35
 	.loc 1 708
-	and %l7, %l1, %o4
+	and %i2, %l1, %o4
 ! v48 = v57 & v43
 	.loc 1 709
-	and %l4, %l2, %o7
+	and %l7, %o7, %o5
 ! v48 = v40 ^ v48
 	.loc 1 710
-	xor %o4, %o7, %l6
+	xor %o4, %o5, %l5
 ! v17 = v17 & v47
 	.loc 1 711
-	and %l7, %l3, %l7
+	and %i2, %l0, %i2
 ! v40 = v57 & v35
 	.loc 1 712
-	and %l4, %l1, %o4
+	and %l7, %l1, %o4
 ! v43 = v5 & v43
 	.loc 1 713
-	and %l0, %l2, %o7
+	and %l2, %o7, %o5
 ! v40 = v17 ^ v40
 	.loc 1 714
-	xor %l7, %o4, %o4
+	xor %i2, %o4, %o4
 ! v43 = v40 ^ v43
 	.loc 1 715
-	xor %o4, %o7, %o4
+	xor %o4, %o5, %o4
 ! v57 = v57 & v47
 	.loc 1 716
-	and %l4, %l3, %l4
+	and %l7, %l0, %l7
 ! v35 = v5 & v35
 	.loc 1 717
-	and %l0, %l1, %l1
+	and %l2, %l1, %l1
 ! v35 = v57 ^ v35
 	.loc 1 718
-	xor %l4, %l1, %l1
+	xor %l7, %l1, %l1
 ! v47 = v5 & v47
 	.loc 1 719
-	and %l0, %l3, %o7
+	and %l2, %l0, %o5
 ! v46 = v46 ^ v27
 	.loc 1 720
-	xor %l5, %o5, %l5
+	xor %l4, %o3, %l4
 ! v46 = v46 ^ v37
 	.loc 1 721
-	xor %l5, %i5, %l5
+	xor %l4, %o2, %l4
 ! v48 = v48 ^ v22
 	.loc 1 722
-	xor %l6, %i3, %l6
+	xor %l5, %i3, %l5
 ! v48 = v48 ^ v45
 	.loc 1 723
-	xor %l6, %g4, %l6
+	xor %l5, %g4, %l5
 ! v43 = v43 ^ v29
 	.loc 1 724
 	xor %o4, %i4, %o4
 ! v43 = v43 ^ v25
 	.loc 1 725
-	xor %o4, %g5, %l0
+	xor %o4, %g5, %o7
 ! v35 = v35 ^ v31
 	.loc 1 726
 	xor %l1, %g1, %o4
@@ -2481,884 +2385,837 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o4, %o1, %o4
 ! v47 = v47 ^ v28
 	.loc 1 728
-	xor %o7, %o3, %o7
+	xor %o5, %i5, %o5
 ! v47 = v47 ^ v21
 	.loc 1 729
-	xor %o7, %o0, %o7
+	xor %o5, %o0, %o5
 ! v31 = v46 ^ v31
 	.loc 1 730
-	xor %l5, %g1, %g1
+	xor %l4, %g1, %g1
 ! v28 = v48 ^ v28
 	.loc 1 731
-	xor %l6, %o3, %l1
+	xor %l5, %i5, %i5
 ! v37 = v35 ^ v37
 	.loc 1 732
-	xor %o4, %i5, %i5
+	xor %o4, %o2, %l0
 ! v45 = v47 ^ v45
 	.loc 1 733
-	xor %o7, %g4, %g4
+	xor %o5, %g4, %g4
 ! v27 = v27 ^ v24
 	.loc 1 734
-	ldx [%fp + 1775], %o3
-	xor %o5, %o3, %o5
+	ldx [%fp + 1791], %o2
+	xor %o3, %o2, %o3
 ! v27 = v27 ^ v33
 	.loc 1 735
-	ldx [%fp + 1863], %o3
-	xor %o5, %o3, %o5
+	xor %o3, %l3, %o4
 ! v22 = v22 ^ v55
 	.loc 1 736
-	ldx [%fp + 1783], %o3
-	xor %i3, %o3, %i3
+	ldx [%fp + 1799], %o2
+	xor %i3, %o2, %i3
 ! v22 = v22 ^ v36
 	.loc 1 737
-	ldx [%fp + 1871], %o3
-	xor %i3, %o3, %i3
+	xor %i3, %l6, %i3
 ! v29 = v29 ^ v52
 	.loc 1 738
-	ldx [%fp + 1791], %o3
-	xor %i4, %o3, %i4
+	ldx [%fp + 1807], %o2
+	xor %i4, %o2, %i4
 ! v29 = v29 ^ v20
 	.loc 1 739
-	ldx [%fp + 1879], %o3
+	ldx [%fp + 1735], %o3
 	xor %i4, %o3, %i4
 ! v31 = v31 ^ v54
 	.loc 1 740
-	ldx [%fp + 1831], %o3
-	xor %g1, %o3, %o3
+	ldx [%fp + 1847], %o2
+	xor %g1, %o2, %o2
 ! v31 = v31 ^ v23
 	.loc 1 741
-	ldx [%fp + 1903], %o4
-	xor %o3, %o4, %o7
+	ldx [%fp + 1903], %o5
+	xor %o2, %o5, %l1
 ! v28 = v28 ^ v26
 	.loc 1 742
-	ldx [%fp + 1839], %o3
-	xor %l1, %o3, %o3
+	ldx [%fp + 1855], %o2
+	xor %i5, %o2, %o2
 ! v28 = v28 ^ v30
 	.loc 1 743
-	ldx [%fp + 1911], %o4
-	xor %o3, %o4, %l1
+	ldx [%fp + 1911], %l2
+	xor %o2, %l2, %l4
 ! v43 = v43 ^ v59
 	.loc 1 744
-	ldx [%fp + 1823], %o3
-	xor %l0, %o3, %l0
+	ldx [%fp + 1839], %o2
+	xor %o7, %o2, %o7
 ! v43 = v43 ^ v38
 	.loc 1 745
-	ldx [%fp + 1895], %o3
-	xor %l0, %o3, %l0
+	ldx [%fp + 1895], %o2
+	xor %o7, %o2, %o7
 ! v37 = v37 ^ v41
 	.loc 1 746
-	ldx [%fp + 1847], %l2
-	xor %i5, %l2, %o3
+	ldx [%fp + 1863], %l5
+	xor %l0, %l5, %o2
 ! v37 = v37 ^ v18
 	.loc 1 747
-	ldx [%fp + 1919], %o4
-	xor %o3, %o4, %l5
+	ldx [%fp + 1919], %l0
+	xor %o2, %l0, %l7
 ! v45 = v45 ^ v49
 	.loc 1 748
-	ldx [%fp + 1855], %l6
-	xor %g4, %l6, %o3
+	ldx [%fp + 1871], %l0
+	xor %g4, %l0, %o2
 ! v45 = v45 ^ v39
 	.loc 1 749
-	ldx [%fp + 1927], %o4
-	xor %o3, %o4, %o4
+	ldx [%fp + 1927], %i0
+	xor %o2, %i0, %i1
 ! v25 = v25 ^ v51
 	.loc 1 750
-	ldx [%fp + 1799], %l7
-	xor %g5, %l7, %g5
+	ldx [%fp + 1815], %i0
+	xor %g5, %i0, %g5
 ! v25 = v25 ^ v42
 	.loc 1 751
-	ldx [%fp + 1887], %o3
-	xor %g5, %o3, %g5
+	ldx [%fp + 1775], %i2
+	xor %g5, %i2, %g5
 ! v19 = v19 ^ v53
 	.loc 1 752
-	ldx [%fp + 1807], %o3
-	xor %o1, %o3, %o1
+	ldx [%fp + 1823], %o2
+	xor %o1, %o2, %o1
 ! v19 = v19 ^ v34
 	.loc 1 753
-	xor %o1, %i1, %l3
+	ldx [%fp + 1879], %i5
+	xor %o1, %i5, %g1
 ! v21 = v21 ^ v50
 	.loc 1 754
-	ldx [%fp + 1815], %o1
+	ldx [%fp + 1831], %o1
 	xor %o0, %o1, %o0
 ! v21 = v21 ^ v32
 	.loc 1 755
-	xor %o0, %o2, %i0
+	ldx [%fp + 1887], %g4
+	xor %o0, %g4, %o0
 ! v41 = v27 ^ v41
 	.loc 1 756
-	xor %o5, %l2, %l4
+	xor %o4, %l5, %l5
 ! v49 = v22 ^ v49
 	.loc 1 757
-	xor %i3, %l6, %l6
+	xor %i3, %l0, %l0
 ! v51 = v29 ^ v51
 	.loc 1 758
-	xor %i4, %l7, %l2
+	xor %i4, %i0, %i0
 ! v53 = v31 ^ v53
 	.loc 1 759
-	xor %o7, %o3, %l7
+	xor %l1, %o2, %o2
 ! v50 = v28 ^ v50
 	.loc 1 760
-	xor %l1, %o1, %o0
+	xor %l4, %o1, %o1
 ! v33 = v37 ^ v33
 	.loc 1 761
-	ldx [%fp + 1863], %o1
-	xor %l5, %o1, %o1
+	xor %l7, %l3, %l3
 ! v36 = v45 ^ v36
 	.loc 1 762
-	ldx [%fp + 1871], %o3
-	xor %o4, %o3, %o3
+	xor %i1, %l6, %l6
 ! v20 = v25 ^ v20
 	.loc 1 763
-	ldx [%fp + 1879], %o4
-	xor %g5, %o4, %o4
+	xor %g5, %o3, %o4
 ! v23 = v19 ^ v23
 	.loc 1 764
-	ldx [%fp + 1903], %o5
-	xor %l3, %o5, %o7
+	xor %g1, %o5, %o5
 ! v30 = v21 ^ v30
 	.loc 1 765
-	ldx [%fp + 1911], %o5
-	xor %i0, %o5, %l5
+	xor %o0, %l2, %l2
 ! v36 = v36 ^ v32
 	.loc 1 766
-	xor %o3, %o2, %o3
+	xor %l6, %g4, %l6
 ! v32 = v50 ^ v32
 	.loc 1 767
-	xor %o0, %o2, %o2
+	xor %o1, %g4, %g4
 ! v33 = v33 ^ v34
 	.loc 1 768
-	xor %o1, %i1, %o5
+	xor %l3, %i5, %l3
 ! v34 = v53 ^ v34
 	.loc 1 769
-	xor %l7, %i1, %i1
+	xor %o2, %i5, %i5
 ! v43 = v43 ^ v42
 	.loc 1 770
-	ldx [%fp + 1887], %o0
-	xor %l0, %o0, %l1
+	xor %o7, %i2, %o7
 ! v42 = v51 ^ v42
 	.loc 1 771
-	xor %l2, %o0, %o0
+	xor %i0, %i2, %i2
 ! v32 = v32 ^ v39
 	.loc 1 772
-	ldx [%fp + 1927], %o1
-	xor %o2, %o1, %l2
+	ldx [%fp + 1927], %o0
+	xor %g4, %o0, %g4
 ! v39 = v49 ^ v39
 	.loc 1 773
-	xor %l6, %o1, %o1
+	xor %l0, %o0, %o0
 ! v34 = v34 ^ v18
 	.loc 1 774
-	ldx [%fp + 1919], %o2
-	xor %i1, %o2, %i1
+	ldx [%fp + 1919], %o1
+	xor %i5, %o1, %i5
 ! v18 = v41 ^ v18
 	.loc 1 775
-	xor %l4, %o2, %o2
+	xor %l5, %o1, %o1
 ! v42 = v42 ^ v38
 	.loc 1 776
-	ldx [%fp + 1895], %l0
-	xor %o0, %l0, %l3
+	ldx [%fp + 1895], %o2
+	xor %i2, %o2, %i2
 ! v38 = v59 ^ v38
 	.loc 1 777
-	ldx [%fp + 1823], %o0
-	xor %o0, %l0, %o0
+	ldx [%fp + 1839], %o3
+	xor %o3, %o2, %o2
 ! v39 = v39 ^ v30
 	.loc 1 778
-	xor %o1, %l5, %l4
+	xor %o0, %l2, %l0
 ! v30 = v26 ^ v30
 	.loc 1 779
-	ldx [%fp + 1839], %o1
-	xor %o1, %l5, %o1
+	ldx [%fp + 1855], %o0
+	xor %o0, %l2, %o0
 ! v18 = v18 ^ v23
 	.loc 1 780
-	xor %o2, %o7, %l5
+	xor %o1, %o5, %o3
 ! v23 = v54 ^ v23
 	.loc 1 781
-	ldx [%fp + 1831], %o2
-	xor %o2, %o7, %o2
+	ldx [%fp + 1847], %o1
+	xor %o1, %o5, %o1
 ! v38 = v38 ^ v20
 	.loc 1 782
-	xor %o0, %o4, %l6
+	xor %o2, %o4, %o5
 ! v20 = v52 ^ v20
 	.loc 1 783
-	ldx [%fp + 1791], %o0
-	xor %o0, %o4, %l0
+	ldx [%fp + 1807], %o2
+	xor %o2, %o4, %o4
 ! v30 = v30 ^ v36
 	.loc 1 784
-	xor %o1, %o3, %o7
+	xor %o0, %l6, %l1
 ! v36 = v55 ^ v36
 	.loc 1 785
-	ldx [%fp + 1783], %o0
-	xor %o0, %o3, %l7
+	ldx [%fp + 1799], %o0
+	xor %o0, %l6, %l6
 ! v23 = v23 ^ v33
 	.loc 1 786
-	xor %o2, %o5, %i0
+	xor %o1, %l3, %l2
 ! v33 = v24 ^ v33
 	.loc 1 787
-	ldx [%fp + 1775], %o0
-	xor %o0, %o5, %o5
+	ldx [%fp + 1791], %o0
+	xor %o0, %l3, %l3
 ! v24 = v33 ^ v18
 	.loc 1 788
-	xor %o5, %l5, %o0
+	xor %l3, %o3, %o0
 ! v55 = v36 ^ v39
 	.loc 1 789
-	xor %l7, %l4, %o1
+	xor %l6, %l0, %o1
 ! v52 = v20 ^ v42
 	.loc 1 790
-	xor %l0, %l3, %o2
+	xor %o4, %i2, %o2
 ! v52 = v52 ^ v43
 	.loc 1 791
-	xor %o2, %l1, %o2
+	xor %o2, %o7, %o2
 ! v54 = v23 ^ v34
 	.loc 1 792
-	xor %i0, %i1, %i4
+	xor %l2, %i5, %i0
 ! v26 = v30 ^ v32
 	.loc 1 793
-	xor %o7, %l2, %i2
+	xor %l1, %g4, %l4
 ! v59 = v38 ^ v43
 	.loc 1 794
-	xor %l6, %l1, %i3
+	xor %o5, %o7, %l5
 ! v24 = v24 ^ v54
 	.loc 1 795
-	xor %o0, %i4, %o0
+	xor %o0, %i0, %o0
 ! v41 = v43 ^ v42
 	.loc 1 796
-	xor %l1, %l3, %g1
+	xor %o7, %i2, %i3
 ! v55 = v55 ^ v26
 	.loc 1 797
-	xor %o1, %i2, %o1
+	stx %o7, [%fp + 1655]
+	xor %o1, %l4, %o1
 ! v55 = v55 ^ v32
 	.loc 1 798
-	xor %o1, %l2, %o1
+	xor %o1, %g4, %i4
 ! v49 = v18 ^ v34
 	.loc 1 799
-	xor %l5, %i1, %i5
+	xor %o3, %i5, %i1
 ! v52 = v52 ^ v59
 	.loc 1 800
-	xor %o2, %i3, %o4
+	stx %o3, [%fp + 1751]
+	xor %o2, %l5, %l7
 ! v51 = v39 ^ v32
 	.loc 1 801
-	xor %l4, %l2, %o3
+	xor %l0, %g4, %o7
 ! v24 = v24 ^ v49
 	.loc 1 802
-	xor %o0, %i5, %o2
+	stx %l0, [%fp + 1743]
+	xor %o0, %i1, %o0
 ! v53 = v32 ^ v26
 	.loc 1 803
-	xor %l2, %i2, %g4
+	xor %g4, %l4, %o2
 ! v41 = v41 ^ v52
 	.loc 1 804
-	xor %g1, %o4, %o0
+	stx %g4, [%fp + 1719]
+	xor %i3, %l7, %o1
 ! v41 = v41 ^ v59
 	.loc 1 805
-	xor %o0, %i3, %g1
+	xor %o1, %l5, %i3
 ! v54 = v54 ^ v34
 	.loc 1 806
-	xor %i4, %i1, %i4
+	xor %i0, %i5, %i0
 ! v55 = v55 ^ v51
 	.loc 1 807
-	xor %o1, %o3, %g5
+	xor %i4, %o7, %l0
 ! v50 = v42 ^ v59
 	.loc 1 808
-	xor %l3, %i3, %o1
+	xor %i2, %l5, %o3
 ! v24 = v24 ^ v54
 	.loc 1 809
-	xor %o2, %i4, %o2
+	stx %i2, [%fp + 1735]
+	xor %o0, %i0, %o0
 ! v59 = v59 ^ v52
 	.loc 1 810
-	xor %i3, %o4, %i3
+	xor %l5, %l7, %l5
 ! v53 = v53 ^ v55
 	.loc 1 811
-	xor %g4, %g5, %o0
+	xor %o2, %l0, %o1
 ! v53 = v53 ^ v51
 	.loc 1 812
-	xor %o0, %o3, %g4
+	xor %o1, %o7, %i2
 ! v49 = v49 ^ v34
 	.loc 1 813
-	xor %i5, %i1, %i5
+	xor %i1, %i5, %i1
 ! v41 = v41 ^ v50
 	.loc 1 814
-	xor %g1, %o1, %g1
+	xor %i3, %o3, %o1
 ! v26 = v26 ^ v51
 	.loc 1 815
-	xor %i2, %o3, %i2
+	xor %l4, %o7, %o2
 ! v24 = v24 ^ v49
 	.loc 1 816
-	xor %o2, %i5, %o2
-	stx %o2, [%fp + 2007]
+	xor %o0, %i1, %l4
 ! v51 = v51 ^ v55
 	.loc 1 817
-	xor %o3, %g5, %o0
-	stx %o0, [%fp + 2015]
+	xor %o7, %l0, %o7
 ! v59 = v59 ^ v41
 	.loc 1 818
-	xor %i3, %g1, %o0
+	xor %l5, %o1, %o0
 ! v59 = v59 ^ v50
 	.loc 1 819
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1791]
+	stx %o1, [%fp + 1831]
+	xor %o0, %o3, %l5
 ! v54 = v54 ^ v34
 	.loc 1 820
-	xor %i4, %i1, %o0
-	stx %o0, [%fp + 2023]
+	xor %i0, %i5, %i0
 ! v53 = v53 ^ v26
 	.loc 1 821
-	xor %g4, %i2, %o0
-	stx %o0, [%fp + 2031]
+	stx %i5, [%fp + 1727]
+	xor %i2, %o2, %o0
 ! v52 = v52 ^ v50
 	.loc 1 822
-	xor %o4, %o1, %o0
-	stx %o0, [%fp + 2039]
+	stx %o2, [%fp + 1839]
+	stx %o0, [%fp + 1863]
+	xor %l7, %o3, %o0
 ! v21 = v24 & v33
 	.loc 1 823
-	and %o2, %o5, %o0
-	stx %o0, [%fp + 1799]
+	stx %o0, [%fp + 1871]
+	and %l4, %l3, %l7
 ! v19 = v24 & v36
 	.loc 1 824
-	and %o2, %l7, %o0
+	and %l4, %l6, %o0
 ! v25 = v50 & v33
 	.loc 1 825
-	and %o1, %o5, %o2
+	and %o3, %l3, %o1
 ! v25 = v19 ^ v25
 	.loc 1 826
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1807]
+	xor %o0, %o1, %i2
 ! v19 = v24 & v20
 	.loc 1 827
-	ldx [%fp + 2007], %o0
-	and %o0, %l0, %o3
+	and %l4, %o4, %o0
 ! v45 = v50 & v36
 	.loc 1 828
-	and %o1, %l7, %o0
+	and %o3, %l6, %o1
 ! v37 = v51 & v33
 	.loc 1 829
-	ldx [%fp + 2015], %o4
-	and %o4, %o5, %o2
+	and %o7, %l3, %o2
 ! v45 = v19 ^ v45
 	.loc 1 830
-	xor %o3, %o0, %o0
+	xor %o0, %o1, %o1
 ! v37 = v45 ^ v37
 	.loc 1 831
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1815]
+	xor %o1, %o2, %i4
 ! v45 = v50 & v20
 	.loc 1 832
-	and %o1, %l0, %o0
+	and %o3, %o4, %o0
 ! v19 = v51 & v36
 	.loc 1 833
-	and %o4, %l7, %o2
+	and %o7, %l6, %o1
 ! v19 = v45 ^ v19
 	.loc 1 834
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1775]
+	xor %o0, %o1, %g1
 ! v45 = v51 & v20
 	.loc 1 835
-	and %o4, %l0, %o0
-	stx %o0, [%fp + 1783]
+	and %o7, %o4, %i5
 ! v28 = v49 & v23
 	.loc 1 836
-	and %i5, %i0, %o0
-	stx %o0, [%fp + 1823]
+	and %i1, %l2, %i3
 ! v31 = v49 & v30
 	.loc 1 837
-	and %i5, %o7, %o0
+	and %i1, %l1, %o0
 ! v29 = v59 & v23
 	.loc 1 838
-	ldx [%fp + 1791], %o3
-	and %o3, %i0, %o2
+	and %l5, %l2, %o1
 ! v29 = v31 ^ v29
 	.loc 1 839
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1831]
+	xor %o0, %o1, %g4
 ! v31 = v49 & v38
 	.loc 1 840
-	and %i5, %l6, %o4
+	and %i1, %o5, %o0
 ! v22 = v59 & v30
 	.loc 1 841
-	and %o3, %o7, %o0
+	and %l5, %l1, %o1
 ! v27 = v55 & v23
 	.loc 1 842
-	and %g5, %i0, %o2
+	and %l0, %l2, %o2
 ! v22 = v31 ^ v22
 	.loc 1 843
-	xor %o4, %o0, %o0
+	xor %o0, %o1, %o1
 ! v27 = v22 ^ v27
 	.loc 1 844
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1839]
+	xor %o1, %o2, %o2
 ! v22 = v59 & v38
 	.loc 1 845
-	and %o3, %l6, %o0
+	and %l5, %o5, %o0
 ! v31 = v55 & v30
 	.loc 1 846
-	and %g5, %o7, %o2
+	and %l0, %l1, %o1
 ! v31 = v22 ^ v31
 	.loc 1 847
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1847]
+	xor %o0, %o1, %o1
 ! v22 = v55 & v38
 	.loc 1 848
-	and %g5, %l6, %o0
-	stx %o0, [%fp + 1855]
+	and %l0, %o5, %o0
 ! v47 = v24 ^ v49
 	.loc 1 849
-	ldx [%fp + 2007], %o0
-	xor %o0, %i5, %i4
+	xor %l4, %i1, %g5
 ! v35 = v50 ^ v59
 	.loc 1 850
-	xor %o1, %o3, %g4
-	stx %g4, [%fp + 1863]
+	stx %i1, [%fp + 1823]
+	xor %o3, %l5, %i1
 ! v48 = v51 ^ v55
 	.loc 1 851
-	ldx [%fp + 2015], %o0
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1871]
+	stx %l5, [%fp + 1855]
+	stx %o3, [%fp + 1815]
+	xor %o7, %l0, %l5
 ! v46 = v33 ^ v23
 	.loc 1 852
-	xor %o5, %i0, %o3
+	stx %l0, [%fp + 1807]
+	stx %o7, [%fp + 1847]
+	xor %l3, %l2, %o7
 ! v5 = v36 ^ v30
 	.loc 1 853
-	xor %l7, %o7, %o2
+	stx %l2, [%fp + 1791]
+	stx %l3, [%fp + 1799]
+	xor %l6, %l1, %l0
 ! v57 = v20 ^ v38
 	.loc 1 854
-	xor %l0, %l6, %i3
+	stx %l1, [%fp + 1775]
+	stx %l6, [%fp + 1783]
+	xor %o4, %o5, %l1
 ! v40 = v47 & v46
 	.loc 1 855
-	and %i4, %o3, %o0
-	stx %o0, [%fp + 1879]
+	stx %o5, [%fp + 1759]
+	stx %o4, [%fp + 1767]
+	and %g5, %o7, %o5
 ! v17 = v47 & v5
 	.loc 1 856
-	and %i4, %o2, %o0
+	and %g5, %l0, %o3
 ! v8 = v35 & v46
 	.loc 1 857
-	and %g4, %o3, %o4
+	and %i1, %o7, %o4
 ! v8 = v17 ^ v8
 	.loc 1 858
-	xor %o0, %o4, %o4
+	xor %o3, %o4, %o4
 ! v47 = v47 & v57
 	.loc 1 859
-	and %i4, %i3, %i4
+	and %g5, %l1, %g5
 ! v17 = v35 & v5
 	.loc 1 860
-	and %g4, %o2, %g4
+	and %i1, %l0, %o3
 ! v46 = v48 & v46
 	.loc 1 861
-	ldx [%fp + 1871], %o0
-	and %o0, %o3, %o0
+	and %l5, %o7, %o7
 ! v17 = v47 ^ v17
 	.loc 1 862
-	xor %i4, %g4, %o3
+	xor %g5, %o3, %o3
 ! v46 = v17 ^ v46
 	.loc 1 863
-	xor %o3, %o0, %o3
+	xor %o3, %o7, %o7
 ! v35 = v35 & v57
 	.loc 1 864
-	ldx [%fp + 1863], %o0
-	and %o0, %i3, %g4
+	and %i1, %l1, %i1
 ! v5 = v48 & v5
 	.loc 1 865
-	ldx [%fp + 1871], %i4
-	and %i4, %o2, %o0
+	and %l5, %l0, %l0
 ! v5 = v35 ^ v5
 	.loc 1 866
-	xor %g4, %o0, %o2
+	xor %i1, %l0, %l0
 ! v57 = v48 & v57
 	.loc 1 867
-	and %i4, %i3, %o0
-	stx %o0, [%fp + 1871]
+	and %l5, %l1, %l1
 ! v40 = v40 ^ v21
 	.loc 1 868
-	ldx [%fp + 1879], %o0
-	ldx [%fp + 1799], %i3
-	xor %o0, %i3, %o0
+	xor %o5, %l7, %o5
 ! v40 = v40 ^ v28
 	.loc 1 869
-	ldx [%fp + 1823], %i3
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1863]
+	stx %l7, [%fp + 1879]
+	xor %o5, %i3, %o5
 ! v8 = v8 ^ v25
 	.loc 1 870
-	ldx [%fp + 1807], %o0
-	xor %o4, %o0, %o0
+	xor %o4, %i2, %o4
 ! v8 = v8 ^ v29
 	.loc 1 871
-	ldx [%fp + 1831], %o4
-	xor %o0, %o4, %i3
+	stx %i2, [%fp + 1887]
+	xor %o4, %g4, %o4
 ! v46 = v46 ^ v37
 	.loc 1 872
-	ldx [%fp + 1815], %o0
-	xor %o3, %o0, %o0
+	xor %o7, %i4, %o7
 ! v46 = v46 ^ v27
 	.loc 1 873
-	ldx [%fp + 1839], %o3
-	xor %o0, %o3, %o0
-	stx %o0, [%fp + 1831]
+	stx %i4, [%fp + 1895]
+	xor %o7, %o2, %o7
 ! v5 = v5 ^ v19
 	.loc 1 874
-	ldx [%fp + 1775], %o3
-	xor %o2, %o3, %o0
+	stx %o2, [%fp + 1903]
+	stx %o7, [%fp + 1927]
+	xor %l0, %g1, %o2
 ! v5 = v5 ^ v31
 	.loc 1 875
-	ldx [%fp + 1847], %o2
-	xor %o0, %o2, %o2
+	xor %o2, %o1, %o2
 ! v57 = v57 ^ v45
 	.loc 1 876
-	ldx [%fp + 1783], %i4
-	ldx [%fp + 1871], %o0
-	xor %o0, %i4, %g4
+	stx %o1, [%fp + 1911]
+	xor %l1, %i5, %l1
 ! v57 = v57 ^ v22
 	.loc 1 877
-	ldx [%fp + 1855], %o0
-	xor %g4, %o0, %g4
+	xor %l1, %o0, %l1
 ! v19 = v40 ^ v19
 	.loc 1 878
-	ldx [%fp + 1863], %o0
-	xor %o0, %o3, %o0
-	stx %o0, [%fp + 1863]
+	stx %o0, [%fp + 1919]
+	xor %o5, %g1, %g1
 ! v45 = v8 ^ v45
 	.loc 1 879
-	xor %i3, %i4, %o0
-	stx %o0, [%fp + 1871]
+	stx %g1, [%fp + 1935]
+	xor %o4, %i5, %i5
 ! v28 = v5 ^ v28
 	.loc 1 880
-	ldx [%fp + 1823], %o0
-	xor %o2, %o0, %o0
-	stx %o0, [%fp + 1823]
+	stx %i5, [%fp + 1943]
+	xor %o2, %i3, %i3
 ! v29 = v57 ^ v29
 	.loc 1 881
-	xor %g4, %o4, %o0
-	stx %o0, [%fp + 1879]
+	stx %i3, [%fp + 1951]
+	xor %l1, %g4, %g4
 ! v57 = v54 & v18
 	.loc 1 882
-	ldx [%fp + 2023], %o3
-	and %o3, %l5, %o0
-	stx %o0, [%fp + 1887]
+	stx %g4, [%fp + 1959]
+	ldx [%fp + 1751], %l7
+	and %i0, %l7, %l5
 ! v5 = v54 & v39
 	.loc 1 883
-	and %o3, %l4, %o0
+	ldx [%fp + 1743], %l6
+	and %i0, %l6, %o0
 ! v8 = v41 & v18
 	.loc 1 884
-	and %g1, %l5, %o2
+	ldx [%fp + 1831], %l3
+	and %l3, %l7, %o1
 ! v8 = v5 ^ v8
 	.loc 1 885
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1895]
+	xor %o0, %o1, %l1
 ! v5 = v54 & v42
 	.loc 1 886
-	and %o3, %l3, %o3
+	ldx [%fp + 1735], %i2
+	and %i0, %i2, %o0
 ! v40 = v41 & v39
 	.loc 1 887
-	and %g1, %l4, %o0
+	and %l3, %l6, %o1
 ! v48 = v53 & v18
 	.loc 1 888
-	ldx [%fp + 2031], %o4
-	and %o4, %l5, %o2
+	ldx [%fp + 1863], %l2
+	and %l2, %l7, %o2
 ! v40 = v5 ^ v40
 	.loc 1 889
-	xor %o3, %o0, %o0
+	xor %o0, %o1, %o1
 ! v48 = v40 ^ v48
 	.loc 1 890
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1903]
+	xor %o1, %o2, %i4
 ! v40 = v41 & v42
 	.loc 1 891
-	and %g1, %l3, %o0
+	and %l3, %i2, %o0
 ! v5 = v53 & v39
 	.loc 1 892
-	and %o4, %l4, %o2
+	and %l2, %l6, %o1
 ! v5 = v40 ^ v5
 	.loc 1 893
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1911]
+	xor %o0, %o1, %g1
 ! v40 = v53 & v42
 	.loc 1 894
-	and %o4, %l3, %o0
-	stx %o0, [%fp + 1919]
+	and %l2, %i2, %i5
 ! v35 = v34 & v34
 	.loc 1 895
-	and %i1, %i1, %o0
-	stx %o0, [%fp + 1927]
+	ldx [%fp + 1727], %i1
+	and %i1, %i1, %i3
 ! v17 = v34 & v32
 	.loc 1 896
-	and %i1, %l2, %o0
+	ldx [%fp + 1719], %g5
+	and %i1, %g5, %o0
 ! v47 = v52 & v34
 	.loc 1 897
-	ldx [%fp + 2039], %o3
-	and %o3, %i1, %o2
+	ldx [%fp + 1871], %o5
+	and %o5, %i1, %o1
 ! v47 = v17 ^ v47
 	.loc 1 898
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1935]
+	xor %o0, %o1, %o3
 ! v17 = v34 & v43
 	.loc 1 899
-	and %i1, %l1, %o4
+	ldx [%fp + 1655], %o0
+	and %i1, %o0, %o2
 ! v15 = v52 & v32
 	.loc 1 900
-	and %o3, %l2, %o0
+	and %o5, %g5, %o4
 ! v44 = v26 & v34
 	.loc 1 901
-	and %i2, %i1, %o2
+	ldx [%fp + 1839], %o1
+	and %o1, %i1, %l0
 ! v15 = v17 ^ v15
 	.loc 1 902
-	xor %o4, %o0, %o0
+	xor %o2, %o4, %o4
 ! v44 = v15 ^ v44
 	.loc 1 903
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1943]
+	xor %o4, %l0, %l0
 ! v15 = v52 & v43
 	.loc 1 904
-	and %o3, %l1, %o0
+	and %o5, %o0, %o2
 ! v17 = v26 & v32
 	.loc 1 905
-	and %i2, %l2, %o2
+	and %o1, %g5, %o4
 ! v17 = v15 ^ v17
 	.loc 1 906
-	xor %o0, %o2, %o4
+	xor %o2, %o4, %o4
 ! v15 = v26 & v43
 	.loc 1 907
-	and %i2, %l1, %o2
+	and %o1, %o0, %o2
 ! v58 = v54 ^ v34
 	.loc 1 908
-	ldx [%fp + 2023], %o0
-	xor %o0, %i1, %o3
+	xor %i0, %i1, %o7
 ! v62 = v41 ^ v52
 	.loc 1 909
-	ldx [%fp + 2039], %o0
-	xor %g1, %o0, %o0
-	stx %o0, [%fp + 1951]
+	xor %l3, %o5, %o5
 ! v60 = v53 ^ v26
 	.loc 1 910
-	ldx [%fp + 2031], %o0
-	xor %o0, %i2, %o0
-	stx %o0, [%fp + 1959]
+	xor %l2, %o1, %g4
 ! v56 = v18 ^ v34
 	.loc 1 911
-	xor %l5, %i1, %i4
+	xor %l7, %i1, %l7
 ! v12 = v39 ^ v32
 	.loc 1 912
-	xor %l4, %l2, %i3
+	xor %l6, %g5, %l6
 ! v61 = v42 ^ v43
 	.loc 1 913
-	xor %l3, %l1, %o0
-	stx %o0, [%fp + 1967]
+	xor %i2, %o0, %g5
 ! v2 = v58 & v56
 	.loc 1 914
-	and %o3, %i4, %o0
-	stx %o0, [%fp + 1975]
+	and %o7, %l7, %i2
 ! v63 = v58 & v12
 	.loc 1 915
-	and %o3, %i3, %o0
-	stx %o0, [%fp + 1775]
+	and %o7, %l6, %o0
 ! v64 = v62 & v56
 	.loc 1 916
-	ldx [%fp + 1951], %o0
-	and %o0, %i4, %o0
-	stx %o0, [%fp + 1783]
+	and %o5, %l7, %o1
 ! v64 = v63 ^ v64
 	.loc 1 917
-	ldx [%fp + 1775], %o0
-	ldx [%fp + 1783], %g4
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1775]
+	xor %o0, %o1, %o1
 ! v58 = v58 & v61
 	.loc 1 918
-	ldx [%fp + 1967], %o0
-	and %o3, %o0, %o0
-	stx %o0, [%fp + 1783]
+	and %o7, %g5, %o7
 ! v63 = v62 & v12
 	.loc 1 919
-	ldx [%fp + 1951], %o0
-	and %o0, %i3, %o3
+	and %o5, %l6, %o0
 ! v56 = v60 & v56
 	.loc 1 920
-	ldx [%fp + 1959], %o0
-	and %o0, %i4, %o0
+	and %g4, %l7, %l7
 ! v63 = v58 ^ v63
 	.loc 1 921
-	ldx [%fp + 1783], %i4
-	xor %i4, %o3, %o3
+	xor %o7, %o0, %o0
 ! v56 = v63 ^ v56
 	.loc 1 922
-	xor %o3, %o0, %i4
+	xor %o0, %l7, %l7
 ! v62 = v62 & v61
 	.loc 1 923
-	ldx [%fp + 1951], %o0
-	ldx [%fp + 1967], %o3
-	and %o0, %o3, %o0
+	and %o5, %g5, %o5
 ! v12 = v60 & v12
 	.loc 1 924
-	ldx [%fp + 1959], %g4
-	and %g4, %i3, %o3
+	and %g4, %l6, %l6
 ! v12 = v62 ^ v12
 	.loc 1 925
-	xor %o0, %o3, %o3
+	xor %o5, %l6, %l6
 ! v61 = v60 & v61
 	.loc 1 926
-	ldx [%fp + 1967], %o0
-	and %g4, %o0, %o0
-	stx %o0, [%fp + 1783]
+	and %g4, %g5, %g5
 ! v2 = v2 ^ v57
 	.loc 1 927
-	ldx [%fp + 1975], %o0
-	ldx [%fp + 1887], %i3
-	xor %o0, %i3, %o0
+	xor %i2, %l5, %i2
 ! v2 = v2 ^ v35
 	.loc 1 928
-	ldx [%fp + 1927], %i3
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1951]
+	xor %i2, %i3, %i2
 ! v64 = v64 ^ v8
 	.loc 1 929
-	ldx [%fp + 1895], %o0
-	ldx [%fp + 1775], %i3
-	xor %i3, %o0, %o0
+	xor %o1, %l1, %o1
 ! v64 = v64 ^ v47
 	.loc 1 930
-	ldx [%fp + 1935], %i3
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1775]
+	xor %o1, %o3, %o1
 ! v56 = v56 ^ v48
 	.loc 1 931
-	ldx [%fp + 1903], %o0
-	xor %i4, %o0, %o0
+	xor %l7, %i4, %l7
 ! v56 = v56 ^ v44
 	.loc 1 932
-	ldx [%fp + 1943], %i3
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1959]
+	stx %i4, [%fp + 1727]
+	xor %l7, %l0, %l7
 ! v12 = v12 ^ v5
 	.loc 1 933
-	ldx [%fp + 1911], %i3
-	xor %o3, %i3, %o0
+	stx %l0, [%fp + 1831]
+	stx %l7, [%fp + 1975]
+	xor %l6, %g1, %l6
 ! v12 = v12 ^ v17
 	.loc 1 934
-	xor %o0, %o4, %o3
+	xor %l6, %o4, %l6
 ! v61 = v61 ^ v40
 	.loc 1 935
-	ldx [%fp + 1919], %i4
-	ldx [%fp + 1783], %o0
-	xor %o0, %i4, %o0
+	stx %o4, [%fp + 1863]
+	xor %g5, %i5, %g5
 ! v61 = v61 ^ v15
 	.loc 1 936
-	xor %o0, %o2, %g4
+	xor %g5, %o2, %g5
 ! v5 = v2 ^ v5
 	.loc 1 937
-	ldx [%fp + 1951], %o0
-	xor %o0, %i3, %o0
-	stx %o0, [%fp + 1783]
+	stx %o2, [%fp + 1967]
+	xor %i2, %g1, %g1
 ! v40 = v64 ^ v40
 	.loc 1 938
-	ldx [%fp + 1775], %o0
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 1775]
+	stx %g1, [%fp + 1983]
+	xor %o1, %i5, %i5
 ! v35 = v12 ^ v35
 	.loc 1 939
-	ldx [%fp + 1927], %o0
-	xor %o3, %o0, %o0
-	stx %o0, [%fp + 1911]
+	stx %i5, [%fp + 1991]
+	xor %l6, %i3, %i3
 ! v47 = v61 ^ v47
 	.loc 1 940
-	ldx [%fp + 1935], %o0
-	xor %g4, %o0, %o0
-	stx %o0, [%fp + 1919]
+	stx %i3, [%fp + 1999]
+	xor %g5, %o3, %o3
 ! v54 = v24 ^ v54
 	.loc 1 941
-	ldx [%fp + 2007], %o0
-	ldx [%fp + 2023], %o3
-	xor %o0, %o3, %o3
+	stx %o3, [%fp + 2007]
+	xor %l4, %i0, %i0
 ! v41 = v50 ^ v41
 	.loc 1 942
-	xor %o1, %g1, %g1
+	ldx [%fp + 1815], %o0
+	xor %o0, %l3, %l7
 ! v53 = v51 ^ v53
 	.loc 1 943
-	ldx [%fp + 2015], %o0
-	ldx [%fp + 2031], %o1
-	xor %o0, %o1, %i3
+	ldx [%fp + 1847], %o0
+	xor %o0, %l2, %l4
 ! v49 = v49 ^ v34
 	.loc 1 944
-	xor %i5, %i1, %i5
+	ldx [%fp + 1823], %i2
+	xor %i2, %i1, %i2
 ! v52 = v59 ^ v52
 	.loc 1 945
-	ldx [%fp + 1791], %o0
-	ldx [%fp + 2039], %o1
-	xor %o0, %o1, %i4
+	ldx [%fp + 1855], %o0
+	ldx [%fp + 1871], %l6
+	xor %o0, %l6, %l6
 ! v26 = v55 ^ v26
 	.loc 1 946
-	xor %g5, %i2, %i2
+	ldx [%fp + 1807], %o0
+	ldx [%fp + 1839], %o7
+	xor %o0, %o7, %o7
 ! v18 = v33 ^ v18
 	.loc 1 947
-	xor %o5, %l5, %l5
+	ldx [%fp + 1799], %o0
+	ldx [%fp + 1751], %l0
+	xor %o0, %l0, %l0
 ! v39 = v36 ^ v39
 	.loc 1 948
-	xor %l7, %l4, %l4
+	ldx [%fp + 1783], %o0
+	ldx [%fp + 1743], %l3
+	xor %o0, %l3, %l3
 ! v42 = v20 ^ v42
 	.loc 1 949
-	xor %l0, %l3, %l3
+	ldx [%fp + 1767], %o0
+	ldx [%fp + 1735], %l2
+	xor %o0, %l2, %l2
 ! v34 = v23 ^ v34
 	.loc 1 950
-	xor %i0, %i1, %i1
+	ldx [%fp + 1791], %o0
+	xor %o0, %i1, %i1
 ! v32 = v30 ^ v32
 	.loc 1 951
-	xor %o7, %l2, %l2
+	ldx [%fp + 1775], %o0
+	ldx [%fp + 1719], %o5
+	xor %o0, %o5, %o5
 ! v43 = v38 ^ v43
 	.loc 1 952
-	xor %l6, %l1, %l1
+	ldx [%fp + 1759], %o0
+	ldx [%fp + 1655], %o4
+	xor %o0, %o4, %o4
 ! v38 = v54 & v18
 	.loc 1 953
-	and %o3, %l5, %o7
+	and %i0, %l0, %o3
 ! v30 = v54 & v39
 	.loc 1 954
-	and %o3, %l4, %o0
+	and %i0, %l3, %o0
 ! v23 = v41 & v18
 	.loc 1 955
-	and %g1, %l5, %o1
+	and %l7, %l0, %o1
 ! v23 = v30 ^ v23
 	.loc 1 956
-	xor %o0, %o1, %l0
+	xor %o0, %o1, %i3
 ! v30 = v54 & v42
 	.loc 1 957
-	and %o3, %l3, %o0
+	and %i0, %l2, %o0
 ! v20 = v41 & v39
 	.loc 1 958
-	and %g1, %l4, %o1
+	and %l7, %l3, %o1
 ! v36 = v53 & v18
 	.loc 1 959
-	and %i3, %l5, %o5
+	and %l4, %l0, %o2
 ! v20 = v30 ^ v20
 	.loc 1 960
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
 	.loc 1 961
-	xor %o1, %o5, %l6
+	xor %o1, %o2, %i4
 ! v20 = v41 & v42
 	.loc 1 962
-	and %g1, %l3, %o0
+	and %l7, %l2, %o0
 ! v30 = v53 & v39
 	.loc 1 963
-	and %i3, %l4, %o1
+	and %l4, %l3, %o1
 ! v30 = v20 ^ v30
 	.loc 1 964
-	xor %o0, %o1, %i0
+	xor %o0, %o1, %g1
 ! v20 = v53 & v42
 	.loc 1 965
-	and %i3, %l3, %o5
+	and %l4, %l2, %i5
 ! v33 = v49 & v34
 	.loc 1 966
-	and %i5, %i1, %l7
+	and %i2, %i1, %o2
 ! v55 = v49 & v32
 	.loc 1 967
-	and %i5, %l2, %o0
+	and %i2, %o5, %o0
 ! v59 = v52 & v34
 	.loc 1 968
-	and %i4, %i1, %o1
+	and %l6, %i1, %o1
 ! v59 = v55 ^ v59
 	.loc 1 969
 	xor %o0, %o1, %g4
 ! v55 = v49 & v43
 	.loc 1 970
-	and %i5, %l1, %o0
+	and %i2, %o4, %o0
 ! v51 = v52 & v32
 	.loc 1 971
-	and %i4, %l2, %o1
+	and %l6, %o5, %o1
 ! v50 = v26 & v34
 	.loc 1 972
-	and %i2, %i1, %g5
+	and %o7, %i1, %g5
 ! v51 = v55 ^ v51
 	.loc 1 973
 	xor %o0, %o1, %o1
@@ -3367,857 +3224,843 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o1, %g5, %g5
 ! v51 = v52 & v43
 	.loc 1 975
-	and %i4, %l1, %o0
+	and %l6, %o4, %o0
 ! v55 = v26 & v32
 	.loc 1 976
-	and %i2, %l2, %o1
+	and %o7, %o5, %o1
 ! v55 = v51 ^ v55
 	.loc 1 977
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
 	.loc 1 978
-	and %i2, %l1, %o0
+	and %o7, %o4, %o0
 ! v49 = v54 ^ v49
 	.loc 1 979
-	xor %o3, %i5, %i5
+	xor %i0, %i2, %i2
 ! v52 = v41 ^ v52
 	.loc 1 980
-	xor %g1, %i4, %i4
+	xor %l7, %l6, %l6
 ! v26 = v53 ^ v26
 	.loc 1 981
-	xor %i3, %i2, %i2
+	xor %l4, %o7, %o7
 ! v34 = v18 ^ v34
 	.loc 1 982
-	xor %l5, %i1, %i1
+	xor %l0, %i1, %i1
 ! v32 = v39 ^ v32
 	.loc 1 983
-	xor %l4, %l2, %l2
+	xor %l3, %o5, %l0
 ! v43 = v42 ^ v43
 	.loc 1 984
-	xor %l3, %l1, %l3
+	xor %l2, %o4, %l2
 ! v42 = v49 & v34
 	.loc 1 985
-	and %i5, %i1, %l4
+	and %i2, %i1, %l3
 ! v39 = v49 & v32
 	.loc 1 986
-	and %i5, %l2, %o3
+	and %i2, %l0, %o4
 ! v18 = v52 & v34
 	.loc 1 987
-	and %i4, %i1, %l1
+	and %l6, %i1, %o5
 ! v18 = v39 ^ v18
 	.loc 1 988
-	xor %o3, %l1, %l5
+	xor %o4, %o5, %l4
 ! v49 = v49 & v43
 	.loc 1 989
-	and %i5, %l3, %i5
+	and %i2, %l2, %i2
 ! v39 = v52 & v32
 	.loc 1 990
-	and %i4, %l2, %o3
+	and %l6, %l0, %o4
 ! v34 = v26 & v34
 	.loc 1 991
-	and %i2, %i1, %l1
+	and %o7, %i1, %o5
 ! v39 = v49 ^ v39
 	.loc 1 992
-	xor %i5, %o3, %o3
+	xor %i2, %o4, %o4
 ! v34 = v39 ^ v34
 	.loc 1 993
-	xor %o3, %l1, %o3
+	xor %o4, %o5, %o4
 ! v52 = v52 & v43
 	.loc 1 994
-	and %i4, %l3, %i4
+	and %l6, %l2, %l6
 ! v32 = v26 & v32
 	.loc 1 995
-	and %i2, %l2, %l2
+	and %o7, %l0, %l0
 ! v32 = v52 ^ v32
 	.loc 1 996
-	xor %i4, %l2, %l2
+	xor %l6, %l0, %l0
 ! v43 = v26 & v43
 	.loc 1 997
-	and %i2, %l3, %l1
+	and %o7, %l2, %o5
 ! v42 = v42 ^ v38
 	.loc 1 998
-	xor %l4, %o7, %l4
+	xor %l3, %o3, %l3
 ! v42 = v42 ^ v33
 	.loc 1 999
-	xor %l4, %l7, %l4
+	xor %l3, %o2, %l3
 ! v18 = v18 ^ v23
 	.loc 1 1000
-	xor %l5, %l0, %l5
+	xor %l4, %i3, %l4
 ! v18 = v18 ^ v59
 	.loc 1 1001
-	xor %l5, %g4, %l5
+	xor %l4, %g4, %l4
 ! v34 = v34 ^ v36
 	.loc 1 1002
-	xor %o3, %l6, %o3
+	xor %o4, %i4, %o4
 ! v34 = v34 ^ v50
 	.loc 1 1003
-	xor %o3, %g5, %l3
+	xor %o4, %g5, %o7
 ! v32 = v32 ^ v30
 	.loc 1 1004
-	xor %l2, %i0, %o3
+	xor %l0, %g1, %o4
 ! v32 = v32 ^ v55
 	.loc 1 1005
-	xor %o3, %o1, %o3
+	xor %o4, %o1, %o4
 ! v43 = v43 ^ v20
 	.loc 1 1006
-	xor %l1, %o5, %l1
+	xor %o5, %i5, %o5
 ! v43 = v43 ^ v51
 	.loc 1 1007
-	xor %l1, %o0, %l1
+	xor %o5, %o0, %o5
 ! v30 = v42 ^ v30
 	.loc 1 1008
-	xor %l4, %i0, %i0
+	xor %l3, %g1, %g1
 ! v20 = v18 ^ v20
 	.loc 1 1009
-	xor %l5, %o5, %o5
+	xor %l4, %i5, %i5
 ! v33 = v32 ^ v33
 	.loc 1 1010
-	xor %o3, %l7, %l7
+	xor %o4, %o2, %l0
 ! v59 = v43 ^ v59
 	.loc 1 1011
-	xor %l1, %g4, %g4
+	xor %o5, %g4, %g4
 ! v38 = v38 ^ v21
 	.loc 1 1012
-	ldx [%fp + 1799], %o3
-	xor %o7, %o3, %o7
+	ldx [%fp + 1879], %o2
+	xor %o3, %o2, %o3
 ! v38 = v38 ^ v57
 	.loc 1 1013
-	ldx [%fp + 1887], %o3
-	xor %o7, %o3, %o7
+	xor %o3, %l5, %o4
 ! v23 = v23 ^ v25
 	.loc 1 1014
-	ldx [%fp + 1807], %o3
-	xor %l0, %o3, %l0
+	ldx [%fp + 1887], %o2
+	xor %i3, %o2, %i3
 ! v23 = v23 ^ v8
 	.loc 1 1015
-	ldx [%fp + 1895], %o3
-	xor %l0, %o3, %l0
+	xor %i3, %l1, %i3
 ! v36 = v36 ^ v37
 	.loc 1 1016
-	ldx [%fp + 1815], %o3
-	xor %l6, %o3, %l6
+	ldx [%fp + 1895], %o2
+	xor %i4, %o2, %i4
 ! v36 = v36 ^ v48
 	.loc 1 1017
-	ldx [%fp + 1903], %o3
-	xor %l6, %o3, %l6
+	ldx [%fp + 1727], %o3
+	xor %i4, %o3, %i4
 ! v30 = v30 ^ v19
 	.loc 1 1018
-	ldx [%fp + 1863], %o3
-	xor %i0, %o3, %o3
+	ldx [%fp + 1935], %o2
+	xor %g1, %o2, %o2
 ! v30 = v30 ^ v5
 	.loc 1 1019
-	ldx [%fp + 1783], %l1
-	xor %o3, %l1, %l1
+	ldx [%fp + 1983], %o5
+	xor %o2, %o5, %l2
 ! v20 = v20 ^ v45
 	.loc 1 1020
-	ldx [%fp + 1871], %o3
-	xor %o5, %o3, %o3
+	ldx [%fp + 1943], %o2
+	xor %i5, %o2, %o2
 ! v20 = v20 ^ v40
 	.loc 1 1021
-	ldx [%fp + 1775], %o5
-	xor %o3, %o5, %l2
+	ldx [%fp + 1991], %l3
+	xor %o2, %l3, %l4
 ! v34 = v34 ^ v46
 	.loc 1 1022
-	ldx [%fp + 1831], %o3
-	xor %l3, %o3, %l3
+	ldx [%fp + 1927], %o2
+	xor %o7, %o2, %o7
 ! v34 = v34 ^ v56
 	.loc 1 1023
-	ldx [%fp + 1959], %o3
-	xor %l3, %o3, %l3
+	ldx [%fp + 1975], %o2
+	xor %o7, %o2, %o7
 ! v33 = v33 ^ v28
 	.loc 1 1024
-	ldx [%fp + 1823], %l5
-	xor %l7, %l5, %o3
+	ldx [%fp + 1951], %l6
+	xor %l0, %l6, %o2
 ! v33 = v33 ^ v35
 	.loc 1 1025
-	ldx [%fp + 1911], %o5
-	xor %o3, %o5, %l4
+	ldx [%fp + 1999], %l0
+	xor %o2, %l0, %l7
 ! v59 = v59 ^ v29
 	.loc 1 1026
-	ldx [%fp + 1879], %i1
-	xor %g4, %i1, %o3
+	ldx [%fp + 1959], %l0
+	xor %g4, %l0, %o2
 ! v59 = v59 ^ v47
 	.loc 1 1027
-	ldx [%fp + 1919], %o5
-	xor %o3, %o5, %i0
+	ldx [%fp + 2007], %i0
+	xor %o2, %i0, %i1
 ! v50 = v50 ^ v27
 	.loc 1 1028
-	ldx [%fp + 1839], %o5
-	xor %g5, %o5, %g5
+	ldx [%fp + 1903], %i0
+	xor %g5, %i0, %g5
 ! v50 = v50 ^ v44
 	.loc 1 1029
-	ldx [%fp + 1943], %o3
-	xor %g5, %o3, %g5
+	ldx [%fp + 1831], %i2
+	xor %g5, %i2, %g5
 ! v55 = v55 ^ v31
 	.loc 1 1030
-	ldx [%fp + 1847], %o3
-	xor %o1, %o3, %o1
+	ldx [%fp + 1911], %o2
+	xor %o1, %o2, %o1
 ! v55 = v55 ^ v17
 	.loc 1 1031
-	xor %o1, %o4, %i2
+	ldx [%fp + 1863], %i5
+	xor %o1, %i5, %g1
 ! v51 = v51 ^ v22
 	.loc 1 1032
-	ldx [%fp + 1855], %o1
+	ldx [%fp + 1919], %o1
 	xor %o0, %o1, %o0
 ! v51 = v51 ^ v15
 	.loc 1 1033
-	xor %o0, %o2, %i3
+	ldx [%fp + 1967], %g4
+	xor %o0, %g4, %o0
 ! v28 = v38 ^ v28
 	.loc 1 1034
-	xor %o7, %l5, %l7
+	xor %o4, %l6, %l6
 ! v29 = v23 ^ v29
 	.loc 1 1035
-	xor %l0, %i1, %l0
+	xor %i3, %l0, %l0
 ! v27 = v36 ^ v27
 	.loc 1 1036
-	xor %l6, %o5, %o7
+	xor %i4, %i0, %i0
 ! v31 = v30 ^ v31
 	.loc 1 1037
-	xor %l1, %o3, %o5
+	xor %l2, %o2, %o2
 ! v22 = v20 ^ v22
 	.loc 1 1038
-	xor %l2, %o1, %o0
+	xor %l4, %o1, %o1
 ! v57 = v33 ^ v57
 	.loc 1 1039
-	ldx [%fp + 1887], %o1
-	xor %l4, %o1, %o1
+	xor %l7, %l5, %l5
 ! v8 = v59 ^ v8
 	.loc 1 1040
-	ldx [%fp + 1895], %o3
-	xor %i0, %o3, %o3
+	xor %i1, %l1, %l1
 ! v48 = v50 ^ v48
 	.loc 1 1041
-	ldx [%fp + 1903], %l1
-	xor %g5, %l1, %l5
+	xor %g5, %o3, %o3
 ! v5 = v55 ^ v5
 	.loc 1 1042
-	ldx [%fp + 1783], %l1
-	xor %i2, %l1, %l6
+	xor %g1, %o5, %o5
 ! v40 = v51 ^ v40
 	.loc 1 1043
-	ldx [%fp + 1775], %l1
-	xor %i3, %l1, %i0
+	xor %o0, %l3, %l3
 ! v8 = v8 ^ v15
 	.loc 1 1044
-	xor %o3, %o2, %o3
+	xor %l1, %g4, %l1
 ! v15 = v22 ^ v15
 	.loc 1 1045
-	xor %o0, %o2, %o2
+	xor %o1, %g4, %g4
 ! v57 = v57 ^ v17
 	.loc 1 1046
-	xor %o1, %o4, %l4
+	xor %l5, %i5, %o4
 ! v17 = v31 ^ v17
 	.loc 1 1047
-	xor %o5, %o4, %o4
+	xor %o2, %i5, %i5
 ! v34 = v34 ^ v44
 	.loc 1 1048
-	ldx [%fp + 1943], %o0
-	xor %l3, %o0, %o5
+	xor %o7, %i2, %o7
 ! v44 = v27 ^ v44
 	.loc 1 1049
-	xor %o7, %o0, %o0
+	xor %i0, %i2, %i2
 ! v15 = v15 ^ v47
 	.loc 1 1050
-	ldx [%fp + 1919], %o1
-	xor %o2, %o1, %o7
+	ldx [%fp + 2007], %o0
+	xor %g4, %o0, %g4
 ! v47 = v29 ^ v47
 	.loc 1 1051
-	xor %l0, %o1, %o1
+	xor %l0, %o0, %o0
 ! v17 = v17 ^ v35
 	.loc 1 1052
-	ldx [%fp + 1911], %o2
-	xor %o4, %o2, %l0
+	ldx [%fp + 1999], %o1
+	xor %i5, %o1, %i5
 ! v35 = v28 ^ v35
 	.loc 1 1053
-	xor %l7, %o2, %o2
+	xor %l6, %o1, %o1
 ! v44 = v44 ^ v56
 	.loc 1 1054
-	ldx [%fp + 1959], %o4
-	xor %o0, %o4, %l1
+	ldx [%fp + 1975], %o2
+	xor %i2, %o2, %i2
 ! v56 = v46 ^ v56
 	.loc 1 1055
-	ldx [%fp + 1831], %o0
-	xor %o0, %o4, %o0
+	ldx [%fp + 1927], %l0
+	xor %l0, %o2, %o2
 ! v47 = v47 ^ v40
 	.loc 1 1056
-	xor %o1, %i0, %l2
+	xor %o0, %l3, %l0
 ! v40 = v45 ^ v40
 	.loc 1 1057
-	ldx [%fp + 1871], %o1
-	xor %o1, %i0, %o1
+	ldx [%fp + 1943], %o0
+	xor %o0, %l3, %o0
 ! v35 = v35 ^ v5
 	.loc 1 1058
-	xor %o2, %l6, %l3
+	xor %o1, %o5, %l2
 ! v5 = v19 ^ v5
 	.loc 1 1059
-	ldx [%fp + 1863], %o2
-	xor %o2, %l6, %o2
+	ldx [%fp + 1935], %o1
+	xor %o1, %o5, %o1
 ! v56 = v56 ^ v48
 	.loc 1 1060
-	xor %o0, %l5, %l7
+	xor %o2, %o3, %l3
 ! v48 = v37 ^ v48
 	.loc 1 1061
-	ldx [%fp + 1815], %o0
-	xor %o0, %l5, %o0
+	ldx [%fp + 1895], %o2
+	xor %o2, %o3, %o2
 ! v40 = v40 ^ v8
 	.loc 1 1062
-	xor %o1, %o3, %o1
+	xor %o0, %l1, %o0
 ! v8 = v25 ^ v8
 	.loc 1 1063
-	ldx [%fp + 1807], %o4
-	xor %o4, %o3, %o3
+	ldx [%fp + 1887], %o3
+	xor %o3, %l1, %o3
 ! v5 = v5 ^ v57
 	.loc 1 1064
-	xor %o2, %l4, %o2
+	xor %o1, %o4, %o1
 ! v57 = v21 ^ v57
 	.loc 1 1065
-	ldx [%fp + 1799], %o4
-	xor %o4, %l4, %o4
+	ldx [%fp + 1879], %o5
+	xor %o5, %o4, %o4
 ! v57 = v57 ^ v35
 	.loc 1 1066
-	xor %o4, %l3, %o4
+	xor %o4, %l2, %o4
 ! v8 = v8 ^ v47
 	.loc 1 1067
-	xor %o3, %l2, %o3
+	xor %o3, %l0, %o3
 ! v48 = v48 ^ v44
 	.loc 1 1068
-	xor %o0, %l1, %o0
+	xor %o2, %i2, %o2
 ! v48 = v48 ^ v34
 	.loc 1 1069
-	xor %o0, %o5, %l5
+	stx %i2, [%fp + 1735]
+	xor %o2, %o7, %o5
 ! v5 = v5 ^ v17
 	.loc 1 1070
-	xor %o2, %l0, %l6
+	xor %o1, %i5, %l1
 ! v40 = v40 ^ v15
 	.loc 1 1071
-	xor %o1, %o7, %l4
+	stx %i5, [%fp + 1727]
+	xor %o0, %g4, %o0
 ! v56 = v56 ^ v34
 	.loc 1 1072
-	xor %l7, %o5, %l7
+	stx %g4, [%fp + 1719]
+	stx %o0, [%fp + 1775]
+	xor %l3, %o7, %o0
 ! v21 = v57 & v0
 	.loc 1 1073
-	ldx [%fp + 1679], %o2
-	and %o4, %o2, %o0
-	stx %o0, [%fp + 1775]
+	stx %o0, [%fp + 1783]
+	ldx [%fp + 1615], %l5
+	and %o4, %l5, %l4
 ! v25 = v57 & v3
 	.loc 1 1074
-	ldx [%fp + 1695], %i0
-	and %o4, %i0, %o0
+	ldx [%fp + 1639], %l3
+	and %o4, %l3, %o0
 ! v37 = v34 & v0
 	.loc 1 1075
-	and %o5, %o2, %o1
+	and %o7, %l5, %o1
 ! v37 = v25 ^ v37
 	.loc 1 1076
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1783]
+	xor %o0, %o1, %l7
 ! v25 = v57 & v6
 	.loc 1 1077
-	ldx [%fp + 1711], %i1
-	and %o4, %i1, %o0
+	ldx [%fp + 1663], %l6
+	and %o4, %l6, %o0
 ! v19 = v34 & v3
 	.loc 1 1078
-	and %o5, %i0, %o1
+	and %o7, %l3, %o1
 ! v45 = v8 & v0
 	.loc 1 1079
-	and %o3, %o2, %o2
+	and %o3, %l5, %o2
 ! v19 = v25 ^ v19
 	.loc 1 1080
 	xor %o0, %o1, %o1
 ! v45 = v19 ^ v45
 	.loc 1 1081
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1791]
+	xor %o1, %o2, %i3
 ! v19 = v34 & v6
 	.loc 1 1082
-	and %o5, %i1, %o0
+	and %o7, %l6, %o0
 ! v25 = v8 & v3
 	.loc 1 1083
-	and %o3, %i0, %o1
+	and %o3, %l3, %o1
 ! v25 = v19 ^ v25
 	.loc 1 1084
-	xor %o0, %o1, %i0
+	xor %o0, %o1, %i2
 ! v19 = v8 & v6
 	.loc 1 1085
-	and %o3, %i1, %i2
+	and %o3, %l6, %i1
 ! v46 = v35 & v10
 	.loc 1 1086
-	ldx [%fp + 1735], %o2
-	and %l3, %o2, %i1
+	ldx [%fp + 1679], %i5
+	and %l2, %i5, %i0
 ! v28 = v35 & v13
 	.loc 1 1087
-	ldx [%fp + 1751], %i4
-	and %l3, %i4, %o0
+	ldx [%fp + 1695], %i4
+	and %l2, %i4, %o0
 ! v29 = v48 & v10
 	.loc 1 1088
-	and %l5, %o2, %o1
+	and %o5, %i5, %o1
 ! v29 = v28 ^ v29
 	.loc 1 1089
-	xor %o0, %o1, %i3
+	xor %o0, %o1, %g1
 ! v28 = v35 & v16
 	.loc 1 1090
-	ldx [%fp + 1767], %i5
-	and %l3, %i5, %o0
+	ldx [%fp + 1711], %g4
+	and %l2, %g4, %o0
 ! v27 = v48 & v13
 	.loc 1 1091
-	and %l5, %i4, %o1
+	and %o5, %i4, %o1
 ! v31 = v47 & v10
 	.loc 1 1092
-	and %l2, %o2, %o2
+	and %l0, %i5, %o2
 ! v27 = v28 ^ v27
 	.loc 1 1093
 	xor %o0, %o1, %o1
 ! v31 = v27 ^ v31
 	.loc 1 1094
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1799]
+	xor %o1, %o2, %o2
 ! v27 = v48 & v16
 	.loc 1 1095
-	and %l5, %i5, %o0
+	and %o5, %g4, %o0
 ! v28 = v47 & v13
 	.loc 1 1096
-	and %l2, %i4, %o1
+	and %l0, %i4, %o1
 ! v28 = v27 ^ v28
 	.loc 1 1097
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1807]
+	xor %o0, %o1, %o1
 ! v27 = v47 & v16
 	.loc 1 1098
-	and %l2, %i5, %o0
-	stx %o0, [%fp + 1815]
+	and %l0, %g4, %o0
 ! v22 = v57 ^ v35
 	.loc 1 1099
-	xor %o4, %l3, %g5
+	xor %o4, %l2, %g5
 ! v51 = v34 ^ v48
 	.loc 1 1100
-	xor %o5, %l5, %g4
+	stx %l2, [%fp + 1751]
+	xor %o7, %o5, %l2
 ! v55 = v8 ^ v47
 	.loc 1 1101
-	xor %o3, %l2, %g1
+	stx %o5, [%fp + 1767]
+	stx %o7, [%fp + 1655]
+	xor %o3, %l0, %o5
 ! v50 = v0 ^ v10
 	.loc 1 1102
-	ldx [%fp + 1679], %o0
-	ldx [%fp + 1735], %o1
-	xor %o0, %o1, %i5
+	stx %l0, [%fp + 1743]
+	stx %o3, [%fp + 1759]
+	xor %l5, %i5, %l0
 ! v59 = v3 ^ v13
 	.loc 1 1103
-	ldx [%fp + 1695], %o0
-	mov %i4, %o1
-	xor %o0, %o1, %i4
+	xor %l3, %i4, %l3
 ! v33 = v6 ^ v16
 	.loc 1 1104
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1767], %o1
-	xor %o0, %o1, %o2
+	xor %l6, %g4, %l6
 ! v20 = v22 & v50
 	.loc 1 1105
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 1823]
+	and %g5, %l0, %l5
 ! v30 = v22 & v59
 	.loc 1 1106
-	and %g5, %i4, %o0
+	and %g5, %l3, %o3
 ! v36 = v51 & v50
 	.loc 1 1107
-	and %g4, %i5, %o1
+	and %l2, %l0, %o7
 ! v36 = v30 ^ v36
 	.loc 1 1108
-	xor %o0, %o1, %o1
+	xor %o3, %o7, %i4
 ! v22 = v22 & v33
 	.loc 1 1109
-	and %g5, %o2, %o0
+	and %g5, %l6, %g5
 ! v30 = v51 & v59
 	.loc 1 1110
-	and %g4, %i4, %g5
+	and %l2, %l3, %o3
 ! v50 = v55 & v50
 	.loc 1 1111
-	and %g1, %i5, %i5
+	and %o5, %l0, %o7
 ! v30 = v22 ^ v30
 	.loc 1 1112
-	xor %o0, %g5, %g5
+	xor %g5, %o3, %o3
 ! v50 = v30 ^ v50
 	.loc 1 1113
-	xor %g5, %i5, %i5
+	xor %o3, %o7, %o7
 ! v51 = v51 & v33
 	.loc 1 1114
-	and %g4, %o2, %g4
+	and %l2, %l6, %l2
 ! v59 = v55 & v59
 	.loc 1 1115
-	and %g1, %i4, %i4
+	and %o5, %l3, %l3
 ! v59 = v51 ^ v59
 	.loc 1 1116
-	xor %g4, %i4, %i4
+	xor %l2, %l3, %l3
 ! v33 = v55 & v33
 	.loc 1 1117
-	and %g1, %o2, %o2
+	and %o5, %l6, %l6
 ! v20 = v20 ^ v21
 	.loc 1 1118
-	ldx [%fp + 1823], %o0
-	ldx [%fp + 1775], %g1
-	xor %o0, %g1, %o0
+	xor %l5, %l4, %l5
 ! v20 = v20 ^ v46
 	.loc 1 1119
-	xor %o0, %i1, %g1
+	stx %l4, [%fp + 1791]
+	xor %l5, %i0, %l5
 ! v36 = v36 ^ v37
 	.loc 1 1120
-	ldx [%fp + 1783], %o0
-	xor %o1, %o0, %o1
+	xor %i4, %l7, %i4
 ! v36 = v36 ^ v29
 	.loc 1 1121
-	xor %o1, %i3, %o1
+	stx %l7, [%fp + 1799]
+	xor %i4, %g1, %i4
 ! v50 = v50 ^ v45
 	.loc 1 1122
-	ldx [%fp + 1791], %o0
-	xor %i5, %o0, %i5
+	xor %o7, %i3, %o7
 ! v50 = v50 ^ v31
 	.loc 1 1123
-	ldx [%fp + 1799], %o0
-	xor %i5, %o0, %o0
-	stx %o0, [%fp + 1823]
+	stx %i3, [%fp + 1807]
+	xor %o7, %o2, %o7
 ! v59 = v59 ^ v25
 	.loc 1 1124
-	xor %i4, %i0, %o0
+	stx %o2, [%fp + 1815]
+	stx %o7, [%fp + 1839]
+	xor %l3, %i2, %o2
 ! v59 = v59 ^ v28
 	.loc 1 1125
-	ldx [%fp + 1807], %i4
-	xor %o0, %i4, %i4
+	xor %o2, %o1, %o2
 ! v33 = v33 ^ v19
 	.loc 1 1126
-	xor %o2, %i2, %o2
+	stx %o1, [%fp + 1823]
+	xor %l6, %i1, %l6
 ! v33 = v33 ^ v27
 	.loc 1 1127
-	ldx [%fp + 1815], %o0
-	xor %o2, %o0, %o2
+	xor %l6, %o0, %l6
 ! v25 = v20 ^ v25
 	.loc 1 1128
-	xor %g1, %i0, %o0
 	stx %o0, [%fp + 1831]
+	xor %l5, %i2, %i2
 ! v19 = v36 ^ v19
 	.loc 1 1129
-	xor %o1, %i2, %o0
-	stx %o0, [%fp + 1839]
+	stx %i2, [%fp + 1847]
+	xor %i4, %i1, %i1
 ! v46 = v59 ^ v46
 	.loc 1 1130
-	xor %i4, %i1, %o0
-	stx %o0, [%fp + 1847]
+	stx %i1, [%fp + 1855]
+	xor %o2, %i0, %i0
 ! v29 = v33 ^ v29
 	.loc 1 1131
-	xor %o2, %i3, %o0
-	stx %o0, [%fp + 1855]
+	stx %i0, [%fp + 1863]
+	xor %l6, %g1, %g1
 ! v33 = v5 & v1
 	.loc 1 1132
-	ldx [%fp + 1687], %o2
-	and %l6, %o2, %o0
-	stx %o0, [%fp + 1863]
+	stx %g1, [%fp + 1871]
+	ldx [%fp + 1623], %l2
+	and %l1, %l2, %l4
 ! v59 = v5 & v4
 	.loc 1 1133
-	ldx [%fp + 1703], %i0
-	and %l6, %i0, %o0
+	ldx [%fp + 1647], %l5
+	and %l1, %l5, %o0
 ! v36 = v44 & v1
 	.loc 1 1134
-	and %l1, %o2, %o1
+	ldx [%fp + 1735], %l3
+	and %l3, %l2, %o1
 ! v36 = v59 ^ v36
 	.loc 1 1135
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1871]
+	xor %o0, %o1, %l0
 ! v59 = v5 & v7
 	.loc 1 1136
-	ldx [%fp + 1719], %i1
-	and %l6, %i1, %o0
+	ldx [%fp + 1671], %l7
+	and %l1, %l7, %o0
 ! v20 = v44 & v4
 	.loc 1 1137
-	and %l1, %i0, %o1
+	and %l3, %l5, %o1
 ! v55 = v40 & v1
 	.loc 1 1138
-	and %l4, %o2, %o2
+	ldx [%fp + 1775], %l6
+	and %l6, %l2, %o2
 ! v20 = v59 ^ v20
 	.loc 1 1139
 	xor %o0, %o1, %o1
 ! v55 = v20 ^ v55
 	.loc 1 1140
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1879]
+	xor %o1, %o2, %i3
 ! v20 = v44 & v7
 	.loc 1 1141
-	and %l1, %i1, %o0
+	and %l3, %l7, %o0
 ! v59 = v40 & v4
 	.loc 1 1142
-	and %l4, %i0, %o1
+	and %l6, %l5, %o1
 ! v59 = v20 ^ v59
 	.loc 1 1143
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1903]
+	xor %o0, %o1, %i2
 ! v20 = v40 & v7
 	.loc 1 1144
-	and %l4, %i1, %o0
-	stx %o0, [%fp + 1911]
+	and %l6, %l7, %i0
 ! v51 = v17 & v11
 	.loc 1 1145
-	ldx [%fp + 1743], %o2
-	and %l0, %o2, %i0
+	ldx [%fp + 1727], %o5
+	ldx [%fp + 1687], %i5
+	and %o5, %i5, %o7
 ! v30 = v17 & v14
 	.loc 1 1146
-	ldx [%fp + 1759], %i2
-	and %l0, %i2, %o0
+	ldx [%fp + 1703], %i4
+	and %o5, %i4, %o0
 ! v22 = v56 & v11
 	.loc 1 1147
-	and %l7, %o2, %o1
+	ldx [%fp + 1783], %i1
+	and %i1, %i5, %o1
 ! v22 = v30 ^ v22
 	.loc 1 1148
-	xor %o0, %o1, %i1
+	xor %o0, %o1, %o3
 ! v30 = v17 & v9
 	.loc 1 1149
-	ldx [%fp + 1727], %i3
-	and %l0, %i3, %o0
+	ldx [%fp + 1631], %g4
+	and %o5, %g4, %o0
 ! v23 = v56 & v14
 	.loc 1 1150
-	and %l7, %i2, %o1
+	and %i1, %i4, %o1
 ! v38 = v15 & v11
 	.loc 1 1151
-	and %o7, %o2, %o2
+	ldx [%fp + 1719], %g1
+	and %g1, %i5, %o2
 ! v23 = v30 ^ v23
 	.loc 1 1152
 	xor %o0, %o1, %o1
 ! v38 = v23 ^ v38
 	.loc 1 1153
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1887]
+	xor %o1, %o2, %o2
 ! v23 = v56 & v9
 	.loc 1 1154
-	and %l7, %i3, %o0
+	and %i1, %g4, %o0
 ! v30 = v15 & v14
 	.loc 1 1155
-	and %o7, %i2, %o1
+	and %g1, %i4, %o1
 ! v30 = v23 ^ v30
 	.loc 1 1156
-	xor %o0, %o1, %i2
+	xor %o0, %o1, %g5
 ! v23 = v15 & v9
 	.loc 1 1157
-	and %o7, %i3, %o2
+	and %g1, %g4, %o1
 ! v43 = v5 ^ v17
 	.loc 1 1158
-	xor %l6, %l0, %g5
+	xor %l1, %o5, %o5
 ! v32 = v44 ^ v56
 	.loc 1 1159
-	xor %l1, %l7, %o1
+	xor %l3, %i1, %i1
 ! v18 = v40 ^ v15
 	.loc 1 1160
-	xor %l4, %o7, %i3
+	xor %l6, %g1, %g1
 ! v42 = v1 ^ v11
 	.loc 1 1161
-	ldx [%fp + 1687], %o0
-	ldx [%fp + 1743], %i4
-	xor %o0, %i4, %i5
+	xor %l2, %i5, %i5
 ! v26 = v4 ^ v14
 	.loc 1 1162
-	ldx [%fp + 1703], %o0
-	ldx [%fp + 1759], %i4
-	xor %o0, %i4, %g1
+	xor %l5, %i4, %i4
 ! v52 = v7 ^ v9
 	.loc 1 1163
-	ldx [%fp + 1719], %o0
-	ldx [%fp + 1727], %i4
-	xor %o0, %i4, %g4
+	xor %l7, %g4, %g4
 ! v39 = v43 & v42
 	.loc 1 1164
-	and %g5, %i5, %o0
-	stx %o0, [%fp + 1895]
+	and %o5, %i5, %l7
 ! v49 = v43 & v26
 	.loc 1 1165
-	and %g5, %g1, %o0
+	and %o5, %i4, %o0
 ! v53 = v32 & v42
 	.loc 1 1166
-	and %o1, %i5, %i4
+	and %i1, %i5, %l5
 ! v53 = v49 ^ v53
 	.loc 1 1167
-	xor %o0, %i4, %i4
+	xor %o0, %l5, %l5
 ! v43 = v43 & v52
 	.loc 1 1168
-	and %g5, %g4, %g5
+	and %o5, %g4, %o5
 ! v49 = v32 & v26
 	.loc 1 1169
-	and %o1, %g1, %o0
+	and %i1, %i4, %o0
 ! v42 = v18 & v42
 	.loc 1 1170
-	and %i3, %i5, %i5
+	and %g1, %i5, %i5
 ! v49 = v43 ^ v49
 	.loc 1 1171
-	xor %g5, %o0, %o0
+	xor %o5, %o0, %o0
 ! v42 = v49 ^ v42
 	.loc 1 1172
 	xor %o0, %i5, %i5
 ! v32 = v32 & v52
 	.loc 1 1173
-	and %o1, %g4, %o0
+	and %i1, %g4, %i1
 ! v26 = v18 & v26
 	.loc 1 1174
-	and %i3, %g1, %o1
+	and %g1, %i4, %i4
 ! v26 = v32 ^ v26
 	.loc 1 1175
-	xor %o0, %o1, %g1
+	xor %i1, %i4, %i4
 ! v52 = v18 & v52
 	.loc 1 1176
-	and %i3, %g4, %i3
+	and %g1, %g4, %g4
 ! v39 = v39 ^ v33
 	.loc 1 1177
-	ldx [%fp + 1895], %o0
-	ldx [%fp + 1863], %o1
-	xor %o0, %o1, %o0
+	xor %l7, %l4, %l7
 ! v39 = v39 ^ v51
 	.loc 1 1178
-	xor %o0, %i0, %o1
+	xor %l7, %o7, %l7
 ! v53 = v53 ^ v36
 	.loc 1 1179
-	ldx [%fp + 1871], %o0
-	xor %i4, %o0, %o0
+	xor %l5, %l0, %l5
 ! v53 = v53 ^ v22
 	.loc 1 1180
-	xor %o0, %i1, %i4
+	xor %l5, %o3, %l5
 ! v42 = v42 ^ v55
 	.loc 1 1181
-	ldx [%fp + 1879], %o0
-	xor %i5, %o0, %o0
+	xor %i5, %i3, %i5
 ! v42 = v42 ^ v38
 	.loc 1 1182
-	ldx [%fp + 1887], %i5
-	xor %o0, %i5, %o0
-	stx %o0, [%fp + 1895]
+	stx %i3, [%fp + 1623]
+	xor %i5, %o2, %i5
 ! v26 = v26 ^ v59
 	.loc 1 1183
-	ldx [%fp + 1903], %i5
-	xor %g1, %i5, %o0
+	stx %o2, [%fp + 1735]
+	stx %i5, [%fp + 1887]
+	xor %i4, %i2, %i4
 ! v26 = v26 ^ v30
 	.loc 1 1184
-	xor %o0, %i2, %g1
+	xor %i4, %g5, %i4
 ! v52 = v52 ^ v20
 	.loc 1 1185
-	ldx [%fp + 1911], %g4
-	xor %i3, %g4, %o0
+	stx %g5, [%fp + 1775]
+	xor %g4, %i0, %g4
 ! v52 = v52 ^ v23
 	.loc 1 1186
-	xor %o0, %o2, %i3
+	xor %g4, %o1, %g4
 ! v59 = v39 ^ v59
 	.loc 1 1187
-	xor %o1, %i5, %o0
-	stx %o0, [%fp + 1903]
+	stx %o1, [%fp + 1879]
+	xor %l7, %i2, %i2
 ! v20 = v53 ^ v20
 	.loc 1 1188
-	xor %i4, %g4, %o0
-	stx %o0, [%fp + 1911]
+	stx %i2, [%fp + 1895]
+	xor %l5, %i0, %i0
 ! v51 = v26 ^ v51
 	.loc 1 1189
-	xor %g1, %i0, %o0
-	stx %o0, [%fp + 1919]
+	stx %i0, [%fp + 1903]
+	xor %i4, %o7, %o7
 ! v22 = v52 ^ v22
 	.loc 1 1190
-	xor %i3, %i1, %i1
+	stx %o7, [%fp + 1911]
+	xor %g4, %o3, %o3
 ! v5 = v57 ^ v5
 	.loc 1 1191
-	xor %o4, %l6, %l6
+	stx %o3, [%fp + 1919]
+	xor %o4, %l1, %l7
 ! v44 = v34 ^ v44
 	.loc 1 1192
-	xor %o5, %l1, %l1
+	ldx [%fp + 1655], %o0
+	xor %o0, %l3, %i0
 ! v40 = v8 ^ v40
 	.loc 1 1193
-	xor %o3, %l4, %l4
+	ldx [%fp + 1759], %o0
+	xor %o0, %l6, %l6
 ! v17 = v35 ^ v17
 	.loc 1 1194
-	xor %l3, %l0, %l3
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1727], %i1
+	xor %o0, %i1, %i1
 ! v56 = v48 ^ v56
 	.loc 1 1195
-	xor %l5, %l7, %l7
+	ldx [%fp + 1767], %o0
+	ldx [%fp + 1783], %l5
+	xor %o0, %l5, %l5
 ! v15 = v47 ^ v15
 	.loc 1 1196
-	xor %l2, %o7, %o7
+	ldx [%fp + 1743], %o0
+	ldx [%fp + 1719], %l3
+	xor %o0, %l3, %l3
 ! v1 = v0 ^ v1
 	.loc 1 1197
-	ldx [%fp + 1679], %o0
-	ldx [%fp + 1687], %o1
-	xor %o0, %o1, %i0
+	ldx [%fp + 1615], %o0
+	xor %o0, %l2, %i2
 ! v4 = v3 ^ v4
 	.loc 1 1198
-	ldx [%fp + 1695], %o0
-	ldx [%fp + 1703], %o1
-	xor %o0, %o1, %l5
+	ldx [%fp + 1639], %o0
+	ldx [%fp + 1647], %l2
+	xor %o0, %l2, %l2
 ! v7 = v6 ^ v7
 	.loc 1 1199
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1719], %o1
-	xor %o0, %o1, %l2
+	ldx [%fp + 1663], %o0
+	ldx [%fp + 1671], %l1
+	xor %o0, %l1, %l1
 ! v11 = v10 ^ v11
 	.loc 1 1200
-	ldx [%fp + 1735], %o0
-	ldx [%fp + 1743], %o1
-	xor %o0, %o1, %l0
+	ldx [%fp + 1679], %o0
+	ldx [%fp + 1687], %o7
+	xor %o0, %o7, %o7
 ! v14 = v13 ^ v14
 	.loc 1 1201
-	ldx [%fp + 1751], %o0
-	ldx [%fp + 1759], %o1
-	xor %o0, %o1, %o5
+	ldx [%fp + 1695], %o0
+	ldx [%fp + 1703], %o5
+	xor %o0, %o5, %o5
 ! v9 = v16 ^ v9
 	.loc 1 1202
-	ldx [%fp + 1767], %o0
-	ldx [%fp + 1727], %o1
-	xor %o0, %o1, %o4
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1631], %o4
+	xor %o0, %o4, %o4
 ! v16 = v5 & v1
 	.loc 1 1203
-	and %l6, %i0, %o0
-	stx %o0, [%fp + 1679]
+	and %l7, %i2, %o3
 ! v13 = v5 & v4
 	.loc 1 1204
-	and %l6, %l5, %o0
+	and %l7, %l2, %o0
 ! v10 = v44 & v1
 	.loc 1 1205
-	and %l1, %i0, %o1
+	and %i0, %i2, %o1
 ! v10 = v13 ^ v10
 	.loc 1 1206
 	xor %o0, %o1, %i3
 ! v13 = v5 & v7
 	.loc 1 1207
-	and %l6, %l2, %o0
+	and %l7, %l1, %o0
 ! v6 = v44 & v4
 	.loc 1 1208
-	and %l1, %l5, %o1
+	and %i0, %l2, %o1
 ! v3 = v40 & v1
 	.loc 1 1209
-	and %l4, %i0, %o3
+	and %l6, %i2, %o2
 ! v6 = v13 ^ v6
 	.loc 1 1210
 	xor %o0, %o1, %o1
 ! v3 = v6 ^ v3
 	.loc 1 1211
-	xor %o1, %o3, %i4
+	xor %o1, %o2, %i4
 ! v6 = v44 & v7
 	.loc 1 1212
-	and %l1, %l2, %o0
+	and %i0, %l1, %o0
 ! v13 = v40 & v4
 	.loc 1 1213
-	and %l4, %l5, %o1
+	and %l6, %l2, %o1
 ! v13 = v6 ^ v13
 	.loc 1 1214
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
 	.loc 1 1215
-	and %l4, %l2, %i5
+	and %l6, %l1, %i5
 ! v0 = v17 & v11
 	.loc 1 1216
-	and %l3, %l0, %o3
+	and %i1, %o7, %o2
 ! v47 = v17 & v14
 	.loc 1 1217
-	and %l3, %o5, %o0
+	and %i1, %o5, %o0
 ! v48 = v56 & v11
 	.loc 1 1218
-	and %l7, %l0, %o1
+	and %l5, %o7, %o1
 ! v48 = v47 ^ v48
 	.loc 1 1219
 	xor %o0, %o1, %g4
 ! v47 = v17 & v9
 	.loc 1 1220
-	and %l3, %o4, %o0
+	and %i1, %o4, %o0
 ! v35 = v56 & v14
 	.loc 1 1221
-	and %l7, %o5, %o1
+	and %l5, %o5, %o1
 ! v8 = v15 & v11
 	.loc 1 1222
-	and %o7, %l0, %g5
+	and %l3, %o7, %g5
 ! v35 = v47 ^ v35
 	.loc 1 1223
 	xor %o0, %o1, %o1
@@ -4226,86 +4069,85 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o1, %g5, %g5
 ! v35 = v56 & v9
 	.loc 1 1225
-	and %l7, %o4, %o0
+	and %l5, %o4, %o0
 ! v47 = v15 & v14
 	.loc 1 1226
-	and %o7, %o5, %o1
+	and %l3, %o5, %o1
 ! v47 = v35 ^ v47
 	.loc 1 1227
 	xor %o0, %o1, %o1
 ! v35 = v15 & v9
 	.loc 1 1228
-	and %o7, %o4, %o0
+	and %l3, %o4, %o0
 ! v17 = v5 ^ v17
 	.loc 1 1229
-	xor %l6, %l3, %l3
+	xor %l7, %i1, %i1
 ! v56 = v44 ^ v56
 	.loc 1 1230
-	xor %l1, %l7, %l7
+	xor %i0, %l5, %l5
 ! v15 = v40 ^ v15
 	.loc 1 1231
-	xor %l4, %o7, %o7
+	xor %l6, %l3, %l3
 ! v11 = v1 ^ v11
 	.loc 1 1232
-	xor %i0, %l0, %l0
+	xor %i2, %o7, %o7
 ! v14 = v4 ^ v14
 	.loc 1 1233
-	xor %l5, %o5, %l1
+	xor %l2, %o5, %l2
 ! v9 = v7 ^ v9
 	.loc 1 1234
-	xor %l2, %o4, %l2
+	xor %l1, %o4, %l1
 ! v7 = v17 & v11
 	.loc 1 1235
-	and %l3, %l0, %l4
+	and %i1, %o7, %l6
 ! v4 = v17 & v14
 	.loc 1 1236
-	and %l3, %l1, %o4
+	and %i1, %l2, %o4
 ! v1 = v56 & v11
 	.loc 1 1237
-	and %l7, %l0, %o5
+	and %l5, %o7, %o5
 ! v1 = v4 ^ v1
 	.loc 1 1238
-	xor %o4, %o5, %l5
+	xor %o4, %o5, %l7
 ! v17 = v17 & v9
 	.loc 1 1239
-	and %l3, %l2, %l3
+	and %i1, %l1, %i1
 ! v4 = v56 & v14
 	.loc 1 1240
-	and %l7, %l1, %o4
+	and %l5, %l2, %o4
 ! v11 = v15 & v11
 	.loc 1 1241
-	and %o7, %l0, %o5
+	and %l3, %o7, %o5
 ! v4 = v17 ^ v4
 	.loc 1 1242
-	xor %l3, %o4, %o4
+	xor %i1, %o4, %o4
 ! v11 = v4 ^ v11
 	.loc 1 1243
 	xor %o4, %o5, %o4
 ! v56 = v56 & v9
 	.loc 1 1244
-	and %l7, %l2, %l7
+	and %l5, %l1, %l5
 ! v14 = v15 & v14
 	.loc 1 1245
-	and %o7, %l1, %l1
+	and %l3, %l2, %l2
 ! v14 = v56 ^ v14
 	.loc 1 1246
-	xor %l7, %l1, %l1
+	xor %l5, %l2, %l2
 ! v9 = v15 & v9
 	.loc 1 1247
-	and %o7, %l2, %o5
+	and %l3, %l1, %o5
 ! v7 = v7 ^ v16
 	.loc 1 1248
-	ldx [%fp + 1679], %o7
-	xor %l4, %o7, %l4
+	xor %l6, %o3, %l6
 ! v7 = v7 ^ v0
 	.loc 1 1249
-	xor %l4, %o3, %l4
+	xor %l6, %o2, %l6
 ! v1 = v1 ^ v10
 	.loc 1 1250
-	xor %l5, %i3, %l5
+	xor %l7, %i3, %l7
 ! v1 = v1 ^ v48
 	.loc 1 1251
-	xor %l5, %g4, %l5
+	xor %l7, %g4, %l7
 ! v11 = v11 ^ v3
 	.loc 1 1252
 	xor %o4, %i4, %o4
@@ -4314,7 +4156,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o4, %g5, %o7
 ! v14 = v14 ^ v13
 	.loc 1 1254
-	xor %l1, %g1, %o4
+	xor %l2, %g1, %o4
 ! v14 = v14 ^ v47
 	.loc 1 1255
 	xor %o4, %o1, %o4
@@ -4326,287 +4168,276 @@ qhasm_kernel_mceliece_gf12_vec512_inv_sparc64_inv:
 	xor %o5, %o0, %o5
 ! v13 = v7 ^ v13
 	.loc 1 1258
-	xor %l4, %g1, %g1
+	xor %l6, %g1, %g1
 ! v6 = v1 ^ v6
 	.loc 1 1259
-	xor %l5, %i5, %i5
+	xor %l7, %i5, %i5
 ! v0 = v14 ^ v0
 	.loc 1 1260
-	xor %o4, %o3, %o4
+	xor %o4, %o2, %o4
 ! v48 = v9 ^ v48
 	.loc 1 1261
 	xor %o5, %g4, %g4
 ! v16 = v16 ^ v21
 	.loc 1 1262
-	ldx [%fp + 1679], %o3
-	ldx [%fp + 1775], %o5
-	xor %o3, %o5, %o3
+	ldx [%fp + 1791], %o2
+	xor %o3, %o2, %o3
 ! v16 = v16 ^ v33
 	.loc 1 1263
-	ldx [%fp + 1863], %o5
-	xor %o3, %o5, %o5
+	xor %o3, %l4, %o3
 ! v10 = v10 ^ v37
 	.loc 1 1264
-	ldx [%fp + 1783], %o3
-	xor %i3, %o3, %i3
+	ldx [%fp + 1799], %o2
+	xor %i3, %o2, %i3
 ! v10 = v10 ^ v36
 	.loc 1 1265
-	ldx [%fp + 1871], %o3
-	xor %i3, %o3, %i3
+	xor %i3, %l0, %i3
 ! v3 = v3 ^ v45
 	.loc 1 1266
-	ldx [%fp + 1791], %o3
-	xor %i4, %o3, %i4
+	ldx [%fp + 1807], %o2
+	xor %i4, %o2, %i4
 ! v3 = v3 ^ v55
 	.loc 1 1267
-	ldx [%fp + 1879], %o3
-	xor %i4, %o3, %i4
+	ldx [%fp + 1623], %o5
+	xor %i4, %o5, %i4
 ! v13 = v13 ^ v25
 	.loc 1 1268
-	ldx [%fp + 1831], %o3
-	xor %g1, %o3, %o3
+	ldx [%fp + 1847], %o2
+	xor %g1, %o2, %o2
 ! v13 = v13 ^ v59
 	.loc 1 1269
-	ldx [%fp + 1903], %l0
-	xor %o3, %l0, %l1
+	ldx [%fp + 1895], %l1
+	xor %o2, %l1, %l2
 ! v6 = v6 ^ v19
 	.loc 1 1270
-	ldx [%fp + 1839], %o3
-	xor %i5, %o3, %o3
+	ldx [%fp + 1855], %o2
+	xor %i5, %o2, %o2
 ! v6 = v6 ^ v20
 	.loc 1 1271
-	ldx [%fp + 1911], %l0
-	xor %o3, %l0, %l2
+	ldx [%fp + 1903], %l3
+	xor %o2, %l3, %l5
 ! v11 = v11 ^ v50
 	.loc 1 1272
-	ldx [%fp + 1823], %o3
-	xor %o7, %o3, %o7
+	ldx [%fp + 1839], %o2
+	xor %o7, %o2, %o7
 ! v11 = v11 ^ v42
 	.loc 1 1273
-	ldx [%fp + 1895], %o3
-	xor %o7, %o3, %l0
+	ldx [%fp + 1887], %o2
+	xor %o7, %o2, %o7
 ! v0 = v0 ^ v46
 	.loc 1 1274
-	ldx [%fp + 1847], %l3
-	xor %o4, %l3, %o3
+	ldx [%fp + 1863], %l6
+	xor %o4, %l6, %o2
 ! v0 = v0 ^ v51
 	.loc 1 1275
-	ldx [%fp + 1919], %o4
-	xor %o3, %o4, %l4
+	ldx [%fp + 1911], %o4
+	xor %o2, %o4, %l7
 ! v48 = v48 ^ v29
 	.loc 1 1276
-	ldx [%fp + 1855], %o7
-	xor %g4, %o7, %o3
+	ldx [%fp + 1871], %o4
+	xor %g4, %o4, %o2
 ! v48 = v48 ^ v22
 	.loc 1 1277
-	xor %o3, %i1, %o3
+	ldx [%fp + 1919], %i0
+	xor %o2, %i0, %i1
 ! v8 = v8 ^ v31
 	.loc 1 1278
-	ldx [%fp + 1799], %l5
-	xor %g5, %l5, %g5
+	ldx [%fp + 1815], %i0
+	xor %g5, %i0, %g5
 ! v8 = v8 ^ v38
 	.loc 1 1279
-	ldx [%fp + 1887], %o4
-	xor %g5, %o4, %g5
+	ldx [%fp + 1735], %i2
+	xor %g5, %i2, %g5
 ! v47 = v47 ^ v28
 	.loc 1 1280
-	ldx [%fp + 1807], %l7
-	xor %o1, %l7, %o1
+	ldx [%fp + 1823], %o2
+	xor %o1, %o2, %o1
 ! v47 = v47 ^ v30
 	.loc 1 1281
-	xor %o1, %i2, %l6
+	ldx [%fp + 1775], %i5
+	xor %o1, %i5, %g1
 ! v35 = v35 ^ v27
 	.loc 1 1282
-	ldx [%fp + 1815], %o1
+	ldx [%fp + 1831], %o1
 	xor %o0, %o1, %o0
 ! v35 = v35 ^ v23
 	.loc 1 1283
-	xor %o0, %o2, %o4
+	ldx [%fp + 1879], %g4
+	xor %o0, %g4, %o0
 ! v46 = v16 ^ v46
 	.loc 1 1284
-	xor %o5, %l3, %o5
+	xor %o3, %l6, %l6
 ! v29 = v10 ^ v29
 	.loc 1 1285
-	xor %i3, %o7, %l3
+	xor %i3, %o4, %o4
 ! v31 = v3 ^ v31
 	.loc 1 1286
-	xor %i4, %l5, %l5
+	xor %i4, %i0, %i0
 ! v28 = v13 ^ v28
 	.loc 1 1287
-	xor %l1, %l7, %l1
+	xor %l2, %o2, %o2
 ! v27 = v6 ^ v27
 	.loc 1 1288
-	xor %l2, %o1, %l7
+	xor %l5, %o1, %o1
 ! v33 = v0 ^ v33
 	.loc 1 1289
-	ldx [%fp + 1863], %o0
-	xor %l4, %o0, %o0
+	xor %l7, %l4, %l4
 ! v36 = v48 ^ v36
 	.loc 1 1290
-	ldx [%fp + 1871], %o1
-	xor %o3, %o1, %o1
+	xor %i1, %l0, %l0
 ! v55 = v8 ^ v55
 	.loc 1 1291
-	ldx [%fp + 1879], %o3
-	xor %g5, %o3, %l2
+	xor %g5, %o5, %o5
 ! v59 = v47 ^ v59
 	.loc 1 1292
-	ldx [%fp + 1903], %o3
-	xor %l6, %o3, %o3
+	xor %g1, %l1, %l1
 ! v20 = v35 ^ v20
 	.loc 1 1293
-	ldx [%fp + 1911], %o7
-	xor %o4, %o7, %l4
+	xor %o0, %l3, %l3
 ! v36 = v36 ^ v23
 	.loc 1 1294
-	xor %o1, %o2, %o7
+	xor %l0, %g4, %o3
 ! v23 = v27 ^ v23
 	.loc 1 1295
-	xor %l7, %o2, %o2
+	xor %o1, %g4, %g4
 ! v33 = v33 ^ v30
 	.loc 1 1296
-	xor %o0, %i2, %o4
+	xor %l4, %i5, %l4
 ! v30 = v28 ^ v30
 	.loc 1 1297
-	xor %l1, %i2, %i2
+	xor %o2, %i5, %i5
 ! v11 = v11 ^ v38
 	.loc 1 1298
-	ldx [%fp + 1887], %o0
-	xor %l0, %o0, %l0
+	xor %o7, %i2, %o7
 ! v38 = v31 ^ v38
 	.loc 1 1299
-	xor %l5, %o0, %o0
+	xor %i0, %i2, %i2
 ! v23 = v23 ^ v22
 	.loc 1 1300
-	xor %o2, %i1, %l1
+	ldx [%fp + 1919], %o0
+	xor %g4, %o0, %g4
 ! v22 = v29 ^ v22
 	.loc 1 1301
-	xor %l3, %i1, %i1
+	xor %o4, %o0, %o0
 ! v30 = v30 ^ v51
 	.loc 1 1302
-	ldx [%fp + 1919], %o1
-	xor %i2, %o1, %i2
+	ldx [%fp + 1911], %o1
+	xor %i5, %o1, %i5
 ! v51 = v46 ^ v51
 	.loc 1 1303
-	xor %o5, %o1, %o1
+	xor %l6, %o1, %o1
 ! v38 = v38 ^ v42
 	.loc 1 1304
-	ldx [%fp + 1895], %o2
-	xor %o0, %o2, %o5
+	ldx [%fp + 1887], %o2
+	xor %i2, %o2, %i2
 ! v42 = v50 ^ v42
 	.loc 1 1305
-	ldx [%fp + 1823], %o0
-	xor %o0, %o2, %o0
+	ldx [%fp + 1839], %o4
+	xor %o4, %o2, %o2
 ! v22 = v22 ^ v20
 	.loc 1 1306
-	xor %i1, %l4, %i1
+	xor %o0, %l3, %l0
 ! v20 = v19 ^ v20
 	.loc 1 1307
-	ldx [%fp + 1839], %o2
-	xor %o2, %l4, %o2
+	ldx [%fp + 1855], %o0
+	xor %o0, %l3, %o0
 ! v51 = v51 ^ v59
 	.loc 1 1308
-	xor %o1, %o3, %l3
+	xor %o1, %l1, %l2
 ! v59 = v25 ^ v59
 	.loc 1 1309
-	ldx [%fp + 1831], %o1
-	xor %o1, %o3, %o1
+	ldx [%fp + 1847], %o1
+	xor %o1, %l1, %o1
 ! v42 = v42 ^ v55
 	.loc 1 1310
-	xor %o0, %l2, %l4
+	xor %o2, %o5, %l1
 ! v55 = v45 ^ v55
 	.loc 1 1311
-	ldx [%fp + 1791], %o0
-	xor %o0, %l2, %o0
+	ldx [%fp + 1807], %o2
+	xor %o2, %o5, %o2
 ! v20 = v20 ^ v36
 	.loc 1 1312
-	xor %o2, %o7, %o2
+	xor %o0, %o3, %o0
 ! v36 = v37 ^ v36
 	.loc 1 1313
-	ldx [%fp + 1783], %o3
-	xor %o3, %o7, %o3
+	ldx [%fp + 1799], %o4
+	xor %o4, %o3, %o3
 ! v59 = v59 ^ v33
 	.loc 1 1314
-	xor %o1, %o4, %o1
+	xor %o1, %l4, %o1
 ! v33 = v21 ^ v33
 	.loc 1 1315
-	ldx [%fp + 1775], %o7
-	xor %o7, %o4, %o4
+	ldx [%fp + 1791], %o4
+	xor %o4, %l4, %o4
 ! v33 = v33 ^ v51
 	.loc 1 1316
-	xor %o4, %l3, %o4
+	xor %o4, %l2, %o4
 ! v36 = v36 ^ v22
 	.loc 1 1317
-	xor %o3, %i1, %o3
+	xor %o3, %l0, %o3
 ! v55 = v55 ^ v38
 	.loc 1 1318
-	xor %o0, %o5, %o0
+	xor %o2, %i2, %o2
 ! v55 = v55 ^ v11
 	.loc 1 1319
-	xor %o0, %l0, %o0
+	xor %o2, %o7, %o2
 ! v59 = v59 ^ v30
 	.loc 1 1320
-	xor %o1, %i2, %o1
+	xor %o1, %i5, %o1
 ! v20 = v20 ^ v23
 	.loc 1 1321
-	xor %o2, %l1, %o2
+	xor %o0, %g4, %o0
 ! v42 = v42 ^ v11
 	.loc 1 1322
-	xor %l4, %l0, %o7
+	xor %l1, %o7, %o5
 ! mem64[h + 0] = v33
 	.loc 1 1323
-	ldx [%fp + 1983], %l2
-	stx %o4, [%l2]
+	ldx [%fp + 2015], %i0
+	stx %o4, [%i0]
 ! mem64[h + 64] = v11
 	.loc 1 1324
-	mov %l2, %o4
-	stx %l0, [%o4 + 64]
+	stx %o7, [%i0 + 64]
 ! mem64[h + 128] = v36
 	.loc 1 1325
-	stx %o3, [%o4 + 128]
+	stx %o3, [%i0 + 128]
 ! mem64[h + 192] = v51
 	.loc 1 1326
-	mov %o4, %o3
-	stx %l3, [%o3 + 192]
+	stx %l2, [%i0 + 192]
 ! mem64[h + 256] = v55
 	.loc 1 1327
-	stx %o0, [%o3 + 256]
+	stx %o2, [%i0 + 256]
 ! mem64[h + 320] = v22
 	.loc 1 1328
-	mov %o3, %o0
-	stx %i1, [%o0 + 320]
+	stx %l0, [%i0 + 320]
 ! mem64[h + 384] = v59
 	.loc 1 1329
-	stx %o1, [%o0 + 384]
+	stx %o1, [%i0 + 384]
 ! mem64[h + 448] = v38
 	.loc 1 1330
-	stx %o5, [%o0 + 448]
+	stx %i2, [%i0 + 448]
 ! mem64[h + 512] = v20
 	.loc 1 1331
-	stx %o2, [%o0 + 512]
+	stx %o0, [%i0 + 512]
 ! mem64[h + 576] = v30
 	.loc 1 1332
-	stx %i2, [%o0 + 576]
+	stx %i5, [%i0 + 576]
 ! mem64[h + 640] = v42
 	.loc 1 1333
-	stx %o7, [%o0 + 640]
+	stx %o5, [%i0 + 640]
 ! mem64[h + 704] = v23
 	.loc 1 1334
-	stx %l1, [%o0 + 704]
+	stx %g4, [%i0 + 704]
 ! h = h + 8
 	.loc 1 1335
-	add %o0, 8, %o0
-	stx %o0, [%fp + 1983]
+	add %i0, 8, %i0
 ! f = f + 8
 	.loc 1 1336
-	ldx [%fp + 1991], %o0
-	add %o0, 8, %o0
-	stx %o0, [%fp + 1991]
+	ldx [%fp + 2023], %i1
+	add %i1, 8, %i1
 ! i = i - 1
 	.loc 1 1337
-	ldx [%fp + 1999], %o0
+	ldx [%fp + 2031], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 1999]
 ! =? i - 0
 	.loc 1 1338
 	cmp %o0, 0

@@ -11,56 +11,57 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 ! i = 8
 	.loc 1 12
 	mov 8, %o0
-	mov %o0, %o3
 .Lqhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul.pass:
 ! F0 = mem64[f + 0]
 	.loc 1 14
-	ldx [%i1], %o5
+	stx %o0, [%fp + 2031]
+	ldx [%i1], %o4
 ! F1 = mem64[f + 64]
 	.loc 1 15
-	ldx [%i1 + 64], %o7
+	ldx [%i1 + 64], %o5
 ! F2 = mem64[f + 128]
 	.loc 1 16
-	ldx [%i1 + 128], %l2
+	ldx [%i1 + 128], %l1
 ! F3 = mem64[f + 192]
 	.loc 1 17
-	ldx [%i1 + 192], %l4
+	ldx [%i1 + 192], %l3
 ! F4 = mem64[f + 256]
 	.loc 1 18
-	ldx [%i1 + 256], %l6
+	ldx [%i1 + 256], %l4
 ! F5 = mem64[f + 320]
 	.loc 1 19
-	ldx [%i1 + 320], %i3
+	ldx [%i1 + 320], %l5
 ! F6 = mem64[f + 384]
 	.loc 1 20
-	ldx [%i1 + 384], %l7
+	ldx [%i1 + 384], %l6
 ! F7 = mem64[f + 448]
 	.loc 1 21
-	ldx [%i1 + 448], %l5
+	ldx [%i1 + 448], %o7
 ! F8 = mem64[f + 512]
 	.loc 1 22
-	ldx [%i1 + 512], %l3
+	ldx [%i1 + 512], %l7
 ! F9 = mem64[f + 576]
 	.loc 1 23
-	ldx [%i1 + 576], %l1
+	ldx [%i1 + 576], %l2
 ! F10 = mem64[f + 640]
 	.loc 1 24
 	ldx [%i1 + 640], %l0
 ! F11 = mem64[f + 704]
 	.loc 1 25
-	ldx [%i1 + 704], %o4
+	ldx [%i1 + 704], %o3
 ! G = mem64[g + 640]
 	.loc 1 26
+	stx %i1, [%fp + 2023]
 	ldx [%i2 + 640], %o0
 ! B = F11 & G
 	.loc 1 27
-	and %o4, %o0, %o0
+	and %o3, %o0, %o0
 ! G = mem64[g + 704]
 	.loc 1 28
 	ldx [%i2 + 704], %o2
 ! A = F11 & G
 	.loc 1 29
-	and %o4, %o2, %o1
+	and %o3, %o2, %o1
 ! T = F10 & G
 	.loc 1 30
 	and %l0, %o2, %o2
@@ -69,22 +70,22 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	xor %o0, %o2, %o0
 ! H22 = A
 	.loc 1 32
-	stx %o1, [%fp + 1999]
+	mov %o1, %i1
 ! H21 = B
 	.loc 1 33
-	stx %o0, [%fp + 2007]
+	mov %o0, %i3
 ! G = mem64[g + 512]
 	.loc 1 34
 	ldx [%i2 + 512], %o0
 ! B = F11 & G
 	.loc 1 35
-	and %o4, %o0, %o0
+	and %o3, %o0, %o0
 ! G = mem64[g + 576]
 	.loc 1 36
 	ldx [%i2 + 576], %o1
 ! A = F11 & G
 	.loc 1 37
-	and %o4, %o1, %o2
+	and %o3, %o1, %o2
 ! T = F10 & G
 	.loc 1 38
 	and %l0, %o1, %o1
@@ -102,7 +103,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	xor %o2, %i4, %o2
 ! T = F9 & G
 	.loc 1 43
-	and %l1, %o1, %o1
+	and %l2, %o1, %o1
 ! B = B ^ T
 	.loc 1 44
 	xor %o0, %o1, %o0
@@ -111,34 +112,31 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2 + 704], %o1
 ! T = F9 & G
 	.loc 1 46
-	and %l1, %o1, %i4
+	and %l2, %o1, %i4
 ! A = A ^ T
 	.loc 1 47
 	xor %o2, %i4, %o2
 ! T = F8 & G
 	.loc 1 48
-	and %l3, %o1, %o1
+	and %l7, %o1, %o1
 ! B = B ^ T
 	.loc 1 49
 	xor %o0, %o1, %o0
-! H20 = A
-	.loc 1 50
-	stx %o2, [%fp + 2015]
 ! H19 = B
 	.loc 1 51
-	stx %o0, [%fp + 2023]
+	mov %o0, %i4
 ! G = mem64[g + 384]
 	.loc 1 52
 	ldx [%i2 + 384], %o0
 ! B = F11 & G
 	.loc 1 53
-	and %o4, %o0, %o0
+	and %o3, %o0, %o0
 ! G = mem64[g + 448]
 	.loc 1 54
 	ldx [%i2 + 448], %o1
 ! A = F11 & G
 	.loc 1 55
-	and %o4, %o1, %o2
+	and %o3, %o1, %i5
 ! T = F10 & G
 	.loc 1 56
 	and %l0, %o1, %o1
@@ -150,13 +148,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2 + 512], %o1
 ! T = F10 & G
 	.loc 1 59
-	and %l0, %o1, %i4
+	and %l0, %o1, %g1
 ! A = A ^ T
 	.loc 1 60
-	xor %o2, %i4, %o2
+	xor %i5, %g1, %i5
 ! T = F9 & G
 	.loc 1 61
-	and %l1, %o1, %o1
+	and %l2, %o1, %o1
 ! B = B ^ T
 	.loc 1 62
 	xor %o0, %o1, %o0
@@ -165,13 +163,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2 + 576], %o1
 ! T = F9 & G
 	.loc 1 64
-	and %l1, %o1, %i4
+	and %l2, %o1, %g1
 ! A = A ^ T
 	.loc 1 65
-	xor %o2, %i4, %o2
+	xor %i5, %g1, %i5
 ! T = F8 & G
 	.loc 1 66
-	and %l3, %o1, %o1
+	and %l7, %o1, %o1
 ! B = B ^ T
 	.loc 1 67
 	xor %o0, %o1, %o0
@@ -180,13 +178,13 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2 + 640], %o1
 ! T = F8 & G
 	.loc 1 69
-	and %l3, %o1, %i4
+	and %l7, %o1, %g1
 ! A = A ^ T
 	.loc 1 70
-	xor %o2, %i4, %o2
+	xor %i5, %g1, %i5
 ! T = F7 & G
 	.loc 1 71
-	and %l5, %o1, %o1
+	and %o7, %o1, %o1
 ! B = B ^ T
 	.loc 1 72
 	xor %o0, %o1, %o0
@@ -195,293 +193,291 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2 + 704], %o1
 ! T = F7 & G
 	.loc 1 74
-	and %l5, %o1, %i4
+	and %o7, %o1, %g1
 ! A = A ^ T
 	.loc 1 75
-	xor %o2, %i4, %o2
+	xor %i5, %g1, %i5
 ! T = F6 & G
 	.loc 1 76
-	and %l7, %o1, %o1
+	and %l6, %o1, %o1
 ! B = B ^ T
 	.loc 1 77
 	xor %o0, %o1, %o0
-! H18 = A
-	.loc 1 78
-	stx %o2, [%fp + 2031]
 ! H17 = B
 	.loc 1 79
-	mov %o0, %i4
+	mov %o0, %o1
 ! G = mem64[g + 256]
 	.loc 1 80
 	ldx [%i2 + 256], %o0
 ! B = F11 & G
 	.loc 1 81
-	and %o4, %o0, %o0
+	and %o3, %o0, %o0
 ! G = mem64[g + 320]
 	.loc 1 82
-	ldx [%i2 + 320], %o1
+	ldx [%i2 + 320], %g1
 ! A = F11 & G
 	.loc 1 83
-	and %o4, %o1, %o2
+	and %o3, %g1, %g4
 ! T = F10 & G
 	.loc 1 84
-	and %l0, %o1, %o1
+	and %l0, %g1, %g1
 ! B = B ^ T
 	.loc 1 85
-	xor %o0, %o1, %o0
+	xor %o0, %g1, %g1
 ! G = mem64[g + 384]
 	.loc 1 86
-	ldx [%i2 + 384], %o1
+	ldx [%i2 + 384], %g5
 ! T = F10 & G
 	.loc 1 87
-	and %l0, %o1, %i5
+	and %l0, %g5, %o0
 ! A = A ^ T
 	.loc 1 88
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F9 & G
 	.loc 1 89
-	and %l1, %o1, %o1
+	and %l2, %g5, %o0
 ! B = B ^ T
 	.loc 1 90
-	xor %o0, %o1, %o0
+	xor %g1, %o0, %g1
 ! G = mem64[g + 448]
 	.loc 1 91
-	ldx [%i2 + 448], %o1
+	ldx [%i2 + 448], %g5
 ! T = F9 & G
 	.loc 1 92
-	and %l1, %o1, %i5
+	and %l2, %g5, %o0
 ! A = A ^ T
 	.loc 1 93
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F8 & G
 	.loc 1 94
-	and %l3, %o1, %o1
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 95
-	xor %o0, %o1, %o0
+	xor %g1, %o0, %g1
 ! G = mem64[g + 512]
 	.loc 1 96
-	ldx [%i2 + 512], %o1
+	ldx [%i2 + 512], %g5
 ! T = F8 & G
 	.loc 1 97
-	and %l3, %o1, %i5
+	and %l7, %g5, %o0
 ! A = A ^ T
 	.loc 1 98
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F7 & G
 	.loc 1 99
-	and %l5, %o1, %o1
+	and %o7, %g5, %o0
 ! B = B ^ T
 	.loc 1 100
-	xor %o0, %o1, %o0
+	xor %g1, %o0, %g1
 ! G = mem64[g + 576]
 	.loc 1 101
-	ldx [%i2 + 576], %o1
+	ldx [%i2 + 576], %g5
 ! T = F7 & G
 	.loc 1 102
-	and %l5, %o1, %i5
+	and %o7, %g5, %o0
 ! A = A ^ T
 	.loc 1 103
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F6 & G
 	.loc 1 104
-	and %l7, %o1, %o1
+	and %l6, %g5, %o0
 ! B = B ^ T
 	.loc 1 105
-	xor %o0, %o1, %o0
+	xor %g1, %o0, %g1
 ! G = mem64[g + 640]
 	.loc 1 106
-	ldx [%i2 + 640], %o1
+	ldx [%i2 + 640], %g5
 ! T = F6 & G
 	.loc 1 107
-	and %l7, %o1, %i5
+	and %l6, %g5, %o0
 ! A = A ^ T
 	.loc 1 108
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F5 & G
 	.loc 1 109
-	and %i3, %o1, %o1
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 110
-	xor %o0, %o1, %o0
+	xor %g1, %o0, %g5
 ! G = mem64[g + 704]
 	.loc 1 111
-	ldx [%i2 + 704], %o1
+	ldx [%i2 + 704], %g1
 ! T = F5 & G
 	.loc 1 112
-	and %i3, %o1, %i5
+	and %l5, %g1, %o0
 ! A = A ^ T
 	.loc 1 113
-	xor %o2, %i5, %o2
+	xor %g4, %o0, %g4
 ! T = F4 & G
 	.loc 1 114
-	and %l6, %o1, %o1
+	and %l4, %g1, %o0
 ! B = B ^ T
 	.loc 1 115
-	xor %o0, %o1, %o0
+	xor %g5, %o0, %o0
 ! H15 = B
 	.loc 1 117
-	mov %o0, %i5
+	stx %g4, [%fp + 1999]
 ! G = mem64[g + 128]
 	.loc 1 118
+	stx %o0, [%fp + 2007]
 	ldx [%i2 + 128], %o0
 ! B = F11 & G
 	.loc 1 119
-	and %o4, %o0, %o0
+	and %o3, %o0, %o0
 ! G = mem64[g + 192]
 	.loc 1 120
-	ldx [%i2 + 192], %o1
+	ldx [%i2 + 192], %g1
 ! A = F11 & G
 	.loc 1 121
-	and %o4, %o1, %g1
+	and %o3, %g1, %g4
 ! T = F10 & G
 	.loc 1 122
-	and %l0, %o1, %o1
+	and %l0, %g1, %g1
 ! B = B ^ T
 	.loc 1 123
-	xor %o0, %o1, %g4
+	xor %o0, %g1, %g1
 ! G = mem64[g + 256]
 	.loc 1 124
-	ldx [%i2 + 256], %o0
+	ldx [%i2 + 256], %g5
 ! T = F10 & G
 	.loc 1 125
-	and %l0, %o0, %o1
+	and %l0, %g5, %o0
 ! A = A ^ T
 	.loc 1 126
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F9 & G
 	.loc 1 127
-	and %l1, %o0, %o0
+	and %l2, %g5, %o0
 ! B = B ^ T
 	.loc 1 128
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 320]
 	.loc 1 129
-	ldx [%i2 + 320], %o0
+	ldx [%i2 + 320], %g5
 ! T = F9 & G
 	.loc 1 130
-	and %l1, %o0, %o1
+	and %l2, %g5, %o0
 ! A = A ^ T
 	.loc 1 131
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F8 & G
 	.loc 1 132
-	and %l3, %o0, %o0
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 133
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 384]
 	.loc 1 134
-	ldx [%i2 + 384], %o0
+	ldx [%i2 + 384], %g5
 ! T = F8 & G
 	.loc 1 135
-	and %l3, %o0, %o1
+	and %l7, %g5, %o0
 ! A = A ^ T
 	.loc 1 136
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F7 & G
 	.loc 1 137
-	and %l5, %o0, %o0
+	and %o7, %g5, %o0
 ! B = B ^ T
 	.loc 1 138
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 448]
 	.loc 1 139
-	ldx [%i2 + 448], %o0
+	ldx [%i2 + 448], %g5
 ! T = F7 & G
 	.loc 1 140
-	and %l5, %o0, %o1
+	and %o7, %g5, %o0
 ! A = A ^ T
 	.loc 1 141
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F6 & G
 	.loc 1 142
-	and %l7, %o0, %o0
+	and %l6, %g5, %o0
 ! B = B ^ T
 	.loc 1 143
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 512]
 	.loc 1 144
-	ldx [%i2 + 512], %o0
+	ldx [%i2 + 512], %g5
 ! T = F6 & G
 	.loc 1 145
-	and %l7, %o0, %o1
+	and %l6, %g5, %o0
 ! A = A ^ T
 	.loc 1 146
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F5 & G
 	.loc 1 147
-	and %i3, %o0, %o0
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 148
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 576]
 	.loc 1 149
-	ldx [%i2 + 576], %o0
+	ldx [%i2 + 576], %g5
 ! T = F5 & G
 	.loc 1 150
-	and %i3, %o0, %o1
+	and %l5, %g5, %o0
 ! A = A ^ T
 	.loc 1 151
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F4 & G
 	.loc 1 152
-	and %l6, %o0, %o0
+	and %l4, %g5, %o0
 ! B = B ^ T
 	.loc 1 153
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 640]
 	.loc 1 154
-	ldx [%i2 + 640], %o0
+	ldx [%i2 + 640], %g5
 ! T = F4 & G
 	.loc 1 155
-	and %l6, %o0, %o1
+	and %l4, %g5, %o0
 ! A = A ^ T
 	.loc 1 156
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F3 & G
 	.loc 1 157
-	and %l4, %o0, %o0
+	and %l3, %g5, %o0
 ! B = B ^ T
 	.loc 1 158
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! G = mem64[g + 704]
 	.loc 1 159
-	ldx [%i2 + 704], %o0
+	ldx [%i2 + 704], %g5
 ! T = F3 & G
 	.loc 1 160
-	and %l4, %o0, %o1
+	and %l3, %g5, %o0
 ! A = A ^ T
 	.loc 1 161
-	xor %g1, %o1, %g1
+	xor %g4, %o0, %g4
 ! T = F2 & G
 	.loc 1 162
-	and %l2, %o0, %o0
+	and %l1, %g5, %o0
 ! B = B ^ T
 	.loc 1 163
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %o0
 ! B = B ^ H22
 	.loc 1 165
-	ldx [%fp + 1999], %o0
-	xor %g4, %o0, %g4
+	xor %o0, %i1, %o0
 ! G = mem64[g + 0]
 	.loc 1 167
+	stx %o0, [%fp + 2015]
 	ldx [%i2], %o0
 ! B = F11 & G
 	.loc 1 168
-	and %o4, %o0, %o1
+	and %o3, %o0, %g1
 ! G = mem64[g + 64]
 	.loc 1 169
 	ldx [%i2 + 64], %o0
 ! A = F11 & G
 	.loc 1 170
-	and %o4, %o0, %o4
+	and %o3, %o0, %o3
 ! T = F10 & G
 	.loc 1 171
 	and %l0, %o0, %o0
 ! B = B ^ T
 	.loc 1 172
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 128]
 	.loc 1 173
 	ldx [%i2 + 128], %g5
@@ -490,477 +486,467 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	and %l0, %g5, %o0
 ! A = A ^ T
 	.loc 1 175
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F9 & G
 	.loc 1 176
-	and %l1, %g5, %o0
+	and %l2, %g5, %o0
 ! B = B ^ T
 	.loc 1 177
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 192]
 	.loc 1 178
 	ldx [%i2 + 192], %g5
 ! T = F9 & G
 	.loc 1 179
-	and %l1, %g5, %o0
+	and %l2, %g5, %o0
 ! A = A ^ T
 	.loc 1 180
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F8 & G
 	.loc 1 181
-	and %l3, %g5, %o0
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 182
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 256]
 	.loc 1 183
 	ldx [%i2 + 256], %g5
 ! T = F8 & G
 	.loc 1 184
-	and %l3, %g5, %o0
+	and %l7, %g5, %o0
 ! A = A ^ T
 	.loc 1 185
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F7 & G
 	.loc 1 186
-	and %l5, %g5, %o0
+	and %o7, %g5, %o0
 ! B = B ^ T
 	.loc 1 187
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 320]
 	.loc 1 188
 	ldx [%i2 + 320], %g5
 ! T = F7 & G
 	.loc 1 189
-	and %l5, %g5, %o0
+	and %o7, %g5, %o0
 ! A = A ^ T
 	.loc 1 190
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F6 & G
 	.loc 1 191
-	and %l7, %g5, %o0
+	and %l6, %g5, %o0
 ! B = B ^ T
 	.loc 1 192
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 384]
 	.loc 1 193
 	ldx [%i2 + 384], %g5
 ! T = F6 & G
 	.loc 1 194
-	and %l7, %g5, %o0
+	and %l6, %g5, %o0
 ! A = A ^ T
 	.loc 1 195
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F5 & G
 	.loc 1 196
-	and %i3, %g5, %o0
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 197
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 448]
 	.loc 1 198
 	ldx [%i2 + 448], %g5
 ! T = F5 & G
 	.loc 1 199
-	and %i3, %g5, %o0
+	and %l5, %g5, %o0
 ! A = A ^ T
 	.loc 1 200
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F4 & G
 	.loc 1 201
-	and %l6, %g5, %o0
+	and %l4, %g5, %o0
 ! B = B ^ T
 	.loc 1 202
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 512]
 	.loc 1 203
 	ldx [%i2 + 512], %g5
 ! T = F4 & G
 	.loc 1 204
-	and %l6, %g5, %o0
+	and %l4, %g5, %o0
 ! A = A ^ T
 	.loc 1 205
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F3 & G
 	.loc 1 206
-	and %l4, %g5, %o0
+	and %l3, %g5, %o0
 ! B = B ^ T
 	.loc 1 207
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 576]
 	.loc 1 208
 	ldx [%i2 + 576], %g5
 ! T = F3 & G
 	.loc 1 209
-	and %l4, %g5, %o0
+	and %l3, %g5, %o0
 ! A = A ^ T
 	.loc 1 210
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F2 & G
 	.loc 1 211
-	and %l2, %g5, %o0
+	and %l1, %g5, %o0
 ! B = B ^ T
 	.loc 1 212
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 640]
 	.loc 1 213
 	ldx [%i2 + 640], %g5
 ! T = F2 & G
 	.loc 1 214
-	and %l2, %g5, %o0
+	and %l1, %g5, %o0
 ! A = A ^ T
 	.loc 1 215
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F1 & G
 	.loc 1 216
-	and %o7, %g5, %o0
+	and %o5, %g5, %o0
 ! B = B ^ T
 	.loc 1 217
-	xor %o1, %o0, %o1
+	xor %g1, %o0, %g1
 ! G = mem64[g + 704]
 	.loc 1 218
 	ldx [%i2 + 704], %g5
 ! T = F1 & G
 	.loc 1 219
-	and %o7, %g5, %o0
+	and %o5, %g5, %o0
 ! A = A ^ T
 	.loc 1 220
-	xor %o4, %o0, %o4
+	xor %o3, %o0, %o3
 ! T = F0 & G
 	.loc 1 221
-	and %o5, %g5, %o0
+	and %o4, %g5, %o0
 ! B = B ^ T
 	.loc 1 222
-	xor %o1, %o0, %g5
+	xor %g1, %o0, %g1
 ! A = A ^ H21
 	.loc 1 223
-	ldx [%fp + 2007], %o0
-	xor %o4, %o0, %o0
-! H12 = A
-	.loc 1 224
-	mov %o0, %o1
+	xor %o3, %i3, %o3
 ! B = B ^ H20
 	.loc 1 225
-	ldx [%fp + 2015], %o0
-	xor %g5, %o0, %o0
+	xor %g1, %o2, %g1
 ! mem64[h + 704] = B
 	.loc 1 226
-	stx %o0, [%i0 + 704]
+	stx %g1, [%i0 + 704]
 ! G = mem64[g + 0]
 	.loc 1 227
 	ldx [%i2], %o0
 ! A = F10 & G
 	.loc 1 228
-	and %l0, %o0, %l0
+	and %l0, %o0, %g1
 ! B = F9 & G
 	.loc 1 229
-	and %l1, %o0, %o4
+	and %l2, %o0, %l0
 ! G = mem64[g + 64]
 	.loc 1 230
 	ldx [%i2 + 64], %g5
 ! T = F9 & G
 	.loc 1 231
-	and %l1, %g5, %o0
+	and %l2, %g5, %o0
 ! A = A ^ T
 	.loc 1 232
-	xor %l0, %o0, %l0
+	xor %g1, %o0, %g1
 ! T = F8 & G
 	.loc 1 233
-	and %l3, %g5, %o0
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 234
-	xor %o4, %o0, %l1
+	xor %l0, %o0, %l2
 ! G = mem64[g + 128]
 	.loc 1 235
 	ldx [%i2 + 128], %o0
 ! T = F8 & G
 	.loc 1 236
-	and %l3, %o0, %o4
+	and %l7, %o0, %l0
 ! A = A ^ T
 	.loc 1 237
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F7 & G
 	.loc 1 238
-	and %l5, %o0, %o0
+	and %o7, %o0, %o0
 ! B = B ^ T
 	.loc 1 239
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 192]
 	.loc 1 240
 	ldx [%i2 + 192], %o0
 ! T = F7 & G
 	.loc 1 241
-	and %l5, %o0, %o4
+	and %o7, %o0, %l0
 ! A = A ^ T
 	.loc 1 242
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F6 & G
 	.loc 1 243
-	and %l7, %o0, %o0
+	and %l6, %o0, %o0
 ! B = B ^ T
 	.loc 1 244
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 256]
 	.loc 1 245
 	ldx [%i2 + 256], %o0
 ! T = F6 & G
 	.loc 1 246
-	and %l7, %o0, %o4
+	and %l6, %o0, %l0
 ! A = A ^ T
 	.loc 1 247
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F5 & G
 	.loc 1 248
-	and %i3, %o0, %o0
+	and %l5, %o0, %o0
 ! B = B ^ T
 	.loc 1 249
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 320]
 	.loc 1 250
 	ldx [%i2 + 320], %o0
 ! T = F5 & G
 	.loc 1 251
-	and %i3, %o0, %o4
+	and %l5, %o0, %l0
 ! A = A ^ T
 	.loc 1 252
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F4 & G
 	.loc 1 253
-	and %l6, %o0, %o0
+	and %l4, %o0, %o0
 ! B = B ^ T
 	.loc 1 254
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 384]
 	.loc 1 255
 	ldx [%i2 + 384], %o0
 ! T = F4 & G
 	.loc 1 256
-	and %l6, %o0, %o4
+	and %l4, %o0, %l0
 ! A = A ^ T
 	.loc 1 257
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F3 & G
 	.loc 1 258
-	and %l4, %o0, %o0
+	and %l3, %o0, %o0
 ! B = B ^ T
 	.loc 1 259
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 448]
 	.loc 1 260
 	ldx [%i2 + 448], %o0
 ! T = F3 & G
 	.loc 1 261
-	and %l4, %o0, %o4
+	and %l3, %o0, %l0
 ! A = A ^ T
 	.loc 1 262
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F2 & G
 	.loc 1 263
-	and %l2, %o0, %o0
+	and %l1, %o0, %o0
 ! B = B ^ T
 	.loc 1 264
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 512]
 	.loc 1 265
 	ldx [%i2 + 512], %o0
 ! T = F2 & G
 	.loc 1 266
-	and %l2, %o0, %o4
+	and %l1, %o0, %l0
 ! A = A ^ T
 	.loc 1 267
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F1 & G
 	.loc 1 268
-	and %o7, %o0, %o0
+	and %o5, %o0, %o0
 ! B = B ^ T
 	.loc 1 269
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 576]
 	.loc 1 270
 	ldx [%i2 + 576], %o0
 ! T = F1 & G
 	.loc 1 271
-	and %o7, %o0, %o4
+	and %o5, %o0, %l0
 ! A = A ^ T
 	.loc 1 272
-	xor %l0, %o4, %l0
+	xor %g1, %l0, %g1
 ! T = F0 & G
 	.loc 1 273
-	and %o5, %o0, %o0
+	and %o4, %o0, %o0
 ! B = B ^ T
 	.loc 1 274
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! G = mem64[g + 640]
 	.loc 1 275
 	ldx [%i2 + 640], %o0
 ! T = F0 & G
 	.loc 1 276
-	and %o5, %o0, %o0
+	and %o4, %o0, %o0
 ! A = A ^ T
 	.loc 1 277
-	xor %l0, %o0, %l0
+	xor %g1, %o0, %g1
 ! A = A ^ H19
 	.loc 1 278
-	ldx [%fp + 2023], %o0
-	xor %l0, %o0, %l0
+	xor %g1, %i4, %g1
 ! A = A ^ H22
 	.loc 1 279
-	ldx [%fp + 1999], %o0
-	xor %l0, %o0, %l0
+	xor %g1, %i1, %g1
 ! mem64[h + 640] = A
 	.loc 1 280
-	stx %l0, [%i0 + 640]
+	stx %g1, [%i0 + 640]
 ! B = B ^ H18
 	.loc 1 281
-	ldx [%fp + 2031], %o0
-	xor %l1, %o0, %l1
+	xor %l2, %i5, %l2
 ! B = B ^ H21
 	.loc 1 282
-	ldx [%fp + 2007], %o0
-	xor %l1, %o0, %l1
+	xor %l2, %i3, %l2
 ! mem64[h + 576] = B
 	.loc 1 283
-	stx %l1, [%i0 + 576]
+	stx %l2, [%i0 + 576]
 ! G = mem64[g + 0]
 	.loc 1 284
 	ldx [%i2], %o0
 ! A = F8 & G
 	.loc 1 285
-	and %l3, %o0, %o4
+	and %l7, %o0, %l0
 ! B = F7 & G
 	.loc 1 286
-	and %l5, %o0, %o0
+	and %o7, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 287
-	ldx [%i2 + 64], %l0
+	ldx [%i2 + 64], %l2
 ! T = F7 & G
 	.loc 1 288
-	and %l5, %l0, %l1
+	and %o7, %l2, %o7
 ! A = A ^ T
 	.loc 1 289
-	xor %o4, %l1, %o4
+	xor %l0, %o7, %l0
 ! T = F6 & G
 	.loc 1 290
-	and %l7, %l0, %l0
+	and %l6, %l2, %o7
 ! B = B ^ T
 	.loc 1 291
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 128]
 	.loc 1 292
-	ldx [%i2 + 128], %l0
+	ldx [%i2 + 128], %o7
 ! T = F6 & G
 	.loc 1 293
-	and %l7, %l0, %l1
+	and %l6, %o7, %l2
 ! A = A ^ T
 	.loc 1 294
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F5 & G
 	.loc 1 295
-	and %i3, %l0, %l0
+	and %l5, %o7, %o7
 ! B = B ^ T
 	.loc 1 296
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 192]
 	.loc 1 297
-	ldx [%i2 + 192], %l0
+	ldx [%i2 + 192], %o7
 ! T = F5 & G
 	.loc 1 298
-	and %i3, %l0, %l1
+	and %l5, %o7, %l2
 ! A = A ^ T
 	.loc 1 299
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F4 & G
 	.loc 1 300
-	and %l6, %l0, %l0
+	and %l4, %o7, %o7
 ! B = B ^ T
 	.loc 1 301
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 256]
 	.loc 1 302
-	ldx [%i2 + 256], %l0
+	ldx [%i2 + 256], %o7
 ! T = F4 & G
 	.loc 1 303
-	and %l6, %l0, %l1
+	and %l4, %o7, %l2
 ! A = A ^ T
 	.loc 1 304
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F3 & G
 	.loc 1 305
-	and %l4, %l0, %l0
+	and %l3, %o7, %o7
 ! B = B ^ T
 	.loc 1 306
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 320]
 	.loc 1 307
-	ldx [%i2 + 320], %l0
+	ldx [%i2 + 320], %o7
 ! T = F3 & G
 	.loc 1 308
-	and %l4, %l0, %l1
+	and %l3, %o7, %l2
 ! A = A ^ T
 	.loc 1 309
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F2 & G
 	.loc 1 310
-	and %l2, %l0, %l0
+	and %l1, %o7, %o7
 ! B = B ^ T
 	.loc 1 311
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 384]
 	.loc 1 312
-	ldx [%i2 + 384], %l0
+	ldx [%i2 + 384], %o7
 ! T = F2 & G
 	.loc 1 313
-	and %l2, %l0, %l1
+	and %l1, %o7, %l2
 ! A = A ^ T
 	.loc 1 314
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F1 & G
 	.loc 1 315
-	and %o7, %l0, %l0
+	and %o5, %o7, %o7
 ! B = B ^ T
 	.loc 1 316
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 448]
 	.loc 1 317
-	ldx [%i2 + 448], %l0
+	ldx [%i2 + 448], %o7
 ! T = F1 & G
 	.loc 1 318
-	and %o7, %l0, %l1
+	and %o5, %o7, %l2
 ! A = A ^ T
 	.loc 1 319
-	xor %o4, %l1, %o4
+	xor %l0, %l2, %l0
 ! T = F0 & G
 	.loc 1 320
-	and %o5, %l0, %l0
+	and %o4, %o7, %o7
 ! B = B ^ T
 	.loc 1 321
-	xor %o0, %l0, %l0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 512]
 	.loc 1 322
-	ldx [%i2 + 512], %o0
+	ldx [%i2 + 512], %o7
 ! T = F0 & G
 	.loc 1 323
-	and %o5, %o0, %o0
+	and %o4, %o7, %o7
 ! A = A ^ T
 	.loc 1 324
-	xor %o4, %o0, %o4
+	xor %l0, %o7, %l0
 ! A = A ^ H17
 	.loc 1 325
-	xor %o4, %i4, %o4
+	xor %l0, %o1, %l0
 ! A = A ^ H20
 	.loc 1 326
-	ldx [%fp + 2015], %o0
-	xor %o4, %o0, %o4
+	xor %l0, %o2, %l0
 ! mem64[h + 512] = A
 	.loc 1 327
-	stx %o4, [%i0 + 512]
+	stx %l0, [%i0 + 512]
 ! B = B ^ H16
 	.loc 1 328
-	xor %l0, %o2, %o0
+	ldx [%fp + 1999], %l2
+	xor %o0, %l2, %o0
 ! B = B ^ H19
 	.loc 1 329
-	ldx [%fp + 2023], %o4
-	xor %o0, %o4, %o0
+	xor %o0, %i4, %o0
 ! mem64[h + 448] = B
 	.loc 1 330
 	stx %o0, [%i0 + 448]
@@ -969,110 +955,110 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2], %o0
 ! A = F6 & G
 	.loc 1 332
-	and %l7, %o0, %o4
+	and %l6, %o0, %o2
 ! B = F5 & G
 	.loc 1 333
-	and %i3, %o0, %o0
+	and %l5, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 334
-	ldx [%i2 + 64], %l0
+	ldx [%i2 + 64], %o7
 ! T = F5 & G
 	.loc 1 335
-	and %i3, %l0, %l1
+	and %l5, %o7, %l0
 ! A = A ^ T
 	.loc 1 336
-	xor %o4, %l1, %o4
+	xor %o2, %l0, %o2
 ! T = F4 & G
 	.loc 1 337
-	and %l6, %l0, %l0
+	and %l4, %o7, %o7
 ! B = B ^ T
 	.loc 1 338
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 128]
 	.loc 1 339
-	ldx [%i2 + 128], %l0
+	ldx [%i2 + 128], %o7
 ! T = F4 & G
 	.loc 1 340
-	and %l6, %l0, %l1
+	and %l4, %o7, %l0
 ! A = A ^ T
 	.loc 1 341
-	xor %o4, %l1, %o4
+	xor %o2, %l0, %o2
 ! T = F3 & G
 	.loc 1 342
-	and %l4, %l0, %l0
+	and %l3, %o7, %o7
 ! B = B ^ T
 	.loc 1 343
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 192]
 	.loc 1 344
-	ldx [%i2 + 192], %l0
+	ldx [%i2 + 192], %o7
 ! T = F3 & G
 	.loc 1 345
-	and %l4, %l0, %l1
+	and %l3, %o7, %l0
 ! A = A ^ T
 	.loc 1 346
-	xor %o4, %l1, %o4
+	xor %o2, %l0, %o2
 ! T = F2 & G
 	.loc 1 347
-	and %l2, %l0, %l0
+	and %l1, %o7, %o7
 ! B = B ^ T
 	.loc 1 348
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 256]
 	.loc 1 349
-	ldx [%i2 + 256], %l0
+	ldx [%i2 + 256], %o7
 ! T = F2 & G
 	.loc 1 350
-	and %l2, %l0, %l1
+	and %l1, %o7, %l0
 ! A = A ^ T
 	.loc 1 351
-	xor %o4, %l1, %o4
+	xor %o2, %l0, %o2
 ! T = F1 & G
 	.loc 1 352
-	and %o7, %l0, %l0
+	and %o5, %o7, %o7
 ! B = B ^ T
 	.loc 1 353
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 320]
 	.loc 1 354
-	ldx [%i2 + 320], %l0
+	ldx [%i2 + 320], %o7
 ! T = F1 & G
 	.loc 1 355
-	and %o7, %l0, %l1
+	and %o5, %o7, %l0
 ! A = A ^ T
 	.loc 1 356
-	xor %o4, %l1, %o4
+	xor %o2, %l0, %o2
 ! T = F0 & G
 	.loc 1 357
-	and %o5, %l0, %l0
+	and %o4, %o7, %o7
 ! B = B ^ T
 	.loc 1 358
-	xor %o0, %l0, %o0
+	xor %o0, %o7, %o0
 ! G = mem64[g + 384]
 	.loc 1 359
-	ldx [%i2 + 384], %l0
+	ldx [%i2 + 384], %o7
 ! T = F0 & G
 	.loc 1 360
-	and %o5, %l0, %l0
+	and %o4, %o7, %o7
 ! A = A ^ T
 	.loc 1 361
-	xor %o4, %l0, %o4
+	xor %o2, %o7, %o2
 ! A = A ^ H15
 	.loc 1 362
-	xor %o4, %i5, %o4
+	ldx [%fp + 2007], %l0
+	xor %o2, %l0, %o2
 ! A = A ^ H18
 	.loc 1 363
-	ldx [%fp + 2031], %l0
-	xor %o4, %l0, %o4
+	xor %o2, %i5, %o2
 ! mem64[h + 384] = A
 	.loc 1 364
-	stx %o4, [%i0 + 384]
+	stx %o2, [%i0 + 384]
 ! B = B ^ H14
 	.loc 1 365
-	xor %o0, %g1, %o0
+	xor %o0, %g4, %o0
 ! B = B ^ H17
 	.loc 1 366
-	xor %o0, %i4, %o0
+	xor %o0, %o1, %o0
 ! mem64[h + 320] = B
 	.loc 1 367
 	stx %o0, [%i0 + 320]
@@ -1081,79 +1067,80 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2], %o0
 ! A = F4 & G
 	.loc 1 369
-	and %l6, %o0, %o4
+	and %l4, %o0, %o1
 ! B = F3 & G
 	.loc 1 370
-	and %l4, %o0, %o0
+	and %l3, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 371
-	ldx [%i2 + 64], %l0
+	ldx [%i2 + 64], %o2
 ! T = F3 & G
 	.loc 1 372
-	and %l4, %l0, %l1
+	and %l3, %o2, %o7
 ! A = A ^ T
 	.loc 1 373
-	xor %o4, %l1, %o4
+	xor %o1, %o7, %o1
 ! T = F2 & G
 	.loc 1 374
-	and %l2, %l0, %l0
+	and %l1, %o2, %o2
 ! B = B ^ T
 	.loc 1 375
-	xor %o0, %l0, %o0
+	xor %o0, %o2, %o0
 ! G = mem64[g + 128]
 	.loc 1 376
-	ldx [%i2 + 128], %l0
+	ldx [%i2 + 128], %o2
 ! T = F2 & G
 	.loc 1 377
-	and %l2, %l0, %l1
+	and %l1, %o2, %o7
 ! A = A ^ T
 	.loc 1 378
-	xor %o4, %l1, %o4
+	xor %o1, %o7, %o1
 ! T = F1 & G
 	.loc 1 379
-	and %o7, %l0, %l0
+	and %o5, %o2, %o2
 ! B = B ^ T
 	.loc 1 380
-	xor %o0, %l0, %o0
+	xor %o0, %o2, %o0
 ! G = mem64[g + 192]
 	.loc 1 381
-	ldx [%i2 + 192], %l0
+	ldx [%i2 + 192], %o2
 ! T = F1 & G
 	.loc 1 382
-	and %o7, %l0, %l1
+	and %o5, %o2, %o7
 ! A = A ^ T
 	.loc 1 383
-	xor %o4, %l1, %o4
+	xor %o1, %o7, %o1
 ! T = F0 & G
 	.loc 1 384
-	and %o5, %l0, %l0
+	and %o4, %o2, %o2
 ! B = B ^ T
 	.loc 1 385
-	xor %o0, %l0, %o0
+	xor %o0, %o2, %o0
 ! G = mem64[g + 256]
 	.loc 1 386
-	ldx [%i2 + 256], %l0
+	ldx [%i2 + 256], %o2
 ! T = F0 & G
 	.loc 1 387
-	and %o5, %l0, %l0
+	and %o4, %o2, %o2
 ! A = A ^ T
 	.loc 1 388
-	xor %o4, %l0, %o4
+	xor %o1, %o2, %o1
 ! A = A ^ H13
 	.loc 1 389
-	xor %o4, %g4, %o4
+	ldx [%fp + 2015], %o7
+	xor %o1, %o7, %o1
 ! A = A ^ H16
 	.loc 1 390
-	xor %o4, %o2, %o4
+	xor %o1, %l2, %o1
 ! mem64[h + 256] = A
 	.loc 1 391
-	stx %o4, [%i0 + 256]
+	stx %o1, [%i0 + 256]
 ! B = B ^ H12
 	.loc 1 392
-	xor %o0, %o1, %o0
+	xor %o0, %o3, %o0
 ! B = B ^ H15
 	.loc 1 393
-	xor %o0, %i5, %o0
+	xor %o0, %l0, %o0
 ! mem64[h + 192] = B
 	.loc 1 394
 	stx %o0, [%i0 + 192]
@@ -1162,43 +1149,43 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2], %o0
 ! A = F2 & G
 	.loc 1 396
-	and %l2, %o0, %o2
+	and %l1, %o0, %o1
 ! B = F1 & G
 	.loc 1 397
-	and %o7, %o0, %o0
+	and %o5, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 398
-	ldx [%i2 + 64], %o4
+	ldx [%i2 + 64], %o2
 ! T = F1 & G
 	.loc 1 399
-	and %o7, %o4, %o7
+	and %o5, %o2, %o5
 ! A = A ^ T
 	.loc 1 400
-	xor %o2, %o7, %o2
+	xor %o1, %o5, %o1
 ! T = F0 & G
 	.loc 1 401
-	and %o5, %o4, %o4
+	and %o4, %o2, %o2
 ! B = B ^ T
 	.loc 1 402
-	xor %o0, %o4, %o0
+	xor %o0, %o2, %o0
 ! G = mem64[g + 128]
 	.loc 1 403
-	ldx [%i2 + 128], %o4
+	ldx [%i2 + 128], %o2
 ! T = F0 & G
 	.loc 1 404
-	and %o5, %o4, %o4
+	and %o4, %o2, %o2
 ! A = A ^ T
 	.loc 1 405
-	xor %o2, %o4, %o2
+	xor %o1, %o2, %o1
 ! A = A ^ H14
 	.loc 1 406
-	xor %o2, %g1, %o2
+	xor %o1, %g4, %o1
 ! mem64[h + 128] = A
 	.loc 1 407
-	stx %o2, [%i0 + 128]
+	stx %o1, [%i0 + 128]
 ! B = B ^ H13
 	.loc 1 408
-	xor %o0, %g4, %o0
+	xor %o0, %o7, %o0
 ! mem64[h + 64] = B
 	.loc 1 409
 	stx %o0, [%i0 + 64]
@@ -1207,10 +1194,10 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	ldx [%i2], %o0
 ! A = F0 & G
 	.loc 1 411
-	and %o5, %o0, %o0
+	and %o4, %o0, %o0
 ! A = A ^ H12
 	.loc 1 412
-	xor %o0, %o1, %o0
+	xor %o0, %o3, %o0
 ! mem64[h + 0] = A
 	.loc 1 413
 	stx %o0, [%i0]
@@ -1219,16 +1206,18 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul:
 	add %i0, 8, %i0
 ! f = f + 8
 	.loc 1 415
+	ldx [%fp + 2023], %i1
 	add %i1, 8, %i1
 ! g = g + 8
 	.loc 1 416
 	add %i2, 8, %i2
 ! i = i - 1
 	.loc 1 417
-	sub %o3, 1, %o3
+	ldx [%fp + 2031], %o0
+	sub %o0, 1, %o0
 ! =? i - 0
 	.loc 1 418
-	cmp %o3, 0
+	cmp %o0, 0
 ! goto pass if !=
 	.loc 1 419
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec512_mul_sparc64_mul.pass

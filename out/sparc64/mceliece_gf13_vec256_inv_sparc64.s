@@ -11,4900 +11,4605 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64_inv:
 ! i = 4
 	.loc 1 16
 	mov 4, %o0
-	stx %i0, [%fp + 2007]
-	stx %i1, [%fp + 2015]
-	stx %o0, [%fp + 2023]
+	mov %i0, %o5
 .Lqhasm_kernel_mceliece_gf13_vec256_inv_sparc64_inv.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 18
-	ldx [%fp + 2015], %o0
-	ldx [%o0], %o1
-	stx %o1, [%fp + 2031]
+	stx %o0, [%fp + 2039]
+	stx %o5, [%fp + 2023]
+	ldx [%i1], %l5
 ! v1 = mem64[f + 352]
 	.loc 1 19
-	ldx [%o0 + 352], %l4
+	ldx [%i1 + 352], %l6
 ! v2 = v0 ^ v1
 	.loc 1 20
-	xor %o1, %l4, %l6
+	xor %l5, %l6, %l4
 ! v3 = mem64[f + 224]
 	.loc 1 21
-	ldx [%o0 + 224], %l7
+	ldx [%i1 + 224], %l3
 ! v4 = v3 ^ v1
 	.loc 1 22
-	xor %l7, %l4, %o0
+	xor %l3, %l6, %o0
 ! v5 = mem64[f + 384]
 	.loc 1 23
-	ldx [%fp + 2015], %o1
-	ldx [%o1 + 384], %l5
+	ldx [%i1 + 384], %l7
 ! v4 = v4 ^ v5
 	.loc 1 24
-	xor %o0, %l5, %i0
+	xor %o0, %l7, %l0
 ! v6 = mem64[f + 32]
 	.loc 1 25
-	mov %o1, %o0
-	ldx [%o0 + 32], %o0
-	stx %o0, [%fp + 1711]
+	ldx [%i1 + 32], %i0
 ! v7 = v6 ^ v3
 	.loc 1 26
-	xor %o0, %l7, %l3
+	xor %i0, %l3, %l1
 ! v8 = mem64[f + 256]
 	.loc 1 27
-	mov %o1, %o0
-	ldx [%o0 + 256], %l2
+	ldx [%i1 + 256], %l2
 ! v9 = v8 ^ v1
 	.loc 1 28
-	xor %l2, %l4, %o0
+	xor %l2, %l6, %o0
 ! v9 = v9 ^ v5
 	.loc 1 29
-	xor %o0, %l5, %i1
+	xor %o0, %l7, %o7
 ! v10 = mem64[f + 64]
 	.loc 1 30
-	mov %o1, %o0
-	ldx [%o0 + 64], %o0
-	stx %o0, [%fp + 1719]
+	ldx [%i1 + 64], %i2
 ! v11 = v10 ^ v3
 	.loc 1 31
-	xor %o0, %l7, %o0
+	xor %i2, %l3, %o0
 ! v11 = v11 ^ v8
 	.loc 1 32
 	xor %o0, %l2, %o0
 ! v11 = v11 ^ v1
 	.loc 1 33
-	xor %o0, %l4, %o0
+	xor %o0, %l6, %o0
 ! v11 = v11 ^ v5
 	.loc 1 34
-	xor %o0, %l5, %i2
+	xor %o0, %l7, %o5
 ! v12 = mem64[f + 288]
 	.loc 1 35
-	mov %o1, %o0
-	ldx [%o0 + 288], %l0
+	ldx [%i1 + 288], %g1
 ! v13 = v3 ^ v12
 	.loc 1 36
-	xor %l7, %l0, %l1
+	xor %l3, %g1, %o4
 ! v14 = mem64[f + 96]
 	.loc 1 37
-	ldx [%o0 + 96], %o0
-	stx %o0, [%fp + 1727]
+	ldx [%i1 + 96], %i3
 ! v15 = v14 ^ v8
 	.loc 1 38
-	xor %o0, %l2, %o0
+	xor %i3, %l2, %o0
 ! v15 = v15 ^ v12
 	.loc 1 39
-	xor %o0, %l0, %o0
+	xor %o0, %g1, %o0
 ! v15 = v15 ^ v5
 	.loc 1 40
-	xor %o0, %l5, %o7
+	xor %o0, %l7, %i4
 ! v16 = mem64[f + 320]
 	.loc 1 41
-	mov %o1, %o0
-	ldx [%o0 + 320], %i3
+	ldx [%i1 + 320], %i5
 ! v17 = v8 ^ v16
 	.loc 1 42
-	xor %l2, %i3, %o5
+	xor %l2, %i5, %o3
 ! v18 = mem64[f + 128]
 	.loc 1 43
-	ldx [%o0 + 128], %o0
-	stx %o0, [%fp + 1735]
+	ldx [%i1 + 128], %o2
 ! v19 = v18 ^ v12
 	.loc 1 44
-	xor %o0, %l0, %o0
+	xor %o2, %g1, %o0
 ! v19 = v19 ^ v16
 	.loc 1 45
-	xor %o0, %i3, %i4
+	xor %o0, %i5, %o1
 ! v20 = v12 ^ v1
 	.loc 1 46
-	xor %l0, %l4, %o4
+	xor %g1, %l6, %o0
 ! v21 = mem64[f + 160]
 	.loc 1 47
-	mov %o1, %o0
-	ldx [%o0 + 160], %o0
-	stx %o0, [%fp + 1743]
+	stx %o0, [%fp + 1727]
+	stx %g1, [%fp + 1767]
+	ldx [%i1 + 160], %g1
 ! v22 = v21 ^ v16
 	.loc 1 48
-	xor %o0, %i3, %o0
+	xor %g1, %i5, %o0
 ! v22 = v22 ^ v1
 	.loc 1 49
-	xor %o0, %l4, %i5
+	xor %o0, %l6, %o0
 ! v23 = v16 ^ v5
 	.loc 1 50
-	xor %i3, %l5, %o3
+	stx %o0, [%fp + 1839]
+	xor %i5, %l7, %o0
 ! v24 = mem64[f + 192]
 	.loc 1 51
-	mov %o1, %o0
-	ldx [%o0 + 192], %o2
+	stx %o0, [%fp + 1751]
+	stx %i5, [%fp + 1783]
+	ldx [%i1 + 192], %i5
 ! v25 = v24 ^ v1
 	.loc 1 52
-	xor %o2, %l4, %o0
+	stx %i1, [%fp + 2031]
+	xor %i5, %l6, %o0
 ! v25 = v25 ^ v5
 	.loc 1 53
-	xor %o0, %l5, %o0
-	stx %o0, [%fp + 1783]
+	stx %l6, [%fp + 1719]
+	xor %o0, %l7, %o0
 ! v26 = v2 & v0
 	.loc 1 54
-	ldx [%fp + 2031], %g4
-	and %l6, %g4, %o0
-	stx %o0, [%fp + 1751]
+	stx %o0, [%fp + 1847]
+	stx %l7, [%fp + 1735]
+	and %l4, %l5, %o0
 ! v27 = v2 & v6
 	.loc 1 55
-	ldx [%fp + 1711], %g1
-	and %l6, %g1, %o0
+	stx %o0, [%fp + 1815]
+	and %l4, %i0, %o0
 ! v28 = v4 & v0
 	.loc 1 56
-	and %i0, %g4, %o1
+	and %l0, %l5, %l6
 ! v28 = v27 ^ v28
 	.loc 1 57
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1791]
+	xor %o0, %l6, %l6
 ! v27 = v2 & v10
 	.loc 1 58
-	ldx [%fp + 1719], %o0
-	and %l6, %o0, %o1
+	stx %l6, [%fp + 1855]
+	and %l4, %i2, %l7
 ! v29 = v4 & v6
 	.loc 1 59
-	and %i0, %g1, %g5
+	and %l0, %i0, %o0
 ! v30 = v7 & v0
 	.loc 1 60
-	and %l3, %g4, %g4
+	and %l1, %l5, %l6
 ! v29 = v27 ^ v29
 	.loc 1 61
-	xor %o1, %g5, %o1
+	xor %l7, %o0, %o0
 ! v30 = v29 ^ v30
 	.loc 1 62
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1799]
+	xor %o0, %l6, %l6
 ! v29 = v2 & v14
 	.loc 1 63
-	ldx [%fp + 1727], %o1
-	and %l6, %o1, %g4
+	stx %l6, [%fp + 1863]
+	and %l4, %i3, %l7
 ! v27 = v4 & v10
 	.loc 1 64
-	and %i0, %o0, %g5
+	and %l0, %i2, %i1
 ! v31 = v7 & v6
 	.loc 1 65
-	and %l3, %g1, %g1
+	and %l1, %i0, %o0
 ! v32 = v9 & v0
 	.loc 1 66
-	ldx [%fp + 2031], %o0
-	and %i1, %o0, %o0
+	and %o7, %l5, %l6
 ! v27 = v29 ^ v27
 	.loc 1 67
-	xor %g4, %g5, %g5
+	xor %l7, %i1, %i1
 ! v31 = v27 ^ v31
 	.loc 1 68
-	xor %g5, %g1, %g1
+	xor %i1, %o0, %o0
 ! v32 = v31 ^ v32
 	.loc 1 69
-	xor %g1, %o0, %o0
-	stx %o0, [%fp + 1807]
+	xor %o0, %l6, %l6
 ! v31 = v2 & v18
 	.loc 1 70
-	ldx [%fp + 1735], %o0
-	and %l6, %o0, %g1
+	stx %l6, [%fp + 1871]
+	and %l4, %o2, %o0
 ! v27 = v4 & v14
 	.loc 1 71
-	and %i0, %o1, %g4
+	and %l0, %i3, %l6
 ! v29 = v7 & v10
 	.loc 1 72
-	ldx [%fp + 1719], %o0
-	and %l3, %o0, %g5
+	and %l1, %i2, %l7
 ! v33 = v9 & v6
 	.loc 1 73
-	ldx [%fp + 1711], %o0
-	and %i1, %o0, %o0
+	and %o7, %i0, %g4
 ! v34 = v11 & v0
 	.loc 1 74
-	ldx [%fp + 2031], %o1
-	and %i2, %o1, %o1
+	and %o5, %l5, %i1
 ! v27 = v31 ^ v27
 	.loc 1 75
-	xor %g1, %g4, %g1
+	xor %o0, %l6, %l6
 ! v29 = v27 ^ v29
 	.loc 1 76
-	xor %g1, %g5, %g1
+	xor %l6, %l7, %l7
 ! v33 = v29 ^ v33
 	.loc 1 77
-	xor %g1, %o0, %o0
+	xor %l7, %g4, %g4
 ! v34 = v33 ^ v34
 	.loc 1 78
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1815]
+	xor %g4, %i1, %i1
 ! v33 = v2 & v21
 	.loc 1 79
-	ldx [%fp + 1743], %o0
-	and %l6, %o0, %o0
-	stx %o0, [%fp + 1767]
+	stx %i1, [%fp + 1879]
+	and %l4, %g1, %o0
 ! v29 = v4 & v18
 	.loc 1 80
-	ldx [%fp + 1735], %o0
-	and %i0, %o0, %g1
+	and %l0, %o2, %l6
 ! v27 = v7 & v14
 	.loc 1 81
-	ldx [%fp + 1727], %o0
-	and %l3, %o0, %g4
+	and %l1, %i3, %g5
 ! v31 = v9 & v10
 	.loc 1 82
-	ldx [%fp + 1719], %o0
-	and %i1, %o0, %g5
+	and %o7, %i2, %g4
 ! v35 = v11 & v6
 	.loc 1 83
-	ldx [%fp + 1711], %o0
-	and %i2, %o0, %o0
-	stx %o0, [%fp + 1759]
+	and %o5, %i0, %i1
 ! v36 = v13 & v0
 	.loc 1 84
-	ldx [%fp + 2031], %o0
-	and %l1, %o0, %o1
+	and %o4, %l5, %l7
 ! v29 = v33 ^ v29
 	.loc 1 85
-	ldx [%fp + 1767], %o0
-	xor %o0, %g1, %o0
+	xor %o0, %l6, %l6
 ! v27 = v29 ^ v27
 	.loc 1 86
-	xor %o0, %g4, %o0
+	xor %l6, %g5, %g5
 ! v31 = v27 ^ v31
 	.loc 1 87
-	xor %o0, %g5, %o0
+	xor %g5, %g4, %g4
 ! v35 = v31 ^ v35
 	.loc 1 88
-	ldx [%fp + 1759], %g1
-	xor %o0, %g1, %o0
+	xor %g4, %i1, %i1
 ! v36 = v35 ^ v36
 	.loc 1 89
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1823]
+	xor %i1, %l7, %l7
 ! v35 = v2 & v24
 	.loc 1 90
-	and %l6, %o2, %o0
-	stx %o0, [%fp + 1767]
+	stx %l7, [%fp + 1887]
+	and %l4, %i5, %g4
 ! v31 = v4 & v21
 	.loc 1 91
-	ldx [%fp + 1743], %o0
-	and %i0, %o0, %g5
+	stx %l4, [%fp + 1711]
+	and %l0, %g1, %o0
 ! v27 = v7 & v18
 	.loc 1 92
-	ldx [%fp + 1735], %o0
-	and %l3, %o0, %o0
-	stx %o0, [%fp + 1775]
+	and %l1, %o2, %g5
 ! v29 = v9 & v14
 	.loc 1 93
-	ldx [%fp + 1727], %o0
-	and %i1, %o0, %g4
+	and %o7, %i3, %i1
 ! v33 = v11 & v10
 	.loc 1 94
-	ldx [%fp + 1719], %o0
-	and %i2, %o0, %g1
+	and %o5, %i2, %l7
 ! v37 = v13 & v6
 	.loc 1 95
-	ldx [%fp + 1711], %o0
-	and %l1, %o0, %o0
-	stx %o0, [%fp + 1759]
+	and %o4, %i0, %l6
 ! v38 = v15 & v0
 	.loc 1 96
-	ldx [%fp + 2031], %o0
-	and %o7, %o0, %o1
+	and %i4, %l5, %l4
 ! v31 = v35 ^ v31
 	.loc 1 97
-	ldx [%fp + 1767], %o0
-	xor %o0, %g5, %o0
+	xor %g4, %o0, %o0
 ! v27 = v31 ^ v27
 	.loc 1 98
-	ldx [%fp + 1775], %g5
-	xor %o0, %g5, %o0
+	xor %o0, %g5, %g5
 ! v29 = v27 ^ v29
 	.loc 1 99
-	xor %o0, %g4, %o0
+	xor %g5, %i1, %i1
 ! v33 = v29 ^ v33
 	.loc 1 100
-	xor %o0, %g1, %o0
+	xor %i1, %l7, %l7
 ! v37 = v33 ^ v37
 	.loc 1 101
-	ldx [%fp + 1759], %g1
-	xor %o0, %g1, %o0
+	xor %l7, %l6, %l6
 ! v38 = v37 ^ v38
 	.loc 1 102
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1831]
+	xor %l6, %l4, %l4
 ! v37 = v4 & v24
 	.loc 1 103
-	and %i0, %o2, %o0
-	stx %o0, [%fp + 1759]
+	stx %l4, [%fp + 1895]
+	and %l0, %i5, %o0
 ! v33 = v7 & v21
 	.loc 1 104
-	ldx [%fp + 1743], %o0
-	and %l3, %o0, %g5
+	and %l1, %g1, %l4
 ! v29 = v9 & v18
 	.loc 1 105
-	ldx [%fp + 1735], %o0
-	and %i1, %o0, %o0
-	stx %o0, [%fp + 1767]
+	and %o7, %o2, %l6
 ! v27 = v11 & v14
 	.loc 1 106
-	ldx [%fp + 1727], %o0
-	and %i2, %o0, %o0
-	stx %o0, [%fp + 1775]
+	and %o5, %i3, %g4
 ! v31 = v13 & v10
 	.loc 1 107
-	ldx [%fp + 1719], %o1
-	and %l1, %o1, %g4
+	and %o4, %i2, %i1
 ! v35 = v15 & v6
 	.loc 1 108
-	ldx [%fp + 1711], %o0
-	and %o7, %o0, %g1
+	and %i4, %i0, %l7
 ! v33 = v37 ^ v33
 	.loc 1 109
-	ldx [%fp + 1759], %o0
-	xor %o0, %g5, %o0
+	stx %i0, [%fp + 1743]
+	xor %o0, %l4, %l4
 ! v29 = v33 ^ v29
 	.loc 1 110
-	ldx [%fp + 1767], %g5
-	xor %o0, %g5, %o0
+	xor %l4, %l6, %l6
 ! v27 = v29 ^ v27
 	.loc 1 111
-	ldx [%fp + 1775], %g5
-	xor %o0, %g5, %o0
+	xor %l6, %g4, %g4
 ! v31 = v27 ^ v31
 	.loc 1 112
-	xor %o0, %g4, %o0
+	xor %g4, %i1, %i1
 ! v35 = v31 ^ v35
 	.loc 1 113
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1839]
+	xor %i1, %l7, %l7
 ! v31 = v7 & v24
 	.loc 1 114
-	and %l3, %o2, %g4
+	stx %l7, [%fp + 1903]
+	and %l1, %i5, %o0
 ! v27 = v9 & v21
 	.loc 1 115
-	ldx [%fp + 1743], %o0
-	and %i1, %o0, %g5
+	and %o7, %g1, %l4
 ! v29 = v11 & v18
 	.loc 1 116
-	ldx [%fp + 1735], %o0
-	and %i2, %o0, %g1
+	and %o5, %o2, %l6
 ! v33 = v13 & v14
 	.loc 1 117
-	ldx [%fp + 1727], %o0
-	and %l1, %o0, %o0
+	and %o4, %i3, %l7
 ! v37 = v15 & v10
 	.loc 1 118
-	and %o7, %o1, %o1
+	and %i4, %i2, %i0
 ! v27 = v31 ^ v27
 	.loc 1 119
-	xor %g4, %g5, %g4
+	stx %i2, [%fp + 1759]
+	xor %o0, %l4, %l4
 ! v29 = v27 ^ v29
 	.loc 1 120
-	xor %g4, %g1, %g1
+	xor %l4, %l6, %l6
 ! v33 = v29 ^ v33
 	.loc 1 121
-	xor %g1, %o0, %o0
+	xor %l6, %l7, %l7
 ! v37 = v33 ^ v37
 	.loc 1 122
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1847]
+	xor %l7, %i0, %i0
 ! v33 = v9 & v24
 	.loc 1 123
-	and %i1, %o2, %o0
-	stx %o0, [%fp + 1759]
+	stx %i0, [%fp + 1911]
+	and %o7, %i5, %o0
 ! v29 = v11 & v21
 	.loc 1 124
-	ldx [%fp + 1743], %g1
-	and %i2, %g1, %g5
+	and %o5, %g1, %l4
 ! v27 = v13 & v18
 	.loc 1 125
-	ldx [%fp + 1735], %o0
-	and %l1, %o0, %g4
+	and %o4, %o2, %l6
 ! v31 = v15 & v14
 	.loc 1 126
-	ldx [%fp + 1727], %o0
-	and %o7, %o0, %o1
+	and %i4, %i3, %l7
 ! v29 = v33 ^ v29
 	.loc 1 127
-	ldx [%fp + 1759], %o0
-	xor %o0, %g5, %o0
+	stx %i3, [%fp + 1775]
+	xor %o0, %l4, %l4
 ! v27 = v29 ^ v27
 	.loc 1 128
-	xor %o0, %g4, %o0
+	xor %l4, %l6, %l6
 ! v31 = v27 ^ v31
 	.loc 1 129
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1855]
+	xor %l6, %l7, %l7
 ! v27 = v11 & v24
 	.loc 1 130
-	and %i2, %o2, %o0
+	stx %l7, [%fp + 1919]
+	and %o5, %i5, %o0
 ! v29 = v13 & v21
 	.loc 1 131
-	and %l1, %g1, %o1
+	and %o4, %g1, %l4
 ! v33 = v15 & v18
 	.loc 1 132
-	ldx [%fp + 1735], %g4
-	and %o7, %g4, %g4
+	and %i4, %o2, %l6
 ! v29 = v27 ^ v29
 	.loc 1 133
-	xor %o0, %o1, %o1
+	stx %o2, [%fp + 1791]
+	xor %o0, %l4, %l4
 ! v33 = v29 ^ v33
 	.loc 1 134
-	xor %o1, %g4, %o0
-	stx %o0, [%fp + 1863]
+	xor %l4, %l6, %l6
 ! v29 = v13 & v24
 	.loc 1 135
-	and %l1, %o2, %o0
+	stx %l6, [%fp + 1927]
+	and %o4, %i5, %o0
 ! v27 = v15 & v21
 	.loc 1 136
-	and %o7, %g1, %o1
+	and %i4, %g1, %o2
 ! v27 = v29 ^ v27
 	.loc 1 137
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1871]
+	stx %g1, [%fp + 1799]
+	xor %o0, %o2, %o2
 ! v29 = v15 & v24
 	.loc 1 138
-	and %o7, %o2, %o0
-	stx %o0, [%fp + 1879]
+	stx %o2, [%fp + 1935]
+	and %i4, %i5, %o0
 ! v39 = v17 & v3
 	.loc 1 139
-	and %o5, %l7, %o0
-	stx %o0, [%fp + 1759]
+	stx %o0, [%fp + 1943]
+	stx %i4, [%fp + 1831]
+	stx %i5, [%fp + 1807]
+	and %o3, %l3, %o0
 ! v40 = v17 & v8
 	.loc 1 140
-	and %o5, %l2, %o0
+	stx %o0, [%fp + 1823]
+	and %o3, %l2, %o0
 ! v41 = v19 & v3
 	.loc 1 141
-	and %i4, %l7, %o1
+	and %o1, %l3, %o2
 ! v41 = v40 ^ v41
 	.loc 1 142
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1887]
+	xor %o0, %o2, %o2
 ! v40 = v17 & v12
 	.loc 1 143
-	and %o5, %l0, %g1
+	stx %o2, [%fp + 1951]
+	ldx [%fp + 1767], %i0
+	and %o3, %i0, %l4
 ! v42 = v19 & v8
 	.loc 1 144
-	and %i4, %l2, %o0
+	and %o1, %l2, %o0
 ! v43 = v20 & v3
 	.loc 1 145
-	and %o4, %l7, %o1
+	ldx [%fp + 1727], %l7
+	and %l7, %l3, %o2
 ! v42 = v40 ^ v42
 	.loc 1 146
-	xor %g1, %o0, %o0
+	xor %l4, %o0, %o0
 ! v43 = v42 ^ v43
 	.loc 1 147
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1895]
+	xor %o0, %o2, %o2
 ! v42 = v17 & v16
 	.loc 1 148
-	and %o5, %i3, %o0
+	stx %o2, [%fp + 1959]
+	ldx [%fp + 1783], %i1
+	and %o3, %i1, %l4
 ! v40 = v19 & v12
 	.loc 1 149
-	and %i4, %l0, %o1
+	and %o1, %i0, %l6
 ! v44 = v20 & v8
 	.loc 1 150
-	and %o4, %l2, %g4
+	and %l7, %l2, %o0
 ! v45 = v22 & v3
 	.loc 1 151
-	and %i5, %l7, %g1
+	ldx [%fp + 1839], %i2
+	and %i2, %l3, %o2
 ! v40 = v42 ^ v40
 	.loc 1 152
-	xor %o0, %o1, %o1
+	xor %l4, %l6, %l6
 ! v44 = v40 ^ v44
 	.loc 1 153
-	xor %o1, %g4, %o0
+	xor %l6, %o0, %o0
 ! v45 = v44 ^ v45
 	.loc 1 154
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1903]
+	xor %o0, %o2, %o2
 ! v44 = v17 & v1
 	.loc 1 155
-	and %o5, %l4, %g5
+	stx %o2, [%fp + 1839]
+	ldx [%fp + 1719], %i4
+	and %o3, %i4, %l4
 ! v40 = v19 & v16
 	.loc 1 156
-	and %i4, %i3, %o0
+	and %o1, %i1, %l6
 ! v42 = v20 & v12
 	.loc 1 157
-	and %o4, %l0, %g4
+	and %l7, %i0, %i3
 ! v46 = v22 & v8
 	.loc 1 158
-	and %i5, %l2, %g1
+	and %i2, %l2, %o0
 ! v47 = v23 & v3
 	.loc 1 159
-	and %o3, %l7, %o1
+	ldx [%fp + 1751], %i5
+	and %i5, %l3, %o2
 ! v40 = v44 ^ v40
 	.loc 1 160
-	xor %g5, %o0, %o0
+	xor %l4, %l6, %l6
 ! v42 = v40 ^ v42
 	.loc 1 161
-	xor %o0, %g4, %o0
+	xor %l6, %i3, %i3
 ! v46 = v42 ^ v46
 	.loc 1 162
-	xor %o0, %g1, %o0
+	xor %i3, %o0, %o0
 ! v47 = v46 ^ v47
 	.loc 1 163
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1911]
+	xor %o0, %o2, %o2
 ! v46 = v17 & v5
 	.loc 1 164
-	and %o5, %l5, %o0
-	stx %o0, [%fp + 1775]
+	stx %o2, [%fp + 1967]
+	ldx [%fp + 1735], %g1
+	and %o3, %g1, %o0
 ! v42 = v19 & v1
 	.loc 1 165
-	and %i4, %l4, %g5
+	and %o1, %i4, %o2
 ! v40 = v20 & v16
 	.loc 1 166
-	and %o4, %i3, %g4
+	and %l7, %i1, %g5
 ! v44 = v22 & v12
 	.loc 1 167
-	and %i5, %l0, %g1
+	and %i2, %i0, %g4
 ! v48 = v23 & v8
 	.loc 1 168
-	and %o3, %l2, %o0
-	stx %o0, [%fp + 1767]
+	and %i5, %l2, %l6
 ! v49 = v25 & v3
 	.loc 1 169
-	ldx [%fp + 1783], %o0
-	and %o0, %l7, %o1
+	ldx [%fp + 1847], %i3
+	and %i3, %l3, %l4
 ! v42 = v46 ^ v42
 	.loc 1 170
-	ldx [%fp + 1775], %o0
-	xor %o0, %g5, %o0
+	xor %o0, %o2, %o2
 ! v40 = v42 ^ v40
 	.loc 1 171
-	xor %o0, %g4, %o0
+	xor %o2, %g5, %g5
 ! v44 = v40 ^ v44
 	.loc 1 172
-	xor %o0, %g1, %o0
+	xor %g5, %g4, %g4
 ! v48 = v44 ^ v48
 	.loc 1 173
-	ldx [%fp + 1767], %g1
-	xor %o0, %g1, %o0
+	xor %g4, %l6, %l6
 ! v49 = v48 ^ v49
 	.loc 1 174
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1919]
+	xor %l6, %l4, %l4
 ! v48 = v19 & v5
 	.loc 1 175
-	and %i4, %l5, %o0
-	stx %o0, [%fp + 1767]
+	stx %l4, [%fp + 1847]
+	and %o1, %g1, %o0
 ! v44 = v20 & v1
 	.loc 1 176
-	and %o4, %l4, %g5
+	and %l7, %i4, %o2
 ! v40 = v22 & v16
 	.loc 1 177
-	and %i5, %i3, %o0
-	stx %o0, [%fp + 1775]
+	and %i2, %i1, %l4
 ! v42 = v23 & v12
 	.loc 1 178
-	and %o3, %l0, %g4
+	and %i5, %i0, %g4
 ! v46 = v25 & v8
 	.loc 1 179
-	ldx [%fp + 1783], %o1
-	and %o1, %l2, %g1
+	and %i3, %l2, %l6
 ! v44 = v48 ^ v44
 	.loc 1 180
-	ldx [%fp + 1767], %o0
-	xor %o0, %g5, %o0
+	xor %o0, %o2, %o2
 ! v40 = v44 ^ v40
 	.loc 1 181
-	ldx [%fp + 1775], %g5
-	xor %o0, %g5, %o0
+	xor %o2, %l4, %l4
 ! v42 = v40 ^ v42
 	.loc 1 182
-	xor %o0, %g4, %o0
+	xor %l4, %g4, %g4
 ! v46 = v42 ^ v46
 	.loc 1 183
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1927]
+	xor %g4, %l6, %l6
 ! v42 = v20 & v5
 	.loc 1 184
-	and %o4, %l5, %g4
+	stx %l6, [%fp + 1975]
+	and %l7, %g1, %o0
 ! v40 = v22 & v1
 	.loc 1 185
-	and %i5, %l4, %o0
+	and %i2, %i4, %o2
 ! v44 = v23 & v16
 	.loc 1 186
-	and %o3, %i3, %g1
+	and %i5, %i1, %l4
 ! v48 = v25 & v12
 	.loc 1 187
-	and %o1, %l0, %o1
+	and %i3, %i0, %l6
 ! v40 = v42 ^ v40
 	.loc 1 188
-	xor %g4, %o0, %o0
+	xor %o0, %o2, %o2
 ! v44 = v40 ^ v44
 	.loc 1 189
-	xor %o0, %g1, %o0
+	xor %o2, %l4, %l4
 ! v48 = v44 ^ v48
 	.loc 1 190
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1935]
+	xor %l4, %l6, %l6
 ! v44 = v22 & v5
 	.loc 1 191
-	and %i5, %l5, %o0
+	stx %l6, [%fp + 1983]
+	and %i2, %g1, %o0
 ! v40 = v23 & v1
 	.loc 1 192
-	and %o3, %l4, %o1
+	and %i5, %i4, %o2
 ! v42 = v25 & v16
 	.loc 1 193
-	ldx [%fp + 1783], %g4
-	and %g4, %i3, %g1
+	and %i3, %i1, %l4
 ! v40 = v44 ^ v40
 	.loc 1 194
-	xor %o0, %o1, %o1
+	xor %o0, %o2, %o2
 ! v42 = v40 ^ v42
 	.loc 1 195
-	xor %o1, %g1, %o0
-	stx %o0, [%fp + 1943]
+	xor %o2, %l4, %l4
 ! v40 = v23 & v5
 	.loc 1 196
-	and %o3, %l5, %o0
+	stx %l4, [%fp + 1991]
+	and %i5, %g1, %o0
 ! v44 = v25 & v1
 	.loc 1 197
-	and %g4, %l4, %o1
+	and %i3, %i4, %o2
 ! v44 = v40 ^ v44
 	.loc 1 198
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1951]
+	xor %o0, %o2, %o2
 ! v40 = v25 & v5
 	.loc 1 199
-	and %g4, %l5, %g1
+	stx %o2, [%fp + 1999]
+	and %i3, %g1, %o0
 ! v17 = v2 ^ v17
 	.loc 1 200
-	xor %l6, %o5, %o5
+	stx %o0, [%fp + 2007]
+	ldx [%fp + 1711], %o0
+	xor %o0, %o3, %o3
 ! v19 = v4 ^ v19
 	.loc 1 201
-	xor %i0, %i4, %i4
+	xor %l0, %o1, %o2
 ! v20 = v7 ^ v20
 	.loc 1 202
-	xor %l3, %o4, %l6
+	xor %l1, %l7, %l7
 ! v22 = v9 ^ v22
 	.loc 1 203
-	xor %i1, %i5, %i5
+	xor %o7, %i2, %i2
 ! v23 = v11 ^ v23
 	.loc 1 204
-	xor %i2, %o3, %i2
+	xor %o5, %i5, %i5
 ! v25 = v13 ^ v25
 	.loc 1 205
-	mov %g4, %o0
-	xor %l1, %o0, %o3
+	xor %o4, %i3, %i3
 ! v13 = v0 ^ v3
 	.loc 1 206
-	ldx [%fp + 2031], %o0
-	xor %o0, %l7, %g4
+	xor %l5, %l3, %o5
 ! v11 = v6 ^ v8
 	.loc 1 207
-	ldx [%fp + 1711], %o0
-	xor %o0, %l2, %i1
+	stx %l3, [%fp + 1727]
+	stx %l5, [%fp + 1711]
+	ldx [%fp + 1743], %o0
+	xor %o0, %l2, %o7
 ! v9 = v10 ^ v12
 	.loc 1 208
-	ldx [%fp + 1719], %o0
-	xor %o0, %l0, %i0
+	stx %l2, [%fp + 1751]
+	ldx [%fp + 1759], %o0
+	xor %o0, %i0, %l1
 ! v7 = v14 ^ v16
 	.loc 1 209
-	ldx [%fp + 1727], %o0
-	xor %o0, %i3, %l3
+	ldx [%fp + 1775], %o0
+	xor %o0, %i1, %l2
 ! v4 = v18 ^ v1
 	.loc 1 210
-	ldx [%fp + 1735], %o0
-	xor %o0, %l4, %l1
+	ldx [%fp + 1791], %o0
+	xor %o0, %i4, %l3
 ! v2 = v21 ^ v5
 	.loc 1 211
-	ldx [%fp + 1743], %o0
-	xor %o0, %l5, %o4
+	ldx [%fp + 1799], %o0
+	xor %o0, %g1, %l4
 ! v50 = v17 & v13
 	.loc 1 212
-	and %o5, %g4, %o0
-	stx %o0, [%fp + 1767]
+	and %o3, %o5, %l0
 ! v51 = v17 & v11
 	.loc 1 213
-	and %o5, %i1, %o0
+	and %o3, %o7, %o0
 ! v52 = v19 & v13
 	.loc 1 214
-	and %i4, %g4, %o1
+	and %o2, %o5, %o1
 ! v52 = v51 ^ v52
 	.loc 1 215
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1959]
+	xor %o0, %o1, %l6
 ! v51 = v17 & v9
 	.loc 1 216
-	and %o5, %i0, %o0
+	and %o3, %l1, %o4
 ! v53 = v19 & v11
 	.loc 1 217
-	and %i4, %i1, %g5
+	and %o2, %o7, %o0
 ! v54 = v20 & v13
 	.loc 1 218
-	and %l6, %g4, %o1
+	and %l7, %o5, %o1
 ! v53 = v51 ^ v53
 	.loc 1 219
-	xor %o0, %g5, %o0
+	xor %o4, %o0, %o0
 ! v54 = v53 ^ v54
 	.loc 1 220
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1967]
+	xor %o0, %o1, %i0
 ! v53 = v17 & v7
 	.loc 1 221
-	and %o5, %l3, %g5
+	and %o3, %l2, %o4
 ! v51 = v19 & v9
 	.loc 1 222
-	and %i4, %i0, %o0
+	and %o2, %l1, %l5
 ! v55 = v20 & v11
 	.loc 1 223
-	and %l6, %i1, %o1
-	stx %o1, [%fp + 1775]
+	and %l7, %o7, %o0
 ! v56 = v22 & v13
 	.loc 1 224
-	and %i5, %g4, %o1
+	and %i2, %o5, %o1
 ! v51 = v53 ^ v51
 	.loc 1 225
-	xor %g5, %o0, %o0
+	xor %o4, %l5, %l5
 ! v55 = v51 ^ v55
 	.loc 1 226
-	ldx [%fp + 1775], %g5
-	xor %o0, %g5, %o0
+	xor %l5, %o0, %o0
 ! v56 = v55 ^ v56
 	.loc 1 227
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1975]
+	xor %o0, %o1, %i4
 ! v55 = v17 & v4
 	.loc 1 228
-	and %o5, %l1, %o0
-	stx %o0, [%fp + 1983]
+	and %o3, %l3, %o4
 ! v51 = v19 & v7
 	.loc 1 229
-	and %i4, %l3, %g5
+	and %o2, %l2, %l5
 ! v53 = v20 & v9
 	.loc 1 230
-	and %l6, %i0, %o1
+	and %l7, %l1, %i1
 ! v57 = v22 & v11
 	.loc 1 231
-	and %i5, %i1, %o0
-	stx %o0, [%fp + 1775]
+	and %i2, %o7, %o0
 ! v58 = v23 & v13
 	.loc 1 232
-	and %i2, %g4, %o0
-	stx %o0, [%fp + 1783]
+	and %i5, %o5, %o1
 ! v51 = v55 ^ v51
 	.loc 1 233
-	ldx [%fp + 1983], %o0
-	xor %o0, %g5, %o0
+	xor %o4, %l5, %l5
 ! v53 = v51 ^ v53
 	.loc 1 234
-	xor %o0, %o1, %o0
+	xor %l5, %i1, %i1
 ! v57 = v53 ^ v57
 	.loc 1 235
-	ldx [%fp + 1775], %o1
-	xor %o0, %o1, %o0
+	xor %i1, %o0, %o0
 ! v58 = v57 ^ v58
 	.loc 1 236
-	ldx [%fp + 1783], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1983]
+	xor %o0, %o1, %l5
 ! v57 = v17 & v2
 	.loc 1 237
-	and %o5, %o4, %o0
-	stx %o0, [%fp + 1991]
+	and %o3, %l4, %o0
 ! v53 = v19 & v4
 	.loc 1 238
-	and %i4, %l1, %g5
+	and %o2, %l3, %o1
 ! v51 = v20 & v7
 	.loc 1 239
-	and %l6, %l3, %o0
-	stx %o0, [%fp + 1999]
+	and %l7, %l2, %o4
 ! v55 = v22 & v9
 	.loc 1 240
-	and %i5, %i0, %o1
+	and %i2, %l1, %g4
 ! v59 = v23 & v11
 	.loc 1 241
-	and %i2, %i1, %o0
-	stx %o0, [%fp + 1775]
+	and %i5, %o7, %g1
 ! v60 = v25 & v13
 	.loc 1 242
-	and %o3, %g4, %o0
-	stx %o0, [%fp + 1783]
+	and %i3, %o5, %i1
 ! v53 = v57 ^ v53
 	.loc 1 243
-	ldx [%fp + 1991], %o0
-	xor %o0, %g5, %o0
+	xor %o0, %o1, %o1
 ! v51 = v53 ^ v51
 	.loc 1 244
-	ldx [%fp + 1999], %g5
-	xor %o0, %g5, %o0
+	xor %o1, %o4, %o4
 ! v55 = v51 ^ v55
 	.loc 1 245
-	xor %o0, %o1, %o0
+	xor %o4, %g4, %g4
 ! v59 = v55 ^ v59
 	.loc 1 246
-	ldx [%fp + 1775], %o1
-	xor %o0, %o1, %o0
+	xor %g4, %g1, %g1
 ! v60 = v59 ^ v60
 	.loc 1 247
-	ldx [%fp + 1783], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1775]
+	xor %g1, %i1, %i1
 ! v17 = v17 & v24
 	.loc 1 248
-	and %o5, %o2, %o0
-	stx %o0, [%fp + 1783]
+	stx %i1, [%fp + 2015]
+	ldx [%fp + 1807], %g4
+	and %o3, %g4, %g1
 ! v59 = v19 & v2
 	.loc 1 249
-	and %i4, %o4, %o0
+	and %o2, %l4, %g5
 ! v55 = v20 & v4
 	.loc 1 250
-	and %l6, %l1, %o1
-	stx %o1, [%fp + 1991]
+	and %l7, %l3, %i1
 ! v51 = v22 & v7
 	.loc 1 251
-	and %i5, %l3, %o1
-	stx %o1, [%fp + 1999]
+	and %i2, %l2, %o4
 ! v53 = v23 & v9
 	.loc 1 252
-	and %i2, %i0, %o5
+	and %i5, %l1, %o3
 ! v57 = v25 & v11
 	.loc 1 253
-	and %o3, %i1, %o1
+	and %i3, %o7, %o1
 ! v13 = v15 & v13
 	.loc 1 254
-	and %o7, %g4, %g4
+	ldx [%fp + 1831], %o0
+	and %o0, %o5, %o5
 ! v59 = v17 ^ v59
 	.loc 1 255
-	ldx [%fp + 1783], %g5
-	xor %g5, %o0, %o0
+	xor %g1, %g5, %g5
 ! v55 = v59 ^ v55
 	.loc 1 256
-	ldx [%fp + 1991], %g5
-	xor %o0, %g5, %o0
+	xor %g5, %i1, %i1
 ! v51 = v55 ^ v51
 	.loc 1 257
-	ldx [%fp + 1999], %g5
-	xor %o0, %g5, %o0
+	xor %i1, %o4, %o4
 ! v53 = v51 ^ v53
 	.loc 1 258
-	xor %o0, %o5, %o0
+	xor %o4, %o3, %o3
 ! v57 = v53 ^ v57
 	.loc 1 259
-	xor %o0, %o1, %o0
+	xor %o3, %o1, %o1
 ! v13 = v57 ^ v13
 	.loc 1 260
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1783]
+	xor %o1, %o5, %o5
 ! v19 = v19 & v24
 	.loc 1 261
-	and %i4, %o2, %i4
+	and %o2, %g4, %o2
 ! v57 = v20 & v2
 	.loc 1 262
-	and %l6, %o4, %o0
+	and %l7, %l4, %o1
 ! v53 = v22 & v4
 	.loc 1 263
-	and %i5, %l1, %g4
+	and %i2, %l3, %o3
 ! v51 = v23 & v7
 	.loc 1 264
-	and %i2, %l3, %o5
+	and %i5, %l2, %i1
 ! v55 = v25 & v9
 	.loc 1 265
-	and %o3, %i0, %o1
+	and %i3, %l1, %o4
 ! v11 = v15 & v11
 	.loc 1 266
-	and %o7, %i1, %i1
+	and %o0, %o7, %o7
 ! v57 = v19 ^ v57
 	.loc 1 267
-	xor %i4, %o0, %o0
+	xor %o2, %o1, %o1
 ! v53 = v57 ^ v53
 	.loc 1 268
-	xor %o0, %g4, %g4
+	xor %o1, %o3, %o3
 ! v51 = v53 ^ v51
 	.loc 1 269
-	xor %g4, %o5, %o5
+	xor %o3, %i1, %i1
 ! v55 = v51 ^ v55
 	.loc 1 270
-	xor %o5, %o1, %o1
+	xor %i1, %o4, %o4
 ! v11 = v55 ^ v11
 	.loc 1 271
-	xor %o1, %i1, %o0
-	stx %o0, [%fp + 1991]
+	xor %o4, %o7, %o7
 ! v20 = v20 & v24
 	.loc 1 272
-	and %l6, %o2, %l6
+	and %l7, %g4, %l7
 ! v55 = v22 & v2
 	.loc 1 273
-	and %i5, %o4, %o0
+	and %i2, %l4, %o1
 ! v51 = v23 & v4
 	.loc 1 274
-	and %i2, %l1, %o1
+	and %i5, %l3, %o2
 ! v53 = v25 & v7
 	.loc 1 275
-	and %o3, %l3, %o5
+	and %i3, %l2, %o3
 ! v9 = v15 & v9
 	.loc 1 276
-	and %o7, %i0, %i0
+	and %o0, %l1, %l1
 ! v55 = v20 ^ v55
 	.loc 1 277
-	xor %l6, %o0, %o0
+	xor %l7, %o1, %o1
 ! v51 = v55 ^ v51
 	.loc 1 278
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v53 = v51 ^ v53
 	.loc 1 279
-	xor %o1, %o5, %o5
+	xor %o2, %o3, %o3
 ! v9 = v53 ^ v9
 	.loc 1 280
-	xor %o5, %i0, %i0
+	xor %o3, %l1, %l1
 ! v22 = v22 & v24
 	.loc 1 281
-	and %i5, %o2, %i5
+	and %i2, %g4, %i2
 ! v53 = v23 & v2
 	.loc 1 282
-	and %i2, %o4, %o0
+	and %i5, %l4, %o1
 ! v51 = v25 & v4
 	.loc 1 283
-	and %o3, %l1, %o1
+	and %i3, %l3, %o2
 ! v7 = v15 & v7
 	.loc 1 284
-	and %o7, %l3, %l3
+	and %o0, %l2, %l2
 ! v53 = v22 ^ v53
 	.loc 1 285
-	xor %i5, %o0, %o0
+	xor %i2, %o1, %o1
 ! v51 = v53 ^ v51
 	.loc 1 286
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v7 = v51 ^ v7
 	.loc 1 287
-	xor %o1, %l3, %l3
+	xor %o2, %l2, %l2
 ! v23 = v23 & v24
 	.loc 1 288
-	and %i2, %o2, %i2
+	and %i5, %g4, %i5
 ! v51 = v25 & v2
 	.loc 1 289
-	and %o3, %o4, %o0
+	and %i3, %l4, %o1
 ! v4 = v15 & v4
 	.loc 1 290
-	and %o7, %l1, %l1
+	and %o0, %l3, %l3
 ! v51 = v23 ^ v51
 	.loc 1 291
-	xor %i2, %o0, %o0
+	xor %i5, %o1, %o1
 ! v4 = v51 ^ v4
 	.loc 1 292
-	xor %o0, %l1, %l1
+	xor %o1, %l3, %l3
 ! v25 = v25 & v24
 	.loc 1 293
-	and %o3, %o2, %o3
+	and %i3, %g4, %i3
 ! v2 = v15 & v2
 	.loc 1 294
-	and %o7, %o4, %o4
+	and %o0, %l4, %l4
 ! v2 = v25 ^ v2
 	.loc 1 295
-	xor %o3, %o4, %o4
+	xor %i3, %l4, %l4
 ! v15 = v15 & v24
 	.loc 1 296
-	and %o7, %o2, %o7
+	and %o0, %g4, %o2
 ! v50 = v50 ^ v26
 	.loc 1 297
-	ldx [%fp + 1767], %o0
-	ldx [%fp + 1751], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1815], %o0
+	xor %l0, %o0, %l0
 ! v50 = v50 ^ v39
 	.loc 1 298
-	ldx [%fp + 1759], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1767]
+	ldx [%fp + 1823], %o3
+	xor %l0, %o3, %l0
 ! v52 = v52 ^ v28
 	.loc 1 299
-	ldx [%fp + 1959], %o0
-	ldx [%fp + 1791], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1855], %o0
+	xor %l6, %o0, %l6
 ! v52 = v52 ^ v41
 	.loc 1 300
-	ldx [%fp + 1887], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1959]
+	ldx [%fp + 1951], %o4
+	xor %l6, %o4, %l6
 ! v54 = v54 ^ v30
 	.loc 1 301
-	ldx [%fp + 1967], %o0
-	ldx [%fp + 1799], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1863], %o0
+	xor %i0, %o0, %i0
 ! v54 = v54 ^ v43
 	.loc 1 302
-	ldx [%fp + 1895], %o1
-	xor %o0, %o1, %o3
+	ldx [%fp + 1959], %l7
+	xor %i0, %l7, %i0
 ! v56 = v56 ^ v32
 	.loc 1 303
-	ldx [%fp + 1975], %o0
-	ldx [%fp + 1807], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1871], %o0
+	xor %i4, %o0, %i4
 ! v56 = v56 ^ v45
 	.loc 1 304
-	ldx [%fp + 1903], %o1
-	xor %o0, %o1, %o5
+	ldx [%fp + 1839], %i1
+	xor %i4, %i1, %i4
 ! v58 = v58 ^ v34
 	.loc 1 305
-	ldx [%fp + 1983], %o0
-	ldx [%fp + 1815], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1879], %o0
+	xor %l5, %o0, %l5
 ! v58 = v58 ^ v47
 	.loc 1 306
-	ldx [%fp + 1911], %o1
-	xor %o0, %o1, %l6
+	ldx [%fp + 1967], %i2
+	xor %l5, %i2, %l5
 ! v60 = v60 ^ v36
 	.loc 1 307
-	ldx [%fp + 1775], %o0
-	ldx [%fp + 1823], %o1
+	ldx [%fp + 2015], %o0
+	ldx [%fp + 1887], %o1
 	xor %o0, %o1, %o0
 ! v60 = v60 ^ v49
 	.loc 1 308
-	ldx [%fp + 1919], %o1
-	xor %o0, %o1, %i1
+	ldx [%fp + 1847], %o1
+	xor %o0, %o1, %o0
 ! v13 = v13 ^ v38
 	.loc 1 309
-	ldx [%fp + 1783], %o0
-	ldx [%fp + 1831], %o1
-	xor %o0, %o1, %o0
+	ldx [%fp + 1895], %i3
+	xor %o5, %i3, %o5
 ! v13 = v13 ^ v46
 	.loc 1 310
-	ldx [%fp + 1927], %o1
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1775]
+	ldx [%fp + 1975], %i3
+	xor %o5, %i3, %o5
 ! v11 = v11 ^ v35
 	.loc 1 311
-	ldx [%fp + 1991], %o0
-	ldx [%fp + 1839], %o1
-	xor %o0, %o1, %o0
+	stx %o5, [%fp + 1823]
+	ldx [%fp + 1903], %i3
+	xor %o7, %i3, %o7
 ! v11 = v11 ^ v48
 	.loc 1 312
-	ldx [%fp + 1935], %i2
-	xor %o0, %i2, %o0
-	stx %o0, [%fp + 1783]
+	ldx [%fp + 1983], %o5
+	xor %o7, %o5, %i5
 ! v9 = v9 ^ v37
 	.loc 1 313
-	ldx [%fp + 1847], %i2
-	xor %i0, %i2, %i0
+	ldx [%fp + 1911], %o7
+	xor %l1, %o7, %l1
 ! v9 = v9 ^ v42
 	.loc 1 314
-	ldx [%fp + 1943], %o0
-	xor %i0, %o0, %i4
+	ldx [%fp + 1991], %o5
+	xor %l1, %o5, %g1
 ! v7 = v7 ^ v31
 	.loc 1 315
-	ldx [%fp + 1855], %i0
-	xor %l3, %i0, %l3
+	ldx [%fp + 1919], %l1
+	xor %l2, %l1, %l2
 ! v7 = v7 ^ v44
 	.loc 1 316
-	ldx [%fp + 1951], %o0
-	xor %l3, %o0, %i5
+	ldx [%fp + 1999], %o5
+	xor %l2, %o5, %g4
 ! v4 = v4 ^ v33
 	.loc 1 317
-	ldx [%fp + 1863], %l3
-	xor %l1, %l3, %l1
+	ldx [%fp + 1927], %l2
+	xor %l3, %l2, %l3
 ! v4 = v4 ^ v40
 	.loc 1 318
-	xor %l1, %g1, %g4
+	ldx [%fp + 2007], %o5
+	xor %l3, %o5, %g5
 ! v2 = v2 ^ v27
 	.loc 1 319
-	ldx [%fp + 1871], %l1
-	xor %o4, %l1, %o4
+	ldx [%fp + 1935], %l3
+	xor %l4, %l3, %l4
 ! v15 = v15 ^ v29
 	.loc 1 320
-	ldx [%fp + 1879], %o0
-	xor %o7, %o0, %o7
+	ldx [%fp + 1943], %o5
+	xor %o2, %o5, %o2
 ! v35 = v50 ^ v35
 	.loc 1 321
-	ldx [%fp + 1767], %g5
-	xor %g5, %o1, %o1
-	stx %o1, [%fp + 1767]
+	xor %l0, %i3, %i3
 ! v37 = v52 ^ v37
 	.loc 1 322
-	ldx [%fp + 1959], %o1
-	xor %o1, %i2, %o1
+	xor %l6, %o7, %o7
 ! v31 = v54 ^ v31
 	.loc 1 323
-	xor %o3, %i0, %o3
+	xor %i0, %l1, %l1
 ! v33 = v56 ^ v33
 	.loc 1 324
-	xor %o5, %l3, %l3
+	xor %i4, %l2, %l2
 ! v27 = v58 ^ v27
 	.loc 1 325
-	xor %l6, %l1, %i2
+	xor %l5, %l3, %l3
 ! v29 = v60 ^ v29
 	.loc 1 326
-	xor %i1, %o0, %i1
+	xor %o0, %o5, %o0
 ! v39 = v11 ^ v39
 	.loc 1 327
-	ldx [%fp + 1759], %o0
-	ldx [%fp + 1783], %o5
-	xor %o5, %o0, %o0
+	xor %i5, %o3, %o3
 ! v41 = v9 ^ v41
 	.loc 1 328
-	ldx [%fp + 1887], %o5
-	xor %i4, %o5, %i4
+	xor %g1, %o4, %o4
 ! v43 = v7 ^ v43
 	.loc 1 329
-	ldx [%fp + 1895], %o5
-	xor %i5, %o5, %l6
+	xor %g4, %l7, %l7
 ! v45 = v4 ^ v45
 	.loc 1 330
-	ldx [%fp + 1903], %o5
-	xor %g4, %o5, %i0
+	xor %g5, %i1, %i1
 ! v47 = v2 ^ v47
 	.loc 1 331
-	ldx [%fp + 1911], %o5
-	xor %o4, %o5, %l1
+	xor %l4, %i2, %i2
 ! v49 = v15 ^ v49
 	.loc 1 332
-	ldx [%fp + 1919], %o4
-	xor %o7, %o4, %o7
+	xor %o2, %o1, %o5
 ! v41 = v41 ^ v40
 	.loc 1 333
-	xor %i4, %g1, %o5
+	ldx [%fp + 2007], %o1
+	xor %o4, %o1, %o4
 ! v39 = v39 ^ v40
 	.loc 1 334
-	xor %o0, %g1, %o0
+	xor %o3, %o1, %o3
 ! v29 = v29 ^ v40
 	.loc 1 335
-	xor %i1, %g1, %i4
+	xor %o0, %o1, %o0
 ! v40 = v27 ^ v40
 	.loc 1 336
-	xor %i2, %g1, %g1
+	xor %l3, %o1, %o1
 ! v39 = v39 ^ v44
 	.loc 1 337
-	ldx [%fp + 1951], %o4
-	xor %o0, %o4, %i1
+	ldx [%fp + 1999], %l3
+	xor %o3, %l3, %l0
 ! v13 = v13 ^ v44
 	.loc 1 338
-	ldx [%fp + 1775], %o0
-	xor %o0, %o4, %o0
+	ldx [%fp + 1823], %o2
+	xor %o2, %l3, %o2
 ! v40 = v40 ^ v44
 	.loc 1 339
-	xor %g1, %o4, %g1
+	xor %o1, %l3, %o1
 ! v44 = v33 ^ v44
 	.loc 1 340
-	xor %l3, %o4, %o4
+	xor %l2, %l3, %o3
 ! v13 = v13 ^ v42
 	.loc 1 341
-	ldx [%fp + 1943], %i5
-	xor %o0, %i5, %l3
+	ldx [%fp + 1991], %l3
+	xor %o2, %l3, %l2
 ! v29 = v29 ^ v42
 	.loc 1 342
-	xor %i4, %i5, %o0
+	xor %o0, %l3, %o0
 ! v44 = v44 ^ v42
 	.loc 1 343
-	xor %o4, %i5, %i2
+	xor %o3, %l3, %o3
 ! v42 = v31 ^ v42
 	.loc 1 344
-	xor %o3, %i5, %o3
+	xor %l1, %l3, %o2
 ! v29 = v29 ^ v48
 	.loc 1 345
-	ldx [%fp + 1935], %i5
-	xor %o0, %i5, %o4
+	ldx [%fp + 1983], %l3
+	xor %o0, %l3, %l1
 ! v40 = v40 ^ v48
 	.loc 1 346
-	xor %g1, %i5, %o0
+	xor %o1, %l3, %o1
 ! v42 = v42 ^ v48
 	.loc 1 347
-	xor %o3, %i5, %i4
+	xor %o2, %l3, %o2
 ! v48 = v37 ^ v48
 	.loc 1 348
-	xor %o1, %i5, %o1
+	xor %o7, %l3, %o0
 ! v40 = v40 ^ v46
 	.loc 1 349
-	ldx [%fp + 1927], %g1
-	xor %o0, %g1, %o3
+	ldx [%fp + 1975], %l3
+	xor %o1, %l3, %o7
 ! v44 = v44 ^ v46
 	.loc 1 350
-	xor %i2, %g1, %o0
+	xor %o3, %l3, %o3
 ! v48 = v48 ^ v46
 	.loc 1 351
-	xor %o1, %g1, %i5
+	xor %o0, %l3, %o0
 ! v46 = v35 ^ v46
 	.loc 1 352
-	ldx [%fp + 1767], %o1
-	xor %o1, %g1, %o1
+	xor %i3, %l3, %o1
 ! v44 = v44 ^ v49
 	.loc 1 353
-	xor %o0, %o7, %i2
+	xor %o3, %o5, %o3
 ! v42 = v42 ^ v49
 	.loc 1 354
-	xor %i4, %o7, %o0
+	xor %o2, %o5, %o2
 ! v46 = v46 ^ v49
 	.loc 1 355
-	xor %o1, %o7, %i4
+	xor %o1, %o5, %o1
 ! v49 = v38 ^ v49
 	.loc 1 356
-	ldx [%fp + 1831], %o1
-	xor %o1, %o7, %o7
+	ldx [%fp + 1895], %l3
+	xor %l3, %o5, %o5
 ! v42 = v42 ^ v47
 	.loc 1 357
-	xor %o0, %l1, %o1
+	xor %o2, %i2, %o2
 ! v48 = v48 ^ v47
 	.loc 1 358
-	xor %i5, %l1, %o0
+	xor %o0, %i2, %o0
 ! v49 = v49 ^ v47
 	.loc 1 359
-	xor %o7, %l1, %i5
+	xor %o5, %i2, %o5
 ! v47 = v36 ^ v47
 	.loc 1 360
-	ldx [%fp + 1823], %o7
-	xor %o7, %l1, %l1
+	ldx [%fp + 1887], %l3
+	xor %l3, %i2, %i2
 ! v48 = v48 ^ v45
 	.loc 1 361
-	xor %o0, %i0, %o7
+	xor %o0, %i1, %o0
 ! v46 = v46 ^ v45
 	.loc 1 362
-	xor %i4, %i0, %o0
+	xor %o1, %i1, %o1
 ! v47 = v47 ^ v45
 	.loc 1 363
-	xor %l1, %i0, %i4
+	xor %i2, %i1, %i2
 ! v45 = v34 ^ v45
 	.loc 1 364
-	ldx [%fp + 1815], %l1
-	xor %l1, %i0, %i0
+	ldx [%fp + 1879], %l3
+	xor %l3, %i1, %i1
 ! v46 = v46 ^ v43
 	.loc 1 365
-	xor %o0, %l6, %l1
+	xor %o1, %l7, %l3
 ! v49 = v49 ^ v43
 	.loc 1 366
-	xor %i5, %l6, %o0
+	xor %o5, %l7, %o5
 ! v45 = v45 ^ v43
 	.loc 1 367
-	xor %i0, %l6, %i0
+	xor %i1, %l7, %i1
 ! v43 = v32 ^ v43
 	.loc 1 368
-	ldx [%fp + 1807], %i5
-	xor %i5, %l6, %l6
+	ldx [%fp + 1871], %o1
+	xor %o1, %l7, %l7
 ! v49 = v49 ^ v41
 	.loc 1 369
-	xor %o0, %o5, %o0
-	stx %o0, [%fp + 1759]
+	xor %o5, %o4, %o5
 ! v47 = v47 ^ v41
 	.loc 1 370
-	xor %i4, %o5, %o0
+	xor %i2, %o4, %i2
 ! v43 = v43 ^ v41
 	.loc 1 371
-	xor %l6, %o5, %i4
+	xor %l7, %o4, %l7
 ! v41 = v30 ^ v41
 	.loc 1 372
-	ldx [%fp + 1799], %l6
-	xor %l6, %o5, %o5
+	ldx [%fp + 1863], %o1
+	xor %o1, %o4, %o4
 ! v47 = v47 ^ v39
 	.loc 1 373
-	xor %o0, %i1, %l6
+	xor %i2, %l0, %i2
 ! v45 = v45 ^ v39
 	.loc 1 374
-	xor %i0, %i1, %o0
+	xor %i1, %l0, %i1
 ! v41 = v41 ^ v39
 	.loc 1 375
-	xor %o5, %i1, %o5
+	xor %o4, %l0, %l5
 ! v39 = v28 ^ v39
 	.loc 1 376
-	ldx [%fp + 1791], %i0
-	xor %i0, %i1, %i1
+	ldx [%fp + 1855], %o1
+	xor %o1, %l0, %l0
 ! v45 = v45 ^ v13
 	.loc 1 377
-	xor %o0, %l3, %i0
+	xor %i1, %l2, %i1
 ! v43 = v43 ^ v13
 	.loc 1 378
-	xor %i4, %l3, %i4
+	xor %l7, %l2, %l7
 ! v39 = v39 ^ v13
 	.loc 1 379
-	xor %i1, %l3, %i1
+	xor %l0, %l2, %l0
 ! v13 = v26 ^ v13
 	.loc 1 380
-	ldx [%fp + 1751], %o0
-	xor %o0, %l3, %l3
+	ldx [%fp + 1815], %o1
+	xor %o1, %l2, %l2
 ! v13 = v13 ^ v40
 	.loc 1 381
-	xor %l3, %o3, %l3
+	xor %l2, %o7, %l2
 ! v26 = v46 ^ v40
 	.loc 1 382
-	xor %l1, %o3, %o0
+	xor %l3, %o7, %o1
 ! v26 = v26 ^ v29
 	.loc 1 383
-	xor %o0, %o4, %i5
+	xor %o1, %l1, %o4
 ! v39 = v39 ^ v46
 	.loc 1 384
-	xor %i1, %l1, %i1
+	xor %l0, %l3, %l0
 ! v28 = v48 ^ v40
 	.loc 1 385
-	xor %o7, %o3, %o0
+	xor %o0, %o7, %o1
 ! v28 = v28 ^ v29
 	.loc 1 386
-	xor %o0, %o4, %g1
+	xor %o1, %l1, %l4
 ! v41 = v41 ^ v46
 	.loc 1 387
-	xor %o5, %l1, %o0
+	xor %l5, %l3, %o1
 ! v41 = v41 ^ v48
 	.loc 1 388
-	xor %o0, %o7, %o0
+	xor %o1, %o0, %o1
 ! v41 = v41 ^ v40
 	.loc 1 389
-	xor %o0, %o3, %o0
+	xor %o1, %o7, %o1
 ! v41 = v41 ^ v29
 	.loc 1 390
-	xor %o0, %o4, %o0
+	xor %o1, %l1, %l5
 ! v46 = v46 ^ v42
 	.loc 1 391
-	xor %l1, %o1, %l1
+	xor %l3, %o2, %l3
 ! v43 = v43 ^ v48
 	.loc 1 392
-	xor %i4, %o7, %i4
+	xor %l7, %o0, %o1
 ! v43 = v43 ^ v42
 	.loc 1 393
-	xor %i4, %o1, %i4
+	xor %o1, %o2, %o1
 ! v43 = v43 ^ v29
 	.loc 1 394
-	xor %i4, %o4, %i4
+	xor %o1, %l1, %l6
 ! v48 = v48 ^ v44
 	.loc 1 395
-	xor %o7, %i2, %o5
-	stx %o5, [%fp + 1919]
+	xor %o0, %o3, %l7
 ! v45 = v45 ^ v42
 	.loc 1 396
-	xor %i0, %o1, %i0
+	xor %i1, %o2, %o0
 ! v45 = v45 ^ v44
 	.loc 1 397
-	xor %i0, %i2, %i0
+	xor %o0, %o3, %i0
 ! v42 = v42 ^ v40
 	.loc 1 398
-	xor %o1, %o3, %o5
+	xor %o2, %o7, %o2
 ! v47 = v47 ^ v44
 	.loc 1 399
-	xor %l6, %i2, %l6
+	xor %i2, %o3, %i2
 ! v47 = v47 ^ v40
 	.loc 1 400
-	xor %l6, %o3, %l6
+	xor %i2, %o7, %i2
 ! v44 = v44 ^ v29
 	.loc 1 401
-	xor %i2, %o4, %i2
+	xor %o3, %l1, %o3
 ! v40 = v49 ^ v40
 	.loc 1 402
-	ldx [%fp + 1759], %o1
-	xor %o1, %o3, %o3
+	stx %o3, [%fp + 1823]
+	xor %o5, %o7, %o7
 ! v29 = v40 ^ v29
 	.loc 1 403
-	xor %o3, %o4, %o4
+	xor %o7, %l1, %l1
 ! v40 = v13 & v0
 	.loc 1 404
-	ldx [%fp + 2031], %g4
-	and %l3, %g4, %o1
-	stx %o1, [%fp + 1751]
+	stx %l1, [%fp + 1831]
+	ldx [%fp + 1711], %o5
+	and %l2, %o5, %o0
 ! v49 = v13 & v6
 	.loc 1 405
-	ldx [%fp + 1711], %o7
-	and %l3, %o7, %o1
+	stx %o0, [%fp + 1839]
+	ldx [%fp + 1743], %o7
+	and %l2, %o7, %o0
 ! v30 = v26 & v0
 	.loc 1 406
-	and %i5, %g4, %o3
+	and %o4, %o5, %o1
 ! v30 = v49 ^ v30
 	.loc 1 407
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1759]
+	xor %o0, %o1, %o1
 ! v49 = v13 & v10
 	.loc 1 408
-	ldx [%fp + 1719], %o1
-	and %l3, %o1, %o3
+	stx %o1, [%fp + 1847]
+	ldx [%fp + 1759], %i1
+	and %l2, %i1, %o0
 ! v32 = v26 & v6
 	.loc 1 409
-	and %i5, %o7, %g5
+	and %o4, %o7, %o1
 ! v34 = v39 & v0
 	.loc 1 410
-	and %i1, %g4, %g4
+	and %l0, %o5, %o3
 ! v32 = v49 ^ v32
 	.loc 1 411
-	xor %o3, %g5, %g5
+	xor %o0, %o1, %o1
 ! v34 = v32 ^ v34
 	.loc 1 412
-	xor %g5, %g4, %o3
-	stx %o3, [%fp + 1767]
+	xor %o1, %o3, %o3
 ! v32 = v13 & v14
 	.loc 1 413
-	ldx [%fp + 1727], %o3
-	and %l3, %o3, %g4
+	stx %o3, [%fp + 1855]
+	ldx [%fp + 1775], %i3
+	and %l2, %i3, %o0
 ! v49 = v26 & v10
 	.loc 1 414
-	and %i5, %o1, %g5
+	and %o4, %i1, %o1
 ! v36 = v39 & v6
 	.loc 1 415
-	and %i1, %o7, %o7
+	and %l0, %o7, %o3
 ! v38 = v28 & v0
 	.loc 1 416
-	ldx [%fp + 2031], %o1
-	and %g1, %o1, %o1
+	and %l4, %o5, %l1
 ! v49 = v32 ^ v49
 	.loc 1 417
-	xor %g4, %g5, %g4
+	xor %o0, %o1, %o1
 ! v36 = v49 ^ v36
 	.loc 1 418
-	xor %g4, %o7, %o7
+	xor %o1, %o3, %o3
 ! v38 = v36 ^ v38
 	.loc 1 419
-	xor %o7, %o1, %o1
-	stx %o1, [%fp + 1775]
+	xor %o3, %l1, %l1
 ! v36 = v13 & v18
 	.loc 1 420
-	ldx [%fp + 1735], %o1
-	and %l3, %o1, %o1
+	stx %l1, [%fp + 1863]
+	ldx [%fp + 1791], %i5
+	and %l2, %i5, %o0
 ! v49 = v26 & v14
 	.loc 1 421
-	and %i5, %o3, %g5
+	and %o4, %i3, %o1
 ! v32 = v39 & v10
 	.loc 1 422
-	ldx [%fp + 1719], %o3
-	and %i1, %o3, %o3
+	and %l0, %i1, %o3
 ! v35 = v28 & v6
 	.loc 1 423
-	ldx [%fp + 1711], %o7
-	and %g1, %o7, %g4
+	and %l4, %o7, %l1
 ! v37 = v41 & v0
 	.loc 1 424
-	ldx [%fp + 2031], %o7
-	and %o0, %o7, %o7
+	and %l5, %o5, %i4
 ! v49 = v36 ^ v49
 	.loc 1 425
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v32 = v49 ^ v32
 	.loc 1 426
-	xor %o1, %o3, %o1
+	xor %o1, %o3, %o3
 ! v35 = v32 ^ v35
 	.loc 1 427
-	xor %o1, %g4, %o1
+	xor %o3, %l1, %l1
 ! v37 = v35 ^ v37
 	.loc 1 428
-	xor %o1, %o7, %o1
-	stx %o1, [%fp + 1783]
+	xor %l1, %i4, %i4
 ! v35 = v13 & v21
 	.loc 1 429
-	ldx [%fp + 1743], %o1
-	and %l3, %o1, %o1
-	stx %o1, [%fp + 1791]
+	stx %i4, [%fp + 1871]
+	ldx [%fp + 1799], %l1
+	and %l2, %l1, %o0
 ! v32 = v26 & v18
 	.loc 1 430
-	ldx [%fp + 1735], %o1
-	and %i5, %o1, %g5
+	and %o4, %i5, %o1
 ! v49 = v39 & v14
 	.loc 1 431
-	ldx [%fp + 1727], %o1
-	and %i1, %o1, %o1
-	stx %o1, [%fp + 1799]
+	and %l0, %i3, %o3
 ! v36 = v28 & v10
 	.loc 1 432
-	ldx [%fp + 1719], %o1
-	and %g1, %o1, %g4
+	and %l4, %i1, %g4
 ! v31 = v41 & v6
 	.loc 1 433
-	ldx [%fp + 1711], %o1
-	and %o0, %o1, %o7
+	and %l5, %o7, %g1
 ! v33 = v46 & v0
 	.loc 1 434
-	ldx [%fp + 2031], %o1
-	and %l1, %o1, %o3
+	and %l3, %o5, %i4
 ! v32 = v35 ^ v32
 	.loc 1 435
-	ldx [%fp + 1791], %o1
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v49 = v32 ^ v49
 	.loc 1 436
-	ldx [%fp + 1799], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v36 = v49 ^ v36
 	.loc 1 437
-	xor %o1, %g4, %o1
+	xor %o3, %g4, %g4
 ! v31 = v36 ^ v31
 	.loc 1 438
-	xor %o1, %o7, %o1
+	xor %g4, %g1, %g1
 ! v33 = v31 ^ v33
 	.loc 1 439
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1791]
+	xor %g1, %i4, %i4
 ! v31 = v13 & v24
 	.loc 1 440
-	and %l3, %o2, %o1
-	stx %o1, [%fp + 1799]
+	stx %i4, [%fp + 1879]
+	ldx [%fp + 1807], %g1
+	and %l2, %g1, %g4
 ! v36 = v26 & v21
 	.loc 1 441
-	ldx [%fp + 1743], %o1
-	and %i5, %o1, %g5
+	stx %l2, [%fp + 1711]
+	and %o4, %l1, %o0
 ! v49 = v39 & v18
 	.loc 1 442
-	ldx [%fp + 1735], %o1
-	and %i1, %o1, %o1
-	stx %o1, [%fp + 1807]
+	and %l0, %i5, %g5
 ! v32 = v28 & v14
 	.loc 1 443
-	ldx [%fp + 1727], %o1
-	and %g1, %o1, %o1
-	stx %o1, [%fp + 1815]
+	and %l4, %i3, %i4
 ! v35 = v41 & v10
 	.loc 1 444
-	ldx [%fp + 1719], %o1
-	and %o0, %o1, %g4
+	and %l5, %i1, %l2
 ! v27 = v46 & v6
 	.loc 1 445
-	ldx [%fp + 1711], %o1
-	and %l1, %o1, %o7
+	and %l3, %o7, %o3
 ! v15 = v43 & v0
 	.loc 1 446
-	ldx [%fp + 2031], %o1
-	and %i4, %o1, %o3
+	and %l6, %o5, %o1
 ! v36 = v31 ^ v36
 	.loc 1 447
-	ldx [%fp + 1799], %o1
-	xor %o1, %g5, %o1
+	xor %g4, %o0, %o0
 ! v49 = v36 ^ v49
 	.loc 1 448
-	ldx [%fp + 1807], %g5
-	xor %o1, %g5, %o1
+	xor %o0, %g5, %g5
 ! v32 = v49 ^ v32
 	.loc 1 449
-	ldx [%fp + 1815], %g5
-	xor %o1, %g5, %o1
+	xor %g5, %i4, %i4
 ! v35 = v32 ^ v35
 	.loc 1 450
-	xor %o1, %g4, %o1
+	xor %i4, %l2, %l2
 ! v27 = v35 ^ v27
 	.loc 1 451
-	xor %o1, %o7, %o1
+	xor %l2, %o3, %o3
 ! v15 = v27 ^ v15
 	.loc 1 452
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1799]
+	xor %o3, %o1, %o1
 ! v27 = v26 & v24
 	.loc 1 453
-	and %i5, %o2, %o1
-	stx %o1, [%fp + 1807]
+	stx %o1, [%fp + 1887]
+	and %o4, %g1, %o0
 ! v35 = v39 & v21
 	.loc 1 454
-	ldx [%fp + 1743], %o1
-	and %i1, %o1, %g5
+	and %l0, %l1, %o1
 ! v32 = v28 & v18
 	.loc 1 455
-	ldx [%fp + 1735], %o1
-	and %g1, %o1, %o1
-	stx %o1, [%fp + 1815]
+	and %l4, %i5, %o3
 ! v49 = v41 & v14
 	.loc 1 456
-	ldx [%fp + 1727], %o1
-	and %o0, %o1, %o1
-	stx %o1, [%fp + 1823]
+	and %l5, %i3, %i4
 ! v36 = v46 & v10
 	.loc 1 457
-	ldx [%fp + 1719], %o3
-	and %l1, %o3, %g4
+	and %l3, %i1, %l2
 ! v31 = v43 & v6
 	.loc 1 458
-	ldx [%fp + 1711], %o1
-	and %i4, %o1, %o7
+	and %l6, %o7, %o7
 ! v35 = v27 ^ v35
 	.loc 1 459
-	ldx [%fp + 1807], %o1
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v32 = v35 ^ v32
 	.loc 1 460
-	ldx [%fp + 1815], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v49 = v32 ^ v49
 	.loc 1 461
-	ldx [%fp + 1823], %g5
-	xor %o1, %g5, %o1
+	xor %o3, %i4, %i4
 ! v36 = v49 ^ v36
 	.loc 1 462
-	xor %o1, %g4, %o1
+	xor %i4, %l2, %l2
 ! v31 = v36 ^ v31
 	.loc 1 463
-	xor %o1, %o7, %o1
-	stx %o1, [%fp + 1807]
+	xor %l2, %o7, %o7
 ! v36 = v39 & v24
 	.loc 1 464
-	and %i1, %o2, %g4
+	stx %o7, [%fp + 1895]
+	and %l0, %g1, %o0
 ! v49 = v28 & v21
 	.loc 1 465
-	ldx [%fp + 1743], %o1
-	and %g1, %o1, %g5
+	and %l4, %l1, %o1
 ! v32 = v41 & v18
 	.loc 1 466
-	ldx [%fp + 1735], %o1
-	and %o0, %o1, %o7
+	and %l5, %i5, %o3
 ! v35 = v46 & v14
 	.loc 1 467
-	ldx [%fp + 1727], %o1
-	and %l1, %o1, %o1
+	and %l3, %i3, %o7
 ! v27 = v43 & v10
 	.loc 1 468
-	and %i4, %o3, %o3
+	and %l6, %i1, %l2
 ! v49 = v36 ^ v49
 	.loc 1 469
-	xor %g4, %g5, %g4
+	xor %o0, %o1, %o1
 ! v32 = v49 ^ v32
 	.loc 1 470
-	xor %g4, %o7, %o7
+	xor %o1, %o3, %o3
 ! v35 = v32 ^ v35
 	.loc 1 471
-	xor %o7, %o1, %o1
+	xor %o3, %o7, %o7
 ! v27 = v35 ^ v27
 	.loc 1 472
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1815]
+	xor %o7, %l2, %l2
 ! v35 = v28 & v24
 	.loc 1 473
-	and %g1, %o2, %o1
-	stx %o1, [%fp + 1823]
+	stx %l2, [%fp + 1903]
+	and %l4, %g1, %o0
 ! v32 = v41 & v21
 	.loc 1 474
-	ldx [%fp + 1743], %o7
-	and %o0, %o7, %g5
+	and %l5, %l1, %o1
 ! v49 = v46 & v18
 	.loc 1 475
-	ldx [%fp + 1735], %o1
-	and %l1, %o1, %g4
+	and %l3, %i5, %o3
 ! v36 = v43 & v14
 	.loc 1 476
-	ldx [%fp + 1727], %o1
-	and %i4, %o1, %o3
+	and %l6, %i3, %o7
 ! v32 = v35 ^ v32
 	.loc 1 477
-	ldx [%fp + 1823], %o1
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v49 = v32 ^ v49
 	.loc 1 478
-	xor %o1, %g4, %o1
+	xor %o1, %o3, %o3
 ! v36 = v49 ^ v36
 	.loc 1 479
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1823]
+	xor %o3, %o7, %o7
 ! v49 = v41 & v24
 	.loc 1 480
-	and %o0, %o2, %o1
+	stx %o7, [%fp + 1911]
+	and %l5, %g1, %o0
 ! v32 = v46 & v21
 	.loc 1 481
-	and %l1, %o7, %o3
+	and %l3, %l1, %o1
 ! v35 = v43 & v18
 	.loc 1 482
-	ldx [%fp + 1735], %g4
-	and %i4, %g4, %g4
+	and %l6, %i5, %o3
 ! v32 = v49 ^ v32
 	.loc 1 483
-	xor %o1, %o3, %o3
+	xor %o0, %o1, %o1
 ! v35 = v32 ^ v35
 	.loc 1 484
-	xor %o3, %g4, %o1
-	stx %o1, [%fp + 1831]
+	xor %o1, %o3, %o3
 ! v32 = v46 & v24
 	.loc 1 485
-	and %l1, %o2, %o1
+	stx %o3, [%fp + 1919]
+	and %l3, %g1, %o0
 ! v49 = v43 & v21
 	.loc 1 486
-	and %i4, %o7, %o3
+	and %l6, %l1, %o1
 ! v49 = v32 ^ v49
 	.loc 1 487
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1839]
+	xor %o0, %o1, %o1
 ! v32 = v43 & v24
 	.loc 1 488
-	and %i4, %o2, %o1
-	stx %o1, [%fp + 1847]
+	stx %o1, [%fp + 1927]
+	and %l6, %g1, %o0
 ! v2 = v48 & v3
 	.loc 1 489
-	ldx [%fp + 1919], %o7
-	and %o7, %l7, %o1
-	stx %o1, [%fp + 1855]
+	stx %o0, [%fp + 1935]
+	stx %l6, [%fp + 1815]
+	ldx [%fp + 1727], %l1
+	and %l7, %l1, %o0
 ! v4 = v48 & v8
 	.loc 1 490
-	and %o7, %l2, %o1
+	stx %o0, [%fp + 1727]
+	ldx [%fp + 1751], %l2
+	and %l7, %l2, %o0
 ! v7 = v45 & v3
 	.loc 1 491
-	and %i0, %l7, %o3
+	and %i0, %l1, %o1
 ! v7 = v4 ^ v7
 	.loc 1 492
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1863]
+	xor %o0, %o1, %o1
 ! v4 = v48 & v12
 	.loc 1 493
-	and %o7, %l0, %o1
+	stx %o1, [%fp + 1751]
+	ldx [%fp + 1767], %l6
+	and %l7, %l6, %o0
 ! v9 = v45 & v8
 	.loc 1 494
-	and %i0, %l2, %o3
+	and %i0, %l2, %o1
 ! v11 = v42 & v3
 	.loc 1 495
-	and %o5, %l7, %g4
+	and %o2, %l1, %o3
 ! v9 = v4 ^ v9
 	.loc 1 496
-	xor %o1, %o3, %o3
+	xor %o0, %o1, %o1
 ! v11 = v9 ^ v11
 	.loc 1 497
-	xor %o3, %g4, %o1
-	stx %o1, [%fp + 1871]
+	xor %o1, %o3, %o3
 ! v9 = v48 & v16
 	.loc 1 498
-	and %o7, %i3, %g4
+	stx %o3, [%fp + 1767]
+	ldx [%fp + 1783], %i1
+	and %l7, %i1, %o0
 ! v4 = v45 & v12
 	.loc 1 499
-	and %i0, %l0, %o1
+	and %i0, %l6, %o1
 ! v60 = v42 & v8
 	.loc 1 500
-	and %o5, %l2, %o3
+	and %o2, %l2, %o3
 ! v58 = v47 & v3
 	.loc 1 501
-	and %l6, %l7, %o7
+	and %i2, %l1, %o7
 ! v4 = v9 ^ v4
 	.loc 1 502
-	xor %g4, %o1, %o1
+	xor %o0, %o1, %o1
 ! v60 = v4 ^ v60
 	.loc 1 503
 	xor %o1, %o3, %o3
 ! v58 = v60 ^ v58
 	.loc 1 504
-	xor %o3, %o7, %o1
-	stx %o1, [%fp + 1879]
+	xor %o3, %o7, %o7
 ! v60 = v48 & v1
 	.loc 1 505
-	ldx [%fp + 1919], %o1
-	and %o1, %l4, %o1
+	stx %o7, [%fp + 1783]
+	ldx [%fp + 1719], %i4
+	and %l7, %i4, %o0
 ! v4 = v45 & v16
 	.loc 1 506
-	and %i0, %i3, %g5
+	and %i0, %i1, %o1
 ! v9 = v42 & v12
 	.loc 1 507
-	and %o5, %l0, %g4
+	and %o2, %l6, %o3
 ! v56 = v47 & v8
 	.loc 1 508
-	and %l6, %l2, %o7
+	and %i2, %l2, %o7
 ! v54 = v44 & v3
 	.loc 1 509
-	and %i2, %l7, %o3
+	ldx [%fp + 1823], %i5
+	and %i5, %l1, %i3
 ! v4 = v60 ^ v4
 	.loc 1 510
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v9 = v4 ^ v9
 	.loc 1 511
-	xor %o1, %g4, %o1
+	xor %o1, %o3, %o3
 ! v56 = v9 ^ v56
 	.loc 1 512
-	xor %o1, %o7, %o1
+	xor %o3, %o7, %o7
 ! v54 = v56 ^ v54
 	.loc 1 513
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1887]
+	xor %o7, %i3, %i3
 ! v56 = v48 & v5
 	.loc 1 514
-	ldx [%fp + 1919], %o1
-	and %o1, %l5, %o1
-	stx %o1, [%fp + 1895]
+	stx %i3, [%fp + 1719]
+	ldx [%fp + 1735], %o7
+	and %l7, %o7, %o0
 ! v9 = v45 & v1
 	.loc 1 515
-	and %i0, %l4, %g5
+	and %i0, %i4, %o1
 ! v4 = v42 & v16
 	.loc 1 516
-	and %o5, %i3, %o1
-	stx %o1, [%fp + 1903]
+	and %o2, %i1, %g5
 ! v60 = v47 & v12
 	.loc 1 517
-	and %l6, %l0, %g4
+	and %i2, %l6, %g4
 ! v52 = v44 & v8
 	.loc 1 518
-	and %i2, %l2, %o7
+	and %i5, %l2, %g1
 ! v50 = v29 & v3
 	.loc 1 519
-	and %o4, %l7, %o3
+	ldx [%fp + 1831], %o3
+	and %o3, %l1, %i3
 ! v9 = v56 ^ v9
 	.loc 1 520
-	ldx [%fp + 1895], %o1
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v4 = v9 ^ v4
 	.loc 1 521
-	ldx [%fp + 1903], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %g5, %g5
 ! v60 = v4 ^ v60
 	.loc 1 522
-	xor %o1, %g4, %o1
+	xor %g5, %g4, %g4
 ! v52 = v60 ^ v52
 	.loc 1 523
-	xor %o1, %o7, %o1
+	xor %g4, %g1, %g1
 ! v50 = v52 ^ v50
 	.loc 1 524
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1895]
+	xor %g1, %i3, %i3
 ! v52 = v45 & v5
 	.loc 1 525
-	and %i0, %l5, %o1
+	stx %i3, [%fp + 1735]
+	and %i0, %o7, %o0
 ! v60 = v42 & v1
 	.loc 1 526
-	and %o5, %l4, %g5
+	and %o2, %i4, %o1
 ! v4 = v47 & v16
 	.loc 1 527
-	and %l6, %i3, %g4
+	and %i2, %i1, %i3
 ! v9 = v44 & v12
 	.loc 1 528
-	and %i2, %l0, %o7
+	and %i5, %l6, %g4
 ! v56 = v29 & v8
 	.loc 1 529
-	and %o4, %l2, %o3
+	and %o3, %l2, %g1
 ! v60 = v52 ^ v60
 	.loc 1 530
-	xor %o1, %g5, %o1
+	xor %o0, %o1, %o1
 ! v4 = v60 ^ v4
 	.loc 1 531
-	xor %o1, %g4, %o1
+	xor %o1, %i3, %i3
 ! v9 = v4 ^ v9
 	.loc 1 532
-	xor %o1, %o7, %o1
+	xor %i3, %g4, %g4
 ! v56 = v9 ^ v56
 	.loc 1 533
-	xor %o1, %o3, %o1
-	stx %o1, [%fp + 1903]
+	xor %g4, %g1, %g1
 ! v9 = v42 & v5
 	.loc 1 534
-	and %o5, %l5, %o1
+	stx %g1, [%fp + 1823]
+	and %o2, %o7, %o0
 ! v4 = v47 & v1
 	.loc 1 535
-	and %l6, %l4, %o3
+	and %i2, %i4, %o1
 ! v60 = v44 & v16
 	.loc 1 536
-	and %i2, %i3, %g4
+	and %i5, %i1, %i3
 ! v52 = v29 & v12
 	.loc 1 537
-	and %o4, %l0, %o7
+	and %o3, %l6, %g1
 ! v4 = v9 ^ v4
 	.loc 1 538
-	xor %o1, %o3, %o3
+	xor %o0, %o1, %o1
 ! v60 = v4 ^ v60
 	.loc 1 539
-	xor %o3, %g4, %o1
+	xor %o1, %i3, %i3
 ! v52 = v60 ^ v52
 	.loc 1 540
-	xor %o1, %o7, %o1
-	stx %o1, [%fp + 1911]
+	xor %i3, %g1, %g1
 ! v60 = v47 & v5
 	.loc 1 541
-	and %l6, %l5, %o1
+	stx %g1, [%fp + 1831]
+	and %i2, %o7, %o0
 ! v4 = v44 & v1
 	.loc 1 542
-	and %i2, %l4, %o3
+	and %i5, %i4, %o1
 ! v9 = v29 & v16
 	.loc 1 543
-	and %o4, %i3, %o7
+	and %o3, %i1, %i3
 ! v4 = v60 ^ v4
 	.loc 1 544
-	xor %o1, %o3, %o3
+	xor %o0, %o1, %o1
 ! v9 = v4 ^ v9
 	.loc 1 545
-	xor %o3, %o7, %o7
+	xor %o1, %i3, %i3
 ! v4 = v44 & v5
 	.loc 1 546
-	and %i2, %l5, %o1
+	stx %i3, [%fp + 1943]
+	and %i5, %o7, %o0
 ! v60 = v29 & v1
 	.loc 1 547
-	and %o4, %l4, %o3
+	and %o3, %i4, %o1
 ! v60 = v4 ^ v60
 	.loc 1 548
-	xor %o1, %o3, %g4
+	xor %o0, %o1, %o1
 ! v4 = v29 & v5
 	.loc 1 549
-	and %o4, %l5, %o3
+	stx %o1, [%fp + 1951]
+	and %o3, %o7, %o0
 ! v48 = v13 ^ v48
 	.loc 1 550
-	ldx [%fp + 1919], %o1
-	xor %l3, %o1, %l3
+	stx %o0, [%fp + 1959]
+	ldx [%fp + 1711], %o0
+	xor %o0, %l7, %l7
 ! v45 = v26 ^ v45
 	.loc 1 551
-	xor %i5, %i0, %i0
+	xor %o4, %i0, %i0
 ! v42 = v39 ^ v42
 	.loc 1 552
-	xor %i1, %o5, %o5
+	xor %l0, %o2, %o4
 ! v47 = v28 ^ v47
 	.loc 1 553
-	xor %g1, %l6, %l6
+	xor %l4, %i2, %i2
 ! v44 = v41 ^ v44
 	.loc 1 554
-	xor %o0, %i2, %i2
+	xor %l5, %i5, %i5
 ! v29 = v46 ^ v29
 	.loc 1 555
-	xor %l1, %o4, %l1
+	xor %l3, %o3, %l0
 ! v3 = v0 ^ v3
 	.loc 1 556
-	ldx [%fp + 2031], %o0
-	xor %o0, %l7, %l7
+	xor %o5, %l1, %l1
 ! v8 = v6 ^ v8
 	.loc 1 557
-	ldx [%fp + 1711], %o0
+	ldx [%fp + 1743], %o0
 	xor %o0, %l2, %l2
 ! v12 = v10 ^ v12
 	.loc 1 558
-	ldx [%fp + 1719], %o0
-	xor %o0, %l0, %l0
+	ldx [%fp + 1759], %o0
+	xor %o0, %l6, %l6
 ! v16 = v14 ^ v16
 	.loc 1 559
-	ldx [%fp + 1727], %o0
-	xor %o0, %i3, %i3
+	ldx [%fp + 1775], %o0
+	xor %o0, %i1, %i1
 ! v1 = v18 ^ v1
 	.loc 1 560
-	ldx [%fp + 1735], %o0
-	xor %o0, %l4, %l4
+	ldx [%fp + 1791], %o0
+	xor %o0, %i4, %i4
 ! v5 = v21 ^ v5
 	.loc 1 561
-	ldx [%fp + 1743], %o0
-	xor %o0, %l5, %l5
+	ldx [%fp + 1799], %o0
+	xor %o0, %o7, %o7
 ! v21 = v48 & v3
 	.loc 1 562
-	and %l3, %l7, %o0
-	stx %o0, [%fp + 1711]
+	and %l7, %l1, %o5
 ! v18 = v48 & v8
 	.loc 1 563
-	and %l3, %l2, %o0
+	and %l7, %l2, %o0
 ! v14 = v45 & v3
 	.loc 1 564
-	and %i0, %l7, %o1
+	and %i0, %l1, %o1
 ! v14 = v18 ^ v14
 	.loc 1 565
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1719]
+	xor %o0, %o1, %l3
 ! v18 = v48 & v12
 	.loc 1 566
-	and %l3, %l0, %o0
+	and %l7, %l6, %o0
 ! v10 = v45 & v8
 	.loc 1 567
 	and %i0, %l2, %o1
 ! v6 = v42 & v3
 	.loc 1 568
-	and %o5, %l7, %o4
+	and %o4, %l1, %o2
 ! v10 = v18 ^ v10
 	.loc 1 569
 	xor %o0, %o1, %o1
 ! v6 = v10 ^ v6
 	.loc 1 570
-	xor %o1, %o4, %o0
-	stx %o0, [%fp + 1727]
+	xor %o1, %o2, %l4
 ! v10 = v48 & v16
 	.loc 1 571
-	and %l3, %i3, %o0
+	and %l7, %i1, %o0
 ! v18 = v45 & v12
 	.loc 1 572
-	and %i0, %l0, %o1
+	and %i0, %l6, %o1
 ! v0 = v42 & v8
 	.loc 1 573
-	and %o5, %l2, %o4
+	and %o4, %l2, %o2
 ! v46 = v47 & v3
 	.loc 1 574
-	and %l6, %l7, %i1
+	and %i2, %l1, %o3
 ! v18 = v10 ^ v18
 	.loc 1 575
 	xor %o0, %o1, %o1
 ! v0 = v18 ^ v0
 	.loc 1 576
-	xor %o1, %o4, %o4
+	xor %o1, %o2, %o2
 ! v46 = v0 ^ v46
 	.loc 1 577
-	xor %o4, %i1, %o0
-	stx %o0, [%fp + 1735]
+	xor %o2, %o3, %i3
 ! v0 = v48 & v1
 	.loc 1 578
-	and %l3, %l4, %o0
+	and %l7, %i4, %o0
 ! v18 = v45 & v16
 	.loc 1 579
-	and %i0, %i3, %o1
+	and %i0, %i1, %o1
 ! v10 = v42 & v12
 	.loc 1 580
-	and %o5, %l0, %o4
+	and %o4, %l6, %o2
 ! v41 = v47 & v8
 	.loc 1 581
-	and %l6, %l2, %i1
+	and %i2, %l2, %o3
 ! v28 = v44 & v3
 	.loc 1 582
-	and %i2, %l7, %i5
+	and %i5, %l1, %l5
 ! v18 = v0 ^ v18
 	.loc 1 583
 	xor %o0, %o1, %o1
 ! v10 = v18 ^ v10
 	.loc 1 584
-	xor %o1, %o4, %o4
+	xor %o1, %o2, %o2
 ! v41 = v10 ^ v41
 	.loc 1 585
-	xor %o4, %i1, %i1
+	xor %o2, %o3, %o3
 ! v28 = v41 ^ v28
 	.loc 1 586
-	xor %i1, %i5, %i5
+	xor %o3, %l5, %l5
 ! v41 = v48 & v5
 	.loc 1 587
-	and %l3, %l5, %o0
+	and %l7, %o7, %o0
 ! v10 = v45 & v1
 	.loc 1 588
-	and %i0, %l4, %o1
+	and %i0, %i4, %o1
 ! v18 = v42 & v16
 	.loc 1 589
-	and %o5, %i3, %g5
+	and %o4, %i1, %o2
 ! v0 = v47 & v12
 	.loc 1 590
-	and %l6, %l0, %g1
+	and %i2, %l6, %g4
 ! v39 = v44 & v8
 	.loc 1 591
-	and %i2, %l2, %i1
+	and %i5, %l2, %g1
 ! v26 = v29 & v3
 	.loc 1 592
-	and %l1, %l7, %o4
+	and %l0, %l1, %o3
 ! v10 = v41 ^ v10
 	.loc 1 593
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 594
-	xor %o1, %g5, %g5
+	xor %o1, %o2, %o2
 ! v0 = v18 ^ v0
 	.loc 1 595
-	xor %g5, %g1, %g1
+	xor %o2, %g4, %g4
 ! v39 = v0 ^ v39
 	.loc 1 596
-	xor %g1, %i1, %i1
+	xor %g4, %g1, %g1
 ! v26 = v39 ^ v26
 	.loc 1 597
-	xor %i1, %o4, %g1
+	xor %g1, %o3, %o3
 ! v48 = v48 & v24
 	.loc 1 598
-	and %l3, %o2, %i1
+	stx %o3, [%fp + 1711]
+	ldx [%fp + 1807], %g4
+	and %l7, %g4, %g1
 ! v39 = v45 & v5
 	.loc 1 599
-	and %i0, %l5, %g5
+	and %i0, %o7, %g5
 ! v0 = v42 & v1
 	.loc 1 600
-	and %o5, %l4, %l3
+	and %o4, %i4, %l7
 ! v18 = v47 & v16
 	.loc 1 601
-	and %l6, %i3, %o4
+	and %i2, %i1, %o3
 ! v10 = v44 & v12
 	.loc 1 602
-	and %i2, %l0, %o1
+	and %i5, %l6, %o2
 ! v41 = v29 & v8
 	.loc 1 603
-	and %l1, %l2, %o0
+	and %l0, %l2, %o1
 ! v3 = v43 & v3
 	.loc 1 604
-	and %i4, %l7, %l7
+	ldx [%fp + 1815], %o0
+	and %o0, %l1, %l1
 ! v39 = v48 ^ v39
 	.loc 1 605
-	xor %i1, %g5, %g5
+	xor %g1, %g5, %g5
 ! v0 = v39 ^ v0
 	.loc 1 606
-	xor %g5, %l3, %l3
+	xor %g5, %l7, %l7
 ! v18 = v0 ^ v18
 	.loc 1 607
-	xor %l3, %o4, %o4
+	xor %l7, %o3, %o3
 ! v10 = v18 ^ v10
 	.loc 1 608
-	xor %o4, %o1, %o1
+	xor %o3, %o2, %o2
 ! v41 = v10 ^ v41
 	.loc 1 609
-	xor %o1, %o0, %o0
+	xor %o2, %o1, %o1
 ! v3 = v41 ^ v3
 	.loc 1 610
-	xor %o0, %l7, %l7
+	xor %o1, %l1, %l1
 ! v45 = v45 & v24
 	.loc 1 611
-	and %i0, %o2, %i0
+	and %i0, %g4, %i0
 ! v41 = v42 & v5
 	.loc 1 612
-	and %o5, %l5, %o0
+	and %o4, %o7, %o1
 ! v10 = v47 & v1
 	.loc 1 613
-	and %l6, %l4, %o1
+	and %i2, %i4, %o2
 ! v18 = v44 & v16
 	.loc 1 614
-	and %i2, %i3, %l3
+	and %i5, %i1, %l7
 ! v0 = v29 & v12
 	.loc 1 615
-	and %l1, %l0, %o4
+	and %l0, %l6, %o3
 ! v8 = v43 & v8
 	.loc 1 616
-	and %i4, %l2, %l2
+	and %o0, %l2, %l2
 ! v41 = v45 ^ v41
 	.loc 1 617
-	xor %i0, %o0, %o0
+	xor %i0, %o1, %o1
 ! v10 = v41 ^ v10
 	.loc 1 618
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v18 = v10 ^ v18
 	.loc 1 619
-	xor %o1, %l3, %l3
+	xor %o2, %l7, %l7
 ! v0 = v18 ^ v0
 	.loc 1 620
-	xor %l3, %o4, %o4
+	xor %l7, %o3, %o3
 ! v8 = v0 ^ v8
 	.loc 1 621
-	xor %o4, %l2, %l2
+	xor %o3, %l2, %l2
 ! v42 = v42 & v24
 	.loc 1 622
-	and %o5, %o2, %o5
+	and %o4, %g4, %o4
 ! v0 = v47 & v5
 	.loc 1 623
-	and %l6, %l5, %o0
+	and %i2, %o7, %o1
 ! v18 = v44 & v1
 	.loc 1 624
-	and %i2, %l4, %o1
+	and %i5, %i4, %o2
 ! v10 = v29 & v16
 	.loc 1 625
-	and %l1, %i3, %o4
+	and %l0, %i1, %o3
 ! v12 = v43 & v12
 	.loc 1 626
-	and %i4, %l0, %l0
+	and %o0, %l6, %l6
 ! v0 = v42 ^ v0
 	.loc 1 627
-	xor %o5, %o0, %o0
+	xor %o4, %o1, %o1
 ! v18 = v0 ^ v18
 	.loc 1 628
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v10 = v18 ^ v10
 	.loc 1 629
-	xor %o1, %o4, %o4
+	xor %o2, %o3, %o3
 ! v12 = v10 ^ v12
 	.loc 1 630
-	xor %o4, %l0, %l0
+	xor %o3, %l6, %l6
 ! v47 = v47 & v24
 	.loc 1 631
-	and %l6, %o2, %l6
+	and %i2, %g4, %i2
 ! v10 = v44 & v5
 	.loc 1 632
-	and %i2, %l5, %o0
+	and %i5, %o7, %o1
 ! v18 = v29 & v1
 	.loc 1 633
-	and %l1, %l4, %o1
+	and %l0, %i4, %o2
 ! v16 = v43 & v16
 	.loc 1 634
-	and %i4, %i3, %i3
+	and %o0, %i1, %i1
 ! v10 = v47 ^ v10
 	.loc 1 635
-	xor %l6, %o0, %o0
+	xor %i2, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 636
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v16 = v18 ^ v16
 	.loc 1 637
-	xor %o1, %i3, %i3
+	xor %o2, %i1, %i1
 ! v44 = v44 & v24
 	.loc 1 638
-	and %i2, %o2, %i2
+	and %i5, %g4, %i5
 ! v18 = v29 & v5
 	.loc 1 639
-	and %l1, %l5, %o0
+	and %l0, %o7, %o1
 ! v1 = v43 & v1
 	.loc 1 640
-	and %i4, %l4, %l4
+	and %o0, %i4, %i4
 ! v18 = v44 ^ v18
 	.loc 1 641
-	xor %i2, %o0, %o0
+	xor %i5, %o1, %o1
 ! v1 = v18 ^ v1
 	.loc 1 642
-	xor %o0, %l4, %l4
+	xor %o1, %i4, %i4
 ! v29 = v29 & v24
 	.loc 1 643
-	and %l1, %o2, %l1
+	and %l0, %g4, %l0
 ! v5 = v43 & v5
 	.loc 1 644
-	and %i4, %l5, %l5
+	and %o0, %o7, %o7
 ! v5 = v29 ^ v5
 	.loc 1 645
-	xor %l1, %l5, %l5
+	xor %l0, %o7, %o7
 ! v24 = v43 & v24
 	.loc 1 646
-	and %i4, %o2, %o1
+	and %o0, %g4, %g4
 ! v21 = v21 ^ v40
 	.loc 1 647
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1751], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1839], %o0
+	xor %o5, %o0, %o5
 ! v21 = v21 ^ v2
 	.loc 1 648
-	ldx [%fp + 1855], %o2
-	xor %o0, %o2, %o2
+	ldx [%fp + 1727], %o2
+	xor %o5, %o2, %o5
 ! v14 = v14 ^ v30
 	.loc 1 649
-	ldx [%fp + 1719], %o0
-	ldx [%fp + 1759], %o4
-	xor %o0, %o4, %o0
+	ldx [%fp + 1847], %o0
+	xor %l3, %o0, %l3
 ! v14 = v14 ^ v7
 	.loc 1 650
-	ldx [%fp + 1863], %o4
-	xor %o0, %o4, %o4
+	ldx [%fp + 1751], %o3
+	xor %l3, %o3, %l3
 ! v6 = v6 ^ v34
 	.loc 1 651
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1767], %o5
-	xor %o0, %o5, %o0
+	ldx [%fp + 1855], %o0
+	xor %l4, %o0, %l4
 ! v6 = v6 ^ v11
 	.loc 1 652
-	ldx [%fp + 1871], %o5
-	xor %o0, %o5, %o5
+	ldx [%fp + 1767], %o4
+	xor %l4, %o4, %l4
 ! v46 = v46 ^ v38
 	.loc 1 653
-	ldx [%fp + 1735], %o0
-	ldx [%fp + 1775], %l1
-	xor %o0, %l1, %o0
+	ldx [%fp + 1863], %o0
+	xor %i3, %o0, %i3
 ! v46 = v46 ^ v58
 	.loc 1 654
-	ldx [%fp + 1879], %l1
-	xor %o0, %l1, %o0
+	ldx [%fp + 1783], %l0
+	xor %i3, %l0, %i3
 ! v28 = v28 ^ v37
 	.loc 1 655
-	ldx [%fp + 1783], %l1
-	xor %i5, %l1, %i5
+	ldx [%fp + 1871], %o0
+	xor %l5, %o0, %l5
 ! v28 = v28 ^ v54
 	.loc 1 656
-	ldx [%fp + 1887], %l1
-	xor %i5, %l1, %i5
+	ldx [%fp + 1719], %l7
+	xor %l5, %l7, %l5
 ! v26 = v26 ^ v33
 	.loc 1 657
-	ldx [%fp + 1791], %l1
-	xor %g1, %l1, %g1
+	ldx [%fp + 1711], %o0
+	ldx [%fp + 1879], %o1
+	xor %o0, %o1, %o0
 ! v26 = v26 ^ v50
 	.loc 1 658
-	ldx [%fp + 1895], %l1
-	xor %g1, %l1, %g1
+	ldx [%fp + 1735], %o1
+	xor %o0, %o1, %o0
 ! v3 = v3 ^ v15
 	.loc 1 659
-	ldx [%fp + 1799], %l1
-	xor %l7, %l1, %l7
+	ldx [%fp + 1887], %i0
+	xor %l1, %i0, %l1
 ! v3 = v3 ^ v56
 	.loc 1 660
-	ldx [%fp + 1903], %l1
-	xor %l7, %l1, %l7
+	ldx [%fp + 1823], %i0
+	xor %l1, %i0, %l1
 ! v8 = v8 ^ v31
 	.loc 1 661
-	ldx [%fp + 1807], %l3
-	xor %l2, %l3, %l2
+	stx %l1, [%fp + 1711]
+	ldx [%fp + 1895], %l1
+	xor %l2, %l1, %l2
 ! v8 = v8 ^ v52
 	.loc 1 662
-	ldx [%fp + 1911], %l1
-	xor %l2, %l1, %l2
+	ldx [%fp + 1831], %i0
+	xor %l2, %i0, %i0
 ! v12 = v12 ^ v27
 	.loc 1 663
-	ldx [%fp + 1815], %l1
-	xor %l0, %l1, %l0
+	ldx [%fp + 1903], %l2
+	xor %l6, %l2, %l6
 ! v12 = v12 ^ v9
 	.loc 1 664
-	xor %l0, %o7, %l0
+	ldx [%fp + 1943], %i2
+	xor %l6, %i2, %i2
 ! v16 = v16 ^ v36
 	.loc 1 665
-	ldx [%fp + 1823], %l6
-	xor %i3, %l6, %i3
+	ldx [%fp + 1911], %l6
+	xor %i1, %l6, %i1
 ! v16 = v16 ^ v60
 	.loc 1 666
-	xor %i3, %g4, %i3
+	ldx [%fp + 1951], %i5
+	xor %i1, %i5, %i5
 ! v1 = v1 ^ v35
 	.loc 1 667
-	ldx [%fp + 1831], %i0
-	xor %l4, %i0, %l4
+	ldx [%fp + 1919], %i1
+	xor %i4, %i1, %i4
 ! v1 = v1 ^ v4
 	.loc 1 668
-	xor %l4, %o3, %l4
+	ldx [%fp + 1959], %g1
+	xor %i4, %g1, %g1
 ! v5 = v5 ^ v49
 	.loc 1 669
-	ldx [%fp + 1839], %i1
-	xor %l5, %i1, %l5
+	ldx [%fp + 1927], %i4
+	xor %o7, %i4, %g5
 ! v24 = v24 ^ v32
 	.loc 1 670
-	ldx [%fp + 1847], %i2
-	xor %o1, %i2, %o1
+	ldx [%fp + 1935], %o7
+	xor %g4, %o7, %g4
 ! v31 = v21 ^ v31
 	.loc 1 671
-	xor %o2, %l3, %o2
+	xor %o5, %l1, %l1
 ! v27 = v14 ^ v27
 	.loc 1 672
-	xor %o4, %l1, %o4
+	xor %l3, %l2, %l2
 ! v36 = v6 ^ v36
 	.loc 1 673
-	xor %o5, %l6, %o5
+	xor %l4, %l6, %l6
 ! v35 = v46 ^ v35
 	.loc 1 674
-	xor %o0, %i0, %l1
+	xor %i3, %i1, %i1
 ! v49 = v28 ^ v49
 	.loc 1 675
-	xor %i5, %i1, %l6
+	xor %l5, %i4, %i4
 ! v32 = v26 ^ v32
 	.loc 1 676
-	xor %g1, %i2, %i0
+	xor %o0, %o7, %o0
 ! v2 = v8 ^ v2
 	.loc 1 677
-	ldx [%fp + 1855], %o0
-	xor %l2, %o0, %i1
+	xor %i0, %o2, %o2
 ! v7 = v12 ^ v7
 	.loc 1 678
-	ldx [%fp + 1863], %o0
-	xor %l0, %o0, %o0
+	xor %i2, %o3, %o3
 ! v11 = v16 ^ v11
 	.loc 1 679
-	ldx [%fp + 1871], %l0
-	xor %i3, %l0, %l2
+	xor %i5, %o4, %o4
 ! v58 = v1 ^ v58
 	.loc 1 680
-	ldx [%fp + 1879], %l0
-	xor %l4, %l0, %l3
+	xor %g1, %l0, %l0
 ! v54 = v5 ^ v54
 	.loc 1 681
-	ldx [%fp + 1887], %l0
-	xor %l5, %l0, %l4
+	xor %g5, %l7, %l7
 ! v50 = v24 ^ v50
 	.loc 1 682
-	ldx [%fp + 1895], %l0
-	xor %o1, %l0, %l0
+	xor %g4, %o1, %o5
 ! v7 = v7 ^ v4
 	.loc 1 683
-	xor %o0, %o3, %l5
+	ldx [%fp + 1959], %o1
+	xor %o3, %o1, %o7
 ! v2 = v2 ^ v4
 	.loc 1 684
-	xor %i1, %o3, %o0
+	xor %o2, %o1, %o2
 ! v32 = v32 ^ v4
 	.loc 1 685
-	xor %i0, %o3, %o1
+	xor %o0, %o1, %o0
 ! v4 = v49 ^ v4
 	.loc 1 686
-	xor %l6, %o3, %o3
+	xor %i4, %o1, %o1
 ! v2 = v2 ^ v60
 	.loc 1 687
-	xor %o0, %g4, %l6
+	ldx [%fp + 1951], %o3
+	xor %o2, %o3, %l3
 ! v3 = v3 ^ v60
 	.loc 1 688
-	xor %l7, %g4, %l7
+	ldx [%fp + 1711], %o2
+	xor %o2, %o3, %o2
 ! v4 = v4 ^ v60
 	.loc 1 689
-	xor %o3, %g4, %o3
+	xor %o1, %o3, %o1
 ! v60 = v35 ^ v60
 	.loc 1 690
-	xor %l1, %g4, %g4
+	xor %i1, %o3, %o3
 ! v3 = v3 ^ v9
 	.loc 1 691
-	xor %l7, %o7, %l7
+	ldx [%fp + 1943], %l5
+	xor %o2, %l5, %l4
 ! v32 = v32 ^ v9
 	.loc 1 692
-	xor %o1, %o7, %o1
+	xor %o0, %l5, %o0
 ! v60 = v60 ^ v9
 	.loc 1 693
-	xor %g4, %o7, %g4
+	xor %o3, %l5, %o3
 ! v9 = v36 ^ v9
 	.loc 1 694
-	xor %o5, %o7, %o7
+	xor %l6, %l5, %o2
 ! v32 = v32 ^ v52
 	.loc 1 695
-	ldx [%fp + 1911], %o0
-	xor %o1, %o0, %o5
+	ldx [%fp + 1831], %l6
+	xor %o0, %l6, %l5
 ! v4 = v4 ^ v52
 	.loc 1 696
-	xor %o3, %o0, %o3
+	xor %o1, %l6, %o1
 ! v9 = v9 ^ v52
 	.loc 1 697
-	xor %o7, %o0, %o7
+	xor %o2, %l6, %o2
 ! v52 = v27 ^ v52
 	.loc 1 698
-	xor %o4, %o0, %o0
+	xor %l2, %l6, %o0
 ! v4 = v4 ^ v56
 	.loc 1 699
-	ldx [%fp + 1903], %o1
-	xor %o3, %o1, %o3
+	ldx [%fp + 1823], %l6
+	xor %o1, %l6, %l2
 ! v60 = v60 ^ v56
 	.loc 1 700
-	xor %g4, %o1, %g4
+	xor %o3, %l6, %o3
 ! v52 = v52 ^ v56
 	.loc 1 701
-	xor %o0, %o1, %o0
+	xor %o0, %l6, %o0
 ! v56 = v31 ^ v56
 	.loc 1 702
-	xor %o2, %o1, %o1
+	xor %l1, %l6, %o1
 ! v60 = v60 ^ v50
 	.loc 1 703
-	xor %g4, %l0, %g4
+	xor %o3, %o5, %o3
 ! v9 = v9 ^ v50
 	.loc 1 704
-	xor %o7, %l0, %o7
+	xor %o2, %o5, %o2
 ! v56 = v56 ^ v50
 	.loc 1 705
-	xor %o1, %l0, %o1
+	xor %o1, %o5, %o1
 ! v50 = v15 ^ v50
 	.loc 1 706
-	ldx [%fp + 1799], %o2
-	xor %o2, %l0, %l0
+	ldx [%fp + 1887], %l1
+	xor %l1, %o5, %o5
 ! v9 = v9 ^ v54
 	.loc 1 707
-	xor %o7, %l4, %o7
+	xor %o2, %l7, %o2
 ! v52 = v52 ^ v54
 	.loc 1 708
-	xor %o0, %l4, %o0
+	xor %o0, %l7, %o0
 ! v50 = v50 ^ v54
 	.loc 1 709
-	xor %l0, %l4, %l0
+	xor %o5, %l7, %o5
 ! v54 = v33 ^ v54
 	.loc 1 710
-	ldx [%fp + 1791], %o2
-	xor %o2, %l4, %l4
+	ldx [%fp + 1879], %l1
+	xor %l1, %l7, %l7
 ! v52 = v52 ^ v58
 	.loc 1 711
-	xor %o0, %l3, %o0
+	xor %o0, %l0, %o0
 ! v56 = v56 ^ v58
 	.loc 1 712
-	xor %o1, %l3, %o1
+	xor %o1, %l0, %o1
 ! v54 = v54 ^ v58
 	.loc 1 713
-	xor %l4, %l3, %l4
+	xor %l7, %l0, %l7
 ! v58 = v37 ^ v58
 	.loc 1 714
-	ldx [%fp + 1783], %o2
-	xor %o2, %l3, %l3
+	ldx [%fp + 1871], %l1
+	xor %l1, %l0, %l0
 ! v56 = v56 ^ v11
 	.loc 1 715
-	xor %o1, %l2, %o2
+	xor %o1, %o4, %l1
 ! v50 = v50 ^ v11
 	.loc 1 716
-	xor %l0, %l2, %l0
+	xor %o5, %o4, %o5
 ! v58 = v58 ^ v11
 	.loc 1 717
-	xor %l3, %l2, %l3
+	xor %l0, %o4, %l0
 ! v11 = v38 ^ v11
 	.loc 1 718
-	ldx [%fp + 1775], %o1
-	xor %o1, %l2, %l2
+	ldx [%fp + 1863], %o1
+	xor %o1, %o4, %o4
 ! v50 = v50 ^ v7
 	.loc 1 719
-	xor %l0, %l5, %l0
+	xor %o5, %o7, %o5
 ! v54 = v54 ^ v7
 	.loc 1 720
-	xor %l4, %l5, %l4
+	xor %l7, %o7, %l7
 ! v11 = v11 ^ v7
 	.loc 1 721
-	xor %l2, %l5, %l2
+	xor %o4, %o7, %o4
 ! v7 = v34 ^ v7
 	.loc 1 722
-	ldx [%fp + 1767], %o1
-	xor %o1, %l5, %l5
+	ldx [%fp + 1855], %o1
+	xor %o1, %o7, %o7
 ! v54 = v54 ^ v2
 	.loc 1 723
-	xor %l4, %l6, %l4
+	xor %l7, %l3, %l7
 ! v58 = v58 ^ v2
 	.loc 1 724
-	xor %l3, %l6, %l3
+	xor %l0, %l3, %l0
 ! v7 = v7 ^ v2
 	.loc 1 725
-	xor %l5, %l6, %l5
+	xor %o7, %l3, %o7
 ! v2 = v30 ^ v2
 	.loc 1 726
-	ldx [%fp + 1759], %o1
-	xor %o1, %l6, %l6
+	ldx [%fp + 1847], %o1
+	xor %o1, %l3, %l3
 ! v58 = v58 ^ v3
 	.loc 1 727
-	xor %l3, %l7, %l3
+	xor %l0, %l4, %l6
 ! v11 = v11 ^ v3
 	.loc 1 728
-	xor %l2, %l7, %l2
+	xor %o4, %l4, %i0
 ! v2 = v2 ^ v3
 	.loc 1 729
-	xor %l6, %l7, %l6
+	xor %l3, %l4, %l3
 ! v3 = v40 ^ v3
 	.loc 1 730
-	ldx [%fp + 1751], %o1
-	xor %o1, %l7, %l7
+	ldx [%fp + 1839], %o1
+	xor %o1, %l4, %l4
 ! v40 = v3 ^ v4
 	.loc 1 731
-	xor %l7, %o3, %l1
+	xor %l4, %l2, %l0
 ! v30 = v56 ^ v4
 	.loc 1 732
-	xor %o2, %o3, %o1
+	xor %l1, %l2, %o1
 ! v30 = v30 ^ v32
 	.loc 1 733
-	xor %o1, %o5, %i0
+	xor %o1, %l5, %o4
 ! v34 = v2 ^ v56
 	.loc 1 734
-	xor %l6, %o2, %o4
+	xor %l3, %l1, %i1
 ! v38 = v52 ^ v4
 	.loc 1 735
-	xor %o0, %o3, %o1
+	xor %o0, %l2, %o1
 ! v38 = v38 ^ v32
 	.loc 1 736
-	xor %o1, %o5, %i1
+	xor %o1, %l5, %i2
 ! v37 = v7 ^ v56
 	.loc 1 737
-	xor %l5, %o2, %o1
+	xor %o7, %l1, %o1
 ! v37 = v37 ^ v52
 	.loc 1 738
 	xor %o1, %o0, %o1
 ! v37 = v37 ^ v4
 	.loc 1 739
-	xor %o1, %o3, %o1
+	xor %o1, %l2, %o1
 ! v37 = v37 ^ v32
 	.loc 1 740
-	xor %o1, %o5, %i3
+	xor %o1, %l5, %i4
 ! v33 = v56 ^ v9
 	.loc 1 741
-	xor %o2, %o7, %o1
-	stx %o1, [%fp + 1711]
+	xor %l1, %o2, %i5
 ! v15 = v11 ^ v52
 	.loc 1 742
-	xor %l2, %o0, %o1
+	xor %i0, %o0, %o1
 ! v15 = v15 ^ v9
 	.loc 1 743
-	xor %o1, %o7, %o1
+	xor %o1, %o2, %o1
 ! v15 = v15 ^ v32
 	.loc 1 744
-	xor %o1, %o5, %o1
-	stx %o1, [%fp + 1719]
+	xor %o1, %l5, %g1
 ! v31 = v52 ^ v60
 	.loc 1 745
-	xor %o0, %g4, %i5
+	xor %o0, %o3, %g4
 ! v27 = v58 ^ v9
 	.loc 1 746
-	xor %l3, %o7, %o1
+	xor %l6, %o2, %o1
 ! v27 = v27 ^ v60
 	.loc 1 747
-	xor %o1, %g4, %g1
+	xor %o1, %o3, %g5
 ! v36 = v9 ^ v4
 	.loc 1 748
-	xor %o7, %o3, %i4
+	xor %o2, %l2, %i3
 ! v35 = v54 ^ v60
 	.loc 1 749
-	xor %l4, %g4, %o1
+	stx %o2, [%fp + 1735]
+	xor %l7, %o3, %o1
 ! v35 = v35 ^ v4
 	.loc 1 750
-	xor %o1, %o3, %g5
+	xor %o1, %l2, %o1
 ! v49 = v60 ^ v32
 	.loc 1 751
-	xor %g4, %o5, %i2
+	xor %o3, %l5, %o2
 ! v24 = v50 ^ v4
 	.loc 1 752
-	xor %l0, %o3, %o1
+	stx %o3, [%fp + 1727]
+	xor %o5, %l2, %o3
 ! v24 = v24 ^ v32
 	.loc 1 753
-	xor %o1, %o5, %o1
+	stx %l2, [%fp + 1719]
+	xor %o3, %l5, %l2
 ! v40 = v40 ^ v49
 	.loc 1 754
-	xor %l1, %i2, %l1
-	stx %l1, [%fp + 1727]
+	stx %l5, [%fp + 1711]
+	xor %l0, %o2, %l0
 ! v5 = v31 ^ v49
 	.loc 1 755
-	xor %i5, %i2, %l1
+	xor %g4, %o2, %o3
 ! v5 = v5 ^ v24
 	.loc 1 756
-	xor %l1, %o1, %l1
-	stx %l1, [%fp + 1735]
+	xor %o3, %l2, %l5
 ! v30 = v30 ^ v31
 	.loc 1 757
-	xor %i0, %i5, %l1
-	stx %l1, [%fp + 1743]
+	xor %o4, %g4, %o4
 ! v1 = v27 ^ v49
 	.loc 1 758
-	xor %g1, %i2, %l1
+	xor %g5, %o2, %o3
 ! v1 = v1 ^ v24
 	.loc 1 759
-	xor %l1, %o1, %l1
-	stx %l1, [%fp + 1751]
+	xor %o3, %l2, %o3
 ! v34 = v34 ^ v31
 	.loc 1 760
-	xor %o4, %i5, %o4
+	xor %i1, %g4, %i1
 ! v34 = v34 ^ v27
 	.loc 1 761
-	xor %o4, %g1, %o4
+	xor %i1, %g5, %i1
 ! v34 = v34 ^ v49
 	.loc 1 762
-	xor %o4, %i2, %o4
+	xor %i1, %o2, %i1
 ! v34 = v34 ^ v24
 	.loc 1 763
-	xor %o4, %o1, %o4
-	stx %o4, [%fp + 1759]
+	xor %i1, %l2, %i1
 ! v31 = v31 ^ v36
 	.loc 1 764
-	xor %i5, %i4, %o4
-	stx %o4, [%fp + 1767]
+	xor %g4, %i3, %g4
 ! v38 = v38 ^ v27
 	.loc 1 765
-	xor %i1, %g1, %i1
+	xor %i2, %g5, %i2
 ! v38 = v38 ^ v36
 	.loc 1 766
-	xor %i1, %i4, %i1
+	xor %i2, %i3, %i2
 ! v38 = v38 ^ v24
 	.loc 1 767
-	xor %i1, %o1, %o4
-	stx %o4, [%fp + 1775]
+	xor %i2, %l2, %i2
 ! v27 = v27 ^ v35
 	.loc 1 768
-	xor %g1, %g5, %g1
+	xor %g5, %o1, %g5
 ! v37 = v37 ^ v36
 	.loc 1 769
-	xor %i3, %i4, %i3
+	xor %i4, %i3, %i4
 ! v37 = v37 ^ v35
 	.loc 1 770
-	xor %i3, %g5, %l1
-	stx %l1, [%fp + 1783]
+	xor %i4, %o1, %i4
 ! v36 = v36 ^ v49
 	.loc 1 771
-	xor %i4, %i2, %o4
-	stx %o4, [%fp + 1791]
+	xor %i3, %o2, %i3
 ! v33 = v33 ^ v35
 	.loc 1 772
-	ldx [%fp + 1711], %o4
-	xor %o4, %g5, %o4
+	xor %i5, %o1, %i5
 ! v33 = v33 ^ v49
 	.loc 1 773
-	xor %o4, %i2, %o4
-	stx %o4, [%fp + 1799]
+	xor %i5, %o2, %i5
 ! v35 = v35 ^ v24
 	.loc 1 774
-	xor %g5, %o1, %g5
+	xor %o1, %l2, %o1
 ! v49 = v15 ^ v49
 	.loc 1 775
-	ldx [%fp + 1719], %o4
-	xor %o4, %i2, %i2
+	xor %g1, %o2, %o2
 ! v24 = v49 ^ v24
 	.loc 1 776
-	xor %i2, %o1, %i1
+	xor %o2, %l2, %l2
 ! v40 = v40 ^ v35
 	.loc 1 777
-	ldx [%fp + 1727], %o1
-	xor %o1, %g5, %i0
+	xor %l0, %o1, %l0
 ! v49 = v27 ^ v35
 	.loc 1 778
-	xor %g1, %g5, %o1
+	xor %g5, %o1, %o2
 ! v49 = v49 ^ v24
 	.loc 1 779
-	xor %o1, %i1, %i2
+	xor %o2, %l2, %g1
 ! v5 = v5 ^ v27
 	.loc 1 780
-	ldx [%fp + 1735], %o1
-	xor %o1, %g1, %o4
+	xor %l5, %g5, %l5
 ! v15 = v37 ^ v35
 	.loc 1 781
-	xor %l1, %g5, %o1
+	xor %i4, %o1, %o2
 ! v15 = v15 ^ v24
 	.loc 1 782
-	xor %o1, %i1, %l1
+	xor %o2, %l2, %o2
 ! v30 = v30 ^ v27
 	.loc 1 783
-	ldx [%fp + 1743], %o1
-	xor %o1, %g1, %o1
+	xor %o4, %g5, %o4
 ! v30 = v30 ^ v37
 	.loc 1 784
-	ldx [%fp + 1783], %i3
-	xor %o1, %i3, %o1
+	xor %o4, %i4, %o4
 ! v30 = v30 ^ v35
 	.loc 1 785
-	xor %o1, %g5, %o1
+	xor %o4, %o1, %o4
 ! v30 = v30 ^ v24
 	.loc 1 786
-	xor %o1, %i1, %i3
+	xor %o4, %l2, %o4
 ! v27 = v27 ^ v36
 	.loc 1 787
-	ldx [%fp + 1791], %o1
-	xor %g1, %o1, %g1
+	xor %g5, %i3, %g5
 ! v1 = v1 ^ v37
 	.loc 1 788
-	ldx [%fp + 1751], %o1
-	ldx [%fp + 1783], %i4
-	xor %o1, %i4, %o1
+	xor %o3, %i4, %o3
 ! v1 = v1 ^ v36
 	.loc 1 789
-	ldx [%fp + 1791], %i4
-	xor %o1, %i4, %o1
+	xor %o3, %i3, %o3
 ! v1 = v1 ^ v24
 	.loc 1 790
-	xor %o1, %i1, %i4
+	xor %o3, %l2, %o3
 ! v37 = v37 ^ v33
 	.loc 1 791
-	ldx [%fp + 1783], %o1
-	ldx [%fp + 1799], %i5
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1711]
+	xor %i4, %i5, %i4
 ! v34 = v34 ^ v36
 	.loc 1 792
-	ldx [%fp + 1759], %o1
-	ldx [%fp + 1791], %i5
-	xor %o1, %i5, %o1
+	xor %i1, %i3, %i1
 ! v34 = v34 ^ v33
 	.loc 1 793
-	ldx [%fp + 1799], %i5
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1719]
+	xor %i1, %i5, %i1
 ! v36 = v36 ^ v35
 	.loc 1 794
-	ldx [%fp + 1791], %o1
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1727]
+	xor %i3, %o1, %i3
 ! v31 = v31 ^ v33
 	.loc 1 795
-	ldx [%fp + 1767], %o1
-	xor %o1, %i5, %o1
+	stx %i3, [%fp + 1807]
+	xor %g4, %i5, %g4
 ! v31 = v31 ^ v35
 	.loc 1 796
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1735]
+	xor %g4, %o1, %g4
 ! v33 = v33 ^ v24
 	.loc 1 797
-	mov %i5, %o1
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1743]
+	stx %g4, [%fp + 1815]
+	xor %i5, %l2, %i5
 ! v35 = v38 ^ v35
 	.loc 1 798
-	ldx [%fp + 1775], %o1
-	xor %o1, %g5, %g5
+	stx %i5, [%fp + 1823]
+	xor %i2, %o1, %o1
 ! v24 = v35 ^ v24
 	.loc 1 799
-	xor %g5, %i1, %o1
-	stx %o1, [%fp + 1919]
+	xor %o1, %l2, %l2
 ! v35 = v40 & v3
 	.loc 1 800
-	and %i0, %l7, %o1
-	stx %o1, [%fp + 1751]
+	stx %l2, [%fp + 1831]
+	and %l0, %l4, %o1
 ! v38 = v40 & v2
 	.loc 1 801
-	and %i0, %l6, %o1
+	stx %o1, [%fp + 1839]
+	and %l0, %l3, %o1
 ! v16 = v49 & v3
 	.loc 1 802
-	and %i2, %l7, %i1
+	and %g1, %l4, %l2
 ! v16 = v38 ^ v16
 	.loc 1 803
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1759]
+	xor %o1, %l2, %l2
 ! v38 = v40 & v7
 	.loc 1 804
-	and %i0, %l5, %o1
+	stx %l2, [%fp + 1847]
+	and %l0, %o7, %o1
 ! v12 = v49 & v2
 	.loc 1 805
-	and %i2, %l6, %i1
+	and %g1, %l3, %l2
 ! v8 = v5 & v3
 	.loc 1 806
-	and %o4, %l7, %i5
+	and %l5, %l4, %i2
 ! v12 = v38 ^ v12
 	.loc 1 807
-	xor %o1, %i1, %i1
+	xor %o1, %l2, %l2
 ! v8 = v12 ^ v8
 	.loc 1 808
-	xor %i1, %i5, %o1
-	stx %o1, [%fp + 1767]
+	xor %l2, %i2, %i2
 ! v12 = v40 & v11
 	.loc 1 809
-	and %i0, %l2, %g5
+	stx %i2, [%fp + 1855]
+	and %l0, %i0, %o1
 ! v38 = v49 & v7
 	.loc 1 810
-	and %i2, %l5, %o1
+	and %g1, %o7, %l2
 ! v26 = v5 & v2
 	.loc 1 811
-	and %o4, %l6, %i5
+	and %l5, %l3, %i2
 ! v28 = v15 & v3
 	.loc 1 812
-	and %l1, %l7, %i1
+	and %o2, %l4, %i3
 ! v38 = v12 ^ v38
 	.loc 1 813
-	xor %g5, %o1, %o1
+	xor %o1, %l2, %l2
 ! v26 = v38 ^ v26
 	.loc 1 814
-	xor %o1, %i5, %o1
+	xor %l2, %i2, %i2
 ! v28 = v26 ^ v28
 	.loc 1 815
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1775]
+	xor %i2, %i3, %i3
 ! v26 = v40 & v58
 	.loc 1 816
-	and %i0, %l3, %o1
-	stx %o1, [%fp + 1783]
+	stx %i3, [%fp + 1863]
+	and %l0, %l6, %o1
 ! v38 = v49 & v11
 	.loc 1 817
-	and %i2, %l2, %g5
+	and %g1, %i0, %l2
 ! v12 = v5 & v7
 	.loc 1 818
-	and %o4, %l5, %o1
-	stx %o1, [%fp + 1791]
+	and %l5, %o7, %i2
 ! v46 = v15 & v2
 	.loc 1 819
-	and %l1, %l6, %i5
+	and %o2, %l3, %i5
 ! v6 = v30 & v3
 	.loc 1 820
-	and %i3, %l7, %i1
+	and %o4, %l4, %i3
 ! v38 = v26 ^ v38
 	.loc 1 821
-	ldx [%fp + 1783], %o1
-	xor %o1, %g5, %o1
+	xor %o1, %l2, %l2
 ! v12 = v38 ^ v12
 	.loc 1 822
-	ldx [%fp + 1791], %g5
-	xor %o1, %g5, %o1
+	xor %l2, %i2, %i2
 ! v46 = v12 ^ v46
 	.loc 1 823
-	xor %o1, %i5, %o1
+	xor %i2, %i5, %i5
 ! v6 = v46 ^ v6
 	.loc 1 824
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1783]
+	xor %i5, %i3, %i3
 ! v46 = v40 & v54
 	.loc 1 825
-	and %i0, %l4, %o1
-	stx %o1, [%fp + 1791]
+	stx %i3, [%fp + 1871]
+	and %l0, %l7, %o1
 ! v12 = v49 & v58
 	.loc 1 826
-	and %i2, %l3, %g5
+	and %g1, %l6, %l2
 ! v38 = v5 & v11
 	.loc 1 827
-	and %o4, %l2, %o1
-	stx %o1, [%fp + 1799]
+	and %l5, %i0, %g4
 ! v26 = v15 & v7
 	.loc 1 828
-	and %l1, %l5, %o1
-	stx %o1, [%fp + 1807]
+	and %o2, %o7, %i5
 ! v14 = v30 & v2
 	.loc 1 829
-	and %i3, %l6, %i5
+	and %o4, %l3, %i3
 ! v21 = v27 & v3
 	.loc 1 830
-	and %g1, %l7, %i1
+	and %g5, %l4, %i2
 ! v12 = v46 ^ v12
 	.loc 1 831
-	ldx [%fp + 1791], %o1
-	xor %o1, %g5, %o1
+	xor %o1, %l2, %l2
 ! v38 = v12 ^ v38
 	.loc 1 832
-	ldx [%fp + 1799], %g5
-	xor %o1, %g5, %o1
+	xor %l2, %g4, %g4
 ! v26 = v38 ^ v26
 	.loc 1 833
-	ldx [%fp + 1807], %g5
-	xor %o1, %g5, %o1
+	xor %g4, %i5, %i5
 ! v14 = v26 ^ v14
 	.loc 1 834
-	xor %o1, %i5, %o1
+	xor %i5, %i3, %i3
 ! v21 = v14 ^ v21
 	.loc 1 835
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1791]
+	xor %i3, %i2, %i2
 ! v14 = v40 & v50
 	.loc 1 836
-	and %i0, %l0, %o1
-	stx %o1, [%fp + 1799]
+	stx %i2, [%fp + 1879]
+	and %l0, %o5, %i5
 ! v26 = v49 & v54
 	.loc 1 837
-	and %i2, %l4, %g5
+	stx %l0, [%fp + 1791]
+	and %g1, %l7, %o1
 ! v38 = v5 & v58
 	.loc 1 838
-	and %o4, %l3, %o1
-	stx %o1, [%fp + 1807]
+	and %l5, %l6, %g4
 ! v12 = v15 & v11
 	.loc 1 839
-	and %l1, %l2, %o1
-	stx %o1, [%fp + 1815]
+	and %o2, %i0, %i3
 ! v46 = v30 & v7
 	.loc 1 840
-	and %i3, %l5, %o1
-	stx %o1, [%fp + 1823]
+	and %o4, %o7, %i2
 ! v43 = v27 & v2
 	.loc 1 841
-	and %g1, %l6, %i5
+	and %g5, %l3, %l2
 ! v29 = v1 & v3
 	.loc 1 842
-	and %i4, %l7, %i1
+	and %o3, %l4, %l0
 ! v26 = v14 ^ v26
 	.loc 1 843
-	ldx [%fp + 1799], %o1
-	xor %o1, %g5, %o1
+	xor %i5, %o1, %o1
 ! v38 = v26 ^ v38
 	.loc 1 844
-	ldx [%fp + 1807], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %g4, %g4
 ! v12 = v38 ^ v12
 	.loc 1 845
-	ldx [%fp + 1815], %g5
-	xor %o1, %g5, %o1
+	xor %g4, %i3, %i3
 ! v46 = v12 ^ v46
 	.loc 1 846
-	ldx [%fp + 1823], %g5
-	xor %o1, %g5, %o1
+	xor %i3, %i2, %i2
 ! v43 = v46 ^ v43
 	.loc 1 847
-	xor %o1, %i5, %o1
+	xor %i2, %l2, %l2
 ! v29 = v43 ^ v29
 	.loc 1 848
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1799]
+	xor %l2, %l0, %l0
 ! v43 = v49 & v50
 	.loc 1 849
-	and %i2, %l0, %o1
-	stx %o1, [%fp + 1807]
+	stx %l0, [%fp + 1887]
+	and %g1, %o5, %o1
 ! v46 = v5 & v54
 	.loc 1 850
-	and %o4, %l4, %g5
+	and %l5, %l7, %l0
 ! v12 = v15 & v58
 	.loc 1 851
-	and %l1, %l3, %o1
-	stx %o1, [%fp + 1815]
+	and %o2, %l6, %l2
 ! v38 = v30 & v11
 	.loc 1 852
-	and %i3, %l2, %o1
-	stx %o1, [%fp + 1823]
+	and %o4, %i0, %i5
 ! v26 = v27 & v7
 	.loc 1 853
-	and %g1, %l5, %i5
+	and %g5, %o7, %i3
 ! v14 = v1 & v2
 	.loc 1 854
-	and %i4, %l6, %i1
+	and %o3, %l3, %i2
 ! v46 = v43 ^ v46
 	.loc 1 855
-	ldx [%fp + 1807], %o1
-	xor %o1, %g5, %o1
+	stx %l3, [%fp + 1783]
+	xor %o1, %l0, %l0
 ! v12 = v46 ^ v12
 	.loc 1 856
-	ldx [%fp + 1815], %g5
-	xor %o1, %g5, %o1
+	xor %l0, %l2, %l2
 ! v38 = v12 ^ v38
 	.loc 1 857
-	ldx [%fp + 1823], %g5
-	xor %o1, %g5, %o1
+	xor %l2, %i5, %i5
 ! v26 = v38 ^ v26
 	.loc 1 858
-	xor %o1, %i5, %o1
+	xor %i5, %i3, %i3
 ! v14 = v26 ^ v14
 	.loc 1 859
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1807]
+	xor %i3, %i2, %i2
 ! v26 = v5 & v50
 	.loc 1 860
-	and %o4, %l0, %o1
-	stx %o1, [%fp + 1815]
+	stx %i2, [%fp + 1895]
+	and %l5, %o5, %o1
 ! v38 = v15 & v54
 	.loc 1 861
-	and %l1, %l4, %g5
+	and %o2, %l7, %l0
 ! v12 = v30 & v58
 	.loc 1 862
-	and %i3, %l3, %o1
-	stx %o1, [%fp + 1823]
+	and %o4, %l6, %l2
 ! v46 = v27 & v11
 	.loc 1 863
-	and %g1, %l2, %i5
+	and %g5, %i0, %l3
 ! v43 = v1 & v7
 	.loc 1 864
-	and %i4, %l5, %i1
+	and %o3, %o7, %i2
 ! v38 = v26 ^ v38
 	.loc 1 865
-	ldx [%fp + 1815], %o1
-	xor %o1, %g5, %o1
+	stx %o7, [%fp + 1759]
+	xor %o1, %l0, %l0
 ! v12 = v38 ^ v12
 	.loc 1 866
-	ldx [%fp + 1823], %g5
-	xor %o1, %g5, %o1
+	xor %l0, %l2, %l2
 ! v46 = v12 ^ v46
 	.loc 1 867
-	xor %o1, %i5, %o1
+	xor %l2, %l3, %l3
 ! v43 = v46 ^ v43
 	.loc 1 868
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1815]
+	xor %l3, %i2, %i2
 ! v46 = v15 & v50
 	.loc 1 869
-	and %l1, %l0, %g5
+	stx %i2, [%fp + 1903]
+	and %o2, %o5, %o1
 ! v12 = v30 & v54
 	.loc 1 870
-	and %i3, %l4, %o1
+	and %o4, %l7, %o7
 ! v38 = v27 & v58
 	.loc 1 871
-	and %g1, %l3, %i5
+	and %g5, %l6, %l0
 ! v26 = v1 & v11
 	.loc 1 872
-	and %i4, %l2, %i1
+	and %o3, %i0, %l2
 ! v12 = v46 ^ v12
 	.loc 1 873
-	xor %g5, %o1, %o1
+	stx %i0, [%fp + 1775]
+	xor %o1, %o7, %o7
 ! v38 = v12 ^ v38
 	.loc 1 874
-	xor %o1, %i5, %o1
+	xor %o7, %l0, %l0
 ! v26 = v38 ^ v26
 	.loc 1 875
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1823]
+	xor %l0, %l2, %l2
 ! v38 = v30 & v50
 	.loc 1 876
-	and %i3, %l0, %o1
+	stx %l2, [%fp + 1911]
+	and %o4, %o5, %o1
 ! v12 = v27 & v54
 	.loc 1 877
-	and %g1, %l4, %i1
+	and %g5, %l7, %o7
 ! v46 = v1 & v58
 	.loc 1 878
-	and %i4, %l3, %i5
+	and %o3, %l6, %l0
 ! v12 = v38 ^ v12
 	.loc 1 879
-	xor %o1, %i1, %i1
+	stx %l6, [%fp + 1767]
+	xor %o1, %o7, %o7
 ! v46 = v12 ^ v46
 	.loc 1 880
-	xor %i1, %i5, %o1
-	stx %o1, [%fp + 1831]
+	xor %o7, %l0, %l0
 ! v12 = v27 & v50
 	.loc 1 881
-	and %g1, %l0, %o1
+	stx %l0, [%fp + 1919]
+	and %g5, %o5, %o1
 ! v38 = v1 & v54
 	.loc 1 882
-	and %i4, %l4, %i1
+	and %o3, %l7, %o7
 ! v38 = v12 ^ v38
 	.loc 1 883
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1839]
+	stx %l7, [%fp + 1751]
+	xor %o1, %o7, %o7
 ! v12 = v1 & v50
 	.loc 1 884
-	and %i4, %l0, %o1
-	stx %o1, [%fp + 1847]
+	stx %o7, [%fp + 1927]
+	and %o3, %o5, %o1
 ! v18 = v37 & v56
 	.loc 1 885
-	ldx [%fp + 1711], %i5
-	and %i5, %o2, %o1
-	stx %o1, [%fp + 1855]
+	stx %o1, [%fp + 1935]
+	stx %o3, [%fp + 1799]
+	stx %o5, [%fp + 1743]
+	and %i4, %l1, %o1
 ! v44 = v37 & v52
 	.loc 1 886
-	and %i5, %o0, %o1
+	stx %o1, [%fp + 1943]
+	and %i4, %o0, %o1
 ! v10 = v34 & v56
 	.loc 1 887
-	ldx [%fp + 1719], %i1
-	and %i1, %o2, %i1
+	and %i1, %l1, %o3
 ! v10 = v44 ^ v10
 	.loc 1 888
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1863]
+	xor %o1, %o3, %o3
 ! v44 = v37 & v9
 	.loc 1 889
-	and %i5, %o7, %o1
-	stx %o1, [%fp + 1871]
+	stx %o3, [%fp + 1951]
+	ldx [%fp + 1735], %l2
+	and %i4, %l2, %o1
 ! v47 = v34 & v52
 	.loc 1 890
-	ldx [%fp + 1719], %o1
-	and %o1, %o0, %o1
-	stx %o1, [%fp + 1887]
+	and %i1, %o0, %o3
 ! v0 = v36 & v56
 	.loc 1 891
-	ldx [%fp + 1727], %i1
-	and %i1, %o2, %o1
-	stx %o1, [%fp + 1879]
+	ldx [%fp + 1807], %l0
+	and %l0, %l1, %o5
 ! v47 = v44 ^ v47
 	.loc 1 892
-	ldx [%fp + 1871], %o1
-	ldx [%fp + 1887], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v0 = v47 ^ v0
 	.loc 1 893
-	ldx [%fp + 1879], %g5
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1871]
+	xor %o3, %o5, %o5
 ! v47 = v37 & v60
 	.loc 1 894
-	and %i5, %g4, %o1
-	stx %o1, [%fp + 1879]
+	stx %o5, [%fp + 1735]
+	ldx [%fp + 1727], %l6
+	and %i4, %l6, %o1
 ! v44 = v34 & v9
 	.loc 1 895
-	ldx [%fp + 1719], %o1
-	and %o1, %o7, %o1
-	stx %o1, [%fp + 1887]
+	and %i1, %l2, %o3
 ! v42 = v36 & v52
 	.loc 1 896
-	and %i1, %o0, %o1
-	stx %o1, [%fp + 1895]
+	and %l0, %o0, %o5
 ! v41 = v31 & v56
 	.loc 1 897
-	ldx [%fp + 1735], %o1
-	and %o1, %o2, %i5
+	ldx [%fp + 1815], %l3
+	and %l3, %l1, %o7
 ! v44 = v47 ^ v44
 	.loc 1 898
-	ldx [%fp + 1879], %o1
-	ldx [%fp + 1887], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v42 = v44 ^ v42
 	.loc 1 899
-	ldx [%fp + 1895], %g5
-	xor %o1, %g5, %o1
+	xor %o3, %o5, %o5
 ! v41 = v42 ^ v41
 	.loc 1 900
-	xor %o1, %i5, %o1
-	stx %o1, [%fp + 1879]
+	xor %o5, %o7, %o7
 ! v42 = v37 & v4
 	.loc 1 901
-	ldx [%fp + 1711], %o1
-	and %o1, %o3, %o1
-	stx %o1, [%fp + 1887]
+	stx %o7, [%fp + 1727]
+	ldx [%fp + 1719], %i0
+	and %i4, %i0, %o1
 ! v44 = v34 & v60
 	.loc 1 902
-	ldx [%fp + 1719], %o1
-	and %o1, %g4, %o1
-	stx %o1, [%fp + 1903]
+	and %i1, %l6, %o3
 ! v47 = v36 & v9
 	.loc 1 903
-	and %i1, %o7, %o1
-	stx %o1, [%fp + 1895]
+	and %l0, %l2, %o5
 ! v45 = v31 & v52
 	.loc 1 904
-	ldx [%fp + 1735], %o1
-	and %o1, %o0, %i5
+	and %l3, %o0, %o7
 ! v39 = v33 & v56
 	.loc 1 905
-	ldx [%fp + 1743], %o1
-	and %o1, %o2, %i1
+	ldx [%fp + 1823], %i2
+	and %i2, %l1, %l7
 ! v44 = v42 ^ v44
 	.loc 1 906
-	ldx [%fp + 1887], %o1
-	ldx [%fp + 1903], %g5
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v47 = v44 ^ v47
 	.loc 1 907
-	ldx [%fp + 1895], %g5
-	xor %o1, %g5, %o1
+	xor %o3, %o5, %o5
 ! v45 = v47 ^ v45
 	.loc 1 908
-	xor %o1, %i5, %o1
+	xor %o5, %o7, %o7
 ! v39 = v45 ^ v39
 	.loc 1 909
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1887]
+	xor %o7, %l7, %l7
 ! v45 = v37 & v32
 	.loc 1 910
-	ldx [%fp + 1711], %o1
-	and %o1, %o5, %o1
-	stx %o1, [%fp + 1895]
+	stx %l7, [%fp + 1719]
+	ldx [%fp + 1711], %o7
+	and %i4, %o7, %o1
 ! v47 = v34 & v4
 	.loc 1 911
-	ldx [%fp + 1719], %o1
-	and %o1, %o3, %g5
+	and %i1, %i0, %o3
 ! v44 = v36 & v60
 	.loc 1 912
-	ldx [%fp + 1727], %o1
-	and %o1, %g4, %o1
-	stx %o1, [%fp + 1903]
+	and %l0, %l6, %g4
 ! v42 = v31 & v9
 	.loc 1 913
-	ldx [%fp + 1735], %o1
-	and %o1, %o7, %o1
-	stx %o1, [%fp + 1911]
+	and %l3, %l2, %i5
 ! v48 = v33 & v52
 	.loc 1 914
-	ldx [%fp + 1743], %o1
-	and %o1, %o0, %i5
+	and %i2, %o0, %i3
 ! v13 = v24 & v56
 	.loc 1 915
-	ldx [%fp + 1919], %o1
-	and %o1, %o2, %i1
+	ldx [%fp + 1831], %o5
+	and %o5, %l1, %l7
 ! v47 = v45 ^ v47
 	.loc 1 916
-	ldx [%fp + 1895], %o1
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v44 = v47 ^ v44
 	.loc 1 917
-	ldx [%fp + 1903], %g5
-	xor %o1, %g5, %o1
+	xor %o3, %g4, %g4
 ! v42 = v44 ^ v42
 	.loc 1 918
-	ldx [%fp + 1911], %g5
-	xor %o1, %g5, %o1
+	xor %g4, %i5, %i5
 ! v48 = v42 ^ v48
 	.loc 1 919
-	xor %o1, %i5, %o1
+	xor %i5, %i3, %i3
 ! v13 = v48 ^ v13
 	.loc 1 920
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1895]
+	xor %i3, %l7, %l7
 ! v48 = v34 & v32
 	.loc 1 921
-	ldx [%fp + 1719], %o1
-	and %o1, %o5, %o1
-	stx %o1, [%fp + 1903]
+	stx %l7, [%fp + 1711]
+	and %i1, %o7, %o1
 ! v42 = v36 & v4
 	.loc 1 922
-	ldx [%fp + 1727], %o1
-	and %o1, %o3, %g5
+	and %l0, %i0, %o3
 ! v44 = v31 & v60
 	.loc 1 923
-	ldx [%fp + 1735], %o1
-	and %o1, %g4, %o1
-	stx %o1, [%fp + 1911]
+	and %l3, %l6, %l7
 ! v47 = v33 & v9
 	.loc 1 924
-	ldx [%fp + 1743], %o1
-	and %o1, %o7, %i5
+	and %i2, %l2, %i5
 ! v45 = v24 & v52
 	.loc 1 925
-	ldx [%fp + 1919], %o1
-	and %o1, %o0, %i1
+	and %o5, %o0, %i3
 ! v42 = v48 ^ v42
 	.loc 1 926
-	ldx [%fp + 1903], %o1
-	xor %o1, %g5, %o1
+	xor %o1, %o3, %o3
 ! v44 = v42 ^ v44
 	.loc 1 927
-	ldx [%fp + 1911], %g5
-	xor %o1, %g5, %o1
+	xor %o3, %l7, %l7
 ! v47 = v44 ^ v47
 	.loc 1 928
-	xor %o1, %i5, %o1
+	xor %l7, %i5, %i5
 ! v45 = v47 ^ v45
 	.loc 1 929
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1903]
+	xor %i5, %i3, %i3
 ! v47 = v36 & v32
 	.loc 1 930
-	ldx [%fp + 1727], %o1
-	and %o1, %o5, %g5
+	stx %i3, [%fp + 1807]
+	and %l0, %o7, %o1
 ! v44 = v31 & v4
 	.loc 1 931
-	ldx [%fp + 1735], %o1
-	and %o1, %o3, %o1
+	and %l3, %i0, %o3
 ! v42 = v33 & v60
 	.loc 1 932
-	ldx [%fp + 1743], %i1
-	and %i1, %g4, %i5
+	and %i2, %l6, %l7
 ! v48 = v24 & v9
 	.loc 1 933
-	ldx [%fp + 1919], %i1
-	and %i1, %o7, %i1
+	and %o5, %l2, %i3
 ! v44 = v47 ^ v44
 	.loc 1 934
-	xor %g5, %o1, %o1
+	xor %o1, %o3, %o3
 ! v42 = v44 ^ v42
 	.loc 1 935
-	xor %o1, %i5, %o1
+	xor %o3, %l7, %l7
 ! v48 = v42 ^ v48
 	.loc 1 936
-	xor %o1, %i1, %o1
-	stx %o1, [%fp + 1911]
+	xor %l7, %i3, %i3
 ! v42 = v31 & v32
 	.loc 1 937
-	ldx [%fp + 1735], %o1
-	and %o1, %o5, %i5
+	stx %i3, [%fp + 1815]
+	and %l3, %o7, %o1
 ! v44 = v33 & v4
 	.loc 1 938
-	ldx [%fp + 1743], %o1
-	and %o1, %o3, %o1
+	and %i2, %i0, %o3
 ! v47 = v24 & v60
 	.loc 1 939
-	ldx [%fp + 1919], %i1
-	and %i1, %g4, %g5
+	and %o5, %l6, %l7
 ! v44 = v42 ^ v44
 	.loc 1 940
-	xor %i5, %o1, %o1
+	xor %o1, %o3, %o3
 ! v47 = v44 ^ v47
 	.loc 1 941
-	xor %o1, %g5, %g5
+	xor %o3, %l7, %l7
 ! v44 = v33 & v32
 	.loc 1 942
-	ldx [%fp + 1743], %o1
-	and %o1, %o5, %o1
+	stx %l7, [%fp + 1823]
+	and %i2, %o7, %o1
 ! v42 = v24 & v4
 	.loc 1 943
-	and %i1, %o3, %i5
+	and %o5, %i0, %o3
 ! v42 = v44 ^ v42
 	.loc 1 944
-	xor %o1, %i5, %i5
+	xor %o1, %o3, %o3
 ! v44 = v24 & v32
 	.loc 1 945
-	and %i1, %o5, %o1
+	stx %o3, [%fp + 1831]
+	and %o5, %o7, %o1
 ! v37 = v40 ^ v37
 	.loc 1 946
-	ldx [%fp + 1711], %i1
-	xor %i0, %i1, %i0
+	stx %o1, [%fp + 1959]
+	ldx [%fp + 1791], %o1
+	xor %o1, %i4, %i4
 ! v34 = v49 ^ v34
 	.loc 1 947
-	ldx [%fp + 1719], %i1
-	xor %i2, %i1, %i1
+	xor %g1, %i1, %i1
 ! v36 = v5 ^ v36
 	.loc 1 948
-	ldx [%fp + 1727], %i2
-	xor %o4, %i2, %o4
+	xor %l5, %l0, %l0
 ! v31 = v15 ^ v31
 	.loc 1 949
-	ldx [%fp + 1735], %i2
-	xor %l1, %i2, %l1
+	xor %o2, %l3, %l3
 ! v33 = v30 ^ v33
 	.loc 1 950
-	ldx [%fp + 1743], %i2
-	xor %i3, %i2, %i2
+	xor %o4, %i2, %i2
 ! v24 = v27 ^ v24
 	.loc 1 951
-	ldx [%fp + 1919], %i3
-	xor %g1, %i3, %i3
+	xor %g5, %o5, %o5
 ! v56 = v3 ^ v56
 	.loc 1 952
-	xor %l7, %o2, %l7
+	xor %l4, %l1, %l1
 ! v52 = v2 ^ v52
 	.loc 1 953
-	xor %l6, %o0, %l6
+	ldx [%fp + 1783], %o1
+	xor %o1, %o0, %l4
 ! v9 = v7 ^ v9
 	.loc 1 954
-	xor %l5, %o7, %o7
+	ldx [%fp + 1759], %o0
+	xor %o0, %l2, %l2
 ! v60 = v11 ^ v60
 	.loc 1 955
-	xor %l2, %g4, %g4
+	ldx [%fp + 1775], %o0
+	xor %o0, %l6, %l6
 ! v4 = v58 ^ v4
 	.loc 1 956
-	xor %l3, %o3, %l2
+	ldx [%fp + 1767], %o0
+	xor %o0, %i0, %i0
 ! v32 = v54 ^ v32
 	.loc 1 957
-	xor %l4, %o5, %o5
+	ldx [%fp + 1751], %o0
+	xor %o0, %o7, %o7
 ! v54 = v37 & v56
 	.loc 1 958
-	and %i0, %l7, %o0
-	stx %o0, [%fp + 1711]
+	and %i4, %l1, %o4
 ! v58 = v37 & v52
 	.loc 1 959
-	and %i0, %l6, %o0
+	and %i4, %l4, %o0
 ! v11 = v34 & v56
 	.loc 1 960
-	and %i1, %l7, %o2
+	and %i1, %l1, %o1
 ! v11 = v58 ^ v11
 	.loc 1 961
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1719]
+	xor %o0, %o1, %l5
 ! v58 = v37 & v9
 	.loc 1 962
-	and %i0, %o7, %o0
+	and %i4, %l2, %o0
 ! v7 = v34 & v52
 	.loc 1 963
-	and %i1, %l6, %o2
+	and %i1, %l4, %o1
 ! v2 = v36 & v56
 	.loc 1 964
-	and %o4, %l7, %o3
+	and %l0, %l1, %o2
 ! v7 = v58 ^ v7
 	.loc 1 965
-	xor %o0, %o2, %o2
+	xor %o0, %o1, %o1
 ! v2 = v7 ^ v2
 	.loc 1 966
-	xor %o2, %o3, %o0
-	stx %o0, [%fp + 1727]
+	xor %o1, %o2, %l7
 ! v7 = v37 & v60
 	.loc 1 967
-	and %i0, %g4, %o0
+	and %i4, %l6, %o0
 ! v58 = v34 & v9
 	.loc 1 968
-	and %i1, %o7, %o2
+	and %i1, %l2, %o1
 ! v3 = v36 & v52
 	.loc 1 969
-	and %o4, %l6, %o3
+	and %l0, %l4, %o2
 ! v27 = v31 & v56
 	.loc 1 970
-	and %l1, %l7, %l3
+	and %l3, %l1, %o3
 ! v58 = v7 ^ v58
 	.loc 1 971
-	xor %o0, %o2, %o2
+	xor %o0, %o1, %o1
 ! v3 = v58 ^ v3
 	.loc 1 972
-	xor %o2, %o3, %o3
+	xor %o1, %o2, %o2
 ! v27 = v3 ^ v27
 	.loc 1 973
-	xor %o3, %l3, %o0
-	stx %o0, [%fp + 1735]
+	xor %o2, %o3, %i5
 ! v3 = v37 & v4
 	.loc 1 974
-	and %i0, %l2, %o0
+	and %i4, %i0, %o0
 ! v58 = v34 & v60
 	.loc 1 975
-	and %i1, %g4, %o2
+	and %i1, %l6, %o1
 ! v7 = v36 & v9
 	.loc 1 976
-	and %o4, %o7, %o3
+	and %l0, %l2, %o2
 ! v30 = v31 & v52
 	.loc 1 977
-	and %l1, %l6, %l3
+	and %l3, %l4, %o3
 ! v15 = v33 & v56
 	.loc 1 978
-	and %i2, %l7, %l4
+	and %i2, %l1, %i3
 ! v58 = v3 ^ v58
 	.loc 1 979
-	xor %o0, %o2, %o2
+	xor %o0, %o1, %o1
 ! v7 = v58 ^ v7
 	.loc 1 980
-	xor %o2, %o3, %o3
+	xor %o1, %o2, %o2
 ! v30 = v7 ^ v30
 	.loc 1 981
-	xor %o3, %l3, %l3
+	xor %o2, %o3, %o3
 ! v15 = v30 ^ v15
 	.loc 1 982
-	xor %l3, %l4, %l4
+	xor %o3, %i3, %i3
 ! v30 = v37 & v32
 	.loc 1 983
-	and %i0, %o5, %o0
+	and %i4, %o7, %o0
 ! v7 = v34 & v4
 	.loc 1 984
-	and %i1, %l2, %o2
+	and %i1, %i0, %o1
 ! v58 = v36 & v60
 	.loc 1 985
-	and %o4, %g4, %g1
+	and %l0, %l6, %o2
 ! v3 = v31 & v9
 	.loc 1 986
-	and %l1, %o7, %l5
+	and %l3, %l2, %g4
 ! v5 = v33 & v52
 	.loc 1 987
-	and %i2, %l6, %l3
+	and %i2, %l4, %g1
 ! v49 = v24 & v56
 	.loc 1 988
-	and %i3, %l7, %o3
+	and %o5, %l1, %o3
 ! v7 = v30 ^ v7
 	.loc 1 989
-	xor %o0, %o2, %o2
+	xor %o0, %o1, %o1
 ! v58 = v7 ^ v58
 	.loc 1 990
-	xor %o2, %g1, %g1
+	xor %o1, %o2, %o2
 ! v3 = v58 ^ v3
 	.loc 1 991
-	xor %g1, %l5, %l5
+	xor %o2, %g4, %g4
 ! v5 = v3 ^ v5
 	.loc 1 992
-	xor %l5, %l3, %l3
+	xor %g4, %g1, %g1
 ! v49 = v5 ^ v49
 	.loc 1 993
-	xor %l3, %o3, %l5
+	xor %g1, %o3, %o3
 ! v37 = v37 & v50
 	.loc 1 994
-	and %i0, %l0, %i0
+	stx %o3, [%fp + 1751]
+	ldx [%fp + 1743], %g4
+	and %i4, %g4, %g1
 ! v5 = v34 & v32
 	.loc 1 995
-	and %i1, %o5, %g1
+	and %i1, %o7, %g5
 ! v3 = v36 & v4
 	.loc 1 996
-	and %o4, %l2, %l3
+	and %l0, %i0, %i4
 ! v58 = v31 & v60
 	.loc 1 997
-	and %l1, %g4, %o3
+	and %l3, %l6, %o3
 ! v7 = v33 & v9
 	.loc 1 998
-	and %i2, %o7, %o2
+	and %i2, %l2, %o2
 ! v30 = v24 & v52
 	.loc 1 999
-	and %i3, %l6, %o0
+	and %o5, %l4, %o1
 ! v56 = v1 & v56
 	.loc 1 1000
-	and %i4, %l7, %l7
+	ldx [%fp + 1799], %o0
+	and %o0, %l1, %l1
 ! v5 = v37 ^ v5
 	.loc 1 1001
-	xor %i0, %g1, %g1
+	xor %g1, %g5, %g5
 ! v3 = v5 ^ v3
 	.loc 1 1002
-	xor %g1, %l3, %l3
+	xor %g5, %i4, %i4
 ! v58 = v3 ^ v58
 	.loc 1 1003
-	xor %l3, %o3, %o3
+	xor %i4, %o3, %o3
 ! v7 = v58 ^ v7
 	.loc 1 1004
 	xor %o3, %o2, %o2
 ! v30 = v7 ^ v30
 	.loc 1 1005
-	xor %o2, %o0, %o0
+	xor %o2, %o1, %o1
 ! v56 = v30 ^ v56
 	.loc 1 1006
-	xor %o0, %l7, %l7
+	xor %o1, %l1, %l1
 ! v34 = v34 & v50
 	.loc 1 1007
-	and %i1, %l0, %i1
+	and %i1, %g4, %i1
 ! v30 = v36 & v32
 	.loc 1 1008
-	and %o4, %o5, %o0
+	and %l0, %o7, %o1
 ! v7 = v31 & v4
 	.loc 1 1009
-	and %l1, %l2, %o2
+	and %l3, %i0, %o2
 ! v58 = v33 & v60
 	.loc 1 1010
-	and %i2, %g4, %l3
+	and %i2, %l6, %i4
 ! v3 = v24 & v9
 	.loc 1 1011
-	and %i3, %o7, %o3
+	and %o5, %l2, %o3
 ! v52 = v1 & v52
 	.loc 1 1012
-	and %i4, %l6, %l6
+	and %o0, %l4, %l4
 ! v30 = v34 ^ v30
 	.loc 1 1013
-	xor %i1, %o0, %o0
+	xor %i1, %o1, %o1
 ! v7 = v30 ^ v7
 	.loc 1 1014
-	xor %o0, %o2, %o2
+	xor %o1, %o2, %o2
 ! v58 = v7 ^ v58
 	.loc 1 1015
-	xor %o2, %l3, %l3
+	xor %o2, %i4, %i4
 ! v3 = v58 ^ v3
 	.loc 1 1016
-	xor %l3, %o3, %o3
+	xor %i4, %o3, %o3
 ! v52 = v3 ^ v52
 	.loc 1 1017
-	xor %o3, %l6, %l6
+	xor %o3, %l4, %l4
 ! v36 = v36 & v50
 	.loc 1 1018
-	and %o4, %l0, %o4
+	and %l0, %g4, %l0
 ! v3 = v31 & v32
 	.loc 1 1019
-	and %l1, %o5, %o0
+	and %l3, %o7, %o1
 ! v58 = v33 & v4
 	.loc 1 1020
-	and %i2, %l2, %o2
+	and %i2, %i0, %o2
 ! v7 = v24 & v60
 	.loc 1 1021
-	and %i3, %g4, %o3
+	and %o5, %l6, %o3
 ! v9 = v1 & v9
 	.loc 1 1022
-	and %i4, %o7, %o7
+	and %o0, %l2, %l2
 ! v3 = v36 ^ v3
 	.loc 1 1023
-	xor %o4, %o0, %o0
+	xor %l0, %o1, %o1
 ! v58 = v3 ^ v58
 	.loc 1 1024
-	xor %o0, %o2, %o2
+	xor %o1, %o2, %o2
 ! v7 = v58 ^ v7
 	.loc 1 1025
 	xor %o2, %o3, %o3
 ! v9 = v7 ^ v9
 	.loc 1 1026
-	xor %o3, %o7, %o7
+	xor %o3, %l2, %l2
 ! v31 = v31 & v50
 	.loc 1 1027
-	and %l1, %l0, %l1
+	and %l3, %g4, %l3
 ! v7 = v33 & v32
 	.loc 1 1028
-	and %i2, %o5, %o0
+	and %i2, %o7, %o1
 ! v58 = v24 & v4
 	.loc 1 1029
-	and %i3, %l2, %o2
+	and %o5, %i0, %o2
 ! v60 = v1 & v60
 	.loc 1 1030
-	and %i4, %g4, %g4
+	and %o0, %l6, %l6
 ! v7 = v31 ^ v7
 	.loc 1 1031
-	xor %l1, %o0, %o0
+	xor %l3, %o1, %o1
 ! v58 = v7 ^ v58
 	.loc 1 1032
-	xor %o0, %o2, %o2
+	xor %o1, %o2, %o2
 ! v60 = v58 ^ v60
 	.loc 1 1033
-	xor %o2, %g4, %g4
+	xor %o2, %l6, %l6
 ! v33 = v33 & v50
 	.loc 1 1034
-	and %i2, %l0, %i2
+	and %i2, %g4, %i2
 ! v58 = v24 & v32
 	.loc 1 1035
-	and %i3, %o5, %o0
+	and %o5, %o7, %o1
 ! v4 = v1 & v4
 	.loc 1 1036
-	and %i4, %l2, %l2
+	and %o0, %i0, %i0
 ! v58 = v33 ^ v58
 	.loc 1 1037
-	xor %i2, %o0, %o0
+	xor %i2, %o1, %o1
 ! v4 = v58 ^ v4
 	.loc 1 1038
-	xor %o0, %l2, %l2
+	xor %o1, %i0, %i0
 ! v24 = v24 & v50
 	.loc 1 1039
-	and %i3, %l0, %i3
+	and %o5, %g4, %o5
 ! v32 = v1 & v32
 	.loc 1 1040
-	and %i4, %o5, %o5
+	and %o0, %o7, %o7
 ! v32 = v24 ^ v32
 	.loc 1 1041
-	xor %i3, %o5, %o5
+	xor %o5, %o7, %o7
 ! v50 = v1 & v50
 	.loc 1 1042
-	and %i4, %l0, %o2
+	and %o0, %g4, %g4
 ! v54 = v54 ^ v35
 	.loc 1 1043
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1751], %o3
-	xor %o0, %o3, %o0
+	ldx [%fp + 1839], %o0
+	xor %o4, %o0, %o4
 ! v54 = v54 ^ v18
 	.loc 1 1044
-	ldx [%fp + 1855], %o3
-	xor %o0, %o3, %o3
+	ldx [%fp + 1943], %o2
+	xor %o4, %o2, %o4
 ! v11 = v11 ^ v16
 	.loc 1 1045
-	ldx [%fp + 1719], %o0
-	ldx [%fp + 1759], %o4
-	xor %o0, %o4, %o0
+	ldx [%fp + 1847], %o0
+	xor %l5, %o0, %l5
 ! v11 = v11 ^ v10
 	.loc 1 1046
-	ldx [%fp + 1863], %o4
-	xor %o0, %o4, %o4
+	ldx [%fp + 1951], %o3
+	xor %l5, %o3, %l5
 ! v2 = v2 ^ v8
 	.loc 1 1047
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1767], %l0
-	xor %o0, %l0, %o0
+	ldx [%fp + 1855], %o0
+	xor %l7, %o0, %l7
 ! v2 = v2 ^ v0
 	.loc 1 1048
-	ldx [%fp + 1871], %l0
-	xor %o0, %l0, %l0
+	ldx [%fp + 1735], %o5
+	xor %l7, %o5, %l7
 ! v27 = v27 ^ v28
 	.loc 1 1049
-	ldx [%fp + 1735], %o0
-	ldx [%fp + 1775], %l1
-	xor %o0, %l1, %o0
+	ldx [%fp + 1863], %o0
+	xor %i5, %o0, %i5
 ! v27 = v27 ^ v41
 	.loc 1 1050
-	ldx [%fp + 1879], %l1
-	xor %o0, %l1, %o0
+	ldx [%fp + 1727], %l0
+	xor %i5, %l0, %i5
 ! v15 = v15 ^ v6
 	.loc 1 1051
-	ldx [%fp + 1783], %l1
-	xor %l4, %l1, %l4
+	ldx [%fp + 1871], %o0
+	xor %i3, %o0, %i3
 ! v15 = v15 ^ v39
 	.loc 1 1052
-	ldx [%fp + 1887], %l1
-	xor %l4, %l1, %l4
+	ldx [%fp + 1719], %l3
+	xor %i3, %l3, %i3
 ! v49 = v49 ^ v21
 	.loc 1 1053
-	ldx [%fp + 1791], %l1
-	xor %l5, %l1, %l5
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1879], %o1
+	xor %o0, %o1, %o0
 ! v49 = v49 ^ v13
 	.loc 1 1054
-	ldx [%fp + 1895], %l1
-	xor %l5, %l1, %l5
+	ldx [%fp + 1711], %o1
+	xor %o0, %o1, %o0
 ! v56 = v56 ^ v29
 	.loc 1 1055
-	ldx [%fp + 1799], %l1
-	xor %l7, %l1, %l7
+	ldx [%fp + 1887], %i1
+	xor %l1, %i1, %l1
 ! v56 = v56 ^ v45
 	.loc 1 1056
-	ldx [%fp + 1903], %l1
-	xor %l7, %l1, %l7
+	ldx [%fp + 1807], %i1
+	xor %l1, %i1, %l1
 ! v52 = v52 ^ v14
 	.loc 1 1057
-	ldx [%fp + 1807], %l1
-	xor %l6, %l1, %l6
+	stx %l1, [%fp + 1711]
+	ldx [%fp + 1895], %l1
+	xor %l4, %l1, %l4
 ! v52 = v52 ^ v48
 	.loc 1 1058
-	ldx [%fp + 1911], %l3
-	xor %l6, %l3, %l6
+	ldx [%fp + 1815], %i1
+	xor %l4, %i1, %i1
 ! v9 = v9 ^ v43
 	.loc 1 1059
-	ldx [%fp + 1815], %l3
-	xor %o7, %l3, %o7
+	ldx [%fp + 1903], %l4
+	xor %l2, %l4, %l2
 ! v9 = v9 ^ v47
 	.loc 1 1060
-	xor %o7, %g5, %i0
+	ldx [%fp + 1823], %i2
+	xor %l2, %i2, %i2
 ! v60 = v60 ^ v26
 	.loc 1 1061
-	ldx [%fp + 1823], %o7
-	xor %g4, %o7, %g4
+	ldx [%fp + 1911], %l2
+	xor %l6, %l2, %l6
 ! v60 = v60 ^ v42
 	.loc 1 1062
-	xor %g4, %i5, %g4
+	ldx [%fp + 1831], %i4
+	xor %l6, %i4, %i4
 ! v4 = v4 ^ v46
 	.loc 1 1063
-	ldx [%fp + 1831], %i1
-	xor %l2, %i1, %l2
+	ldx [%fp + 1919], %l6
+	xor %i0, %l6, %i0
 ! v4 = v4 ^ v44
 	.loc 1 1064
-	xor %l2, %o1, %l2
+	ldx [%fp + 1959], %g1
+	xor %i0, %g1, %g1
 ! v32 = v32 ^ v38
 	.loc 1 1065
-	ldx [%fp + 1839], %i2
-	xor %o5, %i2, %o5
+	ldx [%fp + 1927], %i0
+	xor %o7, %i0, %g5
 ! v50 = v50 ^ v12
 	.loc 1 1066
-	ldx [%fp + 1847], %i3
-	xor %o2, %i3, %o2
+	ldx [%fp + 1935], %o7
+	xor %g4, %o7, %g4
 ! v14 = v54 ^ v14
 	.loc 1 1067
-	xor %o3, %l1, %o3
+	xor %o4, %l1, %l1
 ! v43 = v11 ^ v43
 	.loc 1 1068
-	xor %o4, %l3, %o4
+	xor %l5, %l4, %l4
 ! v26 = v2 ^ v26
 	.loc 1 1069
-	xor %l0, %o7, %o7
+	xor %l7, %l2, %l2
 ! v46 = v27 ^ v46
 	.loc 1 1070
-	xor %o0, %i1, %l0
+	xor %i5, %l6, %l6
 ! v38 = v15 ^ v38
 	.loc 1 1071
-	xor %l4, %i2, %l4
+	xor %i3, %i0, %i0
 ! v12 = v49 ^ v12
 	.loc 1 1072
-	xor %l5, %i3, %i1
+	xor %o0, %o7, %o0
 ! v18 = v52 ^ v18
 	.loc 1 1073
-	ldx [%fp + 1855], %o0
-	xor %l6, %o0, %l6
+	xor %i1, %o2, %o2
 ! v10 = v9 ^ v10
 	.loc 1 1074
-	ldx [%fp + 1863], %o0
-	xor %i0, %o0, %o0
+	xor %i2, %o3, %o3
 ! v0 = v60 ^ v0
 	.loc 1 1075
-	ldx [%fp + 1871], %l1
-	xor %g4, %l1, %l1
+	xor %i4, %o5, %o5
 ! v41 = v4 ^ v41
 	.loc 1 1076
-	ldx [%fp + 1879], %l3
-	xor %l2, %l3, %l2
+	xor %g1, %l0, %l0
 ! v39 = v32 ^ v39
 	.loc 1 1077
-	ldx [%fp + 1887], %l3
-	xor %o5, %l3, %l3
+	xor %g5, %l3, %l3
 ! v13 = v50 ^ v13
 	.loc 1 1078
-	ldx [%fp + 1895], %o5
-	xor %o2, %o5, %o5
+	xor %g4, %o1, %o4
 ! v10 = v10 ^ v44
 	.loc 1 1079
-	xor %o0, %o1, %l5
+	ldx [%fp + 1959], %o1
+	xor %o3, %o1, %o7
 ! v18 = v18 ^ v44
 	.loc 1 1080
-	xor %l6, %o1, %o0
+	xor %o2, %o1, %o2
 ! v12 = v12 ^ v44
 	.loc 1 1081
-	xor %i1, %o1, %o2
+	xor %o0, %o1, %o0
 ! v44 = v38 ^ v44
 	.loc 1 1082
-	xor %l4, %o1, %o1
+	xor %i0, %o1, %o1
 ! v18 = v18 ^ v42
 	.loc 1 1083
-	xor %o0, %i5, %l4
+	ldx [%fp + 1831], %o3
+	xor %o2, %o3, %l5
 ! v56 = v56 ^ v42
 	.loc 1 1084
-	xor %l7, %i5, %l7
+	ldx [%fp + 1711], %o2
+	xor %o2, %o3, %o2
 ! v44 = v44 ^ v42
 	.loc 1 1085
-	xor %o1, %i5, %o1
+	xor %o1, %o3, %o1
 ! v42 = v46 ^ v42
 	.loc 1 1086
-	xor %l0, %i5, %i5
+	xor %l6, %o3, %o3
 ! v56 = v56 ^ v47
 	.loc 1 1087
-	xor %l7, %g5, %l7
+	ldx [%fp + 1823], %l7
+	xor %o2, %l7, %l6
 ! v12 = v12 ^ v47
 	.loc 1 1088
-	xor %o2, %g5, %o2
+	xor %o0, %l7, %o0
 ! v42 = v42 ^ v47
 	.loc 1 1089
-	xor %i5, %g5, %i5
+	xor %o3, %l7, %o3
 ! v47 = v26 ^ v47
 	.loc 1 1090
-	xor %o7, %g5, %g5
+	xor %l2, %l7, %o2
 ! v12 = v12 ^ v48
 	.loc 1 1091
-	ldx [%fp + 1911], %o0
-	xor %o2, %o0, %o2
+	ldx [%fp + 1815], %l7
+	xor %o0, %l7, %l2
 ! v44 = v44 ^ v48
 	.loc 1 1092
-	xor %o1, %o0, %o1
+	xor %o1, %l7, %o1
 ! v47 = v47 ^ v48
 	.loc 1 1093
-	xor %g5, %o0, %g5
+	xor %o2, %l7, %o2
 ! v48 = v43 ^ v48
 	.loc 1 1094
-	xor %o4, %o0, %o0
+	xor %l4, %l7, %o0
 ! v44 = v44 ^ v45
 	.loc 1 1095
-	ldx [%fp + 1903], %o7
-	xor %o1, %o7, %o4
+	ldx [%fp + 1807], %l7
+	xor %o1, %l7, %l4
 ! v42 = v42 ^ v45
 	.loc 1 1096
-	xor %i5, %o7, %i5
+	xor %o3, %l7, %o3
 ! v48 = v48 ^ v45
 	.loc 1 1097
-	xor %o0, %o7, %o0
+	xor %o0, %l7, %o0
 ! v45 = v14 ^ v45
 	.loc 1 1098
-	xor %o3, %o7, %o1
+	xor %l1, %l7, %o1
 ! v42 = v42 ^ v13
 	.loc 1 1099
-	xor %i5, %o5, %i5
+	xor %o3, %o4, %o3
 ! v47 = v47 ^ v13
 	.loc 1 1100
-	xor %g5, %o5, %g5
+	xor %o2, %o4, %o2
 ! v45 = v45 ^ v13
 	.loc 1 1101
-	xor %o1, %o5, %o1
+	xor %o1, %o4, %o1
 ! v13 = v29 ^ v13
 	.loc 1 1102
-	ldx [%fp + 1799], %o3
-	xor %o3, %o5, %o5
+	ldx [%fp + 1887], %l1
+	xor %l1, %o4, %o4
 ! v47 = v47 ^ v39
 	.loc 1 1103
-	xor %g5, %l3, %g5
+	xor %o2, %l3, %o2
 ! v48 = v48 ^ v39
 	.loc 1 1104
 	xor %o0, %l3, %o0
 ! v13 = v13 ^ v39
 	.loc 1 1105
-	xor %o5, %l3, %o5
+	xor %o4, %l3, %o4
 ! v39 = v21 ^ v39
 	.loc 1 1106
-	ldx [%fp + 1791], %o3
-	xor %o3, %l3, %l3
+	ldx [%fp + 1879], %l1
+	xor %l1, %l3, %l3
 ! v48 = v48 ^ v41
 	.loc 1 1107
-	xor %o0, %l2, %o0
+	xor %o0, %l0, %o0
 ! v45 = v45 ^ v41
 	.loc 1 1108
-	xor %o1, %l2, %o1
+	xor %o1, %l0, %o1
 ! v39 = v39 ^ v41
 	.loc 1 1109
-	xor %l3, %l2, %l3
+	xor %l3, %l0, %l3
 ! v41 = v6 ^ v41
 	.loc 1 1110
-	ldx [%fp + 1783], %o3
-	xor %o3, %l2, %l2
+	ldx [%fp + 1871], %l1
+	xor %l1, %l0, %l0
 ! v45 = v45 ^ v0
 	.loc 1 1111
-	xor %o1, %l1, %o3
+	xor %o1, %o5, %l1
 ! v13 = v13 ^ v0
 	.loc 1 1112
-	xor %o5, %l1, %o5
+	xor %o4, %o5, %o4
 ! v41 = v41 ^ v0
 	.loc 1 1113
-	xor %l2, %l1, %l2
+	xor %l0, %o5, %l0
 ! v0 = v28 ^ v0
 	.loc 1 1114
-	ldx [%fp + 1775], %o1
-	xor %o1, %l1, %l1
+	ldx [%fp + 1863], %o1
+	xor %o1, %o5, %o5
 ! v13 = v13 ^ v10
 	.loc 1 1115
-	xor %o5, %l5, %o5
+	xor %o4, %o7, %o4
 ! v39 = v39 ^ v10
 	.loc 1 1116
-	xor %l3, %l5, %l3
+	xor %l3, %o7, %l3
 ! v0 = v0 ^ v10
 	.loc 1 1117
-	xor %l1, %l5, %l1
+	xor %o5, %o7, %o5
 ! v10 = v8 ^ v10
 	.loc 1 1118
-	ldx [%fp + 1767], %o1
-	xor %o1, %l5, %l5
+	ldx [%fp + 1855], %o1
+	xor %o1, %o7, %o7
 ! v39 = v39 ^ v18
 	.loc 1 1119
-	xor %l3, %l4, %o1
-	stx %o1, [%fp + 1711]
+	xor %l3, %l5, %l3
 ! v41 = v41 ^ v18
 	.loc 1 1120
-	xor %l2, %l4, %l2
+	xor %l0, %l5, %l0
 ! v10 = v10 ^ v18
 	.loc 1 1121
-	xor %l5, %l4, %o7
-	stx %o7, [%fp + 1719]
+	xor %o7, %l5, %o7
 ! v18 = v16 ^ v18
 	.loc 1 1122
-	ldx [%fp + 1759], %o1
-	xor %o1, %l4, %l4
+	ldx [%fp + 1847], %o1
+	xor %o1, %l5, %l5
 ! v41 = v41 ^ v56
 	.loc 1 1123
-	xor %l2, %l7, %o1
-	stx %o1, [%fp + 1727]
+	xor %l0, %l6, %l7
 ! v0 = v0 ^ v56
 	.loc 1 1124
-	xor %l1, %l7, %o1
-	stx %o1, [%fp + 1735]
+	xor %o5, %l6, %i0
 ! v18 = v18 ^ v56
 	.loc 1 1125
-	xor %l4, %l7, %l4
+	xor %l5, %l6, %l5
 ! v56 = v35 ^ v56
 	.loc 1 1126
-	ldx [%fp + 1751], %o1
-	xor %o1, %l7, %l7
+	ldx [%fp + 1839], %o1
+	xor %o1, %l6, %l6
 ! v35 = v56 ^ v44
 	.loc 1 1127
-	xor %l7, %o4, %l3
+	xor %l6, %l4, %l0
 ! v16 = v45 ^ v44
 	.loc 1 1128
-	xor %o3, %o4, %o1
+	xor %l1, %l4, %o1
 ! v16 = v16 ^ v12
 	.loc 1 1129
-	xor %o1, %o2, %l0
+	xor %o1, %l2, %o5
 ! v8 = v18 ^ v45
 	.loc 1 1130
-	xor %l4, %o3, %l2
+	xor %l5, %l1, %i1
 ! v28 = v48 ^ v44
 	.loc 1 1131
-	xor %o0, %o4, %o1
+	xor %o0, %l4, %o1
 ! v28 = v28 ^ v12
 	.loc 1 1132
-	xor %o1, %o2, %l1
+	xor %o1, %l2, %i2
 ! v6 = v10 ^ v45
 	.loc 1 1133
-	xor %o7, %o3, %o1
+	xor %o7, %l1, %o1
 ! v6 = v6 ^ v48
 	.loc 1 1134
 	xor %o1, %o0, %o1
 ! v6 = v6 ^ v44
 	.loc 1 1135
-	xor %o1, %o4, %o1
+	xor %o1, %l4, %o1
 ! v6 = v6 ^ v12
 	.loc 1 1136
-	xor %o1, %o2, %l6
+	xor %o1, %l2, %i5
 ! v21 = v45 ^ v47
 	.loc 1 1137
-	xor %o3, %g5, %i0
+	xor %l1, %o2, %i4
 ! v29 = v0 ^ v48
 	.loc 1 1138
-	ldx [%fp + 1735], %o1
-	xor %o1, %o0, %o1
+	xor %i0, %o0, %o1
 ! v29 = v29 ^ v47
 	.loc 1 1139
-	xor %o1, %g5, %o1
+	xor %o1, %o2, %o1
 ! v29 = v29 ^ v12
 	.loc 1 1140
-	xor %o1, %o2, %i2
+	xor %o1, %l2, %g4
 ! v14 = v48 ^ v42
 	.loc 1 1141
-	xor %o0, %i5, %i1
+	xor %o0, %o3, %g1
 ! v43 = v41 ^ v47
 	.loc 1 1142
-	ldx [%fp + 1727], %o1
-	xor %o1, %g5, %o1
+	xor %l7, %o2, %o1
 ! v43 = v43 ^ v42
 	.loc 1 1143
-	xor %o1, %i5, %i3
+	xor %o1, %o3, %g5
 ! v26 = v47 ^ v44
 	.loc 1 1144
-	xor %g5, %o4, %l5
+	xor %o2, %l4, %i3
 ! v46 = v39 ^ v42
 	.loc 1 1145
-	ldx [%fp + 1711], %o1
-	xor %o1, %i5, %o1
+	stx %o2, [%fp + 1735]
+	xor %l3, %o3, %o1
 ! v46 = v46 ^ v44
 	.loc 1 1146
-	xor %o1, %o4, %i4
+	xor %o1, %l4, %o1
 ! v38 = v42 ^ v12
 	.loc 1 1147
-	xor %i5, %o2, %o7
+	xor %o3, %l2, %o2
 ! v50 = v13 ^ v44
 	.loc 1 1148
-	xor %o5, %o4, %o1
+	stx %o3, [%fp + 1727]
+	xor %o4, %l4, %o3
 ! v50 = v50 ^ v12
 	.loc 1 1149
-	xor %o1, %o2, %g1
+	stx %l4, [%fp + 1719]
+	xor %o3, %l2, %l4
 ! v35 = v35 ^ v38
 	.loc 1 1150
-	xor %l3, %o7, %l3
+	stx %l2, [%fp + 1711]
+	xor %l0, %o2, %l0
 ! v32 = v14 ^ v38
 	.loc 1 1151
-	xor %i1, %o7, %o1
+	xor %g1, %o2, %o3
 ! v32 = v32 ^ v50
 	.loc 1 1152
-	xor %o1, %g1, %g4
+	xor %o3, %l4, %l2
 ! v16 = v16 ^ v14
 	.loc 1 1153
-	xor %l0, %i1, %l0
+	xor %o5, %g1, %o5
 ! v4 = v43 ^ v38
 	.loc 1 1154
-	xor %i3, %o7, %o1
+	xor %g5, %o2, %o3
 ! v4 = v4 ^ v50
 	.loc 1 1155
-	xor %o1, %g1, %o1
+	xor %o3, %l4, %o3
 ! v8 = v8 ^ v14
 	.loc 1 1156
-	xor %l2, %i1, %l2
+	xor %i1, %g1, %i1
 ! v8 = v8 ^ v43
 	.loc 1 1157
-	xor %l2, %i3, %l2
+	xor %i1, %g5, %i1
 ! v8 = v8 ^ v38
 	.loc 1 1158
-	xor %l2, %o7, %l2
+	xor %i1, %o2, %i1
 ! v8 = v8 ^ v50
 	.loc 1 1159
-	xor %l2, %g1, %l2
+	xor %i1, %l4, %i1
 ! v14 = v14 ^ v26
 	.loc 1 1160
-	xor %i1, %l5, %i1
-	stx %i1, [%fp + 1743]
+	xor %g1, %i3, %g1
 ! v28 = v28 ^ v43
 	.loc 1 1161
-	xor %l1, %i3, %l1
+	xor %i2, %g5, %i2
 ! v28 = v28 ^ v26
 	.loc 1 1162
-	xor %l1, %l5, %l1
+	xor %i2, %i3, %i2
 ! v28 = v28 ^ v50
 	.loc 1 1163
-	xor %l1, %g1, %l1
-	stx %l1, [%fp + 1751]
+	xor %i2, %l4, %i2
 ! v43 = v43 ^ v46
 	.loc 1 1164
-	xor %i3, %i4, %i3
+	xor %g5, %o1, %g5
 ! v6 = v6 ^ v26
 	.loc 1 1165
-	xor %l6, %l5, %l6
+	xor %i5, %i3, %i5
 ! v6 = v6 ^ v46
 	.loc 1 1166
-	xor %l6, %i4, %l6
+	xor %i5, %o1, %i5
 ! v26 = v26 ^ v38
 	.loc 1 1167
-	xor %l5, %o7, %l5
+	xor %i3, %o2, %i3
 ! v21 = v21 ^ v46
 	.loc 1 1168
-	xor %i0, %i4, %i0
+	xor %i4, %o1, %i4
 ! v21 = v21 ^ v38
 	.loc 1 1169
-	xor %i0, %o7, %i0
+	xor %i4, %o2, %i4
 ! v46 = v46 ^ v50
 	.loc 1 1170
-	xor %i4, %g1, %i4
+	xor %o1, %l4, %o1
 ! v38 = v29 ^ v38
 	.loc 1 1171
-	xor %i2, %o7, %o7
+	xor %g4, %o2, %o2
 ! v50 = v38 ^ v50
 	.loc 1 1172
-	xor %o7, %g1, %g1
+	xor %o2, %l4, %l4
 ! v35 = v35 ^ v46
 	.loc 1 1173
-	xor %l3, %i4, %l3
+	xor %l0, %o1, %l0
 ! v38 = v43 ^ v46
 	.loc 1 1174
-	xor %i3, %i4, %o7
+	xor %g5, %o1, %o2
 ! v38 = v38 ^ v50
 	.loc 1 1175
-	xor %o7, %g1, %l1
+	xor %o2, %l4, %g4
 ! v32 = v32 ^ v43
 	.loc 1 1176
-	xor %g4, %i3, %g4
+	xor %l2, %g5, %l2
 ! v29 = v6 ^ v46
 	.loc 1 1177
-	xor %l6, %i4, %o7
+	xor %i5, %o1, %o2
 ! v29 = v29 ^ v50
 	.loc 1 1178
-	xor %o7, %g1, %o7
+	xor %o2, %l4, %o2
 ! v16 = v16 ^ v43
 	.loc 1 1179
-	xor %l0, %i3, %l0
+	xor %o5, %g5, %o5
 ! v16 = v16 ^ v6
 	.loc 1 1180
-	xor %l0, %l6, %l0
+	xor %o5, %i5, %o5
 ! v16 = v16 ^ v46
 	.loc 1 1181
-	xor %l0, %i4, %l0
+	xor %o5, %o1, %o5
 ! v16 = v16 ^ v50
 	.loc 1 1182
-	xor %l0, %g1, %l0
+	xor %o5, %l4, %o5
 ! v43 = v43 ^ v26
 	.loc 1 1183
-	xor %i3, %l5, %i3
+	xor %g5, %i3, %g5
 ! v4 = v4 ^ v6
 	.loc 1 1184
-	xor %o1, %l6, %o1
+	xor %o3, %i5, %o3
 ! v4 = v4 ^ v26
 	.loc 1 1185
-	xor %o1, %l5, %o1
+	xor %o3, %i3, %o3
 ! v4 = v4 ^ v50
 	.loc 1 1186
-	xor %o1, %g1, %i1
+	xor %o3, %l4, %o3
 ! v6 = v6 ^ v21
 	.loc 1 1187
-	xor %l6, %i0, %l6
+	xor %i5, %i4, %i5
 ! v8 = v8 ^ v26
 	.loc 1 1188
-	xor %l2, %l5, %l2
+	xor %i1, %i3, %i1
 ! v8 = v8 ^ v21
 	.loc 1 1189
-	xor %l2, %i0, %l2
+	xor %i1, %i4, %i1
 ! v26 = v26 ^ v46
 	.loc 1 1190
-	xor %l5, %i4, %l5
+	xor %i3, %o1, %i3
 ! v14 = v14 ^ v21
 	.loc 1 1191
-	ldx [%fp + 1743], %o1
-	xor %o1, %i0, %o1
+	xor %g1, %i4, %g1
 ! v14 = v14 ^ v46
 	.loc 1 1192
-	xor %o1, %i4, %o1
+	xor %g1, %o1, %g1
 ! v21 = v21 ^ v50
 	.loc 1 1193
-	xor %i0, %g1, %i0
+	xor %i4, %l4, %i4
 ! v46 = v28 ^ v46
 	.loc 1 1194
-	ldx [%fp + 1751], %i2
-	xor %i2, %i4, %i4
+	xor %i2, %o1, %o1
 ! v50 = v46 ^ v50
 	.loc 1 1195
-	xor %i4, %g1, %g1
+	xor %o1, %l4, %l4
 ! v35 = v35 ^ v21
 	.loc 1 1196
-	xor %l3, %i0, %i2
+	xor %l0, %i4, %l0
 ! v46 = v6 ^ v21
 	.loc 1 1197
-	xor %l6, %i0, %l3
+	xor %i5, %i4, %o1
 ! v46 = v46 ^ v50
 	.loc 1 1198
-	xor %l3, %g1, %l3
+	xor %o1, %l4, %i2
 ! v38 = v38 ^ v6
 	.loc 1 1199
-	xor %l1, %l6, %i4
+	xor %g4, %i5, %g4
 ! v28 = v8 ^ v21
 	.loc 1 1200
-	xor %l2, %i0, %l1
+	xor %i1, %i4, %o1
 ! v28 = v28 ^ v50
 	.loc 1 1201
-	xor %l1, %g1, %l1
+	xor %o1, %l4, %o1
 ! v32 = v32 ^ v6
 	.loc 1 1202
-	xor %g4, %l6, %g4
+	xor %l2, %i5, %l2
 ! v32 = v32 ^ v8
 	.loc 1 1203
-	xor %g4, %l2, %g4
+	xor %l2, %i1, %l2
 ! v32 = v32 ^ v21
 	.loc 1 1204
-	xor %g4, %i0, %g4
+	xor %l2, %i4, %l2
 ! v32 = v32 ^ v50
 	.loc 1 1205
-	xor %g4, %g1, %g4
+	xor %l2, %l4, %l2
 ! v6 = v6 ^ v26
 	.loc 1 1206
-	xor %l6, %l5, %l6
-	stx %l6, [%fp + 1743]
+	xor %i5, %i3, %i5
 ! v29 = v29 ^ v8
 	.loc 1 1207
-	xor %o7, %l2, %o7
+	xor %o2, %i1, %o2
 ! v29 = v29 ^ v26
 	.loc 1 1208
-	xor %o7, %l5, %o7
+	xor %o2, %i3, %o2
 ! v29 = v29 ^ v50
 	.loc 1 1209
-	xor %o7, %g1, %o7
-	stx %o7, [%fp + 1751]
+	xor %o2, %l4, %o2
 ! v8 = v8 ^ v14
 	.loc 1 1210
-	xor %l2, %o1, %l2
+	xor %i1, %g1, %i1
 ! v16 = v16 ^ v26
 	.loc 1 1211
-	xor %l0, %l5, %l0
+	xor %o5, %i3, %o5
 ! v16 = v16 ^ v14
 	.loc 1 1212
-	xor %l0, %o1, %l0
+	xor %o5, %g1, %o5
 ! v26 = v26 ^ v21
 	.loc 1 1213
-	xor %l5, %i0, %l5
+	xor %i3, %i4, %i3
 ! v43 = v43 ^ v14
 	.loc 1 1214
-	xor %i3, %o1, %i3
+	xor %g5, %g1, %g5
 ! v43 = v43 ^ v21
 	.loc 1 1215
-	xor %i3, %i0, %i3
+	xor %g5, %i4, %g5
 ! v14 = v14 ^ v50
 	.loc 1 1216
-	xor %o1, %g1, %o7
+	xor %g1, %l4, %g1
 ! v21 = v4 ^ v21
 	.loc 1 1217
-	xor %i1, %i0, %i0
+	xor %o3, %i4, %i4
 ! v50 = v21 ^ v50
 	.loc 1 1218
-	xor %i0, %g1, %g1
+	xor %i4, %l4, %l4
 ! v35 = v35 ^ v14
 	.loc 1 1219
-	xor %i2, %o7, %i2
+	xor %l0, %g1, %l0
 ! v21 = v8 ^ v14
 	.loc 1 1220
-	xor %l2, %o7, %o1
+	xor %i1, %g1, %o3
 ! v21 = v21 ^ v50
 	.loc 1 1221
-	xor %o1, %g1, %l6
+	xor %o3, %l4, %i4
 ! v46 = v46 ^ v8
 	.loc 1 1222
-	xor %l3, %l2, %l3
+	xor %i2, %i1, %i2
 ! v4 = v16 ^ v14
 	.loc 1 1223
-	xor %l0, %o7, %o1
+	xor %o5, %g1, %o3
 ! v4 = v4 ^ v50
 	.loc 1 1224
-	xor %o1, %g1, %o1
+	xor %o3, %l4, %o3
 ! v38 = v38 ^ v8
 	.loc 1 1225
-	xor %i4, %l2, %i4
+	xor %g4, %i1, %g4
 ! v38 = v38 ^ v16
 	.loc 1 1226
-	xor %i4, %l0, %i4
+	xor %g4, %o5, %g4
 ! v38 = v38 ^ v14
 	.loc 1 1227
-	xor %i4, %o7, %i4
+	xor %g4, %g1, %g4
 ! v38 = v38 ^ v50
 	.loc 1 1228
-	xor %i4, %g1, %i4
+	xor %g4, %l4, %g4
 ! v8 = v8 ^ v26
 	.loc 1 1229
-	xor %l2, %l5, %l2
-	stx %l2, [%fp + 1759]
+	xor %i1, %i3, %i1
 ! v28 = v28 ^ v16
 	.loc 1 1230
-	xor %l1, %l0, %l1
+	xor %o1, %o5, %o1
 ! v28 = v28 ^ v26
 	.loc 1 1231
-	xor %l1, %l5, %l1
+	xor %o1, %i3, %o1
 ! v28 = v28 ^ v50
 	.loc 1 1232
-	xor %l1, %g1, %l1
-	stx %l1, [%fp + 1767]
+	xor %o1, %l4, %o1
 ! v16 = v16 ^ v43
 	.loc 1 1233
-	xor %l0, %i3, %l1
+	xor %o5, %g5, %o5
 ! v32 = v32 ^ v26
 	.loc 1 1234
-	xor %g4, %l5, %g4
+	xor %l2, %i3, %l2
 ! v32 = v32 ^ v43
 	.loc 1 1235
-	xor %g4, %i3, %g4
+	xor %l2, %g5, %l2
 ! v26 = v26 ^ v14
 	.loc 1 1236
-	xor %l5, %o7, %l5
+	xor %i3, %g1, %i3
 ! v6 = v6 ^ v43
 	.loc 1 1237
-	ldx [%fp + 1743], %l0
-	xor %l0, %i3, %l0
+	xor %i5, %g5, %i5
 ! v6 = v6 ^ v14
 	.loc 1 1238
-	xor %l0, %o7, %l0
+	xor %i5, %g1, %i5
 ! v43 = v43 ^ v50
 	.loc 1 1239
-	xor %i3, %g1, %i3
+	xor %g5, %l4, %g5
 ! v14 = v29 ^ v14
 	.loc 1 1240
-	ldx [%fp + 1751], %l2
-	xor %l2, %o7, %o7
+	xor %o2, %g1, %g1
 ! v50 = v14 ^ v50
 	.loc 1 1241
-	xor %o7, %g1, %g1
+	xor %g1, %l4, %l4
 ! v35 = v35 ^ v43
 	.loc 1 1242
-	xor %i2, %i3, %i2
+	xor %l0, %g5, %l0
 ! v14 = v16 ^ v43
 	.loc 1 1243
-	xor %l1, %i3, %o7
+	xor %o5, %g5, %o2
 ! v14 = v14 ^ v50
 	.loc 1 1244
-	xor %o7, %g1, %l2
+	xor %o2, %l4, %g1
 ! v21 = v21 ^ v16
 	.loc 1 1245
-	xor %l6, %l1, %l6
+	xor %i4, %o5, %i4
 ! v29 = v32 ^ v43
 	.loc 1 1246
-	xor %g4, %i3, %o7
+	xor %l2, %g5, %o2
 ! v29 = v29 ^ v50
 	.loc 1 1247
-	xor %o7, %g1, %o7
+	xor %o2, %l4, %o2
 ! v46 = v46 ^ v16
 	.loc 1 1248
-	xor %l3, %l1, %l3
+	xor %i2, %o5, %i2
 ! v46 = v46 ^ v32
 	.loc 1 1249
-	xor %l3, %g4, %l3
+	xor %i2, %l2, %i2
 ! v46 = v46 ^ v43
 	.loc 1 1250
-	xor %l3, %i3, %l3
+	xor %i2, %g5, %i2
 ! v46 = v46 ^ v50
 	.loc 1 1251
-	xor %l3, %g1, %l3
+	xor %i2, %l4, %i2
 ! v16 = v16 ^ v26
 	.loc 1 1252
-	xor %l1, %l5, %l1
+	xor %o5, %i3, %o5
 ! v4 = v4 ^ v32
 	.loc 1 1253
-	xor %o1, %g4, %o1
+	xor %o3, %l2, %o3
 ! v4 = v4 ^ v26
 	.loc 1 1254
-	xor %o1, %l5, %o1
+	xor %o3, %i3, %o3
 ! v4 = v4 ^ v50
 	.loc 1 1255
-	xor %o1, %g1, %i0
+	xor %o3, %l4, %o3
 ! v32 = v32 ^ v6
 	.loc 1 1256
-	xor %g4, %l0, %o1
-	stx %o1, [%fp + 1919]
+	xor %l2, %i5, %l2
 ! v38 = v38 ^ v26
 	.loc 1 1257
-	xor %i4, %l5, %i4
+	xor %g4, %i3, %g4
 ! v38 = v38 ^ v6
 	.loc 1 1258
-	xor %i4, %l0, %o1
-	stx %o1, [%fp + 1927]
+	xor %g4, %i5, %g4
 ! v26 = v26 ^ v43
 	.loc 1 1259
-	xor %l5, %i3, %l5
+	xor %i3, %g5, %i3
 ! v8 = v8 ^ v6
 	.loc 1 1260
-	ldx [%fp + 1759], %o1
-	xor %o1, %l0, %o1
+	stx %i3, [%fp + 1807]
+	xor %i1, %i5, %i1
 ! v8 = v8 ^ v43
 	.loc 1 1261
-	xor %o1, %i3, %i1
+	xor %i1, %g5, %i1
 ! v6 = v6 ^ v50
 	.loc 1 1262
-	xor %l0, %g1, %i4
+	stx %i1, [%fp + 1815]
+	xor %i5, %l4, %i5
 ! v43 = v28 ^ v43
 	.loc 1 1263
-	ldx [%fp + 1767], %o1
-	xor %o1, %i3, %i3
+	stx %i5, [%fp + 1823]
+	xor %o1, %g5, %g5
 ! v50 = v43 ^ v50
 	.loc 1 1264
-	xor %i3, %g1, %o1
-	stx %o1, [%fp + 1743]
+	xor %g5, %l4, %l4
 ! v43 = v35 & v56
 	.loc 1 1265
-	and %i2, %l7, %o1
-	stx %o1, [%fp + 1751]
+	stx %l4, [%fp + 1831]
+	and %l0, %l6, %o1
 ! v28 = v35 & v18
 	.loc 1 1266
-	and %i2, %l4, %o1
+	stx %o1, [%fp + 1839]
+	and %l0, %l5, %o1
 ! v60 = v14 & v56
 	.loc 1 1267
-	and %l2, %l7, %l0
+	and %g1, %l6, %l4
 ! v60 = v28 ^ v60
 	.loc 1 1268
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1759]
+	xor %o1, %l4, %l4
 ! v28 = v35 & v10
 	.loc 1 1269
-	ldx [%fp + 1719], %g1
-	and %i2, %g1, %o1
+	stx %l4, [%fp + 1847]
+	and %l0, %o7, %o1
 ! v9 = v14 & v18
 	.loc 1 1270
-	and %l2, %l4, %l0
+	and %g1, %l5, %l4
 ! v52 = v21 & v56
 	.loc 1 1271
-	and %l6, %l7, %i3
+	and %i4, %l6, %i1
 ! v9 = v28 ^ v9
 	.loc 1 1272
-	xor %o1, %l0, %l0
+	xor %o1, %l4, %l4
 ! v52 = v9 ^ v52
 	.loc 1 1273
-	xor %l0, %i3, %o1
-	stx %o1, [%fp + 1767]
+	xor %l4, %i1, %i1
 ! v9 = v35 & v0
 	.loc 1 1274
-	ldx [%fp + 1735], %l0
-	and %i2, %l0, %o1
+	stx %i1, [%fp + 1855]
+	and %l0, %i0, %o1
 ! v28 = v14 & v10
 	.loc 1 1275
-	and %l2, %g1, %g4
+	and %g1, %o7, %l4
 ! v49 = v21 & v18
 	.loc 1 1276
-	and %l6, %l4, %i3
+	and %i4, %l5, %i1
 ! v15 = v29 & v56
 	.loc 1 1277
-	and %o7, %l7, %g1
+	and %o2, %l6, %i3
 ! v28 = v9 ^ v28
 	.loc 1 1278
-	xor %o1, %g4, %o1
+	xor %o1, %l4, %l4
 ! v49 = v28 ^ v49
 	.loc 1 1279
-	xor %o1, %i3, %o1
+	xor %l4, %i1, %i1
 ! v15 = v49 ^ v15
 	.loc 1 1280
-	xor %o1, %g1, %o1
-	stx %o1, [%fp + 1775]
+	xor %i1, %i3, %i3
 ! v49 = v35 & v41
 	.loc 1 1281
-	ldx [%fp + 1727], %o1
-	and %i2, %o1, %o1
-	stx %o1, [%fp + 1783]
+	stx %i3, [%fp + 1863]
+	and %l0, %l7, %o1
 ! v28 = v14 & v0
 	.loc 1 1282
-	and %l2, %l0, %g4
+	and %g1, %i0, %l4
 ! v9 = v21 & v10
 	.loc 1 1283
-	ldx [%fp + 1719], %o1
-	and %l6, %o1, %l0
+	and %i4, %o7, %i1
 ! v27 = v29 & v18
 	.loc 1 1284
-	and %o7, %l4, %g1
+	and %o2, %l5, %i5
 ! v2 = v46 & v56
 	.loc 1 1285
-	and %l3, %l7, %i3
+	and %i2, %l6, %i3
 ! v28 = v49 ^ v28
 	.loc 1 1286
-	ldx [%fp + 1783], %o1
-	xor %o1, %g4, %o1
+	xor %o1, %l4, %l4
 ! v9 = v28 ^ v9
 	.loc 1 1287
-	xor %o1, %l0, %o1
+	xor %l4, %i1, %i1
 ! v27 = v9 ^ v27
 	.loc 1 1288
-	xor %o1, %g1, %o1
+	xor %i1, %i5, %i5
 ! v2 = v27 ^ v2
 	.loc 1 1289
-	xor %o1, %i3, %o1
-	stx %o1, [%fp + 1783]
+	xor %i5, %i3, %i3
 ! v27 = v35 & v39
 	.loc 1 1290
-	ldx [%fp + 1711], %o1
-	and %i2, %o1, %o1
-	stx %o1, [%fp + 1791]
+	stx %i3, [%fp + 1871]
+	and %l0, %l3, %o1
 ! v9 = v14 & v41
 	.loc 1 1291
-	ldx [%fp + 1727], %o1
-	and %l2, %o1, %g4
+	and %g1, %l7, %l4
 ! v28 = v21 & v0
 	.loc 1 1292
-	ldx [%fp + 1735], %o1
-	and %l6, %o1, %o1
-	stx %o1, [%fp + 1799]
+	and %i4, %i0, %g5
 ! v49 = v29 & v10
 	.loc 1 1293
-	ldx [%fp + 1719], %o1
-	and %o7, %o1, %g1
+	and %o2, %o7, %i5
 ! v11 = v46 & v18
 	.loc 1 1294
-	and %l3, %l4, %i3
+	and %i2, %l5, %i3
 ! v54 = v16 & v56
 	.loc 1 1295
-	and %l1, %l7, %l0
+	and %o5, %l6, %i1
 ! v9 = v27 ^ v9
 	.loc 1 1296
-	ldx [%fp + 1791], %o1
-	xor %o1, %g4, %o1
+	xor %o1, %l4, %l4
 ! v28 = v9 ^ v28
 	.loc 1 1297
-	ldx [%fp + 1799], %g4
-	xor %o1, %g4, %o1
+	xor %l4, %g5, %g5
 ! v49 = v28 ^ v49
 	.loc 1 1298
-	xor %o1, %g1, %o1
+	xor %g5, %i5, %i5
 ! v11 = v49 ^ v11
 	.loc 1 1299
-	xor %o1, %i3, %o1
+	xor %i5, %i3, %i3
 ! v54 = v11 ^ v54
 	.loc 1 1300
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1791]
+	xor %i3, %i1, %i1
 ! v11 = v35 & v13
 	.loc 1 1301
-	and %i2, %o5, %o1
-	stx %o1, [%fp + 1799]
+	stx %i1, [%fp + 1879]
+	and %l0, %o4, %i5
 ! v49 = v14 & v39
 	.loc 1 1302
-	ldx [%fp + 1711], %o1
-	and %l2, %o1, %g4
+	stx %l0, [%fp + 1791]
+	and %g1, %l3, %o1
 ! v28 = v21 & v41
 	.loc 1 1303
-	ldx [%fp + 1727], %o1
-	and %l6, %o1, %o1
-	stx %o1, [%fp + 1807]
+	and %i4, %l7, %g5
 ! v9 = v29 & v0
 	.loc 1 1304
-	ldx [%fp + 1735], %o1
-	and %o7, %o1, %o1
-	stx %o1, [%fp + 1815]
+	and %o2, %i0, %i3
 ! v27 = v46 & v10
 	.loc 1 1305
-	ldx [%fp + 1719], %o1
-	and %l3, %o1, %g1
+	and %i2, %o7, %i1
 ! v1 = v16 & v18
 	.loc 1 1306
-	and %l1, %l4, %i3
+	and %o5, %l5, %l4
 ! v24 = v4 & v56
 	.loc 1 1307
-	and %i0, %l7, %l0
+	and %o3, %l6, %l0
 ! v49 = v11 ^ v49
 	.loc 1 1308
-	ldx [%fp + 1799], %o1
-	xor %o1, %g4, %o1
+	xor %i5, %o1, %o1
 ! v28 = v49 ^ v28
 	.loc 1 1309
-	ldx [%fp + 1807], %g4
-	xor %o1, %g4, %o1
+	xor %o1, %g5, %g5
 ! v9 = v28 ^ v9
 	.loc 1 1310
-	ldx [%fp + 1815], %g4
-	xor %o1, %g4, %o1
+	xor %g5, %i3, %i3
 ! v27 = v9 ^ v27
 	.loc 1 1311
-	xor %o1, %g1, %o1
+	xor %i3, %i1, %i1
 ! v1 = v27 ^ v1
 	.loc 1 1312
-	xor %o1, %i3, %o1
+	xor %i1, %l4, %l4
 ! v24 = v1 ^ v24
 	.loc 1 1313
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1799]
+	xor %l4, %l0, %l0
 ! v1 = v14 & v13
 	.loc 1 1314
-	and %l2, %o5, %o1
-	stx %o1, [%fp + 1807]
+	stx %l0, [%fp + 1887]
+	and %g1, %o4, %o1
 ! v27 = v21 & v39
 	.loc 1 1315
-	ldx [%fp + 1711], %o1
-	and %l6, %o1, %g4
+	and %i4, %l3, %l0
 ! v9 = v29 & v41
 	.loc 1 1316
-	ldx [%fp + 1727], %o1
-	and %o7, %o1, %o1
-	stx %o1, [%fp + 1815]
+	and %o2, %l7, %l4
 ! v28 = v46 & v0
 	.loc 1 1317
-	ldx [%fp + 1735], %o1
-	and %l3, %o1, %o1
-	stx %o1, [%fp + 1823]
+	and %i2, %i0, %i5
 ! v49 = v16 & v10
 	.loc 1 1318
-	ldx [%fp + 1719], %i3
-	and %l1, %i3, %g1
+	and %o5, %o7, %i3
 ! v11 = v4 & v18
 	.loc 1 1319
-	and %i0, %l4, %l0
+	and %o3, %l5, %i1
 ! v27 = v1 ^ v27
 	.loc 1 1320
-	ldx [%fp + 1807], %o1
-	xor %o1, %g4, %o1
+	stx %l5, [%fp + 1783]
+	xor %o1, %l0, %l0
 ! v9 = v27 ^ v9
 	.loc 1 1321
-	ldx [%fp + 1815], %g4
-	xor %o1, %g4, %o1
+	xor %l0, %l4, %l4
 ! v28 = v9 ^ v28
 	.loc 1 1322
-	ldx [%fp + 1823], %g4
-	xor %o1, %g4, %o1
+	xor %l4, %i5, %i5
 ! v49 = v28 ^ v49
 	.loc 1 1323
-	xor %o1, %g1, %o1
+	xor %i5, %i3, %i3
 ! v11 = v49 ^ v11
 	.loc 1 1324
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1807]
+	xor %i3, %i1, %i1
 ! v49 = v21 & v13
 	.loc 1 1325
-	and %l6, %o5, %g1
+	stx %i1, [%fp + 1895]
+	and %i4, %o4, %o1
 ! v28 = v29 & v39
 	.loc 1 1326
-	ldx [%fp + 1711], %o1
-	and %o7, %o1, %g4
+	and %o2, %l3, %l0
 ! v9 = v46 & v41
 	.loc 1 1327
-	ldx [%fp + 1727], %o1
-	and %l3, %o1, %l0
+	and %i2, %l7, %l4
 ! v27 = v16 & v0
 	.loc 1 1328
-	ldx [%fp + 1735], %o1
-	and %l1, %o1, %o1
+	and %o5, %i0, %l5
 ! v1 = v4 & v10
 	.loc 1 1329
-	and %i0, %i3, %i3
+	and %o3, %o7, %i1
 ! v28 = v49 ^ v28
 	.loc 1 1330
-	xor %g1, %g4, %g1
+	stx %o7, [%fp + 1759]
+	xor %o1, %l0, %l0
 ! v9 = v28 ^ v9
 	.loc 1 1331
-	xor %g1, %l0, %l0
+	xor %l0, %l4, %l4
 ! v27 = v9 ^ v27
 	.loc 1 1332
-	xor %l0, %o1, %o1
+	xor %l4, %l5, %l5
 ! v1 = v27 ^ v1
 	.loc 1 1333
-	xor %o1, %i3, %o1
-	stx %o1, [%fp + 1815]
+	xor %l5, %i1, %i1
 ! v27 = v29 & v13
 	.loc 1 1334
-	and %o7, %o5, %o1
-	stx %o1, [%fp + 1823]
+	stx %i1, [%fp + 1903]
+	and %o2, %o4, %o1
 ! v9 = v46 & v39
 	.loc 1 1335
-	ldx [%fp + 1711], %i3
-	and %l3, %i3, %g4
+	and %i2, %l3, %o7
 ! v28 = v16 & v41
 	.loc 1 1336
-	ldx [%fp + 1727], %o1
-	and %l1, %o1, %g1
+	and %o5, %l7, %l0
 ! v49 = v4 & v0
 	.loc 1 1337
-	ldx [%fp + 1735], %o1
-	and %i0, %o1, %l0
+	and %o3, %i0, %l4
 ! v9 = v27 ^ v9
 	.loc 1 1338
-	ldx [%fp + 1823], %o1
-	xor %o1, %g4, %o1
+	stx %i0, [%fp + 1775]
+	xor %o1, %o7, %o7
 ! v28 = v9 ^ v28
 	.loc 1 1339
-	xor %o1, %g1, %o1
+	xor %o7, %l0, %l0
 ! v49 = v28 ^ v49
 	.loc 1 1340
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1823]
+	xor %l0, %l4, %l4
 ! v28 = v46 & v13
 	.loc 1 1341
-	and %l3, %o5, %o1
+	stx %l4, [%fp + 1911]
+	and %i2, %o4, %o1
 ! v9 = v16 & v39
 	.loc 1 1342
-	and %l1, %i3, %l0
+	and %o5, %l3, %o7
 ! v27 = v4 & v41
 	.loc 1 1343
-	ldx [%fp + 1727], %g1
-	and %i0, %g1, %g1
+	and %o3, %l7, %l0
 ! v9 = v28 ^ v9
 	.loc 1 1344
-	xor %o1, %l0, %l0
+	stx %l7, [%fp + 1767]
+	xor %o1, %o7, %o7
 ! v27 = v9 ^ v27
 	.loc 1 1345
-	xor %l0, %g1, %o1
-	stx %o1, [%fp + 1831]
+	xor %o7, %l0, %l0
 ! v9 = v16 & v13
 	.loc 1 1346
-	and %l1, %o5, %o1
+	stx %l0, [%fp + 1919]
+	and %o5, %o4, %o1
 ! v28 = v4 & v39
 	.loc 1 1347
-	and %i0, %i3, %l0
+	and %o3, %l3, %o7
 ! v28 = v9 ^ v28
 	.loc 1 1348
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1839]
+	stx %l3, [%fp + 1751]
+	xor %o1, %o7, %o7
 ! v9 = v4 & v13
 	.loc 1 1349
-	and %i0, %o5, %o1
-	stx %o1, [%fp + 1847]
+	stx %o7, [%fp + 1927]
+	and %o3, %o4, %o1
 ! v58 = v32 & v45
 	.loc 1 1350
-	ldx [%fp + 1919], %g1
-	and %g1, %o3, %o1
-	stx %o1, [%fp + 1855]
+	stx %o1, [%fp + 1935]
+	stx %o3, [%fp + 1799]
+	stx %o4, [%fp + 1743]
+	and %l2, %l1, %o1
 ! v33 = v32 & v48
 	.loc 1 1351
-	and %g1, %o0, %o1
+	stx %o1, [%fp + 1943]
+	and %l2, %o0, %o1
 ! v7 = v38 & v45
 	.loc 1 1352
-	ldx [%fp + 1927], %i3
-	and %i3, %o3, %l0
+	and %g4, %l1, %o3
 ! v7 = v33 ^ v7
 	.loc 1 1353
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1863]
+	xor %o1, %o3, %o3
 ! v33 = v32 & v47
 	.loc 1 1354
-	and %g1, %g5, %o1
+	stx %o3, [%fp + 1951]
+	ldx [%fp + 1735], %l0
+	and %l2, %l0, %o1
 ! v31 = v38 & v48
 	.loc 1 1355
-	and %i3, %o0, %l0
+	and %g4, %o0, %o3
 ! v3 = v26 & v45
 	.loc 1 1356
-	and %l5, %o3, %g4
+	ldx [%fp + 1807], %l3
+	and %l3, %l1, %o4
 ! v31 = v33 ^ v31
 	.loc 1 1357
-	xor %o1, %l0, %l0
+	xor %o1, %o3, %o3
 ! v3 = v31 ^ v3
 	.loc 1 1358
-	xor %l0, %g4, %o1
-	stx %o1, [%fp + 1871]
+	xor %o3, %o4, %o4
 ! v31 = v32 & v42
 	.loc 1 1359
-	and %g1, %i5, %g1
+	stx %o4, [%fp + 1735]
+	ldx [%fp + 1727], %l5
+	and %l2, %l5, %o1
 ! v33 = v38 & v47
 	.loc 1 1360
-	and %i3, %g5, %o1
+	and %g4, %l0, %o3
 ! v36 = v26 & v48
 	.loc 1 1361
-	and %l5, %o0, %l0
+	and %l3, %o0, %o4
 ! v30 = v8 & v45
 	.loc 1 1362
-	and %i1, %o3, %i3
+	ldx [%fp + 1815], %l4
+	and %l4, %l1, %o7
 ! v33 = v31 ^ v33
 	.loc 1 1363
-	xor %g1, %o1, %o1
+	xor %o1, %o3, %o3
 ! v36 = v33 ^ v36
 	.loc 1 1364
-	xor %o1, %l0, %l0
+	xor %o3, %o4, %o4
 ! v30 = v36 ^ v30
 	.loc 1 1365
-	xor %l0, %i3, %o1
-	stx %o1, [%fp + 1879]
+	xor %o4, %o7, %o7
 ! v36 = v32 & v44
 	.loc 1 1366
-	ldx [%fp + 1919], %l0
-	and %l0, %o4, %o1
-	stx %o1, [%fp + 1887]
+	stx %o7, [%fp + 1727]
+	ldx [%fp + 1719], %i0
+	and %l2, %i0, %o1
 ! v33 = v38 & v42
 	.loc 1 1367
-	ldx [%fp + 1927], %o1
-	and %o1, %i5, %g4
+	and %g4, %l5, %o3
 ! v31 = v26 & v47
 	.loc 1 1368
-	and %l5, %g5, %o1
-	stx %o1, [%fp + 1895]
+	and %l3, %l0, %o4
 ! v34 = v8 & v48
 	.loc 1 1369
-	and %i1, %o0, %g1
+	and %l4, %o0, %o7
 ! v5 = v6 & v45
 	.loc 1 1370
-	and %i4, %o3, %i3
+	ldx [%fp + 1823], %i1
+	and %i1, %l1, %l7
 ! v33 = v36 ^ v33
 	.loc 1 1371
-	ldx [%fp + 1887], %o1
-	xor %o1, %g4, %o1
+	xor %o1, %o3, %o3
 ! v31 = v33 ^ v31
 	.loc 1 1372
-	ldx [%fp + 1895], %g4
-	xor %o1, %g4, %o1
+	xor %o3, %o4, %o4
 ! v34 = v31 ^ v34
 	.loc 1 1373
-	xor %o1, %g1, %o1
+	xor %o4, %o7, %o7
 ! v5 = v34 ^ v5
 	.loc 1 1374
-	xor %o1, %i3, %o1
-	stx %o1, [%fp + 1887]
+	xor %o7, %l7, %l7
 ! v34 = v32 & v12
 	.loc 1 1375
-	and %l0, %o2, %o1
-	stx %o1, [%fp + 1895]
+	stx %l7, [%fp + 1719]
+	ldx [%fp + 1711], %o7
+	and %l2, %o7, %o1
 ! v31 = v38 & v44
 	.loc 1 1376
-	ldx [%fp + 1927], %o1
-	and %o1, %o4, %g4
+	and %g4, %i0, %o3
 ! v33 = v26 & v42
 	.loc 1 1377
-	and %l5, %i5, %o1
-	stx %o1, [%fp + 1903]
+	and %l3, %l5, %g5
 ! v36 = v8 & v47
 	.loc 1 1378
-	and %i1, %g5, %o1
-	stx %o1, [%fp + 1911]
+	and %l4, %l0, %i5
 ! v37 = v6 & v48
 	.loc 1 1379
-	and %i4, %o0, %g1
+	and %i1, %o0, %i3
 ! v40 = v50 & v45
 	.loc 1 1380
-	ldx [%fp + 1743], %l0
-	and %l0, %o3, %i3
+	ldx [%fp + 1831], %o4
+	and %o4, %l1, %l7
 ! v31 = v34 ^ v31
 	.loc 1 1381
-	ldx [%fp + 1895], %o1
-	xor %o1, %g4, %o1
+	xor %o1, %o3, %o3
 ! v33 = v31 ^ v33
 	.loc 1 1382
-	ldx [%fp + 1903], %g4
-	xor %o1, %g4, %o1
+	xor %o3, %g5, %g5
 ! v36 = v33 ^ v36
 	.loc 1 1383
-	ldx [%fp + 1911], %g4
-	xor %o1, %g4, %o1
+	xor %g5, %i5, %i5
 ! v37 = v36 ^ v37
 	.loc 1 1384
-	xor %o1, %g1, %o1
+	xor %i5, %i3, %i3
 ! v40 = v37 ^ v40
 	.loc 1 1385
-	xor %o1, %i3, %o1
-	stx %o1, [%fp + 1895]
+	xor %i3, %l7, %l7
 ! v37 = v38 & v12
 	.loc 1 1386
-	ldx [%fp + 1927], %o1
-	and %o1, %o2, %g1
+	stx %l7, [%fp + 1711]
+	and %g4, %o7, %o1
 ! v36 = v26 & v44
 	.loc 1 1387
-	and %l5, %o4, %g4
+	and %l3, %i0, %o3
 ! v33 = v8 & v42
 	.loc 1 1388
-	and %i1, %i5, %i3
+	and %l4, %l5, %l7
 ! v31 = v6 & v47
 	.loc 1 1389
-	and %i4, %g5, %o1
+	and %i1, %l0, %i5
 ! v34 = v50 & v48
 	.loc 1 1390
-	and %l0, %o0, %l0
+	and %o4, %o0, %i3
 ! v36 = v37 ^ v36
 	.loc 1 1391
-	xor %g1, %g4, %g1
+	xor %o1, %o3, %o3
 ! v33 = v36 ^ v33
 	.loc 1 1392
-	xor %g1, %i3, %i3
+	xor %o3, %l7, %l7
 ! v31 = v33 ^ v31
 	.loc 1 1393
-	xor %i3, %o1, %o1
+	xor %l7, %i5, %i5
 ! v34 = v31 ^ v34
 	.loc 1 1394
-	xor %o1, %l0, %o1
-	stx %o1, [%fp + 1903]
+	xor %i5, %i3, %i3
 ! v31 = v26 & v12
 	.loc 1 1395
-	and %l5, %o2, %g4
+	stx %i3, [%fp + 1807]
+	and %l3, %o7, %o1
 ! v33 = v8 & v44
 	.loc 1 1396
-	and %i1, %o4, %o1
+	and %l4, %i0, %o3
 ! v36 = v6 & v42
 	.loc 1 1397
-	and %i4, %i5, %g1
+	and %i1, %l5, %l7
 ! v37 = v50 & v47
 	.loc 1 1398
-	ldx [%fp + 1743], %l0
-	and %l0, %g5, %i3
+	and %o4, %l0, %i3
 ! v33 = v31 ^ v33
 	.loc 1 1399
-	xor %g4, %o1, %o1
+	xor %o1, %o3, %o3
 ! v36 = v33 ^ v36
 	.loc 1 1400
-	xor %o1, %g1, %o1
+	xor %o3, %l7, %l7
 ! v37 = v36 ^ v37
 	.loc 1 1401
-	xor %o1, %i3, %o1
-	stx %o1, [%fp + 1911]
+	xor %l7, %i3, %i3
 ! v36 = v8 & v12
 	.loc 1 1402
-	and %i1, %o2, %o1
+	stx %i3, [%fp + 1815]
+	and %l4, %o7, %o1
 ! v33 = v6 & v44
 	.loc 1 1403
-	and %i4, %o4, %i3
+	and %i1, %i0, %o3
 ! v31 = v50 & v42
 	.loc 1 1404
-	and %l0, %i5, %g1
+	and %o4, %l5, %l7
 ! v33 = v36 ^ v33
 	.loc 1 1405
-	xor %o1, %i3, %i3
+	xor %o1, %o3, %o3
 ! v31 = v33 ^ v31
 	.loc 1 1406
-	xor %i3, %g1, %g1
+	xor %o3, %l7, %l7
 ! v33 = v6 & v12
 	.loc 1 1407
-	and %i4, %o2, %o1
+	stx %l7, [%fp + 1823]
+	and %i1, %o7, %o1
 ! v36 = v50 & v44
 	.loc 1 1408
-	and %l0, %o4, %i3
+	and %o4, %i0, %o3
 ! v36 = v33 ^ v36
 	.loc 1 1409
-	xor %o1, %i3, %i3
+	xor %o1, %o3, %o3
 ! v33 = v50 & v12
 	.loc 1 1410
-	and %l0, %o2, %l0
+	stx %o3, [%fp + 1831]
+	and %o4, %o7, %o1
 ! v32 = v35 ^ v32
 	.loc 1 1411
-	ldx [%fp + 1919], %o1
-	xor %i2, %o1, %i2
+	stx %o1, [%fp + 1959]
+	ldx [%fp + 1791], %o1
+	xor %o1, %l2, %l2
 ! v38 = v14 ^ v38
 	.loc 1 1412
-	ldx [%fp + 1927], %o1
-	xor %l2, %o1, %l2
+	xor %g1, %g4, %g4
 ! v26 = v21 ^ v26
 	.loc 1 1413
-	xor %l6, %l5, %l5
+	xor %i4, %l3, %l3
 ! v8 = v29 ^ v8
 	.loc 1 1414
-	xor %o7, %i1, %i1
+	xor %o2, %l4, %l4
 ! v6 = v46 ^ v6
 	.loc 1 1415
-	xor %l3, %i4, %i4
+	xor %i2, %i1, %i1
 ! v50 = v16 ^ v50
 	.loc 1 1416
-	ldx [%fp + 1743], %o1
-	xor %l1, %o1, %o7
+	xor %o5, %o4, %o4
 ! v45 = v56 ^ v45
 	.loc 1 1417
-	xor %l7, %o3, %o3
+	xor %l6, %l1, %l1
 ! v48 = v18 ^ v48
 	.loc 1 1418
-	xor %l4, %o0, %l1
+	ldx [%fp + 1783], %o1
+	xor %o1, %o0, %l6
 ! v47 = v10 ^ v47
 	.loc 1 1419
-	ldx [%fp + 1719], %o0
-	xor %o0, %g5, %g5
+	ldx [%fp + 1759], %o0
+	xor %o0, %l0, %l0
 ! v42 = v0 ^ v42
 	.loc 1 1420
-	ldx [%fp + 1735], %o0
-	xor %o0, %i5, %i5
+	ldx [%fp + 1775], %o0
+	xor %o0, %l5, %l5
 ! v44 = v41 ^ v44
 	.loc 1 1421
-	ldx [%fp + 1727], %o0
-	xor %o0, %o4, %o4
+	ldx [%fp + 1767], %o0
+	xor %o0, %i0, %i0
 ! v12 = v39 ^ v12
 	.loc 1 1422
-	ldx [%fp + 1711], %o0
-	xor %o0, %o2, %l3
+	ldx [%fp + 1751], %o0
+	xor %o0, %o7, %o7
 ! v39 = v32 & v45
 	.loc 1 1423
-	and %i2, %o3, %o0
-	stx %o0, [%fp + 1711]
+	and %l2, %l1, %o5
 ! v41 = v32 & v48
 	.loc 1 1424
-	and %i2, %l1, %o0
+	and %l2, %l6, %o0
 ! v0 = v38 & v45
 	.loc 1 1425
-	and %l2, %o3, %o1
+	and %g4, %l1, %o1
 ! v0 = v41 ^ v0
 	.loc 1 1426
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1719]
+	xor %o0, %o1, %l7
 ! v41 = v32 & v47
 	.loc 1 1427
-	and %i2, %g5, %o0
+	and %l2, %l0, %o0
 ! v10 = v38 & v48
 	.loc 1 1428
-	and %l2, %l1, %o1
+	and %g4, %l6, %o1
 ! v18 = v26 & v45
 	.loc 1 1429
-	and %l5, %o3, %o2
+	and %l3, %l1, %o2
 ! v10 = v41 ^ v10
 	.loc 1 1430
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
 	.loc 1 1431
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1727]
+	xor %o1, %o2, %i2
 ! v10 = v32 & v42
 	.loc 1 1432
-	and %i2, %i5, %o0
+	and %l2, %l5, %o0
 ! v41 = v38 & v47
 	.loc 1 1433
-	and %l2, %g5, %o1
+	and %g4, %l0, %o1
 ! v56 = v26 & v48
 	.loc 1 1434
-	and %l5, %l1, %o2
+	and %l3, %l6, %o2
 ! v16 = v8 & v45
 	.loc 1 1435
-	and %i1, %o3, %l4
+	and %l4, %l1, %o3
 ! v41 = v10 ^ v41
 	.loc 1 1436
 	xor %o0, %o1, %o1
@@ -4913,23 +4618,22 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64_inv:
 	xor %o1, %o2, %o2
 ! v16 = v56 ^ v16
 	.loc 1 1438
-	xor %o2, %l4, %o0
-	stx %o0, [%fp + 1735]
+	xor %o2, %o3, %i4
 ! v56 = v32 & v44
 	.loc 1 1439
-	and %i2, %o4, %o0
+	and %l2, %i0, %o0
 ! v41 = v38 & v42
 	.loc 1 1440
-	and %l2, %i5, %o1
+	and %g4, %l5, %o1
 ! v10 = v26 & v47
 	.loc 1 1441
-	and %l5, %g5, %o2
+	and %l3, %l0, %o2
 ! v46 = v8 & v48
 	.loc 1 1442
-	and %i1, %l1, %l4
+	and %l4, %l6, %o3
 ! v29 = v6 & v45
 	.loc 1 1443
-	and %i4, %o3, %l6
+	and %i1, %l1, %i3
 ! v41 = v56 ^ v41
 	.loc 1 1444
 	xor %o0, %o1, %o1
@@ -4938,605 +4642,604 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64_inv:
 	xor %o1, %o2, %o2
 ! v46 = v10 ^ v46
 	.loc 1 1446
-	xor %o2, %l4, %l4
+	xor %o2, %o3, %o3
 ! v29 = v46 ^ v29
 	.loc 1 1447
-	xor %l4, %l6, %l6
+	xor %o3, %i3, %i3
 ! v46 = v32 & v12
 	.loc 1 1448
-	and %i2, %l3, %o0
+	and %l2, %o7, %o0
 ! v10 = v38 & v44
 	.loc 1 1449
-	and %l2, %o4, %o1
+	and %g4, %i0, %o1
 ! v41 = v26 & v42
 	.loc 1 1450
-	and %l5, %i5, %g4
+	and %l3, %l5, %o2
 ! v56 = v8 & v47
 	.loc 1 1451
-	and %i1, %g5, %l7
+	and %l4, %l0, %g1
 ! v21 = v6 & v48
 	.loc 1 1452
-	and %i4, %l1, %l4
+	and %i1, %l6, %i5
 ! v14 = v50 & v45
 	.loc 1 1453
-	and %o7, %o3, %o2
+	and %o4, %l1, %o3
 ! v10 = v46 ^ v10
 	.loc 1 1454
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
 	.loc 1 1455
-	xor %o1, %g4, %g4
+	xor %o1, %o2, %o2
 ! v56 = v41 ^ v56
 	.loc 1 1456
-	xor %g4, %l7, %l7
+	xor %o2, %g1, %g1
 ! v21 = v56 ^ v21
 	.loc 1 1457
-	xor %l7, %l4, %l4
+	xor %g1, %i5, %i5
 ! v14 = v21 ^ v14
 	.loc 1 1458
-	xor %l4, %o2, %l7
+	xor %i5, %o3, %o3
 ! v32 = v32 & v13
 	.loc 1 1459
-	and %i2, %o5, %i2
+	stx %o3, [%fp + 1751]
+	ldx [%fp + 1743], %g1
+	and %l2, %g1, %i5
 ! v21 = v38 & v12
 	.loc 1 1460
-	and %l2, %l3, %g4
+	and %g4, %o7, %g5
 ! v56 = v26 & v44
 	.loc 1 1461
-	and %l5, %o4, %l4
+	and %l3, %i0, %l2
 ! v41 = v8 & v42
 	.loc 1 1462
-	and %i1, %i5, %o2
+	and %l4, %l5, %o3
 ! v10 = v6 & v47
 	.loc 1 1463
-	and %i4, %g5, %o1
+	and %i1, %l0, %o2
 ! v46 = v50 & v48
 	.loc 1 1464
-	and %o7, %l1, %o0
+	and %o4, %l6, %o1
 ! v45 = v4 & v45
 	.loc 1 1465
-	and %i0, %o3, %o3
+	ldx [%fp + 1799], %o0
+	and %o0, %l1, %l1
 ! v21 = v32 ^ v21
 	.loc 1 1466
-	xor %i2, %g4, %g4
+	xor %i5, %g5, %g5
 ! v56 = v21 ^ v56
 	.loc 1 1467
-	xor %g4, %l4, %l4
+	xor %g5, %l2, %l2
 ! v41 = v56 ^ v41
 	.loc 1 1468
-	xor %l4, %o2, %o2
+	xor %l2, %o3, %o3
 ! v10 = v41 ^ v10
 	.loc 1 1469
-	xor %o2, %o1, %o1
+	xor %o3, %o2, %o2
 ! v46 = v10 ^ v46
 	.loc 1 1470
-	xor %o1, %o0, %o0
+	xor %o2, %o1, %o1
 ! v45 = v46 ^ v45
 	.loc 1 1471
-	xor %o0, %o3, %o3
+	xor %o1, %l1, %l1
 ! v38 = v38 & v13
 	.loc 1 1472
-	and %l2, %o5, %l2
+	and %g4, %g1, %g4
 ! v46 = v26 & v12
 	.loc 1 1473
-	and %l5, %l3, %o0
+	and %l3, %o7, %o1
 ! v10 = v8 & v44
 	.loc 1 1474
-	and %i1, %o4, %o1
+	and %l4, %i0, %o2
 ! v41 = v6 & v42
 	.loc 1 1475
-	and %i4, %i5, %l4
+	and %i1, %l5, %l2
 ! v56 = v50 & v47
 	.loc 1 1476
-	and %o7, %g5, %o2
+	and %o4, %l0, %o3
 ! v48 = v4 & v48
 	.loc 1 1477
-	and %i0, %l1, %l1
+	and %o0, %l6, %l6
 ! v46 = v38 ^ v46
 	.loc 1 1478
-	xor %l2, %o0, %o0
+	xor %g4, %o1, %o1
 ! v10 = v46 ^ v10
 	.loc 1 1479
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v41 = v10 ^ v41
 	.loc 1 1480
-	xor %o1, %l4, %l4
+	xor %o2, %l2, %l2
 ! v56 = v41 ^ v56
 	.loc 1 1481
-	xor %l4, %o2, %o2
+	xor %l2, %o3, %o3
 ! v48 = v56 ^ v48
 	.loc 1 1482
-	xor %o2, %l1, %l1
+	xor %o3, %l6, %l6
 ! v26 = v26 & v13
 	.loc 1 1483
-	and %l5, %o5, %l5
+	and %l3, %g1, %l3
 ! v56 = v8 & v12
 	.loc 1 1484
-	and %i1, %l3, %o0
+	and %l4, %o7, %o1
 ! v41 = v6 & v44
 	.loc 1 1485
-	and %i4, %o4, %o1
+	and %i1, %i0, %o2
 ! v10 = v50 & v42
 	.loc 1 1486
-	and %o7, %i5, %o2
+	and %o4, %l5, %o3
 ! v47 = v4 & v47
 	.loc 1 1487
-	and %i0, %g5, %g5
+	and %o0, %l0, %l0
 ! v56 = v26 ^ v56
 	.loc 1 1488
-	xor %l5, %o0, %o0
+	xor %l3, %o1, %o1
 ! v41 = v56 ^ v41
 	.loc 1 1489
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v10 = v41 ^ v10
 	.loc 1 1490
-	xor %o1, %o2, %o2
+	xor %o2, %o3, %o3
 ! v47 = v10 ^ v47
 	.loc 1 1491
-	xor %o2, %g5, %g5
+	xor %o3, %l0, %l0
 ! v8 = v8 & v13
 	.loc 1 1492
-	and %i1, %o5, %i1
+	and %l4, %g1, %l4
 ! v10 = v6 & v12
 	.loc 1 1493
-	and %i4, %l3, %o0
+	and %i1, %o7, %o1
 ! v41 = v50 & v44
 	.loc 1 1494
-	and %o7, %o4, %o1
+	and %o4, %i0, %o2
 ! v42 = v4 & v42
 	.loc 1 1495
-	and %i0, %i5, %i5
+	and %o0, %l5, %l5
 ! v10 = v8 ^ v10
 	.loc 1 1496
-	xor %i1, %o0, %o0
+	xor %l4, %o1, %o1
 ! v41 = v10 ^ v41
 	.loc 1 1497
-	xor %o0, %o1, %o1
+	xor %o1, %o2, %o2
 ! v42 = v41 ^ v42
 	.loc 1 1498
-	xor %o1, %i5, %i5
+	xor %o2, %l5, %l5
 ! v6 = v6 & v13
 	.loc 1 1499
-	and %i4, %o5, %i4
+	and %i1, %g1, %i1
 ! v41 = v50 & v12
 	.loc 1 1500
-	and %o7, %l3, %o0
+	and %o4, %o7, %o1
 ! v44 = v4 & v44
 	.loc 1 1501
-	and %i0, %o4, %o4
+	and %o0, %i0, %i0
 ! v41 = v6 ^ v41
 	.loc 1 1502
-	xor %i4, %o0, %o0
+	xor %i1, %o1, %o1
 ! v44 = v41 ^ v44
 	.loc 1 1503
-	xor %o0, %o4, %o4
+	xor %o1, %i0, %i0
 ! v50 = v50 & v13
 	.loc 1 1504
-	and %o7, %o5, %o7
+	and %o4, %g1, %o4
 ! v12 = v4 & v12
 	.loc 1 1505
-	and %i0, %l3, %l3
+	and %o0, %o7, %o7
 ! v12 = v50 ^ v12
 	.loc 1 1506
-	xor %o7, %l3, %l3
+	xor %o4, %o7, %o7
 ! v13 = v4 & v13
 	.loc 1 1507
-	and %i0, %o5, %o1
+	and %o0, %g1, %g1
 ! v39 = v39 ^ v43
 	.loc 1 1508
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1751], %o2
-	xor %o0, %o2, %o0
+	ldx [%fp + 1839], %o0
+	xor %o5, %o0, %o5
 ! v39 = v39 ^ v58
 	.loc 1 1509
-	ldx [%fp + 1855], %o2
-	xor %o0, %o2, %o2
+	ldx [%fp + 1943], %o2
+	xor %o5, %o2, %o5
 ! v0 = v0 ^ v60
 	.loc 1 1510
-	ldx [%fp + 1719], %o0
-	ldx [%fp + 1759], %o5
-	xor %o0, %o5, %o0
+	ldx [%fp + 1847], %o0
+	xor %l7, %o0, %l7
 ! v0 = v0 ^ v7
 	.loc 1 1511
-	ldx [%fp + 1863], %o5
-	xor %o0, %o5, %o5
+	ldx [%fp + 1951], %o3
+	xor %l7, %o3, %l7
 ! v18 = v18 ^ v52
 	.loc 1 1512
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1767], %o7
-	xor %o0, %o7, %o0
+	ldx [%fp + 1855], %o0
+	xor %i2, %o0, %i2
 ! v18 = v18 ^ v3
 	.loc 1 1513
-	ldx [%fp + 1871], %o7
-	xor %o0, %o7, %o7
+	ldx [%fp + 1735], %o4
+	xor %i2, %o4, %i2
 ! v16 = v16 ^ v15
 	.loc 1 1514
-	ldx [%fp + 1735], %o0
-	ldx [%fp + 1775], %l2
-	xor %o0, %l2, %o0
+	ldx [%fp + 1863], %o0
+	xor %i4, %o0, %i4
 ! v16 = v16 ^ v30
 	.loc 1 1515
-	ldx [%fp + 1879], %l2
-	xor %o0, %l2, %o0
+	ldx [%fp + 1727], %l2
+	xor %i4, %l2, %i4
 ! v29 = v29 ^ v2
 	.loc 1 1516
-	ldx [%fp + 1783], %l2
-	xor %l6, %l2, %l6
+	ldx [%fp + 1871], %o0
+	xor %i3, %o0, %i3
 ! v29 = v29 ^ v5
 	.loc 1 1517
-	ldx [%fp + 1887], %l2
-	xor %l6, %l2, %l6
+	ldx [%fp + 1719], %l3
+	xor %i3, %l3, %i3
 ! v14 = v14 ^ v54
 	.loc 1 1518
-	ldx [%fp + 1791], %l2
-	xor %l7, %l2, %l7
+	ldx [%fp + 1751], %o0
+	ldx [%fp + 1879], %o1
+	xor %o0, %o1, %o0
 ! v14 = v14 ^ v40
 	.loc 1 1519
-	ldx [%fp + 1895], %l2
-	xor %l7, %l2, %l7
+	ldx [%fp + 1711], %o1
+	xor %o0, %o1, %o0
 ! v45 = v45 ^ v24
 	.loc 1 1520
-	ldx [%fp + 1799], %l2
-	xor %o3, %l2, %o3
+	ldx [%fp + 1887], %l4
+	xor %l1, %l4, %l1
 ! v45 = v45 ^ v34
 	.loc 1 1521
-	ldx [%fp + 1903], %l2
-	xor %o3, %l2, %o3
+	ldx [%fp + 1807], %l4
+	xor %l1, %l4, %l1
 ! v48 = v48 ^ v11
 	.loc 1 1522
-	ldx [%fp + 1807], %l2
-	xor %l1, %l2, %l1
+	stx %l1, [%fp + 1711]
+	ldx [%fp + 1895], %l1
+	xor %l6, %l1, %l6
 ! v48 = v48 ^ v37
 	.loc 1 1523
-	ldx [%fp + 1911], %l4
-	xor %l1, %l4, %l1
+	ldx [%fp + 1815], %l4
+	xor %l6, %l4, %l6
 ! v47 = v47 ^ v1
 	.loc 1 1524
-	ldx [%fp + 1815], %l4
-	xor %g5, %l4, %g5
+	ldx [%fp + 1903], %l4
+	xor %l0, %l4, %l0
 ! v47 = v47 ^ v31
 	.loc 1 1525
-	xor %g5, %g1, %g5
+	ldx [%fp + 1823], %i1
+	xor %l0, %i1, %i1
 ! v42 = v42 ^ v49
 	.loc 1 1526
-	ldx [%fp + 1823], %l5
-	xor %i5, %l5, %i5
+	ldx [%fp + 1911], %l0
+	xor %l5, %l0, %l5
 ! v42 = v42 ^ v36
 	.loc 1 1527
-	xor %i5, %i3, %i5
+	ldx [%fp + 1831], %i5
+	xor %l5, %i5, %i5
 ! v44 = v44 ^ v27
 	.loc 1 1528
-	ldx [%fp + 1831], %i0
-	xor %o4, %i0, %o4
+	ldx [%fp + 1919], %l5
+	xor %i0, %l5, %i0
 ! v44 = v44 ^ v33
 	.loc 1 1529
-	xor %o4, %l0, %o4
+	ldx [%fp + 1959], %g4
+	xor %i0, %g4, %g4
 ! v12 = v12 ^ v28
 	.loc 1 1530
-	ldx [%fp + 1839], %i1
-	xor %l3, %i1, %l3
+	ldx [%fp + 1927], %i0
+	xor %o7, %i0, %g5
 ! v13 = v13 ^ v9
 	.loc 1 1531
-	ldx [%fp + 1847], %i2
-	xor %o1, %i2, %o1
+	ldx [%fp + 1935], %o7
+	xor %g1, %o7, %g1
 ! v11 = v39 ^ v11
 	.loc 1 1532
-	xor %o2, %l2, %o2
+	xor %o5, %l1, %l1
 ! v1 = v0 ^ v1
 	.loc 1 1533
-	xor %o5, %l4, %o5
+	xor %l7, %l4, %l4
 ! v49 = v18 ^ v49
 	.loc 1 1534
-	xor %o7, %l5, %o7
+	xor %i2, %l0, %l0
 ! v27 = v16 ^ v27
 	.loc 1 1535
-	xor %o0, %i0, %l2
+	xor %i4, %l5, %l5
 ! v28 = v29 ^ v28
 	.loc 1 1536
-	xor %l6, %i1, %l5
+	xor %i3, %i0, %i0
 ! v9 = v14 ^ v9
 	.loc 1 1537
-	xor %l7, %i2, %l7
+	xor %o0, %o7, %o0
 ! v58 = v48 ^ v58
 	.loc 1 1538
-	ldx [%fp + 1855], %o0
-	xor %l1, %o0, %i0
+	xor %l6, %o2, %o2
 ! v7 = v47 ^ v7
 	.loc 1 1539
-	ldx [%fp + 1863], %o0
-	xor %g5, %o0, %o0
+	xor %i1, %o3, %o3
 ! v3 = v42 ^ v3
 	.loc 1 1540
-	ldx [%fp + 1871], %l1
-	xor %i5, %l1, %l1
+	xor %i5, %o4, %o4
 ! v30 = v44 ^ v30
 	.loc 1 1541
-	ldx [%fp + 1879], %l4
-	xor %o4, %l4, %l4
+	xor %g4, %l2, %l2
 ! v5 = v12 ^ v5
 	.loc 1 1542
-	ldx [%fp + 1887], %o4
-	xor %l3, %o4, %l3
+	xor %g5, %l3, %l3
 ! v40 = v13 ^ v40
 	.loc 1 1543
-	ldx [%fp + 1895], %o4
-	xor %o1, %o4, %o4
+	xor %g1, %o1, %o5
 ! v7 = v7 ^ v33
 	.loc 1 1544
-	xor %o0, %l0, %l6
+	ldx [%fp + 1959], %o1
+	xor %o3, %o1, %o7
 ! v58 = v58 ^ v33
 	.loc 1 1545
-	xor %i0, %l0, %o0
+	xor %o2, %o1, %o2
 ! v9 = v9 ^ v33
 	.loc 1 1546
-	xor %l7, %l0, %o1
+	xor %o0, %o1, %o0
 ! v33 = v28 ^ v33
 	.loc 1 1547
-	xor %l5, %l0, %l0
+	xor %i0, %o1, %o1
 ! v58 = v58 ^ v36
 	.loc 1 1548
-	xor %o0, %i3, %l5
+	ldx [%fp + 1831], %o3
+	xor %o2, %o3, %l6
 ! v45 = v45 ^ v36
 	.loc 1 1549
-	xor %o3, %i3, %o3
+	ldx [%fp + 1711], %o2
+	xor %o2, %o3, %o2
 ! v33 = v33 ^ v36
 	.loc 1 1550
-	xor %l0, %i3, %l0
+	xor %o1, %o3, %o1
 ! v36 = v27 ^ v36
 	.loc 1 1551
-	xor %l2, %i3, %i3
+	xor %l5, %o3, %o3
 ! v45 = v45 ^ v31
 	.loc 1 1552
-	xor %o3, %g1, %o3
+	ldx [%fp + 1823], %l7
+	xor %o2, %l7, %l5
 ! v9 = v9 ^ v31
 	.loc 1 1553
-	xor %o1, %g1, %o1
+	xor %o0, %l7, %o0
 ! v36 = v36 ^ v31
 	.loc 1 1554
-	xor %i3, %g1, %i3
+	xor %o3, %l7, %o3
 ! v31 = v49 ^ v31
 	.loc 1 1555
-	xor %o7, %g1, %g1
+	xor %l0, %l7, %o2
 ! v9 = v9 ^ v37
 	.loc 1 1556
-	ldx [%fp + 1911], %o0
-	xor %o1, %o0, %o7
+	ldx [%fp + 1815], %l7
+	xor %o0, %l7, %l0
 ! v33 = v33 ^ v37
 	.loc 1 1557
-	xor %l0, %o0, %l0
+	xor %o1, %l7, %o1
 ! v31 = v31 ^ v37
 	.loc 1 1558
-	xor %g1, %o0, %g1
+	xor %o2, %l7, %o2
 ! v37 = v1 ^ v37
 	.loc 1 1559
-	xor %o5, %o0, %o0
+	xor %l4, %l7, %o0
 ! v33 = v33 ^ v34
 	.loc 1 1560
-	ldx [%fp + 1903], %o1
-	xor %l0, %o1, %l0
+	ldx [%fp + 1807], %l7
+	xor %o1, %l7, %l4
 ! v36 = v36 ^ v34
 	.loc 1 1561
-	xor %i3, %o1, %i3
+	xor %o3, %l7, %o3
 ! v37 = v37 ^ v34
 	.loc 1 1562
-	xor %o0, %o1, %o0
+	xor %o0, %l7, %o0
 ! v34 = v11 ^ v34
 	.loc 1 1563
-	xor %o2, %o1, %o1
+	xor %l1, %l7, %o1
 ! v36 = v36 ^ v40
 	.loc 1 1564
-	xor %i3, %o4, %i3
+	xor %o3, %o5, %o3
 ! v31 = v31 ^ v40
 	.loc 1 1565
-	xor %g1, %o4, %g1
+	xor %o2, %o5, %o2
 ! v34 = v34 ^ v40
 	.loc 1 1566
-	xor %o1, %o4, %o1
+	xor %o1, %o5, %o1
 ! v40 = v24 ^ v40
 	.loc 1 1567
-	ldx [%fp + 1799], %o2
-	xor %o2, %o4, %o4
+	ldx [%fp + 1887], %l1
+	xor %l1, %o5, %o5
 ! v31 = v31 ^ v5
 	.loc 1 1568
-	xor %g1, %l3, %g1
+	xor %o2, %l3, %o2
 ! v37 = v37 ^ v5
 	.loc 1 1569
 	xor %o0, %l3, %o0
 ! v40 = v40 ^ v5
 	.loc 1 1570
-	xor %o4, %l3, %o4
+	xor %o5, %l3, %o5
 ! v5 = v54 ^ v5
 	.loc 1 1571
-	ldx [%fp + 1791], %o2
-	xor %o2, %l3, %l3
+	ldx [%fp + 1879], %l1
+	xor %l1, %l3, %l3
 ! v37 = v37 ^ v30
 	.loc 1 1572
-	xor %o0, %l4, %o0
+	xor %o0, %l2, %o0
 ! v34 = v34 ^ v30
 	.loc 1 1573
-	xor %o1, %l4, %o1
+	xor %o1, %l2, %o1
 ! v5 = v5 ^ v30
 	.loc 1 1574
-	xor %l3, %l4, %l3
+	xor %l3, %l2, %l3
 ! v30 = v2 ^ v30
 	.loc 1 1575
-	ldx [%fp + 1783], %o2
-	xor %o2, %l4, %l4
+	ldx [%fp + 1871], %l1
+	xor %l1, %l2, %l2
 ! v34 = v34 ^ v3
 	.loc 1 1576
-	xor %o1, %l1, %o2
+	xor %o1, %o4, %l1
 ! v40 = v40 ^ v3
 	.loc 1 1577
-	xor %o4, %l1, %o4
+	xor %o5, %o4, %o5
 ! v30 = v30 ^ v3
 	.loc 1 1578
-	xor %l4, %l1, %l4
+	xor %l2, %o4, %l2
 ! v3 = v15 ^ v3
 	.loc 1 1579
-	ldx [%fp + 1775], %o1
-	xor %o1, %l1, %l1
+	ldx [%fp + 1863], %o1
+	xor %o1, %o4, %o4
 ! v40 = v40 ^ v7
 	.loc 1 1580
-	xor %o4, %l6, %o4
+	xor %o5, %o7, %o5
 ! v5 = v5 ^ v7
 	.loc 1 1581
-	xor %l3, %l6, %l3
+	xor %l3, %o7, %l3
 ! v3 = v3 ^ v7
 	.loc 1 1582
-	xor %l1, %l6, %l1
+	xor %o4, %o7, %o4
 ! v7 = v52 ^ v7
 	.loc 1 1583
-	ldx [%fp + 1767], %o1
-	xor %o1, %l6, %l6
+	ldx [%fp + 1855], %o1
+	xor %o1, %o7, %o7
 ! v5 = v5 ^ v58
 	.loc 1 1584
-	xor %l3, %l5, %l3
+	xor %l3, %l6, %l3
 ! v30 = v30 ^ v58
 	.loc 1 1585
-	xor %l4, %l5, %l4
+	xor %l2, %l6, %l2
 ! v7 = v7 ^ v58
 	.loc 1 1586
-	xor %l6, %l5, %l6
+	xor %o7, %l6, %i0
 ! v58 = v60 ^ v58
 	.loc 1 1587
-	ldx [%fp + 1759], %o1
-	xor %o1, %l5, %l5
+	ldx [%fp + 1847], %o1
+	xor %o1, %l6, %l6
 ! v30 = v30 ^ v45
 	.loc 1 1588
-	xor %l4, %o3, %l4
+	xor %l2, %l5, %l2
 ! v3 = v3 ^ v45
 	.loc 1 1589
-	xor %l1, %o3, %l1
+	xor %o4, %l5, %l7
 ! v58 = v58 ^ v45
 	.loc 1 1590
-	xor %l5, %o3, %l5
+	xor %l6, %l5, %l6
 ! v45 = v43 ^ v45
 	.loc 1 1591
-	ldx [%fp + 1751], %o1
-	xor %o1, %o3, %o3
+	ldx [%fp + 1839], %o1
+	xor %o1, %l5, %l5
 ! v45 = v45 ^ v33
 	.loc 1 1592
-	xor %o3, %l0, %o3
+	xor %l5, %l4, %l5
 ! v43 = v34 ^ v33
 	.loc 1 1593
-	xor %o2, %l0, %o1
+	xor %l1, %l4, %o1
 ! v43 = v43 ^ v9
 	.loc 1 1594
-	xor %o1, %o7, %o5
+	xor %o1, %l0, %o4
 ! v58 = v58 ^ v34
 	.loc 1 1595
-	xor %l5, %o2, %l5
+	xor %l6, %l1, %l6
 ! v60 = v37 ^ v33
 	.loc 1 1596
-	xor %o0, %l0, %o1
+	xor %o0, %l4, %o1
 ! v60 = v60 ^ v9
 	.loc 1 1597
-	xor %o1, %o7, %l2
+	xor %o1, %l0, %o7
 ! v7 = v7 ^ v34
 	.loc 1 1598
-	xor %l6, %o2, %o1
+	xor %i0, %l1, %o1
 ! v7 = v7 ^ v37
 	.loc 1 1599
 	xor %o1, %o0, %o1
 ! v7 = v7 ^ v33
 	.loc 1 1600
-	xor %o1, %l0, %o1
+	xor %o1, %l4, %o1
 ! v7 = v7 ^ v9
 	.loc 1 1601
-	xor %o1, %o7, %l6
+	xor %o1, %l0, %i0
 ! v34 = v34 ^ v31
 	.loc 1 1602
-	xor %o2, %g1, %o2
+	xor %l1, %o2, %l1
 ! v3 = v3 ^ v37
 	.loc 1 1603
-	xor %l1, %o0, %o1
+	xor %l7, %o0, %o1
 ! v3 = v3 ^ v31
 	.loc 1 1604
-	xor %o1, %g1, %o1
+	xor %o1, %o2, %o1
 ! v3 = v3 ^ v9
 	.loc 1 1605
-	xor %o1, %o7, %o1
+	xor %o1, %l0, %l7
 ! v37 = v37 ^ v36
 	.loc 1 1606
-	xor %o0, %i3, %l1
+	xor %o0, %o3, %o0
 ! v30 = v30 ^ v31
 	.loc 1 1607
-	xor %l4, %g1, %o0
+	xor %l2, %o2, %o1
 ! v30 = v30 ^ v36
 	.loc 1 1608
-	xor %o0, %i3, %l4
+	xor %o1, %o3, %o1
 ! v31 = v31 ^ v33
 	.loc 1 1609
-	xor %g1, %l0, %g1
+	xor %o2, %l4, %o2
 ! v5 = v5 ^ v36
 	.loc 1 1610
-	xor %l3, %i3, %l3
+	xor %l3, %o3, %l3
 ! v5 = v5 ^ v33
 	.loc 1 1611
-	xor %l3, %l0, %l3
+	xor %l3, %l4, %l3
 ! v36 = v36 ^ v9
 	.loc 1 1612
-	xor %i3, %o7, %i3
+	xor %o3, %l0, %o3
 ! v33 = v40 ^ v33
 	.loc 1 1613
-	xor %o4, %l0, %l0
+	xor %o5, %l4, %l4
 ! v9 = v33 ^ v9
 	.loc 1 1614
-	xor %l0, %o7, %o7
+	xor %l4, %l0, %l0
 ! mem64[h + 0] = v45
 	.loc 1 1615
-	ldx [%fp + 2007], %o0
-	stx %o3, [%o0]
+	ldx [%fp + 2023], %o5
+	stx %l5, [%o5]
 ! mem64[h + 32] = v43
 	.loc 1 1616
-	stx %o5, [%o0 + 32]
+	stx %o4, [%o5 + 32]
 ! mem64[h + 64] = v58
 	.loc 1 1617
-	stx %l5, [%o0 + 64]
+	stx %l6, [%o5 + 64]
 ! mem64[h + 96] = v60
 	.loc 1 1618
-	stx %l2, [%o0 + 96]
+	stx %o7, [%o5 + 96]
 ! mem64[h + 128] = v7
 	.loc 1 1619
-	stx %l6, [%o0 + 128]
+	stx %i0, [%o5 + 128]
 ! mem64[h + 160] = v34
 	.loc 1 1620
-	stx %o2, [%o0 + 160]
+	stx %l1, [%o5 + 160]
 ! mem64[h + 192] = v3
 	.loc 1 1621
-	stx %o1, [%o0 + 192]
+	stx %l7, [%o5 + 192]
 ! mem64[h + 224] = v37
 	.loc 1 1622
-	stx %l1, [%o0 + 224]
+	stx %o0, [%o5 + 224]
 ! mem64[h + 256] = v30
 	.loc 1 1623
-	stx %l4, [%o0 + 256]
+	stx %o1, [%o5 + 256]
 ! mem64[h + 288] = v31
 	.loc 1 1624
-	stx %g1, [%o0 + 288]
+	stx %o2, [%o5 + 288]
 ! mem64[h + 320] = v5
 	.loc 1 1625
-	stx %l3, [%o0 + 320]
+	stx %l3, [%o5 + 320]
 ! mem64[h + 352] = v36
 	.loc 1 1626
-	stx %i3, [%o0 + 352]
+	stx %o3, [%o5 + 352]
 ! mem64[h + 384] = v9
 	.loc 1 1627
-	stx %o7, [%o0 + 384]
+	stx %l0, [%o5 + 384]
 ! h = h + 8
 	.loc 1 1628
-	add %o0, 8, %o0
-	stx %o0, [%fp + 2007]
+	add %o5, 8, %o5
 ! f = f + 8
 	.loc 1 1629
-	ldx [%fp + 2015], %o0
-	add %o0, 8, %o0
-	stx %o0, [%fp + 2015]
+	ldx [%fp + 2031], %i1
+	add %i1, 8, %i1
 ! i = i - 1
 	.loc 1 1630
-	ldx [%fp + 2023], %o0
+	ldx [%fp + 2039], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 2023]
 ! =? i - 0
 	.loc 1 1631
 	cmp %o0, 0

@@ -11,49 +11,51 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 ! i = 8
 	.loc 1 12
 	mov 8, %o0
-	stx %o0, [%fp + 2031]
+	mov %i1, %o1
 .Lqhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul.pass:
 ! F0 = mem64[f + 0]
 	.loc 1 14
-	ldx [%i1], %o4
+	stx %o0, [%fp + 2031]
+	ldx [%o1], %o4
 ! F1 = mem64[f + 64]
 	.loc 1 15
-	ldx [%i1 + 64], %o7
+	ldx [%o1 + 64], %o7
 ! F2 = mem64[f + 128]
 	.loc 1 16
-	ldx [%i1 + 128], %l1
+	ldx [%o1 + 128], %l0
 ! F3 = mem64[f + 192]
 	.loc 1 17
-	ldx [%i1 + 192], %l3
+	ldx [%o1 + 192], %l2
 ! F4 = mem64[f + 256]
 	.loc 1 18
-	ldx [%i1 + 256], %l5
+	ldx [%o1 + 256], %l4
 ! F5 = mem64[f + 320]
 	.loc 1 19
-	ldx [%i1 + 320], %l7
+	ldx [%o1 + 320], %l6
 ! F6 = mem64[f + 384]
 	.loc 1 20
-	ldx [%i1 + 384], %i3
+	ldx [%o1 + 384], %l7
 ! F7 = mem64[f + 448]
 	.loc 1 21
-	ldx [%i1 + 448], %l6
+	ldx [%o1 + 448], %l1
 ! F8 = mem64[f + 512]
 	.loc 1 22
-	ldx [%i1 + 512], %l4
+	ldx [%o1 + 512], %i1
 ! F9 = mem64[f + 576]
 	.loc 1 23
-	ldx [%i1 + 576], %l2
+	ldx [%o1 + 576], %l5
 ! F10 = mem64[f + 640]
 	.loc 1 24
-	ldx [%i1 + 640], %l0
+	ldx [%o1 + 640], %l3
 ! F11 = mem64[f + 704]
 	.loc 1 25
-	ldx [%i1 + 704], %o5
+	ldx [%o1 + 704], %o5
 ! F12 = mem64[f + 768]
 	.loc 1 26
-	ldx [%i1 + 768], %o3
+	ldx [%o1 + 768], %o3
 ! G = mem64[g + 704]
 	.loc 1 27
+	stx %o1, [%fp + 2023]
 	ldx [%i2 + 704], %o0
 ! B = F12 & G
 	.loc 1 28
@@ -72,10 +74,10 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	xor %o0, %o2, %o0
 ! H24 = A
 	.loc 1 33
-	stx %o1, [%fp + 1983]
+	mov %o1, %i3
 ! H23 = B
 	.loc 1 34
-	stx %o0, [%fp + 1991]
+	mov %o0, %i4
 ! G = mem64[g + 576]
 	.loc 1 35
 	ldx [%i2 + 576], %o0
@@ -99,13 +101,13 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	ldx [%i2 + 704], %o1
 ! T = F11 & G
 	.loc 1 42
-	and %o5, %o1, %i4
+	and %o5, %o1, %i5
 ! A = A ^ T
 	.loc 1 43
-	xor %o2, %i4, %o2
+	xor %o2, %i5, %o2
 ! T = F10 & G
 	.loc 1 44
-	and %l0, %o1, %o1
+	and %l3, %o1, %o1
 ! B = B ^ T
 	.loc 1 45
 	xor %o0, %o1, %o0
@@ -114,22 +116,19 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	ldx [%i2 + 768], %o1
 ! T = F10 & G
 	.loc 1 47
-	and %l0, %o1, %i4
+	and %l3, %o1, %i5
 ! A = A ^ T
 	.loc 1 48
-	xor %o2, %i4, %o2
+	xor %o2, %i5, %o2
 ! T = F9 & G
 	.loc 1 49
-	and %l2, %o1, %o1
+	and %l5, %o1, %o1
 ! B = B ^ T
 	.loc 1 50
 	xor %o0, %o1, %o0
-! H22 = A
-	.loc 1 51
-	stx %o2, [%fp + 1999]
 ! H21 = B
 	.loc 1 52
-	stx %o0, [%fp + 2007]
+	mov %o0, %o1
 ! G = mem64[g + 448]
 	.loc 1 53
 	ldx [%i2 + 448], %o0
@@ -138,356 +137,350 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	and %o3, %o0, %o0
 ! G = mem64[g + 512]
 	.loc 1 55
-	ldx [%i2 + 512], %o1
+	ldx [%i2 + 512], %i5
 ! A = F12 & G
 	.loc 1 56
-	and %o3, %o1, %o2
+	and %o3, %i5, %g1
 ! T = F11 & G
 	.loc 1 57
-	and %o5, %o1, %o1
+	and %o5, %i5, %i5
 ! B = B ^ T
 	.loc 1 58
-	xor %o0, %o1, %o0
+	xor %o0, %i5, %g4
 ! G = mem64[g + 576]
 	.loc 1 59
-	ldx [%i2 + 576], %o1
+	ldx [%i2 + 576], %o0
 ! T = F11 & G
 	.loc 1 60
-	and %o5, %o1, %i4
+	and %o5, %o0, %i5
 ! A = A ^ T
 	.loc 1 61
-	xor %o2, %i4, %o2
+	xor %g1, %i5, %g1
 ! T = F10 & G
 	.loc 1 62
-	and %l0, %o1, %o1
+	and %l3, %o0, %o0
 ! B = B ^ T
 	.loc 1 63
-	xor %o0, %o1, %o0
+	xor %g4, %o0, %g4
 ! G = mem64[g + 640]
 	.loc 1 64
-	ldx [%i2 + 640], %o1
+	ldx [%i2 + 640], %o0
 ! T = F10 & G
 	.loc 1 65
-	and %l0, %o1, %i4
+	and %l3, %o0, %i5
 ! A = A ^ T
 	.loc 1 66
-	xor %o2, %i4, %o2
+	xor %g1, %i5, %g1
 ! T = F9 & G
 	.loc 1 67
-	and %l2, %o1, %o1
+	and %l5, %o0, %o0
 ! B = B ^ T
 	.loc 1 68
-	xor %o0, %o1, %o0
+	xor %g4, %o0, %g4
 ! G = mem64[g + 704]
 	.loc 1 69
-	ldx [%i2 + 704], %o1
+	ldx [%i2 + 704], %o0
 ! T = F9 & G
 	.loc 1 70
-	and %l2, %o1, %i4
+	and %l5, %o0, %i5
 ! A = A ^ T
 	.loc 1 71
-	xor %o2, %i4, %o2
+	xor %g1, %i5, %g1
 ! T = F8 & G
 	.loc 1 72
-	and %l4, %o1, %o1
+	and %i1, %o0, %o0
 ! B = B ^ T
 	.loc 1 73
-	xor %o0, %o1, %o0
+	xor %g4, %o0, %g4
 ! G = mem64[g + 768]
 	.loc 1 74
-	ldx [%i2 + 768], %o1
+	ldx [%i2 + 768], %o0
 ! T = F8 & G
 	.loc 1 75
-	and %l4, %o1, %i4
+	and %i1, %o0, %i5
 ! A = A ^ T
 	.loc 1 76
-	xor %o2, %i4, %o2
+	xor %g1, %i5, %g1
 ! T = F7 & G
 	.loc 1 77
-	and %l6, %o1, %o1
+	and %l1, %o0, %o0
 ! B = B ^ T
 	.loc 1 78
-	xor %o0, %o1, %o0
-! H20 = A
-	.loc 1 79
-	stx %o2, [%fp + 2015]
-! H19 = B
-	.loc 1 80
-	stx %o0, [%fp + 2023]
+	xor %g4, %o0, %o0
 ! G = mem64[g + 320]
 	.loc 1 81
+	stx %o0, [%fp + 1983]
 	ldx [%i2 + 320], %o0
 ! B = F12 & G
 	.loc 1 82
 	and %o3, %o0, %o0
 ! G = mem64[g + 384]
 	.loc 1 83
-	ldx [%i2 + 384], %o1
+	ldx [%i2 + 384], %i5
 ! A = F12 & G
 	.loc 1 84
-	and %o3, %o1, %o2
+	and %o3, %i5, %g4
 ! T = F11 & G
 	.loc 1 85
-	and %o5, %o1, %o1
+	and %o5, %i5, %i5
 ! B = B ^ T
 	.loc 1 86
-	xor %o0, %o1, %o0
+	xor %o0, %i5, %i5
 ! G = mem64[g + 448]
 	.loc 1 87
-	ldx [%i2 + 448], %o1
+	ldx [%i2 + 448], %g5
 ! T = F11 & G
 	.loc 1 88
-	and %o5, %o1, %i4
+	and %o5, %g5, %o0
 ! A = A ^ T
 	.loc 1 89
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F10 & G
 	.loc 1 90
-	and %l0, %o1, %o1
+	and %l3, %g5, %o0
 ! B = B ^ T
 	.loc 1 91
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 512]
 	.loc 1 92
-	ldx [%i2 + 512], %o1
+	ldx [%i2 + 512], %g5
 ! T = F10 & G
 	.loc 1 93
-	and %l0, %o1, %i4
+	and %l3, %g5, %o0
 ! A = A ^ T
 	.loc 1 94
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F9 & G
 	.loc 1 95
-	and %l2, %o1, %o1
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 96
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 576]
 	.loc 1 97
-	ldx [%i2 + 576], %o1
+	ldx [%i2 + 576], %g5
 ! T = F9 & G
 	.loc 1 98
-	and %l2, %o1, %i4
+	and %l5, %g5, %o0
 ! A = A ^ T
 	.loc 1 99
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F8 & G
 	.loc 1 100
-	and %l4, %o1, %o1
+	and %i1, %g5, %o0
 ! B = B ^ T
 	.loc 1 101
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 640]
 	.loc 1 102
-	ldx [%i2 + 640], %o1
+	ldx [%i2 + 640], %g5
 ! T = F8 & G
 	.loc 1 103
-	and %l4, %o1, %i4
+	and %i1, %g5, %o0
 ! A = A ^ T
 	.loc 1 104
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F7 & G
 	.loc 1 105
-	and %l6, %o1, %o1
+	and %l1, %g5, %o0
 ! B = B ^ T
 	.loc 1 106
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 704]
 	.loc 1 107
-	ldx [%i2 + 704], %o1
+	ldx [%i2 + 704], %g5
 ! T = F7 & G
 	.loc 1 108
-	and %l6, %o1, %i4
+	and %l1, %g5, %o0
 ! A = A ^ T
 	.loc 1 109
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F6 & G
 	.loc 1 110
-	and %i3, %o1, %o1
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 111
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %g5
 ! G = mem64[g + 768]
 	.loc 1 112
-	ldx [%i2 + 768], %o1
+	ldx [%i2 + 768], %i5
 ! T = F6 & G
 	.loc 1 113
-	and %i3, %o1, %i4
+	and %l7, %i5, %o0
 ! A = A ^ T
 	.loc 1 114
-	xor %o2, %i4, %o2
+	xor %g4, %o0, %g4
 ! T = F5 & G
 	.loc 1 115
-	and %l7, %o1, %o1
+	and %l6, %i5, %o0
 ! B = B ^ T
 	.loc 1 116
-	xor %o0, %o1, %o0
+	xor %g5, %o0, %o0
 ! H17 = B
 	.loc 1 118
-	mov %o0, %i4
+	stx %g4, [%fp + 1991]
 ! G = mem64[g + 192]
 	.loc 1 119
+	stx %o0, [%fp + 1999]
 	ldx [%i2 + 192], %o0
 ! B = F12 & G
 	.loc 1 120
 	and %o3, %o0, %o0
 ! G = mem64[g + 256]
 	.loc 1 121
-	ldx [%i2 + 256], %o1
+	ldx [%i2 + 256], %i5
 ! A = F12 & G
 	.loc 1 122
-	and %o3, %o1, %i5
+	and %o3, %i5, %g4
 ! T = F11 & G
 	.loc 1 123
-	and %o5, %o1, %o1
+	and %o5, %i5, %i5
 ! B = B ^ T
 	.loc 1 124
-	xor %o0, %o1, %o0
+	xor %o0, %i5, %i5
 ! G = mem64[g + 320]
 	.loc 1 125
-	ldx [%i2 + 320], %o1
+	ldx [%i2 + 320], %g5
 ! T = F11 & G
 	.loc 1 126
-	and %o5, %o1, %g1
+	and %o5, %g5, %o0
 ! A = A ^ T
 	.loc 1 127
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F10 & G
 	.loc 1 128
-	and %l0, %o1, %o1
+	and %l3, %g5, %o0
 ! B = B ^ T
 	.loc 1 129
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 384]
 	.loc 1 130
-	ldx [%i2 + 384], %o1
+	ldx [%i2 + 384], %g5
 ! T = F10 & G
 	.loc 1 131
-	and %l0, %o1, %g1
+	and %l3, %g5, %o0
 ! A = A ^ T
 	.loc 1 132
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F9 & G
 	.loc 1 133
-	and %l2, %o1, %o1
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 134
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 448]
 	.loc 1 135
-	ldx [%i2 + 448], %o1
+	ldx [%i2 + 448], %g5
 ! T = F9 & G
 	.loc 1 136
-	and %l2, %o1, %g1
+	and %l5, %g5, %o0
 ! A = A ^ T
 	.loc 1 137
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F8 & G
 	.loc 1 138
-	and %l4, %o1, %o1
+	and %i1, %g5, %o0
 ! B = B ^ T
 	.loc 1 139
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 512]
 	.loc 1 140
-	ldx [%i2 + 512], %o1
+	ldx [%i2 + 512], %g5
 ! T = F8 & G
 	.loc 1 141
-	and %l4, %o1, %g1
+	and %i1, %g5, %o0
 ! A = A ^ T
 	.loc 1 142
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F7 & G
 	.loc 1 143
-	and %l6, %o1, %o1
+	and %l1, %g5, %o0
 ! B = B ^ T
 	.loc 1 144
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 576]
 	.loc 1 145
-	ldx [%i2 + 576], %o1
+	ldx [%i2 + 576], %g5
 ! T = F7 & G
 	.loc 1 146
-	and %l6, %o1, %g1
+	and %l1, %g5, %o0
 ! A = A ^ T
 	.loc 1 147
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F6 & G
 	.loc 1 148
-	and %i3, %o1, %o1
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 149
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 640]
 	.loc 1 150
-	ldx [%i2 + 640], %o1
+	ldx [%i2 + 640], %g5
 ! T = F6 & G
 	.loc 1 151
-	and %i3, %o1, %g1
+	and %l7, %g5, %o0
 ! A = A ^ T
 	.loc 1 152
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F5 & G
 	.loc 1 153
-	and %l7, %o1, %o1
+	and %l6, %g5, %o0
 ! B = B ^ T
 	.loc 1 154
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 704]
 	.loc 1 155
-	ldx [%i2 + 704], %o1
+	ldx [%i2 + 704], %g5
 ! T = F5 & G
 	.loc 1 156
-	and %l7, %o1, %g1
+	and %l6, %g5, %o0
 ! A = A ^ T
 	.loc 1 157
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F4 & G
 	.loc 1 158
-	and %l5, %o1, %o1
+	and %l4, %g5, %o0
 ! B = B ^ T
 	.loc 1 159
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %i5
 ! G = mem64[g + 768]
 	.loc 1 160
-	ldx [%i2 + 768], %o1
+	ldx [%i2 + 768], %g5
 ! T = F4 & G
 	.loc 1 161
-	and %l5, %o1, %g1
+	and %l4, %g5, %o0
 ! A = A ^ T
 	.loc 1 162
-	xor %i5, %g1, %i5
+	xor %g4, %o0, %g4
 ! T = F3 & G
 	.loc 1 163
-	and %l3, %o1, %o1
+	and %l2, %g5, %o0
 ! B = B ^ T
 	.loc 1 164
-	xor %o0, %o1, %o0
+	xor %i5, %o0, %o0
 ! B = B ^ H24
 	.loc 1 166
-	ldx [%fp + 1983], %o1
-	xor %o0, %o1, %o0
-! H15 = B
-	.loc 1 167
-	mov %o0, %g1
+	stx %g4, [%fp + 2007]
+	xor %o0, %i3, %o0
 ! G = mem64[g + 64]
 	.loc 1 168
+	stx %o0, [%fp + 2015]
 	ldx [%i2 + 64], %o0
 ! B = F12 & G
 	.loc 1 169
 	and %o3, %o0, %o0
 ! G = mem64[g + 128]
 	.loc 1 170
-	ldx [%i2 + 128], %o1
+	ldx [%i2 + 128], %i5
 ! A = F12 & G
 	.loc 1 171
-	and %o3, %o1, %g4
+	and %o3, %i5, %g4
 ! T = F11 & G
 	.loc 1 172
-	and %o5, %o1, %o1
+	and %o5, %i5, %i5
 ! B = B ^ T
 	.loc 1 173
-	xor %o0, %o1, %o1
+	xor %o0, %i5, %i5
 ! G = mem64[g + 192]
 	.loc 1 174
 	ldx [%i2 + 192], %g5
@@ -499,136 +492,136 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	xor %g4, %o0, %g4
 ! T = F10 & G
 	.loc 1 177
-	and %l0, %g5, %o0
+	and %l3, %g5, %o0
 ! B = B ^ T
 	.loc 1 178
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 256]
 	.loc 1 179
 	ldx [%i2 + 256], %g5
 ! T = F10 & G
 	.loc 1 180
-	and %l0, %g5, %o0
+	and %l3, %g5, %o0
 ! A = A ^ T
 	.loc 1 181
 	xor %g4, %o0, %g4
 ! T = F9 & G
 	.loc 1 182
-	and %l2, %g5, %o0
+	and %l5, %g5, %o0
 ! B = B ^ T
 	.loc 1 183
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 320]
 	.loc 1 184
 	ldx [%i2 + 320], %g5
 ! T = F9 & G
 	.loc 1 185
-	and %l2, %g5, %o0
+	and %l5, %g5, %o0
 ! A = A ^ T
 	.loc 1 186
 	xor %g4, %o0, %g4
 ! T = F8 & G
 	.loc 1 187
-	and %l4, %g5, %o0
+	and %i1, %g5, %o0
 ! B = B ^ T
 	.loc 1 188
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 384]
 	.loc 1 189
 	ldx [%i2 + 384], %g5
 ! T = F8 & G
 	.loc 1 190
-	and %l4, %g5, %o0
+	and %i1, %g5, %o0
 ! A = A ^ T
 	.loc 1 191
 	xor %g4, %o0, %g4
 ! T = F7 & G
 	.loc 1 192
-	and %l6, %g5, %o0
+	and %l1, %g5, %o0
 ! B = B ^ T
 	.loc 1 193
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 448]
 	.loc 1 194
 	ldx [%i2 + 448], %g5
 ! T = F7 & G
 	.loc 1 195
-	and %l6, %g5, %o0
+	and %l1, %g5, %o0
 ! A = A ^ T
 	.loc 1 196
 	xor %g4, %o0, %g4
 ! T = F6 & G
 	.loc 1 197
-	and %i3, %g5, %o0
+	and %l7, %g5, %o0
 ! B = B ^ T
 	.loc 1 198
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 512]
 	.loc 1 199
 	ldx [%i2 + 512], %g5
 ! T = F6 & G
 	.loc 1 200
-	and %i3, %g5, %o0
+	and %l7, %g5, %o0
 ! A = A ^ T
 	.loc 1 201
 	xor %g4, %o0, %g4
 ! T = F5 & G
 	.loc 1 202
-	and %l7, %g5, %o0
+	and %l6, %g5, %o0
 ! B = B ^ T
 	.loc 1 203
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 576]
 	.loc 1 204
 	ldx [%i2 + 576], %g5
 ! T = F5 & G
 	.loc 1 205
-	and %l7, %g5, %o0
+	and %l6, %g5, %o0
 ! A = A ^ T
 	.loc 1 206
 	xor %g4, %o0, %g4
 ! T = F4 & G
 	.loc 1 207
-	and %l5, %g5, %o0
+	and %l4, %g5, %o0
 ! B = B ^ T
 	.loc 1 208
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 640]
 	.loc 1 209
 	ldx [%i2 + 640], %g5
 ! T = F4 & G
 	.loc 1 210
-	and %l5, %g5, %o0
+	and %l4, %g5, %o0
 ! A = A ^ T
 	.loc 1 211
 	xor %g4, %o0, %g4
 ! T = F3 & G
 	.loc 1 212
-	and %l3, %g5, %o0
+	and %l2, %g5, %o0
 ! B = B ^ T
 	.loc 1 213
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 704]
 	.loc 1 214
 	ldx [%i2 + 704], %g5
 ! T = F3 & G
 	.loc 1 215
-	and %l3, %g5, %o0
+	and %l2, %g5, %o0
 ! A = A ^ T
 	.loc 1 216
 	xor %g4, %o0, %g4
 ! T = F2 & G
 	.loc 1 217
-	and %l1, %g5, %o0
+	and %l0, %g5, %o0
 ! B = B ^ T
 	.loc 1 218
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! G = mem64[g + 768]
 	.loc 1 219
 	ldx [%i2 + 768], %g5
 ! T = F2 & G
 	.loc 1 220
-	and %l1, %g5, %o0
+	and %l0, %g5, %o0
 ! A = A ^ T
 	.loc 1 221
 	xor %g4, %o0, %g4
@@ -637,747 +630,738 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	and %o7, %g5, %o0
 ! B = B ^ T
 	.loc 1 223
-	xor %o1, %o0, %o1
+	xor %i5, %o0, %i5
 ! A = A ^ H23
 	.loc 1 224
-	ldx [%fp + 1991], %g5
-	xor %g4, %g5, %o0
+	xor %g4, %i4, %o0
 ! A = A ^ H24
 	.loc 1 225
-	ldx [%fp + 1983], %g4
-	xor %o0, %g4, %o0
+	xor %o0, %i3, %o0
+! H14 = A
+	.loc 1 226
+	mov %o0, %g4
 ! B = B ^ H22
 	.loc 1 227
-	ldx [%fp + 1999], %g4
-	xor %o1, %g4, %o1
+	xor %i5, %o2, %o0
 ! B = B ^ H23
 	.loc 1 228
-	xor %o1, %g5, %o1
+	xor %o0, %i4, %o0
 ! H13 = B
 	.loc 1 229
-	mov %o1, %g4
+	mov %o0, %i5
 ! G = mem64[g + 0]
 	.loc 1 230
-	ldx [%i2], %o1
+	ldx [%i2], %o0
 ! A = F12 & G
 	.loc 1 231
-	and %o3, %o1, %o3
+	and %o3, %o0, %o3
 ! B = F11 & G
 	.loc 1 232
-	and %o5, %o1, %g5
+	and %o5, %o0, %g5
 ! G = mem64[g + 64]
 	.loc 1 233
-	ldx [%i2 + 64], %o1
+	ldx [%i2 + 64], %o0
 ! T = F11 & G
 	.loc 1 234
-	and %o5, %o1, %o5
+	and %o5, %o0, %o5
 ! A = A ^ T
 	.loc 1 235
 	xor %o3, %o5, %o3
 ! T = F10 & G
 	.loc 1 236
-	and %l0, %o1, %o1
+	and %l3, %o0, %o0
 ! B = B ^ T
 	.loc 1 237
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 128]
 	.loc 1 238
 	ldx [%i2 + 128], %o5
 ! T = F10 & G
 	.loc 1 239
-	and %l0, %o5, %o1
+	and %l3, %o5, %o0
 ! A = A ^ T
 	.loc 1 240
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F9 & G
 	.loc 1 241
-	and %l2, %o5, %o1
+	and %l5, %o5, %o0
 ! B = B ^ T
 	.loc 1 242
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 192]
 	.loc 1 243
 	ldx [%i2 + 192], %o5
 ! T = F9 & G
 	.loc 1 244
-	and %l2, %o5, %o1
+	and %l5, %o5, %o0
 ! A = A ^ T
 	.loc 1 245
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F8 & G
 	.loc 1 246
-	and %l4, %o5, %o1
+	and %i1, %o5, %o0
 ! B = B ^ T
 	.loc 1 247
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 256]
 	.loc 1 248
 	ldx [%i2 + 256], %o5
 ! T = F8 & G
 	.loc 1 249
-	and %l4, %o5, %o1
+	and %i1, %o5, %o0
 ! A = A ^ T
 	.loc 1 250
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F7 & G
 	.loc 1 251
-	and %l6, %o5, %o1
+	and %l1, %o5, %o0
 ! B = B ^ T
 	.loc 1 252
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 320]
 	.loc 1 253
 	ldx [%i2 + 320], %o5
 ! T = F7 & G
 	.loc 1 254
-	and %l6, %o5, %o1
+	and %l1, %o5, %o0
 ! A = A ^ T
 	.loc 1 255
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F6 & G
 	.loc 1 256
-	and %i3, %o5, %o1
+	and %l7, %o5, %o0
 ! B = B ^ T
 	.loc 1 257
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 384]
 	.loc 1 258
 	ldx [%i2 + 384], %o5
 ! T = F6 & G
 	.loc 1 259
-	and %i3, %o5, %o1
+	and %l7, %o5, %o0
 ! A = A ^ T
 	.loc 1 260
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F5 & G
 	.loc 1 261
-	and %l7, %o5, %o1
+	and %l6, %o5, %o0
 ! B = B ^ T
 	.loc 1 262
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 448]
 	.loc 1 263
 	ldx [%i2 + 448], %o5
 ! T = F5 & G
 	.loc 1 264
-	and %l7, %o5, %o1
+	and %l6, %o5, %o0
 ! A = A ^ T
 	.loc 1 265
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F4 & G
 	.loc 1 266
-	and %l5, %o5, %o1
+	and %l4, %o5, %o0
 ! B = B ^ T
 	.loc 1 267
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 512]
 	.loc 1 268
 	ldx [%i2 + 512], %o5
 ! T = F4 & G
 	.loc 1 269
-	and %l5, %o5, %o1
+	and %l4, %o5, %o0
 ! A = A ^ T
 	.loc 1 270
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F3 & G
 	.loc 1 271
-	and %l3, %o5, %o1
+	and %l2, %o5, %o0
 ! B = B ^ T
 	.loc 1 272
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 576]
 	.loc 1 273
 	ldx [%i2 + 576], %o5
 ! T = F3 & G
 	.loc 1 274
-	and %l3, %o5, %o1
+	and %l2, %o5, %o0
 ! A = A ^ T
 	.loc 1 275
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F2 & G
 	.loc 1 276
-	and %l1, %o5, %o1
+	and %l0, %o5, %o0
 ! B = B ^ T
 	.loc 1 277
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 640]
 	.loc 1 278
 	ldx [%i2 + 640], %o5
 ! T = F2 & G
 	.loc 1 279
-	and %l1, %o5, %o1
+	and %l0, %o5, %o0
 ! A = A ^ T
 	.loc 1 280
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F1 & G
 	.loc 1 281
-	and %o7, %o5, %o1
+	and %o7, %o5, %o0
 ! B = B ^ T
 	.loc 1 282
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 704]
 	.loc 1 283
 	ldx [%i2 + 704], %o5
 ! T = F1 & G
 	.loc 1 284
-	and %o7, %o5, %o1
+	and %o7, %o5, %o0
 ! A = A ^ T
 	.loc 1 285
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! T = F0 & G
 	.loc 1 286
-	and %o4, %o5, %o1
+	and %o4, %o5, %o0
 ! B = B ^ T
 	.loc 1 287
-	xor %g5, %o1, %g5
+	xor %g5, %o0, %g5
 ! G = mem64[g + 768]
 	.loc 1 288
-	ldx [%i2 + 768], %o1
+	ldx [%i2 + 768], %o0
 ! T = F0 & G
 	.loc 1 289
-	and %o4, %o1, %o1
+	and %o4, %o0, %o0
 ! A = A ^ T
 	.loc 1 290
-	xor %o3, %o1, %o3
+	xor %o3, %o0, %o3
 ! A = A ^ H21
 	.loc 1 291
-	ldx [%fp + 2007], %o1
 	xor %o3, %o1, %o3
 ! A = A ^ H22
 	.loc 1 292
-	ldx [%fp + 1999], %o5
-	xor %o3, %o5, %o3
+	xor %o3, %o2, %o3
 ! A = A ^ H24
 	.loc 1 293
-	ldx [%fp + 1983], %o5
-	xor %o3, %o5, %o3
+	xor %o3, %i3, %o3
 ! mem64[h + 768] = A
 	.loc 1 294
 	stx %o3, [%i0 + 768]
 ! B = B ^ H20
 	.loc 1 295
-	ldx [%fp + 2015], %o3
-	xor %g5, %o3, %g5
+	xor %g5, %g1, %g5
 ! B = B ^ H21
 	.loc 1 296
 	xor %g5, %o1, %g5
 ! B = B ^ H23
 	.loc 1 297
-	ldx [%fp + 1991], %o1
-	xor %g5, %o1, %g5
+	xor %g5, %i4, %g5
 ! B = B ^ H24
 	.loc 1 298
-	xor %g5, %o5, %g5
+	xor %g5, %i3, %g5
 ! mem64[h + 704] = B
 	.loc 1 299
 	stx %g5, [%i0 + 704]
 ! G = mem64[g + 0]
 	.loc 1 300
-	ldx [%i2], %o1
+	ldx [%i2], %o0
 ! A = F10 & G
 	.loc 1 301
-	and %l0, %o1, %o3
+	and %l3, %o0, %o3
 ! B = F9 & G
 	.loc 1 302
-	and %l2, %o1, %l0
+	and %l5, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 303
-	ldx [%i2 + 64], %o1
+	ldx [%i2 + 64], %o5
 ! T = F9 & G
 	.loc 1 304
-	and %l2, %o1, %o5
+	and %l5, %o5, %l3
 ! A = A ^ T
 	.loc 1 305
-	xor %o3, %o5, %o5
+	xor %o3, %l3, %o3
 ! T = F8 & G
 	.loc 1 306
-	and %l4, %o1, %o1
+	and %i1, %o5, %o5
 ! B = B ^ T
 	.loc 1 307
-	xor %l0, %o1, %o1
+	xor %o0, %o5, %o0
 ! G = mem64[g + 128]
 	.loc 1 308
-	ldx [%i2 + 128], %o3
+	ldx [%i2 + 128], %o5
 ! T = F8 & G
 	.loc 1 309
-	and %l4, %o3, %l0
+	and %i1, %o5, %l3
 ! A = A ^ T
 	.loc 1 310
-	xor %o5, %l0, %o5
+	xor %o3, %l3, %o3
 ! T = F7 & G
 	.loc 1 311
-	and %l6, %o3, %o3
-! B = B ^ T
-	.loc 1 312
-	xor %o1, %o3, %o1
-! G = mem64[g + 192]
-	.loc 1 313
-	ldx [%i2 + 192], %o3
-! T = F7 & G
-	.loc 1 314
-	and %l6, %o3, %l0
-! A = A ^ T
-	.loc 1 315
-	xor %o5, %l0, %o5
-! T = F6 & G
-	.loc 1 316
-	and %i3, %o3, %o3
-! B = B ^ T
-	.loc 1 317
-	xor %o1, %o3, %o1
-! G = mem64[g + 256]
-	.loc 1 318
-	ldx [%i2 + 256], %o3
-! T = F6 & G
-	.loc 1 319
-	and %i3, %o3, %l0
-! A = A ^ T
-	.loc 1 320
-	xor %o5, %l0, %o5
-! T = F5 & G
-	.loc 1 321
-	and %l7, %o3, %o3
-! B = B ^ T
-	.loc 1 322
-	xor %o1, %o3, %o1
-! G = mem64[g + 320]
-	.loc 1 323
-	ldx [%i2 + 320], %o3
-! T = F5 & G
-	.loc 1 324
-	and %l7, %o3, %l0
-! A = A ^ T
-	.loc 1 325
-	xor %o5, %l0, %o5
-! T = F4 & G
-	.loc 1 326
-	and %l5, %o3, %o3
-! B = B ^ T
-	.loc 1 327
-	xor %o1, %o3, %o1
-! G = mem64[g + 384]
-	.loc 1 328
-	ldx [%i2 + 384], %o3
-! T = F4 & G
-	.loc 1 329
-	and %l5, %o3, %l0
-! A = A ^ T
-	.loc 1 330
-	xor %o5, %l0, %o5
-! T = F3 & G
-	.loc 1 331
-	and %l3, %o3, %o3
-! B = B ^ T
-	.loc 1 332
-	xor %o1, %o3, %o1
-! G = mem64[g + 448]
-	.loc 1 333
-	ldx [%i2 + 448], %o3
-! T = F3 & G
-	.loc 1 334
-	and %l3, %o3, %l0
-! A = A ^ T
-	.loc 1 335
-	xor %o5, %l0, %o5
-! T = F2 & G
-	.loc 1 336
-	and %l1, %o3, %o3
-! B = B ^ T
-	.loc 1 337
-	xor %o1, %o3, %o1
-! G = mem64[g + 512]
-	.loc 1 338
-	ldx [%i2 + 512], %o3
-! T = F2 & G
-	.loc 1 339
-	and %l1, %o3, %l0
-! A = A ^ T
-	.loc 1 340
-	xor %o5, %l0, %o5
-! T = F1 & G
-	.loc 1 341
-	and %o7, %o3, %o3
-! B = B ^ T
-	.loc 1 342
-	xor %o1, %o3, %o1
-! G = mem64[g + 576]
-	.loc 1 343
-	ldx [%i2 + 576], %o3
-! T = F1 & G
-	.loc 1 344
-	and %o7, %o3, %l0
-! A = A ^ T
-	.loc 1 345
-	xor %o5, %l0, %o5
-! T = F0 & G
-	.loc 1 346
-	and %o4, %o3, %o3
-! B = B ^ T
-	.loc 1 347
-	xor %o1, %o3, %o3
-! G = mem64[g + 640]
-	.loc 1 348
-	ldx [%i2 + 640], %o1
-! T = F0 & G
-	.loc 1 349
-	and %o4, %o1, %o1
-! A = A ^ T
-	.loc 1 350
-	xor %o5, %o1, %o1
-! A = A ^ H19
-	.loc 1 351
-	ldx [%fp + 2023], %o5
-	xor %o1, %o5, %o1
-! A = A ^ H20
-	.loc 1 352
-	ldx [%fp + 2015], %l0
-	xor %o1, %l0, %o1
-! A = A ^ H22
-	.loc 1 353
-	ldx [%fp + 1999], %l0
-	xor %o1, %l0, %o1
-! A = A ^ H23
-	.loc 1 354
-	ldx [%fp + 1991], %l2
-	xor %o1, %l2, %o1
-! mem64[h + 640] = A
-	.loc 1 355
-	stx %o1, [%i0 + 640]
-! B = B ^ H18
-	.loc 1 356
-	xor %o3, %o2, %o3
-! B = B ^ H19
-	.loc 1 357
-	xor %o3, %o5, %o3
-! B = B ^ H21
-	.loc 1 358
-	ldx [%fp + 2007], %o1
-	xor %o3, %o1, %o3
-! B = B ^ H22
-	.loc 1 359
-	xor %o3, %l0, %o3
-! mem64[h + 576] = B
-	.loc 1 360
-	stx %o3, [%i0 + 576]
-! G = mem64[g + 0]
-	.loc 1 361
-	ldx [%i2], %o1
-! A = F8 & G
-	.loc 1 362
-	and %l4, %o1, %o3
-! B = F7 & G
-	.loc 1 363
-	and %l6, %o1, %o1
-! G = mem64[g + 64]
-	.loc 1 364
-	ldx [%i2 + 64], %o5
-! T = F7 & G
-	.loc 1 365
-	and %l6, %o5, %l0
-! A = A ^ T
-	.loc 1 366
-	xor %o3, %l0, %o3
-! T = F6 & G
-	.loc 1 367
-	and %i3, %o5, %o5
-! B = B ^ T
-	.loc 1 368
-	xor %o1, %o5, %o1
-! G = mem64[g + 128]
-	.loc 1 369
-	ldx [%i2 + 128], %o5
-! T = F6 & G
-	.loc 1 370
-	and %i3, %o5, %l0
-! A = A ^ T
-	.loc 1 371
-	xor %o3, %l0, %o3
-! T = F5 & G
-	.loc 1 372
-	and %l7, %o5, %o5
-! B = B ^ T
-	.loc 1 373
-	xor %o1, %o5, %o1
-! G = mem64[g + 192]
-	.loc 1 374
-	ldx [%i2 + 192], %o5
-! T = F5 & G
-	.loc 1 375
-	and %l7, %o5, %l0
-! A = A ^ T
-	.loc 1 376
-	xor %o3, %l0, %o3
-! T = F4 & G
-	.loc 1 377
-	and %l5, %o5, %o5
-! B = B ^ T
-	.loc 1 378
-	xor %o1, %o5, %o1
-! G = mem64[g + 256]
-	.loc 1 379
-	ldx [%i2 + 256], %o5
-! T = F4 & G
-	.loc 1 380
-	and %l5, %o5, %l0
-! A = A ^ T
-	.loc 1 381
-	xor %o3, %l0, %o3
-! T = F3 & G
-	.loc 1 382
-	and %l3, %o5, %o5
-! B = B ^ T
-	.loc 1 383
-	xor %o1, %o5, %o1
-! G = mem64[g + 320]
-	.loc 1 384
-	ldx [%i2 + 320], %o5
-! T = F3 & G
-	.loc 1 385
-	and %l3, %o5, %l0
-! A = A ^ T
-	.loc 1 386
-	xor %o3, %l0, %o3
-! T = F2 & G
-	.loc 1 387
 	and %l1, %o5, %o5
 ! B = B ^ T
-	.loc 1 388
-	xor %o1, %o5, %o1
-! G = mem64[g + 384]
-	.loc 1 389
-	ldx [%i2 + 384], %o5
-! T = F2 & G
-	.loc 1 390
-	and %l1, %o5, %l0
+	.loc 1 312
+	xor %o0, %o5, %o0
+! G = mem64[g + 192]
+	.loc 1 313
+	ldx [%i2 + 192], %o5
+! T = F7 & G
+	.loc 1 314
+	and %l1, %o5, %l3
 ! A = A ^ T
-	.loc 1 391
-	xor %o3, %l0, %o3
+	.loc 1 315
+	xor %o3, %l3, %o3
+! T = F6 & G
+	.loc 1 316
+	and %l7, %o5, %o5
+! B = B ^ T
+	.loc 1 317
+	xor %o0, %o5, %o0
+! G = mem64[g + 256]
+	.loc 1 318
+	ldx [%i2 + 256], %o5
+! T = F6 & G
+	.loc 1 319
+	and %l7, %o5, %l3
+! A = A ^ T
+	.loc 1 320
+	xor %o3, %l3, %o3
+! T = F5 & G
+	.loc 1 321
+	and %l6, %o5, %o5
+! B = B ^ T
+	.loc 1 322
+	xor %o0, %o5, %o0
+! G = mem64[g + 320]
+	.loc 1 323
+	ldx [%i2 + 320], %o5
+! T = F5 & G
+	.loc 1 324
+	and %l6, %o5, %l3
+! A = A ^ T
+	.loc 1 325
+	xor %o3, %l3, %o3
+! T = F4 & G
+	.loc 1 326
+	and %l4, %o5, %o5
+! B = B ^ T
+	.loc 1 327
+	xor %o0, %o5, %o0
+! G = mem64[g + 384]
+	.loc 1 328
+	ldx [%i2 + 384], %o5
+! T = F4 & G
+	.loc 1 329
+	and %l4, %o5, %l3
+! A = A ^ T
+	.loc 1 330
+	xor %o3, %l3, %o3
+! T = F3 & G
+	.loc 1 331
+	and %l2, %o5, %o5
+! B = B ^ T
+	.loc 1 332
+	xor %o0, %o5, %o0
+! G = mem64[g + 448]
+	.loc 1 333
+	ldx [%i2 + 448], %o5
+! T = F3 & G
+	.loc 1 334
+	and %l2, %o5, %l3
+! A = A ^ T
+	.loc 1 335
+	xor %o3, %l3, %o3
+! T = F2 & G
+	.loc 1 336
+	and %l0, %o5, %o5
+! B = B ^ T
+	.loc 1 337
+	xor %o0, %o5, %o0
+! G = mem64[g + 512]
+	.loc 1 338
+	ldx [%i2 + 512], %o5
+! T = F2 & G
+	.loc 1 339
+	and %l0, %o5, %l3
+! A = A ^ T
+	.loc 1 340
+	xor %o3, %l3, %o3
 ! T = F1 & G
-	.loc 1 392
+	.loc 1 341
 	and %o7, %o5, %o5
 ! B = B ^ T
-	.loc 1 393
-	xor %o1, %o5, %o1
-! G = mem64[g + 448]
-	.loc 1 394
-	ldx [%i2 + 448], %o5
+	.loc 1 342
+	xor %o0, %o5, %o0
+! G = mem64[g + 576]
+	.loc 1 343
+	ldx [%i2 + 576], %o5
 ! T = F1 & G
-	.loc 1 395
-	and %o7, %o5, %l0
+	.loc 1 344
+	and %o7, %o5, %l3
 ! A = A ^ T
-	.loc 1 396
-	xor %o3, %l0, %o3
+	.loc 1 345
+	xor %o3, %l3, %o3
 ! T = F0 & G
-	.loc 1 397
+	.loc 1 346
 	and %o4, %o5, %o5
 ! B = B ^ T
+	.loc 1 347
+	xor %o0, %o5, %o5
+! G = mem64[g + 640]
+	.loc 1 348
+	ldx [%i2 + 640], %o0
+! T = F0 & G
+	.loc 1 349
+	and %o4, %o0, %o0
+! A = A ^ T
+	.loc 1 350
+	xor %o3, %o0, %o3
+! A = A ^ H19
+	.loc 1 351
+	ldx [%fp + 1983], %o0
+	xor %o3, %o0, %o3
+! A = A ^ H20
+	.loc 1 352
+	xor %o3, %g1, %o3
+! A = A ^ H22
+	.loc 1 353
+	xor %o3, %o2, %o3
+! A = A ^ H23
+	.loc 1 354
+	xor %o3, %i4, %o3
+! mem64[h + 640] = A
+	.loc 1 355
+	stx %o3, [%i0 + 640]
+! B = B ^ H18
+	.loc 1 356
+	ldx [%fp + 1991], %o3
+	xor %o5, %o3, %o5
+! B = B ^ H19
+	.loc 1 357
+	xor %o5, %o0, %o5
+! B = B ^ H21
+	.loc 1 358
+	xor %o5, %o1, %o5
+! B = B ^ H22
+	.loc 1 359
+	xor %o5, %o2, %o5
+! mem64[h + 576] = B
+	.loc 1 360
+	stx %o5, [%i0 + 576]
+! G = mem64[g + 0]
+	.loc 1 361
+	ldx [%i2], %o2
+! A = F8 & G
+	.loc 1 362
+	and %i1, %o2, %o5
+! B = F7 & G
+	.loc 1 363
+	and %l1, %o2, %o2
+! G = mem64[g + 64]
+	.loc 1 364
+	ldx [%i2 + 64], %l3
+! T = F7 & G
+	.loc 1 365
+	and %l1, %l3, %l1
+! A = A ^ T
+	.loc 1 366
+	xor %o5, %l1, %o5
+! T = F6 & G
+	.loc 1 367
+	and %l7, %l3, %l1
+! B = B ^ T
+	.loc 1 368
+	xor %o2, %l1, %o2
+! G = mem64[g + 128]
+	.loc 1 369
+	ldx [%i2 + 128], %l1
+! T = F6 & G
+	.loc 1 370
+	and %l7, %l1, %l3
+! A = A ^ T
+	.loc 1 371
+	xor %o5, %l3, %o5
+! T = F5 & G
+	.loc 1 372
+	and %l6, %l1, %l1
+! B = B ^ T
+	.loc 1 373
+	xor %o2, %l1, %o2
+! G = mem64[g + 192]
+	.loc 1 374
+	ldx [%i2 + 192], %l1
+! T = F5 & G
+	.loc 1 375
+	and %l6, %l1, %l3
+! A = A ^ T
+	.loc 1 376
+	xor %o5, %l3, %o5
+! T = F4 & G
+	.loc 1 377
+	and %l4, %l1, %l1
+! B = B ^ T
+	.loc 1 378
+	xor %o2, %l1, %o2
+! G = mem64[g + 256]
+	.loc 1 379
+	ldx [%i2 + 256], %l1
+! T = F4 & G
+	.loc 1 380
+	and %l4, %l1, %l3
+! A = A ^ T
+	.loc 1 381
+	xor %o5, %l3, %o5
+! T = F3 & G
+	.loc 1 382
+	and %l2, %l1, %l1
+! B = B ^ T
+	.loc 1 383
+	xor %o2, %l1, %o2
+! G = mem64[g + 320]
+	.loc 1 384
+	ldx [%i2 + 320], %l1
+! T = F3 & G
+	.loc 1 385
+	and %l2, %l1, %l3
+! A = A ^ T
+	.loc 1 386
+	xor %o5, %l3, %o5
+! T = F2 & G
+	.loc 1 387
+	and %l0, %l1, %l1
+! B = B ^ T
+	.loc 1 388
+	xor %o2, %l1, %o2
+! G = mem64[g + 384]
+	.loc 1 389
+	ldx [%i2 + 384], %l1
+! T = F2 & G
+	.loc 1 390
+	and %l0, %l1, %l3
+! A = A ^ T
+	.loc 1 391
+	xor %o5, %l3, %o5
+! T = F1 & G
+	.loc 1 392
+	and %o7, %l1, %l1
+! B = B ^ T
+	.loc 1 393
+	xor %o2, %l1, %o2
+! G = mem64[g + 448]
+	.loc 1 394
+	ldx [%i2 + 448], %l1
+! T = F1 & G
+	.loc 1 395
+	and %o7, %l1, %l3
+! A = A ^ T
+	.loc 1 396
+	xor %o5, %l3, %o5
+! T = F0 & G
+	.loc 1 397
+	and %o4, %l1, %l1
+! B = B ^ T
 	.loc 1 398
-	xor %o1, %o5, %o5
+	xor %o2, %l1, %l1
 ! G = mem64[g + 512]
 	.loc 1 399
-	ldx [%i2 + 512], %o1
+	ldx [%i2 + 512], %o2
 ! T = F0 & G
 	.loc 1 400
-	and %o4, %o1, %o1
+	and %o4, %o2, %o2
 ! A = A ^ T
 	.loc 1 401
-	xor %o3, %o1, %o3
+	xor %o5, %o2, %o5
 ! A = A ^ H17
 	.loc 1 402
-	xor %o3, %i4, %o3
+	ldx [%fp + 1999], %o2
+	xor %o5, %o2, %o5
 ! A = A ^ H18
 	.loc 1 403
-	xor %o3, %o2, %o3
+	xor %o5, %o3, %o5
 ! A = A ^ H20
 	.loc 1 404
-	ldx [%fp + 2015], %o1
-	xor %o3, %o1, %o3
+	xor %o5, %g1, %o5
 ! A = A ^ H21
 	.loc 1 405
-	ldx [%fp + 2007], %l0
-	xor %o3, %l0, %o3
+	xor %o5, %o1, %o5
 ! mem64[h + 512] = A
 	.loc 1 406
-	stx %o3, [%i0 + 512]
+	stx %o5, [%i0 + 512]
 ! B = B ^ H16
 	.loc 1 407
-	xor %o5, %i5, %o5
+	ldx [%fp + 2007], %l3
+	xor %l1, %l3, %o1
 ! B = B ^ H17
 	.loc 1 408
-	xor %o5, %i4, %o5
+	xor %o1, %o2, %o1
 ! B = B ^ H19
 	.loc 1 409
-	ldx [%fp + 2023], %o3
-	xor %o5, %o3, %o5
+	xor %o1, %o0, %o1
 ! B = B ^ H20
 	.loc 1 410
-	xor %o5, %o1, %o5
+	xor %o1, %g1, %o1
 ! mem64[h + 448] = B
 	.loc 1 411
-	stx %o5, [%i0 + 448]
+	stx %o1, [%i0 + 448]
 ! G = mem64[g + 0]
 	.loc 1 412
 	ldx [%i2], %o1
 ! A = F6 & G
 	.loc 1 413
-	and %i3, %o1, %o3
+	and %l7, %o1, %o5
 ! B = F5 & G
 	.loc 1 414
-	and %l7, %o1, %o1
+	and %l6, %o1, %o1
 ! G = mem64[g + 64]
 	.loc 1 415
-	ldx [%i2 + 64], %o5
+	ldx [%i2 + 64], %l1
 ! T = F5 & G
 	.loc 1 416
-	and %l7, %o5, %l0
+	and %l6, %l1, %l5
 ! A = A ^ T
 	.loc 1 417
-	xor %o3, %l0, %o3
+	xor %o5, %l5, %o5
 ! T = F4 & G
 	.loc 1 418
-	and %l5, %o5, %o5
+	and %l4, %l1, %l1
 ! B = B ^ T
 	.loc 1 419
-	xor %o1, %o5, %o1
+	xor %o1, %l1, %o1
 ! G = mem64[g + 128]
 	.loc 1 420
-	ldx [%i2 + 128], %o5
+	ldx [%i2 + 128], %l1
 ! T = F4 & G
 	.loc 1 421
-	and %l5, %o5, %l0
+	and %l4, %l1, %l5
 ! A = A ^ T
 	.loc 1 422
-	xor %o3, %l0, %o3
+	xor %o5, %l5, %o5
 ! T = F3 & G
 	.loc 1 423
-	and %l3, %o5, %o5
+	and %l2, %l1, %l1
 ! B = B ^ T
 	.loc 1 424
-	xor %o1, %o5, %o1
+	xor %o1, %l1, %o1
 ! G = mem64[g + 192]
 	.loc 1 425
-	ldx [%i2 + 192], %o5
+	ldx [%i2 + 192], %l1
 ! T = F3 & G
 	.loc 1 426
-	and %l3, %o5, %l0
+	and %l2, %l1, %l5
 ! A = A ^ T
 	.loc 1 427
-	xor %o3, %l0, %o3
+	xor %o5, %l5, %o5
 ! T = F2 & G
 	.loc 1 428
-	and %l1, %o5, %o5
+	and %l0, %l1, %l1
 ! B = B ^ T
 	.loc 1 429
-	xor %o1, %o5, %o1
+	xor %o1, %l1, %o1
 ! G = mem64[g + 256]
 	.loc 1 430
-	ldx [%i2 + 256], %o5
+	ldx [%i2 + 256], %l1
 ! T = F2 & G
 	.loc 1 431
-	and %l1, %o5, %l0
+	and %l0, %l1, %l5
 ! A = A ^ T
 	.loc 1 432
-	xor %o3, %l0, %o3
+	xor %o5, %l5, %o5
 ! T = F1 & G
 	.loc 1 433
-	and %o7, %o5, %o5
+	and %o7, %l1, %l1
 ! B = B ^ T
 	.loc 1 434
-	xor %o1, %o5, %o1
+	xor %o1, %l1, %o1
 ! G = mem64[g + 320]
 	.loc 1 435
-	ldx [%i2 + 320], %o5
+	ldx [%i2 + 320], %l1
 ! T = F1 & G
 	.loc 1 436
-	and %o7, %o5, %l0
+	and %o7, %l1, %l5
 ! A = A ^ T
 	.loc 1 437
-	xor %o3, %l0, %o3
+	xor %o5, %l5, %o5
 ! T = F0 & G
 	.loc 1 438
-	and %o4, %o5, %o5
+	and %o4, %l1, %l1
 ! B = B ^ T
 	.loc 1 439
-	xor %o1, %o5, %o1
+	xor %o1, %l1, %o1
 ! G = mem64[g + 384]
 	.loc 1 440
-	ldx [%i2 + 384], %o5
+	ldx [%i2 + 384], %l1
 ! T = F0 & G
 	.loc 1 441
-	and %o4, %o5, %o5
+	and %o4, %l1, %l1
 ! A = A ^ T
 	.loc 1 442
-	xor %o3, %o5, %o3
+	xor %o5, %l1, %o5
 ! A = A ^ H15
 	.loc 1 443
-	xor %o3, %g1, %o3
+	ldx [%fp + 2015], %l1
+	xor %o5, %l1, %o5
 ! A = A ^ H16
 	.loc 1 444
-	xor %o3, %i5, %o3
+	xor %o5, %l3, %o5
 ! A = A ^ H18
 	.loc 1 445
-	xor %o3, %o2, %o3
+	xor %o5, %o3, %o5
 ! A = A ^ H19
 	.loc 1 446
-	ldx [%fp + 2023], %o5
-	xor %o3, %o5, %o3
+	xor %o5, %o0, %o5
 ! mem64[h + 384] = A
 	.loc 1 447
-	stx %o3, [%i0 + 384]
+	stx %o5, [%i0 + 384]
 ! B = B ^ H14
 	.loc 1 448
-	xor %o1, %o0, %o1
+	xor %o1, %g4, %o1
 ! B = B ^ H15
 	.loc 1 449
-	xor %o1, %g1, %o1
+	xor %o1, %l1, %o1
 ! B = B ^ H17
 	.loc 1 450
-	xor %o1, %i4, %o1
+	xor %o1, %o2, %o1
 ! B = B ^ H18
 	.loc 1 451
-	xor %o1, %o2, %o1
+	xor %o1, %o3, %o1
 ! mem64[h + 320] = B
 	.loc 1 452
 	stx %o1, [%i0 + 320]
 ! G = mem64[g + 0]
 	.loc 1 453
-	ldx [%i2], %o1
+	ldx [%i2], %o0
 ! A = F4 & G
 	.loc 1 454
-	and %l5, %o1, %o2
+	and %l4, %o0, %o1
 ! B = F3 & G
 	.loc 1 455
-	and %l3, %o1, %o1
+	and %l2, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 456
 	ldx [%i2 + 64], %o3
 ! T = F3 & G
 	.loc 1 457
-	and %l3, %o3, %o5
+	and %l2, %o3, %o5
 ! A = A ^ T
 	.loc 1 458
-	xor %o2, %o5, %o2
+	xor %o1, %o5, %o1
 ! T = F2 & G
 	.loc 1 459
-	and %l1, %o3, %o3
+	and %l0, %o3, %o3
 ! B = B ^ T
 	.loc 1 460
-	xor %o1, %o3, %o1
+	xor %o0, %o3, %o0
 ! G = mem64[g + 128]
 	.loc 1 461
 	ldx [%i2 + 128], %o3
 ! T = F2 & G
 	.loc 1 462
-	and %l1, %o3, %o5
+	and %l0, %o3, %o5
 ! A = A ^ T
 	.loc 1 463
-	xor %o2, %o5, %o2
+	xor %o1, %o5, %o1
 ! T = F1 & G
 	.loc 1 464
 	and %o7, %o3, %o3
 ! B = B ^ T
 	.loc 1 465
-	xor %o1, %o3, %o1
+	xor %o0, %o3, %o0
 ! G = mem64[g + 192]
 	.loc 1 466
 	ldx [%i2 + 192], %o3
@@ -1386,13 +1370,13 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	and %o7, %o3, %o5
 ! A = A ^ T
 	.loc 1 468
-	xor %o2, %o5, %o2
+	xor %o1, %o5, %o1
 ! T = F0 & G
 	.loc 1 469
 	and %o4, %o3, %o3
 ! B = B ^ T
 	.loc 1 470
-	xor %o1, %o3, %o1
+	xor %o0, %o3, %o0
 ! G = mem64[g + 256]
 	.loc 1 471
 	ldx [%i2 + 256], %o3
@@ -1401,85 +1385,85 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	and %o4, %o3, %o3
 ! A = A ^ T
 	.loc 1 473
-	xor %o2, %o3, %o2
+	xor %o1, %o3, %o1
 ! A = A ^ H13
 	.loc 1 474
-	xor %o2, %g4, %o2
+	xor %o1, %i5, %o1
 ! A = A ^ H14
 	.loc 1 475
-	xor %o2, %o0, %o2
+	xor %o1, %g4, %o1
 ! A = A ^ H16
 	.loc 1 476
-	xor %o2, %i5, %o2
+	xor %o1, %l3, %o1
 ! A = A ^ H17
 	.loc 1 477
-	xor %o2, %i4, %o2
+	xor %o1, %o2, %o1
 ! mem64[h + 256] = A
 	.loc 1 478
-	stx %o2, [%i0 + 256]
+	stx %o1, [%i0 + 256]
 ! B = B ^ H13
 	.loc 1 479
-	xor %o1, %g4, %o1
+	xor %o0, %i5, %o0
 ! B = B ^ H15
 	.loc 1 480
-	xor %o1, %g1, %o1
+	xor %o0, %l1, %o0
 ! B = B ^ H16
 	.loc 1 481
-	xor %o1, %i5, %o1
+	xor %o0, %l3, %o0
 ! mem64[h + 192] = B
 	.loc 1 482
-	stx %o1, [%i0 + 192]
+	stx %o0, [%i0 + 192]
 ! G = mem64[g + 0]
 	.loc 1 483
-	ldx [%i2], %o1
+	ldx [%i2], %o0
 ! A = F2 & G
 	.loc 1 484
-	and %l1, %o1, %o2
+	and %l0, %o0, %o1
 ! B = F1 & G
 	.loc 1 485
-	and %o7, %o1, %o1
+	and %o7, %o0, %o0
 ! G = mem64[g + 64]
 	.loc 1 486
-	ldx [%i2 + 64], %o3
+	ldx [%i2 + 64], %o2
 ! T = F1 & G
 	.loc 1 487
-	and %o7, %o3, %o5
+	and %o7, %o2, %o3
 ! A = A ^ T
 	.loc 1 488
-	xor %o2, %o5, %o2
+	xor %o1, %o3, %o1
 ! T = F0 & G
 	.loc 1 489
-	and %o4, %o3, %o3
+	and %o4, %o2, %o2
 ! B = B ^ T
 	.loc 1 490
-	xor %o1, %o3, %o1
+	xor %o0, %o2, %o0
 ! G = mem64[g + 128]
 	.loc 1 491
-	ldx [%i2 + 128], %o3
+	ldx [%i2 + 128], %o2
 ! T = F0 & G
 	.loc 1 492
-	and %o4, %o3, %o3
+	and %o4, %o2, %o2
 ! A = A ^ T
 	.loc 1 493
-	xor %o2, %o3, %o2
+	xor %o1, %o2, %o1
 ! A = A ^ H14
 	.loc 1 494
-	xor %o2, %o0, %o2
+	xor %o1, %g4, %o1
 ! A = A ^ H15
 	.loc 1 495
-	xor %o2, %g1, %o2
+	xor %o1, %l1, %o1
 ! mem64[h + 128] = A
 	.loc 1 496
-	stx %o2, [%i0 + 128]
+	stx %o1, [%i0 + 128]
 ! B = B ^ H13
 	.loc 1 497
-	xor %o1, %g4, %o1
+	xor %o0, %i5, %o0
 ! B = B ^ H14
 	.loc 1 498
-	xor %o1, %o0, %o1
+	xor %o0, %g4, %o0
 ! mem64[h + 64] = B
 	.loc 1 499
-	stx %o1, [%i0 + 64]
+	stx %o0, [%i0 + 64]
 ! G = mem64[g + 0]
 	.loc 1 500
 	ldx [%i2], %o0
@@ -1488,7 +1472,7 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	and %o4, %o0, %o0
 ! A = A ^ H13
 	.loc 1 502
-	xor %o0, %g4, %o0
+	xor %o0, %i5, %o0
 ! mem64[h + 0] = A
 	.loc 1 503
 	stx %o0, [%i0]
@@ -1497,7 +1481,8 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	add %i0, 8, %i0
 ! f = f + 8
 	.loc 1 505
-	add %i1, 8, %i1
+	ldx [%fp + 2023], %o1
+	add %o1, 8, %o1
 ! g = g + 8
 	.loc 1 506
 	add %i2, 8, %i2
@@ -1505,7 +1490,6 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64_mul:
 	.loc 1 507
 	ldx [%fp + 2031], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 2031]
 ! =? i - 0
 	.loc 1 508
 	cmp %o0, 0

@@ -7,11 +7,11 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec256_sq_x86_sse2_sq:function (qhasm_kernel_mceliece_gf12_vec256_sq_x86_sse2_sq.end - qhasm_kernel_mceliece_gf12_vec256_sq_x86_sse2_sq)
 align 32
 qhasm_kernel_mceliece_gf12_vec256_sq_x86_sse2_sq:
-	sub esp, 92
+	sub esp, 76
 ; input h f
 %line 12+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	mov eax, [esp + 96]
-	mov ecx, [esp + 100]
+	mov eax, [esp + 80]
+	mov ecx, [esp + 84]
 ; i = 2
 %line 14+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	mov edx, 2
@@ -19,107 +19,105 @@ align 32
 .Lpass:
 ; v0 = mem128[f + 0]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [ecx]
+	movdqu xmm3, [ecx]
 ; v1 = mem128[f + 192]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm1, [ecx + 192]
-	movdqu [esp + 16], xmm1
+	movdqu xmm6, [ecx + 192]
 ; v0 = v0 ^ v1
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 0], xmm0
+	pxor xmm3, xmm6
 ; v2 = mem128[f + 32]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm5, [ecx + 32]
 ; v3 = mem128[f + 224]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm1, [ecx + 224]
-	movdqu [esp + 48], xmm1
+	movdqu xmm4, [ecx + 224]
 ; v2 = v2 ^ v3
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
+	pxor xmm5, xmm4
 ; v4 = mem128[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm7, [ecx + 64]
+	movdqu xmm2, [ecx + 64]
 ; v5 = mem128[f + 256]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	movdqu xmm0, [ecx + 256]
-	movdqu [esp + 64], xmm0
 ; v4 = v4 ^ v5
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm7, xmm0
+	pxor xmm2, xmm0
 ; v6 = mem128[f + 352]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [ecx + 352]
+	movdqu [esp + 0], xmm0
+	movdqu xmm7, [ecx + 352]
 ; v4 = v4 ^ v6
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm7, xmm0
+	pxor xmm2, xmm7
 ; v7 = mem128[f + 96]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm6, [ecx + 96]
+	movdqu xmm0, [ecx + 96]
 ; v8 = mem128[f + 288]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm4, [ecx + 288]
+	movdqu xmm1, [ecx + 288]
 ; v7 = v7 ^ v8
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm6, xmm4
+	pxor xmm0, xmm1
 ; v9 = mem128[f + 128]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm5, [ecx + 128]
+	movdqu [esp + 32], xmm1
+	movdqu [esp + 16], xmm0
+	movdqu xmm1, [ecx + 128]
 ; v10 = mem128[f + 320]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm2, [ecx + 320]
+	movdqu xmm0, [ecx + 320]
 ; v9 = v9 ^ v10
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm1, xmm0
 ; v11 = mem128[f + 160]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm3, [ecx + 160]
+	movdqu [esp + 48], xmm0
+	movdqu xmm0, [ecx + 160]
 ; v11 = v11 ^ v6
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm0, xmm7
 ; mem128[h + 0] = v0
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm1, [esp + 0]
-	movdqu [eax], xmm1
+	movdqu [eax], xmm3
 ; mem128[h + 32] = v6
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 32], xmm0
+	movdqu [eax + 32], xmm7
 ; mem128[h + 64] = v2
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu [eax + 64], xmm0
+	movdqu [eax + 64], xmm5
 ; mem128[h + 96] = v1
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu [eax + 96], xmm0
+	movdqu [eax + 96], xmm6
 ; mem128[h + 128] = v4
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 128], xmm7
+	movdqu [eax + 128], xmm2
 ; mem128[h + 160] = v3
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu [eax + 160], xmm0
+	movdqu [eax + 160], xmm4
 ; mem128[h + 192] = v7
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 192], xmm6
+	movdqu xmm2, [esp + 16]
+	movdqu [eax + 192], xmm2
 ; mem128[h + 224] = v5
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu [eax + 224], xmm0
+	movdqu xmm2, [esp + 0]
+	movdqu [eax + 224], xmm2
 ; mem128[h + 256] = v9
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 256], xmm5
+	movdqu [eax + 256], xmm1
 ; mem128[h + 288] = v8
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 288], xmm4
+	movdqu xmm1, [esp + 32]
+	movdqu [eax + 288], xmm1
 ; mem128[h + 320] = v11
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 320], xmm3
+	movdqu [eax + 320], xmm0
 ; mem128[h + 352] = v10
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	movdqu [eax + 352], xmm2
+	movdqu xmm0, [esp + 48]
+	movdqu [eax + 352], xmm0
 ; h = h + 16
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
 	add eax, 16
@@ -137,7 +135,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec256_sq_x86_sse2.q
-	add esp, 92
+	add esp, 76
 	ret
 .end:
 

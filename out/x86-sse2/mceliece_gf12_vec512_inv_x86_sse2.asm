@@ -7,11 +7,11 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec512_inv_x86_sse2_inv:function (qhasm_kernel_mceliece_gf12_vec512_inv_x86_sse2_inv.end - qhasm_kernel_mceliece_gf12_vec512_inv_x86_sse2_inv)
 align 32
 qhasm_kernel_mceliece_gf12_vec512_inv_x86_sse2_inv:
-	sub esp, 956
+	sub esp, 940
 ; input h f
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	mov eax, [esp + 960]
-	mov ecx, [esp + 964]
+	mov eax, [esp + 944]
+	mov ecx, [esp + 948]
 ; i = 4
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	mov edx, 4
@@ -19,6132 +19,5751 @@ align 32
 .Lpass:
 ; v0 = mem128[f + 0]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx]
-	movdqu [esp + 0], xmm0
+	movdqu xmm3, [ecx]
 ; v1 = mem128[f + 384]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 384]
-	movdqu [esp + 16], xmm1
+	movdqu xmm0, [ecx + 384]
 ; v2 = v0 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
+	movdqa xmm2, xmm3
+	pxor xmm2, xmm0
+	movdqu [esp + 16], xmm0
 ; v3 = mem128[f + 64]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 64]
-	movdqu [esp + 48], xmm0
+	movdqu xmm4, [ecx + 64]
 ; v4 = mem128[f + 448]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 448]
-	movdqu [esp + 64], xmm1
+	movdqu xmm0, [ecx + 448]
 ; v5 = v3 ^ v4
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 80], xmm0
+	movdqa xmm1, xmm4
+	pxor xmm1, xmm0
+	movdqu [esp + 64], xmm0
 ; v6 = mem128[f + 128]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 128]
-	movdqu [esp + 96], xmm0
+	movdqu [esp + 80], xmm1
+	movdqu xmm5, [ecx + 128]
 ; v7 = mem128[f + 512]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 512]
-	movdqu [esp + 112], xmm1
+	movdqu xmm0, [ecx + 512]
 ; v8 = v6 ^ v7
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 128], xmm0
+	movdqa xmm1, xmm5
+	pxor xmm1, xmm0
+	movdqu [esp + 112], xmm0
 ; v9 = mem128[f + 704]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 704]
-	movdqu [esp + 144], xmm0
+	movdqu xmm6, [ecx + 704]
 ; v8 = v8 ^ v9
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	pxor xmm1, xmm0
-	movdqu [esp + 128], xmm1
+	pxor xmm1, xmm6
 ; v10 = mem128[f + 192]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 192]
-	movdqu [esp + 160], xmm0
+	movdqu [esp + 128], xmm1
+	movdqu xmm1, [ecx + 192]
 ; v11 = mem128[f + 576]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 576]
-	movdqu [esp + 176], xmm1
+	movdqu xmm0, [ecx + 576]
 ; v12 = v10 ^ v11
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 192], xmm0
+	movdqu [esp + 160], xmm1
+	pxor xmm1, xmm0
+	movdqu [esp + 176], xmm0
 ; v13 = mem128[f + 256]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 256]
-	movdqu [esp + 208], xmm0
+	movdqu [esp + 192], xmm1
+	movdqu xmm1, [ecx + 256]
 ; v14 = mem128[f + 640]
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 640]
-	movdqu [esp + 224], xmm1
+	movdqu xmm0, [ecx + 640]
 ; v15 = v13 ^ v14
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 208], xmm1
+	pxor xmm1, xmm0
+	movdqu [esp + 224], xmm0
 ; v16 = mem128[f + 320]
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 240], xmm1
 	movdqu xmm0, [ecx + 320]
-	movdqu [esp + 256], xmm0
 ; v17 = v16 ^ v9
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 144]
-	pxor xmm0, xmm1
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 256], xmm0
+	pxor xmm0, xmm6
 ; v18 = v2 & v0
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm2, [esp + 0]
-	pand xmm0, xmm2
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 272], xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm3
 ; v19 = v2 & v3
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm3, [esp + 48]
-	pand xmm0, xmm3
+	movdqu [esp + 288], xmm0
+	movdqa xmm1, xmm2
+	pand xmm1, xmm4
 ; v20 = v9 & v0
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm2
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v20 = v19 ^ v20
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 352], xmm0
+	pxor xmm1, xmm0
 ; v19 = v2 & v6
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 32]
-	movdqu xmm0, [esp + 96]
-	pand xmm2, xmm0
+	movdqu [esp + 336], xmm1
+	movdqu [esp + 32], xmm2
+	pand xmm2, xmm5
 ; v21 = v9 & v3
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pand xmm0, xmm3
+	movdqa xmm0, xmm6
+	pand xmm0, xmm4
 ; v22 = v5 & v0
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	movdqu xmm3, [esp + 0]
+	movdqu xmm7, [esp + 80]
+	movdqa xmm1, xmm7
 	pand xmm1, xmm3
+	movdqu [esp + 0], xmm3
 ; v21 = v19 ^ v21
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	pxor xmm2, xmm0
 ; v22 = v21 ^ v22
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	pxor xmm2, xmm1
-	movdqu [esp + 368], xmm2
 ; v21 = v9 & v6
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
+	movdqu [esp + 352], xmm2
+	movdqu [esp + 144], xmm6
+	pand xmm6, xmm5
 ; v19 = v5 & v3
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	movdqu xmm3, [esp + 48]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm7
+	pand xmm0, xmm4
+	movdqu [esp + 48], xmm4
 ; v19 = v21 ^ v19
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 384], xmm0
+	pxor xmm6, xmm0
 ; v21 = v5 & v6
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pand xmm0, xmm2
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 368], xmm6
+	pand xmm7, xmm5
+	movdqu [esp + 96], xmm5
 ; v23 = v1 & v10
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu xmm2, [esp + 160]
-	pand xmm0, xmm2
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 384], xmm7
+	movdqu xmm5, [esp + 16]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 160]
+	pand xmm0, xmm4
 ; v24 = v1 & v13
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 16]
-	movdqu xmm3, [esp + 208]
-	pand xmm1, xmm3
+	movdqu [esp + 304], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm6, [esp + 208]
+	pand xmm1, xmm6
 ; v25 = v8 & v10
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm2
+	movdqu xmm3, [esp + 128]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm4
 ; v25 = v24 ^ v25
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	pxor xmm1, xmm0
-	movdqu [esp + 416], xmm1
 ; v24 = v1 & v16
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 16]
-	movdqu xmm0, [esp + 256]
-	pand xmm2, xmm0
+	movdqu [esp + 400], xmm1
+	movdqu xmm2, [esp + 256]
+	pand xmm5, xmm2
 ; v26 = v8 & v13
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm3
+	movdqa xmm0, xmm3
+	pand xmm0, xmm6
 ; v27 = v4 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 64]
-	movdqu xmm3, [esp + 160]
-	pand xmm1, xmm3
+	movdqu xmm7, [esp + 64]
+	movdqa xmm1, xmm7
+	pand xmm1, xmm4
 ; v26 = v24 ^ v26
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm5, xmm0
 ; v27 = v26 ^ v27
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm1
-	movdqu [esp + 432], xmm2
+	pxor xmm5, xmm1
 ; v26 = v8 & v16
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm2, [esp + 256]
-	pand xmm0, xmm2
+	movdqu [esp + 416], xmm5
+	movdqa xmm1, xmm3
+	pand xmm1, xmm2
 ; v24 = v4 & v13
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 64]
-	movdqu xmm3, [esp + 208]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm7
+	pand xmm0, xmm6
 ; v24 = v26 ^ v24
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 448], xmm0
+	pxor xmm1, xmm0
 ; v26 = v4 & v16
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
+	movdqu [esp + 432], xmm1
+	movdqa xmm0, xmm7
 	pand xmm0, xmm2
-	movdqu [esp + 464], xmm0
 ; v28 = v2 ^ v1
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 32]
-	movdqu xmm0, [esp + 16]
-	pxor xmm2, xmm0
+	movdqu [esp + 448], xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm1, [esp + 16]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v29 = v9 ^ v8
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 144]
-	movdqu xmm0, [esp + 128]
-	pxor xmm3, xmm0
+	movdqu xmm0, [esp + 144]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v30 = v5 ^ v4
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 80]
-	movdqu xmm1, [esp + 64]
-	pxor xmm0, xmm1
-	movdqu [esp + 480], xmm0
+	pxor xmm0, xmm7
+	movdqa xmm5, xmm0
 ; v31 = v0 ^ v10
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 0]
-	movdqu xmm0, [esp + 160]
-	pxor xmm4, xmm0
+	movdqu xmm0, [esp + 0]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v32 = v3 ^ v13
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 48]
-	movdqu xmm0, [esp + 208]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 48]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v33 = v6 ^ v16
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 256]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v34 = v28 & v31
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
+	movdqa xmm0, xmm1
 	pand xmm0, xmm4
-	movdqa xmm6, xmm0
 ; v35 = v28 & v32
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm1
 	movdqu [esp + 320], xmm0
+	movdqa xmm7, xmm1
+	pand xmm7, xmm6
 ; v36 = v29 & v31
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
-	movdqu [esp + 336], xmm0
 ; v36 = v35 ^ v36
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 336]
-	pxor xmm0, xmm7
+	pxor xmm7, xmm0
 ; v28 = v28 & v33
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm5
+	movdqu [esp + 464], xmm7
+	pand xmm1, xmm2
 ; v35 = v29 & v32
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqa xmm7, xmm3
-	pand xmm7, xmm1
-	movdqu [esp + 320], xmm7
+	pand xmm7, xmm6
 ; v31 = v30 & v31
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 480]
-	pand xmm7, xmm4
+	movdqa xmm0, xmm5
+	pand xmm0, xmm4
 ; v35 = v28 ^ v35
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 320]
-	pxor xmm2, xmm4
+	pxor xmm1, xmm7
 ; v31 = v35 ^ v31
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 336], xmm2
+	pxor xmm1, xmm0
 ; v29 = v29 & v33
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm3, xmm5
+	pand xmm3, xmm2
 ; v32 = v30 & v32
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 480]
-	pand xmm2, xmm1
+	movdqa xmm0, xmm5
+	pand xmm0, xmm6
 ; v32 = v29 ^ v32
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm2
+	pxor xmm3, xmm0
 ; v33 = v30 & v33
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 480]
-	pand xmm2, xmm5
+	pand xmm5, xmm2
 ; v34 = v34 ^ v18
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 288]
-	pxor xmm6, xmm1
+	movdqu xmm4, [esp + 320]
+	movdqu xmm0, [esp + 288]
+	pxor xmm4, xmm0
 ; v34 = v34 ^ v23
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	pxor xmm6, xmm1
+	movdqu xmm2, [esp + 304]
+	pxor xmm4, xmm2
 ; v36 = v36 ^ v20
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 352]
-	pxor xmm0, xmm1
+	movdqu xmm6, [esp + 464]
+	movdqu xmm0, [esp + 336]
+	pxor xmm6, xmm0
 ; v36 = v36 ^ v25
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 416]
-	pxor xmm0, xmm1
+	movdqu xmm0, [esp + 400]
+	pxor xmm6, xmm0
 ; v31 = v31 ^ v22
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 336]
-	movdqu xmm4, [esp + 368]
-	pxor xmm1, xmm4
+	movdqu xmm0, [esp + 352]
+	pxor xmm1, xmm0
 ; v31 = v31 ^ v27
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 432]
-	pxor xmm1, xmm4
-	movdqu [esp + 336], xmm1
+	movdqu xmm0, [esp + 416]
+	pxor xmm1, xmm0
 ; v32 = v32 ^ v19
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 384]
-	pxor xmm3, xmm4
+	movdqu [esp + 464], xmm1
+	movdqu xmm1, [esp + 368]
+	pxor xmm3, xmm1
 ; v32 = v32 ^ v24
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 448]
-	pxor xmm3, xmm1
+	movdqu xmm0, [esp + 432]
+	pxor xmm3, xmm0
 ; v33 = v33 ^ v21
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 400]
-	pxor xmm2, xmm1
+	movdqu xmm0, [esp + 384]
+	pxor xmm5, xmm0
 ; v33 = v33 ^ v26
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 464]
-	pxor xmm2, xmm5
+	movdqu xmm7, [esp + 448]
+	pxor xmm5, xmm7
 ; v19 = v34 ^ v19
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 384], xmm6
+	pxor xmm4, xmm1
 ; v21 = v36 ^ v21
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 368], xmm4
+	pxor xmm6, xmm0
 ; v23 = v32 ^ v23
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm3, xmm0
-	movdqu [esp + 480], xmm3
+	movdqu [esp + 384], xmm6
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
 ; v25 = v33 ^ v25
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm2, xmm0
-	movdqu [esp + 416], xmm2
+	movdqu [esp + 480], xmm0
+	movdqu xmm0, [esp + 400]
+	pxor xmm5, xmm0
 ; v33 = v12 & v1
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 16]
-	pand xmm0, xmm2
-	movdqu [esp + 496], xmm0
+	movdqu [esp + 400], xmm5
+	movdqu xmm6, [esp + 192]
+	movdqa xmm0, xmm6
+	movdqu xmm3, [esp + 16]
+	pand xmm0, xmm3
 ; v32 = v12 & v4
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm3, [esp + 64]
-	pand xmm0, xmm3
+	movdqu [esp + 496], xmm0
+	movdqa xmm1, xmm6
+	movdqu xmm4, [esp + 64]
+	pand xmm1, xmm4
 ; v36 = v7 & v1
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 112]
-	pand xmm1, xmm2
+	movdqu xmm2, [esp + 112]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm3
 ; v36 = v32 ^ v36
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 512], xmm0
+	pxor xmm1, xmm0
 ; v32 = v12 & v7
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm1, [esp + 112]
-	pand xmm0, xmm1
+	movdqu [esp + 512], xmm1
+	movdqa xmm5, xmm6
+	pand xmm5, xmm2
 ; v34 = v7 & v4
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm3
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
 ; v30 = v15 & v1
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm3, [esp + 16]
-	pand xmm2, xmm3
+	movdqu xmm7, [esp + 240]
+	movdqa xmm1, xmm7
+	pand xmm1, xmm3
 ; v34 = v32 ^ v34
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm5, xmm0
 ; v30 = v34 ^ v30
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 528], xmm0
+	pxor xmm5, xmm1
 ; v34 = v7 & v7
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqa xmm2, xmm0
-	pand xmm0, xmm2
+	movdqu [esp + 528], xmm5
+	movdqa xmm1, xmm2
+	pand xmm1, xmm2
 ; v32 = v15 & v4
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 240]
-	movdqu xmm3, [esp + 64]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm7
+	pand xmm0, xmm4
 ; v32 = v34 ^ v32
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 544], xmm0
+	pxor xmm1, xmm0
 ; v34 = v15 & v7
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pand xmm0, xmm2
-	movdqu [esp + 560], xmm0
+	movdqu [esp + 544], xmm1
+	pand xmm7, xmm2
 ; v29 = v11 & v11
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqa xmm3, xmm0
-	pand xmm0, xmm3
-	movdqu [esp + 576], xmm0
+	movdqu [esp + 560], xmm7
+	movdqu xmm2, [esp + 176]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm2
 ; v35 = v11 & v14
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 224]
-	pand xmm0, xmm2
+	movdqu [esp + 576], xmm0
+	movdqa xmm1, xmm2
+	movdqu xmm4, [esp + 224]
+	pand xmm1, xmm4
 ; v28 = v17 & v11
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	pand xmm1, xmm3
+	movdqu xmm5, [esp + 272]
+	movdqa xmm0, xmm5
+	pand xmm0, xmm2
 ; v28 = v35 ^ v28
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 592], xmm0
+	pxor xmm1, xmm0
 ; v35 = v11 & v9
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pand xmm3, xmm0
+	movdqu [esp + 592], xmm1
+	movdqa xmm7, xmm2
+	movdqu xmm3, [esp + 144]
+	pand xmm7, xmm3
 ; v37 = v17 & v14
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm2
+	movdqa xmm0, xmm5
+	pand xmm0, xmm4
 ; v38 = v14 & v11
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm2
-	movdqu xmm2, [esp + 176]
+	movdqa xmm1, xmm4
 	pand xmm1, xmm2
 ; v37 = v35 ^ v37
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm7, xmm0
 ; v38 = v37 ^ v38
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm1
-	movdqu [esp + 608], xmm3
+	pxor xmm7, xmm1
 ; v37 = v17 & v9
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm3, [esp + 144]
-	pand xmm0, xmm3
+	movdqu [esp + 608], xmm7
+	movdqa xmm1, xmm5
+	pand xmm1, xmm3
 ; v35 = v14 & v14
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqa xmm1, xmm2
-	pand xmm2, xmm1
+	movdqa xmm0, xmm4
+	pand xmm0, xmm4
 ; v35 = v37 ^ v35
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 624], xmm0
+	pxor xmm1, xmm0
 ; v37 = v14 & v9
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm3
-	movdqu [esp + 640], xmm1
+	movdqu [esp + 624], xmm1
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
 ; v39 = v12 ^ v11
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm1, [esp + 176]
-	pxor xmm2, xmm1
+	movdqu [esp + 640], xmm0
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
+	movdqa xmm6, xmm0
 ; v40 = v7 ^ v17
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 112]
-	movdqu xmm0, [esp + 272]
-	pxor xmm3, xmm0
+	movdqu xmm1, [esp + 112]
+	movdqa xmm0, xmm1
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v41 = v15 ^ v14
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 240]
-	movdqu xmm5, [esp + 224]
-	pxor xmm0, xmm5
-	movdqu [esp + 656], xmm0
+	pxor xmm0, xmm4
 ; v42 = v1 ^ v11
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 16]
-	pxor xmm4, xmm1
+	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 16]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v43 = v4 ^ v14
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 64]
-	pxor xmm1, xmm5
+	movdqu xmm0, [esp + 64]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v44 = v7 ^ v9
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm5, [esp + 144]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	pxor xmm1, xmm3
 ; v45 = v39 & v42
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v46 = v39 & v43
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm1
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 320], xmm0
+	movdqa xmm3, xmm6
+	pand xmm3, xmm4
 ; v47 = v40 & v42
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm4
-	movdqu [esp + 320], xmm0
+	movdqa xmm0, xmm5
+	pand xmm0, xmm2
 ; v47 = v46 ^ v47
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 320]
-	pxor xmm0, xmm7
+	pxor xmm3, xmm0
 ; v39 = v39 & v44
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm5
+	movdqu [esp + 656], xmm3
+	pand xmm6, xmm1
 ; v46 = v40 & v43
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm1
-	movdqu [esp + 304], xmm7
+	movdqa xmm7, xmm5
+	pand xmm7, xmm4
 ; v42 = v41 & v42
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 656]
-	pand xmm7, xmm4
+	movdqu xmm0, [esp + 304]
+	movdqa xmm3, xmm0
+	pand xmm3, xmm2
 ; v46 = v39 ^ v46
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 304]
-	pxor xmm2, xmm4
+	pxor xmm6, xmm7
 ; v42 = v46 ^ v42
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 304], xmm2
+	pxor xmm6, xmm3
 ; v40 = v40 & v44
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm3, xmm5
+	pand xmm5, xmm1
 ; v43 = v41 & v43
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 656]
-	pand xmm2, xmm1
+	movdqa xmm2, xmm0
+	pand xmm2, xmm4
 ; v43 = v40 ^ v43
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm2
+	pxor xmm5, xmm2
 ; v44 = v41 & v44
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 656]
-	pand xmm2, xmm5
+	movdqa xmm2, xmm0
+	pand xmm2, xmm1
 ; v45 = v45 ^ v33
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 496]
-	pxor xmm6, xmm1
+	movdqu xmm3, [esp + 320]
+	movdqu xmm0, [esp + 496]
+	pxor xmm3, xmm0
 ; v45 = v45 ^ v29
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm1, [esp + 576]
-	pxor xmm6, xmm1
+	pxor xmm3, xmm1
 ; v47 = v47 ^ v36
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 512]
-	pxor xmm0, xmm1
+	movdqu xmm4, [esp + 656]
+	movdqu xmm0, [esp + 512]
+	pxor xmm4, xmm0
 ; v47 = v47 ^ v28
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 592]
-	pxor xmm0, xmm1
+	movdqu xmm0, [esp + 592]
+	pxor xmm4, xmm0
 ; v42 = v42 ^ v30
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	movdqu xmm4, [esp + 528]
-	pxor xmm1, xmm4
+	movdqu xmm0, [esp + 528]
+	pxor xmm6, xmm0
 ; v42 = v42 ^ v38
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 608]
-	pxor xmm1, xmm4
-	movdqu [esp + 304], xmm1
+	movdqu xmm0, [esp + 608]
+	pxor xmm6, xmm0
 ; v43 = v43 ^ v32
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 544]
-	pxor xmm3, xmm4
+	movdqu [esp + 304], xmm6
+	movdqu xmm6, [esp + 544]
+	pxor xmm5, xmm6
 ; v43 = v43 ^ v35
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 624]
-	pxor xmm3, xmm1
+	movdqu xmm0, [esp + 624]
+	pxor xmm5, xmm0
 ; v44 = v44 ^ v34
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 560]
-	pxor xmm2, xmm1
+	movdqu xmm0, [esp + 560]
+	pxor xmm2, xmm0
 ; v44 = v44 ^ v37
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 640]
-	pxor xmm2, xmm5
+	movdqu xmm7, [esp + 640]
+	pxor xmm2, xmm7
 ; v32 = v45 ^ v32
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 320], xmm6
+	pxor xmm3, xmm6
 ; v34 = v47 ^ v34
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 320], xmm3
+	pxor xmm4, xmm0
 ; v29 = v43 ^ v29
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm3, xmm0
-	movdqu [esp + 560], xmm3
+	movdqu [esp + 544], xmm4
+	movdqa xmm0, xmm5
+	pxor xmm0, xmm1
 ; v28 = v44 ^ v28
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 560], xmm0
 	movdqu xmm0, [esp + 592]
 	pxor xmm2, xmm0
-	movdqu [esp + 576], xmm2
 ; v12 = v2 ^ v12
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 576], xmm2
 	movdqu xmm0, [esp + 32]
 	movdqu xmm1, [esp + 192]
 	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
 ; v2 = v9 ^ v7
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm2, [esp + 112]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu [esp + 192], xmm0
+	movdqu xmm2, [esp + 144]
+	movdqa xmm0, xmm2
+	movdqu xmm4, [esp + 112]
+	pxor xmm0, xmm4
 ; v15 = v5 ^ v15
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 592], xmm0
 	movdqu xmm0, [esp + 80]
-	movdqu xmm3, [esp + 240]
-	pxor xmm0, xmm3
-	movdqu [esp + 192], xmm0
+	movdqu xmm1, [esp + 240]
+	pxor xmm0, xmm1
 ; v5 = v1 ^ v11
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu xmm3, [esp + 176]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu [esp + 80], xmm0
+	movdqu xmm3, [esp + 16]
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 176]
+	pxor xmm0, xmm5
 ; v17 = v8 ^ v17
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 240], xmm0
 	movdqu xmm0, [esp + 128]
-	movdqu xmm4, [esp + 272]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm1, [esp + 272]
+	pxor xmm0, xmm1
 ; v8 = v4 ^ v14
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu xmm5, [esp + 224]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 128], xmm0
+	movdqu xmm6, [esp + 64]
+	movdqa xmm0, xmm6
+	movdqu xmm1, [esp + 224]
+	pxor xmm0, xmm1
 ; v44 = v0 ^ v1
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 272], xmm0
 	movdqu xmm0, [esp + 0]
-	movdqu xmm6, [esp + 16]
-	pxor xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v43 = v3 ^ v4
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 48]
-	movdqu xmm6, [esp + 64]
 	pxor xmm0, xmm6
-	movdqu [esp + 240], xmm0
+	movdqa xmm6, xmm0
 ; v47 = v6 ^ v7
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 96]
-	movdqu xmm6, [esp + 112]
-	pxor xmm0, xmm6
-	movdqu [esp + 272], xmm0
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v45 = v10 ^ v11
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 160]
-	movdqu xmm6, [esp + 176]
-	pxor xmm0, xmm6
-	movdqu [esp + 784], xmm0
+	pxor xmm0, xmm5
 ; v41 = v13 ^ v14
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm0
 	movdqu xmm0, [esp + 208]
-	movdqu xmm6, [esp + 224]
-	pxor xmm0, xmm6
-	movdqu [esp + 592], xmm0
+	pxor xmm0, xmm1
 ; v40 = v16 ^ v9
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 704], xmm0
 	movdqu xmm0, [esp + 256]
-	movdqu xmm6, [esp + 144]
-	pxor xmm0, xmm6
-	movdqu [esp + 656], xmm0
+	pxor xmm0, xmm2
 ; v46 = v12 & v44
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 128]
-	pand xmm0, xmm6
-	movdqu [esp + 672], xmm0
+	movdqu [esp + 720], xmm0
+	movdqu xmm2, [esp + 192]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm3
 ; v39 = v12 & v43
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 240]
-	pand xmm0, xmm7
-	movdqu [esp + 32], xmm0
+	movdqu [esp + 736], xmm0
+	movdqa xmm1, xmm2
+	pand xmm1, xmm6
 ; v48 = v2 & v44
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
+	movdqu xmm5, [esp + 592]
+	movdqa xmm0, xmm5
+	pand xmm0, xmm3
 ; v48 = v39 ^ v48
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 32]
-	pxor xmm6, xmm0
-	movdqu [esp + 688], xmm6
+	pxor xmm1, xmm0
 ; v39 = v12 & v47
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 272]
-	pand xmm6, xmm0
+	movdqu [esp + 752], xmm1
+	pand xmm2, xmm4
 ; v49 = v2 & v43
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm7
-	movdqu [esp + 32], xmm0
-; v50 = v15 & v44
-%line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	movdqu xmm0, [esp + 128]
-	pand xmm7, xmm0
-; v49 = v39 ^ v49
-%line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm6, xmm0
-; v50 = v49 ^ v50
-%line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 704], xmm6
-; v49 = v2 & v47
-%line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm6, [esp + 272]
-	pand xmm0, xmm6
-	movdqu [esp + 32], xmm0
-; v39 = v15 & v43
-%line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	movdqu xmm0, [esp + 240]
-	pand xmm7, xmm0
-; v39 = v49 ^ v39
-%line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm0, xmm7
-	movdqu [esp + 720], xmm0
-; v49 = v15 & v47
-%line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pand xmm0, xmm6
-	movdqu [esp + 736], xmm0
-; v51 = v5 & v45
-%line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 784]
-	pand xmm0, xmm6
-	movdqu [esp + 32], xmm0
-; v52 = v5 & v41
-%line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 592]
-	pand xmm0, xmm7
-	movdqu [esp + 80], xmm0
-; v53 = v17 & v45
-%line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-; v53 = v52 ^ v53
-%line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 80]
-	pxor xmm6, xmm0
-	movdqu [esp + 752], xmm6
-; v52 = v5 & v40
-%line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 656]
-	pand xmm6, xmm0
-; v54 = v17 & v41
-%line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm7
-	movdqu [esp + 80], xmm0
-; v55 = v8 & v45
-%line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 784]
-	pand xmm7, xmm0
-; v54 = v52 ^ v54
-%line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm6, xmm0
-; v55 = v54 ^ v55
-%line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 80], xmm6
-; v54 = v17 & v40
-%line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm6, [esp + 656]
-	pand xmm0, xmm6
-	movdqu [esp + 656], xmm0
-; v52 = v8 & v41
-%line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 592]
-	pand xmm7, xmm0
-; v52 = v54 ^ v52
-%line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm0, xmm7
-	movdqu [esp + 656], xmm0
-; v54 = v8 & v40
-%line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm6
-	movdqu [esp + 768], xmm0
+; v50 = v15 & v44
+%line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 80]
+	movdqa xmm1, xmm7
+	pand xmm1, xmm3
+	movdqu [esp + 656], xmm3
+; v49 = v39 ^ v49
+%line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm0
+; v50 = v49 ^ v50
+%line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm1
+; v49 = v2 & v47
+%line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 768], xmm2
+	pand xmm5, xmm4
+; v39 = v15 & v43
+%line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm7
+	pand xmm0, xmm6
+	movdqu [esp + 672], xmm6
+; v39 = v49 ^ v39
+%line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v49 = v15 & v47
+%line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 784], xmm5
+	pand xmm7, xmm4
+	movdqu [esp + 688], xmm4
+; v51 = v5 & v45
+%line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 800], xmm7
+	movdqu xmm5, [esp + 240]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 32]
+	pand xmm0, xmm4
+; v52 = v5 & v41
+%line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm6, [esp + 704]
+	pand xmm1, xmm6
+; v53 = v17 & v45
+%line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 128]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm4
+; v53 = v52 ^ v53
+%line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v52 = v5 & v40
+%line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 128], xmm1
+	movdqu xmm2, [esp + 720]
+	pand xmm5, xmm2
+; v54 = v17 & v41
+%line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm3
+	pand xmm0, xmm6
+; v55 = v8 & v45
+%line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 272]
+	movdqa xmm1, xmm7
+	pand xmm1, xmm4
+; v54 = v52 ^ v54
+%line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v55 = v54 ^ v55
+%line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm1
+; v54 = v17 & v40
+%line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 272], xmm5
+	movdqa xmm1, xmm3
+	pand xmm1, xmm2
+; v52 = v8 & v41
+%line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm7
+	pand xmm0, xmm6
+; v52 = v54 ^ v52
+%line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v54 = v8 & v40
+%line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 704], xmm1
+	movdqa xmm0, xmm7
+	pand xmm0, xmm2
 ; v5 = v12 ^ v5
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm3
+	movdqu [esp + 720], xmm0
+	movdqu xmm0, [esp + 192]
+	movdqu xmm1, [esp + 240]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v17 = v2 ^ v17
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	movdqu xmm0, [esp + 592]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v8 = v15 ^ v8
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm5
-	movdqu [esp + 800], xmm0
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm7
+	movdqa xmm5, xmm0
 ; v45 = v44 ^ v45
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 128]
-	movdqu xmm0, [esp + 784]
-	pxor xmm3, xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v41 = v43 ^ v41
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm4, [esp + 592]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v40 = v47 ^ v40
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqa xmm5, xmm6
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm0, [esp + 688]
+	pxor xmm0, xmm2
 ; v47 = v5 & v45
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm3
-	movdqa xmm6, xmm0
+	movdqa xmm2, xmm1
+	pand xmm2, xmm4
 ; v43 = v5 & v41
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 80], xmm2
+	movdqa xmm7, xmm1
+	pand xmm7, xmm6
 ; v44 = v17 & v45
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm3
-	movdqu [esp + 192], xmm0
+	movdqa xmm2, xmm3
+	pand xmm2, xmm4
 ; v44 = v43 ^ v44
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 192]
-	pxor xmm0, xmm7
+	pxor xmm7, xmm2
 ; v5 = v5 & v40
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm5
+	movdqu [esp + 192], xmm7
+	pand xmm1, xmm0
 ; v43 = v17 & v41
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	pand xmm7, xmm4
-	movdqu [esp + 128], xmm7
+	movdqa xmm7, xmm3
+	pand xmm7, xmm6
 ; v45 = v8 & v45
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 800]
-	pand xmm7, xmm3
+	movdqa xmm2, xmm5
+	pand xmm2, xmm4
 ; v43 = v5 ^ v43
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 128]
-	pxor xmm1, xmm3
+	pxor xmm1, xmm7
 ; v45 = v43 ^ v45
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqa xmm3, xmm1
+	pxor xmm1, xmm2
 ; v17 = v17 & v40
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm5
+	pand xmm3, xmm0
 ; v41 = v8 & v41
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 800]
-	pand xmm1, xmm4
+	movdqa xmm2, xmm5
+	pand xmm2, xmm6
 ; v41 = v17 ^ v41
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm1
+	pxor xmm3, xmm2
 ; v40 = v8 & v40
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 800]
-	pand xmm1, xmm5
+	pand xmm5, xmm0
 ; v47 = v47 ^ v46
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 672]
-	pxor xmm6, xmm4
+	movdqu xmm2, [esp + 80]
+	movdqu xmm0, [esp + 736]
+	pxor xmm2, xmm0
 ; v47 = v47 ^ v51
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	pxor xmm6, xmm4
+	movdqu xmm6, [esp + 32]
+	pxor xmm2, xmm6
 ; v44 = v44 ^ v48
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 688]
-	pxor xmm0, xmm4
+	movdqu xmm4, [esp + 192]
+	movdqu xmm0, [esp + 752]
+	pxor xmm4, xmm0
 ; v44 = v44 ^ v53
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 752]
-	pxor xmm0, xmm4
+	movdqu xmm0, [esp + 128]
+	pxor xmm4, xmm0
 ; v45 = v45 ^ v50
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 704]
-	pxor xmm3, xmm4
+	movdqu xmm0, [esp + 768]
+	pxor xmm1, xmm0
 ; v45 = v45 ^ v55
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 80]
-	pxor xmm3, xmm4
+	movdqu xmm0, [esp + 272]
+	pxor xmm1, xmm0
 ; v41 = v41 ^ v39
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 720]
-	pxor xmm2, xmm5
+	movdqu [esp + 80], xmm1
+	movdqu xmm7, [esp + 784]
+	pxor xmm3, xmm7
 ; v41 = v41 ^ v52
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 656]
-	pxor xmm2, xmm4
+	movdqu xmm0, [esp + 704]
+	pxor xmm3, xmm0
 ; v40 = v40 ^ v49
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 736]
-	pxor xmm1, xmm4
+	movdqu xmm1, [esp + 800]
+	pxor xmm5, xmm1
 ; v40 = v40 ^ v54
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 768]
-	pxor xmm1, xmm7
+	movdqu xmm0, [esp + 720]
+	pxor xmm5, xmm0
 ; v39 = v47 ^ v39
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm5
+	pxor xmm2, xmm7
 ; v49 = v44 ^ v49
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	pxor xmm4, xmm1
 ; v51 = v41 ^ v51
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm2, [esp + 32]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	pxor xmm3, xmm6
 ; v53 = v40 ^ v53
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm5, xmm1
 ; v46 = v46 ^ v18
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	movdqu xmm5, [esp + 288]
-	pxor xmm0, xmm5
+	movdqu xmm6, [esp + 736]
+	movdqu xmm1, [esp + 288]
+	pxor xmm6, xmm1
 ; v46 = v46 ^ v33
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 496]
-	pxor xmm0, xmm5
-	movdqu [esp + 672], xmm0
+	movdqu xmm1, [esp + 496]
+	pxor xmm6, xmm1
 ; v48 = v48 ^ v20
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm5, [esp + 352]
-	pxor xmm0, xmm5
+	movdqu xmm7, [esp + 752]
+	movdqu xmm1, [esp + 336]
+	pxor xmm7, xmm1
 ; v48 = v48 ^ v36
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 512]
-	pxor xmm0, xmm5
-	movdqu [esp + 688], xmm0
+	movdqu xmm1, [esp + 512]
+	pxor xmm7, xmm1
 ; v50 = v50 ^ v22
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	movdqu xmm5, [esp + 368]
-	pxor xmm0, xmm5
+	movdqu [esp + 752], xmm7
+	movdqu xmm1, [esp + 768]
+	movdqu xmm7, [esp + 352]
+	pxor xmm1, xmm7
 ; v50 = v50 ^ v30
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 528]
-	pxor xmm0, xmm5
-	movdqu [esp + 704], xmm0
+	movdqu xmm7, [esp + 528]
+	pxor xmm1, xmm7
 ; v39 = v39 ^ v19
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 368]
+	pxor xmm2, xmm7
 ; v39 = v39 ^ v32
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 320]
+	pxor xmm2, xmm7
 ; v49 = v49 ^ v21
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm4, xmm0
+	movdqu [esp + 32], xmm2
+	movdqu xmm2, [esp + 384]
+	pxor xmm4, xmm2
 ; v49 = v49 ^ v34
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm4, xmm0
+	movdqu xmm2, [esp + 544]
+	pxor xmm4, xmm2
 ; v45 = v45 ^ v31
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm3, xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm2, [esp + 80]
+	movdqu xmm4, [esp + 464]
+	pxor xmm2, xmm4
 ; v45 = v45 ^ v42
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm3, xmm0
+	movdqu xmm4, [esp + 304]
+	pxor xmm2, xmm4
 ; v51 = v51 ^ v23
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm2, xmm0
+	movdqu [esp + 80], xmm2
+	movdqu xmm7, [esp + 480]
+	pxor xmm3, xmm7
 ; v51 = v51 ^ v29
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm2, xmm0
+	movdqu xmm2, [esp + 560]
+	pxor xmm3, xmm2
 ; v53 = v53 ^ v25
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 416]
-	pxor xmm1, xmm5
+	movdqu [esp + 192], xmm3
+	movdqu xmm3, [esp + 400]
+	pxor xmm5, xmm3
 ; v53 = v53 ^ v28
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm1, xmm0
+	movdqu xmm2, [esp + 576]
+	pxor xmm5, xmm2
 ; v55 = v55 ^ v27
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 80]
-	movdqu xmm0, [esp + 432]
-	pxor xmm7, xmm0
+	movdqu [esp + 240], xmm5
+	movdqu xmm2, [esp + 272]
+	movdqu xmm5, [esp + 416]
+	pxor xmm2, xmm5
 ; v55 = v55 ^ v38
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm7, xmm0
-	movdqu [esp + 80], xmm7
+	movdqu xmm4, [esp + 608]
+	pxor xmm2, xmm4
 ; v52 = v52 ^ v24
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 656]
-	movdqu xmm0, [esp + 448]
-	pxor xmm7, xmm0
+	movdqu [esp + 272], xmm2
+	movdqu xmm4, [esp + 704]
+	movdqu xmm2, [esp + 432]
+	pxor xmm4, xmm2
 ; v52 = v52 ^ v35
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm7, xmm0
-	movdqu [esp + 656], xmm7
+	movdqu xmm2, [esp + 624]
+	pxor xmm4, xmm2
 ; v54 = v54 ^ v26
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 768]
-	movdqu xmm0, [esp + 464]
-	pxor xmm7, xmm0
+	movdqu [esp + 704], xmm4
+	movdqu xmm4, [esp + 448]
+	pxor xmm0, xmm4
 ; v54 = v54 ^ v37
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm7, xmm0
-	movdqu [esp + 768], xmm7
+	movdqu xmm2, [esp + 640]
+	pxor xmm0, xmm2
 ; v23 = v46 ^ v23
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	movdqu xmm7, [esp + 480]
-	pxor xmm0, xmm7
-	movdqu [esp + 32], xmm0
+	pxor xmm6, xmm7
 ; v25 = v48 ^ v25
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm0, xmm5
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 400], xmm6
+	movdqu xmm6, [esp + 752]
+	pxor xmm6, xmm3
 ; v27 = v50 ^ v27
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	movdqu xmm5, [esp + 432]
-	pxor xmm0, xmm5
-	movdqu [esp + 192], xmm0
+	movdqu [esp + 416], xmm6
+	pxor xmm1, xmm5
 ; v24 = v39 ^ v24
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm6, xmm0
+	movdqu [esp + 448], xmm1
+	movdqu xmm1, [esp + 32]
+	movdqu xmm3, [esp + 432]
+	pxor xmm1, xmm3
+	movdqa xmm3, xmm1
 ; v26 = v49 ^ v26
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm4, xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm1, xmm4
+	movdqa xmm4, xmm1
 ; v33 = v51 ^ v33
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 192]
+	movdqu xmm5, [esp + 496]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v36 = v53 ^ v36
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 240]
+	movdqu xmm6, [esp + 512]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v30 = v55 ^ v30
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm5, [esp + 528]
-	pxor xmm0, xmm5
-	movdqu [esp + 80], xmm0
+	movdqu xmm1, [esp + 272]
+	movdqu xmm7, [esp + 528]
+	pxor xmm1, xmm7
 ; v32 = v52 ^ v32
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	movdqu xmm5, [esp + 320]
-	pxor xmm0, xmm5
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 32], xmm1
+	movdqu xmm1, [esp + 704]
+	movdqu xmm7, [esp + 320]
+	pxor xmm1, xmm7
 ; v34 = v54 ^ v34
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	movdqu xmm5, [esp + 544]
-	pxor xmm0, xmm5
-	movdqu [esp + 272], xmm0
+	movdqu xmm7, [esp + 544]
+	pxor xmm0, xmm7
 ; v36 = v36 ^ v37
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm1, xmm0
+	pxor xmm6, xmm2
 ; v37 = v26 ^ v37
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm4, xmm2
 ; v33 = v33 ^ v35
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm2, xmm0
+	movdqu xmm2, [esp + 624]
+	pxor xmm5, xmm2
 ; v35 = v24 ^ v35
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm0
+	pxor xmm3, xmm2
 ; v45 = v45 ^ v38
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 608]
-	pxor xmm3, xmm5
+	movdqu xmm2, [esp + 80]
+	movdqu xmm7, [esp + 608]
+	pxor xmm2, xmm7
 ; v38 = v27 ^ v38
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 80], xmm2
+	movdqu xmm2, [esp + 448]
+	pxor xmm2, xmm7
 ; v37 = v37 ^ v28
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm7, [esp + 576]
 	pxor xmm4, xmm7
 ; v28 = v25 ^ v28
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm4, [esp + 416]
+	pxor xmm4, xmm7
 ; v35 = v35 ^ v29
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm7, [esp + 560]
-	pxor xmm6, xmm7
+	pxor xmm3, xmm7
 ; v29 = v23 ^ v29
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 192], xmm3
+	movdqu xmm3, [esp + 400]
+	pxor xmm3, xmm7
 ; v38 = v38 ^ v42
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm7, [esp + 304]
-	pxor xmm5, xmm7
+	pxor xmm2, xmm7
 ; v42 = v31 ^ v42
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 240], xmm2
+	movdqu xmm2, [esp + 464]
+	pxor xmm2, xmm7
+	movdqa xmm7, xmm2
 ; v28 = v28 ^ v34
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 272]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	pxor xmm4, xmm0
 ; v34 = v21 ^ v34
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	movdqu xmm2, [esp + 384]
+	pxor xmm2, xmm0
 ; v29 = v29 ^ v32
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	movdqu xmm7, [esp + 240]
-	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	pxor xmm3, xmm1
 ; v32 = v19 ^ v32
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm1
 ; v42 = v42 ^ v30
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 80]
-	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	movdqu xmm1, [esp + 32]
+	pxor xmm7, xmm1
 ; v30 = v22 ^ v30
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 304], xmm7
+	movdqu xmm7, [esp + 352]
+	pxor xmm7, xmm1
 ; v34 = v34 ^ v36
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm1
-	movdqu [esp + 336], xmm0
+	pxor xmm2, xmm6
 ; v36 = v20 ^ v36
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	pxor xmm0, xmm1
-	movdqu [esp + 352], xmm0
+	movdqu xmm1, [esp + 336]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v32 = v32 ^ v33
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm2
-	movdqu [esp + 384], xmm0
+	pxor xmm0, xmm5
 ; v33 = v18 ^ v33
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm2
-	movdqu [esp + 288], xmm0
+	movdqu xmm1, [esp + 288]
+	pxor xmm1, xmm5
 ; v18 = v33 ^ v29
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 416]
-	pxor xmm0, xmm1
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 384], xmm1
+	pxor xmm1, xmm3
+	movdqu [esp + 288], xmm3
 ; v20 = v36 ^ v28
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm1, [esp + 320]
-	pxor xmm0, xmm1
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 368], xmm6
+	pxor xmm6, xmm4
+	movdqu [esp + 272], xmm4
 ; v22 = v30 ^ v38
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm0, xmm5
+	movdqu [esp + 352], xmm7
+	movdqu xmm3, [esp + 240]
+	pxor xmm7, xmm3
 ; v22 = v22 ^ v45
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 448], xmm0
+	movdqu xmm4, [esp + 80]
+	pxor xmm7, xmm4
 ; v19 = v32 ^ v35
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm6
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 432], xmm7
+	movdqa xmm5, xmm0
+	movdqu [esp + 336], xmm0
+	movdqu xmm0, [esp + 192]
+	pxor xmm5, xmm0
 ; v21 = v34 ^ v37
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm4
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 320], xmm2
+	movdqu xmm0, [esp + 128]
+	pxor xmm2, xmm0
 ; v31 = v42 ^ v45
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm3
-	movdqu [esp + 496], xmm0
+	pxor xmm0, xmm4
+	movdqa xmm7, xmm0
 ; v18 = v18 ^ v19
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm1, [esp + 464]
-	pxor xmm0, xmm1
-	movdqu [esp + 400], xmm0
+	pxor xmm1, xmm5
 ; v23 = v45 ^ v38
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm0, xmm5
-	movdqu [esp + 512], xmm0
-; v20 = v20 ^ v21
-%line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm1, [esp + 480]
-	pxor xmm0, xmm1
-; v20 = v20 ^ v37
-%line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 432], xmm0
-; v25 = v29 ^ v35
-%line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm0, xmm6
-	movdqu [esp + 528], xmm0
-; v22 = v22 ^ v31
-%line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm1, [esp + 496]
-	pxor xmm0, xmm1
-	movdqu [esp + 448], xmm0
-; v27 = v28 ^ v37
-%line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm4
-	movdqu [esp + 544], xmm0
-; v24 = v18 & v33
-%line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm2, [esp + 288]
-	pand xmm0, xmm2
-	movdqu [esp + 560], xmm0
-; v26 = v18 & v36
-%line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm7, [esp + 352]
-	pand xmm0, xmm7
-; v54 = v37 & v33
-%line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm4
-	pand xmm1, xmm2
-; v54 = v26 ^ v54
-%line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 576], xmm0
-; v26 = v18 & v30
-%line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 400]
-	movdqu xmm0, [esp + 368]
-	pand xmm1, xmm0
-; v52 = v37 & v36
-%line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm4
-	pand xmm2, xmm7
-; v55 = v23 & v33
-%line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm7, [esp + 288]
-	pand xmm0, xmm7
-; v52 = v26 ^ v52
-%line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm2
-; v55 = v52 ^ v55
-%line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 592], xmm1
-; v52 = v37 & v30
-%line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 448], xmm5
 	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 368]
-	pand xmm0, xmm2
-; v26 = v23 & v36
-%line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 512]
-	movdqu xmm7, [esp + 352]
-	pand xmm1, xmm7
-; v26 = v52 ^ v26
-%line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
-; v52 = v23 & v30
-%line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pand xmm0, xmm2
-	movdqu [esp + 80], xmm0
-; v53 = v19 & v32
-%line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	movdqu xmm2, [esp + 384]
-	pand xmm0, xmm2
-	movdqu [esp + 128], xmm0
-; v51 = v19 & v34
-%line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	movdqu xmm7, [esp + 336]
-	pand xmm0, xmm7
-; v49 = v20 & v32
-%line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 432]
-	pand xmm1, xmm2
-; v49 = v51 ^ v49
-%line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 192], xmm0
-; v51 = v19 & v42
-%line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 464]
-	movdqu xmm0, [esp + 304]
-	pand xmm1, xmm0
-; v39 = v20 & v34
-%line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 432]
-	pand xmm2, xmm7
-; v50 = v38 & v32
-%line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 384]
-	pand xmm0, xmm7
-; v39 = v51 ^ v39
-%line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm2
-; v50 = v39 ^ v50
-%line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 608], xmm1
-; v39 = v20 & v42
-%line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm2, [esp + 304]
-	pand xmm0, xmm2
-; v51 = v38 & v34
-%line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm5
-	movdqu xmm7, [esp + 336]
-	pand xmm1, xmm7
-; v51 = v39 ^ v51
-%line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 624], xmm0
-; v39 = v38 & v42
-%line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pand xmm0, xmm2
-	movdqu [esp + 640], xmm0
-; v48 = v18 ^ v19
-%line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 400]
-	movdqu xmm0, [esp + 464]
-	pxor xmm2, xmm0
-; v46 = v37 ^ v20
-%line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm4
-	movdqu xmm0, [esp + 432]
-	pxor xmm1, xmm0
-; v40 = v23 ^ v38
-%line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm0, xmm5
-	movdqu [esp + 240], xmm0
-; v41 = v33 ^ v32
-%line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm7, [esp + 384]
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v44 = v36 ^ v34
-%line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm7, [esp + 336]
-	pxor xmm0, xmm7
-	movdqu [esp + 656], xmm0
-; v47 = v30 ^ v42
-%line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm7, [esp + 304]
-	pxor xmm0, xmm7
-	movdqu [esp + 672], xmm0
-; v8 = v48 & v41
-%line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
-; v17 = v48 & v44
-%line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	movdqa xmm7, xmm2
-	pand xmm7, xmm0
-	movdqu [esp + 688], xmm7
-; v43 = v46 & v41
-%line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 704], xmm0
-; v43 = v17 ^ v43
-%line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm7, [esp + 704]
-	pxor xmm0, xmm7
-	movdqu [esp + 704], xmm0
-; v48 = v48 & v47
-%line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pand xmm2, xmm0
-; v17 = v46 & v44
-%line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 656]
-	pand xmm0, xmm7
-	movdqu [esp + 688], xmm0
-; v41 = v40 & v41
-%line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v17 = v48 ^ v17
-%line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm2, xmm0
-; v41 = v17 ^ v41
-%line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm2, xmm0
-	movdqu [esp + 688], xmm2
-; v46 = v46 & v47
-%line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 672]
-	pand xmm1, xmm2
-; v44 = v40 & v44
-%line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm7, [esp + 656]
-	pand xmm0, xmm7
-; v44 = v46 ^ v44
-%line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
-; v47 = v40 & v47
-%line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pand xmm0, xmm2
-	movdqa xmm2, xmm0
-; v8 = v8 ^ v24
-%line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	movdqu xmm7, [esp + 720]
-	pxor xmm7, xmm0
-; v8 = v8 ^ v53
-%line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm7, xmm0
-	movdqu [esp + 720], xmm7
-; v43 = v43 ^ v54
-%line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	movdqu xmm7, [esp + 704]
-	pxor xmm7, xmm0
-; v43 = v43 ^ v49
-%line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm7, xmm0
-	movdqu [esp + 704], xmm7
-; v41 = v41 ^ v55
-%line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 688]
-	movdqu xmm0, [esp + 592]
-	pxor xmm7, xmm0
-; v41 = v41 ^ v50
-%line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm7, xmm0
-	movdqu [esp + 688], xmm7
-; v44 = v44 ^ v26
-%line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm1, xmm0
-; v44 = v44 ^ v51
-%line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm1, xmm0
-; v47 = v47 ^ v52
-%line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm2, xmm0
-; v47 = v47 ^ v39
-%line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm2, xmm0
-; v26 = v8 ^ v26
-%line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 720]
-	movdqu xmm0, [esp + 32]
-	pxor xmm7, xmm0
-	movdqu [esp + 656], xmm7
-; v52 = v43 ^ v52
-%line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	movdqu xmm7, [esp + 80]
-	pxor xmm0, xmm7
-	movdqu [esp + 672], xmm0
-; v53 = v44 ^ v53
-%line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm1, [esp + 128]
-	pxor xmm0, xmm1
-	movdqu [esp + 704], xmm0
-; v49 = v47 ^ v49
-%line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [esp + 192]
-	pxor xmm0, xmm1
-	movdqu [esp + 720], xmm0
-; v47 = v25 & v29
-%line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm2, [esp + 416]
-	pand xmm0, xmm2
-	movdqu [esp + 736], xmm0
-; v44 = v25 & v28
-%line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 320]
-	pand xmm0, xmm7
-; v43 = v21 & v29
-%line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 480]
-	pand xmm1, xmm2
-; v43 = v44 ^ v43
-%line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 752], xmm0
-; v44 = v25 & v38
-%line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 528]
-	pand xmm1, xmm5
-; v8 = v21 & v28
-%line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 480]
-	pand xmm2, xmm7
-; v40 = v22 & v29
-%line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm7, [esp + 416]
-	pand xmm0, xmm7
-; v8 = v44 ^ v8
-%line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm2
-; v40 = v8 ^ v40
-%line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 768], xmm1
-; v8 = v21 & v38
-%line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pand xmm0, xmm5
-; v44 = v22 & v28
-%line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 448]
-	movdqu xmm2, [esp + 320]
-	pand xmm1, xmm2
-; v44 = v8 ^ v44
-%line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 784], xmm0
-; v8 = v22 & v38
-%line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pand xmm0, xmm5
-	movdqu [esp + 800], xmm0
-; v46 = v35 & v35
-%line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm6
-	movdqu [esp + 816], xmm0
-; v17 = v35 & v37
-%line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm4
-; v48 = v27 & v35
-%line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 544]
-	pand xmm1, xmm6
-; v48 = v17 ^ v48
-%line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 832], xmm0
-; v17 = v35 & v45
-%line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm3
-; v5 = v27 & v37
-%line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 544]
-	pand xmm1, xmm4
-; v15 = v31 & v35
-%line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 496]
-	pand xmm2, xmm6
-; v5 = v17 ^ v5
-%line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-; v15 = v5 ^ v15
-%line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 848], xmm0
-; v5 = v27 & v45
-%line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pand xmm0, xmm3
-; v17 = v31 & v37
-%line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 496]
-	pand xmm1, xmm4
-; v17 = v5 ^ v17
-%line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 864], xmm0
-; v5 = v31 & v45
-%line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pand xmm0, xmm3
-	movdqu [esp + 880], xmm0
-; v2 = v25 ^ v35
-%line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 528]
-	pxor xmm2, xmm6
-; v12 = v21 ^ v27
-%line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 480]
-	movdqu xmm0, [esp + 544]
-	pxor xmm1, xmm0
-; v56 = v22 ^ v31
-%line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm7, [esp + 496]
-	pxor xmm0, xmm7
-	movdqu [esp + 32], xmm0
-; v57 = v29 ^ v35
-%line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm0, xmm6
-	movdqu [esp + 80], xmm0
-; v58 = v28 ^ v37
-%line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
-; v59 = v38 ^ v45
-%line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm3
-	movdqu [esp + 192], xmm0
-; v60 = v2 & v57
-%line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 896], xmm0
-; v61 = v2 & v58
-%line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqa xmm7, xmm2
-	pand xmm7, xmm0
-	movdqu [esp + 240], xmm7
-; v62 = v12 & v57
-%line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v62 = v61 ^ v62
-%line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm7, [esp + 272]
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v2 = v2 & v59
-%line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pand xmm2, xmm0
-; v61 = v12 & v58
-%line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 128]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
-; v57 = v56 & v57
-%line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 80], xmm0
-; v61 = v2 ^ v61
-%line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm2, xmm0
-; v57 = v61 ^ v57
-%line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm2, xmm0
-	movdqu [esp + 80], xmm2
-; v12 = v12 & v59
-%line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	pand xmm1, xmm2
-; v58 = v56 & v58
-%line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 128]
-	pand xmm0, xmm7
-; v58 = v12 ^ v58
-%line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
-; v59 = v56 & v59
-%line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pand xmm0, xmm2
-	movdqa xmm2, xmm0
-; v60 = v60 ^ v47
-%line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	movdqu xmm7, [esp + 896]
-	pxor xmm7, xmm0
-; v60 = v60 ^ v46
-%line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm7, xmm0
-	movdqu [esp + 896], xmm7
-; v62 = v62 ^ v43
-%line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm7, [esp + 272]
-	pxor xmm7, xmm0
-; v62 = v62 ^ v48
-%line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	pxor xmm7, xmm0
-	movdqu [esp + 272], xmm7
-; v57 = v57 ^ v40
-%line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 80]
-	movdqu xmm0, [esp + 768]
-	pxor xmm7, xmm0
-; v57 = v57 ^ v15
-%line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm7, xmm0
-	movdqu [esp + 80], xmm7
-; v58 = v58 ^ v44
-%line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pxor xmm1, xmm0
-; v58 = v58 ^ v17
-%line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 864]
-	pxor xmm1, xmm0
-; v59 = v59 ^ v8
-%line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	pxor xmm2, xmm0
-; v59 = v59 ^ v5
-%line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 880]
-	pxor xmm2, xmm0
-; v44 = v60 ^ v44
-%line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 896]
-	movdqu xmm0, [esp + 784]
-	pxor xmm7, xmm0
-	movdqu [esp + 32], xmm7
-; v8 = v62 ^ v8
-%line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm7, [esp + 800]
-	pxor xmm0, xmm7
-	movdqu [esp + 128], xmm0
-; v46 = v58 ^ v46
-%line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm1, [esp + 816]
-	pxor xmm0, xmm1
-	movdqu [esp + 192], xmm0
-; v48 = v59 ^ v48
-%line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [esp + 832]
-	pxor xmm0, xmm1
-	movdqu [esp + 240], xmm0
-; v25 = v18 ^ v25
-%line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm1, [esp + 528]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v21 = v37 ^ v21
-%line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 480]
-	pxor xmm0, xmm2
-	movdqu [esp + 272], xmm0
-; v22 = v23 ^ v22
-%line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm2, [esp + 448]
-	pxor xmm0, xmm2
-	movdqu [esp + 400], xmm0
-; v19 = v19 ^ v35
-%line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm0, xmm6
-	movdqu [esp + 464], xmm0
-; v27 = v20 ^ v27
-%line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm2, [esp + 544]
-	pxor xmm0, xmm2
-	movdqu [esp + 432], xmm0
-; v31 = v38 ^ v31
-%line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm2, [esp + 496]
-	pxor xmm0, xmm2
-	movdqu [esp + 448], xmm0
-; v29 = v33 ^ v29
-%line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm2, [esp + 416]
-	pxor xmm0, xmm2
-	movdqu [esp + 528], xmm0
-; v28 = v36 ^ v28
-%line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm2, [esp + 320]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v38 = v30 ^ v38
-%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm0, xmm5
-	movdqu [esp + 288], xmm0
-; v35 = v32 ^ v35
-%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm6
-	movdqa xmm5, xmm0
-; v37 = v34 ^ v37
-%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
-; v45 = v42 ^ v45
-%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
+; v20 = v20 ^ v21
+%line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm2
+; v20 = v20 ^ v37
+%line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 464], xmm2
+	movdqu xmm2, [esp + 128]
+	pxor xmm6, xmm2
+; v25 = v29 ^ v35
+%line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 416], xmm6
+	movdqu xmm0, [esp + 288]
+	movdqu xmm4, [esp + 192]
+	pxor xmm0, xmm4
+; v22 = v22 ^ v31
+%line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 512], xmm0
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm7
+; v27 = v28 ^ v37
+%line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 480], xmm7
+	movdqu [esp + 432], xmm0
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm2
+; v24 = v18 & v33
+%line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 528], xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm5, [esp + 384]
+	pand xmm0, xmm5
+; v26 = v18 & v36
+%line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 544], xmm0
+	movdqa xmm4, xmm1
+	movdqu xmm6, [esp + 368]
+	pand xmm4, xmm6
+; v54 = v37 & v33
+%line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+; v54 = v26 ^ v54
+%line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm4, xmm0
+; v26 = v18 & v30
+%line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 560], xmm4
+	movdqa xmm4, xmm1
+	movdqu [esp + 400], xmm1
+	movdqu xmm7, [esp + 352]
+	pand xmm4, xmm7
+; v52 = v37 & v36
+%line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm2
+	pand xmm0, xmm6
+; v55 = v23 & v33
+%line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm1, xmm3
+	pand xmm1, xmm5
+; v52 = v26 ^ v52
+%line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm4, xmm0
+; v55 = v52 ^ v55
+%line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm4, xmm1
+; v52 = v37 & v30
+%line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 576], xmm4
+	pand xmm2, xmm7
+; v26 = v23 & v36
+%line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm3
+	pand xmm0, xmm6
+; v26 = v52 ^ v26
+%line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm0
+; v52 = v23 & v30
+%line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm2
+	movdqu [esp + 496], xmm3
+	pand xmm3, xmm7
+; v53 = v19 & v32
+%line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 592], xmm3
+	movdqu xmm5, [esp + 448]
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 336]
+	pand xmm0, xmm3
+; v51 = v19 & v34
+%line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 608], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 320]
+	pand xmm1, xmm2
+; v49 = v20 & v32
+%line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm6, [esp + 416]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
+; v49 = v51 ^ v49
+%line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v51 = v19 & v42
+%line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 624], xmm1
+	movdqu xmm4, [esp + 304]
+	pand xmm5, xmm4
+; v39 = v20 & v34
+%line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
+; v50 = v38 & v32
+%line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm1, [esp + 240]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
+; v39 = v51 ^ v39
+%line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v50 = v39 ^ v50
+%line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v39 = v20 & v42
+%line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 640], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
+; v51 = v38 & v34
+%line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
+; v51 = v39 ^ v51
+%line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v39 = v38 & v42
+%line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 656], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
+; v48 = v18 ^ v19
+%line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 672], xmm0
+	movdqu xmm0, [esp + 400]
+	movdqu xmm5, [esp + 448]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
+; v46 = v37 ^ v20
+%line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
+; v40 = v23 ^ v38
+%line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 496]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
+; v41 = v33 ^ v32
+%line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 384]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
+; v44 = v36 ^ v34
+%line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
+; v47 = v30 ^ v42
+%line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm4
+; v8 = v48 & v41
+%line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
+; v17 = v48 & v44
+%line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 688], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
+; v43 = v46 & v41
+%line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
+; v43 = v17 ^ v43
+%line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm4
+; v48 = v48 & v47
+%line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 704], xmm7
+	pand xmm5, xmm0
+; v17 = v46 & v44
+%line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
+; v41 = v40 & v41
+%line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
+; v17 = v48 ^ v17
+%line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v41 = v17 ^ v41
+%line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm4
+; v46 = v46 & v47
+%line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm6, xmm0
+; v44 = v40 & v44
+%line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
+; v44 = v46 ^ v44
+%line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm3
+; v47 = v40 & v47
+%line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm1, xmm0
+; v8 = v8 ^ v24
+%line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 688]
+	movdqu xmm0, [esp + 544]
+	pxor xmm3, xmm0
+; v8 = v8 ^ v53
+%line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 608]
+	pxor xmm3, xmm2
+; v43 = v43 ^ v54
+%line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 704]
+	movdqu xmm0, [esp + 560]
+	pxor xmm4, xmm0
+; v43 = v43 ^ v49
+%line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 624]
+	pxor xmm4, xmm0
+; v41 = v41 ^ v55
+%line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 576]
+	pxor xmm5, xmm0
+; v41 = v41 ^ v50
+%line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 640]
+	pxor xmm5, xmm0
+; v44 = v44 ^ v26
+%line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 608], xmm5
+	movdqu xmm5, [esp + 32]
+	pxor xmm6, xmm5
+; v44 = v44 ^ v51
+%line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 656]
+	pxor xmm6, xmm0
+; v47 = v47 ^ v52
+%line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 592]
+	pxor xmm1, xmm0
+; v47 = v47 ^ v39
+%line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 672]
+	pxor xmm1, xmm7
+; v26 = v8 ^ v26
+%line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v52 = v43 ^ v52
+%line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 592], xmm3
+	pxor xmm4, xmm0
+; v53 = v44 ^ v53
+%line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 688], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
+; v49 = v47 ^ v49
+%line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 624]
+	pxor xmm1, xmm0
+; v47 = v25 & v29
+%line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 624], xmm1
+	movdqu xmm3, [esp + 512]
+	movdqa xmm0, xmm3
+	movdqu xmm4, [esp + 288]
+	pand xmm0, xmm4
+; v44 = v25 & v28
+%line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 720], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm5, [esp + 272]
+	pand xmm1, xmm5
+; v43 = v21 & v29
+%line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 464]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
+; v43 = v44 ^ v43
+%line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v44 = v25 & v38
+%line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 736], xmm1
+	movdqu xmm7, [esp + 240]
+	pand xmm3, xmm7
+; v8 = v21 & v28
+%line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+; v40 = v22 & v29
+%line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm6, [esp + 432]
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
+; v8 = v44 ^ v8
+%line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm0
+; v40 = v8 ^ v40
+%line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm1
+; v8 = v21 & v38
+%line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 752], xmm3
+	pand xmm2, xmm7
+; v44 = v22 & v28
+%line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
+; v44 = v8 ^ v44
+%line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm0
+; v8 = v22 & v38
+%line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 768], xmm2
+	pand xmm6, xmm7
+; v46 = v35 & v35
+%line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 784], xmm6
+	movdqu xmm3, [esp + 192]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm3
+; v17 = v35 & v37
+%line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 800], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm2, [esp + 128]
+	pand xmm1, xmm2
+; v48 = v27 & v35
+%line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm6, [esp + 528]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
+; v48 = v17 ^ v48
+%line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v17 = v35 & v45
+%line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 816], xmm1
+	movdqa xmm7, xmm3
+	movdqu xmm4, [esp + 80]
+	pand xmm7, xmm4
+; v5 = v27 & v37
+%line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
+; v15 = v31 & v35
+%line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm1, [esp + 480]
+	movdqa xmm5, xmm1
+	pand xmm5, xmm3
+; v5 = v17 ^ v5
+%line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm0
+; v15 = v5 ^ v15
+%line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm5
+; v5 = v27 & v45
+%line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 832], xmm7
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
+; v17 = v31 & v37
+%line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
+; v17 = v5 ^ v17
+%line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v5 = v31 & v45
+%line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 848], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
+; v2 = v25 ^ v35
+%line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 864], xmm0
+	movdqu xmm0, [esp + 512]
+	pxor xmm0, xmm3
+	movdqa xmm5, xmm0
+; v12 = v21 ^ v27
+%line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
+; v56 = v22 ^ v31
+%line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
+; v57 = v29 ^ v35
+%line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
+; v58 = v28 ^ v37
+%line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
+; v59 = v38 ^ v45
+%line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
+; v60 = v2 & v57
+%line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm5
+	pand xmm0, xmm3
+; v61 = v2 & v58
+%line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm0
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
+; v62 = v12 & v57
+%line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
+; v62 = v61 ^ v62
+%line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm0
+; v2 = v2 & v59
+%line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 880], xmm7
+	pand xmm5, xmm4
+; v61 = v12 & v58
+%line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
+; v57 = v56 & v57
+%line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
+; v61 = v2 ^ v61
+%line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v57 = v61 ^ v57
+%line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v12 = v12 & v59
+%line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm6, xmm4
+; v58 = v56 & v58
+%line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
+; v58 = v12 ^ v58
+%line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm0
+; v59 = v56 & v59
+%line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm1, xmm4
+; v60 = v60 ^ v47
+%line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 32]
+	movdqu xmm0, [esp + 720]
+	pxor xmm3, xmm0
+; v60 = v60 ^ v46
+%line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 800]
+	pxor xmm3, xmm2
+; v62 = v62 ^ v43
+%line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 880]
+	movdqu xmm0, [esp + 736]
+	pxor xmm4, xmm0
+; v62 = v62 ^ v48
+%line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 816]
+	pxor xmm4, xmm0
+; v57 = v57 ^ v40
+%line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 752]
+	pxor xmm5, xmm0
+; v57 = v57 ^ v15
+%line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 832]
+	pxor xmm5, xmm0
+; v58 = v58 ^ v44
+%line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm5
+	movdqu xmm5, [esp + 768]
+	pxor xmm6, xmm5
+; v58 = v58 ^ v17
+%line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 848]
+	pxor xmm6, xmm0
+; v59 = v59 ^ v8
+%line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 784]
+	pxor xmm1, xmm0
+; v59 = v59 ^ v5
+%line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 864]
+	pxor xmm1, xmm7
+; v44 = v60 ^ v44
+%line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v8 = v62 ^ v8
+%line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 768], xmm3
+	pxor xmm4, xmm0
+; v46 = v58 ^ v46
+%line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 784], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
+; v48 = v59 ^ v48
+%line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 800], xmm0
+	movdqu xmm0, [esp + 816]
+	pxor xmm1, xmm0
+; v25 = v18 ^ v25
+%line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 816], xmm1
+	movdqu xmm1, [esp + 400]
+	movdqu xmm0, [esp + 512]
+	pxor xmm1, xmm0
+; v21 = v37 ^ v21
+%line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 128]
+	movdqa xmm0, xmm2
+	movdqu xmm3, [esp + 464]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
+; v22 = v23 ^ v22
+%line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 496]
+	movdqu xmm4, [esp + 432]
+	pxor xmm0, xmm4
+; v19 = v19 ^ v35
+%line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 400], xmm0
+	movdqu xmm0, [esp + 448]
+	movdqu xmm4, [esp + 192]
+	pxor xmm0, xmm4
+; v27 = v20 ^ v27
+%line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 448], xmm0
+	movdqu xmm0, [esp + 416]
+	movdqu xmm5, [esp + 528]
+	pxor xmm0, xmm5
+; v31 = v38 ^ v31
+%line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 192], xmm0
+	movdqu xmm5, [esp + 240]
+	movdqa xmm0, xmm5
+	movdqu xmm6, [esp + 480]
+	pxor xmm0, xmm6
+; v29 = v33 ^ v29
+%line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 384]
+	movdqu xmm6, [esp + 288]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
+; v28 = v36 ^ v28
+%line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 272]
+	pxor xmm0, xmm7
+	movdqa xmm7, xmm0
+; v38 = v30 ^ v38
+%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
+; v35 = v32 ^ v35
+%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm4
+; v37 = v34 ^ v37
+%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 336], xmm0
+	movdqu xmm0, [esp + 320]
+	pxor xmm0, xmm2
+; v45 = v42 ^ v45
+%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 304]
+	movdqu xmm2, [esp + 80]
+	pxor xmm0, xmm2
 ; v42 = v25 & v29
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 352], xmm0
 	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 528]
 	pand xmm0, xmm6
-	movdqu [esp + 304], xmm0
 ; v34 = v25 & v28
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqu [esp + 368], xmm0
+	movdqa xmm2, xmm1
+	pand xmm2, xmm7
 ; v32 = v21 & v29
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pand xmm7, xmm6
+	movdqa xmm0, xmm3
+	pand xmm0, xmm6
 ; v32 = v34 ^ v32
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	pxor xmm2, xmm0
 ; v34 = v25 & v38
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 288]
-	pand xmm6, xmm0
+	movdqu [esp + 384], xmm2
+	movdqa xmm2, xmm1
+	movdqu [esp + 80], xmm1
+	pand xmm2, xmm5
 ; v30 = v21 & v28
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm2
-	movdqu [esp + 336], xmm0
+	movdqa xmm0, xmm3
+	pand xmm0, xmm7
 ; v36 = v22 & v29
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 528]
-	pand xmm7, xmm0
+	movdqu xmm4, [esp + 400]
+	movdqa xmm1, xmm4
+	pand xmm1, xmm6
+	movdqu [esp + 272], xmm6
 ; v30 = v34 ^ v30
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm6, xmm0
+	pxor xmm2, xmm0
 ; v36 = v30 ^ v36
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 336], xmm6
+	pxor xmm2, xmm1
 ; v30 = v21 & v38
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm6, [esp + 288]
-	pand xmm0, xmm6
+	movdqu [esp + 416], xmm2
+	movdqu [esp + 128], xmm3
+	pand xmm3, xmm5
 ; v34 = v22 & v28
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 400]
-	pand xmm7, xmm2
+	movdqa xmm0, xmm4
+	pand xmm0, xmm7
+	movdqu [esp + 288], xmm7
 ; v34 = v30 ^ v34
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 352], xmm0
+	pxor xmm3, xmm0
 ; v30 = v22 & v38
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pand xmm0, xmm6
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 432], xmm3
+	pand xmm4, xmm5
+	movdqu [esp + 304], xmm5
 ; v33 = v19 & v35
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pand xmm0, xmm5
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 464], xmm4
+	movdqu xmm5, [esp + 448]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 336]
+	pand xmm0, xmm4
 ; v20 = v19 & v37
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pand xmm0, xmm4
+	movdqu [esp + 336], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 320]
+	pand xmm1, xmm2
 ; v23 = v27 & v35
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 432]
-	pand xmm6, xmm5
+	movdqu xmm6, [esp + 192]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm4
 ; v23 = v20 ^ v23
 %line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 416], xmm0
+	pxor xmm1, xmm0
 ; v20 = v19 & v45
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 464]
-	pand xmm6, xmm3
+	movdqu [esp + 192], xmm1
+	movdqu xmm3, [esp + 352]
+	pand xmm5, xmm3
 ; v18 = v27 & v37
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pand xmm0, xmm4
-	movdqu [esp + 480], xmm0
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v59 = v31 & v35
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pand xmm0, xmm5
+	movdqu xmm1, [esp + 240]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm4
 ; v18 = v20 ^ v18
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 480]
-	pxor xmm6, xmm7
+	pxor xmm5, xmm0
 ; v59 = v18 ^ v59
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm0
-	movdqu [esp + 480], xmm6
+	pxor xmm5, xmm7
 ; v18 = v27 & v45
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pand xmm0, xmm3
+	movdqu [esp + 240], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm3
 ; v20 = v31 & v37
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 448]
-	pand xmm6, xmm4
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v20 = v18 ^ v20
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 496], xmm0
+	pxor xmm5, xmm0
 ; v18 = v31 & v45
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
+	movdqu [esp + 320], xmm5
+	movdqa xmm0, xmm1
 	pand xmm0, xmm3
-	movdqu [esp + 512], xmm0
 ; v19 = v25 ^ v19
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm1, xmm0
+	movdqu [esp + 352], xmm0
+	movdqu xmm0, [esp + 80]
+	movdqu xmm5, [esp + 448]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v27 = v21 ^ v27
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm6, [esp + 432]
+	movdqu xmm0, [esp + 128]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v31 = v22 ^ v31
 %line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 400]
-	movdqu xmm7, [esp + 448]
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v35 = v29 ^ v35
 %line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v37 = v28 ^ v37
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v45 = v38 ^ v45
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
 ; v38 = v19 & v35
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqa xmm4, xmm0
+	movdqa xmm3, xmm5
+	pand xmm3, xmm4
 ; v28 = v19 & v37
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqu [esp + 80], xmm3
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v29 = v27 & v35
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm6
-	pand xmm7, xmm5
+	movdqa xmm3, xmm6
+	pand xmm3, xmm4
 ; v29 = v28 ^ v29
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqa xmm7, xmm0
+	pxor xmm7, xmm3
 ; v19 = v19 & v45
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm3
+	movdqu [esp + 128], xmm7
+	pand xmm5, xmm0
 ; v28 = v27 & v37
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm2
-	movdqu [esp + 288], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v35 = v31 & v35
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm5
+	movdqa xmm3, xmm1
+	pand xmm3, xmm4
 ; v28 = v19 ^ v28
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 288]
-	pxor xmm1, xmm5
+	pxor xmm5, xmm7
 ; v35 = v28 ^ v35
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
+	pxor xmm5, xmm3
 ; v27 = v27 & v45
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm6, xmm3
+	pand xmm6, xmm0
 ; v37 = v31 & v37
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm2
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v37 = v27 ^ v37
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm0
+	pxor xmm6, xmm3
 ; v45 = v31 & v45
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm3
-	movdqa xmm2, xmm0
+	pand xmm1, xmm0
+	movdqa xmm2, xmm1
 ; v38 = v38 ^ v42
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 80]
+	movdqu xmm0, [esp + 368]
+	pxor xmm3, xmm0
 ; v38 = v38 ^ v33
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm4, xmm0
+	movdqu xmm7, [esp + 336]
+	pxor xmm3, xmm7
 ; v29 = v29 ^ v32
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm7, xmm0
+	movdqu xmm4, [esp + 128]
+	movdqu xmm0, [esp + 384]
+	pxor xmm4, xmm0
 ; v29 = v29 ^ v23
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm7, xmm0
+	movdqu xmm0, [esp + 192]
+	pxor xmm4, xmm0
 ; v35 = v35 ^ v36
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 416]
+	pxor xmm5, xmm0
 ; v35 = v35 ^ v59
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 240]
+	pxor xmm5, xmm0
 ; v37 = v37 ^ v34
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 352]
-	pxor xmm6, xmm3
+	movdqu [esp + 80], xmm5
+	movdqu xmm5, [esp + 432]
+	pxor xmm6, xmm5
 ; v37 = v37 ^ v20
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
+	movdqu xmm0, [esp + 320]
 	pxor xmm6, xmm0
 ; v45 = v45 ^ v30
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 464]
+	pxor xmm2, xmm1
 ; v45 = v45 ^ v18
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 512]
-	pxor xmm2, xmm5
+	movdqu xmm0, [esp + 352]
+	pxor xmm2, xmm0
 ; v34 = v38 ^ v34
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm3
+	pxor xmm3, xmm5
 ; v30 = v29 ^ v30
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
+	pxor xmm4, xmm1
 ; v33 = v37 ^ v33
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm3, [esp + 384]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	pxor xmm6, xmm7
 ; v23 = v45 ^ v23
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 192]
+	pxor xmm2, xmm1
 ; v42 = v42 ^ v24
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
+	movdqu xmm5, [esp + 368]
+	movdqu xmm1, [esp + 544]
+	pxor xmm5, xmm1
 ; v42 = v42 ^ v47
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 736]
-	pxor xmm0, xmm5
-	movdqu [esp + 304], xmm0
+	movdqu xmm1, [esp + 720]
+	pxor xmm5, xmm1
 ; v32 = v32 ^ v54
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm5, [esp + 576]
-	pxor xmm0, xmm5
+	movdqu xmm7, [esp + 384]
+	movdqu xmm1, [esp + 560]
+	pxor xmm7, xmm1
 ; v32 = v32 ^ v43
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 752]
-	pxor xmm0, xmm5
-	movdqu [esp + 320], xmm0
+	movdqu xmm1, [esp + 736]
+	pxor xmm7, xmm1
 ; v36 = v36 ^ v55
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 592]
-	pxor xmm0, xmm5
+	movdqu [esp + 384], xmm7
+	movdqu xmm1, [esp + 416]
+	movdqu xmm7, [esp + 576]
+	pxor xmm1, xmm7
 ; v36 = v36 ^ v40
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 768]
-	pxor xmm0, xmm5
-	movdqu [esp + 336], xmm0
+	movdqu xmm7, [esp + 752]
+	pxor xmm1, xmm7
 ; v34 = v34 ^ v26
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm4, xmm0
+	movdqu xmm7, [esp + 592]
+	pxor xmm3, xmm7
 ; v34 = v34 ^ v44
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm4, xmm0
+	movdqu xmm7, [esp + 768]
+	pxor xmm3, xmm7
 ; v30 = v30 ^ v52
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm7, xmm0
+	movdqu [esp + 128], xmm3
+	movdqu xmm3, [esp + 688]
+	pxor xmm4, xmm3
 ; v30 = v30 ^ v8
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm7, xmm0
+	movdqu xmm3, [esp + 784]
+	pxor xmm4, xmm3
 ; v35 = v35 ^ v41
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm1, xmm0
+	movdqu [esp + 192], xmm4
+	movdqu xmm3, [esp + 80]
+	movdqu xmm4, [esp + 608]
+	pxor xmm3, xmm4
 ; v35 = v35 ^ v57
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm1, xmm0
+	movdqu xmm4, [esp + 32]
+	pxor xmm3, xmm4
 ; v33 = v33 ^ v53
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm3, xmm0
+	movdqu [esp + 80], xmm3
+	movdqu xmm3, [esp + 704]
+	pxor xmm6, xmm3
 ; v33 = v33 ^ v46
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm3, xmm0
+	movdqu xmm4, [esp + 800]
+	pxor xmm6, xmm4
 ; v23 = v23 ^ v49
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 720]
-	pxor xmm2, xmm5
+	movdqu [esp + 272], xmm6
+	movdqu xmm6, [esp + 624]
+	pxor xmm2, xmm6
 ; v23 = v23 ^ v48
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm2, xmm0
+	movdqu xmm4, [esp + 816]
+	pxor xmm2, xmm4
 ; v59 = v59 ^ v50
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 480]
-	movdqu xmm0, [esp + 608]
-	pxor xmm6, xmm0
+	movdqu [esp + 288], xmm2
+	movdqu xmm2, [esp + 240]
+	movdqu xmm7, [esp + 640]
+	pxor xmm2, xmm7
 ; v59 = v59 ^ v15
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm6, xmm0
-	movdqu [esp + 480], xmm6
+	movdqu xmm4, [esp + 832]
+	pxor xmm2, xmm4
 ; v20 = v20 ^ v51
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 496]
-	movdqu xmm0, [esp + 624]
-	pxor xmm6, xmm0
+	movdqu [esp + 240], xmm2
+	movdqu xmm4, [esp + 320]
+	movdqu xmm2, [esp + 656]
+	pxor xmm4, xmm2
 ; v20 = v20 ^ v17
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 864]
-	pxor xmm6, xmm0
-	movdqu [esp + 496], xmm6
+	movdqu xmm2, [esp + 848]
+	pxor xmm4, xmm2
 ; v18 = v18 ^ v39
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 512]
-	movdqu xmm0, [esp + 640]
-	pxor xmm6, xmm0
+	movdqu [esp + 320], xmm4
+	movdqu xmm4, [esp + 672]
+	pxor xmm0, xmm4
 ; v18 = v18 ^ v5
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 880]
-	pxor xmm6, xmm0
-	movdqu [esp + 512], xmm6
+	movdqu xmm2, [esp + 864]
+	pxor xmm0, xmm2
 ; v53 = v42 ^ v53
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm6, [esp + 704]
-	pxor xmm0, xmm6
-	movdqu [esp + 272], xmm0
+	pxor xmm5, xmm3
 ; v49 = v32 ^ v49
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm5
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 304], xmm5
+	movdqu xmm3, [esp + 384]
+	pxor xmm3, xmm6
 ; v50 = v36 ^ v50
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 608]
-	pxor xmm0, xmm5
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 336], xmm3
+	pxor xmm1, xmm7
 ; v51 = v34 ^ v51
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm4, xmm0
-	movdqu [esp + 320], xmm4
+	movdqu [esp + 352], xmm1
+	movdqu xmm1, [esp + 128]
+	movdqu xmm3, [esp + 656]
+	pxor xmm1, xmm3
+	movdqa xmm3, xmm1
 ; v39 = v30 ^ v39
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm7, xmm0
+	movdqu xmm1, [esp + 192]
+	pxor xmm1, xmm4
+	movdqa xmm4, xmm1
 ; v47 = v33 ^ v47
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm3, xmm0
+	movdqu xmm1, [esp + 272]
+	movdqu xmm5, [esp + 720]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v43 = v23 ^ v43
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 288]
+	movdqu xmm6, [esp + 736]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v40 = v59 ^ v40
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm4, [esp + 768]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm1, [esp + 240]
+	movdqu xmm7, [esp + 752]
+	pxor xmm1, xmm7
 ; v44 = v20 ^ v44
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	movdqu xmm5, [esp + 32]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 128], xmm1
+	movdqu xmm1, [esp + 320]
+	movdqu xmm7, [esp + 768]
+	pxor xmm1, xmm7
 ; v8 = v18 ^ v8
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm6, [esp + 128]
-	pxor xmm0, xmm6
+	movdqu xmm7, [esp + 784]
+	pxor xmm0, xmm7
 ; v43 = v43 ^ v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 880]
-	pxor xmm2, xmm6
+	pxor xmm6, xmm2
 ; v5 = v39 ^ v5
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm6
-	movdqu [esp + 32], xmm7
+	pxor xmm4, xmm2
 ; v47 = v47 ^ v17
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 864]
-	pxor xmm3, xmm7
+	movdqu xmm2, [esp + 848]
+	pxor xmm5, xmm2
 ; v17 = v51 ^ v17
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	pxor xmm6, xmm7
-	movdqu [esp + 128], xmm6
+	pxor xmm3, xmm2
 ; v35 = v35 ^ v15
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 848]
-	pxor xmm1, xmm7
+	movdqu xmm2, [esp + 80]
+	movdqu xmm7, [esp + 832]
+	pxor xmm2, xmm7
 ; v15 = v50 ^ v15
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 304]
-	pxor xmm6, xmm7
-	movdqu [esp + 304], xmm6
+	movdqu [esp + 80], xmm2
+	movdqu xmm2, [esp + 352]
+	pxor xmm2, xmm7
 ; v5 = v5 ^ v48
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 32]
-	movdqu xmm7, [esp + 240]
-	pxor xmm6, xmm7
-	movdqu [esp + 32], xmm6
+	movdqu xmm7, [esp + 816]
+	pxor xmm4, xmm7
 ; v48 = v49 ^ v48
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 288]
-	pxor xmm6, xmm7
-	movdqu [esp + 240], xmm6
+	movdqu [esp + 192], xmm4
+	movdqu xmm4, [esp + 336]
+	pxor xmm4, xmm7
 ; v17 = v17 ^ v46
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm7, [esp + 192]
-	pxor xmm6, xmm7
-	movdqu [esp + 128], xmm6
+	movdqu xmm7, [esp + 800]
+	pxor xmm3, xmm7
 ; v46 = v53 ^ v46
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 272]
-	pxor xmm6, xmm7
-	movdqu [esp + 192], xmm6
+	movdqu [esp + 240], xmm3
+	movdqu xmm3, [esp + 304]
+	pxor xmm3, xmm7
 ; v15 = v15 ^ v57
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 304]
-	movdqu xmm7, [esp + 80]
-	pxor xmm6, xmm7
-	movdqu [esp + 304], xmm6
+	movdqu xmm7, [esp + 32]
+	pxor xmm2, xmm7
 ; v57 = v41 ^ v57
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 688]
-	pxor xmm6, xmm7
-	movdqu [esp + 80], xmm6
+	movdqu [esp + 32], xmm2
+	movdqu xmm2, [esp + 608]
+	pxor xmm2, xmm7
+	movdqa xmm7, xmm2
 ; v48 = v48 ^ v8
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 240]
-	pxor xmm6, xmm0
-	movdqu [esp + 240], xmm6
+	pxor xmm4, xmm0
 ; v8 = v52 ^ v8
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 672]
-	pxor xmm6, xmm0
+	movdqu xmm2, [esp + 688]
+	pxor xmm2, xmm0
 ; v46 = v46 ^ v44
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm5
-	movdqu [esp + 192], xmm0
+	pxor xmm3, xmm1
 ; v44 = v26 ^ v44
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm0, [esp + 592]
+	pxor xmm0, xmm1
 ; v57 = v57 ^ v40
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm4
-	movdqu [esp + 80], xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm7, xmm1
 ; v40 = v55 ^ v40
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm0, xmm4
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 288], xmm7
+	movdqu xmm7, [esp + 576]
+	pxor xmm7, xmm1
 ; v8 = v8 ^ v43
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pxor xmm0, xmm2
-	movdqu [esp + 272], xmm0
+	pxor xmm2, xmm6
 ; v43 = v54 ^ v43
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm0, xmm2
-	movdqu [esp + 320], xmm0
+	movdqu xmm1, [esp + 560]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v44 = v44 ^ v47
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm5, xmm3
+	pxor xmm0, xmm5
 ; v47 = v24 ^ v47
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm0, xmm3
+	movdqu xmm1, [esp + 544]
+	pxor xmm1, xmm5
 ; v47 = v47 ^ v46
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm3, xmm0
-	movdqu xmm0, [esp + 192]
-	pxor xmm3, xmm0
-	movdqu [esp + 336], xmm3
+	pxor xmm1, xmm3
 ; v43 = v43 ^ v48
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm2, [esp + 240]
-	pxor xmm0, xmm2
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 272], xmm3
+	pxor xmm6, xmm4
 ; v40 = v40 ^ v15
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm2, [esp + 304]
-	pxor xmm0, xmm2
+	movdqu [esp + 128], xmm4
+	movdqu xmm3, [esp + 32]
+	pxor xmm7, xmm3
 ; v40 = v40 ^ v35
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 288], xmm0
+	movdqu xmm3, [esp + 80]
+	pxor xmm7, xmm3
 ; v44 = v44 ^ v17
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm5, xmm0
-; v8 = v8 ^ v5
-%line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm2, [esp + 32]
-	pxor xmm0, xmm2
-	movdqu [esp + 272], xmm0
-; v57 = v57 ^ v35
-%line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm1
-	movdqu [esp + 80], xmm0
-; v24 = v47 & v0
-%line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 0]
-	pand xmm0, xmm2
-	movdqu [esp + 352], xmm0
-; v54 = v47 & v3
-%line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 48]
-	pand xmm3, xmm4
-; v55 = v35 & v0
-%line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-; v55 = v54 ^ v55
-%line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm0
-	movdqu [esp + 368], xmm3
-; v54 = v47 & v6
-%line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
-; v26 = v35 & v3
-%line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	pand xmm2, xmm4
-; v52 = v43 & v0
-%line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 320]
-	movdqu xmm4, [esp + 0]
-	pand xmm3, xmm4
-; v26 = v54 ^ v26
-%line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-; v52 = v26 ^ v52
-%line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 384], xmm0
-; v26 = v35 & v6
-%line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm3, [esp + 96]
-	pand xmm0, xmm3
-; v54 = v43 & v3
-%line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm4, [esp + 48]
-	pand xmm2, xmm4
-; v54 = v26 ^ v54
-%line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 400], xmm0
-; v26 = v43 & v6
-%line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm3
-	movdqu [esp + 416], xmm0
-; v41 = v46 & v10
-%line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm3, [esp + 160]
-	pand xmm0, xmm3
-	movdqu [esp + 432], xmm0
-; v53 = v46 & v13
-%line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm4, [esp + 208]
-	pand xmm0, xmm4
-; v49 = v40 & v10
-%line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	pand xmm2, xmm3
-; v49 = v53 ^ v49
-%line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 448], xmm0
-; v53 = v46 & v16
-%line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 256]
-	pand xmm0, xmm2
-; v50 = v40 & v13
-%line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	pand xmm2, xmm4
-; v51 = v48 & v10
-%line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 240]
-	movdqu xmm4, [esp + 160]
-	pand xmm3, xmm4
-; v50 = v53 ^ v50
-%line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-; v51 = v50 ^ v51
-%line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 464], xmm0
-; v50 = v40 & v16
-%line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm3, [esp + 256]
-	pand xmm0, xmm3
-; v53 = v48 & v13
-%line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm4, [esp + 208]
-	pand xmm2, xmm4
-; v53 = v50 ^ v53
-%line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 480], xmm0
-; v50 = v48 & v16
-%line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pand xmm0, xmm3
-	movdqu [esp + 496], xmm0
-; v39 = v47 ^ v46
-%line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 336]
-	movdqu xmm0, [esp + 192]
-	pxor xmm3, xmm0
-; v18 = v35 ^ v40
-%line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 288]
-	pxor xmm2, xmm0
-; v20 = v43 ^ v48
-%line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
+	movdqu [esp + 336], xmm7
 	movdqu xmm4, [esp + 240]
 	pxor xmm0, xmm4
-	movdqu [esp + 512], xmm0
+; v8 = v8 ^ v5
+%line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 192]
+	pxor xmm2, xmm0
+; v57 = v57 ^ v35
+%line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 304], xmm2
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm3
+; v24 = v47 & v0
+%line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 288], xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm4, [esp + 0]
+	pand xmm0, xmm4
+; v54 = v47 & v3
+%line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 384], xmm0
+	movdqa xmm2, xmm1
+	movdqu xmm5, [esp + 48]
+	pand xmm2, xmm5
+; v55 = v35 & v0
+%line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm3
+	pand xmm0, xmm4
+; v55 = v54 ^ v55
+%line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm0
+; v54 = v47 & v6
+%line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 400], xmm2
+	movdqa xmm2, xmm1
+	movdqu [esp + 368], xmm1
+	movdqu xmm7, [esp + 96]
+	pand xmm2, xmm7
+; v26 = v35 & v3
+%line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm3
+	pand xmm0, xmm5
+; v52 = v43 & v0
+%line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
+; v26 = v54 ^ v26
+%line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm0
+; v52 = v26 ^ v52
+%line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm2, xmm1
+; v26 = v35 & v6
+%line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 416], xmm2
+	pand xmm3, xmm7
+; v54 = v43 & v3
+%line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
+; v54 = v26 ^ v54
+%line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm0
+; v26 = v43 & v6
+%line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 432], xmm3
+	movdqu [esp + 352], xmm6
+	pand xmm6, xmm7
+; v41 = v46 & v10
+%line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 448], xmm6
+	movdqu xmm5, [esp + 272]
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 160]
+	pand xmm0, xmm3
+; v53 = v46 & v13
+%line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 464], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 208]
+	pand xmm1, xmm2
+; v49 = v40 & v10
+%line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm6, [esp + 336]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
+; v49 = v53 ^ v49
+%line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm1, xmm0
+; v53 = v46 & v16
+%line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 480], xmm1
+	movdqu xmm4, [esp + 256]
+	pand xmm5, xmm4
+; v50 = v40 & v13
+%line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
+; v51 = v48 & v10
+%line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm1, [esp + 128]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
+; v50 = v53 ^ v50
+%line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v51 = v50 ^ v51
+%line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v50 = v40 & v16
+%line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 496], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
+; v53 = v48 & v13
+%line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
+; v53 = v50 ^ v53
+%line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v50 = v48 & v16
+%line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 512], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
+; v39 = v47 ^ v46
+%line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 528], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm5, [esp + 272]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
+; v18 = v35 ^ v40
+%line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
+; v20 = v43 ^ v48
+%line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v59 = v0 ^ v10
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 0]
-	movdqu xmm4, [esp + 160]
-	pxor xmm0, xmm4
-	movdqu [esp + 528], xmm0
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v23 = v3 ^ v13
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 48]
-	movdqu xmm4, [esp + 208]
-	pxor xmm0, xmm4
-	movdqu [esp + 576], xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v33 = v6 ^ v16
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 96]
-	movdqu xmm4, [esp + 256]
 	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
 ; v30 = v39 & v59
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 528]
-	pand xmm0, xmm6
-	movdqu [esp + 592], xmm0
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
 ; v34 = v39 & v23
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 576]
-	pand xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 544], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v36 = v18 & v59
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
-	movdqu [esp + 560], xmm0
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
 ; v36 = v34 ^ v36
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	movdqu xmm6, [esp + 560]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
+	pxor xmm7, xmm4
 ; v39 = v39 & v33
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm3, xmm4
+	movdqu [esp + 560], xmm7
+	pand xmm5, xmm0
 ; v34 = v18 & v23
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v59 = v20 & v59
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm7, [esp + 528]
-	pand xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
 ; v34 = v39 ^ v34
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm3, xmm0
+	pxor xmm5, xmm7
 ; v59 = v34 ^ v59
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	pxor xmm3, xmm0
-	movdqu [esp + 528], xmm3
+	pxor xmm5, xmm4
 ; v18 = v18 & v33
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm4
+	pand xmm6, xmm0
 ; v23 = v20 & v23
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm3, [esp + 576]
-	pand xmm0, xmm3
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v23 = v18 ^ v23
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm6, xmm3
 ; v33 = v20 & v33
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 512]
-	pand xmm3, xmm4
+	pand xmm1, xmm0
 ; v30 = v30 ^ v24
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm4, [esp + 592]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 544]
+	movdqu xmm0, [esp + 384]
+	pxor xmm3, xmm0
 ; v30 = v30 ^ v41
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm4, xmm0
-	movdqu [esp + 592], xmm4
+	movdqu xmm2, [esp + 464]
+	pxor xmm3, xmm2
 ; v36 = v36 ^ v55
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm6, xmm0
+	movdqu xmm4, [esp + 560]
+	movdqu xmm0, [esp + 400]
+	pxor xmm4, xmm0
 ; v36 = v36 ^ v49
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm6, xmm0
+	movdqu xmm0, [esp + 480]
+	pxor xmm4, xmm0
 ; v59 = v59 ^ v52
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm4, [esp + 384]
-	pxor xmm0, xmm4
+	movdqu xmm0, [esp + 416]
+	pxor xmm5, xmm0
 ; v59 = v59 ^ v51
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 464]
-	pxor xmm0, xmm4
-	movdqu [esp + 528], xmm0
+	movdqu xmm0, [esp + 496]
+	pxor xmm5, xmm0
 ; v23 = v23 ^ v54
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 400]
-	pxor xmm2, xmm7
+	movdqu [esp + 464], xmm5
+	movdqu xmm5, [esp + 432]
+	pxor xmm6, xmm5
 ; v23 = v23 ^ v53
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm2, xmm0
+	movdqu xmm0, [esp + 512]
+	pxor xmm6, xmm0
 ; v33 = v33 ^ v26
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
-	pxor xmm3, xmm4
+	movdqu xmm0, [esp + 448]
+	pxor xmm1, xmm0
 ; v33 = v33 ^ v50
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm3, xmm0
+	movdqu xmm7, [esp + 528]
+	pxor xmm1, xmm7
 ; v54 = v30 ^ v54
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	pxor xmm3, xmm5
 ; v26 = v36 ^ v26
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pxor xmm0, xmm4
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 432], xmm3
+	pxor xmm4, xmm0
 ; v41 = v23 ^ v41
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm2, xmm0
-	movdqu [esp + 432], xmm2
+	movdqu [esp + 448], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
 ; v49 = v33 ^ v49
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm3, xmm0
-	movdqu [esp + 448], xmm3
+	movdqu [esp + 544], xmm0
+	movdqu xmm0, [esp + 480]
+	pxor xmm1, xmm0
 ; v33 = v44 & v1
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm3, [esp + 16]
-	pand xmm0, xmm3
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 480], xmm1
+	movdqu xmm3, [esp + 320]
+	movdqa xmm0, xmm3
+	movdqu xmm4, [esp + 16]
+	pand xmm0, xmm4
 ; v23 = v44 & v4
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm4, [esp + 64]
-	pand xmm0, xmm4
+	movdqu [esp + 560], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm5, [esp + 64]
+	pand xmm1, xmm5
 ; v36 = v15 & v1
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	pand xmm2, xmm3
+	movdqu xmm2, [esp + 32]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
 ; v36 = v23 ^ v36
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 544], xmm0
+	pxor xmm1, xmm0
 ; v23 = v44 & v7
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
+	movdqu [esp + 576], xmm1
+	movdqu xmm7, [esp + 112]
+	pand xmm3, xmm7
 ; v30 = v15 & v4
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
 ; v20 = v8 & v1
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 272]
-	movdqu xmm4, [esp + 16]
-	pand xmm3, xmm4
+	movdqu xmm6, [esp + 304]
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
 ; v30 = v23 ^ v30
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
+	pxor xmm3, xmm0
 ; v20 = v30 ^ v20
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 560], xmm0
+	pxor xmm3, xmm1
 ; v30 = v15 & v7
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm3, [esp + 112]
-	pand xmm0, xmm3
+	movdqu [esp + 592], xmm3
+	pand xmm2, xmm7
 ; v23 = v8 & v4
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	movdqu xmm4, [esp + 64]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v23 = v30 ^ v23
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 576], xmm0
+	pxor xmm2, xmm0
 ; v30 = v8 & v7
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm3
-	movdqu [esp + 592], xmm0
+	movdqu [esp + 608], xmm2
+	pand xmm6, xmm7
 ; v18 = v17 & v11
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
+	movdqu [esp + 624], xmm6
+	movdqu xmm5, [esp + 240]
+	movdqa xmm0, xmm5
 	movdqu xmm3, [esp + 176]
 	pand xmm0, xmm3
-	movdqu [esp + 608], xmm0
 ; v34 = v17 & v14
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm4, [esp + 224]
-	pand xmm0, xmm4
+	movdqu [esp + 640], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 224]
+	pand xmm1, xmm2
 ; v39 = v57 & v11
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 80]
-	pand xmm2, xmm3
+	movdqu xmm6, [esp + 288]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v39 = v34 ^ v39
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 624], xmm0
+	pxor xmm1, xmm0
 ; v34 = v17 & v9
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm2, [esp + 144]
-	pand xmm0, xmm2
+	movdqu [esp + 656], xmm1
+	movdqu xmm4, [esp + 144]
+	pand xmm5, xmm4
 ; v32 = v57 & v14
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 80]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v42 = v5 & v11
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	movdqu xmm4, [esp + 176]
-	pand xmm3, xmm4
+	movdqu xmm1, [esp + 192]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
 ; v32 = v34 ^ v32
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
+	pxor xmm5, xmm0
 ; v42 = v32 ^ v42
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 640], xmm0
+	pxor xmm5, xmm7
 ; v32 = v57 & v9
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm3, [esp + 144]
-	pand xmm0, xmm3
+	movdqu [esp + 672], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
 ; v34 = v5 & v14
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 32]
-	movdqu xmm4, [esp + 224]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v34 = v32 ^ v34
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 656], xmm0
+	pxor xmm5, xmm0
 ; v32 = v5 & v9
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pand xmm0, xmm3
-	movdqu [esp + 672], xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v45 = v44 ^ v17
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm3, xmm5
-	movdqu xmm0, [esp + 128]
-	pxor xmm3, xmm0
+	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm5, [esp + 240]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v37 = v15 ^ v57
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	movdqu xmm0, [esp + 80]
-	pxor xmm2, xmm0
+	movdqu xmm0, [esp + 32]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v29 = v8 ^ v5
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm4, [esp + 32]
-	pxor xmm0, xmm4
-	movdqu [esp + 688], xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v38 = v1 ^ v11
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 16]
-	movdqu xmm4, [esp + 176]
-	pxor xmm0, xmm4
-	movdqu [esp + 704], xmm0
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v31 = v4 ^ v14
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 64]
-	movdqu xmm4, [esp + 224]
-	pxor xmm0, xmm4
-	movdqu [esp + 752], xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v27 = v7 ^ v9
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 112]
-	movdqu xmm4, [esp + 144]
 	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
 ; v28 = v45 & v38
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 704]
-	pand xmm0, xmm6
-	movdqu [esp + 768], xmm0
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
 ; v19 = v45 & v31
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 752]
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 720], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v22 = v37 & v38
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
-	movdqu [esp + 736], xmm0
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
 ; v22 = v19 ^ v22
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm6, [esp + 736]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
+	pxor xmm7, xmm4
 ; v45 = v45 & v27
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm3, xmm4
+	movdqu [esp + 736], xmm7
+	pand xmm5, xmm0
 ; v19 = v37 & v31
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v38 = v29 & v38
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm7, [esp + 704]
-	pand xmm0, xmm7
-	movdqu [esp + 704], xmm0
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
 ; v19 = v45 ^ v19
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm3, xmm0
+	pxor xmm5, xmm7
 ; v38 = v19 ^ v38
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm3, xmm0
-	movdqu [esp + 704], xmm3
+	pxor xmm5, xmm4
 ; v37 = v37 & v27
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm4
+	pand xmm6, xmm0
 ; v31 = v29 & v31
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm3, [esp + 752]
-	pand xmm0, xmm3
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v31 = v37 ^ v31
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm6, xmm3
 ; v27 = v29 & v27
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 688]
-	pand xmm3, xmm4
+	pand xmm1, xmm0
 ; v28 = v28 ^ v33
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm4, [esp + 768]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 720]
+	movdqu xmm0, [esp + 560]
+	pxor xmm3, xmm0
 ; v28 = v28 ^ v18
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm4, xmm0
-	movdqu [esp + 768], xmm4
+	movdqu xmm2, [esp + 640]
+	pxor xmm3, xmm2
 ; v22 = v22 ^ v36
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm6, xmm0
+	movdqu xmm4, [esp + 736]
+	movdqu xmm0, [esp + 576]
+	pxor xmm4, xmm0
 ; v22 = v22 ^ v39
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm6, xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm4, xmm0
 ; v38 = v38 ^ v20
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	movdqu xmm4, [esp + 560]
-	pxor xmm0, xmm4
+	movdqu xmm0, [esp + 592]
+	pxor xmm5, xmm0
 ; v38 = v38 ^ v42
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 640]
-	pxor xmm0, xmm4
-	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
 ; v31 = v31 ^ v23
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 576]
-	pxor xmm2, xmm7
+	movdqu [esp + 640], xmm5
+	movdqu xmm5, [esp + 608]
+	pxor xmm6, xmm5
 ; v31 = v31 ^ v34
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm2, xmm0
+	movdqu xmm0, [esp + 688]
+	pxor xmm6, xmm0
 ; v27 = v27 ^ v30
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 592]
-	pxor xmm3, xmm4
+	movdqu xmm0, [esp + 624]
+	pxor xmm1, xmm0
 ; v27 = v27 ^ v32
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm3, xmm0
+	movdqu xmm7, [esp + 704]
+	pxor xmm1, xmm7
 ; v23 = v28 ^ v23
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm0, xmm7
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm5
 ; v30 = v22 ^ v30
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pxor xmm0, xmm4
-	movdqu [esp + 592], xmm0
+	movdqu [esp + 608], xmm3
+	pxor xmm4, xmm0
 ; v18 = v31 ^ v18
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm2, xmm0
-	movdqu [esp + 608], xmm2
+	movdqu [esp + 624], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
 ; v39 = v27 ^ v39
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm3, xmm0
-	movdqu [esp + 624], xmm3
+	movdqu [esp + 720], xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm1, xmm0
 ; v44 = v47 ^ v44
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm5
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 656], xmm1
+	movdqu xmm3, [esp + 368]
+	movdqu xmm0, [esp + 320]
+	pxor xmm3, xmm0
 ; v15 = v35 ^ v15
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
+	movdqu xmm1, [esp + 80]
+	movdqu xmm0, [esp + 32]
 	pxor xmm1, xmm0
 ; v8 = v43 ^ v8
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm2, [esp + 272]
-	pxor xmm0, xmm2
-	movdqu [esp + 272], xmm0
+	movdqu xmm2, [esp + 352]
+	movdqu xmm0, [esp + 304]
+	pxor xmm2, xmm0
 ; v17 = v46 ^ v17
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 128]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu xmm0, [esp + 272]
+	movdqu xmm4, [esp + 240]
+	pxor xmm0, xmm4
 ; v57 = v40 ^ v57
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm3, [esp + 80]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm4, [esp + 288]
+	pxor xmm0, xmm4
 ; v5 = v48 ^ v5
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm4, [esp + 32]
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 128]
+	movdqu xmm4, [esp + 192]
 	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
 ; v48 = v0 ^ v1
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm5, [esp + 16]
-	pxor xmm0, xmm5
-	movdqu [esp + 784], xmm0
+	movdqu [esp + 192], xmm0
+	movdqu xmm6, [esp + 0]
+	movdqu xmm0, [esp + 16]
+	pxor xmm6, xmm0
 ; v40 = v3 ^ v4
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu xmm5, [esp + 64]
-	pxor xmm0, xmm5
-	movdqu [esp + 32], xmm0
+	movdqu xmm5, [esp + 48]
+	movdqu xmm0, [esp + 64]
+	pxor xmm5, xmm0
 ; v46 = v6 ^ v7
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 112]
-	pxor xmm0, xmm5
-	movdqu [esp + 80], xmm0
+	movdqu xmm4, [esp + 96]
+	movdqu xmm0, [esp + 112]
+	pxor xmm4, xmm0
 ; v43 = v10 ^ v11
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 160]
-	movdqu xmm5, [esp + 176]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm7, [esp + 176]
+	pxor xmm0, xmm7
 ; v35 = v13 ^ v14
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 336], xmm0
 	movdqu xmm0, [esp + 208]
-	movdqu xmm6, [esp + 224]
-	pxor xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	movdqu xmm7, [esp + 224]
+	pxor xmm0, xmm7
 ; v47 = v16 ^ v9
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 352], xmm0
 	movdqu xmm0, [esp + 256]
-	movdqu xmm6, [esp + 144]
-	pxor xmm0, xmm6
-	movdqu [esp + 192], xmm0
+	movdqu xmm7, [esp + 144]
+	pxor xmm0, xmm7
 ; v27 = v44 & v48
 %line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm6, [esp + 784]
+	movdqu [esp + 368], xmm0
+	movdqa xmm0, xmm3
 	pand xmm0, xmm6
-	movdqu [esp + 240], xmm0
 ; v31 = v44 & v40
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 736], xmm0
+	movdqa xmm7, xmm3
+	pand xmm7, xmm5
 ; v22 = v15 & v48
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm6
 ; v22 = v31 ^ v22
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 288]
-	pxor xmm6, xmm0
-	movdqu [esp + 288], xmm6
+	pxor xmm7, xmm0
 ; v31 = v44 & v46
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 336]
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqu [esp + 752], xmm7
+	movdqu [esp + 32], xmm3
+	pand xmm3, xmm4
 ; v28 = v15 & v40
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	pand xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	pand xmm0, xmm5
 ; v29 = v8 & v48
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	movdqu xmm0, [esp + 784]
-	pand xmm7, xmm0
+	movdqa xmm7, xmm2
+	pand xmm7, xmm6
+	movdqu [esp + 288], xmm6
 ; v28 = v31 ^ v28
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm6, xmm0
+	pxor xmm3, xmm0
 ; v29 = v28 ^ v29
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 304], xmm6
+	pxor xmm3, xmm7
 ; v28 = v15 & v46
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 80]
-	pand xmm0, xmm6
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 768], xmm3
+	movdqu [esp + 80], xmm1
+	pand xmm1, xmm4
 ; v31 = v8 & v40
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	movdqu xmm0, [esp + 32]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+	movdqu [esp + 304], xmm5
 ; v31 = v28 ^ v31
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	pxor xmm1, xmm0
 ; v28 = v8 & v46
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm6
-	movdqu [esp + 688], xmm0
+	movdqu [esp + 784], xmm1
+	movdqu [esp + 128], xmm2
+	pand xmm2, xmm4
+	movdqu [esp + 320], xmm4
 ; v37 = v17 & v43
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 800], xmm2
+	movdqu xmm5, [esp + 240]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 336]
+	pand xmm0, xmm4
 ; v19 = v17 & v35
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm6, [esp + 128]
-	pand xmm0, xmm6
+	movdqu [esp + 336], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 352]
+	pand xmm1, xmm2
 ; v45 = v57 & v43
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm5
+	movdqu xmm6, [esp + 272]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm4
 ; v45 = v19 ^ v45
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 736], xmm0
+	pxor xmm1, xmm0
 ; v19 = v17 & v47
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	movdqu xmm0, [esp + 192]
-	pand xmm7, xmm0
+	movdqu [esp + 272], xmm1
+	movdqu xmm3, [esp + 368]
+	pand xmm5, xmm3
 ; v21 = v57 & v35
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 752], xmm0
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v25 = v5 & v43
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm5
+	movdqu xmm1, [esp + 192]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm4
 ; v21 = v19 ^ v21
 %line 696+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 752]
-	pxor xmm7, xmm6
+	pxor xmm5, xmm0
 ; v25 = v21 ^ v25
 %line 697+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 752], xmm7
+	pxor xmm5, xmm7
 ; v21 = v57 & v47
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 192]
-	pand xmm0, xmm6
-	movdqu [esp + 192], xmm0
+	movdqu [esp + 192], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm3
 ; v19 = v5 & v35
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm4
-	movdqu xmm0, [esp + 128]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v19 = v21 ^ v19
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm7
-	movdqu [esp + 192], xmm0
+	pxor xmm5, xmm0
 ; v21 = v5 & v47
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 768], xmm0
+	movdqu [esp + 352], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
 ; v17 = v44 ^ v17
 %line 702+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu [esp + 368], xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm5, [esp + 240]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v57 = v15 ^ v57
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm3
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v5 = v8 ^ v5
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm4
-	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 128]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v43 = v48 ^ v43
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pxor xmm0, xmm5
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v35 = v40 ^ v35
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	movdqu xmm0, [esp + 128]
-	pxor xmm3, xmm0
-; v47 = v46 ^ v47
-%line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqa xmm5, xmm6
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v46 = v17 & v43
-%line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
-; v40 = v17 & v35
-%line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm3
-	movdqu [esp + 32], xmm0
-; v48 = v57 & v43
-%line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
-	movdqu [esp + 80], xmm0
-; v48 = v40 ^ v48
-%line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 80]
-	pxor xmm0, xmm7
-; v17 = v17 & v47
-%line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm5
-; v40 = v57 & v35
-%line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm1
-	pand xmm7, xmm3
-	movdqu [esp + 32], xmm7
-; v43 = v5 & v43
-%line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pand xmm7, xmm4
-; v40 = v17 ^ v40
-%line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	pxor xmm2, xmm4
-; v43 = v40 ^ v43
-%line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 912], xmm2
-; v57 = v57 & v47
-%line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm5
-; v35 = v5 & v35
-%line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	pand xmm2, xmm3
-; v35 = v57 ^ v35
-%line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm2
-	movdqa xmm2, xmm1
-; v47 = v5 & v47
-%line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	pand xmm1, xmm5
-; v46 = v46 ^ v27
-%line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 240]
-	pxor xmm6, xmm3
-; v46 = v46 ^ v37
-%line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 720]
-	pxor xmm6, xmm3
-; v48 = v48 ^ v22
-%line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 288]
-	pxor xmm0, xmm3
-; v48 = v48 ^ v45
-%line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 736]
-	pxor xmm0, xmm3
-; v43 = v43 ^ v29
-%line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 304]
-	movdqu xmm4, [esp + 912]
-	pxor xmm4, xmm3
-; v43 = v43 ^ v25
-%line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 752]
-	pxor xmm4, xmm3
-	movdqu [esp + 912], xmm4
-; v35 = v35 ^ v31
-%line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 320]
-	pxor xmm2, xmm4
-; v35 = v35 ^ v19
-%line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 192]
-	pxor xmm2, xmm3
-; v47 = v47 ^ v28
-%line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 688]
-	pxor xmm1, xmm3
-; v47 = v47 ^ v21
-%line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 768]
-	pxor xmm1, xmm5
-; v31 = v46 ^ v31
-%line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm4
-; v28 = v48 ^ v28
-%line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v37 = v35 ^ v37
-%line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm2, [esp + 720]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
+; v47 = v46 ^ v47
+%line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 320]
+	pxor xmm0, xmm3
+; v46 = v17 & v43
+%line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm5
+	pand xmm3, xmm4
+; v40 = v17 & v35
+%line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm3
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
+; v48 = v57 & v43
+%line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm6
+	pand xmm3, xmm4
+; v48 = v40 ^ v48
+%line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm3
+; v17 = v17 & v47
+%line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 80], xmm7
+	pand xmm5, xmm0
+; v40 = v57 & v35
+%line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
+; v43 = v5 & v43
+%line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm1
+	pand xmm3, xmm4
+; v40 = v17 ^ v40
+%line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v43 = v40 ^ v43
+%line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm3
+; v57 = v57 & v47
+%line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm6, xmm0
+; v35 = v5 & v35
+%line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
+; v35 = v57 ^ v35
+%line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm3
+; v47 = v5 & v47
+%line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm1, xmm0
+	movdqa xmm2, xmm1
+; v46 = v46 ^ v27
+%line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 32]
+	movdqu xmm0, [esp + 736]
+	pxor xmm3, xmm0
+; v46 = v46 ^ v37
+%line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 336]
+	pxor xmm3, xmm7
+; v48 = v48 ^ v22
+%line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 80]
+	movdqu xmm0, [esp + 752]
+	pxor xmm4, xmm0
+; v48 = v48 ^ v45
+%line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 272]
+	pxor xmm4, xmm0
+; v43 = v43 ^ v29
+%line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 768]
+	pxor xmm5, xmm0
+; v43 = v43 ^ v25
+%line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 192]
+	pxor xmm5, xmm0
+; v35 = v35 ^ v31
+%line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 32], xmm5
+	movdqu xmm5, [esp + 784]
+	pxor xmm6, xmm5
+; v35 = v35 ^ v19
+%line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 352]
+	pxor xmm6, xmm0
+; v47 = v47 ^ v28
+%line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm1, [esp + 800]
+	pxor xmm2, xmm1
+; v47 = v47 ^ v21
+%line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 368]
+	pxor xmm2, xmm0
+; v31 = v46 ^ v31
+%line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v28 = v48 ^ v28
+%line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm4, xmm1
+; v37 = v35 ^ v37
+%line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm7
 ; v45 = v47 ^ v45
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm1, [esp + 736]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
+	movdqu xmm1, [esp + 272]
+	pxor xmm2, xmm1
 ; v27 = v27 ^ v24
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm4, [esp + 352]
-	pxor xmm0, xmm4
+	movdqu xmm5, [esp + 736]
+	movdqu xmm1, [esp + 384]
+	pxor xmm5, xmm1
 ; v27 = v27 ^ v33
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 512]
-	pxor xmm0, xmm4
-	movdqu [esp + 240], xmm0
+	movdqu xmm1, [esp + 560]
+	pxor xmm5, xmm1
 ; v22 = v22 ^ v55
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm4, [esp + 368]
-	pxor xmm0, xmm4
+	movdqu xmm7, [esp + 752]
+	movdqu xmm1, [esp + 400]
+	pxor xmm7, xmm1
 ; v22 = v22 ^ v36
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 544]
-	pxor xmm0, xmm4
-	movdqu [esp + 288], xmm0
+	movdqu xmm1, [esp + 576]
+	pxor xmm7, xmm1
 ; v29 = v29 ^ v52
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm4, [esp + 384]
-	pxor xmm0, xmm4
+	movdqu [esp + 752], xmm7
+	movdqu xmm1, [esp + 768]
+	movdqu xmm7, [esp + 416]
+	pxor xmm1, xmm7
 ; v29 = v29 ^ v20
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 560]
-	pxor xmm0, xmm4
-	movdqu [esp + 304], xmm0
+	movdqu xmm7, [esp + 592]
+	pxor xmm1, xmm7
 ; v31 = v31 ^ v54
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 432]
+	pxor xmm3, xmm7
 ; v31 = v31 ^ v23
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 608]
+	pxor xmm3, xmm7
 ; v28 = v28 ^ v26
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm3, xmm0
+	movdqu [esp + 80], xmm3
+	movdqu xmm3, [esp + 448]
+	pxor xmm4, xmm3
 ; v28 = v28 ^ v30
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm3, xmm0
+	movdqu xmm3, [esp + 624]
+	pxor xmm4, xmm3
 ; v43 = v43 ^ v59
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm4, [esp + 912]
-	pxor xmm4, xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm3, [esp + 32]
+	movdqu xmm4, [esp + 464]
+	pxor xmm3, xmm4
 ; v43 = v43 ^ v38
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm4, xmm0
-	movdqu [esp + 912], xmm4
+	movdqu xmm4, [esp + 640]
+	pxor xmm3, xmm4
 ; v37 = v37 ^ v41
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 432]
-	pxor xmm2, xmm4
+	movdqu [esp + 32], xmm3
+	movdqu xmm3, [esp + 544]
+	pxor xmm6, xmm3
 ; v37 = v37 ^ v18
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm2, xmm0
+	movdqu xmm4, [esp + 720]
+	pxor xmm6, xmm4
 ; v45 = v45 ^ v49
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 448]
-	pxor xmm1, xmm5
+	movdqu [esp + 240], xmm6
+	movdqu xmm6, [esp + 480]
+	pxor xmm2, xmm6
 ; v45 = v45 ^ v39
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm1, xmm0
+	movdqu xmm4, [esp + 656]
+	pxor xmm2, xmm4
 ; v25 = v25 ^ v51
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 752]
-	movdqu xmm0, [esp + 464]
-	pxor xmm7, xmm0
+	movdqu [esp + 272], xmm2
+	movdqu xmm2, [esp + 192]
+	movdqu xmm7, [esp + 496]
+	pxor xmm2, xmm7
 ; v25 = v25 ^ v42
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm7, xmm0
-	movdqu [esp + 752], xmm7
+	movdqu xmm4, [esp + 672]
+	pxor xmm2, xmm4
 ; v19 = v19 ^ v53
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	movdqu xmm0, [esp + 480]
-	pxor xmm7, xmm0
+	movdqu [esp + 192], xmm2
+	movdqu xmm4, [esp + 352]
+	movdqu xmm2, [esp + 512]
+	pxor xmm4, xmm2
 ; v19 = v19 ^ v34
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm7, xmm0
-	movdqu [esp + 192], xmm7
+	movdqu xmm2, [esp + 688]
+	pxor xmm4, xmm2
 ; v21 = v21 ^ v50
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 768]
-	movdqu xmm0, [esp + 496]
-	pxor xmm7, xmm0
+	movdqu [esp + 352], xmm4
+	movdqu xmm4, [esp + 528]
+	pxor xmm0, xmm4
 ; v21 = v21 ^ v32
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm7, xmm0
+	movdqu xmm2, [esp + 704]
+	pxor xmm0, xmm2
 ; v41 = v27 ^ v41
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm4
-	movdqu [esp + 32], xmm0
+	pxor xmm5, xmm3
 ; v49 = v22 ^ v49
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm5
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 288], xmm5
+	movdqu xmm3, [esp + 752]
+	pxor xmm3, xmm6
 ; v51 = v29 ^ v51
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm4, [esp + 464]
-	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 304], xmm3
+	pxor xmm1, xmm7
 ; v53 = v31 ^ v53
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm6, xmm0
+	movdqu [esp + 320], xmm1
+	movdqu xmm1, [esp + 80]
+	movdqu xmm3, [esp + 512]
+	pxor xmm1, xmm3
+	movdqa xmm3, xmm1
 ; v50 = v28 ^ v50
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm3, xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm1, xmm4
+	movdqa xmm4, xmm1
 ; v33 = v37 ^ v33
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 240]
+	movdqu xmm5, [esp + 560]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v36 = v45 ^ v36
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 272]
+	movdqu xmm6, [esp + 576]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v20 = v25 ^ v20
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm4, [esp + 560]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm1, [esp + 192]
+	movdqu xmm7, [esp + 592]
+	pxor xmm1, xmm7
 ; v23 = v19 ^ v23
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm5, [esp + 576]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 80], xmm1
+	movdqu xmm1, [esp + 352]
+	movdqu xmm7, [esp + 608]
+	pxor xmm1, xmm7
 ; v30 = v21 ^ v30
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm7
-	movdqu xmm7, [esp + 592]
+	movdqu xmm7, [esp + 624]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 672]
-	pxor xmm1, xmm7
+	pxor xmm6, xmm2
 ; v32 = v50 ^ v32
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm7
-	movdqu [esp + 192], xmm3
+	pxor xmm4, xmm2
 ; v33 = v33 ^ v34
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 656]
-	pxor xmm2, xmm3
+	movdqu xmm2, [esp + 688]
+	pxor xmm5, xmm2
 ; v34 = v53 ^ v34
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm3
+	pxor xmm3, xmm2
 ; v43 = v43 ^ v42
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 640]
-	movdqu xmm3, [esp + 912]
-	pxor xmm3, xmm7
-	movdqu [esp + 912], xmm3
+	movdqu xmm2, [esp + 32]
+	movdqu xmm7, [esp + 672]
+	pxor xmm2, xmm7
 ; v42 = v51 ^ v42
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 128]
-	pxor xmm3, xmm7
-	movdqu [esp + 128], xmm3
+	movdqu [esp + 32], xmm2
+	movdqu xmm2, [esp + 320]
+	pxor xmm2, xmm7
 ; v32 = v32 ^ v39
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 192]
-	movdqu xmm7, [esp + 624]
-	pxor xmm3, xmm7
-	movdqu [esp + 192], xmm3
+	movdqu xmm7, [esp + 656]
+	pxor xmm4, xmm7
 ; v39 = v49 ^ v39
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 80]
-	pxor xmm3, xmm7
-	movdqu [esp + 240], xmm3
+	movdqu [esp + 128], xmm4
+	movdqu xmm4, [esp + 304]
+	pxor xmm4, xmm7
 ; v34 = v34 ^ v18
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 608]
-	pxor xmm6, xmm7
+	movdqu xmm7, [esp + 720]
+	pxor xmm3, xmm7
 ; v18 = v41 ^ v18
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
+	movdqu [esp + 192], xmm3
+	movdqu xmm3, [esp + 288]
 	pxor xmm3, xmm7
-	movdqu [esp + 272], xmm3
 ; v42 = v42 ^ v38
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 128]
-	movdqu xmm7, [esp + 704]
-	pxor xmm3, xmm7
-	movdqu [esp + 128], xmm3
+	movdqu xmm7, [esp + 640]
+	pxor xmm2, xmm7
 ; v38 = v59 ^ v38
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 528]
-	pxor xmm3, xmm7
-	movdqu [esp + 288], xmm3
+	movdqu [esp + 240], xmm2
+	movdqu xmm2, [esp + 464]
+	pxor xmm2, xmm7
+	movdqa xmm7, xmm2
 ; v39 = v39 ^ v30
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 240]
-	pxor xmm3, xmm0
-	movdqu [esp + 240], xmm3
+	pxor xmm4, xmm0
 ; v30 = v26 ^ v30
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 416]
-	pxor xmm3, xmm0
+	movdqu xmm2, [esp + 448]
+	pxor xmm2, xmm0
 ; v18 = v18 ^ v23
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm5
-	movdqu [esp + 272], xmm0
+	pxor xmm3, xmm1
 ; v23 = v54 ^ v23
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm0, xmm5
-	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm1
 ; v38 = v38 ^ v20
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm4
-	movdqu [esp + 288], xmm0
+	movdqu xmm1, [esp + 80]
+	pxor xmm7, xmm1
 ; v20 = v52 ^ v20
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm4
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 288], xmm7
+	movdqu xmm7, [esp + 416]
+	pxor xmm7, xmm1
 ; v30 = v30 ^ v36
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm0, xmm1
-	movdqu [esp + 304], xmm0
+	pxor xmm2, xmm6
 ; v36 = v55 ^ v36
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm0, xmm1
-	movdqu [esp + 368], xmm0
+	movdqu xmm1, [esp + 400]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v23 = v23 ^ v33
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm2
-	movdqu [esp + 320], xmm0
+	pxor xmm0, xmm5
 ; v33 = v24 ^ v33
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	pxor xmm0, xmm2
-	movdqu [esp + 352], xmm0
+	movdqu xmm1, [esp + 384]
+	pxor xmm1, xmm5
 ; v24 = v33 ^ v18
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	pxor xmm0, xmm1
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 368], xmm1
+	pxor xmm1, xmm3
+	movdqu [esp + 272], xmm3
 ; v55 = v36 ^ v39
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm1, [esp + 240]
-	pxor xmm0, xmm1
-	movdqu [esp + 928], xmm0
+	movdqu [esp + 352], xmm6
+	pxor xmm6, xmm4
+	movdqu [esp + 80], xmm4
 ; v52 = v20 ^ v42
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm1, [esp + 128]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
+	movdqu [esp + 336], xmm7
+	movdqu xmm3, [esp + 240]
+	pxor xmm7, xmm3
 ; v52 = v52 ^ v43
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 912]
-	pxor xmm1, xmm3
+	movdqu xmm4, [esp + 32]
+	pxor xmm7, xmm4
 ; v54 = v23 ^ v34
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm6
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 416], xmm7
+	movdqa xmm5, xmm0
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 192]
+	pxor xmm5, xmm0
 ; v26 = v30 ^ v32
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm2, [esp + 192]
-	pxor xmm0, xmm2
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 304], xmm2
+	movdqu xmm0, [esp + 128]
+	pxor xmm2, xmm0
 ; v59 = v38 ^ v43
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	pxor xmm0, xmm4
+	movdqa xmm7, xmm0
 ; v24 = v24 ^ v54
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	movdqu xmm4, [esp + 400]
-	pxor xmm0, xmm4
-	movdqu [esp + 384], xmm0
+	pxor xmm1, xmm5
 ; v41 = v43 ^ v42
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 912]
-	movdqu xmm4, [esp + 128]
-	pxor xmm0, xmm4
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 432], xmm5
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm3
+	movdqa xmm4, xmm0
 ; v55 = v55 ^ v26
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
-	movdqu xmm0, [esp + 928]
-	pxor xmm0, xmm4
+	pxor xmm6, xmm2
 ; v55 = v55 ^ v32
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 928], xmm0
+	movdqu xmm5, [esp + 128]
+	pxor xmm6, xmm5
 ; v49 = v18 ^ v34
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm6
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm6
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 192]
+	pxor xmm6, xmm0
 ; v52 = v52 ^ v59
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm3
+	movdqu xmm3, [esp + 416]
+	pxor xmm3, xmm7
 ; v51 = v39 ^ v32
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm2
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 464], xmm7
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm5
+	movdqa xmm7, xmm0
 ; v24 = v24 ^ v49
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 384]
-	movdqu xmm0, [esp + 448]
-	pxor xmm5, xmm0
+	pxor xmm1, xmm6
 ; v53 = v32 ^ v26
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm4
-	movdqu [esp + 480], xmm2
+	movdqu [esp + 496], xmm6
+	movdqa xmm0, xmm5
+	pxor xmm0, xmm2
+	movdqu [esp + 448], xmm2
+	movdqa xmm5, xmm0
 ; v41 = v41 ^ v52
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 432]
-	pxor xmm7, xmm1
+	pxor xmm4, xmm3
 ; v41 = v41 ^ v59
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm3
+	movdqu xmm6, [esp + 464]
+	pxor xmm4, xmm6
 ; v54 = v54 ^ v34
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm0, xmm6
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 480], xmm4
+	movdqu xmm2, [esp + 432]
+	movdqu xmm0, [esp + 192]
+	pxor xmm2, xmm0
 ; v55 = v55 ^ v51
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 464]
-	movdqu xmm0, [esp + 928]
-	pxor xmm0, xmm2
-	movdqu [esp + 928], xmm0
+	movdqu xmm4, [esp + 400]
+	pxor xmm4, xmm7
 ; v50 = v42 ^ v59
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 128]
-	pxor xmm4, xmm3
-	movdqu [esp + 496], xmm4
+	movdqu [esp + 512], xmm7
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm6
+	movdqa xmm7, xmm0
 ; v24 = v24 ^ v54
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 400]
-	pxor xmm5, xmm4
+	pxor xmm1, xmm2
 ; v59 = v59 ^ v52
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm1
+	movdqu [esp + 432], xmm2
+	pxor xmm6, xmm3
 ; v53 = v53 ^ v55
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 480]
-	pxor xmm4, xmm0
+	movdqu [esp + 416], xmm3
+	pxor xmm5, xmm4
 ; v53 = v53 ^ v51
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	movdqu xmm2, [esp + 512]
+	pxor xmm5, xmm2
 ; v49 = v49 ^ v34
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm0, xmm6
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 528], xmm5
+	movdqu xmm3, [esp + 496]
+	movdqu xmm0, [esp + 192]
+	pxor xmm3, xmm0
 ; v41 = v41 ^ v50
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm7, xmm0
-	movdqu [esp + 432], xmm7
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm7
 ; v26 = v26 ^ v51
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm0, xmm2
-	movdqu [esp + 416], xmm0
+	movdqu xmm5, [esp + 448]
+	pxor xmm5, xmm2
 ; v24 = v24 ^ v49
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm5, xmm0
-	movdqu [esp + 384], xmm5
+	pxor xmm1, xmm3
 ; v51 = v51 ^ v55
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 928]
-	pxor xmm2, xmm0
-	movdqu [esp + 464], xmm2
+	movdqu [esp + 496], xmm3
+	pxor xmm2, xmm4
 ; v59 = v59 ^ v41
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	movdqu [esp + 400], xmm4
+	pxor xmm6, xmm0
 ; v59 = v59 ^ v50
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm3, xmm0
+	movdqu [esp + 480], xmm0
+	pxor xmm6, xmm7
 ; v54 = v54 ^ v34
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm0, xmm6
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 464], xmm6
+	movdqu xmm0, [esp + 432]
+	movdqu xmm3, [esp + 192]
+	pxor xmm0, xmm3
 ; v53 = v53 ^ v26
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm4, xmm0
-	movdqu [esp + 480], xmm4
+	movdqu [esp + 432], xmm0
+	movdqu xmm0, [esp + 528]
+	pxor xmm0, xmm5
 ; v52 = v52 ^ v50
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm1, xmm0
+	movdqu [esp + 448], xmm5
+	movdqu [esp + 528], xmm0
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
 ; v21 = v24 & v33
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm4, [esp + 352]
+	movdqu [esp + 416], xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm4, [esp + 368]
 	pand xmm0, xmm4
-	movdqu [esp + 512], xmm0
 ; v19 = v24 & v36
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm5, [esp + 368]
-	pand xmm0, xmm5
+	movdqu [esp + 560], xmm0
+	movdqa xmm3, xmm1
+	movdqu xmm5, [esp + 352]
+	pand xmm3, xmm5
 ; v25 = v50 & v33
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 496]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm7
+	pand xmm0, xmm4
 ; v25 = v19 ^ v25
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 528], xmm0
+	pxor xmm3, xmm0
 ; v19 = v24 & v20
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 384]
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 576], xmm3
+	movdqa xmm3, xmm1
+	movdqu [esp + 384], xmm1
+	movdqu xmm6, [esp + 336]
+	pand xmm3, xmm6
 ; v45 = v50 & v36
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
+	movdqa xmm0, xmm7
 	pand xmm0, xmm5
 ; v37 = v51 & v33
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 464]
-	movdqu xmm5, [esp + 352]
-	pand xmm2, xmm5
+	movdqa xmm1, xmm2
+	pand xmm1, xmm4
 ; v45 = v19 ^ v45
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm3, xmm0
 ; v37 = v45 ^ v37
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 544], xmm4
+	pxor xmm3, xmm1
 ; v45 = v50 & v20
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	movdqu xmm4, [esp + 336]
-	pand xmm0, xmm4
+	movdqu [esp + 592], xmm3
+	movdqu [esp + 544], xmm7
+	pand xmm7, xmm6
 ; v19 = v51 & v36
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 464]
-	movdqu xmm5, [esp + 368]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
 ; v19 = v45 ^ v19
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 32], xmm0
+	pxor xmm7, xmm0
 ; v45 = v51 & v20
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pand xmm0, xmm4
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 608], xmm7
+	movdqu [esp + 512], xmm2
+	pand xmm2, xmm6
 ; v28 = v49 & v23
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm4, [esp + 320]
-	pand xmm0, xmm4
-	movdqu [esp + 560], xmm0
+	movdqu [esp + 624], xmm2
+	movdqu xmm5, [esp + 496]
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 320]
+	pand xmm0, xmm3
 ; v31 = v49 & v30
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm5, [esp + 304]
-	pand xmm0, xmm5
+	movdqu [esp + 640], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 304]
+	pand xmm1, xmm2
 ; v29 = v59 & v23
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm3
-	pand xmm2, xmm4
+	movdqu xmm6, [esp + 464]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v29 = v31 ^ v29
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 576], xmm0
+	pxor xmm1, xmm0
 ; v31 = v49 & v38
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 448]
-	movdqu xmm0, [esp + 288]
-	pand xmm4, xmm0
+	movdqu [esp + 656], xmm1
+	movdqu xmm4, [esp + 288]
+	pand xmm5, xmm4
 ; v22 = v59 & v30
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v27 = v55 & v23
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 928]
-	movdqu xmm5, [esp + 320]
-	pand xmm2, xmm5
+	movdqu xmm1, [esp + 400]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
 ; v22 = v31 ^ v22
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm5, xmm0
 ; v27 = v22 ^ v27
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 592], xmm4
+	pxor xmm5, xmm7
 ; v22 = v59 & v38
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm4, [esp + 288]
-	pand xmm0, xmm4
+	movdqu [esp + 672], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
 ; v31 = v55 & v30
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 928]
-	movdqu xmm5, [esp + 304]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v31 = v22 ^ v31
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 608], xmm0
+	pxor xmm5, xmm0
 ; v22 = v55 & v38
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 928]
+	movdqu [esp + 688], xmm5
+	movdqa xmm0, xmm1
 	pand xmm0, xmm4
-	movdqu [esp + 624], xmm0
 ; v47 = v24 ^ v49
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 384]
-	movdqu xmm0, [esp + 448]
-	pxor xmm4, xmm0
+	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 384]
+	movdqu xmm5, [esp + 496]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v35 = v50 ^ v59
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 496]
-	pxor xmm2, xmm3
+	movdqu xmm0, [esp + 544]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v48 = v51 ^ v55
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	movdqu xmm5, [esp + 928]
-	pxor xmm0, xmm5
-	movdqu [esp + 640], xmm0
+	movdqu xmm0, [esp + 512]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v46 = v33 ^ v23
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm5, [esp + 320]
-	pxor xmm0, xmm5
-	movdqu [esp + 656], xmm0
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v5 = v36 ^ v30
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm5, [esp + 304]
-	pxor xmm0, xmm5
-	movdqu [esp + 672], xmm0
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v57 = v20 ^ v38
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 288]
-	pxor xmm0, xmm5
-	movdqu [esp + 688], xmm0
+	pxor xmm0, xmm4
 ; v40 = v47 & v46
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 656]
-	pand xmm0, xmm5
-	movdqu [esp + 704], xmm0
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
 ; v17 = v47 & v5
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 672]
-	pand xmm0, xmm7
-	movdqu [esp + 672], xmm0
+	movdqu [esp + 720], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v8 = v35 & v46
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 720], xmm0
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
 ; v8 = v17 ^ v8
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	movdqu xmm5, [esp + 720]
-	pxor xmm0, xmm5
-	movdqu [esp + 672], xmm0
+	pxor xmm7, xmm4
 ; v47 = v47 & v57
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pand xmm4, xmm0
+	movdqu [esp + 736], xmm7
+	pand xmm5, xmm0
 ; v17 = v35 & v5
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v46 = v48 & v46
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	movdqu xmm5, [esp + 656]
-	pand xmm0, xmm5
-	movdqu [esp + 656], xmm0
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
 ; v17 = v47 ^ v17
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm4, xmm0
+	pxor xmm5, xmm7
 ; v46 = v17 ^ v46
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm4, xmm0
-	movdqu [esp + 656], xmm4
+	pxor xmm5, xmm4
 ; v35 = v35 & v57
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 688]
-	pand xmm2, xmm4
+	pand xmm6, xmm0
 ; v5 = v48 & v5
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	movdqa xmm5, xmm7
-	pand xmm0, xmm5
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v5 = v35 ^ v5
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 688], xmm2
+	pxor xmm6, xmm3
 ; v57 = v48 & v57
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 640]
-	pand xmm2, xmm4
+	pand xmm1, xmm0
 ; v40 = v40 ^ v21
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 704]
-	movdqu xmm0, [esp + 512]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 720]
+	movdqu xmm0, [esp + 560]
+	pxor xmm3, xmm0
 ; v40 = v40 ^ v28
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm4, xmm0
+	movdqu xmm2, [esp + 640]
+	pxor xmm3, xmm2
 ; v8 = v8 ^ v25
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 672]
-	movdqu xmm0, [esp + 528]
-	pxor xmm5, xmm0
+	movdqu xmm4, [esp + 736]
+	movdqu xmm0, [esp + 576]
+	pxor xmm4, xmm0
 ; v8 = v8 ^ v29
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm5, xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm4, xmm0
 ; v46 = v46 ^ v37
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 656]
-	movdqu xmm0, [esp + 544]
-	pxor xmm7, xmm0
+	movdqu xmm0, [esp + 592]
+	pxor xmm5, xmm0
 ; v46 = v46 ^ v27
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm7, xmm0
-	movdqu [esp + 656], xmm7
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
 ; v5 = v5 ^ v19
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 688]
-	movdqu xmm0, [esp + 32]
-	pxor xmm7, xmm0
+	movdqu [esp + 640], xmm5
+	movdqu xmm5, [esp + 608]
+	pxor xmm6, xmm5
 ; v5 = v5 ^ v31
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm7, xmm0
+	movdqu xmm0, [esp + 688]
+	pxor xmm6, xmm0
 ; v57 = v57 ^ v45
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm2, xmm0
+	movdqu xmm0, [esp + 624]
+	pxor xmm1, xmm0
 ; v57 = v57 ^ v22
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm2, xmm0
+	movdqu xmm7, [esp + 704]
+	pxor xmm1, xmm7
 ; v19 = v40 ^ v19
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm4, xmm0
-	movdqu [esp + 640], xmm4
+	pxor xmm3, xmm5
 ; v45 = v8 ^ v45
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm5, xmm0
-	movdqu [esp + 672], xmm5
+	movdqu [esp + 608], xmm3
+	pxor xmm4, xmm0
 ; v28 = v5 ^ v28
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm7, xmm0
-	movdqu [esp + 560], xmm7
+	movdqu [esp + 624], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
 ; v29 = v57 ^ v29
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm2, xmm0
-	movdqu [esp + 576], xmm2
+	movdqu [esp + 720], xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm1, xmm0
 ; v57 = v54 & v18
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
+	movdqu [esp + 656], xmm1
+	movdqu xmm3, [esp + 432]
+	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 272]
 	pand xmm0, xmm4
-	movdqu [esp + 688], xmm0
 ; v5 = v54 & v39
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm5, [esp + 240]
-	pand xmm0, xmm5
+	movdqu [esp + 736], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm5, [esp + 80]
+	pand xmm1, xmm5
 ; v8 = v41 & v18
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 432]
-	pand xmm2, xmm4
+	movdqu xmm2, [esp + 480]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
 ; v8 = v5 ^ v8
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 704], xmm0
+	pxor xmm1, xmm0
 ; v5 = v54 & v42
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 400]
-	movdqu xmm0, [esp + 128]
-	pand xmm4, xmm0
+	movdqu [esp + 752], xmm1
+	movdqu xmm7, [esp + 240]
+	pand xmm3, xmm7
 ; v40 = v41 & v39
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
+	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 ; v48 = v53 & v18
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 480]
-	movdqu xmm5, [esp + 272]
-	pand xmm2, xmm5
+	movdqu xmm6, [esp + 528]
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
 ; v40 = v5 ^ v40
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm3, xmm0
 ; v48 = v40 ^ v48
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 720], xmm4
+	pxor xmm3, xmm1
 ; v40 = v41 & v42
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm4, [esp + 128]
-	pand xmm0, xmm4
+	movdqu [esp + 768], xmm3
+	pand xmm2, xmm7
 ; v5 = v53 & v39
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 480]
-	movdqu xmm5, [esp + 240]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v5 = v40 ^ v5
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 736], xmm0
+	pxor xmm2, xmm0
 ; v40 = v53 & v42
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pand xmm0, xmm4
-	movdqu [esp + 752], xmm0
+	movdqu [esp + 784], xmm2
+	pand xmm6, xmm7
 ; v35 = v34 & v34
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm6
-	movdqu [esp + 768], xmm0
+	movdqu [esp + 800], xmm6
+	movdqu xmm3, [esp + 192]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm3
 ; v17 = v34 & v32
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm4, [esp + 192]
-	pand xmm0, xmm4
+	movdqu [esp + 816], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm2, [esp + 128]
+	pand xmm1, xmm2
 ; v47 = v52 & v34
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	pand xmm2, xmm6
+	movdqu xmm6, [esp + 416]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v47 = v17 ^ v47
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 784], xmm0
+	pxor xmm1, xmm0
 ; v17 = v34 & v43
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm2, [esp + 912]
-	pand xmm0, xmm2
+	movdqu [esp + 832], xmm1
+	movdqa xmm7, xmm3
+	movdqu xmm4, [esp + 32]
+	pand xmm7, xmm4
 ; v15 = v52 & v32
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	pand xmm2, xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v44 = v26 & v34
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
-	pand xmm4, xmm6
+	movdqu xmm1, [esp + 448]
+	movdqa xmm5, xmm1
+	pand xmm5, xmm3
 ; v15 = v17 ^ v15
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
+	pxor xmm7, xmm0
 ; v44 = v15 ^ v44
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 800], xmm0
+	pxor xmm7, xmm5
 ; v15 = v52 & v43
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm5, [esp + 912]
-	pand xmm0, xmm5
+	movdqu [esp + 848], xmm7
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
 ; v17 = v26 & v32
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 416]
-	movdqu xmm4, [esp + 192]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v17 = v15 ^ v17
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 816], xmm0
+	pxor xmm5, xmm0
 ; v15 = v26 & v43
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pand xmm0, xmm5
-	movdqu [esp + 832], xmm0
+	movdqu [esp + 864], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v58 = v54 ^ v34
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 400]
-	pxor xmm4, xmm6
+	movdqu [esp + 880], xmm0
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm3
+	movdqa xmm5, xmm0
 ; v62 = v41 ^ v52
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 432]
-	pxor xmm2, xmm1
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v60 = v53 ^ v26
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm5, [esp + 416]
-	pxor xmm0, xmm5
-	movdqu [esp + 848], xmm0
+	movdqu xmm0, [esp + 528]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v56 = v18 ^ v34
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm6
-	movdqu [esp + 864], xmm0
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v12 = v39 ^ v32
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm5, [esp + 192]
-	pxor xmm0, xmm5
-	movdqu [esp + 32], xmm0
-; v61 = v42 ^ v43
-%line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm5, [esp + 912]
-	pxor xmm0, xmm5
-	movdqu [esp + 880], xmm0
-; v2 = v58 & v56
-%line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 864]
-	pand xmm0, xmm5
-	movdqu [esp + 896], xmm0
-; v63 = v58 & v12
-%line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 32], xmm0
-; v64 = v62 & v56
-%line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 80], xmm0
-; v64 = v63 ^ v64
-%line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm5, [esp + 80]
-	pxor xmm0, xmm5
-	movdqu [esp + 32], xmm0
-; v58 = v58 & v61
-%line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 880]
-	pand xmm4, xmm0
-; v63 = v62 & v12
-%line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm7
-	movdqu [esp + 80], xmm0
-; v56 = v60 & v56
-%line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	movdqu xmm5, [esp + 864]
-	pand xmm0, xmm5
-	movdqu [esp + 864], xmm0
-; v63 = v58 ^ v63
-%line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 80]
-	pxor xmm4, xmm0
-; v56 = v63 ^ v56
-%line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 864]
-	pxor xmm4, xmm0
-	movdqu [esp + 80], xmm4
-; v62 = v62 & v61
-%line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 880]
-	pand xmm2, xmm4
-; v12 = v60 & v12
-%line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	movdqa xmm5, xmm7
-	pand xmm0, xmm5
-; v12 = v62 ^ v12
-%line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 864], xmm2
-; v61 = v60 & v61
-%line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 848]
-	pand xmm2, xmm4
-; v2 = v2 ^ v57
-%line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 896]
-	movdqu xmm0, [esp + 688]
-	pxor xmm4, xmm0
-; v2 = v2 ^ v35
-%line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm4, xmm0
-; v64 = v64 ^ v8
-%line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 32]
-	movdqu xmm0, [esp + 704]
-	pxor xmm5, xmm0
-; v64 = v64 ^ v47
-%line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pxor xmm5, xmm0
-; v56 = v56 ^ v48
-%line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 80]
-	movdqu xmm0, [esp + 720]
-	pxor xmm7, xmm0
-; v56 = v56 ^ v44
-%line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	pxor xmm7, xmm0
-	movdqu [esp + 80], xmm7
-; v12 = v12 ^ v5
-%line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 864]
-	movdqu xmm0, [esp + 736]
-	pxor xmm7, xmm0
-; v12 = v12 ^ v17
-%line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm7, xmm0
-; v61 = v61 ^ v40
-%line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pxor xmm2, xmm0
-; v61 = v61 ^ v15
-%line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	pxor xmm2, xmm0
-; v5 = v2 ^ v5
-%line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm4, xmm0
-	movdqu [esp + 32], xmm4
-; v40 = v64 ^ v40
-%line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pxor xmm5, xmm0
-	movdqu [esp + 736], xmm5
-; v35 = v12 ^ v35
-%line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm7, xmm0
-	movdqu [esp + 752], xmm7
-; v47 = v61 ^ v47
-%line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pxor xmm2, xmm0
-	movdqu [esp + 768], xmm2
-; v54 = v24 ^ v54
-%line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	movdqu xmm2, [esp + 400]
-	pxor xmm0, xmm2
-	movdqu [esp + 784], xmm0
-; v41 = v50 ^ v41
-%line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	movdqu xmm2, [esp + 432]
-	pxor xmm0, xmm2
-	movdqu [esp + 384], xmm0
-; v53 = v51 ^ v53
-%line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	movdqu xmm2, [esp + 480]
-	pxor xmm0, xmm2
-	movdqu [esp + 400], xmm0
-; v49 = v49 ^ v34
-%line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm0, xmm6
-	movdqu [esp + 448], xmm0
-; v52 = v59 ^ v52
-%line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm1
-; v26 = v55 ^ v26
-%line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 928]
-	movdqu xmm1, [esp + 416]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v18 = v33 ^ v18
-%line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm2, [esp + 272]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
+; v61 = v42 ^ v43
+%line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
+; v2 = v58 & v56
+%line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm5
+	pand xmm0, xmm3
+; v63 = v58 & v12
+%line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 896], xmm0
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
+; v64 = v62 & v56
+%line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
+; v64 = v63 ^ v64
+%line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm0
+; v58 = v58 & v61
+%line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 912], xmm7
+	pand xmm5, xmm4
+; v63 = v62 & v12
+%line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
+; v56 = v60 & v56
+%line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
+; v63 = v58 ^ v63
+%line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v56 = v63 ^ v56
+%line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm0
+; v62 = v62 & v61
+%line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm6, xmm4
+; v12 = v60 & v12
+%line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
+; v12 = v62 ^ v12
+%line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm0
+; v61 = v60 & v61
+%line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm1, xmm4
+; v2 = v2 ^ v57
+%line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 896]
+	movdqu xmm0, [esp + 736]
+	pxor xmm3, xmm0
+; v2 = v2 ^ v35
+%line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 816]
+	pxor xmm3, xmm2
+; v64 = v64 ^ v8
+%line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 912]
+	movdqu xmm0, [esp + 752]
+	pxor xmm4, xmm0
+; v64 = v64 ^ v47
+%line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 832]
+	pxor xmm4, xmm0
+; v56 = v56 ^ v48
+%line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 768]
+	pxor xmm5, xmm0
+; v56 = v56 ^ v44
+%line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 848]
+	pxor xmm5, xmm0
+; v12 = v12 ^ v5
+%line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 816], xmm5
+	movdqu xmm5, [esp + 784]
+	pxor xmm6, xmm5
+; v12 = v12 ^ v17
+%line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 864]
+	pxor xmm6, xmm0
+; v61 = v61 ^ v40
+%line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 800]
+	pxor xmm1, xmm0
+; v61 = v61 ^ v15
+%line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 880]
+	pxor xmm1, xmm7
+; v5 = v2 ^ v5
+%line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v40 = v64 ^ v40
+%line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 784], xmm3
+	pxor xmm4, xmm0
+; v35 = v12 ^ v35
+%line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 800], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
+; v47 = v61 ^ v47
+%line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 896], xmm0
+	movdqu xmm0, [esp + 832]
+	pxor xmm1, xmm0
+; v54 = v24 ^ v54
+%line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 832], xmm1
+	movdqu xmm3, [esp + 384]
+	movdqu xmm0, [esp + 432]
+	pxor xmm3, xmm0
+; v41 = v50 ^ v41
+%line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm2, [esp + 544]
+	movdqu xmm0, [esp + 480]
+	pxor xmm2, xmm0
+; v53 = v51 ^ v53
+%line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 512]
+	movdqu xmm0, [esp + 528]
+	pxor xmm4, xmm0
+; v49 = v49 ^ v34
+%line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 496]
+	movdqu xmm5, [esp + 192]
+	pxor xmm0, xmm5
+; v52 = v59 ^ v52
+%line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 496], xmm0
+	movdqu xmm0, [esp + 464]
+	movdqu xmm1, [esp + 416]
+	pxor xmm0, xmm1
+; v26 = v55 ^ v26
+%line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 400]
+	movdqu xmm1, [esp + 448]
+	pxor xmm0, xmm1
+; v18 = v33 ^ v18
+%line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 384], xmm0
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 272]
+	pxor xmm7, xmm0
 ; v39 = v36 ^ v39
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm4, [esp + 240]
-	pxor xmm0, xmm4
-	movdqu [esp + 240], xmm0
+	movdqu xmm6, [esp + 352]
+	movdqu xmm0, [esp + 80]
+	pxor xmm6, xmm0
 ; v42 = v20 ^ v42
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm4, [esp + 128]
-	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	movdqu xmm1, [esp + 336]
+	movdqu xmm0, [esp + 240]
+	pxor xmm1, xmm0
 ; v34 = v23 ^ v34
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm6
-	movdqa xmm4, xmm0
+	pxor xmm0, xmm5
 ; v32 = v30 ^ v32
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 320], xmm0
 	movdqu xmm0, [esp + 304]
-	movdqu xmm5, [esp + 192]
+	movdqu xmm5, [esp + 128]
 	pxor xmm0, xmm5
-	movdqu [esp + 192], xmm0
 ; v43 = v38 ^ v43
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 304], xmm0
 	movdqu xmm0, [esp + 288]
-	movdqu xmm5, [esp + 912]
+	movdqu xmm5, [esp + 32]
 	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
 ; v38 = v54 & v18
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pand xmm0, xmm2
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 336], xmm0
+	movdqa xmm0, xmm3
+	pand xmm0, xmm7
 ; v30 = v54 & v39
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm6, [esp + 240]
-	pand xmm0, xmm6
+	movdqu [esp + 352], xmm0
+	movdqa xmm5, xmm3
+	pand xmm5, xmm6
 ; v23 = v41 & v18
 %line 956+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 384]
-	pand xmm7, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm7
 ; v23 = v30 ^ v23
 %line 957+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 288], xmm0
+	pxor xmm5, xmm0
 ; v30 = v54 & v42
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 784]
-	movdqu xmm0, [esp + 128]
-	pand xmm7, xmm0
+	movdqu [esp + 368], xmm5
+	movdqu [esp + 32], xmm3
+	pand xmm3, xmm1
 ; v20 = v41 & v39
 %line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
+	movdqa xmm0, xmm2
 	pand xmm0, xmm6
-	movdqu [esp + 304], xmm0
 ; v36 = v53 & v18
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pand xmm0, xmm2
+	movdqa xmm5, xmm4
+	pand xmm5, xmm7
+	movdqu [esp + 240], xmm7
 ; v20 = v30 ^ v20
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 304]
-	pxor xmm7, xmm6
+	pxor xmm3, xmm0
 ; v36 = v20 ^ v36
 %line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 304], xmm7
+	pxor xmm3, xmm5
 ; v20 = v41 & v42
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	movdqu xmm6, [esp + 128]
-	pand xmm0, xmm6
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 400], xmm3
+	movdqu [esp + 80], xmm2
+	pand xmm2, xmm1
 ; v30 = v53 & v39
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 240]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm6
+	movdqu [esp + 272], xmm6
 ; v30 = v20 ^ v30
 %line 965+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	pxor xmm2, xmm0
 ; v20 = v53 & v42
 %line 966+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pand xmm0, xmm6
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 416], xmm2
+	movdqu [esp + 128], xmm4
+	pand xmm4, xmm1
+	movdqu [esp + 288], xmm1
 ; v33 = v49 & v34
 %line 967+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
+	movdqu [esp + 432], xmm4
+	movdqu xmm5, [esp + 496]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 320]
 	pand xmm0, xmm4
-	movdqu [esp + 352], xmm0
 ; v55 = v49 & v32
 %line 968+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	movdqu xmm6, [esp + 192]
-	pand xmm0, xmm6
+	movdqu [esp + 320], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 304]
+	pand xmm1, xmm2
 ; v59 = v52 & v34
 %line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm4
+	movdqu xmm6, [esp + 192]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm4
 ; v59 = v55 ^ v59
 %line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	pxor xmm1, xmm0
 ; v55 = v49 & v43
 %line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 448]
-	pand xmm7, xmm5
+	movdqu [esp + 192], xmm1
+	movdqu xmm3, [esp + 336]
+	pand xmm5, xmm3
 ; v51 = v52 & v32
 %line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 416], xmm0
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v50 = v26 & v34
 %line 973+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
+	movdqu xmm1, [esp + 384]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm4
 ; v51 = v55 ^ v51
 %line 974+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 416]
-	pxor xmm7, xmm6
+	pxor xmm5, xmm0
 ; v50 = v51 ^ v50
 %line 975+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 416], xmm7
+	pxor xmm5, xmm7
 ; v51 = v52 & v43
 %line 976+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm5
+	movdqu [esp + 304], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm3
 ; v55 = v26 & v32
 %line 977+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm7, [esp + 192]
-	pand xmm6, xmm7
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v55 = v51 ^ v55
 %line 978+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 192], xmm0
+	pxor xmm5, xmm0
 ; v51 = v26 & v43
 %line 979+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 336], xmm5
 	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqu [esp + 432], xmm0
+	pand xmm0, xmm3
 ; v49 = v54 ^ v49
 %line 980+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm6, [esp + 448]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
+	movdqu [esp + 384], xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm5, [esp + 496]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v52 = v41 ^ v52
 %line 981+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu xmm0, [esp + 80]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v26 = v53 ^ v26
 %line 982+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 128]
 	pxor xmm0, xmm1
-	movdqu [esp + 384], xmm0
+	movdqa xmm1, xmm0
 ; v34 = v18 ^ v34
 %line 983+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v32 = v39 ^ v32
 %line 984+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqa xmm1, xmm7
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v43 = v42 ^ v43
 %line 985+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm5
-	movdqa xmm4, xmm0
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm3
 ; v42 = v49 & v34
 %line 986+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm2
-	movdqa xmm5, xmm0
+	movdqa xmm3, xmm5
+	pand xmm3, xmm4
 ; v39 = v49 & v32
 %line 987+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm1
+	movdqu [esp + 32], xmm3
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v18 = v52 & v34
 %line 988+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm2
+	movdqa xmm3, xmm6
+	pand xmm3, xmm4
 ; v18 = v39 ^ v18
 %line 989+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqa xmm7, xmm0
+	pxor xmm7, xmm3
 ; v49 = v49 & v43
 %line 990+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm6, xmm4
+	movdqu [esp + 80], xmm7
+	pand xmm5, xmm0
 ; v39 = v52 & v32
 %line 991+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm1
-	movdqu [esp + 128], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v34 = v26 & v34
 %line 992+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pand xmm0, xmm2
+	movdqa xmm3, xmm1
+	pand xmm3, xmm4
 ; v39 = v49 ^ v39
 %line 993+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 128]
-	pxor xmm6, xmm2
+	pxor xmm5, xmm7
 ; v34 = v39 ^ v34
 %line 994+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm0
+	pxor xmm5, xmm3
 ; v52 = v52 & v43
 %line 995+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm3, xmm4
+	pand xmm6, xmm0
 ; v32 = v26 & v32
 %line 996+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pand xmm0, xmm1
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v32 = v52 ^ v32
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm6, xmm3
 ; v43 = v26 & v43
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pand xmm0, xmm4
-	movdqa xmm1, xmm0
+	pand xmm1, xmm0
+	movdqa xmm2, xmm1
 ; v42 = v42 ^ v38
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm5, xmm0
+	movdqu xmm3, [esp + 32]
+	movdqu xmm0, [esp + 352]
+	pxor xmm3, xmm0
 ; v42 = v42 ^ v33
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	pxor xmm5, xmm0
+	movdqu xmm7, [esp + 320]
+	pxor xmm3, xmm7
 ; v18 = v18 ^ v23
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm7, xmm0
+	movdqu xmm4, [esp + 80]
+	movdqu xmm0, [esp + 368]
+	pxor xmm4, xmm0
 ; v18 = v18 ^ v59
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm7, xmm0
+	movdqu xmm0, [esp + 192]
+	pxor xmm4, xmm0
 ; v34 = v34 ^ v36
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm6, xmm0
+	movdqu xmm0, [esp + 400]
+	pxor xmm5, xmm0
 ; v34 = v34 ^ v50
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm6, xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm5, xmm0
 ; v32 = v32 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	pxor xmm3, xmm2
+	movdqu [esp + 32], xmm5
+	movdqu xmm5, [esp + 416]
+	pxor xmm6, xmm5
 ; v32 = v32 ^ v55
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm3, xmm0
+	movdqu xmm0, [esp + 336]
+	pxor xmm6, xmm0
 ; v43 = v43 ^ v20
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 432]
+	pxor xmm2, xmm1
 ; v43 = v43 ^ v51
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 432]
-	pxor xmm1, xmm4
+	movdqu xmm0, [esp + 384]
+	pxor xmm2, xmm0
 ; v30 = v42 ^ v30
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm3, xmm5
 ; v20 = v18 ^ v20
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
+	pxor xmm4, xmm1
 ; v33 = v32 ^ v33
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 352]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	pxor xmm6, xmm7
 ; v59 = v43 ^ v59
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 192]
+	pxor xmm2, xmm1
 ; v38 = v38 ^ v21
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm3, [esp + 512]
-	pxor xmm0, xmm3
+	movdqu xmm5, [esp + 352]
+	movdqu xmm1, [esp + 560]
+	pxor xmm5, xmm1
 ; v38 = v38 ^ v57
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 688]
-	pxor xmm0, xmm3
-	movdqu [esp + 272], xmm0
+	movdqu xmm1, [esp + 736]
+	pxor xmm5, xmm1
 ; v23 = v23 ^ v25
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm3, [esp + 528]
-	pxor xmm0, xmm3
+	movdqu xmm7, [esp + 368]
+	movdqu xmm1, [esp + 576]
+	pxor xmm7, xmm1
 ; v23 = v23 ^ v8
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 704]
-	pxor xmm0, xmm3
-	movdqu [esp + 288], xmm0
+	movdqu xmm1, [esp + 752]
+	pxor xmm7, xmm1
 ; v36 = v36 ^ v37
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm3, [esp + 544]
-	pxor xmm0, xmm3
+	movdqu [esp + 368], xmm7
+	movdqu xmm1, [esp + 400]
+	movdqu xmm7, [esp + 592]
+	pxor xmm1, xmm7
 ; v36 = v36 ^ v48
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 720]
-	pxor xmm0, xmm3
-	movdqu [esp + 304], xmm0
+	movdqu xmm7, [esp + 768]
+	pxor xmm1, xmm7
 ; v30 = v30 ^ v19
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm5, xmm0
+	movdqu xmm7, [esp + 608]
+	pxor xmm3, xmm7
 ; v30 = v30 ^ v5
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm5, xmm0
+	movdqu xmm7, [esp + 784]
+	pxor xmm3, xmm7
 ; v20 = v20 ^ v45
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm7, xmm0
+	movdqu [esp + 80], xmm3
+	movdqu xmm3, [esp + 624]
+	pxor xmm4, xmm3
 ; v20 = v20 ^ v40
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm7, xmm0
+	movdqu xmm3, [esp + 800]
+	pxor xmm4, xmm3
 ; v34 = v34 ^ v46
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm6, xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm3, [esp + 32]
+	movdqu xmm4, [esp + 640]
+	pxor xmm3, xmm4
 ; v34 = v34 ^ v56
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm6, xmm0
+	movdqu xmm4, [esp + 816]
+	pxor xmm3, xmm4
 ; v33 = v33 ^ v28
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm2, xmm0
+	movdqu [esp + 32], xmm3
+	movdqu xmm3, [esp + 720]
+	pxor xmm6, xmm3
 ; v33 = v33 ^ v35
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pxor xmm2, xmm0
+	movdqu xmm4, [esp + 896]
+	pxor xmm6, xmm4
 ; v59 = v59 ^ v29
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 576]
-	pxor xmm1, xmm3
+	movdqu [esp + 192], xmm6
+	movdqu xmm6, [esp + 656]
+	pxor xmm2, xmm6
 ; v59 = v59 ^ v47
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm1, xmm0
+	movdqu xmm4, [esp + 832]
+	pxor xmm2, xmm4
 ; v50 = v50 ^ v27
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
-	movdqu xmm0, [esp + 592]
-	pxor xmm4, xmm0
+	movdqu [esp + 240], xmm2
+	movdqu xmm2, [esp + 304]
+	movdqu xmm7, [esp + 672]
+	pxor xmm2, xmm7
 ; v50 = v50 ^ v44
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	pxor xmm4, xmm0
-	movdqu [esp + 416], xmm4
+	movdqu xmm4, [esp + 848]
+	pxor xmm2, xmm4
 ; v55 = v55 ^ v31
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 192]
-	movdqu xmm0, [esp + 608]
-	pxor xmm4, xmm0
+	movdqu [esp + 304], xmm2
+	movdqu xmm4, [esp + 336]
+	movdqu xmm2, [esp + 688]
+	pxor xmm4, xmm2
 ; v55 = v55 ^ v17
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm4, xmm0
-	movdqu [esp + 192], xmm4
+	movdqu xmm2, [esp + 864]
+	pxor xmm4, xmm2
 ; v51 = v51 ^ v22
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 432]
-	movdqu xmm0, [esp + 624]
-	pxor xmm4, xmm0
+	movdqu [esp + 336], xmm4
+	movdqu xmm4, [esp + 704]
+	pxor xmm0, xmm4
 ; v51 = v51 ^ v15
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	pxor xmm4, xmm0
-	movdqu [esp + 432], xmm4
+	movdqu xmm2, [esp + 880]
+	pxor xmm0, xmm2
 ; v28 = v38 ^ v28
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm4, [esp + 560]
-	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	pxor xmm5, xmm3
 ; v29 = v23 ^ v29
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm3
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 272], xmm5
+	movdqu xmm3, [esp + 368]
+	pxor xmm3, xmm6
 ; v27 = v36 ^ v27
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm3, [esp + 592]
-	pxor xmm0, xmm3
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 288], xmm3
+	pxor xmm1, xmm7
 ; v31 = v30 ^ v31
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm5, xmm0
-	movdqu [esp + 288], xmm5
+	movdqu [esp + 320], xmm1
+	movdqu xmm1, [esp + 80]
+	movdqu xmm3, [esp + 688]
+	pxor xmm1, xmm3
+	movdqa xmm3, xmm1
 ; v22 = v20 ^ v22
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm7, xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm1, xmm4
+	movdqa xmm4, xmm1
 ; v57 = v33 ^ v57
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 192]
+	movdqu xmm5, [esp + 736]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v8 = v59 ^ v8
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 240]
+	movdqu xmm6, [esp + 752]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v48 = v50 ^ v48
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	movdqu xmm3, [esp + 720]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu xmm1, [esp + 304]
+	movdqu xmm7, [esp + 768]
+	pxor xmm1, xmm7
 ; v5 = v55 ^ v5
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm4, [esp + 32]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu [esp + 80], xmm1
+	movdqu xmm1, [esp + 336]
+	movdqu xmm7, [esp + 784]
+	pxor xmm1, xmm7
 ; v40 = v51 ^ v40
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm5, [esp + 736]
-	pxor xmm0, xmm5
+	movdqu xmm7, [esp + 800]
+	pxor xmm0, xmm7
 ; v8 = v8 ^ v15
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 832]
-	pxor xmm1, xmm5
+	pxor xmm6, xmm2
 ; v15 = v22 ^ v15
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm5
-	movdqu [esp + 32], xmm7
+	pxor xmm4, xmm2
 ; v57 = v57 ^ v17
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 816]
-	pxor xmm2, xmm7
+	movdqu xmm2, [esp + 864]
+	pxor xmm5, xmm2
 ; v17 = v31 ^ v17
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 288]
-	pxor xmm5, xmm7
-	movdqu [esp + 192], xmm5
+	pxor xmm3, xmm2
 ; v34 = v34 ^ v44
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 800]
-	pxor xmm6, xmm7
+	movdqu xmm2, [esp + 32]
+	movdqu xmm7, [esp + 848]
+	pxor xmm2, xmm7
 ; v44 = v27 ^ v44
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	pxor xmm5, xmm7
-	movdqu [esp + 272], xmm5
+	movdqu [esp + 32], xmm2
+	movdqu xmm2, [esp + 320]
+	pxor xmm2, xmm7
 ; v15 = v15 ^ v47
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 32]
-	movdqu xmm7, [esp + 768]
-	pxor xmm5, xmm7
-	movdqu [esp + 32], xmm5
+	movdqu xmm7, [esp + 832]
+	pxor xmm4, xmm7
 ; v47 = v29 ^ v47
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 240]
-	pxor xmm5, xmm7
-	movdqu [esp + 240], xmm5
+	movdqu [esp + 128], xmm4
+	movdqu xmm4, [esp + 288]
+	pxor xmm4, xmm7
 ; v17 = v17 ^ v35
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 192]
-	movdqu xmm7, [esp + 752]
-	pxor xmm5, xmm7
-	movdqu [esp + 192], xmm5
+	movdqu xmm7, [esp + 896]
+	pxor xmm3, xmm7
 ; v35 = v28 ^ v35
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 128]
-	pxor xmm5, xmm7
-	movdqu [esp + 128], xmm5
+	movdqu [esp + 192], xmm3
+	movdqu xmm3, [esp + 272]
+	pxor xmm3, xmm7
 ; v44 = v44 ^ v56
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	movdqu xmm7, [esp + 80]
-	pxor xmm5, xmm7
-	movdqu [esp + 272], xmm5
+	movdqu xmm7, [esp + 816]
+	pxor xmm2, xmm7
 ; v56 = v46 ^ v56
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 656]
-	pxor xmm5, xmm7
-	movdqu [esp + 80], xmm5
+	movdqu [esp + 240], xmm2
+	movdqu xmm2, [esp + 640]
+	pxor xmm2, xmm7
+	movdqa xmm7, xmm2
 ; v47 = v47 ^ v40
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 240]
-	pxor xmm5, xmm0
-	movdqu [esp + 240], xmm5
+	pxor xmm4, xmm0
 ; v40 = v45 ^ v40
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 672]
-	pxor xmm5, xmm0
+	movdqu xmm2, [esp + 624]
+	pxor xmm2, xmm0
 ; v35 = v35 ^ v5
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	pxor xmm3, xmm1
 ; v5 = v19 ^ v5
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm0, [esp + 608]
+	pxor xmm0, xmm1
 ; v56 = v56 ^ v48
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm3
-	movdqu [esp + 80], xmm0
+	movdqu xmm1, [esp + 80]
+	pxor xmm7, xmm1
 ; v48 = v37 ^ v48
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm0, xmm3
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 288], xmm7
+	movdqu xmm7, [esp + 592]
+	pxor xmm7, xmm1
 ; v40 = v40 ^ v8
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm1
-	movdqu [esp + 288], xmm0
+	pxor xmm2, xmm6
 ; v8 = v25 ^ v8
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	pxor xmm0, xmm1
-	movdqu [esp + 320], xmm0
+	movdqu xmm1, [esp + 576]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v5 = v5 ^ v57
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm0, xmm5
 ; v57 = v21 ^ v57
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm0, xmm2
+	movdqu xmm1, [esp + 560]
+	pxor xmm1, xmm5
 ; v57 = v57 ^ v35
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm0
-	movdqu xmm0, [esp + 128]
-	pxor xmm2, xmm0
-	movdqu [esp + 336], xmm2
+	pxor xmm1, xmm3
 ; v8 = v8 ^ v47
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm1, [esp + 240]
-	pxor xmm0, xmm1
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 272], xmm3
+	pxor xmm6, xmm4
 ; v48 = v48 ^ v44
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm1, [esp + 272]
-	pxor xmm0, xmm1
+	movdqu [esp + 80], xmm4
+	movdqu xmm3, [esp + 240]
+	pxor xmm7, xmm3
 ; v48 = v48 ^ v34
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 304], xmm0
+	movdqu xmm3, [esp + 32]
+	pxor xmm7, xmm3
 ; v5 = v5 ^ v17
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm4, xmm0
+	movdqu [esp + 336], xmm7
+	movdqu xmm4, [esp + 192]
+	pxor xmm0, xmm4
 ; v40 = v40 ^ v15
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm1, [esp + 32]
-	pxor xmm0, xmm1
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 128]
+	pxor xmm2, xmm0
 ; v56 = v56 ^ v34
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm6
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 304], xmm2
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm3
 ; v21 = v57 & v0
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [esp + 0]
-	pand xmm0, xmm1
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm4, [esp + 0]
+	pand xmm0, xmm4
 ; v25 = v57 & v3
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 48]
-	pand xmm2, xmm3
+	movdqu [esp + 384], xmm0
+	movdqa xmm2, xmm1
+	movdqu xmm5, [esp + 48]
+	pand xmm2, xmm5
 ; v37 = v34 & v0
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm1
+	movdqa xmm0, xmm3
+	pand xmm0, xmm4
 ; v37 = v25 ^ v37
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	pxor xmm2, xmm0
-	movdqu [esp + 368], xmm2
 ; v25 = v57 & v6
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm1, [esp + 96]
-	pand xmm0, xmm1
+	movdqu [esp + 400], xmm2
+	movdqa xmm2, xmm1
+	movdqu [esp + 368], xmm1
+	movdqu xmm7, [esp + 96]
+	pand xmm2, xmm7
 ; v19 = v34 & v3
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm6
-	pand xmm1, xmm3
+	movdqa xmm0, xmm3
+	pand xmm0, xmm5
 ; v45 = v8 & v0
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm3, [esp + 0]
-	pand xmm2, xmm3
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
 ; v19 = v25 ^ v19
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm2, xmm0
 ; v45 = v19 ^ v45
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 384], xmm0
+	pxor xmm2, xmm1
 ; v19 = v34 & v6
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
+	movdqu [esp + 416], xmm2
+	pand xmm3, xmm7
 ; v25 = v8 & v3
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 320]
-	movdqu xmm3, [esp + 48]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v25 = v19 ^ v25
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 400], xmm0
+	pxor xmm3, xmm0
 ; v19 = v8 & v6
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm2
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 432], xmm3
+	movdqu [esp + 352], xmm6
+	pand xmm6, xmm7
 ; v46 = v35 & v10
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm2, [esp + 160]
-	pand xmm0, xmm2
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 448], xmm6
+	movdqu xmm5, [esp + 272]
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 160]
+	pand xmm0, xmm3
 ; v28 = v35 & v13
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm3, [esp + 208]
-	pand xmm0, xmm3
+	movdqu [esp + 464], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 208]
+	pand xmm1, xmm2
 ; v29 = v48 & v10
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	pand xmm1, xmm2
+	movdqu xmm6, [esp + 336]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v29 = v28 ^ v29
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 448], xmm0
+	pxor xmm1, xmm0
 ; v28 = v35 & v16
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm1, [esp + 256]
-	pand xmm0, xmm1
+	movdqu [esp + 480], xmm1
+	movdqu xmm4, [esp + 256]
+	pand xmm5, xmm4
 ; v27 = v48 & v13
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v31 = v47 & v10
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm3, [esp + 160]
-	pand xmm2, xmm3
+	movdqu xmm1, [esp + 80]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
 ; v27 = v28 ^ v27
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm5, xmm0
 ; v31 = v27 ^ v31
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 464], xmm0
+	pxor xmm5, xmm7
 ; v27 = v48 & v16
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm2, [esp + 256]
-	pand xmm0, xmm2
+	movdqu [esp + 496], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
 ; v28 = v47 & v13
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 240]
-	movdqu xmm3, [esp + 208]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v28 = v27 ^ v28
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 480], xmm0
+	pxor xmm5, xmm0
 ; v27 = v47 & v16
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pand xmm0, xmm2
-	movdqu [esp + 496], xmm0
+	movdqu [esp + 512], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v22 = v57 ^ v35
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm0, [esp + 128]
-	pxor xmm2, xmm0
+	movdqu [esp + 528], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm5, [esp + 272]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v51 = v34 ^ v48
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm6
-	movdqu xmm0, [esp + 304]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 32]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v55 = v8 ^ v47
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm3, [esp + 240]
-	pxor xmm0, xmm3
-	movdqu [esp + 512], xmm0
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v50 = v0 ^ v10
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 0]
-	movdqu xmm3, [esp + 160]
 	pxor xmm0, xmm3
-	movdqu [esp + 528], xmm0
+	movdqa xmm3, xmm0
 ; v59 = v3 ^ v13
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 48]
-	movdqu xmm3, [esp + 208]
-	pxor xmm0, xmm3
-	movdqu [esp + 576], xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v33 = v6 ^ v16
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 96]
-	movdqu xmm3, [esp + 256]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	pxor xmm0, xmm4
 ; v20 = v22 & v50
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm5, [esp + 528]
-	pand xmm0, xmm5
-	movdqu [esp + 592], xmm0
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
 ; v30 = v22 & v59
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 576]
-	pand xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 544], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v36 = v51 & v50
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqu [esp + 560], xmm0
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
 ; v36 = v30 ^ v36
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	pxor xmm7, xmm4
 ; v22 = v22 & v33
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm3
+	movdqu [esp + 560], xmm7
+	pand xmm5, xmm0
 ; v30 = v51 & v59
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v50 = v55 & v50
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm7, [esp + 528]
-	pand xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
 ; v30 = v22 ^ v30
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm2, xmm0
+	pxor xmm5, xmm7
 ; v50 = v30 ^ v50
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	pxor xmm2, xmm0
-	movdqu [esp + 528], xmm2
+	pxor xmm5, xmm4
 ; v51 = v51 & v33
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm3
+	pand xmm6, xmm0
 ; v59 = v55 & v59
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm2, [esp + 576]
-	pand xmm0, xmm2
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v59 = v51 ^ v59
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
+	pxor xmm6, xmm3
 ; v33 = v55 & v33
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 512]
-	pand xmm2, xmm3
+	pand xmm1, xmm0
 ; v20 = v20 ^ v21
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm3, [esp + 592]
+	movdqu xmm3, [esp + 544]
+	movdqu xmm0, [esp + 384]
 	pxor xmm3, xmm0
 ; v20 = v20 ^ v46
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm3, xmm0
-	movdqu [esp + 592], xmm3
+	movdqu xmm2, [esp + 464]
+	pxor xmm3, xmm2
 ; v36 = v36 ^ v37
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm5, xmm0
+	movdqu xmm4, [esp + 560]
+	movdqu xmm0, [esp + 400]
+	pxor xmm4, xmm0
 ; v36 = v36 ^ v29
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm5, xmm0
+	movdqu xmm0, [esp + 480]
+	pxor xmm4, xmm0
 ; v50 = v50 ^ v45
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm3, [esp + 384]
-	pxor xmm0, xmm3
+	movdqu xmm0, [esp + 416]
+	pxor xmm5, xmm0
 ; v50 = v50 ^ v31
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 464]
-	pxor xmm0, xmm3
-	movdqu [esp + 528], xmm0
+	movdqu xmm0, [esp + 496]
+	pxor xmm5, xmm0
 ; v59 = v59 ^ v25
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 400]
-	pxor xmm1, xmm7
+	movdqu [esp + 464], xmm5
+	movdqu xmm5, [esp + 432]
+	pxor xmm6, xmm5
 ; v59 = v59 ^ v28
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 512]
+	pxor xmm6, xmm0
 ; v33 = v33 ^ v19
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 416]
-	pxor xmm2, xmm3
+	movdqu xmm0, [esp + 448]
+	pxor xmm1, xmm0
 ; v33 = v33 ^ v27
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm2, xmm0
+	movdqu xmm7, [esp + 528]
+	pxor xmm1, xmm7
 ; v25 = v20 ^ v25
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	pxor xmm3, xmm5
 ; v19 = v36 ^ v19
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm3
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 432], xmm3
+	pxor xmm4, xmm0
 ; v46 = v59 ^ v46
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm1, xmm0
-	movdqu [esp + 432], xmm1
+	movdqu [esp + 448], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
 ; v29 = v33 ^ v29
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm2, xmm0
-	movdqu [esp + 448], xmm2
+	movdqu [esp + 544], xmm0
+	movdqu xmm0, [esp + 480]
+	pxor xmm1, xmm0
 ; v33 = v5 & v1
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 16]
-	pand xmm0, xmm2
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 480], xmm1
+	movdqu xmm3, [esp + 320]
+	movdqa xmm0, xmm3
+	movdqu xmm4, [esp + 16]
+	pand xmm0, xmm4
 ; v59 = v5 & v4
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm3, [esp + 64]
-	pand xmm0, xmm3
+	movdqu [esp + 560], xmm0
+	movdqa xmm1, xmm3
+	movdqu xmm5, [esp + 64]
+	pand xmm1, xmm5
 ; v36 = v44 & v1
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	pand xmm1, xmm2
+	movdqu xmm2, [esp + 240]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
 ; v36 = v59 ^ v36
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 544], xmm0
+	pxor xmm1, xmm0
 ; v59 = v5 & v7
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm1, [esp + 112]
-	pand xmm0, xmm1
+	movdqu [esp + 576], xmm1
+	movdqu xmm7, [esp + 112]
+	pand xmm3, xmm7
 ; v20 = v44 & v4
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
 ; v55 = v40 & v1
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	movdqu xmm3, [esp + 16]
-	pand xmm2, xmm3
+	movdqu xmm6, [esp + 304]
+	movdqa xmm1, xmm6
+	pand xmm1, xmm4
 ; v20 = v59 ^ v20
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm3, xmm0
 ; v55 = v20 ^ v55
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 560], xmm0
+	pxor xmm3, xmm1
 ; v20 = v44 & v7
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
+	movdqu [esp + 592], xmm3
+	pand xmm2, xmm7
 ; v59 = v40 & v4
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 288]
-	movdqu xmm3, [esp + 64]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v59 = v20 ^ v59
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 576], xmm0
+	pxor xmm2, xmm0
 ; v20 = v40 & v7
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pand xmm0, xmm2
-	movdqu [esp + 592], xmm0
+	movdqu [esp + 608], xmm2
+	pand xmm6, xmm7
 ; v51 = v17 & v11
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 176]
-	pand xmm0, xmm2
-	movdqu [esp + 608], xmm0
+	movdqu [esp + 624], xmm6
+	movdqu xmm5, [esp + 192]
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 176]
+	pand xmm0, xmm3
 ; v30 = v17 & v14
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm3, [esp + 224]
-	pand xmm0, xmm3
+	movdqu [esp + 640], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 224]
+	pand xmm1, xmm2
 ; v22 = v56 & v11
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	pand xmm1, xmm2
+	movdqu xmm6, [esp + 288]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v22 = v30 ^ v22
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 624], xmm0
+	pxor xmm1, xmm0
 ; v30 = v17 & v9
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm1, [esp + 144]
-	pand xmm0, xmm1
+	movdqu [esp + 656], xmm1
+	movdqu xmm4, [esp + 144]
+	pand xmm5, xmm4
 ; v23 = v56 & v14
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v38 = v15 & v11
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 32]
-	movdqu xmm3, [esp + 176]
-	pand xmm2, xmm3
+	movdqu xmm1, [esp + 128]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm3
 ; v23 = v30 ^ v23
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm5, xmm0
 ; v38 = v23 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 640], xmm0
+	pxor xmm5, xmm7
 ; v23 = v56 & v9
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm2, [esp + 144]
-	pand xmm0, xmm2
+	movdqu [esp + 672], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm4
 ; v30 = v15 & v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm3, [esp + 224]
-	pand xmm1, xmm3
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v30 = v23 ^ v30
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 656], xmm0
+	pxor xmm5, xmm0
 ; v23 = v15 & v9
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pand xmm0, xmm2
-	movdqu [esp + 672], xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v43 = v5 ^ v17
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm2, xmm4
-	movdqu xmm0, [esp + 192]
-	pxor xmm2, xmm0
+	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm5, [esp + 192]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v32 = v44 ^ v56
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	movdqu xmm0, [esp + 80]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v18 = v40 ^ v15
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm3, [esp + 32]
-	pxor xmm0, xmm3
-	movdqu [esp + 688], xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v42 = v1 ^ v11
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 16]
-	movdqu xmm3, [esp + 176]
 	pxor xmm0, xmm3
-	movdqu [esp + 704], xmm0
+	movdqa xmm3, xmm0
 ; v26 = v4 ^ v14
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 64]
-	movdqu xmm3, [esp + 224]
-	pxor xmm0, xmm3
-	movdqu [esp + 752], xmm0
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v52 = v7 ^ v9
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 112]
-	movdqu xmm3, [esp + 144]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	pxor xmm0, xmm4
 ; v39 = v43 & v42
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm5, [esp + 704]
-	pand xmm0, xmm5
-	movdqu [esp + 768], xmm0
+	movdqa xmm4, xmm5
+	pand xmm4, xmm3
 ; v49 = v43 & v26
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 752]
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 720], xmm4
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
 ; v53 = v32 & v42
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqu [esp + 736], xmm0
+	movdqa xmm4, xmm6
+	pand xmm4, xmm3
 ; v53 = v49 ^ v53
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm5, [esp + 736]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	pxor xmm7, xmm4
 ; v43 = v43 & v52
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm3
+	movdqu [esp + 736], xmm7
+	pand xmm5, xmm0
 ; v49 = v32 & v26
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
 ; v42 = v18 & v42
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm7, [esp + 704]
-	pand xmm0, xmm7
-	movdqu [esp + 704], xmm0
+	movdqa xmm4, xmm1
+	pand xmm4, xmm3
 ; v49 = v43 ^ v49
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm2, xmm0
+	pxor xmm5, xmm7
 ; v42 = v49 ^ v42
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm2, xmm0
-	movdqu [esp + 704], xmm2
+	pxor xmm5, xmm4
 ; v32 = v32 & v52
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm3
+	pand xmm6, xmm0
 ; v26 = v18 & v26
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu xmm2, [esp + 752]
-	pand xmm0, xmm2
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
 ; v26 = v32 ^ v26
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm0
+	pxor xmm6, xmm3
 ; v52 = v18 & v52
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 688]
-	pand xmm2, xmm3
+	pand xmm1, xmm0
 ; v39 = v39 ^ v33
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm3, [esp + 768]
+	movdqu xmm3, [esp + 720]
+	movdqu xmm0, [esp + 560]
 	pxor xmm3, xmm0
 ; v39 = v39 ^ v51
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm3, xmm0
-	movdqu [esp + 768], xmm3
+	movdqu xmm2, [esp + 640]
+	pxor xmm3, xmm2
 ; v53 = v53 ^ v36
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm5, xmm0
+	movdqu xmm4, [esp + 736]
+	movdqu xmm0, [esp + 576]
+	pxor xmm4, xmm0
 ; v53 = v53 ^ v22
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm5, xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm4, xmm0
 ; v42 = v42 ^ v55
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	movdqu xmm3, [esp + 560]
-	pxor xmm0, xmm3
+	movdqu xmm0, [esp + 592]
+	pxor xmm5, xmm0
 ; v42 = v42 ^ v38
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 640]
-	pxor xmm0, xmm3
-	movdqu [esp + 704], xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
 ; v26 = v26 ^ v59
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 576]
-	pxor xmm1, xmm7
+	movdqu [esp + 640], xmm5
+	movdqu xmm5, [esp + 608]
+	pxor xmm6, xmm5
 ; v26 = v26 ^ v30
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm1, xmm0
+	movdqu xmm0, [esp + 688]
+	pxor xmm6, xmm0
 ; v52 = v52 ^ v20
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 592]
-	pxor xmm2, xmm3
+	movdqu xmm0, [esp + 624]
+	pxor xmm1, xmm0
 ; v52 = v52 ^ v23
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm2, xmm0
+	movdqu xmm7, [esp + 704]
+	pxor xmm1, xmm7
 ; v59 = v39 ^ v59
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm0, xmm7
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm5
 ; v20 = v53 ^ v20
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm3
-	movdqu [esp + 592], xmm0
+	movdqu [esp + 608], xmm3
+	pxor xmm4, xmm0
 ; v51 = v26 ^ v51
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm1, xmm0
-	movdqu [esp + 608], xmm1
+	movdqu [esp + 624], xmm4
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm2
 ; v22 = v52 ^ v22
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm2, xmm0
-	movdqu [esp + 624], xmm2
+	movdqu [esp + 720], xmm0
+	movdqu xmm0, [esp + 656]
+	pxor xmm1, xmm0
 ; v5 = v57 ^ v5
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm4
-	movdqa xmm1, xmm0
+	movdqu [esp + 656], xmm1
+	movdqu xmm3, [esp + 368]
+	movdqu xmm0, [esp + 320]
+	pxor xmm3, xmm0
 ; v44 = v34 ^ v44
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm6, xmm0
-	movdqu [esp + 272], xmm6
+	movdqu xmm1, [esp + 32]
+	movdqu xmm0, [esp + 240]
+	pxor xmm1, xmm0
 ; v40 = v8 ^ v40
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm2, [esp + 288]
-	pxor xmm0, xmm2
-	movdqu [esp + 288], xmm0
+	movdqu xmm2, [esp + 352]
+	movdqu xmm0, [esp + 304]
+	pxor xmm2, xmm0
 ; v17 = v35 ^ v17
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm2, [esp + 192]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu xmm0, [esp + 272]
+	movdqu xmm4, [esp + 192]
+	pxor xmm0, xmm4
 ; v56 = v48 ^ v56
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm3, [esp + 80]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm4, [esp + 288]
+	pxor xmm0, xmm4
 ; v15 = v47 ^ v15
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm4, [esp + 32]
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 80]
+	movdqu xmm4, [esp + 128]
 	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
 ; v1 = v0 ^ v1
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm5, [esp + 16]
-	pxor xmm0, xmm5
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 80], xmm0
+	movdqu xmm6, [esp + 0]
+	movdqu xmm0, [esp + 16]
+	pxor xmm6, xmm0
 ; v4 = v3 ^ v4
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu xmm5, [esp + 64]
-	pxor xmm0, xmm5
-	movdqu [esp + 0], xmm0
+	movdqu xmm5, [esp + 48]
+	movdqu xmm0, [esp + 64]
+	pxor xmm5, xmm0
 ; v7 = v6 ^ v7
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 112]
-	pxor xmm0, xmm5
-	movdqu [esp + 16], xmm0
+	movdqu xmm4, [esp + 96]
+	movdqu xmm0, [esp + 112]
+	pxor xmm4, xmm0
 ; v11 = v10 ^ v11
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
 	movdqu xmm0, [esp + 160]
-	movdqu xmm5, [esp + 176]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm7, [esp + 176]
+	pxor xmm0, xmm7
 ; v14 = v13 ^ v14
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 112], xmm0
 	movdqu xmm0, [esp + 208]
-	movdqu xmm6, [esp + 224]
-	pxor xmm0, xmm6
-	movdqu [esp + 32], xmm0
+	movdqu xmm7, [esp + 224]
+	pxor xmm0, xmm7
 ; v9 = v16 ^ v9
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 128], xmm0
 	movdqu xmm0, [esp + 256]
-	movdqu xmm6, [esp + 144]
-	pxor xmm0, xmm6
-	movdqu [esp + 48], xmm0
+	movdqu xmm7, [esp + 144]
+	pxor xmm0, xmm7
 ; v16 = v5 & v1
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 240]
+	movdqu [esp + 144], xmm0
+	movdqa xmm0, xmm3
 	pand xmm0, xmm6
-	movdqu [esp + 64], xmm0
 ; v13 = v5 & v4
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 160], xmm0
+	movdqa xmm7, xmm3
+	pand xmm7, xmm5
 ; v10 = v44 & v1
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
+	movdqa xmm0, xmm1
 	pand xmm0, xmm6
 ; v10 = v13 ^ v10
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 80]
-	pxor xmm6, xmm0
-	movdqu [esp + 80], xmm6
+	pxor xmm7, xmm0
 ; v13 = v5 & v7
 %line 1208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 16]
-	pand xmm6, xmm0
+	movdqu [esp + 176], xmm7
+	movdqu [esp + 0], xmm3
+	pand xmm3, xmm4
 ; v6 = v44 & v4
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 96], xmm0
+	movdqa xmm0, xmm1
+	pand xmm0, xmm5
 ; v3 = v40 & v1
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 240]
-	pand xmm7, xmm0
+	movdqa xmm7, xmm2
+	pand xmm7, xmm6
+	movdqu [esp + 48], xmm6
 ; v6 = v13 ^ v6
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm6, xmm0
+	pxor xmm3, xmm0
 ; v3 = v6 ^ v3
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm7
-	movdqu [esp + 96], xmm6
+	pxor xmm3, xmm7
 ; v6 = v44 & v7
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm6, [esp + 16]
-	pand xmm0, xmm6
-	movdqu [esp + 112], xmm0
+	movdqu [esp + 208], xmm3
+	movdqu [esp + 16], xmm1
+	pand xmm1, xmm4
 ; v13 = v40 & v4
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+	movdqu [esp + 64], xmm5
 ; v13 = v6 ^ v13
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm0, xmm7
-	movdqu [esp + 112], xmm0
+	pxor xmm1, xmm0
 ; v6 = v40 & v7
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pand xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 224], xmm1
+	movdqu [esp + 32], xmm2
+	pand xmm2, xmm4
+	movdqu [esp + 96], xmm4
 ; v0 = v17 & v11
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 144], xmm0
+	movdqu [esp + 256], xmm2
+	movdqu xmm5, [esp + 192]
+	movdqa xmm0, xmm5
+	movdqu xmm4, [esp + 112]
+	pand xmm0, xmm4
 ; v47 = v17 & v14
 %line 1218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm6, [esp + 32]
-	pand xmm0, xmm6
+	movdqu [esp + 112], xmm0
+	movdqa xmm1, xmm5
+	movdqu xmm2, [esp + 128]
+	pand xmm1, xmm2
 ; v48 = v56 & v11
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm5
+	movdqu xmm6, [esp + 240]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm4
 ; v48 = v47 ^ v48
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 160], xmm0
+	pxor xmm1, xmm0
 ; v47 = v17 & v9
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu [esp + 128], xmm1
+	movdqu xmm3, [esp + 144]
+	pand xmm5, xmm3
 ; v35 = v56 & v14
 %line 1222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 176], xmm0
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v8 = v15 & v11
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm5
+	movdqu xmm1, [esp + 80]
+	movdqa xmm7, xmm1
+	pand xmm7, xmm4
 ; v35 = v47 ^ v35
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 176]
-	pxor xmm7, xmm6
+	pxor xmm5, xmm0
 ; v8 = v35 ^ v8
 %line 1225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 176], xmm7
+	pxor xmm5, xmm7
 ; v35 = v56 & v9
 %line 1226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 48]
-	pand xmm0, xmm6
-	movdqu [esp + 48], xmm0
+	movdqu [esp + 80], xmm5
+	movdqa xmm5, xmm6
+	pand xmm5, xmm3
 ; v47 = v15 & v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm4
-	movdqu xmm0, [esp + 32]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm1
+	pand xmm0, xmm2
 ; v47 = v35 ^ v47
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	pxor xmm0, xmm7
-	movdqu [esp + 48], xmm0
+	pxor xmm5, xmm0
 ; v35 = v15 & v9
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 192], xmm0
+	movdqu [esp + 144], xmm5
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
 ; v17 = v5 ^ v17
 %line 1230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm2
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 0]
+	movdqu xmm5, [esp + 192]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v56 = v44 ^ v56
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm3
-	movdqa xmm2, xmm0
+	movdqu xmm0, [esp + 16]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v15 = v40 ^ v15
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm4
-	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 32]
+	pxor xmm0, xmm1
+	movdqa xmm1, xmm0
 ; v11 = v1 ^ v11
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm5
-	movdqa xmm3, xmm0
+	movdqu xmm0, [esp + 48]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v14 = v4 ^ v14
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm4, [esp + 32]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
-; v9 = v7 ^ v9
-%line 1235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqa xmm5, xmm6
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v7 = v17 & v11
-%line 1236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm3
-	movdqa xmm6, xmm0
-; v4 = v17 & v14
-%line 1237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
-	movdqu [esp + 0], xmm0
-; v1 = v56 & v11
-%line 1238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm3
-	movdqu [esp + 16], xmm0
-; v1 = v4 ^ v1
-%line 1239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm7, [esp + 16]
-	pxor xmm0, xmm7
-; v17 = v17 & v9
-%line 1240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm1, xmm5
-; v4 = v56 & v14
-%line 1241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	pand xmm7, xmm4
-	movdqu [esp + 0], xmm7
-; v11 = v15 & v11
-%line 1242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 208]
-	pand xmm7, xmm3
-; v4 = v17 ^ v4
-%line 1243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm3, [esp + 0]
-	pxor xmm1, xmm3
-; v11 = v4 ^ v11
-%line 1244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqa xmm3, xmm1
-; v56 = v56 & v9
-%line 1245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pand xmm2, xmm5
-; v14 = v15 & v14
-%line 1246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 208]
-	pand xmm1, xmm4
-; v14 = v56 ^ v14
-%line 1247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm2, xmm1
-; v9 = v15 & v9
-%line 1248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm1, [esp + 208]
-	pand xmm1, xmm5
-; v7 = v7 ^ v16
-%line 1249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 64]
-	pxor xmm6, xmm4
-; v7 = v7 ^ v0
-%line 1250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 144]
-	pxor xmm6, xmm4
-; v1 = v1 ^ v10
-%line 1251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 80]
-	pxor xmm0, xmm4
-; v1 = v1 ^ v48
-%line 1252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 160]
-	pxor xmm0, xmm4
-; v11 = v11 ^ v3
-%line 1253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 96]
-	pxor xmm3, xmm4
-; v11 = v11 ^ v8
-%line 1254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 176]
-	pxor xmm3, xmm4
-; v14 = v14 ^ v13
-%line 1255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 112]
-	pxor xmm2, xmm5
-; v14 = v14 ^ v47
-%line 1256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 48]
-	pxor xmm2, xmm4
-; v9 = v9 ^ v6
-%line 1257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 128]
-	pxor xmm1, xmm4
-; v9 = v9 ^ v35
-%line 1258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	pxor xmm1, xmm7
-; v13 = v7 ^ v13
-%line 1259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm5
-; v6 = v1 ^ v6
-%line 1260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
-; v0 = v14 ^ v0
-%line 1261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm2, [esp + 144]
+	movdqu xmm0, [esp + 64]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
+; v9 = v7 ^ v9
+%line 1235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+	pxor xmm0, xmm3
+; v7 = v17 & v11
+%line 1236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm5
+	pand xmm3, xmm4
+; v4 = v17 & v14
+%line 1237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 0], xmm3
+	movdqa xmm7, xmm5
+	pand xmm7, xmm2
+; v1 = v56 & v11
+%line 1238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm6
+	pand xmm3, xmm4
+; v1 = v4 ^ v1
+%line 1239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm7, xmm3
+; v17 = v17 & v9
+%line 1240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 16], xmm7
+	pand xmm5, xmm0
+; v4 = v56 & v14
+%line 1241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm7, xmm6
+	pand xmm7, xmm2
+; v11 = v15 & v11
+%line 1242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm1
+	pand xmm3, xmm4
+; v4 = v17 ^ v4
+%line 1243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v11 = v4 ^ v11
+%line 1244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm5, xmm3
+; v56 = v56 & v9
+%line 1245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm6, xmm0
+; v14 = v15 & v14
+%line 1246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqa xmm3, xmm1
+	pand xmm3, xmm2
+; v14 = v56 ^ v14
+%line 1247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm3
+; v9 = v15 & v9
+%line 1248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pand xmm1, xmm0
+	movdqa xmm2, xmm1
+; v7 = v7 ^ v16
+%line 1249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm3, [esp + 0]
+	movdqu xmm0, [esp + 160]
+	pxor xmm3, xmm0
+; v7 = v7 ^ v0
+%line 1250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm7, [esp + 112]
+	pxor xmm3, xmm7
+; v1 = v1 ^ v10
+%line 1251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm4, [esp + 16]
+	movdqu xmm0, [esp + 176]
+	pxor xmm4, xmm0
+; v1 = v1 ^ v48
+%line 1252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+	pxor xmm4, xmm0
+; v11 = v11 ^ v3
+%line 1253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 208]
+	pxor xmm5, xmm0
+; v11 = v11 ^ v8
+%line 1254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+	pxor xmm5, xmm0
+; v14 = v14 ^ v13
+%line 1255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu [esp + 0], xmm5
+	movdqu xmm5, [esp + 224]
+	pxor xmm6, xmm5
+; v14 = v14 ^ v47
+%line 1256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+	pxor xmm6, xmm0
+; v9 = v9 ^ v6
+%line 1257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm1, [esp + 256]
+	pxor xmm2, xmm1
+; v9 = v9 ^ v35
+%line 1258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	movdqu xmm0, [esp + 240]
+	pxor xmm2, xmm0
+; v13 = v7 ^ v13
+%line 1259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v6 = v1 ^ v6
+%line 1260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm4, xmm1
+; v0 = v14 ^ v0
+%line 1261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
+	pxor xmm6, xmm7
 ; v48 = v9 ^ v48
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 128]
+	pxor xmm2, xmm1
 ; v16 = v16 ^ v21
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu xmm5, [esp + 352]
-	pxor xmm0, xmm5
+	movdqu xmm5, [esp + 160]
+	movdqu xmm1, [esp + 384]
+	pxor xmm5, xmm1
 ; v16 = v16 ^ v33
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 512]
-	pxor xmm0, xmm5
-	movdqu [esp + 64], xmm0
+	movdqu xmm1, [esp + 560]
+	pxor xmm5, xmm1
 ; v10 = v10 ^ v37
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm5, [esp + 368]
-	pxor xmm0, xmm5
+	movdqu xmm7, [esp + 176]
+	movdqu xmm1, [esp + 400]
+	pxor xmm7, xmm1
 ; v10 = v10 ^ v36
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 544]
-	pxor xmm0, xmm5
-	movdqu [esp + 80], xmm0
+	movdqu xmm1, [esp + 576]
+	pxor xmm7, xmm1
 ; v3 = v3 ^ v45
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 384]
-	pxor xmm0, xmm5
+	movdqu [esp + 176], xmm7
+	movdqu xmm1, [esp + 208]
+	movdqu xmm7, [esp + 416]
+	pxor xmm1, xmm7
 ; v3 = v3 ^ v55
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
-	movdqu [esp + 96], xmm0
+	movdqu xmm7, [esp + 592]
+	pxor xmm1, xmm7
 ; v13 = v13 ^ v25
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 432]
+	pxor xmm3, xmm7
 ; v13 = v13 ^ v59
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 608]
+	pxor xmm3, xmm7
 ; v6 = v6 ^ v19
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm4, xmm0
+	movdqu [esp + 16], xmm3
+	movdqu xmm3, [esp + 448]
+	pxor xmm4, xmm3
 ; v6 = v6 ^ v20
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 624]
+	pxor xmm4, xmm3
 ; v11 = v11 ^ v50
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	pxor xmm3, xmm0
+	movdqu [esp + 32], xmm4
+	movdqu xmm3, [esp + 0]
+	movdqu xmm4, [esp + 464]
+	pxor xmm3, xmm4
 ; v11 = v11 ^ v42
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm3, xmm0
+	movdqu xmm4, [esp + 640]
+	pxor xmm3, xmm4
 ; v0 = v0 ^ v46
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm2, xmm0
+	movdqu [esp + 0], xmm3
+	movdqu xmm3, [esp + 544]
+	pxor xmm6, xmm3
 ; v0 = v0 ^ v51
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm2, xmm0
+	movdqu xmm4, [esp + 720]
+	pxor xmm6, xmm4
 ; v48 = v48 ^ v29
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 448]
-	pxor xmm1, xmm5
+	movdqu [esp + 48], xmm6
+	movdqu xmm6, [esp + 480]
+	pxor xmm2, xmm6
 ; v48 = v48 ^ v22
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm1, xmm0
+	movdqu xmm4, [esp + 656]
+	pxor xmm2, xmm4
 ; v8 = v8 ^ v31
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 176]
-	movdqu xmm0, [esp + 464]
-	pxor xmm7, xmm0
+	movdqu [esp + 64], xmm2
+	movdqu xmm2, [esp + 80]
+	movdqu xmm7, [esp + 496]
+	pxor xmm2, xmm7
 ; v8 = v8 ^ v38
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm7, xmm0
-	movdqu [esp + 176], xmm7
+	movdqu xmm4, [esp + 672]
+	pxor xmm2, xmm4
 ; v47 = v47 ^ v28
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 48]
-	movdqu xmm0, [esp + 480]
-	pxor xmm7, xmm0
+	movdqu [esp + 80], xmm2
+	movdqu xmm4, [esp + 144]
+	movdqu xmm2, [esp + 512]
+	pxor xmm4, xmm2
 ; v47 = v47 ^ v30
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm7, xmm0
-	movdqu [esp + 48], xmm7
+	movdqu xmm2, [esp + 688]
+	pxor xmm4, xmm2
 ; v35 = v35 ^ v27
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	movdqu xmm0, [esp + 496]
-	pxor xmm7, xmm0
+	movdqu [esp + 144], xmm4
+	movdqu xmm4, [esp + 528]
+	pxor xmm0, xmm4
 ; v35 = v35 ^ v23
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm7, xmm0
-	movdqu [esp + 192], xmm7
+	movdqu xmm2, [esp + 704]
+	pxor xmm0, xmm2
 ; v46 = v16 ^ v46
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu xmm7, [esp + 432]
-	pxor xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	pxor xmm5, xmm3
 ; v29 = v10 ^ v29
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm5
-	movdqu [esp + 16], xmm0
+	movdqu [esp + 96], xmm5
+	movdqu xmm3, [esp + 176]
+	pxor xmm3, xmm6
 ; v31 = v3 ^ v31
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 464]
-	pxor xmm0, xmm5
-	movdqu [esp + 32], xmm0
+	movdqu [esp + 112], xmm3
+	pxor xmm1, xmm7
 ; v28 = v13 ^ v28
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm6, xmm0
+	movdqu [esp + 128], xmm1
+	movdqu xmm1, [esp + 16]
+	movdqu xmm3, [esp + 512]
+	pxor xmm1, xmm3
+	movdqa xmm3, xmm1
 ; v27 = v6 ^ v27
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm4, xmm0
+	movdqu xmm1, [esp + 32]
+	pxor xmm1, xmm4
+	movdqa xmm4, xmm1
 ; v33 = v0 ^ v33
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 48]
+	movdqu xmm5, [esp + 560]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v36 = v48 ^ v36
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm1, xmm0
+	movdqu xmm1, [esp + 64]
+	movdqu xmm6, [esp + 576]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v55 = v8 ^ v55
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
-	movdqu [esp + 64], xmm0
+	movdqu xmm1, [esp + 80]
+	movdqu xmm7, [esp + 592]
+	pxor xmm1, xmm7
 ; v59 = v47 ^ v59
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu xmm5, [esp + 576]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 16], xmm1
+	movdqu xmm1, [esp + 144]
+	movdqu xmm7, [esp + 608]
+	pxor xmm1, xmm7
 ; v20 = v35 ^ v20
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 592]
+	movdqu xmm7, [esp + 624]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v23
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm7, [esp + 672]
-	pxor xmm1, xmm7
+	pxor xmm6, xmm2
 ; v23 = v27 ^ v23
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 48], xmm4
+	pxor xmm4, xmm2
 ; v33 = v33 ^ v30
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 656]
-	pxor xmm2, xmm4
+	movdqu xmm2, [esp + 688]
+	pxor xmm5, xmm2
 ; v30 = v28 ^ v30
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 80], xmm6
+	pxor xmm3, xmm2
 ; v11 = v11 ^ v38
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm6, [esp + 640]
-	pxor xmm3, xmm6
+	movdqu xmm2, [esp + 0]
+	movdqu xmm7, [esp + 672]
+	pxor xmm2, xmm7
 ; v38 = v31 ^ v38
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	pxor xmm4, xmm6
-	movdqu [esp + 32], xmm4
+	movdqu [esp + 0], xmm2
+	movdqu xmm2, [esp + 128]
+	pxor xmm2, xmm7
 ; v23 = v23 ^ v22
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 48]
-	movdqu xmm6, [esp + 624]
-	pxor xmm4, xmm6
-	movdqu [esp + 48], xmm4
+	movdqu xmm7, [esp + 656]
+	pxor xmm4, xmm7
 ; v22 = v29 ^ v22
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 16]
-	pxor xmm4, xmm6
-	movdqu [esp + 16], xmm4
+	movdqu [esp + 32], xmm4
+	movdqu xmm4, [esp + 112]
+	pxor xmm4, xmm7
 ; v30 = v30 ^ v51
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 80]
-	movdqu xmm6, [esp + 608]
-	pxor xmm4, xmm6
-	movdqu [esp + 80], xmm4
+	movdqu xmm7, [esp + 720]
+	pxor xmm3, xmm7
 ; v51 = v46 ^ v51
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 0]
-	pxor xmm4, xmm6
-	movdqu [esp + 0], xmm4
+	movdqu [esp + 48], xmm3
+	movdqu xmm3, [esp + 96]
+	pxor xmm3, xmm7
 ; v38 = v38 ^ v42
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	movdqu xmm6, [esp + 704]
-	pxor xmm4, xmm6
-	movdqu [esp + 32], xmm4
+	movdqu xmm7, [esp + 640]
+	pxor xmm2, xmm7
 ; v42 = v50 ^ v42
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 528]
-	pxor xmm4, xmm6
-	movdqa xmm6, xmm4
+	movdqu [esp + 64], xmm2
+	movdqu xmm2, [esp + 464]
+	pxor xmm2, xmm7
+	movdqa xmm7, xmm2
 ; v22 = v22 ^ v20
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 16]
 	pxor xmm4, xmm0
-	movdqu [esp + 16], xmm4
 ; v20 = v19 ^ v20
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm4, [esp + 416]
-	pxor xmm4, xmm0
+	movdqu xmm2, [esp + 448]
+	pxor xmm2, xmm0
 ; v51 = v51 ^ v59
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm5
-	movdqu [esp + 0], xmm0
+	pxor xmm3, xmm1
 ; v59 = v25 ^ v59
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm0, xmm5
-	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm1
 ; v42 = v42 ^ v55
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm5, [esp + 64]
-	pxor xmm6, xmm5
+	movdqu xmm1, [esp + 16]
+	pxor xmm7, xmm1
 ; v55 = v45 ^ v55
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 80], xmm7
+	movdqu xmm7, [esp + 416]
+	pxor xmm7, xmm1
 ; v20 = v20 ^ v36
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm2, xmm6
 ; v36 = v37 ^ v36
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pxor xmm0, xmm1
-	movdqu [esp + 64], xmm0
+	movdqu xmm1, [esp + 400]
+	pxor xmm1, xmm6
+	movdqa xmm6, xmm1
 ; v59 = v59 ^ v33
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm7, xmm2
+	pxor xmm0, xmm5
 ; v33 = v21 ^ v33
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	pxor xmm0, xmm2
+	movdqu xmm1, [esp + 384]
+	pxor xmm1, xmm5
+	movdqa xmm5, xmm1
 ; v33 = v33 ^ v51
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqa xmm1, xmm0
-	movdqu xmm0, [esp + 0]
-	pxor xmm1, xmm0
+	pxor xmm5, xmm3
 ; v36 = v36 ^ v22
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm2, [esp + 64]
-	movdqu xmm0, [esp + 16]
-	pxor xmm2, xmm0
+	pxor xmm6, xmm4
 ; v55 = v55 ^ v38
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm5, xmm0
+	movdqu [esp + 16], xmm4
+	movdqu xmm1, [esp + 64]
+	pxor xmm7, xmm1
 ; v55 = v55 ^ v11
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm5, xmm3
+	movdqu xmm4, [esp + 0]
+	pxor xmm7, xmm4
 ; v59 = v59 ^ v30
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm7, xmm0
+	movdqu xmm1, [esp + 48]
+	pxor xmm0, xmm1
 ; v20 = v20 ^ v23
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	pxor xmm4, xmm0
+	movdqu xmm1, [esp + 32]
+	pxor xmm2, xmm1
 ; v42 = v42 ^ v11
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	pxor xmm6, xmm3
+	movdqu xmm1, [esp + 80]
+	pxor xmm1, xmm4
 ; mem128[h + 0] = v33
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax], xmm1
+	movdqu [eax], xmm5
 ; mem128[h + 64] = v11
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 64], xmm3
+	movdqu [eax + 64], xmm4
 ; mem128[h + 128] = v36
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 128], xmm2
+	movdqu [eax + 128], xmm6
 ; mem128[h + 192] = v51
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu [eax + 192], xmm0
+	movdqu [eax + 192], xmm3
 ; mem128[h + 256] = v55
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 256], xmm5
+	movdqu [eax + 256], xmm7
 ; mem128[h + 320] = v22
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu [eax + 320], xmm0
+	movdqu xmm3, [esp + 16]
+	movdqu [eax + 320], xmm3
 ; mem128[h + 384] = v59
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 384], xmm7
+	movdqu [eax + 384], xmm0
 ; mem128[h + 448] = v38
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
+	movdqu xmm0, [esp + 64]
 	movdqu [eax + 448], xmm0
 ; mem128[h + 512] = v20
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 512], xmm4
+	movdqu [eax + 512], xmm2
 ; mem128[h + 576] = v30
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
+	movdqu xmm0, [esp + 48]
 	movdqu [eax + 576], xmm0
 ; mem128[h + 640] = v42
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu [eax + 640], xmm6
+	movdqu [eax + 640], xmm1
 ; mem128[h + 704] = v23
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
+	movdqu xmm0, [esp + 32]
 	movdqu [eax + 704], xmm0
 ; h = h + 16
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
@@ -6163,7 +5782,7 @@ align 32
 	jne .Lpass
 ; leave
 %line 1341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86_sse2.q
-	add esp, 956
+	add esp, 940
 	ret
 .end:
 

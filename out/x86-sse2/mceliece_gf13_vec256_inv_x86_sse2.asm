@@ -19,7139 +19,6869 @@ align 32
 .Lpass:
 ; v0 = mem128[f + 0]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [ecx]
-	movdqu [esp + 0], xmm0
+	movdqu xmm3, [ecx]
 ; v1 = mem128[f + 352]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 352]
-	movdqu [esp + 16], xmm1
+	movdqu xmm4, [ecx + 352]
 ; v2 = v0 ^ v1
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm4
+	movdqa xmm1, xmm0
 ; v3 = mem128[f + 224]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [ecx + 224]
-	movdqu [esp + 48], xmm2
+	movdqu xmm5, [ecx + 224]
 ; v4 = v3 ^ v1
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pxor xmm0, xmm1
+	movdqa xmm0, xmm5
+	pxor xmm0, xmm4
 ; v5 = mem128[f + 384]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [ecx + 384]
-	movdqu [esp + 64], xmm1
+	movdqu xmm2, [ecx + 384]
 ; v4 = v4 ^ v5
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 752], xmm0
+	pxor xmm0, xmm2
 ; v6 = mem128[f + 32]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm0
 	movdqu xmm0, [ecx + 32]
-	movdqu [esp + 80], xmm0
 ; v7 = v6 ^ v3
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
 	movdqu [esp + 96], xmm0
+	pxor xmm0, xmm5
 ; v8 = mem128[f + 256]
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [ecx + 256]
-	movdqu [esp + 112], xmm3
+	movdqu [esp + 112], xmm0
+	movdqu xmm6, [ecx + 256]
 ; v9 = v8 ^ v1
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm4, [esp + 16]
+	movdqa xmm0, xmm6
 	pxor xmm0, xmm4
 ; v9 = v9 ^ v5
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 128], xmm0
+	pxor xmm0, xmm2
 ; v10 = mem128[f + 64]
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [ecx + 64]
 	movdqu [esp + 144], xmm0
+	movdqu xmm0, [ecx + 64]
 ; v11 = v10 ^ v3
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm2
-	pxor xmm0, xmm1
-	movdqa xmm2, xmm0
+	movdqu [esp + 160], xmm0
+	pxor xmm0, xmm5
 ; v11 = v11 ^ v8
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm3
+	pxor xmm0, xmm6
 ; v11 = v11 ^ v1
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm0, xmm4
 ; v11 = v11 ^ v5
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 64]
-	pxor xmm2, xmm4
+	pxor xmm0, xmm2
 ; v12 = mem128[f + 288]
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [ecx + 288]
-	movdqu [esp + 160], xmm5
+	movdqu [esp + 176], xmm0
+	movdqu xmm7, [ecx + 288]
 ; v13 = v3 ^ v12
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
-	movdqu [esp + 176], xmm1
+	movdqu [esp + 48], xmm5
+	pxor xmm5, xmm7
 ; v14 = mem128[f + 96]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 208], xmm5
 	movdqu xmm0, [ecx + 96]
-	movdqu [esp + 192], xmm0
 ; v15 = v14 ^ v8
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm3
-	pxor xmm0, xmm1
-	movdqa xmm3, xmm0
+	movdqu [esp + 224], xmm0
+	pxor xmm0, xmm6
 ; v15 = v15 ^ v12
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	pxor xmm0, xmm7
 ; v15 = v15 ^ v5
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm4
+	pxor xmm0, xmm2
 ; v16 = mem128[f + 320]
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [ecx + 320]
-	movdqu [esp + 208], xmm4
+	movdqu [esp + 240], xmm0
+	movdqu xmm5, [ecx + 320]
 ; v17 = v8 ^ v16
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
-	movdqu [esp + 224], xmm1
+	movdqu [esp + 128], xmm6
+	pxor xmm6, xmm5
 ; v18 = mem128[f + 128]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 272], xmm6
 	movdqu xmm0, [ecx + 128]
-	movdqu [esp + 240], xmm0
 ; v19 = v18 ^ v12
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm5
-	pxor xmm0, xmm1
+	movdqu [esp + 288], xmm0
+	pxor xmm0, xmm7
 ; v19 = v19 ^ v16
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 256], xmm0
+	pxor xmm0, xmm5
 ; v20 = v12 ^ v1
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 16]
-	pxor xmm1, xmm4
-	movdqu [esp + 272], xmm1
+	movdqu [esp + 304], xmm0
+	movdqu [esp + 192], xmm7
+	pxor xmm7, xmm4
 ; v21 = mem128[f + 160]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 320], xmm7
 	movdqu xmm0, [ecx + 160]
-	movdqu [esp + 288], xmm0
 ; v22 = v21 ^ v16
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 208]
-	pxor xmm0, xmm1
+	movdqu [esp + 336], xmm0
+	pxor xmm0, xmm5
 ; v22 = v22 ^ v1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm4
-	movdqu [esp + 304], xmm0
 ; v23 = v16 ^ v5
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 64]
-	pxor xmm1, xmm5
-	movdqu [esp + 320], xmm1
+	movdqu [esp + 352], xmm0
+	movdqu [esp + 256], xmm5
+	pxor xmm5, xmm2
 ; v24 = mem128[f + 192]
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 368], xmm5
 	movdqu xmm0, [ecx + 192]
-	movdqu [esp + 336], xmm0
 ; v25 = v24 ^ v1
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 384], xmm0
 	pxor xmm0, xmm4
+	movdqu [esp + 16], xmm4
 ; v25 = v25 ^ v5
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
-	movdqu [esp + 352], xmm0
+	pxor xmm0, xmm2
 ; v26 = v2 & v0
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm4, [esp + 0]
-	pand xmm0, xmm4
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 400], xmm0
+	movdqu [esp + 80], xmm2
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
 ; v27 = v2 & v6
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm5, [esp + 80]
-	pand xmm1, xmm5
+	movdqu [esp + 416], xmm0
+	movdqa xmm5, xmm1
+	movdqu xmm4, [esp + 96]
+	pand xmm5, xmm4
 ; v28 = v4 & v0
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pand xmm0, xmm4
+	movdqu xmm2, [esp + 64]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm3
 ; v28 = v27 ^ v28
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 416], xmm1
+	pxor xmm5, xmm0
 ; v27 = v2 & v10
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	movdqu xmm0, [esp + 144]
-	pand xmm4, xmm0
+	movdqu [esp + 448], xmm5
+	movdqa xmm6, xmm1
+	movdqu xmm5, [esp + 160]
+	pand xmm6, xmm5
 ; v29 = v4 & v6
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	pand xmm0, xmm5
+	movdqa xmm7, xmm2
+	pand xmm7, xmm4
 ; v30 = v7 & v0
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	movdqu xmm5, [esp + 0]
-	pand xmm1, xmm5
+	movdqu xmm4, [esp + 112]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
 ; v29 = v27 ^ v29
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm6, xmm7
 ; v30 = v29 ^ v30
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 432], xmm4
+	pxor xmm6, xmm0
 ; v29 = v2 & v14
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	movdqu xmm0, [esp + 192]
-	pand xmm4, xmm0
+	movdqu [esp + 464], xmm6
+	movdqa xmm0, xmm1
+	movdqu xmm6, [esp + 224]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v27 = v4 & v10
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 752]
-	movdqu xmm0, [esp + 144]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v31 = v7 & v6
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqa xmm7, xmm4
 	movdqu xmm0, [esp + 96]
-	movdqu xmm1, [esp + 80]
-	pand xmm0, xmm1
+	pand xmm7, xmm0
 ; v32 = v9 & v0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	movdqu xmm6, [esp + 0]
-	pand xmm1, xmm6
+	movdqu xmm4, [esp + 144]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
 ; v27 = v29 ^ v27
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm6, xmm5
 ; v31 = v27 ^ v31
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm6, xmm7
 ; v32 = v31 ^ v32
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 448], xmm4
+	pxor xmm6, xmm0
 ; v31 = v2 & v18
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm0, [esp + 240]
-	pand xmm1, xmm0
+	movdqu [esp + 480], xmm6
+	movdqa xmm0, xmm1
+	movdqu xmm5, [esp + 288]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v27 = v4 & v14
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 752]
-	movdqu xmm0, [esp + 192]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm2, [esp + 224]
+	pand xmm0, xmm2
+	movdqa xmm6, xmm0
 ; v29 = v7 & v10
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 96]
-	movdqu xmm0, [esp + 144]
-	pand xmm5, xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm2, [esp + 160]
+	pand xmm0, xmm2
+	movdqa xmm7, xmm0
 ; v33 = v9 & v6
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 96]
+	pand xmm4, xmm0
 ; v34 = v11 & v0
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
+	movdqu xmm0, [esp + 176]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm3
 ; v27 = v31 ^ v27
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm5, xmm6
 ; v29 = v27 ^ v29
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm5, xmm7
 ; v33 = v29 ^ v33
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm5, xmm4
 ; v34 = v33 ^ v34
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 464], xmm1
+	pxor xmm5, xmm2
 ; v33 = v2 & v21
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm0, [esp + 288]
-	pand xmm1, xmm0
+	movdqu [esp + 496], xmm5
+	movdqa xmm2, xmm1
+	movdqu [esp + 32], xmm1
+	movdqu xmm1, [esp + 336]
+	pand xmm2, xmm1
 ; v29 = v4 & v18
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 752]
-	movdqu xmm0, [esp + 240]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 64]
+	movdqu xmm1, [esp + 288]
+	pand xmm4, xmm1
 ; v27 = v7 & v14
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 96]
-	movdqu xmm0, [esp + 192]
-	pand xmm5, xmm0
+	movdqu xmm5, [esp + 112]
+	movdqu xmm1, [esp + 224]
+	pand xmm5, xmm1
 ; v31 = v9 & v10
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm0, [esp + 144]
-	pand xmm6, xmm0
+	movdqu xmm6, [esp + 144]
+	movdqu xmm1, [esp + 160]
+	pand xmm6, xmm1
 ; v35 = v11 & v6
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 96]
+	pand xmm7, xmm0
 ; v36 = v13 & v0
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 176]
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu xmm1, [esp + 208]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm3
 ; v29 = v33 ^ v29
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm2, xmm4
 ; v27 = v29 ^ v27
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm2, xmm5
 ; v31 = v27 ^ v31
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm2, xmm6
 ; v35 = v31 ^ v35
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm1, xmm0
+	pxor xmm2, xmm7
 ; v36 = v35 ^ v36
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqu [esp + 480], xmm1
+	pxor xmm2, xmm0
 ; v35 = v2 & v24
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 512], xmm2
+	movdqu xmm0, [esp + 32]
+	movdqu xmm2, [esp + 384]
+	pand xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v31 = v4 & v21
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 752]
-	movdqu xmm0, [esp + 288]
-	pand xmm4, xmm0
+	movdqu xmm0, [esp + 64]
+	movdqu xmm4, [esp + 336]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v27 = v7 & v18
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 96]
-	movdqu xmm0, [esp + 240]
-	pand xmm5, xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm5, [esp + 288]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v29 = v9 & v14
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm6, [esp + 192]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm6, [esp + 224]
 	pand xmm0, xmm6
-	movdqu [esp + 400], xmm0
+	movdqa xmm6, xmm0
 ; v33 = v11 & v10
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 144]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 176]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
 ; v37 = v13 & v6
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm1, [esp + 96]
+	pand xmm0, xmm1
 ; v38 = v15 & v0
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu [esp + 432], xmm0
+	movdqu xmm0, [esp + 240]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm3
+	movdqu [esp + 0], xmm3
 ; v31 = v35 ^ v31
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm2, xmm4
 ; v27 = v31 ^ v27
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm2, xmm5
 ; v29 = v27 ^ v29
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm1, xmm0
+	pxor xmm2, xmm6
 ; v33 = v29 ^ v33
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm2, xmm7
 ; v37 = v33 ^ v37
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm1, xmm0
+	movdqu xmm3, [esp + 432]
+	pxor xmm2, xmm3
 ; v38 = v37 ^ v38
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqu [esp + 496], xmm1
+	pxor xmm2, xmm1
 ; v37 = v4 & v24
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 752]
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 528], xmm2
+	movdqu xmm3, [esp + 64]
+	movdqu xmm1, [esp + 384]
+	pand xmm3, xmm1
 ; v33 = v7 & v21
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm1, [esp + 288]
-	pand xmm0, xmm1
-	movdqu [esp + 384], xmm0
+	movdqu xmm4, [esp + 112]
+	movdqa xmm2, xmm4
+	movdqu xmm1, [esp + 336]
+	pand xmm2, xmm1
 ; v29 = v9 & v18
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	movdqu xmm0, [esp + 240]
-	pand xmm1, xmm0
+	movdqu xmm5, [esp + 144]
+	movdqu xmm1, [esp + 288]
+	pand xmm5, xmm1
 ; v27 = v11 & v14
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm2
-	movdqu xmm0, [esp + 192]
-	pand xmm5, xmm0
+	movdqu xmm6, [esp + 176]
+	movdqu xmm1, [esp + 224]
+	pand xmm6, xmm1
 ; v31 = v13 & v10
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 176]
-	movdqu xmm0, [esp + 144]
-	pand xmm6, xmm0
+	movdqu xmm1, [esp + 208]
+	movdqu xmm7, [esp + 160]
+	pand xmm1, xmm7
 ; v35 = v15 & v6
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 80]
-	pand xmm7, xmm0
+	movdqu xmm7, [esp + 96]
+	pand xmm0, xmm7
 ; v33 = v37 ^ v33
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm2
 ; v29 = v33 ^ v29
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm5
 ; v27 = v29 ^ v27
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm3, xmm6
 ; v31 = v27 ^ v31
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm3, xmm1
 ; v35 = v31 ^ v35
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 512], xmm4
+	pxor xmm3, xmm0
 ; v31 = v7 & v24
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 544], xmm3
+	movdqu xmm2, [esp + 384]
+	pand xmm4, xmm2
 ; v27 = v9 & v21
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 128]
-	movdqu xmm0, [esp + 288]
-	pand xmm4, xmm0
+	movdqu xmm3, [esp + 144]
+	movdqa xmm1, xmm3
+	movdqu xmm0, [esp + 336]
+	pand xmm1, xmm0
 ; v29 = v11 & v18
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm2
-	movdqu xmm0, [esp + 240]
+	movdqu xmm5, [esp + 176]
+	movdqu xmm0, [esp + 288]
 	pand xmm5, xmm0
 ; v33 = v13 & v14
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 176]
-	movdqu xmm0, [esp + 192]
+	movdqu xmm6, [esp + 208]
+	movdqu xmm0, [esp + 224]
 	pand xmm6, xmm0
 ; v37 = v15 & v10
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 144]
+	movdqu xmm0, [esp + 240]
+	movdqu xmm7, [esp + 160]
 	pand xmm0, xmm7
 ; v27 = v31 ^ v27
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm4, xmm1
 ; v29 = v27 ^ v29
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm4, xmm5
 ; v33 = v29 ^ v33
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm4, xmm6
 ; v37 = v33 ^ v37
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 528], xmm1
+	pxor xmm4, xmm0
 ; v33 = v9 & v24
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 128]
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 560], xmm4
+	movdqa xmm5, xmm3
+	pand xmm5, xmm2
 ; v29 = v11 & v21
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm2
-	movdqu xmm0, [esp + 288]
-	pand xmm5, xmm0
+	movdqu xmm4, [esp + 176]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 336]
+	pand xmm1, xmm0
 ; v27 = v13 & v18
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm1, [esp + 240]
-	pand xmm0, xmm1
+	movdqu xmm3, [esp + 208]
+	movdqa xmm6, xmm3
+	movdqu xmm0, [esp + 288]
+	pand xmm6, xmm0
 ; v31 = v15 & v14
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm3
-	movdqu xmm6, [esp + 192]
-	pand xmm1, xmm6
+	movdqu xmm0, [esp + 240]
+	movdqu xmm7, [esp + 224]
+	pand xmm0, xmm7
 ; v29 = v33 ^ v29
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm5, xmm1
 ; v27 = v29 ^ v27
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm5, xmm6
 ; v31 = v27 ^ v31
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 544], xmm4
+	pxor xmm5, xmm0
 ; v27 = v11 & v24
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [esp + 336]
-	pand xmm0, xmm1
+	movdqu [esp + 576], xmm5
+	pand xmm4, xmm2
 ; v29 = v13 & v21
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm4, [esp + 288]
-	pand xmm1, xmm4
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 336]
+	pand xmm0, xmm5
 ; v33 = v15 & v18
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm5, [esp + 240]
-	pand xmm4, xmm5
+	movdqu xmm6, [esp + 240]
+	movdqa xmm1, xmm6
+	movdqu xmm7, [esp + 288]
+	pand xmm1, xmm7
 ; v29 = v27 ^ v29
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm4, xmm0
 ; v33 = v29 ^ v33
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 560], xmm0
+	pxor xmm4, xmm1
 ; v29 = v13 & v24
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm4, [esp + 336]
-	pand xmm0, xmm4
+	movdqu [esp + 592], xmm4
+	pand xmm3, xmm2
 ; v27 = v15 & v21
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm3
-	movdqu xmm5, [esp + 288]
-	pand xmm1, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v27 = v29 ^ v27
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm0
 ; v29 = v15 & v24
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm4
-	movdqu [esp + 592], xmm0
+	movdqu [esp + 608], xmm3
+	pand xmm6, xmm2
 ; v39 = v17 & v3
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm4, [esp + 48]
-	pand xmm0, xmm4
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 624], xmm6
+	movdqu xmm2, [esp + 272]
+	movdqa xmm0, xmm2
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
 ; v40 = v17 & v8
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 224]
-	movdqu xmm5, [esp + 112]
-	pand xmm1, xmm5
+	movdqu [esp + 432], xmm0
+	movdqa xmm5, xmm2
+	movdqu xmm4, [esp + 128]
+	pand xmm5, xmm4
 ; v41 = v19 & v3
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pand xmm0, xmm4
+	movdqu xmm3, [esp + 304]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm1
 ; v41 = v40 ^ v41
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 608], xmm1
+	pxor xmm5, xmm0
 ; v40 = v17 & v12
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 160]
-	pand xmm4, xmm0
+	movdqu [esp + 640], xmm5
+	movdqa xmm6, xmm2
+	movdqu xmm5, [esp + 192]
+	pand xmm6, xmm5
 ; v42 = v19 & v8
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pand xmm0, xmm5
+	movdqa xmm7, xmm3
+	pand xmm7, xmm4
 ; v43 = v20 & v3
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	movdqu xmm5, [esp + 48]
-	pand xmm1, xmm5
+	movdqu xmm4, [esp + 320]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v42 = v40 ^ v42
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm6, xmm7
 ; v43 = v42 ^ v43
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 624], xmm4
+	pxor xmm6, xmm0
 ; v42 = v17 & v16
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 208]
-	pand xmm4, xmm0
+	movdqu [esp + 656], xmm6
+	movdqa xmm0, xmm2
+	movdqu xmm6, [esp + 256]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v40 = v19 & v12
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	movdqu xmm0, [esp + 160]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm3
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v44 = v20 & v8
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm1, [esp + 112]
-	pand xmm0, xmm1
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v45 = v22 & v3
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	movdqu xmm6, [esp + 48]
-	pand xmm1, xmm6
+	movdqu xmm4, [esp + 352]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v40 = v42 ^ v40
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm6, xmm5
 ; v44 = v40 ^ v44
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm6, xmm7
 ; v45 = v44 ^ v45
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 640], xmm4
+	pxor xmm6, xmm0
 ; v44 = v17 & v1
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 224]
-	movdqu xmm0, [esp + 16]
-	pand xmm1, xmm0
+	movdqu [esp + 672], xmm6
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 16]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v40 = v19 & v16
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 208]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm3, [esp + 256]
+	pand xmm0, xmm3
+	movdqa xmm6, xmm0
 ; v42 = v20 & v12
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	movdqu xmm0, [esp + 160]
-	pand xmm5, xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm3, [esp + 192]
+	pand xmm0, xmm3
+	movdqa xmm7, xmm0
 ; v46 = v22 & v8
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 304]
-	movdqu xmm0, [esp + 112]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 128]
+	pand xmm4, xmm0
 ; v47 = v23 & v3
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
+	movdqu xmm0, [esp + 368]
+	movdqa xmm3, xmm0
+	pand xmm3, xmm1
 ; v40 = v44 ^ v40
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm5, xmm6
 ; v42 = v40 ^ v42
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm5, xmm7
 ; v46 = v42 ^ v46
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm5, xmm4
 ; v47 = v46 ^ v47
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 656], xmm1
+	pxor xmm5, xmm3
 ; v46 = v17 & v5
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 224]
-	movdqu xmm0, [esp + 64]
-	pand xmm1, xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm3, xmm2
+	movdqu xmm2, [esp + 80]
+	pand xmm3, xmm2
 ; v42 = v19 & v1
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 304]
+	movdqu xmm2, [esp + 16]
+	pand xmm4, xmm2
 ; v40 = v20 & v16
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	movdqu xmm0, [esp + 208]
-	pand xmm5, xmm0
+	movdqu xmm5, [esp + 320]
+	movdqu xmm2, [esp + 256]
+	pand xmm5, xmm2
 ; v44 = v22 & v12
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 304]
-	movdqu xmm0, [esp + 160]
-	pand xmm6, xmm0
+	movdqu xmm6, [esp + 352]
+	movdqu xmm2, [esp + 192]
+	pand xmm6, xmm2
 ; v48 = v23 & v8
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 112]
-	pand xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v49 = v25 & v3
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 352]
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu xmm2, [esp + 400]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; v42 = v46 ^ v42
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm3, xmm4
 ; v40 = v42 ^ v40
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm3, xmm5
 ; v44 = v40 ^ v44
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm3, xmm6
 ; v48 = v44 ^ v48
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm1, xmm0
+	pxor xmm3, xmm7
 ; v49 = v48 ^ v49
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqu [esp + 400], xmm1
+	pxor xmm3, xmm0
 ; v48 = v19 & v5
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 256]
-	movdqu xmm0, [esp + 64]
-	pand xmm1, xmm0
+	movdqu [esp + 704], xmm3
+	movdqu xmm3, [esp + 304]
+	movdqu xmm4, [esp + 80]
+	pand xmm3, xmm4
 ; v44 = v20 & v1
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
+	movdqu xmm5, [esp + 320]
+	movdqa xmm1, xmm5
 	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	pand xmm1, xmm0
 ; v40 = v22 & v16
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 304]
-	movdqu xmm0, [esp + 208]
-	pand xmm5, xmm0
+	movdqu xmm6, [esp + 352]
+	movdqu xmm0, [esp + 256]
+	pand xmm6, xmm0
 ; v42 = v23 & v12
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	movdqu xmm0, [esp + 160]
-	pand xmm6, xmm0
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 192]
+	pand xmm7, xmm0
 ; v46 = v25 & v8
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm7, [esp + 112]
-	pand xmm0, xmm7
+	movdqa xmm0, xmm2
+	movdqu xmm2, [esp + 128]
+	pand xmm0, xmm2
 ; v44 = v48 ^ v44
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm3, xmm1
 ; v40 = v44 ^ v40
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm3, xmm6
 ; v42 = v40 ^ v42
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm3, xmm7
 ; v46 = v42 ^ v46
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 672], xmm1
+	pxor xmm3, xmm0
 ; v42 = v20 & v5
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 64]
-	pand xmm4, xmm0
+	movdqu [esp + 720], xmm3
+	movdqa xmm2, xmm5
+	pand xmm2, xmm4
 ; v40 = v22 & v1
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 304]
+	movdqu xmm7, [esp + 352]
+	movdqa xmm1, xmm7
 	movdqu xmm0, [esp + 16]
-	pand xmm5, xmm0
+	pand xmm1, xmm0
 ; v44 = v23 & v16
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm1, [esp + 208]
-	pand xmm0, xmm1
+	movdqu xmm5, [esp + 368]
+	movdqa xmm3, xmm5
+	movdqu xmm0, [esp + 256]
+	pand xmm3, xmm0
 ; v48 = v25 & v12
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 352]
-	movdqu xmm6, [esp + 160]
-	pand xmm1, xmm6
+	movdqu xmm0, [esp + 400]
+	movdqu xmm6, [esp + 192]
+	pand xmm0, xmm6
 ; v40 = v42 ^ v40
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm2, xmm1
 ; v44 = v40 ^ v44
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm2, xmm3
 ; v48 = v44 ^ v48
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 688], xmm4
+	pxor xmm2, xmm0
 ; v44 = v22 & v5
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm1, [esp + 64]
-	pand xmm0, xmm1
+	movdqu [esp + 368], xmm2
+	pand xmm7, xmm4
 ; v40 = v23 & v1
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 320]
-	movdqu xmm4, [esp + 16]
-	pand xmm1, xmm4
+	movdqa xmm0, xmm5
+	movdqu xmm3, [esp + 16]
+	pand xmm0, xmm3
 ; v42 = v25 & v16
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 352]
-	movdqu xmm5, [esp + 208]
-	pand xmm4, xmm5
+	movdqu xmm6, [esp + 400]
+	movdqa xmm1, xmm6
+	movdqu xmm2, [esp + 256]
+	pand xmm1, xmm2
 ; v40 = v44 ^ v40
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm7, xmm0
 ; v42 = v40 ^ v42
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 704], xmm0
+	pxor xmm7, xmm1
 ; v40 = v23 & v5
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm4, [esp + 64]
-	pand xmm0, xmm4
+	movdqu [esp + 400], xmm7
+	movdqa xmm1, xmm5
+	pand xmm1, xmm4
 ; v44 = v25 & v1
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 352]
-	movdqu xmm5, [esp + 16]
-	pand xmm1, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm3
 ; v44 = v40 ^ v44
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 720], xmm0
+	pxor xmm1, xmm0
 ; v40 = v25 & v5
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
+	movdqu [esp + 736], xmm1
+	movdqa xmm0, xmm6
 	pand xmm0, xmm4
-	movdqu [esp + 736], xmm0
 ; v17 = v2 ^ v17
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 752], xmm0
 	movdqu xmm0, [esp + 32]
-	movdqu xmm1, [esp + 224]
+	movdqu xmm1, [esp + 272]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v19 = v4 ^ v19
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm4, [esp + 256]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
+	movdqu xmm0, [esp + 64]
+	movdqu xmm7, [esp + 304]
+	pxor xmm0, xmm7
 ; v20 = v7 ^ v20
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm5, [esp + 272]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm7, [esp + 320]
+	pxor xmm0, xmm7
 ; v22 = v9 ^ v22
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm6, [esp + 304]
-	pxor xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 112], xmm0
+	movdqu xmm0, [esp + 144]
+	movdqu xmm7, [esp + 352]
+	pxor xmm0, xmm7
 ; v23 = v11 ^ v23
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm2, xmm0
-	movdqu [esp + 224], xmm2
+	movdqu [esp + 144], xmm0
+	movdqu xmm0, [esp + 176]
+	pxor xmm0, xmm5
 ; v25 = v13 ^ v25
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm2, [esp + 352]
-	pxor xmm0, xmm2
 	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 208]
+	pxor xmm0, xmm6
 ; v13 = v0 ^ v3
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 208], xmm0
 	movdqu xmm0, [esp + 0]
-	movdqu xmm2, [esp + 48]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu xmm5, [esp + 48]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v11 = v6 ^ v8
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqa xmm6, xmm7
+	movdqu xmm0, [esp + 96]
+	movdqu xmm6, [esp + 128]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v9 = v10 ^ v12
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm7, [esp + 160]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm7, [esp + 192]
 	pxor xmm0, xmm7
-	movdqu [esp + 256], xmm0
 ; v7 = v14 ^ v16
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 208]
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 224]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v4 = v18 ^ v1
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm7, [esp + 16]
-	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm3
 ; v2 = v21 ^ v5
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm7, [esp + 64]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 768], xmm0
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm4
 ; v50 = v17 & v13
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 784], xmm0
 	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-	movdqu [esp + 32], xmm0
+	pand xmm0, xmm5
 ; v51 = v17 & v11
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm1
-	pand xmm7, xmm6
+	movdqu [esp + 32], xmm0
+	movdqa xmm3, xmm1
+	pand xmm3, xmm6
 ; v52 = v19 & v13
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm4, [esp + 272]
 	movdqa xmm0, xmm4
-	pand xmm0, xmm2
+	pand xmm0, xmm5
 ; v52 = v51 ^ v52
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 352], xmm7
+	pxor xmm3, xmm0
 ; v51 = v17 & v9
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 800], xmm3
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 256]
+	movdqu xmm0, [esp + 320]
 	pand xmm7, xmm0
 ; v53 = v19 & v11
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 96], xmm0
+	movdqa xmm3, xmm4
+	pand xmm3, xmm6
+	movdqu [esp + 304], xmm6
 ; v54 = v20 & v13
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pand xmm0, xmm2
-	movdqu [esp + 752], xmm0
+	movdqu xmm6, [esp + 112]
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v53 = v51 ^ v53
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm7, xmm0
+	pxor xmm7, xmm3
 ; v54 = v53 ^ v54
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
 	pxor xmm7, xmm0
-	movdqu [esp + 752], xmm7
 ; v53 = v17 & v7
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 816], xmm7
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 800], xmm0
+	pand xmm0, xmm2
+	movdqu [esp + 352], xmm2
+	movdqa xmm3, xmm0
 ; v51 = v19 & v9
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 256]
-	pand xmm0, xmm7
-	movdqu [esp + 768], xmm0
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 320]
+	pand xmm7, xmm0
 ; v55 = v20 & v11
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pand xmm0, xmm6
-	movdqu [esp + 96], xmm0
+	movdqu xmm0, [esp + 304]
+	pand xmm6, xmm0
 ; v56 = v22 & v13
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm2
-	movdqu [esp + 784], xmm0
+	movdqu xmm2, [esp + 144]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
 ; v51 = v53 ^ v51
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 800]
-	movdqu xmm0, [esp + 768]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v55 = v51 ^ v55
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v56 = v55 ^ v56
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	pxor xmm7, xmm0
-	movdqu [esp + 768], xmm7
+	pxor xmm3, xmm0
 ; v55 = v17 & v4
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 832], xmm3
 	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 304]
-	pand xmm0, xmm7
-	movdqu [esp + 832], xmm0
+	movdqu xmm3, [esp + 768]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v51 = v19 & v7
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 784], xmm0
+	movdqu xmm0, [esp + 352]
+	pand xmm4, xmm0
 ; v53 = v20 & v9
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 256]
-	pand xmm0, xmm7
-	movdqu [esp + 800], xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm6, [esp + 320]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v57 = v22 & v11
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm6
-	movdqu [esp + 96], xmm0
+	movdqa xmm7, xmm2
+	movdqu xmm0, [esp + 304]
+	pand xmm7, xmm0
 ; v58 = v23 & v13
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm2
-	movdqu [esp + 816], xmm0
+	movdqu xmm0, [esp + 176]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm5
 ; v51 = v55 ^ v51
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 832]
-	movdqu xmm0, [esp + 784]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm4
 ; v53 = v51 ^ v53
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v57 = v53 ^ v57
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v58 = v57 ^ v58
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm7, xmm0
-	movdqu [esp + 784], xmm7
+	pxor xmm3, xmm2
 ; v57 = v17 & v2
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 320]
-	pand xmm0, xmm7
-	movdqu [esp + 864], xmm0
+	movdqu [esp + 848], xmm3
+	movdqa xmm2, xmm1
+	movdqu [esp + 64], xmm1
+	movdqu xmm1, [esp + 784]
+	pand xmm2, xmm1
 ; v53 = v19 & v4
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 304]
-	pand xmm0, xmm7
-	movdqu [esp + 800], xmm0
+	movdqu xmm3, [esp + 272]
+	movdqu xmm1, [esp + 768]
+	pand xmm3, xmm1
 ; v51 = v20 & v7
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 816], xmm0
+	movdqu xmm4, [esp + 112]
+	movdqu xmm1, [esp + 352]
+	pand xmm4, xmm1
 ; v55 = v22 & v9
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 256]
-	pand xmm0, xmm7
-	movdqu [esp + 832], xmm0
+	movdqu xmm6, [esp + 144]
+	movdqu xmm1, [esp + 320]
+	pand xmm6, xmm1
 ; v59 = v23 & v11
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm6
-	movdqu [esp + 96], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 304]
+	pand xmm7, xmm0
 ; v60 = v25 & v13
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pand xmm0, xmm2
-	movdqu [esp + 848], xmm0
+	movdqu xmm1, [esp + 208]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm5
 ; v53 = v57 ^ v53
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 864]
-	movdqu xmm0, [esp + 800]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm3
 ; v51 = v53 ^ v51
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm4
 ; v55 = v51 ^ v55
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm6
 ; v59 = v55 ^ v59
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm7
 ; v60 = v59 ^ v60
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm7, xmm0
-	movdqu [esp + 96], xmm7
+	pxor xmm2, xmm0
 ; v17 = v17 & v24
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 864], xmm2
+	movdqu xmm2, [esp + 64]
+	movdqu xmm0, [esp + 384]
+	pand xmm2, xmm0
 ; v59 = v19 & v2
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 320]
-	pand xmm0, xmm7
-	movdqu [esp + 800], xmm0
+	movdqu xmm0, [esp + 272]
+	movdqu xmm3, [esp + 784]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v55 = v20 & v4
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 304]
-	pand xmm0, xmm7
-	movdqu [esp + 816], xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm4, [esp + 768]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v51 = v22 & v7
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 272]
-	pand xmm0, xmm7
-	movdqu [esp + 832], xmm0
+	movdqu xmm0, [esp + 144]
+	movdqu xmm6, [esp + 352]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v53 = v23 & v9
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm7, [esp + 256]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm7, [esp + 320]
 	pand xmm0, xmm7
-	movdqu [esp + 848], xmm0
+	movdqa xmm7, xmm0
 ; v57 = v25 & v11
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pand xmm0, xmm6
-	movdqa xmm7, xmm0
-; v13 = v15 & v13
-%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-	movdqa xmm2, xmm0
-; v59 = v17 ^ v59
-%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	pxor xmm1, xmm0
-; v55 = v59 ^ v55
-%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	pxor xmm1, xmm0
-; v51 = v55 ^ v51
-%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	pxor xmm1, xmm0
-; v53 = v51 ^ v53
-%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm1, xmm0
-; v57 = v53 ^ v57
-%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-; v13 = v57 ^ v13
-%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
-	movdqu [esp + 832], xmm1
-; v19 = v19 & v24
-%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
-; v57 = v20 & v2
-%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm1, [esp + 320]
-	pand xmm0, xmm1
-	movdqu [esp + 800], xmm0
-; v53 = v22 & v4
-%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
+	movdqa xmm0, xmm1
 	movdqu xmm1, [esp + 304]
 	pand xmm0, xmm1
-	movdqu [esp + 816], xmm0
+; v13 = v15 & v13
+%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm0
+	movdqu xmm0, [esp + 240]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
+; v59 = v17 ^ v59
+%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm3
+; v55 = v59 ^ v55
+%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm4
+; v51 = v55 ^ v51
+%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm6
+; v53 = v51 ^ v53
+%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm7
+; v57 = v53 ^ v57
+%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 64]
+	pxor xmm2, xmm3
+; v13 = v57 ^ v13
+%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm1
+; v19 = v19 & v24
+%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm2
+	movdqu xmm2, [esp + 272]
+	movdqu xmm1, [esp + 384]
+	pand xmm2, xmm1
+; v57 = v20 & v2
+%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm4, [esp + 112]
+	movdqa xmm3, xmm4
+	movdqu xmm1, [esp + 784]
+	pand xmm3, xmm1
+; v53 = v22 & v4
+%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 144]
+	movdqu xmm1, [esp + 768]
+	pand xmm5, xmm1
 ; v51 = v23 & v7
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 224]
-	movdqu xmm0, [esp + 272]
-	pand xmm1, xmm0
+	movdqu xmm6, [esp + 176]
+	movdqu xmm1, [esp + 352]
+	pand xmm6, xmm1
 ; v55 = v25 & v9
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 176]
-	movdqu xmm0, [esp + 256]
-	pand xmm2, xmm0
+	movdqu xmm1, [esp + 208]
+	movdqu xmm7, [esp + 320]
+	pand xmm1, xmm7
 ; v11 = v15 & v11
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
+	movdqu xmm7, [esp + 304]
+	pand xmm0, xmm7
 ; v57 = v19 ^ v57
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 800]
-	pxor xmm4, xmm6
+	pxor xmm2, xmm3
 ; v53 = v57 ^ v53
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 816]
-	pxor xmm4, xmm6
+	pxor xmm2, xmm5
 ; v51 = v53 ^ v51
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm2, xmm6
 ; v55 = v51 ^ v55
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm2, xmm1
 ; v11 = v55 ^ v11
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
-	movdqu [esp + 800], xmm4
+	pxor xmm2, xmm0
 ; v20 = v20 & v24
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm5, xmm0
+	movdqu [esp + 112], xmm2
+	movdqu xmm3, [esp + 384]
+	pand xmm4, xmm3
 ; v55 = v22 & v2
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 144]
+	movdqa xmm1, xmm2
+	movdqu xmm0, [esp + 784]
 	pand xmm1, xmm0
 ; v51 = v23 & v4
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 304]
-	pand xmm2, xmm0
+	movdqu xmm5, [esp + 176]
+	movdqu xmm0, [esp + 768]
+	pand xmm5, xmm0
 ; v53 = v25 & v7
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 176]
-	movdqu xmm0, [esp + 272]
-	pand xmm4, xmm0
+	movdqu xmm6, [esp + 208]
+	movdqu xmm0, [esp + 352]
+	pand xmm6, xmm0
 ; v9 = v15 & v9
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 256]
-	pand xmm0, xmm6
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 320]
+	pand xmm7, xmm0
 ; v55 = v20 ^ v55
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm1
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm1
 ; v51 = v55 ^ v51
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm0, xmm5
 ; v53 = v51 ^ v53
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm4
+	pxor xmm0, xmm6
 ; v9 = v53 ^ v9
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
 ; v22 = v22 & v24
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 144], xmm0
+	pand xmm2, xmm3
 ; v53 = v23 & v2
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 320]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 176]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 784]
+	pand xmm1, xmm0
 ; v51 = v25 & v4
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm2, [esp + 304]
-	pand xmm0, xmm2
+	movdqu xmm5, [esp + 208]
+	movdqa xmm6, xmm5
+	movdqu xmm0, [esp + 768]
+	pand xmm6, xmm0
 ; v7 = v15 & v7
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm3
-	movdqu xmm6, [esp + 272]
-	pand xmm2, xmm6
+	movdqu xmm7, [esp + 240]
+	movdqu xmm0, [esp + 352]
+	pand xmm7, xmm0
 ; v53 = v22 ^ v53
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	movdqa xmm0, xmm2
+	pxor xmm0, xmm1
 ; v51 = v53 ^ v51
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
+	pxor xmm0, xmm6
 ; v7 = v51 ^ v7
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
+	pxor xmm0, xmm7
 ; v23 = v23 & v24
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 336]
-	pand xmm2, xmm0
+	movdqu [esp + 176], xmm0
+	pand xmm4, xmm3
 ; v51 = v25 & v2
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm4, [esp + 320]
-	pand xmm0, xmm4
+	movdqa xmm2, xmm5
+	movdqu xmm6, [esp + 784]
+	pand xmm2, xmm6
 ; v4 = v15 & v4
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm6, [esp + 304]
-	pand xmm4, xmm6
+	movdqu xmm1, [esp + 240]
+	movdqa xmm7, xmm1
+	movdqu xmm0, [esp + 768]
+	pand xmm7, xmm0
 ; v51 = v23 ^ v51
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm2
 ; v4 = v51 ^ v4
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm0, xmm7
+	movdqa xmm2, xmm0
 ; v25 = v25 & v24
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm6, [esp + 336]
-	pand xmm0, xmm6
+	pand xmm5, xmm3
 ; v2 = v15 & v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm7, [esp + 320]
-	pand xmm4, xmm7
+	movdqa xmm4, xmm1
+	pand xmm4, xmm6
 ; v2 = v25 ^ v2
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqa xmm0, xmm5
 	pxor xmm0, xmm4
-	movdqu [esp + 128], xmm0
+	movdqa xmm4, xmm0
 ; v15 = v15 & v24
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pand xmm3, xmm6
+	pand xmm1, xmm3
 ; v50 = v50 ^ v26
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 32]
-	movdqu xmm4, [esp + 368]
-	pxor xmm0, xmm4
+	movdqu xmm3, [esp + 416]
+	pxor xmm0, xmm3
 ; v50 = v50 ^ v39
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 384]
-	pxor xmm0, xmm4
-	movdqu [esp + 32], xmm0
+	movdqu xmm3, [esp + 432]
+	pxor xmm0, xmm3
 ; v52 = v52 ^ v28
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm4, [esp + 416]
-	pxor xmm0, xmm4
+	movdqu xmm5, [esp + 800]
+	movdqu xmm3, [esp + 448]
+	pxor xmm5, xmm3
 ; v52 = v52 ^ v41
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 608]
-	pxor xmm0, xmm4
-	movdqu [esp + 352], xmm0
+	movdqu xmm3, [esp + 640]
+	pxor xmm5, xmm3
 ; v54 = v54 ^ v30
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm4, [esp + 432]
-	pxor xmm0, xmm4
+	movdqu xmm3, [esp + 816]
+	movdqu xmm6, [esp + 464]
+	pxor xmm3, xmm6
 ; v54 = v54 ^ v43
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 624]
-	pxor xmm0, xmm4
-	movdqu [esp + 752], xmm0
+	movdqu xmm6, [esp + 656]
+	pxor xmm3, xmm6
 ; v56 = v56 ^ v32
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	movdqu xmm4, [esp + 448]
-	pxor xmm0, xmm4
+	movdqu [esp + 816], xmm3
+	movdqu xmm3, [esp + 832]
+	movdqu xmm6, [esp + 480]
+	pxor xmm3, xmm6
 ; v56 = v56 ^ v45
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 640]
-	pxor xmm0, xmm4
-	movdqu [esp + 768], xmm0
+	movdqu xmm6, [esp + 672]
+	pxor xmm3, xmm6
 ; v58 = v58 ^ v34
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm4, [esp + 464]
-	pxor xmm0, xmm4
+	movdqu [esp + 832], xmm3
+	movdqu xmm3, [esp + 848]
+	movdqu xmm6, [esp + 496]
+	pxor xmm3, xmm6
 ; v58 = v58 ^ v47
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 656]
-	pxor xmm0, xmm4
-	movdqu [esp + 784], xmm0
+	movdqu xmm6, [esp + 688]
+	pxor xmm3, xmm6
 ; v60 = v60 ^ v36
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm4, [esp + 480]
-	pxor xmm0, xmm4
+	movdqu [esp + 848], xmm3
+	movdqu xmm3, [esp + 864]
+	movdqu xmm6, [esp + 512]
+	pxor xmm3, xmm6
 ; v60 = v60 ^ v49
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 400]
-	pxor xmm0, xmm4
-	movdqu [esp + 96], xmm0
+	movdqu xmm6, [esp + 704]
+	pxor xmm3, xmm6
 ; v13 = v13 ^ v38
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	movdqu xmm4, [esp + 832]
-	pxor xmm4, xmm0
+	movdqu [esp + 864], xmm3
+	movdqu xmm3, [esp + 64]
+	movdqu xmm6, [esp + 528]
+	pxor xmm3, xmm6
 ; v13 = v13 ^ v46
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm4, xmm0
-	movdqu [esp + 832], xmm4
+	movdqu xmm6, [esp + 720]
+	pxor xmm3, xmm6
 ; v11 = v11 ^ v35
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 512]
-	movdqu xmm6, [esp + 800]
-	pxor xmm6, xmm4
+	movdqu [esp + 64], xmm3
+	movdqu xmm3, [esp + 112]
+	movdqu xmm7, [esp + 544]
+	pxor xmm3, xmm7
 ; v11 = v11 ^ v48
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm6, xmm0
-	movdqu [esp + 800], xmm6
+	movdqu xmm6, [esp + 368]
+	pxor xmm3, xmm6
 ; v9 = v9 ^ v37
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 528]
-	pxor xmm5, xmm6
+	movdqu [esp + 112], xmm3
+	movdqu xmm6, [esp + 144]
+	movdqu xmm3, [esp + 560]
+	pxor xmm6, xmm3
 ; v9 = v9 ^ v42
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm5, xmm0
+	movdqu xmm3, [esp + 400]
+	pxor xmm6, xmm3
 ; v7 = v7 ^ v31
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm1, xmm0
+	movdqu [esp + 144], xmm6
+	movdqu xmm6, [esp + 176]
+	movdqu xmm3, [esp + 576]
+	pxor xmm6, xmm3
 ; v7 = v7 ^ v44
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm1, xmm0
+	movdqu xmm3, [esp + 736]
+	pxor xmm6, xmm3
 ; v4 = v4 ^ v33
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm2, xmm0
+	movdqu [esp + 176], xmm6
+	movdqu xmm3, [esp + 592]
+	pxor xmm2, xmm3
 ; v4 = v4 ^ v40
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm2, xmm0
+	movdqu xmm6, [esp + 752]
+	pxor xmm2, xmm6
 ; v2 = v2 ^ v27
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	movdqu xmm7, [esp + 128]
-	pxor xmm7, xmm0
+	movdqu xmm6, [esp + 608]
+	pxor xmm4, xmm6
 ; v15 = v15 ^ v29
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm3, xmm0
+	movdqu [esp + 32], xmm4
+	movdqu xmm4, [esp + 624]
+	pxor xmm1, xmm4
 ; v35 = v50 ^ v35
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm0, xmm4
-	movdqu [esp + 32], xmm0
+	pxor xmm0, xmm7
 ; v37 = v52 ^ v37
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	pxor xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 560]
+	pxor xmm5, xmm0
 ; v31 = v54 ^ v31
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm4, [esp + 544]
-	pxor xmm0, xmm4
-	movdqu [esp + 176], xmm0
+	movdqu [esp + 240], xmm5
+	movdqu xmm0, [esp + 816]
+	movdqu xmm5, [esp + 576]
+	pxor xmm0, xmm5
 ; v33 = v56 ^ v33
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	movdqu xmm4, [esp + 560]
-	pxor xmm0, xmm4
-	movdqu [esp + 224], xmm0
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 832]
+	pxor xmm0, xmm3
 ; v27 = v58 ^ v27
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm4, [esp + 576]
-	pxor xmm0, xmm4
-	movdqu [esp + 256], xmm0
+	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 848]
+	pxor xmm0, xmm6
+	movdqa xmm3, xmm0
 ; v29 = v60 ^ v29
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm4, [esp + 592]
+	movdqu xmm0, [esp + 864]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v39 = v11 ^ v39
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 800]
-	movdqu xmm6, [esp + 384]
-	pxor xmm0, xmm6
-	movdqu [esp + 352], xmm0
+	movdqu xmm0, [esp + 112]
+	movdqu xmm5, [esp + 432]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v41 = v9 ^ v41
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm5, xmm0
+	movdqu xmm0, [esp + 144]
+	movdqu xmm6, [esp + 640]
+	pxor xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v43 = v7 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm1, xmm0
-	movdqu [esp + 96], xmm1
+	movdqu xmm0, [esp + 176]
+	movdqu xmm7, [esp + 656]
+	pxor xmm0, xmm7
 ; v45 = v4 ^ v45
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm2, xmm0
-	movdqu [esp + 272], xmm2
-; v47 = v2 ^ v47
-%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm7
-	movdqu xmm1, [esp + 656]
-	pxor xmm0, xmm1
-	movdqu [esp + 304], xmm0
-; v49 = v15 ^ v49
-%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	pxor xmm3, xmm0
-	movdqu [esp + 320], xmm3
-; v41 = v41 ^ v40
-%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 736]
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm1
-	movdqu [esp + 384], xmm0
-; v39 = v39 ^ v40
-%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 352]
-	pxor xmm3, xmm1
-; v29 = v29 ^ v40
-%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-; v40 = v27 ^ v40
-%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v39 = v39 ^ v44
-%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 720]
-	pxor xmm3, xmm2
-	movdqu [esp + 352], xmm3
-; v13 = v13 ^ v44
-%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 832]
-	pxor xmm3, xmm2
-; v40 = v40 ^ v44
-%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
-; v44 = v33 ^ v44
-%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm0, xmm2
-; v13 = v13 ^ v42
-%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 704]
-	pxor xmm3, xmm2
-	movdqu [esp + 832], xmm3
-; v29 = v29 ^ v42
-%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-; v44 = v44 ^ v42
-%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm0
-	pxor xmm5, xmm2
-; v42 = v31 ^ v42
-%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm0, xmm2
-; v29 = v29 ^ v48
-%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 688]
-	pxor xmm4, xmm2
-; v40 = v40 ^ v48
-%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
-; v42 = v42 ^ v48
-%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 720], xmm0
-; v48 = v37 ^ v48
-%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm2
-	movdqa xmm3, xmm0
-; v40 = v40 ^ v46
-%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 176], xmm0
+	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 672]
-	pxor xmm1, xmm2
-; v44 = v44 ^ v46
-%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
-; v48 = v48 ^ v46
-%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm2
-; v46 = v35 ^ v46
-%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
+; v47 = v2 ^ v47
+%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 32]
+	movdqu xmm7, [esp + 688]
+	pxor xmm0, xmm7
+; v49 = v15 ^ v49
+%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 704]
+	pxor xmm1, xmm7
+; v41 = v41 ^ v40
+%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 752]
+	pxor xmm6, xmm7
+; v39 = v39 ^ v40
+%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 144], xmm6
+	pxor xmm5, xmm7
+; v29 = v29 ^ v40
+%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm4, xmm7
+; v40 = v27 ^ v40
+%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm7
+	movdqa xmm6, xmm3
+; v39 = v39 ^ v44
+%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 736]
+	pxor xmm5, xmm7
+; v13 = v13 ^ v44
+%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 112], xmm5
+	movdqu xmm5, [esp + 64]
+	pxor xmm5, xmm7
+; v40 = v40 ^ v44
+%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm6, xmm7
+; v44 = v33 ^ v44
+%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 304]
+	pxor xmm3, xmm7
+; v13 = v13 ^ v42
+%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 400]
+	pxor xmm5, xmm7
+; v29 = v29 ^ v42
+%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm5
+	pxor xmm4, xmm7
+; v44 = v44 ^ v42
+%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm7
+; v42 = v31 ^ v42
+%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 272]
+	pxor xmm5, xmm7
+; v29 = v29 ^ v48
+%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 368]
+	pxor xmm4, xmm7
+; v40 = v40 ^ v48
+%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 32], xmm4
+	pxor xmm6, xmm7
+; v42 = v42 ^ v48
+%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm5, xmm7
+; v48 = v37 ^ v48
+%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm4, [esp + 240]
+	pxor xmm4, xmm7
+; v40 = v40 ^ v46
+%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 720]
+	pxor xmm6, xmm7
+; v44 = v44 ^ v46
+%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 240], xmm6
+	pxor xmm3, xmm7
+; v48 = v48 ^ v46
+%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm4, xmm7
+; v46 = v35 ^ v46
+%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 208]
+	pxor xmm6, xmm7
 ; v44 = v44 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm5, xmm0
-	movdqu [esp + 128], xmm5
+	pxor xmm3, xmm1
 ; v42 = v42 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 720]
-	pxor xmm6, xmm0
+	movdqu [esp + 208], xmm3
+	pxor xmm5, xmm1
 ; v46 = v46 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm6, xmm1
 ; v49 = v38 ^ v49
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 496]
-	pxor xmm5, xmm0
+	movdqu xmm3, [esp + 528]
+	pxor xmm3, xmm1
 ; v42 = v42 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm6, xmm0
-	movdqu [esp + 720], xmm6
+	pxor xmm5, xmm0
 ; v48 = v48 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm4, xmm0
 ; v49 = v49 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
-	movdqu [esp + 176], xmm5
+	pxor xmm3, xmm0
 ; v47 = v36 ^ v47
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 480]
-	pxor xmm5, xmm0
+	movdqu xmm1, [esp + 512]
+	pxor xmm1, xmm0
 ; v48 = v48 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm3, xmm0
+	pxor xmm4, xmm2
 ; v46 = v46 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm6, xmm2
 ; v47 = v47 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm5
-	pxor xmm6, xmm0
+	pxor xmm1, xmm2
 ; v45 = v34 ^ v45
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 464]
-	pxor xmm5, xmm0
-	movdqu [esp + 224], xmm5
+	movdqu xmm0, [esp + 496]
+	pxor xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v46 = v46 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm2, xmm0
+	movdqu xmm7, [esp + 176]
+	pxor xmm6, xmm7
 ; v49 = v49 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 176]
-	pxor xmm5, xmm0
-	movdqu [esp + 176], xmm5
+	pxor xmm3, xmm7
 ; v45 = v45 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm5, [esp + 96]
-	pxor xmm0, xmm5
+	pxor xmm2, xmm7
 ; v43 = v32 ^ v43
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 448]
-	movdqu [esp + 32], xmm5
-	movdqu xmm5, [esp + 96]
-	movdqu xmm7, [esp + 32]
-	pxor xmm7, xmm5
-	movdqa xmm5, xmm7
-	movdqu [esp + 96], xmm5
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm7
 ; v49 = v49 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 384]
-	movdqu xmm5, [esp + 176]
-	pxor xmm5, xmm7
-	movdqu [esp + 176], xmm5
+	movdqu xmm7, [esp + 144]
+	pxor xmm3, xmm7
 ; v47 = v47 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm7
+	movdqu [esp + 144], xmm3
+	pxor xmm1, xmm7
 ; v43 = v43 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 96]
-	pxor xmm5, xmm7
-	movdqu [esp + 96], xmm5
+	pxor xmm0, xmm7
 ; v41 = v30 ^ v41
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 432]
-	pxor xmm5, xmm7
+	movdqu xmm3, [esp + 464]
+	pxor xmm3, xmm7
 ; v47 = v47 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 352]
-	pxor xmm6, xmm7
-	movdqu [esp + 32], xmm6
+	movdqu xmm7, [esp + 112]
+	pxor xmm1, xmm7
 ; v45 = v45 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
+	movdqu [esp + 176], xmm1
+	pxor xmm2, xmm7
 ; v41 = v41 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
+	pxor xmm3, xmm7
 ; v39 = v28 ^ v39
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 416]
-	pxor xmm6, xmm7
+	movdqu xmm1, [esp + 448]
+	pxor xmm1, xmm7
 ; v45 = v45 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 832]
-	pxor xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	movdqu xmm7, [esp + 64]
+	pxor xmm2, xmm7
 ; v43 = v43 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
+	movdqu [esp + 272], xmm2
 	pxor xmm0, xmm7
-	movdqu [esp + 96], xmm0
 ; v39 = v39 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm7
+	movdqu [esp + 304], xmm0
+	pxor xmm1, xmm7
 ; v13 = v26 ^ v13
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm7
 ; v13 = v13 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 272], xmm0
+	movdqu xmm7, [esp + 240]
+	pxor xmm0, xmm7
 ; v26 = v46 ^ v40
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pxor xmm0, xmm1
+	movdqu [esp + 352], xmm0
+	movdqa xmm0, xmm6
+	pxor xmm0, xmm7
+	movdqa xmm2, xmm0
 ; v26 = v26 ^ v29
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 32]
+	pxor xmm2, xmm0
 ; v39 = v39 ^ v46
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm2
-	movdqu [esp + 256], xmm6
+	pxor xmm1, xmm6
 ; v28 = v48 ^ v40
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm0, xmm1
+	movdqu [esp + 320], xmm1
+	movdqa xmm1, xmm4
+	pxor xmm1, xmm7
 ; v28 = v28 ^ v29
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 320], xmm0
+	pxor xmm1, xmm0
 ; v41 = v41 ^ v46
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	movdqu [esp + 368], xmm1
+	pxor xmm3, xmm6
 ; v41 = v41 ^ v48
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm3
+	pxor xmm3, xmm4
 ; v41 = v41 ^ v40
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm1
+	pxor xmm3, xmm7
 ; v41 = v41 ^ v29
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm4
+	pxor xmm3, xmm0
 ; v46 = v46 ^ v42
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 720]
-	pxor xmm2, xmm6
+	movdqu [esp + 240], xmm3
+	pxor xmm6, xmm5
 ; v43 = v43 ^ v48
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm3
+	movdqu [esp + 112], xmm6
+	movdqu xmm1, [esp + 304]
+	pxor xmm1, xmm4
 ; v43 = v43 ^ v42
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm1, xmm5
 ; v43 = v43 ^ v29
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 96], xmm0
+	pxor xmm1, xmm0
 ; v48 = v48 ^ v44
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 128]
-	pxor xmm3, xmm7
+	movdqu [esp + 304], xmm1
+	movdqu xmm1, [esp + 208]
+	pxor xmm4, xmm1
 ; v45 = v45 ^ v42
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm0, xmm6
+	movdqu [esp + 64], xmm4
+	movdqu xmm3, [esp + 272]
+	pxor xmm3, xmm5
 ; v45 = v45 ^ v44
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	pxor xmm3, xmm1
 ; v42 = v42 ^ v40
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pxor xmm0, xmm1
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 272], xmm3
+	pxor xmm5, xmm7
 ; v47 = v47 ^ v44
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm0, xmm7
+	movdqu [esp + 32], xmm5
+	movdqu xmm3, [esp + 176]
+	pxor xmm3, xmm1
 ; v47 = v47 ^ v40
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
+	pxor xmm3, xmm7
 ; v44 = v44 ^ v29
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm4
-	movdqu [esp + 128], xmm7
+	movdqu [esp + 176], xmm3
+	pxor xmm1, xmm0
 ; v40 = v49 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm0, xmm1
+	movdqu [esp + 208], xmm1
+	movdqu xmm1, [esp + 144]
+	pxor xmm1, xmm7
 ; v29 = v40 ^ v29
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 176], xmm0
+	pxor xmm1, xmm0
 ; v40 = v13 & v0
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm4, [esp + 0]
-	pand xmm0, xmm4
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 400], xmm1
+	movdqu xmm3, [esp + 352]
+	movdqa xmm0, xmm3
+	movdqu xmm1, [esp + 0]
+	pand xmm0, xmm1
 ; v49 = v13 & v6
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm6, [esp + 80]
-	pand xmm0, xmm6
+	movdqu [esp + 416], xmm0
+	movdqa xmm4, xmm3
+	movdqu xmm6, [esp + 96]
+	pand xmm4, xmm6
 ; v30 = v26 & v0
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	pand xmm1, xmm4
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; v30 = v49 ^ v30
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 368], xmm0
+	pxor xmm4, xmm0
 ; v49 = v13 & v10
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 144]
-	pand xmm4, xmm0
+	movdqu [esp + 432], xmm4
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 160]
+	pand xmm0, xmm5
 ; v32 = v26 & v6
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm6
+	movdqa xmm7, xmm2
+	pand xmm7, xmm6
 ; v34 = v39 & v0
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 256]
-	movdqu xmm6, [esp + 0]
-	pand xmm1, xmm6
+	movdqu xmm4, [esp + 320]
+	movdqa xmm6, xmm4
+	pand xmm6, xmm1
 ; v32 = v49 ^ v32
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v34 = v32 ^ v34
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 384], xmm4
+	pxor xmm0, xmm6
 ; v32 = v13 & v14
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	movdqu xmm0, [esp + 192]
-	pand xmm1, xmm0
+	movdqu [esp + 448], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm6, [esp + 224]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v49 = v26 & v10
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 304]
-	movdqu xmm0, [esp + 144]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v36 = v39 & v6
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 256]
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 96]
+	pand xmm7, xmm0
 ; v38 = v28 & v0
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
+	movdqu xmm4, [esp + 368]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v49 = v32 ^ v49
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm6, xmm5
 ; v36 = v49 ^ v36
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm6, xmm7
 ; v38 = v36 ^ v38
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 400], xmm1
+	pxor xmm6, xmm0
 ; v36 = v13 & v18
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 240]
-	pand xmm4, xmm0
+	movdqu [esp + 464], xmm6
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 288]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v49 = v26 & v14
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm1, [esp + 192]
-	pand xmm0, xmm1
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 144], xmm2
+	movdqu xmm0, [esp + 224]
+	pand xmm2, xmm0
+	movdqa xmm6, xmm2
 ; v32 = v39 & v10
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 256]
-	movdqu xmm0, [esp + 144]
-	pand xmm1, xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 160]
+	pand xmm0, xmm2
+	movdqa xmm7, xmm0
 ; v35 = v28 & v6
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 96]
+	pand xmm4, xmm0
 ; v37 = v41 & v0
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 240]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm1
 ; v49 = v36 ^ v49
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm4, xmm0
+	pxor xmm5, xmm6
 ; v32 = v49 ^ v32
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm5, xmm7
 ; v35 = v32 ^ v35
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm5, xmm4
 ; v37 = v35 ^ v37
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 416], xmm4
+	pxor xmm5, xmm2
 ; v35 = v13 & v21
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 288]
-	pand xmm4, xmm0
+	movdqu [esp + 480], xmm5
+	movdqu xmm2, [esp + 336]
+	pand xmm3, xmm2
 ; v32 = v26 & v18
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm1, [esp + 240]
-	pand xmm0, xmm1
-	movdqu [esp + 432], xmm0
+	movdqu xmm4, [esp + 144]
+	movdqu xmm2, [esp + 288]
+	pand xmm4, xmm2
 ; v49 = v39 & v14
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm1, [esp + 192]
-	pand xmm0, xmm1
-	movdqu [esp + 448], xmm0
+	movdqu xmm5, [esp + 320]
+	movdqu xmm2, [esp + 224]
+	pand xmm5, xmm2
 ; v36 = v28 & v10
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 320]
-	movdqu xmm0, [esp + 144]
-	pand xmm1, xmm0
+	movdqu xmm6, [esp + 368]
+	movdqu xmm2, [esp + 160]
+	pand xmm6, xmm2
 ; v31 = v41 & v6
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 96]
+	pand xmm7, xmm0
 ; v33 = v46 & v0
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu xmm2, [esp + 112]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; v32 = v35 ^ v32
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm4
 ; v49 = v32 ^ v49
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm5
 ; v36 = v49 ^ v36
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm6
 ; v31 = v36 ^ v31
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm3, xmm7
 ; v33 = v31 ^ v33
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 432], xmm4
+	pxor xmm3, xmm0
 ; v31 = v13 & v24
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 272]
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 496], xmm3
+	movdqu xmm0, [esp + 352]
+	movdqu xmm3, [esp + 384]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v36 = v26 & v21
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm4, [esp + 288]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm4, [esp + 336]
 	pand xmm0, xmm4
-	movdqu [esp + 448], xmm0
+	movdqa xmm4, xmm0
 ; v49 = v39 & v18
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm4, [esp + 240]
-	pand xmm0, xmm4
-	movdqu [esp + 464], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm5, [esp + 288]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v32 = v28 & v14
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	movdqu xmm0, [esp + 192]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm6, [esp + 224]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v35 = v41 & v10
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm4, [esp + 144]
-	pand xmm0, xmm4
-	movdqu [esp + 480], xmm0
+	movdqu xmm0, [esp + 240]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
 ; v27 = v46 & v6
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm2
-	movdqu xmm0, [esp + 80]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm2, [esp + 96]
+	pand xmm0, xmm2
 ; v15 = v43 & v0
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 96]
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu [esp + 512], xmm0
+	movdqu xmm0, [esp + 304]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm1
 ; v36 = v31 ^ v36
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm1, xmm0
+	pxor xmm3, xmm4
 ; v49 = v36 ^ v49
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm1, xmm0
+	pxor xmm3, xmm5
 ; v32 = v49 ^ v32
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm3, xmm6
 ; v35 = v32 ^ v35
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm1, xmm0
+	pxor xmm3, xmm7
 ; v27 = v35 ^ v27
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	movdqu xmm1, [esp + 512]
+	pxor xmm3, xmm1
 ; v15 = v27 ^ v15
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqu [esp + 448], xmm1
+	pxor xmm3, xmm2
 ; v27 = v26 & v24
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 304]
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 512], xmm3
+	movdqu xmm3, [esp + 144]
+	movdqu xmm1, [esp + 384]
+	pand xmm3, xmm1
 ; v35 = v39 & v21
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm1, [esp + 288]
-	pand xmm0, xmm1
-	movdqu [esp + 464], xmm0
+	movdqu xmm4, [esp + 320]
+	movdqa xmm2, xmm4
+	movdqu xmm1, [esp + 336]
+	pand xmm2, xmm1
 ; v32 = v28 & v18
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm1, [esp + 240]
-	pand xmm0, xmm1
-	movdqu [esp + 480], xmm0
+	movdqu xmm5, [esp + 368]
+	movdqu xmm1, [esp + 288]
+	pand xmm5, xmm1
 ; v49 = v41 & v14
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm5
-	movdqu xmm0, [esp + 192]
-	pand xmm1, xmm0
+	movdqu xmm6, [esp + 240]
+	movdqu xmm1, [esp + 224]
+	pand xmm6, xmm1
 ; v36 = v46 & v10
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 144]
-	pand xmm6, xmm0
+	movdqu xmm1, [esp + 112]
+	movdqu xmm7, [esp + 160]
+	pand xmm1, xmm7
 ; v31 = v43 & v6
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm7, [esp + 96]
-	movdqu xmm0, [esp + 80]
-	pand xmm7, xmm0
+	pand xmm0, xmm7
 ; v35 = v27 ^ v35
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm2
 ; v32 = v35 ^ v32
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm5
 ; v49 = v32 ^ v49
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm6
 ; v36 = v49 ^ v36
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm3, xmm1
 ; v31 = v36 ^ v31
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 464], xmm4
+	pxor xmm3, xmm0
 ; v36 = v39 & v24
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 528], xmm3
+	movdqu xmm2, [esp + 384]
+	pand xmm4, xmm2
 ; v49 = v28 & v21
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm1, [esp + 288]
-	pand xmm0, xmm1
-	movdqu [esp + 480], xmm0
+	movdqu xmm3, [esp + 368]
+	movdqa xmm1, xmm3
+	movdqu xmm0, [esp + 336]
+	pand xmm1, xmm0
 ; v32 = v41 & v18
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm5
-	movdqu xmm0, [esp + 240]
-	pand xmm1, xmm0
+	movdqu xmm5, [esp + 240]
+	movdqu xmm0, [esp + 288]
+	pand xmm5, xmm0
 ; v35 = v46 & v14
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 192]
+	movdqu xmm6, [esp + 112]
+	movdqu xmm0, [esp + 224]
 	pand xmm6, xmm0
 ; v27 = v43 & v10
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 96]
-	movdqu xmm0, [esp + 144]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
 ; v49 = v36 ^ v49
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm4, xmm0
+	pxor xmm4, xmm1
 ; v32 = v49 ^ v32
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm4, xmm5
 ; v35 = v32 ^ v35
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm6
 ; v27 = v35 ^ v27
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 480], xmm4
+	pxor xmm4, xmm0
 ; v35 = v28 & v24
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 320]
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 544], xmm4
+	movdqa xmm5, xmm3
+	pand xmm5, xmm2
 ; v32 = v41 & v21
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm5
-	movdqu xmm0, [esp + 288]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 240]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 336]
+	pand xmm1, xmm0
 ; v49 = v46 & v18
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 240]
+	movdqu xmm3, [esp + 112]
+	movdqa xmm6, xmm3
+	movdqu xmm0, [esp + 288]
 	pand xmm6, xmm0
 ; v36 = v43 & v14
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 192]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 224]
 	pand xmm0, xmm7
 ; v32 = v35 ^ v32
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm5, xmm1
 ; v49 = v32 ^ v49
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm5, xmm6
 ; v36 = v49 ^ v36
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 496], xmm1
+	pxor xmm5, xmm0
 ; v49 = v41 & v24
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm5
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 560], xmm5
+	pand xmm4, xmm2
 ; v32 = v46 & v21
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [esp + 288]
-	pand xmm0, xmm1
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 336]
+	pand xmm0, xmm5
 ; v35 = v43 & v18
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	movdqu xmm6, [esp + 240]
-	pand xmm1, xmm6
+	movdqu xmm6, [esp + 304]
+	movdqa xmm1, xmm6
+	movdqu xmm7, [esp + 288]
+	pand xmm1, xmm7
 ; v32 = v49 ^ v32
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm0
 ; v35 = v32 ^ v35
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm1
-	movdqu [esp + 512], xmm4
 ; v32 = v46 & v24
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm4, [esp + 336]
-	pand xmm0, xmm4
+	movdqu [esp + 576], xmm4
+	pand xmm3, xmm2
 ; v49 = v43 & v21
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	movdqu xmm6, [esp + 288]
-	pand xmm1, xmm6
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v49 = v32 ^ v49
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 528], xmm0
+	pxor xmm3, xmm0
 ; v32 = v43 & v24
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pand xmm0, xmm4
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 592], xmm3
+	pand xmm6, xmm2
 ; v2 = v48 & v3
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm4, [esp + 48]
-	pand xmm0, xmm4
-	movdqu [esp + 560], xmm0
+	movdqu [esp + 608], xmm6
+	movdqu xmm2, [esp + 64]
+	movdqa xmm0, xmm2
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
 ; v4 = v48 & v8
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm6, [esp + 112]
-	pand xmm0, xmm6
+	movdqu [esp + 624], xmm0
+	movdqa xmm3, xmm2
+	movdqu xmm6, [esp + 128]
+	pand xmm3, xmm6
 ; v7 = v45 & v3
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 224]
-	pand xmm1, xmm4
+	movdqu xmm4, [esp + 272]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v7 = v4 ^ v7
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm0
 ; v4 = v48 & v12
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm0, [esp + 160]
-	pand xmm4, xmm0
+	movdqu [esp + 640], xmm3
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 192]
+	pand xmm0, xmm5
 ; v9 = v45 & v8
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm6
+	movdqa xmm7, xmm4
+	pand xmm7, xmm6
 ; v11 = v42 & v3
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 720]
-	movdqu xmm6, [esp + 48]
-	pand xmm1, xmm6
+	movdqu xmm3, [esp + 32]
+	movdqa xmm6, xmm3
+	pand xmm6, xmm1
 ; v9 = v4 ^ v9
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v11 = v9 ^ v11
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 592], xmm4
+	pxor xmm0, xmm6
 ; v9 = v48 & v16
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm1, xmm3
-	movdqu xmm0, [esp + 208]
-	pand xmm1, xmm0
+	movdqu [esp + 656], xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm6, [esp + 256]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v4 = v45 & v12
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 160]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v60 = v42 & v8
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 720]
-	movdqu xmm0, [esp + 112]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v58 = v47 & v3
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
+	movdqu xmm3, [esp + 176]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm1
 ; v4 = v9 ^ v4
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm6, xmm5
 ; v60 = v4 ^ v60
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm6, xmm7
 ; v58 = v60 ^ v58
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 608], xmm1
+	pxor xmm6, xmm0
 ; v60 = v48 & v1
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	movdqu [esp + 672], xmm6
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 16]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v4 = v45 & v16
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm1, [esp + 208]
-	pand xmm0, xmm1
-	movdqu [esp + 624], xmm0
+	movdqa xmm0, xmm4
+	movdqu xmm4, [esp + 256]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v9 = v42 & v12
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 720]
-	movdqu xmm0, [esp + 160]
-	pand xmm1, xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm6, [esp + 192]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v56 = v47 & v8
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 32]
-	movdqu xmm0, [esp + 112]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v54 = v44 & v3
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 128]
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 208]
+	movdqa xmm3, xmm0
+	pand xmm3, xmm1
 ; v4 = v60 ^ v4
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm4, xmm0
+	pxor xmm5, xmm4
 ; v9 = v4 ^ v9
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm5, xmm6
 ; v56 = v9 ^ v56
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm5, xmm7
 ; v54 = v56 ^ v54
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 624], xmm4
+	pxor xmm5, xmm3
 ; v56 = v48 & v5
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm3
-	movdqu xmm0, [esp + 64]
-	pand xmm4, xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm3, xmm2
+	movdqu xmm2, [esp + 80]
+	pand xmm3, xmm2
 ; v9 = v45 & v1
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm1, [esp + 16]
-	pand xmm0, xmm1
-	movdqu [esp + 640], xmm0
+	movdqu xmm4, [esp + 272]
+	movdqu xmm2, [esp + 16]
+	pand xmm4, xmm2
 ; v4 = v42 & v16
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm1, [esp + 208]
-	pand xmm0, xmm1
-	movdqu [esp + 656], xmm0
+	movdqu xmm5, [esp + 32]
+	movdqu xmm2, [esp + 256]
+	pand xmm5, xmm2
 ; v60 = v47 & v12
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm0, [esp + 160]
-	pand xmm1, xmm0
+	movdqu xmm6, [esp + 176]
+	movdqu xmm2, [esp + 192]
+	pand xmm6, xmm2
 ; v52 = v44 & v8
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm0, [esp + 112]
-	pand xmm6, xmm0
+	movdqa xmm2, xmm0
+	movdqu xmm0, [esp + 128]
+	pand xmm2, xmm0
 ; v50 = v29 & v3
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 176]
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu xmm7, [esp + 400]
+	movdqa xmm0, xmm7
+	pand xmm0, xmm1
 ; v9 = v56 ^ v9
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm4
 ; v4 = v9 ^ v4
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm5
 ; v60 = v4 ^ v60
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm6
 ; v52 = v60 ^ v52
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm3, xmm2
 ; v50 = v52 ^ v50
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 640], xmm4
+	pxor xmm3, xmm0
 ; v52 = v45 & v5
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 64]
-	pand xmm4, xmm0
+	movdqu [esp + 704], xmm3
+	movdqu xmm3, [esp + 272]
+	movdqu xmm2, [esp + 80]
+	pand xmm3, xmm2
 ; v60 = v42 & v1
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm1, [esp + 16]
-	pand xmm0, xmm1
-	movdqu [esp + 656], xmm0
+	movdqu xmm4, [esp + 32]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 16]
+	pand xmm1, xmm0
 ; v4 = v47 & v16
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	movdqu xmm0, [esp + 208]
-	pand xmm1, xmm0
+	movdqu xmm5, [esp + 176]
+	movdqu xmm0, [esp + 256]
+	pand xmm5, xmm0
 ; v9 = v44 & v12
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm0, [esp + 160]
+	movdqu xmm6, [esp + 208]
+	movdqu xmm0, [esp + 192]
 	pand xmm6, xmm0
 ; v56 = v29 & v8
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 176]
-	movdqu xmm0, [esp + 112]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm7
+	movdqu xmm7, [esp + 128]
+	pand xmm0, xmm7
 ; v60 = v52 ^ v60
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm4, xmm0
+	pxor xmm3, xmm1
 ; v4 = v60 ^ v4
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm5
 ; v9 = v4 ^ v9
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm3, xmm6
 ; v56 = v9 ^ v56
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 656], xmm4
+	pxor xmm3, xmm0
 ; v9 = v42 & v5
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 720]
-	movdqu xmm0, [esp + 64]
-	pand xmm1, xmm0
+	movdqu [esp + 80], xmm3
+	pand xmm4, xmm2
 ; v4 = v47 & v1
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
+	movdqu xmm7, [esp + 176]
+	movdqa xmm1, xmm7
 	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	pand xmm1, xmm0
 ; v60 = v44 & v16
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 128]
-	movdqu xmm0, [esp + 208]
-	pand xmm6, xmm0
+	movdqu xmm5, [esp + 208]
+	movdqa xmm3, xmm5
+	movdqu xmm0, [esp + 256]
+	pand xmm3, xmm0
 ; v52 = v29 & v12
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm7, [esp + 160]
-	pand xmm0, xmm7
+	movdqu xmm0, [esp + 400]
+	movdqu xmm6, [esp + 192]
+	pand xmm0, xmm6
 ; v4 = v9 ^ v4
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm4, xmm1
 ; v60 = v4 ^ v60
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	pxor xmm4, xmm3
 ; v52 = v60 ^ v52
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 160], xmm1
+	pxor xmm4, xmm0
 ; v60 = v47 & v5
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 32]
-	movdqu xmm0, [esp + 64]
-	pand xmm4, xmm0
+	movdqu [esp + 208], xmm4
+	pand xmm7, xmm2
 ; v4 = v44 & v1
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
+	movdqa xmm0, xmm5
 	movdqu xmm1, [esp + 16]
 	pand xmm0, xmm1
 ; v9 = v29 & v16
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm6, [esp + 208]
-	pand xmm1, xmm6
+	movdqu xmm6, [esp + 400]
+	movdqa xmm4, xmm6
+	movdqu xmm3, [esp + 256]
+	pand xmm4, xmm3
 ; v4 = v60 ^ v4
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm7, xmm0
 ; v9 = v4 ^ v9
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
-	movdqu [esp + 672], xmm4
+	pxor xmm7, xmm4
 ; v4 = v44 & v5
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm4, [esp + 64]
-	pand xmm0, xmm4
+	movdqu [esp + 16], xmm7
+	movdqa xmm4, xmm5
+	pand xmm4, xmm2
 ; v60 = v29 & v1
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm6, [esp + 16]
-	pand xmm1, xmm6
+	movdqa xmm0, xmm6
+	pand xmm0, xmm1
 ; v60 = v4 ^ v60
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 688], xmm0
+	pxor xmm4, xmm0
 ; v4 = v29 & v5
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pand xmm0, xmm4
-	movdqu [esp + 704], xmm0
+	movdqu [esp + 256], xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v48 = v13 ^ v48
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm0, xmm3
-	movdqa xmm1, xmm0
-; v45 = v26 ^ v45
-%line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm3, [esp + 224]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v42 = v39 ^ v42
-%line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm4, [esp + 720]
+	movdqu [esp + 400], xmm0
+	movdqu xmm0, [esp + 352]
+	movdqu xmm4, [esp + 64]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
+; v45 = v26 ^ v45
+%line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+	movdqu xmm7, [esp + 272]
+	pxor xmm0, xmm7
+; v42 = v39 ^ v42
+%line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 32]
+	pxor xmm0, xmm7
 ; v47 = v28 ^ v47
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm6, [esp + 32]
-	pxor xmm0, xmm6
 	movdqu [esp + 32], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 176]
+	pxor xmm0, xmm7
 ; v44 = v41 ^ v44
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm5, xmm0
-	movdqu [esp + 128], xmm5
+	movdqu [esp + 144], xmm0
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm5
 ; v29 = v46 ^ v29
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm2, xmm0
+	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 112]
+	pxor xmm0, xmm6
 ; v3 = v0 ^ v3
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 112], xmm0
 	movdqu xmm0, [esp + 0]
 	movdqu xmm5, [esp + 48]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v8 = v6 ^ v8
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm6, [esp + 112]
+	movdqu xmm0, [esp + 96]
+	movdqu xmm6, [esp + 128]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v12 = v10 ^ v12
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm7, [esp + 192]
 	pxor xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	movdqa xmm7, xmm0
 ; v16 = v14 ^ v16
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 208]
-	pxor xmm0, xmm7
-	movdqu [esp + 48], xmm0
+	movdqu xmm0, [esp + 224]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v1 = v18 ^ v1
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm7, [esp + 16]
-	pxor xmm0, xmm7
-	movdqu [esp + 16], xmm0
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm1
 ; v5 = v21 ^ v5
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm7, [esp + 64]
-	pxor xmm0, xmm7
-	movdqu [esp + 64], xmm0
+	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm2
 ; v21 = v48 & v3
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
+	movdqu [esp + 192], xmm0
+	movdqa xmm0, xmm4
 	pand xmm0, xmm5
-	movdqu [esp + 80], xmm0
 ; v18 = v48 & v8
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm6
+	movdqu [esp + 224], xmm0
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v14 = v45 & v3
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pand xmm7, xmm5
+	movdqu xmm1, [esp + 64]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm5
 ; v14 = v18 ^ v14
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 112], xmm0
+	pxor xmm2, xmm0
 ; v18 = v48 & v12
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 0]
-	pand xmm7, xmm0
+	movdqu [esp + 240], xmm2
+	movdqa xmm0, xmm4
+	pand xmm0, xmm7
+	movdqu [esp + 96], xmm7
 ; v10 = v45 & v8
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 144], xmm0
+	movdqa xmm2, xmm1
+	pand xmm2, xmm6
+	movdqu [esp + 48], xmm6
 ; v6 = v42 & v3
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm5
-	movdqu [esp + 176], xmm0
+	movdqu xmm6, [esp + 32]
+	movdqa xmm7, xmm6
+	pand xmm7, xmm5
 ; v10 = v18 ^ v10
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pxor xmm7, xmm0
+	pxor xmm0, xmm2
 ; v6 = v10 ^ v6
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
-	movdqu [esp + 144], xmm7
+	pxor xmm0, xmm7
 ; v10 = v48 & v16
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 208], xmm0
+	movdqu [esp + 272], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
+	movdqu [esp + 128], xmm3
+	movdqa xmm3, xmm0
 ; v18 = v45 & v12
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 176], xmm0
+	movdqa xmm7, xmm1
+	movdqu xmm0, [esp + 96]
+	pand xmm7, xmm0
 ; v0 = v42 & v8
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm6, xmm0
 ; v46 = v47 & v3
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
+	movdqu xmm2, [esp + 144]
+	movdqa xmm0, xmm2
 	pand xmm0, xmm5
-	movdqu [esp + 224], xmm0
 ; v18 = v10 ^ v18
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 208]
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v0 = v18 ^ v0
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v46 = v0 ^ v46
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
-	movdqu [esp + 176], xmm7
+	pxor xmm3, xmm0
 ; v0 = v48 & v1
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 288], xmm3
+	movdqa xmm0, xmm4
+	movdqu xmm3, [esp + 160]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v18 = v45 & v16
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 128]
+	pand xmm1, xmm0
+	movdqa xmm6, xmm1
 ; v10 = v42 & v12
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm1, [esp + 96]
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v41 = v47 & v8
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pand xmm0, xmm6
-	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm2, xmm0
 ; v28 = v44 & v3
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm5
-	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 176]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
 ; v18 = v0 ^ v18
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 192]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v10 = v18 ^ v10
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v41 = v10 ^ v41
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm2
 ; v28 = v41 ^ v28
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
-	movdqu [esp + 192], xmm7
+	pxor xmm3, xmm1
 ; v41 = v48 & v5
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 320], xmm3
+	movdqu [esp + 0], xmm4
+	movdqu xmm1, [esp + 192]
+	pand xmm4, xmm1
 ; v10 = v45 & v1
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 208], xmm0
+	movdqu xmm2, [esp + 64]
+	movdqu xmm1, [esp + 160]
+	pand xmm2, xmm1
 ; v18 = v42 & v16
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	movdqu xmm3, [esp + 32]
+	movdqu xmm1, [esp + 128]
+	pand xmm3, xmm1
 ; v0 = v47 & v12
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu xmm6, [esp + 144]
+	movdqu xmm1, [esp + 96]
+	pand xmm6, xmm1
 ; v39 = v44 & v8
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pand xmm0, xmm6
-	movdqu [esp + 256], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v26 = v29 & v3
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
+	movdqu xmm1, [esp + 112]
+	movdqa xmm0, xmm1
 	pand xmm0, xmm5
-	movdqu [esp + 288], xmm0
 ; v10 = v41 ^ v10
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	movdqu xmm0, [esp + 208]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm2
 ; v18 = v10 ^ v18
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm3
 ; v0 = v18 ^ v0
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm6
 ; v39 = v0 ^ v39
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm7
 ; v26 = v39 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm7, xmm0
-	movdqu [esp + 208], xmm7
+	pxor xmm4, xmm0
 ; v48 = v48 & v24
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm1, xmm0
+	movdqu [esp + 336], xmm4
+	movdqu xmm2, [esp + 0]
+	movdqu xmm0, [esp + 384]
+	pand xmm2, xmm0
 ; v39 = v45 & v5
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 64]
+	movdqu xmm3, [esp + 192]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v0 = v42 & v1
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 32]
+	movdqu xmm4, [esp + 160]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v18 = v47 & v16
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 256], xmm0
-; v10 = v44 & v12
-%line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v41 = v29 & v8
-%line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
-	movdqa xmm7, xmm0
-; v3 = v43 & v3
-%line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pand xmm0, xmm5
-	movdqa xmm5, xmm0
-; v39 = v48 ^ v39
-%line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm1, xmm0
-; v0 = v39 ^ v0
-%line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm1, xmm0
-; v18 = v0 ^ v18
-%line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm1, xmm0
-; v10 = v18 ^ v10
-%line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm1, xmm0
-; v41 = v10 ^ v41
-%line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-; v3 = v41 ^ v3
-%line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
-; v45 = v45 & v24
-%line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm3, xmm0
-; v41 = v42 & v5
-%line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 64]
-	pand xmm0, xmm5
-	movdqu [esp + 224], xmm0
-; v10 = v47 & v1
-%line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm5, [esp + 16]
-	pand xmm0, xmm5
-	movdqu [esp + 240], xmm0
-; v18 = v44 & v16
-%line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm5, [esp + 48]
-	pand xmm0, xmm5
-	movdqa xmm5, xmm0
-; v0 = v29 & v12
-%line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqa xmm7, xmm0
-; v8 = v43 & v8
-%line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
+	movdqu xmm0, [esp + 144]
+	movdqu xmm6, [esp + 128]
 	pand xmm0, xmm6
 	movdqa xmm6, xmm0
+; v10 = v44 & v12
+%line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 176]
+	movdqu xmm7, [esp + 96]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
+; v41 = v29 & v8
+%line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
+; v3 = v43 & v3
+%line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm0
+	movdqu xmm0, [esp + 304]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
+; v39 = v48 ^ v39
+%line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm3
+; v0 = v39 ^ v0
+%line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm4
+; v18 = v0 ^ v18
+%line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm6
+; v10 = v18 ^ v10
+%line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm7
+; v41 = v10 ^ v41
+%line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 0]
+	pxor xmm2, xmm3
+; v3 = v41 ^ v3
+%line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm1
+; v45 = v45 & v24
+%line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm2
+	movdqu xmm2, [esp + 64]
+	movdqu xmm1, [esp + 384]
+	pand xmm2, xmm1
+; v41 = v42 & v5
+%line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 32]
+	movdqa xmm4, xmm3
+	movdqu xmm1, [esp + 192]
+	pand xmm4, xmm1
+; v10 = v47 & v1
+%line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 144]
+	movdqu xmm1, [esp + 160]
+	pand xmm5, xmm1
+; v18 = v44 & v16
+%line 615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 176]
+	movdqu xmm1, [esp + 128]
+	pand xmm6, xmm1
+; v0 = v29 & v12
+%line 616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm1, [esp + 112]
+	movdqu xmm7, [esp + 96]
+	pand xmm1, xmm7
+; v8 = v43 & v8
+%line 617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 48]
+	pand xmm0, xmm7
 ; v41 = v45 ^ v41
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm3, xmm0
+	pxor xmm2, xmm4
 ; v10 = v41 ^ v10
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm3, xmm0
+	pxor xmm2, xmm5
 ; v18 = v10 ^ v18
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	pxor xmm2, xmm6
 ; v0 = v18 ^ v0
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	pxor xmm2, xmm1
 ; v8 = v0 ^ v8
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
-	movdqu [esp + 224], xmm3
+	pxor xmm2, xmm0
 ; v42 = v42 & v24
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm4, xmm0
+	movdqu [esp + 32], xmm2
+	movdqu xmm1, [esp + 384]
+	pand xmm3, xmm1
 ; v0 = v47 & v5
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	movdqu xmm0, [esp + 64]
-	pand xmm3, xmm0
+	movdqu xmm4, [esp + 144]
+	movdqa xmm2, xmm4
+	movdqu xmm0, [esp + 192]
+	pand xmm2, xmm0
 ; v18 = v44 & v1
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 128]
-	movdqu xmm0, [esp + 16]
+	movdqu xmm5, [esp + 176]
+	movdqu xmm0, [esp + 160]
 	pand xmm5, xmm0
 ; v10 = v29 & v16
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 48]
+	movdqu xmm6, [esp + 112]
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v12 = v43 & v12
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 304]
 	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
+	pand xmm7, xmm0
 ; v0 = v42 ^ v0
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm3
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
 ; v18 = v0 ^ v18
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm0, xmm5
 ; v10 = v18 ^ v10
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm0, xmm6
 ; v12 = v10 ^ v12
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v47 = v47 & v24
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	movdqu xmm0, [esp + 336]
-	pand xmm3, xmm0
+	movdqu [esp + 48], xmm0
+	pand xmm4, xmm1
 ; v10 = v44 & v5
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 128]
-	movdqu xmm0, [esp + 64]
+	movdqu xmm2, [esp + 176]
+	movdqa xmm5, xmm2
+	movdqu xmm0, [esp + 192]
 	pand xmm5, xmm0
 ; v18 = v29 & v1
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 16]
+	movdqu xmm3, [esp + 112]
+	movdqa xmm6, xmm3
+	movdqu xmm0, [esp + 160]
 	pand xmm6, xmm0
 ; v16 = v43 & v16
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v10 = v47 ^ v10
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm5
 ; v18 = v10 ^ v18
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
+	pxor xmm0, xmm6
 ; v16 = v18 ^ v16
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm0, xmm7
 ; v44 = v44 & v24
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 128]
-	movdqu xmm0, [esp + 336]
-	pand xmm5, xmm0
+	movdqu [esp + 64], xmm0
+	pand xmm2, xmm1
 ; v18 = v29 & v5
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	movdqu xmm0, [esp + 64]
-	pand xmm6, xmm0
+	movdqa xmm5, xmm3
+	movdqu xmm6, [esp + 192]
+	pand xmm5, xmm6
 ; v1 = v43 & v1
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
+	movdqu xmm4, [esp + 304]
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 160]
+	pand xmm7, xmm0
 ; v18 = v44 ^ v18
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	movdqa xmm0, xmm2
+	pxor xmm0, xmm5
 ; v1 = v18 ^ v1
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
+	movdqa xmm5, xmm0
 ; v29 = v29 & v24
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 336]
-	pand xmm2, xmm6
+	pand xmm3, xmm1
 ; v5 = v43 & v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v5 = v29 ^ v5
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 128], xmm2
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
+	movdqa xmm6, xmm0
 ; v24 = v43 & v24
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pand xmm0, xmm6
-	movdqu [esp + 0], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v21 = v21 ^ v40
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm2, [esp + 352]
-	pxor xmm0, xmm2
+	movdqu xmm4, [esp + 224]
+	movdqu xmm0, [esp + 416]
+	pxor xmm4, xmm0
 ; v21 = v21 ^ v2
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 560]
-	pxor xmm0, xmm2
-	movdqu [esp + 80], xmm0
+	movdqu xmm0, [esp + 624]
+	pxor xmm4, xmm0
 ; v14 = v14 ^ v30
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm2, [esp + 368]
-	pxor xmm0, xmm2
+	movdqu xmm1, [esp + 240]
+	movdqu xmm0, [esp + 432]
+	pxor xmm1, xmm0
 ; v14 = v14 ^ v7
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 576]
-	pxor xmm0, xmm2
-	movdqu [esp + 112], xmm0
+	movdqu xmm0, [esp + 640]
+	pxor xmm1, xmm0
 ; v6 = v6 ^ v34
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm2, [esp + 384]
+	movdqu xmm0, [esp + 272]
+	movdqu xmm2, [esp + 448]
 	pxor xmm0, xmm2
 ; v6 = v6 ^ v11
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 592]
+	movdqu xmm2, [esp + 656]
 	pxor xmm0, xmm2
-	movdqu [esp + 144], xmm0
 ; v46 = v46 ^ v38
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm2, [esp + 400]
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 288]
+	movdqu xmm2, [esp + 464]
 	pxor xmm0, xmm2
 ; v46 = v46 ^ v58
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 608]
+	movdqu xmm2, [esp + 672]
 	pxor xmm0, xmm2
-	movdqu [esp + 176], xmm0
 ; v28 = v28 ^ v37
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 416]
+	movdqu [esp + 288], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 480]
 	pxor xmm0, xmm2
 ; v28 = v28 ^ v54
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 624]
+	movdqu xmm2, [esp + 688]
 	pxor xmm0, xmm2
-	movdqu [esp + 192], xmm0
 ; v26 = v26 ^ v33
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm2, [esp + 432]
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm2, [esp + 496]
 	pxor xmm0, xmm2
 ; v26 = v26 ^ v50
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 640]
+	movdqu xmm2, [esp + 704]
 	pxor xmm0, xmm2
-	movdqu [esp + 208], xmm0
 ; v3 = v3 ^ v15
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm1, xmm0
-; v3 = v3 ^ v56
-%line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm1, xmm0
-; v8 = v8 ^ v31
-%line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 464]
-	movdqu xmm6, [esp + 224]
-	pxor xmm6, xmm2
-; v8 = v8 ^ v52
-%line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	pxor xmm6, xmm0
-	movdqu [esp + 224], xmm6
-; v12 = v12 ^ v27
-%line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 480]
-	pxor xmm4, xmm6
-; v12 = v12 ^ v9
-%line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm4, xmm0
-; v16 = v16 ^ v36
-%line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm3, xmm0
-; v16 = v16 ^ v60
-%line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm3, xmm0
-; v1 = v1 ^ v35
-%line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm5, xmm0
-; v1 = v1 ^ v4
-%line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm5, xmm0
-; v5 = v5 ^ v49
-%line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 128]
-	pxor xmm7, xmm0
-	movdqu [esp + 128], xmm7
-; v24 = v24 ^ v32
-%line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm0
-; v31 = v21 ^ v31
-%line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm2
-	movdqu [esp + 0], xmm0
-; v27 = v14 ^ v27
-%line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm0, xmm6
-	movdqu [esp + 16], xmm0
-; v36 = v6 ^ v36
-%line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm2, [esp + 496]
-	pxor xmm0, xmm2
-	movdqu [esp + 32], xmm0
-; v35 = v46 ^ v35
-%line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
+	movdqu [esp + 336], xmm0
+	movdqu xmm0, [esp + 0]
 	movdqu xmm2, [esp + 512]
 	pxor xmm0, xmm2
-	movdqu [esp + 48], xmm0
+; v3 = v3 ^ v56
+%line 661+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm2, [esp + 80]
+	pxor xmm0, xmm2
+; v8 = v8 ^ v31
+%line 662+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm0
+	movdqu xmm2, [esp + 32]
+	movdqu xmm0, [esp + 528]
+	pxor xmm2, xmm0
+; v8 = v8 ^ v52
+%line 663+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 208]
+	pxor xmm2, xmm3
+; v12 = v12 ^ v27
+%line 664+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 32], xmm2
+	movdqu xmm3, [esp + 48]
+	movdqu xmm2, [esp + 544]
+	pxor xmm3, xmm2
+; v12 = v12 ^ v9
+%line 665+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm2, [esp + 16]
+	pxor xmm3, xmm2
+; v16 = v16 ^ v36
+%line 666+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 48], xmm3
+	movdqu xmm3, [esp + 64]
+	movdqu xmm2, [esp + 560]
+	pxor xmm3, xmm2
+; v16 = v16 ^ v60
+%line 667+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm2, [esp + 256]
+	pxor xmm3, xmm2
+; v1 = v1 ^ v35
+%line 668+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm3
+	movdqu xmm2, [esp + 576]
+	pxor xmm5, xmm2
+; v1 = v1 ^ v4
+%line 669+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 400]
+	pxor xmm5, xmm3
+; v5 = v5 ^ v49
+%line 670+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 592]
+	pxor xmm6, xmm3
+; v24 = v24 ^ v32
+%line 671+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 96], xmm6
+	movdqu xmm6, [esp + 608]
+	pxor xmm7, xmm6
+; v31 = v21 ^ v31
+%line 672+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm4, xmm0
+; v27 = v14 ^ v27
+%line 673+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 112], xmm4
+	movdqu xmm0, [esp + 544]
+	pxor xmm1, xmm0
+; v36 = v6 ^ v36
+%line 674+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 128], xmm1
+	movdqu xmm0, [esp + 272]
+	movdqu xmm1, [esp + 560]
+	pxor xmm0, xmm1
+; v35 = v46 ^ v35
+%line 675+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 144], xmm0
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm2
 ; v49 = v28 ^ v49
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm2, [esp + 528]
-	pxor xmm0, xmm2
-	movdqu [esp + 64], xmm0
+	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 320]
+	pxor xmm0, xmm3
+	movdqa xmm1, xmm0
 ; v32 = v26 ^ v32
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm2, [esp + 544]
-	pxor xmm0, xmm2
-	movdqu [esp + 80], xmm0
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm6
+	movdqa xmm2, xmm0
 ; v2 = v8 ^ v2
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm2, [esp + 560]
-	pxor xmm0, xmm2
+	movdqu xmm0, [esp + 32]
+	movdqu xmm3, [esp + 624]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v7 = v12 ^ v7
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 576]
-	pxor xmm4, xmm2
+	movdqu xmm0, [esp + 48]
+	movdqu xmm4, [esp + 640]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v11 = v16 ^ v11
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 592]
-	pxor xmm3, xmm2
-	movdqu [esp + 96], xmm3
+	movdqu xmm0, [esp + 64]
+	movdqu xmm6, [esp + 656]
+	pxor xmm0, xmm6
 ; v58 = v1 ^ v58
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 608]
-	pxor xmm5, xmm2
-	movdqu [esp + 112], xmm5
+	movdqu [esp + 64], xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
 ; v54 = v5 ^ v54
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 128]
-	movdqu xmm3, [esp + 624]
-	pxor xmm2, xmm3
-	movdqu [esp + 128], xmm2
+	movdqu xmm0, [esp + 96]
+	movdqu xmm6, [esp + 688]
+	pxor xmm0, xmm6
 ; v50 = v24 ^ v50
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm7
-	movdqu xmm3, [esp + 640]
-	pxor xmm2, xmm3
-	movdqu [esp + 144], xmm2
+	movdqu xmm6, [esp + 704]
+	pxor xmm7, xmm6
 ; v7 = v7 ^ v4
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 704]
-	pxor xmm4, xmm3
+	movdqu xmm6, [esp + 400]
+	pxor xmm4, xmm6
 ; v2 = v2 ^ v4
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
+	movdqu [esp + 48], xmm4
+	pxor xmm3, xmm6
 ; v32 = v32 ^ v4
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 80]
-	pxor xmm5, xmm3
+	pxor xmm2, xmm6
 ; v4 = v49 ^ v4
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 64]
-	pxor xmm2, xmm3
-	movdqu [esp + 720], xmm2
+	pxor xmm1, xmm6
+	movdqa xmm4, xmm1
 ; v2 = v2 ^ v60
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 688]
-	pxor xmm0, xmm2
+	movdqu xmm6, [esp + 256]
+	pxor xmm3, xmm6
 ; v3 = v3 ^ v60
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
+	movdqu [esp + 32], xmm3
+	movdqu xmm3, [esp + 0]
+	pxor xmm3, xmm6
 ; v4 = v4 ^ v60
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 720]
-	pxor xmm3, xmm2
-	movdqu [esp + 720], xmm3
+	pxor xmm4, xmm6
 ; v60 = v35 ^ v60
 %line 691+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 48]
-	pxor xmm3, xmm2
+	movdqu xmm1, [esp + 160]
+	pxor xmm1, xmm6
 ; v3 = v3 ^ v9
 %line 692+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 672]
-	pxor xmm1, xmm2
+	movdqu xmm6, [esp + 16]
+	pxor xmm3, xmm6
 ; v32 = v32 ^ v9
 %line 693+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	movdqu [esp + 0], xmm3
+	pxor xmm2, xmm6
 ; v60 = v60 ^ v9
 %line 694+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	pxor xmm7, xmm2
+	pxor xmm1, xmm6
 ; v9 = v36 ^ v9
 %line 695+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	pxor xmm3, xmm2
+	movdqu xmm3, [esp + 144]
+	pxor xmm3, xmm6
 ; v32 = v32 ^ v52
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 160]
-	pxor xmm5, xmm6
-	movdqu [esp + 80], xmm5
+	movdqu xmm6, [esp + 208]
+	pxor xmm2, xmm6
 ; v4 = v4 ^ v52
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 720]
-	pxor xmm5, xmm6
+	movdqu [esp + 16], xmm2
+	pxor xmm4, xmm6
 ; v9 = v9 ^ v52
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm3
-	pxor xmm2, xmm6
+	pxor xmm3, xmm6
 ; v52 = v27 ^ v52
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 16]
-	pxor xmm3, xmm6
-	movdqu [esp + 32], xmm3
+	movdqu xmm2, [esp + 128]
+	pxor xmm2, xmm6
 ; v4 = v4 ^ v56
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 656]
-	pxor xmm5, xmm3
-	movdqu [esp + 720], xmm5
+	movdqu xmm6, [esp + 80]
+	pxor xmm4, xmm6
 ; v60 = v60 ^ v56
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm3
+	movdqu [esp + 80], xmm4
+	pxor xmm1, xmm6
 ; v52 = v52 ^ v56
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 32]
-	pxor xmm6, xmm3
+	pxor xmm2, xmm6
 ; v56 = v31 ^ v56
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 0]
-	pxor xmm5, xmm3
-	movdqu [esp + 48], xmm5
+	movdqu xmm4, [esp + 112]
+	pxor xmm4, xmm6
 ; v60 = v60 ^ v50
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 144]
-	pxor xmm7, xmm5
-	movdqu [esp + 0], xmm7
+	pxor xmm1, xmm7
 ; v9 = v9 ^ v50
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	movdqu [esp + 96], xmm1
+	pxor xmm3, xmm7
 ; v56 = v56 ^ v50
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 48]
-	pxor xmm3, xmm5
+	pxor xmm4, xmm7
 ; v50 = v15 ^ v50
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 448]
-	pxor xmm7, xmm5
-	movdqu [esp + 64], xmm7
+	movdqu xmm1, [esp + 512]
+	pxor xmm1, xmm7
+	movdqa xmm6, xmm1
 ; v9 = v9 ^ v54
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 128]
-	pxor xmm2, xmm7
-	movdqu [esp + 16], xmm2
+	pxor xmm3, xmm0
 ; v52 = v52 ^ v54
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm7
+	pxor xmm2, xmm0
 ; v50 = v50 ^ v54
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 64]
-	pxor xmm5, xmm7
+	pxor xmm6, xmm0
 ; v54 = v33 ^ v54
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 432]
-	pxor xmm2, xmm7
+	movdqu xmm1, [esp + 496]
+	pxor xmm1, xmm0
 ; v52 = v52 ^ v58
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 112]
-	pxor xmm6, xmm7
-	movdqu [esp + 32], xmm6
+	pxor xmm2, xmm5
 ; v56 = v56 ^ v58
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	pxor xmm4, xmm5
 ; v54 = v54 ^ v58
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	pxor xmm6, xmm7
+	pxor xmm1, xmm5
 ; v58 = v37 ^ v58
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 416]
-	pxor xmm2, xmm7
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v56 = v56 ^ v11
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 96]
-	pxor xmm3, xmm7
-	movdqu [esp + 48], xmm3
+	movdqu xmm7, [esp + 64]
+	pxor xmm4, xmm7
 ; v50 = v50 ^ v11
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
+	pxor xmm6, xmm7
 ; v58 = v58 ^ v11
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm3, xmm2
-	pxor xmm3, xmm7
+	pxor xmm5, xmm7
 ; v11 = v38 ^ v11
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 400]
-	pxor xmm2, xmm7
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm7
 ; v50 = v50 ^ v7
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm4
-	movdqu [esp + 64], xmm5
+	movdqu xmm7, [esp + 48]
+	pxor xmm6, xmm7
 ; v54 = v54 ^ v7
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm4
+	movdqu [esp + 64], xmm6
+	pxor xmm1, xmm7
 ; v11 = v11 ^ v7
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm2
-	pxor xmm5, xmm4
+	pxor xmm0, xmm7
 ; v7 = v34 ^ v7
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 384]
-	pxor xmm2, xmm4
+	movdqu xmm6, [esp + 448]
+	pxor xmm6, xmm7
 ; v54 = v54 ^ v2
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm0
-	movdqu [esp + 96], xmm6
+	movdqu xmm7, [esp + 32]
+	pxor xmm1, xmm7
 ; v58 = v58 ^ v2
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	movdqu [esp + 112], xmm1
+	pxor xmm5, xmm7
 ; v7 = v7 ^ v2
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 144], xmm2
+	pxor xmm6, xmm7
 ; v2 = v30 ^ v2
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 368]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 432]
+	pxor xmm1, xmm7
+	movdqa xmm7, xmm1
 ; v58 = v58 ^ v3
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm1
-	movdqu [esp + 112], xmm3
+	movdqu xmm1, [esp + 0]
+	pxor xmm5, xmm1
 ; v11 = v11 ^ v3
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm1
 	movdqu [esp + 128], xmm5
+	pxor xmm0, xmm1
 ; v2 = v2 ^ v3
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm1
-	movdqu [esp + 160], xmm2
+	movdqu [esp + 144], xmm0
+	pxor xmm7, xmm1
 ; v3 = v40 ^ v3
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm1
-	movdqu [esp + 176], xmm0
 ; v40 = v3 ^ v4
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 720]
-	pxor xmm0, xmm1
 	movdqu [esp + 192], xmm0
+	movdqu xmm1, [esp + 80]
+	pxor xmm0, xmm1
 ; v30 = v56 ^ v4
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
+	movdqu [esp + 208], xmm0
+	movdqa xmm0, xmm4
 	pxor xmm0, xmm1
 ; v30 = v30 ^ v32
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	pxor xmm0, xmm1
-	movdqu [esp + 208], xmm0
+	movdqu xmm5, [esp + 16]
+	pxor xmm0, xmm5
 ; v34 = v2 ^ v56
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 48]
-	pxor xmm2, xmm4
-	movdqu [esp + 224], xmm2
+	movdqu [esp + 224], xmm0
+	movdqa xmm0, xmm7
+	movdqu [esp + 176], xmm7
+	pxor xmm0, xmm4
 ; v38 = v52 ^ v4
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm2, [esp + 720]
-	pxor xmm0, xmm2
+	movdqa xmm7, xmm2
+	pxor xmm7, xmm1
 ; v38 = v38 ^ v32
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 336], xmm0
+	pxor xmm7, xmm5
 ; v37 = v7 ^ v56
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pxor xmm0, xmm4
-	movdqa xmm1, xmm0
+	movdqu [esp + 256], xmm7
+	movdqu [esp + 160], xmm6
+	pxor xmm6, xmm4
 ; v37 = v37 ^ v52
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 32]
-	pxor xmm1, xmm6
+	pxor xmm6, xmm2
 ; v37 = v37 ^ v4
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
+	pxor xmm6, xmm1
 ; v37 = v37 ^ v32
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 80]
-	pxor xmm1, xmm2
+	pxor xmm6, xmm5
 ; v33 = v56 ^ v9
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 16]
+	movdqu [esp + 272], xmm6
+	movdqu [esp + 48], xmm4
 	pxor xmm4, xmm3
-	movdqu [esp + 240], xmm4
 ; v15 = v11 ^ v52
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm6
+	movdqu [esp + 288], xmm4
+	movdqu xmm4, [esp + 144]
+	pxor xmm4, xmm2
 ; v15 = v15 ^ v9
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
+	pxor xmm4, xmm3
 ; v15 = v15 ^ v32
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 256], xmm0
+	pxor xmm4, xmm5
 ; v31 = v52 ^ v60
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 0]
-	pxor xmm6, xmm5
-	movdqu [esp + 272], xmm6
+	movdqu [esp + 304], xmm4
+	movdqu [esp + 32], xmm2
+	movdqu xmm6, [esp + 96]
+	pxor xmm2, xmm6
+	movdqa xmm4, xmm2
 ; v27 = v58 ^ v9
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu xmm2, [esp + 128]
+	pxor xmm2, xmm3
+	movdqa xmm7, xmm2
 ; v27 = v27 ^ v60
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	pxor xmm7, xmm6
 ; v36 = v9 ^ v4
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu xmm2, [esp + 720]
-	pxor xmm0, xmm2
-	movdqa xmm4, xmm0
+	movdqu [esp + 0], xmm3
+	pxor xmm3, xmm1
 ; v35 = v54 ^ v60
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu [esp + 336], xmm3
+	movdqu xmm2, [esp + 112]
+	pxor xmm2, xmm6
 ; v35 = v35 ^ v4
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm2, xmm1
 ; v49 = v60 ^ v32
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm6, [esp + 80]
-	pxor xmm0, xmm6
-	movdqa xmm7, xmm0
+	movdqu [esp + 352], xmm2
+	pxor xmm6, xmm5
 ; v24 = v50 ^ v4
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pxor xmm0, xmm2
+	movdqu xmm2, [esp + 64]
+	pxor xmm2, xmm1
 ; v24 = v24 ^ v32
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm2, xmm5
 ; v40 = v40 ^ v49
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	pxor xmm2, xmm7
-	movdqu [esp + 192], xmm2
+	movdqu xmm3, [esp + 208]
+	pxor xmm3, xmm6
 ; v5 = v31 ^ v49
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	pxor xmm2, xmm7
+	movdqa xmm1, xmm4
+	pxor xmm1, xmm6
 ; v5 = v5 ^ v24
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 288], xmm2
+	pxor xmm1, xmm2
 ; v30 = v30 ^ v31
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 208]
-	movdqu xmm6, [esp + 272]
-	pxor xmm2, xmm6
-	movdqu [esp + 208], xmm2
+	movdqu xmm5, [esp + 224]
+	pxor xmm5, xmm4
 ; v1 = v27 ^ v49
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm3
-	pxor xmm2, xmm7
+	movdqu [esp + 224], xmm5
+	movdqa xmm5, xmm7
+	pxor xmm5, xmm6
 ; v1 = v1 ^ v24
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 304], xmm2
+	pxor xmm5, xmm2
 ; v34 = v34 ^ v31
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	pxor xmm2, xmm6
+	movdqu [esp + 368], xmm5
+	pxor xmm0, xmm4
 ; v34 = v34 ^ v27
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm3
+	pxor xmm0, xmm7
 ; v34 = v34 ^ v49
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
+	pxor xmm0, xmm6
 ; v34 = v34 ^ v24
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 224], xmm2
+	pxor xmm0, xmm2
 ; v31 = v31 ^ v36
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm6
-	pxor xmm2, xmm4
-	movdqu [esp + 272], xmm2
+	movdqu [esp + 240], xmm0
+	movdqu xmm5, [esp + 336]
+	pxor xmm4, xmm5
 ; v38 = v38 ^ v27
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	pxor xmm2, xmm3
+	movdqu [esp + 320], xmm4
+	movdqu xmm0, [esp + 256]
+	pxor xmm0, xmm7
 ; v38 = v38 ^ v36
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm0, xmm5
 ; v38 = v38 ^ v24
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 336], xmm2
+	pxor xmm0, xmm2
 ; v27 = v27 ^ v35
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	movdqu [esp + 256], xmm0
+	movdqu xmm4, [esp + 352]
+	pxor xmm7, xmm4
 ; v37 = v37 ^ v36
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm5
 ; v37 = v37 ^ v35
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	pxor xmm0, xmm4
 ; v36 = v36 ^ v49
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
+	pxor xmm5, xmm6
 ; v33 = v33 ^ v35
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	pxor xmm2, xmm5
+	movdqu [esp + 336], xmm5
+	movdqu xmm5, [esp + 288]
+	pxor xmm5, xmm4
 ; v33 = v33 ^ v49
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 240], xmm2
+	pxor xmm5, xmm6
 ; v35 = v35 ^ v24
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	movdqu [esp + 288], xmm5
+	pxor xmm4, xmm2
 ; v49 = v15 ^ v49
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 256]
-	pxor xmm2, xmm7
+	movdqu xmm5, [esp + 304]
+	pxor xmm5, xmm6
 ; v24 = v49 ^ v24
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm5, xmm2
 ; v40 = v40 ^ v35
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm5
-	movdqu [esp + 192], xmm0
+	pxor xmm3, xmm4
 ; v49 = v27 ^ v35
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm0, xmm5
+	movdqa xmm2, xmm7
+	pxor xmm2, xmm4
 ; v49 = v49 ^ v24
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 256], xmm0
+	pxor xmm2, xmm5
 ; v5 = v5 ^ v27
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm3
-	movdqu [esp + 288], xmm0
+	pxor xmm1, xmm7
 ; v15 = v37 ^ v35
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pxor xmm0, xmm5
+	movdqa xmm6, xmm0
+	pxor xmm6, xmm4
 ; v15 = v15 ^ v24
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 320], xmm0
+	pxor xmm6, xmm5
 ; v30 = v30 ^ v27
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm0, xmm3
+	movdqu [esp + 384], xmm6
+	movdqu xmm6, [esp + 224]
+	pxor xmm6, xmm7
 ; v30 = v30 ^ v37
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm6, xmm0
 ; v30 = v30 ^ v35
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
+	pxor xmm6, xmm4
 ; v30 = v30 ^ v24
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 208], xmm0
+	pxor xmm6, xmm5
 ; v27 = v27 ^ v36
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm4
+	movdqu [esp + 224], xmm6
+	movdqu xmm6, [esp + 336]
+	pxor xmm7, xmm6
 ; v1 = v1 ^ v37
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm1
+	movdqu [esp + 304], xmm7
+	movdqu xmm7, [esp + 368]
+	pxor xmm7, xmm0
 ; v1 = v1 ^ v36
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
+	pxor xmm7, xmm6
 ; v1 = v1 ^ v24
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 304], xmm0
+	pxor xmm7, xmm5
 ; v37 = v37 ^ v33
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm1, xmm0
+	movdqu [esp + 368], xmm7
+	movdqu xmm7, [esp + 288]
+	pxor xmm0, xmm7
 ; v34 = v34 ^ v36
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 224]
-	pxor xmm6, xmm4
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 240]
+	pxor xmm0, xmm6
 ; v34 = v34 ^ v33
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm0
-	movdqu [esp + 224], xmm6
+	pxor xmm0, xmm7
 ; v36 = v36 ^ v35
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	movdqu [esp + 240], xmm0
+	pxor xmm6, xmm4
 ; v31 = v31 ^ v33
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 272]
-	pxor xmm6, xmm0
+	movdqu [esp + 336], xmm6
+	movdqu xmm0, [esp + 320]
+	pxor xmm0, xmm7
 ; v31 = v31 ^ v35
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm5
-	movdqu [esp + 272], xmm6
+	pxor xmm0, xmm4
 ; v33 = v33 ^ v24
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 320], xmm0
+	pxor xmm7, xmm5
 ; v35 = v38 ^ v35
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm0, xmm5
+	movdqu [esp + 288], xmm7
+	movdqu xmm0, [esp + 256]
+	pxor xmm0, xmm4
 ; v24 = v35 ^ v24
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 336], xmm0
+	pxor xmm0, xmm5
 ; v35 = v40 & v3
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm5, [esp + 176]
-	pand xmm0, xmm5
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 400], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm4, [esp + 192]
+	pand xmm0, xmm4
 ; v38 = v40 & v2
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm6, [esp + 160]
-	pand xmm0, xmm6
+	movdqu [esp + 416], xmm0
+	movdqa xmm5, xmm3
+	movdqu xmm6, [esp + 176]
+	pand xmm5, xmm6
 ; v16 = v49 & v3
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 256]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm2
+	pand xmm0, xmm4
 ; v16 = v38 ^ v16
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 368], xmm0
+	pxor xmm5, xmm0
 ; v38 = v40 & v7
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 192]
-	movdqu xmm0, [esp + 144]
-	pand xmm5, xmm0
+	movdqu [esp + 432], xmm5
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 160]
+	pand xmm0, xmm5
 ; v12 = v49 & v2
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pand xmm0, xmm6
+	movdqa xmm7, xmm2
+	pand xmm7, xmm6
 ; v8 = v5 & v3
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	movdqu xmm6, [esp + 176]
-	pand xmm2, xmm6
+	movdqa xmm6, xmm1
+	pand xmm6, xmm4
 ; v12 = v38 ^ v12
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
 ; v8 = v12 ^ v8
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
-	movdqu [esp + 384], xmm5
+	pxor xmm0, xmm6
 ; v12 = v40 & v11
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm0, [esp + 128]
-	pand xmm2, xmm0
+	movdqu [esp + 448], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm6, [esp + 144]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v38 = v49 & v7
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	movdqu xmm0, [esp + 144]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v26 = v5 & v2
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 288]
-	movdqu xmm0, [esp + 160]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm1
+	movdqu [esp + 256], xmm1
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v28 = v15 & v3
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 176]
-	pand xmm0, xmm7
+	movdqu xmm1, [esp + 384]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v38 = v12 ^ v38
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm6, xmm5
 ; v26 = v38 ^ v26
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm6, xmm7
 ; v28 = v26 ^ v28
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 400], xmm2
+	pxor xmm6, xmm0
 ; v26 = v40 & v58
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 192]
-	movdqu xmm0, [esp + 112]
-	pand xmm5, xmm0
+	movdqu [esp + 464], xmm6
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 128]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v38 = v49 & v11
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm2, [esp + 128]
-	pand xmm0, xmm2
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 352], xmm2
+	movdqu xmm0, [esp + 144]
+	pand xmm2, xmm0
 ; v12 = v5 & v7
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	movdqu xmm0, [esp + 144]
-	pand xmm2, xmm0
+	movdqu xmm0, [esp + 256]
+	movdqu xmm6, [esp + 160]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v46 = v15 & v2
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	movdqu xmm0, [esp + 160]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm1
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v6 = v30 & v3
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 208]
-	movdqu xmm0, [esp + 176]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 224]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm4
 ; v38 = v26 ^ v38
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm5, xmm0
+	pxor xmm5, xmm2
 ; v12 = v38 ^ v12
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm5, xmm6
 ; v46 = v12 ^ v46
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm5, xmm7
 ; v6 = v46 ^ v6
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 416], xmm5
+	pxor xmm5, xmm1
 ; v46 = v40 & v54
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 192]
-	movdqu xmm0, [esp + 96]
-	pand xmm5, xmm0
+	movdqu [esp + 480], xmm5
+	movdqu [esp + 208], xmm3
+	movdqu xmm1, [esp + 112]
+	pand xmm3, xmm1
 ; v12 = v49 & v58
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
-	movdqu [esp + 432], xmm0
+	movdqu xmm2, [esp + 352]
+	movdqu xmm1, [esp + 128]
+	pand xmm2, xmm1
 ; v38 = v5 & v11
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm2, [esp + 128]
-	pand xmm0, xmm2
-	movdqu [esp + 448], xmm0
+	movdqu xmm5, [esp + 256]
+	movdqu xmm1, [esp + 144]
+	pand xmm5, xmm1
 ; v26 = v15 & v7
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm0, [esp + 144]
-	pand xmm2, xmm0
+	movdqu xmm6, [esp + 384]
+	movdqu xmm1, [esp + 160]
+	pand xmm6, xmm1
 ; v14 = v30 & v2
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 208]
-	movdqu xmm0, [esp + 160]
-	pand xmm6, xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v21 = v27 & v3
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 176]
-	pand xmm7, xmm0
+	movdqu xmm1, [esp + 304]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm4
 ; v12 = v46 ^ v12
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm2
 ; v38 = v12 ^ v38
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm5
 ; v26 = v38 ^ v26
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm3, xmm6
 ; v14 = v26 ^ v14
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm3, xmm7
 ; v21 = v14 ^ v21
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 432], xmm5
+	pxor xmm3, xmm0
 ; v14 = v40 & v50
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm0, [esp + 64]
-	pand xmm2, xmm0
+	movdqu [esp + 496], xmm3
+	movdqu xmm0, [esp + 208]
+	movdqu xmm2, [esp + 64]
+	pand xmm0, xmm2
+	movdqa xmm2, xmm0
 ; v26 = v49 & v54
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm5, [esp + 96]
-	pand xmm0, xmm5
-	movdqu [esp + 448], xmm0
+	movdqu xmm0, [esp + 352]
+	movdqu xmm3, [esp + 112]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v38 = v5 & v58
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm5, [esp + 112]
+	movdqu xmm0, [esp + 256]
+	movdqu xmm5, [esp + 128]
 	pand xmm0, xmm5
-	movdqu [esp + 464], xmm0
+	movdqa xmm5, xmm0
 ; v12 = v15 & v11
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 320]
-	movdqu xmm0, [esp + 128]
-	pand xmm6, xmm0
+	movdqu xmm0, [esp + 384]
+	movdqu xmm6, [esp + 144]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v46 = v30 & v7
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm5, [esp + 144]
-	pand xmm0, xmm5
-	movdqu [esp + 480], xmm0
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
 ; v43 = v27 & v2
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 160]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm1
+	movdqu xmm1, [esp + 176]
+	pand xmm0, xmm1
 ; v29 = v1 & v3
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 176]
-	pand xmm7, xmm0
+	movdqu [esp + 512], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm4
 ; v26 = v14 ^ v26
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm3
 ; v38 = v26 ^ v38
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm5
 ; v12 = v38 ^ v12
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm2, xmm6
 ; v46 = v12 ^ v46
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm7
 ; v43 = v46 ^ v43
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	movdqu xmm3, [esp + 512]
+	pxor xmm2, xmm3
 ; v29 = v43 ^ v29
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 448], xmm2
+	pxor xmm2, xmm1
 ; v43 = v49 & v50
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
+	movdqu [esp + 512], xmm2
+	movdqu xmm3, [esp + 352]
+	movdqu xmm1, [esp + 64]
+	pand xmm3, xmm1
 ; v46 = v5 & v54
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
-	movdqu [esp + 464], xmm0
+	movdqu xmm4, [esp + 256]
+	movdqa xmm2, xmm4
+	movdqu xmm1, [esp + 112]
+	pand xmm2, xmm1
 ; v12 = v15 & v58
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
-	movdqu [esp + 480], xmm0
+	movdqu xmm5, [esp + 384]
+	movdqu xmm1, [esp + 128]
+	pand xmm5, xmm1
 ; v38 = v30 & v11
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 208]
-	movdqu xmm0, [esp + 128]
-	pand xmm2, xmm0
+	movdqu xmm6, [esp + 224]
+	movdqu xmm1, [esp + 144]
+	pand xmm6, xmm1
 ; v26 = v27 & v7
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 144]
-	pand xmm6, xmm0
+	movdqu xmm1, [esp + 304]
+	movdqu xmm7, [esp + 160]
+	pand xmm1, xmm7
 ; v14 = v1 & v2
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 160]
-	pand xmm7, xmm0
+	movdqu xmm7, [esp + 176]
+	pand xmm0, xmm7
 ; v46 = v43 ^ v46
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm2
 ; v12 = v46 ^ v12
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm5
 ; v38 = v12 ^ v38
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm3, xmm6
 ; v26 = v38 ^ v26
 %line 859+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm3, xmm1
 ; v14 = v26 ^ v14
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 464], xmm5
+	pxor xmm3, xmm0
 ; v26 = v5 & v50
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 288]
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
+	movdqu [esp + 528], xmm3
+	movdqu xmm2, [esp + 64]
+	pand xmm4, xmm2
 ; v38 = v15 & v54
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
-	movdqu [esp + 480], xmm0
+	movdqu xmm3, [esp + 384]
+	movdqa xmm1, xmm3
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
 ; v12 = v30 & v58
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 208]
-	movdqu xmm0, [esp + 112]
-	pand xmm2, xmm0
+	movdqu xmm5, [esp + 224]
+	movdqu xmm0, [esp + 128]
+	pand xmm5, xmm0
 ; v46 = v27 & v11
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 128]
+	movdqu xmm6, [esp + 304]
+	movdqu xmm0, [esp + 144]
 	pand xmm6, xmm0
 ; v43 = v1 & v7
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 144]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
 ; v38 = v26 ^ v38
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm5, xmm0
+	pxor xmm4, xmm1
 ; v12 = v38 ^ v12
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm4, xmm5
 ; v46 = v12 ^ v46
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm4, xmm6
 ; v43 = v46 ^ v43
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 480], xmm5
+	pxor xmm4, xmm0
 ; v46 = v15 & v50
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm0, [esp + 64]
-	pand xmm2, xmm0
+	movdqu [esp + 544], xmm4
+	movdqa xmm5, xmm3
+	pand xmm5, xmm2
 ; v12 = v30 & v54
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	movdqu xmm0, [esp + 96]
-	pand xmm5, xmm0
+	movdqu xmm4, [esp + 224]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
 ; v38 = v27 & v58
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 304]
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 112]
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v26 = v1 & v11
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 128]
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 144]
 	pand xmm0, xmm7
 ; v12 = v46 ^ v12
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm5, xmm1
 ; v38 = v12 ^ v38
 %line 875+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm5, xmm6
 ; v26 = v38 ^ v26
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 496], xmm2
+	pxor xmm5, xmm0
 ; v38 = v30 & v50
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
+	movdqu [esp + 560], xmm5
+	pand xmm4, xmm2
 ; v12 = v27 & v54
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 96]
-	pand xmm0, xmm2
+	movdqu xmm5, [esp + 112]
+	pand xmm0, xmm5
 ; v46 = v1 & v58
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	movdqu xmm6, [esp + 112]
-	pand xmm2, xmm6
+	movdqu xmm6, [esp + 368]
+	movdqa xmm1, xmm6
+	movdqu xmm7, [esp + 128]
+	pand xmm1, xmm7
 ; v12 = v38 ^ v12
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm0
 ; v46 = v12 ^ v46
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
-	movdqu [esp + 512], xmm5
+	pxor xmm4, xmm1
 ; v12 = v27 & v50
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm5, [esp + 64]
-	pand xmm0, xmm5
+	movdqu [esp + 576], xmm4
+	pand xmm3, xmm2
 ; v38 = v1 & v54
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	movdqu xmm6, [esp + 96]
-	pand xmm2, xmm6
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v38 = v12 ^ v38
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 528], xmm0
+	pxor xmm3, xmm0
 ; v12 = v1 & v50
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm5
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 592], xmm3
+	pand xmm6, xmm2
 ; v18 = v37 & v56
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm5, [esp + 48]
-	pand xmm0, xmm5
-	movdqu [esp + 560], xmm0
+	movdqu [esp + 608], xmm6
+	movdqu xmm2, [esp + 272]
+	movdqa xmm0, xmm2
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
 ; v44 = v37 & v52
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
+	movdqu [esp + 624], xmm0
+	movdqa xmm3, xmm2
 	movdqu xmm6, [esp + 32]
-	pand xmm0, xmm6
+	pand xmm3, xmm6
 ; v10 = v34 & v56
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	pand xmm2, xmm5
+	movdqu xmm4, [esp + 240]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v10 = v44 ^ v10
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm0
 ; v44 = v37 & v9
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 16]
-	pand xmm5, xmm0
+	movdqu [esp + 640], xmm3
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 0]
+	pand xmm0, xmm5
 ; v47 = v34 & v52
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm6
+	movdqa xmm7, xmm4
+	pand xmm7, xmm6
 ; v0 = v36 & v56
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm4
-	movdqu xmm6, [esp + 48]
-	pand xmm2, xmm6
+	movdqu xmm3, [esp + 336]
+	movdqa xmm6, xmm3
+	pand xmm6, xmm1
 ; v47 = v44 ^ v47
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
 ; v0 = v47 ^ v0
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
-	movdqu [esp + 592], xmm5
+	pxor xmm0, xmm6
 ; v47 = v37 & v60
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 0]
-	pand xmm2, xmm0
+	movdqu [esp + 656], xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm6, [esp + 96]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v44 = v34 & v9
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 224]
-	movdqu xmm0, [esp + 16]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v42 = v36 & v52
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm4
+	movdqa xmm7, xmm3
 	movdqu xmm0, [esp + 32]
-	pand xmm6, xmm0
+	pand xmm7, xmm0
 ; v41 = v31 & v56
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
+	movdqu xmm3, [esp + 320]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm1
 ; v44 = v47 ^ v44
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm6, xmm5
 ; v42 = v44 ^ v42
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm6, xmm7
 ; v41 = v42 ^ v41
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 608], xmm2
+	pxor xmm6, xmm0
 ; v42 = v37 & v4
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 720]
-	pand xmm5, xmm0
+	movdqu [esp + 672], xmm6
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 80]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v44 = v34 & v60
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm2, [esp + 0]
-	pand xmm0, xmm2
-	movdqu [esp + 624], xmm0
+	movdqa xmm0, xmm4
+	movdqu xmm4, [esp + 96]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v47 = v36 & v9
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm4
-	movdqu xmm0, [esp + 16]
-	pand xmm2, xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm6, [esp + 0]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v45 = v31 & v52
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 272]
+	movdqa xmm7, xmm3
 	movdqu xmm0, [esp + 32]
-	pand xmm6, xmm0
+	pand xmm7, xmm0
 ; v39 = v33 & v56
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 288]
+	movdqa xmm3, xmm0
+	pand xmm3, xmm1
 ; v44 = v42 ^ v44
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm5, xmm0
+	pxor xmm5, xmm4
 ; v47 = v44 ^ v47
 %line 908+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm5, xmm6
 ; v45 = v47 ^ v45
 %line 909+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm5, xmm7
 ; v39 = v45 ^ v39
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 624], xmm5
+	pxor xmm5, xmm3
 ; v45 = v37 & v32
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 80]
-	pand xmm5, xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm3, xmm2
+	movdqu xmm2, [esp + 16]
+	pand xmm3, xmm2
 ; v47 = v34 & v4
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm2, [esp + 720]
-	pand xmm0, xmm2
-	movdqu [esp + 640], xmm0
+	movdqu xmm4, [esp + 240]
+	movdqu xmm2, [esp + 80]
+	pand xmm4, xmm2
 ; v44 = v36 & v60
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 0]
-	pand xmm0, xmm2
-	movdqu [esp + 656], xmm0
+	movdqu xmm5, [esp + 336]
+	movdqu xmm2, [esp + 96]
+	pand xmm5, xmm2
 ; v42 = v31 & v9
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	movdqu xmm0, [esp + 16]
-	pand xmm2, xmm0
+	movdqu xmm6, [esp + 320]
+	movdqu xmm2, [esp + 0]
+	pand xmm6, xmm2
 ; v48 = v33 & v52
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 240]
+	movdqa xmm2, xmm0
 	movdqu xmm0, [esp + 32]
-	pand xmm6, xmm0
+	pand xmm2, xmm0
 ; v13 = v24 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 336]
-	movdqu xmm0, [esp + 48]
-	pand xmm7, xmm0
+	movdqu xmm7, [esp + 400]
+	movdqa xmm0, xmm7
+	pand xmm0, xmm1
 ; v47 = v45 ^ v47
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm4
 ; v44 = v47 ^ v44
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm5, xmm0
+	pxor xmm3, xmm5
 ; v42 = v44 ^ v42
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm3, xmm6
 ; v48 = v42 ^ v48
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm3, xmm2
 ; v13 = v48 ^ v13
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
-	movdqu [esp + 640], xmm5
+	pxor xmm3, xmm0
 ; v48 = v34 & v32
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 80]
-	pand xmm2, xmm0
+	movdqu [esp + 704], xmm3
+	movdqu xmm3, [esp + 240]
+	movdqu xmm2, [esp + 16]
+	pand xmm3, xmm2
 ; v42 = v36 & v4
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 720]
-	pand xmm0, xmm5
-	movdqu [esp + 656], xmm0
+	movdqu xmm4, [esp + 336]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 80]
+	pand xmm1, xmm0
 ; v44 = v31 & v60
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	movdqu xmm0, [esp + 0]
+	movdqu xmm5, [esp + 320]
+	movdqu xmm0, [esp + 96]
 	pand xmm5, xmm0
 ; v47 = v33 & v9
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 240]
-	movdqu xmm0, [esp + 16]
+	movdqu xmm6, [esp + 288]
+	movdqu xmm0, [esp + 0]
 	pand xmm6, xmm0
 ; v45 = v24 & v52
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 336]
-	movdqu xmm0, [esp + 32]
-	pand xmm7, xmm0
+	movdqa xmm0, xmm7
+	movdqu xmm7, [esp + 32]
+	pand xmm0, xmm7
 ; v42 = v48 ^ v42
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm1
 ; v44 = v42 ^ v44
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm5
 ; v47 = v44 ^ v47
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm3, xmm6
 ; v45 = v47 ^ v45
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 656], xmm2
+	pxor xmm3, xmm0
 ; v47 = v36 & v32
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [esp + 80]
-	pand xmm5, xmm0
+	movdqu [esp + 16], xmm3
+	pand xmm4, xmm2
 ; v44 = v31 & v4
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 272]
-	movdqu xmm0, [esp + 720]
-	pand xmm6, xmm0
+	movdqu xmm7, [esp + 320]
+	movdqa xmm1, xmm7
+	movdqu xmm0, [esp + 80]
+	pand xmm1, xmm0
 ; v42 = v33 & v60
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm0, [esp + 0]
-	pand xmm2, xmm0
+	movdqu xmm5, [esp + 288]
+	movdqa xmm3, xmm5
+	movdqu xmm0, [esp + 96]
+	pand xmm3, xmm0
 ; v48 = v24 & v9
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
+	movdqu xmm0, [esp + 400]
+	movdqu xmm6, [esp + 0]
+	pand xmm0, xmm6
 ; v44 = v47 ^ v44
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm4, xmm1
 ; v42 = v44 ^ v42
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm4, xmm3
 ; v48 = v42 ^ v48
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
-	movdqu [esp + 16], xmm5
+	pxor xmm4, xmm0
 ; v42 = v31 & v32
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 272]
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqu [esp + 288], xmm4
+	pand xmm7, xmm2
 ; v44 = v33 & v4
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm2, [esp + 720]
-	pand xmm0, xmm2
+	movdqa xmm0, xmm5
+	movdqu xmm1, [esp + 80]
+	pand xmm0, xmm1
 ; v47 = v24 & v60
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm5, [esp + 0]
-	pand xmm2, xmm5
+	movdqu xmm6, [esp + 400]
+	movdqa xmm4, xmm6
+	movdqu xmm3, [esp + 96]
+	pand xmm4, xmm3
 ; v44 = v42 ^ v44
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm0
+	pxor xmm7, xmm0
 ; v47 = v44 ^ v47
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm2
-	movdqu [esp + 672], xmm6
+	pxor xmm7, xmm4
 ; v44 = v33 & v32
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	movdqu xmm5, [esp + 80]
-	pand xmm0, xmm5
+	movdqu [esp + 80], xmm7
+	movdqa xmm4, xmm5
+	pand xmm4, xmm2
 ; v42 = v24 & v4
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm6, [esp + 720]
-	pand xmm2, xmm6
+	movdqa xmm0, xmm6
+	pand xmm0, xmm1
 ; v42 = v44 ^ v42
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 688], xmm0
+	pxor xmm4, xmm0
 ; v44 = v24 & v32
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pand xmm0, xmm5
-	movdqu [esp + 704], xmm0
+	movdqu [esp + 96], xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v37 = v40 ^ v37
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v34 = v49 ^ v34
-%line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	movdqu xmm2, [esp + 224]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v36 = v5 ^ v36
-%line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
+	movdqu [esp + 400], xmm0
+	movdqu xmm0, [esp + 208]
+	movdqu xmm4, [esp + 272]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
+; v34 = v49 ^ v34
+%line 948+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 240]
+	pxor xmm0, xmm7
+; v36 = v5 ^ v36
+%line 949+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 256]
+	movdqu xmm7, [esp + 336]
+	pxor xmm0, xmm7
 ; v31 = v15 ^ v31
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm5, [esp + 272]
-	pxor xmm0, xmm5
-	movdqu [esp + 192], xmm0
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 320]
+	pxor xmm0, xmm7
 ; v33 = v30 ^ v33
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm5, [esp + 240]
+	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 224]
 	pxor xmm0, xmm5
-	movdqu [esp + 208], xmm0
 ; v24 = v27 ^ v24
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	pxor xmm3, xmm0
+	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm6
 ; v56 = v3 ^ v56
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 192]
 	movdqu xmm5, [esp + 48]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v52 = v2 ^ v52
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
+	movdqu xmm0, [esp + 176]
 	movdqu xmm6, [esp + 32]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v9 = v7 ^ v9
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm7, [esp + 0]
 	pxor xmm0, xmm7
-	movdqu [esp + 32], xmm0
+	movdqa xmm7, xmm0
 ; v60 = v11 ^ v60
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 0]
-	pxor xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	movdqu xmm0, [esp + 144]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v4 = v58 ^ v4
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm7, [esp + 720]
-	pxor xmm0, xmm7
-	movdqu [esp + 48], xmm0
+	movdqu xmm0, [esp + 128]
+	pxor xmm0, xmm1
 ; v32 = v54 ^ v32
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 80]
-	pxor xmm0, xmm7
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 128], xmm0
+	movdqu xmm0, [esp + 112]
+	pxor xmm0, xmm2
 ; v54 = v37 & v56
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
+	movdqu [esp + 144], xmm0
+	movdqa xmm0, xmm4
 	pand xmm0, xmm5
-	movdqu [esp + 96], xmm0
 ; v58 = v37 & v52
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm6
+	movdqu [esp + 160], xmm0
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v11 = v34 & v56
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	pand xmm7, xmm5
+	movdqu xmm1, [esp + 208]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm5
 ; v11 = v58 ^ v11
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 112], xmm0
+	pxor xmm2, xmm0
 ; v58 = v37 & v9
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 32]
-	pand xmm7, xmm0
+	movdqu [esp + 176], xmm2
+	movdqa xmm0, xmm4
+	pand xmm0, xmm7
+	movdqu [esp + 48], xmm7
 ; v7 = v34 & v52
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
-	movdqu [esp + 128], xmm0
+	movdqa xmm2, xmm1
+	pand xmm2, xmm6
+	movdqu [esp + 32], xmm6
 ; v2 = v36 & v56
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm5
-	movdqu [esp + 144], xmm0
+	movdqu xmm6, [esp + 240]
+	movdqa xmm7, xmm6
+	pand xmm7, xmm5
 ; v7 = v58 ^ v7
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm7, xmm0
+	pxor xmm0, xmm2
 ; v2 = v7 ^ v2
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pxor xmm7, xmm0
-	movdqu [esp + 128], xmm7
+	pxor xmm0, xmm7
 ; v7 = v37 & v60
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 176], xmm0
+	movdqu [esp + 192], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
+	movdqu [esp + 112], xmm3
+	movdqa xmm3, xmm0
 ; v58 = v34 & v9
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 144], xmm0
+	movdqa xmm7, xmm1
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v3 = v36 & v52
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 32]
+	pand xmm6, xmm0
 ; v27 = v31 & v56
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
+	movdqu xmm2, [esp + 256]
+	movdqa xmm0, xmm2
 	pand xmm0, xmm5
-	movdqu [esp + 224], xmm0
 ; v58 = v7 ^ v58
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 176]
-	movdqu xmm0, [esp + 144]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v3 = v58 ^ v3
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v27 = v3 ^ v27
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
-	movdqu [esp + 144], xmm7
+	pxor xmm3, xmm0
 ; v3 = v37 & v4
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 304], xmm3
+	movdqa xmm0, xmm4
+	movdqu xmm3, [esp + 128]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v58 = v34 & v60
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
+	movdqa xmm6, xmm1
 ; v7 = v36 & v9
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 240]
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v30 = v31 & v52
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pand xmm0, xmm6
-	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 32]
+	pand xmm2, xmm0
 ; v15 = v33 & v56
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pand xmm0, xmm5
-	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 224]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
 ; v58 = v3 ^ v58
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 160]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v7 = v58 ^ v7
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v30 = v7 ^ v30
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm2
 ; v15 = v30 ^ v15
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
-	movdqu [esp + 160], xmm7
+	pxor xmm3, xmm1
 ; v30 = v37 & v32
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 320], xmm3
+	movdqu [esp + 0], xmm4
+	movdqu xmm1, [esp + 144]
+	pand xmm4, xmm1
 ; v7 = v34 & v4
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 176], xmm0
+	movdqu xmm2, [esp + 208]
+	movdqu xmm1, [esp + 128]
+	pand xmm2, xmm1
 ; v58 = v36 & v60
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	movdqu xmm3, [esp + 240]
+	movdqu xmm1, [esp + 112]
+	pand xmm3, xmm1
 ; v3 = v31 & v9
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu xmm6, [esp + 256]
+	movdqu xmm1, [esp + 48]
+	pand xmm6, xmm1
 ; v5 = v33 & v52
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pand xmm0, xmm6
-	movdqu [esp + 256], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 32]
+	pand xmm7, xmm0
 ; v49 = v24 & v56
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
+	movdqu xmm1, [esp + 272]
+	movdqa xmm0, xmm1
 	pand xmm0, xmm5
-	movdqu [esp + 288], xmm0
 ; v7 = v30 ^ v7
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm2
 ; v58 = v7 ^ v58
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm3
 ; v3 = v58 ^ v3
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm6
 ; v5 = v3 ^ v5
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm7
 ; v49 = v5 ^ v49
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm7, xmm0
-	movdqu [esp + 176], xmm7
+	pxor xmm4, xmm0
 ; v37 = v37 & v50
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pand xmm1, xmm0
-; v5 = v34 & v32
-%line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 224], xmm0
-; v3 = v36 & v4
-%line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
-; v58 = v31 & v60
-%line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
-	movdqu [esp + 256], xmm0
-; v7 = v33 & v9
-%line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
-; v30 = v24 & v52
-%line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqa xmm7, xmm0
-; v56 = v1 & v56
-%line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm5
-	movdqa xmm5, xmm0
-; v5 = v37 ^ v5
-%line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm1, xmm0
-; v3 = v5 ^ v3
-%line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm1, xmm0
-; v58 = v3 ^ v58
-%line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm1, xmm0
-; v7 = v58 ^ v7
-%line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm1, xmm0
-; v30 = v7 ^ v30
-%line 1006+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm7
-; v56 = v30 ^ v56
-%line 1007+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
-; v34 = v34 & v50
-%line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 336], xmm4
+	movdqu xmm2, [esp + 0]
 	movdqu xmm0, [esp + 64]
 	pand xmm2, xmm0
-; v30 = v36 & v32
-%line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm5, [esp + 80]
-	pand xmm0, xmm5
-	movdqu [esp + 224], xmm0
-; v7 = v31 & v4
-%line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm5, [esp + 48]
-	pand xmm0, xmm5
-	movdqu [esp + 240], xmm0
-; v58 = v33 & v60
-%line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+; v5 = v34 & v32
+%line 996+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 208]
-	movdqu xmm5, [esp + 0]
-	pand xmm0, xmm5
-	movdqa xmm5, xmm0
-; v3 = v24 & v9
-%line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqa xmm7, xmm0
-; v52 = v1 & v52
-%line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
+	movdqu xmm3, [esp + 144]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
+; v3 = v36 & v4
+%line 997+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 240]
+	movdqu xmm4, [esp + 128]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
+; v58 = v31 & v60
+%line 998+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 256]
+	movdqu xmm6, [esp + 112]
 	pand xmm0, xmm6
 	movdqa xmm6, xmm0
+; v7 = v33 & v9
+%line 999+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 224]
+	movdqu xmm7, [esp + 48]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
+; v30 = v24 & v52
+%line 1000+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqa xmm0, xmm1
+	movdqu xmm1, [esp + 32]
+	pand xmm0, xmm1
+; v56 = v1 & v56
+%line 1001+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
+; v5 = v37 ^ v5
+%line 1002+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm3
+; v3 = v5 ^ v3
+%line 1003+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm4
+; v58 = v3 ^ v58
+%line 1004+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm6
+; v7 = v58 ^ v7
+%line 1005+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm7
+; v30 = v7 ^ v30
+%line 1006+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 0]
+	pxor xmm2, xmm3
+; v56 = v30 ^ v56
+%line 1007+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm1
+; v34 = v34 & v50
+%line 1008+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm2
+	movdqu xmm2, [esp + 208]
+	movdqu xmm1, [esp + 64]
+	pand xmm2, xmm1
+; v30 = v36 & v32
+%line 1009+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 240]
+	movdqa xmm4, xmm3
+	movdqu xmm1, [esp + 144]
+	pand xmm4, xmm1
+; v7 = v31 & v4
+%line 1010+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 256]
+	movdqu xmm1, [esp + 128]
+	pand xmm5, xmm1
+; v58 = v33 & v60
+%line 1011+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 224]
+	movdqu xmm1, [esp + 112]
+	pand xmm6, xmm1
+; v3 = v24 & v9
+%line 1012+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm1, [esp + 272]
+	movdqu xmm7, [esp + 48]
+	pand xmm1, xmm7
+; v52 = v1 & v52
+%line 1013+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 32]
+	pand xmm0, xmm7
 ; v30 = v34 ^ v30
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm4
 ; v7 = v30 ^ v7
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm5
 ; v58 = v7 ^ v58
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm2, xmm6
 ; v3 = v58 ^ v3
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
+	pxor xmm2, xmm1
 ; v52 = v3 ^ v52
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
-	movdqu [esp + 224], xmm2
+	pxor xmm2, xmm0
 ; v36 = v36 & v50
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pand xmm4, xmm0
+	movdqu [esp + 32], xmm2
+	movdqu xmm1, [esp + 64]
+	pand xmm3, xmm1
 ; v3 = v31 & v32
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm0, [esp + 80]
+	movdqu xmm4, [esp + 256]
+	movdqa xmm2, xmm4
+	movdqu xmm0, [esp + 144]
 	pand xmm2, xmm0
 ; v58 = v33 & v4
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	movdqu xmm0, [esp + 48]
+	movdqu xmm5, [esp + 224]
+	movdqu xmm0, [esp + 128]
 	pand xmm5, xmm0
 ; v7 = v24 & v60
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 0]
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v9 = v1 & v9
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v3 = v36 ^ v3
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
 ; v58 = v3 ^ v58
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm0, xmm5
 ; v7 = v58 ^ v7
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	pxor xmm0, xmm6
 ; v9 = v7 ^ v9
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v31 = v31 & v50
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm0, [esp + 64]
-	pand xmm2, xmm0
+	movdqu [esp + 48], xmm0
+	pand xmm4, xmm1
 ; v7 = v33 & v32
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	movdqu xmm0, [esp + 80]
+	movdqu xmm2, [esp + 224]
+	movdqa xmm5, xmm2
+	movdqu xmm0, [esp + 144]
 	pand xmm5, xmm0
 ; v58 = v24 & v4
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 272]
 	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 48]
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v60 = v1 & v60
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 0]
-	pand xmm0, xmm7
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 112]
+	pand xmm7, xmm0
 ; v7 = v31 ^ v7
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm5
 ; v58 = v7 ^ v58
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm0, xmm6
 ; v60 = v58 ^ v60
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm0, xmm7
 ; v33 = v33 & v50
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
+	movdqu [esp + 64], xmm0
+	pand xmm2, xmm1
 ; v58 = v24 & v32
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm3
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqa xmm5, xmm3
+	movdqu xmm6, [esp + 144]
+	pand xmm5, xmm6
 ; v4 = v1 & v4
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 48]
-	pand xmm0, xmm7
+	movdqu xmm4, [esp + 368]
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v58 = v33 ^ v58
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	movdqa xmm0, xmm2
+	pxor xmm0, xmm5
 ; v4 = v58 ^ v4
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
+	movdqa xmm5, xmm0
 ; v24 = v24 & v50
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 64]
-	pand xmm3, xmm6
+	pand xmm3, xmm1
 ; v32 = v1 & v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v32 = v24 ^ v32
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
-	movdqu [esp + 192], xmm3
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
+	movdqa xmm6, xmm0
 ; v50 = v1 & v50
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm6
-	movdqu [esp + 0], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v54 = v54 ^ v35
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm3, [esp + 352]
-	pxor xmm0, xmm3
+	movdqu xmm4, [esp + 160]
+	movdqu xmm0, [esp + 416]
+	pxor xmm4, xmm0
 ; v54 = v54 ^ v18
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 560]
-	pxor xmm0, xmm3
-	movdqu [esp + 96], xmm0
+	movdqu xmm0, [esp + 624]
+	pxor xmm4, xmm0
 ; v11 = v11 ^ v16
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm3, [esp + 368]
-	pxor xmm0, xmm3
+	movdqu xmm1, [esp + 176]
+	movdqu xmm0, [esp + 432]
+	pxor xmm1, xmm0
 ; v11 = v11 ^ v10
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 576]
-	pxor xmm0, xmm3
-	movdqu [esp + 112], xmm0
+	movdqu xmm0, [esp + 640]
+	pxor xmm1, xmm0
 ; v2 = v2 ^ v8
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm3, [esp + 384]
-	pxor xmm0, xmm3
+	movdqu xmm0, [esp + 192]
+	movdqu xmm2, [esp + 448]
+	pxor xmm0, xmm2
 ; v2 = v2 ^ v0
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 592]
-	pxor xmm0, xmm3
-	movdqu [esp + 128], xmm0
+	movdqu xmm2, [esp + 656]
+	pxor xmm0, xmm2
 ; v27 = v27 ^ v28
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm3, [esp + 400]
-	pxor xmm0, xmm3
+	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 304]
+	movdqu xmm2, [esp + 464]
+	pxor xmm0, xmm2
 ; v27 = v27 ^ v41
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 608]
-	pxor xmm0, xmm3
-	movdqu [esp + 144], xmm0
+	movdqu xmm2, [esp + 672]
+	pxor xmm0, xmm2
 ; v15 = v15 ^ v6
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm3, [esp + 416]
-	pxor xmm0, xmm3
+	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 480]
+	pxor xmm0, xmm2
 ; v15 = v15 ^ v39
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 624]
-	pxor xmm0, xmm3
-	movdqu [esp + 160], xmm0
+	movdqu xmm2, [esp + 688]
+	pxor xmm0, xmm2
 ; v49 = v49 ^ v21
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm3, [esp + 432]
-	pxor xmm0, xmm3
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm2, [esp + 496]
+	pxor xmm0, xmm2
 ; v49 = v49 ^ v13
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 640]
-	pxor xmm0, xmm3
-	movdqu [esp + 176], xmm0
+	movdqu xmm2, [esp + 704]
+	pxor xmm0, xmm2
 ; v56 = v56 ^ v29
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm1, xmm0
+	movdqu [esp + 336], xmm0
+	movdqu xmm0, [esp + 0]
+	movdqu xmm2, [esp + 512]
+	pxor xmm0, xmm2
 ; v56 = v56 ^ v45
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm1, xmm0
+	movdqu xmm2, [esp + 16]
+	pxor xmm0, xmm2
 ; v52 = v52 ^ v14
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 464]
-	movdqu xmm6, [esp + 224]
-	pxor xmm6, xmm3
+	movdqu [esp + 0], xmm0
+	movdqu xmm2, [esp + 32]
+	movdqu xmm0, [esp + 528]
+	pxor xmm2, xmm0
 ; v52 = v52 ^ v48
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	pxor xmm6, xmm0
-	movdqu [esp + 224], xmm6
+	movdqu xmm3, [esp + 288]
+	pxor xmm2, xmm3
 ; v9 = v9 ^ v43
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 480]
-	pxor xmm4, xmm6
+	movdqu [esp + 32], xmm2
+	movdqu xmm3, [esp + 48]
+	movdqu xmm2, [esp + 544]
+	pxor xmm3, xmm2
 ; v9 = v9 ^ v47
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm4, xmm0
+	movdqu xmm2, [esp + 80]
+	pxor xmm3, xmm2
 ; v60 = v60 ^ v26
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm2, xmm0
+	movdqu [esp + 48], xmm3
+	movdqu xmm3, [esp + 64]
+	movdqu xmm2, [esp + 560]
+	pxor xmm3, xmm2
 ; v60 = v60 ^ v42
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm2, xmm0
+	movdqu xmm2, [esp + 96]
+	pxor xmm3, xmm2
 ; v4 = v4 ^ v46
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm5, xmm0
+	movdqu [esp + 64], xmm3
+	movdqu xmm2, [esp + 576]
+	pxor xmm5, xmm2
 ; v4 = v4 ^ v44
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm5, xmm0
+	movdqu xmm3, [esp + 400]
+	pxor xmm5, xmm3
 ; v32 = v32 ^ v38
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 192]
-	pxor xmm7, xmm0
-	movdqu [esp + 192], xmm7
+	movdqu xmm3, [esp + 592]
+	pxor xmm6, xmm3
 ; v50 = v50 ^ v12
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm0
+	movdqu [esp + 112], xmm6
+	movdqu xmm6, [esp + 608]
+	pxor xmm7, xmm6
 ; v14 = v54 ^ v14
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm3
-	movdqu [esp + 0], xmm0
+	pxor xmm4, xmm0
 ; v43 = v11 ^ v43
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm0, xmm6
-	movdqu [esp + 32], xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm0, [esp + 544]
+	pxor xmm1, xmm0
 ; v26 = v2 ^ v26
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm3, [esp + 496]
-	pxor xmm0, xmm3
-	movdqu [esp + 48], xmm0
+	movdqu [esp + 144], xmm1
+	movdqu xmm0, [esp + 192]
+	movdqu xmm1, [esp + 560]
+	pxor xmm0, xmm1
 ; v46 = v27 ^ v46
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm3, [esp + 512]
-	pxor xmm0, xmm3
-	movdqu [esp + 64], xmm0
+	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm2
 ; v38 = v15 ^ v38
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm3, [esp + 528]
+	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm3
-	movdqu [esp + 80], xmm0
+	movdqa xmm1, xmm0
 ; v12 = v49 ^ v12
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm3, [esp + 544]
-	pxor xmm0, xmm3
-	movdqu [esp + 96], xmm0
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm6
+	movdqa xmm2, xmm0
 ; v18 = v52 ^ v18
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm3, [esp + 560]
+	movdqu xmm0, [esp + 32]
+	movdqu xmm3, [esp + 624]
 	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v10 = v9 ^ v10
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 576]
-	pxor xmm4, xmm3
+	movdqu xmm0, [esp + 48]
+	movdqu xmm4, [esp + 640]
+	pxor xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v0 = v60 ^ v0
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 592]
-	pxor xmm2, xmm3
-	movdqu [esp + 112], xmm2
+	movdqu xmm0, [esp + 64]
+	movdqu xmm6, [esp + 656]
+	pxor xmm0, xmm6
 ; v41 = v4 ^ v41
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 608]
-	pxor xmm5, xmm2
-	movdqu [esp + 128], xmm5
+	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
 ; v39 = v32 ^ v39
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 192]
-	movdqu xmm3, [esp + 624]
-	pxor xmm2, xmm3
-	movdqu [esp + 144], xmm2
-; v13 = v50 ^ v13
-%line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm7
-	movdqu xmm3, [esp + 640]
-	pxor xmm2, xmm3
-	movdqu [esp + 160], xmm2
-; v10 = v10 ^ v44
-%line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 704]
-	pxor xmm4, xmm3
-; v18 = v18 ^ v44
-%line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
-; v12 = v12 ^ v44
-%line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 96]
-	pxor xmm5, xmm3
-; v44 = v38 ^ v44
-%line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 80]
-	pxor xmm2, xmm3
-; v18 = v18 ^ v42
-%line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 112]
 	movdqu xmm6, [esp + 688]
 	pxor xmm0, xmm6
+; v13 = v50 ^ v13
+%line 1079+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 704]
+	pxor xmm7, xmm6
+; v10 = v10 ^ v44
+%line 1080+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 400]
+	pxor xmm4, xmm6
+; v18 = v18 ^ v44
+%line 1081+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm4
+	pxor xmm3, xmm6
+; v12 = v12 ^ v44
+%line 1082+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm6
+; v44 = v38 ^ v44
+%line 1083+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm1, xmm6
+	movdqa xmm4, xmm1
+; v18 = v18 ^ v42
+%line 1084+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 96]
+	pxor xmm3, xmm6
 ; v56 = v56 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	movdqu [esp + 48], xmm3
+	movdqu xmm3, [esp + 0]
+	pxor xmm3, xmm6
 ; v44 = v44 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm3, xmm2
-	pxor xmm3, xmm6
+	pxor xmm4, xmm6
 ; v42 = v46 ^ v42
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 64]
-	pxor xmm2, xmm6
+	movdqu xmm1, [esp + 176]
+	pxor xmm1, xmm6
 ; v56 = v56 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 672]
-	pxor xmm1, xmm6
+	movdqu xmm6, [esp + 80]
+	pxor xmm3, xmm6
 ; v12 = v12 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	movdqu [esp + 0], xmm3
+	pxor xmm2, xmm6
 ; v42 = v42 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	pxor xmm1, xmm6
 ; v47 = v26 ^ v47
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 48]
-	pxor xmm7, xmm6
-	movdqu [esp + 48], xmm7
+	movdqu xmm3, [esp + 160]
+	pxor xmm3, xmm6
 ; v12 = v12 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 16]
-	pxor xmm5, xmm7
-	movdqu [esp + 96], xmm5
+	movdqu xmm6, [esp + 288]
+	pxor xmm2, xmm6
 ; v44 = v44 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	movdqu [esp + 32], xmm2
+	pxor xmm4, xmm6
 ; v47 = v47 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 48]
-	pxor xmm6, xmm7
+	pxor xmm3, xmm6
 ; v48 = v43 ^ v48
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 32]
-	pxor xmm5, xmm7
-	movdqu [esp + 64], xmm5
+	movdqu xmm2, [esp + 144]
+	pxor xmm2, xmm6
 ; v44 = v44 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 656]
-	pxor xmm3, xmm5
-	movdqu [esp + 16], xmm3
+	movdqu xmm6, [esp + 16]
+	pxor xmm4, xmm6
 ; v42 = v42 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	movdqu [esp + 16], xmm4
+	pxor xmm1, xmm6
 ; v48 = v48 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 64]
-	pxor xmm3, xmm5
+	pxor xmm2, xmm6
 ; v45 = v14 ^ v45
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm5
-	movdqu [esp + 80], xmm7
+	movdqu xmm4, [esp + 128]
+	pxor xmm4, xmm6
 ; v42 = v42 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 160]
-	pxor xmm2, xmm7
-	movdqu [esp + 32], xmm2
+	pxor xmm1, xmm7
 ; v47 = v47 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm7
+	movdqu [esp + 80], xmm1
+	pxor xmm3, xmm7
 ; v45 = v45 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 80]
-	pxor xmm5, xmm7
+	pxor xmm4, xmm7
 ; v13 = v29 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 448]
-	pxor xmm2, xmm7
+	movdqu xmm1, [esp + 512]
+	pxor xmm1, xmm7
+	movdqa xmm6, xmm1
 ; v47 = v47 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 144]
-	pxor xmm6, xmm7
-	movdqu [esp + 48], xmm6
+	pxor xmm3, xmm0
 ; v48 = v48 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	pxor xmm2, xmm0
 ; v13 = v13 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	pxor xmm6, xmm7
+	pxor xmm6, xmm0
 ; v39 = v21 ^ v39
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 432]
-	pxor xmm2, xmm7
+	movdqu xmm1, [esp + 496]
+	pxor xmm1, xmm0
 ; v48 = v48 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 128]
-	pxor xmm3, xmm7
-	movdqu [esp + 64], xmm3
+	pxor xmm2, xmm5
 ; v45 = v45 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
+	pxor xmm4, xmm5
 ; v39 = v39 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm3, xmm2
-	pxor xmm3, xmm7
+	pxor xmm1, xmm5
 ; v41 = v6 ^ v41
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 416]
-	pxor xmm2, xmm7
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v45 = v45 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 112]
-	pxor xmm5, xmm7
-	movdqu [esp + 80], xmm5
+	movdqu xmm7, [esp + 192]
+	pxor xmm4, xmm7
 ; v13 = v13 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm6, xmm7
 ; v41 = v41 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm2
 	pxor xmm5, xmm7
 ; v0 = v28 ^ v0
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 400]
-	pxor xmm2, xmm7
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm7
 ; v13 = v13 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 112], xmm6
+	movdqu xmm7, [esp + 64]
+	pxor xmm6, xmm7
 ; v39 = v39 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm4
+	movdqu [esp + 96], xmm6
+	pxor xmm1, xmm7
 ; v0 = v0 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm2
-	pxor xmm6, xmm4
+	pxor xmm0, xmm7
 ; v10 = v8 ^ v10
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 384]
-	pxor xmm2, xmm4
+	movdqu xmm6, [esp + 448]
+	pxor xmm6, xmm7
 ; v39 = v39 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
-	movdqu [esp + 128], xmm3
+	movdqu xmm7, [esp + 48]
+	pxor xmm1, xmm7
 ; v41 = v41 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	movdqu [esp + 112], xmm1
+	pxor xmm5, xmm7
 ; v10 = v10 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 176], xmm2
+	pxor xmm6, xmm7
 ; v18 = v16 ^ v18
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 368]
-	pxor xmm2, xmm0
+	movdqu xmm1, [esp + 432]
+	pxor xmm1, xmm7
+	movdqa xmm7, xmm1
 ; v41 = v41 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm1, [esp + 0]
 	pxor xmm5, xmm1
-	movdqu [esp + 144], xmm5
 ; v0 = v0 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm1
-	movdqu [esp + 160], xmm6
+	movdqu [esp + 128], xmm5
+	pxor xmm0, xmm1
 ; v18 = v18 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm4, xmm2
-	pxor xmm4, xmm1
-	movdqu [esp + 192], xmm4
+	movdqu [esp + 144], xmm0
+	pxor xmm7, xmm1
 ; v56 = v35 ^ v56
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm1
-	movdqu [esp + 208], xmm0
 ; v35 = v56 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 16]
-	pxor xmm0, xmm2
-	movdqu [esp + 224], xmm0
+	movdqu [esp + 192], xmm0
+	movdqu xmm1, [esp + 16]
+	pxor xmm0, xmm1
 ; v16 = v45 ^ v44
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm2
-	movdqa xmm1, xmm0
+	movdqu [esp + 208], xmm0
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm1
 ; v16 = v16 ^ v12
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 96]
-	pxor xmm1, xmm3
+	movdqu xmm5, [esp + 32]
+	pxor xmm0, xmm5
 ; v8 = v18 ^ v45
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 80]
-	pxor xmm4, xmm5
-	movdqu [esp + 720], xmm4
+	movdqu [esp + 224], xmm0
+	movdqa xmm0, xmm7
+	movdqu [esp + 176], xmm7
+	pxor xmm0, xmm4
 ; v28 = v48 ^ v44
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pxor xmm0, xmm2
+	movdqa xmm7, xmm2
+	pxor xmm7, xmm1
 ; v28 = v28 ^ v12
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 240], xmm0
+	pxor xmm7, xmm5
 ; v6 = v10 ^ v45
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm0, xmm5
-	movdqa xmm3, xmm0
+	movdqu [esp + 256], xmm7
+	movdqu [esp + 160], xmm6
+	pxor xmm6, xmm4
 ; v6 = v6 ^ v48
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 64]
-	pxor xmm3, xmm4
+	pxor xmm6, xmm2
 ; v6 = v6 ^ v44
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pxor xmm3, xmm0
+	pxor xmm6, xmm1
 ; v6 = v6 ^ v12
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 96]
-	pxor xmm3, xmm2
+	pxor xmm6, xmm5
 ; v21 = v45 ^ v47
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 48]
-	pxor xmm5, xmm6
-	movdqu [esp + 320], xmm5
+	movdqu [esp + 272], xmm6
+	movdqu [esp + 64], xmm4
+	pxor xmm4, xmm3
 ; v29 = v0 ^ v48
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	pxor xmm0, xmm4
+	movdqu [esp + 288], xmm4
+	movdqu xmm4, [esp + 144]
+	pxor xmm4, xmm2
 ; v29 = v29 ^ v47
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm4, xmm3
 ; v29 = v29 ^ v12
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 0], xmm0
+	pxor xmm4, xmm5
 ; v14 = v48 ^ v42
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 32]
-	pxor xmm4, xmm2
+	movdqu [esp + 304], xmm4
+	movdqu [esp + 48], xmm2
+	movdqu xmm6, [esp + 80]
+	pxor xmm2, xmm6
+	movdqa xmm4, xmm2
 ; v43 = v41 ^ v47
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pxor xmm0, xmm6
-	movdqa xmm5, xmm0
+	movdqu xmm2, [esp + 128]
+	pxor xmm2, xmm3
+	movdqa xmm7, xmm2
 ; v43 = v43 ^ v42
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm7, xmm6
 ; v26 = v47 ^ v44
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm6, [esp + 16]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
+	movdqu [esp + 0], xmm3
+	pxor xmm3, xmm1
 ; v46 = v39 ^ v42
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	movdqu [esp + 320], xmm3
+	movdqu xmm2, [esp + 112]
+	pxor xmm2, xmm6
 ; v46 = v46 ^ v44
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm1
 ; v38 = v42 ^ v12
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu xmm7, [esp + 96]
-	pxor xmm0, xmm7
-	movdqu [esp + 256], xmm0
+	movdqu [esp + 336], xmm2
+	pxor xmm6, xmm5
 ; v50 = v13 ^ v44
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm7, [esp + 16]
-	pxor xmm0, xmm7
+	movdqu xmm2, [esp + 96]
+	pxor xmm2, xmm1
 ; v50 = v50 ^ v12
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 96]
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	pxor xmm2, xmm5
 ; v35 = v35 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm7, [esp + 256]
-	pxor xmm0, xmm7
-	movdqu [esp + 224], xmm0
+	movdqu xmm3, [esp + 208]
+	pxor xmm3, xmm6
 ; v32 = v14 ^ v38
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pxor xmm0, xmm7
+	movdqa xmm1, xmm4
+	pxor xmm1, xmm6
 ; v32 = v32 ^ v50
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pxor xmm0, xmm7
-	movdqu [esp + 288], xmm0
+	pxor xmm1, xmm2
 ; v16 = v16 ^ v14
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	movdqu xmm5, [esp + 224]
+	pxor xmm5, xmm4
 ; v4 = v43 ^ v38
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 256]
-	pxor xmm0, xmm7
+	movdqu [esp + 224], xmm5
+	movdqa xmm5, xmm7
+	pxor xmm5, xmm6
 ; v4 = v4 ^ v50
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	pxor xmm5, xmm2
 ; v8 = v8 ^ v14
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 720]
-	pxor xmm7, xmm4
+	movdqu [esp + 352], xmm5
+	pxor xmm0, xmm4
 ; v8 = v8 ^ v43
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm5
+	pxor xmm0, xmm7
 ; v8 = v8 ^ v38
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
+	pxor xmm0, xmm6
 ; v8 = v8 ^ v50
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm7, xmm0
-	movdqu [esp + 720], xmm7
+	pxor xmm0, xmm2
 ; v14 = v14 ^ v26
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm6
+	movdqu [esp + 240], xmm0
+	movdqu xmm5, [esp + 320]
+	pxor xmm4, xmm5
 ; v28 = v28 ^ v43
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm5
+	movdqu [esp + 208], xmm4
+	movdqu xmm0, [esp + 256]
+	pxor xmm0, xmm7
 ; v28 = v28 ^ v26
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm0, xmm5
 ; v28 = v28 ^ v50
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pxor xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	pxor xmm0, xmm2
 ; v43 = v43 ^ v46
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	movdqu [esp + 256], xmm0
+	movdqu xmm4, [esp + 336]
+	pxor xmm7, xmm4
 ; v6 = v6 ^ v26
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
+	movdqu xmm0, [esp + 272]
+	pxor xmm0, xmm5
 ; v6 = v6 ^ v46
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm2
+	pxor xmm0, xmm4
 ; v26 = v26 ^ v38
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm6, xmm0
+	pxor xmm5, xmm6
 ; v21 = v21 ^ v46
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 320]
-	pxor xmm7, xmm2
+	movdqu [esp + 320], xmm5
+	movdqu xmm5, [esp + 288]
+	pxor xmm5, xmm4
 ; v21 = v21 ^ v38
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 320], xmm7
+	pxor xmm5, xmm6
 ; v46 = v46 ^ v50
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm2, xmm0
+	movdqu [esp + 288], xmm5
+	pxor xmm4, xmm2
 ; v38 = v29 ^ v38
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm7, [esp + 256]
-	pxor xmm0, xmm7
+	movdqu xmm5, [esp + 304]
+	pxor xmm5, xmm6
 ; v50 = v38 ^ v50
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [esp + 0], xmm0
-	movdqu xmm0, [esp + 272]
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm0
-	movdqa xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	pxor xmm5, xmm2
 ; v35 = v35 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm0, xmm2
-	movdqu [esp + 224], xmm0
+	pxor xmm3, xmm4
 ; v38 = v43 ^ v46
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm2
+	movdqa xmm2, xmm7
+	pxor xmm2, xmm4
 ; v38 = v38 ^ v50
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 0]
-	pxor xmm0, xmm7
-	movdqu [esp + 256], xmm0
+	pxor xmm2, xmm5
 ; v32 = v32 ^ v43
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm5
-	movdqu [esp + 288], xmm0
+	pxor xmm1, xmm7
 ; v29 = v6 ^ v46
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm0, xmm2
+	movdqu [esp + 336], xmm1
+	movdqa xmm1, xmm0
+	pxor xmm1, xmm4
 ; v29 = v29 ^ v50
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	pxor xmm1, xmm5
 ; v16 = v16 ^ v43
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	movdqu [esp + 368], xmm1
+	movdqu xmm1, [esp + 224]
+	pxor xmm1, xmm7
 ; v16 = v16 ^ v6
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm3
+	pxor xmm1, xmm0
 ; v16 = v16 ^ v46
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm2
+	pxor xmm1, xmm4
 ; v16 = v16 ^ v50
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm7
-	pxor xmm1, xmm0
+	pxor xmm1, xmm5
 ; v43 = v43 ^ v26
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	movdqu [esp + 224], xmm1
+	movdqu xmm6, [esp + 320]
+	pxor xmm7, xmm6
 ; v4 = v4 ^ v6
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm3
+	movdqu [esp + 304], xmm7
+	movdqu xmm1, [esp + 352]
+	pxor xmm1, xmm0
 ; v4 = v4 ^ v26
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm1, xmm6
 ; v4 = v4 ^ v50
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	pxor xmm1, xmm5
 ; v6 = v6 ^ v21
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm3, xmm0
+	movdqu [esp + 352], xmm1
+	movdqu xmm7, [esp + 288]
+	pxor xmm0, xmm7
 ; v8 = v8 ^ v26
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 720]
-	pxor xmm7, xmm6
+	movdqu xmm1, [esp + 240]
+	pxor xmm1, xmm6
 ; v8 = v8 ^ v21
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 720], xmm7
+	pxor xmm1, xmm7
 ; v26 = v26 ^ v46
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm2
+	pxor xmm6, xmm4
 ; v14 = v14 ^ v21
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	movdqu [esp + 320], xmm6
+	movdqu xmm6, [esp + 208]
+	pxor xmm6, xmm7
 ; v14 = v14 ^ v46
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm6, xmm4
 ; v21 = v21 ^ v50
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 0]
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 208], xmm6
+	pxor xmm7, xmm5
 ; v46 = v28 ^ v46
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	pxor xmm7, xmm2
+	movdqu xmm6, [esp + 256]
+	pxor xmm6, xmm4
 ; v50 = v46 ^ v50
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	pxor xmm7, xmm2
-	movdqa xmm2, xmm7
+	pxor xmm6, xmm5
 ; v35 = v35 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 224]
-	pxor xmm7, xmm0
-	movdqu [esp + 224], xmm7
+	pxor xmm3, xmm7
 ; v46 = v6 ^ v21
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm7, [esp + 320]
-	pxor xmm0, xmm7
+	movdqa xmm4, xmm0
+	pxor xmm4, xmm7
 ; v46 = v46 ^ v50
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 0], xmm0
+	pxor xmm4, xmm6
 ; v38 = v38 ^ v6
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm0, xmm3
-	movdqu [esp + 256], xmm0
+	pxor xmm2, xmm0
 ; v28 = v8 ^ v21
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm0, xmm7
+	movdqu [esp + 256], xmm2
+	movdqa xmm2, xmm1
+	pxor xmm2, xmm7
 ; v28 = v28 ^ v50
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 240], xmm0
+	pxor xmm2, xmm6
 ; v32 = v32 ^ v6
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 288]
-	pxor xmm7, xmm3
+	movdqu [esp + 384], xmm2
+	movdqu xmm2, [esp + 336]
+	pxor xmm2, xmm0
 ; v32 = v32 ^ v8
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm1
 ; v32 = v32 ^ v21
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm7, xmm0
+	pxor xmm2, xmm7
 ; v32 = v32 ^ v50
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm2
-	movdqu [esp + 288], xmm7
+	pxor xmm2, xmm6
 ; v6 = v6 ^ v26
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
+	movdqu [esp + 336], xmm2
+	movdqu xmm2, [esp + 320]
+	pxor xmm0, xmm2
 ; v29 = v29 ^ v8
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm7, [esp + 720]
-	pxor xmm0, xmm7
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm1
 ; v29 = v29 ^ v26
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm0, xmm2
 ; v29 = v29 ^ v50
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 272], xmm0
+	pxor xmm0, xmm6
 ; v8 = v8 ^ v14
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm4
-	movdqu [esp + 720], xmm7
+	movdqu [esp + 368], xmm0
+	movdqu xmm5, [esp + 208]
+	pxor xmm1, xmm5
 ; v16 = v16 ^ v26
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	movdqu xmm0, [esp + 224]
+	pxor xmm0, xmm2
 ; v16 = v16 ^ v14
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
+	pxor xmm0, xmm5
 ; v26 = v26 ^ v21
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 320]
-	pxor xmm6, xmm7
+	pxor xmm2, xmm7
 ; v43 = v43 ^ v14
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm4
+	movdqu [esp + 320], xmm2
+	movdqu xmm2, [esp + 304]
+	pxor xmm2, xmm5
 ; v43 = v43 ^ v21
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm7
+	pxor xmm2, xmm7
 ; v14 = v14 ^ v50
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	movdqu [esp + 304], xmm2
+	pxor xmm5, xmm6
 ; v21 = v4 ^ v21
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm7
+	movdqu xmm2, [esp + 352]
+	pxor xmm2, xmm7
 ; v50 = v21 ^ v50
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
+	pxor xmm2, xmm6
+	movdqa xmm6, xmm2
 ; v35 = v35 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm0, xmm4
-	movdqu [esp + 224], xmm0
+	pxor xmm3, xmm5
 ; v21 = v8 ^ v14
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm0, xmm4
+	movdqa xmm2, xmm1
+	pxor xmm2, xmm5
 ; v21 = v21 ^ v50
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 304], xmm0
+	pxor xmm2, xmm6
 ; v46 = v46 ^ v8
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm7, [esp + 720]
-	pxor xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	pxor xmm4, xmm1
 ; v4 = v16 ^ v14
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pxor xmm0, xmm4
+	movdqu [esp + 288], xmm4
+	movdqa xmm4, xmm0
+	pxor xmm4, xmm5
 ; v4 = v4 ^ v50
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 320], xmm0
+	pxor xmm4, xmm6
 ; v38 = v38 ^ v8
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm0, xmm7
+	movdqu [esp + 352], xmm4
+	movdqu xmm4, [esp + 256]
+	pxor xmm4, xmm1
 ; v38 = v38 ^ v16
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
+	pxor xmm4, xmm0
 ; v38 = v38 ^ v14
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
+	pxor xmm4, xmm5
 ; v38 = v38 ^ v50
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 256], xmm0
+	pxor xmm4, xmm6
 ; v8 = v8 ^ v26
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm7
-	pxor xmm0, xmm6
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 256], xmm4
+	movdqu xmm4, [esp + 320]
+	pxor xmm1, xmm4
 ; v28 = v28 ^ v16
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm1
+	movdqu [esp + 240], xmm1
+	movdqu xmm1, [esp + 384]
+	pxor xmm1, xmm0
 ; v28 = v28 ^ v26
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm6
+	pxor xmm1, xmm4
 ; v28 = v28 ^ v50
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 240], xmm0
+	pxor xmm1, xmm6
 ; v16 = v16 ^ v43
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	movdqu [esp + 384], xmm1
+	movdqu xmm7, [esp + 304]
+	pxor xmm0, xmm7
 ; v32 = v32 ^ v26
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm6
+	movdqu xmm1, [esp + 336]
+	pxor xmm1, xmm4
 ; v32 = v32 ^ v43
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
-	movdqu [esp + 288], xmm0
+	pxor xmm1, xmm7
 ; v26 = v26 ^ v14
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm4
+	pxor xmm4, xmm5
 ; v6 = v6 ^ v43
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm5
+	movdqu [esp + 320], xmm4
+	movdqu xmm4, [esp + 272]
+	pxor xmm4, xmm7
 ; v6 = v6 ^ v14
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm4
+	pxor xmm4, xmm5
 ; v43 = v43 ^ v50
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	movdqu [esp + 272], xmm4
+	pxor xmm7, xmm6
 ; v14 = v29 ^ v14
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	pxor xmm7, xmm4
+	movdqu xmm4, [esp + 368]
+	pxor xmm4, xmm5
 ; v50 = v14 ^ v50
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm2
+	pxor xmm4, xmm6
+	movdqa xmm5, xmm4
 ; v35 = v35 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pxor xmm0, xmm5
-	movdqu [esp + 224], xmm0
+	pxor xmm3, xmm7
 ; v14 = v16 ^ v43
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	pxor xmm0, xmm5
+	movdqa xmm4, xmm0
+	pxor xmm4, xmm7
 ; v14 = v14 ^ v50
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	pxor xmm4, xmm5
 ; v21 = v21 ^ v16
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm1
-	movdqu [esp + 304], xmm0
+	pxor xmm2, xmm0
 ; v29 = v32 ^ v43
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm0, xmm5
+	movdqa xmm6, xmm1
+	pxor xmm6, xmm7
 ; v29 = v29 ^ v50
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	pxor xmm6, xmm5
 ; v46 = v46 ^ v16
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm1
+	movdqu [esp + 400], xmm6
+	movdqu xmm6, [esp + 288]
+	pxor xmm6, xmm0
 ; v46 = v46 ^ v32
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	pxor xmm0, xmm2
+	pxor xmm6, xmm1
 ; v46 = v46 ^ v43
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
+	pxor xmm6, xmm7
 ; v46 = v46 ^ v50
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 0], xmm0
+	pxor xmm6, xmm5
 ; v16 = v16 ^ v26
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm6
+	movdqu [esp + 288], xmm6
+	movdqu xmm6, [esp + 320]
+	pxor xmm0, xmm6
 ; v4 = v4 ^ v32
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pxor xmm0, xmm2
+	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm1
 ; v4 = v4 ^ v26
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm0, xmm6
 ; v4 = v4 ^ v50
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	pxor xmm0, xmm5
 ; v32 = v32 ^ v6
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm3
-	movdqu [esp + 288], xmm2
+	movdqu [esp + 352], xmm0
+	movdqu xmm0, [esp + 272]
+	pxor xmm1, xmm0
 ; v38 = v38 ^ v26
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm0, xmm6
+	movdqu [esp + 336], xmm1
+	movdqu xmm1, [esp + 256]
+	pxor xmm1, xmm6
 ; v38 = v38 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 256], xmm0
+	pxor xmm1, xmm0
 ; v26 = v26 ^ v43
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm5
+	movdqu [esp + 256], xmm1
+	pxor xmm6, xmm7
 ; v8 = v8 ^ v6
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	pxor xmm0, xmm3
+	movdqu [esp + 320], xmm6
+	movdqu xmm1, [esp + 240]
+	pxor xmm1, xmm0
 ; v8 = v8 ^ v43
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm5
-	movdqu [esp + 720], xmm0
+	pxor xmm1, xmm7
 ; v6 = v6 ^ v50
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm7
+	movdqu [esp + 240], xmm1
+	pxor xmm0, xmm5
 ; v43 = v28 ^ v43
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm0, xmm5
+	movdqu [esp + 272], xmm0
+	movdqu xmm0, [esp + 384]
+	pxor xmm0, xmm7
 ; v50 = v43 ^ v50
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	pxor xmm0, xmm5
 ; v43 = v35 & v56
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm4, [esp + 208]
-	pand xmm0, xmm4
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 384], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm1, [esp + 192]
+	pand xmm0, xmm1
 ; v28 = v35 & v18
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm5, [esp + 192]
-	pand xmm0, xmm5
+	movdqu [esp + 416], xmm0
+	movdqa xmm5, xmm3
+	movdqu xmm6, [esp + 176]
+	pand xmm5, xmm6
 ; v60 = v14 & v56
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	pand xmm2, xmm4
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v60 = v28 ^ v60
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 368], xmm0
+	pxor xmm5, xmm0
 ; v28 = v35 & v10
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 176]
-	pand xmm4, xmm0
+	movdqu [esp + 432], xmm5
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 160]
+	pand xmm0, xmm5
 ; v9 = v14 & v18
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pand xmm0, xmm5
+	movdqa xmm7, xmm4
+	pand xmm7, xmm6
 ; v52 = v21 & v56
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 304]
-	movdqu xmm5, [esp + 208]
-	pand xmm2, xmm5
+	movdqa xmm6, xmm2
+	pand xmm6, xmm1
 ; v9 = v28 ^ v9
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v52 = v9 ^ v52
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 384], xmm4
+	pxor xmm0, xmm6
 ; v9 = v35 & v0
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 160]
-	pand xmm2, xmm0
+	movdqu [esp + 448], xmm0
+	movdqa xmm0, xmm3
+	movdqu xmm6, [esp + 144]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v28 = v14 & v10
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 176]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v49 = v21 & v18
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 304]
-	movdqu xmm0, [esp + 192]
-	pand xmm5, xmm0
+	movdqa xmm7, xmm2
+	movdqu [esp + 304], xmm2
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v15 = v29 & v56
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm7, [esp + 208]
-	pand xmm0, xmm7
+	movdqu xmm2, [esp + 400]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; v28 = v9 ^ v28
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm6, xmm5
 ; v49 = v28 ^ v49
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm6, xmm7
 ; v15 = v49 ^ v15
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 400], xmm2
+	pxor xmm6, xmm0
 ; v49 = v35 & v41
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 224]
-	movdqu xmm0, [esp + 144]
-	pand xmm4, xmm0
+	movdqu [esp + 464], xmm6
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 128]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v28 = v14 & v0
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 272]
-	movdqu xmm0, [esp + 160]
-	pand xmm5, xmm0
+	movdqu [esp + 368], xmm4
+	movdqu xmm0, [esp + 144]
+	pand xmm4, xmm0
 ; v9 = v21 & v10
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 304]
-	movdqu xmm2, [esp + 176]
-	pand xmm0, xmm2
-	movdqu [esp + 416], xmm0
+	movdqu xmm6, [esp + 160]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v27 = v29 & v18
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm0, [esp + 192]
-	pand xmm2, xmm0
+	movdqa xmm7, xmm2
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v2 = v46 & v56
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 0]
-	movdqu xmm0, [esp + 208]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 288]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm1
 ; v28 = v49 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm5, xmm4
 ; v9 = v28 ^ v9
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 416]
-	pxor xmm4, xmm0
+	pxor xmm5, xmm6
 ; v27 = v9 ^ v27
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm5, xmm7
 ; v2 = v27 ^ v2
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 416], xmm4
+	pxor xmm5, xmm2
 ; v27 = v35 & v39
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 128]
-	pand xmm2, xmm0
+	movdqu [esp + 480], xmm5
+	movdqu [esp + 208], xmm3
+	movdqu xmm2, [esp + 112]
+	pand xmm3, xmm2
 ; v9 = v14 & v41
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 144]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 368]
+	movdqu xmm2, [esp + 128]
+	pand xmm4, xmm2
 ; v28 = v21 & v0
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	movdqu xmm5, [esp + 160]
-	pand xmm0, xmm5
-	movdqu [esp + 432], xmm0
+	movdqu xmm5, [esp + 304]
+	movdqu xmm2, [esp + 144]
+	pand xmm5, xmm2
 ; v49 = v29 & v10
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 176]
-	pand xmm0, xmm5
-	movdqu [esp + 448], xmm0
+	movdqu xmm6, [esp + 400]
+	movdqu xmm2, [esp + 160]
+	pand xmm6, xmm2
 ; v11 = v46 & v18
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 0]
-	movdqu xmm0, [esp + 192]
-	pand xmm5, xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 176]
+	pand xmm7, xmm0
 ; v54 = v16 & v56
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 208]
-	pand xmm7, xmm0
+	movdqu xmm2, [esp + 224]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; v9 = v27 ^ v9
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm3, xmm4
 ; v28 = v9 ^ v28
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm5
 ; v49 = v28 ^ v49
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm6
 ; v11 = v49 ^ v11
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm7
 ; v54 = v11 ^ v54
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 432], xmm2
+	pxor xmm3, xmm0
 ; v11 = v35 & v13
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 112]
-	pand xmm2, xmm0
+	movdqu [esp + 496], xmm3
+	movdqu xmm0, [esp + 208]
+	movdqu xmm3, [esp + 96]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v49 = v14 & v39
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 272]
-	movdqu xmm0, [esp + 128]
-	pand xmm4, xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm4, [esp + 112]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v28 = v21 & v41
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 304]
-	movdqu xmm5, [esp + 144]
+	movdqu xmm5, [esp + 128]
 	pand xmm0, xmm5
-	movdqu [esp + 448], xmm0
+	movdqa xmm5, xmm0
 ; v9 = v29 & v0
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 160]
-	pand xmm0, xmm5
-	movdqu [esp + 464], xmm0
+	movdqu xmm0, [esp + 400]
+	movdqu xmm6, [esp + 144]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v27 = v46 & v10
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm5, [esp + 176]
-	pand xmm0, xmm5
-	movdqu [esp + 480], xmm0
+	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
+	movdqa xmm7, xmm0
 ; v1 = v16 & v18
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 192]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm2, [esp + 176]
+	pand xmm0, xmm2
 ; v24 = v4 & v56
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 320]
-	movdqu xmm0, [esp + 208]
-	pand xmm7, xmm0
+	movdqu [esp + 512], xmm0
+	movdqu xmm0, [esp + 352]
+	movdqa xmm2, xmm0
+	pand xmm2, xmm1
 ; v49 = v11 ^ v49
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm3, xmm4
 ; v28 = v49 ^ v28
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm5
 ; v9 = v28 ^ v9
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm6
 ; v27 = v9 ^ v27
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm7
 ; v1 = v27 ^ v1
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	movdqu xmm1, [esp + 512]
+	pxor xmm3, xmm1
 ; v24 = v1 ^ v24
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 448], xmm2
+	pxor xmm3, xmm2
 ; v1 = v14 & v13
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 272]
-	movdqu xmm0, [esp + 112]
-	pand xmm2, xmm0
+	movdqu [esp + 512], xmm3
+	movdqu xmm3, [esp + 368]
+	movdqu xmm1, [esp + 96]
+	pand xmm3, xmm1
 ; v27 = v21 & v39
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 304]
-	movdqu xmm0, [esp + 128]
-	pand xmm4, xmm0
+	movdqa xmm2, xmm4
+	movdqu xmm1, [esp + 112]
+	pand xmm2, xmm1
 ; v9 = v29 & v41
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm5, [esp + 144]
-	pand xmm0, xmm5
-	movdqu [esp + 464], xmm0
+	movdqu xmm5, [esp + 400]
+	movdqu xmm1, [esp + 128]
+	pand xmm5, xmm1
 ; v28 = v46 & v0
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm5, [esp + 160]
-	pand xmm0, xmm5
-	movdqu [esp + 480], xmm0
+	movdqu xmm6, [esp + 288]
+	movdqu xmm1, [esp + 144]
+	pand xmm6, xmm1
 ; v49 = v16 & v10
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 176]
-	pand xmm5, xmm0
+	movdqu xmm1, [esp + 224]
+	movdqu xmm7, [esp + 160]
+	pand xmm1, xmm7
 ; v11 = v4 & v18
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 320]
-	movdqu xmm0, [esp + 192]
-	pand xmm7, xmm0
+	movdqu xmm7, [esp + 176]
+	pand xmm0, xmm7
 ; v27 = v1 ^ v27
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm3, xmm2
 ; v9 = v27 ^ v9
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 464]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm5
 ; v28 = v9 ^ v28
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm2, xmm0
+	pxor xmm3, xmm6
 ; v49 = v28 ^ v49
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm1
 ; v11 = v49 ^ v11
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 464], xmm2
+	pxor xmm3, xmm0
 ; v49 = v21 & v13
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 304]
-	movdqu xmm0, [esp + 112]
-	pand xmm4, xmm0
+	movdqu [esp + 528], xmm3
+	movdqu xmm2, [esp + 96]
+	pand xmm4, xmm2
 ; v28 = v29 & v39
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 336]
-	movdqu xmm0, [esp + 128]
-	pand xmm5, xmm0
+	movdqu xmm3, [esp + 400]
+	movdqa xmm1, xmm3
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
 ; v9 = v46 & v41
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	movdqu xmm2, [esp + 144]
-	pand xmm0, xmm2
-	movdqu [esp + 480], xmm0
+	movdqu xmm5, [esp + 288]
+	movdqu xmm0, [esp + 128]
+	pand xmm5, xmm0
 ; v27 = v16 & v0
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 160]
-	pand xmm2, xmm0
+	movdqu xmm6, [esp + 224]
+	movdqu xmm0, [esp + 144]
+	pand xmm6, xmm0
 ; v1 = v4 & v10
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 320]
-	movdqu xmm0, [esp + 176]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 160]
+	pand xmm0, xmm7
 ; v28 = v49 ^ v28
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm4, xmm1
 ; v9 = v28 ^ v9
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	pxor xmm4, xmm0
+	pxor xmm4, xmm5
 ; v27 = v9 ^ v27
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm4, xmm6
 ; v1 = v27 ^ v1
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 480], xmm4
+	pxor xmm4, xmm0
 ; v27 = v29 & v13
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm0, [esp + 112]
-	pand xmm2, xmm0
+	movdqu [esp + 544], xmm4
+	movdqa xmm5, xmm3
+	pand xmm5, xmm2
 ; v9 = v46 & v39
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 0]
-	movdqu xmm0, [esp + 128]
-	pand xmm4, xmm0
+	movdqu xmm4, [esp + 288]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
 ; v28 = v16 & v41
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm1
-	movdqu xmm0, [esp + 144]
-	pand xmm5, xmm0
+	movdqu xmm3, [esp + 224]
+	movdqa xmm6, xmm3
+	movdqu xmm0, [esp + 128]
+	pand xmm6, xmm0
 ; v49 = v4 & v0
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 160]
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 144]
 	pand xmm0, xmm7
 ; v9 = v27 ^ v9
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm5, xmm1
 ; v28 = v9 ^ v28
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm5, xmm6
 ; v49 = v28 ^ v49
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 496], xmm2
+	pxor xmm5, xmm0
 ; v28 = v46 & v13
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 0]
-	movdqu xmm0, [esp + 112]
-	pand xmm4, xmm0
+	movdqu [esp + 560], xmm5
+	pand xmm4, xmm2
 ; v9 = v16 & v39
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm2, [esp + 128]
-	pand xmm0, xmm2
+	movdqa xmm0, xmm3
+	movdqu xmm5, [esp + 112]
+	pand xmm0, xmm5
 ; v27 = v4 & v41
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm5, [esp + 144]
-	pand xmm2, xmm5
+	movdqu xmm6, [esp + 352]
+	movdqa xmm1, xmm6
+	movdqu xmm7, [esp + 128]
+	pand xmm1, xmm7
 ; v9 = v28 ^ v9
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	pxor xmm4, xmm0
 ; v27 = v9 ^ v27
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 512], xmm4
+	pxor xmm4, xmm1
 ; v9 = v16 & v13
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm4, [esp + 112]
-	pand xmm0, xmm4
+	movdqu [esp + 576], xmm4
+	pand xmm3, xmm2
 ; v28 = v4 & v39
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 320]
-	movdqu xmm5, [esp + 128]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm5
 ; v28 = v9 ^ v28
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 528], xmm0
+	pxor xmm3, xmm0
 ; v9 = v4 & v13
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm4
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 592], xmm3
+	pand xmm6, xmm2
 ; v58 = v32 & v45
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm4, [esp + 80]
-	pand xmm0, xmm4
-	movdqu [esp + 560], xmm0
+	movdqu [esp + 608], xmm6
+	movdqu xmm2, [esp + 336]
+	movdqa xmm0, xmm2
+	movdqu xmm1, [esp + 64]
+	pand xmm0, xmm1
 ; v33 = v32 & v48
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	movdqu xmm5, [esp + 64]
-	pand xmm0, xmm5
+	movdqu [esp + 624], xmm0
+	movdqa xmm3, xmm2
+	movdqu xmm6, [esp + 48]
+	pand xmm3, xmm6
 ; v7 = v38 & v45
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 256]
-	pand xmm2, xmm4
+	movdqu xmm4, [esp + 256]
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
 ; v7 = v33 ^ v7
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 576], xmm0
+	pxor xmm3, xmm0
 ; v33 = v32 & v47
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 288]
-	movdqu xmm0, [esp + 48]
-	pand xmm4, xmm0
+	movdqu [esp + 640], xmm3
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 0]
+	pand xmm0, xmm5
 ; v31 = v38 & v48
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pand xmm0, xmm5
+	movdqa xmm7, xmm4
+	pand xmm7, xmm6
 ; v3 = v26 & v45
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm6
-	movdqu xmm5, [esp + 80]
-	pand xmm2, xmm5
+	movdqu xmm3, [esp + 320]
+	movdqa xmm6, xmm3
+	pand xmm6, xmm1
 ; v31 = v33 ^ v31
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm7
 ; v3 = v31 ^ v3
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 592], xmm4
+	pxor xmm0, xmm6
 ; v31 = v32 & v42
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	movdqu xmm0, [esp + 32]
-	pand xmm2, xmm0
+	movdqu [esp + 656], xmm0
+	movdqa xmm0, xmm2
+	movdqu xmm6, [esp + 80]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v33 = v38 & v47
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 48]
-	pand xmm4, xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v36 = v26 & v48
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v30 = v8 & v45
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
+	movdqu xmm3, [esp + 240]
+	movdqa xmm0, xmm3
+	pand xmm0, xmm1
 ; v33 = v31 ^ v33
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm6, xmm5
 ; v36 = v33 ^ v36
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm6, xmm7
 ; v30 = v36 ^ v30
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 608], xmm2
+	pxor xmm6, xmm0
 ; v36 = v32 & v44
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 288]
-	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	movdqu [esp + 672], xmm6
+	movdqa xmm0, xmm2
+	movdqu xmm5, [esp + 16]
+	pand xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v33 = v38 & v42
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	movdqu xmm0, [esp + 32]
-	pand xmm5, xmm0
+	movdqa xmm0, xmm4
+	movdqu xmm4, [esp + 80]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v31 = v26 & v47
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm2, [esp + 48]
-	pand xmm0, xmm2
-	movdqu [esp + 624], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm6, [esp + 0]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v34 = v8 & v48
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 720]
-	movdqu xmm0, [esp + 64]
-	pand xmm2, xmm0
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v5 = v6 & v45
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 80]
-	pand xmm7, xmm0
+	movdqu xmm0, [esp + 272]
+	movdqa xmm3, xmm0
+	pand xmm3, xmm1
 ; v33 = v36 ^ v33
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm5, xmm4
 ; v31 = v33 ^ v31
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 624]
-	pxor xmm4, xmm0
+	pxor xmm5, xmm6
 ; v34 = v31 ^ v34
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm5, xmm7
 ; v5 = v34 ^ v5
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 624], xmm4
+	pxor xmm5, xmm3
 ; v34 = v32 & v12
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 288]
-	movdqu xmm0, [esp + 96]
-	pand xmm2, xmm0
+	movdqu [esp + 688], xmm5
+	movdqa xmm3, xmm2
+	movdqu xmm2, [esp + 32]
+	pand xmm3, xmm2
 ; v31 = v38 & v44
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
+	movdqu xmm2, [esp + 16]
+	pand xmm4, xmm2
 ; v33 = v26 & v42
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	movdqu xmm5, [esp + 32]
-	pand xmm0, xmm5
-	movdqu [esp + 640], xmm0
+	movdqu xmm5, [esp + 320]
+	movdqu xmm2, [esp + 80]
+	pand xmm5, xmm2
 ; v36 = v8 & v47
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm5, [esp + 48]
-	pand xmm0, xmm5
-	movdqu [esp + 656], xmm0
+	movdqu xmm6, [esp + 240]
+	movdqu xmm2, [esp + 0]
+	pand xmm6, xmm2
 ; v37 = v6 & v48
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 64]
-	pand xmm5, xmm0
-; v40 = v50 & v45
-%line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 80]
-	pand xmm7, xmm0
-; v31 = v34 ^ v31
-%line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
-; v33 = v31 ^ v33
-%line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm2, xmm0
-; v36 = v33 ^ v36
-%line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm2, xmm0
-; v37 = v36 ^ v37
-%line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
-; v40 = v37 ^ v40
-%line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 640], xmm2
-; v37 = v38 & v12
-%line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 256]
-	movdqu xmm0, [esp + 96]
-	pand xmm4, xmm0
-; v36 = v26 & v44
-%line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [esp + 16]
-	pand xmm5, xmm0
-; v33 = v8 & v42
-%line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm2, [esp + 32]
-	pand xmm0, xmm2
-	movdqu [esp + 656], xmm0
-; v31 = v6 & v47
-%line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm3
+	movdqa xmm2, xmm0
 	movdqu xmm0, [esp + 48]
 	pand xmm2, xmm0
+; v40 = v50 & v45
+%line 1381+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 384]
+	movdqa xmm0, xmm7
+	pand xmm0, xmm1
+; v31 = v34 ^ v31
+%line 1382+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm4
+; v33 = v31 ^ v33
+%line 1383+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v36 = v33 ^ v36
+%line 1384+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm6
+; v37 = v36 ^ v37
+%line 1385+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm2
+; v40 = v37 ^ v40
+%line 1386+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm0
+; v37 = v38 & v12
+%line 1387+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 704], xmm3
+	movdqu xmm3, [esp + 256]
+	movdqu xmm2, [esp + 32]
+	pand xmm3, xmm2
+; v36 = v26 & v44
+%line 1388+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm4, [esp + 320]
+	movdqa xmm1, xmm4
+	movdqu xmm0, [esp + 16]
+	pand xmm1, xmm0
+; v33 = v8 & v42
+%line 1389+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 240]
+	movdqu xmm0, [esp + 80]
+	pand xmm5, xmm0
+; v31 = v6 & v47
+%line 1390+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 272]
+	movdqu xmm0, [esp + 0]
+	pand xmm6, xmm0
 ; v34 = v50 & v48
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 64]
-	pand xmm7, xmm0
-; v36 = v37 ^ v36
-%line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
-; v33 = v36 ^ v33
-%line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm4, xmm0
-; v31 = v33 ^ v31
-%line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-; v34 = v31 ^ v34
-%line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
-	movdqu [esp + 656], xmm4
-; v31 = v26 & v12
-%line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm6
-	movdqu xmm0, [esp + 96]
-	pand xmm2, xmm0
-; v33 = v8 & v44
-%line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 720]
-	movdqu xmm0, [esp + 16]
-	pand xmm4, xmm0
-; v36 = v6 & v42
-%line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm5, xmm3
-	movdqu xmm0, [esp + 32]
-	pand xmm5, xmm0
-; v37 = v50 & v47
-%line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
+	movdqa xmm0, xmm7
 	movdqu xmm7, [esp + 48]
 	pand xmm0, xmm7
+; v36 = v37 ^ v36
+%line 1392+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm1
+; v33 = v36 ^ v33
+%line 1393+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm5
+; v31 = v33 ^ v31
+%line 1394+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm6
+; v34 = v31 ^ v34
+%line 1395+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm3, xmm0
+; v31 = v26 & v12
+%line 1396+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 32], xmm3
+	pand xmm4, xmm2
+; v33 = v8 & v44
+%line 1397+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm7, [esp + 240]
+	movdqa xmm1, xmm7
+	movdqu xmm0, [esp + 16]
+	pand xmm1, xmm0
+; v36 = v6 & v42
+%line 1398+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm5, [esp + 272]
+	movdqa xmm3, xmm5
+	movdqu xmm0, [esp + 80]
+	pand xmm3, xmm0
+; v37 = v50 & v47
+%line 1399+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 384]
+	movdqu xmm6, [esp + 0]
+	pand xmm0, xmm6
 ; v33 = v31 ^ v33
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm4
+	pxor xmm4, xmm1
 ; v36 = v33 ^ v36
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm5
+	pxor xmm4, xmm3
 ; v37 = v36 ^ v37
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
-	movdqu [esp + 48], xmm2
+	pxor xmm4, xmm0
 ; v36 = v8 & v12
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 720]
-	movdqu xmm0, [esp + 96]
-	pand xmm4, xmm0
+	movdqu [esp + 272], xmm4
+	pand xmm7, xmm2
 ; v33 = v6 & v44
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm2, [esp + 16]
-	pand xmm0, xmm2
+	movdqa xmm0, xmm5
+	movdqu xmm1, [esp + 16]
+	pand xmm0, xmm1
 ; v31 = v50 & v42
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm5, [esp + 32]
-	pand xmm2, xmm5
+	movdqu xmm6, [esp + 384]
+	movdqa xmm4, xmm6
+	movdqu xmm3, [esp + 80]
+	pand xmm4, xmm3
 ; v33 = v36 ^ v33
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm7, xmm0
 ; v31 = v33 ^ v31
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
-	movdqu [esp + 672], xmm4
+	pxor xmm7, xmm4
 ; v33 = v6 & v12
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	movdqu xmm4, [esp + 96]
-	pand xmm0, xmm4
+	movdqu [esp + 16], xmm7
+	movdqa xmm4, xmm5
+	pand xmm4, xmm2
 ; v36 = v50 & v44
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 240]
-	movdqu xmm5, [esp + 16]
-	pand xmm2, xmm5
+	movdqa xmm0, xmm6
+	pand xmm0, xmm1
 ; v36 = v33 ^ v36
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 688], xmm0
+	pxor xmm4, xmm0
 ; v33 = v50 & v12
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pand xmm0, xmm4
-	movdqu [esp + 704], xmm0
+	movdqu [esp + 80], xmm4
+	movdqa xmm0, xmm6
+	pand xmm0, xmm2
 ; v32 = v35 ^ v32
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm2, [esp + 288]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v38 = v14 ^ v38
-%line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	movdqu xmm4, [esp + 256]
+	movdqu [esp + 384], xmm0
+	movdqu xmm0, [esp + 208]
+	movdqu xmm4, [esp + 336]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
+; v38 = v14 ^ v38
+%line 1413+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 256]
+	pxor xmm0, xmm7
 ; v26 = v21 ^ v26
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 208], xmm0
 	movdqu xmm0, [esp + 304]
-	pxor xmm0, xmm6
-	movdqa xmm5, xmm0
+	movdqu xmm7, [esp + 320]
+	pxor xmm0, xmm7
 ; v8 = v29 ^ v8
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm6, [esp + 720]
-	pxor xmm0, xmm6
-	movdqu [esp + 224], xmm0
+	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 400]
+	movdqu xmm7, [esp + 240]
+	pxor xmm0, xmm7
 ; v6 = v46 ^ v6
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm3
-	movdqu [esp + 0], xmm0
+	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 288]
+	pxor xmm0, xmm5
 ; v50 = v16 ^ v50
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm1, xmm0
+	movdqu [esp + 288], xmm0
+	movdqu xmm0, [esp + 224]
+	pxor xmm0, xmm6
 ; v45 = v56 ^ v45
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm3, [esp + 80]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu [esp + 224], xmm0
+	movdqu xmm0, [esp + 192]
+	movdqu xmm5, [esp + 64]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v48 = v18 ^ v48
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm6, [esp + 64]
+	movdqu xmm0, [esp + 176]
+	movdqu xmm6, [esp + 48]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v47 = v10 ^ v47
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
+	movdqu xmm0, [esp + 160]
+	movdqu xmm7, [esp + 0]
 	pxor xmm0, xmm7
-	movdqu [esp + 64], xmm0
+	movdqa xmm7, xmm0
 ; v42 = v0 ^ v42
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm7, [esp + 32]
-	pxor xmm0, xmm7
-	movdqu [esp + 32], xmm0
+	movdqu xmm0, [esp + 144]
+	pxor xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v44 = v41 ^ v44
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm7, [esp + 16]
-	pxor xmm0, xmm7
-	movdqu [esp + 16], xmm0
+	movdqu xmm0, [esp + 128]
+	pxor xmm0, xmm1
 ; v12 = v39 ^ v12
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm7, [esp + 96]
-	pxor xmm0, xmm7
-	movdqu [esp + 80], xmm0
+	movdqu [esp + 128], xmm0
+	movdqu xmm0, [esp + 112]
+	pxor xmm0, xmm2
 ; v39 = v32 & v45
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm3
-	movdqu [esp + 96], xmm0
+	movdqu [esp + 144], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm5
 ; v41 = v32 & v48
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm6
+	movdqu [esp + 160], xmm0
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v0 = v38 & v45
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm4
-	pand xmm7, xmm3
+	movdqu xmm1, [esp + 208]
+	movdqa xmm0, xmm1
+	pand xmm0, xmm5
 ; v0 = v41 ^ v0
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 128], xmm0
+	pxor xmm2, xmm0
 ; v41 = v32 & v47
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm7, xmm2
-	movdqu xmm0, [esp + 64]
-	pand xmm7, xmm0
+	movdqu [esp + 176], xmm2
+	movdqa xmm0, xmm4
+	pand xmm0, xmm7
+	movdqu [esp + 64], xmm7
 ; v10 = v38 & v48
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	pand xmm0, xmm6
-	movdqu [esp + 144], xmm0
+	movdqa xmm2, xmm1
+	pand xmm2, xmm6
+	movdqu [esp + 48], xmm6
 ; v18 = v26 & v45
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pand xmm0, xmm3
-	movdqu [esp + 160], xmm0
+	movdqu xmm6, [esp + 256]
+	movdqa xmm7, xmm6
+	pand xmm7, xmm5
 ; v10 = v41 ^ v10
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pxor xmm7, xmm0
+	pxor xmm0, xmm2
 ; v18 = v10 ^ v18
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	pxor xmm7, xmm0
-	movdqu [esp + 144], xmm7
+	pxor xmm0, xmm7
 ; v10 = v32 & v42
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
 	movdqu [esp + 192], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm3
+	movdqu [esp + 112], xmm3
+	movdqa xmm3, xmm0
 ; v41 = v38 & v47
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
-	movdqu [esp + 160], xmm0
+	movdqa xmm7, xmm1
+	movdqu xmm0, [esp + 64]
+	pand xmm7, xmm0
 ; v56 = v26 & v48
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pand xmm0, xmm6
-	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm6, xmm0
 ; v16 = v8 & v45
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm3
-	movdqu [esp + 208], xmm0
+	movdqu xmm2, [esp + 240]
+	movdqa xmm0, xmm2
+	pand xmm0, xmm5
 ; v41 = v10 ^ v41
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 192]
-	movdqu xmm0, [esp + 160]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v56 = v41 ^ v56
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v16 = v56 ^ v16
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm7, xmm0
-	movdqu [esp + 160], xmm7
+	pxor xmm3, xmm0
 ; v56 = v32 & v44
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu [esp + 304], xmm3
+	movdqa xmm0, xmm4
+	movdqu xmm3, [esp + 128]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v41 = v38 & v42
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 112]
+	pand xmm1, xmm0
+	movdqa xmm6, xmm1
 ; v10 = v26 & v47
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
-	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 256]
+	movdqu xmm1, [esp + 64]
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v46 = v8 & v48
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	pand xmm0, xmm6
-	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm2, xmm0
 ; v29 = v6 & v45
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pand xmm0, xmm3
-	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 288]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
 ; v41 = v56 ^ v41
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 240]
-	movdqu xmm0, [esp + 176]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm6
 ; v10 = v41 ^ v10
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm7
 ; v46 = v10 ^ v46
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm7, xmm0
+	pxor xmm3, xmm2
 ; v29 = v46 ^ v29
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
-	movdqu [esp + 176], xmm7
+	pxor xmm3, xmm1
 ; v46 = v32 & v12
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	movdqu [esp + 320], xmm3
+	movdqu [esp + 0], xmm4
+	movdqu xmm1, [esp + 144]
+	pand xmm4, xmm1
 ; v10 = v38 & v44
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 192], xmm0
+	movdqu xmm2, [esp + 208]
+	movdqu xmm1, [esp + 128]
+	pand xmm2, xmm1
 ; v41 = v26 & v42
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 208], xmm0
+	movdqu xmm3, [esp + 256]
+	movdqu xmm1, [esp + 112]
+	pand xmm3, xmm1
 ; v56 = v8 & v47
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu xmm6, [esp + 240]
+	movdqu xmm1, [esp + 64]
+	pand xmm6, xmm1
 ; v21 = v6 & v48
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pand xmm0, xmm6
-	movdqu [esp + 256], xmm0
+	movdqa xmm7, xmm0
+	movdqu xmm0, [esp + 48]
+	pand xmm7, xmm0
 ; v14 = v50 & v45
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm1, [esp + 224]
 	movdqa xmm0, xmm1
-	pand xmm0, xmm3
-	movdqu [esp + 288], xmm0
+	pand xmm0, xmm5
 ; v10 = v46 ^ v10
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 272]
-	movdqu xmm0, [esp + 192]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm2
 ; v41 = v10 ^ v41
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm3
 ; v56 = v41 ^ v56
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm6
 ; v21 = v56 ^ v21
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm7, xmm0
+	pxor xmm4, xmm7
 ; v14 = v21 ^ v14
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pxor xmm7, xmm0
-	movdqu [esp + 192], xmm7
+	pxor xmm4, xmm0
 ; v32 = v32 & v13
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
+	movdqu [esp + 336], xmm4
+	movdqu xmm2, [esp + 0]
+	movdqu xmm0, [esp + 96]
 	pand xmm2, xmm0
 ; v21 = v38 & v12
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
-	movdqu [esp + 208], xmm0
+	movdqu xmm0, [esp + 208]
+	movdqu xmm3, [esp + 144]
+	pand xmm0, xmm3
+	movdqa xmm3, xmm0
 ; v56 = v26 & v44
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
-	movdqu [esp + 240], xmm0
+	movdqu xmm0, [esp + 256]
+	movdqu xmm4, [esp + 128]
+	pand xmm0, xmm4
+	movdqa xmm4, xmm0
 ; v41 = v8 & v42
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
-	movdqu [esp + 256], xmm0
+	movdqu xmm0, [esp + 240]
+	movdqu xmm6, [esp + 112]
+	pand xmm0, xmm6
+	movdqa xmm6, xmm0
 ; v10 = v6 & v47
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
+	movdqu xmm0, [esp + 288]
 	movdqu xmm7, [esp + 64]
 	pand xmm0, xmm7
-	movdqu [esp + 272], xmm0
+	movdqa xmm7, xmm0
 ; v46 = v50 & v48
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqa xmm0, xmm1
-	pand xmm0, xmm6
-	movdqa xmm7, xmm0
+	movdqu xmm1, [esp + 48]
+	pand xmm0, xmm1
 ; v45 = v4 & v45
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm3
-	movdqa xmm3, xmm0
+	movdqu [esp + 0], xmm0
+	movdqu xmm0, [esp + 352]
+	movdqa xmm1, xmm0
+	pand xmm1, xmm5
 ; v21 = v32 ^ v21
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm3
 ; v56 = v21 ^ v56
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 240]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm4
 ; v41 = v56 ^ v41
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 256]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm6
 ; v10 = v41 ^ v10
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm2, xmm0
+	pxor xmm2, xmm7
 ; v46 = v10 ^ v46
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm7
+	movdqu xmm3, [esp + 0]
+	pxor xmm2, xmm3
 ; v45 = v46 ^ v45
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm3
-	movdqu [esp + 208], xmm2
+	pxor xmm2, xmm1
 ; v38 = v38 & v13
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pand xmm4, xmm0
+	movdqu [esp + 0], xmm2
+	movdqu xmm2, [esp + 208]
+	movdqu xmm1, [esp + 96]
+	pand xmm2, xmm1
 ; v46 = v26 & v12
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm2, [esp + 80]
-	pand xmm0, xmm2
-	movdqu [esp + 240], xmm0
+	movdqu xmm3, [esp + 256]
+	movdqa xmm4, xmm3
+	movdqu xmm1, [esp + 144]
+	pand xmm4, xmm1
 ; v10 = v8 & v44
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 224]
-	movdqu xmm0, [esp + 16]
-	pand xmm7, xmm0
+	movdqu xmm5, [esp + 240]
+	movdqu xmm1, [esp + 128]
+	pand xmm5, xmm1
 ; v41 = v6 & v42
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 0]
-	movdqu xmm0, [esp + 32]
-	pand xmm3, xmm0
+	movdqu xmm6, [esp + 288]
+	movdqu xmm1, [esp + 112]
+	pand xmm6, xmm1
 ; v56 = v50 & v47
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [esp + 64]
-	pand xmm2, xmm0
+	movdqu xmm1, [esp + 224]
+	movdqu xmm7, [esp + 64]
+	pand xmm1, xmm7
 ; v48 = v4 & v48
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm6
+	movdqu xmm7, [esp + 48]
+	pand xmm0, xmm7
 ; v46 = v38 ^ v46
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 240]
-	pxor xmm4, xmm6
+	pxor xmm2, xmm4
 ; v10 = v46 ^ v10
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm7
+	pxor xmm2, xmm5
 ; v41 = v10 ^ v41
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm3
+	pxor xmm2, xmm6
 ; v56 = v41 ^ v56
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm2, xmm1
 ; v48 = v56 ^ v48
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm0
+	pxor xmm2, xmm0
 ; v26 = v26 & v13
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pand xmm5, xmm0
+	movdqu [esp + 48], xmm2
+	movdqu xmm1, [esp + 96]
+	pand xmm3, xmm1
 ; v56 = v8 & v12
 %line 1485+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 224]
-	movdqu xmm0, [esp + 80]
+	movdqu xmm4, [esp + 240]
+	movdqa xmm2, xmm4
+	movdqu xmm0, [esp + 144]
 	pand xmm2, xmm0
 ; v41 = v6 & v44
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 0]
-	movdqu xmm0, [esp + 16]
-	pand xmm3, xmm0
+	movdqu xmm5, [esp + 288]
+	movdqu xmm0, [esp + 128]
+	pand xmm5, xmm0
 ; v10 = v50 & v42
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 32]
+	movdqu xmm6, [esp + 224]
+	movdqu xmm0, [esp + 112]
 	pand xmm6, xmm0
 ; v47 = v4 & v47
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 64]
-	pand xmm0, xmm7
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 64]
+	pand xmm7, xmm0
 ; v56 = v26 ^ v56
 %line 1489+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
 ; v41 = v56 ^ v41
 %line 1490+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm3
+	pxor xmm0, xmm5
 ; v10 = v41 ^ v10
 %line 1491+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm0, xmm6
 ; v47 = v10 ^ v47
 %line 1492+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm0
+	pxor xmm0, xmm7
 ; v8 = v8 & v13
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 224]
-	movdqu xmm0, [esp + 112]
-	pand xmm3, xmm0
+	movdqu [esp + 64], xmm0
+	pand xmm4, xmm1
 ; v10 = v6 & v12
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	movdqu xmm0, [esp + 80]
-	pand xmm2, xmm0
+	movdqu xmm2, [esp + 288]
+	movdqa xmm5, xmm2
+	movdqu xmm0, [esp + 144]
+	pand xmm5, xmm0
 ; v41 = v50 & v44
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 16]
+	movdqu xmm3, [esp + 224]
+	movdqa xmm6, xmm3
+	movdqu xmm0, [esp + 128]
 	pand xmm6, xmm0
 ; v42 = v4 & v42
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 32]
-	pand xmm0, xmm7
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 112]
+	pand xmm7, xmm0
 ; v10 = v8 ^ v10
 %line 1497+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm2
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm5
 ; v41 = v10 ^ v41
 %line 1498+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm6
+	pxor xmm0, xmm6
 ; v42 = v41 ^ v42
 %line 1499+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	pxor xmm0, xmm7
 ; v6 = v6 & v13
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	movdqu xmm0, [esp + 112]
-	pand xmm2, xmm0
+	movdqu [esp + 96], xmm0
+	pand xmm2, xmm1
 ; v41 = v50 & v12
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 80]
-	pand xmm6, xmm0
+	movdqa xmm5, xmm3
+	movdqu xmm6, [esp + 144]
+	pand xmm5, xmm6
 ; v44 = v4 & v44
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 16]
-	pand xmm0, xmm7
+	movdqu xmm4, [esp + 352]
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 128]
+	pand xmm7, xmm0
 ; v41 = v6 ^ v41
 %line 1503+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
+	movdqa xmm0, xmm2
+	pxor xmm0, xmm5
 ; v44 = v41 ^ v44
 %line 1504+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm0, xmm7
+	movdqa xmm5, xmm0
 ; v50 = v50 & v13
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 112]
-	pand xmm1, xmm6
+	pand xmm3, xmm1
 ; v12 = v4 & v12
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm7, [esp + 80]
-	pand xmm0, xmm7
+	movdqa xmm2, xmm4
+	pand xmm2, xmm6
 ; v12 = v50 ^ v12
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 224], xmm1
+	movdqa xmm0, xmm3
+	pxor xmm0, xmm2
+	movdqa xmm6, xmm0
 ; v13 = v4 & v13
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm6
-	movdqu [esp + 0], xmm0
+	movdqa xmm0, xmm4
+	pand xmm0, xmm1
+	movdqa xmm7, xmm0
 ; v39 = v39 ^ v43
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm1, [esp + 352]
-	pxor xmm0, xmm1
+	movdqu xmm4, [esp + 160]
+	movdqu xmm0, [esp + 416]
+	pxor xmm4, xmm0
 ; v39 = v39 ^ v58
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 560]
-	pxor xmm0, xmm1
-	movdqu [esp + 96], xmm0
+	movdqu xmm0, [esp + 624]
+	pxor xmm4, xmm0
 ; v0 = v0 ^ v60
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	movdqu xmm1, [esp + 368]
-	pxor xmm0, xmm1
+	movdqu xmm1, [esp + 176]
+	movdqu xmm0, [esp + 432]
+	pxor xmm1, xmm0
 ; v0 = v0 ^ v7
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 576]
-	pxor xmm0, xmm1
-	movdqu [esp + 128], xmm0
+	movdqu xmm0, [esp + 640]
+	pxor xmm1, xmm0
 ; v18 = v18 ^ v52
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm1, [esp + 384]
-	pxor xmm0, xmm1
+	movdqu xmm0, [esp + 192]
+	movdqu xmm2, [esp + 448]
+	pxor xmm0, xmm2
 ; v18 = v18 ^ v3
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 592]
-	pxor xmm0, xmm1
-	movdqu [esp + 144], xmm0
+	movdqu xmm2, [esp + 656]
+	pxor xmm0, xmm2
 ; v16 = v16 ^ v15
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm1, [esp + 400]
-	pxor xmm0, xmm1
+	movdqu [esp + 192], xmm0
+	movdqu xmm0, [esp + 304]
+	movdqu xmm2, [esp + 464]
+	pxor xmm0, xmm2
 ; v16 = v16 ^ v30
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 608]
-	pxor xmm0, xmm1
-	movdqu [esp + 160], xmm0
+	movdqu xmm2, [esp + 672]
+	pxor xmm0, xmm2
 ; v29 = v29 ^ v2
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm1, [esp + 416]
-	pxor xmm0, xmm1
+	movdqu [esp + 304], xmm0
+	movdqu xmm0, [esp + 320]
+	movdqu xmm2, [esp + 480]
+	pxor xmm0, xmm2
 ; v29 = v29 ^ v5
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 624]
-	pxor xmm0, xmm1
-	movdqu [esp + 176], xmm0
+	movdqu xmm2, [esp + 688]
+	pxor xmm0, xmm2
 ; v14 = v14 ^ v54
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm1, [esp + 432]
-	pxor xmm0, xmm1
+	movdqu [esp + 320], xmm0
+	movdqu xmm0, [esp + 336]
+	movdqu xmm2, [esp + 496]
+	pxor xmm0, xmm2
 ; v14 = v14 ^ v40
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 640]
-	pxor xmm0, xmm1
-	movdqu [esp + 192], xmm0
+	movdqu xmm2, [esp + 704]
+	pxor xmm0, xmm2
 ; v45 = v45 ^ v24
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	movdqu xmm1, [esp + 448]
-	pxor xmm0, xmm1
+	movdqu [esp + 336], xmm0
+	movdqu xmm0, [esp + 0]
+	movdqu xmm2, [esp + 512]
+	pxor xmm0, xmm2
 ; v45 = v45 ^ v34
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 656]
-	pxor xmm0, xmm1
-	movdqu [esp + 208], xmm0
+	movdqu xmm2, [esp + 32]
+	pxor xmm0, xmm2
 ; v48 = v48 ^ v11
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 464]
-	pxor xmm4, xmm1
+	movdqu [esp + 0], xmm0
+	movdqu xmm2, [esp + 48]
+	movdqu xmm0, [esp + 528]
+	pxor xmm2, xmm0
 ; v48 = v48 ^ v37
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	pxor xmm4, xmm0
+	movdqu xmm3, [esp + 272]
+	pxor xmm2, xmm3
 ; v47 = v47 ^ v1
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 480]
-	pxor xmm5, xmm6
+	movdqu [esp + 48], xmm2
+	movdqu xmm3, [esp + 64]
+	movdqu xmm2, [esp + 544]
+	pxor xmm3, xmm2
 ; v47 = v47 ^ v31
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm5, xmm0
+	movdqu xmm2, [esp + 16]
+	pxor xmm3, xmm2
 ; v42 = v42 ^ v49
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm3, xmm0
+	movdqu [esp + 64], xmm3
+	movdqu xmm3, [esp + 96]
+	movdqu xmm2, [esp + 560]
+	pxor xmm3, xmm2
 ; v42 = v42 ^ v36
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	pxor xmm3, xmm0
+	movdqu xmm2, [esp + 80]
+	pxor xmm3, xmm2
 ; v44 = v44 ^ v27
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 512]
-	pxor xmm2, xmm0
+	movdqu [esp + 96], xmm3
+	movdqu xmm2, [esp + 576]
+	pxor xmm5, xmm2
 ; v44 = v44 ^ v33
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 704]
-	pxor xmm2, xmm0
+	movdqu xmm3, [esp + 384]
+	pxor xmm5, xmm3
 ; v12 = v12 ^ v28
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 224]
-	pxor xmm7, xmm0
-	movdqu [esp + 224], xmm7
+	movdqu xmm3, [esp + 592]
+	pxor xmm6, xmm3
 ; v13 = v13 ^ v9
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm0
+	movdqu [esp + 112], xmm6
+	movdqu xmm6, [esp + 608]
+	pxor xmm7, xmm6
 ; v11 = v39 ^ v11
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm1
-	movdqu [esp + 0], xmm0
+	pxor xmm4, xmm0
 ; v1 = v0 ^ v1
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm0, xmm6
-	movdqu [esp + 16], xmm0
+	movdqu [esp + 128], xmm4
+	movdqu xmm0, [esp + 544]
+	pxor xmm1, xmm0
 ; v49 = v18 ^ v49
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm1, [esp + 496]
+	movdqu [esp + 144], xmm1
+	movdqu xmm0, [esp + 192]
+	movdqu xmm1, [esp + 560]
 	pxor xmm0, xmm1
-	movdqu [esp + 32], xmm0
 ; v27 = v16 ^ v27
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm1, [esp + 512]
-	pxor xmm0, xmm1
-	movdqu [esp + 64], xmm0
+	movdqu [esp + 160], xmm0
+	movdqu xmm0, [esp + 304]
+	pxor xmm0, xmm2
 ; v28 = v29 ^ v28
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm0, [esp + 528]
-	pxor xmm1, xmm0
+	movdqu [esp + 176], xmm0
+	movdqu xmm0, [esp + 320]
+	pxor xmm0, xmm3
+	movdqa xmm1, xmm0
 ; v9 = v14 ^ v9
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm6, [esp + 544]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm6
-	movdqu [esp + 160], xmm0
+	movdqa xmm2, xmm0
 ; v58 = v48 ^ v58
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	pxor xmm4, xmm0
-	movdqu [esp + 80], xmm4
-; v7 = v47 ^ v7
-%line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 576]
-	pxor xmm5, xmm0
-; v3 = v42 ^ v3
-%line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm3, xmm0
-	movdqu [esp + 112], xmm3
-; v30 = v44 ^ v30
-%line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm2, xmm0
-	movdqu [esp + 128], xmm2
-; v5 = v12 ^ v5
-%line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 224]
-	movdqu xmm2, [esp + 624]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v40 = v13 ^ v40
-%line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm7
-	movdqu xmm3, [esp + 640]
+	movdqu xmm0, [esp + 48]
+	movdqu xmm3, [esp + 624]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
-; v7 = v7 ^ v33
-%line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm4, [esp + 704]
-	pxor xmm0, xmm4
-	movdqu [esp + 96], xmm0
-; v58 = v58 ^ v33
-%line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm0, xmm4
-; v9 = v9 ^ v33
-%line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 160]
-	pxor xmm5, xmm4
-	movdqu [esp + 160], xmm5
-; v33 = v28 ^ v33
-%line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
-; v58 = v58 ^ v36
-%line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 688]
-	pxor xmm0, xmm4
-	movdqu [esp + 80], xmm0
-; v45 = v45 ^ v36
-%line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 208]
-	pxor xmm5, xmm4
-; v33 = v33 ^ v36
-%line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm4
-; v36 = v27 ^ v36
-%line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+; v7 = v47 ^ v7
+%line 1540+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	movdqu xmm0, [esp + 64]
-	pxor xmm0, xmm4
-; v45 = v45 ^ v31
-%line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm4, [esp + 672]
-	pxor xmm5, xmm4
-	movdqu [esp + 208], xmm5
-; v9 = v9 ^ v31
-%line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 160]
-	pxor xmm6, xmm4
-; v36 = v36 ^ v31
-%line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
-	movdqu [esp + 144], xmm0
-; v31 = v49 ^ v31
-%line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
+	movdqu xmm4, [esp + 640]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
+; v3 = v42 ^ v3
+%line 1541+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+	movdqu xmm6, [esp + 656]
+	pxor xmm0, xmm6
+; v30 = v44 ^ v30
+%line 1542+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 96], xmm0
+	movdqu xmm0, [esp + 672]
+	pxor xmm5, xmm0
+; v5 = v12 ^ v5
+%line 1543+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm0, [esp + 112]
+	movdqu xmm6, [esp + 688]
+	pxor xmm0, xmm6
+; v40 = v13 ^ v40
+%line 1544+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 704]
+	pxor xmm7, xmm6
+; v7 = v7 ^ v33
+%line 1545+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 384]
+	pxor xmm4, xmm6
+; v58 = v58 ^ v33
+%line 1546+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 64], xmm4
+	pxor xmm3, xmm6
+; v9 = v9 ^ v33
+%line 1547+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm2, xmm6
+; v33 = v28 ^ v33
+%line 1548+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm1, xmm6
+	movdqa xmm4, xmm1
+; v58 = v58 ^ v36
+%line 1549+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 80]
+	pxor xmm3, xmm6
+; v45 = v45 ^ v36
+%line 1550+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 48], xmm3
+	movdqu xmm3, [esp + 0]
+	pxor xmm3, xmm6
+; v33 = v33 ^ v36
+%line 1551+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm4, xmm6
+; v36 = v27 ^ v36
+%line 1552+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm1, [esp + 176]
+	pxor xmm1, xmm6
+; v45 = v45 ^ v31
+%line 1553+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm6, [esp + 16]
+	pxor xmm3, xmm6
+; v9 = v9 ^ v31
+%line 1554+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu [esp + 0], xmm3
+	pxor xmm2, xmm6
+; v36 = v36 ^ v31
+%line 1555+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	pxor xmm1, xmm6
+; v31 = v49 ^ v31
+%line 1556+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
+	movdqu xmm3, [esp + 160]
+	pxor xmm3, xmm6
 ; v9 = v9 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm5, [esp + 48]
-	pxor xmm6, xmm5
-	movdqu [esp + 160], xmm6
+	movdqu xmm6, [esp + 272]
+	pxor xmm2, xmm6
 ; v33 = v33 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm1, xmm5
+	movdqu [esp + 16], xmm2
+	pxor xmm4, xmm6
 ; v31 = v31 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm5
+	pxor xmm3, xmm6
 ; v37 = v1 ^ v37
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
+	movdqu xmm2, [esp + 144]
+	pxor xmm2, xmm6
 ; v33 = v33 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm6, [esp + 656]
-	pxor xmm1, xmm6
+	movdqu xmm6, [esp + 32]
+	pxor xmm4, xmm6
 ; v36 = v36 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm7, [esp + 144]
-	pxor xmm7, xmm6
+	movdqu [esp + 32], xmm4
+	pxor xmm1, xmm6
 ; v37 = v37 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm6
+	pxor xmm2, xmm6
 ; v34 = v11 ^ v34
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
+	movdqu xmm4, [esp + 128]
+	pxor xmm4, xmm6
 ; v36 = v36 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm3
-	movdqu [esp + 144], xmm7
+	pxor xmm1, xmm7
 ; v31 = v31 ^ v40
 %line 1566+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm3
+	movdqu [esp + 80], xmm1
+	pxor xmm3, xmm7
 ; v34 = v34 ^ v40
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm3
+	pxor xmm4, xmm7
 ; v40 = v24 ^ v40
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm0, xmm3
+	movdqu xmm1, [esp + 512]
+	pxor xmm1, xmm7
+	movdqa xmm6, xmm1
 ; v31 = v31 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm2
+	pxor xmm3, xmm0
 ; v37 = v37 ^ v5
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm5, xmm2
+	pxor xmm2, xmm0
 ; v40 = v40 ^ v5
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 0], xmm0
+	pxor xmm6, xmm0
 ; v5 = v54 ^ v5
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm0, xmm2
-	movdqu [esp + 16], xmm0
+	movdqu xmm1, [esp + 496]
+	pxor xmm1, xmm0
 ; v37 = v37 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm5, xmm0
+	pxor xmm2, xmm5
 ; v34 = v34 ^ v30
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm0
+	pxor xmm4, xmm5
 ; v5 = v5 ^ v30
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 16]
-	pxor xmm2, xmm0
+	pxor xmm1, xmm5
 ; v30 = v2 ^ v30
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 416]
-	pxor xmm3, xmm0
-	movdqu [esp + 32], xmm3
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm5
+	movdqa xmm5, xmm0
 ; v34 = v34 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm6, xmm0
+	movdqu xmm7, [esp + 96]
+	pxor xmm4, xmm7
 ; v40 = v40 ^ v3
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 0]
-	pxor xmm3, xmm0
-	movdqu [esp + 0], xmm3
+	pxor xmm6, xmm7
 ; v30 = v30 ^ v3
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 32]
-	pxor xmm3, xmm0
+	pxor xmm5, xmm7
 ; v3 = v15 ^ v3
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu [esp + 16], xmm0
-	movdqu xmm0, [esp + 112]
-	movdqu xmm7, [esp + 16]
-	pxor xmm7, xmm0
-	movdqa xmm0, xmm7
-	movdqu [esp + 112], xmm0
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm7
 ; v40 = v40 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu xmm7, [esp + 0]
-	pxor xmm7, xmm0
-	movdqu [esp + 0], xmm7
+	movdqu xmm7, [esp + 64]
+	pxor xmm6, xmm7
 ; v5 = v5 ^ v7
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	movdqu [esp + 64], xmm6
+	pxor xmm1, xmm7
 ; v3 = v3 ^ v7
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm7, [esp + 96]
 	pxor xmm0, xmm7
-	movdqu [esp + 112], xmm0
 ; v7 = v52 ^ v7
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 384]
-	pxor xmm0, xmm7
-	movdqa xmm7, xmm0
+	movdqu xmm6, [esp + 448]
+	pxor xmm6, xmm7
 ; v5 = v5 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pxor xmm2, xmm0
-	movdqu [esp + 16], xmm2
+	movdqu xmm7, [esp + 48]
+	pxor xmm1, xmm7
 ; v30 = v30 ^ v58
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm3, xmm0
+	movdqu [esp + 48], xmm1
+	pxor xmm5, xmm7
 ; v7 = v7 ^ v58
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm0
+	pxor xmm6, xmm7
 ; v58 = v60 ^ v58
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm2, [esp + 80]
-	pxor xmm0, xmm2
-	movdqu [esp + 48], xmm0
+	movdqu xmm1, [esp + 432]
+	pxor xmm1, xmm7
 ; v30 = v30 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 208]
-	pxor xmm3, xmm0
-	movdqu [esp + 32], xmm3
+	movdqu xmm7, [esp + 0]
+	pxor xmm5, xmm7
 ; v3 = v3 ^ v45
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm2, [esp + 208]
-	pxor xmm0, xmm2
-	movdqu [esp + 112], xmm0
+	movdqu [esp + 0], xmm5
+	pxor xmm0, xmm7
 ; v58 = v58 ^ v45
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 48]
-	movdqu xmm0, [esp + 208]
-	pxor xmm2, xmm0
+	movdqu [esp + 96], xmm0
+	pxor xmm1, xmm7
 ; v45 = v43 ^ v45
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 352]
-	movdqu xmm3, [esp + 208]
-	pxor xmm0, xmm3
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
 ; v45 = v45 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 64], xmm0
+	movdqu xmm5, [esp + 32]
+	pxor xmm0, xmm5
 ; v43 = v34 ^ v33
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm6
-	pxor xmm0, xmm1
+	movdqu [esp + 128], xmm0
+	movdqa xmm0, xmm4
+	pxor xmm0, xmm5
 ; v43 = v43 ^ v9
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm3, [esp + 160]
-	pxor xmm0, xmm3
-	movdqu [esp + 80], xmm0
+	movdqu xmm7, [esp + 16]
+	pxor xmm0, xmm7
 ; v58 = v58 ^ v34
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm6
-	movdqu [esp + 48], xmm2
+	pxor xmm1, xmm4
 ; v60 = v37 ^ v33
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm5
-	pxor xmm0, xmm1
+	movdqu [esp + 112], xmm1
+	movdqa xmm1, xmm2
+	pxor xmm1, xmm5
 ; v60 = v60 ^ v9
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqu [esp + 96], xmm0
+	pxor xmm1, xmm7
 ; v7 = v7 ^ v34
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm6
+	pxor xmm6, xmm4
 ; v7 = v7 ^ v37
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm5
+	pxor xmm6, xmm2
 ; v7 = v7 ^ v33
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm7, xmm1
+	pxor xmm6, xmm5
 ; v7 = v7 ^ v9
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm2, xmm3
-	pxor xmm7, xmm2
+	pxor xmm6, xmm7
 ; v34 = v34 ^ v31
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm6, xmm4
+	pxor xmm4, xmm3
 ; v3 = v3 ^ v37
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	pxor xmm0, xmm5
+	movdqu [esp + 32], xmm4
+	movdqu xmm4, [esp + 96]
+	pxor xmm4, xmm2
 ; v3 = v3 ^ v31
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm4
+	pxor xmm4, xmm3
 ; v3 = v3 ^ v9
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 112], xmm0
+	pxor xmm4, xmm7
 ; v37 = v37 ^ v36
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 144]
-	pxor xmm5, xmm2
+	movdqu [esp + 96], xmm4
+	movdqu xmm4, [esp + 80]
+	pxor xmm2, xmm4
 ; v30 = v30 ^ v31
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	pxor xmm0, xmm4
+	movdqu [esp + 16], xmm2
+	movdqu xmm2, [esp + 0]
+	pxor xmm2, xmm3
 ; v30 = v30 ^ v36
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm2
-	movdqu [esp + 32], xmm0
+	pxor xmm2, xmm4
 ; v31 = v31 ^ v33
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm5
 ; v5 = v5 ^ v36
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	pxor xmm0, xmm2
+	movdqu [esp + 0], xmm3
+	movdqu xmm3, [esp + 48]
+	pxor xmm3, xmm4
 ; v5 = v5 ^ v33
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 16], xmm0
+	pxor xmm3, xmm5
 ; v36 = v36 ^ v9
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqa xmm0, xmm3
-	pxor xmm2, xmm0
-	movdqu [esp + 144], xmm2
+	pxor xmm4, xmm7
 ; v33 = v40 ^ v33
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	pxor xmm2, xmm1
+	movdqu [esp + 80], xmm4
+	movdqu xmm4, [esp + 64]
+	pxor xmm4, xmm5
 ; v9 = v33 ^ v9
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	pxor xmm2, xmm0
+	pxor xmm4, xmm7
 ; mem128[h + 0] = v45
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu [eax], xmm0
+	movdqu xmm5, [esp + 128]
+	movdqu [eax], xmm5
 ; mem128[h + 32] = v43
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 80]
 	movdqu [eax + 32], xmm0
 ; mem128[h + 64] = v58
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 48]
+	movdqu xmm0, [esp + 112]
 	movdqu [eax + 64], xmm0
 ; mem128[h + 96] = v60
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	movdqu [eax + 96], xmm0
+	movdqu [eax + 96], xmm1
 ; mem128[h + 128] = v7
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 128], xmm7
+	movdqu [eax + 128], xmm6
 ; mem128[h + 160] = v34
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 160], xmm6
+	movdqu xmm0, [esp + 32]
+	movdqu [eax + 160], xmm0
 ; mem128[h + 192] = v3
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 112]
+	movdqu xmm0, [esp + 96]
 	movdqu [eax + 192], xmm0
 ; mem128[h + 224] = v37
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 224], xmm5
+	movdqu xmm0, [esp + 16]
+	movdqu [eax + 224], xmm0
 ; mem128[h + 256] = v30
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 32]
-	movdqu [eax + 256], xmm0
+	movdqu [eax + 256], xmm2
 ; mem128[h + 288] = v31
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 288], xmm4
+	movdqu xmm0, [esp + 0]
+	movdqu [eax + 288], xmm0
 ; mem128[h + 320] = v5
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu [eax + 320], xmm0
+	movdqu [eax + 320], xmm3
 ; mem128[h + 352] = v36
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu xmm0, [esp + 144]
+	movdqu xmm0, [esp + 80]
 	movdqu [eax + 352], xmm0
 ; mem128[h + 384] = v9
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
-	movdqu [eax + 384], xmm2
+	movdqu [eax + 384], xmm4
 ; h = h + 16
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_vec256_inv_x86_sse2.q
 	add eax, 16

@@ -11,22 +11,21 @@ qhasm_kernel_mceliece348864_syndrome_x86_syndrome:
 	push esi
 	push edi
 	push ebp
-	sub esp, 396
+	sub esp, 412
 ; input s pk e
 %line 9+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 416]
-	mov ecx, eax
-	mov esi, [esp + 420]
-	mov edx, [esp + 424]
+	mov edi, [esp + 432]
+	mov edx, [esp + 436]
+	mov esi, [esp + 440]
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea edi, [esp + 0]
+	lea ecx, [esp + 0]
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, 0
 ; p = e + 96
 %line 13+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea eax, [edx + 96]
+	lea eax, [esi + 96]
 ; i = 340
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebx, 340
@@ -38,13 +37,13 @@ align 32
 	movzx eax, byte [ebp]
 ; mem8[eb + 0] = x
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov byte [edi], al
+	mov byte [ecx], al
 ; p = p + 1
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	add ebp, 1
 ; eb = eb + 1
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add edi, 1
+	add ecx, 1
 ; i = i - 1
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	sub ebx, 1
@@ -59,7475 +58,7418 @@ align 32
 	lea ebx, [esp + 0]
 ; p1 = pk + 1360
 %line 25+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea ebp, [esi + 1360]
+	lea ecx, [edx + 1360]
 ; i = 96
 %line 26+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov edi, 96
-	mov eax, ecx
-	mov [esp + 364], eax
-	mov [esp + 368], edx
-	mov edx, ebp
-	mov [esp + 372], ebx
-	mov [esp + 376], edi
+	mov eax, 96
+	mov [esp + 384], ebx
 align 32
 .Lrows:
 ; q = mem32[eb + 0]
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax]
+	mov [esp + 388], eax
+	mov [esp + 376], edi
+	mov [esp + 380], esi
+	mov esi, [esp + 384]
+	mov edi, [esi]
 ; u = mem32[p0 + 0]
 %line 29+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi]
+	mov eax, [edx]
 ; a0 = u & q
 %line 30+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov edi, eax
+	and eax, edi
+	mov ebx, eax
 ; u = mem32[p0 + 340]
 %line 31+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 340]
+	mov eax, [edx + 340]
 ; a1 = u & q
 %line 32+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 344], eax
+	and eax, edi
+	mov ebp, eax
 ; u = mem32[p0 + 680]
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 680]
+	mov eax, [edx + 680]
 ; a2 = u & q
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 348], eax
+	and eax, edi
 ; u = mem32[p0 + 1020]
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1020]
+	mov [esp + 352], eax
+	mov eax, [edx + 1020]
 ; a3 = u & q
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 352], eax
+	and eax, edi
 ; u = mem32[p1 + 0]
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx]
+	mov [esp + 356], eax
+	mov eax, [ecx]
 ; a4 = u & q
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov ebx, eax
+	and eax, edi
 ; u = mem32[p1 + 340]
 %line 39+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 340]
+	mov [esp + 360], eax
+	mov eax, [ecx + 340]
 ; a5 = u & q
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 356], eax
+	and eax, edi
 ; u = mem32[p1 + 680]
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 680]
+	mov [esp + 364], eax
+	mov eax, [ecx + 680]
 ; a6 = u & q
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 380], eax
+	and eax, edi
 ; u = mem32[p1 + 1020]
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1020]
+	mov [esp + 368], eax
+	mov eax, [ecx + 1020]
 ; a7 = u & q
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 360], eax
+	and eax, edi
+	mov edi, eax
 ; q = mem32[eb + 4]
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 4]
+	mov esi, [esi + 4]
 ; u = mem32[p0 + 4]
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 4]
-; u = u & q
-%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 344]
-%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 344]
-; u = u & q
-%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 684]
-%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 684]
-; u = u & q
-%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1024]
-%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1024]
-; u = u & q
-%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 4]
-%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 4]
 ; u = u & q
-%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
-; u = mem32[p1 + 344]
-%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 344]
+%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 344]
 ; u = u & q
-%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 684]
-%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 684]
+%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 684]
 ; u = u & q
-%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1024]
-%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1024]
-; u = u & q
-%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 8]
-%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 8]
-; u = mem32[p0 + 8]
-%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 8]
-; u = u & q
-%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 348]
-%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 348]
-; u = u & q
-%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 688]
-%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 688]
-; u = u & q
-%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a2 = a2 ^ u
-%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1028]
-%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1028]
-; u = u & q
-%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1024]
+%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 8]
-%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 1024]
+; u = u & q
+%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 4]
+%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 4]
+; u = u & q
+%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 344]
+%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 344]
+; u = u & q
+%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 684]
+%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 684]
+; u = u & q
+%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1024]
+%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1024]
+; u = u & q
+%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; q = mem32[eb + 8]
+%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [esp + 384]
+	mov esi, [eax + 8]
+; u = mem32[p0 + 8]
+%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 8]
 ; u = u & q
+%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 348]
+%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 348]
+; u = u & q
+%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 688]
+%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 688]
+; u = u & q
+%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1028]
+%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1028]
+; u = u & q
+%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 8]
+%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 8]
+; u = u & q
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 348]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 348]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 348]
 ; u = u & q
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 688]
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 688]
+	mov eax, [ecx + 688]
 ; u = u & q
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 380], ebp
 ; u = mem32[p1 + 1028]
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1028]
+	mov eax, [ecx + 1028]
 ; u = u & q
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	xor edi, eax
 ; q = mem32[eb + 12]
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 12]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov esi, [eax + 12]
 ; u = mem32[p0 + 12]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 12]
+	mov eax, [edx + 12]
 ; u = u & q
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 352]
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 352]
-; u = u & q
-%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 692]
-%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 692]
-; u = u & q
-%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1032]
-%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1032]
-; u = u & q
-%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 12]
-%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 12]
-; u = u & q
-%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 352]
-%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 352]
 ; u = u & q
-%line 112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 692]
-%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 692]
+%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 692]
 ; u = u & q
-%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1032]
-%line 117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1032]
+%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1032]
 ; u = u & q
+%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 12]
+%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 12]
+; u = u & q
+%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 352]
+%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 352]
+; u = u & q
+%line 112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 692]
+%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 692]
+; u = u & q
+%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 1032]
+%line 117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1032]
+; u = u & q
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 16]
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 16]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 16]
 ; u = mem32[p0 + 16]
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 16]
-; u = u & q
-%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 356]
-%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 356]
-; u = u & q
-%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 696]
-%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 696]
-; u = u & q
-%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1036]
-%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1036]
-; u = u & q
-%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 16]
-%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 16]
 ; u = u & q
-%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 356]
-%line 136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 356]
-; u = u & q
-%line 137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 696]
-%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 696]
-; u = u & q
-%line 140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1036]
-%line 142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1036]
-; u = u & q
-%line 143+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 20]
-%line 145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 20]
-; u = mem32[p0 + 20]
-%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 20]
-; u = u & q
-%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a0 = a0 ^ u
-%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 360]
-%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 360]
-; u = u & q
-%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 344]
 	xor ebp, eax
+; u = mem32[p0 + 356]
+%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 344], ebp
-; u = mem32[p0 + 700]
-%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 700]
+	mov eax, [edx + 356]
 ; u = u & q
-%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 696]
+%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1040]
-%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1040]
+	mov eax, [edx + 696]
 ; u = u & q
-%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1036]
+%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 20]
-%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 20]
+	mov eax, [edx + 1036]
 ; u = u & q
-%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 360]
-%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 360]
-; u = u & q
-%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 700]
-%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p1 + 16]
+%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 16]
+; u = u & q
+%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 356]
+%line 136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 356]
+; u = u & q
+%line 137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 696]
+%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebx
+	mov eax, [ecx + 696]
+; u = u & q
+%line 140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 368]
+	xor ebx, eax
+; u = mem32[p1 + 1036]
+%line 142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1036]
+; u = u & q
+%line 143+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 20]
+%line 145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 20]
+; u = mem32[p0 + 20]
+%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 20]
+; u = u & q
+%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 360]
+%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 360]
+; u = u & q
+%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 700]
+%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 700]
 ; u = u & q
-%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1040]
-%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1040]
+%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1040]
 ; u = u & q
+%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 20]
+%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 20]
+; u = u & q
+%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 360]
+%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 360]
+; u = u & q
+%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 700]
+%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 700]
+; u = u & q
+%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1040]
+%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1040]
+; u = u & q
 %line 168+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 24]
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 24]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 24]
 ; u = mem32[p0 + 24]
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 24]
+	mov eax, [edx + 24]
 ; u = u & q
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 364]
 %line 174+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 364]
-; u = u & q
-%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 704]
-%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 704]
-; u = u & q
-%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1044]
-%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1044]
-; u = u & q
-%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 24]
-%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 24]
-; u = u & q
-%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 364]
-%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 364]
 ; u = u & q
-%line 187+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 704]
-%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 704]
+%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 704]
 ; u = u & q
-%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1044]
-%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1044]
+%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1044]
 ; u = u & q
+%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 24]
+%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 24]
+; u = u & q
+%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 364]
+%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 364]
+; u = u & q
+%line 187+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 704]
+%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 704]
+; u = u & q
+%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1044]
+%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1044]
+; u = u & q
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 28]
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 28]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebp, [eax + 28]
 ; u = mem32[p0 + 28]
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 28]
-; u = u & q
-%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 368]
-%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 368]
-; u = u & q
-%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 708]
-%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 708]
-; u = u & q
-%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1048]
-%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1048]
-; u = u & q
-%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 28]
-%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 28]
 ; u = u & q
+%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 368]
+%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 368]
+; u = u & q
+%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 708]
+%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 708]
+; u = u & q
+%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1048]
+%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1048]
+; u = u & q
+%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 28]
+%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 28]
+; u = u & q
 %line 209+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a4 = a4 ^ u
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 368]
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 368]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 368]
 ; u = u & q
 %line 212+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a5 = a5 ^ u
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 708]
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 708]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 708]
 ; u = u & q
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a6 = a6 ^ u
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1048]
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1048]
+	mov eax, [ecx + 1048]
 ; u = u & q
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 32]
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 32]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 32]
 ; u = mem32[p0 + 32]
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 32]
-; u = u & q
-%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 372]
-%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 372]
-; u = u & q
-%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 712]
-%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 712]
-; u = u & q
-%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1052]
-%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1052]
-; u = u & q
-%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 32]
-%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 32]
 ; u = u & q
-%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 372]
-%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 372]
+%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 372]
 ; u = u & q
-%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 712]
-%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 712]
+%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 712]
 ; u = u & q
-%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1052]
-%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1052]
+%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1052]
 ; u = u & q
+%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 32]
+%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 32]
+; u = u & q
+%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 372]
+%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 372]
+; u = u & q
+%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 712]
+%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 712]
+; u = u & q
+%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1052]
+%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1052]
+; u = u & q
 %line 243+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 36]
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 36]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 36]
 ; u = mem32[p0 + 36]
 %line 246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 36]
-; u = u & q
-%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 376]
-%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 376]
-; u = u & q
-%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 716]
-%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 716]
-; u = u & q
-%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1056]
-%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1056]
-; u = u & q
-%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 36]
-%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 36]
 ; u = u & q
-%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 376]
-%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 376]
+%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 376]
 ; u = u & q
-%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 716]
-%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 716]
+%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 716]
 ; u = u & q
-%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1056]
-%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1056]
+%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1056]
 ; u = u & q
+%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 36]
+%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 36]
+; u = u & q
+%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 376]
+%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 376]
+; u = u & q
+%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 716]
+%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 716]
+; u = u & q
+%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1056]
+%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1056]
+; u = u & q
 %line 268+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 269+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 40]
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 40]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 40]
 ; u = mem32[p0 + 40]
 %line 271+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 40]
-; u = u & q
-%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 380]
-%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 380]
-; u = u & q
-%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 720]
-%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 720]
-; u = u & q
-%line 278+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1060]
-%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1060]
-; u = u & q
-%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 40]
-%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 40]
 ; u = u & q
-%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 380]
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 380]
-; u = u & q
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 720]
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 720]
-; u = u & q
-%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1060]
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1060]
-; u = u & q
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 44]
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 44]
-; u = mem32[p0 + 44]
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 44]
-; u = u & q
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
 ; a0 = a0 ^ u
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 384]
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 384]
-; u = u & q
-%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 344]
 	xor ebp, eax
+; u = mem32[p0 + 380]
+%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 344], ebp
-; u = mem32[p0 + 724]
-%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 724]
+	mov eax, [edx + 380]
 ; u = u & q
-%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 720]
+%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1064]
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1064]
+	mov eax, [edx + 720]
 ; u = u & q
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 278+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1060]
+%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 44]
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 44]
+	mov eax, [edx + 1060]
 ; u = u & q
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 384]
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 384]
-; u = u & q
-%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 724]
-%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p1 + 40]
+%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 40]
+; u = u & q
+%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 380]
+%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 380]
+; u = u & q
+%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 720]
+%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 720]
+; u = u & q
+%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1060]
+%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1060]
+; u = u & q
+%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a7 = a7 ^ u
+%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 372]
+	xor edi, eax
+; q = mem32[eb + 44]
+%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 44]
+; u = mem32[p0 + 44]
+%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 44]
+; u = u & q
+%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 384]
+%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 384]
+; u = u & q
+%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 724]
+%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 724]
 ; u = u & q
-%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1064]
-%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1064]
+%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1064]
 ; u = u & q
+%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 44]
+%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 44]
+; u = u & q
+%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 384]
+%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 384]
+; u = u & q
+%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 724]
+%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 724]
+; u = u & q
+%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1064]
+%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1064]
+; u = u & q
 %line 318+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 48]
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 48]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 48]
 ; u = mem32[p0 + 48]
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 48]
+	mov eax, [edx + 48]
 ; u = u & q
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 388]
 %line 324+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 388]
-; u = u & q
-%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 728]
-%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 728]
-; u = u & q
-%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1068]
-%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1068]
-; u = u & q
-%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 48]
-%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 48]
-; u = u & q
-%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 388]
-%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 388]
 ; u = u & q
-%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 728]
-%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 728]
+%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 728]
 ; u = u & q
-%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1068]
-%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1068]
+%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1068]
 ; u = u & q
+%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 48]
+%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 48]
+; u = u & q
+%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 388]
+%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 388]
+; u = u & q
+%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 728]
+%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 728]
+; u = u & q
+%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1068]
+%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1068]
+; u = u & q
 %line 343+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 52]
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 52]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 52]
 ; u = mem32[p0 + 52]
 %line 346+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 52]
-; u = u & q
-%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 392]
-%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 392]
-; u = u & q
-%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 732]
-%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 732]
-; u = u & q
-%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1072]
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1072]
-; u = u & q
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 52]
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 52]
 ; u = u & q
+%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 392]
+%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 392]
+; u = u & q
+%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 732]
+%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 732]
+; u = u & q
+%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1072]
+%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1072]
+; u = u & q
+%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 52]
+%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 52]
+; u = u & q
 %line 359+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 360+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 392]
 %line 361+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 392]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 392]
 ; u = u & q
 %line 362+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 363+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 732]
 %line 364+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 732]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 732]
 ; u = u & q
 %line 365+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 366+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1072]
 %line 367+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1072]
+	mov eax, [ecx + 1072]
 ; u = u & q
 %line 368+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 369+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 56]
 %line 370+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 56]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 56]
 ; u = mem32[p0 + 56]
 %line 371+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 56]
-; u = u & q
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 396]
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 396]
-; u = u & q
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 736]
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 736]
-; u = u & q
-%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1076]
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1076]
-; u = u & q
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 56]
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 56]
 ; u = u & q
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 396]
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 396]
+%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 396]
 ; u = u & q
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 736]
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 736]
+%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 736]
 ; u = u & q
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1076]
-%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1076]
+%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1076]
 ; u = u & q
+%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 56]
+%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 56]
+; u = u & q
+%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 396]
+%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 396]
+; u = u & q
+%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 736]
+%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 736]
+; u = u & q
+%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1076]
+%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1076]
+; u = u & q
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 394+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 60]
 %line 395+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 60]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 60]
 ; u = mem32[p0 + 60]
 %line 396+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 60]
-; u = u & q
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 400]
-%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 400]
-; u = u & q
-%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 740]
-%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 740]
-; u = u & q
-%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1080]
-%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1080]
-; u = u & q
-%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 60]
-%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 60]
 ; u = u & q
-%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 400]
-%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 400]
+%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 400]
 ; u = u & q
-%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 740]
-%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 740]
-; u = u & q
-%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1080]
-%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1080]
-; u = u & q
-%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 64]
-%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 64]
-; u = mem32[p0 + 64]
-%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 64]
-; u = u & q
-%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 404]
-%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 404]
-; u = u & q
-%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a1 = a1 ^ u
-%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 744]
-%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 744]
-; u = u & q
-%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 740]
+%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1084]
-%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1084]
+	mov eax, [edx + 740]
 ; u = u & q
-%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1080]
+%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 64]
-%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 64]
+	mov eax, [edx + 1080]
 ; u = u & q
-%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 404]
-%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 404]
-; u = u & q
-%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 60]
+%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 744]
-%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 60]
+; u = u & q
+%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 400]
+%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 400]
+; u = u & q
+%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 740]
+%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 740]
+; u = u & q
+%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1080]
+%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1080]
+; u = u & q
+%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 64]
+%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 64]
+; u = mem32[p0 + 64]
+%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 64]
+; u = u & q
+%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 404]
+%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 404]
+; u = u & q
+%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 744]
+%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 744]
 ; u = u & q
-%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1084]
-%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1084]
+%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1084]
 ; u = u & q
+%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 64]
+%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 64]
+; u = u & q
+%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 404]
+%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 404]
+; u = u & q
+%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 744]
+%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 744]
+; u = u & q
+%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1084]
+%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1084]
+; u = u & q
 %line 443+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 444+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 68]
 %line 445+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 68]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 68]
 ; u = mem32[p0 + 68]
 %line 446+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 68]
+	mov eax, [edx + 68]
 ; u = u & q
 %line 447+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 448+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 408]
 %line 449+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 408]
-; u = u & q
-%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 748]
-%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 748]
-; u = u & q
-%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1088]
-%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1088]
-; u = u & q
-%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 68]
-%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 68]
-; u = u & q
-%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 408]
-%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 408]
 ; u = u & q
-%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 748]
-%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 748]
+%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 748]
 ; u = u & q
-%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1088]
-%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1088]
+%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1088]
 ; u = u & q
+%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 68]
+%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 68]
+; u = u & q
+%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 408]
+%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 408]
+; u = u & q
+%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 748]
+%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 748]
+; u = u & q
+%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1088]
+%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1088]
+; u = u & q
 %line 468+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 469+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 72]
 %line 470+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 72]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 72]
 ; u = mem32[p0 + 72]
 %line 471+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 72]
-; u = u & q
-%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 412]
-%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 412]
-; u = u & q
-%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 752]
-%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 752]
-; u = u & q
-%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1092]
-%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1092]
-; u = u & q
-%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 72]
-%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 72]
 ; u = u & q
+%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 412]
+%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 412]
+; u = u & q
+%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 752]
+%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 752]
+; u = u & q
+%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1092]
+%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 1092]
+; u = u & q
+%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 72]
+%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 72]
+; u = u & q
 %line 484+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 485+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 412]
 %line 486+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 412]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 412]
 ; u = u & q
 %line 487+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 488+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 752]
 %line 489+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 752]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 752]
 ; u = u & q
 %line 490+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 491+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1092]
 %line 492+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1092]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1092]
 ; u = u & q
 %line 493+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 494+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 76]
 %line 495+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 76]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebx, [eax + 76]
 ; u = mem32[p0 + 76]
 %line 496+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 76]
-; u = u & q
-%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 416]
-%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 416]
-; u = u & q
-%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 756]
-%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 756]
-; u = u & q
-%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1096]
-%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1096]
-; u = u & q
-%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 76]
-%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 76]
 ; u = u & q
-%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 416]
-%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 416]
+%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 416]
 ; u = u & q
-%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 756]
-%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 756]
+%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 756]
 ; u = u & q
-%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1096]
-%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1096]
+%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1096]
 ; u = u & q
+%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 76]
+%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 76]
+; u = u & q
+%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 416]
+%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 416]
+; u = u & q
+%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 756]
+%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 756]
+; u = u & q
+%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1096]
+%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1096]
+; u = u & q
 %line 518+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 519+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 80]
 %line 520+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 80]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 80]
 ; u = mem32[p0 + 80]
 %line 521+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 80]
-; u = u & q
-%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 420]
-%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 420]
-; u = u & q
-%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 760]
-%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 760]
-; u = u & q
-%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1100]
-%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1100]
-; u = u & q
-%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 80]
-%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 80]
 ; u = u & q
-%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 420]
-%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 420]
+%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 420]
 ; u = u & q
-%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 760]
-%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 760]
+%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 760]
 ; u = u & q
-%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1100]
-%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1100]
+%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1100]
 ; u = u & q
+%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 80]
+%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 80]
+; u = u & q
+%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 420]
+%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 420]
+; u = u & q
+%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 760]
+%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 760]
+; u = u & q
+%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1100]
+%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1100]
+; u = u & q
 %line 543+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 544+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 84]
 %line 545+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 84]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 84]
 ; u = mem32[p0 + 84]
 %line 546+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 84]
-; u = u & q
-%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 424]
-%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 424]
-; u = u & q
-%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 764]
-%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 764]
-; u = u & q
-%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1104]
-%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1104]
-; u = u & q
-%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 84]
-%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 84]
 ; u = u & q
-%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 424]
-%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 424]
+%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 424]
 ; u = u & q
-%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 764]
-%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 764]
+%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 764]
 ; u = u & q
-%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1104]
-%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1104]
+%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1104]
 ; u = u & q
+%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 84]
+%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 84]
+; u = u & q
+%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 424]
+%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 424]
+; u = u & q
+%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 764]
+%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 764]
+; u = u & q
+%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1104]
+%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1104]
+; u = u & q
 %line 568+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 569+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 88]
 %line 570+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 88]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 88]
 ; u = mem32[p0 + 88]
 %line 571+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 88]
-; u = u & q
-%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 428]
-%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 428]
-; u = u & q
-%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 768]
-%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 768]
-; u = u & q
-%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1108]
-%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1108]
-; u = u & q
-%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 88]
-%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 88]
 ; u = u & q
-%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 428]
-%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 428]
+%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 428]
 ; u = u & q
-%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 768]
-%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 768]
+%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 768]
 ; u = u & q
-%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1108]
-%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1108]
+%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1108]
 ; u = u & q
+%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 88]
+%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 88]
+; u = u & q
+%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 428]
+%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 428]
+; u = u & q
+%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 768]
+%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 768]
+; u = u & q
+%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1108]
+%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1108]
+; u = u & q
 %line 593+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 594+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 92]
 %line 595+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 92]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 92]
 ; u = mem32[p0 + 92]
 %line 596+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 92]
-; u = u & q
-%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 432]
-%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 432]
-; u = u & q
-%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 772]
-%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 772]
-; u = u & q
-%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1112]
-%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1112]
-; u = u & q
-%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 92]
-%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 92]
 ; u = u & q
-%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 432]
-%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 432]
+%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 432]
 ; u = u & q
-%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 772]
-%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 772]
+%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 772]
 ; u = u & q
-%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1112]
-%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1112]
+%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1112]
 ; u = u & q
+%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 92]
+%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 92]
+; u = u & q
+%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 432]
+%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 432]
+; u = u & q
+%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 772]
+%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 772]
+; u = u & q
+%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1112]
+%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1112]
+; u = u & q
 %line 618+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 619+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 96]
 %line 620+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 96]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 96]
 ; u = mem32[p0 + 96]
 %line 621+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 96]
+	mov eax, [edx + 96]
 ; u = u & q
 %line 622+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 623+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 436]
 %line 624+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 436]
+	mov [esp + 344], edi
+	mov eax, [edx + 436]
 ; u = u & q
 %line 625+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 626+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 776]
 %line 627+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 776]
+	mov eax, [edx + 776]
 ; u = u & q
 %line 628+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 629+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 348], ebp
 ; u = mem32[p0 + 1116]
 %line 630+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1116]
+	mov eax, [edx + 1116]
 ; u = u & q
 %line 631+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 632+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
+	xor ebx, eax
 ; u = mem32[p1 + 96]
 %line 633+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 96]
+	mov [esp + 356], ebx
+	mov eax, [ecx + 96]
 ; u = u & q
 %line 634+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 635+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 436]
 %line 636+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 436]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 436]
 ; u = u & q
 %line 637+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 638+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 776]
 %line 639+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 776]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 776]
 ; u = u & q
 %line 640+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 641+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1116]
 %line 642+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1116]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1116]
 ; u = u & q
 %line 643+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 644+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 100]
 %line 645+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 100]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 100]
 ; u = mem32[p0 + 100]
 %line 646+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 100]
-; u = u & q
-%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 440]
-%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 440]
-; u = u & q
-%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 780]
-%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 780]
-; u = u & q
-%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1120]
-%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1120]
-; u = u & q
-%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 100]
-%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 100]
 ; u = u & q
-%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 440]
-%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 440]
+%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 440]
 ; u = u & q
-%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 780]
-%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 780]
+%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 780]
 ; u = u & q
-%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1120]
-%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1120]
+%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1120]
 ; u = u & q
-%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 104]
-%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 104]
-; u = mem32[p0 + 104]
-%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 104]
-; u = u & q
-%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 444]
-%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 444]
-; u = u & q
-%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 784]
-%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 784]
-; u = u & q
-%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1124]
-%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1124]
-; u = u & q
-%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a3 = a3 ^ u
-%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 104]
-%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 104]
-; u = u & q
-%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 444]
-%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 444]
-; u = u & q
-%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 100]
+%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 784]
-%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 100]
+; u = u & q
+%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 440]
+%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 440]
+; u = u & q
+%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 780]
+%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 780]
+; u = u & q
+%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1120]
+%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1120]
+; u = u & q
+%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 104]
+%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 104]
+; u = mem32[p0 + 104]
+%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 104]
+; u = u & q
+%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 444]
+%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 444]
+; u = u & q
+%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 784]
+%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 784]
 ; u = u & q
-%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1124]
-%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1124]
+%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1124]
 ; u = u & q
+%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 104]
+%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 104]
+; u = u & q
+%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 444]
+%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 444]
+; u = u & q
+%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 784]
+%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 784]
+; u = u & q
+%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 1124]
+%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1124]
+; u = u & q
 %line 693+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 694+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 108]
 %line 695+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 108]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 108]
 ; u = mem32[p0 + 108]
 %line 696+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 108]
-; u = u & q
-%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 448]
-%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 448]
-; u = u & q
-%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 788]
-%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 788]
-; u = u & q
-%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1128]
-%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1128]
-; u = u & q
-%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 108]
-%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 108]
 ; u = u & q
+%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 448]
+%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 448]
+; u = u & q
+%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 788]
+%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 788]
+; u = u & q
+%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1128]
+%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1128]
+; u = u & q
+%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 108]
+%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 108]
+; u = u & q
 %line 709+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 710+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 448]
 %line 711+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 448]
+	mov eax, [ecx + 448]
 ; u = u & q
 %line 712+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 713+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 788]
 %line 714+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 788]
+	mov eax, [ecx + 788]
 ; u = u & q
 %line 715+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 716+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 380], ebp
 ; u = mem32[p1 + 1128]
 %line 717+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1128]
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1128]
 ; u = u & q
 %line 718+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 719+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 112]
 %line 720+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 112]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 112]
 ; u = mem32[p0 + 112]
 %line 721+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 112]
-; u = u & q
-%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 452]
-%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 452]
-; u = u & q
-%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 792]
-%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 792]
-; u = u & q
-%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1132]
-%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1132]
-; u = u & q
-%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 112]
-%line 733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 112]
 ; u = u & q
+%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 452]
+%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 452]
+; u = u & q
+%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 792]
+%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
+	mov eax, [edx + 792]
+; u = u & q
+%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
+	xor ebp, eax
+; u = mem32[p0 + 1132]
+%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
+	mov eax, [edx + 1132]
+; u = u & q
+%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 112]
+%line 733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 112]
+; u = u & q
 %line 734+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 735+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 452]
 %line 736+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 452]
+	mov eax, [ecx + 452]
 ; u = u & q
 %line 737+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 738+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 792]
 %line 739+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 792]
+	mov [esp + 364], edi
+	mov eax, [ecx + 792]
 ; u = u & q
 %line 740+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 741+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov edi, [esp + 368]
+	xor edi, eax
 ; u = mem32[p1 + 1132]
 %line 742+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1132]
+	mov [esp + 368], edi
+	mov eax, [ecx + 1132]
 ; u = u & q
 %line 743+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 744+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 116]
 %line 745+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 116]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 116]
 ; u = mem32[p0 + 116]
 %line 746+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 116]
+	mov eax, [edx + 116]
 ; u = u & q
 %line 747+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 748+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 456]
 %line 749+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 456]
+	mov [esp + 344], edi
+	mov eax, [edx + 456]
 ; u = u & q
 %line 750+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 751+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 796]
 %line 752+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 796]
+	mov [esp + 348], edi
+	mov eax, [edx + 796]
 ; u = u & q
 %line 753+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 754+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
+	mov edi, [esp + 352]
+	xor edi, eax
 ; u = mem32[p0 + 1136]
 %line 755+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1136]
+	mov eax, [edx + 1136]
 ; u = u & q
 %line 756+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 757+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 352], ebp
 ; u = mem32[p1 + 116]
 %line 758+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 116]
+	mov eax, [ecx + 116]
 ; u = u & q
 %line 759+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 760+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 456]
 %line 761+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 456]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 456]
 ; u = u & q
 %line 762+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 763+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 796]
 %line 764+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 796]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 796]
 ; u = u & q
 %line 765+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 766+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1136]
 %line 767+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1136]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1136]
 ; u = u & q
 %line 768+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 769+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 120]
 %line 770+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 120]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 120]
 ; u = mem32[p0 + 120]
 %line 771+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 120]
-; u = u & q
-%line 772+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 773+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 460]
-%line 774+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 460]
-; u = u & q
-%line 775+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 800]
-%line 777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 800]
-; u = u & q
-%line 778+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1140]
-%line 780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1140]
-; u = u & q
-%line 781+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 120]
-%line 783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 120]
 ; u = u & q
-%line 784+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 785+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 772+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 773+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 460]
-%line 786+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 460]
+%line 774+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 460]
 ; u = u & q
-%line 787+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 800]
-%line 789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 775+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 800]
+%line 777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 800]
 ; u = u & q
-%line 790+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1140]
-%line 792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 778+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1140]
+%line 780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1140]
 ; u = u & q
+%line 781+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 120]
+%line 783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 120]
+; u = u & q
+%line 784+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 785+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 460]
+%line 786+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 460]
+; u = u & q
+%line 787+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 800]
+%line 789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 800]
+; u = u & q
+%line 790+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1140]
+%line 792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1140]
+; u = u & q
 %line 793+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 794+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 124]
 %line 795+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 124]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebp, [eax + 124]
 ; u = mem32[p0 + 124]
 %line 796+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 124]
-; u = u & q
-%line 797+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 798+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 464]
-%line 799+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 464]
-; u = u & q
-%line 800+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 804]
-%line 802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 804]
-; u = u & q
-%line 803+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1144]
-%line 805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1144]
-; u = u & q
-%line 806+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 124]
-%line 808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 124]
 ; u = u & q
-%line 809+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 810+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 464]
-%line 811+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 797+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 798+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 464]
+%line 799+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 464]
 ; u = u & q
-%line 812+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 804]
-%line 814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 800+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 804]
+%line 802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 804]
 ; u = u & q
-%line 815+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1144]
-%line 817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 803+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1144]
+%line 805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1144]
 ; u = u & q
+%line 806+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 124]
+%line 808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 124]
+; u = u & q
+%line 809+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 810+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 464]
+%line 811+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 464]
+; u = u & q
+%line 812+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 804]
+%line 814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 804]
+; u = u & q
+%line 815+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1144]
+%line 817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1144]
+; u = u & q
 %line 818+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 819+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 128]
 %line 820+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 128]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 128]
 ; u = mem32[p0 + 128]
 %line 821+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 128]
-; u = u & q
-%line 822+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 823+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 468]
-%line 824+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 468]
-; u = u & q
-%line 825+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 826+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 808]
-%line 827+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 808]
-; u = u & q
-%line 828+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 829+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1148]
-%line 830+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1148]
-; u = u & q
-%line 831+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 832+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 128]
-%line 833+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 128]
 ; u = u & q
+%line 822+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 823+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 468]
+%line 824+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 468]
+; u = u & q
+%line 825+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 826+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 808]
+%line 827+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 808]
+; u = u & q
+%line 828+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 829+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1148]
+%line 830+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1148]
+; u = u & q
+%line 831+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 832+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 128]
+%line 833+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 128]
+; u = u & q
 %line 834+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a4 = a4 ^ u
 %line 835+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 468]
 %line 836+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 468]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 468]
 ; u = u & q
 %line 837+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a5 = a5 ^ u
 %line 838+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 808]
 %line 839+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 808]
+	mov eax, [ecx + 808]
 ; u = u & q
 %line 840+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a6 = a6 ^ u
 %line 841+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	xor edi, eax
 ; u = mem32[p1 + 1148]
 %line 842+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1148]
+	mov eax, [ecx + 1148]
 ; u = u & q
 %line 843+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 844+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 132]
 %line 845+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 132]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 132]
 ; u = mem32[p0 + 132]
 %line 846+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 132]
-; u = u & q
-%line 847+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 848+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 472]
-%line 849+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 472]
-; u = u & q
-%line 850+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 812]
-%line 852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 812]
-; u = u & q
-%line 853+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1152]
-%line 855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1152]
-; u = u & q
-%line 856+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 132]
-%line 858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 132]
 ; u = u & q
-%line 859+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 860+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 472]
-%line 861+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 847+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 848+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 472]
+%line 849+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 472]
 ; u = u & q
-%line 862+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 812]
-%line 864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 850+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 812]
+%line 852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 812]
 ; u = u & q
-%line 865+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1152]
-%line 867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 853+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1152]
+%line 855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1152]
 ; u = u & q
+%line 856+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 132]
+%line 858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 132]
+; u = u & q
+%line 859+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 860+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 472]
+%line 861+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 472]
+; u = u & q
+%line 862+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 812]
+%line 864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 812]
+; u = u & q
+%line 865+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1152]
+%line 867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1152]
+; u = u & q
 %line 868+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 869+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 136]
 %line 870+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 136]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 136]
 ; u = mem32[p0 + 136]
 %line 871+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 136]
-; u = u & q
-%line 872+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 873+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 476]
-%line 874+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 476]
-; u = u & q
-%line 875+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 816]
-%line 877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 816]
-; u = u & q
-%line 878+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1156]
-%line 880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1156]
-; u = u & q
-%line 881+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 136]
-%line 883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 136]
 ; u = u & q
-%line 884+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 885+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 476]
-%line 886+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 476]
-; u = u & q
-%line 887+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 816]
-%line 889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 816]
-; u = u & q
-%line 890+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1156]
-%line 892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1156]
-; u = u & q
-%line 893+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 894+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 140]
-%line 895+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 140]
-; u = mem32[p0 + 140]
-%line 896+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 140]
-; u = u & q
-%line 897+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 872+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
 ; a0 = a0 ^ u
-%line 898+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 480]
-%line 899+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 480]
-; u = u & q
-%line 900+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 873+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 344]
 	xor ebp, eax
+; u = mem32[p0 + 476]
+%line 874+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 344], ebp
-; u = mem32[p0 + 820]
-%line 902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 820]
+	mov eax, [edx + 476]
 ; u = u & q
-%line 903+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 875+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 816]
+%line 877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1160]
-%line 905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1160]
+	mov eax, [edx + 816]
 ; u = u & q
-%line 906+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 878+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1156]
+%line 880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 140]
-%line 908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 140]
+	mov eax, [edx + 1156]
 ; u = u & q
-%line 909+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 910+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 480]
-%line 911+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 480]
-; u = u & q
-%line 912+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 913+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 881+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 820]
-%line 914+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p1 + 136]
+%line 883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 136]
+; u = u & q
+%line 884+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 885+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 476]
+%line 886+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 476]
+; u = u & q
+%line 887+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 816]
+%line 889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebx
+	mov eax, [ecx + 816]
+; u = u & q
+%line 890+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 368]
+	xor ebx, eax
+; u = mem32[p1 + 1156]
+%line 892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1156]
+; u = u & q
+%line 893+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a7 = a7 ^ u
+%line 894+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 372]
+	xor edi, eax
+; q = mem32[eb + 140]
+%line 895+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 140]
+; u = mem32[p0 + 140]
+%line 896+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 140]
+; u = u & q
+%line 897+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 898+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 480]
+%line 899+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 480]
+; u = u & q
+%line 900+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 820]
+%line 902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 820]
 ; u = u & q
-%line 915+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 916+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1160]
-%line 917+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 903+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1160]
+%line 905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1160]
 ; u = u & q
+%line 906+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 140]
+%line 908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 140]
+; u = u & q
+%line 909+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 910+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 480]
+%line 911+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 480]
+; u = u & q
+%line 912+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 913+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 820]
+%line 914+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 820]
+; u = u & q
+%line 915+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 916+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1160]
+%line 917+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1160]
+; u = u & q
 %line 918+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 919+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 144]
 %line 920+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 144]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 144]
 ; u = mem32[p0 + 144]
 %line 921+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 144]
+	mov eax, [edx + 144]
 ; u = u & q
 %line 922+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 923+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 484]
 %line 924+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 484]
-; u = u & q
-%line 925+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 824]
-%line 927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 824]
-; u = u & q
-%line 928+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1164]
-%line 930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1164]
-; u = u & q
-%line 931+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 144]
-%line 933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 144]
-; u = u & q
-%line 934+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 935+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 484]
-%line 936+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 484]
 ; u = u & q
-%line 937+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 938+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 824]
-%line 939+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 925+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 824]
+%line 927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 824]
 ; u = u & q
-%line 940+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 941+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1164]
-%line 942+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 928+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1164]
+%line 930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1164]
 ; u = u & q
+%line 931+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 144]
+%line 933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 144]
+; u = u & q
+%line 934+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 935+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 484]
+%line 936+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 484]
+; u = u & q
+%line 937+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 938+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 824]
+%line 939+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 824]
+; u = u & q
+%line 940+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 941+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1164]
+%line 942+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1164]
+; u = u & q
 %line 943+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 944+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 148]
 %line 945+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 148]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 148]
 ; u = mem32[p0 + 148]
 %line 946+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 148]
-; u = u & q
-%line 947+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 948+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 488]
-%line 949+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 488]
-; u = u & q
-%line 950+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 951+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 828]
-%line 952+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 828]
-; u = u & q
-%line 953+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 954+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1168]
-%line 955+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1168]
-; u = u & q
-%line 956+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 957+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 148]
-%line 958+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 148]
 ; u = u & q
+%line 947+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 948+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 488]
+%line 949+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 488]
+; u = u & q
+%line 950+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 951+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 828]
+%line 952+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 828]
+; u = u & q
+%line 953+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 954+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1168]
+%line 955+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1168]
+; u = u & q
+%line 956+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 957+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 148]
+%line 958+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 148]
+; u = u & q
 %line 959+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 960+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 488]
 %line 961+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 488]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 488]
 ; u = u & q
 %line 962+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 963+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 828]
 %line 964+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 828]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 828]
 ; u = u & q
 %line 965+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 966+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1168]
 %line 967+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1168]
+	mov eax, [ecx + 1168]
 ; u = u & q
 %line 968+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 969+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 152]
 %line 970+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 152]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 152]
 ; u = mem32[p0 + 152]
 %line 971+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 152]
-; u = u & q
-%line 972+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 973+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 492]
-%line 974+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 492]
-; u = u & q
-%line 975+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 832]
-%line 977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 832]
-; u = u & q
-%line 978+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1172]
-%line 980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1172]
-; u = u & q
-%line 981+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 152]
-%line 983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 152]
 ; u = u & q
-%line 984+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 985+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 492]
-%line 986+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 972+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 973+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 492]
+%line 974+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 492]
 ; u = u & q
-%line 987+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 832]
-%line 989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 975+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 832]
+%line 977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 832]
 ; u = u & q
-%line 990+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1172]
-%line 992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 978+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1172]
+%line 980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1172]
 ; u = u & q
+%line 981+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 152]
+%line 983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 152]
+; u = u & q
+%line 984+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 985+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 492]
+%line 986+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 492]
+; u = u & q
+%line 987+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 832]
+%line 989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 832]
+; u = u & q
+%line 990+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1172]
+%line 992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1172]
+; u = u & q
 %line 993+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 994+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 156]
 %line 995+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 156]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 156]
 ; u = mem32[p0 + 156]
 %line 996+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 156]
-; u = u & q
-%line 997+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 998+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 496]
-%line 999+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 496]
-; u = u & q
-%line 1000+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 836]
-%line 1002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 836]
-; u = u & q
-%line 1003+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1176]
-%line 1005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1176]
-; u = u & q
-%line 1006+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 156]
-%line 1008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 156]
 ; u = u & q
-%line 1009+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1010+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 496]
-%line 1011+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 997+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 998+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 496]
+%line 999+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 496]
 ; u = u & q
-%line 1012+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 836]
-%line 1014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 836]
-; u = u & q
-%line 1015+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1176]
-%line 1017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1176]
-; u = u & q
-%line 1018+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 1019+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 160]
-%line 1020+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 160]
-; u = mem32[p0 + 160]
-%line 1021+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 160]
-; u = u & q
-%line 1022+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1023+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 500]
-%line 1024+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 500]
-; u = u & q
-%line 1025+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 1000+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a1 = a1 ^ u
-%line 1026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 840]
-%line 1027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 840]
-; u = u & q
-%line 1028+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 836]
+%line 1002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1180]
-%line 1030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1180]
+	mov eax, [edx + 836]
 ; u = u & q
-%line 1031+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1003+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1176]
+%line 1005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 160]
-%line 1033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 160]
+	mov eax, [edx + 1176]
 ; u = u & q
-%line 1034+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1035+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 500]
-%line 1036+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 500]
-; u = u & q
-%line 1037+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1038+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1006+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 156]
+%line 1008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 840]
-%line 1039+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 156]
+; u = u & q
+%line 1009+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1010+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 496]
+%line 1011+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 496]
+; u = u & q
+%line 1012+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 836]
+%line 1014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 836]
+; u = u & q
+%line 1015+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1176]
+%line 1017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1176]
+; u = u & q
+%line 1018+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 1019+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 160]
+%line 1020+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 160]
+; u = mem32[p0 + 160]
+%line 1021+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 160]
+; u = u & q
+%line 1022+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1023+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 500]
+%line 1024+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 500]
+; u = u & q
+%line 1025+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 840]
+%line 1027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 840]
 ; u = u & q
-%line 1040+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1041+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1180]
-%line 1042+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1028+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1180]
+%line 1030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1180]
 ; u = u & q
+%line 1031+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 160]
+%line 1033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 160]
+; u = u & q
+%line 1034+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1035+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 500]
+%line 1036+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 500]
+; u = u & q
+%line 1037+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1038+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 840]
+%line 1039+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 840]
+; u = u & q
+%line 1040+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1041+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1180]
+%line 1042+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1180]
+; u = u & q
 %line 1043+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1044+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 164]
 %line 1045+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 164]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 164]
 ; u = mem32[p0 + 164]
 %line 1046+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 164]
+	mov eax, [edx + 164]
 ; u = u & q
 %line 1047+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1048+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 504]
 %line 1049+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 504]
-; u = u & q
-%line 1050+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 844]
-%line 1052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 844]
-; u = u & q
-%line 1053+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1184]
-%line 1055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1184]
-; u = u & q
-%line 1056+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 164]
-%line 1058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 164]
-; u = u & q
-%line 1059+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1060+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 504]
-%line 1061+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 504]
 ; u = u & q
-%line 1062+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 844]
-%line 1064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1050+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 844]
+%line 1052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 844]
 ; u = u & q
-%line 1065+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1184]
-%line 1067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1053+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1184]
+%line 1055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1184]
 ; u = u & q
+%line 1056+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 164]
+%line 1058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 164]
+; u = u & q
+%line 1059+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1060+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 504]
+%line 1061+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 504]
+; u = u & q
+%line 1062+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 844]
+%line 1064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 844]
+; u = u & q
+%line 1065+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1184]
+%line 1067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1184]
+; u = u & q
 %line 1068+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1069+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 168]
 %line 1070+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 168]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 168]
 ; u = mem32[p0 + 168]
 %line 1071+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 168]
-; u = u & q
-%line 1072+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1073+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 508]
-%line 1074+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 508]
-; u = u & q
-%line 1075+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 848]
-%line 1077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 848]
-; u = u & q
-%line 1078+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1188]
-%line 1080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1188]
-; u = u & q
-%line 1081+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 168]
-%line 1083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 168]
 ; u = u & q
+%line 1072+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1073+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 508]
+%line 1074+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 508]
+; u = u & q
+%line 1075+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 848]
+%line 1077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 848]
+; u = u & q
+%line 1078+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1188]
+%line 1080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 1188]
+; u = u & q
+%line 1081+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 168]
+%line 1083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 168]
+; u = u & q
 %line 1084+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1085+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 508]
 %line 1086+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 508]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 508]
 ; u = u & q
 %line 1087+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1088+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 848]
 %line 1089+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 848]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 848]
 ; u = u & q
 %line 1090+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1091+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1188]
 %line 1092+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1188]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1188]
 ; u = u & q
 %line 1093+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1094+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 172]
 %line 1095+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 172]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebx, [eax + 172]
 ; u = mem32[p0 + 172]
 %line 1096+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 172]
-; u = u & q
-%line 1097+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1098+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 512]
-%line 1099+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 512]
-; u = u & q
-%line 1100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 852]
-%line 1102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 852]
-; u = u & q
-%line 1103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1192]
-%line 1105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1192]
-; u = u & q
-%line 1106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 172]
-%line 1108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 172]
 ; u = u & q
-%line 1109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 512]
-%line 1111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1097+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1098+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 512]
+%line 1099+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 512]
 ; u = u & q
-%line 1112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 852]
-%line 1114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 852]
+%line 1102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 852]
 ; u = u & q
-%line 1115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1192]
-%line 1117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1192]
+%line 1105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1192]
 ; u = u & q
+%line 1106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 172]
+%line 1108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 172]
+; u = u & q
+%line 1109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 512]
+%line 1111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 512]
+; u = u & q
+%line 1112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 852]
+%line 1114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 852]
+; u = u & q
+%line 1115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1192]
+%line 1117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1192]
+; u = u & q
 %line 1118+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 176]
 %line 1120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 176]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 176]
 ; u = mem32[p0 + 176]
 %line 1121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 176]
-; u = u & q
-%line 1122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 516]
-%line 1124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 516]
-; u = u & q
-%line 1125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 856]
-%line 1127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 856]
-; u = u & q
-%line 1128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1196]
-%line 1130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1196]
-; u = u & q
-%line 1131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 176]
-%line 1133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 176]
 ; u = u & q
-%line 1134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 516]
-%line 1136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 516]
+%line 1124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 516]
 ; u = u & q
-%line 1137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 856]
-%line 1139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 856]
+%line 1127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 856]
 ; u = u & q
-%line 1140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1196]
-%line 1142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1196]
+%line 1130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1196]
 ; u = u & q
+%line 1131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 176]
+%line 1133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 176]
+; u = u & q
+%line 1134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 516]
+%line 1136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 516]
+; u = u & q
+%line 1137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 856]
+%line 1139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 856]
+; u = u & q
+%line 1140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1196]
+%line 1142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1196]
+; u = u & q
 %line 1143+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 180]
 %line 1145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 180]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 180]
 ; u = mem32[p0 + 180]
 %line 1146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 180]
-; u = u & q
-%line 1147+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1148+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 520]
-%line 1149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 520]
-; u = u & q
-%line 1150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 860]
-%line 1152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 860]
-; u = u & q
-%line 1153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1200]
-%line 1155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1200]
-; u = u & q
-%line 1156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 180]
-%line 1158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 180]
 ; u = u & q
-%line 1159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 520]
-%line 1161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1147+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1148+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 520]
+%line 1149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 520]
 ; u = u & q
-%line 1162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 860]
-%line 1164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 860]
+%line 1152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 860]
 ; u = u & q
-%line 1165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1200]
-%line 1167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1200]
+%line 1155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1200]
 ; u = u & q
+%line 1156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 180]
+%line 1158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 180]
+; u = u & q
+%line 1159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 520]
+%line 1161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 520]
+; u = u & q
+%line 1162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 860]
+%line 1164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 860]
+; u = u & q
+%line 1165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1200]
+%line 1167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1200]
+; u = u & q
 %line 1168+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 184]
 %line 1170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 184]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 184]
 ; u = mem32[p0 + 184]
 %line 1171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 184]
-; u = u & q
-%line 1172+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1173+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 524]
-%line 1174+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 524]
-; u = u & q
-%line 1175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 864]
-%line 1177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 864]
-; u = u & q
-%line 1178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1204]
-%line 1180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1204]
-; u = u & q
-%line 1181+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 184]
-%line 1183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 184]
 ; u = u & q
-%line 1184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1172+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 1173+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 524]
-%line 1186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 524]
+%line 1174+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 524]
 ; u = u & q
-%line 1187+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 864]
-%line 1189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 864]
+%line 1177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 864]
 ; u = u & q
-%line 1190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1204]
-%line 1192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1179+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1204]
+%line 1180+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1204]
 ; u = u & q
+%line 1181+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 184]
+%line 1183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 184]
+; u = u & q
+%line 1184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 524]
+%line 1186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 524]
+; u = u & q
+%line 1187+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 864]
+%line 1189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 864]
+; u = u & q
+%line 1190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1204]
+%line 1192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1204]
+; u = u & q
 %line 1193+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 1194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 188]
 %line 1195+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 188]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 188]
 ; u = mem32[p0 + 188]
 %line 1196+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 188]
-; u = u & q
-%line 1197+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1198+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 528]
-%line 1199+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 528]
-; u = u & q
-%line 1200+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 868]
-%line 1202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 868]
-; u = u & q
-%line 1203+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1208]
-%line 1205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1208]
-; u = u & q
-%line 1206+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 188]
-%line 1208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 188]
 ; u = u & q
-%line 1209+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1210+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 528]
-%line 1211+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1197+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 1198+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 528]
+%line 1199+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 528]
 ; u = u & q
-%line 1212+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1213+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1200+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 868]
-%line 1214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 868]
+%line 1202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 868]
 ; u = u & q
-%line 1215+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1203+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1208]
-%line 1217+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1208]
+%line 1205+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1208]
 ; u = u & q
+%line 1206+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1207+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 188]
+%line 1208+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 188]
+; u = u & q
+%line 1209+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1210+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 528]
+%line 1211+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 528]
+; u = u & q
+%line 1212+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1213+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 868]
+%line 1214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 868]
+; u = u & q
+%line 1215+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1208]
+%line 1217+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1208]
+; u = u & q
 %line 1218+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 1219+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 192]
 %line 1220+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 192]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 192]
 ; u = mem32[p0 + 192]
 %line 1221+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 192]
+	mov eax, [edx + 192]
 ; u = u & q
 %line 1222+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1223+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 532]
 %line 1224+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 532]
+	mov [esp + 344], edi
+	mov eax, [edx + 532]
 ; u = u & q
 %line 1225+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 1226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 872]
 %line 1227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 872]
+	mov eax, [edx + 872]
 ; u = u & q
 %line 1228+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 1229+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 348], ebp
 ; u = mem32[p0 + 1212]
 %line 1230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1212]
+	mov eax, [edx + 1212]
 ; u = u & q
 %line 1231+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 1232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
+	xor ebx, eax
 ; u = mem32[p1 + 192]
 %line 1233+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 192]
+	mov [esp + 356], ebx
+	mov eax, [ecx + 192]
 ; u = u & q
 %line 1234+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1235+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 532]
 %line 1236+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 532]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 532]
 ; u = u & q
 %line 1237+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1238+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 872]
 %line 1239+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 872]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 872]
 ; u = u & q
 %line 1240+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1212]
 %line 1242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1212]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1212]
 ; u = u & q
 %line 1243+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 196]
 %line 1245+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 196]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 196]
 ; u = mem32[p0 + 196]
 %line 1246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 196]
-; u = u & q
-%line 1247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 536]
-%line 1249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 536]
-; u = u & q
-%line 1250+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 876]
-%line 1252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 876]
-; u = u & q
-%line 1253+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1216]
-%line 1255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1216]
-; u = u & q
-%line 1256+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 196]
-%line 1258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 196]
 ; u = u & q
-%line 1259+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1260+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 536]
-%line 1261+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 536]
+%line 1249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 536]
 ; u = u & q
-%line 1262+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 876]
-%line 1264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1250+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 876]
+%line 1252+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 876]
 ; u = u & q
-%line 1265+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1253+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1254+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1216]
-%line 1267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1216]
+%line 1255+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1216]
 ; u = u & q
-%line 1268+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 1269+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 200]
-%line 1270+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 200]
-; u = mem32[p0 + 200]
-%line 1271+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 200]
-; u = u & q
-%line 1272+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1273+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 540]
-%line 1274+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 540]
-; u = u & q
-%line 1275+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 880]
-%line 1277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 880]
-; u = u & q
-%line 1278+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1220]
-%line 1280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1220]
-; u = u & q
-%line 1281+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 1256+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a3 = a3 ^ u
-%line 1282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 200]
-%line 1283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 200]
-; u = u & q
-%line 1284+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1285+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 540]
-%line 1286+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 540]
-; u = u & q
-%line 1287+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1257+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 196]
+%line 1258+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 880]
-%line 1289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 196]
+; u = u & q
+%line 1259+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1260+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 536]
+%line 1261+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 536]
+; u = u & q
+%line 1262+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1263+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 876]
+%line 1264+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 876]
+; u = u & q
+%line 1265+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1266+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1216]
+%line 1267+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1216]
+; u = u & q
+%line 1268+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 1269+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 200]
+%line 1270+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 200]
+; u = mem32[p0 + 200]
+%line 1271+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 200]
+; u = u & q
+%line 1272+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1273+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 540]
+%line 1274+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 540]
+; u = u & q
+%line 1275+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1276+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 880]
+%line 1277+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 880]
 ; u = u & q
-%line 1290+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1220]
-%line 1292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1278+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1279+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1220]
+%line 1280+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1220]
 ; u = u & q
+%line 1281+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1282+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 200]
+%line 1283+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 200]
+; u = u & q
+%line 1284+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1285+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 540]
+%line 1286+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 540]
+; u = u & q
+%line 1287+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1288+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 880]
+%line 1289+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 880]
+; u = u & q
+%line 1290+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1291+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 1220]
+%line 1292+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1220]
+; u = u & q
 %line 1293+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1294+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 204]
 %line 1295+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 204]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 204]
 ; u = mem32[p0 + 204]
 %line 1296+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 204]
-; u = u & q
-%line 1297+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1298+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 544]
-%line 1299+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 544]
-; u = u & q
-%line 1300+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 884]
-%line 1302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 884]
-; u = u & q
-%line 1303+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1224]
-%line 1305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1224]
-; u = u & q
-%line 1306+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 204]
-%line 1308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 204]
 ; u = u & q
+%line 1297+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1298+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 544]
+%line 1299+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 544]
+; u = u & q
+%line 1300+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1301+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 884]
+%line 1302+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 884]
+; u = u & q
+%line 1303+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1304+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1224]
+%line 1305+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1224]
+; u = u & q
+%line 1306+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1307+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 204]
+%line 1308+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 204]
+; u = u & q
 %line 1309+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1310+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 544]
 %line 1311+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 544]
+	mov eax, [ecx + 544]
 ; u = u & q
 %line 1312+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1313+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 884]
 %line 1314+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 884]
+	mov eax, [ecx + 884]
 ; u = u & q
 %line 1315+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1316+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 380], ebp
 ; u = mem32[p1 + 1224]
 %line 1317+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1224]
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1224]
 ; u = u & q
 %line 1318+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1319+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 208]
 %line 1320+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 208]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 208]
 ; u = mem32[p0 + 208]
 %line 1321+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 208]
-; u = u & q
-%line 1322+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1323+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 548]
-%line 1324+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 548]
-; u = u & q
-%line 1325+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 888]
-%line 1327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 888]
-; u = u & q
-%line 1328+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1228]
-%line 1330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1228]
-; u = u & q
-%line 1331+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 208]
-%line 1333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 208]
 ; u = u & q
+%line 1322+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1323+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 548]
+%line 1324+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 548]
+; u = u & q
+%line 1325+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1326+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 888]
+%line 1327+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
+	mov eax, [edx + 888]
+; u = u & q
+%line 1328+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1329+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
+	xor ebp, eax
+; u = mem32[p0 + 1228]
+%line 1330+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
+	mov eax, [edx + 1228]
+; u = u & q
+%line 1331+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1332+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 208]
+%line 1333+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 208]
+; u = u & q
 %line 1334+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1335+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 548]
 %line 1336+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 548]
+	mov eax, [ecx + 548]
 ; u = u & q
 %line 1337+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1338+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 888]
 %line 1339+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 888]
+	mov [esp + 364], edi
+	mov eax, [ecx + 888]
 ; u = u & q
 %line 1340+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1341+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov edi, [esp + 368]
+	xor edi, eax
 ; u = mem32[p1 + 1228]
 %line 1342+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1228]
+	mov [esp + 368], edi
+	mov eax, [ecx + 1228]
 ; u = u & q
 %line 1343+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1344+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 212]
 %line 1345+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 212]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 212]
 ; u = mem32[p0 + 212]
 %line 1346+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 212]
+	mov eax, [edx + 212]
 ; u = u & q
 %line 1347+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1348+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 552]
 %line 1349+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 552]
+	mov [esp + 344], edi
+	mov eax, [edx + 552]
 ; u = u & q
 %line 1350+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 1351+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 892]
 %line 1352+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 892]
+	mov [esp + 348], edi
+	mov eax, [edx + 892]
 ; u = u & q
 %line 1353+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 1354+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
+	mov edi, [esp + 352]
+	xor edi, eax
 ; u = mem32[p0 + 1232]
 %line 1355+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1232]
+	mov eax, [edx + 1232]
 ; u = u & q
 %line 1356+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 1357+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 352], ebp
 ; u = mem32[p1 + 212]
 %line 1358+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 212]
+	mov eax, [ecx + 212]
 ; u = u & q
 %line 1359+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1360+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 552]
 %line 1361+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 552]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 552]
 ; u = u & q
 %line 1362+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1363+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 892]
 %line 1364+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 892]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 892]
 ; u = u & q
 %line 1365+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1366+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1232]
 %line 1367+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1232]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1232]
 ; u = u & q
 %line 1368+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1369+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 216]
 %line 1370+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 216]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 216]
 ; u = mem32[p0 + 216]
 %line 1371+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 216]
-; u = u & q
-%line 1372+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1373+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 556]
-%line 1374+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 556]
-; u = u & q
-%line 1375+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 896]
-%line 1377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 896]
-; u = u & q
-%line 1378+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1236]
-%line 1380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1236]
-; u = u & q
-%line 1381+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 216]
-%line 1383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 216]
 ; u = u & q
-%line 1384+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1385+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1372+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1373+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 556]
-%line 1386+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 556]
+%line 1374+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 556]
 ; u = u & q
-%line 1387+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 896]
-%line 1389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1375+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1376+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 896]
+%line 1377+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 896]
 ; u = u & q
-%line 1390+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1236]
-%line 1392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1378+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1379+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1236]
+%line 1380+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1236]
 ; u = u & q
+%line 1381+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1382+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 216]
+%line 1383+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 216]
+; u = u & q
+%line 1384+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1385+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 556]
+%line 1386+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 556]
+; u = u & q
+%line 1387+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1388+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 896]
+%line 1389+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 896]
+; u = u & q
+%line 1390+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1391+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1236]
+%line 1392+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1236]
+; u = u & q
 %line 1393+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1394+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 220]
 %line 1395+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 220]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebp, [eax + 220]
 ; u = mem32[p0 + 220]
 %line 1396+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 220]
-; u = u & q
-%line 1397+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1398+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 560]
-%line 1399+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 560]
-; u = u & q
-%line 1400+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 900]
-%line 1402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 900]
-; u = u & q
-%line 1403+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1240]
-%line 1405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1240]
-; u = u & q
-%line 1406+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 220]
-%line 1408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 220]
 ; u = u & q
-%line 1409+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1410+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 560]
-%line 1411+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1397+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 1398+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 560]
+%line 1399+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 560]
 ; u = u & q
-%line 1412+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 900]
-%line 1414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1400+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 1401+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 900]
+%line 1402+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 900]
 ; u = u & q
-%line 1415+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1240]
-%line 1417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1403+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 1404+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1240]
+%line 1405+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1240]
 ; u = u & q
+%line 1406+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 1407+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 220]
+%line 1408+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 220]
+; u = u & q
+%line 1409+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 1410+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 560]
+%line 1411+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 560]
+; u = u & q
+%line 1412+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 1413+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 900]
+%line 1414+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 900]
+; u = u & q
+%line 1415+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 1416+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1240]
+%line 1417+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1240]
+; u = u & q
 %line 1418+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 1419+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 224]
 %line 1420+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 224]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 224]
 ; u = mem32[p0 + 224]
 %line 1421+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 224]
-; u = u & q
-%line 1422+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1423+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 564]
-%line 1424+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 564]
-; u = u & q
-%line 1425+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 904]
-%line 1427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 904]
-; u = u & q
-%line 1428+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1244]
-%line 1430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1244]
-; u = u & q
-%line 1431+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 224]
-%line 1433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 224]
 ; u = u & q
+%line 1422+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 1423+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 564]
+%line 1424+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 564]
+; u = u & q
+%line 1425+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 1426+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 904]
+%line 1427+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 904]
+; u = u & q
+%line 1428+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 1429+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1244]
+%line 1430+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1244]
+; u = u & q
+%line 1431+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 1432+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 224]
+%line 1433+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 224]
+; u = u & q
 %line 1434+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a4 = a4 ^ u
 %line 1435+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 564]
 %line 1436+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 564]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 564]
 ; u = u & q
 %line 1437+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a5 = a5 ^ u
 %line 1438+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 904]
 %line 1439+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 904]
+	mov eax, [ecx + 904]
 ; u = u & q
 %line 1440+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a6 = a6 ^ u
 %line 1441+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	xor edi, eax
 ; u = mem32[p1 + 1244]
 %line 1442+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1244]
+	mov eax, [ecx + 1244]
 ; u = u & q
 %line 1443+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 1444+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 228]
 %line 1445+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 228]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 228]
 ; u = mem32[p0 + 228]
 %line 1446+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 228]
-; u = u & q
-%line 1447+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1448+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 568]
-%line 1449+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 568]
-; u = u & q
-%line 1450+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 908]
-%line 1452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 908]
-; u = u & q
-%line 1453+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1248]
-%line 1455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1248]
-; u = u & q
-%line 1456+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 228]
-%line 1458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 228]
 ; u = u & q
-%line 1459+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1460+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 568]
-%line 1461+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1447+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 1448+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 568]
+%line 1449+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 568]
 ; u = u & q
-%line 1462+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 908]
-%line 1464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1450+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 1451+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 908]
+%line 1452+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 908]
 ; u = u & q
-%line 1465+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1248]
-%line 1467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1453+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 1454+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1248]
+%line 1455+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1248]
 ; u = u & q
+%line 1456+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 1457+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 228]
+%line 1458+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 228]
+; u = u & q
+%line 1459+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 1460+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 568]
+%line 1461+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 568]
+; u = u & q
+%line 1462+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 1463+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 908]
+%line 1464+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 908]
+; u = u & q
+%line 1465+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 1466+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1248]
+%line 1467+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1248]
+; u = u & q
 %line 1468+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 1469+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 232]
 %line 1470+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 232]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 232]
 ; u = mem32[p0 + 232]
 %line 1471+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 232]
-; u = u & q
-%line 1472+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1473+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 572]
-%line 1474+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 572]
-; u = u & q
-%line 1475+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 912]
-%line 1477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 912]
-; u = u & q
-%line 1478+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1252]
-%line 1480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1252]
-; u = u & q
-%line 1481+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 232]
-%line 1483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 232]
 ; u = u & q
-%line 1484+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1485+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 572]
-%line 1486+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 572]
-; u = u & q
-%line 1487+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1488+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 912]
-%line 1489+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 912]
-; u = u & q
-%line 1490+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1491+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1252]
-%line 1492+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1252]
-; u = u & q
-%line 1493+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 1494+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 236]
-%line 1495+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 236]
-; u = mem32[p0 + 236]
-%line 1496+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 236]
-; u = u & q
-%line 1497+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 1472+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
 ; a0 = a0 ^ u
-%line 1498+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 576]
-%line 1499+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 576]
-; u = u & q
-%line 1500+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1473+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 344]
 	xor ebp, eax
+; u = mem32[p0 + 572]
+%line 1474+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 344], ebp
-; u = mem32[p0 + 916]
-%line 1502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 916]
+	mov eax, [edx + 572]
 ; u = u & q
-%line 1503+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1475+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1476+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 912]
+%line 1477+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1256]
-%line 1505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1256]
+	mov eax, [edx + 912]
 ; u = u & q
-%line 1506+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1478+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1479+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1252]
+%line 1480+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 236]
-%line 1508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 236]
+	mov eax, [edx + 1252]
 ; u = u & q
-%line 1509+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1510+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 576]
-%line 1511+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 576]
-; u = u & q
-%line 1512+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1481+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1482+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 916]
-%line 1514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p1 + 232]
+%line 1483+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 232]
+; u = u & q
+%line 1484+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1485+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 572]
+%line 1486+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 572]
+; u = u & q
+%line 1487+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1488+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 912]
+%line 1489+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebx
+	mov eax, [ecx + 912]
+; u = u & q
+%line 1490+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1491+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 368]
+	xor ebx, eax
+; u = mem32[p1 + 1252]
+%line 1492+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1252]
+; u = u & q
+%line 1493+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a7 = a7 ^ u
+%line 1494+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 372]
+	xor edi, eax
+; q = mem32[eb + 236]
+%line 1495+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 236]
+; u = mem32[p0 + 236]
+%line 1496+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 236]
+; u = u & q
+%line 1497+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 1498+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 576]
+%line 1499+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 576]
+; u = u & q
+%line 1500+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1501+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 916]
+%line 1502+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 916]
 ; u = u & q
-%line 1515+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1256]
-%line 1517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1503+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1504+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1256]
+%line 1505+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1256]
 ; u = u & q
+%line 1506+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1507+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 236]
+%line 1508+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 236]
+; u = u & q
+%line 1509+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1510+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 576]
+%line 1511+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 576]
+; u = u & q
+%line 1512+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1513+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 916]
+%line 1514+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 916]
+; u = u & q
+%line 1515+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1516+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1256]
+%line 1517+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1256]
+; u = u & q
 %line 1518+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 1519+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 240]
 %line 1520+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 240]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 240]
 ; u = mem32[p0 + 240]
 %line 1521+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 240]
+	mov eax, [edx + 240]
 ; u = u & q
 %line 1522+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1523+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 580]
 %line 1524+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 580]
-; u = u & q
-%line 1525+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 920]
-%line 1527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 920]
-; u = u & q
-%line 1528+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1260]
-%line 1530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1260]
-; u = u & q
-%line 1531+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 240]
-%line 1533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 240]
-; u = u & q
-%line 1534+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1535+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 580]
-%line 1536+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 580]
 ; u = u & q
-%line 1537+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 920]
-%line 1539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1525+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1526+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 920]
+%line 1527+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 920]
 ; u = u & q
-%line 1540+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1260]
-%line 1542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1528+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1529+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1260]
+%line 1530+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1260]
 ; u = u & q
+%line 1531+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1532+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 240]
+%line 1533+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 240]
+; u = u & q
+%line 1534+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1535+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 580]
+%line 1536+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 580]
+; u = u & q
+%line 1537+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1538+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 920]
+%line 1539+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 920]
+; u = u & q
+%line 1540+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1541+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1260]
+%line 1542+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1260]
+; u = u & q
 %line 1543+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1544+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 244]
 %line 1545+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 244]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 244]
 ; u = mem32[p0 + 244]
 %line 1546+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 244]
-; u = u & q
-%line 1547+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1548+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 584]
-%line 1549+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 584]
-; u = u & q
-%line 1550+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 924]
-%line 1552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 924]
-; u = u & q
-%line 1553+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1264]
-%line 1555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1264]
-; u = u & q
-%line 1556+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 244]
-%line 1558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 244]
 ; u = u & q
+%line 1547+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1548+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 584]
+%line 1549+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 584]
+; u = u & q
+%line 1550+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1551+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 924]
+%line 1552+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 924]
+; u = u & q
+%line 1553+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1554+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1264]
+%line 1555+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1264]
+; u = u & q
+%line 1556+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1557+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 244]
+%line 1558+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 244]
+; u = u & q
 %line 1559+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1560+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 584]
 %line 1561+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 584]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 584]
 ; u = u & q
 %line 1562+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1563+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 924]
 %line 1564+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 924]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 924]
 ; u = u & q
 %line 1565+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1566+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1264]
 %line 1567+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1264]
+	mov eax, [ecx + 1264]
 ; u = u & q
 %line 1568+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1569+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 248]
 %line 1570+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 248]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 248]
 ; u = mem32[p0 + 248]
 %line 1571+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 248]
-; u = u & q
-%line 1572+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1573+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 588]
-%line 1574+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 588]
-; u = u & q
-%line 1575+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 928]
-%line 1577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 928]
-; u = u & q
-%line 1578+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1268]
-%line 1580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1268]
-; u = u & q
-%line 1581+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 248]
-%line 1583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 248]
 ; u = u & q
-%line 1584+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1585+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 588]
-%line 1586+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1572+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1573+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 588]
+%line 1574+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 588]
 ; u = u & q
-%line 1587+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 928]
-%line 1589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1575+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1576+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 928]
+%line 1577+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 928]
 ; u = u & q
-%line 1590+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1268]
-%line 1592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1578+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1579+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1268]
+%line 1580+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1268]
 ; u = u & q
+%line 1581+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1582+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 248]
+%line 1583+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 248]
+; u = u & q
+%line 1584+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1585+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 588]
+%line 1586+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 588]
+; u = u & q
+%line 1587+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1588+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 928]
+%line 1589+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 928]
+; u = u & q
+%line 1590+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1591+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1268]
+%line 1592+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1268]
+; u = u & q
 %line 1593+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1594+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 252]
 %line 1595+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 252]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 252]
 ; u = mem32[p0 + 252]
 %line 1596+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 252]
-; u = u & q
-%line 1597+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1598+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 592]
-%line 1599+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 592]
-; u = u & q
-%line 1600+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 932]
-%line 1602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 932]
-; u = u & q
-%line 1603+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1272]
-%line 1605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1272]
-; u = u & q
-%line 1606+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 252]
-%line 1608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 252]
 ; u = u & q
-%line 1609+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1610+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 592]
-%line 1611+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1597+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1598+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p0 + 592]
+%line 1599+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 592]
 ; u = u & q
-%line 1612+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 932]
-%line 1614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 932]
-; u = u & q
-%line 1615+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1272]
-%line 1617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1272]
-; u = u & q
-%line 1618+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 1619+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 256]
-%line 1620+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 256]
-; u = mem32[p0 + 256]
-%line 1621+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 256]
-; u = u & q
-%line 1622+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1623+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 596]
-%line 1624+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 596]
-; u = u & q
-%line 1625+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 1600+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a1 = a1 ^ u
-%line 1626+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 936]
-%line 1627+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 936]
-; u = u & q
-%line 1628+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1629+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1601+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 348]
 	xor ebp, eax
+; u = mem32[p0 + 932]
+%line 1602+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 348], ebp
-; u = mem32[p0 + 1276]
-%line 1630+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1276]
+	mov eax, [edx + 932]
 ; u = u & q
-%line 1631+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1632+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1603+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1604+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 352]
 	xor ebp, eax
+; u = mem32[p0 + 1272]
+%line 1605+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 352], ebp
-; u = mem32[p1 + 256]
-%line 1633+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 256]
+	mov eax, [edx + 1272]
 ; u = u & q
-%line 1634+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1635+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 596]
-%line 1636+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 596]
-; u = u & q
-%line 1637+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1638+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1606+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1607+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 252]
+%line 1608+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 936]
-%line 1639+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 252]
+; u = u & q
+%line 1609+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1610+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 592]
+%line 1611+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 592]
+; u = u & q
+%line 1612+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1613+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 932]
+%line 1614+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 932]
+; u = u & q
+%line 1615+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1616+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1272]
+%line 1617+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1272]
+; u = u & q
+%line 1618+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 1619+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 256]
+%line 1620+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 256]
+; u = mem32[p0 + 256]
+%line 1621+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 256]
+; u = u & q
+%line 1622+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1623+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
+	xor ebx, eax
+; u = mem32[p0 + 596]
+%line 1624+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 596]
+; u = u & q
+%line 1625+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1626+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 936]
+%line 1627+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 936]
 ; u = u & q
-%line 1640+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1641+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1276]
-%line 1642+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1628+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1629+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1276]
+%line 1630+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1276]
 ; u = u & q
+%line 1631+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1632+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 256]
+%line 1633+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 256]
+; u = u & q
+%line 1634+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1635+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 596]
+%line 1636+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 596]
+; u = u & q
+%line 1637+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1638+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 936]
+%line 1639+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 936]
+; u = u & q
+%line 1640+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1641+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1276]
+%line 1642+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1276]
+; u = u & q
 %line 1643+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1644+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 260]
 %line 1645+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 260]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 260]
 ; u = mem32[p0 + 260]
 %line 1646+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 260]
+	mov eax, [edx + 260]
 ; u = u & q
 %line 1647+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1648+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 600]
 %line 1649+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 600]
-; u = u & q
-%line 1650+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 940]
-%line 1652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 940]
-; u = u & q
-%line 1653+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1280]
-%line 1655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1280]
-; u = u & q
-%line 1656+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 260]
-%line 1658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 260]
-; u = u & q
-%line 1659+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1660+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 600]
-%line 1661+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], edi
 	mov eax, [edx + 600]
 ; u = u & q
-%line 1662+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 940]
-%line 1664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1650+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1651+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 348]
+	xor edi, eax
+; u = mem32[p0 + 940]
+%line 1652+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 940]
 ; u = u & q
-%line 1665+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1280]
-%line 1667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1653+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1654+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1280]
+%line 1655+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1280]
 ; u = u & q
+%line 1656+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1657+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 260]
+%line 1658+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 260]
+; u = u & q
+%line 1659+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1660+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 600]
+%line 1661+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 600]
+; u = u & q
+%line 1662+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1663+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 940]
+%line 1664+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 940]
+; u = u & q
+%line 1665+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1666+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1280]
+%line 1667+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1280]
+; u = u & q
 %line 1668+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1669+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 264]
 %line 1670+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 264]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 264]
 ; u = mem32[p0 + 264]
 %line 1671+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 264]
-; u = u & q
-%line 1672+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1673+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 604]
-%line 1674+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 604]
-; u = u & q
-%line 1675+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 944]
-%line 1677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 944]
-; u = u & q
-%line 1678+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1284]
-%line 1680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1284]
-; u = u & q
-%line 1681+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 264]
-%line 1683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 264]
 ; u = u & q
+%line 1672+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1673+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 604]
+%line 1674+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 604]
+; u = u & q
+%line 1675+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1676+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 944]
+%line 1677+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 944]
+; u = u & q
+%line 1678+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1679+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1284]
+%line 1680+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 1284]
+; u = u & q
+%line 1681+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1682+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 264]
+%line 1683+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 264]
+; u = u & q
 %line 1684+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1685+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 604]
 %line 1686+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 604]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 604]
 ; u = u & q
 %line 1687+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1688+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 944]
 %line 1689+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 944]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 944]
 ; u = u & q
 %line 1690+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1691+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1284]
 %line 1692+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1284]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1284]
 ; u = u & q
 %line 1693+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1694+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 268]
 %line 1695+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 268]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebx, [eax + 268]
 ; u = mem32[p0 + 268]
 %line 1696+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 268]
-; u = u & q
-%line 1697+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1698+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 608]
-%line 1699+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 608]
-; u = u & q
-%line 1700+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 948]
-%line 1702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 948]
-; u = u & q
-%line 1703+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1288]
-%line 1705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1288]
-; u = u & q
-%line 1706+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 268]
-%line 1708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 268]
 ; u = u & q
-%line 1709+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1710+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 608]
-%line 1711+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1697+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1698+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 608]
+%line 1699+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 608]
 ; u = u & q
-%line 1712+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1713+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1700+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1701+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 948]
-%line 1714+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 948]
+%line 1702+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 948]
 ; u = u & q
-%line 1715+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1716+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1288]
-%line 1717+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1703+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1704+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1288]
+%line 1705+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1288]
 ; u = u & q
+%line 1706+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1707+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 268]
+%line 1708+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 268]
+; u = u & q
+%line 1709+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1710+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 608]
+%line 1711+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 608]
+; u = u & q
+%line 1712+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1713+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 948]
+%line 1714+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 948]
+; u = u & q
+%line 1715+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1716+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1288]
+%line 1717+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1288]
+; u = u & q
 %line 1718+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1719+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 272]
 %line 1720+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 272]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 272]
 ; u = mem32[p0 + 272]
 %line 1721+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 272]
-; u = u & q
-%line 1722+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1723+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 612]
-%line 1724+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 612]
-; u = u & q
-%line 1725+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 952]
-%line 1727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 952]
-; u = u & q
-%line 1728+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1292]
-%line 1730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1292]
-; u = u & q
-%line 1731+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 272]
-%line 1733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 272]
 ; u = u & q
-%line 1734+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1735+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 612]
-%line 1736+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1722+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1723+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 612]
+%line 1724+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 612]
 ; u = u & q
-%line 1737+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1738+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1725+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1726+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 952]
-%line 1739+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 952]
+%line 1727+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 952]
 ; u = u & q
-%line 1740+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1741+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1728+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1729+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1292]
-%line 1742+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1292]
+%line 1730+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1292]
 ; u = u & q
+%line 1731+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1732+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 272]
+%line 1733+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 272]
+; u = u & q
+%line 1734+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1735+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 612]
+%line 1736+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 612]
+; u = u & q
+%line 1737+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1738+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 952]
+%line 1739+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 952]
+; u = u & q
+%line 1740+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1741+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1292]
+%line 1742+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1292]
+; u = u & q
 %line 1743+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1744+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebx, [esp + 372]
+	xor ebx, eax
 ; q = mem32[eb + 276]
 %line 1745+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 276]
+	mov [esp + 372], ebx
+	mov eax, [esp + 384]
+	mov ebx, [eax + 276]
 ; u = mem32[p0 + 276]
 %line 1746+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 276]
-; u = u & q
-%line 1747+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1748+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 616]
-%line 1749+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 616]
-; u = u & q
-%line 1750+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1751+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 956]
-%line 1752+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 956]
-; u = u & q
-%line 1753+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1754+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1296]
-%line 1755+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1296]
-; u = u & q
-%line 1756+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1757+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 276]
-%line 1758+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 276]
 ; u = u & q
-%line 1759+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1760+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 616]
-%line 1761+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1747+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a0 = a0 ^ u
+%line 1748+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 616]
+%line 1749+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 616]
 ; u = u & q
-%line 1762+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1763+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 956]
-%line 1764+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1750+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a1 = a1 ^ u
+%line 1751+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 956]
+%line 1752+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 956]
 ; u = u & q
-%line 1765+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1766+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1296]
-%line 1767+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1753+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a2 = a2 ^ u
+%line 1754+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1296]
+%line 1755+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1296]
 ; u = u & q
+%line 1756+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a3 = a3 ^ u
+%line 1757+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 276]
+%line 1758+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 276]
+; u = u & q
+%line 1759+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a4 = a4 ^ u
+%line 1760+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 616]
+%line 1761+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 616]
+; u = u & q
+%line 1762+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a5 = a5 ^ u
+%line 1763+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 956]
+%line 1764+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 956]
+; u = u & q
+%line 1765+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebx
+; a6 = a6 ^ u
+%line 1766+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1296]
+%line 1767+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1296]
+; u = u & q
 %line 1768+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebx
 ; a7 = a7 ^ u
 %line 1769+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 280]
 %line 1770+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 280]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 280]
 ; u = mem32[p0 + 280]
 %line 1771+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 280]
-; u = u & q
-%line 1772+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1773+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 620]
-%line 1774+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 620]
-; u = u & q
-%line 1775+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 960]
-%line 1777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 960]
-; u = u & q
-%line 1778+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1300]
-%line 1780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1300]
-; u = u & q
-%line 1781+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 280]
-%line 1783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 280]
 ; u = u & q
-%line 1784+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1785+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1772+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 1773+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 620]
-%line 1786+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 620]
+%line 1774+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 620]
 ; u = u & q
-%line 1787+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 960]
-%line 1789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1775+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1776+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 960]
+%line 1777+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 960]
 ; u = u & q
-%line 1790+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1300]
-%line 1792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1778+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1779+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1300]
+%line 1780+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
 	mov eax, [edx + 1300]
 ; u = u & q
+%line 1781+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1782+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 280]
+%line 1783+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 280]
+; u = u & q
+%line 1784+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1785+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 620]
+%line 1786+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 620]
+; u = u & q
+%line 1787+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1788+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 960]
+%line 1789+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 960]
+; u = u & q
+%line 1790+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1791+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1300]
+%line 1792+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1300]
+; u = u & q
 %line 1793+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 1794+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 284]
 %line 1795+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 284]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 284]
 ; u = mem32[p0 + 284]
 %line 1796+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 284]
-; u = u & q
-%line 1797+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1798+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 624]
-%line 1799+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 624]
-; u = u & q
-%line 1800+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 964]
-%line 1802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 964]
-; u = u & q
-%line 1803+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1304]
-%line 1805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1304]
-; u = u & q
-%line 1806+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 284]
-%line 1808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 284]
 ; u = u & q
-%line 1809+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1810+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 624]
-%line 1811+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1797+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 1798+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 624]
+%line 1799+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 624]
 ; u = u & q
-%line 1812+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 1800+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 1801+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 964]
-%line 1814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 964]
+%line 1802+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 964]
 ; u = u & q
-%line 1815+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1803+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 1804+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1304]
-%line 1817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1304]
+%line 1805+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1304]
 ; u = u & q
+%line 1806+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 1807+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 284]
+%line 1808+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 284]
+; u = u & q
+%line 1809+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 1810+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 624]
+%line 1811+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 624]
+; u = u & q
+%line 1812+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 1813+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 964]
+%line 1814+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 964]
+; u = u & q
+%line 1815+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 1816+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1304]
+%line 1817+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1304]
+; u = u & q
 %line 1818+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 1819+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 288]
 %line 1820+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 288]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 288]
 ; u = mem32[p0 + 288]
 %line 1821+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 288]
+	mov eax, [edx + 288]
 ; u = u & q
 %line 1822+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1823+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 628]
 %line 1824+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 628]
+	mov [esp + 344], edi
+	mov eax, [edx + 628]
 ; u = u & q
 %line 1825+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 1826+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 968]
 %line 1827+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 968]
+	mov eax, [edx + 968]
 ; u = u & q
 %line 1828+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 1829+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 348], ebp
 ; u = mem32[p0 + 1308]
 %line 1830+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1308]
+	mov eax, [edx + 1308]
 ; u = u & q
 %line 1831+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 1832+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
+	xor ebx, eax
 ; u = mem32[p1 + 288]
 %line 1833+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 288]
+	mov [esp + 356], ebx
+	mov eax, [ecx + 288]
 ; u = u & q
 %line 1834+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1835+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 628]
 %line 1836+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 628]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 628]
 ; u = u & q
 %line 1837+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1838+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 968]
 %line 1839+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 968]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 968]
 ; u = u & q
 %line 1840+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1841+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1308]
 %line 1842+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1308]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1308]
 ; u = u & q
 %line 1843+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1844+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 292]
 %line 1845+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 292]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 292]
 ; u = mem32[p0 + 292]
 %line 1846+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 292]
-; u = u & q
-%line 1847+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1848+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 632]
-%line 1849+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 632]
-; u = u & q
-%line 1850+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 972]
-%line 1852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 972]
-; u = u & q
-%line 1853+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1312]
-%line 1855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1312]
-; u = u & q
-%line 1856+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 292]
-%line 1858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 292]
 ; u = u & q
-%line 1859+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1860+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1847+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1848+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 632]
-%line 1861+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 632]
+%line 1849+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 632]
 ; u = u & q
-%line 1862+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 972]
-%line 1864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1850+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1851+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 972]
+%line 1852+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 972]
 ; u = u & q
-%line 1865+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 1853+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1854+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1312]
-%line 1867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1312]
+%line 1855+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1312]
 ; u = u & q
-%line 1868+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a7 = a7 ^ u
-%line 1869+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
-; q = mem32[eb + 296]
-%line 1870+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 296]
-; u = mem32[p0 + 296]
-%line 1871+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 296]
-; u = u & q
-%line 1872+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1873+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 636]
-%line 1874+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 636]
-; u = u & q
-%line 1875+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 976]
-%line 1877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 976]
-; u = u & q
-%line 1878+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1316]
-%line 1880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1316]
-; u = u & q
-%line 1881+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+%line 1856+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
 ; a3 = a3 ^ u
-%line 1882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 296]
-%line 1883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 296]
-; u = u & q
-%line 1884+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1885+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 636]
-%line 1886+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 636]
-; u = u & q
-%line 1887+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1857+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ebp, [esp + 356]
 	xor ebp, eax
+; u = mem32[p1 + 292]
+%line 1858+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov [esp + 356], ebp
-; u = mem32[p1 + 976]
-%line 1889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 292]
+; u = u & q
+%line 1859+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1860+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 632]
+%line 1861+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 632]
+; u = u & q
+%line 1862+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1863+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 972]
+%line 1864+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 972]
+; u = u & q
+%line 1865+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1866+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1312]
+%line 1867+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1312]
+; u = u & q
+%line 1868+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a7 = a7 ^ u
+%line 1869+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 372]
+	xor esi, eax
+; q = mem32[eb + 296]
+%line 1870+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 296]
+; u = mem32[p0 + 296]
+%line 1871+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 296]
+; u = u & q
+%line 1872+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1873+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 636]
+%line 1874+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 636]
+; u = u & q
+%line 1875+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1876+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 976]
+%line 1877+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edi
 	mov eax, [edx + 976]
 ; u = u & q
-%line 1890+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1316]
-%line 1892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1878+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1879+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 352]
+	xor edi, eax
+; u = mem32[p0 + 1316]
+%line 1880+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1316]
 ; u = u & q
+%line 1881+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1882+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 296]
+%line 1883+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 296]
+; u = u & q
+%line 1884+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1885+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 636]
+%line 1886+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 636]
+; u = u & q
+%line 1887+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1888+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 976]
+%line 1889+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 976]
+; u = u & q
+%line 1890+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1891+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 1316]
+%line 1892+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1316]
+; u = u & q
 %line 1893+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1894+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 300]
 %line 1895+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 300]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 300]
 ; u = mem32[p0 + 300]
 %line 1896+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 300]
-; u = u & q
-%line 1897+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1898+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 640]
-%line 1899+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 640]
-; u = u & q
-%line 1900+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 980]
-%line 1902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 980]
-; u = u & q
-%line 1903+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1320]
-%line 1905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1320]
-; u = u & q
-%line 1906+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 300]
-%line 1908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 300]
 ; u = u & q
+%line 1897+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1898+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 640]
+%line 1899+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
+	mov eax, [edx + 640]
+; u = u & q
+%line 1900+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1901+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 980]
+%line 1902+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 980]
+; u = u & q
+%line 1903+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1904+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1320]
+%line 1905+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1320]
+; u = u & q
+%line 1906+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1907+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 300]
+%line 1908+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 300]
+; u = u & q
 %line 1909+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1910+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 640]
 %line 1911+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 640]
+	mov eax, [ecx + 640]
 ; u = u & q
 %line 1912+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1913+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 980]
 %line 1914+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 980]
+	mov eax, [ecx + 980]
 ; u = u & q
 %line 1915+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1916+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
 	xor ebp, eax
-	mov [esp + 380], ebp
 ; u = mem32[p1 + 1320]
 %line 1917+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1320]
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1320]
 ; u = u & q
 %line 1918+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1919+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 304]
 %line 1920+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 304]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 304]
 ; u = mem32[p0 + 304]
 %line 1921+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 304]
-; u = u & q
-%line 1922+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1923+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 644]
-%line 1924+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 644]
-; u = u & q
-%line 1925+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 984]
-%line 1927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 984]
-; u = u & q
-%line 1928+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1324]
-%line 1930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1324]
-; u = u & q
-%line 1931+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 304]
-%line 1933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 304]
 ; u = u & q
+%line 1922+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1923+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 644]
+%line 1924+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
+	mov eax, [edx + 644]
+; u = u & q
+%line 1925+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1926+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
+	xor ebp, eax
+; u = mem32[p0 + 984]
+%line 1927+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
+	mov eax, [edx + 984]
+; u = u & q
+%line 1928+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1929+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
+	xor ebp, eax
+; u = mem32[p0 + 1324]
+%line 1930+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
+	mov eax, [edx + 1324]
+; u = u & q
+%line 1931+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1932+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 304]
+%line 1933+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 304]
+; u = u & q
 %line 1934+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1935+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 644]
 %line 1936+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 644]
+	mov eax, [ecx + 644]
 ; u = u & q
 %line 1937+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1938+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	xor edi, eax
 ; u = mem32[p1 + 984]
 %line 1939+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 984]
+	mov [esp + 364], edi
+	mov eax, [ecx + 984]
 ; u = u & q
 %line 1940+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1941+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov edi, [esp + 368]
+	xor edi, eax
 ; u = mem32[p1 + 1324]
 %line 1942+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1324]
+	mov [esp + 368], edi
+	mov eax, [ecx + 1324]
 ; u = u & q
 %line 1943+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1944+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 308]
 %line 1945+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 308]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 308]
 ; u = mem32[p0 + 308]
 %line 1946+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 308]
+	mov eax, [edx + 308]
 ; u = u & q
 %line 1947+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 1948+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	xor edi, eax
 ; u = mem32[p0 + 648]
 %line 1949+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 648]
+	mov [esp + 344], edi
+	mov eax, [edx + 648]
 ; u = u & q
 %line 1950+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 1951+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
+	mov edi, [esp + 348]
+	xor edi, eax
 ; u = mem32[p0 + 988]
 %line 1952+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 988]
+	mov [esp + 348], edi
+	mov eax, [edx + 988]
 ; u = u & q
 %line 1953+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 1954+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
+	mov edi, [esp + 352]
+	xor edi, eax
 ; u = mem32[p0 + 1328]
 %line 1955+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1328]
+	mov eax, [edx + 1328]
 ; u = u & q
 %line 1956+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a3 = a3 ^ u
 %line 1957+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 352], ebp
 ; u = mem32[p1 + 308]
 %line 1958+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 308]
+	mov eax, [ecx + 308]
 ; u = u & q
 %line 1959+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a4 = a4 ^ u
 %line 1960+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor ebx, eax
 ; u = mem32[p1 + 648]
 %line 1961+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 648]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 648]
 ; u = u & q
 %line 1962+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a5 = a5 ^ u
 %line 1963+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 988]
 %line 1964+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 988]
+	mov [esp + 364], ebx
+	mov eax, [ecx + 988]
 ; u = u & q
 %line 1965+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a6 = a6 ^ u
 %line 1966+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	mov ebx, [esp + 368]
+	xor ebx, eax
 ; u = mem32[p1 + 1328]
 %line 1967+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1328]
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1328]
 ; u = u & q
 %line 1968+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1969+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 312]
 %line 1970+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 312]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov esi, [eax + 312]
 ; u = mem32[p0 + 312]
 %line 1971+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 312]
-; u = u & q
-%line 1972+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1973+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 652]
-%line 1974+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 652]
-; u = u & q
-%line 1975+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 1976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 992]
-%line 1977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 992]
-; u = u & q
-%line 1978+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 1979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1332]
-%line 1980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1332]
-; u = u & q
-%line 1981+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 1982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 312]
-%line 1983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 312]
 ; u = u & q
-%line 1984+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 1985+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1972+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a0 = a0 ^ u
+%line 1973+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 652]
-%line 1986+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 652]
+%line 1974+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 652]
 ; u = u & q
-%line 1987+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 1988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 992]
-%line 1989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1975+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a1 = a1 ^ u
+%line 1976+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 992]
+%line 1977+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 992]
 ; u = u & q
-%line 1990+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 1991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1332]
-%line 1992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1978+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a2 = a2 ^ u
+%line 1979+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1332]
+%line 1980+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1332]
 ; u = u & q
+%line 1981+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a3 = a3 ^ u
+%line 1982+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 312]
+%line 1983+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebp
+	mov eax, [ecx + 312]
+; u = u & q
+%line 1984+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a4 = a4 ^ u
+%line 1985+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 360]
+	xor ebp, eax
+; u = mem32[p1 + 652]
+%line 1986+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], ebp
+	mov eax, [ecx + 652]
+; u = u & q
+%line 1987+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a5 = a5 ^ u
+%line 1988+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 364]
+	xor ebp, eax
+; u = mem32[p1 + 992]
+%line 1989+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebp
+	mov eax, [ecx + 992]
+; u = u & q
+%line 1990+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, esi
+; a6 = a6 ^ u
+%line 1991+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 368]
+	xor ebp, eax
+; u = mem32[p1 + 1332]
+%line 1992+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebp
+	mov eax, [ecx + 1332]
+; u = u & q
 %line 1993+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a7 = a7 ^ u
 %line 1994+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 316]
 %line 1995+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 316]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov ebp, [eax + 316]
 ; u = mem32[p0 + 316]
 %line 1996+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 316]
-; u = u & q
-%line 1997+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 1998+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 656]
-%line 1999+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 656]
-; u = u & q
-%line 2000+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 996]
-%line 2002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 996]
-; u = u & q
-%line 2003+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1336]
-%line 2005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1336]
-; u = u & q
-%line 2006+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 316]
-%line 2008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 316]
 ; u = u & q
-%line 2009+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 2010+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 656]
-%line 2011+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 1997+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 1998+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 656]
+%line 1999+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 656]
 ; u = u & q
-%line 2012+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 2013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 996]
-%line 2014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2000+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 2001+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 996]
+%line 2002+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 996]
 ; u = u & q
-%line 2015+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 2016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1336]
-%line 2017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2003+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 2004+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p0 + 1336]
+%line 2005+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], edi
 	mov eax, [edx + 1336]
 ; u = u & q
+%line 2006+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 2007+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 356]
+	xor edi, eax
+; u = mem32[p1 + 316]
+%line 2008+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], edi
+	mov eax, [ecx + 316]
+; u = u & q
+%line 2009+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 2010+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 360]
+	xor edi, eax
+; u = mem32[p1 + 656]
+%line 2011+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edi
+	mov eax, [ecx + 656]
+; u = u & q
+%line 2012+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 2013+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 364]
+	xor edi, eax
+; u = mem32[p1 + 996]
+%line 2014+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edi
+	mov eax, [ecx + 996]
+; u = u & q
+%line 2015+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 2016+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 368]
+	xor edi, eax
+; u = mem32[p1 + 1336]
+%line 2017+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1336]
+; u = u & q
 %line 2018+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 2019+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 320]
 %line 2020+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 320]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 320]
 ; u = mem32[p0 + 320]
 %line 2021+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 320]
-; u = u & q
-%line 2022+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 2023+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 660]
-%line 2024+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 660]
-; u = u & q
-%line 2025+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 1000]
-%line 2027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1000]
-; u = u & q
-%line 2028+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1340]
-%line 2030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1340]
-; u = u & q
-%line 2031+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 320]
-%line 2033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 320]
 ; u = u & q
+%line 2022+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 2023+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 660]
+%line 2024+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [edx + 660]
+; u = u & q
+%line 2025+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 2026+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1000]
+%line 2027+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
+	mov eax, [edx + 1000]
+; u = u & q
+%line 2028+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 2029+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1340]
+%line 2030+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebx
+	mov eax, [edx + 1340]
+; u = u & q
+%line 2031+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 2032+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 356]
+	xor ebx, eax
+; u = mem32[p1 + 320]
+%line 2033+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], ebx
+	mov eax, [ecx + 320]
+; u = u & q
 %line 2034+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a4 = a4 ^ u
 %line 2035+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 360]
 	xor ebx, eax
 ; u = mem32[p1 + 660]
 %line 2036+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 660]
+	mov [esp + 360], ebx
+	mov eax, [ecx + 660]
 ; u = u & q
 %line 2037+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a5 = a5 ^ u
 %line 2038+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
+	mov ebx, [esp + 364]
+	xor ebx, eax
 ; u = mem32[p1 + 1000]
 %line 2039+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1000]
+	mov eax, [ecx + 1000]
 ; u = u & q
 %line 2040+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a6 = a6 ^ u
 %line 2041+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
+	xor edi, eax
 ; u = mem32[p1 + 1340]
 %line 2042+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [edx + 1340]
+	mov eax, [ecx + 1340]
 ; u = u & q
 %line 2043+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 2044+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov ebp, [esp + 372]
+	xor ebp, eax
 ; q = mem32[eb + 324]
 %line 2045+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 324]
+	mov [esp + 372], ebp
+	mov eax, [esp + 384]
+	mov ebp, [eax + 324]
 ; u = mem32[p0 + 324]
 %line 2046+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 324]
-; u = u & q
-%line 2047+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 2048+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 664]
-%line 2049+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 664]
-; u = u & q
-%line 2050+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 1004]
-%line 2052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1004]
-; u = u & q
-%line 2053+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1344]
-%line 2055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1344]
-; u = u & q
-%line 2056+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 324]
-%line 2058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 324]
 ; u = u & q
-%line 2059+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 2060+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 664]
-%line 2061+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2047+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a0 = a0 ^ u
+%line 2048+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p0 + 664]
+%line 2049+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 664]
 ; u = u & q
-%line 2062+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 2063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 1004]
-%line 2064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2050+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a1 = a1 ^ u
+%line 2051+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 1004]
+%line 2052+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], esi
 	mov eax, [edx + 1004]
 ; u = u & q
-%line 2065+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 2066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1344]
-%line 2067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2053+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a2 = a2 ^ u
+%line 2054+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 352]
+	xor esi, eax
+; u = mem32[p0 + 1344]
+%line 2055+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], esi
 	mov eax, [edx + 1344]
 ; u = u & q
+%line 2056+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a3 = a3 ^ u
+%line 2057+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 356]
+	xor esi, eax
+; u = mem32[p1 + 324]
+%line 2058+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 356], esi
+	mov eax, [ecx + 324]
+; u = u & q
+%line 2059+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a4 = a4 ^ u
+%line 2060+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 360]
+	xor esi, eax
+; u = mem32[p1 + 664]
+%line 2061+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 664]
+; u = u & q
+%line 2062+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a5 = a5 ^ u
+%line 2063+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1004]
+%line 2064+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1004]
+; u = u & q
+%line 2065+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, ebp
+; a6 = a6 ^ u
+%line 2066+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor edi, eax
+; u = mem32[p1 + 1344]
+%line 2067+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], edi
+	mov eax, [ecx + 1344]
+; u = u & q
 %line 2068+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, ebp
 ; a7 = a7 ^ u
 %line 2069+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 328]
 %line 2070+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 328]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 328]
 ; u = mem32[p0 + 328]
 %line 2071+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 328]
-; u = u & q
-%line 2072+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 2073+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 668]
-%line 2074+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 668]
-; u = u & q
-%line 2075+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 1008]
-%line 2077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1008]
-; u = u & q
-%line 2078+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1348]
-%line 2080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1348]
-; u = u & q
-%line 2081+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 328]
-%line 2083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 328]
 ; u = u & q
-%line 2084+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 2085+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 668]
-%line 2086+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2072+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 2073+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 344]
+	xor ebp, eax
+; u = mem32[p0 + 668]
+%line 2074+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebp
 	mov eax, [edx + 668]
 ; u = u & q
-%line 2087+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 2088+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
+%line 2075+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 2076+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 348]
 	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 1008]
-%line 2089+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1008]
+%line 2077+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebp
 	mov eax, [edx + 1008]
 ; u = u & q
-%line 2090+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 2091+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
+%line 2078+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 2079+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 352]
 	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1348]
-%line 2092+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 1348]
+%line 2080+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 352], ebp
 	mov eax, [edx + 1348]
 ; u = u & q
+%line 2081+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 2082+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebp, [esp + 356]
+	xor ebp, eax
+; u = mem32[p1 + 328]
+%line 2083+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 328]
+; u = u & q
+%line 2084+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 2085+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 668]
+%line 2086+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 668]
+; u = u & q
+%line 2087+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 2088+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p1 + 1008]
+%line 2089+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], ebx
+	mov eax, [ecx + 1008]
+; u = u & q
+%line 2090+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 2091+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 368]
+	xor ebx, eax
+; u = mem32[p1 + 1348]
+%line 2092+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], ebx
+	mov eax, [ecx + 1348]
+; u = u & q
 %line 2093+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 2094+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov edi, [esp + 372]
+	xor edi, eax
 ; q = mem32[eb + 332]
 %line 2095+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 332]
+	mov [esp + 372], edi
+	mov eax, [esp + 384]
+	mov edi, [eax + 332]
 ; u = mem32[p0 + 332]
 %line 2096+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 332]
-; u = u & q
-%line 2097+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 2098+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 672]
-%line 2099+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 672]
-; u = u & q
-%line 2100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 1012]
-%line 2102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1012]
-; u = u & q
-%line 2103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1352]
-%line 2105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1352]
-; u = u & q
-%line 2106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 332]
-%line 2108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 332]
 ; u = u & q
-%line 2109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 2110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2097+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 2098+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 344]
 	xor ebx, eax
-; u = mem32[p1 + 672]
-%line 2111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+; u = mem32[p0 + 672]
+%line 2099+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], ebx
 	mov eax, [edx + 672]
 ; u = u & q
-%line 2112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 2113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 1012]
-%line 2114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2100+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 2101+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 348]
+	xor ebx, eax
+; u = mem32[p0 + 1012]
+%line 2102+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], ebx
 	mov eax, [edx + 1012]
 ; u = u & q
-%line 2115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 2116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1352]
-%line 2117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2103+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 2104+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov ebx, [esp + 352]
+	xor ebx, eax
+; u = mem32[p0 + 1352]
+%line 2105+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1352]
 ; u = u & q
+%line 2106+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a3 = a3 ^ u
+%line 2107+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 332]
+%line 2108+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 332]
+; u = u & q
+%line 2109+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 2110+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor esi, eax
+; u = mem32[p1 + 672]
+%line 2111+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], esi
+	mov eax, [ecx + 672]
+; u = u & q
+%line 2112+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 2113+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 364]
+	xor esi, eax
+; u = mem32[p1 + 1012]
+%line 2114+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], esi
+	mov eax, [ecx + 1012]
+; u = u & q
+%line 2115+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 2116+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 368]
+	xor esi, eax
+; u = mem32[p1 + 1352]
+%line 2117+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 368], esi
+	mov eax, [ecx + 1352]
+; u = u & q
 %line 2118+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 2119+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
-	xor ecx, eax
-	mov [esp + 360], ecx
+	mov esi, [esp + 372]
+	xor esi, eax
 ; q = mem32[eb + 336]
 %line 2120+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 372]
-	mov ecx, [eax + 336]
+	mov [esp + 372], esi
+	mov eax, [esp + 384]
+	mov edi, [eax + 336]
 ; u = mem32[p0 + 336]
 %line 2121+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 336]
-; u = u & q
-%line 2122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a0 = a0 ^ u
-%line 2123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, eax
-; u = mem32[p0 + 676]
-%line 2124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 676]
-; u = u & q
-%line 2125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a1 = a1 ^ u
-%line 2126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
-	mov [esp + 344], ebp
-; u = mem32[p0 + 1016]
-%line 2127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1016]
-; u = u & q
-%line 2128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a2 = a2 ^ u
-%line 2129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
-	mov [esp + 348], ebp
-; u = mem32[p0 + 1356]
-%line 2130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esi + 1356]
-; u = u & q
-%line 2131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a3 = a3 ^ u
-%line 2132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 352]
-	xor ebp, eax
-	mov [esp + 352], ebp
-; u = mem32[p1 + 336]
-%line 2133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 336]
 ; u = u & q
-%line 2134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a4 = a4 ^ u
-%line 2135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
-; u = mem32[p1 + 676]
-%line 2136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2122+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a0 = a0 ^ u
+%line 2123+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 344]
+	xor esi, eax
+; u = mem32[p0 + 676]
+%line 2124+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 344], esi
 	mov eax, [edx + 676]
 ; u = u & q
-%line 2137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a5 = a5 ^ u
-%line 2138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
-	xor ebp, eax
-	mov [esp + 356], ebp
-; u = mem32[p1 + 1016]
-%line 2139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2125+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a1 = a1 ^ u
+%line 2126+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov esi, [esp + 348]
+	xor esi, eax
+; u = mem32[p0 + 1016]
+%line 2127+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1016]
 ; u = u & q
-%line 2140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
-; a6 = a6 ^ u
-%line 2141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
-	mov [esp + 380], ebp
-; u = mem32[p1 + 1356]
-%line 2142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+%line 2128+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a2 = a2 ^ u
+%line 2129+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebx, eax
+; u = mem32[p0 + 1356]
+%line 2130+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, [edx + 1356]
 ; u = u & q
+%line 2131+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 348], edx
+	and eax, edi
+; a3 = a3 ^ u
+%line 2132+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	xor ebp, eax
+; u = mem32[p1 + 336]
+%line 2133+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 336]
+; u = u & q
+%line 2134+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a4 = a4 ^ u
+%line 2135+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edx, [esp + 360]
+	xor edx, eax
+; u = mem32[p1 + 676]
+%line 2136+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 360], edx
+	mov eax, [ecx + 676]
+; u = u & q
+%line 2137+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a5 = a5 ^ u
+%line 2138+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edx, [esp + 364]
+	xor edx, eax
+; u = mem32[p1 + 1016]
+%line 2139+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 364], edx
+	mov eax, [ecx + 1016]
+; u = u & q
+%line 2140+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	and eax, edi
+; a6 = a6 ^ u
+%line 2141+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edx, [esp + 368]
+	xor edx, eax
+; u = mem32[p1 + 1356]
+%line 2142+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov eax, [ecx + 1356]
+; u = u & q
 %line 2143+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	mov [esp + 352], ecx
+	and eax, edi
 ; a7 = a7 ^ u
 %line 2144+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 360]
+	mov ecx, [esp + 372]
 	xor ecx, eax
-	mov [esp + 360], ecx
 ; m = 0xffff
 %line 2145+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov [esp + 372], ecx
 	mov ecx, 65535
 ; v = a0 >> 16
 %line 2146+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
+	mov edi, [esp + 344]
 	mov eax, edi
 	shr eax, 16
 ; a0 = a0 ^ v
@@ -7538,74 +7480,66 @@ align 32
 	and edi, ecx
 ; v = a1 << 16
 %line 2149+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 344]
+	mov eax, esi
 	shl eax, 16
 ; a1 = a1 ^ v
 %line 2150+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 344]
-	xor ebp, eax
+	xor esi, eax
 ; v = m << 16
 %line 2151+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
 	shl eax, 16
 ; a1 = a1 & v
 %line 2152+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, eax
+	and esi, eax
 ; a0 = a0 ^ a1
 %line 2153+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, ebp
+	xor edi, esi
 ; v = a2 >> 16
 %line 2154+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 348]
+	mov eax, ebx
 	shr eax, 16
 ; a2 = a2 ^ v
 %line 2155+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
+	xor ebx, eax
 ; a2 = a2 & m
 %line 2156+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, ecx
+	and ebx, ecx
 ; v = a3 << 16
 %line 2157+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 352]
+	mov eax, ebp
 	shl eax, 16
-	mov [esp + 344], eax
 ; a3 = a3 ^ v
 %line 2158+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 352]
-	xor eax, [esp + 344]
-	mov [esp + 352], eax
+	xor ebp, eax
 ; v = m << 16
 %line 2159+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
 	shl eax, 16
-	mov [esp + 344], eax
 ; a3 = a3 & v
 %line 2160+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 352]
-	and eax, [esp + 344]
-	mov [esp + 352], eax
+	and ebp, eax
 ; a2 = a2 ^ a3
 %line 2161+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebp, [esp + 352]
-	mov [esp + 348], ebp
+	xor ebx, ebp
 ; v = a4 >> 16
 %line 2162+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, ebx
+	mov esi, [esp + 360]
+	mov eax, esi
 	shr eax, 16
 ; a4 = a4 ^ v
 %line 2163+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
+	xor esi, eax
 ; a4 = a4 & m
 %line 2164+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebx, ecx
+	and esi, ecx
 ; v = a5 << 16
 %line 2165+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 356]
+	mov ebp, [esp + 364]
+	mov eax, ebp
 	shl eax, 16
 ; a5 = a5 ^ v
 %line 2166+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 356]
 	xor ebp, eax
 ; v = m << 16
 %line 2167+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
@@ -7616,37 +7550,34 @@ align 32
 	and ebp, eax
 ; a4 = a4 ^ a5
 %line 2169+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, ebp
+	xor esi, ebp
 ; v = a6 >> 16
 %line 2170+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 380]
+	mov eax, edx
 	shr eax, 16
 ; a6 = a6 ^ v
 %line 2171+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
+	xor edx, eax
 ; a6 = a6 & m
 %line 2172+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, ecx
+	and edx, ecx
 ; v = a7 << 16
 %line 2173+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 360]
+	mov ebp, [esp + 372]
+	mov eax, ebp
 	shl eax, 16
-	mov [esp + 344], eax
 ; a7 = a7 ^ v
 %line 2174+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 360]
-	xor eax, [esp + 344]
+	xor ebp, eax
 ; v = m << 16
 %line 2175+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	shl ecx, 16
 ; a7 = a7 & v
 %line 2176+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and eax, ecx
+	and ebp, ecx
 ; a6 = a6 ^ a7
 %line 2177+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebp, eax
-	mov [esp + 380], ebp
+	xor edx, ebp
 ; m = 0xff00ff
 %line 2178+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ecx, 16711935
@@ -7662,49 +7593,47 @@ align 32
 	and edi, ecx
 ; v = a2 << 8
 %line 2182+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 348]
+	mov eax, ebx
 	shl eax, 8
 ; a2 = a2 ^ v
 %line 2183+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 348]
-	xor ebp, eax
+	xor ebx, eax
 ; v = m << 8
 %line 2184+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, ecx
 	shl eax, 8
 ; a2 = a2 & v
 %line 2185+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, eax
+	and ebx, eax
 ; a0 = a0 ^ a2
 %line 2186+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, ebp
+	xor edi, ebx
 ; v = a4 >> 8
 %line 2187+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, ebx
+	mov eax, esi
 	shr eax, 8
 ; a4 = a4 ^ v
 %line 2188+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
+	xor esi, eax
 ; a4 = a4 & m
 %line 2189+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebx, ecx
+	and esi, ecx
 ; v = a6 << 8
 %line 2190+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 380]
+	mov eax, edx
 	shl eax, 8
 ; a6 = a6 ^ v
 %line 2191+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebp, [esp + 380]
-	xor ebp, eax
+	xor edx, eax
 ; v = m << 8
 %line 2192+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	shl ecx, 8
 ; a6 = a6 & v
 %line 2193+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebp, ecx
+	and edx, ecx
 ; a4 = a4 ^ a6
 %line 2194+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, ebp
+	xor esi, edx
 ; m = 0xf0f0f0f
 %line 2195+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov ecx, 252645135
@@ -7720,20 +7649,20 @@ align 32
 	and edi, ecx
 ; v = a4 << 4
 %line 2199+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, ebx
+	mov eax, esi
 	shl eax, 4
 ; a4 = a4 ^ v
 %line 2200+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor ebx, eax
+	xor esi, eax
 ; v = m << 4
 %line 2201+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	shl ecx, 4
 ; a4 = a4 & v
 %line 2202+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ebx, ecx
+	and esi, ecx
 ; a0 = a0 ^ a4
 %line 2203+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	xor edi, ebx
+	xor edi, esi
 ; v = a0 >> 2
 %line 2204+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, edi
@@ -7756,10 +7685,10 @@ align 32
 	mov ecx, edi
 ; m = 1
 %line 2210+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 1
+	mov edx, 1
 ; v = v & m
 %line 2211+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2212+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7769,10 +7698,10 @@ align 32
 	shr ecx, 15
 ; m = 2
 %line 2214+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 2
+	mov edx, 2
 ; v = v & m
 %line 2215+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2216+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7782,10 +7711,10 @@ align 32
 	shr ecx, 6
 ; m = 4
 %line 2218+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 4
+	mov edx, 4
 ; v = v & m
 %line 2219+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2220+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7795,10 +7724,10 @@ align 32
 	shr ecx, 21
 ; m = 8
 %line 2222+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 8
+	mov edx, 8
 ; v = v & m
 %line 2223+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2224+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7807,10 +7736,10 @@ align 32
 	mov ecx, edi
 ; m = 16
 %line 2226+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 16
+	mov edx, 16
 ; v = v & m
 %line 2227+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2228+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7820,10 +7749,10 @@ align 32
 	shr ecx, 15
 ; m = 32
 %line 2230+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 32
+	mov edx, 32
 ; v = v & m
 %line 2231+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2232+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7833,10 +7762,10 @@ align 32
 	shr ecx, 6
 ; m = 64
 %line 2234+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 64
+	mov edx, 64
 ; v = v & m
 %line 2235+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 2236+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
@@ -7854,36 +7783,33 @@ align 32
 	xor eax, edi
 ; v = mem8[e + 0]
 %line 2241+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 368]
-	movzx ecx, byte [ecx]
+	mov esi, [esp + 380]
+	movzx ecx, byte [esi]
 ; o = o ^ v
 %line 2242+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	xor eax, ecx
 ; mem8[s + 0] = o
 %line 2243+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ecx, [esp + 364]
-	mov byte [ecx], al
+	mov edi, [esp + 376]
+	mov byte [edi], al
 ; p0 = p0 + 2720
 %line 2244+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add esi, 2720
+	mov edx, [esp + 348]
+	add edx, 2720
 ; p1 = p1 + 2720
 %line 2245+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add edx, 2720
+	mov ecx, [esp + 352]
+	add ecx, 2720
 ; s = s + 1
 %line 2246+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, ecx
-	add eax, 1
-	mov [esp + 364], eax
+	add edi, 1
 ; e = e + 1
 %line 2247+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 368]
-	add eax, 1
-	mov [esp + 368], eax
+	add esi, 1
 ; i = i - 1
 %line 2248+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov eax, [esp + 376]
+	mov eax, [esp + 388]
 	sub eax, 1
-	mov [esp + 376], eax
 ; =? i - 0
 %line 2249+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	cmp eax, 0
@@ -7892,7 +7818,7 @@ align 32
 	jne .Lrows
 ; leave
 %line 2251+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add esp, 396
+	add esp, 412
 	pop ebp
 	pop edi
 	pop esi

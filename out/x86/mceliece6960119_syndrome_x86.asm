@@ -11,14 +11,14 @@ qhasm_kernel_mceliece6960119_syndrome_x86_syndrome:
 	push esi
 	push edi
 	push ebp
-	sub esp, 732
+	sub esp, 748
 ; input s pk e
 %line 9+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 752]
+	mov eax, [esp + 768]
 	mov [esp + 680], eax
-	mov eax, [esp + 756]
+	mov eax, [esp + 772]
 	mov esi, eax
-	mov edx, [esp + 760]
+	mov edx, [esp + 776]
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	lea edi, [esp + 0]
@@ -89,20418 +89,20290 @@ align 32
 	mov byte [edi + 3], al
 ; eb = &EB
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	lea ecx, [esp + 0]
+	lea ebx, [esp + 0]
 ; p0 = pk
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov eax, esi
-	mov esi, eax
+	mov ecx, eax
 ; p1 = pk + 2708
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	lea ebx, [eax + 2708]
+	lea eax, [eax + 2708]
 ; i = 193
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, 193
-	mov [esp + 684], edx
-	mov eax, [esp + 680]
-	mov [esp + 704], eax
-	mov edx, ebx
-	mov [esp + 708], ecx
-	mov [esp + 712], edi
+	mov esi, 193
+	mov edi, [esp + 680]
+	mov [esp + 720], ebx
 align 32
 .Lrows:
 ; q = mem32[eb + 0]
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax]
+	mov [esp + 724], esi
+	mov [esp + 712], edi
+	mov [esp + 716], edx
+	mov esi, [esp + 720]
+	mov edi, [esi]
 ; u = mem32[p0 + 0]
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi]
+	mov edx, [ecx]
 ; a0 = u & q
 %line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov edi, eax
+	and edx, edi
+	mov ebx, edx
 ; u = mem32[p0 + 677]
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 677]
+	mov edx, [ecx + 677]
 ; a1 = u & q
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 680], eax
+	and edx, edi
+	mov ebp, edx
 ; u = mem32[p0 + 1354]
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1354]
+	mov edx, [ecx + 1354]
 ; a2 = u & q
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 688], eax
+	and edx, edi
 ; u = mem32[p0 + 2031]
 %line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2031]
+	mov [esp + 688], edx
+	mov edx, [ecx + 2031]
 ; a3 = u & q
 %line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 692], eax
+	and edx, edi
 ; u = mem32[p1 + 0]
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx]
+	mov [esp + 692], edx
+	mov edx, [eax]
 ; a4 = u & q
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov ebx, eax
+	and edx, edi
 ; u = mem32[p1 + 677]
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 677]
+	mov [esp + 696], edx
+	mov edx, [eax + 677]
 ; a5 = u & q
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 696], eax
+	and edx, edi
 ; u = mem32[p1 + 1354]
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1354]
+	mov [esp + 700], edx
+	mov edx, [eax + 1354]
 ; a6 = u & q
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 716], eax
+	and edx, edi
 ; u = mem32[p1 + 2031]
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2031]
+	mov [esp + 704], edx
+	mov edx, [eax + 2031]
 ; a7 = u & q
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
-	mov [esp + 700], eax
+	and edx, edi
+	mov edi, edx
 ; q = mem32[eb + 4]
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 4]
+	mov esi, [esi + 4]
 ; u = mem32[p0 + 4]
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 4]
+	mov edx, [ecx + 4]
 ; u = u & q
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 681]
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 681]
+	mov edx, [ecx + 681]
 ; u = u & q
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1358]
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1358]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1358]
 ; u = u & q
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2035]
 %line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2035]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2035]
 ; u = u & q
 %line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 4]
 %line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 4]
+	mov [esp + 692], ebp
+	mov edx, [eax + 4]
 ; u = u & q
 %line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 681]
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 681]
+	mov [esp + 696], ebp
+	mov edx, [eax + 681]
 ; u = u & q
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1358]
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1358]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1358]
 ; u = u & q
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2035]
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2035]
+	mov edx, [eax + 2035]
 ; u = u & q
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	xor edi, edx
 ; q = mem32[eb + 8]
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 8]
+	mov edx, [esp + 720]
+	mov esi, [edx + 8]
 ; u = mem32[p0 + 8]
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 8]
+	mov edx, [ecx + 8]
 ; u = u & q
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 685]
 %line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 685]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 685]
 ; u = u & q
 %line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1362]
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1362]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1362]
 ; u = u & q
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2039]
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2039]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2039]
 ; u = u & q
 %line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 8]
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 8]
+	mov [esp + 692], ebx
+	mov edx, [eax + 8]
 ; u = u & q
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 685]
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 685]
+	mov [esp + 696], ebx
+	mov edx, [eax + 685]
 ; u = u & q
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1362]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1362]
+	mov edx, [eax + 1362]
 ; u = u & q
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2039]
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2039]
+	mov edx, [eax + 2039]
 ; u = u & q
 %line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	xor edi, edx
 ; q = mem32[eb + 12]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 12]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov esi, [edx + 12]
 ; u = mem32[p0 + 12]
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 12]
+	mov edx, [ecx + 12]
 ; u = u & q
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 689]
 %line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 689]
+	mov [esp + 680], edi
+	mov edx, [ecx + 689]
 ; u = u & q
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1366]
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1366]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1366]
 ; u = u & q
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2043]
 %line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2043]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2043]
 ; u = u & q
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 12]
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 12]
+	mov [esp + 692], edi
+	mov edx, [eax + 12]
 ; u = u & q
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 689]
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 689]
+	mov edx, [eax + 689]
 ; u = u & q
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1366]
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1366]
+	mov edx, [eax + 1366]
 ; u = u & q
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2043]
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2043]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2043]
 ; u = u & q
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 16]
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 16]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 16]
 ; u = mem32[p0 + 16]
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 16]
+	mov edx, [ecx + 16]
 ; u = u & q
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 693]
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 693]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 693]
 ; u = u & q
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1370]
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1370]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1370]
 ; u = u & q
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2047]
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2047]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2047]
 ; u = u & q
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 16]
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 16]
+	mov edx, [eax + 16]
 ; u = u & q
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, edx
 ; u = mem32[p1 + 693]
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 693]
+	mov edx, [eax + 693]
 ; u = u & q
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1370]
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1370]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1370]
 ; u = u & q
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2047]
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2047]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2047]
 ; u = u & q
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 20]
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 20]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 20]
 ; u = mem32[p0 + 20]
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 20]
+	mov edx, [ecx + 20]
 ; u = u & q
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 697]
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 697]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 697]
 ; u = u & q
 %line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1374]
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1374]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1374]
 ; u = u & q
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2051]
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2051]
+	mov edx, [ecx + 2051]
 ; u = u & q
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 20]
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 20]
+	mov edx, [eax + 20]
 ; u = u & q
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, edx
 ; u = mem32[p1 + 697]
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 697]
+	mov [esp + 696], edi
+	mov edx, [eax + 697]
 ; u = u & q
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1374]
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1374]
+	mov [esp + 700], edi
+	mov edx, [eax + 1374]
 ; u = u & q
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2051]
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2051]
+	mov [esp + 704], edi
+	mov edx, [eax + 2051]
 ; u = u & q
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 24]
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 24]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 24]
 ; u = mem32[p0 + 24]
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 24]
+	mov edx, [ecx + 24]
 ; u = u & q
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 701]
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 701]
+	mov [esp + 680], edi
+	mov edx, [ecx + 701]
 ; u = u & q
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1378]
 %line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1378]
+	mov edx, [ecx + 1378]
 ; u = u & q
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2055]
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2055]
+	mov edx, [ecx + 2055]
 ; u = u & q
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 24]
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 24]
+	mov [esp + 692], ebp
+	mov edx, [eax + 24]
 ; u = u & q
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 701]
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 701]
+	mov [esp + 696], ebp
+	mov edx, [eax + 701]
 ; u = u & q
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1378]
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1378]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1378]
 ; u = u & q
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2055]
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2055]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2055]
 ; u = u & q
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 28]
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 28]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 28]
 ; u = mem32[p0 + 28]
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 28]
+	mov edx, [ecx + 28]
 ; u = u & q
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 705]
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 705]
+	mov edx, [ecx + 705]
 ; u = u & q
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1382]
 %line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1382]
+	mov edx, [ecx + 1382]
 ; u = u & q
 %line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2059]
 %line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2059]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2059]
 ; u = u & q
 %line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 28]
 %line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 28]
+	mov [esp + 692], ebx
+	mov edx, [eax + 28]
 ; u = u & q
 %line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 705]
 %line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 705]
+	mov [esp + 696], ebx
+	mov edx, [eax + 705]
 ; u = u & q
 %line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1382]
 %line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1382]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1382]
 ; u = u & q
 %line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2059]
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2059]
+	mov edx, [eax + 2059]
 ; u = u & q
 %line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 32]
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 32]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 32]
 ; u = mem32[p0 + 32]
 %line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 32]
+	mov edx, [ecx + 32]
 ; u = u & q
 %line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 709]
 %line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 709]
+	mov edx, [ecx + 709]
 ; u = u & q
 %line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1386]
 %line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1386]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1386]
 ; u = u & q
 %line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2063]
 %line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2063]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2063]
 ; u = u & q
 %line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 32]
 %line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 32]
+	mov [esp + 692], edi
+	mov edx, [eax + 32]
 ; u = u & q
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 709]
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 709]
+	mov [esp + 696], edi
+	mov edx, [eax + 709]
 ; u = u & q
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1386]
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1386]
+	mov edx, [eax + 1386]
 ; u = u & q
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2063]
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2063]
+	mov edx, [eax + 2063]
 ; u = u & q
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 36]
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 36]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 36]
 ; u = mem32[p0 + 36]
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 36]
+	mov edx, [ecx + 36]
 ; u = u & q
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 713]
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 713]
+	mov [esp + 680], esi
+	mov edx, [ecx + 713]
 ; u = u & q
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1390]
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1390]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1390]
 ; u = u & q
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2067]
 %line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2067]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2067]
 ; u = u & q
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 36]
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 36]
+	mov [esp + 692], esi
+	mov edx, [eax + 36]
 ; u = u & q
 %line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 713]
 %line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 713]
+	mov edx, [eax + 713]
 ; u = u & q
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1390]
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1390]
+	mov edx, [eax + 1390]
 ; u = u & q
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2067]
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2067]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2067]
 ; u = u & q
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 40]
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 40]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 40]
 ; u = mem32[p0 + 40]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 40]
+	mov edx, [ecx + 40]
 ; u = u & q
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 717]
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 717]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 717]
 ; u = u & q
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1394]
 %line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1394]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1394]
 ; u = u & q
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2071]
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2071]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2071]
 ; u = u & q
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 40]
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 40]
+	mov edx, [eax + 40]
 ; u = u & q
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 717]
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 717]
+	mov edx, [eax + 717]
 ; u = u & q
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1394]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1394]
+	mov [esp + 700], edi
+	mov edx, [eax + 1394]
 ; u = u & q
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2071]
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2071]
+	mov [esp + 704], edi
+	mov edx, [eax + 2071]
 ; u = u & q
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 44]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 44]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 44]
 ; u = mem32[p0 + 44]
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 44]
+	mov edx, [ecx + 44]
 ; u = u & q
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 721]
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 721]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 721]
 ; u = u & q
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1398]
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1398]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1398]
 ; u = u & q
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2075]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2075]
+	mov edx, [ecx + 2075]
 ; u = u & q
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 44]
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 44]
+	mov edx, [eax + 44]
 ; u = u & q
 %line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 721]
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 721]
+	mov [esp + 696], esi
+	mov edx, [eax + 721]
 ; u = u & q
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1398]
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1398]
+	mov [esp + 700], esi
+	mov edx, [eax + 1398]
 ; u = u & q
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2075]
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2075]
+	mov [esp + 704], esi
+	mov edx, [eax + 2075]
 ; u = u & q
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 48]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 48]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 48]
 ; u = mem32[p0 + 48]
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 48]
+	mov edx, [ecx + 48]
 ; u = u & q
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 725]
 %line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 725]
+	mov [esp + 680], edi
+	mov edx, [ecx + 725]
 ; u = u & q
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1402]
 %line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1402]
+	mov edx, [ecx + 1402]
 ; u = u & q
 %line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2079]
 %line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2079]
+	mov edx, [ecx + 2079]
 ; u = u & q
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 48]
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 48]
+	mov [esp + 692], ebp
+	mov edx, [eax + 48]
 ; u = u & q
 %line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 725]
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 725]
+	mov [esp + 696], ebp
+	mov edx, [eax + 725]
 ; u = u & q
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1402]
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1402]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1402]
 ; u = u & q
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2079]
 %line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2079]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2079]
 ; u = u & q
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 52]
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 52]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 52]
 ; u = mem32[p0 + 52]
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 52]
+	mov edx, [ecx + 52]
 ; u = u & q
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 729]
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 729]
+	mov edx, [ecx + 729]
 ; u = u & q
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1406]
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1406]
+	mov edx, [ecx + 1406]
 ; u = u & q
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2083]
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2083]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2083]
 ; u = u & q
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 52]
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 52]
+	mov [esp + 692], ebx
+	mov edx, [eax + 52]
 ; u = u & q
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 729]
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 729]
+	mov [esp + 696], ebx
+	mov edx, [eax + 729]
 ; u = u & q
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1406]
 %line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1406]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1406]
 ; u = u & q
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2083]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2083]
+	mov edx, [eax + 2083]
 ; u = u & q
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 56]
 %line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 56]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 56]
 ; u = mem32[p0 + 56]
 %line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 56]
+	mov edx, [ecx + 56]
 ; u = u & q
 %line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 733]
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 733]
+	mov edx, [ecx + 733]
 ; u = u & q
 %line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1410]
 %line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1410]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1410]
 ; u = u & q
 %line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2087]
 %line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2087]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2087]
 ; u = u & q
 %line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 56]
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 56]
+	mov [esp + 692], edi
+	mov edx, [eax + 56]
 ; u = u & q
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 733]
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 733]
+	mov [esp + 696], edi
+	mov edx, [eax + 733]
 ; u = u & q
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1410]
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1410]
+	mov edx, [eax + 1410]
 ; u = u & q
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2087]
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2087]
+	mov edx, [eax + 2087]
 ; u = u & q
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 60]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 60]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 60]
 ; u = mem32[p0 + 60]
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 60]
+	mov edx, [ecx + 60]
 ; u = u & q
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 737]
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 737]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 737]
 ; u = u & q
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1414]
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1414]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1414]
 ; u = u & q
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2091]
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2091]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2091]
 ; u = u & q
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 60]
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 60]
+	mov [esp + 692], ebp
+	mov edx, [eax + 60]
 ; u = u & q
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 737]
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 737]
+	mov edx, [eax + 737]
 ; u = u & q
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1414]
 %line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1414]
+	mov edx, [eax + 1414]
 ; u = u & q
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2091]
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2091]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2091]
 ; u = u & q
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 64]
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 64]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 64]
 ; u = mem32[p0 + 64]
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 64]
+	mov edx, [ecx + 64]
 ; u = u & q
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 741]
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 741]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 741]
 ; u = u & q
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1418]
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1418]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1418]
 ; u = u & q
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2095]
 %line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2095]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2095]
 ; u = u & q
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 64]
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 64]
+	mov edx, [eax + 64]
 ; u = u & q
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 741]
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 741]
+	mov edx, [eax + 741]
 ; u = u & q
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1418]
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1418]
+	mov [esp + 700], edi
+	mov edx, [eax + 1418]
 ; u = u & q
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2095]
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2095]
+	mov [esp + 704], edi
+	mov edx, [eax + 2095]
 ; u = u & q
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 68]
 %line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 68]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 68]
 ; u = mem32[p0 + 68]
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 68]
+	mov edx, [ecx + 68]
 ; u = u & q
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 745]
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 745]
+	mov [esp + 680], edi
+	mov edx, [ecx + 745]
 ; u = u & q
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1422]
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1422]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1422]
 ; u = u & q
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2099]
 %line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2099]
+	mov edx, [ecx + 2099]
 ; u = u & q
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 68]
 %line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 68]
+	mov edx, [eax + 68]
 ; u = u & q
 %line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 745]
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 745]
+	mov [esp + 696], ebp
+	mov edx, [eax + 745]
 ; u = u & q
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1422]
 %line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1422]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1422]
 ; u = u & q
 %line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2099]
 %line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2099]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2099]
 ; u = u & q
 %line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 72]
 %line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 72]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 72]
 ; u = mem32[p0 + 72]
 %line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 72]
+	mov edx, [ecx + 72]
 ; u = u & q
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 749]
 %line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 749]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 749]
 ; u = u & q
 %line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1426]
 %line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1426]
+	mov edx, [ecx + 1426]
 ; u = u & q
 %line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2103]
 %line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2103]
+	mov edx, [ecx + 2103]
 ; u = u & q
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 72]
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 72]
+	mov [esp + 692], ebx
+	mov edx, [eax + 72]
 ; u = u & q
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 749]
 %line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 749]
+	mov [esp + 696], ebx
+	mov edx, [eax + 749]
 ; u = u & q
 %line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1426]
 %line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1426]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1426]
 ; u = u & q
 %line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2103]
 %line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2103]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2103]
 ; u = u & q
 %line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 76]
 %line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 76]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 76]
 ; u = mem32[p0 + 76]
 %line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 76]
+	mov edx, [ecx + 76]
 ; u = u & q
 %line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 753]
 %line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 753]
+	mov edx, [ecx + 753]
 ; u = u & q
 %line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1430]
 %line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1430]
+	mov edx, [ecx + 1430]
 ; u = u & q
 %line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2107]
 %line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2107]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2107]
 ; u = u & q
 %line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 76]
 %line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 76]
+	mov [esp + 692], edi
+	mov edx, [eax + 76]
 ; u = u & q
 %line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 753]
 %line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 753]
+	mov [esp + 696], edi
+	mov edx, [eax + 753]
 ; u = u & q
 %line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1430]
 %line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1430]
+	mov [esp + 700], edi
+	mov edx, [eax + 1430]
 ; u = u & q
 %line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2107]
 %line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2107]
+	mov edx, [eax + 2107]
 ; u = u & q
 %line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 80]
 %line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 80]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 80]
 ; u = mem32[p0 + 80]
 %line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 80]
+	mov edx, [ecx + 80]
 ; u = u & q
 %line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 757]
 %line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 757]
+	mov edx, [ecx + 757]
 ; u = u & q
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1434]
 %line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1434]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1434]
 ; u = u & q
 %line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2111]
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2111]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2111]
 ; u = u & q
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 80]
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 80]
+	mov [esp + 692], ebp
+	mov edx, [eax + 80]
 ; u = u & q
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 757]
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 757]
+	mov [esp + 696], ebp
+	mov edx, [eax + 757]
 ; u = u & q
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1434]
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1434]
+	mov edx, [eax + 1434]
 ; u = u & q
 %line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2111]
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2111]
+	mov edx, [eax + 2111]
 ; u = u & q
 %line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 84]
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 84]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 84]
 ; u = mem32[p0 + 84]
 %line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 84]
+	mov edx, [ecx + 84]
 ; u = u & q
 %line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 761]
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 761]
+	mov [esp + 680], esi
+	mov edx, [ecx + 761]
 ; u = u & q
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1438]
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1438]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1438]
 ; u = u & q
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2115]
 %line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2115]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2115]
 ; u = u & q
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 84]
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 84]
+	mov [esp + 692], esi
+	mov edx, [eax + 84]
 ; u = u & q
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 761]
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 761]
+	mov edx, [eax + 761]
 ; u = u & q
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1438]
 %line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1438]
+	mov edx, [eax + 1438]
 ; u = u & q
 %line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2115]
 %line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2115]
+	mov [esp + 704], edi
+	mov edx, [eax + 2115]
 ; u = u & q
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 88]
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 88]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 88]
 ; u = mem32[p0 + 88]
 %line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 88]
+	mov edx, [ecx + 88]
 ; u = u & q
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 765]
 %line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 765]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 765]
 ; u = u & q
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1442]
 %line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1442]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1442]
 ; u = u & q
 %line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2119]
 %line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2119]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2119]
 ; u = u & q
 %line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 88]
 %line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 88]
+	mov edx, [eax + 88]
 ; u = u & q
 %line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 765]
 %line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 765]
+	mov edx, [eax + 765]
 ; u = u & q
 %line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1442]
 %line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1442]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1442]
 ; u = u & q
 %line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2119]
 %line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2119]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2119]
 ; u = u & q
 %line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 92]
 %line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 92]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 92]
 ; u = mem32[p0 + 92]
 %line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 92]
+	mov edx, [ecx + 92]
 ; u = u & q
 %line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 769]
 %line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 769]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 769]
 ; u = u & q
 %line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1446]
 %line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1446]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1446]
 ; u = u & q
 %line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2123]
 %line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2123]
+	mov edx, [ecx + 2123]
 ; u = u & q
 %line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 92]
 %line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 92]
+	mov edx, [eax + 92]
 ; u = u & q
 %line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 769]
 %line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 769]
+	mov [esp + 696], esi
+	mov edx, [eax + 769]
 ; u = u & q
 %line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1446]
 %line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1446]
+	mov [esp + 700], esi
+	mov edx, [eax + 1446]
 ; u = u & q
 %line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2123]
 %line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2123]
+	mov [esp + 704], esi
+	mov edx, [eax + 2123]
 ; u = u & q
 %line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 96]
 %line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 96]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 96]
 ; u = mem32[p0 + 96]
 %line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 96]
+	mov edx, [ecx + 96]
 ; u = u & q
 %line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 773]
 %line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 773]
+	mov [esp + 680], edi
+	mov edx, [ecx + 773]
 ; u = u & q
 %line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1450]
 %line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1450]
+	mov edx, [ecx + 1450]
 ; u = u & q
 %line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2127]
 %line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2127]
+	mov edx, [ecx + 2127]
 ; u = u & q
 %line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 96]
 %line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 96]
+	mov [esp + 692], ebx
+	mov edx, [eax + 96]
 ; u = u & q
 %line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 773]
 %line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 773]
+	mov [esp + 696], ebx
+	mov edx, [eax + 773]
 ; u = u & q
 %line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1450]
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1450]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1450]
 ; u = u & q
 %line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2127]
 %line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2127]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2127]
 ; u = u & q
 %line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 100]
 %line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 100]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 100]
 ; u = mem32[p0 + 100]
 %line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 100]
+	mov edx, [ecx + 100]
 ; u = u & q
 %line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 777]
 %line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 777]
+	mov edx, [ecx + 777]
 ; u = u & q
 %line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1454]
 %line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1454]
+	mov edx, [ecx + 1454]
 ; u = u & q
 %line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2131]
 %line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2131]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2131]
 ; u = u & q
 %line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 100]
 %line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 100]
+	mov [esp + 692], ebp
+	mov edx, [eax + 100]
 ; u = u & q
 %line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 777]
 %line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 777]
+	mov [esp + 696], ebp
+	mov edx, [eax + 777]
 ; u = u & q
 %line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1454]
 %line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1454]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1454]
 ; u = u & q
 %line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2131]
 %line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2131]
+	mov edx, [eax + 2131]
 ; u = u & q
 %line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 104]
 %line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 104]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 104]
 ; u = mem32[p0 + 104]
 %line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 104]
+	mov edx, [ecx + 104]
 ; u = u & q
 %line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 781]
 %line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 781]
+	mov edx, [ecx + 781]
 ; u = u & q
 %line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1458]
 %line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1458]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1458]
 ; u = u & q
 %line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2135]
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2135]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2135]
 ; u = u & q
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 104]
 %line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 104]
+	mov [esp + 692], edi
+	mov edx, [eax + 104]
 ; u = u & q
 %line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 781]
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 781]
+	mov [esp + 696], edi
+	mov edx, [eax + 781]
 ; u = u & q
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1458]
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1458]
+	mov edx, [eax + 1458]
 ; u = u & q
 %line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2135]
 %line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2135]
+	mov edx, [eax + 2135]
 ; u = u & q
 %line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 108]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 108]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 108]
 ; u = mem32[p0 + 108]
 %line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 108]
+	mov edx, [ecx + 108]
 ; u = u & q
 %line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 785]
 %line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 785]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 785]
 ; u = u & q
 %line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1462]
 %line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1462]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1462]
 ; u = u & q
 %line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2139]
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2139]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2139]
 ; u = u & q
 %line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 108]
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 108]
+	mov [esp + 692], ebx
+	mov edx, [eax + 108]
 ; u = u & q
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 785]
 %line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 785]
+	mov edx, [eax + 785]
 ; u = u & q
 %line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1462]
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1462]
+	mov edx, [eax + 1462]
 ; u = u & q
 %line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2139]
 %line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2139]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2139]
 ; u = u & q
 %line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 112]
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 112]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 112]
 ; u = mem32[p0 + 112]
 %line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 112]
+	mov edx, [ecx + 112]
 ; u = u & q
 %line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 789]
 %line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 789]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 789]
 ; u = u & q
 %line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1466]
 %line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1466]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1466]
 ; u = u & q
 %line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2143]
 %line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2143]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2143]
 ; u = u & q
 %line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 112]
 %line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 112]
+	mov edx, [eax + 112]
 ; u = u & q
 %line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 789]
 %line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 789]
+	mov edx, [eax + 789]
 ; u = u & q
 %line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1466]
 %line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1466]
+	mov [esp + 700], edi
+	mov edx, [eax + 1466]
 ; u = u & q
 %line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2143]
 %line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2143]
+	mov [esp + 704], edi
+	mov edx, [eax + 2143]
 ; u = u & q
 %line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 116]
 %line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 116]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 116]
 ; u = mem32[p0 + 116]
 %line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 116]
+	mov edx, [ecx + 116]
 ; u = u & q
 %line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 793]
 %line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 793]
+	mov [esp + 680], edi
+	mov edx, [ecx + 793]
 ; u = u & q
 %line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1470]
 %line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1470]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1470]
 ; u = u & q
 %line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2147]
 %line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2147]
+	mov edx, [ecx + 2147]
 ; u = u & q
 %line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 116]
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 116]
+	mov edx, [eax + 116]
 ; u = u & q
 %line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 793]
 %line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 793]
+	mov [esp + 696], ebx
+	mov edx, [eax + 793]
 ; u = u & q
 %line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1470]
 %line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1470]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1470]
 ; u = u & q
 %line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2147]
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2147]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2147]
 ; u = u & q
 %line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 120]
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 120]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 120]
 ; u = mem32[p0 + 120]
 %line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 120]
+	mov edx, [ecx + 120]
 ; u = u & q
 %line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 797]
 %line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 797]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 797]
 ; u = u & q
 %line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1474]
 %line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1474]
+	mov edx, [ecx + 1474]
 ; u = u & q
 %line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2151]
 %line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2151]
+	mov edx, [ecx + 2151]
 ; u = u & q
 %line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 120]
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 120]
+	mov [esp + 692], ebp
+	mov edx, [eax + 120]
 ; u = u & q
 %line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 797]
 %line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 797]
+	mov [esp + 696], ebp
+	mov edx, [eax + 797]
 ; u = u & q
 %line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1474]
 %line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1474]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1474]
 ; u = u & q
 %line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2151]
 %line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2151]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2151]
 ; u = u & q
 %line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 124]
 %line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 124]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 124]
 ; u = mem32[p0 + 124]
 %line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 124]
+	mov edx, [ecx + 124]
 ; u = u & q
 %line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 801]
 %line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 801]
+	mov edx, [ecx + 801]
 ; u = u & q
 %line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1478]
 %line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1478]
+	mov edx, [ecx + 1478]
 ; u = u & q
 %line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2155]
 %line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2155]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2155]
 ; u = u & q
 %line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 124]
 %line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 124]
+	mov [esp + 692], edi
+	mov edx, [eax + 124]
 ; u = u & q
 %line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 801]
 %line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 801]
+	mov [esp + 696], edi
+	mov edx, [eax + 801]
 ; u = u & q
 %line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1478]
 %line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1478]
+	mov [esp + 700], edi
+	mov edx, [eax + 1478]
 ; u = u & q
 %line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2155]
 %line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2155]
+	mov edx, [eax + 2155]
 ; u = u & q
 %line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 128]
 %line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 128]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 128]
 ; u = mem32[p0 + 128]
 %line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 128]
+	mov edx, [ecx + 128]
 ; u = u & q
 %line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 805]
 %line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 805]
+	mov edx, [ecx + 805]
 ; u = u & q
 %line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1482]
 %line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1482]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1482]
 ; u = u & q
 %line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2159]
 %line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2159]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2159]
 ; u = u & q
 %line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 128]
 %line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 128]
+	mov [esp + 692], ebx
+	mov edx, [eax + 128]
 ; u = u & q
 %line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 805]
 %line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 805]
+	mov [esp + 696], ebx
+	mov edx, [eax + 805]
 ; u = u & q
 %line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1482]
 %line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1482]
+	mov edx, [eax + 1482]
 ; u = u & q
 %line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2159]
 %line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2159]
+	mov edx, [eax + 2159]
 ; u = u & q
 %line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 132]
 %line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 132]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 132]
 ; u = mem32[p0 + 132]
 %line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 132]
+	mov edx, [ecx + 132]
 ; u = u & q
 %line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 809]
 %line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 809]
+	mov [esp + 680], esi
+	mov edx, [ecx + 809]
 ; u = u & q
 %line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1486]
 %line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1486]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1486]
 ; u = u & q
 %line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2163]
 %line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2163]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2163]
 ; u = u & q
 %line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 132]
 %line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 132]
+	mov [esp + 692], esi
+	mov edx, [eax + 132]
 ; u = u & q
 %line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 809]
 %line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 809]
+	mov edx, [eax + 809]
 ; u = u & q
 %line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1486]
 %line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1486]
+	mov edx, [eax + 1486]
 ; u = u & q
 %line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2163]
 %line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2163]
+	mov [esp + 704], edi
+	mov edx, [eax + 2163]
 ; u = u & q
 %line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 136]
 %line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 136]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 136]
 ; u = mem32[p0 + 136]
 %line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 136]
+	mov edx, [ecx + 136]
 ; u = u & q
 %line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 813]
 %line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 813]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 813]
 ; u = u & q
 %line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1490]
 %line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1490]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1490]
 ; u = u & q
 %line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2167]
 %line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2167]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2167]
 ; u = u & q
 %line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 136]
 %line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 136]
+	mov edx, [eax + 136]
 ; u = u & q
 %line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 813]
 %line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 813]
+	mov edx, [eax + 813]
 ; u = u & q
 %line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1490]
 %line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1490]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1490]
 ; u = u & q
 %line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2167]
 %line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2167]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2167]
 ; u = u & q
 %line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 140]
 %line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 140]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 140]
 ; u = mem32[p0 + 140]
 %line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 140]
+	mov edx, [ecx + 140]
 ; u = u & q
 %line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 817]
 %line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 817]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 817]
 ; u = u & q
 %line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1494]
 %line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1494]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1494]
 ; u = u & q
 %line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2171]
 %line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2171]
+	mov edx, [ecx + 2171]
 ; u = u & q
 %line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 140]
 %line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 140]
+	mov edx, [eax + 140]
 ; u = u & q
 %line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 817]
 %line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 817]
+	mov [esp + 696], esi
+	mov edx, [eax + 817]
 ; u = u & q
 %line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1494]
 %line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1494]
+	mov [esp + 700], esi
+	mov edx, [eax + 1494]
 ; u = u & q
 %line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2171]
 %line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2171]
+	mov [esp + 704], esi
+	mov edx, [eax + 2171]
 ; u = u & q
 %line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 144]
 %line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 144]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 144]
 ; u = mem32[p0 + 144]
 %line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 144]
+	mov edx, [ecx + 144]
 ; u = u & q
 %line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 821]
 %line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 821]
+	mov [esp + 680], edi
+	mov edx, [ecx + 821]
 ; u = u & q
 %line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1498]
 %line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1498]
+	mov edx, [ecx + 1498]
 ; u = u & q
 %line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2175]
 %line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2175]
+	mov edx, [ecx + 2175]
 ; u = u & q
 %line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 144]
 %line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 144]
+	mov [esp + 692], ebp
+	mov edx, [eax + 144]
 ; u = u & q
 %line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 821]
 %line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 821]
+	mov [esp + 696], ebp
+	mov edx, [eax + 821]
 ; u = u & q
 %line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1498]
 %line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1498]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1498]
 ; u = u & q
 %line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2175]
 %line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2175]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2175]
 ; u = u & q
 %line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 148]
 %line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 148]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 148]
 ; u = mem32[p0 + 148]
 %line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 148]
+	mov edx, [ecx + 148]
 ; u = u & q
 %line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 825]
 %line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 825]
+	mov edx, [ecx + 825]
 ; u = u & q
 %line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1502]
 %line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1502]
+	mov edx, [ecx + 1502]
 ; u = u & q
 %line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2179]
 %line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2179]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2179]
 ; u = u & q
 %line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 148]
 %line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 148]
+	mov [esp + 692], ebx
+	mov edx, [eax + 148]
 ; u = u & q
 %line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 825]
 %line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 825]
+	mov [esp + 696], ebx
+	mov edx, [eax + 825]
 ; u = u & q
 %line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1502]
 %line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1502]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1502]
 ; u = u & q
 %line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2179]
 %line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2179]
+	mov edx, [eax + 2179]
 ; u = u & q
 %line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 152]
 %line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 152]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 152]
 ; u = mem32[p0 + 152]
 %line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 152]
+	mov edx, [ecx + 152]
 ; u = u & q
 %line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 829]
 %line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 829]
+	mov edx, [ecx + 829]
 ; u = u & q
 %line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1506]
 %line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1506]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1506]
 ; u = u & q
 %line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2183]
 %line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2183]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2183]
 ; u = u & q
 %line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 152]
 %line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 152]
+	mov [esp + 692], edi
+	mov edx, [eax + 152]
 ; u = u & q
 %line 994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 829]
 %line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 829]
+	mov [esp + 696], edi
+	mov edx, [eax + 829]
 ; u = u & q
 %line 997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1506]
 %line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1506]
+	mov edx, [eax + 1506]
 ; u = u & q
 %line 1000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2183]
 %line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2183]
+	mov edx, [eax + 2183]
 ; u = u & q
 %line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 156]
 %line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 156]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 156]
 ; u = mem32[p0 + 156]
 %line 1006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 156]
+	mov edx, [ecx + 156]
 ; u = u & q
 %line 1007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 833]
 %line 1009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 833]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 833]
 ; u = u & q
 %line 1010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1510]
 %line 1012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1510]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1510]
 ; u = u & q
 %line 1013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2187]
 %line 1015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2187]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2187]
 ; u = u & q
 %line 1016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 156]
 %line 1018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 156]
+	mov [esp + 692], ebp
+	mov edx, [eax + 156]
 ; u = u & q
 %line 1019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 833]
 %line 1021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 833]
+	mov edx, [eax + 833]
 ; u = u & q
 %line 1022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1510]
 %line 1024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1510]
+	mov edx, [eax + 1510]
 ; u = u & q
 %line 1025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2187]
 %line 1027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2187]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2187]
 ; u = u & q
 %line 1028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 160]
 %line 1030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 160]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 160]
 ; u = mem32[p0 + 160]
 %line 1031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 160]
+	mov edx, [ecx + 160]
 ; u = u & q
 %line 1032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 837]
 %line 1034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 837]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 837]
 ; u = u & q
 %line 1035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1514]
 %line 1037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1514]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1514]
 ; u = u & q
 %line 1038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2191]
 %line 1040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2191]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2191]
 ; u = u & q
 %line 1041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 160]
 %line 1043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 160]
+	mov edx, [eax + 160]
 ; u = u & q
 %line 1044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 837]
 %line 1046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 837]
+	mov edx, [eax + 837]
 ; u = u & q
 %line 1047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1514]
 %line 1049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1514]
+	mov [esp + 700], edi
+	mov edx, [eax + 1514]
 ; u = u & q
 %line 1050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2191]
 %line 1052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2191]
+	mov [esp + 704], edi
+	mov edx, [eax + 2191]
 ; u = u & q
 %line 1053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 164]
 %line 1055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 164]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 164]
 ; u = mem32[p0 + 164]
 %line 1056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 164]
+	mov edx, [ecx + 164]
 ; u = u & q
 %line 1057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 841]
 %line 1059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 841]
+	mov [esp + 680], edi
+	mov edx, [ecx + 841]
 ; u = u & q
 %line 1060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1518]
 %line 1062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1518]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1518]
 ; u = u & q
 %line 1063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2195]
 %line 1065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2195]
+	mov edx, [ecx + 2195]
 ; u = u & q
 %line 1066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 164]
 %line 1068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 164]
+	mov edx, [eax + 164]
 ; u = u & q
 %line 1069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 841]
 %line 1071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 841]
+	mov [esp + 696], ebp
+	mov edx, [eax + 841]
 ; u = u & q
 %line 1072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1518]
 %line 1074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1518]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1518]
 ; u = u & q
 %line 1075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2195]
 %line 1077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2195]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2195]
 ; u = u & q
 %line 1078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 168]
 %line 1080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 168]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 168]
 ; u = mem32[p0 + 168]
 %line 1081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 168]
+	mov edx, [ecx + 168]
 ; u = u & q
 %line 1082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1083+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 845]
 %line 1084+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 845]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 845]
 ; u = u & q
 %line 1085+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1086+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1522]
 %line 1087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1522]
+	mov edx, [ecx + 1522]
 ; u = u & q
 %line 1088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2199]
 %line 1090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2199]
+	mov edx, [ecx + 2199]
 ; u = u & q
 %line 1091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 168]
 %line 1093+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 168]
+	mov [esp + 692], ebx
+	mov edx, [eax + 168]
 ; u = u & q
 %line 1094+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1095+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 845]
 %line 1096+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 845]
+	mov [esp + 696], ebx
+	mov edx, [eax + 845]
 ; u = u & q
 %line 1097+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1098+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1522]
 %line 1099+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1522]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1522]
 ; u = u & q
 %line 1100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2199]
 %line 1102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2199]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2199]
 ; u = u & q
 %line 1103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 172]
 %line 1105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 172]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 172]
 ; u = mem32[p0 + 172]
 %line 1106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 172]
+	mov edx, [ecx + 172]
 ; u = u & q
 %line 1107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 849]
 %line 1109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 849]
+	mov edx, [ecx + 849]
 ; u = u & q
 %line 1110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1526]
 %line 1112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1526]
+	mov edx, [ecx + 1526]
 ; u = u & q
 %line 1113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2203]
 %line 1115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2203]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2203]
 ; u = u & q
 %line 1116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 172]
 %line 1118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 172]
+	mov [esp + 692], edi
+	mov edx, [eax + 172]
 ; u = u & q
 %line 1119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 849]
 %line 1121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 849]
+	mov [esp + 696], edi
+	mov edx, [eax + 849]
 ; u = u & q
 %line 1122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1526]
 %line 1124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1526]
+	mov [esp + 700], edi
+	mov edx, [eax + 1526]
 ; u = u & q
 %line 1125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2203]
 %line 1127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2203]
+	mov edx, [eax + 2203]
 ; u = u & q
 %line 1128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 176]
 %line 1130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 176]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 176]
 ; u = mem32[p0 + 176]
 %line 1131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 176]
+	mov edx, [ecx + 176]
 ; u = u & q
 %line 1132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 853]
 %line 1134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 853]
+	mov edx, [ecx + 853]
 ; u = u & q
 %line 1135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1530]
 %line 1137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1530]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1530]
 ; u = u & q
 %line 1138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2207]
 %line 1140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2207]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2207]
 ; u = u & q
 %line 1141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 176]
 %line 1143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 176]
+	mov [esp + 692], ebp
+	mov edx, [eax + 176]
 ; u = u & q
 %line 1144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 853]
 %line 1146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 853]
+	mov [esp + 696], ebp
+	mov edx, [eax + 853]
 ; u = u & q
 %line 1147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1530]
 %line 1149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1530]
+	mov edx, [eax + 1530]
 ; u = u & q
 %line 1150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2207]
 %line 1152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2207]
+	mov edx, [eax + 2207]
 ; u = u & q
 %line 1153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 180]
 %line 1155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 180]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 180]
 ; u = mem32[p0 + 180]
 %line 1156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 180]
+	mov edx, [ecx + 180]
 ; u = u & q
 %line 1157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 857]
 %line 1159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 857]
+	mov [esp + 680], esi
+	mov edx, [ecx + 857]
 ; u = u & q
 %line 1160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1534]
 %line 1162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1534]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1534]
 ; u = u & q
 %line 1163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2211]
 %line 1165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2211]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2211]
 ; u = u & q
 %line 1166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 180]
 %line 1168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 180]
+	mov [esp + 692], esi
+	mov edx, [eax + 180]
 ; u = u & q
 %line 1169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 857]
 %line 1171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 857]
+	mov edx, [eax + 857]
 ; u = u & q
 %line 1172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1534]
 %line 1174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1534]
+	mov edx, [eax + 1534]
 ; u = u & q
 %line 1175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2211]
 %line 1177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2211]
+	mov [esp + 704], edi
+	mov edx, [eax + 2211]
 ; u = u & q
 %line 1178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 184]
 %line 1180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 184]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 184]
 ; u = mem32[p0 + 184]
 %line 1181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 184]
+	mov edx, [ecx + 184]
 ; u = u & q
 %line 1182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 861]
 %line 1184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 861]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 861]
 ; u = u & q
 %line 1185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1538]
 %line 1187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1538]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1538]
 ; u = u & q
 %line 1188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2215]
 %line 1190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2215]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2215]
 ; u = u & q
 %line 1191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 184]
 %line 1193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 184]
+	mov edx, [eax + 184]
 ; u = u & q
 %line 1194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 861]
 %line 1196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 861]
+	mov edx, [eax + 861]
 ; u = u & q
 %line 1197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1538]
 %line 1199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1538]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1538]
 ; u = u & q
 %line 1200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2215]
 %line 1202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2215]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2215]
 ; u = u & q
 %line 1203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 188]
 %line 1205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 188]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 188]
 ; u = mem32[p0 + 188]
 %line 1206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 188]
+	mov edx, [ecx + 188]
 ; u = u & q
 %line 1207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 865]
 %line 1209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 865]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 865]
 ; u = u & q
 %line 1210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1542]
 %line 1212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1542]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1542]
 ; u = u & q
 %line 1213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2219]
 %line 1215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2219]
+	mov edx, [ecx + 2219]
 ; u = u & q
 %line 1216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 188]
 %line 1218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 188]
+	mov edx, [eax + 188]
 ; u = u & q
 %line 1219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 865]
 %line 1221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 865]
+	mov [esp + 696], esi
+	mov edx, [eax + 865]
 ; u = u & q
 %line 1222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1542]
 %line 1224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1542]
+	mov [esp + 700], esi
+	mov edx, [eax + 1542]
 ; u = u & q
 %line 1225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2219]
 %line 1227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2219]
+	mov [esp + 704], esi
+	mov edx, [eax + 2219]
 ; u = u & q
 %line 1228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 192]
 %line 1230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 192]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 192]
 ; u = mem32[p0 + 192]
 %line 1231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 192]
+	mov edx, [ecx + 192]
 ; u = u & q
 %line 1232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 869]
 %line 1234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 869]
+	mov [esp + 680], edi
+	mov edx, [ecx + 869]
 ; u = u & q
 %line 1235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1546]
 %line 1237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1546]
+	mov edx, [ecx + 1546]
 ; u = u & q
 %line 1238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2223]
 %line 1240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2223]
+	mov edx, [ecx + 2223]
 ; u = u & q
 %line 1241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 192]
 %line 1243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 192]
+	mov [esp + 692], ebx
+	mov edx, [eax + 192]
 ; u = u & q
 %line 1244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 869]
 %line 1246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 869]
+	mov [esp + 696], ebx
+	mov edx, [eax + 869]
 ; u = u & q
 %line 1247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1546]
 %line 1249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1546]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1546]
 ; u = u & q
 %line 1250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2223]
 %line 1252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2223]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2223]
 ; u = u & q
 %line 1253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 196]
 %line 1255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 196]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 196]
 ; u = mem32[p0 + 196]
 %line 1256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 196]
+	mov edx, [ecx + 196]
 ; u = u & q
 %line 1257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 873]
 %line 1259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 873]
+	mov edx, [ecx + 873]
 ; u = u & q
 %line 1260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1550]
 %line 1262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1550]
+	mov edx, [ecx + 1550]
 ; u = u & q
 %line 1263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2227]
 %line 1265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2227]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2227]
 ; u = u & q
 %line 1266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 196]
 %line 1268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 196]
+	mov [esp + 692], ebp
+	mov edx, [eax + 196]
 ; u = u & q
 %line 1269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 873]
 %line 1271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 873]
+	mov [esp + 696], ebp
+	mov edx, [eax + 873]
 ; u = u & q
 %line 1272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1550]
 %line 1274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1550]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1550]
 ; u = u & q
 %line 1275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2227]
 %line 1277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2227]
+	mov edx, [eax + 2227]
 ; u = u & q
 %line 1278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 200]
 %line 1280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 200]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 200]
 ; u = mem32[p0 + 200]
 %line 1281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 200]
+	mov edx, [ecx + 200]
 ; u = u & q
 %line 1282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 877]
 %line 1284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 877]
+	mov edx, [ecx + 877]
 ; u = u & q
 %line 1285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1554]
 %line 1287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1554]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1554]
 ; u = u & q
 %line 1288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2231]
 %line 1290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2231]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2231]
 ; u = u & q
 %line 1291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 200]
 %line 1293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 200]
+	mov [esp + 692], edi
+	mov edx, [eax + 200]
 ; u = u & q
 %line 1294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 877]
 %line 1296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 877]
+	mov [esp + 696], edi
+	mov edx, [eax + 877]
 ; u = u & q
 %line 1297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1554]
 %line 1299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1554]
+	mov edx, [eax + 1554]
 ; u = u & q
 %line 1300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2231]
 %line 1302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2231]
+	mov edx, [eax + 2231]
 ; u = u & q
 %line 1303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 204]
 %line 1305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 204]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 204]
 ; u = mem32[p0 + 204]
 %line 1306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 204]
+	mov edx, [ecx + 204]
 ; u = u & q
 %line 1307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 881]
 %line 1309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 881]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 881]
 ; u = u & q
 %line 1310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1558]
 %line 1312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1558]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1558]
 ; u = u & q
 %line 1313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2235]
 %line 1315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2235]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2235]
 ; u = u & q
 %line 1316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 204]
 %line 1318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 204]
+	mov [esp + 692], ebx
+	mov edx, [eax + 204]
 ; u = u & q
 %line 1319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 881]
 %line 1321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 881]
+	mov edx, [eax + 881]
 ; u = u & q
 %line 1322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1558]
 %line 1324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1558]
+	mov edx, [eax + 1558]
 ; u = u & q
 %line 1325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2235]
 %line 1327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2235]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2235]
 ; u = u & q
 %line 1328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 208]
 %line 1330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 208]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 208]
 ; u = mem32[p0 + 208]
 %line 1331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 208]
+	mov edx, [ecx + 208]
 ; u = u & q
 %line 1332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 885]
 %line 1334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 885]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 885]
 ; u = u & q
 %line 1335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1562]
 %line 1337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1562]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1562]
 ; u = u & q
 %line 1338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2239]
 %line 1340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2239]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2239]
 ; u = u & q
 %line 1341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 208]
 %line 1343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 208]
+	mov edx, [eax + 208]
 ; u = u & q
 %line 1344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 885]
 %line 1346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 885]
+	mov edx, [eax + 885]
 ; u = u & q
 %line 1347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1562]
 %line 1349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1562]
+	mov [esp + 700], edi
+	mov edx, [eax + 1562]
 ; u = u & q
 %line 1350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2239]
 %line 1352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2239]
+	mov [esp + 704], edi
+	mov edx, [eax + 2239]
 ; u = u & q
 %line 1353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 212]
 %line 1355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 212]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 212]
 ; u = mem32[p0 + 212]
 %line 1356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 212]
+	mov edx, [ecx + 212]
 ; u = u & q
 %line 1357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 889]
 %line 1359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 889]
+	mov [esp + 680], edi
+	mov edx, [ecx + 889]
 ; u = u & q
 %line 1360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1566]
 %line 1362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1566]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1566]
 ; u = u & q
 %line 1363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2243]
 %line 1365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2243]
+	mov edx, [ecx + 2243]
 ; u = u & q
 %line 1366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 212]
 %line 1368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 212]
+	mov edx, [eax + 212]
 ; u = u & q
 %line 1369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 889]
 %line 1371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 889]
+	mov [esp + 696], ebx
+	mov edx, [eax + 889]
 ; u = u & q
 %line 1372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1566]
 %line 1374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1566]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1566]
 ; u = u & q
 %line 1375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2243]
 %line 1377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2243]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2243]
 ; u = u & q
 %line 1378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 216]
 %line 1380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 216]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 216]
 ; u = mem32[p0 + 216]
 %line 1381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 216]
+	mov edx, [ecx + 216]
 ; u = u & q
 %line 1382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 893]
 %line 1384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 893]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 893]
 ; u = u & q
 %line 1385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1570]
 %line 1387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1570]
+	mov edx, [ecx + 1570]
 ; u = u & q
 %line 1388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2247]
 %line 1390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2247]
+	mov edx, [ecx + 2247]
 ; u = u & q
 %line 1391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 216]
 %line 1393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 216]
+	mov [esp + 692], ebp
+	mov edx, [eax + 216]
 ; u = u & q
 %line 1394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 893]
 %line 1396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 893]
+	mov [esp + 696], ebp
+	mov edx, [eax + 893]
 ; u = u & q
 %line 1397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1570]
 %line 1399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1570]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1570]
 ; u = u & q
 %line 1400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2247]
 %line 1402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2247]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2247]
 ; u = u & q
 %line 1403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 220]
 %line 1405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 220]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 220]
 ; u = mem32[p0 + 220]
 %line 1406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 220]
+	mov edx, [ecx + 220]
 ; u = u & q
 %line 1407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 1408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 897]
 %line 1409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 897]
+	mov edx, [ecx + 897]
 ; u = u & q
 %line 1410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 1411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1574]
 %line 1412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1574]
+	mov edx, [ecx + 1574]
 ; u = u & q
 %line 1413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 1414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2251]
 %line 1415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2251]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2251]
 ; u = u & q
 %line 1416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 1417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 220]
 %line 1418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 220]
+	mov [esp + 692], edi
+	mov edx, [eax + 220]
 ; u = u & q
 %line 1419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 1420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 897]
 %line 1421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 897]
+	mov [esp + 696], edi
+	mov edx, [eax + 897]
 ; u = u & q
 %line 1422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 1423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1574]
 %line 1424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1574]
+	mov [esp + 700], edi
+	mov edx, [eax + 1574]
 ; u = u & q
 %line 1425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 1426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2251]
 %line 1427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2251]
+	mov edx, [eax + 2251]
 ; u = u & q
 %line 1428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 1429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 224]
 %line 1430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 224]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 224]
 ; u = mem32[p0 + 224]
 %line 1431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 224]
+	mov edx, [ecx + 224]
 ; u = u & q
 %line 1432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 1433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 901]
 %line 1434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 901]
+	mov edx, [ecx + 901]
 ; u = u & q
 %line 1435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 1436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1578]
 %line 1437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1578]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1578]
 ; u = u & q
 %line 1438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 1439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2255]
 %line 1440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2255]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2255]
 ; u = u & q
 %line 1441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 1442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 224]
 %line 1443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 224]
+	mov [esp + 692], ebx
+	mov edx, [eax + 224]
 ; u = u & q
 %line 1444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 1445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 901]
 %line 1446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 901]
+	mov [esp + 696], ebx
+	mov edx, [eax + 901]
 ; u = u & q
 %line 1447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 1448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1578]
 %line 1449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1578]
+	mov edx, [eax + 1578]
 ; u = u & q
 %line 1450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 1451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2255]
 %line 1452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2255]
+	mov edx, [eax + 2255]
 ; u = u & q
 %line 1453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 1454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 228]
 %line 1455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 228]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 228]
 ; u = mem32[p0 + 228]
 %line 1456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 228]
+	mov edx, [ecx + 228]
 ; u = u & q
 %line 1457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 1458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 905]
 %line 1459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 905]
+	mov [esp + 680], esi
+	mov edx, [ecx + 905]
 ; u = u & q
 %line 1460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 1461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1582]
 %line 1462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1582]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1582]
 ; u = u & q
 %line 1463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 1464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2259]
 %line 1465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2259]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2259]
 ; u = u & q
 %line 1466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 1467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 228]
 %line 1468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 228]
+	mov [esp + 692], esi
+	mov edx, [eax + 228]
 ; u = u & q
 %line 1469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 1470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 905]
 %line 1471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 905]
+	mov edx, [eax + 905]
 ; u = u & q
 %line 1472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 1473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1582]
 %line 1474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1582]
+	mov edx, [eax + 1582]
 ; u = u & q
 %line 1475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 1476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2259]
 %line 1477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2259]
+	mov [esp + 704], edi
+	mov edx, [eax + 2259]
 ; u = u & q
 %line 1478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 1479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 232]
 %line 1480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 232]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 232]
 ; u = mem32[p0 + 232]
 %line 1481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 232]
+	mov edx, [ecx + 232]
 ; u = u & q
 %line 1482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 909]
 %line 1484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 909]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 909]
 ; u = u & q
 %line 1485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1586]
 %line 1487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1586]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1586]
 ; u = u & q
 %line 1488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2263]
 %line 1490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2263]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2263]
 ; u = u & q
 %line 1491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 232]
 %line 1493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 232]
+	mov edx, [eax + 232]
 ; u = u & q
 %line 1494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 909]
 %line 1496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 909]
+	mov edx, [eax + 909]
 ; u = u & q
 %line 1497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1586]
 %line 1499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1586]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1586]
 ; u = u & q
 %line 1500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2263]
 %line 1502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2263]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2263]
 ; u = u & q
 %line 1503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 236]
 %line 1505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 236]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 236]
 ; u = mem32[p0 + 236]
 %line 1506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 236]
+	mov edx, [ecx + 236]
 ; u = u & q
 %line 1507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 913]
 %line 1509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 913]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 913]
 ; u = u & q
 %line 1510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1590]
 %line 1512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1590]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1590]
 ; u = u & q
 %line 1513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2267]
 %line 1515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2267]
+	mov edx, [ecx + 2267]
 ; u = u & q
 %line 1516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 236]
 %line 1518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 236]
+	mov edx, [eax + 236]
 ; u = u & q
 %line 1519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 913]
 %line 1521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 913]
+	mov [esp + 696], esi
+	mov edx, [eax + 913]
 ; u = u & q
 %line 1522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1590]
 %line 1524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1590]
+	mov [esp + 700], esi
+	mov edx, [eax + 1590]
 ; u = u & q
 %line 1525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2267]
 %line 1527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2267]
+	mov [esp + 704], esi
+	mov edx, [eax + 2267]
 ; u = u & q
 %line 1528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 240]
 %line 1530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 240]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 240]
 ; u = mem32[p0 + 240]
 %line 1531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 240]
+	mov edx, [ecx + 240]
 ; u = u & q
 %line 1532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 917]
 %line 1534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 917]
+	mov [esp + 680], edi
+	mov edx, [ecx + 917]
 ; u = u & q
 %line 1535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1594]
 %line 1537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1594]
+	mov edx, [ecx + 1594]
 ; u = u & q
 %line 1538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2271]
 %line 1540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2271]
+	mov edx, [ecx + 2271]
 ; u = u & q
 %line 1541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 240]
 %line 1543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 240]
+	mov [esp + 692], ebp
+	mov edx, [eax + 240]
 ; u = u & q
 %line 1544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 917]
 %line 1546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 917]
+	mov [esp + 696], ebp
+	mov edx, [eax + 917]
 ; u = u & q
 %line 1547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1594]
 %line 1549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1594]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1594]
 ; u = u & q
 %line 1550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2271]
 %line 1552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2271]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2271]
 ; u = u & q
 %line 1553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 244]
 %line 1555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 244]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 244]
 ; u = mem32[p0 + 244]
 %line 1556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 244]
+	mov edx, [ecx + 244]
 ; u = u & q
 %line 1557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 921]
 %line 1559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 921]
+	mov edx, [ecx + 921]
 ; u = u & q
 %line 1560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1598]
 %line 1562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1598]
+	mov edx, [ecx + 1598]
 ; u = u & q
 %line 1563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2275]
 %line 1565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2275]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2275]
 ; u = u & q
 %line 1566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 244]
 %line 1568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 244]
+	mov [esp + 692], ebx
+	mov edx, [eax + 244]
 ; u = u & q
 %line 1569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 921]
 %line 1571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 921]
+	mov [esp + 696], ebx
+	mov edx, [eax + 921]
 ; u = u & q
 %line 1572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1598]
 %line 1574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1598]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1598]
 ; u = u & q
 %line 1575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2275]
 %line 1577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2275]
+	mov edx, [eax + 2275]
 ; u = u & q
 %line 1578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 248]
 %line 1580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 248]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 248]
 ; u = mem32[p0 + 248]
 %line 1581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 248]
+	mov edx, [ecx + 248]
 ; u = u & q
 %line 1582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 925]
 %line 1584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 925]
+	mov edx, [ecx + 925]
 ; u = u & q
 %line 1585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1602]
 %line 1587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1602]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1602]
 ; u = u & q
 %line 1588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2279]
 %line 1590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2279]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2279]
 ; u = u & q
 %line 1591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 248]
 %line 1593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 248]
+	mov [esp + 692], edi
+	mov edx, [eax + 248]
 ; u = u & q
 %line 1594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 925]
 %line 1596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 925]
+	mov [esp + 696], edi
+	mov edx, [eax + 925]
 ; u = u & q
 %line 1597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1602]
 %line 1599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1602]
+	mov edx, [eax + 1602]
 ; u = u & q
 %line 1600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2279]
 %line 1602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2279]
+	mov edx, [eax + 2279]
 ; u = u & q
 %line 1603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 252]
 %line 1605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 252]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 252]
 ; u = mem32[p0 + 252]
 %line 1606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 252]
+	mov edx, [ecx + 252]
 ; u = u & q
 %line 1607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 929]
 %line 1609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 929]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 929]
 ; u = u & q
 %line 1610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1606]
 %line 1612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1606]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1606]
 ; u = u & q
 %line 1613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2283]
 %line 1615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2283]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2283]
 ; u = u & q
 %line 1616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 252]
 %line 1618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 252]
+	mov [esp + 692], ebp
+	mov edx, [eax + 252]
 ; u = u & q
 %line 1619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 929]
 %line 1621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 929]
+	mov edx, [eax + 929]
 ; u = u & q
 %line 1622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1606]
 %line 1624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1606]
+	mov edx, [eax + 1606]
 ; u = u & q
 %line 1625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2283]
 %line 1627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2283]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2283]
 ; u = u & q
 %line 1628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 256]
 %line 1630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 256]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 256]
 ; u = mem32[p0 + 256]
 %line 1631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 256]
+	mov edx, [ecx + 256]
 ; u = u & q
 %line 1632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 933]
 %line 1634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 933]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 933]
 ; u = u & q
 %line 1635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1610]
 %line 1637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1610]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1610]
 ; u = u & q
 %line 1638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2287]
 %line 1640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2287]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2287]
 ; u = u & q
 %line 1641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 256]
 %line 1643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 256]
+	mov edx, [eax + 256]
 ; u = u & q
 %line 1644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 933]
 %line 1646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 933]
+	mov edx, [eax + 933]
 ; u = u & q
 %line 1647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1610]
 %line 1649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1610]
+	mov [esp + 700], edi
+	mov edx, [eax + 1610]
 ; u = u & q
 %line 1650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2287]
 %line 1652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2287]
+	mov [esp + 704], edi
+	mov edx, [eax + 2287]
 ; u = u & q
 %line 1653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 260]
 %line 1655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 260]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 260]
 ; u = mem32[p0 + 260]
 %line 1656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 260]
+	mov edx, [ecx + 260]
 ; u = u & q
 %line 1657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 937]
 %line 1659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 937]
+	mov [esp + 680], edi
+	mov edx, [ecx + 937]
 ; u = u & q
 %line 1660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1614]
 %line 1662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1614]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1614]
 ; u = u & q
 %line 1663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2291]
 %line 1665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2291]
+	mov edx, [ecx + 2291]
 ; u = u & q
 %line 1666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 260]
 %line 1668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 260]
+	mov edx, [eax + 260]
 ; u = u & q
 %line 1669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 937]
 %line 1671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 937]
+	mov [esp + 696], ebp
+	mov edx, [eax + 937]
 ; u = u & q
 %line 1672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1614]
 %line 1674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1614]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1614]
 ; u = u & q
 %line 1675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2291]
 %line 1677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2291]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2291]
 ; u = u & q
 %line 1678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 264]
 %line 1680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 264]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 264]
 ; u = mem32[p0 + 264]
 %line 1681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 264]
+	mov edx, [ecx + 264]
 ; u = u & q
 %line 1682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 941]
 %line 1684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 941]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 941]
 ; u = u & q
 %line 1685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1618]
 %line 1687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1618]
+	mov edx, [ecx + 1618]
 ; u = u & q
 %line 1688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2295]
 %line 1690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2295]
+	mov edx, [ecx + 2295]
 ; u = u & q
 %line 1691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 264]
 %line 1693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 264]
+	mov [esp + 692], ebx
+	mov edx, [eax + 264]
 ; u = u & q
 %line 1694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 941]
 %line 1696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 941]
+	mov [esp + 696], ebx
+	mov edx, [eax + 941]
 ; u = u & q
 %line 1697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1618]
 %line 1699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1618]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1618]
 ; u = u & q
 %line 1700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2295]
 %line 1702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2295]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2295]
 ; u = u & q
 %line 1703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 268]
 %line 1705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 268]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 268]
 ; u = mem32[p0 + 268]
 %line 1706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 268]
+	mov edx, [ecx + 268]
 ; u = u & q
 %line 1707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 945]
 %line 1709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 945]
+	mov edx, [ecx + 945]
 ; u = u & q
 %line 1710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1622]
 %line 1712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1622]
+	mov edx, [ecx + 1622]
 ; u = u & q
 %line 1713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2299]
 %line 1715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2299]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2299]
 ; u = u & q
 %line 1716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 268]
 %line 1718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 268]
+	mov [esp + 692], edi
+	mov edx, [eax + 268]
 ; u = u & q
 %line 1719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 945]
 %line 1721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 945]
+	mov [esp + 696], edi
+	mov edx, [eax + 945]
 ; u = u & q
 %line 1722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1622]
 %line 1724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1622]
+	mov [esp + 700], edi
+	mov edx, [eax + 1622]
 ; u = u & q
 %line 1725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2299]
 %line 1727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2299]
+	mov edx, [eax + 2299]
 ; u = u & q
 %line 1728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 272]
 %line 1730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 272]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 272]
 ; u = mem32[p0 + 272]
 %line 1731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 272]
+	mov edx, [ecx + 272]
 ; u = u & q
 %line 1732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 949]
 %line 1734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 949]
+	mov edx, [ecx + 949]
 ; u = u & q
 %line 1735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1626]
 %line 1737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1626]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1626]
 ; u = u & q
 %line 1738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2303]
 %line 1740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2303]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2303]
 ; u = u & q
 %line 1741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 272]
 %line 1743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 272]
+	mov [esp + 692], ebp
+	mov edx, [eax + 272]
 ; u = u & q
 %line 1744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 949]
 %line 1746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 949]
+	mov [esp + 696], ebp
+	mov edx, [eax + 949]
 ; u = u & q
 %line 1747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1626]
 %line 1749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1626]
+	mov edx, [eax + 1626]
 ; u = u & q
 %line 1750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2303]
 %line 1752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2303]
+	mov edx, [eax + 2303]
 ; u = u & q
 %line 1753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 276]
 %line 1755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 276]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 276]
 ; u = mem32[p0 + 276]
 %line 1756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 276]
+	mov edx, [ecx + 276]
 ; u = u & q
 %line 1757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 1758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 953]
 %line 1759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 953]
+	mov [esp + 680], esi
+	mov edx, [ecx + 953]
 ; u = u & q
 %line 1760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 1761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1630]
 %line 1762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1630]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1630]
 ; u = u & q
 %line 1763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 1764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2307]
 %line 1765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2307]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2307]
 ; u = u & q
 %line 1766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 1767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 276]
 %line 1768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 276]
+	mov [esp + 692], esi
+	mov edx, [eax + 276]
 ; u = u & q
 %line 1769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 1770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 953]
 %line 1771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 953]
+	mov edx, [eax + 953]
 ; u = u & q
 %line 1772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 1773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1630]
 %line 1774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1630]
+	mov edx, [eax + 1630]
 ; u = u & q
 %line 1775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 1776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2307]
 %line 1777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2307]
+	mov [esp + 704], edi
+	mov edx, [eax + 2307]
 ; u = u & q
 %line 1778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 1779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 280]
 %line 1780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 280]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 280]
 ; u = mem32[p0 + 280]
 %line 1781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 280]
+	mov edx, [ecx + 280]
 ; u = u & q
 %line 1782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 957]
 %line 1784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 957]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 957]
 ; u = u & q
 %line 1785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1634]
 %line 1787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1634]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1634]
 ; u = u & q
 %line 1788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2311]
 %line 1790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2311]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2311]
 ; u = u & q
 %line 1791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 280]
 %line 1793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 280]
+	mov edx, [eax + 280]
 ; u = u & q
 %line 1794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 957]
 %line 1796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 957]
+	mov edx, [eax + 957]
 ; u = u & q
 %line 1797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1634]
 %line 1799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1634]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1634]
 ; u = u & q
 %line 1800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2311]
 %line 1802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2311]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2311]
 ; u = u & q
 %line 1803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 284]
 %line 1805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 284]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 284]
 ; u = mem32[p0 + 284]
 %line 1806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 284]
+	mov edx, [ecx + 284]
 ; u = u & q
 %line 1807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 1808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 961]
 %line 1809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 961]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 961]
 ; u = u & q
 %line 1810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 1811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1638]
 %line 1812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1638]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1638]
 ; u = u & q
 %line 1813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 1814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2315]
 %line 1815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2315]
+	mov edx, [ecx + 2315]
 ; u = u & q
 %line 1816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 1817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 284]
 %line 1818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 284]
+	mov edx, [eax + 284]
 ; u = u & q
 %line 1819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 1820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 961]
 %line 1821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 961]
+	mov [esp + 696], esi
+	mov edx, [eax + 961]
 ; u = u & q
 %line 1822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 1823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1638]
 %line 1824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1638]
+	mov [esp + 700], esi
+	mov edx, [eax + 1638]
 ; u = u & q
 %line 1825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 1826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2315]
 %line 1827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2315]
+	mov [esp + 704], esi
+	mov edx, [eax + 2315]
 ; u = u & q
 %line 1828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 1829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 288]
 %line 1830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 288]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 288]
 ; u = mem32[p0 + 288]
 %line 1831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 288]
+	mov edx, [ecx + 288]
 ; u = u & q
 %line 1832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 965]
 %line 1834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 965]
+	mov [esp + 680], edi
+	mov edx, [ecx + 965]
 ; u = u & q
 %line 1835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1642]
 %line 1837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1642]
+	mov edx, [ecx + 1642]
 ; u = u & q
 %line 1838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2319]
 %line 1840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2319]
+	mov edx, [ecx + 2319]
 ; u = u & q
 %line 1841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 288]
 %line 1843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 288]
+	mov [esp + 692], ebx
+	mov edx, [eax + 288]
 ; u = u & q
 %line 1844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 965]
 %line 1846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 965]
+	mov [esp + 696], ebx
+	mov edx, [eax + 965]
 ; u = u & q
 %line 1847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1642]
 %line 1849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1642]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1642]
 ; u = u & q
 %line 1850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2319]
 %line 1852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2319]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2319]
 ; u = u & q
 %line 1853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 292]
 %line 1855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 292]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 292]
 ; u = mem32[p0 + 292]
 %line 1856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 292]
+	mov edx, [ecx + 292]
 ; u = u & q
 %line 1857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 969]
 %line 1859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 969]
+	mov edx, [ecx + 969]
 ; u = u & q
 %line 1860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1646]
 %line 1862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1646]
+	mov edx, [ecx + 1646]
 ; u = u & q
 %line 1863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2323]
 %line 1865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2323]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2323]
 ; u = u & q
 %line 1866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 292]
 %line 1868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 292]
+	mov [esp + 692], ebp
+	mov edx, [eax + 292]
 ; u = u & q
 %line 1869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 969]
 %line 1871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 969]
+	mov [esp + 696], ebp
+	mov edx, [eax + 969]
 ; u = u & q
 %line 1872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1646]
 %line 1874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1646]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1646]
 ; u = u & q
 %line 1875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2323]
 %line 1877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2323]
+	mov edx, [eax + 2323]
 ; u = u & q
 %line 1878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 296]
 %line 1880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 296]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 296]
 ; u = mem32[p0 + 296]
 %line 1881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 296]
+	mov edx, [ecx + 296]
 ; u = u & q
 %line 1882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 973]
 %line 1884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 973]
+	mov edx, [ecx + 973]
 ; u = u & q
 %line 1885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1650]
 %line 1887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1650]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1650]
 ; u = u & q
 %line 1888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2327]
 %line 1890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2327]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2327]
 ; u = u & q
 %line 1891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 296]
 %line 1893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 296]
+	mov [esp + 692], edi
+	mov edx, [eax + 296]
 ; u = u & q
 %line 1894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 973]
 %line 1896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 973]
+	mov [esp + 696], edi
+	mov edx, [eax + 973]
 ; u = u & q
 %line 1897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1650]
 %line 1899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1650]
+	mov edx, [eax + 1650]
 ; u = u & q
 %line 1900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2327]
 %line 1902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2327]
+	mov edx, [eax + 2327]
 ; u = u & q
 %line 1903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 300]
 %line 1905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 300]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 300]
 ; u = mem32[p0 + 300]
 %line 1906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 300]
+	mov edx, [ecx + 300]
 ; u = u & q
 %line 1907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 977]
 %line 1909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 977]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 977]
 ; u = u & q
 %line 1910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1654]
 %line 1912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1654]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1654]
 ; u = u & q
 %line 1913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2331]
 %line 1915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2331]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2331]
 ; u = u & q
 %line 1916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 300]
 %line 1918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 300]
+	mov [esp + 692], ebx
+	mov edx, [eax + 300]
 ; u = u & q
 %line 1919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 977]
 %line 1921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 977]
+	mov edx, [eax + 977]
 ; u = u & q
 %line 1922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1654]
 %line 1924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1654]
+	mov edx, [eax + 1654]
 ; u = u & q
 %line 1925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2331]
 %line 1927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2331]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2331]
 ; u = u & q
 %line 1928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 304]
 %line 1930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 304]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 304]
 ; u = mem32[p0 + 304]
 %line 1931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 304]
+	mov edx, [ecx + 304]
 ; u = u & q
 %line 1932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 981]
 %line 1934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 981]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 981]
 ; u = u & q
 %line 1935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1658]
 %line 1937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1658]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1658]
 ; u = u & q
 %line 1938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2335]
 %line 1940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2335]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2335]
 ; u = u & q
 %line 1941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 304]
 %line 1943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 304]
+	mov edx, [eax + 304]
 ; u = u & q
 %line 1944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 981]
 %line 1946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 981]
+	mov edx, [eax + 981]
 ; u = u & q
 %line 1947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1658]
 %line 1949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1658]
+	mov [esp + 700], edi
+	mov edx, [eax + 1658]
 ; u = u & q
 %line 1950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2335]
 %line 1952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2335]
+	mov [esp + 704], edi
+	mov edx, [eax + 2335]
 ; u = u & q
 %line 1953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 308]
 %line 1955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 308]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 308]
 ; u = mem32[p0 + 308]
 %line 1956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 308]
+	mov edx, [ecx + 308]
 ; u = u & q
 %line 1957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 985]
 %line 1959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 985]
+	mov [esp + 680], edi
+	mov edx, [ecx + 985]
 ; u = u & q
 %line 1960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1662]
 %line 1962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1662]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1662]
 ; u = u & q
 %line 1963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2339]
 %line 1965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2339]
+	mov edx, [ecx + 2339]
 ; u = u & q
 %line 1966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 308]
 %line 1968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 308]
+	mov edx, [eax + 308]
 ; u = u & q
 %line 1969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 985]
 %line 1971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 985]
+	mov [esp + 696], ebx
+	mov edx, [eax + 985]
 ; u = u & q
 %line 1972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1662]
 %line 1974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1662]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1662]
 ; u = u & q
 %line 1975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 1976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2339]
 %line 1977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2339]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2339]
 ; u = u & q
 %line 1978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 1979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 312]
 %line 1980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 312]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 312]
 ; u = mem32[p0 + 312]
 %line 1981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 312]
+	mov edx, [ecx + 312]
 ; u = u & q
 %line 1982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 1983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 989]
 %line 1984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 989]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 989]
 ; u = u & q
 %line 1985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 1986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1666]
 %line 1987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1666]
+	mov edx, [ecx + 1666]
 ; u = u & q
 %line 1988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 1989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2343]
 %line 1990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2343]
+	mov edx, [ecx + 2343]
 ; u = u & q
 %line 1991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 1992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 312]
 %line 1993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 312]
+	mov [esp + 692], ebp
+	mov edx, [eax + 312]
 ; u = u & q
 %line 1994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 1995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 989]
 %line 1996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 989]
+	mov [esp + 696], ebp
+	mov edx, [eax + 989]
 ; u = u & q
 %line 1997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 1998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1666]
 %line 1999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1666]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1666]
 ; u = u & q
 %line 2000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2343]
 %line 2002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2343]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2343]
 ; u = u & q
 %line 2003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 316]
 %line 2005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 316]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 316]
 ; u = mem32[p0 + 316]
 %line 2006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 316]
+	mov edx, [ecx + 316]
 ; u = u & q
 %line 2007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 993]
 %line 2009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 993]
+	mov edx, [ecx + 993]
 ; u = u & q
 %line 2010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1670]
 %line 2012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1670]
+	mov edx, [ecx + 1670]
 ; u = u & q
 %line 2013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2347]
 %line 2015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2347]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2347]
 ; u = u & q
 %line 2016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 316]
 %line 2018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 316]
+	mov [esp + 692], edi
+	mov edx, [eax + 316]
 ; u = u & q
 %line 2019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 993]
 %line 2021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 993]
+	mov [esp + 696], edi
+	mov edx, [eax + 993]
 ; u = u & q
 %line 2022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1670]
 %line 2024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1670]
+	mov [esp + 700], edi
+	mov edx, [eax + 1670]
 ; u = u & q
 %line 2025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2347]
 %line 2027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2347]
+	mov edx, [eax + 2347]
 ; u = u & q
 %line 2028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 320]
 %line 2030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 320]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 320]
 ; u = mem32[p0 + 320]
 %line 2031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 320]
+	mov edx, [ecx + 320]
 ; u = u & q
 %line 2032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 997]
 %line 2034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 997]
+	mov edx, [ecx + 997]
 ; u = u & q
 %line 2035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1674]
 %line 2037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1674]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1674]
 ; u = u & q
 %line 2038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2351]
 %line 2040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2351]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2351]
 ; u = u & q
 %line 2041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 320]
 %line 2043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 320]
+	mov [esp + 692], ebx
+	mov edx, [eax + 320]
 ; u = u & q
 %line 2044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 997]
 %line 2046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 997]
+	mov [esp + 696], ebx
+	mov edx, [eax + 997]
 ; u = u & q
 %line 2047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1674]
 %line 2049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1674]
+	mov edx, [eax + 1674]
 ; u = u & q
 %line 2050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2351]
 %line 2052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2351]
+	mov edx, [eax + 2351]
 ; u = u & q
 %line 2053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 324]
 %line 2055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 324]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 324]
 ; u = mem32[p0 + 324]
 %line 2056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 324]
+	mov edx, [ecx + 324]
 ; u = u & q
 %line 2057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1001]
 %line 2059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1001]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1001]
 ; u = u & q
 %line 2060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1678]
 %line 2062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1678]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1678]
 ; u = u & q
 %line 2063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2355]
 %line 2065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2355]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2355]
 ; u = u & q
 %line 2066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 324]
 %line 2068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 324]
+	mov [esp + 692], esi
+	mov edx, [eax + 324]
 ; u = u & q
 %line 2069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1001]
 %line 2071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1001]
+	mov edx, [eax + 1001]
 ; u = u & q
 %line 2072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1678]
 %line 2074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1678]
+	mov edx, [eax + 1678]
 ; u = u & q
 %line 2075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2355]
 %line 2077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2355]
+	mov [esp + 704], edi
+	mov edx, [eax + 2355]
 ; u = u & q
 %line 2078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 328]
 %line 2080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 328]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 328]
 ; u = mem32[p0 + 328]
 %line 2081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 328]
+	mov edx, [ecx + 328]
 ; u = u & q
 %line 2082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2083+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1005]
 %line 2084+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1005]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1005]
 ; u = u & q
 %line 2085+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2086+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1682]
 %line 2087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1682]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1682]
 ; u = u & q
 %line 2088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2359]
 %line 2090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2359]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2359]
 ; u = u & q
 %line 2091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 328]
 %line 2093+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 328]
+	mov edx, [eax + 328]
 ; u = u & q
 %line 2094+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2095+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1005]
 %line 2096+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1005]
+	mov edx, [eax + 1005]
 ; u = u & q
 %line 2097+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2098+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1682]
 %line 2099+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1682]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1682]
 ; u = u & q
 %line 2100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2359]
 %line 2102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2359]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2359]
 ; u = u & q
 %line 2103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 332]
 %line 2105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 332]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 332]
 ; u = mem32[p0 + 332]
 %line 2106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 332]
+	mov edx, [ecx + 332]
 ; u = u & q
 %line 2107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1009]
 %line 2109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1009]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1009]
 ; u = u & q
 %line 2110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1686]
 %line 2112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1686]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1686]
 ; u = u & q
 %line 2113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2363]
 %line 2115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2363]
+	mov edx, [ecx + 2363]
 ; u = u & q
 %line 2116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 332]
 %line 2118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 332]
+	mov edx, [eax + 332]
 ; u = u & q
 %line 2119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1009]
 %line 2121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1009]
+	mov [esp + 696], esi
+	mov edx, [eax + 1009]
 ; u = u & q
 %line 2122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1686]
 %line 2124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1686]
+	mov [esp + 700], esi
+	mov edx, [eax + 1686]
 ; u = u & q
 %line 2125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2363]
 %line 2127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2363]
+	mov [esp + 704], esi
+	mov edx, [eax + 2363]
 ; u = u & q
 %line 2128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 336]
 %line 2130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 336]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 336]
 ; u = mem32[p0 + 336]
 %line 2131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 336]
+	mov edx, [ecx + 336]
 ; u = u & q
 %line 2132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1013]
 %line 2134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1013]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1013]
 ; u = u & q
 %line 2135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1690]
 %line 2137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1690]
+	mov edx, [ecx + 1690]
 ; u = u & q
 %line 2138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2367]
 %line 2140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2367]
+	mov edx, [ecx + 2367]
 ; u = u & q
 %line 2141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 336]
 %line 2143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 336]
+	mov [esp + 692], ebp
+	mov edx, [eax + 336]
 ; u = u & q
 %line 2144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1013]
 %line 2146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1013]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1013]
 ; u = u & q
 %line 2147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1690]
 %line 2149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1690]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1690]
 ; u = u & q
 %line 2150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2367]
 %line 2152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2367]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2367]
 ; u = u & q
 %line 2153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 340]
 %line 2155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 340]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 340]
 ; u = mem32[p0 + 340]
 %line 2156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 340]
+	mov edx, [ecx + 340]
 ; u = u & q
 %line 2157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1017]
 %line 2159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1017]
+	mov edx, [ecx + 1017]
 ; u = u & q
 %line 2160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1694]
 %line 2162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1694]
+	mov edx, [ecx + 1694]
 ; u = u & q
 %line 2163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2371]
 %line 2165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2371]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2371]
 ; u = u & q
 %line 2166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 340]
 %line 2168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 340]
+	mov [esp + 692], ebx
+	mov edx, [eax + 340]
 ; u = u & q
 %line 2169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1017]
 %line 2171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1017]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1017]
 ; u = u & q
 %line 2172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1694]
 %line 2174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1694]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1694]
 ; u = u & q
 %line 2175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2371]
 %line 2177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2371]
+	mov edx, [eax + 2371]
 ; u = u & q
 %line 2178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 344]
 %line 2180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 344]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 344]
 ; u = mem32[p0 + 344]
 %line 2181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 344]
+	mov edx, [ecx + 344]
 ; u = u & q
 %line 2182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1021]
 %line 2184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1021]
+	mov edx, [ecx + 1021]
 ; u = u & q
 %line 2185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1698]
 %line 2187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1698]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1698]
 ; u = u & q
 %line 2188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2375]
 %line 2190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2375]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2375]
 ; u = u & q
 %line 2191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 344]
 %line 2193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 344]
+	mov [esp + 692], edi
+	mov edx, [eax + 344]
 ; u = u & q
 %line 2194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1021]
 %line 2196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1021]
+	mov [esp + 696], edi
+	mov edx, [eax + 1021]
 ; u = u & q
 %line 2197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1698]
 %line 2199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1698]
+	mov edx, [eax + 1698]
 ; u = u & q
 %line 2200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2375]
 %line 2202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2375]
+	mov edx, [eax + 2375]
 ; u = u & q
 %line 2203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 348]
 %line 2205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 348]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 348]
 ; u = mem32[p0 + 348]
 %line 2206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 348]
+	mov edx, [ecx + 348]
 ; u = u & q
 %line 2207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1025]
 %line 2209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1025]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1025]
 ; u = u & q
 %line 2210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1702]
 %line 2212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1702]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1702]
 ; u = u & q
 %line 2213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2379]
 %line 2215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2379]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2379]
 ; u = u & q
 %line 2216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 348]
 %line 2218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 348]
+	mov [esp + 692], ebp
+	mov edx, [eax + 348]
 ; u = u & q
 %line 2219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1025]
 %line 2221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1025]
+	mov edx, [eax + 1025]
 ; u = u & q
 %line 2222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1702]
 %line 2224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1702]
+	mov edx, [eax + 1702]
 ; u = u & q
 %line 2225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2379]
 %line 2227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2379]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2379]
 ; u = u & q
 %line 2228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 352]
 %line 2230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 352]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 352]
 ; u = mem32[p0 + 352]
 %line 2231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 352]
+	mov edx, [ecx + 352]
 ; u = u & q
 %line 2232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1029]
 %line 2234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1029]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1029]
 ; u = u & q
 %line 2235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1706]
 %line 2237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1706]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1706]
 ; u = u & q
 %line 2238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2383]
 %line 2240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2383]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2383]
 ; u = u & q
 %line 2241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 352]
 %line 2243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 352]
+	mov edx, [eax + 352]
 ; u = u & q
 %line 2244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1029]
 %line 2246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1029]
+	mov edx, [eax + 1029]
 ; u = u & q
 %line 2247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1706]
 %line 2249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1706]
+	mov [esp + 700], edi
+	mov edx, [eax + 1706]
 ; u = u & q
 %line 2250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2383]
 %line 2252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2383]
+	mov [esp + 704], edi
+	mov edx, [eax + 2383]
 ; u = u & q
 %line 2253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 356]
 %line 2255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 356]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 356]
 ; u = mem32[p0 + 356]
 %line 2256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 356]
+	mov edx, [ecx + 356]
 ; u = u & q
 %line 2257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1033]
 %line 2259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1033]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1033]
 ; u = u & q
 %line 2260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1710]
 %line 2262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1710]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1710]
 ; u = u & q
 %line 2263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2387]
 %line 2265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2387]
+	mov edx, [ecx + 2387]
 ; u = u & q
 %line 2266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 356]
 %line 2268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 356]
+	mov edx, [eax + 356]
 ; u = u & q
 %line 2269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1033]
 %line 2271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1033]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1033]
 ; u = u & q
 %line 2272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1710]
 %line 2274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1710]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1710]
 ; u = u & q
 %line 2275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2387]
 %line 2277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2387]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2387]
 ; u = u & q
 %line 2278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 360]
 %line 2280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 360]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 360]
 ; u = mem32[p0 + 360]
 %line 2281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 360]
+	mov edx, [ecx + 360]
 ; u = u & q
 %line 2282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1037]
 %line 2284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1037]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1037]
 ; u = u & q
 %line 2285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1714]
 %line 2287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1714]
+	mov edx, [ecx + 1714]
 ; u = u & q
 %line 2288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2391]
 %line 2290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2391]
+	mov edx, [ecx + 2391]
 ; u = u & q
 %line 2291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 360]
 %line 2293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 360]
+	mov [esp + 692], ebx
+	mov edx, [eax + 360]
 ; u = u & q
 %line 2294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1037]
 %line 2296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1037]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1037]
 ; u = u & q
 %line 2297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1714]
 %line 2299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1714]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1714]
 ; u = u & q
 %line 2300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2391]
 %line 2302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2391]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2391]
 ; u = u & q
 %line 2303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 364]
 %line 2305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 364]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 364]
 ; u = mem32[p0 + 364]
 %line 2306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 364]
+	mov edx, [ecx + 364]
 ; u = u & q
 %line 2307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1041]
 %line 2309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1041]
+	mov edx, [ecx + 1041]
 ; u = u & q
 %line 2310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1718]
 %line 2312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1718]
+	mov edx, [ecx + 1718]
 ; u = u & q
 %line 2313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2395]
 %line 2315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2395]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2395]
 ; u = u & q
 %line 2316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 364]
 %line 2318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 364]
+	mov [esp + 692], edi
+	mov edx, [eax + 364]
 ; u = u & q
 %line 2319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1041]
 %line 2321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1041]
+	mov [esp + 696], edi
+	mov edx, [eax + 1041]
 ; u = u & q
 %line 2322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1718]
 %line 2324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1718]
+	mov [esp + 700], edi
+	mov edx, [eax + 1718]
 ; u = u & q
 %line 2325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2395]
 %line 2327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2395]
+	mov edx, [eax + 2395]
 ; u = u & q
 %line 2328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 368]
 %line 2330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 368]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 368]
 ; u = mem32[p0 + 368]
 %line 2331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 368]
+	mov edx, [ecx + 368]
 ; u = u & q
 %line 2332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1045]
 %line 2334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1045]
+	mov edx, [ecx + 1045]
 ; u = u & q
 %line 2335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1722]
 %line 2337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1722]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1722]
 ; u = u & q
 %line 2338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2399]
 %line 2340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2399]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2399]
 ; u = u & q
 %line 2341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 368]
 %line 2343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 368]
+	mov [esp + 692], ebp
+	mov edx, [eax + 368]
 ; u = u & q
 %line 2344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1045]
 %line 2346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1045]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1045]
 ; u = u & q
 %line 2347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1722]
 %line 2349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1722]
+	mov edx, [eax + 1722]
 ; u = u & q
 %line 2350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2399]
 %line 2352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2399]
+	mov edx, [eax + 2399]
 ; u = u & q
 %line 2353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 372]
 %line 2355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 372]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 372]
 ; u = mem32[p0 + 372]
 %line 2356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 372]
+	mov edx, [ecx + 372]
 ; u = u & q
 %line 2357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1049]
 %line 2359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1049]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1049]
 ; u = u & q
 %line 2360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1726]
 %line 2362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1726]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1726]
 ; u = u & q
 %line 2363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2403]
 %line 2365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2403]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2403]
 ; u = u & q
 %line 2366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 372]
 %line 2368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 372]
+	mov [esp + 692], esi
+	mov edx, [eax + 372]
 ; u = u & q
 %line 2369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1049]
 %line 2371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1049]
+	mov edx, [eax + 1049]
 ; u = u & q
 %line 2372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1726]
 %line 2374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1726]
+	mov edx, [eax + 1726]
 ; u = u & q
 %line 2375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2403]
 %line 2377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2403]
+	mov [esp + 704], edi
+	mov edx, [eax + 2403]
 ; u = u & q
 %line 2378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 376]
 %line 2380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 376]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 376]
 ; u = mem32[p0 + 376]
 %line 2381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 376]
+	mov edx, [ecx + 376]
 ; u = u & q
 %line 2382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1053]
 %line 2384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1053]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1053]
 ; u = u & q
 %line 2385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1730]
 %line 2387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1730]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1730]
 ; u = u & q
 %line 2388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2407]
 %line 2390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2407]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2407]
 ; u = u & q
 %line 2391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 376]
 %line 2393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 376]
+	mov edx, [eax + 376]
 ; u = u & q
 %line 2394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1053]
 %line 2396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1053]
+	mov edx, [eax + 1053]
 ; u = u & q
 %line 2397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1730]
 %line 2399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1730]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1730]
 ; u = u & q
 %line 2400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2407]
 %line 2402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2407]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2407]
 ; u = u & q
 %line 2403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 380]
 %line 2405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 380]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 380]
 ; u = mem32[p0 + 380]
 %line 2406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 380]
+	mov edx, [ecx + 380]
 ; u = u & q
 %line 2407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1057]
 %line 2409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1057]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1057]
 ; u = u & q
 %line 2410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1734]
 %line 2412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1734]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1734]
 ; u = u & q
 %line 2413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2411]
 %line 2415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2411]
+	mov edx, [ecx + 2411]
 ; u = u & q
 %line 2416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 380]
 %line 2418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 380]
+	mov edx, [eax + 380]
 ; u = u & q
 %line 2419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1057]
 %line 2421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1057]
+	mov [esp + 696], esi
+	mov edx, [eax + 1057]
 ; u = u & q
 %line 2422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1734]
 %line 2424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1734]
+	mov [esp + 700], esi
+	mov edx, [eax + 1734]
 ; u = u & q
 %line 2425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2411]
 %line 2427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2411]
+	mov [esp + 704], esi
+	mov edx, [eax + 2411]
 ; u = u & q
 %line 2428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 384]
 %line 2430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 384]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 384]
 ; u = mem32[p0 + 384]
 %line 2431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 384]
+	mov edx, [ecx + 384]
 ; u = u & q
 %line 2432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1061]
 %line 2434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1061]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1061]
 ; u = u & q
 %line 2435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1738]
 %line 2437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1738]
+	mov edx, [ecx + 1738]
 ; u = u & q
 %line 2438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2415]
 %line 2440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2415]
+	mov edx, [ecx + 2415]
 ; u = u & q
 %line 2441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 384]
 %line 2443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 384]
+	mov [esp + 692], ebx
+	mov edx, [eax + 384]
 ; u = u & q
 %line 2444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1061]
 %line 2446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1061]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1061]
 ; u = u & q
 %line 2447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1738]
 %line 2449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1738]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1738]
 ; u = u & q
 %line 2450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2415]
 %line 2452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2415]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2415]
 ; u = u & q
 %line 2453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 388]
 %line 2455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 388]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 388]
 ; u = mem32[p0 + 388]
 %line 2456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 388]
+	mov edx, [ecx + 388]
 ; u = u & q
 %line 2457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1065]
 %line 2459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1065]
+	mov edx, [ecx + 1065]
 ; u = u & q
 %line 2460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1742]
 %line 2462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1742]
+	mov edx, [ecx + 1742]
 ; u = u & q
 %line 2463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2419]
 %line 2465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2419]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2419]
 ; u = u & q
 %line 2466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 388]
 %line 2468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 388]
+	mov [esp + 692], ebp
+	mov edx, [eax + 388]
 ; u = u & q
 %line 2469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1065]
 %line 2471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1065]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1065]
 ; u = u & q
 %line 2472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1742]
 %line 2474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1742]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1742]
 ; u = u & q
 %line 2475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2419]
 %line 2477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2419]
+	mov edx, [eax + 2419]
 ; u = u & q
 %line 2478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 392]
 %line 2480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 392]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 392]
 ; u = mem32[p0 + 392]
 %line 2481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 392]
+	mov edx, [ecx + 392]
 ; u = u & q
 %line 2482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1069]
 %line 2484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1069]
+	mov edx, [ecx + 1069]
 ; u = u & q
 %line 2485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1746]
 %line 2487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1746]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1746]
 ; u = u & q
 %line 2488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2423]
 %line 2490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2423]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2423]
 ; u = u & q
 %line 2491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 392]
 %line 2493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 392]
+	mov [esp + 692], edi
+	mov edx, [eax + 392]
 ; u = u & q
 %line 2494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1069]
 %line 2496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1069]
+	mov [esp + 696], edi
+	mov edx, [eax + 1069]
 ; u = u & q
 %line 2497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1746]
 %line 2499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1746]
+	mov edx, [eax + 1746]
 ; u = u & q
 %line 2500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2423]
 %line 2502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2423]
+	mov edx, [eax + 2423]
 ; u = u & q
 %line 2503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 396]
 %line 2505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 396]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 396]
 ; u = mem32[p0 + 396]
 %line 2506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 396]
+	mov edx, [ecx + 396]
 ; u = u & q
 %line 2507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1073]
 %line 2509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1073]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1073]
 ; u = u & q
 %line 2510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1750]
 %line 2512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1750]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1750]
 ; u = u & q
 %line 2513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2427]
 %line 2515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2427]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2427]
 ; u = u & q
 %line 2516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 396]
 %line 2518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 396]
+	mov [esp + 692], ebx
+	mov edx, [eax + 396]
 ; u = u & q
 %line 2519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1073]
 %line 2521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1073]
+	mov edx, [eax + 1073]
 ; u = u & q
 %line 2522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1750]
 %line 2524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1750]
+	mov edx, [eax + 1750]
 ; u = u & q
 %line 2525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2427]
 %line 2527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2427]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2427]
 ; u = u & q
 %line 2528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 400]
 %line 2530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 400]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 400]
 ; u = mem32[p0 + 400]
 %line 2531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 400]
+	mov edx, [ecx + 400]
 ; u = u & q
 %line 2532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1077]
 %line 2534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1077]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1077]
 ; u = u & q
 %line 2535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1754]
 %line 2537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1754]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1754]
 ; u = u & q
 %line 2538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2431]
 %line 2540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2431]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2431]
 ; u = u & q
 %line 2541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 400]
 %line 2543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 400]
+	mov edx, [eax + 400]
 ; u = u & q
 %line 2544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1077]
 %line 2546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1077]
+	mov edx, [eax + 1077]
 ; u = u & q
 %line 2547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1754]
 %line 2549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1754]
+	mov [esp + 700], edi
+	mov edx, [eax + 1754]
 ; u = u & q
 %line 2550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2431]
 %line 2552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2431]
+	mov [esp + 704], edi
+	mov edx, [eax + 2431]
 ; u = u & q
 %line 2553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 404]
 %line 2555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 404]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 404]
 ; u = mem32[p0 + 404]
 %line 2556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 404]
+	mov edx, [ecx + 404]
 ; u = u & q
 %line 2557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1081]
 %line 2559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1081]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1081]
 ; u = u & q
 %line 2560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1758]
 %line 2562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1758]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1758]
 ; u = u & q
 %line 2563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2435]
 %line 2565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2435]
+	mov edx, [ecx + 2435]
 ; u = u & q
 %line 2566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 404]
 %line 2568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 404]
+	mov edx, [eax + 404]
 ; u = u & q
 %line 2569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1081]
 %line 2571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1081]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1081]
 ; u = u & q
 %line 2572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1758]
 %line 2574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1758]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1758]
 ; u = u & q
 %line 2575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2435]
 %line 2577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2435]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2435]
 ; u = u & q
 %line 2578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 408]
 %line 2580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 408]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 408]
 ; u = mem32[p0 + 408]
 %line 2581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 408]
+	mov edx, [ecx + 408]
 ; u = u & q
 %line 2582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1085]
 %line 2584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1085]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1085]
 ; u = u & q
 %line 2585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1762]
 %line 2587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1762]
+	mov edx, [ecx + 1762]
 ; u = u & q
 %line 2588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2439]
 %line 2590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2439]
+	mov edx, [ecx + 2439]
 ; u = u & q
 %line 2591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 408]
 %line 2593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 408]
+	mov [esp + 692], ebp
+	mov edx, [eax + 408]
 ; u = u & q
 %line 2594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1085]
 %line 2596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1085]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1085]
 ; u = u & q
 %line 2597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1762]
 %line 2599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1762]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1762]
 ; u = u & q
 %line 2600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2439]
 %line 2602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2439]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2439]
 ; u = u & q
 %line 2603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 412]
 %line 2605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 412]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 412]
 ; u = mem32[p0 + 412]
 %line 2606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 412]
+	mov edx, [ecx + 412]
 ; u = u & q
 %line 2607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1089]
 %line 2609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1089]
+	mov edx, [ecx + 1089]
 ; u = u & q
 %line 2610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1766]
 %line 2612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1766]
+	mov edx, [ecx + 1766]
 ; u = u & q
 %line 2613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2443]
 %line 2615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2443]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2443]
 ; u = u & q
 %line 2616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 412]
 %line 2618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 412]
+	mov [esp + 692], edi
+	mov edx, [eax + 412]
 ; u = u & q
 %line 2619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1089]
 %line 2621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1089]
+	mov [esp + 696], edi
+	mov edx, [eax + 1089]
 ; u = u & q
 %line 2622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1766]
 %line 2624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1766]
+	mov [esp + 700], edi
+	mov edx, [eax + 1766]
 ; u = u & q
 %line 2625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2443]
 %line 2627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2443]
+	mov edx, [eax + 2443]
 ; u = u & q
 %line 2628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 416]
 %line 2630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 416]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 416]
 ; u = mem32[p0 + 416]
 %line 2631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 416]
+	mov edx, [ecx + 416]
 ; u = u & q
 %line 2632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1093]
 %line 2634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1093]
+	mov edx, [ecx + 1093]
 ; u = u & q
 %line 2635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1770]
 %line 2637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1770]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1770]
 ; u = u & q
 %line 2638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2447]
 %line 2640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2447]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2447]
 ; u = u & q
 %line 2641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 416]
 %line 2643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 416]
+	mov [esp + 692], ebx
+	mov edx, [eax + 416]
 ; u = u & q
 %line 2644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1093]
 %line 2646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1093]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1093]
 ; u = u & q
 %line 2647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1770]
 %line 2649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1770]
+	mov edx, [eax + 1770]
 ; u = u & q
 %line 2650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2447]
 %line 2652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2447]
+	mov edx, [eax + 2447]
 ; u = u & q
 %line 2653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 420]
 %line 2655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 420]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 420]
 ; u = mem32[p0 + 420]
 %line 2656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 420]
+	mov edx, [ecx + 420]
 ; u = u & q
 %line 2657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 2658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1097]
 %line 2659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1097]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1097]
 ; u = u & q
 %line 2660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 2661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1774]
 %line 2662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1774]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1774]
 ; u = u & q
 %line 2663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 2664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2451]
 %line 2665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2451]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2451]
 ; u = u & q
 %line 2666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 2667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 420]
 %line 2668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 420]
+	mov [esp + 692], esi
+	mov edx, [eax + 420]
 ; u = u & q
 %line 2669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 2670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1097]
 %line 2671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1097]
+	mov edx, [eax + 1097]
 ; u = u & q
 %line 2672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 2673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1774]
 %line 2674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1774]
+	mov edx, [eax + 1774]
 ; u = u & q
 %line 2675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 2676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2451]
 %line 2677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2451]
+	mov [esp + 704], edi
+	mov edx, [eax + 2451]
 ; u = u & q
 %line 2678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 2679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 424]
 %line 2680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 424]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 424]
 ; u = mem32[p0 + 424]
 %line 2681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 424]
+	mov edx, [ecx + 424]
 ; u = u & q
 %line 2682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1101]
 %line 2684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1101]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1101]
 ; u = u & q
 %line 2685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1778]
 %line 2687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1778]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1778]
 ; u = u & q
 %line 2688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2455]
 %line 2690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2455]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2455]
 ; u = u & q
 %line 2691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 424]
 %line 2693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 424]
+	mov edx, [eax + 424]
 ; u = u & q
 %line 2694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1101]
 %line 2696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1101]
+	mov edx, [eax + 1101]
 ; u = u & q
 %line 2697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1778]
 %line 2699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1778]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1778]
 ; u = u & q
 %line 2700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2455]
 %line 2702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2455]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2455]
 ; u = u & q
 %line 2703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 428]
 %line 2705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 428]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 428]
 ; u = mem32[p0 + 428]
 %line 2706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 428]
+	mov edx, [ecx + 428]
 ; u = u & q
 %line 2707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1105]
 %line 2709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1105]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1105]
 ; u = u & q
 %line 2710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1782]
 %line 2712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1782]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1782]
 ; u = u & q
 %line 2713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2459]
 %line 2715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2459]
+	mov edx, [ecx + 2459]
 ; u = u & q
 %line 2716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 428]
 %line 2718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 428]
+	mov edx, [eax + 428]
 ; u = u & q
 %line 2719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1105]
 %line 2721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1105]
+	mov [esp + 696], esi
+	mov edx, [eax + 1105]
 ; u = u & q
 %line 2722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1782]
 %line 2724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1782]
+	mov [esp + 700], esi
+	mov edx, [eax + 1782]
 ; u = u & q
 %line 2725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 2726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2459]
 %line 2727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2459]
+	mov [esp + 704], esi
+	mov edx, [eax + 2459]
 ; u = u & q
 %line 2728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 2729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 432]
 %line 2730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 432]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 432]
 ; u = mem32[p0 + 432]
 %line 2731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 432]
+	mov edx, [ecx + 432]
 ; u = u & q
 %line 2732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1109]
 %line 2734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1109]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1109]
 ; u = u & q
 %line 2735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1786]
 %line 2737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1786]
+	mov edx, [ecx + 1786]
 ; u = u & q
 %line 2738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2463]
 %line 2740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2463]
+	mov edx, [ecx + 2463]
 ; u = u & q
 %line 2741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 432]
 %line 2743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 432]
+	mov [esp + 692], ebp
+	mov edx, [eax + 432]
 ; u = u & q
 %line 2744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1109]
 %line 2746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1109]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1109]
 ; u = u & q
 %line 2747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1786]
 %line 2749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1786]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1786]
 ; u = u & q
 %line 2750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2463]
 %line 2752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2463]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2463]
 ; u = u & q
 %line 2753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 436]
 %line 2755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 436]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 436]
 ; u = mem32[p0 + 436]
 %line 2756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 436]
+	mov edx, [ecx + 436]
 ; u = u & q
 %line 2757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1113]
 %line 2759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1113]
+	mov edx, [ecx + 1113]
 ; u = u & q
 %line 2760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1790]
 %line 2762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1790]
+	mov edx, [ecx + 1790]
 ; u = u & q
 %line 2763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2467]
 %line 2765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2467]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2467]
 ; u = u & q
 %line 2766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 436]
 %line 2768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 436]
+	mov [esp + 692], ebx
+	mov edx, [eax + 436]
 ; u = u & q
 %line 2769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1113]
 %line 2771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1113]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1113]
 ; u = u & q
 %line 2772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1790]
 %line 2774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1790]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1790]
 ; u = u & q
 %line 2775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2467]
 %line 2777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2467]
+	mov edx, [eax + 2467]
 ; u = u & q
 %line 2778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 440]
 %line 2780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 440]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 440]
 ; u = mem32[p0 + 440]
 %line 2781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 440]
+	mov edx, [ecx + 440]
 ; u = u & q
 %line 2782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1117]
 %line 2784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1117]
+	mov edx, [ecx + 1117]
 ; u = u & q
 %line 2785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1794]
 %line 2787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1794]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1794]
 ; u = u & q
 %line 2788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2471]
 %line 2790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2471]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2471]
 ; u = u & q
 %line 2791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 440]
 %line 2793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 440]
+	mov [esp + 692], edi
+	mov edx, [eax + 440]
 ; u = u & q
 %line 2794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1117]
 %line 2796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1117]
+	mov [esp + 696], edi
+	mov edx, [eax + 1117]
 ; u = u & q
 %line 2797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1794]
 %line 2799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1794]
+	mov edx, [eax + 1794]
 ; u = u & q
 %line 2800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2471]
 %line 2802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2471]
+	mov edx, [eax + 2471]
 ; u = u & q
 %line 2803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 444]
 %line 2805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 444]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 444]
 ; u = mem32[p0 + 444]
 %line 2806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 444]
+	mov edx, [ecx + 444]
 ; u = u & q
 %line 2807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1121]
 %line 2809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1121]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1121]
 ; u = u & q
 %line 2810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1798]
 %line 2812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1798]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1798]
 ; u = u & q
 %line 2813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2475]
 %line 2815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2475]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2475]
 ; u = u & q
 %line 2816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 444]
 %line 2818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 444]
+	mov [esp + 692], ebp
+	mov edx, [eax + 444]
 ; u = u & q
 %line 2819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1121]
 %line 2821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1121]
+	mov edx, [eax + 1121]
 ; u = u & q
 %line 2822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1798]
 %line 2824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1798]
+	mov edx, [eax + 1798]
 ; u = u & q
 %line 2825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2475]
 %line 2827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2475]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2475]
 ; u = u & q
 %line 2828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 448]
 %line 2830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 448]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 448]
 ; u = mem32[p0 + 448]
 %line 2831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 448]
+	mov edx, [ecx + 448]
 ; u = u & q
 %line 2832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1125]
 %line 2834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1125]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1125]
 ; u = u & q
 %line 2835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1802]
 %line 2837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1802]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1802]
 ; u = u & q
 %line 2838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2479]
 %line 2840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2479]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2479]
 ; u = u & q
 %line 2841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 448]
 %line 2843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 448]
+	mov edx, [eax + 448]
 ; u = u & q
 %line 2844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1125]
 %line 2846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1125]
+	mov edx, [eax + 1125]
 ; u = u & q
 %line 2847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1802]
 %line 2849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1802]
+	mov [esp + 700], edi
+	mov edx, [eax + 1802]
 ; u = u & q
 %line 2850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2479]
 %line 2852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2479]
+	mov [esp + 704], edi
+	mov edx, [eax + 2479]
 ; u = u & q
 %line 2853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 452]
 %line 2855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 452]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 452]
 ; u = mem32[p0 + 452]
 %line 2856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 452]
+	mov edx, [ecx + 452]
 ; u = u & q
 %line 2857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1129]
 %line 2859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1129]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1129]
 ; u = u & q
 %line 2860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1806]
 %line 2862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1806]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1806]
 ; u = u & q
 %line 2863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2483]
 %line 2865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2483]
+	mov edx, [ecx + 2483]
 ; u = u & q
 %line 2866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 452]
 %line 2868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 452]
+	mov edx, [eax + 452]
 ; u = u & q
 %line 2869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1129]
 %line 2871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1129]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1129]
 ; u = u & q
 %line 2872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1806]
 %line 2874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1806]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1806]
 ; u = u & q
 %line 2875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2483]
 %line 2877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2483]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2483]
 ; u = u & q
 %line 2878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 456]
 %line 2880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 456]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 456]
 ; u = mem32[p0 + 456]
 %line 2881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 456]
+	mov edx, [ecx + 456]
 ; u = u & q
 %line 2882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 2883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1133]
 %line 2884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1133]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1133]
 ; u = u & q
 %line 2885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 2886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1810]
 %line 2887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1810]
+	mov edx, [ecx + 1810]
 ; u = u & q
 %line 2888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 2889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2487]
 %line 2890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2487]
+	mov edx, [ecx + 2487]
 ; u = u & q
 %line 2891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 2892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 456]
 %line 2893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 456]
+	mov [esp + 692], ebx
+	mov edx, [eax + 456]
 ; u = u & q
 %line 2894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 2895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1133]
 %line 2896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1133]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1133]
 ; u = u & q
 %line 2897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 2898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1810]
 %line 2899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1810]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1810]
 ; u = u & q
 %line 2900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 2901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2487]
 %line 2902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2487]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2487]
 ; u = u & q
 %line 2903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 2904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 460]
 %line 2905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 460]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 460]
 ; u = mem32[p0 + 460]
 %line 2906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 460]
+	mov edx, [ecx + 460]
 ; u = u & q
 %line 2907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1137]
 %line 2909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1137]
+	mov edx, [ecx + 1137]
 ; u = u & q
 %line 2910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1814]
 %line 2912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1814]
+	mov edx, [ecx + 1814]
 ; u = u & q
 %line 2913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2491]
 %line 2915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2491]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2491]
 ; u = u & q
 %line 2916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 460]
 %line 2918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 460]
+	mov [esp + 692], edi
+	mov edx, [eax + 460]
 ; u = u & q
 %line 2919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1137]
 %line 2921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1137]
+	mov [esp + 696], edi
+	mov edx, [eax + 1137]
 ; u = u & q
 %line 2922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1814]
 %line 2924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1814]
+	mov [esp + 700], edi
+	mov edx, [eax + 1814]
 ; u = u & q
 %line 2925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2491]
 %line 2927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2491]
+	mov edx, [eax + 2491]
 ; u = u & q
 %line 2928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 464]
 %line 2930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 464]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 464]
 ; u = mem32[p0 + 464]
 %line 2931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 464]
+	mov edx, [ecx + 464]
 ; u = u & q
 %line 2932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1141]
 %line 2934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1141]
+	mov edx, [ecx + 1141]
 ; u = u & q
 %line 2935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1818]
 %line 2937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1818]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1818]
 ; u = u & q
 %line 2938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2495]
 %line 2940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2495]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2495]
 ; u = u & q
 %line 2941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 464]
 %line 2943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 464]
+	mov [esp + 692], ebp
+	mov edx, [eax + 464]
 ; u = u & q
 %line 2944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1141]
 %line 2946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1141]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1141]
 ; u = u & q
 %line 2947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1818]
 %line 2949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1818]
+	mov edx, [eax + 1818]
 ; u = u & q
 %line 2950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2495]
 %line 2952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2495]
+	mov edx, [eax + 2495]
 ; u = u & q
 %line 2953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 468]
 %line 2955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 468]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 468]
 ; u = mem32[p0 + 468]
 %line 2956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 468]
+	mov edx, [ecx + 468]
 ; u = u & q
 %line 2957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 2958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1145]
 %line 2959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1145]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1145]
 ; u = u & q
 %line 2960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 2961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1822]
 %line 2962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1822]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1822]
 ; u = u & q
 %line 2963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 2964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2499]
 %line 2965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2499]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2499]
 ; u = u & q
 %line 2966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 2967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 468]
 %line 2968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 468]
+	mov [esp + 692], esi
+	mov edx, [eax + 468]
 ; u = u & q
 %line 2969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 2970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1145]
 %line 2971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1145]
+	mov edx, [eax + 1145]
 ; u = u & q
 %line 2972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 2973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1822]
 %line 2974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1822]
+	mov edx, [eax + 1822]
 ; u = u & q
 %line 2975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 2976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2499]
 %line 2977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2499]
+	mov [esp + 704], edi
+	mov edx, [eax + 2499]
 ; u = u & q
 %line 2978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 2979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 472]
 %line 2980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 472]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 472]
 ; u = mem32[p0 + 472]
 %line 2981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 472]
+	mov edx, [ecx + 472]
 ; u = u & q
 %line 2982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 2983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1149]
 %line 2984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1149]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1149]
 ; u = u & q
 %line 2985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 2986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1826]
 %line 2987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1826]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1826]
 ; u = u & q
 %line 2988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 2989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2503]
 %line 2990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2503]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2503]
 ; u = u & q
 %line 2991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 2992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 472]
 %line 2993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 472]
+	mov edx, [eax + 472]
 ; u = u & q
 %line 2994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 2995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1149]
 %line 2996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1149]
+	mov edx, [eax + 1149]
 ; u = u & q
 %line 2997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 2998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1826]
 %line 2999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1826]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1826]
 ; u = u & q
 %line 3000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2503]
 %line 3002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2503]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2503]
 ; u = u & q
 %line 3003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 476]
 %line 3005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 476]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 476]
 ; u = mem32[p0 + 476]
 %line 3006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 476]
+	mov edx, [ecx + 476]
 ; u = u & q
 %line 3007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1153]
 %line 3009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1153]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1153]
 ; u = u & q
 %line 3010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1830]
 %line 3012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1830]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1830]
 ; u = u & q
 %line 3013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2507]
 %line 3015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2507]
+	mov edx, [ecx + 2507]
 ; u = u & q
 %line 3016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 476]
 %line 3018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 476]
+	mov edx, [eax + 476]
 ; u = u & q
 %line 3019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1153]
 %line 3021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1153]
+	mov [esp + 696], esi
+	mov edx, [eax + 1153]
 ; u = u & q
 %line 3022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1830]
 %line 3024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1830]
+	mov [esp + 700], esi
+	mov edx, [eax + 1830]
 ; u = u & q
 %line 3025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2507]
 %line 3027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2507]
+	mov [esp + 704], esi
+	mov edx, [eax + 2507]
 ; u = u & q
 %line 3028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 480]
 %line 3030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 480]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 480]
 ; u = mem32[p0 + 480]
 %line 3031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 480]
+	mov edx, [ecx + 480]
 ; u = u & q
 %line 3032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1157]
 %line 3034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1157]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1157]
 ; u = u & q
 %line 3035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1834]
 %line 3037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1834]
+	mov edx, [ecx + 1834]
 ; u = u & q
 %line 3038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2511]
 %line 3040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2511]
+	mov edx, [ecx + 2511]
 ; u = u & q
 %line 3041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 480]
 %line 3043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 480]
+	mov [esp + 692], ebx
+	mov edx, [eax + 480]
 ; u = u & q
 %line 3044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1157]
 %line 3046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1157]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1157]
 ; u = u & q
 %line 3047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1834]
 %line 3049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1834]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1834]
 ; u = u & q
 %line 3050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2511]
 %line 3052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2511]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2511]
 ; u = u & q
 %line 3053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 484]
 %line 3055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 484]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 484]
 ; u = mem32[p0 + 484]
 %line 3056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 484]
+	mov edx, [ecx + 484]
 ; u = u & q
 %line 3057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1161]
 %line 3059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1161]
+	mov edx, [ecx + 1161]
 ; u = u & q
 %line 3060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1838]
 %line 3062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1838]
+	mov edx, [ecx + 1838]
 ; u = u & q
 %line 3063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2515]
 %line 3065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2515]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2515]
 ; u = u & q
 %line 3066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 484]
 %line 3068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 484]
+	mov [esp + 692], ebp
+	mov edx, [eax + 484]
 ; u = u & q
 %line 3069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1161]
 %line 3071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1161]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1161]
 ; u = u & q
 %line 3072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1838]
 %line 3074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1838]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1838]
 ; u = u & q
 %line 3075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2515]
 %line 3077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2515]
+	mov edx, [eax + 2515]
 ; u = u & q
 %line 3078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 488]
 %line 3080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 488]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 488]
 ; u = mem32[p0 + 488]
 %line 3081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 488]
+	mov edx, [ecx + 488]
 ; u = u & q
 %line 3082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3083+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1165]
 %line 3084+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1165]
+	mov edx, [ecx + 1165]
 ; u = u & q
 %line 3085+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3086+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1842]
 %line 3087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1842]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1842]
 ; u = u & q
 %line 3088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2519]
 %line 3090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2519]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2519]
 ; u = u & q
 %line 3091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 488]
 %line 3093+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 488]
+	mov [esp + 692], edi
+	mov edx, [eax + 488]
 ; u = u & q
 %line 3094+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3095+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1165]
 %line 3096+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1165]
+	mov [esp + 696], edi
+	mov edx, [eax + 1165]
 ; u = u & q
 %line 3097+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3098+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1842]
 %line 3099+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1842]
+	mov edx, [eax + 1842]
 ; u = u & q
 %line 3100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2519]
 %line 3102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2519]
+	mov edx, [eax + 2519]
 ; u = u & q
 %line 3103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 492]
 %line 3105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 492]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 492]
 ; u = mem32[p0 + 492]
 %line 3106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 492]
+	mov edx, [ecx + 492]
 ; u = u & q
 %line 3107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1169]
 %line 3109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1169]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1169]
 ; u = u & q
 %line 3110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1846]
 %line 3112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1846]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1846]
 ; u = u & q
 %line 3113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2523]
 %line 3115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2523]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2523]
 ; u = u & q
 %line 3116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 492]
 %line 3118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 492]
+	mov [esp + 692], ebx
+	mov edx, [eax + 492]
 ; u = u & q
 %line 3119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1169]
 %line 3121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1169]
+	mov edx, [eax + 1169]
 ; u = u & q
 %line 3122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1846]
 %line 3124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1846]
+	mov edx, [eax + 1846]
 ; u = u & q
 %line 3125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2523]
 %line 3127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2523]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2523]
 ; u = u & q
 %line 3128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 496]
 %line 3130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 496]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 496]
 ; u = mem32[p0 + 496]
 %line 3131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 496]
+	mov edx, [ecx + 496]
 ; u = u & q
 %line 3132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1173]
 %line 3134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1173]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1173]
 ; u = u & q
 %line 3135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1850]
 %line 3137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1850]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1850]
 ; u = u & q
 %line 3138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2527]
 %line 3140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2527]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2527]
 ; u = u & q
 %line 3141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 496]
 %line 3143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 496]
+	mov edx, [eax + 496]
 ; u = u & q
 %line 3144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1173]
 %line 3146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1173]
+	mov edx, [eax + 1173]
 ; u = u & q
 %line 3147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1850]
 %line 3149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1850]
+	mov [esp + 700], edi
+	mov edx, [eax + 1850]
 ; u = u & q
 %line 3150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2527]
 %line 3152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2527]
+	mov [esp + 704], edi
+	mov edx, [eax + 2527]
 ; u = u & q
 %line 3153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 500]
 %line 3155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 500]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 500]
 ; u = mem32[p0 + 500]
 %line 3156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 500]
+	mov edx, [ecx + 500]
 ; u = u & q
 %line 3157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1177]
 %line 3159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1177]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1177]
 ; u = u & q
 %line 3160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1854]
 %line 3162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1854]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1854]
 ; u = u & q
 %line 3163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2531]
 %line 3165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2531]
+	mov edx, [ecx + 2531]
 ; u = u & q
 %line 3166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 500]
 %line 3168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 500]
+	mov edx, [eax + 500]
 ; u = u & q
 %line 3169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1177]
 %line 3171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1177]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1177]
 ; u = u & q
 %line 3172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1854]
 %line 3174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1854]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1854]
 ; u = u & q
 %line 3175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2531]
 %line 3177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2531]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2531]
 ; u = u & q
 %line 3178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 504]
 %line 3180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 504]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 504]
 ; u = mem32[p0 + 504]
 %line 3181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 504]
+	mov edx, [ecx + 504]
 ; u = u & q
 %line 3182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1181]
 %line 3184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1181]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1181]
 ; u = u & q
 %line 3185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1858]
 %line 3187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1858]
+	mov edx, [ecx + 1858]
 ; u = u & q
 %line 3188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2535]
 %line 3190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2535]
+	mov edx, [ecx + 2535]
 ; u = u & q
 %line 3191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 504]
 %line 3193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 504]
+	mov [esp + 692], ebp
+	mov edx, [eax + 504]
 ; u = u & q
 %line 3194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1181]
 %line 3196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1181]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1181]
 ; u = u & q
 %line 3197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1858]
 %line 3199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1858]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1858]
 ; u = u & q
 %line 3200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2535]
 %line 3202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2535]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2535]
 ; u = u & q
 %line 3203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 508]
 %line 3205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 508]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 508]
 ; u = mem32[p0 + 508]
 %line 3206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 508]
+	mov edx, [ecx + 508]
 ; u = u & q
 %line 3207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1185]
 %line 3209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1185]
+	mov edx, [ecx + 1185]
 ; u = u & q
 %line 3210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1862]
 %line 3212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1862]
+	mov edx, [ecx + 1862]
 ; u = u & q
 %line 3213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2539]
 %line 3215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2539]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2539]
 ; u = u & q
 %line 3216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 508]
 %line 3218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 508]
+	mov [esp + 692], edi
+	mov edx, [eax + 508]
 ; u = u & q
 %line 3219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1185]
 %line 3221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1185]
+	mov [esp + 696], edi
+	mov edx, [eax + 1185]
 ; u = u & q
 %line 3222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1862]
 %line 3224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1862]
+	mov [esp + 700], edi
+	mov edx, [eax + 1862]
 ; u = u & q
 %line 3225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2539]
 %line 3227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2539]
+	mov edx, [eax + 2539]
 ; u = u & q
 %line 3228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 512]
 %line 3230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 512]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 512]
 ; u = mem32[p0 + 512]
 %line 3231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 512]
+	mov edx, [ecx + 512]
 ; u = u & q
 %line 3232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1189]
 %line 3234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1189]
+	mov edx, [ecx + 1189]
 ; u = u & q
 %line 3235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1866]
 %line 3237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1866]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1866]
 ; u = u & q
 %line 3238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2543]
 %line 3240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2543]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2543]
 ; u = u & q
 %line 3241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 512]
 %line 3243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 512]
+	mov [esp + 692], ebx
+	mov edx, [eax + 512]
 ; u = u & q
 %line 3244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1189]
 %line 3246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1189]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1189]
 ; u = u & q
 %line 3247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1866]
 %line 3249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1866]
+	mov edx, [eax + 1866]
 ; u = u & q
 %line 3250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2543]
 %line 3252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2543]
+	mov edx, [eax + 2543]
 ; u = u & q
 %line 3253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 516]
 %line 3255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 516]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 516]
 ; u = mem32[p0 + 516]
 %line 3256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 516]
+	mov edx, [ecx + 516]
 ; u = u & q
 %line 3257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1193]
 %line 3259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1193]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1193]
 ; u = u & q
 %line 3260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1870]
 %line 3262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1870]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1870]
 ; u = u & q
 %line 3263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2547]
 %line 3265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2547]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2547]
 ; u = u & q
 %line 3266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 516]
 %line 3268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 516]
+	mov [esp + 692], esi
+	mov edx, [eax + 516]
 ; u = u & q
 %line 3269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1193]
 %line 3271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1193]
+	mov edx, [eax + 1193]
 ; u = u & q
 %line 3272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1870]
 %line 3274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1870]
+	mov edx, [eax + 1870]
 ; u = u & q
 %line 3275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2547]
 %line 3277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2547]
+	mov [esp + 704], edi
+	mov edx, [eax + 2547]
 ; u = u & q
 %line 3278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 520]
 %line 3280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 520]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 520]
 ; u = mem32[p0 + 520]
 %line 3281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 520]
+	mov edx, [ecx + 520]
 ; u = u & q
 %line 3282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1197]
 %line 3284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1197]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1197]
 ; u = u & q
 %line 3285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1874]
 %line 3287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1874]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1874]
 ; u = u & q
 %line 3288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2551]
 %line 3290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2551]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2551]
 ; u = u & q
 %line 3291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 520]
 %line 3293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 520]
+	mov edx, [eax + 520]
 ; u = u & q
 %line 3294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1197]
 %line 3296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1197]
+	mov edx, [eax + 1197]
 ; u = u & q
 %line 3297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1874]
 %line 3299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1874]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1874]
 ; u = u & q
 %line 3300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2551]
 %line 3302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2551]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2551]
 ; u = u & q
 %line 3303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 524]
 %line 3305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 524]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 524]
 ; u = mem32[p0 + 524]
 %line 3306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 524]
+	mov edx, [ecx + 524]
 ; u = u & q
 %line 3307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1201]
 %line 3309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1201]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1201]
 ; u = u & q
 %line 3310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1878]
 %line 3312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1878]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1878]
 ; u = u & q
 %line 3313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2555]
 %line 3315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2555]
+	mov edx, [ecx + 2555]
 ; u = u & q
 %line 3316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 524]
 %line 3318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 524]
+	mov edx, [eax + 524]
 ; u = u & q
 %line 3319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1201]
 %line 3321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1201]
+	mov [esp + 696], esi
+	mov edx, [eax + 1201]
 ; u = u & q
 %line 3322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1878]
 %line 3324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1878]
+	mov [esp + 700], esi
+	mov edx, [eax + 1878]
 ; u = u & q
 %line 3325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2555]
 %line 3327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2555]
+	mov [esp + 704], esi
+	mov edx, [eax + 2555]
 ; u = u & q
 %line 3328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 528]
 %line 3330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 528]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 528]
 ; u = mem32[p0 + 528]
 %line 3331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 528]
+	mov edx, [ecx + 528]
 ; u = u & q
 %line 3332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1205]
 %line 3334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1205]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1205]
 ; u = u & q
 %line 3335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1882]
 %line 3337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1882]
+	mov edx, [ecx + 1882]
 ; u = u & q
 %line 3338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2559]
 %line 3340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2559]
+	mov edx, [ecx + 2559]
 ; u = u & q
 %line 3341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 528]
 %line 3343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 528]
+	mov [esp + 692], ebp
+	mov edx, [eax + 528]
 ; u = u & q
 %line 3344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1205]
 %line 3346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1205]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1205]
 ; u = u & q
 %line 3347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1882]
 %line 3349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1882]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1882]
 ; u = u & q
 %line 3350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2559]
 %line 3352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2559]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2559]
 ; u = u & q
 %line 3353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 532]
 %line 3355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 532]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 532]
 ; u = mem32[p0 + 532]
 %line 3356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 532]
+	mov edx, [ecx + 532]
 ; u = u & q
 %line 3357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1209]
 %line 3359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1209]
+	mov edx, [ecx + 1209]
 ; u = u & q
 %line 3360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1886]
 %line 3362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1886]
+	mov edx, [ecx + 1886]
 ; u = u & q
 %line 3363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2563]
 %line 3365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2563]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2563]
 ; u = u & q
 %line 3366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 532]
 %line 3368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 532]
+	mov [esp + 692], ebx
+	mov edx, [eax + 532]
 ; u = u & q
 %line 3369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1209]
 %line 3371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1209]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1209]
 ; u = u & q
 %line 3372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1886]
 %line 3374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1886]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1886]
 ; u = u & q
 %line 3375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2563]
 %line 3377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2563]
+	mov edx, [eax + 2563]
 ; u = u & q
 %line 3378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 536]
 %line 3380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 536]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 536]
 ; u = mem32[p0 + 536]
 %line 3381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 536]
+	mov edx, [ecx + 536]
 ; u = u & q
 %line 3382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1213]
 %line 3384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1213]
+	mov edx, [ecx + 1213]
 ; u = u & q
 %line 3385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1890]
 %line 3387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1890]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1890]
 ; u = u & q
 %line 3388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2567]
 %line 3390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2567]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2567]
 ; u = u & q
 %line 3391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 536]
 %line 3393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 536]
+	mov [esp + 692], edi
+	mov edx, [eax + 536]
 ; u = u & q
 %line 3394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1213]
 %line 3396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1213]
+	mov [esp + 696], edi
+	mov edx, [eax + 1213]
 ; u = u & q
 %line 3397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1890]
 %line 3399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1890]
+	mov edx, [eax + 1890]
 ; u = u & q
 %line 3400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2567]
 %line 3402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2567]
+	mov edx, [eax + 2567]
 ; u = u & q
 %line 3403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 540]
 %line 3405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 540]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 540]
 ; u = mem32[p0 + 540]
 %line 3406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 540]
+	mov edx, [ecx + 540]
 ; u = u & q
 %line 3407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1217]
 %line 3409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1217]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1217]
 ; u = u & q
 %line 3410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1894]
 %line 3412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1894]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1894]
 ; u = u & q
 %line 3413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2571]
 %line 3415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2571]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2571]
 ; u = u & q
 %line 3416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 540]
 %line 3418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 540]
+	mov [esp + 692], ebp
+	mov edx, [eax + 540]
 ; u = u & q
 %line 3419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1217]
 %line 3421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1217]
+	mov edx, [eax + 1217]
 ; u = u & q
 %line 3422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1894]
 %line 3424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1894]
+	mov edx, [eax + 1894]
 ; u = u & q
 %line 3425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2571]
 %line 3427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2571]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2571]
 ; u = u & q
 %line 3428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 544]
 %line 3430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 544]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 544]
 ; u = mem32[p0 + 544]
 %line 3431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 544]
+	mov edx, [ecx + 544]
 ; u = u & q
 %line 3432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1221]
 %line 3434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1221]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1221]
 ; u = u & q
 %line 3435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1898]
 %line 3437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1898]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1898]
 ; u = u & q
 %line 3438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2575]
 %line 3440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2575]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2575]
 ; u = u & q
 %line 3441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 544]
 %line 3443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 544]
+	mov edx, [eax + 544]
 ; u = u & q
 %line 3444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1221]
 %line 3446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1221]
+	mov edx, [eax + 1221]
 ; u = u & q
 %line 3447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1898]
 %line 3449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1898]
+	mov [esp + 700], edi
+	mov edx, [eax + 1898]
 ; u = u & q
 %line 3450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2575]
 %line 3452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2575]
+	mov [esp + 704], edi
+	mov edx, [eax + 2575]
 ; u = u & q
 %line 3453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 548]
 %line 3455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 548]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 548]
 ; u = mem32[p0 + 548]
 %line 3456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 548]
+	mov edx, [ecx + 548]
 ; u = u & q
 %line 3457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1225]
 %line 3459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1225]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1225]
 ; u = u & q
 %line 3460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1902]
 %line 3462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1902]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1902]
 ; u = u & q
 %line 3463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2579]
 %line 3465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2579]
+	mov edx, [ecx + 2579]
 ; u = u & q
 %line 3466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 548]
 %line 3468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 548]
+	mov edx, [eax + 548]
 ; u = u & q
 %line 3469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1225]
 %line 3471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1225]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1225]
 ; u = u & q
 %line 3472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1902]
 %line 3474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1902]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1902]
 ; u = u & q
 %line 3475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2579]
 %line 3477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2579]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2579]
 ; u = u & q
 %line 3478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 552]
 %line 3480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 552]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 552]
 ; u = mem32[p0 + 552]
 %line 3481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 552]
+	mov edx, [ecx + 552]
 ; u = u & q
 %line 3482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1229]
 %line 3484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1229]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1229]
 ; u = u & q
 %line 3485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1906]
 %line 3487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1906]
+	mov edx, [ecx + 1906]
 ; u = u & q
 %line 3488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2583]
 %line 3490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2583]
+	mov edx, [ecx + 2583]
 ; u = u & q
 %line 3491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 552]
 %line 3493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 552]
+	mov [esp + 692], ebx
+	mov edx, [eax + 552]
 ; u = u & q
 %line 3494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1229]
 %line 3496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1229]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1229]
 ; u = u & q
 %line 3497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1906]
 %line 3499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1906]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1906]
 ; u = u & q
 %line 3500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2583]
 %line 3502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2583]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2583]
 ; u = u & q
 %line 3503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 556]
 %line 3505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 556]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 556]
 ; u = mem32[p0 + 556]
 %line 3506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 556]
+	mov edx, [ecx + 556]
 ; u = u & q
 %line 3507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 3508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1233]
 %line 3509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1233]
+	mov edx, [ecx + 1233]
 ; u = u & q
 %line 3510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 3511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1910]
 %line 3512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1910]
+	mov edx, [ecx + 1910]
 ; u = u & q
 %line 3513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 3514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2587]
 %line 3515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2587]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2587]
 ; u = u & q
 %line 3516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 3517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 556]
 %line 3518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 556]
+	mov [esp + 692], edi
+	mov edx, [eax + 556]
 ; u = u & q
 %line 3519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 3520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1233]
 %line 3521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1233]
+	mov [esp + 696], edi
+	mov edx, [eax + 1233]
 ; u = u & q
 %line 3522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 3523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1910]
 %line 3524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1910]
+	mov [esp + 700], edi
+	mov edx, [eax + 1910]
 ; u = u & q
 %line 3525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 3526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2587]
 %line 3527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2587]
+	mov edx, [eax + 2587]
 ; u = u & q
 %line 3528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 3529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 560]
 %line 3530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 560]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 560]
 ; u = mem32[p0 + 560]
 %line 3531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 560]
+	mov edx, [ecx + 560]
 ; u = u & q
 %line 3532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 3533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1237]
 %line 3534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1237]
+	mov edx, [ecx + 1237]
 ; u = u & q
 %line 3535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 3536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 1914]
 %line 3537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1914]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1914]
 ; u = u & q
 %line 3538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 3539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2591]
 %line 3540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2591]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2591]
 ; u = u & q
 %line 3541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 3542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 560]
 %line 3543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 560]
+	mov [esp + 692], ebp
+	mov edx, [eax + 560]
 ; u = u & q
 %line 3544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 3545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1237]
 %line 3546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1237]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1237]
 ; u = u & q
 %line 3547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 3548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1914]
 %line 3549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1914]
+	mov edx, [eax + 1914]
 ; u = u & q
 %line 3550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 3551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2591]
 %line 3552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2591]
+	mov edx, [eax + 2591]
 ; u = u & q
 %line 3553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 3554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 564]
 %line 3555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 564]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 564]
 ; u = mem32[p0 + 564]
 %line 3556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 564]
+	mov edx, [ecx + 564]
 ; u = u & q
 %line 3557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 3558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1241]
 %line 3559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1241]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1241]
 ; u = u & q
 %line 3560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 3561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1918]
 %line 3562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1918]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1918]
 ; u = u & q
 %line 3563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 3564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2595]
 %line 3565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2595]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2595]
 ; u = u & q
 %line 3566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 3567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 564]
 %line 3568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 564]
+	mov [esp + 692], esi
+	mov edx, [eax + 564]
 ; u = u & q
 %line 3569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 3570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1241]
 %line 3571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1241]
+	mov edx, [eax + 1241]
 ; u = u & q
 %line 3572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 3573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1918]
 %line 3574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1918]
+	mov edx, [eax + 1918]
 ; u = u & q
 %line 3575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 3576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2595]
 %line 3577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2595]
+	mov [esp + 704], edi
+	mov edx, [eax + 2595]
 ; u = u & q
 %line 3578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 3579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 568]
 %line 3580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 568]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 568]
 ; u = mem32[p0 + 568]
 %line 3581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 568]
+	mov edx, [ecx + 568]
 ; u = u & q
 %line 3582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1245]
 %line 3584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1245]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1245]
 ; u = u & q
 %line 3585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1922]
 %line 3587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1922]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1922]
 ; u = u & q
 %line 3588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2599]
 %line 3590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2599]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2599]
 ; u = u & q
 %line 3591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 568]
 %line 3593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 568]
+	mov edx, [eax + 568]
 ; u = u & q
 %line 3594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1245]
 %line 3596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1245]
+	mov edx, [eax + 1245]
 ; u = u & q
 %line 3597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 1922]
 %line 3599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1922]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1922]
 ; u = u & q
 %line 3600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2599]
 %line 3602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2599]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2599]
 ; u = u & q
 %line 3603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 572]
 %line 3605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 572]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 572]
 ; u = mem32[p0 + 572]
 %line 3606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 572]
+	mov edx, [ecx + 572]
 ; u = u & q
 %line 3607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1249]
 %line 3609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1249]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1249]
 ; u = u & q
 %line 3610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1926]
 %line 3612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1926]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1926]
 ; u = u & q
 %line 3613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2603]
 %line 3615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2603]
+	mov edx, [ecx + 2603]
 ; u = u & q
 %line 3616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 572]
 %line 3618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 572]
+	mov edx, [eax + 572]
 ; u = u & q
 %line 3619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1249]
 %line 3621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1249]
+	mov [esp + 696], esi
+	mov edx, [eax + 1249]
 ; u = u & q
 %line 3622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1926]
 %line 3624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1926]
+	mov [esp + 700], esi
+	mov edx, [eax + 1926]
 ; u = u & q
 %line 3625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2603]
 %line 3627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2603]
+	mov [esp + 704], esi
+	mov edx, [eax + 2603]
 ; u = u & q
 %line 3628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 576]
 %line 3630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 576]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 576]
 ; u = mem32[p0 + 576]
 %line 3631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 576]
+	mov edx, [ecx + 576]
 ; u = u & q
 %line 3632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1253]
 %line 3634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1253]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1253]
 ; u = u & q
 %line 3635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1930]
 %line 3637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1930]
+	mov edx, [ecx + 1930]
 ; u = u & q
 %line 3638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2607]
 %line 3640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2607]
+	mov edx, [ecx + 2607]
 ; u = u & q
 %line 3641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 576]
 %line 3643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 576]
+	mov [esp + 692], ebx
+	mov edx, [eax + 576]
 ; u = u & q
 %line 3644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1253]
 %line 3646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1253]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1253]
 ; u = u & q
 %line 3647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1930]
 %line 3649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1930]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1930]
 ; u = u & q
 %line 3650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2607]
 %line 3652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2607]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2607]
 ; u = u & q
 %line 3653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 580]
 %line 3655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 580]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 580]
 ; u = mem32[p0 + 580]
 %line 3656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 580]
+	mov edx, [ecx + 580]
 ; u = u & q
 %line 3657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1257]
 %line 3659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1257]
+	mov edx, [ecx + 1257]
 ; u = u & q
 %line 3660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1934]
 %line 3662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1934]
+	mov edx, [ecx + 1934]
 ; u = u & q
 %line 3663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2611]
 %line 3665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2611]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2611]
 ; u = u & q
 %line 3666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 580]
 %line 3668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 580]
+	mov [esp + 692], ebp
+	mov edx, [eax + 580]
 ; u = u & q
 %line 3669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1257]
 %line 3671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1257]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1257]
 ; u = u & q
 %line 3672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1934]
 %line 3674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1934]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1934]
 ; u = u & q
 %line 3675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2611]
 %line 3677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2611]
+	mov edx, [eax + 2611]
 ; u = u & q
 %line 3678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 584]
 %line 3680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 584]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 584]
 ; u = mem32[p0 + 584]
 %line 3681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 584]
+	mov edx, [ecx + 584]
 ; u = u & q
 %line 3682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1261]
 %line 3684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1261]
+	mov edx, [ecx + 1261]
 ; u = u & q
 %line 3685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1938]
 %line 3687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1938]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1938]
 ; u = u & q
 %line 3688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2615]
 %line 3690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2615]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2615]
 ; u = u & q
 %line 3691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 584]
 %line 3693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 584]
+	mov [esp + 692], edi
+	mov edx, [eax + 584]
 ; u = u & q
 %line 3694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1261]
 %line 3696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1261]
+	mov [esp + 696], edi
+	mov edx, [eax + 1261]
 ; u = u & q
 %line 3697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1938]
 %line 3699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1938]
+	mov edx, [eax + 1938]
 ; u = u & q
 %line 3700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2615]
 %line 3702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2615]
+	mov edx, [eax + 2615]
 ; u = u & q
 %line 3703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 588]
 %line 3705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 588]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 588]
 ; u = mem32[p0 + 588]
 %line 3706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 588]
+	mov edx, [ecx + 588]
 ; u = u & q
 %line 3707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, edx
 ; u = mem32[p0 + 1265]
 %line 3709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1265]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1265]
 ; u = u & q
 %line 3710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1942]
 %line 3712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1942]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1942]
 ; u = u & q
 %line 3713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2619]
 %line 3715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2619]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2619]
 ; u = u & q
 %line 3716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 588]
 %line 3718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 588]
+	mov [esp + 692], ebx
+	mov edx, [eax + 588]
 ; u = u & q
 %line 3719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1265]
 %line 3721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1265]
+	mov edx, [eax + 1265]
 ; u = u & q
 %line 3722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1942]
 %line 3724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1942]
+	mov edx, [eax + 1942]
 ; u = u & q
 %line 3725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2619]
 %line 3727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2619]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2619]
 ; u = u & q
 %line 3728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 592]
 %line 3730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 592]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 592]
 ; u = mem32[p0 + 592]
 %line 3731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 592]
+	mov edx, [ecx + 592]
 ; u = u & q
 %line 3732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1269]
 %line 3734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1269]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1269]
 ; u = u & q
 %line 3735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1946]
 %line 3737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1946]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1946]
 ; u = u & q
 %line 3738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2623]
 %line 3740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2623]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2623]
 ; u = u & q
 %line 3741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 592]
 %line 3743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 592]
+	mov edx, [eax + 592]
 ; u = u & q
 %line 3744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1269]
 %line 3746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1269]
+	mov edx, [eax + 1269]
 ; u = u & q
 %line 3747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1946]
 %line 3749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1946]
+	mov [esp + 700], edi
+	mov edx, [eax + 1946]
 ; u = u & q
 %line 3750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2623]
 %line 3752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2623]
+	mov [esp + 704], edi
+	mov edx, [eax + 2623]
 ; u = u & q
 %line 3753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 596]
 %line 3755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 596]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 596]
 ; u = mem32[p0 + 596]
 %line 3756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 596]
+	mov edx, [ecx + 596]
 ; u = u & q
 %line 3757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1273]
 %line 3759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1273]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1273]
 ; u = u & q
 %line 3760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1950]
 %line 3762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1950]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1950]
 ; u = u & q
 %line 3763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2627]
 %line 3765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2627]
+	mov edx, [ecx + 2627]
 ; u = u & q
 %line 3766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 596]
 %line 3768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 596]
+	mov edx, [eax + 596]
 ; u = u & q
 %line 3769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebx, edx
 ; u = mem32[p1 + 1273]
 %line 3771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1273]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1273]
 ; u = u & q
 %line 3772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1950]
 %line 3774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1950]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1950]
 ; u = u & q
 %line 3775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2627]
 %line 3777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2627]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2627]
 ; u = u & q
 %line 3778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 600]
 %line 3780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 600]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 600]
 ; u = mem32[p0 + 600]
 %line 3781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 600]
+	mov edx, [ecx + 600]
 ; u = u & q
 %line 3782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1277]
 %line 3784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1277]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1277]
 ; u = u & q
 %line 3785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1954]
 %line 3787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1954]
+	mov edx, [ecx + 1954]
 ; u = u & q
 %line 3788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2631]
 %line 3790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2631]
+	mov edx, [ecx + 2631]
 ; u = u & q
 %line 3791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 600]
 %line 3793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 600]
+	mov [esp + 692], ebp
+	mov edx, [eax + 600]
 ; u = u & q
 %line 3794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1277]
 %line 3796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1277]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1277]
 ; u = u & q
 %line 3797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1954]
 %line 3799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1954]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1954]
 ; u = u & q
 %line 3800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2631]
 %line 3802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2631]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2631]
 ; u = u & q
 %line 3803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 604]
 %line 3805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 604]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebp, [edx + 604]
 ; u = mem32[p0 + 604]
 %line 3806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 604]
+	mov edx, [ecx + 604]
 ; u = u & q
 %line 3807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1281]
 %line 3809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1281]
+	mov edx, [ecx + 1281]
 ; u = u & q
 %line 3810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1958]
 %line 3812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1958]
+	mov edx, [ecx + 1958]
 ; u = u & q
 %line 3813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2635]
 %line 3815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2635]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2635]
 ; u = u & q
 %line 3816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 604]
 %line 3818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 604]
+	mov [esp + 692], edi
+	mov edx, [eax + 604]
 ; u = u & q
 %line 3819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1281]
 %line 3821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1281]
+	mov [esp + 696], edi
+	mov edx, [eax + 1281]
 ; u = u & q
 %line 3822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1958]
 %line 3824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1958]
+	mov [esp + 700], edi
+	mov edx, [eax + 1958]
 ; u = u & q
 %line 3825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2635]
 %line 3827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2635]
+	mov edx, [eax + 2635]
 ; u = u & q
 %line 3828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 608]
 %line 3830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 608]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 608]
 ; u = mem32[p0 + 608]
 %line 3831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 608]
+	mov edx, [ecx + 608]
 ; u = u & q
 %line 3832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1285]
 %line 3834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1285]
+	mov edx, [ecx + 1285]
 ; u = u & q
 %line 3835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 1962]
 %line 3837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1962]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1962]
 ; u = u & q
 %line 3838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2639]
 %line 3840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2639]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2639]
 ; u = u & q
 %line 3841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 608]
 %line 3843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 608]
+	mov [esp + 692], ebx
+	mov edx, [eax + 608]
 ; u = u & q
 %line 3844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1285]
 %line 3846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1285]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1285]
 ; u = u & q
 %line 3847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1962]
 %line 3849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1962]
+	mov edx, [eax + 1962]
 ; u = u & q
 %line 3850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2639]
 %line 3852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2639]
+	mov edx, [eax + 2639]
 ; u = u & q
 %line 3853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edx
 ; q = mem32[eb + 612]
 %line 3855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 612]
+	mov [esp + 708], ebp
+	mov edx, [esp + 720]
+	mov ebp, [edx + 612]
 ; u = mem32[p0 + 612]
 %line 3856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 612]
+	mov edx, [ecx + 612]
 ; u = u & q
 %line 3857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a0 = a0 ^ u
 %line 3858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1289]
 %line 3859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1289]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1289]
 ; u = u & q
 %line 3860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a1 = a1 ^ u
 %line 3861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 1966]
 %line 3862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1966]
+	mov [esp + 684], esi
+	mov edx, [ecx + 1966]
 ; u = u & q
 %line 3863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a2 = a2 ^ u
 %line 3864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2643]
 %line 3865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2643]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2643]
 ; u = u & q
 %line 3866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a3 = a3 ^ u
 %line 3867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 612]
 %line 3868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 612]
+	mov [esp + 692], esi
+	mov edx, [eax + 612]
 ; u = u & q
 %line 3869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a4 = a4 ^ u
 %line 3870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1289]
 %line 3871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1289]
+	mov edx, [eax + 1289]
 ; u = u & q
 %line 3872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a5 = a5 ^ u
 %line 3873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1966]
 %line 3874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1966]
+	mov edx, [eax + 1966]
 ; u = u & q
 %line 3875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a6 = a6 ^ u
 %line 3876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2643]
 %line 3877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2643]
+	mov [esp + 704], edi
+	mov edx, [eax + 2643]
 ; u = u & q
 %line 3878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebp
 ; a7 = a7 ^ u
 %line 3879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 616]
 %line 3880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 616]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 616]
 ; u = mem32[p0 + 616]
 %line 3881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 616]
+	mov edx, [ecx + 616]
 ; u = u & q
 %line 3882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1293]
 %line 3884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1293]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1293]
 ; u = u & q
 %line 3885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1970]
 %line 3887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1970]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1970]
 ; u = u & q
 %line 3888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2647]
 %line 3890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2647]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2647]
 ; u = u & q
 %line 3891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 616]
 %line 3893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 616]
+	mov edx, [eax + 616]
 ; u = u & q
 %line 3894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1293]
 %line 3896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1293]
+	mov edx, [eax + 1293]
 ; u = u & q
 %line 3897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 1970]
 %line 3899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1970]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1970]
 ; u = u & q
 %line 3900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2647]
 %line 3902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2647]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2647]
 ; u = u & q
 %line 3903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 620]
 %line 3905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 620]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 620]
 ; u = mem32[p0 + 620]
 %line 3906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 620]
+	mov edx, [ecx + 620]
 ; u = u & q
 %line 3907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 3908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1297]
 %line 3909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1297]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1297]
 ; u = u & q
 %line 3910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 3911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1974]
 %line 3912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1974]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1974]
 ; u = u & q
 %line 3913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 3914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2651]
 %line 3915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2651]
+	mov edx, [ecx + 2651]
 ; u = u & q
 %line 3916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 3917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 620]
 %line 3918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 620]
+	mov edx, [eax + 620]
 ; u = u & q
 %line 3919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 3920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1297]
 %line 3921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1297]
+	mov [esp + 696], esi
+	mov edx, [eax + 1297]
 ; u = u & q
 %line 3922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 3923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov esi, [esp + 700]
+	xor esi, edx
 ; u = mem32[p1 + 1974]
 %line 3924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1974]
+	mov [esp + 700], esi
+	mov edx, [eax + 1974]
 ; u = u & q
 %line 3925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 3926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov esi, [esp + 704]
+	xor esi, edx
 ; u = mem32[p1 + 2651]
 %line 3927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2651]
+	mov [esp + 704], esi
+	mov edx, [eax + 2651]
 ; u = u & q
 %line 3928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 3929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 624]
 %line 3930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 624]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 624]
 ; u = mem32[p0 + 624]
 %line 3931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 624]
+	mov edx, [ecx + 624]
 ; u = u & q
 %line 3932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1301]
 %line 3934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1301]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1301]
 ; u = u & q
 %line 3935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1978]
 %line 3937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1978]
+	mov edx, [ecx + 1978]
 ; u = u & q
 %line 3938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2655]
 %line 3940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2655]
+	mov edx, [ecx + 2655]
 ; u = u & q
 %line 3941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 624]
 %line 3943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 624]
+	mov [esp + 692], ebp
+	mov edx, [eax + 624]
 ; u = u & q
 %line 3944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1301]
 %line 3946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1301]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1301]
 ; u = u & q
 %line 3947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1978]
 %line 3949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1978]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1978]
 ; u = u & q
 %line 3950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2655]
 %line 3952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2655]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2655]
 ; u = u & q
 %line 3953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 628]
 %line 3955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 628]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 628]
 ; u = mem32[p0 + 628]
 %line 3956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 628]
+	mov edx, [ecx + 628]
 ; u = u & q
 %line 3957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1305]
 %line 3959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1305]
+	mov edx, [ecx + 1305]
 ; u = u & q
 %line 3960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1982]
 %line 3962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1982]
+	mov edx, [ecx + 1982]
 ; u = u & q
 %line 3963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebx, edx
 ; u = mem32[p0 + 2659]
 %line 3965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2659]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2659]
 ; u = u & q
 %line 3966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 628]
 %line 3968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 628]
+	mov [esp + 692], ebx
+	mov edx, [eax + 628]
 ; u = u & q
 %line 3969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1305]
 %line 3971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1305]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1305]
 ; u = u & q
 %line 3972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 1982]
 %line 3974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1982]
+	mov [esp + 700], ebx
+	mov edx, [eax + 1982]
 ; u = u & q
 %line 3975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 3976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2659]
 %line 3977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2659]
+	mov edx, [eax + 2659]
 ; u = u & q
 %line 3978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 3979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 632]
 %line 3980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 632]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 632]
 ; u = mem32[p0 + 632]
 %line 3981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 632]
+	mov edx, [ecx + 632]
 ; u = u & q
 %line 3982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 3983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1309]
 %line 3984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1309]
+	mov edx, [ecx + 1309]
 ; u = u & q
 %line 3985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 3986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor edi, edx
 ; u = mem32[p0 + 1986]
 %line 3987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1986]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1986]
 ; u = u & q
 %line 3988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 3989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2663]
 %line 3990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2663]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2663]
 ; u = u & q
 %line 3991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 3992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 632]
 %line 3993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 632]
+	mov [esp + 692], edi
+	mov edx, [eax + 632]
 ; u = u & q
 %line 3994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 3995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1309]
 %line 3996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1309]
+	mov [esp + 696], edi
+	mov edx, [eax + 1309]
 ; u = u & q
 %line 3997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 3998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 1986]
 %line 3999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1986]
+	mov edx, [eax + 1986]
 ; u = u & q
 %line 4000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 4001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2663]
 %line 4002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2663]
+	mov edx, [eax + 2663]
 ; u = u & q
 %line 4003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 4004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 636]
 %line 4005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 636]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 636]
 ; u = mem32[p0 + 636]
 %line 4006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 636]
+	mov edx, [ecx + 636]
 ; u = u & q
 %line 4007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 4008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebp, edx
 ; u = mem32[p0 + 1313]
 %line 4009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1313]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1313]
 ; u = u & q
 %line 4010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 4011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 1990]
 %line 4012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1990]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 1990]
 ; u = u & q
 %line 4013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 4014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2667]
 %line 4015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2667]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2667]
 ; u = u & q
 %line 4016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 4017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 636]
 %line 4018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 636]
+	mov [esp + 692], ebp
+	mov edx, [eax + 636]
 ; u = u & q
 %line 4019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 4020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1313]
 %line 4021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1313]
+	mov edx, [eax + 1313]
 ; u = u & q
 %line 4022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 4023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1990]
 %line 4024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1990]
+	mov edx, [eax + 1990]
 ; u = u & q
 %line 4025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 4026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 2667]
 %line 4027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2667]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2667]
 ; u = u & q
 %line 4028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 4029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 640]
 %line 4030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 640]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 640]
 ; u = mem32[p0 + 640]
 %line 4031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 640]
+	mov edx, [ecx + 640]
 ; u = u & q
 %line 4032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 4033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1317]
 %line 4034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1317]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1317]
 ; u = u & q
 %line 4035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 4036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 1994]
 %line 4037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1994]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 1994]
 ; u = u & q
 %line 4038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 4039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2671]
 %line 4040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2671]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2671]
 ; u = u & q
 %line 4041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 4042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 640]
 %line 4043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 640]
+	mov edx, [eax + 640]
 ; u = u & q
 %line 4044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 4045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1317]
 %line 4046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1317]
+	mov edx, [eax + 1317]
 ; u = u & q
 %line 4047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 4048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor edi, edx
 ; u = mem32[p1 + 1994]
 %line 4049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1994]
+	mov [esp + 700], edi
+	mov edx, [eax + 1994]
 ; u = u & q
 %line 4050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 4051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2671]
 %line 4052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2671]
+	mov [esp + 704], edi
+	mov edx, [eax + 2671]
 ; u = u & q
 %line 4053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 4054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 644]
 %line 4055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 644]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 644]
 ; u = mem32[p0 + 644]
 %line 4056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 644]
+	mov edx, [ecx + 644]
 ; u = u & q
 %line 4057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 4058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov edi, [esp + 680]
+	xor edi, edx
 ; u = mem32[p0 + 1321]
 %line 4059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1321]
+	mov [esp + 680], edi
+	mov edx, [ecx + 1321]
 ; u = u & q
 %line 4060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 4061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov edi, [esp + 684]
+	xor edi, edx
 ; u = mem32[p0 + 1998]
 %line 4062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1998]
+	mov [esp + 684], edi
+	mov edx, [ecx + 1998]
 ; u = u & q
 %line 4063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 4064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edi, [esp + 688]
+	xor edi, edx
 ; u = mem32[p0 + 2675]
 %line 4065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2675]
+	mov edx, [ecx + 2675]
 ; u = u & q
 %line 4066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 4067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 644]
 %line 4068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 644]
+	mov edx, [eax + 644]
 ; u = u & q
 %line 4069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 4070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor ebp, edx
 ; u = mem32[p1 + 1321]
 %line 4071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1321]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1321]
 ; u = u & q
 %line 4072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 4073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 1998]
 %line 4074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1998]
+	mov [esp + 700], ebp
+	mov edx, [eax + 1998]
 ; u = u & q
 %line 4075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 4076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2675]
 %line 4077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2675]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2675]
 ; u = u & q
 %line 4078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 4079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 648]
 %line 4080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 648]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov esi, [edx + 648]
 ; u = mem32[p0 + 648]
 %line 4081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 648]
+	mov edx, [ecx + 648]
 ; u = u & q
 %line 4082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a0 = a0 ^ u
 %line 4083+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1325]
 %line 4084+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1325]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1325]
 ; u = u & q
 %line 4085+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a1 = a1 ^ u
 %line 4086+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 2002]
 %line 4087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2002]
+	mov edx, [ecx + 2002]
 ; u = u & q
 %line 4088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a2 = a2 ^ u
 %line 4089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2679]
 %line 4090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2679]
+	mov edx, [ecx + 2679]
 ; u = u & q
 %line 4091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a3 = a3 ^ u
 %line 4092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, edx
 ; u = mem32[p1 + 648]
 %line 4093+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 648]
+	mov [esp + 692], ebx
+	mov edx, [eax + 648]
 ; u = u & q
 %line 4094+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a4 = a4 ^ u
 %line 4095+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebx, [esp + 696]
+	xor ebx, edx
 ; u = mem32[p1 + 1325]
 %line 4096+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1325]
+	mov [esp + 696], ebx
+	mov edx, [eax + 1325]
 ; u = u & q
 %line 4097+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a5 = a5 ^ u
 %line 4098+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebx, [esp + 700]
+	xor ebx, edx
 ; u = mem32[p1 + 2002]
 %line 4099+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2002]
+	mov [esp + 700], ebx
+	mov edx, [eax + 2002]
 ; u = u & q
 %line 4100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a6 = a6 ^ u
 %line 4101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebx, [esp + 704]
+	xor ebx, edx
 ; u = mem32[p1 + 2679]
 %line 4102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2679]
+	mov [esp + 704], ebx
+	mov edx, [eax + 2679]
 ; u = u & q
 %line 4103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, esi
 ; a7 = a7 ^ u
 %line 4104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov esi, [esp + 708]
+	xor esi, edx
 ; q = mem32[eb + 652]
 %line 4105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 652]
+	mov [esp + 708], esi
+	mov edx, [esp + 720]
+	mov ebx, [edx + 652]
 ; u = mem32[p0 + 652]
 %line 4106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 652]
+	mov edx, [ecx + 652]
 ; u = u & q
 %line 4107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 4108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov esi, [esp + 680]
+	xor esi, edx
 ; u = mem32[p0 + 1329]
 %line 4109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1329]
+	mov edx, [ecx + 1329]
 ; u = u & q
 %line 4110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 4111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2006]
 %line 4112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2006]
+	mov edx, [ecx + 2006]
 ; u = u & q
 %line 4113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 4114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edi, edx
 ; u = mem32[p0 + 2683]
 %line 4115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2683]
+	mov [esp + 688], edi
+	mov edx, [ecx + 2683]
 ; u = u & q
 %line 4116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 4117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov edi, [esp + 692]
+	xor edi, edx
 ; u = mem32[p1 + 652]
 %line 4118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 652]
+	mov [esp + 692], edi
+	mov edx, [eax + 652]
 ; u = u & q
 %line 4119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 4120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, edx
 ; u = mem32[p1 + 1329]
 %line 4121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1329]
+	mov [esp + 696], edi
+	mov edx, [eax + 1329]
 ; u = u & q
 %line 4122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 4123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, edx
 ; u = mem32[p1 + 2006]
 %line 4124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2006]
+	mov [esp + 700], edi
+	mov edx, [eax + 2006]
 ; u = u & q
 %line 4125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 4126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov edi, [esp + 704]
+	xor edi, edx
 ; u = mem32[p1 + 2683]
 %line 4127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2683]
+	mov edx, [eax + 2683]
 ; u = u & q
 %line 4128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 4129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 656]
 %line 4130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 656]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 656]
 ; u = mem32[p0 + 656]
 %line 4131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 656]
+	mov edx, [ecx + 656]
 ; u = u & q
 %line 4132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 4133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1333]
 %line 4134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1333]
+	mov edx, [ecx + 1333]
 ; u = u & q
 %line 4135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 4136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2010]
 %line 4137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2010]
+	mov [esp + 684], ebp
+	mov edx, [ecx + 2010]
 ; u = u & q
 %line 4138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 4139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor ebp, edx
 ; u = mem32[p0 + 2687]
 %line 4140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2687]
+	mov [esp + 688], ebp
+	mov edx, [ecx + 2687]
 ; u = u & q
 %line 4141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 4142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 656]
 %line 4143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 656]
+	mov [esp + 692], ebp
+	mov edx, [eax + 656]
 ; u = u & q
 %line 4144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 4145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, edx
 ; u = mem32[p1 + 1333]
 %line 4146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1333]
+	mov [esp + 696], ebp
+	mov edx, [eax + 1333]
 ; u = u & q
 %line 4147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 4148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, edx
 ; u = mem32[p1 + 2010]
 %line 4149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2010]
+	mov edx, [eax + 2010]
 ; u = u & q
 %line 4150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 4151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2687]
 %line 4152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2687]
+	mov edx, [eax + 2687]
 ; u = u & q
 %line 4153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 4154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebx, [esp + 708]
+	xor ebx, edx
 ; q = mem32[eb + 660]
 %line 4155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 660]
+	mov [esp + 708], ebx
+	mov edx, [esp + 720]
+	mov ebx, [edx + 660]
 ; u = mem32[p0 + 660]
 %line 4156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 660]
+	mov edx, [ecx + 660]
 ; u = u & q
 %line 4157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a0 = a0 ^ u
 %line 4158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor esi, edx
 ; u = mem32[p0 + 1337]
 %line 4159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1337]
+	mov [esp + 680], esi
+	mov edx, [ecx + 1337]
 ; u = u & q
 %line 4160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a1 = a1 ^ u
 %line 4161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, edx
 ; u = mem32[p0 + 2014]
 %line 4162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2014]
+	mov [esp + 684], esi
+	mov edx, [ecx + 2014]
 ; u = u & q
 %line 4163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a2 = a2 ^ u
 %line 4164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov esi, [esp + 688]
+	xor esi, edx
 ; u = mem32[p0 + 2691]
 %line 4165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2691]
+	mov [esp + 688], esi
+	mov edx, [ecx + 2691]
 ; u = u & q
 %line 4166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a3 = a3 ^ u
 %line 4167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov esi, [esp + 692]
+	xor esi, edx
 ; u = mem32[p1 + 660]
 %line 4168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 660]
+	mov [esp + 692], esi
+	mov edx, [eax + 660]
 ; u = u & q
 %line 4169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a4 = a4 ^ u
 %line 4170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov esi, [esp + 696]
+	xor esi, edx
 ; u = mem32[p1 + 1337]
 %line 4171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1337]
+	mov edx, [eax + 1337]
 ; u = u & q
 %line 4172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a5 = a5 ^ u
 %line 4173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2014]
 %line 4174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2014]
+	mov edx, [eax + 2014]
 ; u = u & q
 %line 4175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a6 = a6 ^ u
 %line 4176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor edi, edx
 ; u = mem32[p1 + 2691]
 %line 4177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2691]
+	mov [esp + 704], edi
+	mov edx, [eax + 2691]
 ; u = u & q
 %line 4178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, ebx
 ; a7 = a7 ^ u
 %line 4179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 664]
 %line 4180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 664]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 664]
 ; u = mem32[p0 + 664]
 %line 4181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 664]
+	mov edx, [ecx + 664]
 ; u = u & q
 %line 4182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 4183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edx
 ; u = mem32[p0 + 1341]
 %line 4184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1341]
+	mov [esp + 680], ebx
+	mov edx, [ecx + 1341]
 ; u = u & q
 %line 4185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 4186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebx, [esp + 684]
+	xor ebx, edx
 ; u = mem32[p0 + 2018]
 %line 4187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2018]
+	mov [esp + 684], ebx
+	mov edx, [ecx + 2018]
 ; u = u & q
 %line 4188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a2 = a2 ^ u
 %line 4189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov ebx, [esp + 688]
+	xor ebx, edx
 ; u = mem32[p0 + 2695]
 %line 4190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2695]
+	mov [esp + 688], ebx
+	mov edx, [ecx + 2695]
 ; u = u & q
 %line 4191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a3 = a3 ^ u
 %line 4192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ebx, [esp + 692]
+	xor ebx, edx
 ; u = mem32[p1 + 664]
 %line 4193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 664]
+	mov edx, [eax + 664]
 ; u = u & q
 %line 4194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a4 = a4 ^ u
 %line 4195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, edx
 ; u = mem32[p1 + 1341]
 %line 4196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1341]
+	mov edx, [eax + 1341]
 ; u = u & q
 %line 4197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a5 = a5 ^ u
 %line 4198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	xor ebp, edx
 ; u = mem32[p1 + 2018]
 %line 4199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2018]
+	mov [esp + 700], ebp
+	mov edx, [eax + 2018]
 ; u = u & q
 %line 4200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a6 = a6 ^ u
 %line 4201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, edx
 ; u = mem32[p1 + 2695]
 %line 4202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2695]
+	mov [esp + 704], ebp
+	mov edx, [eax + 2695]
 ; u = u & q
 %line 4203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a7 = a7 ^ u
 %line 4204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, edx
 ; q = mem32[eb + 668]
 %line 4205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 668]
+	mov [esp + 708], edi
+	mov edx, [esp + 720]
+	mov edi, [edx + 668]
 ; u = mem32[p0 + 668]
 %line 4206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 668]
+	mov edx, [ecx + 668]
 ; u = u & q
 %line 4207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a0 = a0 ^ u
 %line 4208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, edx
 ; u = mem32[p0 + 1345]
 %line 4209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1345]
+	mov [esp + 680], ebp
+	mov edx, [ecx + 1345]
 ; u = u & q
 %line 4210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edx, edi
 ; a1 = a1 ^ u
 %line 4211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov ebp, [esp + 684]
+	xor ebp, edx
 ; u = mem32[p0 + 2022]
 %line 4212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2022]
+	mov [esp + 684], ebp
+	mov ebp, [ecx + 2022]
 ; u = u & q
 %line 4213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a2 = a2 ^ u
 %line 4214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	mov edx, [esp + 688]
+	xor edx, ebp
 ; u = mem32[p0 + 2699]
 %line 4215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2699]
+	mov ebp, [ecx + 2699]
 ; u = u & q
 %line 4216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a3 = a3 ^ u
 %line 4217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, ebp
 ; u = mem32[p1 + 668]
 %line 4218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 668]
+	mov ebp, [eax + 668]
 ; u = u & q
 %line 4219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a4 = a4 ^ u
 %line 4220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor esi, ebp
 ; u = mem32[p1 + 1345]
 %line 4221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1345]
+	mov [esp + 696], esi
+	mov esi, [eax + 1345]
 ; u = u & q
 %line 4222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and esi, edi
 ; a5 = a5 ^ u
 %line 4223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, esi
 ; u = mem32[p1 + 2022]
 %line 4224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2022]
+	mov [esp + 700], ebp
+	mov esi, [eax + 2022]
 ; u = u & q
 %line 4225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and esi, edi
 ; a6 = a6 ^ u
 %line 4226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, esi
 ; u = mem32[p1 + 2699]
 %line 4227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2699]
+	mov [esp + 704], ebp
+	mov esi, [eax + 2699]
 ; u = u & q
 %line 4228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and esi, edi
 ; a7 = a7 ^ u
 %line 4229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, esi
 ; q = mem32[eb + 672]
 %line 4230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 672]
+	mov [esp + 708], edi
+	mov esi, [esp + 720]
+	mov edi, [esi + 672]
 ; u = mem32[p0 + 672]
 %line 4231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 672]
+	mov esi, [ecx + 672]
 ; u = u & q
 %line 4232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and esi, edi
 ; a0 = a0 ^ u
 %line 4233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebp, [esp + 680]
+	xor ebp, esi
 ; u = mem32[p0 + 1349]
 %line 4234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1349]
+	mov [esp + 680], ebp
+	mov ebp, [ecx + 1349]
 ; u = u & q
 %line 4235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a1 = a1 ^ u
 %line 4236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	mov esi, [esp + 684]
+	xor esi, ebp
 ; u = mem32[p0 + 2026]
 %line 4237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2026]
+	mov ebp, [ecx + 2026]
 ; u = u & q
 %line 4238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a2 = a2 ^ u
 %line 4239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edx, ebp
 ; u = mem32[p0 + 2703]
 %line 4240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2703]
+	mov ebp, [ecx + 2703]
 ; u = u & q
 %line 4241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a3 = a3 ^ u
 %line 4242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	xor ebx, ebp
 ; u = mem32[p1 + 672]
 %line 4243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 672]
+	mov [esp + 692], ebx
+	mov ebx, [eax + 672]
 ; u = u & q
 %line 4244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebx, edi
 ; a4 = a4 ^ u
 %line 4245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov ebp, [esp + 696]
+	xor ebp, ebx
 ; u = mem32[p1 + 1349]
 %line 4246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1349]
+	mov [esp + 696], ebp
+	mov ebx, [eax + 1349]
 ; u = u & q
 %line 4247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebx, edi
 ; a5 = a5 ^ u
 %line 4248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov ebp, [esp + 700]
+	xor ebp, ebx
 ; u = mem32[p1 + 2026]
 %line 4249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2026]
+	mov [esp + 700], ebp
+	mov ebx, [eax + 2026]
 ; u = u & q
 %line 4250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebx, edi
 ; a6 = a6 ^ u
 %line 4251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ebp, [esp + 704]
+	xor ebp, ebx
 ; u = mem32[p1 + 2703]
 %line 4252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2703]
+	mov [esp + 704], ebp
+	mov ebx, [eax + 2703]
 ; u = u & q
 %line 4253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebx, edi
 ; a7 = a7 ^ u
 %line 4254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov edi, [esp + 708]
+	xor edi, ebx
 ; q = mem32[eb + 676]
 %line 4255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 708]
-	mov ecx, [eax + 676]
+	mov [esp + 708], edi
+	mov edi, [esp + 720]
+	mov ebp, [edi + 676]
 ; u = mem32[p0 + 673]
 %line 4256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 673]
+	mov edi, [ecx + 673]
 ; u = u & q
 %line 4257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edi, ebp
 ; a0 = a0 ^ u
 %line 4258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	mov ebx, [esp + 680]
+	xor ebx, edi
 ; u = mem32[p0 + 1350]
 %line 4259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1350]
+	mov edi, [ecx + 1350]
 ; u = u & q
 %line 4260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edi, ebp
 ; a1 = a1 ^ u
 %line 4261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
-	mov [esp + 680], ebp
+	xor esi, edi
 ; u = mem32[p0 + 2027]
 %line 4262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2027]
+	mov edi, [ecx + 2027]
 ; u = u & q
 %line 4263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edi, ebp
 ; a2 = a2 ^ u
 %line 4264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
-	mov [esp + 688], ebp
+	xor edx, edi
 ; u = mem32[p0 + 2704]
 %line 4265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2704]
+	mov edi, [ecx + 2704]
 ; u = u & q
 %line 4266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	mov [esp + 680], ecx
+	and edi, ebp
 ; a3 = a3 ^ u
 %line 4267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 692]
-	xor ebp, eax
-	mov [esp + 692], ebp
+	mov ecx, [esp + 692]
+	xor ecx, edi
 ; u = mem32[p1 + 673]
 %line 4268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 673]
+	mov [esp + 692], ecx
+	mov ecx, [eax + 673]
 ; u = u & q
 %line 4269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ecx, ebp
 ; a4 = a4 ^ u
 %line 4270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	mov edi, [esp + 696]
+	xor edi, ecx
 ; u = mem32[p1 + 1350]
 %line 4271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 1350]
+	mov [esp + 696], edi
+	mov ecx, [eax + 1350]
 ; u = u & q
 %line 4272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ecx, ebp
 ; a5 = a5 ^ u
 %line 4273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
-	mov [esp + 696], ebp
+	mov edi, [esp + 700]
+	xor edi, ecx
 ; u = mem32[p1 + 2027]
 %line 4274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2027]
+	mov [esp + 700], edi
+	mov edi, [eax + 2027]
 ; u = u & q
 %line 4275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and edi, ebp
 ; a6 = a6 ^ u
 %line 4276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
-	mov [esp + 716], ebp
+	mov ecx, [esp + 704]
+	xor ecx, edi
 ; u = mem32[p1 + 2704]
 %line 4277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [edx + 2704]
+	mov edi, [eax + 2704]
 ; u = u & q
 %line 4278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	mov [esp + 684], eax
+	and edi, ebp
 ; a7 = a7 ^ u
 %line 4279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 700]
-	xor ecx, eax
-	mov [esp + 700], ecx
+	mov ebp, [esp + 708]
+	xor ebp, edi
 ; m = 0xffff
 %line 4280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, 65535
+	mov edi, 65535
 ; v = a0 >> 16
 %line 4281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, edi
+	mov eax, ebx
 	shr eax, 16
 ; a0 = a0 ^ v
 %line 4282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; a0 = a0 & m
 %line 4283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and edi, ecx
+	and ebx, edi
 ; v = a1 << 16
 %line 4284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 680]
+	mov eax, esi
 	shl eax, 16
 ; a1 = a1 ^ v
 %line 4285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 680]
-	xor ebp, eax
+	xor esi, eax
 ; v = m << 16
 %line 4286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ecx
+	mov eax, edi
 	shl eax, 16
 ; a1 = a1 & v
 %line 4287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, eax
+	and esi, eax
 ; a0 = a0 ^ a1
 %line 4288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, ebp
+	xor ebx, esi
 ; v = a2 >> 16
 %line 4289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 688]
+	mov eax, edx
 	shr eax, 16
 ; a2 = a2 ^ v
 %line 4290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
+	xor edx, eax
 ; a2 = a2 & m
 %line 4291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, ecx
+	and edx, edi
 ; v = a3 << 16
 %line 4292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 692]
+	mov esi, [esp + 692]
+	mov eax, esi
 	shl eax, 16
-	mov [esp + 680], eax
 ; a3 = a3 ^ v
 %line 4293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 692]
-	xor eax, [esp + 680]
-	mov [esp + 692], eax
+	xor esi, eax
 ; v = m << 16
 %line 4294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ecx
+	mov eax, edi
 	shl eax, 16
-	mov [esp + 680], eax
 ; a3 = a3 & v
 %line 4295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 692]
-	and eax, [esp + 680]
-	mov [esp + 692], eax
+	and esi, eax
 ; a2 = a2 ^ a3
 %line 4296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebp, [esp + 692]
-	mov [esp + 688], ebp
+	xor edx, esi
 ; v = a4 >> 16
 %line 4297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ebx
+	mov [esp + 688], edx
+	mov edx, [esp + 696]
+	mov eax, edx
 	shr eax, 16
 ; a4 = a4 ^ v
 %line 4298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edx, eax
 ; a4 = a4 & m
 %line 4299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebx, ecx
+	and edx, edi
 ; v = a5 << 16
 %line 4300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 696]
+	mov esi, [esp + 700]
+	mov eax, esi
 	shl eax, 16
 ; a5 = a5 ^ v
 %line 4301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 696]
-	xor ebp, eax
+	xor esi, eax
 ; v = m << 16
 %line 4302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ecx
+	mov eax, edi
 	shl eax, 16
 ; a5 = a5 & v
 %line 4303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, eax
+	and esi, eax
 ; a4 = a4 ^ a5
 %line 4304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, ebp
+	xor edx, esi
 ; v = a6 >> 16
 %line 4305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 716]
+	mov eax, ecx
 	shr eax, 16
 ; a6 = a6 ^ v
 %line 4306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
+	xor ecx, eax
 ; a6 = a6 & m
 %line 4307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, ecx
+	and ecx, edi
 ; v = a7 << 16
 %line 4308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 700]
+	mov eax, ebp
 	shl eax, 16
-	mov [esp + 680], eax
 ; a7 = a7 ^ v
 %line 4309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 700]
-	xor eax, [esp + 680]
+	xor ebp, eax
 ; v = m << 16
 %line 4310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	shl ecx, 16
+	shl edi, 16
 ; a7 = a7 & v
 %line 4311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and ebp, edi
 ; a6 = a6 ^ a7
 %line 4312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebp, eax
-	mov [esp + 716], ebp
+	xor ecx, ebp
 ; m = 0xff00ff
 %line 4313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, 16711935
+	mov esi, 16711935
 ; v = a0 >> 8
 %line 4314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, edi
+	mov eax, ebx
 	shr eax, 8
 ; a0 = a0 ^ v
 %line 4315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; a0 = a0 & m
 %line 4316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and edi, ecx
+	and ebx, esi
 ; v = a2 << 8
 %line 4317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 688]
+	mov edi, [esp + 688]
+	mov eax, edi
 	shl eax, 8
 ; a2 = a2 ^ v
 %line 4318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 688]
-	xor ebp, eax
+	xor edi, eax
 ; v = m << 8
 %line 4319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ecx
+	mov eax, esi
 	shl eax, 8
 ; a2 = a2 & v
 %line 4320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, eax
+	and edi, eax
 ; a0 = a0 ^ a2
 %line 4321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, ebp
+	xor ebx, edi
 ; v = a4 >> 8
 %line 4322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ebx
+	mov eax, edx
 	shr eax, 8
 ; a4 = a4 ^ v
 %line 4323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edx, eax
 ; a4 = a4 & m
 %line 4324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebx, ecx
+	and edx, esi
 ; v = a6 << 8
 %line 4325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 716]
+	mov eax, ecx
 	shl eax, 8
 ; a6 = a6 ^ v
 %line 4326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebp, [esp + 716]
-	xor ebp, eax
+	xor ecx, eax
 ; v = m << 8
 %line 4327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	shl ecx, 8
+	shl esi, 8
 ; a6 = a6 & v
 %line 4328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebp, ecx
+	and ecx, esi
 ; a4 = a4 ^ a6
 %line 4329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, ebp
+	xor edx, ecx
 ; m = 0xf0f0f0f
 %line 4330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ecx, 252645135
 ; v = a0 >> 4
 %line 4331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, edi
+	mov eax, ebx
 	shr eax, 4
 ; a0 = a0 ^ v
 %line 4332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; a0 = a0 & m
 %line 4333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and edi, ecx
+	and ebx, ecx
 ; v = a4 << 4
 %line 4334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ebx
+	mov eax, edx
 	shl eax, 4
 ; a4 = a4 ^ v
 %line 4335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edx, eax
 ; v = m << 4
 %line 4336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	shl ecx, 4
 ; a4 = a4 & v
 %line 4337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebx, ecx
+	and edx, ecx
 ; a0 = a0 ^ a4
 %line 4338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, ebx
+	xor ebx, edx
 ; v = a0 >> 2
 %line 4339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, edi
+	mov eax, ebx
 	shr eax, 2
 ; a0 = a0 ^ v
 %line 4340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; v = a0 >> 1
 %line 4341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, edi
+	mov eax, ebx
 	shr eax, 1
 ; a0 = a0 ^ v
 %line 4342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; o = 0
 %line 4343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov eax, 0
 ; v = a0
 %line 4344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 ; m = 1
 %line 4345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 1
+	mov edx, 1
 ; v = v & m
 %line 4346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 15
 %line 4348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 	shr ecx, 15
 ; m = 2
 %line 4349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 2
+	mov edx, 2
 ; v = v & m
 %line 4350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 6
 %line 4352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 	shr ecx, 6
 ; m = 4
 %line 4353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 4
+	mov edx, 4
 ; v = v & m
 %line 4354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 21
 %line 4356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 	shr ecx, 21
 ; m = 8
 %line 4357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 8
+	mov edx, 8
 ; v = v & m
 %line 4358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0
 %line 4360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 ; m = 16
 %line 4361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 16
+	mov edx, 16
 ; v = v & m
 %line 4362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 15
 %line 4364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 	shr ecx, 15
 ; m = 32
 %line 4365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 32
+	mov edx, 32
 ; v = v & m
 %line 4366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 6
 %line 4368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, edi
+	mov ecx, ebx
 	shr ecx, 6
 ; m = 64
 %line 4369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ebx, 64
+	mov edx, 64
 ; v = v & m
 %line 4370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ecx, ebx
+	and ecx, edx
 ; o = o ^ v
 %line 4371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; v = a0 >> 21
 %line 4372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	shr edi, 21
+	shr ebx, 21
 ; m = 128
 %line 4373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov ecx, 128
 ; v = v & m
 %line 4374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and edi, ecx
+	and ebx, ecx
 ; o = o ^ v
 %line 4375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor eax, edi
+	xor eax, ebx
 ; v = mem8[e + 0]
 %line 4376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 684]
-	movzx ecx, byte [ecx]
+	mov edx, [esp + 716]
+	movzx ecx, byte [edx]
 ; o = o ^ v
 %line 4377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor eax, ecx
 ; mem8[s + 0] = o
 %line 4378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 704]
-	mov byte [ecx], al
+	mov edi, [esp + 712]
+	mov byte [edi], al
 ; p0 = p0 + 5416
 %line 4379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	add esi, 5416
+	mov ecx, [esp + 680]
+	add ecx, 5416
 ; p1 = p1 + 5416
 %line 4380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	add edx, 5416
+	mov eax, [esp + 684]
+	add eax, 5416
 ; s = s + 1
 %line 4381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ecx
-	add eax, 1
-	mov [esp + 704], eax
+	add edi, 1
 ; e = e + 1
 %line 4382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 684]
-	add eax, 1
-	mov [esp + 684], eax
+	add edx, 1
 ; i = i - 1
 %line 4383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esp + 712]
-	sub eax, 1
-	mov [esp + 712], eax
+	mov esi, [esp + 724]
+	sub esi, 1
 ; =? i - 0
 %line 4384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	cmp eax, 0
+	cmp esi, 0
 ; goto rows if !=
 %line 4385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	jne .Lrows
 ; q = mem32[eb + 0]
 %line 4386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [esp + 708]
-	mov eax, [esp + 704]
-	mov [esp + 680], eax
-	mov edi, [ecx]
+	mov ebx, [esp + 720]
+	mov [esp + 684], edx
+	mov [esp + 680], edi
+	mov esi, [ebx]
 ; u = mem32[p0 + 0]
 %line 4387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi]
+	mov eax, [ecx]
 ; a0 = u & q
 %line 4388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 	mov edx, eax
 ; u = mem32[p0 + 677]
 %line 4389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 677]
+	mov eax, [ecx + 677]
 ; a1 = u & q
 %line 4390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
-	mov ebx, eax
+	and eax, esi
+	mov edi, eax
 ; u = mem32[p0 + 1354]
 %line 4391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1354]
+	mov eax, [ecx + 1354]
 ; a2 = u & q
 %line 4392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 	mov ebp, eax
 ; q = mem32[eb + 4]
 %line 4393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 4]
+	mov esi, [ebx + 4]
 ; u = mem32[p0 + 4]
 %line 4394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 4]
+	mov eax, [ecx + 4]
 ; u = u & q
 %line 4395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 681]
 %line 4397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 681]
+	mov eax, [ecx + 681]
 ; u = u & q
 %line 4398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1358]
 %line 4400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1358]
+	mov eax, [ecx + 1358]
 ; u = u & q
 %line 4401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 8]
 %line 4403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 8]
+	mov esi, [ebx + 8]
 ; u = mem32[p0 + 8]
 %line 4404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 8]
+	mov eax, [ecx + 8]
 ; u = u & q
 %line 4405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 685]
 %line 4407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 685]
+	mov eax, [ecx + 685]
 ; u = u & q
 %line 4408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1362]
 %line 4410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1362]
+	mov eax, [ecx + 1362]
 ; u = u & q
 %line 4411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 12]
 %line 4413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 12]
+	mov esi, [ebx + 12]
 ; u = mem32[p0 + 12]
 %line 4414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 12]
+	mov eax, [ecx + 12]
 ; u = u & q
 %line 4415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 689]
 %line 4417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 689]
+	mov eax, [ecx + 689]
 ; u = u & q
 %line 4418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1366]
 %line 4420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1366]
+	mov eax, [ecx + 1366]
 ; u = u & q
 %line 4421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 16]
 %line 4423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 16]
+	mov esi, [ebx + 16]
 ; u = mem32[p0 + 16]
 %line 4424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 16]
+	mov eax, [ecx + 16]
 ; u = u & q
 %line 4425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 693]
 %line 4427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 693]
+	mov eax, [ecx + 693]
 ; u = u & q
 %line 4428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1370]
 %line 4430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1370]
+	mov eax, [ecx + 1370]
 ; u = u & q
 %line 4431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 20]
 %line 4433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 20]
+	mov esi, [ebx + 20]
 ; u = mem32[p0 + 20]
 %line 4434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 20]
+	mov eax, [ecx + 20]
 ; u = u & q
 %line 4435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 697]
 %line 4437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 697]
+	mov eax, [ecx + 697]
 ; u = u & q
 %line 4438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1374]
 %line 4440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1374]
+	mov eax, [ecx + 1374]
 ; u = u & q
 %line 4441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 24]
 %line 4443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 24]
+	mov esi, [ebx + 24]
 ; u = mem32[p0 + 24]
 %line 4444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 24]
+	mov eax, [ecx + 24]
 ; u = u & q
 %line 4445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 701]
 %line 4447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 701]
+	mov eax, [ecx + 701]
 ; u = u & q
 %line 4448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1378]
 %line 4450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1378]
+	mov eax, [ecx + 1378]
 ; u = u & q
 %line 4451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 28]
 %line 4453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 28]
+	mov esi, [ebx + 28]
 ; u = mem32[p0 + 28]
 %line 4454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 28]
+	mov eax, [ecx + 28]
 ; u = u & q
 %line 4455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 705]
 %line 4457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 705]
+	mov eax, [ecx + 705]
 ; u = u & q
 %line 4458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1382]
 %line 4460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1382]
+	mov eax, [ecx + 1382]
 ; u = u & q
 %line 4461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 32]
 %line 4463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 32]
+	mov esi, [ebx + 32]
 ; u = mem32[p0 + 32]
 %line 4464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 32]
+	mov eax, [ecx + 32]
 ; u = u & q
 %line 4465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 709]
 %line 4467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 709]
+	mov eax, [ecx + 709]
 ; u = u & q
 %line 4468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1386]
 %line 4470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1386]
+	mov eax, [ecx + 1386]
 ; u = u & q
 %line 4471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 36]
 %line 4473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 36]
+	mov esi, [ebx + 36]
 ; u = mem32[p0 + 36]
 %line 4474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 36]
+	mov eax, [ecx + 36]
 ; u = u & q
 %line 4475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 713]
 %line 4477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 713]
+	mov eax, [ecx + 713]
 ; u = u & q
 %line 4478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1390]
 %line 4480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1390]
+	mov eax, [ecx + 1390]
 ; u = u & q
 %line 4481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 40]
 %line 4483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 40]
+	mov esi, [ebx + 40]
 ; u = mem32[p0 + 40]
 %line 4484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 40]
+	mov eax, [ecx + 40]
 ; u = u & q
 %line 4485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 717]
 %line 4487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 717]
+	mov eax, [ecx + 717]
 ; u = u & q
 %line 4488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1394]
 %line 4490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1394]
+	mov eax, [ecx + 1394]
 ; u = u & q
 %line 4491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 44]
 %line 4493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 44]
+	mov esi, [ebx + 44]
 ; u = mem32[p0 + 44]
 %line 4494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 44]
+	mov eax, [ecx + 44]
 ; u = u & q
 %line 4495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 721]
 %line 4497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 721]
+	mov eax, [ecx + 721]
 ; u = u & q
 %line 4498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1398]
 %line 4500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1398]
+	mov eax, [ecx + 1398]
 ; u = u & q
 %line 4501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 48]
 %line 4503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 48]
+	mov esi, [ebx + 48]
 ; u = mem32[p0 + 48]
 %line 4504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 48]
+	mov eax, [ecx + 48]
 ; u = u & q
 %line 4505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 725]
 %line 4507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 725]
+	mov eax, [ecx + 725]
 ; u = u & q
 %line 4508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1402]
 %line 4510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1402]
+	mov eax, [ecx + 1402]
 ; u = u & q
 %line 4511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 52]
 %line 4513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 52]
+	mov esi, [ebx + 52]
 ; u = mem32[p0 + 52]
 %line 4514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 52]
+	mov eax, [ecx + 52]
 ; u = u & q
 %line 4515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 729]
 %line 4517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 729]
+	mov eax, [ecx + 729]
 ; u = u & q
 %line 4518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1406]
 %line 4520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1406]
+	mov eax, [ecx + 1406]
 ; u = u & q
 %line 4521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 56]
 %line 4523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 56]
+	mov esi, [ebx + 56]
 ; u = mem32[p0 + 56]
 %line 4524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 56]
+	mov eax, [ecx + 56]
 ; u = u & q
 %line 4525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 733]
 %line 4527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 733]
+	mov eax, [ecx + 733]
 ; u = u & q
 %line 4528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1410]
 %line 4530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1410]
+	mov eax, [ecx + 1410]
 ; u = u & q
 %line 4531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 60]
 %line 4533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 60]
+	mov esi, [ebx + 60]
 ; u = mem32[p0 + 60]
 %line 4534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 60]
+	mov eax, [ecx + 60]
 ; u = u & q
 %line 4535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 737]
 %line 4537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 737]
+	mov eax, [ecx + 737]
 ; u = u & q
 %line 4538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1414]
 %line 4540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1414]
+	mov eax, [ecx + 1414]
 ; u = u & q
 %line 4541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 64]
 %line 4543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 64]
+	mov esi, [ebx + 64]
 ; u = mem32[p0 + 64]
 %line 4544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 64]
+	mov eax, [ecx + 64]
 ; u = u & q
 %line 4545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 741]
 %line 4547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 741]
+	mov eax, [ecx + 741]
 ; u = u & q
 %line 4548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1418]
 %line 4550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1418]
+	mov eax, [ecx + 1418]
 ; u = u & q
 %line 4551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 68]
 %line 4553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 68]
+	mov esi, [ebx + 68]
 ; u = mem32[p0 + 68]
 %line 4554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 68]
+	mov eax, [ecx + 68]
 ; u = u & q
 %line 4555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 745]
 %line 4557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 745]
+	mov eax, [ecx + 745]
 ; u = u & q
 %line 4558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1422]
 %line 4560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1422]
+	mov eax, [ecx + 1422]
 ; u = u & q
 %line 4561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 72]
 %line 4563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 72]
+	mov esi, [ebx + 72]
 ; u = mem32[p0 + 72]
 %line 4564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 72]
+	mov eax, [ecx + 72]
 ; u = u & q
 %line 4565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 749]
 %line 4567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 749]
+	mov eax, [ecx + 749]
 ; u = u & q
 %line 4568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1426]
 %line 4570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1426]
+	mov eax, [ecx + 1426]
 ; u = u & q
 %line 4571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 76]
 %line 4573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 76]
+	mov esi, [ebx + 76]
 ; u = mem32[p0 + 76]
 %line 4574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 76]
+	mov eax, [ecx + 76]
 ; u = u & q
 %line 4575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 753]
 %line 4577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 753]
+	mov eax, [ecx + 753]
 ; u = u & q
 %line 4578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1430]
 %line 4580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1430]
+	mov eax, [ecx + 1430]
 ; u = u & q
 %line 4581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 80]
 %line 4583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 80]
+	mov esi, [ebx + 80]
 ; u = mem32[p0 + 80]
 %line 4584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 80]
+	mov eax, [ecx + 80]
 ; u = u & q
 %line 4585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 757]
 %line 4587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 757]
+	mov eax, [ecx + 757]
 ; u = u & q
 %line 4588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1434]
 %line 4590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1434]
+	mov eax, [ecx + 1434]
 ; u = u & q
 %line 4591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 84]
 %line 4593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 84]
+	mov esi, [ebx + 84]
 ; u = mem32[p0 + 84]
 %line 4594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 84]
+	mov eax, [ecx + 84]
 ; u = u & q
 %line 4595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 761]
 %line 4597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 761]
+	mov eax, [ecx + 761]
 ; u = u & q
 %line 4598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1438]
 %line 4600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1438]
+	mov eax, [ecx + 1438]
 ; u = u & q
 %line 4601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 88]
 %line 4603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 88]
+	mov esi, [ebx + 88]
 ; u = mem32[p0 + 88]
 %line 4604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 88]
+	mov eax, [ecx + 88]
 ; u = u & q
 %line 4605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 765]
 %line 4607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 765]
+	mov eax, [ecx + 765]
 ; u = u & q
 %line 4608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1442]
 %line 4610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1442]
+	mov eax, [ecx + 1442]
 ; u = u & q
 %line 4611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 92]
 %line 4613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 92]
+	mov esi, [ebx + 92]
 ; u = mem32[p0 + 92]
 %line 4614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 92]
+	mov eax, [ecx + 92]
 ; u = u & q
 %line 4615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 769]
 %line 4617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 769]
+	mov eax, [ecx + 769]
 ; u = u & q
 %line 4618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1446]
 %line 4620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1446]
+	mov eax, [ecx + 1446]
 ; u = u & q
 %line 4621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 96]
 %line 4623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 96]
+	mov esi, [ebx + 96]
 ; u = mem32[p0 + 96]
 %line 4624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 96]
+	mov eax, [ecx + 96]
 ; u = u & q
 %line 4625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 773]
 %line 4627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 773]
+	mov eax, [ecx + 773]
 ; u = u & q
 %line 4628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1450]
 %line 4630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1450]
+	mov eax, [ecx + 1450]
 ; u = u & q
 %line 4631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 100]
 %line 4633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 100]
+	mov esi, [ebx + 100]
 ; u = mem32[p0 + 100]
 %line 4634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 100]
+	mov eax, [ecx + 100]
 ; u = u & q
 %line 4635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 777]
 %line 4637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 777]
+	mov eax, [ecx + 777]
 ; u = u & q
 %line 4638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1454]
 %line 4640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1454]
+	mov eax, [ecx + 1454]
 ; u = u & q
 %line 4641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 104]
 %line 4643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 104]
+	mov esi, [ebx + 104]
 ; u = mem32[p0 + 104]
 %line 4644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 104]
+	mov eax, [ecx + 104]
 ; u = u & q
 %line 4645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 781]
 %line 4647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 781]
+	mov eax, [ecx + 781]
 ; u = u & q
 %line 4648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1458]
 %line 4650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1458]
+	mov eax, [ecx + 1458]
 ; u = u & q
 %line 4651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 108]
 %line 4653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 108]
+	mov esi, [ebx + 108]
 ; u = mem32[p0 + 108]
 %line 4654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 108]
+	mov eax, [ecx + 108]
 ; u = u & q
 %line 4655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 785]
 %line 4657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 785]
+	mov eax, [ecx + 785]
 ; u = u & q
 %line 4658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1462]
 %line 4660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1462]
+	mov eax, [ecx + 1462]
 ; u = u & q
 %line 4661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 112]
 %line 4663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 112]
+	mov esi, [ebx + 112]
 ; u = mem32[p0 + 112]
 %line 4664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 112]
+	mov eax, [ecx + 112]
 ; u = u & q
 %line 4665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 789]
 %line 4667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 789]
+	mov eax, [ecx + 789]
 ; u = u & q
 %line 4668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1466]
 %line 4670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1466]
+	mov eax, [ecx + 1466]
 ; u = u & q
 %line 4671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 116]
 %line 4673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 116]
+	mov esi, [ebx + 116]
 ; u = mem32[p0 + 116]
 %line 4674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 116]
+	mov eax, [ecx + 116]
 ; u = u & q
 %line 4675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 793]
 %line 4677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 793]
+	mov eax, [ecx + 793]
 ; u = u & q
 %line 4678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1470]
 %line 4680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1470]
+	mov eax, [ecx + 1470]
 ; u = u & q
 %line 4681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 120]
 %line 4683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 120]
+	mov esi, [ebx + 120]
 ; u = mem32[p0 + 120]
 %line 4684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 120]
+	mov eax, [ecx + 120]
 ; u = u & q
 %line 4685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 797]
 %line 4687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 797]
+	mov eax, [ecx + 797]
 ; u = u & q
 %line 4688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1474]
 %line 4690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1474]
+	mov eax, [ecx + 1474]
 ; u = u & q
 %line 4691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 124]
 %line 4693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 124]
+	mov esi, [ebx + 124]
 ; u = mem32[p0 + 124]
 %line 4694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 124]
+	mov eax, [ecx + 124]
 ; u = u & q
 %line 4695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 801]
 %line 4697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 801]
+	mov eax, [ecx + 801]
 ; u = u & q
 %line 4698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1478]
 %line 4700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1478]
+	mov eax, [ecx + 1478]
 ; u = u & q
 %line 4701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 128]
 %line 4703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 128]
+	mov esi, [ebx + 128]
 ; u = mem32[p0 + 128]
 %line 4704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 128]
+	mov eax, [ecx + 128]
 ; u = u & q
 %line 4705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 805]
 %line 4707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 805]
+	mov eax, [ecx + 805]
 ; u = u & q
 %line 4708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1482]
 %line 4710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1482]
+	mov eax, [ecx + 1482]
 ; u = u & q
 %line 4711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 132]
 %line 4713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 132]
+	mov esi, [ebx + 132]
 ; u = mem32[p0 + 132]
 %line 4714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 132]
+	mov eax, [ecx + 132]
 ; u = u & q
 %line 4715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 809]
 %line 4717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 809]
+	mov eax, [ecx + 809]
 ; u = u & q
 %line 4718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1486]
 %line 4720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1486]
+	mov eax, [ecx + 1486]
 ; u = u & q
 %line 4721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 136]
 %line 4723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 136]
+	mov esi, [ebx + 136]
 ; u = mem32[p0 + 136]
 %line 4724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 136]
+	mov eax, [ecx + 136]
 ; u = u & q
 %line 4725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 813]
 %line 4727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 813]
+	mov eax, [ecx + 813]
 ; u = u & q
 %line 4728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1490]
 %line 4730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1490]
+	mov eax, [ecx + 1490]
 ; u = u & q
 %line 4731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 140]
 %line 4733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 140]
+	mov esi, [ebx + 140]
 ; u = mem32[p0 + 140]
 %line 4734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 140]
+	mov eax, [ecx + 140]
 ; u = u & q
 %line 4735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 817]
 %line 4737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 817]
+	mov eax, [ecx + 817]
 ; u = u & q
 %line 4738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1494]
 %line 4740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1494]
+	mov eax, [ecx + 1494]
 ; u = u & q
 %line 4741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 144]
 %line 4743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 144]
+	mov esi, [ebx + 144]
 ; u = mem32[p0 + 144]
 %line 4744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 144]
+	mov eax, [ecx + 144]
 ; u = u & q
 %line 4745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 821]
 %line 4747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 821]
+	mov eax, [ecx + 821]
 ; u = u & q
 %line 4748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1498]
 %line 4750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1498]
+	mov eax, [ecx + 1498]
 ; u = u & q
 %line 4751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 148]
 %line 4753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 148]
+	mov esi, [ebx + 148]
 ; u = mem32[p0 + 148]
 %line 4754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 148]
+	mov eax, [ecx + 148]
 ; u = u & q
 %line 4755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 825]
 %line 4757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 825]
+	mov eax, [ecx + 825]
 ; u = u & q
 %line 4758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1502]
 %line 4760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1502]
+	mov eax, [ecx + 1502]
 ; u = u & q
 %line 4761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 152]
 %line 4763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 152]
+	mov esi, [ebx + 152]
 ; u = mem32[p0 + 152]
 %line 4764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 152]
+	mov eax, [ecx + 152]
 ; u = u & q
 %line 4765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 829]
 %line 4767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 829]
+	mov eax, [ecx + 829]
 ; u = u & q
 %line 4768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1506]
 %line 4770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1506]
+	mov eax, [ecx + 1506]
 ; u = u & q
 %line 4771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 156]
 %line 4773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 156]
+	mov esi, [ebx + 156]
 ; u = mem32[p0 + 156]
 %line 4774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 156]
+	mov eax, [ecx + 156]
 ; u = u & q
 %line 4775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 833]
 %line 4777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 833]
+	mov eax, [ecx + 833]
 ; u = u & q
 %line 4778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1510]
 %line 4780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1510]
+	mov eax, [ecx + 1510]
 ; u = u & q
 %line 4781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 160]
 %line 4783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 160]
+	mov esi, [ebx + 160]
 ; u = mem32[p0 + 160]
 %line 4784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 160]
+	mov eax, [ecx + 160]
 ; u = u & q
 %line 4785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 837]
 %line 4787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 837]
+	mov eax, [ecx + 837]
 ; u = u & q
 %line 4788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1514]
 %line 4790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1514]
+	mov eax, [ecx + 1514]
 ; u = u & q
 %line 4791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 164]
 %line 4793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 164]
+	mov esi, [ebx + 164]
 ; u = mem32[p0 + 164]
 %line 4794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 164]
+	mov eax, [ecx + 164]
 ; u = u & q
 %line 4795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 841]
 %line 4797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 841]
+	mov eax, [ecx + 841]
 ; u = u & q
 %line 4798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1518]
 %line 4800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1518]
+	mov eax, [ecx + 1518]
 ; u = u & q
 %line 4801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 168]
 %line 4803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 168]
+	mov esi, [ebx + 168]
 ; u = mem32[p0 + 168]
 %line 4804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 168]
+	mov eax, [ecx + 168]
 ; u = u & q
 %line 4805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 845]
 %line 4807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 845]
+	mov eax, [ecx + 845]
 ; u = u & q
 %line 4808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1522]
 %line 4810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1522]
+	mov eax, [ecx + 1522]
 ; u = u & q
 %line 4811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 172]
 %line 4813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 172]
+	mov esi, [ebx + 172]
 ; u = mem32[p0 + 172]
 %line 4814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 172]
+	mov eax, [ecx + 172]
 ; u = u & q
 %line 4815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 849]
 %line 4817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 849]
+	mov eax, [ecx + 849]
 ; u = u & q
 %line 4818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1526]
 %line 4820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1526]
+	mov eax, [ecx + 1526]
 ; u = u & q
 %line 4821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 176]
 %line 4823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 176]
+	mov esi, [ebx + 176]
 ; u = mem32[p0 + 176]
 %line 4824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 176]
+	mov eax, [ecx + 176]
 ; u = u & q
 %line 4825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 853]
 %line 4827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 853]
+	mov eax, [ecx + 853]
 ; u = u & q
 %line 4828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1530]
 %line 4830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1530]
+	mov eax, [ecx + 1530]
 ; u = u & q
 %line 4831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 180]
 %line 4833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 180]
+	mov esi, [ebx + 180]
 ; u = mem32[p0 + 180]
 %line 4834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 180]
+	mov eax, [ecx + 180]
 ; u = u & q
 %line 4835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 857]
 %line 4837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 857]
+	mov eax, [ecx + 857]
 ; u = u & q
 %line 4838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1534]
 %line 4840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1534]
+	mov eax, [ecx + 1534]
 ; u = u & q
 %line 4841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 184]
 %line 4843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 184]
+	mov esi, [ebx + 184]
 ; u = mem32[p0 + 184]
 %line 4844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 184]
+	mov eax, [ecx + 184]
 ; u = u & q
 %line 4845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 861]
 %line 4847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 861]
+	mov eax, [ecx + 861]
 ; u = u & q
 %line 4848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1538]
 %line 4850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1538]
+	mov eax, [ecx + 1538]
 ; u = u & q
 %line 4851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 188]
 %line 4853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 188]
+	mov esi, [ebx + 188]
 ; u = mem32[p0 + 188]
 %line 4854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 188]
+	mov eax, [ecx + 188]
 ; u = u & q
 %line 4855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 865]
 %line 4857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 865]
+	mov eax, [ecx + 865]
 ; u = u & q
 %line 4858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1542]
 %line 4860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1542]
+	mov eax, [ecx + 1542]
 ; u = u & q
 %line 4861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 192]
 %line 4863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 192]
+	mov esi, [ebx + 192]
 ; u = mem32[p0 + 192]
 %line 4864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 192]
+	mov eax, [ecx + 192]
 ; u = u & q
 %line 4865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 869]
 %line 4867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 869]
+	mov eax, [ecx + 869]
 ; u = u & q
 %line 4868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1546]
 %line 4870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1546]
+	mov eax, [ecx + 1546]
 ; u = u & q
 %line 4871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 196]
 %line 4873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 196]
+	mov esi, [ebx + 196]
 ; u = mem32[p0 + 196]
 %line 4874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 196]
+	mov eax, [ecx + 196]
 ; u = u & q
 %line 4875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 873]
 %line 4877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 873]
+	mov eax, [ecx + 873]
 ; u = u & q
 %line 4878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1550]
 %line 4880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1550]
+	mov eax, [ecx + 1550]
 ; u = u & q
 %line 4881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 200]
 %line 4883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 200]
+	mov esi, [ebx + 200]
 ; u = mem32[p0 + 200]
 %line 4884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 200]
+	mov eax, [ecx + 200]
 ; u = u & q
 %line 4885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 877]
 %line 4887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 877]
+	mov eax, [ecx + 877]
 ; u = u & q
 %line 4888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1554]
 %line 4890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1554]
+	mov eax, [ecx + 1554]
 ; u = u & q
 %line 4891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 204]
 %line 4893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 204]
+	mov esi, [ebx + 204]
 ; u = mem32[p0 + 204]
 %line 4894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 204]
+	mov eax, [ecx + 204]
 ; u = u & q
 %line 4895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 881]
 %line 4897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 881]
+	mov eax, [ecx + 881]
 ; u = u & q
 %line 4898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1558]
 %line 4900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1558]
+	mov eax, [ecx + 1558]
 ; u = u & q
 %line 4901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 208]
 %line 4903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 208]
+	mov esi, [ebx + 208]
 ; u = mem32[p0 + 208]
 %line 4904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 208]
+	mov eax, [ecx + 208]
 ; u = u & q
 %line 4905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 885]
 %line 4907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 885]
+	mov eax, [ecx + 885]
 ; u = u & q
 %line 4908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1562]
 %line 4910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1562]
+	mov eax, [ecx + 1562]
 ; u = u & q
 %line 4911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 212]
 %line 4913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 212]
+	mov esi, [ebx + 212]
 ; u = mem32[p0 + 212]
 %line 4914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 212]
+	mov eax, [ecx + 212]
 ; u = u & q
 %line 4915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 889]
 %line 4917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 889]
+	mov eax, [ecx + 889]
 ; u = u & q
 %line 4918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1566]
 %line 4920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1566]
+	mov eax, [ecx + 1566]
 ; u = u & q
 %line 4921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 216]
 %line 4923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 216]
+	mov esi, [ebx + 216]
 ; u = mem32[p0 + 216]
 %line 4924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 216]
+	mov eax, [ecx + 216]
 ; u = u & q
 %line 4925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 893]
 %line 4927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 893]
+	mov eax, [ecx + 893]
 ; u = u & q
 %line 4928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1570]
 %line 4930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1570]
+	mov eax, [ecx + 1570]
 ; u = u & q
 %line 4931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 220]
 %line 4933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 220]
+	mov esi, [ebx + 220]
 ; u = mem32[p0 + 220]
 %line 4934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 220]
+	mov eax, [ecx + 220]
 ; u = u & q
 %line 4935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 897]
 %line 4937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 897]
+	mov eax, [ecx + 897]
 ; u = u & q
 %line 4938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1574]
 %line 4940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1574]
+	mov eax, [ecx + 1574]
 ; u = u & q
 %line 4941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 224]
 %line 4943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 224]
+	mov esi, [ebx + 224]
 ; u = mem32[p0 + 224]
 %line 4944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 224]
+	mov eax, [ecx + 224]
 ; u = u & q
 %line 4945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 901]
 %line 4947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 901]
+	mov eax, [ecx + 901]
 ; u = u & q
 %line 4948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1578]
 %line 4950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1578]
+	mov eax, [ecx + 1578]
 ; u = u & q
 %line 4951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 228]
 %line 4953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 228]
+	mov esi, [ebx + 228]
 ; u = mem32[p0 + 228]
 %line 4954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 228]
+	mov eax, [ecx + 228]
 ; u = u & q
 %line 4955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 905]
 %line 4957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 905]
+	mov eax, [ecx + 905]
 ; u = u & q
 %line 4958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1582]
 %line 4960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1582]
+	mov eax, [ecx + 1582]
 ; u = u & q
 %line 4961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 232]
 %line 4963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 232]
+	mov esi, [ebx + 232]
 ; u = mem32[p0 + 232]
 %line 4964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 232]
+	mov eax, [ecx + 232]
 ; u = u & q
 %line 4965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 909]
 %line 4967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 909]
+	mov eax, [ecx + 909]
 ; u = u & q
 %line 4968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1586]
 %line 4970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1586]
+	mov eax, [ecx + 1586]
 ; u = u & q
 %line 4971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 236]
 %line 4973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 236]
+	mov esi, [ebx + 236]
 ; u = mem32[p0 + 236]
 %line 4974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 236]
+	mov eax, [ecx + 236]
 ; u = u & q
 %line 4975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 913]
 %line 4977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 913]
+	mov eax, [ecx + 913]
 ; u = u & q
 %line 4978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1590]
 %line 4980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1590]
+	mov eax, [ecx + 1590]
 ; u = u & q
 %line 4981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 240]
 %line 4983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 240]
+	mov esi, [ebx + 240]
 ; u = mem32[p0 + 240]
 %line 4984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 240]
+	mov eax, [ecx + 240]
 ; u = u & q
 %line 4985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 917]
 %line 4987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 917]
+	mov eax, [ecx + 917]
 ; u = u & q
 %line 4988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1594]
 %line 4990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1594]
+	mov eax, [ecx + 1594]
 ; u = u & q
 %line 4991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 4992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 244]
 %line 4993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 244]
+	mov esi, [ebx + 244]
 ; u = mem32[p0 + 244]
 %line 4994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 244]
+	mov eax, [ecx + 244]
 ; u = u & q
 %line 4995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 4996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 921]
 %line 4997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 921]
+	mov eax, [ecx + 921]
 ; u = u & q
 %line 4998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 4999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1598]
 %line 5000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1598]
+	mov eax, [ecx + 1598]
 ; u = u & q
 %line 5001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 248]
 %line 5003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 248]
+	mov esi, [ebx + 248]
 ; u = mem32[p0 + 248]
 %line 5004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 248]
+	mov eax, [ecx + 248]
 ; u = u & q
 %line 5005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 925]
 %line 5007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 925]
+	mov eax, [ecx + 925]
 ; u = u & q
 %line 5008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1602]
 %line 5010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1602]
+	mov eax, [ecx + 1602]
 ; u = u & q
 %line 5011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 252]
 %line 5013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 252]
+	mov esi, [ebx + 252]
 ; u = mem32[p0 + 252]
 %line 5014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 252]
+	mov eax, [ecx + 252]
 ; u = u & q
 %line 5015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 929]
 %line 5017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 929]
+	mov eax, [ecx + 929]
 ; u = u & q
 %line 5018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1606]
 %line 5020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1606]
+	mov eax, [ecx + 1606]
 ; u = u & q
 %line 5021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 256]
 %line 5023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 256]
+	mov esi, [ebx + 256]
 ; u = mem32[p0 + 256]
 %line 5024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 256]
+	mov eax, [ecx + 256]
 ; u = u & q
 %line 5025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 933]
 %line 5027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 933]
+	mov eax, [ecx + 933]
 ; u = u & q
 %line 5028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1610]
 %line 5030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1610]
+	mov eax, [ecx + 1610]
 ; u = u & q
 %line 5031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 260]
 %line 5033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 260]
+	mov esi, [ebx + 260]
 ; u = mem32[p0 + 260]
 %line 5034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 260]
+	mov eax, [ecx + 260]
 ; u = u & q
 %line 5035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 937]
 %line 5037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 937]
+	mov eax, [ecx + 937]
 ; u = u & q
 %line 5038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1614]
 %line 5040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1614]
+	mov eax, [ecx + 1614]
 ; u = u & q
 %line 5041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 264]
 %line 5043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 264]
+	mov esi, [ebx + 264]
 ; u = mem32[p0 + 264]
 %line 5044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 264]
+	mov eax, [ecx + 264]
 ; u = u & q
 %line 5045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 941]
 %line 5047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 941]
+	mov eax, [ecx + 941]
 ; u = u & q
 %line 5048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1618]
 %line 5050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1618]
+	mov eax, [ecx + 1618]
 ; u = u & q
 %line 5051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 268]
 %line 5053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 268]
+	mov esi, [ebx + 268]
 ; u = mem32[p0 + 268]
 %line 5054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 268]
+	mov eax, [ecx + 268]
 ; u = u & q
 %line 5055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 945]
 %line 5057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 945]
+	mov eax, [ecx + 945]
 ; u = u & q
 %line 5058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1622]
 %line 5060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1622]
+	mov eax, [ecx + 1622]
 ; u = u & q
 %line 5061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 272]
 %line 5063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 272]
+	mov esi, [ebx + 272]
 ; u = mem32[p0 + 272]
 %line 5064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 272]
+	mov eax, [ecx + 272]
 ; u = u & q
 %line 5065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 949]
 %line 5067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 949]
+	mov eax, [ecx + 949]
 ; u = u & q
 %line 5068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1626]
 %line 5070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1626]
+	mov eax, [ecx + 1626]
 ; u = u & q
 %line 5071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 276]
 %line 5073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 276]
+	mov esi, [ebx + 276]
 ; u = mem32[p0 + 276]
 %line 5074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 276]
+	mov eax, [ecx + 276]
 ; u = u & q
 %line 5075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 953]
 %line 5077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 953]
+	mov eax, [ecx + 953]
 ; u = u & q
 %line 5078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1630]
 %line 5080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1630]
+	mov eax, [ecx + 1630]
 ; u = u & q
 %line 5081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 280]
 %line 5083+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 280]
+	mov esi, [ebx + 280]
 ; u = mem32[p0 + 280]
 %line 5084+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 280]
+	mov eax, [ecx + 280]
 ; u = u & q
 %line 5085+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5086+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 957]
 %line 5087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 957]
+	mov eax, [ecx + 957]
 ; u = u & q
 %line 5088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1634]
 %line 5090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1634]
+	mov eax, [ecx + 1634]
 ; u = u & q
 %line 5091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 284]
 %line 5093+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 284]
+	mov esi, [ebx + 284]
 ; u = mem32[p0 + 284]
 %line 5094+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 284]
+	mov eax, [ecx + 284]
 ; u = u & q
 %line 5095+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5096+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 961]
 %line 5097+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 961]
+	mov eax, [ecx + 961]
 ; u = u & q
 %line 5098+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5099+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1638]
 %line 5100+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1638]
+	mov eax, [ecx + 1638]
 ; u = u & q
 %line 5101+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5102+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 288]
 %line 5103+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 288]
+	mov esi, [ebx + 288]
 ; u = mem32[p0 + 288]
 %line 5104+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 288]
+	mov eax, [ecx + 288]
 ; u = u & q
 %line 5105+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5106+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 965]
 %line 5107+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 965]
+	mov eax, [ecx + 965]
 ; u = u & q
 %line 5108+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5109+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1642]
 %line 5110+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1642]
+	mov eax, [ecx + 1642]
 ; u = u & q
 %line 5111+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5112+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 292]
 %line 5113+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 292]
+	mov esi, [ebx + 292]
 ; u = mem32[p0 + 292]
 %line 5114+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 292]
+	mov eax, [ecx + 292]
 ; u = u & q
 %line 5115+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5116+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 969]
 %line 5117+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 969]
+	mov eax, [ecx + 969]
 ; u = u & q
 %line 5118+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5119+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1646]
 %line 5120+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1646]
+	mov eax, [ecx + 1646]
 ; u = u & q
 %line 5121+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5122+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 296]
 %line 5123+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 296]
+	mov esi, [ebx + 296]
 ; u = mem32[p0 + 296]
 %line 5124+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 296]
+	mov eax, [ecx + 296]
 ; u = u & q
 %line 5125+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5126+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 973]
 %line 5127+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 973]
+	mov eax, [ecx + 973]
 ; u = u & q
 %line 5128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5129+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1650]
 %line 5130+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1650]
+	mov eax, [ecx + 1650]
 ; u = u & q
 %line 5131+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5132+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 300]
 %line 5133+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 300]
+	mov esi, [ebx + 300]
 ; u = mem32[p0 + 300]
 %line 5134+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 300]
+	mov eax, [ecx + 300]
 ; u = u & q
 %line 5135+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5136+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 977]
 %line 5137+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 977]
+	mov eax, [ecx + 977]
 ; u = u & q
 %line 5138+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5139+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1654]
 %line 5140+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1654]
+	mov eax, [ecx + 1654]
 ; u = u & q
 %line 5141+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5142+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 304]
 %line 5143+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 304]
+	mov esi, [ebx + 304]
 ; u = mem32[p0 + 304]
 %line 5144+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 304]
+	mov eax, [ecx + 304]
 ; u = u & q
 %line 5145+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5146+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 981]
 %line 5147+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 981]
+	mov eax, [ecx + 981]
 ; u = u & q
 %line 5148+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5149+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1658]
 %line 5150+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1658]
+	mov eax, [ecx + 1658]
 ; u = u & q
 %line 5151+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5152+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 308]
 %line 5153+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 308]
+	mov esi, [ebx + 308]
 ; u = mem32[p0 + 308]
 %line 5154+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 308]
+	mov eax, [ecx + 308]
 ; u = u & q
 %line 5155+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5156+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 985]
 %line 5157+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 985]
+	mov eax, [ecx + 985]
 ; u = u & q
 %line 5158+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5159+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1662]
 %line 5160+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1662]
+	mov eax, [ecx + 1662]
 ; u = u & q
 %line 5161+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5162+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 312]
 %line 5163+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 312]
+	mov esi, [ebx + 312]
 ; u = mem32[p0 + 312]
 %line 5164+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 312]
+	mov eax, [ecx + 312]
 ; u = u & q
 %line 5165+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5166+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 989]
 %line 5167+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 989]
+	mov eax, [ecx + 989]
 ; u = u & q
 %line 5168+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5169+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1666]
 %line 5170+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1666]
+	mov eax, [ecx + 1666]
 ; u = u & q
 %line 5171+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5172+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 316]
 %line 5173+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 316]
+	mov esi, [ebx + 316]
 ; u = mem32[p0 + 316]
 %line 5174+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 316]
+	mov eax, [ecx + 316]
 ; u = u & q
 %line 5175+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5176+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 993]
 %line 5177+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 993]
+	mov eax, [ecx + 993]
 ; u = u & q
 %line 5178+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5179+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1670]
 %line 5180+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1670]
+	mov eax, [ecx + 1670]
 ; u = u & q
 %line 5181+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5182+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 320]
 %line 5183+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 320]
+	mov esi, [ebx + 320]
 ; u = mem32[p0 + 320]
 %line 5184+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 320]
+	mov eax, [ecx + 320]
 ; u = u & q
 %line 5185+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5186+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 997]
 %line 5187+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 997]
+	mov eax, [ecx + 997]
 ; u = u & q
 %line 5188+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5189+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1674]
 %line 5190+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1674]
+	mov eax, [ecx + 1674]
 ; u = u & q
 %line 5191+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5192+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 324]
 %line 5193+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 324]
+	mov esi, [ebx + 324]
 ; u = mem32[p0 + 324]
 %line 5194+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 324]
+	mov eax, [ecx + 324]
 ; u = u & q
 %line 5195+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5196+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1001]
 %line 5197+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1001]
+	mov eax, [ecx + 1001]
 ; u = u & q
 %line 5198+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5199+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1678]
 %line 5200+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1678]
+	mov eax, [ecx + 1678]
 ; u = u & q
 %line 5201+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5202+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 328]
 %line 5203+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 328]
+	mov esi, [ebx + 328]
 ; u = mem32[p0 + 328]
 %line 5204+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 328]
+	mov eax, [ecx + 328]
 ; u = u & q
 %line 5205+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5206+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1005]
 %line 5207+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1005]
+	mov eax, [ecx + 1005]
 ; u = u & q
 %line 5208+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5209+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1682]
 %line 5210+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1682]
+	mov eax, [ecx + 1682]
 ; u = u & q
 %line 5211+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5212+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 332]
 %line 5213+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 332]
+	mov esi, [ebx + 332]
 ; u = mem32[p0 + 332]
 %line 5214+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 332]
+	mov eax, [ecx + 332]
 ; u = u & q
 %line 5215+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5216+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1009]
 %line 5217+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1009]
+	mov eax, [ecx + 1009]
 ; u = u & q
 %line 5218+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5219+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1686]
 %line 5220+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1686]
+	mov eax, [ecx + 1686]
 ; u = u & q
 %line 5221+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5222+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 336]
 %line 5223+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 336]
+	mov esi, [ebx + 336]
 ; u = mem32[p0 + 336]
 %line 5224+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 336]
+	mov eax, [ecx + 336]
 ; u = u & q
 %line 5225+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5226+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1013]
 %line 5227+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1013]
+	mov eax, [ecx + 1013]
 ; u = u & q
 %line 5228+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5229+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1690]
 %line 5230+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1690]
+	mov eax, [ecx + 1690]
 ; u = u & q
 %line 5231+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5232+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 340]
 %line 5233+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 340]
+	mov esi, [ebx + 340]
 ; u = mem32[p0 + 340]
 %line 5234+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 340]
+	mov eax, [ecx + 340]
 ; u = u & q
 %line 5235+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5236+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1017]
 %line 5237+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1017]
+	mov eax, [ecx + 1017]
 ; u = u & q
 %line 5238+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5239+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1694]
 %line 5240+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1694]
+	mov eax, [ecx + 1694]
 ; u = u & q
 %line 5241+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5242+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 344]
 %line 5243+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 344]
+	mov esi, [ebx + 344]
 ; u = mem32[p0 + 344]
 %line 5244+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 344]
+	mov eax, [ecx + 344]
 ; u = u & q
 %line 5245+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5246+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1021]
 %line 5247+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1021]
+	mov eax, [ecx + 1021]
 ; u = u & q
 %line 5248+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5249+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1698]
 %line 5250+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1698]
+	mov eax, [ecx + 1698]
 ; u = u & q
 %line 5251+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5252+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 348]
 %line 5253+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 348]
+	mov esi, [ebx + 348]
 ; u = mem32[p0 + 348]
 %line 5254+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 348]
+	mov eax, [ecx + 348]
 ; u = u & q
 %line 5255+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5256+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1025]
 %line 5257+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1025]
+	mov eax, [ecx + 1025]
 ; u = u & q
 %line 5258+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5259+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1702]
 %line 5260+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1702]
+	mov eax, [ecx + 1702]
 ; u = u & q
 %line 5261+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5262+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 352]
 %line 5263+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 352]
+	mov esi, [ebx + 352]
 ; u = mem32[p0 + 352]
 %line 5264+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 352]
+	mov eax, [ecx + 352]
 ; u = u & q
 %line 5265+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5266+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1029]
 %line 5267+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1029]
+	mov eax, [ecx + 1029]
 ; u = u & q
 %line 5268+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5269+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1706]
 %line 5270+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1706]
+	mov eax, [ecx + 1706]
 ; u = u & q
 %line 5271+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5272+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 356]
 %line 5273+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 356]
+	mov esi, [ebx + 356]
 ; u = mem32[p0 + 356]
 %line 5274+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 356]
+	mov eax, [ecx + 356]
 ; u = u & q
 %line 5275+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5276+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1033]
 %line 5277+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1033]
+	mov eax, [ecx + 1033]
 ; u = u & q
 %line 5278+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5279+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1710]
 %line 5280+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1710]
+	mov eax, [ecx + 1710]
 ; u = u & q
 %line 5281+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5282+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 360]
 %line 5283+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 360]
+	mov esi, [ebx + 360]
 ; u = mem32[p0 + 360]
 %line 5284+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 360]
+	mov eax, [ecx + 360]
 ; u = u & q
 %line 5285+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5286+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1037]
 %line 5287+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1037]
+	mov eax, [ecx + 1037]
 ; u = u & q
 %line 5288+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5289+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1714]
 %line 5290+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1714]
+	mov eax, [ecx + 1714]
 ; u = u & q
 %line 5291+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5292+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 364]
 %line 5293+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 364]
+	mov esi, [ebx + 364]
 ; u = mem32[p0 + 364]
 %line 5294+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 364]
+	mov eax, [ecx + 364]
 ; u = u & q
 %line 5295+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5296+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1041]
 %line 5297+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1041]
+	mov eax, [ecx + 1041]
 ; u = u & q
 %line 5298+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5299+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1718]
 %line 5300+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1718]
+	mov eax, [ecx + 1718]
 ; u = u & q
 %line 5301+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5302+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 368]
 %line 5303+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 368]
+	mov esi, [ebx + 368]
 ; u = mem32[p0 + 368]
 %line 5304+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 368]
+	mov eax, [ecx + 368]
 ; u = u & q
 %line 5305+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5306+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1045]
 %line 5307+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1045]
+	mov eax, [ecx + 1045]
 ; u = u & q
 %line 5308+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5309+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1722]
 %line 5310+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1722]
+	mov eax, [ecx + 1722]
 ; u = u & q
 %line 5311+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5312+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 372]
 %line 5313+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 372]
+	mov esi, [ebx + 372]
 ; u = mem32[p0 + 372]
 %line 5314+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 372]
+	mov eax, [ecx + 372]
 ; u = u & q
 %line 5315+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5316+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1049]
 %line 5317+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1049]
+	mov eax, [ecx + 1049]
 ; u = u & q
 %line 5318+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5319+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1726]
 %line 5320+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1726]
+	mov eax, [ecx + 1726]
 ; u = u & q
 %line 5321+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5322+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 376]
 %line 5323+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 376]
+	mov esi, [ebx + 376]
 ; u = mem32[p0 + 376]
 %line 5324+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 376]
+	mov eax, [ecx + 376]
 ; u = u & q
 %line 5325+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5326+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1053]
 %line 5327+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1053]
+	mov eax, [ecx + 1053]
 ; u = u & q
 %line 5328+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5329+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1730]
 %line 5330+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1730]
+	mov eax, [ecx + 1730]
 ; u = u & q
 %line 5331+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5332+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 380]
 %line 5333+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 380]
+	mov esi, [ebx + 380]
 ; u = mem32[p0 + 380]
 %line 5334+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 380]
+	mov eax, [ecx + 380]
 ; u = u & q
 %line 5335+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5336+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1057]
 %line 5337+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1057]
+	mov eax, [ecx + 1057]
 ; u = u & q
 %line 5338+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5339+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1734]
 %line 5340+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1734]
+	mov eax, [ecx + 1734]
 ; u = u & q
 %line 5341+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5342+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 384]
 %line 5343+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 384]
+	mov esi, [ebx + 384]
 ; u = mem32[p0 + 384]
 %line 5344+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 384]
+	mov eax, [ecx + 384]
 ; u = u & q
 %line 5345+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5346+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1061]
 %line 5347+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1061]
+	mov eax, [ecx + 1061]
 ; u = u & q
 %line 5348+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5349+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1738]
 %line 5350+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1738]
+	mov eax, [ecx + 1738]
 ; u = u & q
 %line 5351+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5352+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 388]
 %line 5353+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 388]
+	mov esi, [ebx + 388]
 ; u = mem32[p0 + 388]
 %line 5354+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 388]
+	mov eax, [ecx + 388]
 ; u = u & q
 %line 5355+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5356+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1065]
 %line 5357+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1065]
+	mov eax, [ecx + 1065]
 ; u = u & q
 %line 5358+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5359+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1742]
 %line 5360+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1742]
+	mov eax, [ecx + 1742]
 ; u = u & q
 %line 5361+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5362+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 392]
 %line 5363+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 392]
+	mov esi, [ebx + 392]
 ; u = mem32[p0 + 392]
 %line 5364+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 392]
+	mov eax, [ecx + 392]
 ; u = u & q
 %line 5365+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5366+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1069]
 %line 5367+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1069]
+	mov eax, [ecx + 1069]
 ; u = u & q
 %line 5368+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5369+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1746]
 %line 5370+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1746]
+	mov eax, [ecx + 1746]
 ; u = u & q
 %line 5371+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5372+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 396]
 %line 5373+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 396]
+	mov esi, [ebx + 396]
 ; u = mem32[p0 + 396]
 %line 5374+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 396]
+	mov eax, [ecx + 396]
 ; u = u & q
 %line 5375+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5376+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1073]
 %line 5377+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1073]
+	mov eax, [ecx + 1073]
 ; u = u & q
 %line 5378+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5379+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1750]
 %line 5380+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1750]
+	mov eax, [ecx + 1750]
 ; u = u & q
 %line 5381+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5382+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 400]
 %line 5383+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 400]
+	mov esi, [ebx + 400]
 ; u = mem32[p0 + 400]
 %line 5384+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 400]
+	mov eax, [ecx + 400]
 ; u = u & q
 %line 5385+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5386+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1077]
 %line 5387+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1077]
+	mov eax, [ecx + 1077]
 ; u = u & q
 %line 5388+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5389+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1754]
 %line 5390+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1754]
+	mov eax, [ecx + 1754]
 ; u = u & q
 %line 5391+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5392+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 404]
 %line 5393+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 404]
+	mov esi, [ebx + 404]
 ; u = mem32[p0 + 404]
 %line 5394+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 404]
+	mov eax, [ecx + 404]
 ; u = u & q
 %line 5395+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5396+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1081]
 %line 5397+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1081]
+	mov eax, [ecx + 1081]
 ; u = u & q
 %line 5398+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5399+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1758]
 %line 5400+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1758]
+	mov eax, [ecx + 1758]
 ; u = u & q
 %line 5401+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5402+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 408]
 %line 5403+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 408]
+	mov esi, [ebx + 408]
 ; u = mem32[p0 + 408]
 %line 5404+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 408]
+	mov eax, [ecx + 408]
 ; u = u & q
 %line 5405+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5406+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1085]
 %line 5407+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1085]
+	mov eax, [ecx + 1085]
 ; u = u & q
 %line 5408+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5409+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1762]
 %line 5410+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1762]
+	mov eax, [ecx + 1762]
 ; u = u & q
 %line 5411+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5412+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 412]
 %line 5413+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 412]
+	mov esi, [ebx + 412]
 ; u = mem32[p0 + 412]
 %line 5414+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 412]
+	mov eax, [ecx + 412]
 ; u = u & q
 %line 5415+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5416+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1089]
 %line 5417+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1089]
+	mov eax, [ecx + 1089]
 ; u = u & q
 %line 5418+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5419+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1766]
 %line 5420+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1766]
+	mov eax, [ecx + 1766]
 ; u = u & q
 %line 5421+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5422+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 416]
 %line 5423+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 416]
+	mov esi, [ebx + 416]
 ; u = mem32[p0 + 416]
 %line 5424+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 416]
+	mov eax, [ecx + 416]
 ; u = u & q
 %line 5425+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5426+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1093]
 %line 5427+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1093]
+	mov eax, [ecx + 1093]
 ; u = u & q
 %line 5428+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5429+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1770]
 %line 5430+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1770]
+	mov eax, [ecx + 1770]
 ; u = u & q
 %line 5431+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5432+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 420]
 %line 5433+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 420]
+	mov esi, [ebx + 420]
 ; u = mem32[p0 + 420]
 %line 5434+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 420]
+	mov eax, [ecx + 420]
 ; u = u & q
 %line 5435+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5436+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1097]
 %line 5437+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1097]
+	mov eax, [ecx + 1097]
 ; u = u & q
 %line 5438+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5439+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1774]
 %line 5440+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1774]
+	mov eax, [ecx + 1774]
 ; u = u & q
 %line 5441+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5442+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 424]
 %line 5443+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 424]
+	mov esi, [ebx + 424]
 ; u = mem32[p0 + 424]
 %line 5444+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 424]
+	mov eax, [ecx + 424]
 ; u = u & q
 %line 5445+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5446+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1101]
 %line 5447+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1101]
+	mov eax, [ecx + 1101]
 ; u = u & q
 %line 5448+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5449+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1778]
 %line 5450+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1778]
+	mov eax, [ecx + 1778]
 ; u = u & q
 %line 5451+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5452+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 428]
 %line 5453+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 428]
+	mov esi, [ebx + 428]
 ; u = mem32[p0 + 428]
 %line 5454+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 428]
+	mov eax, [ecx + 428]
 ; u = u & q
 %line 5455+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5456+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1105]
 %line 5457+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1105]
+	mov eax, [ecx + 1105]
 ; u = u & q
 %line 5458+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5459+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1782]
 %line 5460+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1782]
+	mov eax, [ecx + 1782]
 ; u = u & q
 %line 5461+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5462+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 432]
 %line 5463+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 432]
+	mov esi, [ebx + 432]
 ; u = mem32[p0 + 432]
 %line 5464+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 432]
+	mov eax, [ecx + 432]
 ; u = u & q
 %line 5465+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5466+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1109]
 %line 5467+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1109]
+	mov eax, [ecx + 1109]
 ; u = u & q
 %line 5468+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5469+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1786]
 %line 5470+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1786]
+	mov eax, [ecx + 1786]
 ; u = u & q
 %line 5471+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5472+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 436]
 %line 5473+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 436]
+	mov esi, [ebx + 436]
 ; u = mem32[p0 + 436]
 %line 5474+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 436]
+	mov eax, [ecx + 436]
 ; u = u & q
 %line 5475+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5476+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1113]
 %line 5477+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1113]
+	mov eax, [ecx + 1113]
 ; u = u & q
 %line 5478+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5479+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1790]
 %line 5480+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1790]
+	mov eax, [ecx + 1790]
 ; u = u & q
 %line 5481+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5482+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 440]
 %line 5483+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 440]
+	mov esi, [ebx + 440]
 ; u = mem32[p0 + 440]
 %line 5484+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 440]
+	mov eax, [ecx + 440]
 ; u = u & q
 %line 5485+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5486+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1117]
 %line 5487+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1117]
+	mov eax, [ecx + 1117]
 ; u = u & q
 %line 5488+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5489+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1794]
 %line 5490+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1794]
+	mov eax, [ecx + 1794]
 ; u = u & q
 %line 5491+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5492+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 444]
 %line 5493+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 444]
+	mov esi, [ebx + 444]
 ; u = mem32[p0 + 444]
 %line 5494+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 444]
+	mov eax, [ecx + 444]
 ; u = u & q
 %line 5495+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5496+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1121]
 %line 5497+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1121]
+	mov eax, [ecx + 1121]
 ; u = u & q
 %line 5498+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5499+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1798]
 %line 5500+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1798]
+	mov eax, [ecx + 1798]
 ; u = u & q
 %line 5501+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5502+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 448]
 %line 5503+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 448]
+	mov esi, [ebx + 448]
 ; u = mem32[p0 + 448]
 %line 5504+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 448]
+	mov eax, [ecx + 448]
 ; u = u & q
 %line 5505+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5506+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1125]
 %line 5507+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1125]
+	mov eax, [ecx + 1125]
 ; u = u & q
 %line 5508+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5509+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1802]
 %line 5510+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1802]
+	mov eax, [ecx + 1802]
 ; u = u & q
 %line 5511+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5512+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 452]
 %line 5513+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 452]
+	mov esi, [ebx + 452]
 ; u = mem32[p0 + 452]
 %line 5514+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 452]
+	mov eax, [ecx + 452]
 ; u = u & q
 %line 5515+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5516+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1129]
 %line 5517+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1129]
+	mov eax, [ecx + 1129]
 ; u = u & q
 %line 5518+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5519+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1806]
 %line 5520+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1806]
+	mov eax, [ecx + 1806]
 ; u = u & q
 %line 5521+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5522+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 456]
 %line 5523+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 456]
+	mov esi, [ebx + 456]
 ; u = mem32[p0 + 456]
 %line 5524+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 456]
+	mov eax, [ecx + 456]
 ; u = u & q
 %line 5525+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5526+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1133]
 %line 5527+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1133]
+	mov eax, [ecx + 1133]
 ; u = u & q
 %line 5528+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5529+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1810]
 %line 5530+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1810]
+	mov eax, [ecx + 1810]
 ; u = u & q
 %line 5531+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5532+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 460]
 %line 5533+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 460]
+	mov esi, [ebx + 460]
 ; u = mem32[p0 + 460]
 %line 5534+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 460]
+	mov eax, [ecx + 460]
 ; u = u & q
 %line 5535+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5536+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1137]
 %line 5537+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1137]
+	mov eax, [ecx + 1137]
 ; u = u & q
 %line 5538+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5539+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1814]
 %line 5540+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1814]
+	mov eax, [ecx + 1814]
 ; u = u & q
 %line 5541+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5542+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 464]
 %line 5543+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 464]
+	mov esi, [ebx + 464]
 ; u = mem32[p0 + 464]
 %line 5544+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 464]
+	mov eax, [ecx + 464]
 ; u = u & q
 %line 5545+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5546+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1141]
 %line 5547+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1141]
+	mov eax, [ecx + 1141]
 ; u = u & q
 %line 5548+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5549+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1818]
 %line 5550+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1818]
+	mov eax, [ecx + 1818]
 ; u = u & q
 %line 5551+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5552+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 468]
 %line 5553+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 468]
+	mov esi, [ebx + 468]
 ; u = mem32[p0 + 468]
 %line 5554+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 468]
+	mov eax, [ecx + 468]
 ; u = u & q
 %line 5555+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5556+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1145]
 %line 5557+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1145]
+	mov eax, [ecx + 1145]
 ; u = u & q
 %line 5558+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5559+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1822]
 %line 5560+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1822]
+	mov eax, [ecx + 1822]
 ; u = u & q
 %line 5561+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5562+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 472]
 %line 5563+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 472]
+	mov esi, [ebx + 472]
 ; u = mem32[p0 + 472]
 %line 5564+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 472]
+	mov eax, [ecx + 472]
 ; u = u & q
 %line 5565+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5566+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1149]
 %line 5567+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1149]
+	mov eax, [ecx + 1149]
 ; u = u & q
 %line 5568+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5569+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1826]
 %line 5570+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1826]
+	mov eax, [ecx + 1826]
 ; u = u & q
 %line 5571+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5572+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 476]
 %line 5573+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 476]
+	mov esi, [ebx + 476]
 ; u = mem32[p0 + 476]
 %line 5574+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 476]
+	mov eax, [ecx + 476]
 ; u = u & q
 %line 5575+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5576+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1153]
 %line 5577+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1153]
+	mov eax, [ecx + 1153]
 ; u = u & q
 %line 5578+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5579+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1830]
 %line 5580+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1830]
+	mov eax, [ecx + 1830]
 ; u = u & q
 %line 5581+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5582+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 480]
 %line 5583+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 480]
+	mov esi, [ebx + 480]
 ; u = mem32[p0 + 480]
 %line 5584+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 480]
+	mov eax, [ecx + 480]
 ; u = u & q
 %line 5585+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5586+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1157]
 %line 5587+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1157]
+	mov eax, [ecx + 1157]
 ; u = u & q
 %line 5588+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5589+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1834]
 %line 5590+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1834]
+	mov eax, [ecx + 1834]
 ; u = u & q
 %line 5591+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5592+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 484]
 %line 5593+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 484]
+	mov esi, [ebx + 484]
 ; u = mem32[p0 + 484]
 %line 5594+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 484]
+	mov eax, [ecx + 484]
 ; u = u & q
 %line 5595+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5596+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1161]
 %line 5597+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1161]
+	mov eax, [ecx + 1161]
 ; u = u & q
 %line 5598+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5599+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1838]
 %line 5600+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1838]
+	mov eax, [ecx + 1838]
 ; u = u & q
 %line 5601+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5602+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 488]
 %line 5603+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 488]
+	mov esi, [ebx + 488]
 ; u = mem32[p0 + 488]
 %line 5604+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 488]
+	mov eax, [ecx + 488]
 ; u = u & q
 %line 5605+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5606+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1165]
 %line 5607+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1165]
+	mov eax, [ecx + 1165]
 ; u = u & q
 %line 5608+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5609+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1842]
 %line 5610+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1842]
+	mov eax, [ecx + 1842]
 ; u = u & q
 %line 5611+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5612+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 492]
 %line 5613+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 492]
+	mov esi, [ebx + 492]
 ; u = mem32[p0 + 492]
 %line 5614+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 492]
+	mov eax, [ecx + 492]
 ; u = u & q
 %line 5615+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5616+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1169]
 %line 5617+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1169]
+	mov eax, [ecx + 1169]
 ; u = u & q
 %line 5618+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5619+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1846]
 %line 5620+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1846]
+	mov eax, [ecx + 1846]
 ; u = u & q
 %line 5621+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5622+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 496]
 %line 5623+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 496]
+	mov esi, [ebx + 496]
 ; u = mem32[p0 + 496]
 %line 5624+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 496]
+	mov eax, [ecx + 496]
 ; u = u & q
 %line 5625+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5626+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1173]
 %line 5627+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1173]
+	mov eax, [ecx + 1173]
 ; u = u & q
 %line 5628+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5629+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1850]
 %line 5630+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1850]
+	mov eax, [ecx + 1850]
 ; u = u & q
 %line 5631+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5632+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 500]
 %line 5633+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 500]
+	mov esi, [ebx + 500]
 ; u = mem32[p0 + 500]
 %line 5634+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 500]
+	mov eax, [ecx + 500]
 ; u = u & q
 %line 5635+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5636+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1177]
 %line 5637+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1177]
+	mov eax, [ecx + 1177]
 ; u = u & q
 %line 5638+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5639+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1854]
 %line 5640+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1854]
+	mov eax, [ecx + 1854]
 ; u = u & q
 %line 5641+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5642+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 504]
 %line 5643+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 504]
+	mov esi, [ebx + 504]
 ; u = mem32[p0 + 504]
 %line 5644+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 504]
+	mov eax, [ecx + 504]
 ; u = u & q
 %line 5645+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5646+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1181]
 %line 5647+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1181]
+	mov eax, [ecx + 1181]
 ; u = u & q
 %line 5648+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5649+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1858]
 %line 5650+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1858]
+	mov eax, [ecx + 1858]
 ; u = u & q
 %line 5651+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5652+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 508]
 %line 5653+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 508]
+	mov esi, [ebx + 508]
 ; u = mem32[p0 + 508]
 %line 5654+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 508]
+	mov eax, [ecx + 508]
 ; u = u & q
 %line 5655+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5656+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1185]
 %line 5657+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1185]
+	mov eax, [ecx + 1185]
 ; u = u & q
 %line 5658+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5659+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1862]
 %line 5660+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1862]
+	mov eax, [ecx + 1862]
 ; u = u & q
 %line 5661+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5662+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 512]
 %line 5663+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 512]
+	mov esi, [ebx + 512]
 ; u = mem32[p0 + 512]
 %line 5664+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 512]
+	mov eax, [ecx + 512]
 ; u = u & q
 %line 5665+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5666+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1189]
 %line 5667+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1189]
+	mov eax, [ecx + 1189]
 ; u = u & q
 %line 5668+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5669+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1866]
 %line 5670+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1866]
+	mov eax, [ecx + 1866]
 ; u = u & q
 %line 5671+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5672+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 516]
 %line 5673+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 516]
+	mov esi, [ebx + 516]
 ; u = mem32[p0 + 516]
 %line 5674+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 516]
+	mov eax, [ecx + 516]
 ; u = u & q
 %line 5675+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5676+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1193]
 %line 5677+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1193]
+	mov eax, [ecx + 1193]
 ; u = u & q
 %line 5678+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5679+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1870]
 %line 5680+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1870]
+	mov eax, [ecx + 1870]
 ; u = u & q
 %line 5681+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5682+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 520]
 %line 5683+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 520]
+	mov esi, [ebx + 520]
 ; u = mem32[p0 + 520]
 %line 5684+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 520]
+	mov eax, [ecx + 520]
 ; u = u & q
 %line 5685+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5686+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1197]
 %line 5687+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1197]
+	mov eax, [ecx + 1197]
 ; u = u & q
 %line 5688+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5689+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1874]
 %line 5690+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1874]
+	mov eax, [ecx + 1874]
 ; u = u & q
 %line 5691+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5692+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 524]
 %line 5693+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 524]
+	mov esi, [ebx + 524]
 ; u = mem32[p0 + 524]
 %line 5694+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 524]
+	mov eax, [ecx + 524]
 ; u = u & q
 %line 5695+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5696+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1201]
 %line 5697+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1201]
+	mov eax, [ecx + 1201]
 ; u = u & q
 %line 5698+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5699+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1878]
 %line 5700+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1878]
+	mov eax, [ecx + 1878]
 ; u = u & q
 %line 5701+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5702+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 528]
 %line 5703+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 528]
+	mov esi, [ebx + 528]
 ; u = mem32[p0 + 528]
 %line 5704+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 528]
+	mov eax, [ecx + 528]
 ; u = u & q
 %line 5705+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5706+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1205]
 %line 5707+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1205]
+	mov eax, [ecx + 1205]
 ; u = u & q
 %line 5708+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5709+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1882]
 %line 5710+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1882]
+	mov eax, [ecx + 1882]
 ; u = u & q
 %line 5711+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5712+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 532]
 %line 5713+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 532]
+	mov esi, [ebx + 532]
 ; u = mem32[p0 + 532]
 %line 5714+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 532]
+	mov eax, [ecx + 532]
 ; u = u & q
 %line 5715+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5716+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1209]
 %line 5717+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1209]
+	mov eax, [ecx + 1209]
 ; u = u & q
 %line 5718+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5719+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1886]
 %line 5720+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1886]
+	mov eax, [ecx + 1886]
 ; u = u & q
 %line 5721+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5722+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 536]
 %line 5723+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 536]
+	mov esi, [ebx + 536]
 ; u = mem32[p0 + 536]
 %line 5724+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 536]
+	mov eax, [ecx + 536]
 ; u = u & q
 %line 5725+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5726+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1213]
 %line 5727+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1213]
+	mov eax, [ecx + 1213]
 ; u = u & q
 %line 5728+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5729+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1890]
 %line 5730+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1890]
+	mov eax, [ecx + 1890]
 ; u = u & q
 %line 5731+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5732+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 540]
 %line 5733+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 540]
+	mov esi, [ebx + 540]
 ; u = mem32[p0 + 540]
 %line 5734+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 540]
+	mov eax, [ecx + 540]
 ; u = u & q
 %line 5735+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5736+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1217]
 %line 5737+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1217]
+	mov eax, [ecx + 1217]
 ; u = u & q
 %line 5738+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5739+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1894]
 %line 5740+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1894]
+	mov eax, [ecx + 1894]
 ; u = u & q
 %line 5741+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5742+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 544]
 %line 5743+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 544]
+	mov esi, [ebx + 544]
 ; u = mem32[p0 + 544]
 %line 5744+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 544]
+	mov eax, [ecx + 544]
 ; u = u & q
 %line 5745+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5746+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1221]
 %line 5747+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1221]
+	mov eax, [ecx + 1221]
 ; u = u & q
 %line 5748+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5749+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1898]
 %line 5750+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1898]
+	mov eax, [ecx + 1898]
 ; u = u & q
 %line 5751+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5752+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 548]
 %line 5753+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 548]
+	mov esi, [ebx + 548]
 ; u = mem32[p0 + 548]
 %line 5754+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 548]
+	mov eax, [ecx + 548]
 ; u = u & q
 %line 5755+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5756+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1225]
 %line 5757+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1225]
+	mov eax, [ecx + 1225]
 ; u = u & q
 %line 5758+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5759+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1902]
 %line 5760+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1902]
+	mov eax, [ecx + 1902]
 ; u = u & q
 %line 5761+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5762+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 552]
 %line 5763+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 552]
+	mov esi, [ebx + 552]
 ; u = mem32[p0 + 552]
 %line 5764+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 552]
+	mov eax, [ecx + 552]
 ; u = u & q
 %line 5765+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5766+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1229]
 %line 5767+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1229]
+	mov eax, [ecx + 1229]
 ; u = u & q
 %line 5768+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5769+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1906]
 %line 5770+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1906]
+	mov eax, [ecx + 1906]
 ; u = u & q
 %line 5771+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5772+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 556]
 %line 5773+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 556]
+	mov esi, [ebx + 556]
 ; u = mem32[p0 + 556]
 %line 5774+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 556]
+	mov eax, [ecx + 556]
 ; u = u & q
 %line 5775+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5776+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1233]
 %line 5777+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1233]
+	mov eax, [ecx + 1233]
 ; u = u & q
 %line 5778+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5779+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1910]
 %line 5780+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1910]
+	mov eax, [ecx + 1910]
 ; u = u & q
 %line 5781+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5782+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 560]
 %line 5783+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 560]
+	mov esi, [ebx + 560]
 ; u = mem32[p0 + 560]
 %line 5784+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 560]
+	mov eax, [ecx + 560]
 ; u = u & q
 %line 5785+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5786+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1237]
 %line 5787+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1237]
+	mov eax, [ecx + 1237]
 ; u = u & q
 %line 5788+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5789+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1914]
 %line 5790+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1914]
+	mov eax, [ecx + 1914]
 ; u = u & q
 %line 5791+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5792+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 564]
 %line 5793+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 564]
+	mov esi, [ebx + 564]
 ; u = mem32[p0 + 564]
 %line 5794+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 564]
+	mov eax, [ecx + 564]
 ; u = u & q
 %line 5795+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5796+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1241]
 %line 5797+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1241]
+	mov eax, [ecx + 1241]
 ; u = u & q
 %line 5798+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5799+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1918]
 %line 5800+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1918]
+	mov eax, [ecx + 1918]
 ; u = u & q
 %line 5801+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5802+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 568]
 %line 5803+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 568]
+	mov esi, [ebx + 568]
 ; u = mem32[p0 + 568]
 %line 5804+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 568]
+	mov eax, [ecx + 568]
 ; u = u & q
 %line 5805+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5806+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1245]
 %line 5807+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1245]
+	mov eax, [ecx + 1245]
 ; u = u & q
 %line 5808+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5809+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1922]
 %line 5810+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1922]
+	mov eax, [ecx + 1922]
 ; u = u & q
 %line 5811+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5812+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 572]
 %line 5813+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 572]
+	mov esi, [ebx + 572]
 ; u = mem32[p0 + 572]
 %line 5814+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 572]
+	mov eax, [ecx + 572]
 ; u = u & q
 %line 5815+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5816+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1249]
 %line 5817+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1249]
+	mov eax, [ecx + 1249]
 ; u = u & q
 %line 5818+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5819+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1926]
 %line 5820+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1926]
+	mov eax, [ecx + 1926]
 ; u = u & q
 %line 5821+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5822+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 576]
 %line 5823+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 576]
+	mov esi, [ebx + 576]
 ; u = mem32[p0 + 576]
 %line 5824+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 576]
+	mov eax, [ecx + 576]
 ; u = u & q
 %line 5825+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5826+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1253]
 %line 5827+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1253]
+	mov eax, [ecx + 1253]
 ; u = u & q
 %line 5828+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5829+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1930]
 %line 5830+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1930]
+	mov eax, [ecx + 1930]
 ; u = u & q
 %line 5831+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5832+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 580]
 %line 5833+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 580]
+	mov esi, [ebx + 580]
 ; u = mem32[p0 + 580]
 %line 5834+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 580]
+	mov eax, [ecx + 580]
 ; u = u & q
 %line 5835+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5836+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1257]
 %line 5837+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1257]
+	mov eax, [ecx + 1257]
 ; u = u & q
 %line 5838+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5839+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1934]
 %line 5840+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1934]
+	mov eax, [ecx + 1934]
 ; u = u & q
 %line 5841+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5842+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 584]
 %line 5843+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 584]
+	mov esi, [ebx + 584]
 ; u = mem32[p0 + 584]
 %line 5844+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 584]
+	mov eax, [ecx + 584]
 ; u = u & q
 %line 5845+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5846+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1261]
 %line 5847+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1261]
+	mov eax, [ecx + 1261]
 ; u = u & q
 %line 5848+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5849+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1938]
 %line 5850+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1938]
+	mov eax, [ecx + 1938]
 ; u = u & q
 %line 5851+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5852+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 588]
 %line 5853+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 588]
+	mov esi, [ebx + 588]
 ; u = mem32[p0 + 588]
 %line 5854+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 588]
+	mov eax, [ecx + 588]
 ; u = u & q
 %line 5855+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5856+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1265]
 %line 5857+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1265]
+	mov eax, [ecx + 1265]
 ; u = u & q
 %line 5858+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5859+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1942]
 %line 5860+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1942]
+	mov eax, [ecx + 1942]
 ; u = u & q
 %line 5861+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5862+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 592]
 %line 5863+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 592]
+	mov esi, [ebx + 592]
 ; u = mem32[p0 + 592]
 %line 5864+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 592]
+	mov eax, [ecx + 592]
 ; u = u & q
 %line 5865+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5866+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1269]
 %line 5867+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1269]
+	mov eax, [ecx + 1269]
 ; u = u & q
 %line 5868+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5869+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1946]
 %line 5870+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1946]
+	mov eax, [ecx + 1946]
 ; u = u & q
 %line 5871+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5872+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 596]
 %line 5873+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 596]
+	mov esi, [ebx + 596]
 ; u = mem32[p0 + 596]
 %line 5874+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 596]
+	mov eax, [ecx + 596]
 ; u = u & q
 %line 5875+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5876+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1273]
 %line 5877+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1273]
+	mov eax, [ecx + 1273]
 ; u = u & q
 %line 5878+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5879+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1950]
 %line 5880+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1950]
+	mov eax, [ecx + 1950]
 ; u = u & q
 %line 5881+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5882+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 600]
 %line 5883+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 600]
+	mov esi, [ebx + 600]
 ; u = mem32[p0 + 600]
 %line 5884+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 600]
+	mov eax, [ecx + 600]
 ; u = u & q
 %line 5885+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5886+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1277]
 %line 5887+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1277]
+	mov eax, [ecx + 1277]
 ; u = u & q
 %line 5888+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5889+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1954]
 %line 5890+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1954]
+	mov eax, [ecx + 1954]
 ; u = u & q
 %line 5891+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5892+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 604]
 %line 5893+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 604]
+	mov esi, [ebx + 604]
 ; u = mem32[p0 + 604]
 %line 5894+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 604]
+	mov eax, [ecx + 604]
 ; u = u & q
 %line 5895+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5896+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1281]
 %line 5897+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1281]
+	mov eax, [ecx + 1281]
 ; u = u & q
 %line 5898+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5899+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1958]
 %line 5900+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1958]
+	mov eax, [ecx + 1958]
 ; u = u & q
 %line 5901+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5902+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 608]
 %line 5903+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 608]
+	mov esi, [ebx + 608]
 ; u = mem32[p0 + 608]
 %line 5904+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 608]
+	mov eax, [ecx + 608]
 ; u = u & q
 %line 5905+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5906+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1285]
 %line 5907+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1285]
+	mov eax, [ecx + 1285]
 ; u = u & q
 %line 5908+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5909+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1962]
 %line 5910+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1962]
+	mov eax, [ecx + 1962]
 ; u = u & q
 %line 5911+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5912+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 612]
 %line 5913+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 612]
+	mov esi, [ebx + 612]
 ; u = mem32[p0 + 612]
 %line 5914+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 612]
+	mov eax, [ecx + 612]
 ; u = u & q
 %line 5915+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5916+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1289]
 %line 5917+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1289]
+	mov eax, [ecx + 1289]
 ; u = u & q
 %line 5918+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5919+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1966]
 %line 5920+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1966]
+	mov eax, [ecx + 1966]
 ; u = u & q
 %line 5921+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5922+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 616]
 %line 5923+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 616]
+	mov esi, [ebx + 616]
 ; u = mem32[p0 + 616]
 %line 5924+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 616]
+	mov eax, [ecx + 616]
 ; u = u & q
 %line 5925+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5926+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1293]
 %line 5927+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1293]
+	mov eax, [ecx + 1293]
 ; u = u & q
 %line 5928+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5929+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1970]
 %line 5930+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1970]
+	mov eax, [ecx + 1970]
 ; u = u & q
 %line 5931+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5932+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 620]
 %line 5933+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 620]
+	mov esi, [ebx + 620]
 ; u = mem32[p0 + 620]
 %line 5934+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 620]
+	mov eax, [ecx + 620]
 ; u = u & q
 %line 5935+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5936+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1297]
 %line 5937+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1297]
+	mov eax, [ecx + 1297]
 ; u = u & q
 %line 5938+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5939+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1974]
 %line 5940+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1974]
+	mov eax, [ecx + 1974]
 ; u = u & q
 %line 5941+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5942+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 624]
 %line 5943+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 624]
+	mov esi, [ebx + 624]
 ; u = mem32[p0 + 624]
 %line 5944+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 624]
+	mov eax, [ecx + 624]
 ; u = u & q
 %line 5945+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5946+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1301]
 %line 5947+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1301]
+	mov eax, [ecx + 1301]
 ; u = u & q
 %line 5948+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5949+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1978]
 %line 5950+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1978]
+	mov eax, [ecx + 1978]
 ; u = u & q
 %line 5951+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5952+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 628]
 %line 5953+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 628]
+	mov esi, [ebx + 628]
 ; u = mem32[p0 + 628]
 %line 5954+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 628]
+	mov eax, [ecx + 628]
 ; u = u & q
 %line 5955+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5956+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1305]
 %line 5957+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1305]
+	mov eax, [ecx + 1305]
 ; u = u & q
 %line 5958+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5959+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1982]
 %line 5960+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1982]
+	mov eax, [ecx + 1982]
 ; u = u & q
 %line 5961+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5962+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 632]
 %line 5963+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 632]
+	mov esi, [ebx + 632]
 ; u = mem32[p0 + 632]
 %line 5964+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 632]
+	mov eax, [ecx + 632]
 ; u = u & q
 %line 5965+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5966+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1309]
 %line 5967+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1309]
+	mov eax, [ecx + 1309]
 ; u = u & q
 %line 5968+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5969+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1986]
 %line 5970+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1986]
+	mov eax, [ecx + 1986]
 ; u = u & q
 %line 5971+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5972+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 636]
 %line 5973+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 636]
+	mov esi, [ebx + 636]
 ; u = mem32[p0 + 636]
 %line 5974+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 636]
+	mov eax, [ecx + 636]
 ; u = u & q
 %line 5975+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5976+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1313]
 %line 5977+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1313]
+	mov eax, [ecx + 1313]
 ; u = u & q
 %line 5978+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5979+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1990]
 %line 5980+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1990]
+	mov eax, [ecx + 1990]
 ; u = u & q
 %line 5981+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5982+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 640]
 %line 5983+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 640]
+	mov esi, [ebx + 640]
 ; u = mem32[p0 + 640]
 %line 5984+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 640]
+	mov eax, [ecx + 640]
 ; u = u & q
 %line 5985+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5986+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1317]
 %line 5987+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1317]
+	mov eax, [ecx + 1317]
 ; u = u & q
 %line 5988+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5989+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1994]
 %line 5990+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1994]
+	mov eax, [ecx + 1994]
 ; u = u & q
 %line 5991+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 5992+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 644]
 %line 5993+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 644]
+	mov esi, [ebx + 644]
 ; u = mem32[p0 + 644]
 %line 5994+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 644]
+	mov eax, [ecx + 644]
 ; u = u & q
 %line 5995+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 5996+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1321]
 %line 5997+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1321]
+	mov eax, [ecx + 1321]
 ; u = u & q
 %line 5998+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 5999+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 1998]
 %line 6000+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1998]
+	mov eax, [ecx + 1998]
 ; u = u & q
 %line 6001+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6002+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 648]
 %line 6003+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 648]
+	mov esi, [ebx + 648]
 ; u = mem32[p0 + 648]
 %line 6004+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 648]
+	mov eax, [ecx + 648]
 ; u = u & q
 %line 6005+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6006+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1325]
 %line 6007+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1325]
+	mov eax, [ecx + 1325]
 ; u = u & q
 %line 6008+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6009+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2002]
 %line 6010+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2002]
+	mov eax, [ecx + 2002]
 ; u = u & q
 %line 6011+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6012+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 652]
 %line 6013+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 652]
+	mov esi, [ebx + 652]
 ; u = mem32[p0 + 652]
 %line 6014+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 652]
+	mov eax, [ecx + 652]
 ; u = u & q
 %line 6015+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6016+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1329]
 %line 6017+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1329]
+	mov eax, [ecx + 1329]
 ; u = u & q
 %line 6018+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6019+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2006]
 %line 6020+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2006]
+	mov eax, [ecx + 2006]
 ; u = u & q
 %line 6021+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6022+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 656]
 %line 6023+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 656]
+	mov esi, [ebx + 656]
 ; u = mem32[p0 + 656]
 %line 6024+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 656]
+	mov eax, [ecx + 656]
 ; u = u & q
 %line 6025+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6026+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1333]
 %line 6027+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1333]
+	mov eax, [ecx + 1333]
 ; u = u & q
 %line 6028+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6029+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2010]
 %line 6030+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2010]
+	mov eax, [ecx + 2010]
 ; u = u & q
 %line 6031+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6032+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 660]
 %line 6033+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 660]
+	mov esi, [ebx + 660]
 ; u = mem32[p0 + 660]
 %line 6034+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 660]
+	mov eax, [ecx + 660]
 ; u = u & q
 %line 6035+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6036+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1337]
 %line 6037+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1337]
+	mov eax, [ecx + 1337]
 ; u = u & q
 %line 6038+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6039+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2014]
 %line 6040+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2014]
+	mov eax, [ecx + 2014]
 ; u = u & q
 %line 6041+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6042+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 664]
 %line 6043+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 664]
+	mov esi, [ebx + 664]
 ; u = mem32[p0 + 664]
 %line 6044+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 664]
+	mov eax, [ecx + 664]
 ; u = u & q
 %line 6045+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6046+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1341]
 %line 6047+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1341]
+	mov eax, [ecx + 1341]
 ; u = u & q
 %line 6048+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6049+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2018]
 %line 6050+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2018]
+	mov eax, [ecx + 2018]
 ; u = u & q
 %line 6051+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6052+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 668]
 %line 6053+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 668]
+	mov esi, [ebx + 668]
 ; u = mem32[p0 + 668]
 %line 6054+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 668]
+	mov eax, [ecx + 668]
 ; u = u & q
 %line 6055+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6056+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1345]
 %line 6057+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1345]
+	mov eax, [ecx + 1345]
 ; u = u & q
 %line 6058+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6059+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2022]
 %line 6060+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2022]
+	mov eax, [ecx + 2022]
 ; u = u & q
 %line 6061+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6062+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 672]
 %line 6063+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov edi, [ecx + 672]
+	mov esi, [ebx + 672]
 ; u = mem32[p0 + 672]
 %line 6064+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 672]
+	mov eax, [ecx + 672]
 ; u = u & q
 %line 6065+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6066+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1349]
 %line 6067+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1349]
+	mov eax, [ecx + 1349]
 ; u = u & q
 %line 6068+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6069+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2026]
 %line 6070+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2026]
+	mov eax, [ecx + 2026]
 ; u = u & q
 %line 6071+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, edi
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6072+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
 ; q = mem32[eb + 676]
 %line 6073+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov ecx, [ecx + 676]
+	mov esi, [ebx + 676]
 ; u = mem32[p0 + 673]
 %line 6074+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 673]
+	mov eax, [ecx + 673]
 ; u = u & q
 %line 6075+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a0 = a0 ^ u
 %line 6076+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor edx, eax
 ; u = mem32[p0 + 1350]
 %line 6077+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 1350]
+	mov eax, [ecx + 1350]
 ; u = u & q
 %line 6078+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a1 = a1 ^ u
 %line 6079+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; u = mem32[p0 + 2027]
 %line 6080+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, [esi + 2027]
+	mov eax, [ecx + 2027]
 ; u = u & q
 %line 6081+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and eax, ecx
+	and eax, esi
 ; a2 = a2 ^ u
 %line 6082+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	xor ebp, eax
@@ -20519,21 +20391,21 @@ align 32
 	and edx, ecx
 ; v = a1 << 16
 %line 6087+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	mov eax, ebx
+	mov eax, edi
 	shl eax, 16
 ; a1 = a1 ^ v
 %line 6088+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor ebx, eax
+	xor edi, eax
 ; v = m << 16
 %line 6089+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov eax, ecx
 	shl eax, 16
 ; a1 = a1 & v
 %line 6090+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	and ebx, eax
+	and edi, eax
 ; a0 = a0 ^ a1
 %line 6091+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	xor edx, ebx
+	xor edx, edi
 ; v = a2 >> 16
 %line 6092+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
 	mov eax, ebp
@@ -20653,7 +20525,7 @@ align 32
 	mov byte [eax], bl
 ; leave
 %line 6128+0 specs/mceliece/generated/mceliece6960119_syndrome_x86.q
-	add esp, 732
+	add esp, 748
 	pop ebp
 	pop edi
 	pop esi

@@ -3878,18 +3878,19 @@ align 32
 	lea eax, [edx + 1536]
 ; x0 = v
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 8], edx
 	mov ecx, [esp + 0]
 ; o0 = 32
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 32
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -4502,22 +4503,21 @@ align 32
 	add edi, 8
 ; o0 = o0 - 1
 %line 1449+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o0 - 0
 %line 1450+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l6a if !=
 %line 1451+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	jne .Ll6a
 ; c = cb + 1792
 %line 1454+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea esi, [edx + 1792]
 ; x0 = v
 %line 1455+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 	mov edi, ecx
 ; o0 = 16
 %line 1456+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -4530,11 +4530,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 2
-	mov [esp + 0], eax
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
 %line 1460+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 1461+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -5149,7 +5149,6 @@ align 32
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 1657+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -5188,11 +5187,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 4
-	mov [esp + 0], eax
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 1671+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 1672+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -5807,7 +5806,6 @@ align 32
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -5846,11 +5844,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 8
-	mov [esp + 0], eax
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 1882+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -6465,7 +6463,6 @@ align 32
 %line 2078+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2079+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -6504,11 +6501,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 16
-	mov [esp + 0], eax
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 2093+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2094+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -7123,7 +7120,6 @@ align 32
 %line 2289+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2290+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -7150,18 +7146,18 @@ align 32
 	lea eax, [edx + 2816]
 ; x0 = v
 %line 2299+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [esp + 4], edx
+	mov [esp + 8], edx
 ; o1 = 32
 %line 2300+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 32
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 2302+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 2303+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -7774,22 +7770,21 @@ align 32
 	add edi, 8
 ; o1 = o1 - 1
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o1 - 0
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l11b if !=
 %line 2500+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	jne .Ll11b
 ; c = cb + 3072
 %line 2503+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea esi, [edx + 3072]
 ; x0 = v
 %line 2504+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 	mov edi, ecx
 ; o0 = 2
 %line 2505+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -7802,11 +7797,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 16
-	mov [esp + 0], eax
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 2509+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2510+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -8421,7 +8416,6 @@ align 32
 %line 2705+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2706+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -8460,11 +8454,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 8
-	mov [esp + 0], eax
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 2720+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2721+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -9079,7 +9073,6 @@ align 32
 %line 2916+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2917+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -9118,11 +9111,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 4
-	mov [esp + 0], eax
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 2931+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2932+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -9737,7 +9730,6 @@ align 32
 %line 3127+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3128+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -9776,11 +9768,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 2
-	mov [esp + 0], eax
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 3142+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 3143+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -10395,7 +10387,6 @@ align 32
 %line 3338+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3339+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	cmp eax, 0
@@ -10422,18 +10413,18 @@ align 32
 	lea eax, [edx + 4096]
 ; x0 = v
 %line 3348+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [esp + 4], edx
+	mov [esp + 8], edx
 ; o0 = 32
 %line 3349+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 32
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll16a:
 ; k = mem32le[c + 0]
 %line 3351+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 3352+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
@@ -11046,22 +11037,21 @@ align 32
 	add edi, 8
 ; o0 = o0 - 1
 %line 3547+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o0 - 0
 %line 3548+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l16a if !=
 %line 3549+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	jne .Ll16a
 ; c = cb + 4352
 %line 3552+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea eax, [edx + 4352]
 ; x0 = v
 %line 3553+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 ; o0 = 64
 %line 3554+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov [esp + 0], ecx
@@ -11391,10 +11381,11 @@ align 32
 	jne .Ll17a
 ; c = cb + 4608
 %line 3660+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea eax, [edx + 4608]
 ; x0 = v
 %line 3661+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
+	mov [esp + 4], edx
 	mov ecx, [esp + 0]
 ; o0 = 64
 %line 3662+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q

@@ -23,11 +23,11 @@ qhasm_kernel_mceliece_gf12_vec256_mul_x86_mul:
 	mov edi, eax
 	mov ebx, ecx
 	mov ebp, edx
-	mov [esp + 44], esi
 align 32
 .Lpass:
 ; G = mem32[g + 320]
 %line 14+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_x86.q
+	mov [esp + 44], esi
 	mov eax, [ebp + 320]
 ; T &= mem32[f + 352]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_x86.q
@@ -1399,12 +1399,11 @@ align 32
 	add ebp, 4
 ; i = i - 1
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_x86.q
-	mov eax, [esp + 44]
-	sub eax, 1
-	mov [esp + 44], eax
+	mov esi, [esp + 44]
+	sub esi, 1
 ; =? i - 0
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_x86.q
-	cmp eax, 0
+	cmp esi, 0
 ; goto pass if !=
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_x86.q
 	jne .Lpass

@@ -19,5344 +19,5954 @@ qhasm_kernel_mceliece_gf12_vec512_inv_x86_inv:
 ; i = 16
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov edx, 16
-	mov [esp + 236], eax
-	mov [esp + 240], ecx
-	mov [esp + 244], edx
+	mov esi, ecx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax]
-	mov [esp + 0], eax
+	mov [esp + 248], edx
+	mov [esp + 240], eax
+	mov edx, [esi]
 ; v1 = mem32[f + 384]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 240]
-	mov ecx, [ecx + 384]
-	mov [esp + 4], ecx
+	mov eax, [esi + 384]
 ; v2 = v0 ^ v1
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 8], eax
+	mov edi, edx
+	xor edi, eax
+	mov [esp + 4], eax
 ; v3 = mem32[f + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 64]
-	mov [esp + 12], eax
+	mov ecx, [esi + 64]
 ; v4 = mem32[f + 448]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 240]
-	mov ecx, [ecx + 448]
-	mov [esp + 16], ecx
+	mov eax, [esi + 448]
 ; v5 = v3 ^ v4
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 20], eax
+	mov [esp + 12], ecx
+	xor ecx, eax
+	mov [esp + 16], eax
 ; v6 = mem32[f + 128]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 128]
-	mov [esp + 24], eax
+	mov [esp + 20], ecx
+	mov ecx, [esi + 128]
 ; v7 = mem32[f + 512]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 240]
-	mov ecx, [ecx + 512]
-	mov [esp + 28], ecx
+	mov eax, [esi + 512]
 ; v8 = v6 ^ v7
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 32], eax
+	mov [esp + 24], ecx
+	xor ecx, eax
+	mov [esp + 28], eax
 ; v9 = mem32[f + 704]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 704]
-	mov [esp + 36], eax
+	mov ebx, [esi + 704]
 ; v8 = v8 ^ v9
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 32]
-	xor ecx, eax
-	mov [esp + 32], ecx
+	xor ecx, ebx
 ; v10 = mem32[f + 192]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 192]
-	mov [esp + 40], eax
+	mov [esp + 32], ecx
+	mov ecx, [esi + 192]
 ; v11 = mem32[f + 576]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 240]
-	mov ecx, [ecx + 576]
-	mov [esp + 44], ecx
+	mov eax, [esi + 576]
 ; v12 = v10 ^ v11
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 48], eax
+	mov [esp + 40], ecx
+	xor ecx, eax
+	mov [esp + 44], eax
 ; v13 = mem32[f + 256]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 256]
-	mov [esp + 52], eax
+	mov [esp + 48], ecx
+	mov ecx, [esi + 256]
 ; v14 = mem32[f + 640]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 240]
-	mov ecx, [ecx + 640]
-	mov [esp + 56], ecx
+	mov eax, [esi + 640]
 ; v15 = v13 ^ v14
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 60], eax
+	mov [esp + 52], ecx
+	xor ecx, eax
+	mov [esp + 56], eax
 ; v16 = mem32[f + 320]
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	mov eax, [eax + 320]
-	mov [esp + 64], eax
+	mov [esp + 60], ecx
+	mov eax, [esi + 320]
 ; v17 = v16 ^ v9
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 36]
-	mov [esp + 68], eax
+	mov [esp + 244], esi
+	mov [esp + 64], eax
+	xor eax, ebx
 ; v18 = v2 & v0
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 0]
-	mov [esp + 72], eax
+	mov [esp + 68], eax
+	mov eax, edi
+	and eax, edx
 ; v19 = v2 & v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
-	and ecx, [esp + 12]
+	mov [esp + 72], eax
+	mov ecx, edi
+	mov esi, [esp + 12]
+	and ecx, esi
 ; v20 = v9 & v0
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 36]
-	and eax, [esp + 0]
+	mov eax, ebx
+	and eax, edx
 ; v20 = v19 ^ v20
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor ecx, eax
-	mov [esp + 92], ecx
 ; v19 = v2 & v6
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 8]
-	and edx, [esp + 24]
+	mov [esp + 92], ecx
+	mov ebp, edi
+	mov [esp + 8], edi
+	mov ecx, [esp + 24]
+	and ebp, ecx
 ; v21 = v9 & v3
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 36]
-	and eax, [esp + 12]
+	mov edi, ebx
+	and edi, esi
 ; v22 = v5 & v0
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	and ecx, [esp + 0]
+	mov esi, [esp + 20]
+	mov eax, esi
+	and eax, edx
+	mov [esp + 0], edx
 ; v21 = v19 ^ v21
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
+	xor ebp, edi
 ; v22 = v21 ^ v22
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ecx
-	mov [esp + 96], edx
+	xor ebp, eax
 ; v21 = v9 & v6
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 36]
-	and eax, [esp + 24]
+	mov [esp + 96], ebp
+	mov [esp + 36], ebx
+	and ebx, ecx
 ; v19 = v5 & v3
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	and ecx, [esp + 12]
+	mov eax, esi
+	mov edx, [esp + 12]
+	and eax, edx
 ; v19 = v21 ^ v19
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 100], eax
+	xor ebx, eax
 ; v21 = v5 & v6
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	and eax, [esp + 24]
-	mov [esp + 104], eax
+	mov [esp + 100], ebx
+	and esi, ecx
 ; v23 = v1 & v10
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 4]
-	and eax, [esp + 40]
-	mov [esp + 76], eax
+	mov [esp + 104], esi
+	mov edi, [esp + 4]
+	mov eax, edi
+	mov esi, [esp + 40]
+	and eax, esi
 ; v24 = v1 & v13
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 4]
-	and ecx, [esp + 52]
+	mov [esp + 76], eax
+	mov ecx, edi
+	mov ebx, [esp + 52]
+	and ecx, ebx
 ; v25 = v8 & v10
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 40]
+	mov edx, [esp + 32]
+	mov eax, edx
+	and eax, esi
 ; v25 = v24 ^ v25
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor ecx, eax
-	mov [esp + 108], ecx
 ; v24 = v1 & v16
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 4]
-	and edx, [esp + 64]
+	mov [esp + 108], ecx
+	mov ecx, [esp + 64]
+	and edi, ecx
 ; v26 = v8 & v13
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 52]
+	mov ebp, edx
+	and ebp, ebx
 ; v27 = v4 & v10
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 16]
-	and ecx, [esp + 40]
+	mov ebx, [esp + 16]
+	mov eax, ebx
+	and eax, esi
 ; v26 = v24 ^ v26
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
+	xor edi, ebp
 ; v27 = v26 ^ v27
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ecx
-	mov [esp + 112], edx
+	xor edi, eax
 ; v26 = v8 & v16
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 64]
+	mov [esp + 112], edi
+	mov ebp, edx
+	and ebp, ecx
 ; v24 = v4 & v13
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 16]
-	and ecx, [esp + 52]
+	mov eax, ebx
+	mov edi, [esp + 52]
+	and eax, edi
 ; v24 = v26 ^ v24
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 116], eax
+	xor ebp, eax
 ; v26 = v4 & v16
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 16]
-	and eax, [esp + 64]
-	mov [esp + 120], eax
+	mov [esp + 116], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v28 = v2 ^ v1
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 8]
-	xor esi, [esp + 4]
+	mov [esp + 120], eax
+	mov eax, [esp + 8]
+	mov ebp, [esp + 4]
+	xor eax, ebp
 ; v29 = v9 ^ v8
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 36]
-	xor edx, [esp + 32]
+	mov [esp + 80], eax
+	mov eax, [esp + 36]
+	xor eax, edx
+	mov edx, eax
 ; v30 = v5 ^ v4
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 20]
-	xor eax, [esp + 16]
-	mov [esp + 80], eax
+	xor eax, ebx
 ; v31 = v0 ^ v10
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 84], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 40]
-	mov [esp + 124], eax
+	xor eax, esi
+	mov ebx, eax
 ; v32 = v3 ^ v13
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 12]
-	xor ebx, [esp + 52]
+	mov esi, [esp + 12]
+	xor esi, edi
 ; v33 = v6 ^ v16
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 24]
-	xor edi, [esp + 64]
+	mov eax, [esp + 24]
+	xor eax, ecx
+	mov ecx, eax
 ; v34 = v28 & v31
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, esi
-	and ecx, [esp + 124]
+	mov edi, [esp + 80]
+	mov eax, edi
+	and eax, ebx
 ; v35 = v28 & v32
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 84], eax
+	mov [esp + 88], eax
+	mov ebp, edi
+	and ebp, esi
 ; v36 = v29 & v31
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 124]
-	mov [esp + 88], eax
+	and eax, ebx
 ; v36 = v35 ^ v36
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 84]
-	xor ebp, [esp + 88]
+	xor ebp, eax
 ; v28 = v28 & v33
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, edi
+	mov [esp + 124], ebp
+	and edi, ecx
 ; v35 = v29 & v32
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edx
-	and eax, ebx
-	mov [esp + 84], eax
+	and eax, esi
+	mov [esp + 80], esi
 ; v31 = v30 & v31
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 124]
-	mov [esp + 88], eax
+	mov esi, [esp + 84]
+	mov ebp, esi
+	and ebp, ebx
 ; v35 = v28 ^ v35
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 84]
+	xor edi, eax
 ; v31 = v35 ^ v31
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 88]
+	xor edi, ebp
+	mov ebx, edi
 ; v29 = v29 & v33
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, edi
+	and edx, ecx
 ; v32 = v30 & v32
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, ebx
+	mov eax, esi
+	mov edi, [esp + 80]
+	and eax, edi
 ; v32 = v29 ^ v32
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor edx, eax
 ; v33 = v30 & v33
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, edi
+	and esi, ecx
 ; v34 = v34 ^ v18
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 72]
+	mov ecx, [esp + 88]
+	mov eax, [esp + 72]
+	xor ecx, eax
 ; v34 = v34 ^ v23
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 76]
+	mov eax, [esp + 76]
+	xor ecx, eax
 ; v36 = v36 ^ v20
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 92]
+	mov edi, [esp + 124]
+	mov eax, [esp + 92]
+	xor edi, eax
 ; v36 = v36 ^ v25
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 108]
+	mov eax, [esp + 108]
+	xor edi, eax
 ; v31 = v31 ^ v22
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 96]
+	mov eax, [esp + 96]
+	xor ebx, eax
 ; v31 = v31 ^ v27
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 112]
-	mov [esp + 88], esi
+	mov eax, [esp + 112]
+	xor ebx, eax
 ; v32 = v32 ^ v19
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 100]
+	mov [esp + 88], ebx
+	mov ebx, [esp + 100]
+	xor edx, ebx
 ; v32 = v32 ^ v24
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 116]
+	mov eax, [esp + 116]
+	xor edx, eax
 ; v33 = v33 ^ v21
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 104]
+	mov eax, [esp + 104]
+	xor esi, eax
 ; v33 = v33 ^ v26
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 120]
+	mov ebp, [esp + 120]
+	xor esi, ebp
 ; v19 = v34 ^ v19
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 100]
-	mov [esp + 100], ecx
+	xor ecx, ebx
 ; v21 = v36 ^ v21
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 104]
-	mov [esp + 104], ebp
+	mov [esp + 100], ecx
+	xor edi, eax
 ; v23 = v32 ^ v23
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 76]
-	mov [esp + 124], edx
+	mov [esp + 104], edi
+	mov eax, edx
+	mov ecx, [esp + 76]
+	xor eax, ecx
 ; v25 = v33 ^ v25
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 108]
-	mov [esp + 108], eax
+	mov [esp + 124], eax
+	mov eax, [esp + 108]
+	xor esi, eax
 ; v33 = v12 & v1
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 4]
-	mov [esp + 128], eax
+	mov [esp + 108], esi
+	mov esi, [esp + 48]
+	mov eax, esi
+	mov edi, [esp + 4]
+	and eax, edi
 ; v32 = v12 & v4
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 16]
+	mov [esp + 128], eax
+	mov ecx, esi
+	mov ebx, [esp + 16]
+	and ecx, ebx
 ; v36 = v7 & v1
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 28]
-	and ecx, [esp + 4]
+	mov edx, [esp + 28]
+	mov eax, edx
+	and eax, edi
 ; v36 = v32 ^ v36
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 132], eax
+	xor ecx, eax
 ; v32 = v12 & v7
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 28]
+	mov [esp + 132], ecx
+	and esi, edx
 ; v34 = v7 & v4
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 28]
-	and ecx, [esp + 16]
+	mov eax, edx
+	and eax, ebx
 ; v30 = v15 & v1
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 4]
+	mov ebp, [esp + 60]
+	mov ecx, ebp
+	and ecx, edi
 ; v34 = v32 ^ v34
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor esi, eax
 ; v30 = v34 ^ v30
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 136], eax
+	xor esi, ecx
 ; v34 = v7 & v7
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 28]
-	and eax, [esp + 28]
+	mov [esp + 136], esi
+	mov ecx, edx
+	and ecx, edx
 ; v32 = v15 & v4
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 16]
+	mov eax, ebp
+	and eax, ebx
 ; v32 = v34 ^ v32
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 140], eax
+	xor ecx, eax
 ; v34 = v15 & v7
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 28]
-	mov [esp + 144], eax
+	mov [esp + 140], ecx
+	and ebp, edx
 ; v29 = v11 & v11
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 44]
-	mov [esp + 148], eax
+	mov [esp + 144], ebp
+	mov edi, [esp + 44]
+	mov eax, edi
+	and eax, edi
 ; v35 = v11 & v14
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 56]
+	mov [esp + 148], eax
+	mov ecx, edi
+	mov edx, [esp + 56]
+	and ecx, edx
 ; v28 = v17 & v11
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 68]
-	and ecx, [esp + 44]
+	mov ebx, [esp + 68]
+	mov eax, ebx
+	and eax, edi
 ; v28 = v35 ^ v28
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 152], eax
+	xor ecx, eax
 ; v35 = v11 & v9
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 44]
-	and edx, [esp + 36]
+	mov [esp + 152], ecx
+	mov ebp, edi
+	mov esi, [esp + 36]
+	and ebp, esi
 ; v37 = v17 & v14
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 56]
+	mov eax, ebx
+	and eax, edx
 ; v38 = v14 & v11
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 44]
+	mov ecx, edx
+	and ecx, edi
 ; v37 = v35 ^ v37
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
+	xor ebp, eax
 ; v38 = v37 ^ v38
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ecx
-	mov [esp + 156], edx
+	xor ebp, ecx
 ; v37 = v17 & v9
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 36]
+	mov [esp + 156], ebp
+	mov ecx, ebx
+	and ecx, esi
 ; v35 = v14 & v14
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 56]
+	mov eax, edx
+	and eax, edx
 ; v35 = v37 ^ v35
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 160], eax
+	xor ecx, eax
 ; v37 = v14 & v9
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 36]
-	mov [esp + 164], eax
+	mov [esp + 160], ecx
+	mov eax, edx
+	and eax, esi
 ; v39 = v12 ^ v11
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 48]
-	xor esi, [esp + 44]
+	mov [esp + 164], eax
+	mov eax, [esp + 48]
+	xor eax, edi
+	mov ebp, eax
 ; v40 = v7 ^ v17
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 28]
-	xor edx, [esp + 68]
+	mov ecx, [esp + 28]
+	mov eax, ecx
+	xor eax, ebx
 ; v41 = v15 ^ v14
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 56]
 	mov [esp + 76], eax
+	mov eax, [esp + 60]
+	xor eax, edx
 ; v42 = v1 ^ v11
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 80], eax
 	mov eax, [esp + 4]
-	xor eax, [esp + 44]
-	mov [esp + 168], eax
+	xor eax, edi
+	mov edi, eax
 ; v43 = v4 ^ v14
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 16]
-	xor ebx, [esp + 56]
+	mov eax, [esp + 16]
+	xor eax, edx
+	mov edx, eax
 ; v44 = v7 ^ v9
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 28]
-	xor edi, [esp + 36]
+	xor ecx, esi
 ; v45 = v39 & v42
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, esi
-	and ecx, [esp + 168]
+	mov eax, ebp
+	and eax, edi
 ; v46 = v39 & v43
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 80], eax
+	mov [esp + 84], eax
+	mov ebx, ebp
+	and ebx, edx
 ; v47 = v40 & v42
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 168]
-	mov [esp + 84], eax
+	mov esi, [esp + 76]
+	mov eax, esi
+	and eax, edi
 ; v47 = v46 ^ v47
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 80]
-	xor ebp, [esp + 84]
+	xor ebx, eax
 ; v39 = v39 & v44
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, edi
+	mov [esp + 168], ebx
+	and ebp, ecx
 ; v46 = v40 & v43
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, ebx
-	mov [esp + 80], eax
+	mov eax, esi
+	and eax, edx
+	mov [esp + 76], edx
+	mov ebx, eax
 ; v42 = v41 & v42
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 168]
-	mov [esp + 84], eax
+	mov eax, [esp + 80]
+	mov edx, eax
+	and edx, edi
 ; v46 = v39 ^ v46
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 80]
+	xor ebp, ebx
 ; v42 = v46 ^ v42
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 84]
+	xor ebp, edx
 ; v40 = v40 & v44
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, edi
+	and esi, ecx
 ; v43 = v41 & v43
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, ebx
+	mov edx, eax
+	mov edi, [esp + 76]
+	and edx, edi
 ; v43 = v40 ^ v43
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
+	xor esi, edx
 ; v44 = v41 & v44
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, edi
+	mov edx, eax
+	and edx, ecx
 ; v45 = v45 ^ v33
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 128]
+	mov ecx, [esp + 84]
+	mov eax, [esp + 128]
+	xor ecx, eax
 ; v45 = v45 ^ v29
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 148]
+	mov eax, [esp + 148]
+	xor ecx, eax
 ; v47 = v47 ^ v36
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 132]
+	mov edi, [esp + 168]
+	mov eax, [esp + 132]
+	xor edi, eax
 ; v47 = v47 ^ v28
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 152]
+	mov eax, [esp + 152]
+	xor edi, eax
 ; v42 = v42 ^ v30
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 136]
+	mov eax, [esp + 136]
+	xor ebp, eax
 ; v42 = v42 ^ v38
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 156]
-	mov [esp + 76], esi
+	mov eax, [esp + 156]
+	xor ebp, eax
 ; v43 = v43 ^ v32
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 140]
+	mov [esp + 76], ebp
+	mov ebx, [esp + 140]
+	xor esi, ebx
 ; v43 = v43 ^ v35
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 160]
+	mov eax, [esp + 160]
+	xor esi, eax
 ; v44 = v44 ^ v34
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 144]
+	mov eax, [esp + 144]
+	xor edx, eax
 ; v44 = v44 ^ v37
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 164]
+	mov ebp, [esp + 164]
+	xor edx, ebp
 ; v32 = v45 ^ v32
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 140]
-	mov [esp + 80], ecx
+	xor ecx, ebx
 ; v34 = v47 ^ v34
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 144]
-	mov [esp + 84], ebp
+	mov [esp + 80], ecx
+	xor edi, eax
 ; v29 = v43 ^ v29
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 148]
-	mov [esp + 140], edx
+	mov [esp + 84], edi
+	mov eax, esi
+	mov ecx, [esp + 148]
+	xor eax, ecx
 ; v28 = v44 ^ v28
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 152]
-	mov [esp + 144], eax
+	mov [esp + 140], eax
+	mov eax, [esp + 152]
+	xor edx, eax
 ; v12 = v2 ^ v12
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
-	xor ecx, [esp + 48]
+	mov [esp + 144], edx
+	mov eax, [esp + 8]
+	mov ecx, [esp + 48]
+	xor eax, ecx
 ; v2 = v9 ^ v7
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 48], eax
 	mov eax, [esp + 36]
-	xor eax, [esp + 28]
-	mov edx, eax
+	mov ecx, [esp + 28]
+	xor eax, ecx
 ; v15 = v5 ^ v15
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 148], eax
 	mov eax, [esp + 20]
-	xor eax, [esp + 60]
-	mov [esp + 48], eax
+	mov edx, [esp + 60]
+	xor eax, edx
 ; v5 = v1 ^ v11
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 20], eax
 	mov esi, [esp + 4]
-	xor esi, [esp + 44]
+	mov eax, esi
+	mov edx, [esp + 44]
+	xor eax, edx
 ; v17 = v8 ^ v17
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 60], eax
 	mov eax, [esp + 32]
-	xor eax, [esp + 68]
-	mov edi, eax
+	mov edi, [esp + 68]
+	xor eax, edi
 ; v8 = v4 ^ v14
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 56]
-	mov ebx, eax
+	mov [esp + 32], eax
+	mov ebx, [esp + 16]
+	mov eax, ebx
+	mov edi, [esp + 56]
+	xor eax, edi
 ; v44 = v0 ^ v1
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 68], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 4]
-	mov [esp + 32], eax
+	xor eax, esi
+	mov esi, eax
 ; v43 = v3 ^ v4
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 12]
-	xor eax, [esp + 16]
-	mov [esp + 60], eax
+	xor eax, ebx
+	mov ebx, eax
 ; v47 = v6 ^ v7
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 24]
-	xor eax, [esp + 28]
-	mov [esp + 68], eax
+	xor eax, ecx
+	mov ecx, eax
 ; v45 = v10 ^ v11
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 40]
-	xor eax, [esp + 44]
-	mov [esp + 148], eax
+	xor eax, edx
 ; v41 = v13 ^ v14
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 8], eax
 	mov eax, [esp + 52]
-	xor eax, [esp + 56]
-	mov [esp + 152], eax
+	xor eax, edi
 ; v40 = v16 ^ v9
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 176], eax
 	mov eax, [esp + 64]
-	xor eax, [esp + 36]
-	mov [esp + 168], eax
+	mov edx, [esp + 36]
+	xor eax, edx
 ; v46 = v12 & v44
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 32]
-	mov [esp + 172], eax
+	mov [esp + 180], eax
+	mov edx, [esp + 48]
+	mov eax, edx
+	and eax, esi
 ; v39 = v12 & v43
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 60]
+	mov [esp + 184], eax
+	mov ebp, edx
+	and ebp, ebx
 ; v48 = v2 & v44
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 32]
+	mov edi, [esp + 148]
+	mov eax, edi
+	and eax, esi
 ; v48 = v39 ^ v48
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor ebp, eax
-	mov [esp + 176], ebp
 ; v39 = v12 & v47
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 68]
+	mov [esp + 188], ebp
+	and edx, ecx
 ; v49 = v2 & v43
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 60]
-	mov [esp + 8], eax
+	mov ebp, edi
+	and ebp, ebx
+	mov [esp + 168], ebx
 ; v50 = v15 & v44
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 32]
+	mov ebx, [esp + 20]
+	mov eax, ebx
+	and eax, esi
+	mov [esp + 152], esi
 ; v49 = v39 ^ v49
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 8]
+	xor edx, ebp
 ; v50 = v49 ^ v50
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 180], ebp
+	xor edx, eax
 ; v49 = v2 & v47
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 68]
+	mov [esp + 192], edx
+	and edi, ecx
 ; v39 = v15 & v43
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 48]
-	and ebp, [esp + 60]
+	mov eax, ebx
+	mov edx, [esp + 168]
+	and eax, edx
 ; v39 = v49 ^ v39
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 184], eax
+	xor edi, eax
 ; v49 = v15 & v47
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 68]
-	mov [esp + 188], eax
+	mov [esp + 196], edi
+	and ebx, ecx
+	mov [esp + 172], ecx
 ; v51 = v5 & v45
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 148]
-	mov [esp + 8], eax
+	mov [esp + 200], ebx
+	mov edx, [esp + 60]
+	mov eax, edx
+	mov esi, [esp + 8]
+	and eax, esi
 ; v52 = v5 & v41
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 152]
+	mov [esp + 8], eax
+	mov ecx, edx
+	mov ebx, [esp + 176]
+	and ecx, ebx
 ; v53 = v17 & v45
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov edi, [esp + 32]
 	mov eax, edi
-	and eax, [esp + 148]
+	and eax, esi
 ; v53 = v52 ^ v53
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 192], ebp
+	xor ecx, eax
 ; v52 = v5 & v40
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 168]
+	mov [esp + 32], ecx
+	mov ecx, [esp + 180]
+	and edx, ecx
 ; v54 = v17 & v41
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 152]
-	mov [esp + 20], eax
+	mov ebp, edi
+	and ebp, ebx
 ; v55 = v8 & v45
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ebx, [esp + 68]
 	mov eax, ebx
-	and eax, [esp + 148]
+	and eax, esi
 ; v54 = v52 ^ v54
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 20]
+	xor edx, ebp
 ; v55 = v54 ^ v55
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 20], ebp
+	xor edx, eax
 ; v54 = v17 & v40
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 168]
+	mov [esp + 68], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v52 = v8 & v41
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ebx
-	and ebp, [esp + 152]
+	mov eax, ebx
+	mov edx, [esp + 176]
+	and eax, edx
 ; v52 = v54 ^ v52
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 196], eax
+	xor ebp, eax
 ; v54 = v8 & v40
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 176], ebp
 	mov eax, ebx
-	and eax, [esp + 168]
-	mov [esp + 200], eax
+	and eax, ecx
 ; v5 = v12 ^ v5
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, esi
+	mov [esp + 180], eax
+	mov eax, [esp + 48]
+	mov ebp, [esp + 60]
+	xor eax, ebp
+	mov ebp, eax
 ; v17 = v2 ^ v17
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, edi
+	mov eax, [esp + 148]
+	xor eax, edi
+	mov edi, eax
 ; v8 = v15 ^ v8
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
+	mov eax, [esp + 20]
 	xor eax, ebx
-	mov [esp + 48], eax
 ; v45 = v44 ^ v45
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 148]
+	mov [esp + 20], eax
+	mov eax, [esp + 152]
+	xor eax, esi
+	mov esi, eax
 ; v41 = v43 ^ v41
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 152]
-	mov [esp + 148], eax
+	mov ebx, [esp + 168]
+	xor ebx, edx
 ; v40 = v47 ^ v40
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 168]
-	mov edi, eax
+	mov eax, [esp + 172]
+	xor eax, ecx
+	mov ecx, eax
 ; v47 = v5 & v45
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
+	mov eax, ebp
 	and eax, esi
-	mov ebx, eax
 ; v43 = v5 & v41
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 148]
-	mov [esp + 32], eax
+	mov [esp + 60], eax
+	mov edx, ebp
+	and edx, ebx
 ; v44 = v17 & v45
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
+	mov eax, edi
 	and eax, esi
-	mov [esp + 60], eax
 ; v44 = v43 ^ v44
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 60]
+	xor edx, eax
 ; v5 = v5 & v40
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, edi
+	mov [esp + 148], edx
+	and ebp, ecx
 ; v43 = v17 & v41
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 148]
-	mov [esp + 32], ebp
+	mov eax, edi
+	and eax, ebx
+	mov [esp + 48], ebx
+	mov ebx, eax
 ; v45 = v8 & v45
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 48]
-	and ebp, esi
+	mov eax, [esp + 20]
+	mov edx, eax
+	and edx, esi
 ; v43 = v5 ^ v43
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 32]
+	xor ebp, ebx
 ; v45 = v43 ^ v45
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, ebp
-	mov esi, ecx
+	xor ebp, edx
 ; v17 = v17 & v40
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, edi
+	and edi, ecx
 ; v41 = v8 & v41
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 48]
-	and ecx, [esp + 148]
+	mov edx, eax
+	mov esi, [esp + 48]
+	and edx, esi
 ; v41 = v17 ^ v41
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ecx
+	xor edi, edx
 ; v40 = v8 & v40
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 48]
-	and ecx, edi
+	and eax, ecx
+	mov edx, eax
 ; v47 = v47 ^ v46
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 172]
+	mov esi, [esp + 60]
+	mov eax, [esp + 184]
+	xor esi, eax
 ; v47 = v47 ^ v51
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 8]
+	mov eax, [esp + 8]
+	xor esi, eax
 ; v44 = v44 ^ v48
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 176]
+	mov ebx, [esp + 148]
+	mov eax, [esp + 188]
+	xor ebx, eax
 ; v44 = v44 ^ v53
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 192]
+	mov eax, [esp + 32]
+	xor ebx, eax
 ; v45 = v45 ^ v50
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 180]
+	mov eax, [esp + 192]
+	xor ebp, eax
 ; v45 = v45 ^ v55
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 20]
+	mov eax, [esp + 68]
+	xor ebp, eax
 ; v41 = v41 ^ v39
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 184]
+	mov [esp + 48], ebp
+	mov ebp, [esp + 196]
+	xor edi, ebp
 ; v41 = v41 ^ v52
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 196]
+	mov eax, [esp + 176]
+	xor edi, eax
 ; v40 = v40 ^ v49
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 188]
+	mov ecx, [esp + 200]
+	xor edx, ecx
 ; v40 = v40 ^ v54
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 200]
+	mov eax, [esp + 180]
+	xor edx, eax
 ; v39 = v47 ^ v39
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 184]
+	xor esi, ebp
 ; v49 = v44 ^ v49
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 188]
+	xor ebx, ecx
 ; v51 = v41 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 8]
+	mov ecx, [esp + 8]
+	xor edi, ecx
 ; v53 = v40 ^ v53
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 192]
-	mov edi, ecx
+	mov ecx, [esp + 32]
+	xor edx, ecx
+	mov ecx, edx
 ; v46 = v46 ^ v18
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 172]
-	xor ecx, [esp + 72]
+	mov ebp, [esp + 184]
+	mov edx, [esp + 72]
+	xor ebp, edx
 ; v46 = v46 ^ v33
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 128]
-	mov [esp + 172], ecx
+	mov edx, [esp + 128]
+	xor ebp, edx
 ; v48 = v48 ^ v20
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 176]
-	xor ecx, [esp + 92]
+	mov [esp + 184], ebp
+	mov ebp, [esp + 188]
+	mov edx, [esp + 92]
+	xor ebp, edx
 ; v48 = v48 ^ v36
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 132]
-	mov [esp + 176], ecx
+	mov edx, [esp + 132]
+	xor ebp, edx
 ; v50 = v50 ^ v22
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 180]
-	xor ecx, [esp + 96]
+	mov [esp + 188], ebp
+	mov edx, [esp + 192]
+	mov ebp, [esp + 96]
+	xor edx, ebp
 ; v50 = v50 ^ v30
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 136]
-	mov [esp + 180], ecx
+	mov ebp, [esp + 136]
+	xor edx, ebp
 ; v39 = v39 ^ v19
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 100]
+	mov ebp, [esp + 100]
+	xor esi, ebp
 ; v39 = v39 ^ v32
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 80]
+	mov ebp, [esp + 80]
+	xor esi, ebp
 ; v49 = v49 ^ v21
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 104]
+	mov [esp + 8], esi
+	mov esi, [esp + 104]
+	xor ebx, esi
 ; v49 = v49 ^ v34
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 84]
+	mov esi, [esp + 84]
+	xor ebx, esi
 ; v45 = v45 ^ v31
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 88]
+	mov [esp + 20], ebx
+	mov esi, [esp + 48]
+	mov ebx, [esp + 88]
+	xor esi, ebx
 ; v45 = v45 ^ v42
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 76]
+	mov ebx, [esp + 76]
+	xor esi, ebx
 ; v51 = v51 ^ v23
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 124]
+	mov [esp + 48], esi
+	mov ebx, [esp + 124]
+	xor edi, ebx
 ; v51 = v51 ^ v29
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 140]
+	mov esi, [esp + 140]
+	xor edi, esi
 ; v53 = v53 ^ v25
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 108]
+	mov [esp + 32], edi
+	mov edi, [esp + 108]
+	xor ecx, edi
 ; v53 = v53 ^ v28
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 144]
+	mov esi, [esp + 144]
+	xor ecx, esi
 ; v55 = v55 ^ v27
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	xor ecx, [esp + 112]
+	mov [esp + 60], ecx
+	mov ecx, [esp + 68]
+	mov ebp, [esp + 112]
+	xor ecx, ebp
 ; v55 = v55 ^ v38
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 156]
-	mov [esp + 20], ecx
+	mov esi, [esp + 156]
+	xor ecx, esi
 ; v52 = v52 ^ v24
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 196]
-	xor ecx, [esp + 116]
+	mov [esp + 68], ecx
+	mov esi, [esp + 176]
+	mov ecx, [esp + 116]
+	xor esi, ecx
 ; v52 = v52 ^ v35
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 160]
-	mov [esp + 196], ecx
+	mov ecx, [esp + 160]
+	xor esi, ecx
 ; v54 = v54 ^ v26
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 200]
-	xor ecx, [esp + 120]
+	mov [esp + 176], esi
+	mov esi, [esp + 120]
+	xor eax, esi
 ; v54 = v54 ^ v37
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 164]
-	mov [esp + 200], ecx
+	mov ecx, [esp + 164]
+	xor eax, ecx
 ; v23 = v46 ^ v23
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 172]
-	xor ecx, [esp + 124]
-	mov [esp + 8], ecx
+	mov ecx, [esp + 184]
+	xor ecx, ebx
 ; v25 = v48 ^ v25
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 176]
-	xor ecx, [esp + 108]
-	mov [esp + 32], ecx
+	mov [esp + 108], ecx
+	mov ecx, [esp + 188]
+	xor ecx, edi
 ; v27 = v50 ^ v27
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 180]
-	xor ecx, [esp + 112]
-	mov [esp + 48], ecx
+	mov [esp + 112], ecx
+	xor edx, ebp
 ; v24 = v39 ^ v24
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 116]
+	mov [esp + 120], edx
+	mov ecx, [esp + 8]
+	mov edx, [esp + 116]
+	xor ecx, edx
+	mov edx, ecx
 ; v26 = v49 ^ v26
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 120]
+	mov ecx, [esp + 20]
+	xor ecx, esi
+	mov esi, ecx
 ; v33 = v51 ^ v33
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 128]
+	mov ecx, [esp + 32]
+	mov edi, [esp + 128]
+	xor ecx, edi
+	mov edi, ecx
 ; v36 = v53 ^ v36
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 132]
+	mov ecx, [esp + 60]
+	mov ebx, [esp + 132]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v30 = v55 ^ v30
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	xor ecx, [esp + 136]
-	mov [esp + 20], ecx
+	mov ecx, [esp + 68]
+	mov ebp, [esp + 136]
+	xor ecx, ebp
 ; v32 = v52 ^ v32
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 196]
-	xor ecx, [esp + 80]
-	mov [esp + 60], ecx
+	mov [esp + 20], ecx
+	mov ecx, [esp + 176]
+	mov ebp, [esp + 80]
+	xor ecx, ebp
 ; v34 = v54 ^ v34
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 200]
-	xor ecx, [esp + 84]
-	mov [esp + 68], ecx
+	mov ebp, [esp + 84]
+	xor eax, ebp
 ; v36 = v36 ^ v37
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 164]
+	mov ebp, [esp + 164]
+	xor ebx, ebp
 ; v37 = v26 ^ v37
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 164]
-	mov ecx, eax
+	xor esi, ebp
 ; v33 = v33 ^ v35
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 160]
+	mov ebp, [esp + 160]
+	xor edi, ebp
 ; v35 = v24 ^ v35
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 160]
+	mov [esp + 8], edi
+	xor edx, ebp
+	mov edi, edx
 ; v45 = v45 ^ v38
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 156]
+	mov edx, [esp + 48]
+	mov ebp, [esp + 156]
+	xor edx, ebp
 ; v38 = v27 ^ v38
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 156]
-	mov ebp, eax
+	mov [esp + 48], edx
+	mov edx, [esp + 120]
+	xor edx, ebp
 ; v37 = v37 ^ v28
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 144]
+	mov ebp, [esp + 144]
+	xor esi, ebp
 ; v28 = v25 ^ v28
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 144]
-	mov [esp + 80], eax
+	mov [esp + 60], esi
+	mov esi, [esp + 112]
+	xor esi, ebp
 ; v35 = v35 ^ v29
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 140]
+	mov ebp, [esp + 140]
+	xor edi, ebp
 ; v29 = v23 ^ v29
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 140]
-	mov [esp + 84], eax
+	mov [esp + 68], edi
+	mov edi, [esp + 108]
+	xor edi, ebp
 ; v38 = v38 ^ v42
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 76]
+	mov ebp, [esp + 76]
+	xor edx, ebp
 ; v42 = v31 ^ v42
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 76]
-	mov [esp + 76], eax
+	mov [esp + 76], edx
+	mov edx, [esp + 88]
+	xor edx, ebp
+	mov ebp, edx
 ; v28 = v28 ^ v34
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 68]
-	mov [esp + 80], eax
+	xor esi, eax
 ; v34 = v21 ^ v34
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 68]
-	mov [esp + 88], eax
+	mov edx, [esp + 104]
+	xor edx, eax
 ; v29 = v29 ^ v32
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 60]
-	mov [esp + 84], eax
+	xor edi, ecx
 ; v32 = v19 ^ v32
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 100]
-	xor eax, [esp + 60]
-	mov [esp + 100], eax
+	xor eax, ecx
 ; v42 = v42 ^ v30
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 20]
-	mov [esp + 76], eax
+	mov ecx, [esp + 20]
+	xor ebp, ecx
 ; v30 = v22 ^ v30
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 20]
-	mov [esp + 96], eax
+	mov [esp + 84], ebp
+	mov ebp, [esp + 96]
+	xor ebp, ecx
 ; v34 = v34 ^ v36
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, edi
-	mov [esp + 88], eax
+	xor edx, ebx
 ; v36 = v20 ^ v36
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, edi
-	mov [esp + 92], eax
+	mov [esp + 88], edx
+	mov edx, [esp + 92]
+	xor edx, ebx
 ; v32 = v32 ^ v33
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, edx
-	mov [esp + 100], eax
+	mov ebx, [esp + 8]
+	xor eax, ebx
 ; v33 = v18 ^ v33
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, edx
-	mov [esp + 104], eax
+	mov ecx, [esp + 72]
+	xor ecx, ebx
 ; v18 = v33 ^ v29
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 84]
-	mov [esp + 108], eax
+	mov [esp + 104], ecx
+	xor ecx, edi
+	mov [esp + 80], edi
+	mov edi, ecx
 ; v20 = v36 ^ v28
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 80]
-	mov [esp + 112], eax
+	mov [esp + 100], edx
+	xor edx, esi
+	mov [esp + 72], esi
 ; v22 = v30 ^ v38
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, ebp
+	mov [esp + 112], edx
+	mov ecx, ebp
+	mov [esp + 96], ebp
+	mov ebx, [esp + 76]
+	xor ecx, ebx
 ; v22 = v22 ^ v45
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, esi
-	mov [esp + 116], eax
+	mov edx, [esp + 48]
+	xor ecx, edx
 ; v19 = v32 ^ v35
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, ebx
-	mov [esp + 120], eax
+	mov [esp + 116], ecx
+	mov ecx, eax
+	mov [esp + 92], eax
+	mov eax, [esp + 68]
+	xor ecx, eax
 ; v21 = v34 ^ v37
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, ecx
-	mov [esp + 124], eax
+	mov ebp, [esp + 88]
+	mov eax, [esp + 60]
+	xor ebp, eax
 ; v31 = v42 ^ v45
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, esi
-	mov [esp + 128], eax
+	mov eax, [esp + 84]
+	xor eax, edx
+	mov esi, eax
 ; v18 = v18 ^ v19
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, [esp + 120]
-	mov [esp + 108], eax
+	xor edi, ecx
 ; v23 = v45 ^ v38
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	xor eax, ebp
-	mov [esp + 132], eax
+	mov [esp + 120], ecx
+	xor edx, ebx
+	mov ecx, edx
 ; v20 = v20 ^ v21
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 112]
-	xor eax, [esp + 124]
+	xor eax, ebp
 ; v20 = v20 ^ v37
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 112], eax
+	mov [esp + 124], ebp
+	mov edx, [esp + 60]
+	xor eax, edx
 ; v25 = v29 ^ v35
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
+	mov [esp + 112], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 68]
 	xor eax, ebx
-	mov [esp + 136], eax
 ; v22 = v22 ^ v31
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 136], eax
 	mov eax, [esp + 116]
-	xor eax, [esp + 128]
-	mov [esp + 116], eax
+	xor eax, esi
 ; v27 = v28 ^ v37
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, ecx
-	mov [esp + 140], eax
+	mov [esp + 128], esi
+	mov [esp + 116], eax
+	mov eax, [esp + 72]
+	xor eax, edx
 ; v24 = v18 & v33
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, [esp + 104]
-	mov [esp + 144], eax
+	mov [esp + 140], eax
+	mov eax, edi
+	mov ebx, [esp + 104]
+	and eax, ebx
 ; v26 = v18 & v36
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, [esp + 92]
+	mov [esp + 144], eax
+	mov esi, edi
+	mov ebp, [esp + 100]
+	and esi, ebp
 ; v54 = v37 & v33
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, ecx
-	and edx, [esp + 104]
+	mov eax, edx
+	and eax, ebx
 ; v54 = v26 ^ v54
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 148], eax
+	xor esi, eax
 ; v26 = v18 & v30
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, [esp + 96]
+	mov [esp + 148], esi
+	mov [esp + 108], edi
+	mov esi, [esp + 96]
+	and edi, esi
 ; v52 = v37 & v36
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, ecx
-	and edx, [esp + 92]
+	mov eax, edx
+	and eax, ebp
 ; v55 = v23 & v33
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 132]
-	and edi, [esp + 104]
+	mov ebp, ecx
+	and ebp, ebx
 ; v52 = v26 ^ v52
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
+	xor edi, eax
 ; v55 = v52 ^ v55
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 152], eax
+	xor edi, ebp
 ; v52 = v37 & v30
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 96]
+	mov [esp + 152], edi
+	and edx, esi
 ; v26 = v23 & v36
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 132]
-	and edx, [esp + 92]
+	mov eax, ecx
+	mov edi, [esp + 100]
+	and eax, edi
 ; v26 = v52 ^ v26
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 8], eax
+	xor edx, eax
 ; v52 = v23 & v30
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, [esp + 96]
-	mov [esp + 20], eax
+	mov [esp + 8], edx
+	mov [esp + 132], ecx
+	and ecx, esi
 ; v53 = v19 & v32
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 100]
-	mov [esp + 32], eax
+	mov [esp + 20], ecx
+	mov edx, [esp + 120]
+	mov eax, edx
+	mov esi, [esp + 92]
+	and eax, esi
 ; v51 = v19 & v34
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 88]
+	mov [esp + 32], eax
+	mov ecx, edx
+	mov ebx, [esp + 88]
+	and ecx, ebx
 ; v49 = v20 & v32
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 112]
-	and edx, [esp + 100]
+	mov edi, [esp + 112]
+	mov eax, edi
+	and eax, esi
 ; v49 = v51 ^ v49
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 48], eax
+	xor ecx, eax
 ; v51 = v19 & v42
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 76]
+	mov [esp + 156], ecx
+	mov ecx, [esp + 84]
+	and edx, ecx
 ; v39 = v20 & v34
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 112]
-	and edx, [esp + 88]
+	mov eax, edi
+	and eax, ebx
 ; v50 = v38 & v32
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, ebp
-	and edi, [esp + 100]
+	mov ebx, [esp + 76]
+	mov ebp, ebx
+	and ebp, esi
 ; v39 = v51 ^ v39
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
+	xor edx, eax
 ; v50 = v39 ^ v50
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 156], eax
+	xor edx, ebp
 ; v39 = v20 & v42
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 76]
+	mov [esp + 160], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v51 = v38 & v34
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, ebp
-	and edx, [esp + 88]
+	mov eax, ebx
+	mov edx, [esp + 88]
+	and eax, edx
 ; v51 = v39 ^ v51
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 160], eax
+	xor ebp, eax
 ; v39 = v38 & v42
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 76]
-	mov [esp + 164], eax
+	mov [esp + 164], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v48 = v18 ^ v19
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 108]
-	xor edi, [esp + 120]
+	mov [esp + 168], eax
+	mov eax, [esp + 108]
+	mov ebp, [esp + 120]
+	xor eax, ebp
 ; v46 = v37 ^ v20
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, ecx
-	xor edx, [esp + 112]
+	mov [esp + 172], eax
+	mov eax, [esp + 60]
+	xor eax, edi
+	mov edi, eax
 ; v40 = v23 ^ v38
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 132]
-	xor eax, ebp
-	mov [esp + 60], eax
+	xor eax, ebx
 ; v41 = v33 ^ v32
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 176], eax
 	mov eax, [esp + 104]
-	xor eax, [esp + 100]
-	mov [esp + 68], eax
+	xor eax, esi
+	mov ebx, eax
 ; v44 = v36 ^ v34
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 88]
-	mov [esp + 72], eax
+	mov esi, [esp + 100]
+	xor esi, edx
 ; v47 = v30 ^ v42
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 96]
-	xor eax, [esp + 76]
-	mov [esp + 168], eax
+	xor eax, ecx
+	mov ecx, eax
 ; v8 = v48 & v41
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 68]
-	mov [esp + 172], eax
+	mov edx, [esp + 172]
+	mov eax, edx
+	and eax, ebx
 ; v17 = v48 & v44
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 72]
-	mov [esp + 176], eax
+	mov [esp + 180], eax
+	mov ebp, edx
+	and ebp, esi
 ; v43 = v46 & v41
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 68]
-	mov [esp + 180], eax
+	mov eax, edi
+	and eax, ebx
 ; v43 = v17 ^ v43
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	xor eax, [esp + 180]
-	mov [esp + 176], eax
+	xor ebp, eax
 ; v48 = v48 & v47
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, [esp + 168]
+	mov [esp + 184], ebp
+	and edx, ecx
 ; v17 = v46 & v44
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 72]
-	mov [esp + 180], eax
+	mov eax, edi
+	and eax, esi
+	mov [esp + 172], esi
 ; v41 = v40 & v41
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 68]
-	mov [esp + 68], eax
+	mov esi, [esp + 176]
+	mov ebp, esi
+	and ebp, ebx
 ; v17 = v48 ^ v17
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 180]
+	xor edx, eax
 ; v41 = v17 ^ v41
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 68]
+	xor edx, ebp
+	mov ebx, edx
 ; v46 = v46 & v47
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, [esp + 168]
+	and edi, ecx
 ; v44 = v40 & v44
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 72]
+	mov edx, esi
+	mov eax, [esp + 172]
+	and edx, eax
 ; v44 = v46 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v47 = v40 & v47
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 168]
-	mov [esp + 60], eax
+	and esi, ecx
 ; v8 = v8 ^ v24
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 172]
-	xor eax, [esp + 144]
+	mov ecx, [esp + 180]
+	mov eax, [esp + 144]
+	xor ecx, eax
 ; v8 = v8 ^ v53
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 32]
-	mov [esp + 172], eax
+	mov eax, [esp + 32]
+	xor ecx, eax
 ; v43 = v43 ^ v54
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	xor eax, [esp + 148]
+	mov edi, [esp + 184]
+	mov eax, [esp + 148]
+	xor edi, eax
 ; v43 = v43 ^ v49
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 48]
-	mov [esp + 176], eax
+	mov eax, [esp + 156]
+	xor edi, eax
 ; v41 = v41 ^ v55
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 152]
+	mov eax, [esp + 152]
+	xor ebx, eax
 ; v41 = v41 ^ v50
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 156]
-	mov [esp + 168], eax
+	mov eax, [esp + 160]
+	xor ebx, eax
 ; v44 = v44 ^ v26
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, edx
-	xor edi, [esp + 8]
+	mov [esp + 172], ebx
+	mov ebx, [esp + 8]
+	xor edx, ebx
 ; v44 = v44 ^ v51
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 160]
+	mov eax, [esp + 164]
+	xor edx, eax
 ; v47 = v47 ^ v52
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 60]
-	xor edx, [esp + 20]
+	mov eax, [esp + 20]
+	xor esi, eax
 ; v47 = v47 ^ v39
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 164]
+	mov ebp, [esp + 168]
+	xor esi, ebp
 ; v26 = v8 ^ v26
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 172]
-	xor eax, [esp + 8]
-	mov [esp + 172], eax
+	xor ecx, ebx
 ; v52 = v43 ^ v52
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	xor eax, [esp + 20]
-	mov [esp + 176], eax
+	mov [esp + 176], ecx
+	xor edi, eax
 ; v53 = v44 ^ v53
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 32]
 	mov [esp + 180], edi
+	mov eax, edx
+	mov ecx, [esp + 32]
+	xor eax, ecx
 ; v49 = v47 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 48]
-	mov [esp + 184], edx
+	mov [esp + 184], eax
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v47 = v25 & v29
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 136]
-	and eax, [esp + 84]
-	mov [esp + 188], eax
+	mov [esp + 156], esi
+	mov edx, [esp + 136]
+	mov eax, edx
+	mov esi, [esp + 80]
+	and eax, esi
 ; v44 = v25 & v28
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 136]
-	and eax, [esp + 80]
+	mov [esp + 188], eax
+	mov ecx, edx
+	mov ebx, [esp + 72]
+	and ecx, ebx
 ; v43 = v21 & v29
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 124]
-	and edx, [esp + 84]
+	mov edi, [esp + 124]
+	mov eax, edi
+	and eax, esi
 ; v43 = v44 ^ v43
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 192], eax
+	xor ecx, eax
 ; v44 = v25 & v38
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 136]
-	and eax, ebp
+	mov [esp + 192], ecx
+	mov ecx, [esp + 76]
+	and edx, ecx
 ; v8 = v21 & v28
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 124]
-	and edx, [esp + 80]
+	mov ebp, edi
+	and ebp, ebx
 ; v40 = v22 & v29
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 116]
-	and edi, [esp + 84]
+	mov ebx, [esp + 116]
+	mov eax, ebx
+	and eax, esi
 ; v8 = v44 ^ v8
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
+	xor edx, ebp
 ; v40 = v8 ^ v40
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 196], eax
+	xor edx, eax
 ; v8 = v21 & v38
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	and eax, ebp
+	mov [esp + 196], edx
+	and edi, ecx
 ; v44 = v22 & v28
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 116]
-	and edx, [esp + 80]
+	mov eax, ebx
+	mov edx, [esp + 72]
+	and eax, edx
 ; v44 = v8 ^ v44
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 200], eax
+	xor edi, eax
 ; v8 = v22 & v38
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	and eax, ebp
-	mov [esp + 204], eax
+	mov [esp + 200], edi
+	and ebx, ecx
 ; v46 = v35 & v35
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, ebx
-	mov [esp + 208], eax
+	mov [esp + 204], ebx
+	mov ecx, [esp + 68]
+	mov eax, ecx
+	and eax, ecx
 ; v17 = v35 & v37
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, ecx
+	mov [esp + 208], eax
+	mov esi, ecx
+	mov edi, [esp + 60]
+	and esi, edi
 ; v48 = v27 & v35
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov edx, [esp + 140]
-	and edx, ebx
+	mov eax, edx
+	and eax, ecx
 ; v48 = v17 ^ v48
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 212], eax
+	xor esi, eax
 ; v17 = v35 & v45
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
+	mov [esp + 212], esi
+	mov eax, ecx
+	mov esi, [esp + 48]
 	and eax, esi
 ; v5 = v27 & v37
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 140]
-	and edx, ecx
+	mov ebp, edx
+	and ebp, edi
 ; v15 = v31 & v35
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 128]
-	and edi, ebx
+	mov ebx, [esp + 128]
+	mov edi, ebx
+	and edi, ecx
 ; v5 = v17 ^ v5
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
+	xor eax, ebp
 ; v15 = v5 ^ v15
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor eax, edi
-	mov [esp + 216], eax
 ; v5 = v27 & v45
 %line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 140]
-	and eax, esi
+	mov [esp + 216], eax
+	mov ebp, edx
+	and ebp, esi
 ; v17 = v31 & v37
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 128]
-	and edx, ecx
+	mov eax, ebx
+	mov edi, [esp + 60]
+	and eax, edi
 ; v17 = v5 ^ v17
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 220], eax
+	xor ebp, eax
 ; v5 = v31 & v45
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 128]
+	mov [esp + 220], ebp
+	mov eax, ebx
 	and eax, esi
-	mov [esp + 224], eax
 ; v2 = v25 ^ v35
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 136]
-	xor edi, ebx
+	mov [esp + 224], eax
+	mov eax, [esp + 136]
+	xor eax, ecx
 ; v12 = v21 ^ v27
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 124]
-	xor edx, [esp + 140]
+	mov [esp + 20], eax
+	mov eax, [esp + 124]
+	xor eax, edx
+	mov edx, eax
 ; v56 = v22 ^ v31
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 116]
-	xor eax, [esp + 128]
-	mov [esp + 8], eax
+	xor eax, ebx
 ; v57 = v29 ^ v35
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, ebx
-	mov [esp + 20], eax
-; v58 = v28 ^ v37
-%line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 8], eax
 	mov eax, [esp + 80]
 	xor eax, ecx
-	mov [esp + 32], eax
+	mov ebx, eax
+; v58 = v28 ^ v37
+%line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ecx, [esp + 72]
+	xor ecx, edi
 ; v59 = v38 ^ v45
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
+	mov eax, [esp + 76]
 	xor eax, esi
-	mov [esp + 48], eax
+	mov esi, eax
 ; v60 = v2 & v57
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov edi, [esp + 20]
 	mov eax, edi
-	and eax, [esp + 20]
-	mov [esp + 60], eax
+	and eax, ebx
 ; v61 = v2 & v58
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 32]
-	mov [esp + 68], eax
+	mov [esp + 32], eax
+	mov ebp, edi
+	and ebp, ecx
 ; v62 = v12 & v57
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 20]
-	mov [esp + 72], eax
+	and eax, ebx
 ; v62 = v61 ^ v62
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 72]
-	mov [esp + 68], eax
+	xor ebp, eax
 ; v2 = v2 & v59
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, [esp + 48]
+	mov [esp + 228], ebp
+	and edi, esi
 ; v61 = v12 & v58
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 32]
-	mov [esp + 72], eax
+	and eax, ecx
+	mov [esp + 20], ecx
 ; v57 = v56 & v57
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 20]
-	mov [esp + 20], eax
+	mov ecx, [esp + 8]
+	mov ebp, ecx
+	and ebp, ebx
 ; v61 = v2 ^ v61
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 72]
+	xor edi, eax
 ; v57 = v61 ^ v57
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 20]
+	xor edi, ebp
+	mov ebx, edi
 ; v12 = v12 & v59
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, [esp + 48]
+	and edx, esi
 ; v58 = v56 & v58
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 32]
+	mov eax, ecx
+	mov edi, [esp + 20]
+	and eax, edi
 ; v58 = v12 ^ v58
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor edx, eax
 ; v59 = v56 & v59
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 48]
-	mov [esp + 20], eax
+	and ecx, esi
 ; v60 = v60 ^ v47
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 188]
+	mov esi, [esp + 32]
+	mov eax, [esp + 188]
+	xor esi, eax
 ; v60 = v60 ^ v46
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 208]
-	mov [esp + 60], eax
+	mov eax, [esp + 208]
+	xor esi, eax
 ; v62 = v62 ^ v43
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 192]
+	mov edi, [esp + 228]
+	mov eax, [esp + 192]
+	xor edi, eax
 ; v62 = v62 ^ v48
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 212]
-	mov [esp + 68], eax
+	mov eax, [esp + 212]
+	xor edi, eax
 ; v57 = v57 ^ v40
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 196]
+	mov eax, [esp + 196]
+	xor ebx, eax
 ; v57 = v57 ^ v15
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 216]
-	mov [esp + 8], eax
+	mov eax, [esp + 216]
+	xor ebx, eax
 ; v58 = v58 ^ v44
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, edx
-	xor edi, [esp + 200]
+	mov [esp + 8], ebx
+	mov ebx, [esp + 200]
+	xor edx, ebx
 ; v58 = v58 ^ v17
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 220]
+	mov eax, [esp + 220]
+	xor edx, eax
 ; v59 = v59 ^ v8
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 20]
-	xor edx, [esp + 204]
+	mov eax, [esp + 204]
+	xor ecx, eax
 ; v59 = v59 ^ v5
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 224]
+	mov ebp, [esp + 224]
+	xor ecx, ebp
 ; v44 = v60 ^ v44
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 200]
-	mov [esp + 20], eax
+	xor esi, ebx
 ; v8 = v62 ^ v8
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 204]
-	mov [esp + 32], eax
+	mov [esp + 20], esi
+	xor edi, eax
 ; v46 = v58 ^ v46
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 208]
-	mov [esp + 48], edi
+	mov [esp + 32], edi
+	mov eax, edx
+	mov edx, [esp + 208]
+	xor eax, edx
 ; v48 = v59 ^ v48
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 212]
-	mov [esp + 60], edx
+	mov [esp + 200], eax
+	mov eax, [esp + 212]
+	xor ecx, eax
 ; v25 = v18 ^ v25
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 204], ecx
 	mov eax, [esp + 108]
-	xor eax, [esp + 136]
+	mov ecx, [esp + 136]
+	xor eax, ecx
 	mov edx, eax
 ; v21 = v37 ^ v21
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ecx, [esp + 60]
 	mov eax, ecx
-	xor eax, [esp + 124]
-	mov [esp + 68], eax
+	mov esi, [esp + 124]
+	xor eax, esi
 ; v22 = v23 ^ v22
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 60], eax
 	mov eax, [esp + 132]
-	xor eax, [esp + 116]
-	mov [esp + 72], eax
+	mov esi, [esp + 116]
+	xor eax, esi
 ; v19 = v19 ^ v35
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 108], eax
 	mov eax, [esp + 120]
-	xor eax, ebx
-	mov [esp + 120], eax
+	mov esi, [esp + 68]
+	xor eax, esi
 ; v27 = v20 ^ v27
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 120], eax
 	mov eax, [esp + 112]
-	xor eax, [esp + 140]
-	mov edi, eax
+	mov edi, [esp + 140]
+	xor eax, edi
 ; v31 = v38 ^ v31
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	xor eax, [esp + 128]
-	mov [esp + 108], eax
+	mov [esp + 68], eax
+	mov edi, [esp + 76]
+	mov eax, edi
+	mov ebx, [esp + 128]
+	xor eax, ebx
 ; v29 = v33 ^ v29
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 76], eax
 	mov eax, [esp + 104]
-	xor eax, [esp + 84]
-	mov [esp + 84], eax
+	mov ebx, [esp + 80]
+	xor eax, ebx
+	mov ebx, eax
 ; v28 = v36 ^ v28
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 80]
-	mov [esp + 80], eax
+	mov eax, [esp + 100]
+	mov ebp, [esp + 72]
+	xor eax, ebp
+	mov ebp, eax
 ; v38 = v30 ^ v38
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 96]
-	xor eax, ebp
-	mov [esp + 92], eax
-; v35 = v32 ^ v35
-%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, ebx
-	mov ebx, eax
-; v37 = v34 ^ v37
-%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, ecx
-	mov ecx, eax
-; v45 = v42 ^ v45
-%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, esi
-	mov esi, eax
-; v42 = v25 & v29
-%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 84]
-	mov [esp + 76], eax
-; v34 = v25 & v28
-%line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 80]
-; v32 = v21 & v29
-%line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, [esp + 84]
-; v32 = v34 ^ v32
-%line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 88], eax
-; v34 = v25 & v38
-%line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 92]
-; v30 = v21 & v28
-%line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 80]
-	mov [esp + 96], eax
-; v36 = v22 & v29
-%line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 84]
-; v30 = v34 ^ v30
-%line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 96]
-; v36 = v30 ^ v36
-%line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 96], ebp
-; v30 = v21 & v38
-%line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 92]
-; v34 = v22 & v28
-%line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 72]
-	and ebp, [esp + 80]
-; v34 = v30 ^ v34
-%line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 100], eax
-; v30 = v22 & v38
-%line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 92]
-	mov [esp + 104], eax
-; v33 = v19 & v35
-%line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, ebx
-	mov [esp + 112], eax
-; v20 = v19 & v37
-%line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, ecx
-; v23 = v27 & v35
-%line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, ebx
-; v23 = v20 ^ v23
-%line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 116], eax
-; v20 = v19 & v45
-%line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 120]
-	and ebp, esi
-; v18 = v27 & v37
-%line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, ecx
-	mov [esp + 124], eax
-; v59 = v31 & v35
-%line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, ebx
-; v18 = v20 ^ v18
-%line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 124]
-; v59 = v18 ^ v59
-%line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 124], ebp
-; v18 = v27 & v45
-%line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, esi
-; v20 = v31 & v37
-%line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 108]
-	and ebp, ecx
-; v20 = v18 ^ v20
-%line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 128], eax
-; v18 = v31 & v45
-%line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, esi
-	mov [esp + 132], eax
-; v19 = v25 ^ v19
-%line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 120]
-; v27 = v21 ^ v27
-%line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
 	xor eax, edi
 	mov edi, eax
-; v31 = v22 ^ v31
-%line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 108]
-	mov [esp + 68], eax
-; v35 = v29 ^ v35
-%line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+; v35 = v32 ^ v35
+%line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, [esp + 92]
+	xor eax, esi
+; v37 = v34 ^ v37
+%line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 92], eax
+	mov eax, [esp + 88]
+	xor eax, ecx
+; v45 = v42 ^ v45
+%line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 88], eax
 	mov eax, [esp + 84]
-	xor eax, ebx
-	mov [esp + 84], eax
-; v37 = v28 ^ v37
-%line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
+	mov ecx, [esp + 48]
+	xor eax, ecx
+; v42 = v25 & v29
+%line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 96], eax
+	mov eax, edx
+	and eax, ebx
+; v34 = v25 & v28
+%line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 100], eax
+	mov ecx, edx
+	and ecx, ebp
+; v32 = v21 & v29
+%line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov esi, [esp + 60]
+	mov eax, esi
+	and eax, ebx
+; v32 = v34 ^ v32
+%line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor ecx, eax
+; v34 = v25 & v38
+%line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 104], ecx
+	mov [esp + 48], edx
+	and edx, edi
+; v30 = v21 & v28
+%line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ecx, esi
+	and ecx, ebp
+	mov [esp + 80], ebp
+; v36 = v22 & v29
+%line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ebp, [esp + 108]
+	mov eax, ebp
+	and eax, ebx
+	mov [esp + 72], ebx
+; v30 = v34 ^ v30
+%line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor edx, ecx
+; v36 = v30 ^ v36
+%line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor edx, eax
+; v30 = v21 & v38
+%line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 112], edx
+	and esi, edi
+; v34 = v22 & v28
+%line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, ebp
+	mov ecx, [esp + 80]
+	and eax, ecx
+; v34 = v30 ^ v34
+%line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor esi, eax
+; v30 = v22 & v38
+%line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 116], esi
+	and ebp, edi
+	mov [esp + 84], edi
+; v33 = v19 & v35
+%line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 124], ebp
+	mov ebx, [esp + 120]
+	mov eax, ebx
+	mov edx, [esp + 92]
+	and eax, edx
+; v20 = v19 & v37
+%line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 92], eax
+	mov esi, ebx
+	mov edi, [esp + 88]
+	and esi, edi
+; v23 = v27 & v35
+%line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ecx, [esp + 68]
+	mov eax, ecx
+	and eax, edx
+; v23 = v20 ^ v23
+%line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor esi, eax
+; v20 = v19 & v45
+%line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 68], esi
+	mov esi, [esp + 96]
+	and ebx, esi
+; v18 = v27 & v37
+%line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, ecx
+	and eax, edi
+; v59 = v31 & v35
+%line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov edi, [esp + 76]
+	mov ebp, edi
+	and ebp, edx
+; v18 = v20 ^ v18
+%line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor ebx, eax
+; v59 = v18 ^ v59
+%line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor ebx, ebp
+; v18 = v27 & v45
+%line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 76], ebx
+	mov ebp, ecx
+	and ebp, esi
+; v20 = v31 & v37
+%line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, edi
+	mov ebx, [esp + 88]
+	and eax, ebx
+; v20 = v18 ^ v20
+%line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor ebp, eax
+; v18 = v31 & v45
+%line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 88], ebp
+	mov eax, edi
+	and eax, esi
+; v19 = v25 ^ v19
+%line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 96], eax
+	mov eax, [esp + 48]
+	mov ebp, [esp + 120]
+	xor eax, ebp
+	mov ebp, eax
+; v27 = v21 ^ v27
+%line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, [esp + 60]
 	xor eax, ecx
 	mov ecx, eax
+; v31 = v22 ^ v31
+%line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, [esp + 108]
+	xor eax, edi
+; v35 = v29 ^ v35
+%line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 48], eax
+	mov eax, [esp + 72]
+	xor eax, edx
+	mov edx, eax
+; v37 = v28 ^ v37
+%line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov edi, [esp + 80]
+	xor edi, ebx
 ; v45 = v38 ^ v45
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
+	mov eax, [esp + 84]
 	xor eax, esi
 	mov esi, eax
 ; v38 = v19 & v35
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 84]
-	mov ebx, eax
+	mov eax, ebp
+	and eax, edx
 ; v28 = v19 & v37
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, ecx
 	mov [esp + 72], eax
+	mov ebx, ebp
+	and ebx, edi
 ; v29 = v27 & v35
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 84]
-	mov [esp + 80], eax
+	mov eax, ecx
+	and eax, edx
 ; v29 = v28 ^ v29
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 80]
+	xor ebx, eax
 ; v19 = v19 & v45
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, esi
+	mov [esp + 80], ebx
+	and ebp, esi
 ; v28 = v27 & v37
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, ecx
-	mov [esp + 72], ebp
+	mov eax, ecx
+	and eax, edi
+	mov [esp + 60], edi
+	mov ebx, eax
 ; v35 = v31 & v35
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, [esp + 84]
+	mov eax, [esp + 48]
+	mov edi, eax
+	and edi, edx
 ; v28 = v19 ^ v28
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 72]
+	xor ebp, ebx
 ; v35 = v28 ^ v35
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ebp
+	xor ebp, edi
 ; v27 = v27 & v45
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, esi
+	and ecx, esi
 ; v37 = v31 & v37
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, ecx
+	mov edx, eax
+	mov edi, [esp + 60]
+	and edx, edi
 ; v37 = v27 ^ v37
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, ebp
+	xor ecx, edx
+	mov edx, ecx
 ; v45 = v31 & v45
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 68]
-	and ecx, esi
+	and eax, esi
+	mov esi, eax
 ; v38 = v38 ^ v42
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 76]
+	mov edi, [esp + 72]
+	mov eax, [esp + 100]
+	xor edi, eax
 ; v38 = v38 ^ v33
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 112]
+	mov eax, [esp + 92]
+	xor edi, eax
 ; v29 = v29 ^ v32
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 88]
+	mov ebx, [esp + 80]
+	mov eax, [esp + 104]
+	xor ebx, eax
 ; v29 = v29 ^ v23
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 116]
+	mov eax, [esp + 68]
+	xor ebx, eax
 ; v35 = v35 ^ v36
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 96]
+	mov eax, [esp + 112]
+	xor ebp, eax
 ; v35 = v35 ^ v59
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 124]
+	mov eax, [esp + 76]
+	xor ebp, eax
 ; v37 = v37 ^ v34
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 100]
+	mov [esp + 48], ebp
+	mov ebp, [esp + 116]
+	xor edx, ebp
 ; v37 = v37 ^ v20
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 128]
+	mov eax, [esp + 88]
+	xor edx, eax
 ; v45 = v45 ^ v30
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 104]
+	mov ecx, [esp + 124]
+	xor esi, ecx
 ; v45 = v45 ^ v18
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 132]
+	mov eax, [esp + 96]
+	xor esi, eax
 ; v34 = v38 ^ v34
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 100]
+	xor edi, ebp
 ; v30 = v29 ^ v30
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, eax
-	xor esi, [esp + 104]
+	xor ebx, ecx
 ; v33 = v37 ^ v33
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 112]
+	mov ecx, [esp + 92]
+	xor edx, ecx
+	mov ecx, edx
 ; v23 = v45 ^ v23
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 116]
+	mov edx, [esp + 68]
+	xor esi, edx
 ; v42 = v42 ^ v24
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 144]
+	mov ebp, [esp + 100]
+	mov edx, [esp + 144]
+	xor ebp, edx
 ; v42 = v42 ^ v47
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 188]
-	mov [esp + 76], eax
+	mov edx, [esp + 188]
+	xor ebp, edx
 ; v32 = v32 ^ v54
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 148]
+	mov [esp + 100], ebp
+	mov ebp, [esp + 104]
+	mov edx, [esp + 148]
+	xor ebp, edx
 ; v32 = v32 ^ v43
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 192]
-	mov [esp + 88], eax
+	mov edx, [esp + 192]
+	xor ebp, edx
 ; v36 = v36 ^ v55
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 152]
+	mov [esp + 104], ebp
+	mov edx, [esp + 112]
+	mov ebp, [esp + 152]
+	xor edx, ebp
 ; v36 = v36 ^ v40
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 196]
-	mov [esp + 96], eax
+	mov ebp, [esp + 196]
+	xor edx, ebp
 ; v34 = v34 ^ v26
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 172]
+	mov ebp, [esp + 176]
+	xor edi, ebp
 ; v34 = v34 ^ v44
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 20]
+	mov ebp, [esp + 20]
+	xor edi, ebp
 ; v30 = v30 ^ v52
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 176]
+	mov [esp + 60], edi
+	mov edi, [esp + 180]
+	xor ebx, edi
 ; v30 = v30 ^ v8
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 32]
+	mov edi, [esp + 32]
+	xor ebx, edi
 ; v35 = v35 ^ v41
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 168]
+	mov [esp + 68], ebx
+	mov edi, [esp + 48]
+	mov ebx, [esp + 172]
+	xor edi, ebx
 ; v35 = v35 ^ v57
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 8]
+	mov ebx, [esp + 8]
+	xor edi, ebx
 ; v33 = v33 ^ v53
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 180]
+	mov [esp + 48], edi
+	mov edi, [esp + 184]
+	xor ecx, edi
 ; v33 = v33 ^ v46
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 48]
+	mov ebx, [esp + 200]
+	xor ecx, ebx
 ; v23 = v23 ^ v49
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 184]
+	mov [esp + 72], ecx
+	mov ebx, [esp + 156]
+	xor esi, ebx
 ; v23 = v23 ^ v48
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 60]
+	mov ecx, [esp + 204]
+	xor esi, ecx
 ; v59 = v59 ^ v50
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	xor eax, [esp + 156]
+	mov [esp + 80], esi
+	mov ecx, [esp + 76]
+	mov ebp, [esp + 160]
+	xor ecx, ebp
 ; v59 = v59 ^ v15
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 216]
-	mov [esp + 124], eax
+	mov esi, [esp + 216]
+	xor ecx, esi
 ; v20 = v20 ^ v51
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 160]
+	mov [esp + 76], ecx
+	mov esi, [esp + 88]
+	mov ecx, [esp + 164]
+	xor esi, ecx
 ; v20 = v20 ^ v17
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 220]
-	mov [esp + 128], eax
+	mov ecx, [esp + 220]
+	xor esi, ecx
 ; v18 = v18 ^ v39
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	xor eax, [esp + 164]
+	mov [esp + 88], esi
+	mov esi, [esp + 168]
+	xor eax, esi
 ; v18 = v18 ^ v5
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 224]
-	mov [esp + 132], eax
+	mov ecx, [esp + 224]
+	xor eax, ecx
 ; v53 = v42 ^ v53
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 180]
-	mov [esp + 68], eax
+	mov ecx, [esp + 100]
+	xor ecx, edi
 ; v49 = v32 ^ v49
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 184]
-	mov [esp + 72], eax
+	mov [esp + 84], ecx
+	mov ecx, [esp + 104]
+	xor ecx, ebx
 ; v50 = v36 ^ v50
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 156]
-	mov [esp + 76], eax
+	mov [esp + 92], ecx
+	xor edx, ebp
 ; v51 = v34 ^ v51
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 160]
-	mov [esp + 80], ebx
+	mov [esp + 96], edx
+	mov ecx, [esp + 60]
+	mov edx, [esp + 164]
+	xor ecx, edx
+	mov edx, ecx
 ; v39 = v30 ^ v39
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 164]
-	mov ebx, esi
+	mov ecx, [esp + 68]
+	xor ecx, esi
+	mov esi, ecx
 ; v47 = v33 ^ v47
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 188]
+	mov ecx, [esp + 72]
+	mov edi, [esp + 188]
+	xor ecx, edi
+	mov edi, ecx
 ; v43 = v23 ^ v43
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 192]
+	mov ecx, [esp + 80]
+	mov ebx, [esp + 192]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v40 = v59 ^ v40
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 124]
-	xor esi, [esp + 196]
+	mov ecx, [esp + 76]
+	mov ebp, [esp + 196]
+	xor ecx, ebp
 ; v44 = v20 ^ v44
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 128]
-	xor ebp, [esp + 20]
+	mov [esp + 60], ecx
+	mov ecx, [esp + 88]
+	mov ebp, [esp + 20]
+	xor ecx, ebp
 ; v8 = v18 ^ v8
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	xor eax, [esp + 32]
+	mov ebp, [esp + 32]
+	xor eax, ebp
 ; v43 = v43 ^ v5
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 224]
+	mov ebp, [esp + 224]
+	xor ebx, ebp
 ; v5 = v39 ^ v5
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 224]
-	mov [esp + 20], ebx
+	xor esi, ebp
 ; v47 = v47 ^ v17
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 220]
+	mov ebp, [esp + 220]
+	xor edi, ebp
 ; v17 = v51 ^ v17
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 80]
-	xor ebx, [esp + 220]
-	mov [esp + 32], ebx
+	mov [esp + 20], edi
+	xor edx, ebp
+	mov edi, edx
 ; v35 = v35 ^ v15
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 216]
+	mov edx, [esp + 48]
+	mov ebp, [esp + 216]
+	xor edx, ebp
 ; v15 = v50 ^ v15
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 76]
-	xor ebx, [esp + 216]
-	mov [esp + 76], ebx
+	mov [esp + 48], edx
+	mov edx, [esp + 96]
+	xor edx, ebp
 ; v5 = v5 ^ v48
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 20]
-	xor ebx, [esp + 60]
-	mov [esp + 20], ebx
+	mov ebp, [esp + 204]
+	xor esi, ebp
 ; v48 = v49 ^ v48
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 72]
-	xor ebx, [esp + 60]
-	mov [esp + 60], ebx
+	mov [esp + 32], esi
+	mov esi, [esp + 92]
+	xor esi, ebp
 ; v17 = v17 ^ v46
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 32]
-	xor ebx, [esp + 48]
-	mov [esp + 32], ebx
+	mov ebp, [esp + 200]
+	xor edi, ebp
 ; v46 = v53 ^ v46
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 68]
-	xor ebx, [esp + 48]
-	mov [esp + 48], ebx
+	mov [esp + 68], edi
+	mov edi, [esp + 84]
+	xor edi, ebp
 ; v15 = v15 ^ v57
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 76]
-	xor ebx, [esp + 8]
-	mov [esp + 76], ebx
+	mov ebp, [esp + 8]
+	xor edx, ebp
 ; v57 = v41 ^ v57
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 168]
-	xor ebx, [esp + 8]
-	mov [esp + 8], ebx
+	mov [esp + 8], edx
+	mov edx, [esp + 172]
+	xor edx, ebp
+	mov ebp, edx
 ; v48 = v48 ^ v8
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 60]
-	xor ebx, eax
-	mov [esp + 60], ebx
+	xor esi, eax
 ; v8 = v52 ^ v8
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 176]
-	xor ebx, eax
+	mov edx, [esp + 180]
+	xor edx, eax
 ; v46 = v46 ^ v44
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, ebp
-	mov [esp + 48], eax
+	xor edi, ecx
 ; v44 = v26 ^ v44
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 172]
-	xor eax, ebp
-	mov [esp + 72], eax
+	mov eax, [esp + 176]
+	xor eax, ecx
 ; v57 = v57 ^ v40
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, esi
-	mov [esp + 8], eax
+	mov ecx, [esp + 60]
+	xor ebp, ecx
 ; v40 = v55 ^ v40
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 152]
-	xor eax, esi
-	mov [esp + 80], eax
+	mov [esp + 72], ebp
+	mov ebp, [esp + 152]
+	xor ebp, ecx
 ; v8 = v8 ^ v43
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	xor eax, ecx
-	mov [esp + 68], eax
+	xor edx, ebx
 ; v43 = v54 ^ v43
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 148]
-	xor eax, ecx
-	mov [esp + 84], eax
+	mov [esp + 76], edx
+	mov ecx, [esp + 148]
+	xor ecx, ebx
+	mov edx, ecx
 ; v44 = v44 ^ v47
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 72]
-	xor ecx, edi
+	mov ebx, [esp + 20]
+	xor eax, ebx
 ; v47 = v24 ^ v47
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 144]
-	xor eax, edi
+	mov ecx, [esp + 144]
+	xor ecx, ebx
 ; v47 = v47 ^ v46
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, eax
-	xor esi, [esp + 48]
-	mov [esp + 88], esi
+	xor ecx, edi
 ; v43 = v43 ^ v48
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 60]
-	mov [esp + 84], eax
+	mov [esp + 60], edi
+	xor edx, esi
 ; v40 = v40 ^ v15
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 76]
+	mov [esp + 20], esi
+	mov esi, [esp + 8]
+	xor ebp, esi
 ; v40 = v40 ^ v35
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 80], eax
+	mov esi, [esp + 48]
+	xor ebp, esi
 ; v44 = v44 ^ v17
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 32]
-	mov [esp + 72], ecx
+	mov [esp + 84], ebp
+	mov edi, [esp + 68]
+	xor eax, edi
 ; v8 = v8 ^ v5
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 20]
-	mov [esp + 68], eax
+	mov [esp + 80], eax
+	mov eax, [esp + 76]
+	mov edi, [esp + 32]
+	xor eax, edi
 ; v57 = v57 ^ v35
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, edx
-	mov [esp + 8], eax
+	mov [esp + 76], eax
+	mov eax, [esp + 72]
+	xor eax, esi
 ; v24 = v47 & v0
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 0]
-	mov [esp + 92], eax
+	mov [esp + 72], eax
+	mov eax, ecx
+	mov ebx, [esp + 0]
+	and eax, ebx
 ; v54 = v47 & v3
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, [esp + 12]
+	mov [esp + 96], eax
+	mov edi, ecx
+	mov ebp, [esp + 12]
+	and edi, ebp
 ; v55 = v35 & v0
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 0]
+	mov eax, esi
+	and eax, ebx
 ; v55 = v54 ^ v55
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, eax
-	mov [esp + 96], esi
+	xor edi, eax
 ; v54 = v47 & v6
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 24]
+	mov [esp + 100], edi
+	mov [esp + 92], ecx
+	mov edi, [esp + 24]
+	and ecx, edi
 ; v26 = v35 & v3
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, edx
-	and ecx, [esp + 12]
+	mov eax, esi
+	and eax, ebp
 ; v52 = v43 & v0
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 84]
-	and esi, [esp + 0]
+	mov ebp, edx
+	and ebp, ebx
 ; v26 = v54 ^ v26
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor ecx, eax
 ; v52 = v26 ^ v52
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, esi
-	mov [esp + 100], eax
+	xor ecx, ebp
 ; v26 = v35 & v6
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 24]
+	mov [esp + 104], ecx
+	and esi, edi
 ; v54 = v43 & v3
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 84]
-	and ecx, [esp + 12]
+	mov eax, edx
+	mov ecx, [esp + 12]
+	and eax, ecx
 ; v54 = v26 ^ v54
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 104], eax
+	xor esi, eax
 ; v26 = v43 & v6
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 24]
-	mov [esp + 108], eax
+	mov [esp + 108], esi
+	mov [esp + 88], edx
+	and edx, edi
 ; v41 = v46 & v10
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 40]
-	mov [esp + 112], eax
+	mov [esp + 112], edx
+	mov edx, [esp + 60]
+	mov eax, edx
+	mov esi, [esp + 40]
+	and eax, esi
 ; v53 = v46 & v13
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 52]
+	mov [esp + 116], eax
+	mov ecx, edx
+	mov ebx, [esp + 52]
+	and ecx, ebx
 ; v49 = v40 & v10
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 40]
+	mov edi, [esp + 84]
+	mov eax, edi
+	and eax, esi
 ; v49 = v53 ^ v49
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 116], eax
+	xor ecx, eax
 ; v53 = v46 & v16
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 64]
+	mov [esp + 120], ecx
+	mov ecx, [esp + 64]
+	and edx, ecx
 ; v50 = v40 & v13
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 52]
+	mov eax, edi
+	and eax, ebx
 ; v51 = v48 & v10
 %line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, [esp + 40]
+	mov ebx, [esp + 20]
+	mov ebp, ebx
+	and ebp, esi
 ; v50 = v53 ^ v50
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, eax
 ; v51 = v50 ^ v51
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, esi
-	mov [esp + 120], eax
+	xor edx, ebp
 ; v50 = v40 & v16
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 64]
+	mov [esp + 124], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v53 = v48 & v13
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 52]
+	mov eax, ebx
+	mov edx, [esp + 52]
+	and eax, edx
 ; v53 = v50 ^ v53
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 124], eax
+	xor ebp, eax
 ; v50 = v48 & v16
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 64]
-	mov [esp + 128], eax
+	mov [esp + 128], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v39 = v47 ^ v46
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 88]
-	xor esi, [esp + 48]
+	mov [esp + 132], eax
+	mov eax, [esp + 92]
+	mov ebp, [esp + 60]
+	xor eax, ebp
 ; v18 = v35 ^ v40
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, edx
-	xor ecx, [esp + 80]
+	mov [esp + 136], eax
+	mov eax, [esp + 48]
+	xor eax, edi
+	mov edi, eax
 ; v20 = v43 ^ v48
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 60]
-	mov [esp + 132], eax
+	mov eax, [esp + 88]
+	xor eax, ebx
 ; v59 = v0 ^ v10
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 140], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 40]
-	mov [esp + 136], eax
+	xor eax, esi
+	mov ebx, eax
 ; v23 = v3 ^ v13
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 52]
-	mov [esp + 148], eax
+	mov esi, [esp + 12]
+	xor esi, edx
 ; v33 = v6 ^ v16
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 24]
-	xor ebx, [esp + 64]
+	mov eax, [esp + 24]
+	xor eax, ecx
+	mov ecx, eax
 ; v30 = v39 & v59
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, esi
-	and edi, [esp + 136]
+	mov edx, [esp + 136]
+	mov eax, edx
+	and eax, ebx
 ; v34 = v39 & v23
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 148]
-	mov [esp + 140], eax
+	mov [esp + 144], eax
+	mov ebp, edx
+	and ebp, esi
 ; v36 = v18 & v59
 %line 579+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 136]
-	mov [esp + 144], eax
+	mov eax, edi
+	and eax, ebx
 ; v36 = v34 ^ v36
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 140]
-	xor ebp, [esp + 144]
+	xor ebp, eax
 ; v39 = v39 & v33
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, ebx
+	mov [esp + 148], ebp
+	and edx, ecx
 ; v34 = v18 & v23
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 148]
-	mov [esp + 140], eax
+	mov eax, edi
+	and eax, esi
+	mov [esp + 136], esi
 ; v59 = v20 & v59
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, [esp + 136]
-	mov [esp + 136], eax
+	mov esi, [esp + 140]
+	mov ebp, esi
+	and ebp, ebx
 ; v34 = v39 ^ v34
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 140]
+	xor edx, eax
 ; v59 = v34 ^ v59
 %line 585+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 136]
+	xor edx, ebp
+	mov ebx, edx
 ; v18 = v18 & v33
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, ebx
+	and edi, ecx
 ; v23 = v20 & v23
 %line 587+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, [esp + 148]
+	mov edx, esi
+	mov eax, [esp + 136]
+	and edx, eax
 ; v23 = v18 ^ v23
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v33 = v20 & v33
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, ebx
+	and esi, ecx
 ; v30 = v30 ^ v24
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 92]
+	mov ecx, [esp + 144]
+	mov eax, [esp + 96]
+	xor ecx, eax
 ; v30 = v30 ^ v41
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 112]
+	mov eax, [esp + 116]
+	xor ecx, eax
 ; v36 = v36 ^ v55
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 96]
+	mov edi, [esp + 148]
+	mov eax, [esp + 100]
+	xor edi, eax
 ; v36 = v36 ^ v49
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 116]
+	mov eax, [esp + 120]
+	xor edi, eax
 ; v59 = v59 ^ v52
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 100]
+	mov eax, [esp + 104]
+	xor ebx, eax
 ; v59 = v59 ^ v51
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 120]
-	mov [esp + 132], esi
+	mov eax, [esp + 124]
+	xor ebx, eax
 ; v23 = v23 ^ v54
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 104]
+	mov [esp + 136], ebx
+	mov ebx, [esp + 108]
+	xor edx, ebx
 ; v23 = v23 ^ v53
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 124]
+	mov eax, [esp + 128]
+	xor edx, eax
 ; v33 = v33 ^ v26
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 108]
+	mov eax, [esp + 112]
+	xor esi, eax
 ; v33 = v33 ^ v50
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 128]
+	mov ebp, [esp + 132]
+	xor esi, ebp
 ; v54 = v30 ^ v54
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 104]
-	mov [esp + 104], edi
+	xor ecx, ebx
 ; v26 = v36 ^ v26
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 108]
-	mov [esp + 108], ebp
+	mov [esp + 108], ecx
+	xor edi, eax
 ; v41 = v23 ^ v41
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 112]
-	mov [esp + 112], ecx
+	mov [esp + 112], edi
+	mov eax, edx
+	mov ecx, [esp + 116]
+	xor eax, ecx
 ; v49 = v33 ^ v49
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 116]
 	mov [esp + 116], eax
+	mov eax, [esp + 120]
+	xor esi, eax
 ; v33 = v44 & v1
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 4]
-	mov [esp + 136], eax
+	mov [esp + 120], esi
+	mov edx, [esp + 80]
+	mov eax, edx
+	mov esi, [esp + 4]
+	and eax, esi
 ; v23 = v44 & v4
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 16]
+	mov [esp + 140], eax
+	mov ecx, edx
+	mov ebx, [esp + 16]
+	and ecx, ebx
 ; v36 = v15 & v1
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 76]
-	and ecx, [esp + 4]
+	mov edi, [esp + 8]
+	mov eax, edi
+	and eax, esi
 ; v36 = v23 ^ v36
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 140], eax
+	xor ecx, eax
 ; v23 = v44 & v7
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 28]
+	mov [esp + 144], ecx
+	mov ecx, [esp + 28]
+	and edx, ecx
 ; v30 = v15 & v4
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 76]
-	and ecx, [esp + 16]
+	mov ebp, edi
+	and ebp, ebx
 ; v20 = v8 & v1
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 68]
-	and esi, [esp + 4]
+	mov ebx, [esp + 76]
+	mov eax, ebx
+	and eax, esi
 ; v30 = v23 ^ v30
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, ebp
 ; v20 = v30 ^ v20
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, esi
-	mov [esp + 144], eax
+	xor edx, eax
 ; v30 = v15 & v7
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 28]
+	mov [esp + 148], edx
+	and edi, ecx
 ; v23 = v8 & v4
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 68]
-	and ecx, [esp + 16]
+	mov eax, ebx
+	mov edx, [esp + 16]
+	and eax, edx
 ; v23 = v30 ^ v23
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 148], eax
+	xor edi, eax
 ; v30 = v8 & v7
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 28]
-	mov [esp + 152], eax
+	mov [esp + 152], edi
+	and ebx, ecx
 ; v18 = v17 & v11
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 44]
-	mov [esp + 156], eax
+	mov [esp + 156], ebx
+	mov edx, [esp + 68]
+	mov eax, edx
+	mov esi, [esp + 44]
+	and eax, esi
 ; v34 = v17 & v14
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 56]
+	mov [esp + 160], eax
+	mov ecx, edx
+	mov ebx, [esp + 56]
+	and ecx, ebx
 ; v39 = v57 & v11
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
-	and ecx, [esp + 44]
+	mov edi, [esp + 72]
+	mov eax, edi
+	and eax, esi
 ; v39 = v34 ^ v39
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 160], eax
+	xor ecx, eax
 ; v34 = v17 & v9
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 36]
+	mov [esp + 164], ecx
+	mov ecx, [esp + 36]
+	and edx, ecx
 ; v32 = v57 & v14
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
-	and ecx, [esp + 56]
+	mov eax, edi
+	and eax, ebx
 ; v42 = v5 & v11
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 20]
-	and esi, [esp + 44]
+	mov ebx, [esp + 32]
+	mov ebp, ebx
+	and ebp, esi
 ; v32 = v34 ^ v32
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, eax
 ; v42 = v32 ^ v42
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, esi
-	mov [esp + 164], eax
+	xor edx, ebp
 ; v32 = v57 & v9
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 36]
+	mov [esp + 168], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v34 = v5 & v14
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	and ecx, [esp + 56]
+	mov eax, ebx
+	mov edx, [esp + 56]
+	and eax, edx
 ; v34 = v32 ^ v34
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 168], eax
+	xor ebp, eax
 ; v32 = v5 & v9
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	and eax, [esp + 36]
-	mov [esp + 172], eax
+	mov [esp + 172], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v45 = v44 ^ v17
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 72]
-	xor esi, [esp + 32]
+	mov [esp + 176], eax
+	mov eax, [esp + 80]
+	mov ebp, [esp + 68]
+	xor eax, ebp
 ; v37 = v15 ^ v57
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 76]
-	xor ecx, [esp + 8]
+	mov [esp + 180], eax
+	mov eax, [esp + 8]
+	xor eax, edi
+	mov edi, eax
 ; v29 = v8 ^ v5
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 20]
-	mov [esp + 176], eax
+	mov eax, [esp + 76]
+	xor eax, ebx
 ; v38 = v1 ^ v11
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 184], eax
 	mov eax, [esp + 4]
-	xor eax, [esp + 44]
-	mov [esp + 180], eax
+	xor eax, esi
+	mov ebx, eax
 ; v31 = v4 ^ v14
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 56]
-	mov [esp + 192], eax
+	mov esi, [esp + 16]
+	xor esi, edx
 ; v27 = v7 ^ v9
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 28]
-	xor ebx, [esp + 36]
+	mov eax, [esp + 28]
+	xor eax, ecx
+	mov ecx, eax
 ; v28 = v45 & v38
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, esi
-	and edi, [esp + 180]
+	mov edx, [esp + 180]
+	mov eax, edx
+	and eax, ebx
 ; v19 = v45 & v31
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 192]
-	mov [esp + 184], eax
+	mov [esp + 188], eax
+	mov ebp, edx
+	and ebp, esi
 ; v22 = v37 & v38
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 180]
-	mov [esp + 188], eax
+	mov eax, edi
+	and eax, ebx
 ; v22 = v19 ^ v22
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 184]
-	xor ebp, [esp + 188]
+	xor ebp, eax
 ; v45 = v45 & v27
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, ebx
+	mov [esp + 192], ebp
+	and edx, ecx
 ; v19 = v37 & v31
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 192]
-	mov [esp + 184], eax
+	mov eax, edi
+	and eax, esi
+	mov [esp + 180], esi
 ; v38 = v29 & v38
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, [esp + 180]
-	mov [esp + 180], eax
+	mov esi, [esp + 184]
+	mov ebp, esi
+	and ebp, ebx
 ; v19 = v45 ^ v19
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 184]
+	xor edx, eax
 ; v38 = v19 ^ v38
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 180]
+	xor edx, ebp
+	mov ebx, edx
 ; v37 = v37 & v27
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, ebx
+	and edi, ecx
 ; v31 = v29 & v31
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, [esp + 192]
+	mov edx, esi
+	mov eax, [esp + 180]
+	and edx, eax
 ; v31 = v37 ^ v31
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v27 = v29 & v27
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, ebx
+	and esi, ecx
 ; v28 = v28 ^ v33
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 136]
+	mov ecx, [esp + 188]
+	mov eax, [esp + 140]
+	xor ecx, eax
 ; v28 = v28 ^ v18
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 156]
+	mov eax, [esp + 160]
+	xor ecx, eax
 ; v22 = v22 ^ v36
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 140]
+	mov edi, [esp + 192]
+	mov eax, [esp + 144]
+	xor edi, eax
 ; v22 = v22 ^ v39
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 160]
+	mov eax, [esp + 164]
+	xor edi, eax
 ; v38 = v38 ^ v20
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 144]
+	mov eax, [esp + 148]
+	xor ebx, eax
 ; v38 = v38 ^ v42
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 164]
-	mov [esp + 176], esi
+	mov eax, [esp + 168]
+	xor ebx, eax
 ; v31 = v31 ^ v23
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 148]
+	mov [esp + 180], ebx
+	mov ebx, [esp + 152]
+	xor edx, ebx
 ; v31 = v31 ^ v34
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 168]
+	mov eax, [esp + 172]
+	xor edx, eax
 ; v27 = v27 ^ v30
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 152]
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v27 = v27 ^ v32
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 172]
+	mov ebp, [esp + 176]
+	xor esi, ebp
 ; v23 = v28 ^ v23
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 148]
-	mov [esp + 148], edi
+	xor ecx, ebx
 ; v30 = v22 ^ v30
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 152]
-	mov [esp + 152], ebp
+	mov [esp + 152], ecx
+	xor edi, eax
 ; v18 = v31 ^ v18
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 156]
-	mov [esp + 156], ecx
+	mov [esp + 156], edi
+	mov eax, edx
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v39 = v27 ^ v39
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 160]
 	mov [esp + 160], eax
+	mov eax, [esp + 164]
+	xor esi, eax
 ; v44 = v47 ^ v44
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 72]
-	mov ecx, eax
+	mov [esp + 164], esi
+	mov ecx, [esp + 92]
+	mov eax, [esp + 80]
+	xor ecx, eax
 ; v15 = v35 ^ v15
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 76]
+	mov edx, [esp + 48]
+	mov eax, [esp + 8]
+	xor edx, eax
 ; v8 = v43 ^ v8
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 68]
-	mov [esp + 68], eax
+	mov eax, [esp + 88]
+	mov esi, [esp + 76]
+	xor eax, esi
 ; v17 = v46 ^ v17
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 48]
-	xor esi, [esp + 32]
+	mov [esp + 48], eax
+	mov eax, [esp + 60]
+	mov esi, [esp + 68]
+	xor eax, esi
 ; v57 = v40 ^ v57
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 8]
-	mov edi, eax
+	mov [esp + 60], eax
+	mov eax, [esp + 84]
+	mov esi, [esp + 72]
+	xor eax, esi
 ; v5 = v48 ^ v5
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 20]
-	mov ebx, eax
+	mov [esp + 68], eax
+	mov eax, [esp + 20]
+	mov esi, [esp + 32]
+	xor eax, esi
 ; v48 = v0 ^ v1
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 4]
-	mov [esp + 8], eax
+	mov [esp + 32], eax
+	mov edi, [esp + 0]
+	mov eax, [esp + 4]
+	xor edi, eax
 ; v40 = v3 ^ v4
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 16]
-	mov [esp + 20], eax
+	mov ebx, [esp + 12]
+	mov eax, [esp + 16]
+	xor ebx, eax
 ; v46 = v6 ^ v7
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 28]
-	mov [esp + 32], eax
+	mov esi, [esp + 24]
+	mov eax, [esp + 28]
+	xor esi, eax
 ; v43 = v10 ^ v11
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 40]
-	xor eax, [esp + 44]
-	mov [esp + 48], eax
+	mov ebp, [esp + 44]
+	xor eax, ebp
 ; v35 = v13 ^ v14
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 84], eax
 	mov eax, [esp + 52]
-	xor eax, [esp + 56]
-	mov [esp + 60], eax
+	mov ebp, [esp + 56]
+	xor eax, ebp
 ; v47 = v16 ^ v9
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 88], eax
 	mov eax, [esp + 64]
-	xor eax, [esp + 36]
-	mov [esp + 72], eax
+	mov ebp, [esp + 36]
+	xor eax, ebp
 ; v27 = v44 & v48
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 92], eax
 	mov eax, ecx
-	and eax, [esp + 8]
-	mov [esp + 76], eax
+	and eax, edi
 ; v31 = v44 & v40
 %line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 20]
+	mov [esp + 184], eax
+	mov ebp, ecx
+	and ebp, ebx
 ; v22 = v15 & v48
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 8]
+	mov eax, edx
+	and eax, edi
 ; v22 = v31 ^ v22
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 80], eax
+	xor ebp, eax
 ; v31 = v44 & v46
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 32]
+	mov [esp + 188], ebp
+	mov [esp + 8], ecx
+	and ecx, esi
 ; v28 = v15 & v40
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 20]
-	mov [esp + 84], eax
+	mov ebp, edx
+	and ebp, ebx
+	mov [esp + 76], ebx
 ; v29 = v8 & v48
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 8]
+	mov ebx, [esp + 48]
+	mov eax, ebx
+	and eax, edi
+	mov [esp + 72], edi
 ; v28 = v31 ^ v28
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 84]
+	xor ecx, ebp
 ; v29 = v28 ^ v29
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 84], ebp
+	xor ecx, eax
 ; v28 = v15 & v46
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 32]
+	mov [esp + 192], ecx
+	mov [esp + 20], edx
+	and edx, esi
 ; v31 = v8 & v40
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, [esp + 20]
+	mov eax, ebx
+	mov ecx, [esp + 76]
+	and eax, ecx
 ; v31 = v28 ^ v31
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 88], eax
+	xor edx, eax
 ; v28 = v8 & v46
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 32]
-	mov [esp + 180], eax
+	mov [esp + 196], edx
+	and ebx, esi
+	mov [esp + 80], esi
 ; v37 = v17 & v43
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 48]
-	mov [esp + 184], eax
+	mov [esp + 200], ebx
+	mov ebx, [esp + 60]
+	mov eax, ebx
+	mov edx, [esp + 84]
+	and eax, edx
 ; v19 = v17 & v35
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 60]
+	mov [esp + 84], eax
+	mov esi, ebx
+	mov edi, [esp + 88]
+	and esi, edi
 ; v45 = v57 & v43
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, [esp + 48]
+	mov ecx, [esp + 68]
+	mov eax, ecx
+	and eax, edx
 ; v45 = v19 ^ v45
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 188], eax
+	xor esi, eax
 ; v19 = v17 & v47
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 72]
+	mov [esp + 68], esi
+	mov esi, [esp + 92]
+	and ebx, esi
 ; v21 = v57 & v35
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 60]
-	mov [esp + 192], eax
+	mov eax, ecx
+	and eax, edi
 ; v25 = v5 & v43
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 48]
+	mov edi, [esp + 32]
+	mov ebp, edi
+	and ebp, edx
 ; v21 = v19 ^ v21
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 192]
+	xor ebx, eax
 ; v25 = v21 ^ v25
 %line 696+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 192], ebp
+	xor ebx, ebp
 ; v21 = v57 & v47
 %line 697+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 72]
+	mov [esp + 32], ebx
+	mov ebp, ecx
+	and ebp, esi
 ; v19 = v5 & v35
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ebx
-	and ebp, [esp + 60]
+	mov eax, edi
+	mov ebx, [esp + 88]
+	and eax, ebx
 ; v19 = v21 ^ v19
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 196], eax
+	xor ebp, eax
 ; v21 = v5 & v47
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 72]
-	mov [esp + 200], eax
+	mov [esp + 88], ebp
+	mov eax, edi
+	and eax, esi
 ; v17 = v44 ^ v17
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, esi
+	mov [esp + 92], eax
+	mov eax, [esp + 8]
+	mov ebp, [esp + 60]
+	xor eax, ebp
+	mov ebp, eax
 ; v57 = v15 ^ v57
 %line 702+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, edi
+	mov eax, [esp + 20]
+	xor eax, ecx
+	mov ecx, eax
 ; v5 = v8 ^ v5
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, ebx
-	mov [esp + 68], eax
+	mov eax, [esp + 48]
+	xor eax, edi
 ; v43 = v48 ^ v43
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 48]
-	mov [esp + 48], eax
+	mov [esp + 8], eax
+	mov eax, [esp + 72]
+	xor eax, edx
+	mov edx, eax
 ; v35 = v40 ^ v35
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 20]
-	xor esi, [esp + 60]
+	mov edi, [esp + 76]
+	xor edi, ebx
 ; v47 = v46 ^ v47
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 32]
-	xor edi, [esp + 72]
+	mov eax, [esp + 80]
+	xor eax, esi
+	mov esi, eax
 ; v46 = v17 & v43
 %line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 48]
-	mov ebx, eax
+	mov eax, ebp
+	and eax, edx
 ; v40 = v17 & v35
 %line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, esi
-	mov [esp + 8], eax
+	mov [esp + 48], eax
+	mov ebx, ebp
+	and ebx, edi
 ; v48 = v57 & v43
 %line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 48]
-	mov [esp + 20], eax
+	mov eax, ecx
+	and eax, edx
 ; v48 = v40 ^ v48
 %line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 20]
+	xor ebx, eax
 ; v17 = v17 & v47
 %line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, edi
+	mov [esp + 60], ebx
+	and ebp, esi
 ; v40 = v57 & v35
 %line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edx
-	and ebp, esi
-	mov [esp + 8], ebp
+	mov eax, ecx
+	and eax, edi
+	mov [esp + 20], edi
+	mov ebx, eax
 ; v43 = v5 & v43
 %line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, [esp + 48]
-	mov [esp + 20], ebp
+	mov eax, [esp + 8]
+	mov edi, eax
+	and edi, edx
 ; v40 = v17 ^ v40
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 8]
+	xor ebp, ebx
 ; v43 = v40 ^ v43
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 20]
-	mov [esp + 32], ecx
+	xor ebp, edi
 ; v57 = v57 & v47
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, edi
+	and ecx, esi
 ; v35 = v5 & v35
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 68]
-	and ecx, esi
+	mov edx, eax
+	mov edi, [esp + 20]
+	and edx, edi
 ; v35 = v57 ^ v35
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, ecx
+	xor ecx, edx
+	mov edx, ecx
 ; v47 = v5 & v47
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 68]
-	and ecx, edi
+	and eax, esi
+	mov esi, eax
 ; v46 = v46 ^ v27
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 76]
+	mov edi, [esp + 48]
+	mov eax, [esp + 184]
+	xor edi, eax
 ; v46 = v46 ^ v37
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 184]
+	mov eax, [esp + 84]
+	xor edi, eax
 ; v48 = v48 ^ v22
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 80]
+	mov ebx, [esp + 60]
+	mov eax, [esp + 188]
+	xor ebx, eax
 ; v48 = v48 ^ v45
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 188]
+	mov eax, [esp + 68]
+	xor ebx, eax
 ; v43 = v43 ^ v29
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 84]
+	mov eax, [esp + 192]
+	xor ebp, eax
 ; v43 = v43 ^ v25
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 192]
-	mov [esp + 32], esi
+	mov eax, [esp + 32]
+	xor ebp, eax
 ; v35 = v35 ^ v31
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 88]
+	mov [esp + 8], ebp
+	mov ebp, [esp + 196]
+	xor edx, ebp
 ; v35 = v35 ^ v19
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 196]
+	mov eax, [esp + 88]
+	xor edx, eax
 ; v47 = v47 ^ v28
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 180]
+	mov ecx, [esp + 200]
+	xor esi, ecx
 ; v47 = v47 ^ v21
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 200]
+	mov eax, [esp + 92]
+	xor esi, eax
 ; v31 = v46 ^ v31
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 88]
+	xor edi, ebp
 ; v28 = v48 ^ v28
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, eax
-	xor esi, [esp + 180]
+	xor ebx, ecx
 ; v37 = v35 ^ v37
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 184]
+	mov ecx, [esp + 84]
+	xor edx, ecx
+	mov ecx, edx
 ; v45 = v47 ^ v45
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 188]
+	mov edx, [esp + 68]
+	xor esi, edx
 ; v27 = v27 ^ v24
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 92]
+	mov ebp, [esp + 184]
+	mov edx, [esp + 96]
+	xor ebp, edx
 ; v27 = v27 ^ v33
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 136]
-	mov [esp + 76], eax
+	mov edx, [esp + 140]
+	xor ebp, edx
 ; v22 = v22 ^ v55
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 96]
+	mov [esp + 184], ebp
+	mov ebp, [esp + 188]
+	mov edx, [esp + 100]
+	xor ebp, edx
 ; v22 = v22 ^ v36
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 140]
-	mov [esp + 80], eax
+	mov edx, [esp + 144]
+	xor ebp, edx
 ; v29 = v29 ^ v52
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 100]
+	mov [esp + 188], ebp
+	mov edx, [esp + 192]
+	mov ebp, [esp + 104]
+	xor edx, ebp
 ; v29 = v29 ^ v20
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 144]
-	mov [esp + 84], eax
+	mov ebp, [esp + 148]
+	xor edx, ebp
 ; v31 = v31 ^ v54
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 104]
+	mov ebp, [esp + 108]
+	xor edi, ebp
 ; v31 = v31 ^ v23
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 148]
+	mov ebp, [esp + 152]
+	xor edi, ebp
 ; v28 = v28 ^ v26
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 108]
+	mov [esp + 20], edi
+	mov edi, [esp + 112]
+	xor ebx, edi
 ; v28 = v28 ^ v30
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 152]
+	mov edi, [esp + 156]
+	xor ebx, edi
 ; v43 = v43 ^ v59
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 132]
+	mov [esp + 48], ebx
+	mov edi, [esp + 8]
+	mov ebx, [esp + 136]
+	xor edi, ebx
 ; v43 = v43 ^ v38
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 176]
-	mov [esp + 32], eax
+	mov ebx, [esp + 180]
+	xor edi, ebx
 ; v37 = v37 ^ v41
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 112]
+	mov [esp + 8], edi
+	mov edi, [esp + 116]
+	xor ecx, edi
 ; v37 = v37 ^ v18
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 156]
+	mov ebx, [esp + 160]
+	xor ecx, ebx
 ; v45 = v45 ^ v49
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 116]
+	mov [esp + 60], ecx
+	mov ebx, [esp + 120]
+	xor esi, ebx
 ; v45 = v45 ^ v39
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 160]
+	mov ecx, [esp + 164]
+	xor esi, ecx
 ; v25 = v25 ^ v51
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 192]
-	xor eax, [esp + 120]
+	mov [esp + 68], esi
+	mov ecx, [esp + 32]
+	mov ebp, [esp + 124]
+	xor ecx, ebp
 ; v25 = v25 ^ v42
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 192], eax
+	mov esi, [esp + 168]
+	xor ecx, esi
 ; v19 = v19 ^ v53
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 196]
-	xor eax, [esp + 124]
+	mov [esp + 32], ecx
+	mov esi, [esp + 88]
+	mov ecx, [esp + 128]
+	xor esi, ecx
 ; v19 = v19 ^ v34
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 168]
-	mov [esp + 196], eax
+	mov ecx, [esp + 172]
+	xor esi, ecx
 ; v21 = v21 ^ v50
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 200]
-	xor eax, [esp + 128]
+	mov [esp + 88], esi
+	mov esi, [esp + 132]
+	xor eax, esi
 ; v21 = v21 ^ v32
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 172]
-	mov [esp + 200], eax
+	mov ecx, [esp + 176]
+	xor eax, ecx
 ; v41 = v27 ^ v41
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 112]
-	mov [esp + 8], eax
+	mov ecx, [esp + 184]
+	xor ecx, edi
 ; v49 = v22 ^ v49
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 116]
-	mov [esp + 20], eax
+	mov [esp + 72], ecx
+	mov ecx, [esp + 188]
+	xor ecx, ebx
 ; v51 = v29 ^ v51
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 120]
-	mov [esp + 48], eax
+	mov [esp + 76], ecx
+	xor edx, ebp
 ; v53 = v31 ^ v53
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 124]
+	mov [esp + 80], edx
+	mov ecx, [esp + 20]
+	mov edx, [esp + 128]
+	xor ecx, edx
+	mov edx, ecx
 ; v50 = v28 ^ v50
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 128]
+	mov ecx, [esp + 48]
+	xor ecx, esi
+	mov esi, ecx
 ; v33 = v37 ^ v33
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 136]
+	mov ecx, [esp + 60]
+	mov edi, [esp + 140]
+	xor ecx, edi
+	mov edi, ecx
 ; v36 = v45 ^ v36
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 140]
+	mov ecx, [esp + 68]
+	mov ebx, [esp + 144]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v20 = v25 ^ v20
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 192]
-	xor eax, [esp + 144]
-	mov edi, eax
+	mov ecx, [esp + 32]
+	mov ebp, [esp + 148]
+	xor ecx, ebp
 ; v23 = v19 ^ v23
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 196]
-	xor eax, [esp + 148]
-	mov ebp, eax
+	mov [esp + 32], ecx
+	mov ecx, [esp + 88]
+	mov ebp, [esp + 152]
+	xor ecx, ebp
 ; v30 = v21 ^ v30
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 200]
-	xor eax, [esp + 152]
+	mov ebp, [esp + 156]
+	xor eax, ebp
 ; v36 = v36 ^ v32
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 172]
+	mov ebp, [esp + 176]
+	xor ebx, ebp
 ; v32 = v50 ^ v32
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 172]
-	mov [esp + 60], esi
+	xor esi, ebp
 ; v33 = v33 ^ v34
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 168]
+	mov ebp, [esp + 172]
+	xor edi, ebp
 ; v34 = v53 ^ v34
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 168]
+	mov [esp + 20], edi
+	xor edx, ebp
+	mov edi, edx
 ; v43 = v43 ^ v42
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 164]
-	mov [esp + 32], esi
+	mov edx, [esp + 8]
+	mov ebp, [esp + 168]
+	xor edx, ebp
 ; v42 = v51 ^ v42
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 48]
-	xor esi, [esp + 164]
-	mov [esp + 48], esi
+	mov [esp + 8], edx
+	mov edx, [esp + 80]
+	xor edx, ebp
 ; v32 = v32 ^ v39
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 60]
-	xor esi, [esp + 160]
-	mov [esp + 60], esi
+	mov ebp, [esp + 164]
+	xor esi, ebp
 ; v39 = v49 ^ v39
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 20]
-	xor esi, [esp + 160]
-	mov [esp + 68], esi
+	mov [esp + 48], esi
+	mov esi, [esp + 76]
+	xor esi, ebp
 ; v34 = v34 ^ v18
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 156]
+	mov ebp, [esp + 160]
+	xor edi, ebp
 ; v18 = v41 ^ v18
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 8]
-	xor esi, [esp + 156]
-	mov [esp + 72], esi
+	mov [esp + 60], edi
+	mov edi, [esp + 72]
+	xor edi, ebp
 ; v42 = v42 ^ v38
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 48]
-	xor esi, [esp + 176]
-	mov [esp + 48], esi
+	mov ebp, [esp + 180]
+	xor edx, ebp
 ; v38 = v59 ^ v38
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 132]
-	xor esi, [esp + 176]
-	mov [esp + 76], esi
+	mov [esp + 68], edx
+	mov edx, [esp + 136]
+	xor edx, ebp
+	mov ebp, edx
 ; v39 = v39 ^ v30
 %line 778+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 68]
 	xor esi, eax
-	mov [esp + 68], esi
 ; v30 = v26 ^ v30
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, [esp + 108]
-	xor esi, eax
+	mov edx, [esp + 112]
+	xor edx, eax
 ; v18 = v18 ^ v23
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, ebp
-	mov [esp + 72], eax
+	xor edi, ecx
 ; v23 = v54 ^ v23
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, ebp
-	mov [esp + 84], eax
+	mov eax, [esp + 108]
+	xor eax, ecx
 ; v38 = v38 ^ v20
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, edi
-	mov [esp + 76], eax
+	mov ecx, [esp + 32]
+	xor ebp, ecx
 ; v20 = v52 ^ v20
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, edi
-	mov [esp + 88], eax
+	mov [esp + 72], ebp
+	mov ebp, [esp + 104]
+	xor ebp, ecx
 ; v30 = v30 ^ v36
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	xor eax, ecx
-	mov [esp + 80], eax
+	xor edx, ebx
 ; v36 = v55 ^ v36
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, ecx
-	mov [esp + 96], eax
+	mov [esp + 76], edx
+	mov edx, [esp + 100]
+	xor edx, ebx
 ; v23 = v23 ^ v33
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, edx
-	mov [esp + 84], eax
+	mov ebx, [esp + 20]
+	xor eax, ebx
 ; v33 = v24 ^ v33
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, edx
-	mov [esp + 92], eax
+	mov ecx, [esp + 96]
+	xor ecx, ebx
 ; v24 = v33 ^ v18
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 72]
-	mov [esp + 100], eax
+	mov [esp + 92], ecx
+	xor ecx, edi
+	mov [esp + 32], edi
 ; v55 = v36 ^ v39
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 68]
-	mov ecx, eax
+	mov [esp + 88], edx
+	xor edx, esi
+	mov [esp + 20], esi
 ; v52 = v20 ^ v42
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 48]
-	mov edx, eax
+	mov [esp + 100], edx
+	mov [esp + 84], ebp
+	mov edx, [esp + 68]
+	xor ebp, edx
 ; v52 = v52 ^ v43
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 32]
+	mov esi, [esp + 8]
+	xor ebp, esi
 ; v54 = v23 ^ v34
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, ebx
-	mov [esp + 104], eax
+	mov [esp + 104], ebp
+	mov ebx, eax
+	mov [esp + 80], eax
+	mov eax, [esp + 60]
+	xor ebx, eax
 ; v26 = v30 ^ v32
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 60]
-	mov [esp + 108], eax
+	mov eax, [esp + 76]
+	mov edi, [esp + 48]
+	xor eax, edi
+	mov edi, eax
 ; v59 = v38 ^ v43
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 32]
-	mov esi, eax
+	mov eax, [esp + 72]
+	xor eax, esi
 ; v24 = v24 ^ v54
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, [esp + 104]
-	mov [esp + 100], eax
+	xor ecx, ebx
 ; v41 = v43 ^ v42
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 48]
-	mov [esp + 112], eax
+	mov [esp + 108], ebx
+	xor esi, edx
+	mov edx, esi
 ; v55 = v55 ^ v26
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 108]
+	mov ebx, [esp + 100]
+	xor ebx, edi
 ; v55 = v55 ^ v32
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 60]
+	mov esi, [esp + 48]
+	xor ebx, esi
 ; v49 = v18 ^ v34
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, ebx
-	mov [esp + 116], eax
+	mov [esp + 100], ebx
+	mov ebx, [esp + 32]
+	mov ebp, [esp + 60]
+	xor ebx, ebp
 ; v52 = v52 ^ v59
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, esi
+	mov ebp, [esp + 104]
+	xor ebp, eax
 ; v51 = v39 ^ v32
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 60]
-	mov [esp + 120], eax
+	mov [esp + 116], eax
+	mov [esp + 104], ebp
+	mov eax, [esp + 20]
+	xor eax, esi
 ; v24 = v24 ^ v49
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 100]
-	xor edi, [esp + 116]
+	xor ecx, ebx
 ; v53 = v32 ^ v26
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 108]
-	mov [esp + 124], eax
+	mov [esp + 124], ebx
+	xor esi, edi
+	mov [esp + 112], edi
 ; v41 = v41 ^ v52
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 112]
-	xor ebp, edx
+	mov ebx, ebp
+	xor edx, ebx
 ; v41 = v41 ^ v59
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, esi
+	mov edi, [esp + 116]
+	xor edx, edi
 ; v54 = v54 ^ v34
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, ebx
-	mov [esp + 104], eax
+	mov [esp + 120], edx
+	mov edx, [esp + 108]
+	mov ebp, [esp + 60]
+	xor edx, ebp
 ; v55 = v55 ^ v51
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 120]
+	mov ebp, [esp + 100]
+	xor ebp, eax
 ; v50 = v42 ^ v59
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, esi
 	mov [esp + 128], eax
+	mov [esp + 100], ebp
+	mov eax, [esp + 68]
+	xor eax, edi
 ; v24 = v24 ^ v54
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 104]
+	xor ecx, edx
 ; v59 = v59 ^ v52
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, edx
+	mov [esp + 108], edx
+	xor edi, ebx
 ; v53 = v53 ^ v55
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	xor eax, ecx
+	mov ebx, ebp
+	xor esi, ebx
 ; v53 = v53 ^ v51
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 120]
-	mov [esp + 124], eax
+	mov edx, [esp + 128]
+	xor esi, edx
 ; v49 = v49 ^ v34
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	xor eax, ebx
-	mov [esp + 116], eax
+	mov [esp + 132], esi
+	mov ebp, [esp + 124]
+	mov esi, [esp + 60]
+	xor ebp, esi
 ; v41 = v41 ^ v50
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 128]
-	mov [esp + 112], ebp
+	mov esi, [esp + 120]
+	xor esi, eax
 ; v26 = v26 ^ v51
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, [esp + 120]
-	mov [esp + 108], eax
+	mov [esp + 136], eax
+	mov eax, [esp + 112]
+	xor eax, edx
 ; v24 = v24 ^ v49
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 116]
-	mov [esp + 100], edi
+	xor ecx, ebp
 ; v51 = v51 ^ v55
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, ecx
-	mov [esp + 120], eax
+	mov [esp + 124], ebp
+	xor edx, ebx
 ; v59 = v59 ^ v41
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, ebp
+	xor edi, esi
 ; v59 = v59 ^ v50
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 128]
+	mov [esp + 120], esi
+	mov esi, [esp + 136]
+	xor edi, esi
 ; v54 = v54 ^ v34
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, ebx
-	mov [esp + 104], eax
+	mov [esp + 116], edi
+	mov edi, [esp + 108]
+	mov ebx, [esp + 60]
+	xor edi, ebx
 ; v53 = v53 ^ v26
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	xor eax, [esp + 108]
-	mov [esp + 124], eax
+	mov [esp + 108], edi
+	mov edi, [esp + 132]
+	xor edi, eax
 ; v52 = v52 ^ v50
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 128]
+	mov [esp + 112], eax
+	mov [esp + 132], edi
+	mov eax, [esp + 104]
+	xor eax, esi
 ; v21 = v24 & v33
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 92]
-	mov [esp + 132], eax
+	mov [esp + 104], eax
+	mov eax, ecx
+	mov ebx, [esp + 92]
+	and eax, ebx
 ; v19 = v24 & v36
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, [esp + 96]
+	mov [esp + 140], eax
+	mov edi, ecx
+	mov ebp, [esp + 88]
+	and edi, ebp
 ; v25 = v50 & v33
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 92]
+	mov eax, esi
+	and eax, ebx
 ; v25 = v19 ^ v25
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	xor edi, eax
-	mov [esp + 136], edi
 ; v19 = v24 & v20
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	and eax, [esp + 88]
+	mov [esp + 144], edi
+	mov [esp + 96], ecx
+	mov edi, [esp + 84]
+	and ecx, edi
 ; v45 = v50 & v36
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 128]
-	and edi, [esp + 96]
+	mov eax, esi
+	and eax, ebp
 ; v37 = v51 & v33
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 120]
-	and ebp, [esp + 92]
+	mov ebp, edx
+	and ebp, ebx
 ; v45 = v19 ^ v45
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
+	xor ecx, eax
 ; v37 = v45 ^ v37
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 140], eax
+	xor ecx, ebp
 ; v45 = v50 & v20
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 128]
-	and eax, [esp + 88]
+	mov [esp + 148], ecx
+	and esi, edi
 ; v19 = v51 & v36
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 120]
-	and edi, [esp + 96]
+	mov eax, edx
+	mov ecx, [esp + 88]
+	and eax, ecx
 ; v19 = v45 ^ v19
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 8], eax
+	xor esi, eax
 ; v45 = v51 & v20
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 88]
-	mov [esp + 20], eax
+	mov [esp + 152], esi
+	mov [esp + 128], edx
+	and edx, edi
 ; v28 = v49 & v23
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	and eax, [esp + 84]
-	mov [esp + 144], eax
+	mov [esp + 156], edx
+	mov edx, [esp + 124]
+	mov eax, edx
+	mov esi, [esp + 80]
+	and eax, esi
 ; v31 = v49 & v30
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	and eax, [esp + 80]
+	mov [esp + 160], eax
+	mov ecx, edx
+	mov ebx, [esp + 76]
+	and ecx, ebx
 ; v29 = v59 & v23
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, esi
-	and edi, [esp + 84]
+	mov edi, [esp + 116]
+	mov eax, edi
+	and eax, esi
 ; v29 = v31 ^ v29
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 148], eax
+	xor ecx, eax
 ; v31 = v49 & v38
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	and eax, [esp + 76]
+	mov [esp + 164], ecx
+	mov ecx, [esp + 72]
+	and edx, ecx
 ; v22 = v59 & v30
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, esi
-	and edi, [esp + 80]
+	mov eax, edi
+	and eax, ebx
 ; v27 = v55 & v23
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 84]
+	mov ebx, [esp + 100]
+	mov ebp, ebx
+	and ebp, esi
 ; v22 = v31 ^ v22
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
+	xor edx, eax
 ; v27 = v22 ^ v27
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 152], eax
+	xor edx, ebp
 ; v22 = v59 & v38
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 76]
+	mov [esp + 168], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v31 = v55 & v30
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, ecx
-	and edi, [esp + 80]
+	mov eax, ebx
+	mov edx, [esp + 76]
+	and eax, edx
 ; v31 = v22 ^ v31
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 156], eax
+	xor ebp, eax
 ; v22 = v55 & v38
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 76]
-	mov [esp + 160], eax
+	mov [esp + 172], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v47 = v24 ^ v49
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 100]
-	xor ebp, [esp + 116]
+	mov [esp + 176], eax
+	mov eax, [esp + 96]
+	mov ebp, [esp + 124]
+	xor eax, ebp
 ; v35 = v50 ^ v59
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 128]
-	xor edi, esi
+	mov [esp + 180], eax
+	mov eax, [esp + 136]
+	xor eax, edi
+	mov edi, eax
 ; v48 = v51 ^ v55
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, ecx
-	mov [esp + 164], eax
+	mov eax, [esp + 128]
+	xor eax, ebx
 ; v46 = v33 ^ v23
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 184], eax
 	mov eax, [esp + 92]
-	xor eax, [esp + 84]
-	mov [esp + 168], eax
+	xor eax, esi
+	mov ebx, eax
 ; v5 = v36 ^ v30
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 80]
-	mov [esp + 172], eax
+	mov esi, [esp + 88]
+	xor esi, edx
 ; v57 = v20 ^ v38
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 76]
-	mov [esp + 176], eax
+	mov eax, [esp + 84]
+	xor eax, ecx
+	mov ecx, eax
 ; v40 = v47 & v46
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 168]
-	mov [esp + 180], eax
+	mov edx, [esp + 180]
+	mov eax, edx
+	and eax, ebx
 ; v17 = v47 & v5
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 172]
-	mov [esp + 184], eax
+	mov [esp + 188], eax
+	mov ebp, edx
+	and ebp, esi
 ; v8 = v35 & v46
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 168]
-	mov [esp + 188], eax
+	and eax, ebx
 ; v8 = v17 ^ v8
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 184]
-	xor eax, [esp + 188]
-	mov [esp + 184], eax
+	xor ebp, eax
 ; v47 = v47 & v57
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ebp, [esp + 176]
+	mov [esp + 192], ebp
+	and edx, ecx
 ; v17 = v35 & v5
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, edi
-	and eax, [esp + 172]
-	mov [esp + 188], eax
+	and eax, esi
+	mov [esp + 180], esi
 ; v46 = v48 & v46
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 164]
-	and eax, [esp + 168]
-	mov [esp + 168], eax
+	mov esi, [esp + 184]
+	mov ebp, esi
+	and ebp, ebx
 ; v17 = v47 ^ v17
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 188]
+	xor edx, eax
 ; v46 = v17 ^ v46
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 168]
+	xor edx, ebp
+	mov ebx, edx
 ; v35 = v35 & v57
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, [esp + 176]
+	and edi, ecx
 ; v5 = v48 & v5
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 164]
-	and eax, [esp + 172]
+	mov edx, esi
+	mov eax, [esp + 180]
+	and edx, eax
 ; v5 = v35 ^ v5
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v57 = v48 & v57
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 164]
-	and eax, [esp + 176]
-	mov [esp + 168], eax
+	and esi, ecx
 ; v40 = v40 ^ v21
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 180]
-	xor eax, [esp + 132]
+	mov ecx, [esp + 188]
+	mov eax, [esp + 140]
+	xor ecx, eax
 ; v40 = v40 ^ v28
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 144]
-	mov [esp + 180], eax
+	mov eax, [esp + 160]
+	xor ecx, eax
 ; v8 = v8 ^ v25
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 184]
-	xor eax, [esp + 136]
+	mov edi, [esp + 192]
+	mov eax, [esp + 144]
+	xor edi, eax
 ; v8 = v8 ^ v29
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 148]
-	mov [esp + 184], eax
+	mov eax, [esp + 164]
+	xor edi, eax
 ; v46 = v46 ^ v37
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	xor eax, [esp + 140]
+	mov eax, [esp + 148]
+	xor ebx, eax
 ; v46 = v46 ^ v27
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 152]
-	mov [esp + 164], eax
+	mov eax, [esp + 168]
+	xor ebx, eax
 ; v5 = v5 ^ v19
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	xor ebp, [esp + 8]
+	mov [esp + 180], ebx
+	mov ebx, [esp + 152]
+	xor edx, ebx
 ; v5 = v5 ^ v31
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 156]
+	mov eax, [esp + 172]
+	xor edx, eax
 ; v57 = v57 ^ v45
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 168]
-	xor edi, [esp + 20]
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v57 = v57 ^ v22
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 160]
+	mov ebp, [esp + 176]
+	xor esi, ebp
 ; v19 = v40 ^ v19
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 180]
-	xor eax, [esp + 8]
-	mov [esp + 168], eax
+	xor ecx, ebx
 ; v45 = v8 ^ v45
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 184]
-	xor eax, [esp + 20]
-	mov [esp + 172], eax
+	mov [esp + 152], ecx
+	xor edi, eax
 ; v28 = v5 ^ v28
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 144]
-	mov [esp + 144], ebp
+	mov [esp + 156], edi
+	mov eax, edx
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v29 = v57 ^ v29
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 148]
-	mov [esp + 148], edi
+	mov [esp + 160], eax
+	mov eax, [esp + 164]
+	xor esi, eax
 ; v57 = v54 & v18
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	and eax, [esp + 72]
-	mov [esp + 176], eax
+	mov [esp + 164], esi
+	mov edx, [esp + 108]
+	mov eax, edx
+	mov esi, [esp + 32]
+	and eax, esi
 ; v5 = v54 & v39
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	and eax, [esp + 68]
+	mov [esp + 184], eax
+	mov ecx, edx
+	mov ebx, [esp + 20]
+	and ecx, ebx
 ; v8 = v41 & v18
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 112]
-	and edi, [esp + 72]
+	mov edi, [esp + 120]
+	mov eax, edi
+	and eax, esi
 ; v8 = v5 ^ v8
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 180], eax
+	xor ecx, eax
 ; v5 = v54 & v42
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	and eax, [esp + 48]
+	mov [esp + 188], ecx
+	mov ecx, [esp + 68]
+	and edx, ecx
 ; v40 = v41 & v39
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 112]
-	and edi, [esp + 68]
+	mov ebp, edi
+	and ebp, ebx
 ; v48 = v53 & v18
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 124]
-	and ebp, [esp + 72]
+	mov ebx, [esp + 132]
+	mov eax, ebx
+	and eax, esi
 ; v40 = v5 ^ v40
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
+	xor edx, ebp
 ; v48 = v40 ^ v48
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 184], eax
+	xor edx, eax
 ; v40 = v41 & v42
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 48]
+	mov [esp + 192], edx
+	and edi, ecx
 ; v5 = v53 & v39
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 124]
-	and edi, [esp + 68]
+	mov eax, ebx
+	mov edx, [esp + 20]
+	and eax, edx
 ; v5 = v40 ^ v5
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 188], eax
+	xor edi, eax
 ; v40 = v53 & v42
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	and eax, [esp + 48]
-	mov [esp + 192], eax
+	mov [esp + 196], edi
+	and ebx, ecx
 ; v35 = v34 & v34
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, ebx
-	mov [esp + 196], eax
+	mov [esp + 200], ebx
+	mov edx, [esp + 60]
+	mov eax, edx
+	and eax, edx
 ; v17 = v34 & v32
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 60]
+	mov [esp + 204], eax
+	mov ecx, edx
+	mov ebx, [esp + 48]
+	and ecx, ebx
 ; v47 = v52 & v34
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, edx
-	and edi, ebx
+	mov esi, [esp + 104]
+	mov eax, esi
+	and eax, edx
 ; v47 = v17 ^ v47
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 200], eax
+	xor ecx, eax
 ; v17 = v34 & v43
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 32]
+	mov [esp + 208], ecx
+	mov eax, edx
+	mov edi, [esp + 8]
+	and eax, edi
 ; v15 = v52 & v32
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, edx
-	and edi, [esp + 60]
+	mov ecx, esi
+	and ecx, ebx
 ; v44 = v26 & v34
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 108]
-	and ebp, ebx
+	mov ebp, [esp + 112]
+	mov ebx, ebp
+	and ebx, edx
 ; v15 = v17 ^ v15
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
+	xor eax, ecx
 ; v44 = v15 ^ v44
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 204], eax
+	xor eax, ebx
 ; v15 = v52 & v43
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 32]
+	mov [esp + 212], eax
+	mov ecx, esi
+	and ecx, edi
 ; v17 = v26 & v32
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 108]
-	and edi, [esp + 60]
+	mov eax, ebp
+	mov ebx, [esp + 48]
+	and eax, ebx
 ; v17 = v15 ^ v17
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 208], eax
+	xor ecx, eax
 ; v15 = v26 & v43
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	and eax, [esp + 32]
-	mov [esp + 212], eax
+	mov [esp + 216], ecx
+	mov eax, ebp
+	and eax, edi
 ; v58 = v54 ^ v34
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 104]
-	xor ebp, ebx
+	mov [esp + 220], eax
+	mov eax, [esp + 108]
+	xor eax, edx
 ; v62 = v41 ^ v52
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 112]
-	xor edi, edx
+	mov [esp + 224], eax
+	mov eax, [esp + 120]
+	xor eax, esi
+	mov ecx, eax
 ; v60 = v53 ^ v26
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 124]
-	xor eax, [esp + 108]
-	mov [esp + 216], eax
+	mov eax, [esp + 132]
+	xor eax, ebp
 ; v56 = v18 ^ v34
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, ebx
-	mov [esp + 220], eax
+	mov [esp + 228], eax
+	mov eax, [esp + 32]
+	xor eax, edx
+	mov esi, eax
 ; v12 = v39 ^ v32
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 60]
-	mov [esp + 224], eax
+	mov edx, [esp + 20]
+	xor edx, ebx
 ; v61 = v42 ^ v43
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 32]
-	mov [esp + 228], eax
+	mov eax, [esp + 68]
+	xor eax, edi
+	mov edi, eax
 ; v2 = v58 & v56
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 220]
-	mov [esp + 232], eax
+	mov ebx, [esp + 224]
+	mov eax, ebx
+	and eax, esi
 ; v63 = v58 & v12
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 224]
-	mov [esp + 8], eax
+	mov [esp + 232], eax
+	mov ebp, ebx
+	and ebp, edx
 ; v64 = v62 & v56
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 220]
-	mov [esp + 20], eax
+	mov eax, ecx
+	and eax, esi
 ; v64 = v63 ^ v64
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 20]
-	mov [esp + 8], eax
+	xor ebp, eax
 ; v58 = v58 & v61
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ebp, [esp + 228]
+	mov [esp + 236], ebp
+	and ebx, edi
 ; v63 = v62 & v12
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 224]
-	mov [esp + 20], eax
+	mov eax, ecx
+	and eax, edx
+	mov [esp + 224], edx
 ; v56 = v60 & v56
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 216]
-	and eax, [esp + 220]
-	mov [esp + 220], eax
+	mov edx, [esp + 228]
+	mov ebp, edx
+	and ebp, esi
 ; v63 = v58 ^ v63
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 20]
+	xor ebx, eax
 ; v56 = v63 ^ v56
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 220]
+	xor ebx, ebp
 ; v62 = v62 & v61
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, [esp + 228]
+	and ecx, edi
 ; v12 = v60 & v12
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 216]
-	and eax, [esp + 224]
+	mov esi, edx
+	mov eax, [esp + 224]
+	and esi, eax
 ; v12 = v62 ^ v12
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, eax
+	mov eax, ecx
+	xor eax, esi
+	mov ecx, eax
 ; v61 = v60 & v61
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 216]
-	and eax, [esp + 228]
-	mov [esp + 216], eax
+	and edx, edi
 ; v2 = v2 ^ v57
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 232]
-	xor eax, [esp + 176]
+	mov esi, [esp + 232]
+	mov eax, [esp + 184]
+	xor esi, eax
 ; v2 = v2 ^ v35
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 196]
-	mov [esp + 232], eax
+	mov eax, [esp + 204]
+	xor esi, eax
 ; v64 = v64 ^ v8
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 180]
+	mov edi, [esp + 236]
+	mov eax, [esp + 188]
+	xor edi, eax
 ; v64 = v64 ^ v47
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 200]
-	mov [esp + 8], eax
+	mov eax, [esp + 208]
+	xor edi, eax
 ; v56 = v56 ^ v48
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebp
-	xor eax, [esp + 184]
+	mov eax, [esp + 192]
+	xor ebx, eax
 ; v56 = v56 ^ v44
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 204]
-	mov [esp + 20], eax
+	mov eax, [esp + 212]
+	xor ebx, eax
 ; v12 = v12 ^ v5
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	xor ebp, [esp + 188]
+	mov [esp + 224], ebx
+	mov ebx, [esp + 196]
+	xor ecx, ebx
 ; v12 = v12 ^ v17
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 208]
+	mov eax, [esp + 216]
+	xor ecx, eax
 ; v61 = v61 ^ v40
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 216]
-	xor edi, [esp + 192]
+	mov eax, [esp + 200]
+	xor edx, eax
 ; v61 = v61 ^ v15
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 212]
+	mov ebp, [esp + 220]
+	xor edx, ebp
 ; v5 = v2 ^ v5
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 232]
-	xor eax, [esp + 188]
-	mov [esp + 188], eax
+	xor esi, ebx
 ; v40 = v64 ^ v40
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 192]
-	mov [esp + 8], eax
+	mov [esp + 196], esi
+	xor edi, eax
 ; v35 = v12 ^ v35
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 196]
-	mov [esp + 192], ebp
+	mov [esp + 200], edi
+	mov eax, ecx
+	mov ecx, [esp + 204]
+	xor eax, ecx
 ; v47 = v61 ^ v47
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 200]
-	mov [esp + 196], edi
+	mov [esp + 204], eax
+	mov eax, [esp + 208]
+	xor edx, eax
 ; v54 = v24 ^ v54
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, [esp + 104]
-	mov edi, eax
+	mov [esp + 208], edx
+	mov ecx, [esp + 96]
+	mov eax, [esp + 108]
+	xor ecx, eax
 ; v41 = v50 ^ v41
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 128]
-	xor eax, [esp + 112]
-	mov [esp + 100], eax
+	mov eax, [esp + 136]
+	mov edx, [esp + 120]
+	xor eax, edx
+	mov edx, eax
 ; v53 = v51 ^ v53
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 124]
-	mov [esp + 104], eax
+	mov eax, [esp + 128]
+	mov esi, [esp + 132]
+	xor eax, esi
 ; v49 = v49 ^ v34
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	xor eax, ebx
-	mov [esp + 116], eax
+	mov [esp + 96], eax
+	mov eax, [esp + 124]
+	mov esi, [esp + 60]
+	xor eax, esi
 ; v52 = v59 ^ v52
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, edx
+	mov [esp + 124], eax
+	mov eax, [esp + 116]
+	mov edi, [esp + 104]
+	xor eax, edi
 ; v26 = v55 ^ v26
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 108]
+	mov [esp + 60], eax
+	mov eax, [esp + 100]
+	mov edi, [esp + 112]
+	xor eax, edi
 ; v18 = v33 ^ v18
 %line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 100], eax
 	mov eax, [esp + 92]
-	xor eax, [esp + 72]
-	mov [esp + 72], eax
+	mov edi, [esp + 32]
+	xor eax, edi
+	mov edi, eax
 ; v39 = v36 ^ v39
 %line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, [esp + 68]
-	mov [esp + 68], eax
+	mov eax, [esp + 88]
+	mov ebx, [esp + 20]
+	xor eax, ebx
+	mov ebx, eax
 ; v42 = v20 ^ v42
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 48]
-	mov [esp + 48], eax
+	mov eax, [esp + 84]
+	mov ebp, [esp + 68]
+	xor eax, ebp
+	mov ebp, eax
 ; v34 = v23 ^ v34
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, ebx
-	mov edx, eax
+	mov eax, [esp + 80]
+	xor eax, esi
 ; v32 = v30 ^ v32
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 60]
-	mov ebx, eax
+	mov [esp + 80], eax
+	mov eax, [esp + 76]
+	mov esi, [esp + 48]
+	xor eax, esi
 ; v43 = v38 ^ v43
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 32]
-	mov [esp + 32], eax
+	mov [esp + 76], eax
+	mov eax, [esp + 72]
+	mov esi, [esp + 8]
+	xor eax, esi
 ; v38 = v54 & v18
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 72]
-	mov [esp + 60], eax
+	mov [esp + 72], eax
+	mov eax, ecx
+	and eax, edi
 ; v30 = v54 & v39
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 68]
+	mov [esp + 84], eax
+	mov esi, ecx
+	and esi, ebx
 ; v23 = v41 & v18
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 100]
-	and ebp, [esp + 72]
+	mov eax, edx
+	and eax, edi
 ; v23 = v30 ^ v23
 %line 956+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 76], eax
+	xor esi, eax
 ; v30 = v54 & v42
 %line 957+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, [esp + 48]
+	mov [esp + 88], esi
+	mov esi, ecx
+	mov [esp + 8], ecx
+	and esi, ebp
 ; v20 = v41 & v39
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	and eax, [esp + 68]
-	mov [esp + 80], eax
+	mov ecx, edx
+	and ecx, ebx
+	mov [esp + 48], ebx
 ; v36 = v53 & v18
 %line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	and eax, [esp + 72]
+	mov ebx, [esp + 96]
+	mov eax, ebx
+	and eax, edi
+	mov [esp + 32], edi
 ; v20 = v30 ^ v20
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 80]
+	xor esi, ecx
 ; v36 = v20 ^ v36
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 80], ebp
+	xor esi, eax
 ; v20 = v41 & v42
 %line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	and eax, [esp + 48]
+	mov [esp + 92], esi
+	mov [esp + 20], edx
+	and edx, ebp
 ; v30 = v53 & v39
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 104]
-	and ebp, [esp + 68]
+	mov eax, ebx
+	mov ecx, [esp + 48]
+	and eax, ecx
 ; v30 = v20 ^ v30
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 84], eax
+	xor edx, eax
 ; v20 = v53 & v42
 %line 965+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	and eax, [esp + 48]
-	mov [esp + 88], eax
+	mov [esp + 104], edx
+	and ebx, ebp
+	mov [esp + 68], ebp
 ; v33 = v49 & v34
 %line 966+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
+	mov [esp + 108], ebx
+	mov ebx, [esp + 124]
+	mov eax, ebx
+	mov edx, [esp + 80]
 	and eax, edx
-	mov [esp + 92], eax
 ; v55 = v49 & v32
 %line 967+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 116]
-	and eax, ebx
+	mov [esp + 80], eax
+	mov esi, ebx
+	mov edi, [esp + 76]
+	and esi, edi
 ; v59 = v52 & v34
 %line 968+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, edx
-; v59 = v55 ^ v59
-%line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 96], eax
-; v55 = v49 & v43
-%line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 116]
-	and ebp, [esp + 32]
-; v51 = v52 & v32
-%line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 108], eax
-; v50 = v26 & v34
-%line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov ecx, [esp + 60]
 	mov eax, ecx
 	and eax, edx
+; v59 = v55 ^ v59
+%line 969+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	xor esi, eax
+; v55 = v49 & v43
+%line 970+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 60], esi
+	mov esi, [esp + 72]
+	and ebx, esi
+; v51 = v52 & v32
+%line 971+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov eax, ecx
+	and eax, edi
+; v50 = v26 & v34
+%line 972+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov edi, [esp + 100]
+	mov ebp, edi
+	and ebp, edx
 ; v51 = v55 ^ v51
 %line 973+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 108]
+	xor ebx, eax
 ; v50 = v51 ^ v50
 %line 974+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 108], ebp
+	xor ebx, ebp
 ; v51 = v52 & v43
 %line 975+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 32]
+	mov [esp + 72], ebx
+	mov ebp, ecx
+	and ebp, esi
 ; v55 = v26 & v32
 %line 976+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, ebx
+	mov eax, edi
+	mov ebx, [esp + 76]
+	and eax, ebx
 ; v55 = v51 ^ v55
 %line 977+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 112], eax
+	xor ebp, eax
 ; v51 = v26 & v43
 %line 978+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 32]
-	mov [esp + 120], eax
+	mov [esp + 76], ebp
+	mov eax, edi
+	and eax, esi
 ; v49 = v54 ^ v49
 %line 979+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 116]
+	mov [esp + 100], eax
+	mov eax, [esp + 8]
+	mov ebp, [esp + 124]
+	xor eax, ebp
+	mov ebp, eax
 ; v52 = v41 ^ v52
 %line 980+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, esi
-	mov esi, eax
+	mov eax, [esp + 20]
+	xor eax, ecx
+	mov ecx, eax
 ; v26 = v53 ^ v26
 %line 981+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, ecx
-	mov [esp + 100], eax
+	mov eax, [esp + 96]
+	xor eax, edi
 ; v34 = v18 ^ v34
 %line 982+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
+	mov [esp + 8], eax
+	mov eax, [esp + 32]
 	xor eax, edx
-	mov ecx, eax
+	mov edx, eax
 ; v32 = v39 ^ v32
 %line 983+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, ebx
-	mov [esp + 68], eax
+	mov edi, [esp + 48]
+	xor edi, ebx
 ; v43 = v42 ^ v43
 %line 984+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 32]
-	mov edx, eax
+	mov eax, [esp + 68]
+	xor eax, esi
+	mov esi, eax
 ; v42 = v49 & v34
 %line 985+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, ecx
-	mov ebx, eax
+	mov eax, ebp
+	and eax, edx
 ; v39 = v49 & v32
 %line 986+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 68]
 	mov [esp + 32], eax
+	mov ebx, ebp
+	and ebx, edi
 ; v18 = v52 & v34
 %line 987+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, ecx
-	mov [esp + 48], eax
+	mov eax, ecx
+	and eax, edx
 ; v18 = v39 ^ v18
 %line 988+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 48]
+	xor ebx, eax
 ; v49 = v49 & v43
 %line 989+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, edx
+	mov [esp + 48], ebx
+	and ebp, esi
 ; v39 = v52 & v32
 %line 990+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 68]
-	mov [esp + 32], ebp
+	mov eax, ecx
+	and eax, edi
+	mov [esp + 20], edi
+	mov ebx, eax
 ; v34 = v26 & v34
 %line 991+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 100]
-	and ebp, ecx
+	mov eax, [esp + 8]
+	mov edi, eax
+	and edi, edx
 ; v39 = v49 ^ v39
 %line 992+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 32]
+	xor ebp, ebx
 ; v34 = v39 ^ v34
 %line 993+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, ebp
+	xor ebp, edi
 ; v52 = v52 & v43
 %line 994+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and esi, edx
+	and ecx, esi
 ; v32 = v26 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 100]
-	and ecx, [esp + 68]
+	mov edx, eax
+	mov edi, [esp + 20]
+	and edx, edi
 ; v32 = v52 ^ v32
 %line 996+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, ecx
+	xor ecx, edx
+	mov edx, ecx
 ; v43 = v26 & v43
 %line 997+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 100]
-	and ecx, edx
+	and eax, esi
+	mov esi, eax
 ; v42 = v42 ^ v38
 %line 998+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 60]
+	mov edi, [esp + 32]
+	mov eax, [esp + 84]
+	xor edi, eax
 ; v42 = v42 ^ v33
 %line 999+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 92]
+	mov eax, [esp + 80]
+	xor edi, eax
 ; v18 = v18 ^ v23
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 76]
+	mov ebx, [esp + 48]
+	mov eax, [esp + 88]
+	xor ebx, eax
 ; v18 = v18 ^ v59
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 96]
+	mov eax, [esp + 60]
+	xor ebx, eax
 ; v34 = v34 ^ v36
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 80]
+	mov eax, [esp + 92]
+	xor ebp, eax
 ; v34 = v34 ^ v50
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 108]
+	mov eax, [esp + 72]
+	xor ebp, eax
 ; v32 = v32 ^ v30
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 84]
+	mov [esp + 8], ebp
+	mov ebp, [esp + 104]
+	xor edx, ebp
 ; v32 = v32 ^ v55
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 112]
+	mov eax, [esp + 76]
+	xor edx, eax
 ; v43 = v43 ^ v20
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 88]
+	mov ecx, [esp + 108]
+	xor esi, ecx
 ; v43 = v43 ^ v51
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 120]
+	mov eax, [esp + 100]
+	xor esi, eax
 ; v30 = v42 ^ v30
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 84]
+	xor edi, ebp
 ; v20 = v18 ^ v20
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, eax
-	xor edx, [esp + 88]
+	xor ebx, ecx
 ; v33 = v32 ^ v33
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 92]
+	mov ecx, [esp + 80]
+	xor edx, ecx
+	mov ecx, edx
 ; v59 = v43 ^ v59
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 96]
+	mov edx, [esp + 60]
+	xor esi, edx
 ; v38 = v38 ^ v21
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 132]
+	mov ebp, [esp + 84]
+	mov edx, [esp + 140]
+	xor ebp, edx
 ; v38 = v38 ^ v57
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 176]
-	mov [esp + 60], eax
+	mov edx, [esp + 184]
+	xor ebp, edx
 ; v23 = v23 ^ v25
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 136]
+	mov [esp + 84], ebp
+	mov ebp, [esp + 88]
+	mov edx, [esp + 144]
+	xor ebp, edx
 ; v23 = v23 ^ v8
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 180]
-	mov [esp + 76], eax
+	mov edx, [esp + 188]
+	xor ebp, edx
 ; v36 = v36 ^ v37
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 140]
+	mov [esp + 88], ebp
+	mov edx, [esp + 92]
+	mov ebp, [esp + 148]
+	xor edx, ebp
 ; v36 = v36 ^ v48
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 184]
-	mov [esp + 80], eax
+	mov ebp, [esp + 192]
+	xor edx, ebp
 ; v30 = v30 ^ v19
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 168]
+	mov ebp, [esp + 152]
+	xor edi, ebp
 ; v30 = v30 ^ v5
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 188]
+	mov ebp, [esp + 196]
+	xor edi, ebp
 ; v20 = v20 ^ v45
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 172]
+	mov [esp + 20], edi
+	mov edi, [esp + 156]
+	xor ebx, edi
 ; v20 = v20 ^ v40
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 8]
+	mov edi, [esp + 200]
+	xor ebx, edi
 ; v34 = v34 ^ v46
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 164]
+	mov [esp + 32], ebx
+	mov edi, [esp + 8]
+	mov ebx, [esp + 180]
+	xor edi, ebx
 ; v34 = v34 ^ v56
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 20]
+	mov ebx, [esp + 224]
+	xor edi, ebx
 ; v33 = v33 ^ v28
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 144]
+	mov [esp + 8], edi
+	mov edi, [esp + 160]
+	xor ecx, edi
 ; v33 = v33 ^ v35
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 192]
+	mov ebx, [esp + 204]
+	xor ecx, ebx
 ; v59 = v59 ^ v29
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 148]
+	mov [esp + 48], ecx
+	mov ebx, [esp + 164]
+	xor esi, ebx
 ; v59 = v59 ^ v47
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 196]
+	mov ecx, [esp + 208]
+	xor esi, ecx
 ; v50 = v50 ^ v27
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, [esp + 152]
+	mov [esp + 60], esi
+	mov ecx, [esp + 72]
+	mov ebp, [esp + 168]
+	xor ecx, ebp
 ; v50 = v50 ^ v44
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 204]
-	mov [esp + 108], eax
+	mov esi, [esp + 212]
+	xor ecx, esi
 ; v55 = v55 ^ v31
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 156]
+	mov [esp + 72], ecx
+	mov esi, [esp + 76]
+	mov ecx, [esp + 172]
+	xor esi, ecx
 ; v55 = v55 ^ v17
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 208]
-	mov [esp + 112], eax
+	mov ecx, [esp + 216]
+	xor esi, ecx
 ; v51 = v51 ^ v22
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 160]
+	mov [esp + 76], esi
+	mov esi, [esp + 176]
+	xor eax, esi
 ; v51 = v51 ^ v15
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 212]
-	mov [esp + 120], eax
+	mov ecx, [esp + 220]
+	xor eax, ecx
 ; v28 = v38 ^ v28
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 144]
-	mov [esp + 32], eax
+	mov ecx, [esp + 84]
+	xor ecx, edi
 ; v29 = v23 ^ v29
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 148]
-	mov [esp + 48], eax
+	mov [esp + 68], ecx
+	mov ecx, [esp + 88]
+	xor ecx, ebx
 ; v27 = v36 ^ v27
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 152]
-	mov [esp + 60], eax
+	mov [esp + 80], ecx
+	xor edx, ebp
 ; v31 = v30 ^ v31
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 156]
-	mov [esp + 68], ebx
+	mov [esp + 84], edx
+	mov ecx, [esp + 20]
+	mov edx, [esp + 172]
+	xor ecx, edx
+	mov edx, ecx
 ; v22 = v20 ^ v22
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 160]
-	mov ebx, edx
+	mov ecx, [esp + 32]
+	xor ecx, esi
+	mov esi, ecx
 ; v57 = v33 ^ v57
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 176]
+	mov ecx, [esp + 48]
+	mov edi, [esp + 184]
+	xor ecx, edi
+	mov edi, ecx
 ; v8 = v59 ^ v8
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 180]
+	mov ecx, [esp + 60]
+	mov ebx, [esp + 188]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v48 = v50 ^ v48
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 108]
-	xor edx, [esp + 184]
+	mov ecx, [esp + 72]
+	mov ebp, [esp + 192]
+	xor ecx, ebp
 ; v5 = v55 ^ v5
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 112]
-	xor ebp, [esp + 188]
+	mov [esp + 32], ecx
+	mov ecx, [esp + 76]
+	mov ebp, [esp + 196]
+	xor ecx, ebp
 ; v40 = v51 ^ v40
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 8]
+	mov ebp, [esp + 200]
+	xor eax, ebp
 ; v8 = v8 ^ v15
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 212]
+	mov ebp, [esp + 220]
+	xor ebx, ebp
 ; v15 = v22 ^ v15
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 212]
-	mov [esp + 8], ebx
+	xor esi, ebp
 ; v57 = v57 ^ v17
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 208]
+	mov ebp, [esp + 216]
+	xor edi, ebp
 ; v17 = v31 ^ v17
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 68]
-	xor ebx, [esp + 208]
-	mov [esp + 68], ebx
+	mov [esp + 20], edi
+	xor edx, ebp
+	mov edi, edx
 ; v34 = v34 ^ v44
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 204]
+	mov edx, [esp + 8]
+	mov ebp, [esp + 212]
+	xor edx, ebp
 ; v44 = v27 ^ v44
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 60]
-	xor ebx, [esp + 204]
-	mov [esp + 60], ebx
+	mov [esp + 8], edx
+	mov edx, [esp + 84]
+	xor edx, ebp
 ; v15 = v15 ^ v47
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 8]
-	xor ebx, [esp + 196]
-	mov [esp + 8], ebx
+	mov ebp, [esp + 208]
+	xor esi, ebp
 ; v47 = v29 ^ v47
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 48]
-	xor ebx, [esp + 196]
-	mov [esp + 48], ebx
+	mov [esp + 48], esi
+	mov esi, [esp + 80]
+	xor esi, ebp
 ; v17 = v17 ^ v35
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 68]
-	xor ebx, [esp + 192]
-	mov [esp + 68], ebx
+	mov ebp, [esp + 204]
+	xor edi, ebp
 ; v35 = v28 ^ v35
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 32]
-	xor ebx, [esp + 192]
-	mov [esp + 32], ebx
+	mov [esp + 60], edi
+	mov edi, [esp + 68]
+	xor edi, ebp
 ; v44 = v44 ^ v56
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 60]
-	xor ebx, [esp + 20]
-	mov [esp + 60], ebx
+	mov ebp, [esp + 224]
+	xor edx, ebp
 ; v56 = v46 ^ v56
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 164]
-	xor ebx, [esp + 20]
-	mov [esp + 20], ebx
+	mov [esp + 68], edx
+	mov edx, [esp + 180]
+	xor edx, ebp
+	mov ebp, edx
 ; v47 = v47 ^ v40
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 48]
-	xor ebx, eax
-	mov [esp + 48], ebx
+	xor esi, eax
 ; v40 = v45 ^ v40
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 172]
-	xor ebx, eax
+	mov edx, [esp + 156]
+	xor edx, eax
 ; v35 = v35 ^ v5
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, ebp
-	mov [esp + 32], eax
+	xor edi, ecx
 ; v5 = v19 ^ v5
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 168]
-	xor eax, ebp
-	mov [esp + 76], eax
+	mov eax, [esp + 152]
+	xor eax, ecx
 ; v56 = v56 ^ v48
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, edx
-	mov [esp + 20], eax
+	mov ecx, [esp + 32]
+	xor ebp, ecx
 ; v48 = v37 ^ v48
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 140]
-	xor eax, edx
-	mov [esp + 80], eax
+	mov [esp + 72], ebp
+	mov ebp, [esp + 148]
+	xor ebp, ecx
 ; v40 = v40 ^ v8
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	xor eax, ecx
-	mov [esp + 72], eax
+	xor edx, ebx
 ; v8 = v25 ^ v8
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 136]
-	xor eax, ecx
-	mov [esp + 84], eax
+	mov [esp + 76], edx
+	mov ecx, [esp + 144]
+	xor ecx, ebx
+	mov edx, ecx
 ; v5 = v5 ^ v57
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 76]
-	xor ecx, esi
+	mov ebx, [esp + 20]
+	xor eax, ebx
 ; v57 = v21 ^ v57
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	xor eax, esi
+	mov ecx, [esp + 140]
+	xor ecx, ebx
 ; v57 = v57 ^ v35
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, eax
-	xor edx, [esp + 32]
-	mov [esp + 88], edx
+	xor ecx, edi
 ; v8 = v8 ^ v47
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 48]
-	mov [esp + 84], eax
+	mov [esp + 32], edi
+	xor edx, esi
 ; v48 = v48 ^ v44
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 60]
+	mov [esp + 20], esi
+	mov esi, [esp + 68]
+	xor ebp, esi
 ; v48 = v48 ^ v34
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edi
-	mov [esp + 80], eax
+	mov esi, [esp + 8]
+	xor ebp, esi
 ; v5 = v5 ^ v17
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 68]
-	mov [esp + 76], ecx
+	mov [esp + 84], ebp
+	mov edi, [esp + 60]
+	xor eax, edi
 ; v40 = v40 ^ v15
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 8]
-	mov [esp + 72], eax
+	mov [esp + 80], eax
+	mov eax, [esp + 76]
+	mov edi, [esp + 48]
+	xor eax, edi
 ; v56 = v56 ^ v34
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, edi
-	mov [esp + 20], eax
+	mov [esp + 76], eax
+	mov eax, [esp + 72]
+	xor eax, esi
 ; v21 = v57 & v0
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 0]
-	mov [esp + 92], eax
+	mov [esp + 72], eax
+	mov eax, ecx
+	mov ebx, [esp + 0]
+	and eax, ebx
 ; v25 = v57 & v3
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, [esp + 12]
+	mov [esp + 96], eax
+	mov edi, ecx
+	mov ebp, [esp + 12]
+	and edi, ebp
 ; v37 = v34 & v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 0]
+	mov eax, esi
+	and eax, ebx
 ; v37 = v25 ^ v37
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, eax
-	mov [esp + 96], edx
+	xor edi, eax
 ; v25 = v57 & v6
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 24]
+	mov [esp + 100], edi
+	mov [esp + 92], ecx
+	mov edi, [esp + 24]
+	and ecx, edi
 ; v19 = v34 & v3
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, edi
-	and ecx, [esp + 12]
+	mov eax, esi
+	and eax, ebp
 ; v45 = v8 & v0
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 0]
+	mov ebp, edx
+	and ebp, ebx
 ; v19 = v25 ^ v19
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor ecx, eax
 ; v45 = v19 ^ v45
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 100], eax
+	xor ecx, ebp
 ; v19 = v34 & v6
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 24]
+	mov [esp + 104], ecx
+	and esi, edi
 ; v25 = v8 & v3
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 84]
-	and ecx, [esp + 12]
+	mov eax, edx
+	mov ecx, [esp + 12]
+	and eax, ecx
 ; v25 = v19 ^ v25
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 104], eax
+	xor esi, eax
 ; v19 = v8 & v6
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 24]
-	mov [esp + 108], eax
+	mov [esp + 108], esi
+	mov [esp + 88], edx
+	and edx, edi
 ; v46 = v35 & v10
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 40]
-	mov [esp + 112], eax
+	mov [esp + 112], edx
+	mov edx, [esp + 32]
+	mov eax, edx
+	mov esi, [esp + 40]
+	and eax, esi
 ; v28 = v35 & v13
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 52]
+	mov [esp + 116], eax
+	mov ecx, edx
+	mov ebx, [esp + 52]
+	and ecx, ebx
 ; v29 = v48 & v10
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 40]
+	mov edi, [esp + 84]
+	mov eax, edi
+	and eax, esi
 ; v29 = v28 ^ v29
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 116], eax
+	xor ecx, eax
 ; v28 = v35 & v16
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 64]
+	mov [esp + 120], ecx
+	mov ecx, [esp + 64]
+	and edx, ecx
 ; v27 = v48 & v13
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 52]
+	mov eax, edi
+	and eax, ebx
 ; v31 = v47 & v10
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 48]
-	and edx, [esp + 40]
+	mov ebx, [esp + 20]
+	mov ebp, ebx
+	and ebp, esi
 ; v27 = v28 ^ v27
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, eax
 ; v31 = v27 ^ v31
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 120], eax
+	xor edx, ebp
 ; v27 = v48 & v16
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 64]
+	mov [esp + 124], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v28 = v47 & v13
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 48]
-	and ecx, [esp + 52]
+	mov eax, ebx
+	mov edx, [esp + 52]
+	and eax, edx
 ; v28 = v27 ^ v28
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 124], eax
+	xor ebp, eax
 ; v27 = v47 & v16
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 64]
-	mov [esp + 128], eax
+	mov [esp + 128], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v22 = v57 ^ v35
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 88]
-	xor edx, [esp + 32]
+	mov [esp + 132], eax
+	mov eax, [esp + 92]
+	mov ebp, [esp + 32]
+	xor eax, ebp
 ; v51 = v34 ^ v48
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, edi
-	xor ecx, [esp + 80]
+	mov [esp + 136], eax
+	mov eax, [esp + 8]
+	xor eax, edi
+	mov edi, eax
 ; v55 = v8 ^ v47
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 48]
-	mov [esp + 132], eax
+	mov eax, [esp + 88]
+	xor eax, ebx
 ; v50 = v0 ^ v10
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 140], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 40]
-	mov [esp + 136], eax
+	xor eax, esi
+	mov ebx, eax
 ; v59 = v3 ^ v13
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 52]
-	mov [esp + 148], eax
+	mov esi, [esp + 12]
+	xor esi, edx
 ; v33 = v6 ^ v16
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 24]
-	xor ebx, [esp + 64]
+	mov eax, [esp + 24]
+	xor eax, ecx
+	mov ecx, eax
 ; v20 = v22 & v50
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 136]
+	mov edx, [esp + 136]
+	mov eax, edx
+	and eax, ebx
 ; v30 = v22 & v59
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 148]
-	mov [esp + 140], eax
+	mov [esp + 144], eax
+	mov ebp, edx
+	and ebp, esi
 ; v36 = v51 & v50
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 136]
-	mov [esp + 144], eax
+	mov eax, edi
+	and eax, ebx
 ; v36 = v30 ^ v36
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 140]
-	xor ebp, [esp + 144]
+	xor ebp, eax
 ; v22 = v22 & v33
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, ebx
+	mov [esp + 148], ebp
+	and edx, ecx
 ; v30 = v51 & v59
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 148]
-	mov [esp + 140], eax
+	mov eax, edi
+	and eax, esi
+	mov [esp + 136], esi
 ; v50 = v55 & v50
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, [esp + 136]
-	mov [esp + 136], eax
+	mov esi, [esp + 140]
+	mov ebp, esi
+	and ebp, ebx
 ; v30 = v22 ^ v30
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 140]
+	xor edx, eax
 ; v50 = v30 ^ v50
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 136]
+	xor edx, ebp
+	mov ebx, edx
 ; v51 = v51 & v33
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, ebx
+	and edi, ecx
 ; v59 = v55 & v59
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, [esp + 148]
+	mov edx, esi
+	mov eax, [esp + 136]
+	and edx, eax
 ; v59 = v51 ^ v59
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v33 = v55 & v33
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	and eax, ebx
+	and esi, ecx
 ; v20 = v20 ^ v21
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 92]
+	mov ecx, [esp + 144]
+	mov eax, [esp + 96]
+	xor ecx, eax
 ; v20 = v20 ^ v46
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 112]
+	mov eax, [esp + 116]
+	xor ecx, eax
 ; v36 = v36 ^ v37
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 96]
+	mov edi, [esp + 148]
+	mov eax, [esp + 100]
+	xor edi, eax
 ; v36 = v36 ^ v29
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 116]
+	mov eax, [esp + 120]
+	xor edi, eax
 ; v50 = v50 ^ v45
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 100]
+	mov eax, [esp + 104]
+	xor ebx, eax
 ; v50 = v50 ^ v31
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 120]
-	mov [esp + 132], edx
+	mov eax, [esp + 124]
+	xor ebx, eax
 ; v59 = v59 ^ v25
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 104]
+	mov [esp + 136], ebx
+	mov ebx, [esp + 108]
+	xor edx, ebx
 ; v59 = v59 ^ v28
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 124]
+	mov eax, [esp + 128]
+	xor edx, eax
 ; v33 = v33 ^ v19
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 108]
+	mov eax, [esp + 112]
+	xor esi, eax
 ; v33 = v33 ^ v27
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 128]
+	mov ebp, [esp + 132]
+	xor esi, ebp
 ; v25 = v20 ^ v25
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 104]
-	mov [esp + 104], esi
+	xor ecx, ebx
 ; v19 = v36 ^ v19
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 108]
-	mov [esp + 108], ebp
+	mov [esp + 108], ecx
+	xor edi, eax
 ; v46 = v59 ^ v46
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 112]
-	mov [esp + 112], ecx
+	mov [esp + 112], edi
+	mov eax, edx
+	mov ecx, [esp + 116]
+	xor eax, ecx
 ; v29 = v33 ^ v29
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 116]
 	mov [esp + 116], eax
+	mov eax, [esp + 120]
+	xor esi, eax
 ; v33 = v5 & v1
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 4]
-	mov [esp + 136], eax
+	mov [esp + 120], esi
+	mov edx, [esp + 80]
+	mov eax, edx
+	mov esi, [esp + 4]
+	and eax, esi
 ; v59 = v5 & v4
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 16]
+	mov [esp + 140], eax
+	mov ecx, edx
+	mov ebx, [esp + 16]
+	and ecx, ebx
 ; v36 = v44 & v1
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 4]
+	mov edi, [esp + 68]
+	mov eax, edi
+	and eax, esi
 ; v36 = v59 ^ v36
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 140], eax
+	xor ecx, eax
 ; v59 = v5 & v7
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 28]
+	mov [esp + 144], ecx
+	mov ecx, [esp + 28]
+	and edx, ecx
 ; v20 = v44 & v4
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 16]
+	mov ebp, edi
+	and ebp, ebx
 ; v55 = v40 & v1
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 72]
-	and edx, [esp + 4]
+	mov ebx, [esp + 76]
+	mov eax, ebx
+	and eax, esi
 ; v20 = v59 ^ v20
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, ebp
 ; v55 = v20 ^ v55
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 144], eax
+	xor edx, eax
 ; v20 = v44 & v7
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 28]
+	mov [esp + 148], edx
+	and edi, ecx
 ; v59 = v40 & v4
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 72]
-	and ecx, [esp + 16]
+	mov eax, ebx
+	mov edx, [esp + 16]
+	and eax, edx
 ; v59 = v20 ^ v59
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 148], eax
+	xor edi, eax
 ; v20 = v40 & v7
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 28]
-	mov [esp + 152], eax
+	mov [esp + 152], edi
+	and ebx, ecx
 ; v51 = v17 & v11
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 44]
-	mov [esp + 156], eax
+	mov [esp + 156], ebx
+	mov edx, [esp + 60]
+	mov eax, edx
+	mov esi, [esp + 44]
+	and eax, esi
 ; v30 = v17 & v14
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 56]
+	mov [esp + 160], eax
+	mov ecx, edx
+	mov ebx, [esp + 56]
+	and ecx, ebx
 ; v22 = v56 & v11
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	and ecx, [esp + 44]
+	mov edi, [esp + 72]
+	mov eax, edi
+	and eax, esi
 ; v22 = v30 ^ v22
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 160], eax
+	xor ecx, eax
 ; v30 = v17 & v9
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 36]
+	mov [esp + 164], ecx
+	mov ecx, [esp + 36]
+	and edx, ecx
 ; v23 = v56 & v14
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
-	and ecx, [esp + 56]
+	mov eax, edi
+	and eax, ebx
 ; v38 = v15 & v11
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 8]
-	and edx, [esp + 44]
+	mov ebx, [esp + 48]
+	mov ebp, ebx
+	and ebp, esi
 ; v23 = v30 ^ v23
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
+	xor edx, eax
 ; v38 = v23 ^ v38
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, edx
-	mov [esp + 164], eax
+	xor edx, ebp
 ; v23 = v56 & v9
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	and eax, [esp + 36]
+	mov [esp + 168], edx
+	mov ebp, edi
+	and ebp, ecx
 ; v30 = v15 & v14
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
-	and ecx, [esp + 56]
+	mov eax, ebx
+	mov edx, [esp + 56]
+	and eax, edx
 ; v30 = v23 ^ v30
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ecx
-	mov [esp + 168], eax
+	xor ebp, eax
 ; v23 = v15 & v9
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 36]
-	mov [esp + 172], eax
+	mov [esp + 172], ebp
+	mov eax, ebx
+	and eax, ecx
 ; v43 = v5 ^ v17
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 76]
-	xor edx, [esp + 68]
+	mov [esp + 176], eax
+	mov eax, [esp + 80]
+	mov ebp, [esp + 60]
+	xor eax, ebp
 ; v32 = v44 ^ v56
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 60]
-	xor ecx, [esp + 20]
+	mov [esp + 180], eax
+	mov eax, [esp + 68]
+	xor eax, edi
+	mov edi, eax
 ; v18 = v40 ^ v15
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 8]
-	mov [esp + 176], eax
+	mov eax, [esp + 76]
+	xor eax, ebx
 ; v42 = v1 ^ v11
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 184], eax
 	mov eax, [esp + 4]
-	xor eax, [esp + 44]
-	mov [esp + 180], eax
+	xor eax, esi
+	mov ebx, eax
 ; v26 = v4 ^ v14
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 56]
-	mov [esp + 192], eax
+	mov esi, [esp + 16]
+	xor esi, edx
 ; v52 = v7 ^ v9
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 28]
-	xor ebx, [esp + 36]
+	mov eax, [esp + 28]
+	xor eax, ecx
+	mov ecx, eax
 ; v39 = v43 & v42
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 180]
+	mov edx, [esp + 180]
+	mov eax, edx
+	and eax, ebx
 ; v49 = v43 & v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 192]
-	mov [esp + 184], eax
+	mov [esp + 188], eax
+	mov ebp, edx
+	and ebp, esi
 ; v53 = v32 & v42
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 180]
-	mov [esp + 188], eax
+	mov eax, edi
+	and eax, ebx
 ; v53 = v49 ^ v53
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 184]
-	xor ebp, [esp + 188]
+	xor ebp, eax
 ; v43 = v43 & v52
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edx, ebx
+	mov [esp + 192], ebp
+	and edx, ecx
 ; v49 = v32 & v26
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 192]
-	mov [esp + 184], eax
+	mov eax, edi
+	and eax, esi
+	mov [esp + 180], esi
 ; v42 = v18 & v42
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, [esp + 180]
-	mov [esp + 180], eax
+	mov esi, [esp + 184]
+	mov ebp, esi
+	and ebp, ebx
 ; v49 = v43 ^ v49
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 184]
+	xor edx, eax
 ; v42 = v49 ^ v42
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 180]
+	xor edx, ebp
+	mov ebx, edx
 ; v32 = v32 & v52
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, ebx
+	and edi, ecx
 ; v26 = v18 & v26
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, [esp + 192]
+	mov edx, esi
+	mov eax, [esp + 180]
+	and edx, eax
 ; v26 = v32 ^ v26
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, eax
+	mov eax, edi
+	xor eax, edx
+	mov edx, eax
 ; v52 = v18 & v52
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 176]
-	and eax, ebx
+	and esi, ecx
 ; v39 = v39 ^ v33
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 136]
+	mov ecx, [esp + 188]
+	mov eax, [esp + 140]
+	xor ecx, eax
 ; v39 = v39 ^ v51
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 156]
+	mov eax, [esp + 160]
+	xor ecx, eax
 ; v53 = v53 ^ v36
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 140]
+	mov edi, [esp + 192]
+	mov eax, [esp + 144]
+	xor edi, eax
 ; v53 = v53 ^ v22
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 160]
+	mov eax, [esp + 164]
+	xor edi, eax
 ; v42 = v42 ^ v55
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 144]
+	mov eax, [esp + 148]
+	xor ebx, eax
 ; v42 = v42 ^ v38
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 164]
-	mov [esp + 176], edx
+	mov eax, [esp + 168]
+	xor ebx, eax
 ; v26 = v26 ^ v59
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 148]
+	mov [esp + 180], ebx
+	mov ebx, [esp + 152]
+	xor edx, ebx
 ; v26 = v26 ^ v30
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 168]
+	mov eax, [esp + 172]
+	xor edx, eax
 ; v52 = v52 ^ v20
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 152]
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v52 = v52 ^ v23
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 172]
+	mov ebp, [esp + 176]
+	xor esi, ebp
 ; v59 = v39 ^ v59
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 148]
-	mov [esp + 148], esi
+	xor ecx, ebx
 ; v20 = v53 ^ v20
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 152]
-	mov [esp + 152], ebp
+	mov [esp + 152], ecx
+	xor edi, eax
 ; v51 = v26 ^ v51
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 156]
-	mov [esp + 156], ecx
+	mov [esp + 156], edi
+	mov eax, edx
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v22 = v52 ^ v22
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 160]
 	mov [esp + 160], eax
+	mov eax, [esp + 164]
+	xor esi, eax
 ; v5 = v57 ^ v5
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 76]
-	mov ecx, eax
+	mov [esp + 164], esi
+	mov ecx, [esp + 92]
+	mov eax, [esp + 80]
+	xor ecx, eax
 ; v44 = v34 ^ v44
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 60]
+	mov edx, [esp + 8]
+	mov eax, [esp + 68]
+	xor edx, eax
 ; v40 = v8 ^ v40
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 72]
-	mov [esp + 60], eax
+	mov eax, [esp + 88]
+	mov esi, [esp + 76]
+	xor eax, esi
 ; v17 = v35 ^ v17
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 32]
-	xor edx, [esp + 68]
+	mov [esp + 8], eax
+	mov eax, [esp + 32]
+	mov esi, [esp + 60]
+	xor eax, esi
 ; v56 = v48 ^ v56
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 20]
-	mov esi, eax
+	mov [esp + 32], eax
+	mov eax, [esp + 84]
+	mov esi, [esp + 72]
+	xor eax, esi
 ; v15 = v47 ^ v15
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 8]
-	mov ebx, eax
+	mov [esp + 60], eax
+	mov eax, [esp + 20]
+	mov esi, [esp + 48]
+	xor eax, esi
 ; v1 = v0 ^ v1
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 4]
-	mov [esp + 0], eax
+	mov [esp + 20], eax
+	mov edi, [esp + 0]
+	mov eax, [esp + 4]
+	xor edi, eax
 ; v4 = v3 ^ v4
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 16]
-	mov [esp + 4], eax
+	mov ebx, [esp + 12]
+	mov eax, [esp + 16]
+	xor ebx, eax
 ; v7 = v6 ^ v7
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 28]
-	mov [esp + 8], eax
+	mov esi, [esp + 24]
+	mov eax, [esp + 28]
+	xor esi, eax
 ; v11 = v10 ^ v11
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov eax, [esp + 40]
-	xor eax, [esp + 44]
-	mov [esp + 12], eax
+	mov ebp, [esp + 44]
+	xor eax, ebp
 ; v14 = v13 ^ v14
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 28], eax
 	mov eax, [esp + 52]
-	xor eax, [esp + 56]
-	mov [esp + 16], eax
+	mov ebp, [esp + 56]
+	xor eax, ebp
 ; v9 = v16 ^ v9
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 40], eax
 	mov eax, [esp + 64]
-	xor eax, [esp + 36]
-	mov [esp + 20], eax
+	mov ebp, [esp + 36]
+	xor eax, ebp
 ; v16 = v5 & v1
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
+	mov [esp + 36], eax
 	mov eax, ecx
-	and eax, [esp + 0]
-	mov [esp + 24], eax
+	and eax, edi
 ; v13 = v5 & v4
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 4]
+	mov [esp + 44], eax
+	mov ebp, ecx
+	and ebp, ebx
 ; v10 = v44 & v1
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, [esp + 0]
+	mov eax, edx
+	and eax, edi
 ; v10 = v13 ^ v10
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 28], eax
+	xor ebp, eax
 ; v13 = v5 & v7
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 8]
+	mov [esp + 48], ebp
+	mov [esp + 0], ecx
+	and ecx, esi
 ; v6 = v44 & v4
 %line 1208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 4]
-	mov [esp + 32], eax
+	mov ebp, edx
+	and ebp, ebx
+	mov [esp + 16], ebx
 ; v3 = v40 & v1
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 0]
+	mov ebx, [esp + 8]
+	mov eax, ebx
+	and eax, edi
+	mov [esp + 12], edi
 ; v6 = v13 ^ v6
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 32]
+	xor ecx, ebp
 ; v3 = v6 ^ v3
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 32], ebp
+	xor ecx, eax
 ; v6 = v44 & v7
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 8]
+	mov [esp + 52], ecx
+	mov [esp + 4], edx
+	and edx, esi
 ; v13 = v40 & v4
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 60]
-	and ebp, [esp + 4]
+	mov eax, ebx
+	mov ecx, [esp + 16]
+	and eax, ecx
 ; v13 = v6 ^ v13
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 36], eax
+	xor edx, eax
 ; v6 = v40 & v7
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 8]
-	mov [esp + 40], eax
+	mov [esp + 56], edx
+	and ebx, esi
+	mov [esp + 24], esi
 ; v0 = v17 & v11
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 12]
-	mov [esp + 44], eax
+	mov [esp + 64], ebx
+	mov ebx, [esp + 32]
+	mov eax, ebx
+	mov edx, [esp + 28]
+	and eax, edx
 ; v47 = v17 & v14
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 16]
+	mov [esp + 28], eax
+	mov esi, ebx
+	mov edi, [esp + 40]
+	and esi, edi
 ; v48 = v56 & v11
 %line 1218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 12]
+	mov ecx, [esp + 60]
+	mov eax, ecx
+	and eax, edx
 ; v48 = v47 ^ v48
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 48], eax
+	xor esi, eax
 ; v47 = v17 & v9
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 20]
+	mov [esp + 60], esi
+	mov esi, [esp + 36]
+	and ebx, esi
 ; v35 = v56 & v14
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 16]
-	mov [esp + 52], eax
+	mov eax, ecx
+	and eax, edi
 ; v8 = v15 & v11
 %line 1222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 12]
+	mov edi, [esp + 20]
+	mov ebp, edi
+	and ebp, edx
 ; v35 = v47 ^ v35
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, [esp + 52]
+	xor ebx, eax
 ; v8 = v35 ^ v8
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebp, eax
-	mov [esp + 52], ebp
+	xor ebx, ebp
 ; v35 = v56 & v9
 %line 1225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 20]
+	mov [esp + 20], ebx
+	mov ebp, ecx
+	and ebp, esi
 ; v47 = v15 & v14
 %line 1226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, ebx
-	and ebp, [esp + 16]
+	mov eax, edi
+	mov ebx, [esp + 40]
+	and eax, ebx
 ; v47 = v35 ^ v47
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, ebp
-	mov [esp + 56], eax
+	xor ebp, eax
 ; v35 = v15 & v9
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 20]
-	mov [esp + 64], eax
+	mov [esp + 36], ebp
+	mov eax, edi
+	and eax, esi
 ; v17 = v5 ^ v17
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, edx
+	mov [esp + 40], eax
+	mov eax, [esp + 0]
+	mov ebp, [esp + 32]
+	xor eax, ebp
+	mov ebp, eax
 ; v56 = v44 ^ v56
 %line 1230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, esi
+	mov eax, [esp + 4]
+	xor eax, ecx
+	mov ecx, eax
 ; v15 = v40 ^ v15
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, ebx
-	mov [esp + 60], eax
+	mov eax, [esp + 8]
+	xor eax, edi
 ; v11 = v1 ^ v11
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 12]
-	mov [esp + 12], eax
+	mov [esp + 0], eax
+	mov eax, [esp + 12]
+	xor eax, edx
+	mov edx, eax
 ; v14 = v4 ^ v14
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 4]
-	xor eax, [esp + 16]
-	mov edx, eax
+	mov edi, [esp + 16]
+	xor edi, ebx
 ; v9 = v7 ^ v9
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 20]
+	mov eax, [esp + 24]
+	xor eax, esi
 	mov esi, eax
 ; v7 = v17 & v11
 %line 1235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 12]
-	mov ebx, eax
+	mov eax, ebp
+	and eax, edx
 ; v4 = v17 & v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 0], eax
+	mov [esp + 8], eax
+	mov ebx, ebp
+	and ebx, edi
 ; v1 = v56 & v11
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 12]
-	mov [esp + 4], eax
+	mov eax, ecx
+	and eax, edx
 ; v1 = v4 ^ v1
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 4]
+	xor ebx, eax
 ; v17 = v17 & v9
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and ecx, esi
+	mov [esp + 12], ebx
+	and ebp, esi
 ; v4 = v56 & v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, edi
-	and ebp, edx
-	mov [esp + 0], ebp
+	mov eax, ecx
+	and eax, edi
+	mov [esp + 4], edi
+	mov ebx, eax
 ; v11 = v15 & v11
 %line 1241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 60]
-	and ebp, [esp + 12]
-	mov [esp + 4], ebp
+	mov eax, [esp + 0]
+	mov edi, eax
+	and edi, edx
 ; v4 = v17 ^ v4
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 0]
+	xor ebp, ebx
 ; v11 = v4 ^ v11
 %line 1243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 4]
+	xor ebp, edi
 ; v56 = v56 & v9
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	and edi, esi
+	and ecx, esi
 ; v14 = v15 & v14
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 60]
-	and ebp, edx
+	mov edx, eax
+	mov edi, [esp + 4]
+	and edx, edi
 ; v14 = v56 ^ v14
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, ebp
+	xor ecx, edx
+	mov edx, ecx
 ; v9 = v15 & v9
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, esi
+	and eax, esi
+	mov esi, eax
 ; v7 = v7 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 24]
+	mov edi, [esp + 8]
+	mov eax, [esp + 44]
+	xor edi, eax
 ; v7 = v7 ^ v0
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 44]
+	mov eax, [esp + 28]
+	xor edi, eax
 ; v1 = v1 ^ v10
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 28]
+	mov ebx, [esp + 12]
+	mov eax, [esp + 48]
+	xor ebx, eax
 ; v1 = v1 ^ v48
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 48]
+	mov eax, [esp + 60]
+	xor ebx, eax
 ; v11 = v11 ^ v3
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 32]
+	mov eax, [esp + 52]
+	xor ebp, eax
 ; v11 = v11 ^ v8
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 52]
+	mov eax, [esp + 20]
+	xor ebp, eax
 ; v14 = v14 ^ v13
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 36]
+	mov [esp + 0], ebp
+	mov ebp, [esp + 56]
+	xor edx, ebp
 ; v14 = v14 ^ v47
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 56]
+	mov eax, [esp + 36]
+	xor edx, eax
 ; v9 = v9 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 40]
+	mov ecx, [esp + 64]
+	xor esi, ecx
 ; v9 = v9 ^ v35
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 64]
+	mov eax, [esp + 40]
+	xor esi, eax
 ; v13 = v7 ^ v13
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 36]
+	xor edi, ebp
 ; v6 = v1 ^ v6
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 40]
-	mov esi, eax
+	xor ebx, ecx
 ; v0 = v14 ^ v0
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 44]
+	mov ecx, [esp + 28]
+	xor edx, ecx
+	mov ecx, edx
 ; v48 = v9 ^ v48
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 48]
+	mov edx, [esp + 60]
+	xor esi, edx
 ; v16 = v16 ^ v21
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 92]
+	mov ebp, [esp + 44]
+	mov edx, [esp + 96]
+	xor ebp, edx
 ; v16 = v16 ^ v33
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 136]
-	mov [esp + 24], eax
+	mov edx, [esp + 140]
+	xor ebp, edx
 ; v10 = v10 ^ v37
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 96]
+	mov [esp + 44], ebp
+	mov ebp, [esp + 48]
+	mov edx, [esp + 100]
+	xor ebp, edx
 ; v10 = v10 ^ v36
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 140]
-	mov [esp + 28], eax
+	mov edx, [esp + 144]
+	xor ebp, edx
 ; v3 = v3 ^ v45
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 100]
+	mov [esp + 48], ebp
+	mov edx, [esp + 52]
+	mov ebp, [esp + 104]
+	xor edx, ebp
 ; v3 = v3 ^ v55
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 144]
-	mov [esp + 32], eax
+	mov ebp, [esp + 148]
+	xor edx, ebp
 ; v13 = v13 ^ v25
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 104]
+	mov ebp, [esp + 108]
+	xor edi, ebp
 ; v13 = v13 ^ v59
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 148]
+	mov ebp, [esp + 152]
+	xor edi, ebp
 ; v6 = v6 ^ v19
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 108]
+	mov [esp + 4], edi
+	mov edi, [esp + 112]
+	xor ebx, edi
 ; v6 = v6 ^ v20
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 152]
+	mov edi, [esp + 156]
+	xor ebx, edi
 ; v11 = v11 ^ v50
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 132]
+	mov [esp + 8], ebx
+	mov edi, [esp + 0]
+	mov ebx, [esp + 136]
+	xor edi, ebx
 ; v11 = v11 ^ v42
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 176]
+	mov ebx, [esp + 180]
+	xor edi, ebx
 ; v0 = v0 ^ v46
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 112]
+	mov [esp + 0], edi
+	mov edi, [esp + 116]
+	xor ecx, edi
 ; v0 = v0 ^ v51
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 156]
+	mov ebx, [esp + 160]
+	xor ecx, ebx
 ; v48 = v48 ^ v29
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 116]
+	mov [esp + 12], ecx
+	mov ebx, [esp + 120]
+	xor esi, ebx
 ; v48 = v48 ^ v22
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 160]
+	mov ecx, [esp + 164]
+	xor esi, ecx
 ; v8 = v8 ^ v31
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 120]
+	mov [esp + 16], esi
+	mov ecx, [esp + 20]
+	mov ebp, [esp + 124]
+	xor ecx, ebp
 ; v8 = v8 ^ v38
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 52], eax
+	mov esi, [esp + 168]
+	xor ecx, esi
 ; v47 = v47 ^ v28
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 124]
+	mov [esp + 20], ecx
+	mov esi, [esp + 36]
+	mov ecx, [esp + 128]
+	xor esi, ecx
 ; v47 = v47 ^ v30
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 168]
-	mov [esp + 56], eax
+	mov ecx, [esp + 172]
+	xor esi, ecx
 ; v35 = v35 ^ v27
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 128]
+	mov [esp + 36], esi
+	mov esi, [esp + 132]
+	xor eax, esi
 ; v35 = v35 ^ v23
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor eax, [esp + 172]
-	mov [esp + 64], eax
+	mov ecx, [esp + 176]
+	xor eax, ecx
 ; v46 = v16 ^ v46
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 112]
-	mov [esp + 0], eax
+	mov ecx, [esp + 44]
+	xor ecx, edi
 ; v29 = v10 ^ v29
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 116]
-	mov [esp + 4], eax
+	mov [esp + 24], ecx
+	mov ecx, [esp + 48]
+	xor ecx, ebx
 ; v31 = v3 ^ v31
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 120]
-	mov [esp + 8], eax
+	mov [esp + 28], ecx
+	xor edx, ebp
 ; v28 = v13 ^ v28
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 124]
+	mov [esp + 32], edx
+	mov ecx, [esp + 4]
+	mov edx, [esp + 128]
+	xor ecx, edx
+	mov edx, ecx
 ; v27 = v6 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 128]
+	mov ecx, [esp + 8]
+	xor ecx, esi
+	mov esi, ecx
 ; v33 = v0 ^ v33
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 136]
-	mov [esp + 12], edi
+	mov ecx, [esp + 12]
+	mov edi, [esp + 140]
+	xor ecx, edi
+	mov edi, ecx
 ; v36 = v48 ^ v36
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 140]
-	mov edi, edx
+	mov ecx, [esp + 16]
+	mov ebx, [esp + 144]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v55 = v8 ^ v55
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 144]
-	mov [esp + 16], eax
+	mov ecx, [esp + 20]
+	mov ebp, [esp + 148]
+	xor ecx, ebp
 ; v59 = v47 ^ v59
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, [esp + 56]
-	xor ebp, [esp + 148]
+	mov [esp + 8], ecx
+	mov ecx, [esp + 36]
+	mov ebp, [esp + 152]
+	xor ecx, ebp
 ; v20 = v35 ^ v20
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edx, [esp + 64]
-	xor edx, [esp + 152]
+	mov ebp, [esp + 156]
+	xor eax, ebp
 ; v36 = v36 ^ v23
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edi, [esp + 172]
+	mov ebp, [esp + 176]
+	xor ebx, ebp
 ; v23 = v27 ^ v23
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, esi
-	xor eax, [esp + 172]
-	mov [esp + 20], eax
+	xor esi, ebp
 ; v33 = v33 ^ v30
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 168]
-	mov [esp + 12], eax
+	mov ebp, [esp + 172]
+	xor edi, ebp
 ; v30 = v28 ^ v30
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 168]
+	mov [esp + 4], edi
+	xor edx, ebp
+	mov edi, edx
 ; v11 = v11 ^ v38
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ecx, [esp + 164]
+	mov edx, [esp + 0]
+	mov ebp, [esp + 168]
+	xor edx, ebp
 ; v38 = v31 ^ v38
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 164]
-	mov [esp + 8], eax
+	mov [esp + 0], edx
+	mov edx, [esp + 32]
+	xor edx, ebp
 ; v23 = v23 ^ v22
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 160]
-	mov [esp + 20], eax
+	mov ebp, [esp + 164]
+	xor esi, ebp
 ; v22 = v29 ^ v22
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 4]
-	xor eax, [esp + 160]
-	mov [esp + 24], eax
+	mov [esp + 12], esi
+	mov esi, [esp + 28]
+	xor esi, ebp
 ; v30 = v30 ^ v51
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, ebx
-	xor eax, [esp + 156]
-	mov [esp + 4], eax
+	mov ebp, [esp + 160]
+	xor edi, ebp
 ; v51 = v46 ^ v51
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 156]
-	mov [esp + 28], eax
+	mov [esp + 16], edi
+	mov edi, [esp + 24]
+	xor edi, ebp
 ; v38 = v38 ^ v42
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 176]
-	mov [esp + 8], eax
+	mov ebp, [esp + 180]
+	xor edx, ebp
 ; v42 = v50 ^ v42
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 132]
-	xor eax, [esp + 176]
-	mov [esp + 32], eax
+	mov [esp + 20], edx
+	mov edx, [esp + 136]
+	xor edx, ebp
+	mov ebp, edx
 ; v22 = v22 ^ v20
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, edx
-	mov [esp + 24], eax
+	xor esi, eax
 ; v20 = v19 ^ v20
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, edx
-	mov edx, eax
+	mov edx, [esp + 112]
+	xor edx, eax
 ; v51 = v51 ^ v59
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, ebp
-	mov [esp + 28], eax
+	xor edi, ecx
 ; v59 = v25 ^ v59
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, ebp
-	mov esi, eax
+	mov eax, [esp + 108]
+	xor eax, ecx
 ; v42 = v42 ^ v55
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 16]
-	mov [esp + 32], eax
+	mov ecx, [esp + 8]
+	xor ebp, ecx
 ; v55 = v45 ^ v55
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebx, [esp + 100]
-	xor ebx, [esp + 16]
+	mov [esp + 8], ebp
+	mov ebp, [esp + 104]
+	xor ebp, ecx
 ; v20 = v20 ^ v36
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, edi
+	xor edx, ebx
 ; v36 = v37 ^ v36
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, edi
-	mov [esp + 0], eax
+	mov [esp + 24], edx
+	mov ecx, [esp + 100]
+	xor ecx, ebx
+	mov ebx, ecx
 ; v59 = v59 ^ v33
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 12]
+	mov edx, [esp + 4]
+	xor eax, edx
 ; v33 = v21 ^ v33
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 12]
+	mov ecx, [esp + 96]
+	xor ecx, edx
+	mov edx, ecx
 ; v33 = v33 ^ v51
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ebp, eax
-	xor ebp, [esp + 28]
+	xor edx, edi
 ; v36 = v36 ^ v22
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov edi, [esp + 0]
-	xor edi, [esp + 24]
+	xor ebx, esi
 ; v55 = v55 ^ v38
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, [esp + 8]
+	mov [esp + 4], esi
+	mov ecx, [esp + 20]
+	xor ebp, ecx
 ; v55 = v55 ^ v11
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor ebx, ecx
+	mov ecx, [esp + 0]
+	xor ebp, ecx
 ; v59 = v59 ^ v30
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor esi, [esp + 4]
+	mov esi, [esp + 16]
+	xor eax, esi
 ; v20 = v20 ^ v23
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	xor edx, [esp + 20]
+	mov [esp + 0], eax
+	mov esi, [esp + 24]
+	mov eax, [esp + 12]
+	xor esi, eax
 ; v42 = v42 ^ v11
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 8]
 	xor eax, ecx
-	mov [esp + 32], eax
 ; mem32[h + 0] = v33
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 236]
-	mov [eax], ebp
+	mov [esp + 8], eax
+	mov eax, [esp + 240]
+	mov [eax], edx
 ; mem32[h + 64] = v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	mov [eax + 64], ecx
 ; mem32[h + 128] = v36
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov [eax + 128], edi
+	mov [eax + 128], ebx
 ; mem32[h + 192] = v51
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 28]
-	mov [eax + 192], ecx
+	mov [eax + 192], edi
 ; mem32[h + 256] = v55
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov [eax + 256], ebx
+	mov [eax + 256], ebp
 ; mem32[h + 320] = v22
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 24]
+	mov ecx, [esp + 4]
 	mov [eax + 320], ecx
 ; mem32[h + 384] = v59
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov [eax + 384], esi
+	mov ecx, [esp + 0]
+	mov [eax + 384], ecx
 ; mem32[h + 448] = v38
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 8]
+	mov ecx, [esp + 20]
 	mov [eax + 448], ecx
 ; mem32[h + 512] = v20
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov [eax + 512], edx
+	mov [eax + 512], esi
 ; mem32[h + 576] = v30
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 16]
 	mov [eax + 576], ecx
 ; mem32[h + 640] = v42
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 32]
+	mov ecx, [esp + 8]
 	mov [eax + 640], ecx
 ; mem32[h + 704] = v23
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov ecx, [esp + 20]
+	mov ecx, [esp + 12]
 	mov [eax + 704], ecx
 ; h = h + 4
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	add eax, 4
-	mov [esp + 236], eax
 ; f = f + 4
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 240]
-	add eax, 4
-	mov [esp + 240], eax
+	mov esi, [esp + 244]
+	add esi, 4
 ; i = i - 1
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	mov eax, [esp + 244]
-	sub eax, 1
-	mov [esp + 244], eax
+	mov edx, [esp + 248]
+	sub edx, 1
 ; =? i - 0
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto pass if !=
 %line 1339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_x86.q
 	jne .Lpass

@@ -11,127 +11,125 @@ qhasm_kernel_mceliece_gf12_vec512_sq_x86_sq:
 	push esi
 	push edi
 	push ebp
-	sub esp, 60
+	sub esp, 44
 ; input h f
 %line 11+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 80]
-	mov ecx, [esp + 84]
+	mov eax, [esp + 64]
+	mov ecx, [esp + 68]
 ; i = 16
 %line 13+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
 	mov edx, 16
 	mov esi, eax
 	mov edi, ecx
-	mov [esp + 24], edx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [edi]
+	mov [esp + 28], edx
+	mov edx, [edi]
 ; v1 = mem32[f + 384]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ecx, [edi + 384]
-	mov [esp + 4], ecx
+	mov eax, [edi + 384]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor eax, ecx
-	mov [esp + 0], eax
+	xor edx, eax
 ; v2 = mem32[f + 64]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [edi + 64]
+	mov [esp + 0], eax
+	mov ebx, [edi + 64]
 ; v3 = mem32[f + 448]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ecx, [edi + 448]
-	mov [esp + 12], ecx
+	mov eax, [edi + 448]
 ; v2 = v2 ^ v3
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor eax, ecx
-	mov [esp + 8], eax
+	xor ebx, eax
 ; v4 = mem32[f + 128]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov edx, [edi + 128]
+	mov [esp + 4], eax
+	mov eax, [edi + 128]
 ; v5 = mem32[f + 512]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [edi + 512]
-	mov [esp + 16], eax
+	mov ecx, [edi + 512]
 ; v4 = v4 ^ v5
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor edx, eax
+	xor eax, ecx
 ; v6 = mem32[f + 704]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ebx, [edi + 704]
+	mov [esp + 12], ecx
+	mov ecx, [edi + 704]
 ; v4 = v4 ^ v6
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor edx, ebx
+	xor eax, ecx
 ; v7 = mem32[f + 192]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ecx, [edi + 192]
+	mov [esp + 8], eax
+	mov eax, [edi + 192]
 ; v8 = mem32[f + 576]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [edi + 576]
-	mov [esp + 20], eax
+	mov ebp, [edi + 576]
 ; v7 = v7 ^ v8
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor ecx, eax
+	xor eax, ebp
 ; v9 = mem32[f + 256]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [edi + 256]
+	mov [esp + 20], ebp
+	mov [esp + 16], eax
+	mov ebp, [edi + 256]
 ; v10 = mem32[f + 640]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ebp, [edi + 640]
-	mov [esp + 32], ebp
+	mov eax, [edi + 640]
 ; v9 = v9 ^ v10
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor eax, ebp
-	mov [esp + 28], eax
+	xor ebp, eax
 ; v11 = mem32[f + 320]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov ebp, [edi + 320]
+	mov [esp + 24], eax
+	mov eax, [edi + 320]
 ; v11 = v11 ^ v6
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	xor ebp, ebx
+	xor eax, ecx
 ; mem32[h + 0] = v0
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 0]
-	mov [esi], eax
+	mov [esi], edx
 ; mem32[h + 64] = v6
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov [esi + 64], ebx
+	mov [esi + 64], ecx
 ; mem32[h + 128] = v2
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 8]
-	mov [esi + 128], eax
+	mov [esi + 128], ebx
 ; mem32[h + 192] = v1
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 4]
-	mov [esi + 192], eax
+	mov ecx, [esp + 0]
+	mov [esi + 192], ecx
 ; mem32[h + 256] = v4
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov [esi + 256], edx
+	mov ecx, [esp + 8]
+	mov [esi + 256], ecx
 ; mem32[h + 320] = v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 12]
-	mov [esi + 320], eax
+	mov ecx, [esp + 4]
+	mov [esi + 320], ecx
 ; mem32[h + 384] = v7
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
+	mov ecx, [esp + 16]
 	mov [esi + 384], ecx
 ; mem32[h + 448] = v5
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 16]
-	mov [esi + 448], eax
+	mov ecx, [esp + 12]
+	mov [esi + 448], ecx
 ; mem32[h + 512] = v9
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 28]
-	mov [esi + 512], eax
+	mov [esi + 512], ebp
 ; mem32[h + 576] = v8
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 20]
-	mov [esi + 576], eax
+	mov ecx, [esp + 20]
+	mov [esi + 576], ecx
 ; mem32[h + 640] = v11
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov [esi + 640], ebp
+	mov [esi + 640], eax
 ; mem32[h + 704] = v10
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 24]
 	mov [esi + 704], eax
 ; h = h + 4
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
@@ -141,18 +139,17 @@ align 32
 	add edi, 4
 ; i = i - 1
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	mov eax, [esp + 24]
-	sub eax, 1
-	mov [esp + 24], eax
+	mov edx, [esp + 28]
+	sub edx, 1
 ; =? i - 0
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto pass if !=
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
 	jne .Lpass
 ; leave
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_x86.q
-	add esp, 60
+	add esp, 44
 	pop ebp
 	pop edi
 	pop esi

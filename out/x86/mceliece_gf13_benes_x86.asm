@@ -4153,18 +4153,19 @@ align 32
 	lea eax, [edx + 3072]
 ; x0 = v
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 8], edx
 	mov ecx, [esp + 0]
 ; o0 = 64
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 64
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -4827,22 +4828,21 @@ align 32
 	add edi, 8
 ; o0 = o0 - 1
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o0 - 0
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l6a if !=
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	jne .Ll6a
 ; c = cb + 3584
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea esi, [edx + 3584]
 ; x0 = v
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 	mov edi, ecx
 ; o0 = 32
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -4855,11 +4855,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 2
-	mov [esp + 0], eax
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -5524,7 +5524,6 @@ align 32
 %line 1776+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 1777+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -5563,11 +5562,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 4
-	mov [esp + 0], eax
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 1791+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 1792+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -6232,7 +6231,6 @@ align 32
 %line 2003+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2004+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -6271,11 +6269,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 8
-	mov [esp + 0], eax
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 2018+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2019+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -6940,7 +6938,6 @@ align 32
 %line 2230+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2231+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -6979,11 +6976,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 16
-	mov [esp + 0], eax
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 2245+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2246+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -7648,7 +7645,6 @@ align 32
 %line 2457+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2458+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -7687,11 +7683,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 32
-	mov [esp + 0], eax
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 2472+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2473+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -8356,7 +8352,6 @@ align 32
 %line 2684+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 2685+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -8383,18 +8378,18 @@ align 32
 	lea eax, [edx + 6144]
 ; x0 = v
 %line 2694+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [esp + 4], edx
+	mov [esp + 8], edx
 ; o1 = 64
 %line 2695+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 64
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 2697+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 2698+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -9057,22 +9052,21 @@ align 32
 	add edi, 8
 ; o1 = o1 - 1
 %line 2909+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o1 - 0
 %line 2910+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l12b if !=
 %line 2911+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	jne .Ll12b
 ; c = cb + 6656
 %line 2914+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea esi, [edx + 6656]
 ; x0 = v
 %line 2915+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 	mov edi, ecx
 ; o0 = 2
 %line 2916+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -9085,11 +9079,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 32
-	mov [esp + 0], eax
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 2920+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 2921+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -9754,7 +9748,6 @@ align 32
 %line 3132+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3133+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -9793,11 +9786,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 16
-	mov [esp + 0], eax
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 3147+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 3148+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -10462,7 +10455,6 @@ align 32
 %line 3359+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3360+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -10501,11 +10493,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 8
-	mov [esp + 0], eax
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 3374+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 3375+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -11170,7 +11162,6 @@ align 32
 %line 3586+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3587+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -11209,11 +11200,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 4
-	mov [esp + 0], eax
 align 32
 .Ll16b:
 ; k = mem32le[c + 0]
 %line 3601+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 3602+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -11878,7 +11869,6 @@ align 32
 %line 3813+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 3814+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -11917,11 +11907,11 @@ align 32
 	mov [esp + 8], edx
 	mov [esp + 4], ecx
 	mov eax, 2
-	mov [esp + 0], eax
 align 32
 .Ll17b:
 ; k = mem32le[c + 0]
 %line 3828+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], eax
 	mov ebp, [esi]
 ; h = mem32le[c + 4]
 %line 3829+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -12586,7 +12576,6 @@ align 32
 %line 4040+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 0], eax
 ; =? o1 - 0
 %line 4041+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	cmp eax, 0
@@ -12613,18 +12602,18 @@ align 32
 	lea eax, [edx + 9216]
 ; x0 = v
 %line 4050+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [esp + 4], edx
+	mov [esp + 8], edx
 ; o0 = 64
 %line 4051+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [esp + 0], ecx
+	mov [esp + 4], ecx
 	mov edx, 64
 	mov edi, eax
 	mov ebx, ecx
-	mov [esp + 8], edx
 align 32
 .Ll18a:
 ; k = mem32le[c + 0]
 %line 4053+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 0], edx
 	mov ebp, [edi]
 ; h = mem32le[c + 4]
 %line 4054+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
@@ -13287,22 +13276,21 @@ align 32
 	add edi, 8
 ; o0 = o0 - 1
 %line 4265+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [esp + 8]
-	sub eax, 1
-	mov [esp + 8], eax
+	mov edx, [esp + 0]
+	sub edx, 1
 ; =? o0 - 0
 %line 4266+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto l18a if !=
 %line 4267+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	jne .Ll18a
 ; c = cb + 9728
 %line 4270+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea eax, [edx + 9728]
 ; x0 = v
 %line 4271+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov ecx, [esp + 0]
+	mov ecx, [esp + 4]
 ; o0 = 128
 %line 4272+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov [esp + 0], ecx
@@ -13657,10 +13645,11 @@ align 32
 	jne .Ll19a
 ; c = cb + 10240
 %line 4386+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, [esp + 4]
+	mov edx, [esp + 8]
 	lea eax, [edx + 10240]
 ; x0 = v
 %line 4387+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
+	mov [esp + 4], edx
 	mov ecx, [esp + 0]
 ; o0 = 128
 %line 4388+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q

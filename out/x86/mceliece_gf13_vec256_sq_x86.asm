@@ -20,133 +20,130 @@ qhasm_kernel_mceliece_gf13_vec256_sq_x86_sq:
 %line 13+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	mov edx, 8
 	mov esi, eax
-	mov [esp + 36], edx
+	mov edi, ecx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx]
+	mov [esp + 40], edx
+	mov eax, [edi]
 ; v1 = mem32[f + 352]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edx, [ecx + 352]
+	mov edx, [edi + 352]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	xor eax, edx
-	mov [esp + 0], eax
 ; v2 = mem32[f + 224]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov ebx, [ecx + 224]
-	mov [esp + 4], ebx
+	mov [esp + 0], eax
+	mov ecx, [edi + 224]
 ; v3 = v2 ^ v1
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, ebx
+	mov eax, ecx
 	xor eax, edx
 ; v4 = mem32[f + 384]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edi, [ecx + 384]
+	mov ebx, [edi + 384]
 ; v3 = v3 ^ v4
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edi
-	mov [esp + 8], eax
+	xor eax, ebx
 ; v5 = mem32[f + 32]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 32]
+	mov [esp + 8], eax
+	mov eax, [edi + 32]
 ; v5 = v5 ^ v2
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebx
-	mov [esp + 12], eax
+	xor eax, ecx
 ; v6 = mem32[f + 256]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov ebx, [ecx + 256]
-	mov [esp + 16], ebx
+	mov [esp + 12], eax
+	mov ebp, [edi + 256]
 ; v7 = v6 ^ v1
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, ebx
+	mov eax, ebp
 	xor eax, edx
 ; v7 = v7 ^ v4
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edi
-	mov [esp + 20], eax
+	xor eax, ebx
 ; v8 = mem32[f + 64]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 64]
+	mov [esp + 20], eax
+	mov eax, [edi + 64]
 ; v8 = v8 ^ v2
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, [esp + 4]
+	xor eax, ecx
 ; v8 = v8 ^ v6
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebx
+	xor eax, ebp
 ; v8 = v8 ^ v1
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	xor eax, edx
 ; v8 = v8 ^ v4
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edi
-	mov [esp + 40], eax
+	xor eax, ebx
 ; v9 = mem32[f + 288]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov ebx, [ecx + 288]
+	mov [esp + 24], eax
+	mov eax, [edi + 288]
 ; v2 = v2 ^ v9
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [esp + 4]
-	xor eax, ebx
-	mov [esp + 4], eax
+	xor ecx, eax
 ; v10 = mem32[f + 96]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 96]
+	mov [esp + 4], ecx
+	mov ecx, [edi + 96]
 ; v10 = v10 ^ v6
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, [esp + 16]
+	xor ecx, ebp
 ; v10 = v10 ^ v9
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebx
+	xor ecx, eax
 ; v10 = v10 ^ v4
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edi
-	mov [esp + 24], eax
+	xor ecx, ebx
 ; v11 = mem32[f + 320]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov ebp, [ecx + 320]
+	mov [esp + 32], ecx
+	mov ecx, [edi + 320]
 ; v6 = v6 ^ v11
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [esp + 16]
-	xor eax, ebp
-	mov [esp + 16], eax
+	xor ebp, ecx
 ; v12 = mem32[f + 128]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 128]
+	mov [esp + 16], ebp
+	mov ebp, [edi + 128]
 ; v12 = v12 ^ v9
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebx
+	xor ebp, eax
 ; v12 = v12 ^ v11
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebp
-	mov [esp + 28], eax
+	xor ebp, ecx
 ; v9 = v9 ^ v1
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor ebx, edx
+	xor eax, edx
 ; v13 = mem32[f + 160]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 160]
+	mov [esp + 28], eax
+	mov eax, [edi + 160]
 ; v13 = v13 ^ v11
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, ebp
+	xor eax, ecx
 ; v13 = v13 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	xor eax, edx
-	mov [esp + 32], eax
 ; v11 = v11 ^ v4
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor ebp, edi
+	xor ecx, ebx
 ; v14 = mem32[f + 192]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [ecx + 192]
+	mov [esp + 36], ecx
+	mov ecx, [edi + 192]
 ; v1 = v14 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edx
+	xor ecx, edx
 ; v4 = v1 ^ v4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	xor eax, edi
+	xor ecx, ebx
 ; mem32[h + 0] = v0
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	mov edx, [esp + 0]
@@ -165,7 +162,7 @@ align 32
 	mov [esi + 96], edx
 ; mem32[h + 128] = v8
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edx, [esp + 40]
+	mov edx, [esp + 24]
 	mov [esi + 128], edx
 ; mem32[h + 160] = v2
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
@@ -173,7 +170,7 @@ align 32
 	mov [esi + 160], edx
 ; mem32[h + 192] = v10
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edx, [esp + 24]
+	mov edx, [esp + 32]
 	mov [esi + 192], edx
 ; mem32[h + 224] = v6
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
@@ -181,35 +178,34 @@ align 32
 	mov [esi + 224], edx
 ; mem32[h + 256] = v12
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edx, [esp + 28]
-	mov [esi + 256], edx
+	mov [esi + 256], ebp
 ; mem32[h + 288] = v9
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov [esi + 288], ebx
+	mov edx, [esp + 28]
+	mov [esi + 288], edx
 ; mem32[h + 320] = v13
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov edx, [esp + 32]
-	mov [esi + 320], edx
+	mov [esi + 320], eax
 ; mem32[h + 352] = v11
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov [esi + 352], ebp
+	mov eax, [esp + 36]
+	mov [esi + 352], eax
 ; mem32[h + 384] = v4
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov [esi + 384], eax
+	mov [esi + 384], ecx
 ; h = h + 4
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	add esi, 4
 ; f = f + 4
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	add ecx, 4
+	add edi, 4
 ; i = i - 1
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	mov eax, [esp + 36]
-	sub eax, 1
-	mov [esp + 36], eax
+	mov edx, [esp + 40]
+	sub edx, 1
 ; =? i - 0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto pass if !=
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_sq_x86.q
 	jne .Lpass

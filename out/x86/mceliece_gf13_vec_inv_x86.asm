@@ -19,283 +19,295 @@ qhasm_kernel_mceliece_gf13_vec_inv_x86_inv:
 ; i = 2
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov edx, 2
-	mov [esp + 220], eax
-	mov [esp + 224], ecx
-	mov [esp + 228], edx
+	mov esi, ecx
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax]
-	mov [esp + 0], eax
+	mov [esp + 232], edx
+	mov [esp + 224], eax
+	mov eax, [esi]
 ; v1 = mem32[f + 88]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 224]
-	mov ecx, [ecx + 88]
-	mov [esp + 4], ecx
+	mov edx, [esi + 88]
 ; v2 = v0 ^ v1
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ecx
-	mov [esp + 8], eax
+	mov [esp + 0], eax
+	xor eax, edx
 ; v3 = mem32[f + 56]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov edx, [eax + 56]
-	mov [esp + 12], edx
+	mov [esp + 8], eax
+	mov edi, [esi + 56]
 ; v4 = v3 ^ v1
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	xor eax, ecx
-	mov ecx, eax
+	mov eax, edi
+	xor eax, edx
 ; v5 = mem32[f + 96]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov esi, [eax + 96]
-	mov [esp + 16], esi
+	mov ecx, [esi + 96]
 ; v4 = v4 ^ v5
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, esi
+	xor eax, ecx
 ; v6 = mem32[f + 8]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [eax + 8]
-	mov [esp + 20], eax
+	mov [esp + 16], eax
+	mov eax, [esi + 8]
 ; v7 = v6 ^ v3
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
 	mov [esp + 24], eax
+	xor eax, edi
 ; v8 = mem32[f + 64]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov edi, [eax + 64]
-	mov [esp + 28], edi
+	mov [esp + 28], eax
+	mov ebx, [esi + 64]
 ; v9 = v8 ^ v1
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 4]
+	mov eax, ebx
+	xor eax, edx
 ; v9 = v9 ^ v5
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 32], eax
+	xor eax, ecx
 ; v10 = mem32[f + 16]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax + 16]
 	mov [esp + 36], eax
+	mov eax, [esi + 16]
 ; v11 = v10 ^ v3
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 12]
-	mov edx, eax
+	mov [esp + 40], eax
+	xor eax, edi
 ; v11 = v11 ^ v8
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, edi
+	xor eax, ebx
 ; v11 = v11 ^ v1
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 4]
+	xor eax, edx
 ; v11 = v11 ^ v5
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 16]
+	xor eax, ecx
 ; v12 = mem32[f + 72]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov esi, [eax + 72]
-	mov [esp + 40], esi
+	mov [esp + 44], eax
+	mov ebp, [esi + 72]
 ; v13 = v3 ^ v12
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, esi
-	mov [esp + 44], eax
+	mov [esp + 12], edi
+	xor edi, ebp
 ; v14 = mem32[f + 24]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax + 24]
-	mov [esp + 48], eax
+	mov [esp + 52], edi
+	mov eax, [esi + 24]
 ; v15 = v14 ^ v8
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 28]
+	mov [esp + 56], eax
+	xor eax, ebx
 ; v15 = v15 ^ v12
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor eax, ebp
 ; v15 = v15 ^ v5
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 16]
-	mov [esp + 52], eax
+	xor eax, ecx
 ; v16 = mem32[f + 80]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov esi, [eax + 80]
-	mov [esp + 56], esi
+	mov [esp + 60], eax
+	mov edi, [esi + 80]
 ; v17 = v8 ^ v16
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	xor eax, esi
-	mov [esp + 60], eax
+	mov [esp + 32], ebx
+	xor ebx, edi
 ; v18 = mem32[f + 32]
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax + 32]
-	mov [esp + 64], eax
+	mov [esp + 68], ebx
+	mov eax, [esi + 32]
 ; v19 = v18 ^ v12
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 40]
+	mov [esp + 72], eax
+	xor eax, ebp
 ; v19 = v19 ^ v16
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 68], eax
+	xor eax, edi
 ; v20 = v12 ^ v1
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 4]
-	mov [esp + 72], eax
+	mov [esp + 76], eax
+	mov [esp + 48], ebp
+	xor ebp, edx
 ; v21 = mem32[f + 40]
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax + 40]
-	mov [esp + 76], eax
+	mov [esp + 80], ebp
+	mov eax, [esi + 40]
 ; v22 = v21 ^ v16
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
+	mov [esp + 84], eax
+	xor eax, edi
 ; v22 = v22 ^ v1
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 4]
-	mov [esp + 80], eax
+	xor eax, edx
 ; v23 = v16 ^ v5
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	xor eax, [esp + 16]
-	mov [esp + 84], eax
+	mov [esp + 88], eax
+	mov [esp + 64], edi
+	xor edi, ecx
 ; v24 = mem32[f + 48]
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	mov eax, [eax + 48]
-	mov [esp + 88], eax
+	mov [esp + 92], edi
+	mov eax, [esi + 48]
 ; v25 = v24 ^ v1
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 4]
+	mov [esp + 228], esi
+	mov [esp + 96], eax
+	xor eax, edx
+	mov [esp + 4], edx
 ; v25 = v25 ^ v5
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 16]
-	mov [esp + 92], eax
+	xor eax, ecx
 ; v26 = v2 & v0
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 0]
-	mov [esp + 96], eax
+	mov [esp + 100], eax
+	mov [esp + 20], ecx
+	mov edx, [esp + 8]
+	mov eax, edx
+	mov ecx, [esp + 0]
+	and eax, ecx
 ; v27 = v2 & v6
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 8]
-	and esi, [esp + 20]
+	mov [esp + 104], eax
+	mov ebx, edx
+	mov esi, [esp + 24]
+	and ebx, esi
 ; v28 = v4 & v0
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 0]
+	mov edi, [esp + 16]
+	mov eax, edi
+	and eax, ecx
 ; v28 = v27 ^ v28
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 108], esi
+	xor ebx, eax
 ; v27 = v2 & v10
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	and edi, [esp + 36]
+	mov [esp + 116], ebx
+	mov ebx, edx
+	mov eax, [esp + 40]
+	and ebx, eax
 ; v29 = v4 & v6
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 20]
+	mov ebp, edi
+	and ebp, esi
 ; v30 = v7 & v0
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 24]
-	and esi, [esp + 0]
+	mov esi, [esp + 28]
+	mov eax, esi
+	and eax, ecx
 ; v29 = v27 ^ v29
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, ebp
 ; v30 = v29 ^ v30
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 112], edi
+	xor ebx, eax
 ; v29 = v2 & v14
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	and edi, [esp + 48]
+	mov [esp + 120], ebx
+	mov eax, edx
+	mov ebx, [esp + 56]
+	and eax, ebx
+	mov ebx, eax
 ; v27 = v4 & v10
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	and ebx, [esp + 36]
+	mov eax, edi
+	mov edi, [esp + 40]
+	and eax, edi
+	mov edi, eax
 ; v31 = v7 & v6
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebp, esi
 	mov eax, [esp + 24]
-	and eax, [esp + 20]
+	and ebp, eax
 ; v32 = v9 & v0
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	and esi, [esp + 0]
+	mov eax, [esp + 36]
+	mov esi, eax
+	and esi, ecx
 ; v27 = v29 ^ v27
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor ebx, edi
 ; v31 = v27 ^ v31
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, ebp
 ; v32 = v31 ^ v32
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 116], edi
+	xor ebx, esi
 ; v31 = v2 & v18
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	and edi, [esp + 64]
+	mov [esp + 124], ebx
+	mov esi, edx
+	mov edx, [esp + 72]
+	and esi, edx
 ; v27 = v4 & v14
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	and ebx, [esp + 48]
+	mov edi, [esp + 16]
+	mov edx, [esp + 56]
+	and edi, edx
 ; v29 = v7 & v10
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 24]
-	and ebp, [esp + 36]
+	mov ebx, [esp + 28]
+	mov edx, [esp + 40]
+	and ebx, edx
 ; v33 = v9 & v6
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 20]
+	mov ebp, eax
+	mov eax, [esp + 24]
+	and ebp, eax
 ; v34 = v11 & v0
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 0]
+	mov edx, [esp + 44]
+	mov eax, edx
+	and eax, ecx
 ; v27 = v31 ^ v27
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor esi, edi
 ; v29 = v27 ^ v29
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor esi, ebx
 ; v33 = v29 ^ v33
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor esi, ebp
 ; v34 = v33 ^ v34
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 120], edi
+	xor esi, eax
 ; v33 = v2 & v21
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 8]
-	and esi, [esp + 76]
+	mov [esp + 128], esi
+	mov eax, [esp + 8]
+	mov esi, [esp + 84]
+	and eax, esi
+	mov esi, eax
 ; v29 = v4 & v18
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	and edi, [esp + 64]
+	mov eax, [esp + 16]
+	mov edi, [esp + 72]
+	and eax, edi
+	mov edi, eax
 ; v27 = v7 & v14
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 48]
+	mov eax, [esp + 28]
+	mov ebx, [esp + 56]
+	and eax, ebx
+	mov ebx, eax
 ; v31 = v9 & v10
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 32]
-	and ebp, [esp + 36]
+	mov eax, [esp + 36]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v35 = v11 & v6
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, edx
-	and eax, [esp + 20]
-	mov [esp + 100], eax
+	mov edx, [esp + 24]
+	and eax, edx
 ; v36 = v13 & v0
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 0]
+	mov [esp + 108], eax
+	mov edx, [esp + 52]
+	mov eax, edx
+	and eax, ecx
 ; v29 = v33 ^ v29
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, edi
@@ -307,316 +319,372 @@ align 32
 	xor esi, ebp
 ; v35 = v31 ^ v35
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 100]
+	mov edi, [esp + 108]
+	xor esi, edi
 ; v36 = v35 ^ v36
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, eax
-	mov [esp + 124], esi
 ; v35 = v2 & v24
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	and edi, [esp + 88]
+	mov [esp + 132], esi
+	mov eax, [esp + 8]
+	mov esi, [esp + 96]
+	and eax, esi
+	mov esi, eax
 ; v31 = v4 & v21
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ecx
-	and esi, [esp + 76]
+	mov eax, [esp + 16]
+	mov edi, [esp + 84]
+	and eax, edi
+	mov edi, eax
 ; v27 = v7 & v18
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 64]
+	mov eax, [esp + 28]
+	mov ebx, [esp + 72]
+	and eax, ebx
+	mov ebx, eax
 ; v29 = v9 & v14
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 48]
-	mov [esp + 104], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 56]
+	and eax, ebp
 ; v33 = v11 & v10
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 36]
+	mov [esp + 112], eax
+	mov eax, [esp + 44]
+	mov ebp, [esp + 40]
+	and eax, ebp
 ; v37 = v13 & v6
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 20]
-	mov [esp + 100], eax
+	mov ebp, [esp + 24]
+	and edx, ebp
 ; v38 = v15 & v0
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 0]
+	mov [esp + 108], edx
+	mov ebp, [esp + 60]
+	mov edx, ebp
+	and edx, ecx
 ; v31 = v35 ^ v31
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
+	xor esi, edi
 ; v27 = v31 ^ v27
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor esi, ebx
 ; v29 = v27 ^ v29
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 104]
+	mov ecx, [esp + 112]
+	xor esi, ecx
 ; v33 = v29 ^ v33
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor esi, eax
 ; v37 = v33 ^ v37
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 100]
+	mov eax, [esp + 108]
+	xor esi, eax
 ; v38 = v37 ^ v38
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 128], edi
+	xor esi, edx
 ; v37 = v4 & v24
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	and ebx, [esp + 88]
+	mov [esp + 136], esi
+	mov ecx, [esp + 16]
+	mov eax, [esp + 96]
+	and ecx, eax
 ; v33 = v7 & v21
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 76]
-	mov [esp + 100], eax
+	mov edx, [esp + 28]
+	mov eax, [esp + 84]
+	and edx, eax
 ; v29 = v9 & v18
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 64]
+	mov esi, [esp + 36]
+	mov eax, [esp + 72]
+	and esi, eax
 ; v27 = v11 & v14
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 48]
+	mov edi, [esp + 44]
+	mov eax, [esp + 56]
+	and edi, eax
 ; v31 = v13 & v10
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 36]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 40]
+	and ebx, eax
 ; v35 = v15 & v6
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 52]
-	and ebp, [esp + 20]
+	mov eax, ebp
+	mov ebp, [esp + 24]
+	and eax, ebp
 ; v33 = v37 ^ v33
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 100]
+	xor ecx, edx
 ; v29 = v33 ^ v29
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor ecx, esi
 ; v27 = v29 ^ v27
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor ecx, edi
 ; v31 = v27 ^ v31
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	xor ecx, ebx
 ; v35 = v31 ^ v35
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-	mov [esp + 132], ebx
+	xor ecx, eax
 ; v31 = v7 & v24
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 88]
+	mov [esp + 140], ecx
+	mov edx, [esp + 28]
+	mov eax, [esp + 96]
+	and edx, eax
 ; v27 = v9 & v21
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	and esi, [esp + 76]
+	mov esi, [esp + 36]
+	mov ecx, esi
+	mov eax, [esp + 84]
+	and ecx, eax
 ; v29 = v11 & v18
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, edx
-	and edi, [esp + 64]
+	mov edi, [esp + 44]
+	mov eax, [esp + 72]
+	and edi, eax
 ; v33 = v13 & v14
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 44]
-	and ebx, [esp + 48]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 56]
+	and ebx, eax
 ; v37 = v15 & v10
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 52]
-	and ebp, [esp + 36]
+	mov eax, [esp + 60]
+	mov ebp, [esp + 40]
+	and eax, ebp
 ; v27 = v31 ^ v27
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edx, ecx
 ; v29 = v27 ^ v29
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edx, edi
 ; v33 = v29 ^ v33
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor edx, ebx
 ; v37 = v33 ^ v37
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 136], eax
+	xor edx, eax
 ; v33 = v9 & v24
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 88]
+	mov [esp + 144], edx
+	mov edx, [esp + 96]
+	and esi, edx
 ; v29 = v11 & v21
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 76]
+	mov edi, [esp + 44]
+	mov ecx, edi
+	mov eax, [esp + 84]
+	and ecx, eax
 ; v27 = v13 & v18
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 64]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 72]
+	and ebx, eax
 ; v31 = v15 & v14
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 52]
-	and ebx, [esp + 48]
+	mov eax, [esp + 60]
+	mov ebp, [esp + 56]
+	and eax, ebp
 ; v29 = v33 ^ v29
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ecx
 ; v27 = v29 ^ v27
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor esi, ebx
 ; v31 = v27 ^ v31
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 140], eax
+	xor esi, eax
 ; v27 = v11 & v24
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 88]
+	mov [esp + 148], esi
+	and edi, edx
 ; v29 = v13 & v21
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 44]
-	and esi, [esp + 76]
+	mov esi, [esp + 52]
+	mov ebx, esi
+	mov eax, [esp + 84]
+	and ebx, eax
 ; v33 = v15 & v18
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 64]
+	mov ecx, [esp + 60]
+	mov eax, ecx
+	mov ebp, [esp + 72]
+	and eax, ebp
 ; v29 = v27 ^ v29
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ebx
 ; v33 = v29 ^ v33
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 144], eax
+	xor edi, eax
 ; v29 = v13 & v24
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 88]
+	mov [esp + 152], edi
+	and esi, edx
 ; v27 = v15 & v21
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 52]
-	and esi, [esp + 76]
+	mov eax, ecx
+	mov edi, [esp + 84]
+	and eax, edi
 ; v27 = v29 ^ v27
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 148], eax
+	xor esi, eax
 ; v29 = v15 & v24
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 88]
-	mov [esp + 152], eax
+	mov [esp + 156], esi
+	and ecx, edx
 ; v39 = v17 & v3
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 12]
-	mov [esp + 100], eax
+	mov [esp + 160], ecx
+	mov edx, [esp + 68]
+	mov eax, edx
+	mov ecx, [esp + 12]
+	and eax, ecx
 ; v40 = v17 & v8
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, [esp + 28]
+	mov [esp + 108], eax
+	mov ebx, edx
+	mov esi, [esp + 32]
+	and ebx, esi
 ; v41 = v19 & v3
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 12]
+	mov edi, [esp + 76]
+	mov eax, edi
+	and eax, ecx
 ; v41 = v40 ^ v41
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 156], esi
+	xor ebx, eax
 ; v40 = v17 & v12
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 60]
-	and edi, [esp + 40]
+	mov [esp + 164], ebx
+	mov ebx, edx
+	mov eax, [esp + 48]
+	and ebx, eax
 ; v42 = v19 & v8
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 28]
+	mov ebp, edi
+	and ebp, esi
 ; v43 = v20 & v3
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 72]
-	and esi, [esp + 12]
+	mov esi, [esp + 80]
+	mov eax, esi
+	and eax, ecx
 ; v42 = v40 ^ v42
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, ebp
 ; v43 = v42 ^ v43
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 160], edi
+	xor ebx, eax
 ; v42 = v17 & v16
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 60]
-	and edi, [esp + 56]
+	mov [esp + 168], ebx
+	mov eax, edx
+	mov ebx, [esp + 64]
+	and eax, ebx
+	mov ebx, eax
 ; v40 = v19 & v12
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 68]
-	and ebx, [esp + 40]
+	mov eax, edi
+	mov edi, [esp + 48]
+	and eax, edi
+	mov edi, eax
 ; v44 = v20 & v8
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 28]
+	mov ebp, esi
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v45 = v22 & v3
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 12]
+	mov eax, [esp + 88]
+	mov esi, eax
+	and esi, ecx
 ; v40 = v42 ^ v40
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor ebx, edi
 ; v44 = v40 ^ v44
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, ebp
 ; v45 = v44 ^ v45
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 164], edi
+	xor ebx, esi
 ; v44 = v17 & v1
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 60]
-	and edi, [esp + 4]
+	mov [esp + 172], ebx
+	mov esi, edx
+	mov edx, [esp + 4]
+	and esi, edx
 ; v40 = v19 & v16
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 68]
-	and ebx, [esp + 56]
+	mov edi, [esp + 76]
+	mov edx, [esp + 64]
+	and edi, edx
 ; v42 = v20 & v12
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 72]
-	and ebp, [esp + 40]
+	mov ebx, [esp + 80]
+	mov edx, [esp + 48]
+	and ebx, edx
 ; v46 = v22 & v8
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 28]
+	mov ebp, eax
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v47 = v23 & v3
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 84]
-	and esi, [esp + 12]
+	mov edx, [esp + 92]
+	mov eax, edx
+	and eax, ecx
 ; v40 = v44 ^ v40
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor esi, edi
 ; v42 = v40 ^ v42
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor esi, ebx
 ; v46 = v42 ^ v46
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor esi, ebp
 ; v47 = v46 ^ v47
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 168], edi
+	xor esi, eax
 ; v46 = v17 & v5
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, [esp + 16]
+	mov [esp + 176], esi
+	mov eax, [esp + 68]
+	mov esi, [esp + 20]
+	and eax, esi
+	mov esi, eax
 ; v42 = v19 & v1
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	and edi, [esp + 4]
+	mov eax, [esp + 76]
+	mov edi, [esp + 4]
+	and eax, edi
+	mov edi, eax
 ; v40 = v20 & v16
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 72]
-	and ebx, [esp + 56]
+	mov eax, [esp + 80]
+	mov ebx, [esp + 64]
+	and eax, ebx
+	mov ebx, eax
 ; v44 = v22 & v12
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 40]
+	mov eax, [esp + 88]
+	mov ebp, [esp + 48]
+	and eax, ebp
+	mov ebp, eax
 ; v48 = v23 & v8
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 28]
-	mov [esp + 104], eax
+	mov eax, edx
+	mov edx, [esp + 32]
+	and eax, edx
 ; v49 = v25 & v3
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	and eax, [esp + 12]
+	mov [esp + 112], eax
+	mov eax, [esp + 100]
+	mov edx, eax
+	and edx, ecx
 ; v42 = v46 ^ v42
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, edi
@@ -628,5635 +696,6342 @@ align 32
 	xor esi, ebp
 ; v48 = v44 ^ v48
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 104]
+	mov ecx, [esp + 112]
+	xor esi, ecx
 ; v49 = v48 ^ v49
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 104], esi
+	xor esi, edx
 ; v48 = v19 & v5
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 16]
+	mov [esp + 112], esi
+	mov esi, [esp + 76]
+	mov ecx, [esp + 20]
+	and esi, ecx
 ; v44 = v20 & v1
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 72]
-	and esi, [esp + 4]
+	mov edi, [esp + 80]
+	mov edx, edi
+	mov ecx, [esp + 4]
+	and edx, ecx
 ; v40 = v22 & v16
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 80]
-	and edi, [esp + 56]
+	mov ebx, [esp + 88]
+	mov ecx, [esp + 64]
+	and ebx, ecx
 ; v42 = v23 & v12
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 84]
-	and ebx, [esp + 40]
+	mov ecx, [esp + 92]
+	mov ebp, [esp + 48]
+	and ecx, ebp
 ; v46 = v25 & v8
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 92]
-	and ebp, [esp + 28]
+	mov ebp, [esp + 32]
+	and eax, ebp
 ; v44 = v48 ^ v44
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, edx
 ; v40 = v44 ^ v40
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor esi, ebx
 ; v42 = v40 ^ v42
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor esi, ecx
 ; v46 = v42 ^ v46
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 172], eax
+	xor esi, eax
 ; v42 = v20 & v5
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 16]
+	mov [esp + 180], esi
+	mov esi, [esp + 20]
+	and edi, esi
 ; v40 = v22 & v1
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 4]
+	mov edx, [esp + 88]
+	mov ecx, edx
+	mov eax, [esp + 4]
+	and ecx, eax
 ; v44 = v23 & v16
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 84]
-	and edi, [esp + 56]
+	mov ebx, [esp + 92]
+	mov eax, [esp + 64]
+	and ebx, eax
 ; v48 = v25 & v12
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 92]
-	and ebx, [esp + 40]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 48]
+	and eax, ebp
 ; v40 = v42 ^ v40
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ecx
 ; v44 = v40 ^ v44
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edi, ebx
 ; v48 = v44 ^ v48
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 176], eax
+	xor edi, eax
 ; v44 = v22 & v5
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 16]
+	mov [esp + 184], edi
+	and edx, esi
 ; v40 = v23 & v1
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 84]
-	and esi, [esp + 4]
+	mov edi, [esp + 92]
+	mov ebp, edi
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v42 = v25 & v16
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 92]
-	and edi, [esp + 56]
+	mov ebx, [esp + 100]
+	mov eax, ebx
+	mov ecx, [esp + 64]
+	and eax, ecx
 ; v40 = v44 ^ v40
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edx, ebp
 ; v42 = v40 ^ v42
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 180], eax
+	xor edx, eax
 ; v40 = v23 & v5
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 16]
+	mov [esp + 92], edx
+	mov ebp, edi
+	and ebp, esi
 ; v44 = v25 & v1
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 92]
-	and esi, [esp + 4]
+	mov eax, ebx
+	mov edx, [esp + 4]
+	and eax, edx
 ; v44 = v40 ^ v44
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 184], eax
+	xor ebp, eax
 ; v40 = v25 & v5
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	and eax, [esp + 16]
-	mov [esp + 188], eax
+	mov [esp + 100], ebp
+	mov eax, ebx
+	and eax, esi
 ; v17 = v2 ^ v17
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 188], eax
 	mov eax, [esp + 8]
-	xor eax, [esp + 60]
-	mov esi, eax
+	mov ebp, [esp + 68]
+	xor eax, ebp
 ; v19 = v4 ^ v19
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 68]
+	mov [esp + 68], eax
+	mov eax, [esp + 16]
+	mov ebp, [esp + 76]
+	xor eax, ebp
 ; v20 = v7 ^ v20
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 72]
-	mov edi, eax
+	mov [esp + 76], eax
+	mov eax, [esp + 28]
+	mov ebp, [esp + 80]
+	xor eax, ebp
 ; v22 = v9 ^ v22
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 80]
-	mov [esp + 32], eax
+	mov [esp + 28], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 88]
+	xor eax, ebp
 ; v23 = v11 ^ v23
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 84]
-	mov [esp + 60], edx
+	mov [esp + 36], eax
+	mov eax, [esp + 44]
+	xor eax, edi
 ; v25 = v13 ^ v25
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	xor eax, [esp + 92]
 	mov [esp + 44], eax
+	mov eax, [esp + 52]
+	xor eax, ebx
 ; v13 = v0 ^ v3
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 52], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 12]
-	mov edx, eax
+	mov edi, [esp + 12]
+	xor eax, edi
+	mov edi, eax
 ; v11 = v6 ^ v8
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 28]
+	mov eax, [esp + 24]
+	mov ebx, [esp + 32]
+	xor eax, ebx
 	mov ebx, eax
 ; v9 = v10 ^ v12
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 40]
-	mov [esp + 68], eax
+	mov eax, [esp + 40]
+	mov ebp, [esp + 48]
+	xor eax, ebp
 ; v7 = v14 ^ v16
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 56]
-	mov [esp + 72], eax
+	mov [esp + 88], eax
+	mov eax, [esp + 56]
+	xor eax, ecx
+	mov ecx, eax
 ; v4 = v18 ^ v1
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 4]
-	mov [esp + 80], eax
+	mov eax, [esp + 72]
+	xor eax, edx
 ; v2 = v21 ^ v5
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 16]
-	mov [esp + 84], eax
+	mov [esp + 196], eax
+	mov eax, [esp + 84]
+	xor eax, esi
 ; v50 = v17 & v13
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, edx
-	mov [esp + 8], eax
+	mov [esp + 200], eax
+	mov edx, [esp + 68]
+	mov eax, edx
+	and eax, edi
 ; v51 = v17 & v11
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
+	mov [esp + 8], eax
+	mov ebp, edx
 	and ebp, ebx
 ; v52 = v19 & v13
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, edx
+	mov esi, [esp + 76]
+	mov eax, esi
+	and eax, edi
 ; v52 = v51 ^ v52
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor ebp, eax
-	mov [esp + 92], ebp
 ; v51 = v17 & v9
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 68]
+	mov [esp + 204], ebp
+	mov ebp, edx
+	mov eax, [esp + 88]
+	and ebp, eax
 ; v53 = v19 & v11
 %line 217+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, ebx
-	mov [esp + 24], eax
+	and esi, ebx
+	mov [esp + 80], ebx
 ; v54 = v20 & v13
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, edx
+	mov ebx, [esp + 28]
+	mov eax, ebx
+	and eax, edi
 ; v53 = v51 ^ v53
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 24]
+	xor ebp, esi
 ; v54 = v53 ^ v54
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor ebp, eax
-	mov [esp + 192], ebp
 ; v53 = v17 & v7
 %line 221+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 72]
+	mov [esp + 208], ebp
+	mov eax, edx
+	and eax, ecx
+	mov [esp + 192], ecx
+	mov esi, eax
 ; v51 = v19 & v9
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 68]
-	mov [esp + 196], eax
+	mov ecx, [esp + 76]
+	mov eax, [esp + 88]
+	and ecx, eax
 ; v55 = v20 & v11
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, ebx
-	mov [esp + 24], eax
+	mov eax, [esp + 80]
+	and ebx, eax
 ; v56 = v22 & v13
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, edx
+	mov ebp, [esp + 36]
+	mov eax, ebp
+	and eax, edi
 ; v51 = v53 ^ v51
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 196]
+	xor esi, ecx
 ; v55 = v51 ^ v55
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 24]
+	xor esi, ebx
 ; v56 = v55 ^ v56
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 196], ebp
+	xor esi, eax
 ; v55 = v17 & v4
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 80]
+	mov [esp + 212], esi
+	mov eax, [esp + 196]
+	and edx, eax
 ; v51 = v19 & v7
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 72]
-	mov [esp + 200], eax
+	mov esi, [esp + 76]
+	mov eax, [esp + 192]
+	and esi, eax
 ; v53 = v20 & v9
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 68]
-	mov [esp + 204], eax
+	mov ebx, [esp + 28]
+	mov eax, [esp + 88]
+	and ebx, eax
 ; v57 = v22 & v11
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, ebx
-	mov [esp + 24], eax
+	mov eax, [esp + 80]
+	and ebp, eax
 ; v58 = v23 & v13
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, edx
+	mov ecx, [esp + 44]
+	mov eax, ecx
+	and eax, edi
 ; v51 = v55 ^ v51
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 200]
+	xor edx, esi
 ; v53 = v51 ^ v53
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 204]
+	xor edx, ebx
 ; v57 = v53 ^ v57
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 24]
+	xor edx, ebp
 ; v58 = v57 ^ v58
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 200], ebp
+	xor edx, eax
 ; v57 = v17 & v2
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
-	and ebp, [esp + 84]
+	mov [esp + 216], edx
+	mov eax, [esp + 68]
+	mov edx, [esp + 200]
+	and eax, edx
+	mov edx, eax
 ; v53 = v19 & v4
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 80]
-	mov [esp + 204], eax
+	mov eax, [esp + 76]
+	mov esi, [esp + 196]
+	and eax, esi
+	mov esi, eax
 ; v51 = v20 & v7
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 72]
-	mov [esp + 208], eax
+	mov eax, [esp + 28]
+	mov ebx, [esp + 192]
+	and eax, ebx
+	mov ebx, eax
 ; v55 = v22 & v9
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 68]
-	mov [esp + 212], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 88]
+	and eax, ebp
+	mov ebp, eax
 ; v59 = v23 & v11
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, ebx
-	mov [esp + 24], eax
+	mov eax, ecx
+	mov ecx, [esp + 80]
+	and eax, ecx
 ; v60 = v25 & v13
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, edx
+	mov [esp + 16], eax
+	mov ecx, [esp + 52]
+	mov eax, ecx
+	and eax, edi
 ; v53 = v57 ^ v53
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 204]
+	xor edx, esi
 ; v51 = v53 ^ v51
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 208]
+	xor edx, ebx
 ; v55 = v51 ^ v55
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 212]
+	xor edx, ebp
 ; v59 = v55 ^ v59
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 24]
+	mov esi, [esp + 16]
+	xor edx, esi
 ; v60 = v59 ^ v60
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 24], ebp
+	xor edx, eax
 ; v17 = v17 & v24
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and esi, [esp + 88]
+	mov [esp + 16], edx
+	mov edx, [esp + 68]
+	mov eax, [esp + 96]
+	and edx, eax
 ; v59 = v19 & v2
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 84]
-	mov [esp + 204], eax
+	mov eax, [esp + 76]
+	mov esi, [esp + 200]
+	and eax, esi
+	mov esi, eax
 ; v55 = v20 & v4
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 80]
-	mov [esp + 208], eax
+	mov eax, [esp + 28]
+	mov ebx, [esp + 196]
+	and eax, ebx
+	mov ebx, eax
 ; v51 = v22 & v7
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 72]
-	mov [esp + 212], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 192]
+	and eax, ebp
 ; v53 = v23 & v9
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 68]
-	mov [esp + 216], eax
+	mov [esp + 68], eax
+	mov eax, [esp + 44]
+	mov ebp, [esp + 88]
+	and eax, ebp
+	mov ebp, eax
 ; v57 = v25 & v11
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 44]
-	and ebp, ebx
+	mov eax, [esp + 80]
+	and ecx, eax
 ; v13 = v15 & v13
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, edx
+	mov [esp + 220], ecx
+	mov ecx, [esp + 60]
+	mov eax, ecx
+	and eax, edi
+	mov edi, eax
 ; v59 = v17 ^ v59
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 204]
+	xor edx, esi
 ; v55 = v59 ^ v55
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 208]
+	xor edx, ebx
 ; v51 = v55 ^ v51
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 212]
+	mov eax, [esp + 68]
+	xor edx, eax
 ; v53 = v51 ^ v53
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 216]
+	xor edx, ebp
 ; v57 = v53 ^ v57
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
+	mov eax, [esp + 220]
+	xor edx, eax
 ; v13 = v57 ^ v13
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor edx, edi
 ; v19 = v19 & v24
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and ecx, [esp + 88]
+	mov [esp + 68], edx
+	mov edx, [esp + 76]
+	mov eax, [esp + 96]
+	and edx, eax
 ; v57 = v20 & v2
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 84]
-	mov [esp + 204], eax
+	mov esi, [esp + 28]
+	mov eax, [esp + 200]
+	and esi, eax
 ; v53 = v22 & v4
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 80]
-	mov [esp + 208], eax
+	mov edi, [esp + 36]
+	mov eax, [esp + 196]
+	and edi, eax
 ; v51 = v23 & v7
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 60]
-	and ebp, [esp + 72]
+	mov ebx, [esp + 44]
+	mov eax, [esp + 192]
+	and ebx, eax
 ; v55 = v25 & v9
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 44]
-	and edx, [esp + 68]
+	mov ebp, [esp + 52]
+	mov eax, [esp + 88]
+	and ebp, eax
 ; v11 = v15 & v11
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, ebx
+	mov eax, ecx
+	mov ecx, [esp + 80]
+	and eax, ecx
 ; v57 = v19 ^ v57
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 204]
+	xor edx, esi
 ; v53 = v57 ^ v53
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 208]
+	xor edx, edi
 ; v51 = v53 ^ v51
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebp
+	xor edx, ebx
 ; v55 = v51 ^ v55
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edx
+	xor edx, ebp
 ; v11 = v55 ^ v11
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
+	xor edx, eax
 ; v20 = v20 & v24
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and edi, [esp + 88]
+	mov [esp + 76], edx
+	mov ecx, [esp + 28]
+	mov eax, [esp + 96]
+	and ecx, eax
 ; v55 = v22 & v2
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 32]
-	and ebp, [esp + 84]
+	mov esi, [esp + 36]
+	mov edx, esi
+	mov eax, [esp + 200]
+	and edx, eax
 ; v51 = v23 & v4
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	and ebx, [esp + 80]
+	mov edi, [esp + 44]
+	mov eax, [esp + 196]
+	and edi, eax
 ; v53 = v25 & v7
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 44]
-	and edx, [esp + 72]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 192]
+	and ebx, eax
 ; v9 = v15 & v9
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 68]
+	mov eax, [esp + 60]
+	mov ebp, [esp + 88]
+	and eax, ebp
 ; v55 = v20 ^ v55
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor ecx, edx
 ; v51 = v55 ^ v51
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor ecx, edi
 ; v53 = v51 ^ v53
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, edx
+	xor ecx, ebx
 ; v9 = v53 ^ v9
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov ebp, edi
+	xor ecx, eax
 ; v22 = v22 & v24
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 32]
-	and edx, [esp + 88]
+	mov [esp + 28], ecx
+	mov edx, [esp + 96]
+	and esi, edx
 ; v53 = v23 & v2
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 84]
+	mov ecx, [esp + 44]
+	mov edi, ecx
+	mov eax, [esp + 200]
+	and edi, eax
 ; v51 = v25 & v4
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 80]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 196]
+	and ebx, eax
 ; v7 = v15 & v7
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 52]
-	and ebx, [esp + 72]
+	mov ebp, [esp + 60]
+	mov eax, [esp + 192]
+	and ebp, eax
 ; v53 = v22 ^ v53
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
+	mov eax, esi
+	xor eax, edi
 ; v51 = v53 ^ v51
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, edi
+	xor eax, ebx
 ; v7 = v51 ^ v7
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebx
+	xor eax, ebp
 ; v23 = v23 & v24
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	and ebx, [esp + 88]
+	mov [esp + 36], eax
+	and ecx, edx
 ; v51 = v25 & v2
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 84]
+	mov edi, [esp + 52]
+	mov ebx, edi
+	mov eax, [esp + 200]
+	and ebx, eax
 ; v4 = v15 & v4
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 80]
+	mov esi, [esp + 60]
+	mov ebp, esi
+	mov eax, [esp + 196]
+	and ebp, eax
 ; v51 = v23 ^ v51
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	mov eax, ecx
+	xor eax, ebx
 ; v4 = v51 ^ v4
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	xor eax, ebp
+	mov ecx, eax
 ; v25 = v25 & v24
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 88]
+	and edi, edx
 ; v2 = v15 & v2
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 84]
+	mov eax, esi
+	mov ebx, [esp + 200]
+	and eax, ebx
 ; v2 = v25 ^ v2
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor edi, eax
 ; v15 = v15 & v24
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 88]
-	mov [esp + 52], eax
+	and esi, edx
 ; v50 = v50 ^ v26
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 8]
-	xor eax, [esp + 96]
+	mov edx, [esp + 104]
+	xor eax, edx
 ; v50 = v50 ^ v39
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 100]
-	mov [esp + 8], eax
+	mov edx, [esp + 108]
+	xor eax, edx
 ; v52 = v52 ^ v28
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 108]
+	mov edx, [esp + 204]
+	mov ebx, [esp + 116]
+	xor edx, ebx
 ; v52 = v52 ^ v41
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 156]
-	mov [esp + 92], eax
+	mov ebx, [esp + 164]
+	xor edx, ebx
 ; v54 = v54 ^ v30
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 192]
-	xor eax, [esp + 112]
+	mov [esp + 204], edx
+	mov edx, [esp + 208]
+	mov ebx, [esp + 120]
+	xor edx, ebx
 ; v54 = v54 ^ v43
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 160]
-	mov [esp + 192], eax
+	mov ebx, [esp + 168]
+	xor edx, ebx
 ; v56 = v56 ^ v32
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 196]
-	xor eax, [esp + 116]
+	mov [esp + 208], edx
+	mov edx, [esp + 212]
+	mov ebx, [esp + 124]
+	xor edx, ebx
 ; v56 = v56 ^ v45
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 196], eax
+	mov ebx, [esp + 172]
+	xor edx, ebx
 ; v58 = v58 ^ v34
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 200]
-	xor eax, [esp + 120]
+	mov [esp + 212], edx
+	mov edx, [esp + 216]
+	mov ebx, [esp + 128]
+	xor edx, ebx
 ; v58 = v58 ^ v47
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 168]
-	mov [esp + 200], eax
+	mov ebx, [esp + 176]
+	xor edx, ebx
 ; v60 = v60 ^ v36
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 124]
+	mov [esp + 216], edx
+	mov edx, [esp + 16]
+	mov ebx, [esp + 132]
+	xor edx, ebx
 ; v60 = v60 ^ v49
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 104]
-	mov [esp + 24], eax
+	mov ebx, [esp + 112]
+	xor edx, ebx
 ; v13 = v13 ^ v38
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 128]
+	mov [esp + 16], edx
+	mov edx, [esp + 68]
+	mov ebx, [esp + 136]
+	xor edx, ebx
 ; v13 = v13 ^ v46
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 172]
+	mov ebx, [esp + 180]
+	xor edx, ebx
 ; v11 = v11 ^ v35
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 132]
+	mov [esp + 68], edx
+	mov edx, [esp + 76]
+	mov ebp, [esp + 140]
+	xor edx, ebp
 ; v11 = v11 ^ v48
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 176]
+	mov ebx, [esp + 184]
+	xor edx, ebx
 ; v9 = v9 ^ v37
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 136]
+	mov [esp + 76], edx
+	mov ebx, [esp + 28]
+	mov edx, [esp + 144]
+	xor ebx, edx
 ; v9 = v9 ^ v42
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 180]
+	mov edx, [esp + 92]
+	xor ebx, edx
 ; v7 = v7 ^ v31
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 140]
+	mov [esp + 28], ebx
+	mov ebx, [esp + 36]
+	mov edx, [esp + 148]
+	xor ebx, edx
 ; v7 = v7 ^ v44
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 184]
+	mov edx, [esp + 100]
+	xor ebx, edx
 ; v4 = v4 ^ v33
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 144]
+	mov [esp + 36], ebx
+	mov ebx, [esp + 152]
+	xor ecx, ebx
 ; v4 = v4 ^ v40
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 188]
+	mov edx, [esp + 188]
+	xor ecx, edx
 ; v2 = v2 ^ v27
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 148]
+	mov edx, [esp + 156]
+	xor edi, edx
 ; v15 = v15 ^ v29
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 152]
-	mov [esp + 52], eax
+	mov [esp + 8], edi
+	mov edi, [esp + 160]
+	xor esi, edi
 ; v35 = v50 ^ v35
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 132]
-	mov [esp + 8], eax
+	xor eax, ebp
 ; v37 = v52 ^ v37
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, [esp + 136]
-	mov [esp + 32], eax
+	mov [esp + 44], eax
+	mov eax, [esp + 204]
+	mov ebp, [esp + 144]
+	xor eax, ebp
 ; v31 = v54 ^ v31
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 192]
-	xor eax, [esp + 140]
-	mov [esp + 44], eax
+	mov [esp + 52], eax
+	mov eax, [esp + 208]
+	mov ebp, [esp + 148]
+	xor eax, ebp
 ; v33 = v56 ^ v33
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 196]
-	xor eax, [esp + 144]
 	mov [esp + 60], eax
+	mov eax, [esp + 212]
+	xor eax, ebx
 ; v27 = v58 ^ v27
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 200]
-	xor eax, [esp + 148]
-	mov [esp + 68], eax
+	mov [esp + 80], eax
+	mov eax, [esp + 216]
+	xor eax, edx
 ; v29 = v60 ^ v29
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 152]
+	mov [esp + 88], eax
+	mov eax, [esp + 16]
+	xor eax, edi
+	mov edx, eax
 ; v39 = v11 ^ v39
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 100]
-	mov [esp + 84], ecx
+	mov eax, [esp + 76]
+	mov edi, [esp + 108]
+	xor eax, edi
+	mov edi, eax
 ; v41 = v9 ^ v41
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 156]
+	mov ebx, [esp + 28]
+	mov eax, [esp + 164]
+	xor ebx, eax
 ; v43 = v7 ^ v43
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 160]
-	mov [esp + 24], edx
+	mov eax, [esp + 36]
+	mov ebp, [esp + 168]
+	xor eax, ebp
 ; v45 = v4 ^ v45
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 164]
-	mov [esp + 72], ebx
+	mov [esp + 36], eax
+	mov eax, [esp + 172]
+	xor ecx, eax
 ; v47 = v2 ^ v47
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 168]
-	mov [esp + 80], edi
+	mov [esp + 76], ecx
+	mov eax, [esp + 8]
+	mov ecx, [esp + 176]
+	xor eax, ecx
+	mov ecx, eax
 ; v49 = v15 ^ v49
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 52]
-	xor ecx, [esp + 104]
-	mov [esp + 52], ecx
+	mov eax, esi
+	mov esi, [esp + 112]
+	xor eax, esi
+	mov esi, eax
 ; v41 = v41 ^ v40
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, ebp
-	xor ecx, [esp + 188]
-	mov [esp + 92], ecx
+	mov ebp, [esp + 188]
+	xor ebx, ebp
 ; v39 = v39 ^ v40
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 84]
-	xor edi, [esp + 188]
+	mov [esp + 28], ebx
+	xor edi, ebp
 ; v29 = v29 ^ v40
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 188]
+	xor edx, ebp
 ; v40 = v27 ^ v40
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 68]
-	xor ecx, [esp + 188]
-	mov edx, ecx
+	mov eax, [esp + 88]
+	xor eax, ebp
+	mov ebx, eax
 ; v39 = v39 ^ v44
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 184]
-	mov [esp + 84], edi
+	mov ebp, [esp + 100]
+	xor edi, ebp
 ; v13 = v13 ^ v44
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 184]
+	mov [esp + 16], edi
+	mov edi, [esp + 68]
+	xor edi, ebp
 ; v40 = v40 ^ v44
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 184]
+	xor ebx, ebp
 ; v44 = v33 ^ v44
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 60]
-	xor ecx, [esp + 184]
+	mov eax, [esp + 80]
+	xor eax, ebp
 ; v13 = v13 ^ v42
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 180]
+	mov ebp, [esp + 92]
+	xor edi, ebp
 ; v29 = v29 ^ v42
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 180]
+	mov [esp + 68], edi
+	xor edx, ebp
 ; v44 = v44 ^ v42
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	xor edi, [esp + 180]
+	xor eax, ebp
 ; v42 = v31 ^ v42
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 44]
-	xor ecx, [esp + 180]
+	mov edi, [esp + 60]
+	xor edi, ebp
 ; v29 = v29 ^ v48
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 176]
+	mov ebp, [esp + 184]
+	xor edx, ebp
 ; v40 = v40 ^ v48
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 176]
+	mov [esp + 8], edx
+	xor ebx, ebp
 ; v42 = v42 ^ v48
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	xor ebx, [esp + 176]
+	xor edi, ebp
 ; v48 = v37 ^ v48
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 32]
-	xor ecx, [esp + 176]
-	mov ebp, ecx
+	mov edx, [esp + 52]
+	xor edx, ebp
 ; v40 = v40 ^ v46
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 172]
+	mov ebp, [esp + 180]
+	xor ebx, ebp
 ; v44 = v44 ^ v46
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 172]
+	mov [esp + 52], ebx
+	xor eax, ebp
 ; v48 = v48 ^ v46
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 172]
+	xor edx, ebp
 ; v46 = v35 ^ v46
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 8]
-	xor ecx, [esp + 172]
+	mov ebx, [esp + 44]
+	xor ebx, ebp
 ; v44 = v44 ^ v49
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 52]
-	mov [esp + 8], edi
+	xor eax, esi
 ; v42 = v42 ^ v49
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 52]
+	mov [esp + 44], eax
+	xor edi, esi
 ; v46 = v46 ^ v49
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 52]
+	xor ebx, esi
 ; v49 = v38 ^ v49
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 128]
-	xor edi, [esp + 52]
+	mov eax, [esp + 136]
+	xor eax, esi
+	mov esi, eax
 ; v42 = v42 ^ v47
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 80]
-	mov [esp + 32], ebx
+	xor edi, ecx
 ; v48 = v48 ^ v47
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 80]
+	mov [esp + 60], edi
+	xor edx, ecx
 ; v49 = v49 ^ v47
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 80]
-	mov [esp + 44], edi
+	xor esi, ecx
 ; v47 = v36 ^ v47
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 124]
-	xor edi, [esp + 80]
+	mov eax, [esp + 132]
+	xor eax, ecx
+	mov ecx, eax
 ; v48 = v48 ^ v45
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 72]
+	mov edi, [esp + 76]
+	xor edx, edi
 ; v46 = v46 ^ v45
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 72]
+	xor ebx, edi
 ; v47 = v47 ^ v45
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 72]
-	mov [esp + 52], edi
+	xor ecx, edi
 ; v45 = v34 ^ v45
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 120]
-	xor edi, [esp + 72]
-	mov [esp + 60], edi
+	mov eax, [esp + 128]
+	xor eax, edi
+	mov edi, eax
 ; v46 = v46 ^ v43
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 24]
+	mov ebp, [esp + 36]
+	xor ebx, ebp
 ; v49 = v49 ^ v43
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	xor edi, [esp + 24]
-	mov [esp + 44], edi
+	xor esi, ebp
 ; v45 = v45 ^ v43
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	xor ebx, [esp + 24]
+	xor edi, ebp
 ; v43 = v32 ^ v43
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 116]
-	xor edi, [esp + 24]
-	mov [esp + 24], edi
+	mov eax, [esp + 124]
+	xor eax, ebp
 ; v49 = v49 ^ v41
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	xor edi, [esp + 92]
-	mov [esp + 44], edi
+	mov ebp, [esp + 28]
+	xor esi, ebp
 ; v47 = v47 ^ v41
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	xor edi, [esp + 92]
-	mov [esp + 52], edi
+	mov [esp + 28], esi
+	xor ecx, ebp
 ; v43 = v43 ^ v41
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 24]
-	xor edi, [esp + 92]
-	mov [esp + 24], edi
+	xor eax, ebp
 ; v41 = v30 ^ v41
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 112]
-	xor edi, [esp + 92]
-	mov [esp + 68], edi
+	mov esi, [esp + 120]
+	xor esi, ebp
 ; v47 = v47 ^ v39
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	xor edi, [esp + 84]
-	mov [esp + 52], edi
+	mov ebp, [esp + 16]
+	xor ecx, ebp
 ; v45 = v45 ^ v39
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 84]
+	mov [esp + 36], ecx
+	xor edi, ebp
 ; v41 = v41 ^ v39
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	xor edi, [esp + 84]
-	mov [esp + 68], edi
+	xor esi, ebp
 ; v39 = v28 ^ v39
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 108]
-	xor edi, [esp + 84]
-	mov [esp + 72], edi
+	mov ecx, [esp + 116]
+	xor ecx, ebp
 ; v45 = v45 ^ v13
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
-	mov [esp + 60], ebx
+	mov ebp, [esp + 68]
+	xor edi, ebp
 ; v43 = v43 ^ v13
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 24]
-	xor edi, esi
-	mov [esp + 24], edi
+	mov [esp + 68], edi
+	xor eax, ebp
 ; v39 = v39 ^ v13
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 72]
-	xor ebx, esi
+	mov [esp + 76], eax
+	xor ecx, ebp
 ; v13 = v26 ^ v13
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 96]
-	xor edi, esi
+	mov eax, [esp + 104]
+	xor eax, ebp
 ; v13 = v13 ^ v40
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	xor esi, edx
-	mov [esp + 80], esi
+	mov ebp, [esp + 52]
+	xor eax, ebp
 ; v26 = v46 ^ v40
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ecx
-	xor esi, edx
+	mov [esp + 88], eax
+	mov eax, ebx
+	xor eax, ebp
+	mov edi, eax
 ; v26 = v26 ^ v29
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 84], esi
+	mov eax, [esp + 8]
+	xor edi, eax
 ; v39 = v39 ^ v46
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ecx
-	mov [esp + 72], ebx
+	xor ecx, ebx
 ; v28 = v48 ^ v40
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebp
-	xor esi, edx
+	mov [esp + 80], ecx
+	mov ecx, edx
+	xor ecx, ebp
 ; v28 = v28 ^ v29
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 92], esi
+	xor ecx, eax
 ; v41 = v41 ^ v46
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	xor esi, ecx
+	mov [esp + 92], ecx
+	xor esi, ebx
 ; v41 = v41 ^ v48
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
+	xor esi, edx
 ; v41 = v41 ^ v40
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
+	xor esi, ebp
 ; v41 = v41 ^ v29
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, eax
-	mov [esp + 68], esi
 ; v46 = v46 ^ v42
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 32]
+	mov [esp + 52], esi
+	mov esi, [esp + 60]
+	xor ebx, esi
 ; v43 = v43 ^ v48
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 24]
-	xor esi, ebp
+	mov [esp + 16], ebx
+	mov ecx, [esp + 76]
+	xor ecx, edx
 ; v43 = v43 ^ v42
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 32]
+	xor ecx, esi
 ; v43 = v43 ^ v29
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 24], esi
+	xor ecx, eax
 ; v48 = v48 ^ v44
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 8]
+	mov [esp + 76], ecx
+	mov ebx, [esp + 44]
+	xor edx, ebx
 ; v45 = v45 ^ v42
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	xor esi, [esp + 32]
+	mov [esp + 8], edx
+	mov ecx, [esp + 68]
+	xor ecx, esi
 ; v45 = v45 ^ v44
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 8]
-	mov [esp + 60], esi
+	xor ecx, ebx
 ; v42 = v42 ^ v40
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	xor esi, edx
-	mov [esp + 32], esi
+	mov [esp + 68], ecx
+	xor esi, ebp
 ; v47 = v47 ^ v44
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 52]
-	xor esi, [esp + 8]
+	mov [esp + 60], esi
+	mov ecx, [esp + 36]
+	xor ecx, ebx
 ; v47 = v47 ^ v40
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
-	mov [esp + 52], esi
+	xor ecx, ebp
 ; v44 = v44 ^ v29
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 8]
-	xor esi, eax
-	mov [esp + 8], esi
+	mov [esp + 36], ecx
+	xor ebx, eax
 ; v40 = v49 ^ v40
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 44]
-	xor esi, edx
+	mov [esp + 44], ebx
+	mov ecx, [esp + 28]
+	xor ecx, ebp
 ; v29 = v40 ^ v29
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 44], esi
+	xor ecx, eax
 ; v40 = v13 & v0
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 0]
-	mov [esp + 96], eax
+	mov [esp + 100], ecx
+	mov edx, [esp + 88]
+	mov eax, edx
+	mov ecx, [esp + 0]
+	and eax, ecx
 ; v49 = v13 & v6
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 20]
+	mov [esp + 104], eax
+	mov esi, edx
+	mov ebx, [esp + 24]
+	and esi, ebx
 ; v30 = v26 & v0
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 0]
+	mov eax, edi
+	and eax, ecx
 ; v30 = v49 ^ v30
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
-	mov [esp + 100], eax
+	xor esi, eax
 ; v49 = v13 & v10
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 36]
+	mov [esp + 108], esi
+	mov eax, edx
+	mov esi, [esp + 40]
+	and eax, esi
 ; v32 = v26 & v6
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 20]
+	mov ebp, edi
+	and ebp, ebx
 ; v34 = v39 & v0
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebx
-	and esi, [esp + 0]
+	mov esi, [esp + 80]
+	mov ebx, esi
+	and ebx, ecx
 ; v32 = v49 ^ v32
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor eax, ebp
 ; v34 = v32 ^ v34
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 104], eax
+	xor eax, ebx
 ; v32 = v13 & v14
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 48]
+	mov [esp + 112], eax
+	mov eax, edx
+	mov ebx, [esp + 56]
+	and eax, ebx
+	mov ebx, eax
 ; v49 = v26 & v10
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 36]
+	mov eax, edi
+	mov [esp + 28], edi
+	mov edi, [esp + 40]
+	and eax, edi
+	mov edi, eax
 ; v36 = v39 & v6
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebx
-	and esi, [esp + 20]
+	mov ebp, esi
+	mov eax, [esp + 24]
+	and ebp, eax
 ; v38 = v28 & v0
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 92]
-	and edi, [esp + 0]
+	mov eax, [esp + 92]
+	mov esi, eax
+	and esi, ecx
 ; v49 = v32 ^ v49
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor ebx, edi
 ; v36 = v49 ^ v36
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor ebx, ebp
 ; v38 = v36 ^ v38
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 108], eax
+	xor ebx, esi
 ; v36 = v13 & v18
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 64]
+	mov [esp + 116], ebx
+	mov esi, edx
+	mov edx, [esp + 72]
+	and esi, edx
 ; v49 = v26 & v14
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 48]
+	mov edi, [esp + 28]
+	mov edx, [esp + 56]
+	and edi, edx
 ; v32 = v39 & v10
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebx
-	and esi, [esp + 36]
+	mov ebx, [esp + 80]
+	mov edx, [esp + 40]
+	and ebx, edx
 ; v35 = v28 & v6
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 92]
-	and edi, [esp + 20]
+	mov ebp, eax
+	mov eax, [esp + 24]
+	and ebp, eax
 ; v37 = v41 & v0
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 68]
-	and ebx, [esp + 0]
+	mov edx, [esp + 52]
+	mov eax, edx
+	and eax, ecx
 ; v49 = v36 ^ v49
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor esi, edi
 ; v32 = v49 ^ v32
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ebx
 ; v35 = v32 ^ v35
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor esi, ebp
 ; v37 = v35 ^ v37
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 112], eax
+	xor esi, eax
 ; v35 = v13 & v21
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 76]
+	mov [esp + 120], esi
+	mov eax, [esp + 88]
+	mov esi, [esp + 84]
+	and eax, esi
+	mov esi, eax
 ; v32 = v26 & v18
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 84]
-	and edi, [esp + 64]
+	mov eax, [esp + 28]
+	mov edi, [esp + 72]
+	and eax, edi
+	mov edi, eax
 ; v49 = v39 & v14
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 48]
-	mov [esp + 116], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 56]
+	and eax, ebx
+	mov ebx, eax
 ; v36 = v28 & v10
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 92]
-	and eax, [esp + 36]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v31 = v41 & v6
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 68]
-	and edx, [esp + 20]
+	mov eax, [esp + 24]
+	and edx, eax
 ; v33 = v46 & v0
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	and ebx, [esp + 0]
+	mov [esp + 124], edx
+	mov edx, [esp + 16]
+	mov eax, edx
+	and eax, ecx
 ; v32 = v35 ^ v32
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, edi
 ; v49 = v32 ^ v49
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 116]
+	xor esi, ebx
 ; v36 = v49 ^ v36
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor esi, ebp
 ; v31 = v36 ^ v31
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
+	mov edi, [esp + 124]
+	xor esi, edi
 ; v33 = v31 ^ v33
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
-	mov [esp + 116], esi
+	xor esi, eax
 ; v31 = v13 & v24
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 88]
+	mov [esp + 124], esi
+	mov eax, [esp + 88]
+	mov esi, [esp + 96]
+	and eax, esi
+	mov esi, eax
 ; v36 = v26 & v21
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 84]
-	and edx, [esp + 76]
+	mov eax, [esp + 28]
+	mov edi, [esp + 84]
+	and eax, edi
+	mov edi, eax
 ; v49 = v39 & v18
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 64]
-	mov [esp + 120], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 72]
+	and eax, ebx
+	mov ebx, eax
 ; v32 = v28 & v14
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 92]
-	and eax, [esp + 48]
-	mov [esp + 124], eax
+	mov ebp, [esp + 56]
+	and eax, ebp
 ; v35 = v41 & v10
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 36]
+	mov [esp + 128], eax
+	mov eax, [esp + 52]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v27 = v46 & v6
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	and edi, [esp + 20]
+	mov eax, [esp + 24]
+	and edx, eax
 ; v15 = v43 & v0
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 0]
+	mov [esp + 132], edx
+	mov edx, [esp + 76]
+	mov eax, edx
+	and eax, ecx
+	mov ecx, eax
 ; v36 = v31 ^ v36
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
+	xor esi, edi
 ; v49 = v36 ^ v49
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 120]
+	xor esi, ebx
 ; v32 = v49 ^ v32
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 124]
+	mov eax, [esp + 128]
+	xor esi, eax
 ; v35 = v32 ^ v35
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor esi, ebp
 ; v27 = v35 ^ v27
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edi
+	mov eax, [esp + 132]
+	xor esi, eax
 ; v15 = v27 ^ v15
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
-	mov [esp + 120], esi
+	xor esi, ecx
 ; v27 = v26 & v24
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 84]
-	and esi, [esp + 88]
+	mov [esp + 128], esi
+	mov ecx, [esp + 28]
+	mov eax, [esp + 96]
+	and ecx, eax
 ; v35 = v39 & v21
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 72]
-	and edi, [esp + 76]
+	mov esi, [esp + 80]
+	mov eax, [esp + 84]
+	and esi, eax
 ; v32 = v28 & v18
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	and eax, [esp + 64]
-	mov [esp + 124], eax
+	mov edi, [esp + 92]
+	mov eax, [esp + 72]
+	and edi, eax
 ; v49 = v41 & v14
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 48]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 56]
+	and ebx, eax
 ; v36 = v46 & v10
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, ecx
-	and edx, [esp + 36]
+	mov ebp, [esp + 16]
+	mov eax, [esp + 40]
+	and ebp, eax
 ; v31 = v43 & v6
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 20]
+	mov eax, edx
+	mov edx, [esp + 24]
+	and eax, edx
 ; v35 = v27 ^ v35
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edi
+	xor ecx, esi
 ; v32 = v35 ^ v32
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 124]
+	xor ecx, edi
 ; v49 = v32 ^ v49
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor ecx, ebx
 ; v36 = v49 ^ v36
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
+	xor ecx, ebp
 ; v31 = v36 ^ v31
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
-	mov [esp + 124], esi
+	xor ecx, eax
 ; v36 = v39 & v24
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 88]
+	mov [esp + 132], ecx
+	mov edx, [esp + 80]
+	mov eax, [esp + 96]
+	and edx, eax
 ; v49 = v28 & v21
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 92]
-	and edx, [esp + 76]
+	mov esi, [esp + 92]
+	mov ecx, esi
+	mov eax, [esp + 84]
+	and ecx, eax
 ; v32 = v41 & v18
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	and esi, [esp + 64]
+	mov edi, [esp + 52]
+	mov eax, [esp + 72]
+	and edi, eax
 ; v35 = v46 & v14
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	and edi, [esp + 48]
+	mov ebx, [esp + 16]
+	mov eax, [esp + 56]
+	and ebx, eax
 ; v27 = v43 & v10
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 36]
+	mov eax, [esp + 76]
+	mov ebp, [esp + 40]
+	and eax, ebp
 ; v49 = v36 ^ v49
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor edx, ecx
 ; v32 = v49 ^ v32
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edx, edi
 ; v35 = v32 ^ v35
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edx, ebx
 ; v27 = v35 ^ v27
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 128], eax
+	xor edx, eax
 ; v35 = v28 & v24
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	and eax, [esp + 88]
+	mov [esp + 136], edx
+	mov edx, [esp + 96]
+	and esi, edx
 ; v32 = v41 & v21
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 68]
-	and edx, [esp + 76]
+	mov edi, [esp + 52]
+	mov ecx, edi
+	mov eax, [esp + 84]
+	and ecx, eax
 ; v49 = v46 & v18
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ecx
-	and esi, [esp + 64]
+	mov ebx, [esp + 16]
+	mov eax, [esp + 72]
+	and ebx, eax
 ; v36 = v43 & v14
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 24]
-	and edi, [esp + 48]
+	mov eax, [esp + 76]
+	mov ebp, [esp + 56]
+	and eax, ebp
 ; v32 = v35 ^ v32
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor esi, ecx
 ; v49 = v32 ^ v49
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ebx
 ; v36 = v49 ^ v36
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 132], eax
+	xor esi, eax
 ; v49 = v41 & v24
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 88]
+	mov [esp + 140], esi
+	and edi, edx
 ; v32 = v46 & v21
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, ecx
-	and edx, [esp + 76]
+	mov esi, [esp + 16]
+	mov ebx, esi
+	mov eax, [esp + 84]
+	and ebx, eax
 ; v35 = v43 & v18
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 24]
-	and esi, [esp + 64]
+	mov ecx, [esp + 76]
+	mov eax, ecx
+	mov ebp, [esp + 72]
+	and eax, ebp
 ; v32 = v49 ^ v32
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor edi, ebx
 ; v35 = v32 ^ v35
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 136], eax
+	xor edi, eax
 ; v32 = v46 & v24
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 88]
+	mov [esp + 144], edi
+	and esi, edx
 ; v49 = v43 & v21
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 24]
-	and edx, [esp + 76]
+	mov eax, ecx
+	mov edi, [esp + 84]
+	and eax, edi
 ; v49 = v32 ^ v49
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
-	mov [esp + 140], eax
+	xor esi, eax
 ; v32 = v43 & v24
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 88]
-	mov [esp + 144], eax
+	mov [esp + 148], esi
+	and ecx, edx
 ; v2 = v48 & v3
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 12]
-	mov [esp + 148], eax
+	mov [esp + 152], ecx
+	mov esi, [esp + 8]
+	mov eax, esi
+	mov ecx, [esp + 12]
+	and eax, ecx
 ; v4 = v48 & v8
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 28]
+	mov [esp + 156], eax
+	mov edx, esi
+	mov ebx, [esp + 32]
+	and edx, ebx
 ; v7 = v45 & v3
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 12]
+	mov edi, [esp + 68]
+	mov eax, edi
+	and eax, ecx
 ; v7 = v4 ^ v7
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
-	mov [esp + 152], eax
+	xor edx, eax
 ; v4 = v48 & v12
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 40]
+	mov [esp + 160], edx
+	mov eax, esi
+	mov edx, [esp + 48]
+	and eax, edx
 ; v9 = v45 & v8
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 28]
+	mov ebp, edi
+	and ebp, ebx
 ; v11 = v42 & v3
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	and esi, [esp + 12]
+	mov edx, [esp + 60]
+	mov ebx, edx
+	and ebx, ecx
 ; v9 = v4 ^ v9
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor eax, ebp
 ; v11 = v9 ^ v11
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 156], eax
+	xor eax, ebx
 ; v9 = v48 & v16
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 56]
+	mov [esp + 164], eax
+	mov eax, esi
+	mov ebx, [esp + 64]
+	and eax, ebx
+	mov ebx, eax
 ; v4 = v45 & v12
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 40]
+	mov eax, edi
+	mov edi, [esp + 48]
+	and eax, edi
+	mov edi, eax
 ; v60 = v42 & v8
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	and esi, [esp + 28]
+	mov ebp, edx
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v58 = v47 & v3
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 12]
+	mov eax, [esp + 36]
+	mov edx, eax
+	and edx, ecx
 ; v4 = v9 ^ v4
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor ebx, edi
 ; v60 = v4 ^ v60
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor ebx, ebp
 ; v58 = v60 ^ v58
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 160], eax
+	xor ebx, edx
 ; v60 = v48 & v1
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 4]
+	mov [esp + 168], ebx
+	mov edx, [esp + 4]
+	and esi, edx
 ; v4 = v45 & v16
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 56]
+	mov edi, [esp + 68]
+	mov edx, [esp + 64]
+	and edi, edx
 ; v9 = v42 & v12
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 32]
-	and esi, [esp + 40]
+	mov ebx, [esp + 60]
+	mov edx, [esp + 48]
+	and ebx, edx
 ; v56 = v47 & v8
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 28]
+	mov ebp, eax
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v54 = v44 & v3
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 8]
-	and ebx, [esp + 12]
+	mov edx, [esp + 44]
+	mov eax, edx
+	and eax, ecx
 ; v4 = v60 ^ v4
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor esi, edi
 ; v9 = v4 ^ v9
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ebx
 ; v56 = v9 ^ v56
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor esi, ebp
 ; v54 = v56 ^ v54
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 164], eax
+	xor esi, eax
 ; v56 = v48 & v5
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebp
-	and esi, [esp + 16]
+	mov [esp + 172], esi
+	mov eax, [esp + 8]
+	mov esi, [esp + 20]
+	and eax, esi
+	mov esi, eax
 ; v9 = v45 & v1
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 60]
-	and edi, [esp + 4]
+	mov eax, [esp + 68]
+	mov edi, [esp + 4]
+	and eax, edi
+	mov edi, eax
 ; v4 = v42 & v16
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 56]
-	mov [esp + 168], eax
+	mov eax, [esp + 60]
+	mov ebx, [esp + 64]
+	and eax, ebx
+	mov ebx, eax
 ; v60 = v47 & v12
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 40]
+	mov eax, [esp + 36]
+	mov ebp, [esp + 48]
+	and eax, ebp
+	mov ebp, eax
 ; v52 = v44 & v8
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 8]
-	and edx, [esp + 28]
+	mov eax, edx
+	mov edx, [esp + 32]
+	and eax, edx
 ; v50 = v29 & v3
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 44]
-	and ebx, [esp + 12]
+	mov [esp + 176], eax
+	mov eax, [esp + 100]
+	mov edx, eax
+	and edx, ecx
 ; v9 = v56 ^ v9
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, edi
 ; v4 = v9 ^ v4
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 168]
+	xor esi, ebx
 ; v60 = v4 ^ v60
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor esi, ebp
 ; v52 = v60 ^ v52
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edx
+	mov ecx, [esp + 176]
+	xor esi, ecx
 ; v50 = v52 ^ v50
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
-	mov [esp + 168], esi
+	xor esi, edx
 ; v52 = v45 & v5
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 16]
+	mov [esp + 176], esi
+	mov esi, [esp + 68]
+	mov ecx, [esp + 20]
+	and esi, ecx
 ; v60 = v42 & v1
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 32]
-	and edx, [esp + 4]
+	mov edi, [esp + 60]
+	mov edx, edi
+	mov ecx, [esp + 4]
+	and edx, ecx
 ; v4 = v47 & v16
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 52]
-	and esi, [esp + 56]
+	mov ebx, [esp + 36]
+	mov ecx, [esp + 64]
+	and ebx, ecx
 ; v9 = v44 & v12
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	and edi, [esp + 40]
+	mov ecx, [esp + 44]
+	mov ebp, [esp + 48]
+	and ecx, ebp
 ; v56 = v29 & v8
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 44]
-	and ebx, [esp + 28]
+	mov ebp, [esp + 32]
+	and eax, ebp
 ; v60 = v52 ^ v60
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor esi, edx
 ; v4 = v60 ^ v4
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ebx
 ; v9 = v4 ^ v9
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor esi, ecx
 ; v56 = v9 ^ v56
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 172], eax
+	xor esi, eax
 ; v9 = v42 & v5
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 16]
+	mov [esp + 180], esi
+	mov edx, [esp + 20]
+	and edi, edx
 ; v4 = v47 & v1
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 52]
-	and edx, [esp + 4]
+	mov esi, [esp + 36]
+	mov ecx, esi
+	mov eax, [esp + 4]
+	and ecx, eax
 ; v60 = v44 & v16
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 8]
-	and esi, [esp + 56]
+	mov ebx, [esp + 44]
+	mov eax, [esp + 64]
+	and ebx, eax
 ; v52 = v29 & v12
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 40]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 48]
+	and eax, ebp
 ; v4 = v9 ^ v4
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor edi, ecx
 ; v60 = v4 ^ v60
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ebx
 ; v52 = v60 ^ v52
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 176], eax
+	xor edi, eax
 ; v60 = v47 & v5
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 16]
+	mov [esp + 20], edi
+	mov edi, esi
+	and edi, edx
 ; v4 = v44 & v1
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 8]
-	and edx, [esp + 4]
+	mov ecx, [esp + 44]
+	mov ebp, ecx
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v9 = v29 & v16
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 44]
-	and esi, [esp + 56]
+	mov ebx, [esp + 100]
+	mov eax, ebx
+	mov esi, [esp + 64]
+	and eax, esi
 ; v4 = v60 ^ v4
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor edi, ebp
 ; v9 = v4 ^ v9
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 180], eax
+	xor edi, eax
 ; v4 = v44 & v5
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 16]
+	mov [esp + 44], edi
+	mov ebp, ecx
+	and ebp, edx
 ; v60 = v29 & v1
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 44]
-	and edx, [esp + 4]
+	mov eax, ebx
+	mov edi, [esp + 4]
+	and eax, edi
 ; v60 = v4 ^ v60
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
-	mov [esp + 184], eax
+	xor ebp, eax
 ; v4 = v29 & v5
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 16]
-	mov [esp + 188], eax
+	mov [esp + 4], ebp
+	mov eax, ebx
+	and eax, edx
 ; v48 = v13 ^ v48
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
+	mov [esp + 64], eax
+	mov eax, [esp + 88]
+	mov ebp, [esp + 8]
 	xor eax, ebp
-	mov edx, eax
 ; v45 = v26 ^ v45
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 60]
-	mov esi, eax
+	mov [esp + 8], eax
+	mov eax, [esp + 28]
+	mov ebp, [esp + 68]
+	xor eax, ebp
 ; v42 = v39 ^ v42
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 32]
-	mov edi, eax
+	mov [esp + 28], eax
+	mov eax, [esp + 80]
+	mov ebp, [esp + 60]
+	xor eax, ebp
 ; v47 = v28 ^ v47
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 60], eax
 	mov eax, [esp + 92]
-	xor eax, [esp + 52]
-	mov [esp + 32], eax
+	mov ebp, [esp + 36]
+	xor eax, ebp
 ; v44 = v41 ^ v44
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 8]
-	mov [esp + 8], eax
+	mov [esp + 36], eax
+	mov eax, [esp + 52]
+	xor eax, ecx
 ; v29 = v46 ^ v29
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 44]
-	mov [esp + 44], ecx
+	mov [esp + 52], eax
+	mov eax, [esp + 16]
+	xor eax, ebx
 ; v3 = v0 ^ v3
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 16], eax
 	mov eax, [esp + 0]
-	xor eax, [esp + 12]
+	mov ecx, [esp + 12]
+	xor eax, ecx
 	mov ecx, eax
 ; v8 = v6 ^ v8
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 28]
+	mov eax, [esp + 24]
+	mov ebx, [esp + 32]
+	xor eax, ebx
 	mov ebx, eax
 ; v12 = v10 ^ v12
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 40]
-	mov [esp + 0], eax
+	mov eax, [esp + 40]
+	mov ebp, [esp + 48]
+	xor eax, ebp
+	mov ebp, eax
 ; v16 = v14 ^ v16
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 56]
-	mov [esp + 12], eax
+	mov eax, [esp + 56]
+	xor eax, esi
 ; v1 = v18 ^ v1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 4]
-	mov [esp + 4], eax
+	mov [esp + 24], eax
+	mov eax, [esp + 72]
+	xor eax, edi
 ; v5 = v21 ^ v5
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 16]
-	mov [esp + 16], eax
+	mov [esp + 32], eax
+	mov eax, [esp + 84]
+	xor eax, edx
 ; v21 = v48 & v3
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 40], eax
+	mov edx, [esp + 8]
 	mov eax, edx
 	and eax, ecx
-	mov [esp + 20], eax
 ; v18 = v48 & v8
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, ebx
+	mov [esp + 48], eax
+	mov edi, edx
+	and edi, ebx
 ; v14 = v45 & v3
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, esi
-	and ebp, ecx
+	mov esi, [esp + 28]
+	mov eax, esi
+	and eax, ecx
 ; v14 = v18 ^ v14
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 28], eax
+	xor edi, eax
 ; v18 = v48 & v12
 %line 566+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 0]
+	mov [esp + 56], edi
+	mov eax, edx
+	and eax, ebp
+	mov [esp + 12], ebp
 ; v10 = v45 & v8
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 36], eax
+	mov ebp, esi
+	and ebp, ebx
+	mov [esp + 0], ebx
 ; v6 = v42 & v3
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, ecx
+	mov edi, [esp + 60]
+	mov ebx, edi
+	and ebx, ecx
 ; v10 = v18 ^ v10
 %line 569+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 36]
+	xor eax, ebp
 ; v6 = v10 ^ v6
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 36], ebp
+	xor eax, ebx
 ; v10 = v48 & v16
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 12]
+	mov [esp + 68], eax
+	mov eax, edx
+	mov ebx, [esp + 24]
+	and eax, ebx
+	mov ebx, eax
 ; v18 = v45 & v12
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 0]
-	mov [esp + 40], eax
+	mov esi, [esp + 12]
+	and eax, esi
+	mov ebp, eax
 ; v0 = v42 & v8
 %line 573+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, ebx
-	mov [esp + 48], eax
+	mov eax, [esp + 0]
+	and edi, eax
 ; v46 = v47 & v3
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, ecx
+	mov eax, [esp + 36]
+	mov esi, eax
+	and esi, ecx
 ; v18 = v10 ^ v18
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 40]
+	xor ebx, ebp
 ; v0 = v18 ^ v0
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 48]
+	xor ebx, edi
 ; v46 = v0 ^ v46
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 40], ebp
+	xor ebx, esi
 ; v0 = v48 & v1
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 4]
+	mov [esp + 72], ebx
+	mov esi, edx
+	mov edx, [esp + 32]
+	and esi, edx
 ; v18 = v45 & v16
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 12]
-	mov [esp + 48], eax
+	mov edi, [esp + 28]
+	mov edx, [esp + 24]
+	and edi, edx
 ; v10 = v42 & v12
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 0]
-	mov [esp + 52], eax
+	mov ebx, [esp + 60]
+	mov edx, [esp + 12]
+	and ebx, edx
 ; v41 = v47 & v8
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, ebx
-	mov [esp + 56], eax
+	mov ebp, eax
+	mov eax, [esp + 0]
+	and ebp, eax
 ; v28 = v44 & v3
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
+	mov edx, [esp + 52]
+	mov eax, edx
 	and eax, ecx
 ; v18 = v0 ^ v18
 %line 583+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 48]
+	xor esi, edi
 ; v10 = v18 ^ v10
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 52]
+	xor esi, ebx
 ; v41 = v10 ^ v41
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 56]
+	xor esi, ebp
 ; v28 = v41 ^ v28
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 48], ebp
+	xor esi, eax
 ; v41 = v48 & v5
 %line 587+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edx
-	and ebp, [esp + 16]
+	mov [esp + 80], esi
+	mov eax, [esp + 8]
+	mov esi, [esp + 40]
+	and eax, esi
+	mov esi, eax
 ; v10 = v45 & v1
 %line 588+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 4]
-	mov [esp + 52], eax
+	mov eax, [esp + 28]
+	mov edi, [esp + 32]
+	and eax, edi
+	mov edi, eax
 ; v18 = v42 & v16
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 12]
-	mov [esp + 56], eax
+	mov eax, [esp + 60]
+	mov ebx, [esp + 24]
+	and eax, ebx
+	mov ebx, eax
 ; v0 = v47 & v12
 %line 590+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 0]
-	mov [esp + 60], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 12]
+	and eax, ebp
+	mov ebp, eax
 ; v39 = v44 & v8
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, ebx
-	mov [esp + 64], eax
+	mov eax, [esp + 0]
+	and edx, eax
 ; v26 = v29 & v3
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
+	mov [esp + 84], edx
+	mov edx, [esp + 16]
+	mov eax, edx
 	and eax, ecx
 ; v10 = v41 ^ v10
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 52]
+	xor esi, edi
 ; v18 = v10 ^ v18
 %line 594+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 56]
+	xor esi, ebx
 ; v0 = v18 ^ v0
 %line 595+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 60]
+	xor esi, ebp
 ; v39 = v0 ^ v39
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 64]
+	mov edi, [esp + 84]
+	xor esi, edi
 ; v26 = v39 ^ v26
 %line 597+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
-	mov [esp + 52], ebp
+	xor esi, eax
 ; v48 = v48 & v24
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and edx, [esp + 88]
+	mov [esp + 84], esi
+	mov esi, [esp + 8]
+	mov eax, [esp + 96]
+	and esi, eax
 ; v39 = v45 & v5
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 16]
-	mov [esp + 56], eax
+	mov eax, [esp + 28]
+	mov edi, [esp + 40]
+	and eax, edi
+	mov edi, eax
 ; v0 = v42 & v1
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 4]
-	mov [esp + 60], eax
+	mov eax, [esp + 60]
+	mov ebx, [esp + 32]
+	and eax, ebx
+	mov ebx, eax
 ; v18 = v47 & v16
 %line 601+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	and eax, [esp + 12]
-	mov [esp + 64], eax
+	mov eax, [esp + 36]
+	mov ebp, [esp + 24]
+	and eax, ebp
 ; v10 = v44 & v12
 %line 602+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 0]
-	mov [esp + 68], eax
+	mov [esp + 8], eax
+	mov eax, [esp + 52]
+	mov ebp, [esp + 12]
+	and eax, ebp
+	mov ebp, eax
 ; v41 = v29 & v8
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 44]
-	and ebp, ebx
+	mov eax, [esp + 0]
+	and edx, eax
 ; v3 = v43 & v3
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
+	mov [esp + 88], edx
+	mov edx, [esp + 76]
+	mov eax, edx
 	and eax, ecx
+	mov ecx, eax
 ; v39 = v48 ^ v39
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 56]
+	xor esi, edi
 ; v0 = v39 ^ v0
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 60]
+	xor esi, ebx
 ; v18 = v0 ^ v18
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 64]
+	mov eax, [esp + 8]
+	xor esi, eax
 ; v10 = v18 ^ v10
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 68]
+	xor esi, ebp
 ; v41 = v10 ^ v41
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebp
+	mov eax, [esp + 88]
+	xor esi, eax
 ; v3 = v41 ^ v3
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
+	xor esi, ecx
 ; v45 = v45 & v24
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and esi, [esp + 88]
+	mov [esp + 8], esi
+	mov ecx, [esp + 28]
+	mov eax, [esp + 96]
+	and ecx, eax
 ; v41 = v42 & v5
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 16]
-	mov [esp + 56], eax
+	mov esi, [esp + 60]
+	mov eax, [esp + 40]
+	and esi, eax
 ; v10 = v47 & v1
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edi, [esp + 36]
 	mov eax, [esp + 32]
-	and eax, [esp + 4]
-	mov [esp + 60], eax
+	and edi, eax
 ; v18 = v44 & v16
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 8]
-	and ebp, [esp + 12]
+	mov ebx, [esp + 52]
+	mov eax, [esp + 24]
+	and ebx, eax
 ; v0 = v29 & v12
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 44]
-	and ecx, [esp + 0]
+	mov ebp, [esp + 16]
+	mov eax, [esp + 12]
+	and ebp, eax
 ; v8 = v43 & v8
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, ebx
+	mov eax, edx
+	mov edx, [esp + 0]
+	and eax, edx
 ; v41 = v45 ^ v41
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 56]
+	xor ecx, esi
 ; v10 = v41 ^ v10
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 60]
+	xor ecx, edi
 ; v18 = v10 ^ v18
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
+	xor ecx, ebx
 ; v0 = v18 ^ v0
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ecx
+	xor ecx, ebp
 ; v8 = v0 ^ v8
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor ecx, eax
 ; v42 = v42 & v24
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and edi, [esp + 88]
+	mov [esp + 0], ecx
+	mov ecx, [esp + 60]
+	mov eax, [esp + 96]
+	and ecx, eax
 ; v0 = v47 & v5
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 32]
-	and ebp, [esp + 16]
+	mov edx, [esp + 36]
+	mov esi, edx
+	mov eax, [esp + 40]
+	and esi, eax
 ; v18 = v44 & v1
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 8]
-	and ebx, [esp + 4]
+	mov edi, [esp + 52]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v10 = v29 & v16
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 44]
-	and ecx, [esp + 12]
+	mov ebx, [esp + 16]
+	mov eax, [esp + 24]
+	and ebx, eax
 ; v12 = v43 & v12
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 0]
+	mov eax, [esp + 76]
+	mov ebp, [esp + 12]
+	and eax, ebp
 ; v0 = v42 ^ v0
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor ecx, esi
 ; v18 = v0 ^ v18
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor ecx, edi
 ; v10 = v18 ^ v10
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ecx
+	xor ecx, ebx
 ; v12 = v10 ^ v12
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov ebp, edi
+	xor ecx, eax
 ; v47 = v47 & v24
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 32]
-	and ecx, [esp + 88]
+	mov [esp + 12], ecx
+	mov ecx, [esp + 96]
+	and edx, ecx
 ; v10 = v44 & v5
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	and eax, [esp + 16]
+	mov edi, [esp + 52]
+	mov esi, edi
+	mov eax, [esp + 40]
+	and esi, eax
 ; v18 = v29 & v1
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 4]
+	mov ebx, [esp + 16]
+	mov eax, [esp + 32]
+	and ebx, eax
 ; v16 = v43 & v16
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 24]
-	and ebx, [esp + 12]
+	mov ebp, [esp + 76]
+	mov eax, [esp + 24]
+	and ebp, eax
 ; v10 = v47 ^ v10
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
+	mov eax, edx
+	xor eax, esi
 ; v18 = v10 ^ v18
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edi
+	xor eax, ebx
 ; v16 = v18 ^ v16
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebx
+	xor eax, ebp
 ; v44 = v44 & v24
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 8]
-	and ebx, [esp + 88]
+	mov [esp + 24], eax
+	and edi, ecx
 ; v18 = v29 & v5
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	and eax, [esp + 16]
+	mov ebx, [esp + 16]
+	mov esi, ebx
+	mov eax, [esp + 40]
+	and esi, eax
 ; v1 = v43 & v1
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 24]
-	and edi, [esp + 4]
+	mov edx, [esp + 76]
+	mov ebp, edx
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v18 = v44 ^ v18
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	mov eax, edi
+	xor eax, esi
 ; v1 = v18 ^ v1
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	xor eax, ebp
+	mov edi, eax
 ; v29 = v29 & v24
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	and edi, [esp + 88]
+	and ebx, ecx
 ; v5 = v43 & v5
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 16]
+	mov eax, edx
+	mov esi, [esp + 40]
+	and eax, esi
 ; v5 = v29 ^ v5
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, eax
 ; v24 = v43 & v24
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	and eax, [esp + 88]
-	mov [esp + 0], eax
+	mov eax, edx
+	and eax, ecx
+	mov ebp, eax
 ; v21 = v21 ^ v40
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 96]
+	mov esi, [esp + 48]
+	mov eax, [esp + 104]
+	xor esi, eax
 ; v21 = v21 ^ v2
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 148]
-	mov [esp + 20], eax
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v14 = v14 ^ v30
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 100]
+	mov eax, [esp + 56]
+	mov ecx, [esp + 108]
+	xor eax, ecx
 ; v14 = v14 ^ v7
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 152]
-	mov [esp + 28], eax
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v6 = v6 ^ v34
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 104]
+	mov [esp + 56], eax
+	mov eax, [esp + 68]
+	mov ecx, [esp + 112]
+	xor eax, ecx
 ; v6 = v6 ^ v11
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 156]
-	mov [esp + 36], eax
+	mov ecx, [esp + 164]
+	xor eax, ecx
 ; v46 = v46 ^ v38
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 108]
+	mov [esp + 68], eax
+	mov eax, [esp + 72]
+	mov ecx, [esp + 116]
+	xor eax, ecx
 ; v46 = v46 ^ v58
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 160]
-	mov [esp + 40], eax
+	mov ecx, [esp + 168]
+	xor eax, ecx
 ; v28 = v28 ^ v37
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 112]
+	mov [esp + 72], eax
+	mov eax, [esp + 80]
+	mov ecx, [esp + 120]
+	xor eax, ecx
 ; v28 = v28 ^ v54
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 48], eax
+	mov ecx, [esp + 172]
+	xor eax, ecx
 ; v26 = v26 ^ v33
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 116]
+	mov [esp + 80], eax
+	mov eax, [esp + 84]
+	mov ecx, [esp + 124]
+	xor eax, ecx
 ; v26 = v26 ^ v50
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 168]
-	mov [esp + 52], eax
+	mov ecx, [esp + 176]
+	xor eax, ecx
 ; v3 = v3 ^ v15
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 120]
+	mov [esp + 84], eax
+	mov eax, [esp + 8]
+	mov ecx, [esp + 128]
+	xor eax, ecx
 ; v3 = v3 ^ v56
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 172]
+	mov ecx, [esp + 180]
+	xor eax, ecx
 ; v8 = v8 ^ v31
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 124]
+	mov [esp + 8], eax
+	mov ecx, [esp + 0]
+	mov eax, [esp + 132]
+	xor ecx, eax
 ; v8 = v8 ^ v52
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 176]
+	mov edx, [esp + 20]
+	xor ecx, edx
 ; v12 = v12 ^ v27
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 128]
+	mov [esp + 0], ecx
+	mov edx, [esp + 12]
+	mov ecx, [esp + 136]
+	xor edx, ecx
 ; v12 = v12 ^ v9
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 180]
+	mov ecx, [esp + 44]
+	xor edx, ecx
 ; v16 = v16 ^ v36
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 132]
+	mov [esp + 12], edx
+	mov edx, [esp + 24]
+	mov ecx, [esp + 140]
+	xor edx, ecx
 ; v16 = v16 ^ v60
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 184]
+	mov ecx, [esp + 4]
+	xor edx, ecx
 ; v1 = v1 ^ v35
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 136]
+	mov [esp + 24], edx
+	mov ecx, [esp + 144]
+	xor edi, ecx
 ; v1 = v1 ^ v4
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 188]
+	mov edx, [esp + 64]
+	xor edi, edx
 ; v5 = v5 ^ v49
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 140]
+	mov edx, [esp + 148]
+	xor ebx, edx
 ; v24 = v24 ^ v32
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 144]
-	mov [esp + 0], eax
+	mov [esp + 16], ebx
+	mov ebx, [esp + 152]
+	xor ebp, ebx
 ; v31 = v21 ^ v31
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 124]
-	mov [esp + 4], eax
+	xor esi, eax
 ; v27 = v14 ^ v27
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 128]
-	mov [esp + 8], eax
+	mov [esp + 28], esi
+	mov eax, [esp + 56]
+	mov esi, [esp + 136]
+	xor eax, esi
 ; v36 = v6 ^ v36
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 132]
-	mov [esp + 12], eax
+	mov [esp + 32], eax
+	mov eax, [esp + 68]
+	mov esi, [esp + 140]
+	xor eax, esi
 ; v35 = v46 ^ v35
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 136]
-	mov [esp + 16], eax
+	mov [esp + 36], eax
+	mov eax, [esp + 72]
+	xor eax, ecx
 ; v49 = v28 ^ v49
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, [esp + 140]
-	mov [esp + 20], eax
-; v32 = v26 ^ v32
-%line 676+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 144]
-	mov [esp + 24], eax
-; v2 = v8 ^ v2
-%line 677+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 148]
-; v7 = v12 ^ v7
-%line 678+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 152]
-; v11 = v16 ^ v11
-%line 679+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 156]
-	mov [esp + 28], ecx
-; v58 = v1 ^ v58
-%line 680+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 160]
-	mov [esp + 36], ebx
-; v54 = v5 ^ v54
-%line 681+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 164]
-	mov [esp + 40], edi
-; v50 = v24 ^ v50
-%line 682+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 168]
-	mov [esp + 44], eax
-; v7 = v7 ^ v4
-%line 683+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	xor eax, [esp + 188]
-	mov [esp + 32], eax
-; v2 = v2 ^ v4
-%line 684+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 188]
-; v32 = v32 ^ v4
-%line 685+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 24]
-	xor edi, [esp + 188]
-; v4 = v49 ^ v4
-%line 686+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 188]
-	mov ecx, eax
-; v2 = v2 ^ v60
-%line 687+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 184]
-; v3 = v3 ^ v60
-%line 688+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 184]
-; v4 = v4 ^ v60
-%line 689+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 184]
-; v60 = v35 ^ v60
-%line 690+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 184]
-; v3 = v3 ^ v9
-%line 691+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 180]
-; v32 = v32 ^ v9
-%line 692+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 180]
-; v60 = v60 ^ v9
-%line 693+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, eax
-	xor ebx, [esp + 180]
-; v9 = v36 ^ v9
-%line 694+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 180]
-; v32 = v32 ^ v52
-%line 695+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 176]
-	mov [esp + 24], edi
-; v4 = v4 ^ v52
-%line 696+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 176]
-; v9 = v9 ^ v52
-%line 697+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 176]
-; v52 = v27 ^ v52
-%line 698+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	xor edi, [esp + 176]
-; v4 = v4 ^ v56
-%line 699+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 172]
-; v60 = v60 ^ v56
-%line 700+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 172]
-; v52 = v52 ^ v56
-%line 701+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edi
-	xor ebp, [esp + 172]
-; v56 = v31 ^ v56
-%line 702+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 4]
-	xor edi, [esp + 172]
-; v60 = v60 ^ v50
-%line 703+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 44]
-	mov [esp + 0], ebx
-; v9 = v9 ^ v50
-%line 704+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 44]
-; v56 = v56 ^ v50
-%line 705+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, edi
-	xor ebx, [esp + 44]
-; v50 = v15 ^ v50
-%line 706+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 120]
-	xor edi, [esp + 44]
-; v9 = v9 ^ v54
-%line 707+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 40]
-	mov [esp + 4], eax
-; v52 = v52 ^ v54
-%line 708+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 40]
-; v50 = v50 ^ v54
-%line 709+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 40]
-; v54 = v33 ^ v54
-%line 710+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 116]
-	xor eax, [esp + 40]
-; v52 = v52 ^ v58
-%line 711+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 36]
-	mov [esp + 8], ebp
-; v56 = v56 ^ v58
-%line 712+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 36]
-; v54 = v54 ^ v58
-%line 713+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, eax
-	xor ebp, [esp + 36]
-; v58 = v37 ^ v58
-%line 714+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 36]
-; v56 = v56 ^ v11
-%line 715+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 28]
-	mov [esp + 12], ebx
-; v50 = v50 ^ v11
-%line 716+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 28]
-; v58 = v58 ^ v11
-%line 717+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, eax
-	xor ebx, [esp + 28]
-; v11 = v38 ^ v11
-%line 718+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, [esp + 28]
-; v50 = v50 ^ v7
-%line 719+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 32]
-	mov [esp + 16], edi
-; v54 = v54 ^ v7
-%line 720+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 32]
-; v11 = v11 ^ v7
-%line 721+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, eax
-	xor edi, [esp + 32]
-; v7 = v34 ^ v7
-%line 722+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 32]
-; v54 = v54 ^ v2
-%line 723+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, esi
-	mov [esp + 20], ebp
-; v58 = v58 ^ v2
-%line 724+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
-; v7 = v7 ^ v2
-%line 725+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 36], eax
-; v2 = v30 ^ v2
-%line 726+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, esi
-; v58 = v58 ^ v3
-%line 727+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edx
-	mov [esp + 28], ebx
-; v11 = v11 ^ v3
-%line 728+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, edx
-	mov [esp + 32], edi
-; v2 = v2 ^ v3
-%line 729+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, eax
-	xor esi, edx
-	mov [esp + 40], esi
-; v3 = v40 ^ v3
-%line 730+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, edx
-	mov [esp + 44], eax
-; v40 = v3 ^ v4
-%line 731+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ecx
-	mov [esp + 48], eax
-; v30 = v56 ^ v4
-%line 732+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, ecx
-; v30 = v30 ^ v32
-%line 733+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 52], eax
-; v34 = v2 ^ v56
-%line 734+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 12]
-	mov [esp + 56], esi
-; v38 = v52 ^ v4
-%line 735+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, ecx
-; v38 = v38 ^ v32
-%line 736+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 88], eax
-; v37 = v7 ^ v56
-%line 737+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 12]
-	mov edx, eax
-; v37 = v37 ^ v52
-%line 738+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 8]
-; v37 = v37 ^ v4
-%line 739+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ecx
-; v37 = v37 ^ v32
-%line 740+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 24]
-; v33 = v56 ^ v9
-%line 741+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 4]
-	mov [esp + 60], eax
-; v15 = v11 ^ v52
-%line 742+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 8]
-; v15 = v15 ^ v9
-%line 743+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 4]
-; v15 = v15 ^ v32
-%line 744+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 64], eax
-; v31 = v52 ^ v60
-%line 745+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 0]
-	mov [esp + 68], eax
-; v27 = v58 ^ v9
-%line 746+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	xor eax, [esp + 4]
-	mov edi, eax
-; v27 = v27 ^ v60
-%line 747+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 0]
-; v36 = v9 ^ v4
-%line 748+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 4]
-	xor eax, ecx
-	mov [esp + 72], eax
-; v35 = v54 ^ v60
-%line 749+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ebp
-	xor ebx, [esp + 0]
-; v35 = v35 ^ v4
-%line 750+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ecx
-; v49 = v60 ^ v32
-%line 751+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 24]
-; v24 = v50 ^ v4
-%line 752+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 16]
-	xor ebp, ecx
-; v24 = v24 ^ v32
-%line 753+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 24]
-; v40 = v40 ^ v49
-%line 754+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 48]
-	xor esi, eax
-	mov [esp + 48], esi
-; v5 = v31 ^ v49
-%line 755+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	xor esi, eax
-; v5 = v5 ^ v24
-%line 756+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 76], esi
-; v30 = v30 ^ v31
-%line 757+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 52]
-	xor esi, [esp + 68]
-	mov [esp + 52], esi
-; v1 = v27 ^ v49
-%line 758+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	xor esi, eax
-; v1 = v1 ^ v24
-%line 759+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 80], esi
-; v34 = v34 ^ v31
-%line 760+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 56]
-	xor esi, [esp + 68]
-; v34 = v34 ^ v27
-%line 761+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edi
-; v34 = v34 ^ v49
-%line 762+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-; v34 = v34 ^ v24
-%line 763+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 56], esi
-; v31 = v31 ^ v36
-%line 764+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	xor esi, [esp + 72]
-	mov [esp + 68], esi
-; v38 = v38 ^ v27
-%line 765+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 88]
-	xor esi, edi
-; v38 = v38 ^ v36
-%line 766+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 72]
-; v38 = v38 ^ v24
-%line 767+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 88], esi
-; v27 = v27 ^ v35
-%line 768+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-; v37 = v37 ^ v36
-%line 769+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 72]
-; v37 = v37 ^ v35
-%line 770+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebx
-; v36 = v36 ^ v49
-%line 771+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 72]
-	xor esi, eax
-	mov [esp + 72], esi
-; v33 = v33 ^ v35
-%line 772+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	xor esi, ebx
-; v33 = v33 ^ v49
-%line 773+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 60], esi
-; v35 = v35 ^ v24
-%line 774+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-; v49 = v15 ^ v49
-%line 775+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 64]
-	xor esi, eax
-; v24 = v49 ^ v24
-%line 776+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-; v40 = v40 ^ v35
-%line 777+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, ebx
-	mov [esp + 48], eax
-; v49 = v27 ^ v35
-%line 778+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	xor eax, ebx
-; v49 = v49 ^ v24
-%line 779+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 64], eax
-; v5 = v5 ^ v27
-%line 780+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, edi
-	mov [esp + 76], eax
-; v15 = v37 ^ v35
-%line 781+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	xor eax, ebx
-; v15 = v15 ^ v24
-%line 782+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 84], eax
-; v30 = v30 ^ v27
-%line 783+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, edi
-; v30 = v30 ^ v37
-%line 784+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
-; v30 = v30 ^ v35
-%line 785+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-; v30 = v30 ^ v24
-%line 786+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 52], eax
-; v27 = v27 ^ v36
-%line 787+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 72]
-; v1 = v1 ^ v37
-%line 788+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 40], eax
 	mov eax, [esp + 80]
 	xor eax, edx
+; v32 = v26 ^ v32
+%line 676+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 48], eax
+	mov eax, [esp + 84]
+	xor eax, ebx
+	mov ecx, eax
+; v2 = v8 ^ v2
+%line 677+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 0]
+	mov edx, [esp + 156]
+	xor eax, edx
+	mov edx, eax
+; v7 = v12 ^ v7
+%line 678+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov esi, [esp + 12]
+	mov eax, [esp + 160]
+	xor esi, eax
+; v11 = v16 ^ v11
+%line 679+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 24]
+	mov ebx, [esp + 164]
+	xor eax, ebx
+; v58 = v1 ^ v58
+%line 680+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 24], eax
+	mov eax, [esp + 168]
+	xor edi, eax
+; v54 = v5 ^ v54
+%line 681+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 52], edi
+	mov eax, [esp + 16]
+	mov edi, [esp + 172]
+	xor eax, edi
+	mov edi, eax
+; v50 = v24 ^ v50
+%line 682+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 176]
+	xor ebp, eax
+; v7 = v7 ^ v4
+%line 683+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 64]
+	xor esi, ebx
+; v2 = v2 ^ v4
+%line 684+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 12], esi
+	xor edx, ebx
+; v32 = v32 ^ v4
+%line 685+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v4 = v49 ^ v4
+%line 686+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 48]
+	xor eax, ebx
+	mov esi, eax
+; v2 = v2 ^ v60
+%line 687+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 4]
+	xor edx, ebx
+; v3 = v3 ^ v60
+%line 688+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 4], edx
+	mov edx, [esp + 8]
+	xor edx, ebx
+; v4 = v4 ^ v60
+%line 689+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, ebx
+; v60 = v35 ^ v60
+%line 690+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 40]
+	xor eax, ebx
+; v3 = v3 ^ v9
+%line 691+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 44]
+	xor edx, ebx
+; v32 = v32 ^ v9
+%line 692+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 8], edx
+	xor ecx, ebx
+; v60 = v60 ^ v9
+%line 693+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ebx
+; v9 = v36 ^ v9
+%line 694+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edx, [esp + 36]
+	xor edx, ebx
+; v32 = v32 ^ v52
+%line 695+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 20]
+	xor ecx, ebx
+; v4 = v4 ^ v52
+%line 696+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 0], ecx
+	xor esi, ebx
+; v9 = v9 ^ v52
+%line 697+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, ebx
+; v52 = v27 ^ v52
+%line 698+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 32]
+	xor ecx, ebx
+; v4 = v4 ^ v56
+%line 699+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 180]
+	xor esi, ebx
+; v60 = v60 ^ v56
+%line 700+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 16], esi
+	xor eax, ebx
+; v52 = v52 ^ v56
+%line 701+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v56 = v31 ^ v56
+%line 702+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov esi, [esp + 28]
+	xor esi, ebx
+; v60 = v60 ^ v50
+%line 703+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ebp
+; v9 = v9 ^ v50
+%line 704+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 20], eax
+	xor edx, ebp
+; v56 = v56 ^ v50
+%line 705+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, ebp
+; v50 = v15 ^ v50
+%line 706+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 128]
+	xor eax, ebp
+	mov ebx, eax
+; v9 = v9 ^ v54
+%line 707+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, edi
+; v52 = v52 ^ v54
+%line 708+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 28], edx
+	xor ecx, edi
+; v50 = v50 ^ v54
+%line 709+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, edi
+; v54 = v33 ^ v54
+%line 710+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 124]
+	xor eax, edi
+	mov edx, eax
+; v52 = v52 ^ v58
+%line 711+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edi, [esp + 52]
+	xor ecx, edi
+; v56 = v56 ^ v58
+%line 712+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, edi
+; v54 = v54 ^ v58
+%line 713+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, edi
+; v58 = v37 ^ v58
+%line 714+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 120]
+	xor eax, edi
+	mov edi, eax
+; v56 = v56 ^ v11
+%line 715+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebp, [esp + 24]
+	xor esi, ebp
+; v50 = v50 ^ v11
+%line 716+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, ebp
+; v58 = v58 ^ v11
+%line 717+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edi, ebp
+; v11 = v38 ^ v11
+%line 718+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 116]
+	xor eax, ebp
+; v50 = v50 ^ v7
+%line 719+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebp, [esp + 12]
+	xor ebx, ebp
+; v54 = v54 ^ v7
+%line 720+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 12], ebx
+	xor edx, ebp
+; v11 = v11 ^ v7
+%line 721+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ebp
+; v7 = v34 ^ v7
+%line 722+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebx, [esp + 112]
+	xor ebx, ebp
+; v54 = v54 ^ v2
+%line 723+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebp, [esp + 4]
+	xor edx, ebp
+; v58 = v58 ^ v2
+%line 724+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 24], edx
+	xor edi, ebp
+; v7 = v7 ^ v2
+%line 725+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, ebp
+; v2 = v30 ^ v2
+%line 726+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edx, [esp + 108]
+	xor edx, ebp
+; v58 = v58 ^ v3
+%line 727+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ebp, [esp + 8]
+	xor edi, ebp
+; v11 = v11 ^ v3
+%line 728+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 32], edi
+	xor eax, ebp
+; v2 = v2 ^ v3
+%line 729+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 36], eax
+	xor edx, ebp
+; v3 = v40 ^ v3
+%line 730+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edi, [esp + 104]
+	xor edi, ebp
+; v40 = v3 ^ v4
+%line 731+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 48], edi
+	mov eax, [esp + 16]
+	xor edi, eax
+; v30 = v56 ^ v4
+%line 732+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 52], edi
+	mov ebp, esi
+	xor ebp, eax
+; v30 = v30 ^ v32
+%line 733+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edi, [esp + 0]
+	xor ebp, edi
+; v34 = v2 ^ v56
+%line 734+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 56], ebp
+	mov [esp + 44], edx
+	xor edx, esi
+; v38 = v52 ^ v4
+%line 735+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 60], edx
+	mov edx, ecx
+	xor edx, eax
+; v38 = v38 ^ v32
+%line 736+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, edi
+; v37 = v7 ^ v56
+%line 737+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 64], edx
+	mov [esp + 40], ebx
+	xor ebx, esi
+; v37 = v37 ^ v52
+%line 738+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, ecx
+; v37 = v37 ^ v4
+%line 739+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, eax
+; v37 = v37 ^ v32
+%line 740+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebx, edi
+; v33 = v56 ^ v9
+%line 741+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 68], ebx
+	mov edx, esi
+	mov [esp + 8], esi
+	mov esi, [esp + 28]
+	xor edx, esi
+; v15 = v11 ^ v52
+%line 742+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 72], edx
+	mov edx, [esp + 36]
+	xor edx, ecx
+; v15 = v15 ^ v9
+%line 743+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, esi
+; v15 = v15 ^ v32
+%line 744+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edx, edi
+; v31 = v52 ^ v60
+%line 745+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 76], edx
+	mov [esp + 4], ecx
+	mov ebx, [esp + 20]
+	xor ecx, ebx
+	mov edx, ecx
+; v27 = v58 ^ v9
+%line 746+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 32]
+	xor ecx, esi
+	mov ebp, ecx
+; v27 = v27 ^ v60
+%line 747+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ebp, ebx
+; v36 = v9 ^ v4
+%line 748+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, eax
+; v35 = v54 ^ v60
+%line 749+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 84], esi
+	mov ecx, [esp + 24]
+	xor ecx, ebx
+; v35 = v35 ^ v4
+%line 750+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, eax
+; v49 = v60 ^ v32
+%line 751+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 88], ecx
+	xor ebx, edi
+; v24 = v50 ^ v4
+%line 752+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 12]
+	xor ecx, eax
+	mov esi, ecx
+; v24 = v24 ^ v32
+%line 753+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, edi
+; v40 = v40 ^ v49
+%line 754+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov edi, [esp + 52]
+	xor edi, ebx
+; v5 = v31 ^ v49
+%line 755+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, edx
+	xor eax, ebx
+; v5 = v5 ^ v24
+%line 756+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, esi
+; v30 = v30 ^ v31
+%line 757+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 92], eax
+	mov eax, [esp + 56]
+	xor eax, edx
+; v1 = v27 ^ v49
+%line 758+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 56], eax
+	mov eax, ebp
+	xor eax, ebx
+; v1 = v1 ^ v24
+%line 759+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, esi
+; v34 = v34 ^ v31
+%line 760+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 96], eax
+	mov eax, [esp + 60]
+	xor eax, edx
+; v34 = v34 ^ v27
+%line 761+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ebp
+; v34 = v34 ^ v49
+%line 762+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ebx
+; v34 = v34 ^ v24
+%line 763+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, esi
+; v31 = v31 ^ v36
+%line 764+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 60], eax
+	mov ecx, [esp + 84]
+	xor edx, ecx
+; v38 = v38 ^ v27
+%line 765+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 80], edx
+	mov eax, [esp + 64]
+	xor eax, ebp
+; v38 = v38 ^ v36
+%line 766+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, ecx
+; v38 = v38 ^ v24
+%line 767+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, esi
+; v27 = v27 ^ v35
+%line 768+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 64], eax
+	mov edx, [esp + 88]
+	xor ebp, edx
+; v37 = v37 ^ v36
+%line 769+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 68]
+	xor eax, ecx
+; v37 = v37 ^ v35
+%line 770+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor eax, edx
+; v36 = v36 ^ v49
+%line 771+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v33 = v33 ^ v35
+%line 772+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 84], ecx
+	mov ecx, [esp + 72]
+	xor ecx, edx
+; v33 = v33 ^ v49
+%line 773+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v35 = v35 ^ v24
+%line 774+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 72], ecx
+	xor edx, esi
+; v49 = v15 ^ v49
+%line 775+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 76]
+	xor ecx, ebx
+; v24 = v49 ^ v24
+%line 776+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, esi
+	mov ebx, ecx
+; v40 = v40 ^ v35
+%line 777+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor edi, edx
+; v49 = v27 ^ v35
+%line 778+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, ebp
+	xor ecx, edx
+	mov esi, ecx
+; v49 = v49 ^ v24
+%line 779+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor esi, ebx
+; v5 = v5 ^ v27
+%line 780+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 92]
+	xor ecx, ebp
+; v15 = v37 ^ v35
+%line 781+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 92], ecx
+	mov ecx, eax
+	xor ecx, edx
+; v15 = v15 ^ v24
+%line 782+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v30 = v30 ^ v27
+%line 783+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 88], ecx
+	mov ecx, [esp + 56]
+	xor ecx, ebp
+; v30 = v30 ^ v37
+%line 784+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, eax
+; v30 = v30 ^ v35
+%line 785+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, edx
+; v30 = v30 ^ v24
+%line 786+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	xor ecx, ebx
+; v27 = v27 ^ v36
+%line 787+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 56], ecx
+	mov ecx, [esp + 84]
+	xor ebp, ecx
+; v1 = v1 ^ v37
+%line 788+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 76], ebp
+	mov ebp, [esp + 96]
+	xor ebp, eax
 ; v1 = v1 ^ v36
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 72]
+	xor ebp, ecx
 ; v1 = v1 ^ v24
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 80], eax
+	xor ebp, ebx
 ; v37 = v37 ^ v33
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 60]
+	mov [esp + 96], ebp
+	mov ebp, [esp + 72]
+	xor eax, ebp
 ; v34 = v34 ^ v36
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 72]
+	mov [esp + 68], eax
+	mov eax, [esp + 60]
+	xor eax, ecx
 ; v34 = v34 ^ v33
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 60]
-	mov [esp + 56], eax
+	xor eax, ebp
 ; v36 = v36 ^ v35
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, ebx
-	mov [esp + 72], eax
+	mov [esp + 60], eax
+	xor ecx, edx
 ; v31 = v31 ^ v33
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, [esp + 60]
+	mov [esp + 84], ecx
+	mov eax, [esp + 80]
+	xor eax, ebp
 ; v31 = v31 ^ v35
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 68], eax
+	xor eax, edx
 ; v33 = v33 ^ v24
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, esi
-	mov [esp + 60], eax
+	mov [esp + 80], eax
+	xor ebp, ebx
 ; v35 = v38 ^ v35
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 88]
-	xor eax, ebx
+	mov [esp + 72], ebp
+	mov eax, [esp + 64]
+	xor eax, edx
 ; v24 = v35 ^ v24
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 88], eax
+	xor eax, ebx
 ; v35 = v40 & v3
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 44]
-	mov [esp + 92], eax
+	mov [esp + 100], eax
+	mov eax, edi
+	mov ecx, [esp + 48]
+	and eax, ecx
 ; v38 = v40 & v2
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 40]
+	mov [esp + 104], eax
+	mov edx, edi
+	mov ebx, [esp + 44]
+	and edx, ebx
 ; v16 = v49 & v3
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 64]
-	and esi, [esp + 44]
+	mov eax, esi
+	and eax, ecx
 ; v16 = v38 ^ v16
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 96], eax
+	xor edx, eax
 ; v38 = v40 & v7
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 36]
+	mov [esp + 108], edx
+	mov eax, edi
+	mov edx, [esp + 40]
+	and eax, edx
 ; v12 = v49 & v2
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 64]
-	and esi, [esp + 40]
+	mov ebp, esi
+	and ebp, ebx
 ; v8 = v5 & v3
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 76]
-	and ebx, [esp + 44]
+	mov edx, [esp + 92]
+	mov ebx, edx
+	and ebx, ecx
 ; v12 = v38 ^ v12
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor eax, ebp
 ; v8 = v12 ^ v8
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebx
-	mov [esp + 100], eax
 ; v12 = v40 & v11
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 32]
+	mov [esp + 112], eax
+	mov eax, edi
+	mov ebx, [esp + 36]
+	and eax, ebx
+	mov ebx, eax
 ; v38 = v49 & v7
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 64]
-	and esi, [esp + 36]
+	mov eax, esi
+	mov [esp + 64], esi
+	mov esi, [esp + 40]
+	and eax, esi
+	mov esi, eax
 ; v26 = v5 & v2
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 76]
-	and ebx, [esp + 40]
+	mov ebp, edx
+	mov eax, [esp + 44]
+	and ebp, eax
 ; v28 = v15 & v3
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 84]
-	and ebp, [esp + 44]
+	mov eax, [esp + 88]
+	mov edx, eax
+	and edx, ecx
 ; v38 = v12 ^ v38
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor ebx, esi
 ; v26 = v38 ^ v26
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor ebx, ebp
 ; v28 = v26 ^ v28
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 104], eax
+	xor ebx, edx
 ; v26 = v40 & v58
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 48]
-	and ebx, [esp + 28]
+	mov [esp + 116], ebx
+	mov [esp + 52], edi
+	mov edx, [esp + 32]
+	and edi, edx
 ; v38 = v49 & v11
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 32]
-	mov [esp + 108], eax
+	mov esi, [esp + 64]
+	mov edx, [esp + 36]
+	and esi, edx
 ; v12 = v5 & v7
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 36]
+	mov ebx, [esp + 92]
+	mov edx, [esp + 40]
+	and ebx, edx
 ; v46 = v15 & v2
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 84]
-	and esi, [esp + 40]
+	mov ebp, eax
+	mov eax, [esp + 44]
+	and ebp, eax
 ; v6 = v30 & v3
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 52]
-	and ebp, [esp + 44]
+	mov edx, [esp + 56]
+	mov eax, edx
+	and eax, ecx
 ; v38 = v26 ^ v38
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 108]
+	xor edi, esi
 ; v12 = v38 ^ v12
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor edi, ebx
 ; v46 = v12 ^ v46
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor edi, ebp
 ; v6 = v46 ^ v6
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-	mov [esp + 108], ebx
+	xor edi, eax
 ; v46 = v40 & v54
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 48]
-	and esi, [esp + 20]
+	mov [esp + 120], edi
+	mov eax, [esp + 52]
+	mov esi, [esp + 24]
+	and eax, esi
+	mov esi, eax
 ; v12 = v49 & v58
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 64]
-	and eax, [esp + 28]
-	mov [esp + 112], eax
+	mov edi, [esp + 32]
+	and eax, edi
+	mov edi, eax
 ; v38 = v5 & v11
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 32]
-	mov [esp + 116], eax
+	mov eax, [esp + 92]
+	mov ebx, [esp + 36]
+	and eax, ebx
+	mov ebx, eax
 ; v26 = v15 & v7
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 36]
+	mov eax, [esp + 88]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v14 = v30 & v2
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 52]
-	and ebx, [esp + 40]
+	mov eax, [esp + 44]
+	and edx, eax
 ; v21 = v27 & v3
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, edi
-	and ebp, [esp + 44]
+	mov [esp + 124], edx
+	mov edx, [esp + 76]
+	mov eax, edx
+	and eax, ecx
 ; v12 = v46 ^ v12
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 112]
+	xor esi, edi
 ; v38 = v12 ^ v38
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 116]
+	xor esi, ebx
 ; v26 = v38 ^ v26
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor esi, ebp
 ; v14 = v26 ^ v14
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
+	mov edi, [esp + 124]
+	xor esi, edi
 ; v21 = v14 ^ v21
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 112], esi
+	xor esi, eax
 ; v14 = v40 & v50
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 48]
-	and esi, [esp + 16]
+	mov [esp + 124], esi
+	mov eax, [esp + 52]
+	mov esi, [esp + 12]
+	and eax, esi
+	mov esi, eax
 ; v26 = v49 & v54
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 64]
-	and eax, [esp + 20]
-	mov [esp + 116], eax
+	mov edi, [esp + 24]
+	and eax, edi
+	mov edi, eax
 ; v38 = v5 & v58
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 76]
-	and ebx, [esp + 28]
+	mov eax, [esp + 92]
+	mov ebx, [esp + 32]
+	and eax, ebx
+	mov ebx, eax
 ; v12 = v15 & v11
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 32]
-	mov [esp + 120], eax
+	mov eax, [esp + 88]
+	mov ebp, [esp + 36]
+	and eax, ebp
 ; v46 = v30 & v7
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 36]
-	mov [esp + 124], eax
+	mov [esp + 128], eax
+	mov eax, [esp + 56]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v43 = v27 & v2
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 40]
+	mov eax, [esp + 44]
+	and edx, eax
 ; v29 = v1 & v3
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 44]
+	mov [esp + 132], edx
+	mov edx, [esp + 96]
+	mov eax, edx
+	and eax, ecx
+	mov ecx, eax
 ; v26 = v14 ^ v26
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 116]
+	xor esi, edi
 ; v38 = v26 ^ v38
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, ebx
 ; v12 = v38 ^ v12
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 120]
+	mov eax, [esp + 128]
+	xor esi, eax
 ; v46 = v12 ^ v46
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 124]
+	xor esi, ebp
 ; v43 = v46 ^ v43
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov eax, [esp + 132]
 	xor esi, eax
 ; v29 = v43 ^ v29
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 116], esi
+	xor esi, ecx
 ; v43 = v49 & v50
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 64]
-	and esi, [esp + 16]
+	mov [esp + 128], esi
+	mov ecx, [esp + 64]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v46 = v5 & v54
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 20]
-	mov [esp + 120], eax
+	mov esi, [esp + 92]
+	mov eax, [esp + 24]
+	and esi, eax
 ; v12 = v15 & v58
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 28]
-	mov [esp + 124], eax
+	mov edi, [esp + 88]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v38 = v30 & v11
 %line 852+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 32]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 36]
+	and ebx, eax
 ; v26 = v27 & v7
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, edi
-	and ebx, [esp + 36]
+	mov ebp, [esp + 76]
+	mov eax, [esp + 40]
+	and ebp, eax
 ; v14 = v1 & v2
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 40]
+	mov eax, edx
+	mov edx, [esp + 44]
+	and eax, edx
 ; v46 = v43 ^ v46
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 120]
+	xor ecx, esi
 ; v12 = v46 ^ v12
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 124]
+	xor ecx, edi
 ; v38 = v12 ^ v38
 %line 857+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor ecx, ebx
 ; v26 = v38 ^ v26
 %line 858+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
+	xor ecx, ebp
 ; v14 = v26 ^ v14
 %line 859+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 120], esi
+	xor ecx, eax
 ; v26 = v5 & v50
 %line 860+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 76]
-	and ebx, [esp + 16]
+	mov [esp + 132], ecx
+	mov edx, [esp + 92]
+	mov eax, [esp + 12]
+	and edx, eax
 ; v38 = v15 & v54
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 20]
-	mov [esp + 124], eax
+	mov esi, [esp + 88]
+	mov ecx, esi
+	mov eax, [esp + 24]
+	and ecx, eax
 ; v12 = v30 & v58
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 28]
+	mov edi, [esp + 56]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v46 = v27 & v11
 %line 863+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 32]
+	mov ebx, [esp + 76]
+	mov eax, [esp + 36]
+	and ebx, eax
 ; v43 = v1 & v7
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 36]
+	mov eax, [esp + 96]
+	mov ebp, [esp + 40]
+	and eax, ebp
 ; v38 = v26 ^ v38
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 124]
+	xor edx, ecx
 ; v12 = v38 ^ v12
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor edx, edi
 ; v46 = v12 ^ v46
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor edx, ebx
 ; v43 = v46 ^ v43
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-	mov [esp + 124], ebx
+	xor edx, eax
 ; v46 = v15 & v50
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 16]
+	mov [esp + 136], edx
+	mov edx, [esp + 12]
+	and esi, edx
 ; v12 = v30 & v54
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 52]
-	and esi, [esp + 20]
+	mov edi, [esp + 56]
+	mov ecx, edi
+	mov eax, [esp + 24]
+	and ecx, eax
 ; v38 = v27 & v58
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, edi
-	and ebx, [esp + 28]
+	mov ebx, [esp + 76]
+	mov eax, [esp + 32]
+	and ebx, eax
 ; v26 = v1 & v11
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 32]
+	mov eax, [esp + 96]
+	mov ebp, [esp + 36]
+	and eax, ebp
 ; v12 = v46 ^ v12
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor esi, ecx
 ; v38 = v12 ^ v38
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor esi, ebx
 ; v26 = v38 ^ v26
 %line 875+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 128], eax
+	xor esi, eax
 ; v38 = v30 & v50
 %line 876+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 16]
+	mov [esp + 140], esi
+	and edi, edx
 ; v12 = v27 & v54
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 20]
+	mov esi, [esp + 76]
+	mov ebx, esi
+	mov eax, [esp + 24]
+	and ebx, eax
 ; v46 = v1 & v58
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 28]
+	mov ecx, [esp + 96]
+	mov eax, ecx
+	mov ebp, [esp + 32]
+	and eax, ebp
 ; v12 = v38 ^ v12
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ebx
 ; v46 = v12 ^ v46
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 132], eax
+	xor edi, eax
 ; v12 = v27 & v50
 %line 881+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, [esp + 16]
+	mov [esp + 144], edi
+	and esi, edx
 ; v38 = v1 & v54
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 20]
+	mov eax, ecx
+	mov edi, [esp + 24]
+	and eax, edi
 ; v38 = v12 ^ v38
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 136], eax
+	xor esi, eax
 ; v12 = v1 & v50
 %line 884+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 16]
-	mov [esp + 140], eax
+	mov [esp + 148], esi
+	and ecx, edx
 ; v18 = v37 & v56
 %line 885+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 12]
-	mov [esp + 144], eax
+	mov [esp + 152], ecx
+	mov esi, [esp + 68]
+	mov eax, esi
+	mov ecx, [esp + 8]
+	and eax, ecx
 ; v44 = v37 & v52
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 8]
+	mov [esp + 156], eax
+	mov edx, esi
+	mov ebx, [esp + 4]
+	and edx, ebx
 ; v10 = v34 & v56
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 56]
-	and esi, [esp + 12]
+	mov edi, [esp + 60]
+	mov eax, edi
+	and eax, ecx
 ; v10 = v44 ^ v10
 %line 888+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 148], eax
+	xor edx, eax
 ; v44 = v37 & v9
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 4]
+	mov [esp + 160], edx
+	mov eax, esi
+	mov edx, [esp + 28]
+	and eax, edx
 ; v47 = v34 & v52
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 56]
-	and esi, [esp + 8]
+	mov ebp, edi
+	and ebp, ebx
 ; v0 = v36 & v56
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 72]
-	and ebx, [esp + 12]
+	mov edx, [esp + 84]
+	mov ebx, edx
+	and ebx, ecx
 ; v47 = v44 ^ v47
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor eax, ebp
 ; v0 = v47 ^ v0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebx
-	mov [esp + 152], eax
 ; v47 = v37 & v60
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 0]
+	mov [esp + 164], eax
+	mov eax, esi
+	mov ebx, [esp + 20]
+	and eax, ebx
+	mov ebx, eax
 ; v44 = v34 & v9
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 56]
-	and esi, [esp + 4]
+	mov eax, edi
+	mov edi, [esp + 28]
+	and eax, edi
+	mov edi, eax
 ; v42 = v36 & v52
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 72]
-	and ebx, [esp + 8]
+	mov ebp, edx
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v41 = v31 & v56
 %line 897+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 68]
-	and ebp, [esp + 12]
+	mov eax, [esp + 80]
+	mov edx, eax
+	and edx, ecx
 ; v44 = v47 ^ v44
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor ebx, edi
 ; v42 = v44 ^ v42
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor ebx, ebp
 ; v41 = v42 ^ v41
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 156], eax
+	xor ebx, edx
 ; v42 = v37 & v4
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, edx
-	and ebx, ecx
+	mov [esp + 168], ebx
+	mov edx, [esp + 16]
+	and esi, edx
 ; v44 = v34 & v60
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 0]
-	mov [esp + 160], eax
+	mov edi, [esp + 60]
+	mov edx, [esp + 20]
+	and edi, edx
 ; v47 = v36 & v9
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 4]
+	mov ebx, [esp + 84]
+	mov edx, [esp + 28]
+	and ebx, edx
 ; v45 = v31 & v52
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	and esi, [esp + 8]
+	mov ebp, eax
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v39 = v33 & v56
 %line 905+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 60]
-	and ebp, [esp + 12]
+	mov edx, [esp + 72]
+	mov eax, edx
+	and eax, ecx
 ; v44 = v42 ^ v44
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 160]
+	xor esi, edi
 ; v47 = v44 ^ v47
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor esi, ebx
 ; v45 = v47 ^ v45
 %line 908+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor esi, ebp
 ; v39 = v45 ^ v39
 %line 909+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-	mov [esp + 160], ebx
+	xor esi, eax
 ; v45 = v37 & v32
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edx
-	and esi, [esp + 24]
+	mov [esp + 172], esi
+	mov eax, [esp + 68]
+	mov esi, [esp + 0]
+	and eax, esi
+	mov esi, eax
 ; v47 = v34 & v4
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, ecx
-	mov [esp + 164], eax
+	mov eax, [esp + 60]
+	mov edi, [esp + 16]
+	and eax, edi
+	mov edi, eax
 ; v44 = v36 & v60
 %line 912+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 0]
-	mov [esp + 168], eax
+	mov eax, [esp + 84]
+	mov ebx, [esp + 20]
+	and eax, ebx
+	mov ebx, eax
 ; v42 = v31 & v9
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 4]
+	mov eax, [esp + 80]
+	mov ebp, [esp + 28]
+	and eax, ebp
+	mov ebp, eax
 ; v48 = v33 & v52
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	and ebx, [esp + 8]
+	mov eax, edx
+	mov edx, [esp + 4]
+	and eax, edx
 ; v13 = v24 & v56
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 88]
-	and ebp, [esp + 12]
+	mov [esp + 176], eax
+	mov eax, [esp + 100]
+	mov edx, eax
+	and edx, ecx
 ; v47 = v45 ^ v47
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 164]
+	xor esi, edi
 ; v44 = v47 ^ v44
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 168]
+	xor esi, ebx
 ; v42 = v44 ^ v42
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor esi, ebp
 ; v48 = v42 ^ v48
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
+	mov ecx, [esp + 176]
+	xor esi, ecx
 ; v13 = v48 ^ v13
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
-	mov [esp + 164], esi
+	xor esi, edx
 ; v48 = v34 & v32
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 56]
-	and ebx, [esp + 24]
+	mov [esp + 176], esi
+	mov esi, [esp + 60]
+	mov ecx, [esp + 0]
+	and esi, ecx
 ; v42 = v36 & v4
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, ecx
-	mov [esp + 168], eax
+	mov edi, [esp + 84]
+	mov edx, edi
+	mov ecx, [esp + 16]
+	and edx, ecx
 ; v44 = v31 & v60
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 0]
+	mov ebx, [esp + 80]
+	mov ecx, [esp + 20]
+	and ebx, ecx
 ; v47 = v33 & v9
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, [esp + 4]
+	mov ecx, [esp + 72]
+	mov ebp, [esp + 28]
+	and ecx, ebp
 ; v45 = v24 & v52
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 88]
-	and ebp, [esp + 8]
+	mov ebp, [esp + 4]
+	and eax, ebp
 ; v42 = v48 ^ v42
 %line 926+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 168]
+	xor esi, edx
 ; v44 = v42 ^ v44
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor esi, ebx
 ; v47 = v44 ^ v47
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor esi, ecx
 ; v45 = v47 ^ v45
 %line 929+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
-	mov [esp + 168], ebx
+	xor esi, eax
 ; v47 = v36 & v32
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 24]
+	mov [esp + 180], esi
+	mov edx, [esp + 0]
+	and edi, edx
 ; v44 = v31 & v4
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 68]
-	and esi, ecx
+	mov esi, [esp + 80]
+	mov ecx, esi
+	mov eax, [esp + 16]
+	and ecx, eax
 ; v42 = v33 & v60
 %line 932+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	and ebx, [esp + 0]
+	mov ebx, [esp + 72]
+	mov eax, [esp + 20]
+	and ebx, eax
 ; v48 = v24 & v9
 %line 933+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 88]
-	and ebp, [esp + 4]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 28]
+	and eax, ebp
 ; v44 = v47 ^ v44
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ecx
 ; v42 = v44 ^ v42
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
+	xor edi, ebx
 ; v48 = v42 ^ v48
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov [esp + 172], eax
+	xor edi, eax
 ; v42 = v31 & v32
 %line 937+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 24]
+	mov [esp + 0], edi
+	mov edi, esi
+	and edi, edx
 ; v44 = v33 & v4
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, ecx
+	mov ecx, [esp + 72]
+	mov ebp, ecx
+	mov eax, [esp + 16]
+	and ebp, eax
 ; v47 = v24 & v60
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 88]
-	and ebx, [esp + 0]
+	mov ebx, [esp + 100]
+	mov eax, ebx
+	mov esi, [esp + 20]
+	and eax, esi
 ; v44 = v42 ^ v44
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
+	xor edi, ebp
 ; v47 = v44 ^ v47
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 176], eax
+	xor edi, eax
 ; v44 = v33 & v32
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 24]
+	mov [esp + 20], edi
+	mov ebp, ecx
+	and ebp, edx
 ; v42 = v24 & v4
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 88]
-	and esi, ecx
+	mov eax, ebx
+	mov edi, [esp + 16]
+	and eax, edi
 ; v42 = v44 ^ v42
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 180], eax
+	xor ebp, eax
 ; v44 = v24 & v32
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 88]
-	and eax, [esp + 24]
-	mov [esp + 184], eax
+	mov [esp + 16], ebp
+	mov eax, ebx
+	and eax, edx
 ; v37 = v40 ^ v37
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	xor eax, edx
-	mov edx, eax
+	mov [esp + 72], eax
+	mov eax, [esp + 52]
+	mov ebp, [esp + 68]
+	xor eax, ebp
 ; v34 = v49 ^ v34
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 52], eax
 	mov eax, [esp + 64]
-	xor eax, [esp + 56]
-	mov esi, eax
+	mov ebp, [esp + 60]
+	xor eax, ebp
 ; v36 = v5 ^ v36
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, [esp + 72]
-	mov ebx, eax
+	mov [esp + 60], eax
+	mov eax, [esp + 92]
+	mov ebp, [esp + 84]
+	xor eax, ebp
 ; v31 = v15 ^ v31
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 68]
-	mov [esp + 48], eax
+	mov [esp + 64], eax
+	mov eax, [esp + 88]
+	mov ebp, [esp + 80]
+	xor eax, ebp
 ; v33 = v30 ^ v33
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 60]
-	mov [esp + 52], eax
+	mov [esp + 68], eax
+	mov eax, [esp + 56]
+	xor eax, ecx
 ; v24 = v27 ^ v24
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 88]
-	mov [esp + 56], edi
+	mov [esp + 56], eax
+	mov eax, [esp + 76]
+	xor eax, ebx
 ; v56 = v3 ^ v56
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	xor eax, [esp + 12]
-	mov edi, eax
+	mov [esp + 76], eax
+	mov eax, [esp + 48]
+	mov ecx, [esp + 8]
+	xor eax, ecx
+	mov ecx, eax
 ; v52 = v2 ^ v52
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 8]
-	mov ebp, eax
+	mov eax, [esp + 44]
+	mov ebx, [esp + 4]
+	xor eax, ebx
+	mov ebx, eax
 ; v9 = v7 ^ v9
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 4]
-	mov [esp + 4], eax
+	mov eax, [esp + 40]
+	mov ebp, [esp + 28]
+	xor eax, ebp
+	mov ebp, eax
 ; v60 = v11 ^ v60
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 0]
-	mov [esp + 0], eax
+	mov eax, [esp + 36]
+	xor eax, esi
 ; v4 = v58 ^ v4
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, ecx
-	mov [esp + 8], eax
+	mov [esp + 28], eax
+	mov eax, [esp + 32]
+	xor eax, edi
 ; v32 = v54 ^ v32
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 24]
-	mov [esp + 12], eax
+	mov [esp + 32], eax
+	mov eax, [esp + 24]
+	xor eax, edx
 ; v54 = v37 & v56
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 24], eax
+	mov edx, [esp + 52]
 	mov eax, edx
-	and eax, edi
-	mov [esp + 20], eax
+	and eax, ecx
 ; v58 = v37 & v52
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, ebp
+	mov [esp + 36], eax
+	mov edi, edx
+	and edi, ebx
 ; v11 = v34 & v56
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, esi
-	and ecx, edi
+	mov esi, [esp + 60]
+	mov eax, esi
+	and eax, ecx
 ; v11 = v58 ^ v11
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ecx
-	mov [esp + 24], eax
+	xor edi, eax
 ; v58 = v37 & v9
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, edx
-	and ecx, [esp + 4]
+	mov [esp + 40], edi
+	mov eax, edx
+	and eax, ebp
+	mov [esp + 8], ebp
 ; v7 = v34 & v52
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, ebp
-	mov [esp + 28], eax
+	mov ebp, esi
+	and ebp, ebx
+	mov [esp + 4], ebx
 ; v2 = v36 & v56
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, edi
+	mov edi, [esp + 64]
+	mov ebx, edi
+	and ebx, ecx
 ; v7 = v58 ^ v7
 %line 965+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 28]
+	xor eax, ebp
 ; v2 = v7 ^ v2
 %line 966+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
-	mov [esp + 28], ecx
+	xor eax, ebx
 ; v7 = v37 & v60
 %line 967+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, edx
-	and ecx, [esp + 0]
+	mov [esp + 44], eax
+	mov eax, edx
+	mov ebx, [esp + 28]
+	and eax, ebx
+	mov ebx, eax
 ; v58 = v34 & v9
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, esi
-	and eax, [esp + 4]
-	mov [esp + 32], eax
+	mov esi, [esp + 8]
+	and eax, esi
+	mov ebp, eax
 ; v3 = v36 & v52
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, ebp
-	mov [esp + 36], eax
+	mov eax, [esp + 4]
+	and edi, eax
 ; v27 = v31 & v56
 %line 970+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, edi
+	mov eax, [esp + 68]
+	mov esi, eax
+	and esi, ecx
 ; v58 = v7 ^ v58
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 32]
+	xor ebx, ebp
 ; v3 = v58 ^ v3
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 36]
+	xor ebx, edi
 ; v27 = v3 ^ v27
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
-	mov [esp + 32], ecx
+	xor ebx, esi
 ; v3 = v37 & v4
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, edx
-	and ecx, [esp + 8]
+	mov [esp + 48], ebx
+	mov esi, edx
+	mov edx, [esp + 32]
+	and esi, edx
 ; v58 = v34 & v60
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 0]
-	mov [esp + 36], eax
+	mov edi, [esp + 60]
+	mov edx, [esp + 28]
+	and edi, edx
 ; v7 = v36 & v9
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 4]
-	mov [esp + 40], eax
+	mov ebx, [esp + 64]
+	mov edx, [esp + 8]
+	and ebx, edx
 ; v30 = v31 & v52
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, ebp
-	mov [esp + 44], eax
+	mov ebp, eax
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v15 = v33 & v56
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, edi
+	mov edx, [esp + 56]
+	mov eax, edx
+	and eax, ecx
 ; v58 = v3 ^ v58
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 36]
+	xor esi, edi
 ; v7 = v58 ^ v7
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 40]
+	xor esi, ebx
 ; v30 = v7 ^ v30
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 44]
+	xor esi, ebp
 ; v15 = v30 ^ v15
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
-	mov [esp + 36], ecx
+	xor esi, eax
 ; v30 = v37 & v32
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, edx
-	and ecx, [esp + 12]
+	mov [esp + 80], esi
+	mov eax, [esp + 52]
+	mov esi, [esp + 24]
+	and eax, esi
+	mov esi, eax
 ; v7 = v34 & v4
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 8]
-	mov [esp + 40], eax
+	mov eax, [esp + 60]
+	mov edi, [esp + 32]
+	and eax, edi
+	mov edi, eax
 ; v58 = v36 & v60
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 0]
-	mov [esp + 44], eax
+	mov eax, [esp + 64]
+	mov ebx, [esp + 28]
+	and eax, ebx
+	mov ebx, eax
 ; v3 = v31 & v9
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 4]
-	mov [esp + 60], eax
+	mov eax, [esp + 68]
+	mov ebp, [esp + 8]
+	and eax, ebp
+	mov ebp, eax
 ; v5 = v33 & v52
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, ebp
-	mov [esp + 64], eax
+	mov eax, [esp + 4]
+	and edx, eax
 ; v49 = v24 & v56
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, edi
+	mov [esp + 84], edx
+	mov edx, [esp + 76]
+	mov eax, edx
+	and eax, ecx
 ; v7 = v30 ^ v7
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 40]
+	xor esi, edi
 ; v58 = v7 ^ v58
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 44]
+	xor esi, ebx
 ; v3 = v58 ^ v3
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 60]
+	xor esi, ebp
 ; v5 = v3 ^ v5
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 64]
+	mov edi, [esp + 84]
+	xor esi, edi
 ; v49 = v5 ^ v49
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, eax
-	mov [esp + 40], ecx
+	xor esi, eax
 ; v37 = v37 & v50
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and edx, [esp + 16]
+	mov [esp + 84], esi
+	mov esi, [esp + 52]
+	mov eax, [esp + 12]
+	and esi, eax
 ; v5 = v34 & v32
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 12]
-	mov [esp + 44], eax
+	mov eax, [esp + 60]
+	mov edi, [esp + 24]
+	and eax, edi
+	mov edi, eax
 ; v3 = v36 & v4
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 8]
-	mov [esp + 60], eax
+	mov eax, [esp + 64]
+	mov ebx, [esp + 32]
+	and eax, ebx
+	mov ebx, eax
 ; v58 = v31 & v60
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 0]
-	mov [esp + 64], eax
+	mov eax, [esp + 68]
+	mov ebp, [esp + 28]
+	and eax, ebp
 ; v7 = v33 & v9
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 4]
-	mov [esp + 68], eax
+	mov [esp + 52], eax
+	mov eax, [esp + 56]
+	mov ebp, [esp + 8]
+	and eax, ebp
+	mov ebp, eax
 ; v30 = v24 & v52
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, ebp
+	mov eax, [esp + 4]
+	and edx, eax
 ; v56 = v1 & v56
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, edi
+	mov [esp + 88], edx
+	mov edx, [esp + 96]
+	mov eax, edx
+	and eax, ecx
+	mov ecx, eax
 ; v5 = v37 ^ v5
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 44]
+	xor esi, edi
 ; v3 = v5 ^ v3
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 60]
+	xor esi, ebx
 ; v58 = v3 ^ v58
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 64]
+	mov eax, [esp + 52]
+	xor esi, eax
 ; v7 = v58 ^ v7
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 68]
+	xor esi, ebp
 ; v30 = v7 ^ v30
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ecx
+	mov eax, [esp + 88]
+	xor esi, eax
 ; v56 = v30 ^ v56
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
+	xor esi, ecx
 ; v34 = v34 & v50
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and esi, [esp + 16]
+	mov [esp + 52], esi
+	mov ecx, [esp + 60]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v30 = v36 & v32
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 12]
-	mov [esp + 44], eax
+	mov esi, [esp + 64]
+	mov eax, [esp + 24]
+	and esi, eax
 ; v7 = v31 & v4
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 8]
-	mov [esp + 60], eax
+	mov edi, [esp + 68]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v58 = v33 & v60
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 0]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 28]
+	and ebx, eax
 ; v3 = v24 & v9
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 4]
+	mov ebp, [esp + 76]
+	mov eax, [esp + 8]
+	and ebp, eax
 ; v52 = v1 & v52
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, ebp
+	mov eax, edx
+	mov edx, [esp + 4]
+	and eax, edx
 ; v30 = v34 ^ v30
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 44]
+	xor ecx, esi
 ; v7 = v30 ^ v7
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 60]
+	xor ecx, edi
 ; v58 = v7 ^ v58
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edi
+	xor ecx, ebx
 ; v3 = v58 ^ v3
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ecx
+	xor ecx, ebp
 ; v52 = v3 ^ v52
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor ecx, eax
 ; v36 = v36 & v50
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and ebx, [esp + 16]
+	mov [esp + 4], ecx
+	mov ecx, [esp + 64]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v3 = v31 & v32
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 48]
-	and ebp, [esp + 12]
+	mov edx, [esp + 68]
+	mov esi, edx
+	mov eax, [esp + 24]
+	and esi, eax
 ; v58 = v33 & v4
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 8]
+	mov edi, [esp + 56]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v7 = v24 & v60
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 0]
+	mov ebx, [esp + 76]
+	mov eax, [esp + 28]
+	and ebx, eax
 ; v9 = v1 & v9
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 4]
+	mov eax, [esp + 96]
+	mov ebp, [esp + 8]
+	and eax, ebp
 ; v3 = v36 ^ v3
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
+	xor ecx, esi
 ; v58 = v3 ^ v58
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	xor ecx, edi
 ; v7 = v58 ^ v7
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ecx
+	xor ecx, ebx
 ; v9 = v7 ^ v9
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor ecx, eax
 ; v31 = v31 & v50
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 48]
-	and eax, [esp + 16]
+	mov [esp + 8], ecx
+	mov ecx, [esp + 12]
+	and edx, ecx
 ; v7 = v33 & v32
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 52]
-	and ecx, [esp + 12]
+	mov edi, [esp + 56]
+	mov esi, edi
+	mov eax, [esp + 24]
+	and esi, eax
 ; v58 = v24 & v4
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 56]
-	and edi, [esp + 8]
+	mov ebx, [esp + 76]
+	mov eax, [esp + 32]
+	and ebx, eax
 ; v60 = v1 & v60
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 0]
+	mov ebp, [esp + 96]
+	mov eax, [esp + 28]
+	and ebp, eax
 ; v7 = v31 ^ v7
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ecx
+	mov eax, edx
+	xor eax, esi
 ; v58 = v7 ^ v58
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor eax, ebx
 ; v60 = v58 ^ v60
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebp
-	mov ecx, eax
 ; v33 = v33 & v50
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 16]
+	mov [esp + 12], eax
+	and edi, ecx
 ; v58 = v24 & v32
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 56]
-	and edi, [esp + 12]
+	mov ebx, [esp + 76]
+	mov esi, ebx
+	mov eax, [esp + 24]
+	and esi, eax
 ; v4 = v1 & v4
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 8]
+	mov edx, [esp + 96]
+	mov ebp, edx
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v58 = v33 ^ v58
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	mov eax, edi
+	xor eax, esi
 ; v4 = v58 ^ v4
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebp
 	mov edi, eax
 ; v24 = v24 & v50
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 16]
+	and ebx, ecx
 ; v32 = v1 & v32
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, [esp + 80]
-	and ebp, [esp + 12]
+	mov eax, edx
+	mov esi, [esp + 24]
+	and eax, esi
 ; v32 = v24 ^ v32
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
-	mov ebp, eax
+	xor ebx, eax
 ; v50 = v1 & v50
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 16]
-	mov [esp + 0], eax
+	mov eax, edx
+	and eax, ecx
+	mov ebp, eax
 ; v54 = v54 ^ v35
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 92]
+	mov esi, [esp + 36]
+	mov eax, [esp + 104]
+	xor esi, eax
 ; v54 = v54 ^ v18
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 144]
-	mov [esp + 20], eax
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v11 = v11 ^ v16
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 96]
+	mov eax, [esp + 40]
+	mov ecx, [esp + 108]
+	xor eax, ecx
 ; v11 = v11 ^ v10
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 148]
-	mov [esp + 24], eax
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v2 = v2 ^ v8
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 100]
+	mov [esp + 40], eax
+	mov eax, [esp + 44]
+	mov ecx, [esp + 112]
+	xor eax, ecx
 ; v2 = v2 ^ v0
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 152]
-	mov [esp + 28], eax
+	mov ecx, [esp + 164]
+	xor eax, ecx
 ; v27 = v27 ^ v28
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 104]
+	mov [esp + 44], eax
+	mov eax, [esp + 48]
+	mov ecx, [esp + 116]
+	xor eax, ecx
 ; v27 = v27 ^ v41
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 156]
-	mov [esp + 32], eax
+	mov ecx, [esp + 168]
+	xor eax, ecx
 ; v15 = v15 ^ v6
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 108]
+	mov [esp + 48], eax
+	mov eax, [esp + 80]
+	mov ecx, [esp + 120]
+	xor eax, ecx
 ; v15 = v15 ^ v39
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 160]
-	mov [esp + 36], eax
+	mov ecx, [esp + 172]
+	xor eax, ecx
 ; v49 = v49 ^ v21
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 112]
+	mov [esp + 80], eax
+	mov eax, [esp + 84]
+	mov ecx, [esp + 124]
+	xor eax, ecx
 ; v49 = v49 ^ v13
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 40], eax
+	mov ecx, [esp + 176]
+	xor eax, ecx
 ; v56 = v56 ^ v29
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 116]
+	mov [esp + 84], eax
+	mov eax, [esp + 52]
+	mov ecx, [esp + 128]
+	xor eax, ecx
 ; v56 = v56 ^ v45
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 168]
+	mov ecx, [esp + 180]
+	xor eax, ecx
 ; v52 = v52 ^ v14
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 120]
+	mov [esp + 52], eax
+	mov ecx, [esp + 4]
+	mov eax, [esp + 132]
+	xor ecx, eax
 ; v52 = v52 ^ v48
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 172]
+	mov edx, [esp + 0]
+	xor ecx, edx
 ; v9 = v9 ^ v43
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 124]
+	mov [esp + 4], ecx
+	mov edx, [esp + 8]
+	mov ecx, [esp + 136]
+	xor edx, ecx
 ; v9 = v9 ^ v47
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 176]
+	mov ecx, [esp + 20]
+	xor edx, ecx
 ; v60 = v60 ^ v26
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 128]
+	mov [esp + 8], edx
+	mov edx, [esp + 12]
+	mov ecx, [esp + 140]
+	xor edx, ecx
 ; v60 = v60 ^ v42
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 180]
+	mov ecx, [esp + 16]
+	xor edx, ecx
 ; v4 = v4 ^ v46
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 132]
+	mov [esp + 12], edx
+	mov ecx, [esp + 144]
+	xor edi, ecx
 ; v4 = v4 ^ v44
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 184]
+	mov edx, [esp + 72]
+	xor edi, edx
 ; v32 = v32 ^ v38
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 136]
+	mov edx, [esp + 148]
+	xor ebx, edx
 ; v50 = v50 ^ v12
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 140]
-	mov [esp + 0], eax
+	mov [esp + 24], ebx
+	mov ebx, [esp + 152]
+	xor ebp, ebx
 ; v14 = v54 ^ v14
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 120]
-	mov [esp + 4], eax
+	xor esi, eax
 ; v43 = v11 ^ v43
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 124]
-	mov [esp + 8], eax
+	mov [esp + 28], esi
+	mov eax, [esp + 40]
+	mov esi, [esp + 136]
+	xor eax, esi
 ; v26 = v2 ^ v26
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 128]
-	mov [esp + 12], eax
+	mov [esp + 32], eax
+	mov eax, [esp + 44]
+	mov esi, [esp + 140]
+	xor eax, esi
 ; v46 = v27 ^ v46
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 132]
-	mov [esp + 16], eax
+	mov [esp + 36], eax
+	mov eax, [esp + 48]
+	xor eax, ecx
 ; v38 = v15 ^ v38
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 136]
-	mov [esp + 20], eax
+	mov [esp + 40], eax
+	mov eax, [esp + 80]
+	xor eax, edx
 ; v12 = v49 ^ v12
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 140]
-	mov [esp + 24], eax
+	mov [esp + 44], eax
+	mov eax, [esp + 84]
+	xor eax, ebx
+	mov ecx, eax
 ; v18 = v52 ^ v18
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 144]
+	mov eax, [esp + 4]
+	mov edx, [esp + 156]
+	xor eax, edx
+	mov edx, eax
 ; v10 = v9 ^ v10
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 148]
+	mov esi, [esp + 8]
+	mov eax, [esp + 160]
+	xor esi, eax
 ; v0 = v60 ^ v0
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 152]
-	mov [esp + 28], ecx
+	mov eax, [esp + 12]
+	mov ebx, [esp + 164]
+	xor eax, ebx
 ; v41 = v4 ^ v41
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 156]
-	mov [esp + 32], edi
+	mov [esp + 12], eax
+	mov eax, [esp + 168]
+	xor edi, eax
 ; v39 = v32 ^ v39
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 160]
-	mov [esp + 36], ebp
+	mov [esp + 48], edi
+	mov eax, [esp + 24]
+	mov edi, [esp + 172]
+	xor eax, edi
+	mov edi, eax
 ; v13 = v50 ^ v13
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 0]
-	xor eax, [esp + 164]
-	mov [esp + 40], eax
+	mov eax, [esp + 176]
+	xor ebp, eax
 ; v10 = v10 ^ v44
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 184]
+	mov ebx, [esp + 72]
+	xor esi, ebx
 ; v18 = v18 ^ v44
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 184]
+	mov [esp + 8], esi
+	xor edx, ebx
 ; v12 = v12 ^ v44
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 24]
-	xor ecx, [esp + 184]
+	xor ecx, ebx
 ; v44 = v38 ^ v44
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 184]
+	mov eax, [esp + 44]
+	xor eax, ebx
+	mov esi, eax
 ; v18 = v18 ^ v42
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 180]
+	mov ebx, [esp + 16]
+	xor edx, ebx
 ; v56 = v56 ^ v42
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 180]
+	mov [esp + 4], edx
+	mov edx, [esp + 52]
+	xor edx, ebx
 ; v44 = v44 ^ v42
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, eax
-	xor ebp, [esp + 180]
+	xor esi, ebx
 ; v42 = v46 ^ v42
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 180]
+	mov eax, [esp + 40]
+	xor eax, ebx
 ; v56 = v56 ^ v47
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 176]
+	mov ebx, [esp + 20]
+	xor edx, ebx
 ; v12 = v12 ^ v47
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 176]
+	mov [esp + 52], edx
+	xor ecx, ebx
 ; v42 = v42 ^ v47
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, eax
-	xor edi, [esp + 176]
+	xor eax, ebx
 ; v47 = v26 ^ v47
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 176]
+	mov edx, [esp + 36]
+	xor edx, ebx
 ; v12 = v12 ^ v48
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 172]
-	mov [esp + 24], ecx
+	mov ebx, [esp + 0]
+	xor ecx, ebx
 ; v44 = v44 ^ v48
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 172]
+	mov [esp + 0], ecx
+	xor esi, ebx
 ; v47 = v47 ^ v48
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 172]
+	xor edx, ebx
 ; v48 = v43 ^ v48
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 8]
-	xor ecx, [esp + 172]
+	mov ecx, [esp + 32]
+	xor ecx, ebx
 ; v44 = v44 ^ v45
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 168]
-	mov [esp + 0], ebp
+	mov ebx, [esp + 180]
+	xor esi, ebx
 ; v42 = v42 ^ v45
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 168]
+	mov [esp + 16], esi
+	xor eax, ebx
 ; v48 = v48 ^ v45
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, ecx
-	xor ebp, [esp + 168]
+	xor ecx, ebx
 ; v45 = v14 ^ v45
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 4]
-	xor ecx, [esp + 168]
+	mov esi, [esp + 28]
+	xor esi, ebx
 ; v42 = v42 ^ v13
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 40]
-	mov [esp + 4], edi
+	xor eax, ebp
 ; v47 = v47 ^ v13
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 40]
+	mov [esp + 20], eax
+	xor edx, ebp
 ; v45 = v45 ^ v13
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	xor edi, [esp + 40]
+	xor esi, ebp
 ; v13 = v29 ^ v13
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 116]
-	xor ecx, [esp + 40]
+	mov eax, [esp + 128]
+	xor eax, ebp
+	mov ebx, eax
 ; v47 = v47 ^ v39
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 36]
-	mov [esp + 8], eax
+	xor edx, edi
 ; v48 = v48 ^ v39
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 36]
+	mov [esp + 24], edx
+	xor ecx, edi
 ; v13 = v13 ^ v39
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 36]
+	xor ebx, edi
 ; v39 = v21 ^ v39
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 36]
+	mov eax, [esp + 124]
+	xor eax, edi
+	mov edx, eax
 ; v48 = v48 ^ v41
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 32]
-	mov [esp + 12], ebp
+	mov edi, [esp + 48]
+	xor ecx, edi
 ; v45 = v45 ^ v41
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 32]
+	xor esi, edi
 ; v39 = v39 ^ v41
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebp, eax
-	xor ebp, [esp + 32]
+	xor edx, edi
 ; v41 = v6 ^ v41
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 108]
-	xor eax, [esp + 32]
+	mov eax, [esp + 120]
+	xor eax, edi
+	mov edi, eax
 ; v45 = v45 ^ v0
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 28]
-	mov [esp + 16], edi
+	mov ebp, [esp + 12]
+	xor esi, ebp
 ; v13 = v13 ^ v0
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 28]
+	xor ebx, ebp
 ; v41 = v41 ^ v0
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, eax
-	xor edi, [esp + 28]
+	xor edi, ebp
 ; v0 = v28 ^ v0
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 28]
+	mov eax, [esp + 116]
+	xor eax, ebp
 ; v13 = v13 ^ v10
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebx
-	mov [esp + 20], ecx
+	mov ebp, [esp + 8]
+	xor ebx, ebp
 ; v39 = v39 ^ v10
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, ebx
+	mov [esp + 12], ebx
+	xor edx, ebp
 ; v0 = v0 ^ v10
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, eax
-	xor ecx, ebx
+	xor eax, ebp
 ; v10 = v8 ^ v10
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 100]
-	xor eax, ebx
+	mov ebx, [esp + 112]
+	xor ebx, ebp
 ; v39 = v39 ^ v18
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, esi
-	mov [esp + 28], ebp
+	mov ebp, [esp + 4]
+	xor edx, ebp
 ; v41 = v41 ^ v18
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
+	mov [esp + 28], edx
+	xor edi, ebp
 ; v10 = v10 ^ v18
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 40], eax
+	xor ebx, ebp
 ; v18 = v16 ^ v18
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 96]
-	xor eax, esi
+	mov edx, [esp + 108]
+	xor edx, ebp
 ; v41 = v41 ^ v56
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, edx
-	mov [esp + 32], edi
+	mov ebp, [esp + 52]
+	xor edi, ebp
 ; v0 = v0 ^ v56
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edx
-	mov [esp + 36], ecx
+	mov [esp + 32], edi
+	xor eax, ebp
 ; v18 = v18 ^ v56
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, eax
-	xor ecx, edx
-	mov [esp + 44], ecx
+	mov [esp + 36], eax
+	xor edx, ebp
 ; v56 = v35 ^ v56
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 92]
-	xor eax, edx
-	mov [esp + 48], eax
+	mov edi, [esp + 104]
+	xor edi, ebp
 ; v35 = v56 ^ v44
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 0]
-	mov [esp + 52], eax
+	mov [esp + 48], edi
+	mov eax, [esp + 16]
+	xor edi, eax
 ; v16 = v45 ^ v44
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 0]
-	mov edx, eax
+	mov [esp + 52], edi
+	mov ebp, esi
+	xor ebp, eax
 ; v16 = v16 ^ v12
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 24]
+	mov edi, [esp + 0]
+	xor ebp, edi
 ; v8 = v18 ^ v45
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 16]
+	mov [esp + 56], ebp
+	mov [esp + 44], edx
+	xor edx, esi
 ; v28 = v48 ^ v44
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 12]
-	xor eax, [esp + 0]
+	mov [esp + 60], edx
+	mov edx, ecx
+	xor edx, eax
 ; v28 = v28 ^ v12
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 56], eax
+	xor edx, edi
 ; v6 = v10 ^ v45
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 16]
-	mov esi, eax
+	mov [esp + 64], edx
+	mov [esp + 40], ebx
+	xor ebx, esi
 ; v6 = v6 ^ v48
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 12]
+	xor ebx, ecx
 ; v6 = v6 ^ v44
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 0]
+	xor ebx, eax
 ; v6 = v6 ^ v12
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 24]
+	xor ebx, edi
 ; v21 = v45 ^ v47
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 8]
-	mov [esp + 84], eax
+	mov [esp + 68], ebx
+	mov edx, esi
+	mov [esp + 8], esi
+	mov esi, [esp + 24]
+	xor edx, esi
 ; v29 = v0 ^ v48
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 12]
+	mov [esp + 72], edx
+	mov edx, [esp + 36]
+	xor edx, ecx
 ; v29 = v29 ^ v47
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 8]
+	xor edx, esi
 ; v29 = v29 ^ v12
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 60], eax
+	xor edx, edi
 ; v14 = v48 ^ v42
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 12]
-	xor edi, [esp + 4]
+	mov [esp + 76], edx
+	mov [esp + 4], ecx
+	mov edx, [esp + 20]
+	xor ecx, edx
+	mov ebx, ecx
 ; v43 = v41 ^ v47
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 32]
-	xor ebx, [esp + 8]
+	mov ecx, [esp + 32]
+	xor ecx, esi
+	mov ebp, ecx
 ; v43 = v43 ^ v42
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 4]
+	xor ebp, edx
 ; v26 = v47 ^ v44
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 8]
-	xor eax, [esp + 0]
-	mov ebp, eax
+	xor esi, eax
 ; v46 = v39 ^ v42
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 4]
+	mov [esp + 80], esi
+	mov ecx, [esp + 28]
+	xor ecx, edx
 ; v46 = v46 ^ v44
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 0]
-	mov [esp + 64], eax
+	xor ecx, eax
 ; v38 = v42 ^ v12
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 4]
-	xor eax, [esp + 24]
-	mov [esp + 68], eax
+	mov [esp + 84], ecx
+	xor edx, edi
 ; v50 = v13 ^ v44
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 20]
-	xor eax, [esp + 0]
+	mov ecx, [esp + 12]
+	xor ecx, eax
+	mov esi, ecx
 ; v50 = v50 ^ v12
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 24]
-	mov [esp + 72], eax
+	xor esi, edi
 ; v35 = v35 ^ v38
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 68]
-	mov [esp + 52], eax
+	mov edi, [esp + 52]
+	xor edi, edx
 ; v32 = v14 ^ v38
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	xor eax, [esp + 68]
+	mov eax, ebx
+	xor eax, edx
 ; v32 = v32 ^ v50
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 72]
-	mov [esp + 76], eax
+	xor eax, esi
 ; v16 = v16 ^ v14
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, edi
+	mov [esp + 88], eax
+	mov eax, [esp + 56]
+	xor eax, ebx
 ; v4 = v43 ^ v38
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	xor eax, [esp + 68]
+	mov [esp + 56], eax
+	mov eax, ebp
+	xor eax, edx
 ; v4 = v4 ^ v50
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 72]
-	mov [esp + 80], eax
+	xor eax, esi
 ; v8 = v8 ^ v14
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edi
+	mov [esp + 92], eax
+	mov eax, [esp + 60]
+	xor eax, ebx
 ; v8 = v8 ^ v43
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebx
+	xor eax, ebp
 ; v8 = v8 ^ v38
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 68]
+	xor eax, edx
 ; v8 = v8 ^ v50
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 72]
+	xor eax, esi
 ; v14 = v14 ^ v26
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	mov [esp + 60], eax
+	mov ecx, [esp + 80]
+	xor ebx, ecx
 ; v28 = v28 ^ v43
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, ebx
+	mov [esp + 52], ebx
+	mov eax, [esp + 64]
+	xor eax, ebp
 ; v28 = v28 ^ v26
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
+	xor eax, ecx
 ; v28 = v28 ^ v50
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 72]
-	mov [esp + 56], eax
+	xor eax, esi
 ; v43 = v43 ^ v46
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 64]
+	mov [esp + 64], eax
+	mov ebx, [esp + 84]
+	xor ebp, ebx
 ; v6 = v6 ^ v26
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
+	mov eax, [esp + 68]
+	xor eax, ecx
 ; v6 = v6 ^ v46
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 64]
+	xor eax, ebx
 ; v26 = v26 ^ v38
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 68]
+	xor ecx, edx
 ; v21 = v21 ^ v46
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 64]
+	mov [esp + 80], ecx
+	mov ecx, [esp + 72]
+	xor ecx, ebx
 ; v21 = v21 ^ v38
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 68]
-	mov [esp + 84], eax
+	xor ecx, edx
 ; v46 = v46 ^ v50
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, [esp + 72]
-	mov [esp + 64], eax
+	mov [esp + 72], ecx
+	xor ebx, esi
 ; v38 = v29 ^ v38
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, [esp + 68]
+	mov ecx, [esp + 76]
+	xor ecx, edx
 ; v50 = v38 ^ v50
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 72]
-	mov [esp + 60], eax
+	xor ecx, esi
+	mov esi, ecx
 ; v35 = v35 ^ v46
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 64]
-	mov [esp + 52], eax
+	xor edi, ebx
 ; v38 = v43 ^ v46
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	xor eax, [esp + 64]
+	mov ecx, ebp
+	xor ecx, ebx
 ; v38 = v38 ^ v50
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 60]
-	mov [esp + 68], eax
+	xor ecx, esi
 ; v32 = v32 ^ v43
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, ebx
-	mov [esp + 76], eax
+	mov [esp + 84], ecx
+	mov ecx, [esp + 88]
+	xor ecx, ebp
 ; v29 = v6 ^ v46
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	xor eax, [esp + 64]
+	mov [esp + 88], ecx
+	mov ecx, eax
+	xor ecx, ebx
 ; v29 = v29 ^ v50
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 60]
-	mov [esp + 72], eax
+	xor ecx, esi
 ; v16 = v16 ^ v43
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebx
+	mov [esp + 96], ecx
+	mov ecx, [esp + 56]
+	xor ecx, ebp
 ; v16 = v16 ^ v6
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, esi
+	xor ecx, eax
 ; v16 = v16 ^ v46
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 64]
+	xor ecx, ebx
 ; v16 = v16 ^ v50
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 60]
+	xor ecx, esi
 ; v43 = v43 ^ v26
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ebp
+	mov [esp + 56], ecx
+	mov edx, [esp + 80]
+	xor ebp, edx
 ; v4 = v4 ^ v6
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, esi
+	mov [esp + 76], ebp
+	mov ecx, [esp + 92]
+	xor ecx, eax
 ; v4 = v4 ^ v26
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
+	xor ecx, edx
 ; v4 = v4 ^ v50
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 60]
-	mov [esp + 80], eax
+	xor ecx, esi
 ; v6 = v6 ^ v21
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 84]
+	mov [esp + 92], ecx
+	mov ebp, [esp + 72]
+	xor eax, ebp
 ; v8 = v8 ^ v26
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebp
+	mov ecx, [esp + 60]
+	xor ecx, edx
 ; v8 = v8 ^ v21
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 84]
+	xor ecx, ebp
 ; v26 = v26 ^ v46
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 64]
+	xor edx, ebx
 ; v14 = v14 ^ v21
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 84]
+	mov [esp + 80], edx
+	mov edx, [esp + 52]
+	xor edx, ebp
 ; v14 = v14 ^ v46
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 64]
+	xor edx, ebx
 ; v21 = v21 ^ v50
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, [esp + 60]
-	mov [esp + 84], eax
+	mov [esp + 52], edx
+	xor ebp, esi
 ; v46 = v28 ^ v46
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 64]
+	mov edx, [esp + 64]
+	xor edx, ebx
 ; v50 = v46 ^ v50
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 60]
-	mov [esp + 56], eax
+	xor edx, esi
+	mov esi, edx
 ; v35 = v35 ^ v21
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, [esp + 84]
-	mov [esp + 52], eax
+	xor edi, ebp
 ; v46 = v6 ^ v21
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	xor eax, [esp + 84]
+	mov edx, eax
+	xor edx, ebp
 ; v46 = v46 ^ v50
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 60], eax
+	xor edx, esi
 ; v38 = v38 ^ v6
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, esi
-	mov [esp + 68], eax
+	mov [esp + 64], edx
+	mov edx, [esp + 84]
+	xor edx, eax
 ; v28 = v8 ^ v21
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	xor eax, [esp + 84]
+	mov [esp + 84], edx
+	mov edx, ecx
+	xor edx, ebp
 ; v28 = v28 ^ v50
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 64], eax
+	xor edx, esi
 ; v32 = v32 ^ v6
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, esi
+	mov [esp + 72], edx
+	mov edx, [esp + 88]
+	xor edx, eax
 ; v32 = v32 ^ v8
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ecx
+	xor edx, ecx
 ; v32 = v32 ^ v21
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
+	xor edx, ebp
 ; v32 = v32 ^ v50
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 76], eax
+	xor edx, esi
 ; v6 = v6 ^ v26
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebp
+	mov [esp + 88], edx
+	mov edx, [esp + 80]
+	xor eax, edx
 ; v29 = v29 ^ v8
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
+	mov [esp + 68], eax
+	mov eax, [esp + 96]
 	xor eax, ecx
 ; v29 = v29 ^ v26
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
+	xor eax, edx
 ; v29 = v29 ^ v50
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 72], eax
+	xor eax, esi
 ; v8 = v8 ^ v14
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edi
+	mov [esp + 96], eax
+	mov ebx, [esp + 52]
+	xor ecx, ebx
 ; v16 = v16 ^ v26
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebp
+	mov eax, [esp + 56]
+	xor eax, edx
 ; v16 = v16 ^ v14
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, edi
+	xor eax, ebx
 ; v26 = v26 ^ v21
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 84]
+	xor edx, ebp
 ; v43 = v43 ^ v14
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	mov [esp + 80], edx
+	mov edx, [esp + 76]
+	xor edx, ebx
 ; v43 = v43 ^ v21
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 84]
+	xor edx, ebp
 ; v14 = v14 ^ v50
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 56]
+	mov [esp + 76], edx
+	xor ebx, esi
 ; v21 = v4 ^ v21
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	xor eax, [esp + 84]
+	mov edx, [esp + 92]
+	xor edx, ebp
 ; v50 = v21 ^ v50
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 56]
-	mov [esp + 84], eax
+	xor edx, esi
+	mov esi, edx
 ; v35 = v35 ^ v14
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	xor eax, edi
-	mov [esp + 52], eax
+	xor edi, ebx
 ; v21 = v8 ^ v14
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	xor eax, edi
+	mov edx, ecx
+	xor edx, ebx
 ; v21 = v21 ^ v50
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
-	mov [esp + 56], eax
+	xor edx, esi
 ; v46 = v46 ^ v8
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, ecx
-	mov [esp + 60], eax
+	mov [esp + 92], edx
+	mov edx, [esp + 64]
+	xor edx, ecx
 ; v4 = v16 ^ v14
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	xor eax, edi
+	mov [esp + 64], edx
+	mov edx, eax
+	xor edx, ebx
 ; v4 = v4 ^ v50
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
-	mov [esp + 80], eax
+	xor edx, esi
 ; v38 = v38 ^ v8
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	xor eax, ecx
+	mov [esp + 100], edx
+	mov edx, [esp + 84]
+	xor edx, ecx
 ; v38 = v38 ^ v16
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edx
+	xor edx, eax
 ; v38 = v38 ^ v14
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edx, ebx
 ; v38 = v38 ^ v50
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
-	mov [esp + 68], eax
+	xor edx, esi
 ; v8 = v8 ^ v26
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebp
+	mov [esp + 84], edx
+	mov edx, [esp + 80]
+	xor ecx, edx
 ; v28 = v28 ^ v16
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	xor eax, edx
+	mov [esp + 60], ecx
+	mov ecx, [esp + 72]
+	xor ecx, eax
 ; v28 = v28 ^ v26
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebp
+	xor ecx, edx
 ; v28 = v28 ^ v50
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
-	mov [esp + 64], eax
+	xor ecx, esi
 ; v16 = v16 ^ v43
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebx
+	mov [esp + 72], ecx
+	mov ebp, [esp + 76]
+	xor eax, ebp
 ; v32 = v32 ^ v26
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	xor eax, ebp
+	mov ecx, [esp + 88]
+	xor ecx, edx
 ; v32 = v32 ^ v43
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 76], eax
+	xor ecx, ebp
 ; v26 = v26 ^ v14
 %line 1236+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, edi
+	xor edx, ebx
 ; v6 = v6 ^ v43
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, ebx
+	mov [esp + 80], edx
+	mov edx, [esp + 68]
+	xor edx, ebp
 ; v6 = v6 ^ v14
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, edi
+	xor edx, ebx
 ; v43 = v43 ^ v50
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 84]
+	mov [esp + 68], edx
+	xor ebp, esi
 ; v14 = v29 ^ v14
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	xor eax, edi
+	mov edx, [esp + 96]
+	xor edx, ebx
 ; v50 = v14 ^ v50
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 84]
+	xor edx, esi
+	mov esi, edx
 ; v35 = v35 ^ v43
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	xor edi, ebx
-	mov [esp + 52], edi
+	xor edi, ebp
 ; v14 = v16 ^ v43
 %line 1243+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, edx
-	xor edi, ebx
+	mov edx, eax
+	xor edx, ebp
 ; v14 = v14 ^ v50
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 72], edi
+	xor edx, esi
 ; v21 = v21 ^ v16
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 56]
-	xor edi, edx
-	mov [esp + 56], edi
+	mov ebx, [esp + 92]
+	xor ebx, eax
 ; v29 = v32 ^ v43
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 76]
-	xor edi, ebx
+	mov [esp + 92], ebx
+	mov ebx, ecx
+	xor ebx, ebp
 ; v29 = v29 ^ v50
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 84], edi
+	xor ebx, esi
 ; v46 = v46 ^ v16
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 60]
-	xor edi, edx
+	mov [esp + 76], ebx
+	mov ebx, [esp + 64]
+	xor ebx, eax
 ; v46 = v46 ^ v32
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 76]
+	xor ebx, ecx
 ; v46 = v46 ^ v43
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
+	xor ebx, ebp
 ; v46 = v46 ^ v50
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 60], edi
+	xor ebx, esi
 ; v16 = v16 ^ v26
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebp
+	mov [esp + 64], ebx
+	mov ebx, [esp + 80]
+	xor eax, ebx
 ; v4 = v4 ^ v32
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 80]
-	xor edi, [esp + 76]
+	mov [esp + 56], eax
+	mov eax, [esp + 100]
+	xor eax, ecx
 ; v4 = v4 ^ v26
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebp
+	xor eax, ebx
 ; v4 = v4 ^ v50
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 80], edi
+	xor eax, esi
 ; v32 = v32 ^ v6
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 76]
-	xor edi, esi
-	mov [esp + 76], edi
+	mov [esp + 100], eax
+	mov eax, [esp + 68]
+	xor ecx, eax
 ; v38 = v38 ^ v26
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	xor edi, ebp
+	mov [esp + 88], ecx
+	mov ecx, [esp + 84]
+	xor ecx, ebx
 ; v38 = v38 ^ v6
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
-	mov [esp + 68], edi
+	xor ecx, eax
 ; v26 = v26 ^ v43
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, ebx
+	mov [esp + 84], ecx
+	xor ebx, ebp
 ; v8 = v8 ^ v6
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, esi
+	mov [esp + 80], ebx
+	mov ecx, [esp + 60]
+	xor ecx, eax
 ; v8 = v8 ^ v43
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebx
+	xor ecx, ebp
 ; v6 = v6 ^ v50
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	mov [esp + 60], ecx
+	xor eax, esi
 ; v43 = v28 ^ v43
 %line 1263+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 64]
-	xor edi, ebx
+	mov [esp + 68], eax
+	mov eax, [esp + 72]
+	xor eax, ebp
 ; v50 = v43 ^ v50
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 64], edi
+	xor eax, esi
 ; v43 = v35 & v56
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 48]
-	mov [esp + 88], eax
+	mov [esp + 96], eax
+	mov eax, edi
+	mov ecx, [esp + 48]
+	and eax, ecx
 ; v28 = v35 & v18
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 44]
+	mov [esp + 104], eax
+	mov esi, edi
+	mov ebx, [esp + 44]
+	and esi, ebx
 ; v60 = v14 & v56
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 72]
-	and edi, [esp + 48]
+	mov eax, edx
+	and eax, ecx
 ; v60 = v28 ^ v60
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 92], eax
+	xor esi, eax
 ; v28 = v35 & v10
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 40]
+	mov [esp + 108], esi
+	mov eax, edi
+	mov esi, [esp + 40]
+	and eax, esi
 ; v9 = v14 & v18
 %line 1270+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 72]
-	and edi, [esp + 44]
+	mov ebp, edx
+	and ebp, ebx
 ; v52 = v21 & v56
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 56]
-	and ebx, [esp + 48]
+	mov esi, [esp + 92]
+	mov ebx, esi
+	and ebx, ecx
 ; v9 = v28 ^ v9
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor eax, ebp
 ; v52 = v9 ^ v52
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebx
-	mov [esp + 96], eax
 ; v9 = v35 & v0
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 36]
+	mov [esp + 112], eax
+	mov eax, edi
+	mov ebx, [esp + 36]
+	and eax, ebx
+	mov ebx, eax
 ; v28 = v14 & v10
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 40]
-	mov [esp + 100], eax
+	mov eax, edx
+	mov [esp + 72], edx
+	mov edx, [esp + 40]
+	and eax, edx
+	mov ebp, eax
 ; v49 = v21 & v18
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 44]
+	mov eax, [esp + 44]
+	and esi, eax
 ; v15 = v29 & v56
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 84]
-	and ebx, [esp + 48]
+	mov eax, [esp + 76]
+	mov edx, eax
+	and edx, ecx
 ; v28 = v9 ^ v28
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 100]
+	xor ebx, ebp
 ; v49 = v28 ^ v49
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, esi
 ; v15 = v49 ^ v15
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 100], edi
+	xor ebx, edx
 ; v49 = v35 & v41
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 32]
+	mov [esp + 116], ebx
+	mov [esp + 52], edi
+	mov edx, [esp + 32]
+	and edi, edx
 ; v28 = v14 & v0
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 36]
-	mov [esp + 104], eax
+	mov esi, [esp + 72]
+	mov edx, [esp + 36]
+	and esi, edx
 ; v9 = v21 & v10
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 40]
-	mov [esp + 108], eax
+	mov ebx, [esp + 92]
+	mov edx, [esp + 40]
+	and ebx, edx
 ; v27 = v29 & v18
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 44]
+	mov ebp, eax
+	mov eax, [esp + 44]
+	and ebp, eax
 ; v2 = v46 & v56
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 60]
-	and ebx, [esp + 48]
+	mov edx, [esp + 64]
+	mov eax, edx
+	and eax, ecx
 ; v28 = v49 ^ v28
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 104]
+	xor edi, esi
 ; v9 = v28 ^ v9
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 108]
+	xor edi, ebx
 ; v27 = v9 ^ v27
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor edi, ebp
 ; v2 = v27 ^ v2
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 104], edi
+	xor edi, eax
 ; v27 = v35 & v39
 %line 1290+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 28]
+	mov [esp + 120], edi
+	mov eax, [esp + 52]
+	mov esi, [esp + 28]
+	and eax, esi
+	mov esi, eax
 ; v9 = v14 & v41
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 72]
-	and eax, [esp + 32]
-	mov [esp + 108], eax
+	mov edi, [esp + 32]
+	and eax, edi
+	mov edi, eax
 ; v28 = v21 & v0
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 36]
-	mov [esp + 112], eax
+	mov eax, [esp + 92]
+	mov ebx, [esp + 36]
+	and eax, ebx
+	mov ebx, eax
 ; v49 = v29 & v10
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 40]
-	mov [esp + 116], eax
+	mov eax, [esp + 76]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v11 = v46 & v18
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 44]
+	mov eax, [esp + 44]
+	and edx, eax
 ; v54 = v16 & v56
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, edx
-	and ebx, [esp + 48]
+	mov [esp + 124], edx
+	mov edx, [esp + 56]
+	mov eax, edx
+	and eax, ecx
 ; v9 = v27 ^ v9
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 108]
+	xor esi, edi
 ; v28 = v9 ^ v28
 %line 1297+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 112]
+	xor esi, ebx
 ; v49 = v28 ^ v49
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 116]
+	xor esi, ebp
 ; v11 = v49 ^ v11
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	mov edi, [esp + 124]
+	xor esi, edi
 ; v54 = v11 ^ v54
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 108], edi
+	xor esi, eax
 ; v11 = v35 & v13
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 20]
+	mov [esp + 124], esi
+	mov eax, [esp + 52]
+	mov esi, [esp + 12]
+	and eax, esi
+	mov esi, eax
 ; v49 = v14 & v39
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 72]
-	and eax, [esp + 28]
-	mov [esp + 112], eax
+	mov edi, [esp + 28]
+	and eax, edi
+	mov edi, eax
 ; v28 = v21 & v41
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 32]
-	mov [esp + 116], eax
+	mov eax, [esp + 92]
+	mov ebx, [esp + 32]
+	and eax, ebx
+	mov ebx, eax
 ; v9 = v29 & v0
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 36]
-	mov [esp + 120], eax
+	mov eax, [esp + 76]
+	mov ebp, [esp + 36]
+	and eax, ebp
 ; v27 = v46 & v10
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 40]
-	mov [esp + 124], eax
+	mov [esp + 128], eax
+	mov eax, [esp + 64]
+	mov ebp, [esp + 40]
+	and eax, ebp
+	mov ebp, eax
 ; v1 = v16 & v18
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 44]
+	mov eax, [esp + 44]
+	and edx, eax
 ; v24 = v4 & v56
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 48]
+	mov [esp + 132], edx
+	mov edx, [esp + 100]
+	mov eax, edx
+	and eax, ecx
+	mov ecx, eax
 ; v49 = v11 ^ v49
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 112]
+	xor esi, edi
 ; v28 = v49 ^ v28
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 116]
+	xor esi, ebx
 ; v9 = v28 ^ v9
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 120]
+	mov eax, [esp + 128]
+	xor esi, eax
 ; v27 = v9 ^ v27
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 124]
+	xor esi, ebp
 ; v1 = v27 ^ v1
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	mov eax, [esp + 132]
+	xor esi, eax
 ; v24 = v1 ^ v24
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 112], edi
+	xor esi, ecx
 ; v1 = v14 & v13
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 72]
-	and edi, [esp + 20]
+	mov [esp + 128], esi
+	mov ecx, [esp + 72]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v27 = v21 & v39
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 28]
-	mov [esp + 116], eax
+	mov esi, [esp + 92]
+	mov eax, [esp + 28]
+	and esi, eax
 ; v9 = v29 & v41
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 32]
-	mov [esp + 120], eax
+	mov edi, [esp + 76]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v28 = v46 & v0
 %line 1317+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 36]
-	mov [esp + 124], eax
+	mov ebx, [esp + 64]
+	mov eax, [esp + 36]
+	and ebx, eax
 ; v49 = v16 & v10
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 40]
+	mov ebp, [esp + 56]
+	mov eax, [esp + 40]
+	and ebp, eax
 ; v11 = v4 & v18
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 44]
+	mov eax, edx
+	mov edx, [esp + 44]
+	and eax, edx
 ; v27 = v1 ^ v27
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 116]
+	xor ecx, esi
 ; v9 = v27 ^ v9
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 120]
+	xor ecx, edi
 ; v28 = v9 ^ v28
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 124]
+	xor ecx, ebx
 ; v49 = v28 ^ v49
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ecx, ebp
 ; v11 = v49 ^ v11
 %line 1324+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 116], edi
+	xor ecx, eax
 ; v49 = v21 & v13
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 56]
-	and edi, [esp + 20]
+	mov [esp + 132], ecx
+	mov edx, [esp + 92]
+	mov eax, [esp + 12]
+	and edx, eax
 ; v28 = v29 & v39
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	and eax, [esp + 28]
-	mov [esp + 120], eax
+	mov esi, [esp + 76]
+	mov ecx, esi
+	mov eax, [esp + 28]
+	and ecx, eax
 ; v9 = v46 & v41
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 32]
-	mov [esp + 124], eax
+	mov edi, [esp + 64]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v27 = v16 & v0
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 36]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 36]
+	and ebx, eax
 ; v1 = v4 & v10
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 40]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 40]
+	and eax, ebp
 ; v28 = v49 ^ v28
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 120]
+	xor edx, ecx
 ; v9 = v28 ^ v9
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 124]
+	xor edx, edi
 ; v27 = v9 ^ v27
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor edx, ebx
 ; v1 = v27 ^ v1
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 120], edi
+	xor edx, eax
 ; v27 = v29 & v13
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 84]
-	and edi, [esp + 20]
+	mov [esp + 136], edx
+	mov edx, [esp + 12]
+	and esi, edx
 ; v9 = v46 & v39
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 28]
-	mov [esp + 124], eax
+	mov edi, [esp + 64]
+	mov ecx, edi
+	mov eax, [esp + 28]
+	and ecx, eax
 ; v28 = v16 & v41
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 32]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 32]
+	and ebx, eax
 ; v49 = v4 & v0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 36]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 36]
+	and eax, ebp
 ; v9 = v27 ^ v9
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 124]
+	xor esi, ecx
 ; v28 = v9 ^ v28
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor esi, ebx
 ; v49 = v28 ^ v49
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 124], edi
+	xor esi, eax
 ; v28 = v46 & v13
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 20]
+	mov [esp + 140], esi
+	and edi, edx
 ; v9 = v16 & v39
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, edx
-	and edi, [esp + 28]
+	mov esi, [esp + 56]
+	mov ebx, esi
+	mov eax, [esp + 28]
+	and ebx, eax
 ; v27 = v4 & v41
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 80]
-	and ebx, [esp + 32]
+	mov ecx, [esp + 100]
+	mov eax, ecx
+	mov ebp, [esp + 32]
+	and eax, ebp
 ; v9 = v28 ^ v9
 %line 1344+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edi, ebx
 ; v27 = v9 ^ v27
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 128], eax
+	xor edi, eax
 ; v9 = v16 & v13
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edx
-	and eax, [esp + 20]
+	mov [esp + 144], edi
+	and esi, edx
 ; v28 = v4 & v39
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 80]
-	and edi, [esp + 28]
+	mov eax, ecx
+	mov edi, [esp + 28]
+	and eax, edi
 ; v28 = v9 ^ v28
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 132], eax
+	xor esi, eax
 ; v9 = v4 & v13
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 20]
-	mov [esp + 136], eax
+	mov [esp + 148], esi
+	and ecx, edx
 ; v58 = v32 & v45
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 16]
-	mov [esp + 140], eax
+	mov [esp + 152], ecx
+	mov esi, [esp + 88]
+	mov eax, esi
+	mov ecx, [esp + 8]
+	and eax, ecx
 ; v33 = v32 & v48
 %line 1351+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 12]
+	mov [esp + 156], eax
+	mov edx, esi
+	mov ebx, [esp + 4]
+	and edx, ebx
 ; v7 = v38 & v45
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	and edi, [esp + 16]
+	mov edi, [esp + 84]
+	mov eax, edi
+	and eax, ecx
 ; v7 = v33 ^ v7
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 144], eax
+	xor edx, eax
 ; v33 = v32 & v47
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 76]
-	and eax, [esp + 8]
+	mov [esp + 160], edx
+	mov eax, esi
+	mov edx, [esp + 24]
+	and eax, edx
 ; v31 = v38 & v48
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	and edi, [esp + 12]
+	mov ebp, edi
+	and ebp, ebx
 ; v3 = v26 & v45
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ebp
-	and ebx, [esp + 16]
+	mov edx, [esp + 80]
+	mov ebx, edx
+	and ebx, ecx
 ; v31 = v33 ^ v31
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor eax, ebp
 ; v3 = v31 ^ v3
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor eax, ebx
-	mov [esp + 148], eax
 ; v31 = v32 & v42
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 76]
-	and edi, [esp + 4]
+	mov [esp + 164], eax
+	mov eax, esi
+	mov ebx, [esp + 20]
+	and eax, ebx
+	mov ebx, eax
 ; v33 = v38 & v47
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 8]
-	mov [esp + 152], eax
+	mov eax, edi
+	mov edi, [esp + 24]
+	and eax, edi
+	mov edi, eax
 ; v36 = v26 & v48
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 12]
+	mov ebp, edx
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v30 = v8 & v45
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, ecx
-	and ebx, [esp + 16]
+	mov eax, [esp + 60]
+	mov edx, eax
+	and edx, ecx
 ; v33 = v31 ^ v33
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 152]
+	xor ebx, edi
 ; v36 = v33 ^ v36
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor ebx, ebp
 ; v30 = v36 ^ v30
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 152], edi
+	xor ebx, edx
 ; v36 = v32 & v44
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 76]
-	and edi, [esp + 0]
+	mov [esp + 168], ebx
+	mov edx, [esp + 16]
+	and esi, edx
 ; v33 = v38 & v42
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 4]
-	mov [esp + 156], eax
+	mov edi, [esp + 84]
+	mov edx, [esp + 20]
+	and edi, edx
 ; v31 = v26 & v47
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 8]
-	mov [esp + 160], eax
+	mov ebx, [esp + 80]
+	mov edx, [esp + 24]
+	and ebx, edx
 ; v34 = v8 & v48
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 12]
+	mov ebp, eax
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v5 = v6 & v45
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, esi
-	and ebx, [esp + 16]
+	mov edx, [esp + 68]
+	mov eax, edx
+	and eax, ecx
 ; v33 = v36 ^ v33
 %line 1371+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 156]
+	xor esi, edi
 ; v31 = v33 ^ v31
 %line 1372+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 160]
+	xor esi, ebx
 ; v34 = v31 ^ v34
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor esi, ebp
 ; v5 = v34 ^ v5
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 156], edi
+	xor esi, eax
 ; v34 = v32 & v12
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 76]
-	and edi, [esp + 24]
+	mov [esp + 172], esi
+	mov eax, [esp + 88]
+	mov esi, [esp + 0]
+	and eax, esi
+	mov esi, eax
 ; v31 = v38 & v44
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 68]
-	and eax, [esp + 0]
-	mov [esp + 160], eax
+	mov eax, [esp + 84]
+	mov edi, [esp + 16]
+	and eax, edi
+	mov edi, eax
 ; v33 = v26 & v42
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 4]
-	mov [esp + 164], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 20]
+	and eax, ebx
+	mov ebx, eax
 ; v36 = v8 & v47
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 8]
-	mov [esp + 168], eax
+	mov eax, [esp + 60]
+	mov ebp, [esp + 24]
+	and eax, ebp
+	mov ebp, eax
 ; v37 = v6 & v48
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 12]
+	mov eax, edx
+	mov edx, [esp + 4]
+	and eax, edx
 ; v40 = v50 & v45
 %line 1380+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 64]
-	and ebx, [esp + 16]
+	mov [esp + 176], eax
+	mov eax, [esp + 96]
+	mov edx, eax
+	and edx, ecx
 ; v31 = v34 ^ v31
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 160]
+	xor esi, edi
 ; v33 = v31 ^ v33
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 164]
+	xor esi, ebx
 ; v36 = v33 ^ v36
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 168]
+	xor esi, ebp
 ; v37 = v36 ^ v37
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	mov ecx, [esp + 176]
+	xor esi, ecx
 ; v40 = v37 ^ v40
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 160], edi
+	xor esi, edx
 ; v37 = v38 & v12
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 68]
-	and edi, [esp + 24]
+	mov [esp + 176], esi
+	mov esi, [esp + 84]
+	mov ecx, [esp + 0]
+	and esi, ecx
 ; v36 = v26 & v44
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 0]
-	mov [esp + 164], eax
+	mov edi, [esp + 80]
+	mov edx, edi
+	mov ecx, [esp + 16]
+	and edx, ecx
 ; v33 = v8 & v42
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 4]
-	mov [esp + 168], eax
+	mov ebx, [esp + 60]
+	mov ecx, [esp + 20]
+	and ebx, ecx
 ; v31 = v6 & v47
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 8]
+	mov ecx, [esp + 68]
+	mov ebp, [esp + 24]
+	and ecx, ebp
 ; v34 = v50 & v48
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 64]
-	and ebx, [esp + 12]
+	mov ebp, [esp + 4]
+	and eax, ebp
 ; v36 = v37 ^ v36
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 164]
+	xor esi, edx
 ; v33 = v36 ^ v33
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 168]
+	xor esi, ebx
 ; v31 = v33 ^ v31
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor esi, ecx
 ; v34 = v31 ^ v34
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 164], edi
+	xor esi, eax
 ; v31 = v26 & v12
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ebp
-	and edi, [esp + 24]
+	mov [esp + 180], esi
+	mov edx, [esp + 0]
+	and edi, edx
 ; v33 = v8 & v44
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 0]
-	mov [esp + 168], eax
+	mov esi, [esp + 60]
+	mov ecx, esi
+	mov eax, [esp + 16]
+	and ecx, eax
 ; v36 = v6 & v42
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 4]
+	mov ebx, [esp + 68]
+	mov eax, [esp + 20]
+	and ebx, eax
 ; v37 = v50 & v47
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 64]
-	and ebx, [esp + 8]
+	mov eax, [esp + 96]
+	mov ebp, [esp + 24]
+	and eax, ebp
 ; v33 = v31 ^ v33
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 168]
+	xor edi, ecx
 ; v36 = v33 ^ v36
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	xor edi, ebx
 ; v37 = v36 ^ v37
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ebx
-	mov [esp + 168], edi
+	xor edi, eax
 ; v36 = v8 & v12
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ecx
-	and eax, [esp + 24]
+	mov [esp + 0], edi
+	mov edi, esi
+	and edi, edx
 ; v33 = v6 & v44
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, esi
-	and edi, [esp + 0]
+	mov ecx, [esp + 68]
+	mov ebp, ecx
+	mov eax, [esp + 16]
+	and ebp, eax
 ; v31 = v50 & v42
 %line 1404+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ebx, [esp + 64]
-	and ebx, [esp + 4]
+	mov ebx, [esp + 96]
+	mov eax, ebx
+	mov esi, [esp + 20]
+	and eax, esi
 ; v33 = v36 ^ v33
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
+	xor edi, ebp
 ; v31 = v33 ^ v31
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, ebx
-	mov [esp + 172], eax
+	xor edi, eax
 ; v33 = v6 & v12
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, esi
-	and eax, [esp + 24]
+	mov [esp + 20], edi
+	mov ebp, ecx
+	and ebp, edx
 ; v36 = v50 & v44
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 64]
-	and edi, [esp + 0]
+	mov eax, ebx
+	mov edi, [esp + 16]
+	and eax, edi
 ; v36 = v33 ^ v36
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, edi
-	mov [esp + 176], eax
+	xor ebp, eax
 ; v33 = v50 & v12
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 24]
-	mov [esp + 180], eax
+	mov [esp + 16], ebp
+	mov eax, ebx
+	and eax, edx
 ; v32 = v35 ^ v32
 %line 1411+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 68], eax
 	mov eax, [esp + 52]
-	xor eax, [esp + 76]
-	mov edi, eax
+	mov ebp, [esp + 88]
+	xor eax, ebp
 ; v38 = v14 ^ v38
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 52], eax
 	mov eax, [esp + 72]
-	xor eax, [esp + 68]
-	mov ebx, eax
+	mov ebp, [esp + 84]
+	xor eax, ebp
 ; v26 = v21 ^ v26
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
+	mov [esp + 72], eax
+	mov eax, [esp + 92]
+	mov ebp, [esp + 80]
 	xor eax, ebp
-	mov ebp, eax
 ; v8 = v29 ^ v8
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 84]
-	xor eax, ecx
-	mov [esp + 52], eax
+	mov [esp + 80], eax
+	mov eax, [esp + 76]
+	mov ebp, [esp + 60]
+	xor eax, ebp
 ; v6 = v46 ^ v6
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	xor eax, esi
-	mov [esp + 56], eax
+	mov [esp + 60], eax
+	mov eax, [esp + 64]
+	xor eax, ecx
 ; v50 = v16 ^ v50
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 64]
-	mov [esp + 60], edx
+	mov [esp + 64], eax
+	mov eax, [esp + 56]
+	xor eax, ebx
 ; v45 = v56 ^ v45
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 56], eax
 	mov eax, [esp + 48]
-	xor eax, [esp + 16]
+	mov ecx, [esp + 8]
+	xor eax, ecx
 	mov ecx, eax
 ; v48 = v18 ^ v48
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 44]
-	xor eax, [esp + 12]
-	mov edx, eax
+	mov ebx, [esp + 4]
+	xor eax, ebx
+	mov ebx, eax
 ; v47 = v10 ^ v47
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 40]
-	xor eax, [esp + 8]
-	mov [esp + 8], eax
+	mov ebp, [esp + 24]
+	xor eax, ebp
+	mov ebp, eax
 ; v42 = v0 ^ v42
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	mov eax, [esp + 36]
-	xor eax, [esp + 4]
-	mov [esp + 4], eax
+	xor eax, esi
 ; v44 = v41 ^ v44
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 24], eax
 	mov eax, [esp + 32]
-	xor eax, [esp + 0]
-	mov [esp + 0], eax
+	xor eax, edi
 ; v12 = v39 ^ v12
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov [esp + 32], eax
 	mov eax, [esp + 28]
-	xor eax, [esp + 24]
-	mov [esp + 12], eax
+	xor eax, edx
 ; v39 = v32 & v45
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
+	mov [esp + 28], eax
+	mov edx, [esp + 52]
+	mov eax, edx
 	and eax, ecx
-	mov [esp + 16], eax
 ; v41 = v32 & v48
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, edi
-	and eax, edx
+	mov [esp + 36], eax
+	mov edi, edx
+	and edi, ebx
 ; v0 = v38 & v45
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, ebx
-	and esi, ecx
+	mov esi, [esp + 72]
+	mov eax, esi
+	and eax, ecx
 ; v0 = v41 ^ v0
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, esi
-	mov [esp + 24], eax
+	xor edi, eax
 ; v41 = v32 & v47
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 8]
+	mov [esp + 40], edi
+	mov eax, edx
+	and eax, ebp
+	mov [esp + 8], ebp
 ; v10 = v38 & v48
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, edx
-	mov [esp + 28], eax
+	mov ebp, esi
+	and ebp, ebx
+	mov [esp + 4], ebx
 ; v18 = v26 & v45
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, ecx
+	mov edi, [esp + 80]
+	mov ebx, edi
+	and ebx, ecx
 ; v10 = v41 ^ v10
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 28]
+	xor eax, ebp
 ; v18 = v10 ^ v18
 %line 1431+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 28], esi
+	xor eax, ebx
 ; v10 = v32 & v42
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 4]
+	mov [esp + 44], eax
+	mov eax, edx
+	mov ebx, [esp + 24]
+	and eax, ebx
+	mov ebx, eax
 ; v41 = v38 & v47
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 8]
-	mov [esp + 32], eax
+	mov eax, esi
+	mov esi, [esp + 8]
+	and eax, esi
+	mov ebp, eax
 ; v56 = v26 & v48
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, edx
-	mov [esp + 36], eax
+	mov eax, [esp + 4]
+	and edi, eax
 ; v16 = v8 & v45
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, ecx
+	mov eax, [esp + 60]
+	mov esi, eax
+	and esi, ecx
 ; v41 = v10 ^ v41
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 32]
+	xor ebx, ebp
 ; v56 = v41 ^ v56
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 36]
+	xor ebx, edi
 ; v16 = v56 ^ v16
 %line 1438+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
-	mov [esp + 32], esi
+	xor ebx, esi
 ; v56 = v32 & v44
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 0]
+	mov [esp + 48], ebx
+	mov esi, edx
+	mov edx, [esp + 32]
+	and esi, edx
 ; v41 = v38 & v42
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 4]
-	mov [esp + 36], eax
+	mov edi, [esp + 72]
+	mov edx, [esp + 24]
+	and edi, edx
 ; v10 = v26 & v47
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 8]
-	mov [esp + 40], eax
+	mov ebx, [esp + 80]
+	mov edx, [esp + 8]
+	and ebx, edx
 ; v46 = v8 & v48
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, edx
-	mov [esp + 44], eax
+	mov ebp, eax
+	mov eax, [esp + 4]
+	and ebp, eax
 ; v29 = v6 & v45
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
+	mov edx, [esp + 64]
+	mov eax, edx
 	and eax, ecx
 ; v41 = v56 ^ v41
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 36]
+	xor esi, edi
 ; v10 = v41 ^ v10
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 40]
+	xor esi, ebx
 ; v46 = v10 ^ v46
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 44]
+	xor esi, ebp
 ; v29 = v46 ^ v29
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, eax
-	mov [esp + 36], esi
 ; v46 = v32 & v12
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	and esi, [esp + 12]
+	mov [esp + 76], esi
+	mov eax, [esp + 52]
+	mov esi, [esp + 28]
+	and eax, esi
+	mov esi, eax
 ; v10 = v38 & v44
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 0]
-	mov [esp + 40], eax
+	mov eax, [esp + 72]
+	mov edi, [esp + 32]
+	and eax, edi
+	mov edi, eax
 ; v41 = v26 & v42
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 4]
-	mov [esp + 44], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 24]
+	and eax, ebx
+	mov ebx, eax
 ; v56 = v8 & v47
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 8]
-	mov [esp + 48], eax
+	mov eax, [esp + 60]
+	mov ebp, [esp + 8]
+	and eax, ebp
+	mov ebp, eax
 ; v21 = v6 & v48
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, edx
-	mov [esp + 64], eax
+	mov eax, [esp + 4]
+	and edx, eax
 ; v14 = v50 & v45
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
+	mov [esp + 84], edx
+	mov edx, [esp + 56]
+	mov eax, edx
 	and eax, ecx
 ; v10 = v46 ^ v10
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 40]
+	xor esi, edi
 ; v41 = v10 ^ v41
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 44]
+	xor esi, ebx
 ; v56 = v41 ^ v56
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 48]
+	xor esi, ebp
 ; v21 = v56 ^ v21
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 64]
+	mov edi, [esp + 84]
+	xor esi, edi
 ; v14 = v21 ^ v14
 %line 1458+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	xor esi, eax
-	mov [esp + 40], esi
 ; v32 = v32 & v13
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and edi, [esp + 20]
+	mov [esp + 84], esi
+	mov esi, [esp + 52]
+	mov eax, [esp + 12]
+	and esi, eax
 ; v21 = v38 & v12
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebx
-	and eax, [esp + 12]
-	mov [esp + 44], eax
+	mov eax, [esp + 72]
+	mov edi, [esp + 28]
+	and eax, edi
+	mov edi, eax
 ; v56 = v26 & v44
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 0]
-	mov [esp + 48], eax
+	mov eax, [esp + 80]
+	mov ebx, [esp + 32]
+	and eax, ebx
+	mov ebx, eax
 ; v41 = v8 & v42
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 4]
-	mov [esp + 64], eax
+	mov eax, [esp + 60]
+	mov ebp, [esp + 24]
+	and eax, ebp
 ; v10 = v6 & v47
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 8]
-	mov [esp + 68], eax
+	mov [esp + 52], eax
+	mov eax, [esp + 64]
+	mov ebp, [esp + 8]
+	and eax, ebp
+	mov ebp, eax
 ; v46 = v50 & v48
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, edx
+	mov eax, [esp + 4]
+	and edx, eax
 ; v45 = v4 & v45
 %line 1465+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
+	mov [esp + 88], edx
+	mov edx, [esp + 100]
+	mov eax, edx
 	and eax, ecx
+	mov ecx, eax
 ; v21 = v32 ^ v21
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 44]
+	xor esi, edi
 ; v56 = v21 ^ v56
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 48]
+	xor esi, ebx
 ; v41 = v56 ^ v41
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 64]
+	mov eax, [esp + 52]
+	xor esi, eax
 ; v10 = v41 ^ v10
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 68]
+	xor esi, ebp
 ; v46 = v10 ^ v46
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, esi
+	mov eax, [esp + 88]
+	xor esi, eax
 ; v45 = v46 ^ v45
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
-	mov [esp + 44], edi
+	xor esi, ecx
 ; v38 = v38 & v13
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and ebx, [esp + 20]
+	mov [esp + 52], esi
+	mov ecx, [esp + 72]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v46 = v26 & v12
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, ebp
-	and eax, [esp + 12]
-	mov [esp + 48], eax
+	mov esi, [esp + 80]
+	mov eax, [esp + 28]
+	and esi, eax
 ; v10 = v8 & v44
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 52]
-	and edi, [esp + 0]
+	mov edi, [esp + 60]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v41 = v6 & v42
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 56]
-	and esi, [esp + 4]
+	mov ebx, [esp + 64]
+	mov eax, [esp + 24]
+	and ebx, eax
 ; v56 = v50 & v47
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 8]
+	mov ebp, [esp + 56]
+	mov eax, [esp + 8]
+	and ebp, eax
 ; v48 = v4 & v48
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
+	mov eax, edx
+	mov edx, [esp + 4]
 	and eax, edx
 ; v46 = v38 ^ v46
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 48]
+	xor ecx, esi
 ; v10 = v46 ^ v10
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edi
+	xor ecx, edi
 ; v41 = v10 ^ v41
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor ecx, ebx
 ; v56 = v41 ^ v56
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, ecx
+	xor ecx, ebp
 ; v48 = v56 ^ v48
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, eax
+	xor ecx, eax
 ; v26 = v26 & v13
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	and ebp, [esp + 20]
+	mov [esp + 4], ecx
+	mov ecx, [esp + 80]
+	mov eax, [esp + 12]
+	and ecx, eax
 ; v56 = v8 & v12
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 52]
-	and eax, [esp + 12]
+	mov edx, [esp + 60]
+	mov esi, edx
+	mov eax, [esp + 28]
+	and esi, eax
 ; v41 = v6 & v44
 %line 1485+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 56]
-	and ecx, [esp + 0]
+	mov edi, [esp + 64]
+	mov eax, [esp + 32]
+	and edi, eax
 ; v10 = v50 & v42
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 60]
-	and edx, [esp + 4]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 24]
+	and ebx, eax
 ; v47 = v4 & v47
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 8]
+	mov eax, [esp + 100]
+	mov ebp, [esp + 8]
+	and eax, ebp
 ; v56 = v26 ^ v56
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, eax
+	xor ecx, esi
 ; v41 = v56 ^ v41
 %line 1489+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, ecx
+	xor ecx, edi
 ; v10 = v41 ^ v10
 %line 1490+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, edx
+	xor ecx, ebx
 ; v47 = v10 ^ v47
 %line 1491+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, esi
+	xor ecx, eax
 ; v8 = v8 & v13
 %line 1492+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 52]
-	and edx, [esp + 20]
+	mov [esp + 8], ecx
+	mov ecx, [esp + 12]
+	and edx, ecx
 ; v10 = v6 & v12
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 56]
-	and eax, [esp + 12]
+	mov edi, [esp + 64]
+	mov esi, edi
+	mov eax, [esp + 28]
+	and esi, eax
 ; v41 = v50 & v44
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 60]
-	and ecx, [esp + 0]
+	mov ebx, [esp + 56]
+	mov eax, [esp + 32]
+	and ebx, eax
 ; v42 = v4 & v42
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 80]
-	and esi, [esp + 4]
+	mov ebp, [esp + 100]
+	mov eax, [esp + 24]
+	and ebp, eax
 ; v10 = v8 ^ v10
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
+	mov eax, edx
+	xor eax, esi
 ; v41 = v10 ^ v41
 %line 1497+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ecx
+	xor eax, ebx
 ; v42 = v41 ^ v42
 %line 1498+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, esi
+	xor eax, ebp
 ; v6 = v6 & v13
 %line 1499+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 56]
-	and edi, [esp + 20]
+	mov [esp + 12], eax
+	and edi, ecx
 ; v41 = v50 & v12
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 60]
-	and eax, [esp + 12]
+	mov ebx, [esp + 56]
+	mov esi, ebx
+	mov eax, [esp + 28]
+	and esi, eax
 ; v44 = v4 & v44
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 0]
+	mov edx, [esp + 100]
+	mov ebp, edx
+	mov eax, [esp + 32]
+	and ebp, eax
 ; v41 = v6 ^ v41
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, eax
+	mov eax, edi
+	xor eax, esi
 ; v44 = v41 ^ v44
 %line 1503+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ecx
+	xor eax, ebp
+	mov edi, eax
 ; v50 = v50 & v13
 %line 1504+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 60]
-	and esi, [esp + 20]
+	and ebx, ecx
 ; v12 = v4 & v12
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 80]
-	and eax, [esp + 12]
+	mov eax, edx
+	mov esi, [esp + 28]
+	and eax, esi
 ; v12 = v50 ^ v12
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, eax
+	xor ebx, eax
 ; v13 = v4 & v13
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 80]
-	and ecx, [esp + 20]
+	mov eax, edx
+	and eax, ecx
+	mov ebp, eax
 ; v39 = v39 ^ v43
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 88]
+	mov esi, [esp + 36]
+	mov eax, [esp + 104]
+	xor esi, eax
 ; v39 = v39 ^ v58
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 140]
-	mov [esp + 16], eax
+	mov eax, [esp + 156]
+	xor esi, eax
 ; v0 = v0 ^ v60
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 92]
+	mov eax, [esp + 40]
+	mov ecx, [esp + 108]
+	xor eax, ecx
 ; v0 = v0 ^ v7
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 144]
-	mov [esp + 24], eax
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v18 = v18 ^ v52
 %line 1512+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 96]
+	mov [esp + 40], eax
+	mov eax, [esp + 44]
+	mov ecx, [esp + 112]
+	xor eax, ecx
 ; v18 = v18 ^ v3
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 148]
-	mov [esp + 28], eax
+	mov ecx, [esp + 164]
+	xor eax, ecx
 ; v16 = v16 ^ v15
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 100]
+	mov [esp + 44], eax
+	mov eax, [esp + 48]
+	mov ecx, [esp + 116]
+	xor eax, ecx
 ; v16 = v16 ^ v30
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 152]
-	mov [esp + 32], eax
+	mov ecx, [esp + 168]
+	xor eax, ecx
 ; v29 = v29 ^ v2
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 104]
+	mov [esp + 48], eax
+	mov eax, [esp + 76]
+	mov ecx, [esp + 120]
+	xor eax, ecx
 ; v29 = v29 ^ v5
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 156]
-	mov [esp + 36], eax
+	mov ecx, [esp + 172]
+	xor eax, ecx
 ; v14 = v14 ^ v54
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 108]
+	mov [esp + 76], eax
+	mov eax, [esp + 84]
+	mov ecx, [esp + 124]
+	xor eax, ecx
 ; v14 = v14 ^ v40
 %line 1519+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 160]
-	mov [esp + 40], eax
+	mov ecx, [esp + 176]
+	xor eax, ecx
 ; v45 = v45 ^ v24
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 44]
-	xor eax, [esp + 112]
+	mov [esp + 84], eax
+	mov eax, [esp + 52]
+	mov ecx, [esp + 128]
+	xor eax, ecx
 ; v45 = v45 ^ v34
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 164]
-	mov [esp + 44], eax
+	mov ecx, [esp + 180]
+	xor eax, ecx
 ; v48 = v48 ^ v11
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 116]
+	mov [esp + 52], eax
+	mov ecx, [esp + 4]
+	mov eax, [esp + 132]
+	xor ecx, eax
 ; v48 = v48 ^ v37
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 168]
+	mov edx, [esp + 0]
+	xor ecx, edx
 ; v47 = v47 ^ v1
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 120]
+	mov [esp + 4], ecx
+	mov edx, [esp + 8]
+	mov ecx, [esp + 136]
+	xor edx, ecx
 ; v47 = v47 ^ v31
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 172]
+	mov ecx, [esp + 20]
+	xor edx, ecx
 ; v42 = v42 ^ v49
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 124]
+	mov [esp + 8], edx
+	mov edx, [esp + 12]
+	mov ecx, [esp + 140]
+	xor edx, ecx
 ; v42 = v42 ^ v36
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 176]
+	mov ecx, [esp + 16]
+	xor edx, ecx
 ; v44 = v44 ^ v27
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 128]
+	mov [esp + 12], edx
+	mov ecx, [esp + 144]
+	xor edi, ecx
 ; v44 = v44 ^ v33
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 180]
+	mov edx, [esp + 68]
+	xor edi, edx
 ; v12 = v12 ^ v28
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 132]
+	mov edx, [esp + 148]
+	xor ebx, edx
 ; v13 = v13 ^ v9
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 136]
+	mov [esp + 24], ebx
+	mov ebx, [esp + 152]
+	xor ebp, ebx
 ; v11 = v39 ^ v11
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 16]
-	xor eax, [esp + 116]
-	mov [esp + 0], eax
+	xor esi, eax
 ; v1 = v0 ^ v1
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 24]
-	xor eax, [esp + 120]
-	mov [esp + 4], eax
+	mov [esp + 28], esi
+	mov eax, [esp + 40]
+	mov esi, [esp + 136]
+	xor eax, esi
 ; v49 = v18 ^ v49
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 28]
-	xor eax, [esp + 124]
-	mov [esp + 8], eax
+	mov [esp + 32], eax
+	mov eax, [esp + 44]
+	mov esi, [esp + 140]
+	xor eax, esi
 ; v27 = v16 ^ v27
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 32]
-	xor eax, [esp + 128]
-	mov [esp + 12], eax
+	mov [esp + 36], eax
+	mov eax, [esp + 48]
+	xor eax, ecx
 ; v28 = v29 ^ v28
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 36]
-	xor eax, [esp + 132]
-	mov [esp + 16], eax
+	mov [esp + 40], eax
+	mov eax, [esp + 76]
+	xor eax, edx
 ; v9 = v14 ^ v9
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 136]
+	mov [esp + 44], eax
+	mov eax, [esp + 84]
+	xor eax, ebx
+	mov esi, eax
 ; v58 = v48 ^ v58
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 140]
+	mov eax, [esp + 4]
+	mov ecx, [esp + 156]
+	xor eax, ecx
+	mov edx, eax
 ; v7 = v47 ^ v7
 %line 1539+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 144]
+	mov eax, [esp + 8]
+	mov ecx, [esp + 160]
+	xor eax, ecx
 ; v3 = v42 ^ v3
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 148]
-	mov [esp + 24], edx
+	mov ecx, [esp + 12]
+	mov ebx, [esp + 164]
+	xor ecx, ebx
 ; v30 = v44 ^ v30
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 152]
-	mov [esp + 28], edi
+	mov [esp + 12], ecx
+	mov ecx, [esp + 168]
+	xor edi, ecx
 ; v5 = v12 ^ v5
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 156]
-	mov [esp + 32], esi
+	mov [esp + 48], edi
+	mov edi, [esp + 24]
+	mov ecx, [esp + 172]
+	xor edi, ecx
 ; v40 = v13 ^ v40
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, ecx
-	xor edx, [esp + 160]
+	mov ecx, ebp
+	mov ebx, [esp + 176]
+	xor ecx, ebx
 ; v7 = v7 ^ v33
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, ebp
-	xor ecx, [esp + 180]
-	mov [esp + 20], ecx
+	mov ebx, [esp + 68]
+	xor eax, ebx
 ; v58 = v58 ^ v33
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ebx
-	xor edi, [esp + 180]
+	mov [esp + 8], eax
+	xor edx, ebx
 ; v9 = v9 ^ v33
 %line 1546+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 180]
+	xor esi, ebx
 ; v33 = v28 ^ v33
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 16]
-	xor ecx, [esp + 180]
-	mov esi, ecx
+	mov eax, [esp + 44]
+	xor eax, ebx
 ; v58 = v58 ^ v36
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 176]
-	mov [esp + 16], edi
+	mov ebx, [esp + 16]
+	xor edx, ebx
 ; v45 = v45 ^ v36
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 44]
-	xor edi, [esp + 176]
+	mov [esp + 4], edx
+	mov edx, [esp + 52]
+	xor edx, ebx
 ; v33 = v33 ^ v36
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 176]
+	xor eax, ebx
 ; v36 = v27 ^ v36
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 12]
-	xor ecx, [esp + 176]
+	mov ebp, [esp + 40]
+	xor ebp, ebx
+	mov ebx, ebp
 ; v45 = v45 ^ v31
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 172]
-	mov [esp + 44], edi
+	mov ebp, [esp + 20]
+	xor edx, ebp
 ; v9 = v9 ^ v31
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 172]
+	mov [esp + 52], edx
+	xor esi, ebp
 ; v36 = v36 ^ v31
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, ecx
-	xor edi, [esp + 172]
+	xor ebx, ebp
 ; v31 = v49 ^ v31
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 8]
-	xor ecx, [esp + 172]
-	mov ebx, ecx
+	mov edx, [esp + 36]
+	xor edx, ebp
 ; v9 = v9 ^ v37
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor eax, [esp + 168]
+	mov ebp, [esp + 0]
+	xor esi, ebp
 ; v33 = v33 ^ v37
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 168]
+	mov [esp + 0], esi
+	xor eax, ebp
 ; v31 = v31 ^ v37
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 168]
+	xor edx, ebp
 ; v37 = v1 ^ v37
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 4]
-	xor ecx, [esp + 168]
-	mov ebp, ecx
+	mov esi, [esp + 32]
+	xor esi, ebp
 ; v33 = v33 ^ v34
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor esi, [esp + 164]
+	mov ebp, [esp + 180]
+	xor eax, ebp
 ; v36 = v36 ^ v34
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 164]
+	mov [esp + 16], eax
+	xor ebx, ebp
 ; v37 = v37 ^ v34
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 164]
+	xor esi, ebp
 ; v34 = v11 ^ v34
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 0]
-	xor ecx, [esp + 164]
+	mov eax, [esp + 28]
+	xor eax, ebp
 ; v36 = v36 ^ v40
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, edx
-	mov [esp + 36], edi
+	xor ebx, ecx
 ; v31 = v31 ^ v40
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, edx
+	mov [esp + 20], ebx
+	xor edx, ecx
 ; v34 = v34 ^ v40
 %line 1566+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, edx
+	xor eax, ecx
 ; v40 = v24 ^ v40
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 112]
-	xor edi, edx
+	mov ebx, [esp + 128]
+	xor ebx, ecx
 ; v31 = v31 ^ v5
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, [esp + 32]
+	xor edx, edi
 ; v37 = v37 ^ v5
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 32]
+	mov [esp + 24], edx
+	xor esi, edi
 ; v40 = v40 ^ v5
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, edi
-	xor edx, [esp + 32]
-	mov [esp + 0], edx
+	xor ebx, edi
 ; v5 = v54 ^ v5
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 108]
-	xor edx, [esp + 32]
+	mov ecx, [esp + 124]
+	xor ecx, edi
+	mov edi, ecx
 ; v37 = v37 ^ v30
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 28]
+	mov ecx, [esp + 48]
+	xor esi, ecx
 ; v34 = v34 ^ v30
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 28]
+	xor eax, ecx
 ; v5 = v5 ^ v30
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 28]
-	mov [esp + 4], edx
+	xor edi, ecx
 ; v30 = v2 ^ v30
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 104]
-	xor edx, [esp + 28]
-	mov [esp + 8], edx
+	mov ebp, [esp + 120]
+	xor ebp, ecx
 ; v34 = v34 ^ v3
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, [esp + 24]
+	mov edx, [esp + 12]
+	xor eax, edx
 ; v40 = v40 ^ v3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 0]
-	xor edx, [esp + 24]
-	mov [esp + 0], edx
+	xor ebx, edx
 ; v30 = v30 ^ v3
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 8]
-	xor edi, [esp + 24]
+	xor ebp, edx
 ; v3 = v15 ^ v3
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 100]
-	xor edx, [esp + 24]
-	mov [esp + 12], edx
+	mov ecx, [esp + 116]
+	xor ecx, edx
 ; v40 = v40 ^ v7
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 0]
-	xor edx, [esp + 20]
-	mov [esp + 0], edx
+	mov edx, [esp + 8]
+	xor ebx, edx
 ; v5 = v5 ^ v7
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 4]
-	xor edx, [esp + 20]
-	mov [esp + 4], edx
+	mov [esp + 8], ebx
+	xor edi, edx
 ; v3 = v3 ^ v7
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 12]
-	xor edx, [esp + 20]
-	mov [esp + 12], edx
+	xor ecx, edx
 ; v7 = v52 ^ v7
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 96]
-	xor edx, [esp + 20]
-	mov [esp + 28], edx
+	mov ebx, [esp + 112]
+	xor ebx, edx
+	mov edx, ebx
 ; v5 = v5 ^ v58
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 4]
-	xor edx, [esp + 16]
-	mov [esp + 4], edx
+	mov ebx, [esp + 4]
+	xor edi, ebx
 ; v30 = v30 ^ v58
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 16]
+	mov [esp + 12], edi
+	xor ebp, ebx
 ; v7 = v7 ^ v58
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 28]
-	xor edx, [esp + 16]
-	mov [esp + 28], edx
+	xor edx, ebx
 ; v58 = v60 ^ v58
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 92]
-	xor edx, [esp + 16]
-	mov [esp + 16], edx
+	mov edi, [esp + 108]
+	xor edi, ebx
 ; v30 = v30 ^ v45
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, [esp + 44]
-	mov [esp + 8], edi
+	mov ebx, [esp + 52]
+	xor ebp, ebx
 ; v3 = v3 ^ v45
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 12]
-	xor edx, [esp + 44]
-	mov [esp + 12], edx
+	mov [esp + 28], ebp
+	xor ecx, ebx
 ; v58 = v58 ^ v45
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edi, [esp + 16]
-	xor edi, [esp + 44]
+	mov [esp + 32], ecx
+	xor edi, ebx
 ; v45 = v43 ^ v45
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 88]
-	xor edx, [esp + 44]
+	mov ecx, [esp + 104]
+	xor ecx, ebx
 ; v45 = v45 ^ v33
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, esi
-	mov [esp + 16], edx
+	mov ebp, [esp + 16]
+	xor ecx, ebp
 ; v43 = v34 ^ v33
 %line 1593+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, ecx
-	xor edx, esi
+	mov [esp + 40], ecx
+	mov ebx, eax
+	xor ebx, ebp
 ; v43 = v43 ^ v9
 %line 1594+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
-	mov [esp + 20], edx
+	mov ecx, [esp + 0]
+	xor ebx, ecx
 ; v58 = v58 ^ v34
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edi, ecx
+	xor edi, eax
 ; v60 = v37 ^ v33
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, ebp
-	xor edx, esi
+	mov [esp + 36], edi
+	mov edi, esi
+	xor edi, ebp
 ; v60 = v60 ^ v9
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
-	mov [esp + 24], edx
+	xor edi, ecx
 ; v7 = v7 ^ v34
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 28]
-	xor edx, ecx
+	xor edx, eax
 ; v7 = v7 ^ v37
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebp
+	xor edx, esi
 ; v7 = v7 ^ v33
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, esi
+	xor edx, ebp
 ; v7 = v7 ^ v9
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
-	mov [esp + 28], edx
+	xor edx, ecx
 ; v34 = v34 ^ v31
 %line 1602+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ecx, ebx
+	mov [esp + 16], edx
+	mov edx, [esp + 24]
+	xor eax, edx
 ; v3 = v3 ^ v37
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 12]
-	xor edx, ebp
+	mov [esp + 4], eax
+	mov eax, [esp + 32]
+	xor eax, esi
 ; v3 = v3 ^ v31
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, ebx
+	xor eax, edx
 ; v3 = v3 ^ v9
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
-	mov [esp + 12], edx
+	xor eax, ecx
 ; v37 = v37 ^ v36
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebp, [esp + 36]
+	mov [esp + 32], eax
+	mov eax, [esp + 20]
+	xor esi, eax
 ; v30 = v30 ^ v31
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 8]
-	xor edx, ebx
+	mov [esp + 0], esi
+	mov esi, [esp + 28]
+	xor esi, edx
 ; v30 = v30 ^ v36
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, [esp + 36]
-	mov [esp + 8], edx
+	xor esi, eax
 ; v31 = v31 ^ v33
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor ebx, esi
+	xor edx, ebp
 ; v5 = v5 ^ v36
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 4]
-	xor edx, [esp + 36]
+	mov [esp + 24], edx
+	mov edx, [esp + 12]
+	xor edx, eax
 ; v5 = v5 ^ v33
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, esi
-	mov [esp + 4], edx
+	xor edx, ebp
 ; v36 = v36 ^ v9
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 36]
-	xor edx, eax
-	mov [esp + 36], edx
+	xor eax, ecx
 ; v33 = v40 ^ v33
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov edx, [esp + 0]
-	xor edx, esi
+	mov [esp + 20], eax
+	mov eax, [esp + 8]
+	xor eax, ebp
+	mov ebp, eax
 ; v9 = v33 ^ v9
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	xor edx, eax
+	xor ebp, ecx
 ; mem32[h + 0] = v45
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 220]
-	mov esi, [esp + 16]
-	mov [eax], esi
+	mov eax, [esp + 224]
+	mov ecx, [esp + 40]
+	mov [eax], ecx
 ; mem32[h + 8] = v43
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 20]
-	mov [eax + 8], esi
+	mov [eax + 8], ebx
 ; mem32[h + 16] = v58
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, edi
-	mov [eax + 16], esi
+	mov ecx, [esp + 36]
+	mov [eax + 16], ecx
 ; mem32[h + 24] = v60
 %line 1618+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 24]
-	mov [eax + 24], esi
+	mov [eax + 24], edi
 ; mem32[h + 32] = v7
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov esi, [esp + 28]
-	mov [eax + 32], esi
+	mov ecx, [esp + 16]
+	mov [eax + 32], ecx
 ; mem32[h + 40] = v34
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
+	mov ecx, [esp + 4]
 	mov [eax + 40], ecx
 ; mem32[h + 48] = v3
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 12]
+	mov ecx, [esp + 32]
 	mov [eax + 48], ecx
 ; mem32[h + 56] = v37
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov [eax + 56], ebp
+	mov ecx, [esp + 0]
+	mov [eax + 56], ecx
 ; mem32[h + 64] = v30
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 8]
-	mov [eax + 64], ecx
+	mov [eax + 64], esi
 ; mem32[h + 72] = v31
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov [eax + 72], ebx
+	mov ecx, [esp + 24]
+	mov [eax + 72], ecx
 ; mem32[h + 80] = v5
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 4]
-	mov [eax + 80], ecx
+	mov [eax + 80], edx
 ; mem32[h + 88] = v36
 %line 1626+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov ecx, [esp + 36]
+	mov ecx, [esp + 20]
 	mov [eax + 88], ecx
 ; mem32[h + 96] = v9
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov [eax + 96], edx
+	mov [eax + 96], ebp
 ; h = h + 4
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	add eax, 4
-	mov [esp + 220], eax
 ; f = f + 4
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 224]
-	add eax, 4
-	mov [esp + 224], eax
+	mov esi, [esp + 228]
+	add esi, 4
 ; i = i - 1
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	mov eax, [esp + 228]
-	sub eax, 1
-	mov [esp + 228], eax
+	mov edx, [esp + 232]
+	sub edx, 1
 ; =? i - 0
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
-	cmp eax, 0
+	cmp edx, 0
 ; goto pass if !=
 %line 1632+0 specs/mceliece/generated/mceliece_gf13_vec_inv_x86.q
 	jne .Lpass

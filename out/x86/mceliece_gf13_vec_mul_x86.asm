@@ -23,11 +23,11 @@ qhasm_kernel_mceliece_gf13_vec_mul_x86_mul:
 	mov edi, eax
 	mov ebx, ecx
 	mov ebp, edx
-	mov [esp + 48], esi
 align 32
 .Lpass:
 ; G = mem32[g + 88]
 %line 14+0 specs/mceliece/generated/mceliece_gf13_vec_mul_x86.q
+	mov [esp + 48], esi
 	mov eax, [ebp + 88]
 ; T &= mem32[f + 96]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec_mul_x86.q
@@ -1702,12 +1702,11 @@ align 32
 	add ebp, 4
 ; i = i - 1
 %line 688+0 specs/mceliece/generated/mceliece_gf13_vec_mul_x86.q
-	mov eax, [esp + 48]
-	sub eax, 1
-	mov [esp + 48], eax
+	mov esi, [esp + 48]
+	sub esi, 1
 ; =? i - 0
 %line 689+0 specs/mceliece/generated/mceliece_gf13_vec_mul_x86.q
-	cmp eax, 0
+	cmp esi, 0
 ; goto pass if !=
 %line 690+0 specs/mceliece/generated/mceliece_gf13_vec_mul_x86.q
 	jne .Lpass

@@ -11,16 +11,16 @@ qhasm_kernel_salsa12_x86_blocks:
 	push esi
 	push edi
 	push ebp
-	sub esp, 92
+	sub esp, 108
 ; input c m n nhi x
 %line 33+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 112]
-	mov [esp + 0], eax
-	mov eax, [esp + 116]
+	mov eax, [esp + 128]
+	mov [esp + 68], eax
+	mov eax, [esp + 132]
 	mov [esp + 4], eax
-	mov eax, [esp + 120]
-	mov ecx, [esp + 124]
-	mov ecx, [esp + 128]
+	mov eax, [esp + 136]
+	mov ecx, [esp + 140]
+	mov ebx, [esp + 144]
 ; =? n - 0
 %line 36+0 specs/salsa20/generated/salsa20_x86_r12.q
 	cmp eax, 0
@@ -31,314 +31,324 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [esp + 52], eax
-	mov eax, [ecx]
-	mov [esp + 8], eax
+	mov [esp + 76], eax
+	mov eax, [esp + 4]
+	mov [esp + 72], eax
+	mov eax, [ebx]
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 4]
-	mov [esp + 12], eax
+	mov ecx, [ebx + 4]
+	mov [esp + 0], ecx
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 8]
-	mov [esp + 16], eax
+	mov ecx, [ebx + 8]
+	mov [esp + 8], ecx
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 12]
-	mov [esp + 20], eax
+	mov ecx, [ebx + 12]
+	mov [esp + 12], ecx
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 16]
-	mov [esp + 24], eax
+	mov ecx, [ebx + 16]
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 20]
-	mov [esp + 28], eax
+	mov edx, [ebx + 20]
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 24]
-	mov [esp + 32], eax
+	mov esi, [ebx + 24]
+	mov [esp + 16], esi
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 28]
-	mov [esp + 36], eax
+	mov esi, [ebx + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 32]
-	mov [esp + 40], eax
+	mov edi, [ebx + 32]
+	mov [esp + 20], edi
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 36]
-	mov [esp + 44], eax
+	mov edi, [ebx + 36]
+	mov [esp + 24], edi
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 40]
-	mov [esp + 60], eax
+	mov edi, [ebx + 40]
+	mov [esp + 28], edi
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 44]
-	mov [esp + 64], eax
+	mov edi, [ebx + 44]
+	mov [esp + 44], edi
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 48]
-	mov [esp + 68], eax
+	mov edi, [ebx + 48]
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 52]
-	mov [esp + 72], eax
+	mov ebp, [ebx + 52]
+	mov [esp + 48], ebp
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edx, [ecx + 56]
+	mov ebp, [ebx + 56]
+	mov [esp + 56], ebp
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov esi, [ecx + 60]
+	mov ebp, [ebx + 60]
+	mov [esp + 60], ebp
 ; i = 6
 %line 56+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [esp + 56], ecx
-	mov eax, 6
-	mov [esp + 48], eax
+	mov [esp + 80], ebx
+	mov ebp, 6
+	mov ebx, [esp + 0]
+	mov [esp + 4], ebx
+	mov ebx, [esp + 8]
+	mov [esp + 8], ebx
+	mov ebx, [esp + 12]
+	mov [esp + 12], ebx
+	mov ebx, [esp + 20]
+	mov [esp + 32], ebx
+	mov ebx, [esp + 24]
+	mov [esp + 36], ebx
+	mov ebx, [esp + 28]
+	mov [esp + 40], ebx
+	mov ebx, [esp + 44]
+	mov [esp + 44], ebx
+	mov ebx, [esp + 48]
+	mov [esp + 52], ebx
+	mov ebx, [esp + 56]
+	mov ebx, [esp + 60]
 align 32
 .Ldoubleround:
 ; t = x0 + x12
 %line 59+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	mov ecx, [esp + 68]
-	lea eax, [edi + ecx]
+	mov [esp + 64], ebp
+	mov ebx, [esp + 16]
+	mov [esp + 24], ebx
+	lea ebx, [eax + edi]
 ; t <<<= 7
 %line 60+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol ebx, 7
 ; x4 ^= t
 %line 61+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 24]
-	xor ebx, eax
-	mov [esp + 24], ebx
+	xor ecx, ebx
 ; t = x4 + x0
 %line 62+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea ebx, [ecx + eax]
 ; t <<<= 9
 %line 63+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ebx, 9
 ; x8 ^= t
 %line 64+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 40]
-	xor ebp, eax
-	mov [esp + 40], ebp
+	mov ebp, [esp + 32]
+	xor ebp, ebx
 ; t = x8 + x4
 %line 65+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+	lea ebx, [ebp + ecx]
 ; t <<<= 13
 %line 66+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	mov [esp + 16], ecx
+	rol ebx, 13
 ; x12 ^= t
 %line 67+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ecx, eax
-	mov [esp + 68], ecx
+	xor edi, ebx
 ; t = x12 + x8
 %line 68+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ecx, [edi + ebp]
 ; t <<<= 18
 %line 69+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	mov [esp + 48], edi
+	mov [esp + 32], ebp
+	rol ecx, 18
 ; x0 ^= t
 %line 70+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 8], edi
+	xor eax, ecx
 ; t = x15 + x11
 %line 71+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	lea eax, [esi + edi]
+	mov [esp + 0], eax
+	mov ecx, [esp + 60]
+	mov edi, [esp + 44]
+	lea eax, [ecx + edi]
 ; t <<<= 7
 %line 72+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x3 ^= t
 %line 73+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 20]
-	xor ecx, eax
-	mov [esp + 20], ecx
+	mov ebx, [esp + 12]
+	xor ebx, eax
 ; t = x3 + x15
 %line 74+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + esi]
+	lea eax, [ebx + ecx]
 ; t <<<= 9
 %line 75+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x7 ^= t
 %line 76+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 36]
-	xor ebx, eax
-	mov [esp + 36], ebx
+	xor esi, eax
 ; t = x7 + x3
 %line 77+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea eax, [esi + ebx]
 ; t <<<= 13
 %line 78+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 12], ebx
 	rol eax, 13
 ; x11 ^= t
 %line 79+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 64], edi
 ; t = x11 + x7
 %line 80+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
+	lea eax, [edi + esi]
 ; t <<<= 18
 %line 81+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 28], esi
 	rol eax, 18
 ; x15 ^= t
 %line 82+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
+	xor ecx, eax
 ; t = x5 + x1
 %line 83+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 28]
-	mov ecx, [esp + 12]
-	lea eax, [edi + ecx]
+	mov [esp + 60], ecx
+	mov ecx, [esp + 4]
+	lea eax, [edx + ecx]
 ; t <<<= 7
 %line 84+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x9 ^= t
 %line 85+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 44]
-	xor ebx, eax
+	mov esi, [esp + 36]
+	xor esi, eax
 ; t = x9 + x5
 %line 86+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea eax, [esi + edx]
 ; t <<<= 9
 %line 87+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x13 ^= t
 %line 88+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 72]
-	xor ebp, eax
+	mov ebx, [esp + 52]
+	xor ebx, eax
 ; t = x13 + x9
 %line 89+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+	lea eax, [ebx + esi]
 ; t <<<= 13
 %line 90+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x1 ^= t
 %line 91+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ecx, eax
-	mov [esp + 12], ecx
 ; t = x1 + x13
 %line 92+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea eax, [ecx + ebx]
 ; t <<<= 18
 %line 93+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 4], ecx
+	mov [esp + 52], ebx
 	rol eax, 18
 ; x5 ^= t
 %line 94+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 28], edi
+	xor edx, eax
 ; t = x10 + x6
 %line 95+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 32]
-	mov ecx, [esp + 60]
-	lea eax, [ecx + edi]
+	mov [esp + 20], edx
+	mov ebp, [esp + 40]
+	mov ecx, [esp + 24]
+	lea eax, [ebp + ecx]
 ; t <<<= 7
 %line 96+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x14 ^= t
 %line 97+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edx, [esp + 56]
 	xor edx, eax
 ; t = x14 + x10
 %line 98+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + ecx]
+	lea eax, [edx + ebp]
 ; t <<<= 9
 %line 99+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x2 ^= t
 %line 100+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 16]
-	xor ecx, eax
-	mov [esp + 16], ecx
+	mov ebx, [esp + 8]
+	xor ebx, eax
 ; t = x2 + x14
 %line 101+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edx]
+	lea eax, [ebx + edx]
 ; t <<<= 13
 %line 102+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x6 ^= t
 %line 103+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 32], edi
+	xor ecx, eax
 ; t = x6 + x2
 %line 104+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [ecx + ebx]
 ; t <<<= 18
 %line 105+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 24], ecx
 	rol eax, 18
 ; x10 ^= t
 %line 106+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 60]
-	xor ecx, eax
-	mov [esp + 60], ecx
+	xor ebp, eax
 ; t = x10 + x9
 %line 107+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, ebx
-	lea eax, [ecx + edi]
+	lea eax, [ebp + esi]
 ; t <<<= 7
 %line 108+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x11 ^= t
 %line 109+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 64]
-	xor ebx, eax
-	mov [esp + 64], ebx
+	xor edi, eax
 ; t = x11 + x10
 %line 110+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea eax, [edi + ebp]
 ; t <<<= 9
 %line 111+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
 %line 112+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 40]
+	mov ecx, [esp + 32]
 	xor ecx, eax
-	mov [esp + 40], ecx
 ; t = x8 + x11
 %line 113+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebx]
+	lea eax, [ecx + edi]
 ; t <<<= 13
 %line 114+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 44], edi
 	rol eax, 13
 ; x9 ^= t
 %line 115+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 44], edi
+	xor esi, eax
 ; t = x9 + x8
 %line 116+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [esi + ecx]
 ; t <<<= 18
 %line 117+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 36], esi
+	mov [esp + 32], ecx
 	rol eax, 18
 ; x10 ^= t
 %line 118+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 60]
-	xor ecx, eax
-	mov [esp + 60], ecx
+	xor ebp, eax
 ; t = x15 + x14
 %line 119+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + edx]
+	mov [esp + 40], ebp
+	mov ecx, [esp + 60]
+	lea eax, [ecx + edx]
 ; t <<<= 7
 %line 120+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x12 ^= t
 %line 121+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 68]
-	xor ecx, eax
-	mov [esp + 68], ecx
+	mov edi, [esp + 48]
+	xor edi, eax
 ; t = x12 + x15
 %line 122+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + esi]
+	lea eax, [edi + ecx]
 ; t <<<= 9
 %line 123+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x13 ^= t
 %line 124+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, ebp
-	xor edi, eax
-	mov [esp + 72], edi
+	mov esi, [esp + 52]
+	xor esi, eax
 ; t = x13 + x12
 %line 125+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [esi + edi]
 ; t <<<= 13
 %line 126+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
@@ -347,323 +357,341 @@ align 32
 	xor edx, eax
 ; t = x14 + x13
 %line 128+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + edi]
+	lea eax, [edx + esi]
 ; t <<<= 18
 %line 129+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 56], edx
+	mov [esp + 52], esi
 	rol eax, 18
 ; x15 ^= t
 %line 130+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
+	xor ecx, eax
 ; t = x0 + x3
 %line 131+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 8]
-	mov ebx, [esp + 20]
-	lea eax, [edi + ebx]
+	mov [esp + 60], ecx
+	mov eax, [esp + 0]
+	mov edx, [esp + 12]
+	lea ecx, [eax + edx]
 ; t <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol ecx, 7
 ; x1 ^= t
 %line 133+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 12]
-	xor ebp, eax
-	mov [esp + 12], ebp
+	mov esi, [esp + 4]
+	xor esi, ecx
 ; t = x1 + x0
 %line 134+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
+	lea ecx, [esi + eax]
 ; t <<<= 9
 %line 135+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ecx, 9
 ; x2 ^= t
 %line 136+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 16]
-	xor ecx, eax
-	mov [esp + 16], ecx
+	xor ebx, ecx
 ; t = x2 + x1
 %line 137+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ecx, [ebx + esi]
 ; t <<<= 13
 %line 138+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	mov [esp + 4], esi
+	rol ecx, 13
 ; x3 ^= t
 %line 139+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 20], ebx
+	xor edx, ecx
 ; t = x3 + x2
 %line 140+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea ecx, [edx + ebx]
 ; t <<<= 18
 %line 141+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	mov [esp + 8], ebx
+	mov [esp + 12], edx
+	rol ecx, 18
 ; x0 ^= t
 %line 142+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 8], edi
+	xor eax, ecx
 ; t = x5 + x4
 %line 143+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 28]
-	mov ebx, [esp + 24]
-	lea eax, [edi + ebx]
+	mov edx, [esp + 20]
+	mov ecx, [esp + 16]
+	lea esi, [edx + ecx]
 ; t <<<= 7
 %line 144+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol esi, 7
 ; x6 ^= t
 %line 145+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 32]
-	xor ebp, eax
-	mov [esp + 32], ebp
+	mov ebx, [esp + 24]
+	xor ebx, esi
 ; t = x6 + x5
 %line 146+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
+	lea ebp, [ebx + edx]
 ; t <<<= 9
 %line 147+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ebp, 9
 ; x7 ^= t
 %line 148+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 36]
-	xor ecx, eax
-	mov [esp + 36], ecx
+	mov esi, [esp + 28]
+	xor esi, ebp
 ; t = x7 + x6
 %line 149+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ebp, [esi + ebx]
 ; t <<<= 13
 %line 150+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	rol ebp, 13
 ; x4 ^= t
 %line 151+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 24], ebx
+	xor ecx, ebp
 ; t = x4 + x7
 %line 152+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea ebp, [ecx + esi]
 ; t <<<= 18
 %line 153+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	rol ebp, 18
 ; x5 ^= t
 %line 154+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 28], edi
+	xor edx, ebp
 ; =? i -= 1
 %line 155+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 48]
-	sub eax, 1
-	mov [esp + 48], eax
+	mov ebp, [esp + 64]
+	sub ebp, 1
 ; goto doubleround if !=
 %line 156+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 16], ebx
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
 %line 158+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 56]
-	mov eax, [esp + 8]
-	add eax, [ecx]
+	mov ebx, [esp + 60]
+	mov [esp + 60], ebx
+	mov ebx, [esp + 56]
+	mov [esp + 56], ebx
+	mov ebx, [esp + 52]
+	mov [esp + 48], ebx
+	mov ebx, [esp + 44]
+	mov [esp + 44], ebx
+	mov ebx, [esp + 40]
+	mov [esp + 28], ebx
+	mov ebx, [esp + 36]
+	mov [esp + 24], ebx
+	mov ebx, [esp + 32]
+	mov [esp + 20], ebx
+	mov ebx, [esp + 12]
+	mov [esp + 12], ebx
+	mov ebx, [esp + 8]
+	mov ebx, [esp + 4]
+	mov [esp + 0], ebx
+	mov ebx, [esp + 80]
+	add eax, [ebx]
 ; x0 ^= mem32[m + 0]
 %line 159+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi]
+	mov ebp, [esp + 72]
+	mov [esp + 4], ebp
+	xor eax, [ebp]
 ; mem32[c + 0] = x0
 %line 160+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi], eax
+	mov ebp, [esp + 68]
+	mov [ebp], eax
 ; x1 += mem32[x + 4]
 %line 161+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 12]
-	add eax, [ecx + 4]
+	mov eax, [esp + 0]
+	add eax, [ebx + 4]
 ; x1 ^= mem32[m + 4]
 %line 162+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 4]
+	mov ebp, [esp + 4]
+	xor eax, [ebp + 4]
+	mov [esp + 0], eax
 ; mem32[c + 4] = x1
 %line 163+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 4], eax
+	mov eax, [esp + 68]
+	mov ebp, [esp + 0]
+	mov [eax + 4], ebp
 ; x2 += mem32[x + 8]
 %line 164+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 16]
-	add eax, [ecx + 8]
+	mov eax, [esp + 8]
+	add eax, [ebx + 8]
 ; x2 ^= mem32[m + 8]
 %line 165+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 8]
+	mov ebp, [esp + 4]
+	xor eax, [ebp + 8]
+	mov [esp + 8], eax
 ; mem32[c + 8] = x2
 %line 166+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 8], eax
+	mov eax, [esp + 68]
+	mov ebp, [esp + 8]
+	mov [eax + 8], ebp
 ; x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 20]
-	add eax, [ecx + 12]
+	mov ebp, [esp + 12]
+	add ebp, [ebx + 12]
 ; x3 ^= mem32[m + 12]
 %line 168+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 12]
+	mov eax, [esp + 4]
+	xor ebp, [eax + 12]
 ; mem32[c + 12] = x3
 %line 169+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 12], eax
+	mov eax, [esp + 68]
+	mov [eax + 12], ebp
 ; x4 += mem32[x + 16]
 %line 170+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
-	add eax, [ecx + 16]
+	add ecx, [ebx + 16]
 ; x4 ^= mem32[m + 16]
 %line 171+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 16]
+	mov eax, [esp + 4]
+	xor ecx, [eax + 16]
 ; mem32[c + 16] = x4
 %line 172+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 16], eax
+	mov eax, [esp + 68]
+	mov [eax + 16], ecx
 ; x5 += mem32[x + 20]
 %line 173+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 28]
-	add eax, [ecx + 20]
+	add edx, [ebx + 20]
 ; x5 ^= mem32[m + 20]
 %line 174+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 20]
+	mov eax, [esp + 4]
+	xor edx, [eax + 20]
 ; mem32[c + 20] = x5
 %line 175+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 20], eax
+	mov eax, [esp + 68]
+	mov [eax + 20], edx
 ; x6 += mem32[x + 24]
 %line 176+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 32]
-	add eax, [ecx + 24]
+	mov eax, [esp + 16]
+	add eax, [ebx + 24]
 ; x6 ^= mem32[m + 24]
 %line 177+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 24]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 24]
 ; mem32[c + 24] = x6
 %line 178+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 24], eax
+	mov ecx, [esp + 68]
+	mov [ecx + 24], eax
 ; x7 += mem32[x + 28]
 %line 179+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 36]
-	add eax, [ecx + 28]
+	add esi, [ebx + 28]
 ; x7 ^= mem32[m + 28]
 %line 180+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 28]
+	mov eax, [esp + 4]
+	xor esi, [eax + 28]
 ; mem32[c + 28] = x7
 %line 181+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 28], eax
+	mov eax, ecx
+	mov [eax + 28], esi
 ; x8 += mem32[x + 32]
 %line 182+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 40]
-	add eax, [ecx + 32]
+	mov eax, [esp + 20]
+	add eax, [ebx + 32]
 ; x8 ^= mem32[m + 32]
 %line 183+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 32]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 32]
 ; mem32[c + 32] = x8
 %line 184+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 32], eax
+	mov ecx, [esp + 68]
+	mov [ecx + 32], eax
 ; x9 += mem32[x + 36]
 %line 185+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 44]
-	add eax, [ecx + 36]
+	mov eax, [esp + 24]
+	add eax, [ebx + 36]
 ; x9 ^= mem32[m + 36]
 %line 186+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 4]
-	xor eax, [edi + 36]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 36]
 ; mem32[c + 36] = x9
 %line 187+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 0]
-	mov [edi + 36], eax
+	mov ecx, [esp + 68]
+	mov [ecx + 36], eax
 ; x10 += mem32[x + 40]
 %line 188+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 60]
-	add edi, [ecx + 40]
+	mov eax, [esp + 28]
+	add eax, [ebx + 40]
 ; x10 ^= mem32[m + 40]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
-	xor edi, [eax + 40]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 40]
 ; mem32[c + 40] = x10
 %line 190+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 40], edi
+	mov ecx, [esp + 68]
+	mov [ecx + 40], eax
 ; x11 += mem32[x + 44]
 %line 191+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	add edi, [ecx + 44]
+	mov eax, [esp + 44]
+	add eax, [ebx + 44]
 ; x11 ^= mem32[m + 44]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
-	xor edi, [eax + 44]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 44]
 ; mem32[c + 44] = x11
 %line 193+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 44], edi
+	mov ecx, [esp + 68]
+	mov [ecx + 44], eax
 ; x12 += mem32[x + 48]
 %line 194+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 68]
-	add edi, [ecx + 48]
+	add edi, [ebx + 48]
 ; x12 ^= mem32[m + 48]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
 	xor edi, [eax + 48]
 ; mem32[c + 48] = x12
 %line 196+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
+	mov eax, ecx
 	mov [eax + 48], edi
 ; x13 += mem32[x + 52]
 %line 197+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 72]
-	add edi, [ecx + 52]
+	mov eax, [esp + 48]
+	add eax, [ebx + 52]
 ; x13 ^= mem32[m + 52]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
-	xor edi, [eax + 52]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 52]
 ; mem32[c + 52] = x13
 %line 199+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 52], edi
+	mov ecx, [esp + 68]
+	mov [ecx + 52], eax
 ; x14 += mem32[x + 56]
 %line 200+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add edx, [ecx + 56]
+	mov eax, [esp + 56]
+	add eax, [ebx + 56]
 ; x14 ^= mem32[m + 56]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
-	xor edx, [eax + 56]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 56]
 ; mem32[c + 56] = x14
 %line 202+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 56], edx
+	mov ecx, [esp + 68]
+	mov [ecx + 56], eax
 ; x15 += mem32[x + 60]
 %line 203+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add esi, [ecx + 60]
+	mov eax, [esp + 60]
+	add eax, [ebx + 60]
 ; x15 ^= mem32[m + 60]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
-	xor esi, [eax + 60]
+	mov ecx, [esp + 4]
+	xor eax, [ecx + 60]
 ; mem32[c + 60] = x15
 %line 205+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
-	mov [eax + 60], esi
+	mov ecx, [esp + 68]
+	mov [ecx + 60], eax
 ; ctr = mem32[x + 32]
 %line 206+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 32]
+	mov eax, [ebx + 32]
 ; carry? ctr += 1
 %line 207+0 specs/salsa20/generated/salsa20_x86_r12.q
 	add eax, 1
 ; mem32[x + 32] = ctr
 %line 208+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [ecx + 32], eax
+	mov [ebx + 32], eax
 ; ctr = mem32[x + 36]
 %line 209+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ecx + 36]
+	mov eax, [ebx + 36]
 ; ctr += 0 + carry
 %line 210+0 specs/salsa20/generated/salsa20_x86_r12.q
 	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 211+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [ecx + 36], eax
+	mov [ebx + 36], eax
 ; c += 64
 %line 212+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
+	mov eax, ecx
 	add eax, 64
-	mov [esp + 0], eax
+	mov [esp + 68], eax
 ; m += 64
 %line 213+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [esp + 4]
@@ -671,7 +699,7 @@ align 32
 	mov [esp + 4], eax
 ; =? n -= 1
 %line 214+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 52]
+	mov eax, [esp + 76]
 	sub eax, 1
 ; goto block if !=
 %line 215+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -679,7 +707,7 @@ align 32
 .Ldone:
 ; leave
 %line 217+0 specs/salsa20/generated/salsa20_x86_r12.q
-	add esp, 92
+	add esp, 108
 	pop ebp
 	pop edi
 	pop esi
@@ -700,12 +728,11 @@ qhasm_kernel_salsa12_x86_core:
 ; input out in
 %line 221+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov ebp, [esp + 112]
-	mov [esp + 40], ebp
+	mov [esp + 68], ebp
 	mov ebp, [esp + 116]
 ; x0 = mem32[in + 0]
 %line 223+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [ebp]
-	mov [esp + 44], eax
+	mov ecx, [ebp]
 ; x1 = mem32[in + 4]
 %line 224+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov ebx, [ebp + 4]
@@ -720,11 +747,12 @@ qhasm_kernel_salsa12_x86_core:
 	mov edx, [ebp + 16]
 ; x5 = mem32[in + 20]
 %line 228+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [ebp + 20]
+	mov eax, [ebp + 20]
+	mov [esp + 52], eax
 ; x6 = mem32[in + 24]
 %line 229+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 24]
-	mov [esp + 12], eax
+	mov [esp + 4], eax
 ; x7 = mem32[in + 28]
 %line 230+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 28]
@@ -732,294 +760,303 @@ qhasm_kernel_salsa12_x86_core:
 ; x8 = mem32[in + 32]
 %line 231+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 32]
-	mov [esp + 4], eax
+	mov [esp + 32], eax
 ; x9 = mem32[in + 36]
 %line 232+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 36]
-	mov [esp + 0], eax
+	mov [esp + 36], eax
 ; x10 = mem32[in + 40]
 %line 233+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 40]
-	mov [esp + 16], eax
+	mov [esp + 28], eax
 ; x11 = mem32[in + 44]
 %line 234+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 44]
-	mov [esp + 20], eax
+	mov [esp + 24], eax
 ; x12 = mem32[in + 48]
 %line 235+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 48]
-	mov [esp + 24], eax
+	mov [esp + 12], eax
 ; x13 = mem32[in + 52]
 %line 236+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 52]
-	mov [esp + 28], eax
+	mov [esp + 20], eax
 ; x14 = mem32[in + 56]
 %line 237+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 56]
-	mov [esp + 32], eax
+	mov [esp + 16], eax
 ; x15 = mem32[in + 60]
 %line 238+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov eax, [ebp + 60]
-	mov [esp + 36], eax
+	mov [esp + 0], eax
 ; i = 6
 %line 239+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, 6
+	mov eax, ecx
+	mov [esp + 40], ebx
+	mov [esp + 44], edi
+	mov [esp + 48], esi
+	mov ecx, edx
+	mov edx, [esp + 52]
+	mov ebx, [esp + 4]
+	mov esi, [esp + 8]
+	mov edi, [esp + 12]
+	mov ebp, 6
+	mov [esp + 64], ebp
+	mov ebp, [esp + 40]
+	mov [esp + 4], ebp
 	mov ebp, [esp + 44]
-	mov [esp + 48], ebx
-	mov [esp + 52], edi
-	mov [esp + 56], esi
-	mov [esp + 60], edx
-	mov [esp + 64], ecx
-	mov ecx, [esp + 16]
-	mov [esp + 68], ecx
-	mov ecx, [esp + 20]
-	mov ecx, [esp + 24]
-	mov ecx, [esp + 28]
-	mov edx, [esp + 32]
-	mov esi, [esp + 36]
-	mov [esp + 16], eax
+	mov [esp + 8], ebp
+	mov ebp, [esp + 48]
+	mov [esp + 12], ebp
+	mov ebp, [esp + 32]
+	mov [esp + 32], ebp
+	mov ebp, [esp + 36]
+	mov [esp + 36], ebp
+	mov ebp, [esp + 28]
+	mov [esp + 40], ebp
+	mov ebp, [esp + 24]
+	mov [esp + 44], ebp
+	mov ebp, [esp + 20]
+	mov [esp + 52], ebp
+	mov ebp, [esp + 16]
+	mov [esp + 56], ebp
+	mov ebp, [esp + 0]
+	mov [esp + 60], ebp
 align 32
 .Lcoreround:
 ; t = x0 + x12
 %line 241+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
-	mov ecx, [esp + 24]
-	lea eax, [edi + ecx]
+	mov ebp, [esp + 64]
+	mov [esp + 24], ebx
+	lea ebx, [eax + edi]
 ; t <<<= 7
 %line 242+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol ebx, 7
 ; x4 ^= t
 %line 243+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 60]
-	xor ebx, eax
-	mov [esp + 60], ebx
+	xor ecx, ebx
 ; t = x4 + x0
 %line 244+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea ebx, [ecx + eax]
 ; t <<<= 9
 %line 245+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ebx, 9
 ; x8 ^= t
 %line 246+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 4]
-	xor ebp, eax
-	mov [esp + 4], ebp
+	mov ebp, [esp + 32]
+	xor ebp, ebx
 ; t = x8 + x4
 %line 247+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+	lea ebx, [ebp + ecx]
 ; t <<<= 13
 %line 248+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	mov [esp + 16], ecx
+	rol ebx, 13
 ; x12 ^= t
 %line 249+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ecx, eax
-	mov [esp + 24], ecx
+	xor edi, ebx
 ; t = x12 + x8
 %line 250+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ecx, [edi + ebp]
 ; t <<<= 18
 %line 251+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	mov [esp + 48], edi
+	mov [esp + 32], ebp
+	rol ecx, 18
 ; x0 ^= t
 %line 252+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 44], edi
+	xor eax, ecx
 ; t = x15 + x11
 %line 253+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 20]
-	lea eax, [esi + edi]
+	mov [esp + 0], eax
+	mov ecx, [esp + 60]
+	mov edi, [esp + 44]
+	lea eax, [ecx + edi]
 ; t <<<= 7
 %line 254+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x3 ^= t
 %line 255+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 56]
-	xor ecx, eax
-	mov [esp + 56], ecx
+	mov ebx, [esp + 12]
+	xor ebx, eax
 ; t = x3 + x15
 %line 256+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + esi]
+	lea eax, [ebx + ecx]
 ; t <<<= 9
 %line 257+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x7 ^= t
 %line 258+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 8]
-	xor ebx, eax
-	mov [esp + 8], ebx
+	xor esi, eax
 ; t = x7 + x3
 %line 259+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea eax, [esi + ebx]
 ; t <<<= 13
 %line 260+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 12], ebx
 	rol eax, 13
 ; x11 ^= t
 %line 261+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor edi, eax
-	mov [esp + 20], edi
 ; t = x11 + x7
 %line 262+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ebx]
+	lea eax, [edi + esi]
 ; t <<<= 18
 %line 263+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 28], esi
 	rol eax, 18
 ; x15 ^= t
 %line 264+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
+	xor ecx, eax
 ; t = x5 + x1
 %line 265+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	mov ecx, [esp + 48]
-	lea eax, [edi + ecx]
+	mov [esp + 60], ecx
+	mov ecx, [esp + 4]
+	lea eax, [edx + ecx]
 ; t <<<= 7
 %line 266+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x9 ^= t
 %line 267+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 0]
-	xor ebx, eax
+	mov esi, [esp + 36]
+	xor esi, eax
 ; t = x9 + x5
 %line 268+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + edi]
+	lea eax, [esi + edx]
 ; t <<<= 9
 %line 269+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x13 ^= t
 %line 270+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 28]
-	xor ebp, eax
+	mov ebx, [esp + 52]
+	xor ebx, eax
 ; t = x13 + x9
 %line 271+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + ebx]
+	lea eax, [ebx + esi]
 ; t <<<= 13
 %line 272+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x1 ^= t
 %line 273+0 specs/salsa20/generated/salsa20_x86_r12.q
 	xor ecx, eax
-	mov [esp + 48], ecx
 ; t = x1 + x13
 %line 274+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea eax, [ecx + ebx]
 ; t <<<= 18
 %line 275+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 4], ecx
+	mov [esp + 52], ebx
 	rol eax, 18
 ; x5 ^= t
 %line 276+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 64], edi
+	xor edx, eax
 ; t = x10 + x6
 %line 277+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 12]
-	mov ecx, [esp + 68]
-	lea eax, [ecx + edi]
+	mov [esp + 20], edx
+	mov ebp, [esp + 40]
+	mov ecx, [esp + 24]
+	lea eax, [ebp + ecx]
 ; t <<<= 7
 %line 278+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x14 ^= t
 %line 279+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov edx, [esp + 56]
 	xor edx, eax
 ; t = x14 + x10
 %line 280+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + ecx]
+	lea eax, [edx + ebp]
 ; t <<<= 9
 %line 281+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x2 ^= t
 %line 282+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 52]
-	xor ecx, eax
-	mov [esp + 52], ecx
+	mov ebx, [esp + 8]
+	xor ebx, eax
 ; t = x2 + x14
 %line 283+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + edx]
+	lea eax, [ebx + edx]
 ; t <<<= 13
 %line 284+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
 ; x6 ^= t
 %line 285+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 12], edi
+	xor ecx, eax
 ; t = x6 + x2
 %line 286+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [ecx + ebx]
 ; t <<<= 18
 %line 287+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 24], ecx
 	rol eax, 18
 ; x10 ^= t
 %line 288+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 68]
-	xor ecx, eax
-	mov [esp + 68], ecx
+	xor ebp, eax
 ; t = x10 + x9
 %line 289+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, ebx
-	lea eax, [ecx + edi]
+	lea eax, [ebp + esi]
 ; t <<<= 7
 %line 290+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x11 ^= t
 %line 291+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebx, [esp + 20]
-	xor ebx, eax
-	mov [esp + 20], ebx
+	xor edi, eax
 ; t = x11 + x10
 %line 292+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea eax, [edi + ebp]
 ; t <<<= 9
 %line 293+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x8 ^= t
 %line 294+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 32]
 	xor ecx, eax
-	mov [esp + 4], ecx
 ; t = x8 + x11
 %line 295+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebx]
+	lea eax, [ecx + edi]
 ; t <<<= 13
 %line 296+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 44], edi
 	rol eax, 13
 ; x9 ^= t
 %line 297+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 0], edi
+	xor esi, eax
 ; t = x9 + x8
 %line 298+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [esi + ecx]
 ; t <<<= 18
 %line 299+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 36], esi
+	mov [esp + 32], ecx
 	rol eax, 18
 ; x10 ^= t
 %line 300+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 68]
-	xor ecx, eax
-	mov [esp + 68], ecx
+	xor ebp, eax
 ; t = x15 + x14
 %line 301+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [esi + edx]
+	mov [esp + 40], ebp
+	mov ecx, [esp + 60]
+	lea eax, [ecx + edx]
 ; t <<<= 7
 %line 302+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 7
 ; x12 ^= t
 %line 303+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 24]
-	xor ecx, eax
-	mov [esp + 24], ecx
+	mov edi, [esp + 48]
+	xor edi, eax
 ; t = x12 + x15
 %line 304+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + esi]
+	lea eax, [edi + ecx]
 ; t <<<= 9
 %line 305+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 9
 ; x13 ^= t
 %line 306+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, ebp
-	xor edi, eax
-	mov [esp + 28], edi
+	mov esi, [esp + 52]
+	xor esi, eax
 ; t = x13 + x12
 %line 307+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edi + ecx]
+	lea eax, [esi + edi]
 ; t <<<= 13
 %line 308+0 specs/salsa20/generated/salsa20_x86_r12.q
 	rol eax, 13
@@ -1028,126 +1065,136 @@ align 32
 	xor edx, eax
 ; t = x14 + x13
 %line 310+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [edx + edi]
+	lea eax, [edx + esi]
 ; t <<<= 18
 %line 311+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 56], edx
+	mov [esp + 52], esi
 	rol eax, 18
 ; x15 ^= t
 %line 312+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor esi, eax
+	xor ecx, eax
 ; t = x0 + x3
 %line 313+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 44]
-	mov ebx, [esp + 56]
-	lea eax, [edi + ebx]
+	mov [esp + 60], ecx
+	mov eax, [esp + 0]
+	mov edx, [esp + 12]
+	lea ecx, [eax + edx]
 ; t <<<= 7
 %line 314+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol ecx, 7
 ; x1 ^= t
 %line 315+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 48]
-	xor ebp, eax
-	mov [esp + 48], ebp
+	mov esi, [esp + 4]
+	xor esi, ecx
 ; t = x1 + x0
 %line 316+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
+	lea ecx, [esi + eax]
 ; t <<<= 9
 %line 317+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ecx, 9
 ; x2 ^= t
 %line 318+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 52]
-	xor ecx, eax
-	mov [esp + 52], ecx
+	xor ebx, ecx
 ; t = x2 + x1
 %line 319+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ecx, [ebx + esi]
 ; t <<<= 13
 %line 320+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	mov [esp + 4], esi
+	rol ecx, 13
 ; x3 ^= t
 %line 321+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 56], ebx
+	xor edx, ecx
 ; t = x3 + x2
 %line 322+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea ecx, [edx + ebx]
 ; t <<<= 18
 %line 323+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	mov [esp + 8], ebx
+	mov [esp + 12], edx
+	rol ecx, 18
 ; x0 ^= t
 %line 324+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 44], edi
+	xor eax, ecx
 ; t = x5 + x4
 %line 325+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov edi, [esp + 64]
-	mov ebx, [esp + 60]
-	lea eax, [edi + ebx]
+	mov edx, [esp + 20]
+	mov ecx, [esp + 16]
+	lea esi, [edx + ecx]
 ; t <<<= 7
 %line 326+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 7
+	rol esi, 7
 ; x6 ^= t
 %line 327+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ebp, [esp + 12]
-	xor ebp, eax
-	mov [esp + 12], ebp
+	mov ebx, [esp + 24]
+	xor ebx, esi
 ; t = x6 + x5
 %line 328+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebp + edi]
+	lea ebp, [ebx + edx]
 ; t <<<= 9
 %line 329+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 9
+	rol ebp, 9
 ; x7 ^= t
 %line 330+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov ecx, [esp + 8]
-	xor ecx, eax
-	mov [esp + 8], ecx
+	mov esi, [esp + 28]
+	xor esi, ebp
 ; t = x7 + x6
 %line 331+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ecx + ebp]
+	lea ebp, [esi + ebx]
 ; t <<<= 13
 %line 332+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 13
+	rol ebp, 13
 ; x4 ^= t
 %line 333+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor ebx, eax
-	mov [esp + 60], ebx
+	xor ecx, ebp
 ; t = x4 + x7
 %line 334+0 specs/salsa20/generated/salsa20_x86_r12.q
-	lea eax, [ebx + ecx]
+	lea ebp, [ecx + esi]
 ; t <<<= 18
 %line 335+0 specs/salsa20/generated/salsa20_x86_r12.q
-	rol eax, 18
+	rol ebp, 18
 ; x5 ^= t
 %line 336+0 specs/salsa20/generated/salsa20_x86_r12.q
-	xor edi, eax
-	mov [esp + 64], edi
+	xor edx, ebp
 ; =? i -= 1
 %line 337+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 16]
-	sub eax, 1
-	mov [esp + 16], eax
+	mov ebp, [esp + 64]
+	sub ebp, 1
 ; goto coreround if !=
 %line 338+0 specs/salsa20/generated/salsa20_x86_r12.q
+	mov [esp + 64], ebp
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 339+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [esp + 36], esi
-	mov [esp + 32], edx
-	mov eax, [esp + 28]
-	mov eax, [esp + 24]
-	mov eax, [esp + 20]
-	mov eax, [esp + 68]
-	mov [esp + 16], eax
-	mov ecx, [esp + 64]
-	mov edx, [esp + 60]
-	mov esi, [esp + 56]
-	mov edi, [esp + 52]
-	mov ebx, [esp + 48]
-	mov eax, [esp + 44]
+	mov ebp, [esp + 60]
+	mov [esp + 0], ebp
+	mov ebp, [esp + 56]
+	mov [esp + 16], ebp
+	mov ebp, [esp + 52]
+	mov [esp + 20], ebp
+	mov ebp, [esp + 44]
+	mov [esp + 24], ebp
 	mov ebp, [esp + 40]
-	mov [ebp], eax
+	mov [esp + 28], ebp
+	mov ebp, [esp + 36]
+	mov ebp, [esp + 32]
+	mov ebp, [esp + 12]
+	mov [esp + 48], ebp
+	mov ebp, [esp + 8]
+	mov [esp + 44], ebp
+	mov ebp, [esp + 4]
+	mov [esp + 12], edi
+	mov [esp + 8], esi
+	mov [esp + 4], ebx
+	mov [esp + 52], edx
+	mov edx, ecx
+	mov esi, [esp + 48]
+	mov edi, [esp + 44]
+	mov ebx, ebp
+	mov ecx, eax
+	mov ebp, [esp + 68]
+	mov [ebp], ecx
 ; mem32[out + 4] = x1
 %line 340+0 specs/salsa20/generated/salsa20_x86_r12.q
 	mov [ebp + 4], ebx
@@ -1162,10 +1209,11 @@ align 32
 	mov [ebp + 16], edx
 ; mem32[out + 20] = x5
 %line 344+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov [ebp + 20], ecx
+	mov eax, [esp + 52]
+	mov [ebp + 20], eax
 ; mem32[out + 24] = x6
 %line 345+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 12]
+	mov eax, [esp + 4]
 	mov [ebp + 24], eax
 ; mem32[out + 28] = x7
 %line 346+0 specs/salsa20/generated/salsa20_x86_r12.q
@@ -1173,35 +1221,35 @@ align 32
 	mov [ebp + 28], eax
 ; mem32[out + 32] = x8
 %line 347+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 32]
 	mov [ebp + 32], eax
 ; mem32[out + 36] = x9
 %line 348+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 36]
 	mov [ebp + 36], eax
 ; mem32[out + 40] = x10
 %line 349+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 28]
 	mov [ebp + 40], eax
 ; mem32[out + 44] = x11
 %line 350+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 24]
 	mov [ebp + 44], eax
 ; mem32[out + 48] = x12
 %line 351+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 12]
 	mov [ebp + 48], eax
 ; mem32[out + 52] = x13
 %line 352+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 28]
+	mov eax, [esp + 20]
 	mov [ebp + 52], eax
 ; mem32[out + 56] = x14
 %line 353+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 32]
+	mov eax, [esp + 16]
 	mov [ebp + 56], eax
 ; mem32[out + 60] = x15
 %line 354+0 specs/salsa20/generated/salsa20_x86_r12.q
-	mov eax, [esp + 36]
+	mov eax, [esp + 0]
 	mov [ebp + 60], eax
 ; leave
 %line 355+0 specs/salsa20/generated/salsa20_x86_r12.q
