@@ -78,7 +78,8 @@ BIG = 1 << 31
 SYNDROME: dict[str, dict[str, SynTgt]] = {
     "amd64": {p: SynTgt(8, "int64", "int64", 64, "", False, BIG, True) for p in msyn.PARAMS},
     "amd64-avx2": {p: SynTgt(32, "reg256", "int64", 64, "avx2", False, BIG, True) for p in msyn.PARAMS},
-    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx512f avx512vl", True, BIG) for p in msyn.PARAMS},
+    # avx2 too: the row parities are merged by mceliece_syndrome.vector_merge's ymm code
+    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx2 avx512f avx512vl", True, BIG) for p in msyn.PARAMS},
     "x86": {p: SynTgt(4, "int32", "int32", 32, "", False, BIG) for p in msyn.PARAMS},
     "ppc32": {p: SynTgt(4, "int32", "int32", 32, "", False, 32767) for p in msyn.PARAMS},
     # ld takes displacements that are multiples of 4 only: 677-byte rows use lwz
@@ -214,6 +215,17 @@ MULCOL = {
 }
 
 
+# registers per vector type (the phases of mul_kara are sized to fit)
+NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
+# implementations whose vec_mul is mul_kara (one Karatsuba level over
+# column-scanned products) instead of mul_columns.  Chosen by measurement
+# (docs/mceliece.md): on AVX2 (Zen 3) mul_kara has 244 / 310 operations
+# against 287 / 361 but 128 + 45 / 171 + 57 loads and stores and measured
+# slower (69-71 against 64.5 ticks for m = 12), so none by default;
+# `--kara IMPL` generates it for measurement.
+KARA: set[str] = set()
+
+
 def copy_words(dst: str, src: str, nbytes: int, lab: str) -> list[str]:
     """nbytes (a multiple of 16) from src to dst by 32-bit words, four per
     iteration (dst and src are advanced)"""
@@ -334,6 +346,162 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     return L, nops
 
 
+def _scan(na: int, nb: int, aname, bget, finish, tern: bool) -> tuple[list[str], int]:
+    """the columns of the product of a (na terms, registers aname(i)) and
+    b (nb terms: bget(j) gives the lines that bring b_j into a register and
+    its name), two columns at a time from the top; finish(c, acc) gives
+    the lines that consume column c (in register acc).  Returns the lines
+    and the number of and/xor operations."""
+    L: list[str] = []
+    nops = 0
+    for top in range(na + nb - 2, -1, -2):
+        cols = [c for c in (top, top - 1) if c >= 0]
+        accs = dict(zip(cols, ("A", "B")))
+        started = {c: False for c in cols}
+        for j in range(max(0, min(cols) - (na - 1)), min(nb - 1, max(cols)) + 1):
+            pre, b = bget(j)
+            L += pre
+            for c in cols:
+                i = c - j
+                if not 0 <= i < na:
+                    continue
+                a = accs[c]
+                if not started[c]:
+                    L.append(f"{a} = {aname(i)} & {b}")
+                elif tern:
+                    L.append(f"{a} = ternlog({a}, {aname(i)}, {b}, {hex(TERN_ANDXOR)})")
+                else:
+                    L += [f"T = {aname(i)} & {b}", f"{a} = {a} ^ T"]
+                    nops += 1
+                nops += 1
+                started[c] = True
+        for c in cols:
+            L += finish(c, accs[c])
+    return L, nops
+
+
+def kara_split(m: int) -> int:
+    return (m + 1) // 2
+
+
+def mul_kara(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """One refined Karatsuba level over three column-scanned schoolbook
+    products (f = f0 + z^s f1, g likewise, s = ceil(m/2)):
+    P0 = f0 g0, P2 = f1 g1, P1 = (f0 + f1)(g0 + g1), and
+    fg = P0 + z^s (P0 + P1 + P2) + z^2s P2, with T_k = P0_(s+k) + P2_k
+    computed once (it is in columns s+k and 2s+k).  Phases, each within
+    the 16 registers of AVX2: P1 (the sums f0+f1 in registers, g0+g1 in
+    registers or stack slots), P2 and P0 (f1, f0 in registers, g_j
+    loaded once per pair of columns), each column stored to a stack slot;
+    then the columns of fg from the top as XORs of the slots (memory
+    operands), the high ones reduced and kept in registers, each folded
+    into its targets (z^k = z^(k-m) (f - z^m)); two folds from adjacent
+    exponents e, e+1 of the modulus share one XOR y_k = R_k ^ R_(k+1).
+    Every input is read before h is written (h may equal f or g).
+    Returns the lines and the number of operations."""
+    t = IMPLS[impl]
+    mem = f"mem{t.bits}"
+    tern = t.ternlog
+    s = kara_split(m)
+    n1 = m - s
+    L: list[str] = []
+    nops = 0
+    # P1: FS_i = f_i ^ f_(s+i), GS_j likewise (in registers if they fit)
+    for i in range(s):
+        L.append(f"FS{i} = {mem}[f + {i * stride}]")
+        if i < n1:
+            L.append(f"FS{i} = FS{i} ^ {mem}[f + {(s + i) * stride}]")
+            nops += 1
+    gs_regs = 2 * s + 3 <= NREGS.get(t.vtype, 16)
+    for j in range(s):
+        d = f"GS{j}" if gs_regs else "G"
+        L.append(f"{d} = {mem}[g + {j * stride}]")
+        if j < n1:
+            L.append(f"{d} = {d} ^ {mem}[g + {(s + j) * stride}]")
+            nops += 1
+        if not gs_regs:
+            L.append(f"U{j} = G")
+
+    def gsum(j: int) -> tuple[list[str], str]:
+        return ([], f"GS{j}") if gs_regs else ([f"G = U{j}"], "G")
+
+    body, k = _scan(s, s, lambda i: f"FS{i}", gsum, lambda c, a: [f"M{c} = {a}"], tern)
+    L += body
+    nops += k
+
+    def gload(off: int):
+        return lambda j: ([f"G = {mem}[g + {(off + j) * stride}]"], "G")
+
+    # P2 = f1 g1 into Q
+    L += [f"F{i} = {mem}[f + {(s + i) * stride}]" for i in range(n1)]
+    body, k = _scan(n1, n1, lambda i: f"F{i}", gload(s), lambda c, a: [f"Q{c} = {a}"], tern)
+    L += body
+    nops += k
+    nq = 2 * n1 - 1
+    # P0 = f0 g0: columns s+k paired with Q_k into T_k, the others into P
+    paired = {k for k in range(s - 1) if k < nq}
+
+    def p0_done(c: int, a: str) -> list[str]:
+        nonlocal nops
+        if c >= s and c - s in paired:
+            nops += 1
+            return [f"{a} = {a} ^ Q{c - s}", f"T{c - s} = {a}"]
+        return [f"P{c} = {a}"]
+    L += [f"F{i} = {mem}[f + {i * stride}]" for i in range(s)]
+    body, k = _scan(s, s, lambda i: f"F{i}", gload(0), p0_done, tern)
+    L += body
+    nops += k
+
+    # the columns of fg as slot names
+    def atoms(c: int) -> list[str]:
+        a: list[str] = []
+        for name, idx, n in (("P", c, 2 * s - 1), ("P", c - s, 2 * s - 1), ("M", c - s, 2 * s - 1),
+                             ("Q", c - s, nq), ("Q", c - 2 * s, nq)):
+            if 0 <= idx < n:
+                a.append(f"{name}{idx}")
+        for k in paired:
+            if f"P{s + k}" in a and f"Q{k}" in a:
+                a.remove(f"P{s + k}")
+                a.remove(f"Q{k}")
+                a.append(f"T{k}")
+        return a
+    low = sorted(e for e in mn.MODULUS[m] if e < m)
+    pairs = [e for e in low if e + 1 in low]
+    single = [e for e in low if e not in pairs and e - 1 not in pairs]
+    ys: dict[int, str] = {}
+
+    def y(k: int) -> str | None:
+        """R_k ^ R_(k+1) (R_k the reduced column k >= m, zero outside m..2m-2)"""
+        if k in ys:
+            return ys[k]
+        have = [x for x in (k, k + 1) if m <= x <= 2 * m - 2]
+        if not have:
+            return None
+        if len(have) == 1:
+            ys[k] = f"R{have[0]}"
+        else:
+            nonlocal nops
+            L.append(f"Y{k} = R{k} ^ R{k + 1}")
+            nops += 1
+            ys[k] = f"Y{k}"
+        return ys[k]
+    for c in range(2 * m - 2, -1, -1):
+        a = atoms(c)
+        d = f"R{c}" if c >= m else "A"
+        L.append(f"{d} = {a[0]}")
+        for x in a[1:]:
+            L.append(f"{d} = {d} ^ {x}")
+            nops += 1
+        srcs = [f"R{c + m - e}" for e in single if m <= c + m - e <= 2 * m - 2]
+        srcs += [v for e in pairs if (v := y(c + m - e - 1)) is not None]
+        for v in srcs:
+            L.append(f"{d} = {d} ^ {v}")
+            nops += 1
+        if c < m:
+            L.append(f"{mem}[h + {c * stride}] = A")
+    return L, nops
+
+
 def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
     t = IMPLS[impl]
     if op == "mul":
@@ -368,10 +536,16 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
     passes = lanes // t.bits
     vec = "vec" if lanes == 64 else f"vec{lanes}"
     name = f"qhasm_kernel_mceliece_gf{m}_{vec}_mul_{impl_id(impl)}_mul"
-    body, nops = mul_columns(impl, m, stride)
-    fmode, hstack = MULCOL[impl]
-    lines = ["", f"# {vec}_mul in GF(2^{m}): {lanes} lanes, {passes} pass(es) of the column multiplier"
-             f" ({nops} operations; f {fmode}, high columns {'on the stack' if hstack else 'in variables'})",
+    if impl in KARA:
+        body, nops = mul_kara(impl, m, stride)
+        what = (f"one Karatsuba level (split {kara_split(m)}) over column-scanned products"
+                f" ({nops} operations)")
+    else:
+        body, nops = mul_columns(impl, m, stride)
+        fmode, hstack = MULCOL[impl]
+        what = (f"the column multiplier ({nops} operations; f {fmode}, high columns"
+                f" {'on the stack' if hstack else 'in variables'})")
+    lines = ["", f"# {vec}_mul in GF(2^{m}): {lanes} lanes, {passes} pass(es) of {what}",
              f"enter {name}", "input h f g", "secret [f] [g]"]
     core: list[str] = []
     if passes == 1:
@@ -411,6 +585,13 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
              "reg512": "stack512"}[t.vtype]
     head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
+    if impl in KARA and only is not None and only[1] == "mul":
+        s = kara_split(m)
+        head.append(f"{t.vtype} " + " ".join([f"FS{i}" for i in range(s)] + [f"GS{i}" for i in range(s)]))
+        head.append(f"{t.vtype} " + " ".join([f"R{k}" for k in range(m, 2 * m - 1)] + [f"Y{k}" for k in range(m - 1, 2 * m - 1)]))
+        head.append(f"{stype} " + " ".join([f"U{i}" for i in range(s)] + [f"M{c}" for c in range(2 * s - 1)]))
+        head.append(f"{stype} " + " ".join([f"Q{c}" for c in range(2 * (m - s) - 1)] + [f"T{c}" for c in range(s)]
+                                           + [f"P{c}" for c in range(2 * s - 1)]))
     if t.vec_align and only is not None:
         nv = m * only[0] // t.bits
         head.append(f"{t.ptr} hs pa pb t0 t1 t2 t3")
@@ -595,7 +776,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
     ap.add_argument("--stdout", action="store_true", help="print instead of writing files")
     ap.add_argument("--counts", action="store_true", help="print the operation counts of the networks")
+    ap.add_argument("--kara", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL by mul_kara (for measurement; see KARA)")
     a = ap.parse_args(argv)
+    KARA.update(a.kara)
     if a.counts:
         sys.stdout.write(counts())
         return 0

@@ -140,7 +140,13 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
                     L.append("u = u & q")
                     L.append(f"a{r} = a{r} ^ u")
         if deferred and nrows == 8:
-            L.append(f"mem256[sb + 0] = {vector_merge(L)}")
+            if t.reg == "reg512":
+                # each zmm folded onto its low 256 bits, then the ymm merge
+                for r in range(8):
+                    L.append(f"h{r} = extract256(a{r}, 1)")
+                    L.append(f"g{r} = extract256(a{r}, 0)")
+                    L.append(f"h{r} = h{r} ^ g{r}")
+            L.append(f"mem256[sb + 0] = {vector_merge(L, *(('h', 'g0') if t.reg == 'reg512' else ('a', 'u')))}")
             return
         # vector accumulators to scalars
         acc = [f"a{r}" for r in range(nrows)]
@@ -215,7 +221,7 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         L.append("mem8[s + 0] = o")
 
     full = mt // 8
-    deferred = t.reg == "reg256"
+    deferred = t.reg in ("reg256", "reg512")
     L.append("p0 = pk")
     L.append(f"p1 = pk + {4 * rb}")
     L.append(f"i = {full}")
@@ -233,8 +239,9 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         # every row is read (s may alias pk)
         L += ["sb = &SB", f"i = {full}", "bytes:"]
         n0 = len(L)
-        L.append("a0 = mem256[sb + 0]")
-        vector_finish(L, "a0")
+        a0, u0 = ("h0", "g0") if t.reg == "reg512" else ("a0", "u")
+        L.append(f"{a0} = mem256[sb + 0]")
+        vector_finish(L, a0, u0)
         L += ["v = mem8[e + 0]", "o = o ^ v", "mem8[s + 0] = o"]
         L[n0:] = ["  " + x for x in L[n0:]]
         L += ["  sb = sb + 32", "  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto bytes if !="]
@@ -261,7 +268,7 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         head.append(f"{sct} q u a0 a1 a2 a3 a4 a5 a6 a7")
     eltype = {1: 64, 4: 64, 8: 64, 32: 256, 64: 512}[W]
     head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
-    if vt == "reg256":
+    if deferred:
         head.append(f"{t.ptr} sb")
         head.append(f"stack256 SB[{full}]")
     body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
@@ -278,7 +285,7 @@ for _j in range(8):
     SLOT[BIT_OF_DWORD[DWORD_OF_SLOT[_j]]] = _j
 
 
-def vector_merge(L: list[str]) -> str:
+def vector_merge(L: list[str], p: str = "a", u: str = "u") -> str:
     """The eight row accumulators a0..a7 (reg256) to the byte o of their eight parities, bit r = row r,
     in vector registers: qword pairs (unpacklo64/unpackhi64, xor: slot
     pairs 2i, 2i+1 alternate by qword), dword pairs (fold each qword onto
@@ -288,37 +295,37 @@ def vector_merge(L: list[str]) -> str:
     bit 31 (left shifts), shifted to bit 0; then dword pairs into bits 0-1
     of their qword, the high lane's qwords into bits 2-3, the high qword
     into bits 4-7: dword d in bit BIT_OF_DWORD[d]."""
-    slots = [f"a{SLOT.index(j)}" for j in range(8)]
+    slots = [f"{p}{SLOT.index(j)}" for j in range(8)]
     P = []
     for i in range(4):
         a, b = slots[2 * i], slots[2 * i + 1]
-        L.append(f"u = unpacklo64({a}, {b})")
+        L.append(f"{u} = unpacklo64({a}, {b})")
         L.append(f"{a} = unpackhi64({a}, {b})")
-        L.append(f"{a} = {a} ^ u")
+        L.append(f"{a} = {a} ^ {u}")
         P.append(a)
     R = []
     for i in range(2):
         a, b = P[2 * i], P[2 * i + 1]
         for x in (a, b):
-            L.append(f"u = shuffle32({x}, 0xb1)")
-            L.append(f"{x} = {x} ^ u")
+            L.append(f"{u} = shuffle32({x}, 0xb1)")
+            L.append(f"{x} = {x} ^ {u}")
         L.append(f"{a} = blend32({a}, {b}, 0xaa)")
         R.append(a)
     a, b = R
-    L.append(f"u = permute128({a}, {b}, 0x20)")
+    L.append(f"{u} = permute128({a}, {b}, 0x20)")
     L.append(f"{a} = permute128({a}, {b}, 0x31)")
-    L.append(f"{a} = {a} ^ u")
+    L.append(f"{a} = {a} ^ {u}")
     return a
 
 
-def vector_finish(L: list[str], a: str) -> None:
+def vector_finish(L: list[str], a: str, u: str = "u") -> None:
     """vector_merge's dwords (one row each) to the parity byte o."""
     for sh in (16, 8, 4, 2, 1):
-        L.append(f"8x u = {a} << {sh}")
-        L.append(f"{a} = {a} ^ u")
+        L.append(f"8x {u} = {a} << {sh}")
+        L.append(f"{a} = {a} ^ {u}")
     L.append(f"8x {a} = {a} >> 31")
-    L.append(f"4x u = {a} >> 31")
-    L.append(f"{a} = {a} ^ u")
+    L.append(f"4x {u} = {a} >> 31")
+    L.append(f"{a} = {a} ^ {u}")
     L.append(f"c0 = extract128({a}, 1)")
     L.append(f"d0 = extract128({a}, 0)")
     L.append("2x c0 = c0 << 2")

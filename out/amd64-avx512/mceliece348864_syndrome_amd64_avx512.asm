@@ -8,1204 +8,896 @@ section .text
 global qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome)
 align 32
 qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
 	mov r11, rsp
-	sub rsp, 448
+	sub rsp, 3520
 	and rsp, -64
-	mov [rsp + 392], r11
+	mov [rsp + 3456], r11
 ; eb = &EB
-%line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r9, [rsp + 0]
 ; z = 0
-%line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 320] = z
-%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 320], r8b
 ; mem8[eb + 321] = z
-%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 321], r8b
 ; mem8[eb + 322] = z
-%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 322], r8b
 ; mem8[eb + 323] = z
-%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 323], r8b
 ; mem8[eb + 324] = z
-%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 324], r8b
 ; mem8[eb + 325] = z
-%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 325], r8b
 ; mem8[eb + 326] = z
-%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 326], r8b
 ; mem8[eb + 327] = z
-%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 327], r8b
 ; mem8[eb + 328] = z
-%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 328], r8b
 ; mem8[eb + 329] = z
-%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 329], r8b
 ; mem8[eb + 330] = z
-%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 330], r8b
 ; mem8[eb + 331] = z
-%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 331], r8b
 ; mem8[eb + 332] = z
-%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 332], r8b
 ; mem8[eb + 333] = z
-%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 333], r8b
 ; mem8[eb + 334] = z
-%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 334], r8b
 ; mem8[eb + 335] = z
-%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 335], r8b
 ; mem8[eb + 336] = z
-%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 336], r8b
 ; mem8[eb + 337] = z
-%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 337], r8b
 ; mem8[eb + 338] = z
-%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 338], r8b
 ; mem8[eb + 339] = z
-%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 339], r8b
 ; mem8[eb + 340] = z
-%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 340], r8b
 ; mem8[eb + 341] = z
-%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 341], r8b
 ; mem8[eb + 342] = z
-%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 342], r8b
 ; mem8[eb + 343] = z
-%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 343], r8b
 ; mem8[eb + 344] = z
-%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 344], r8b
 ; mem8[eb + 345] = z
-%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 345], r8b
 ; mem8[eb + 346] = z
-%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 346], r8b
 ; mem8[eb + 347] = z
-%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 347], r8b
 ; mem8[eb + 348] = z
-%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 348], r8b
 ; mem8[eb + 349] = z
-%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 349], r8b
 ; mem8[eb + 350] = z
-%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 350], r8b
 ; mem8[eb + 351] = z
-%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 351], r8b
 ; mem8[eb + 352] = z
-%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 352], r8b
 ; mem8[eb + 353] = z
-%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 353], r8b
 ; mem8[eb + 354] = z
-%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 354], r8b
 ; mem8[eb + 355] = z
-%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 355], r8b
 ; mem8[eb + 356] = z
-%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 356], r8b
 ; mem8[eb + 357] = z
-%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 357], r8b
 ; mem8[eb + 358] = z
-%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 358], r8b
 ; mem8[eb + 359] = z
-%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 359], r8b
 ; mem8[eb + 360] = z
-%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 360], r8b
 ; mem8[eb + 361] = z
-%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 361], r8b
 ; mem8[eb + 362] = z
-%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 362], r8b
 ; mem8[eb + 363] = z
-%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 363], r8b
 ; p = e + 96
-%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r10, [rdx + 96]
 ; i = 320
-%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, 320
 	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
-%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10]
 ; mem8[eb + 0] = x
-%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9], r8b
 ; p = p + 1
-%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r10, 1
 ; eb = eb + 1
-%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r9, 1
 ; i = i - 1
-%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	sub r11, 1
 ; =? i - 0
-%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r11, 0
 ; goto copy if !=
-%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10]
 ; mem8[eb + 44] = x
-%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 44], r8b
 ; x = mem8[p + 1]
-%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 1]
 ; mem8[eb + 45] = x
-%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 45], r8b
 ; x = mem8[p + 2]
-%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 2]
 ; mem8[eb + 46] = x
-%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 46], r8b
 ; x = mem8[p + 3]
-%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 3]
 ; mem8[eb + 47] = x
-%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 47], r8b
 ; x = mem8[p + 4]
-%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 4]
 ; mem8[eb + 48] = x
-%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 48], r8b
 ; x = mem8[p + 5]
-%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 5]
 ; mem8[eb + 49] = x
-%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 49], r8b
 ; x = mem8[p + 6]
-%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 6]
 ; mem8[eb + 50] = x
-%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 50], r8b
 ; x = mem8[p + 7]
-%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 7]
 ; mem8[eb + 51] = x
-%line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 51], r8b
 ; x = mem8[p + 8]
-%line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 8]
 ; mem8[eb + 52] = x
-%line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 52], r8b
 ; x = mem8[p + 9]
-%line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 9]
 ; mem8[eb + 53] = x
-%line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 53], r8b
 ; x = mem8[p + 10]
-%line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 10]
 ; mem8[eb + 54] = x
-%line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 54], r8b
 ; x = mem8[p + 11]
-%line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 11]
 ; mem8[eb + 55] = x
-%line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 55], r8b
 ; x = mem8[p + 12]
-%line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 12]
 ; mem8[eb + 56] = x
-%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 56], r8b
 ; x = mem8[p + 13]
-%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 13]
 ; mem8[eb + 57] = x
-%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 57], r8b
 ; x = mem8[p + 14]
-%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 14]
 ; mem8[eb + 58] = x
-%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 58], r8b
 ; x = mem8[p + 15]
-%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 15]
 ; mem8[eb + 59] = x
-%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 59], r8b
 ; x = mem8[p + 16]
-%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 16]
 ; mem8[eb + 60] = x
-%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 60], r8b
 ; x = mem8[p + 17]
-%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 17]
 ; mem8[eb + 61] = x
-%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 61], r8b
 ; x = mem8[p + 18]
-%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 18]
 ; mem8[eb + 62] = x
-%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 62], r8b
 ; x = mem8[p + 19]
-%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 19]
 ; mem8[eb + 63] = x
-%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 63], r8b
 ; eb = &EB
-%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r9, [rsp + 0]
-; p1 = pk + 1360
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r10, [rsp + 0]
+; p1 = pk + 1360
+%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r8, [rsi + 1360]
 ; i = 96
-%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r10, 96
-	mov rbx, rdi
-	mov rbp, rdx
-	mov r12, rsi
-	mov r13, r8
-	mov [rsp + 384], r9
+%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r11, 96
+; sb = &SB
+%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r9, [rsp + 384]
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
-%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, [rsp + 384]
-	vmovdqu64 zmm0, [r8]
-; u = mem512[p0 + 0]
-%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12]
-; a0 = u & q
-%line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm0
-; u = mem512[p0 + 340]
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 340]
-; a1 = u & q
+	vmovdqu64 zmm0, [r10]
+; u = mem512[p0 + 0]
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm8, zmm1, zmm0
-; u = mem512[p0 + 680]
+	vmovdqu64 zmm1, [rsi]
+; a0 = u & q
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 680]
-; a2 = u & q
-%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm1, zmm0
-; u = mem512[p0 + 1020]
-%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1020]
-; a3 = u & q
-%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm0
-; u = mem512[p1 + 0]
-%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13]
-; a4 = u & q
-%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm1, zmm0
-; u = mem512[p1 + 340]
-%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 340]
-; a5 = u & q
-%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm0
-; u = mem512[p1 + 680]
-%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 680]
-; a6 = u & q
-%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm1, zmm0
-; u = mem512[p1 + 1020]
-%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1020]
-; a7 = u & q
-%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+; u = mem512[p0 + 340]
+%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 340]
+; a1 = u & q
+%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm1, zmm0
+; u = mem512[p0 + 680]
+%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 680]
+; a2 = u & q
+%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm1, zmm0
-; q = mem512[eb + 64]
+; u = mem512[p0 + 1020]
+%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1020]
+; a3 = u & q
+%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm9, zmm1, zmm0
+; u = mem512[p1 + 0]
+%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8]
+; a4 = u & q
+%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm8, zmm1, zmm0
+; u = mem512[p1 + 340]
+%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 340]
+; a5 = u & q
+%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm1, zmm0
+; u = mem512[p1 + 680]
+%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 680]
+; a6 = u & q
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 64]
-; u = mem512[p0 + 64]
+	vpandd zmm6, zmm1, zmm0
+; u = mem512[p1 + 1020]
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 64]
-; a0 = ternlog(a0, u, q, 0x78)
+	vmovdqu64 zmm1, [r8 + 1020]
+; a7 = u & q
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 404]
+	vpandd zmm4, zmm1, zmm0
+; q = mem512[eb + 64]
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 404]
-; a1 = ternlog(a1, u, q, 0x78)
+	vmovdqu64 zmm0, [r10 + 64]
+; u = mem512[p0 + 64]
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 744]
+	vmovdqu64 zmm1, [rsi + 64]
+; a0 = ternlog(a0, u, q, 0x78)
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 744]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 404]
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 1084]
+	vmovdqu64 zmm1, [rsi + 404]
+; a1 = ternlog(a1, u, q, 0x78)
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1084]
-; a3 = ternlog(a3, u, q, 0x78)
+	vpternlogd zmm5, zmm1, zmm0, 120
+; u = mem512[p0 + 744]
 %line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 64]
+	vmovdqu64 zmm1, [rsi + 744]
+; a2 = ternlog(a2, u, q, 0x78)
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 64]
-; a4 = ternlog(a4, u, q, 0x78)
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1084]
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 404]
+	vmovdqu64 zmm1, [rsi + 1084]
+; a3 = ternlog(a3, u, q, 0x78)
 %line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 404]
-; a5 = ternlog(a5, u, q, 0x78)
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 64]
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 744]
+	vmovdqu64 zmm1, [r8 + 64]
+; a4 = ternlog(a4, u, q, 0x78)
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 744]
-; a6 = ternlog(a6, u, q, 0x78)
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 404]
 %line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 1084]
+	vmovdqu64 zmm1, [r8 + 404]
+; a5 = ternlog(a5, u, q, 0x78)
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1084]
-; a7 = ternlog(a7, u, q, 0x78)
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 744]
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 128]
+	vmovdqu64 zmm1, [r8 + 744]
+; a6 = ternlog(a6, u, q, 0x78)
 %line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 128]
-; u = mem512[p0 + 128]
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 1084]
 %line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 128]
-; a0 = ternlog(a0, u, q, 0x78)
+	vmovdqu64 zmm1, [r8 + 1084]
+; a7 = ternlog(a7, u, q, 0x78)
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 468]
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 128]
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 468]
-; a1 = ternlog(a1, u, q, 0x78)
+	vmovdqu64 zmm0, [r10 + 128]
+; u = mem512[p0 + 128]
 %line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 808]
+	vmovdqu64 zmm1, [rsi + 128]
+; a0 = ternlog(a0, u, q, 0x78)
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 808]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 468]
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 1148]
+	vmovdqu64 zmm1, [rsi + 468]
+; a1 = ternlog(a1, u, q, 0x78)
 %line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1148]
-; a3 = ternlog(a3, u, q, 0x78)
+	vpternlogd zmm5, zmm1, zmm0, 120
+; u = mem512[p0 + 808]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 128]
+	vmovdqu64 zmm1, [rsi + 808]
+; a2 = ternlog(a2, u, q, 0x78)
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 128]
-; a4 = ternlog(a4, u, q, 0x78)
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1148]
 %line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 468]
+	vmovdqu64 zmm1, [rsi + 1148]
+; a3 = ternlog(a3, u, q, 0x78)
 %line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 468]
-; a5 = ternlog(a5, u, q, 0x78)
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 128]
 %line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 808]
+	vmovdqu64 zmm1, [r8 + 128]
+; a4 = ternlog(a4, u, q, 0x78)
 %line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 808]
-; a6 = ternlog(a6, u, q, 0x78)
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 468]
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 1148]
+	vmovdqu64 zmm1, [r8 + 468]
+; a5 = ternlog(a5, u, q, 0x78)
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1148]
-; a7 = ternlog(a7, u, q, 0x78)
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 808]
 %line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 192]
+	vmovdqu64 zmm1, [r8 + 808]
+; a6 = ternlog(a6, u, q, 0x78)
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 192]
-; u = mem512[p0 + 192]
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 1148]
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 192]
-; a0 = ternlog(a0, u, q, 0x78)
+	vmovdqu64 zmm1, [r8 + 1148]
+; a7 = ternlog(a7, u, q, 0x78)
 %line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 532]
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 192]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 532]
-; a1 = ternlog(a1, u, q, 0x78)
+	vmovdqu64 zmm0, [r10 + 192]
+; u = mem512[p0 + 192]
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 872]
+	vmovdqu64 zmm1, [rsi + 192]
+; a0 = ternlog(a0, u, q, 0x78)
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 872]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 532]
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 1212]
+	vmovdqu64 zmm1, [rsi + 532]
+; a1 = ternlog(a1, u, q, 0x78)
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1212]
-; a3 = ternlog(a3, u, q, 0x78)
+	vpternlogd zmm5, zmm1, zmm0, 120
+; u = mem512[p0 + 872]
 %line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 192]
+	vmovdqu64 zmm1, [rsi + 872]
+; a2 = ternlog(a2, u, q, 0x78)
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 192]
-; a4 = ternlog(a4, u, q, 0x78)
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1212]
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 532]
+	vmovdqu64 zmm1, [rsi + 1212]
+; a3 = ternlog(a3, u, q, 0x78)
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 532]
-; a5 = ternlog(a5, u, q, 0x78)
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 192]
 %line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 872]
+	vmovdqu64 zmm1, [r8 + 192]
+; a4 = ternlog(a4, u, q, 0x78)
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 872]
-; a6 = ternlog(a6, u, q, 0x78)
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 532]
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 1212]
+	vmovdqu64 zmm1, [r8 + 532]
+; a5 = ternlog(a5, u, q, 0x78)
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1212]
-; a7 = ternlog(a7, u, q, 0x78)
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 872]
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 256]
+	vmovdqu64 zmm1, [r8 + 872]
+; a6 = ternlog(a6, u, q, 0x78)
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 256]
-; u = mem512[p0 + 256]
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 1212]
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 256]
-; a0 = ternlog(a0, u, q, 0x78)
+	vmovdqu64 zmm1, [r8 + 1212]
+; a7 = ternlog(a7, u, q, 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 596]
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 256]
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 596]
-; a1 = ternlog(a1, u, q, 0x78)
+	vmovdqu64 zmm0, [r10 + 256]
+; u = mem512[p0 + 256]
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 936]
-%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 936]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 1276]
-%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1276]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 256]
-%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 256]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 596]
-%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 596]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 936]
-%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 936]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 1276]
-%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1276]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 320]
-%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 320]
-; u = mem512[p0 + 276]
-%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 276]
+	vmovdqu64 zmm1, [rsi + 256]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 616]
-%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 616]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 956]
-%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 956]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 1296]
-%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1296]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 276]
-%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 276]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 616]
-%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 616]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 956]
-%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 956]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 1296]
-%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1296]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+; u = mem512[p0 + 596]
+%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 596]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
+; u = mem512[p0 + 936]
+%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 936]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm0, 120
-; h0 = extract256(a0, 1)
+; u = mem512[p0 + 1276]
+%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1276]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 256]
+%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 256]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 596]
+%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 596]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 936]
+%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 936]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 1276]
+%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1276]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 320]
+%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r10 + 320]
+; u = mem512[p0 + 276]
+%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 276]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 616]
+%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 616]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
+; u = mem512[p0 + 956]
+%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 956]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1296]
+%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1296]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 276]
+%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 276]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 616]
+%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 616]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 956]
+%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 956]
+; a6 = ternlog(a6, u, q, 0x78)
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm9, 1
-; g0 = extract256(a0, 0)
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 1296]
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm9, 0
-; h0 = h0 ^ g0
+	vmovdqu64 zmm1, [r8 + 1296]
+; a7 = ternlog(a7, u, q, 0x78)
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c0 = extract128(h0, 1)
+	vpternlogd zmm4, zmm1, zmm0, 120
+; h0 = extract256(a0, 1)
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
+	vextracti64x4 ymm0, zmm3, 1
+; g0 = extract256(a0, 0)
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c0 = c0 ^ d0
+	vextracti64x4 ymm1, zmm3, 0
+; h0 = h0 ^ g0
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c0 = c0 ^ d0
-%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x0 = c0
-%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r15, xmm0
+	vpxord ymm3, ymm0, ymm1
 ; h1 = extract256(a1, 1)
-%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm8, 1
+%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm5, 1
 ; g1 = extract256(a1, 0)
-%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm8, 0
+%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm5, 0
 ; h1 = h1 ^ g1
-%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c1 = extract128(h1, 1)
-%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d1 = extract128(h1, 0)
-%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c1 = c1 ^ d1
-%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x1 = c1
-%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rax, xmm0
+%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm0, ymm1
 ; h2 = extract256(a2, 1)
+%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm2, 1
+; g2 = extract256(a2, 0)
+%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm2, 0
+; h2 = h2 ^ g2
+%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm0, ymm1
+; h3 = extract256(a3, 1)
+%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm9, 1
+; g3 = extract256(a3, 0)
+%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm9, 0
+; h3 = h3 ^ g3
+%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm0, ymm1
+; h4 = extract256(a4, 1)
+%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm8, 1
+; g4 = extract256(a4, 0)
+%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm8, 0
+; h4 = h4 ^ g4
+%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm8, ymm0, ymm1
+; h5 = extract256(a5, 1)
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm7, 1
-; g2 = extract256(a2, 0)
+; g5 = extract256(a5, 0)
 %line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm7, 0
-; h2 = h2 ^ g2
-%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c2 = extract128(h2, 1)
-%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d2 = extract128(h2, 0)
-%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c2 = c2 ^ d2
-%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x2 = c2
-%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rsi, xmm0
-; h3 = extract256(a3, 1)
-%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm6, 1
-; g3 = extract256(a3, 0)
-%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm6, 0
-; h3 = h3 ^ g3
-%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c3 = extract128(h3, 1)
-%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d3 = extract128(h3, 0)
-%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c3 = c3 ^ d3
-%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d3 = shuffle32(c3, 0x4e)
-%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c3 = c3 ^ d3
-%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x3 = c3
-%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rdx, xmm0
-; h4 = extract256(a4, 1)
-%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm5, 1
-; g4 = extract256(a4, 0)
-%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm5, 0
-; h4 = h4 ^ g4
-%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c4 = extract128(h4, 1)
-%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d4 = extract128(h4, 0)
-%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c4 = c4 ^ d4
-%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d4 = shuffle32(c4, 0x4e)
-%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c4 = c4 ^ d4
-%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x4 = c4
-%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r11, xmm0
-; h5 = extract256(a5, 1)
-%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm4, 1
-; g5 = extract256(a5, 0)
-%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm4, 0
 ; h5 = h5 ^ g5
-%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c5 = extract128(h5, 1)
-%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d5 = extract128(h5, 0)
-%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c5 = c5 ^ d5
-%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d5 = shuffle32(c5, 0x4e)
-%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c5 = c5 ^ d5
-%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x5 = c5
-%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
+%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm7, ymm0, ymm1
 ; h6 = extract256(a6, 1)
-%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm3, 1
+%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm6, 1
 ; g6 = extract256(a6, 0)
-%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm3, 0
+%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm6, 0
 ; h6 = h6 ^ g6
-%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c6 = extract128(h6, 1)
-%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d6 = extract128(h6, 0)
-%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c6 = c6 ^ d6
-%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d6 = shuffle32(c6, 0x4e)
-%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c6 = c6 ^ d6
-%line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x6 = c6
-%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r9, xmm0
+%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm6, ymm0, ymm1
 ; h7 = extract256(a7, 1)
-%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm2, 1
+%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm4, 1
 ; g7 = extract256(a7, 0)
-%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm2, 0
+%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm4, 0
 ; h7 = h7 ^ g7
-%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c7 = extract128(h7, 1)
-%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d7 = extract128(h7, 0)
-%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c7 = c7 ^ d7
-%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d7 = shuffle32(c7, 0x4e)
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c7 = c7 ^ d7
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x7 = c7
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq rdi, xmm0
-; m = 0xffffffff
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r14, 4294967295
-; v = x0 >> 32
-%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 32
-; x0 = x0 ^ v
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, r14
-; v = x1 << 32
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rax
-	shl r8, 32
-; x1 = x1 ^ v
-%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rax, r8
-; v = m << 32
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x1 = x1 & v
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rax, r8
-; x0 = x0 ^ x1
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, rax
-; v = x2 >> 32
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rsi
-	shr r8, 32
-; x2 = x2 ^ v
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rsi, r8
-; x2 = x2 & m
-%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rsi, r14
-; v = x3 << 32
-%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rdx
-	shl r8, 32
-; x3 = x3 ^ v
-%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rdx, r8
-; v = m << 32
-%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x3 = x3 & v
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rdx, r8
-; x2 = x2 ^ x3
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rsi, rdx
-; v = x4 >> 32
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r11
-	shr r8, 32
-; x4 = x4 ^ v
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; x4 = x4 & m
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r11, r14
-; v = x5 << 32
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shl r8, 32
-; x5 = x5 ^ v
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = m << 32
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x5 = x5 & v
-%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rcx, r8
-; x4 = x4 ^ x5
-%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, rcx
-; v = x6 >> 32
-%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r9
-	shr r8, 32
-; x6 = x6 ^ v
-%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r9, r8
-; x6 = x6 & m
-%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r9, r14
-; v = x7 << 32
-%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rdi
-	shl r8, 32
-; x7 = x7 ^ v
-%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rdi, r8
-; v = m << 32
-%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl r14, 32
-; x7 = x7 & v
-%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rdi, r14
-; x6 = x6 ^ x7
-%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r9, rdi
-; m = 0xffff0000ffff
-%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rdi, 281470681808895
-; v = x0 >> 16
-%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 16
-; x0 = x0 ^ v
-%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, rdi
-; v = x2 << 16
-%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rsi
-	shl r8, 16
-; x2 = x2 ^ v
-%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor rsi, r8
-; v = m << 16
-%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, rdi
-	shl r8, 16
-; x2 = x2 & v
-%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and rsi, r8
-; x0 = x0 ^ x2
-%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, rsi
-; v = x4 >> 16
-%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r11
-	shr r8, 16
-; x4 = x4 ^ v
-%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; x4 = x4 & m
-%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r11, rdi
-; v = x6 << 16
-%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r9
-	shl r8, 16
-; x6 = x6 ^ v
-%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r9, r8
-; v = m << 16
-%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl rdi, 16
-; x6 = x6 & v
-%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r9, rdi
-; x4 = x4 ^ x6
-%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r9
-; m = 0xff00ff00ff00ff
-%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 71777214294589695
-; v = x0 >> 8
-%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 8
-; x0 = x0 ^ v
-%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, r9
-; v = x4 << 8
-%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r11
-	shl r8, 8
-; x4 = x4 ^ v
-%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = m << 8
-%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shl r9, 8
-; x4 = x4 & v
-%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r11, r9
-; x0 = x0 ^ x4
-%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r11
-; v = x0 >> 4
-%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 4
-; x0 = x0 ^ v
-%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; v = x0 >> 2
-%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 2
-; x0 = x0 ^ v
-%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; v = x0 >> 1
-%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 1
-; x0 = x0 ^ v
-%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r15, r8
-; o = 0
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r11, 0
-; v = x0
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-; m = 1
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 1
-; v = v & m
-%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 31
-%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 31
-; m = 2
-%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 2
-; v = v & m
-%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 14
-%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 14
-; m = 4
-%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 4
-; v = v & m
-%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 45
-%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 45
-; m = 8
-%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 8
-; v = v & m
-%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 4
-%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 4
-; m = 16
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 16
-; v = v & m
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 35
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 35
-; m = 32
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 32
-; v = v & m
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 18
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 18
-; m = 64
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 64
-; v = v & m
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 49
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	shr r15, 49
-; m = 128
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, 128
-; v = v & m
-%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r15, r8
-; o = o ^ v
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r15
-; v = mem8[e + 0]
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [rbp]
-; o = o ^ v
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r11, r8
-; mem8[s + 0] = o
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rbx], r11b
+%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; g0 = unpacklo64(h0, h4)
+%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm3, ymm8
+; h0 = unpackhi64(h0, h4)
+%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm3, ymm3, ymm8
+; h0 = h0 ^ g0
+%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm1
+; g0 = unpacklo64(h1, h5)
+%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm5, ymm7
+; h1 = unpackhi64(h1, h5)
+%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm5, ymm5, ymm7
+; h1 = h1 ^ g0
+%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm5, ymm1
+; g0 = unpacklo64(h2, h6)
+%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm2, ymm6
+; h2 = unpackhi64(h2, h6)
+%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm2, ymm2, ymm6
+; h2 = h2 ^ g0
+%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm2, ymm1
+; g0 = unpacklo64(h3, h7)
+%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm9, ymm0
+; h3 = unpackhi64(h3, h7)
+%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm9, ymm9, ymm0
+; h3 = h3 ^ g0
+%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm9, ymm1
+; g0 = shuffle32(h0, 0xb1)
+%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm3, 177
+; h0 = h0 ^ g0
+%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm0
+; g0 = shuffle32(h1, 0xb1)
+%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm5, 177
+; h1 = h1 ^ g0
+%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm5, ymm0
+; h0 = blend32(h0, h1, 0xaa)
+%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm3, ymm3, ymm5, 170
+; g0 = shuffle32(h2, 0xb1)
+%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm2, 177
+; h2 = h2 ^ g0
+%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm2, ymm0
+; g0 = shuffle32(h3, 0xb1)
+%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm9, 177
+; h3 = h3 ^ g0
+%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm9, ymm0
+; h2 = blend32(h2, h3, 0xaa)
+%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm2, ymm2, ymm9, 170
+; g0 = permute128(h0, h2, 0x20)
+%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vperm2i128 ymm0, ymm3, ymm2, 32
+; h0 = permute128(h0, h2, 0x31)
+%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vperm2i128 ymm3, ymm3, ymm2, 49
+; h0 = h0 ^ g0
+%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm0
+; mem256[sb + 0] = h0
+%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 [r9], ymm3
 ; p0 = p0 + 2720
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r12, 2720
+%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rsi, 2720
 ; p1 = p1 + 2720
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r13, 2720
-; s = s + 1
-%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rbx, 1
-; e = e + 1
-%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rbp, 1
+%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add r8, 2720
+; sb = sb + 32
+%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add r9, 32
 ; i = i - 1
-%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r10, 1
+%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub r11, 1
 ; =? i - 0
-%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r10, 0
+%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmp r11, 0
 ; goto rows if !=
-%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lrows
+; sb = &SB
+%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r8, [rsp + 384]
+; i = 96
+%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, 96
+	mov r10, r8
+	mov r11, r9
+align 32
+.Lbytes:
+; h0 = mem256[sb + 0]
+%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 ymm0, [r10]
+; 8x g0 = h0 << 16
+%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 16
+; h0 = h0 ^ g0
+%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 8
+%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 8
+; h0 = h0 ^ g0
+%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 4
+%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 4
+; h0 = h0 ^ g0
+%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 2
+%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 2
+; h0 = h0 ^ g0
+%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 1
+%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 1
+; h0 = h0 ^ g0
+%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x h0 = h0 >> 31
+%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsrld ymm0, ymm0, 31
+; 4x g0 = h0 >> 31
+%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsrlq ymm1, ymm0, 31
+; h0 = h0 ^ g0
+%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm0, ymm1
+; c0 = extract128(h0, 1)
+%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti128 xmm0, ymm1, 1
+; d0 = extract128(h0, 0)
+%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti128 xmm1, ymm1, 0
+; 2x c0 = c0 << 2
+%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
+; d0 = shuffle32(c0, 0x4e)
+%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
+%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
+; o = c0
+%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	and r8, 255
+; v = mem8[e + 0]
+%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, byte [rdx]
+; o = o ^ v
+%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[s + 0] = o
+%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rdi], r8b
+; sb = sb + 32
+%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add r10, 32
+; s = s + 1
+%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rdi, 1
+; e = e + 1
+%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rdx, 1
+; i = i - 1
+%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub r11, 1
+; =? i - 0
+%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmp r11, 0
+; goto bytes if !=
+%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	jne .Lbytes
 ; leave
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 392]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 3456]
 	ret
 .end:
 

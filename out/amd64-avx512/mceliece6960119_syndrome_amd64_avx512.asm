@@ -8,2425 +8,2113 @@ section .text
 global qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome)
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
 	mov r11, rsp
-	sub rsp, 768
+	sub rsp, 6912
 	and rsp, -64
-	mov [rsp + 712], r11
+	mov [rsp + 6880], r11
 ; eb = &EB
-%line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r10, [rsp + 0]
 ; z = 0
-%line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 640] = z
-%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 640], r8b
 ; mem8[eb + 641] = z
-%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 641], r8b
 ; mem8[eb + 642] = z
-%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 642], r8b
 ; mem8[eb + 643] = z
-%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 643], r8b
 ; mem8[eb + 644] = z
-%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 644], r8b
 ; mem8[eb + 645] = z
-%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 645], r8b
 ; mem8[eb + 646] = z
-%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 646], r8b
 ; mem8[eb + 647] = z
-%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 647], r8b
 ; mem8[eb + 648] = z
-%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 648], r8b
 ; mem8[eb + 649] = z
-%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 649], r8b
 ; mem8[eb + 650] = z
-%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 650], r8b
 ; mem8[eb + 651] = z
-%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 651], r8b
 ; mem8[eb + 652] = z
-%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 652], r8b
 ; mem8[eb + 653] = z
-%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 653], r8b
 ; mem8[eb + 654] = z
-%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 654], r8b
 ; mem8[eb + 655] = z
-%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 655], r8b
 ; mem8[eb + 656] = z
-%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 656], r8b
 ; mem8[eb + 657] = z
-%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 657], r8b
 ; mem8[eb + 658] = z
-%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 658], r8b
 ; mem8[eb + 659] = z
-%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 659], r8b
 ; mem8[eb + 660] = z
-%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 660], r8b
 ; mem8[eb + 661] = z
-%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 661], r8b
 ; mem8[eb + 662] = z
-%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 662], r8b
 ; mem8[eb + 663] = z
-%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 663], r8b
 ; mem8[eb + 664] = z
-%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 664], r8b
 ; mem8[eb + 665] = z
-%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 665], r8b
 ; mem8[eb + 666] = z
-%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 666], r8b
 ; p = e + 193
-%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r11, [rdx + 193]
 ; i = 640
-%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 640
 	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11]
 ; x = x >> 3
-%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 1]
-%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 1]
 ; y = y << 5
-%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 0] = x
-%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10], r8b
 ; p = p + 1
-%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r11, 1
 ; eb = eb + 1
-%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r10, 1
 ; i = i - 1
-%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	sub rax, 1
 ; =? i - 0
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp rax, 0
 ; goto copy if !=
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11]
 ; x = x >> 3
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 1]
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 1]
 ; y = y << 5
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 27] = x
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 27], r8b
 ; x = mem8[p + 1]
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 2]
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 2]
 ; y = y << 5
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 28] = x
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 28], r8b
 ; x = mem8[p + 2]
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 3]
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 3]
 ; y = y << 5
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 29] = x
-%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 29], r8b
 ; x = mem8[p + 3]
-%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
-%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 4]
-%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 4]
 ; y = y << 5
-%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 30] = x
-%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 30], r8b
 ; x = mem8[p + 4]
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 5]
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 5]
 ; y = y << 5
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 31] = x
-%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 31], r8b
 ; x = mem8[p + 5]
-%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 5]
 ; x = x >> 3
-%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 6]
-%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 6]
 ; y = y << 5
-%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 32] = x
-%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 32], r8b
 ; x = mem8[p + 6]
-%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 6]
 ; x = x >> 3
-%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 7]
-%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 7]
 ; y = y << 5
-%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 33] = x
-%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 33], r8b
 ; x = mem8[p + 7]
-%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 7]
 ; x = x >> 3
-%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 8]
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 8]
 ; y = y << 5
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 34] = x
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 34], r8b
 ; x = mem8[p + 8]
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 8]
 ; x = x >> 3
-%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 9]
-%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 9]
 ; y = y << 5
-%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 35] = x
-%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 35], r8b
 ; x = mem8[p + 9]
-%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 9]
 ; x = x >> 3
-%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 10]
-%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 10]
 ; y = y << 5
-%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 36] = x
-%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 36], r8b
 ; x = mem8[p + 10]
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 10]
 ; x = x >> 3
-%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 11]
-%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 11]
 ; y = y << 5
-%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 37] = x
-%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 37], r8b
 ; x = mem8[p + 11]
-%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 11]
 ; x = x >> 3
-%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 12]
-%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 12]
 ; y = y << 5
-%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 38] = x
-%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 38], r8b
 ; x = mem8[p + 12]
-%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 12]
 ; x = x >> 3
-%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 13]
-%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 13]
 ; y = y << 5
-%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 39] = x
-%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 39], r8b
 ; x = mem8[p + 13]
-%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 13]
 ; x = x >> 3
-%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 14]
-%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 14]
 ; y = y << 5
-%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 40] = x
-%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 40], r8b
 ; x = mem8[p + 14]
-%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 14]
 ; x = x >> 3
-%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 15]
-%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 15]
 ; y = y << 5
-%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 41] = x
-%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 41], r8b
 ; x = mem8[p + 15]
-%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 15]
 ; x = x >> 3
-%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 16]
-%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 16]
 ; y = y << 5
-%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 42] = x
-%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 42], r8b
 ; x = mem8[p + 16]
-%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 16]
 ; x = x >> 3
-%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 17]
-%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 17]
 ; y = y << 5
-%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 43] = x
-%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 43], r8b
 ; x = mem8[p + 17]
-%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 17]
 ; x = x >> 3
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 18]
-%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 18]
 ; y = y << 5
-%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 44] = x
-%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 44], r8b
 ; x = mem8[p + 18]
-%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 18]
 ; x = x >> 3
-%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 19]
-%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 19]
 ; y = y << 5
-%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 45] = x
-%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 45], r8b
 ; x = mem8[p + 19]
-%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 19]
 ; x = x >> 3
-%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 20]
-%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 20]
 ; y = y << 5
-%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 46] = x
-%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 46], r8b
 ; x = mem8[p + 20]
-%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 20]
 ; x = x >> 3
-%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 21]
-%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 21]
 ; y = y << 5
-%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 47] = x
-%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 47], r8b
 ; x = mem8[p + 21]
-%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 21]
 ; x = x >> 3
-%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 22]
-%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 22]
 ; y = y << 5
-%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 48] = x
-%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 48], r8b
 ; x = mem8[p + 22]
-%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 22]
 ; x = x >> 3
-%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 23]
-%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 23]
 ; y = y << 5
-%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 49] = x
-%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 49], r8b
 ; x = mem8[p + 23]
-%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 23]
 ; x = x >> 3
-%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 24]
-%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 24]
 ; y = y << 5
-%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 50] = x
-%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 50], r8b
 ; x = mem8[p + 24]
-%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 24]
 ; x = x >> 3
-%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 25]
-%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 25]
 ; y = y << 5
-%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 51] = x
-%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 51], r8b
 ; x = mem8[p + 25]
-%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 25]
 ; x = x >> 3
-%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 26]
-%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 26]
 ; y = y << 5
-%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 52] = x
-%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 52], r8b
 ; x = mem8[p + 26]
-%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 26]
 ; x = x >> 3
-%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 27]
-%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 27]
 ; y = y << 5
-%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 53] = x
-%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 53], r8b
 ; x = mem8[p + 27]
-%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 27]
 ; x = x >> 3
-%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 28]
-%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 28]
 ; y = y << 5
-%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 54] = x
-%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 54], r8b
 ; x = mem8[p + 28]
-%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 28]
 ; x = x >> 3
-%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 29]
-%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 29]
 ; y = y << 5
-%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 55] = x
-%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 55], r8b
 ; x = mem8[p + 29]
-%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 29]
 ; x = x >> 3
-%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 30]
-%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 30]
 ; y = y << 5
-%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 56] = x
-%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 56], r8b
 ; x = mem8[p + 30]
-%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 30]
 ; x = x >> 3
-%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 31]
-%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 31]
 ; y = y << 5
-%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 57] = x
-%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 57], r8b
 ; x = mem8[p + 31]
-%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 31]
 ; x = x >> 3
-%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 32]
-%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 32]
 ; y = y << 5
-%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 58] = x
-%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 58], r8b
 ; x = mem8[p + 32]
-%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 32]
 ; x = x >> 3
-%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 33]
-%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 33]
 ; y = y << 5
-%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 59] = x
-%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 59], r8b
 ; x = mem8[p + 33]
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 33]
 ; x = x >> 3
-%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 34]
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 34]
 ; y = y << 5
-%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 60] = x
-%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 60], r8b
 ; x = mem8[p + 34]
-%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 34]
 ; x = x >> 3
-%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 35]
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 35]
 ; y = y << 5
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 61] = x
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 61], r8b
 ; x = mem8[p + 35]
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 35]
 ; x = x >> 3
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 36]
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 36]
 ; y = y << 5
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 62] = x
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 62], r8b
 ; x = mem8[p + 36]
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 36]
 ; x = x >> 3
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; mem8[eb + 63] = x
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 63], r8b
 ; eb = &EB
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r9, [rsp + 0]
-; p1 = pk + 2708
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r11, [rsp + 0]
+; p1 = pk + 2708
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rsi + 2708]
 ; i = 193
-%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 193
-	mov rbx, rdi
-	mov rbp, rdx
-	mov r12, rsi
-	mov r13, r8
-	mov [rsp + 704], r9
+; sb = &SB
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r9, [rsp + 704]
 align 32
 .Lrows:
 ; q = mem512[eb + 0]
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rsp + 704]
-	vmovdqu64 zmm0, [r8]
-; u = mem512[p0 + 0]
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12]
-; a0 = u & q
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm0
-; u = mem512[p0 + 677]
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 677]
-; a1 = u & q
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm8, zmm1, zmm0
-; u = mem512[p0 + 1354]
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1354]
-; a2 = u & q
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm1, zmm0
-; u = mem512[p0 + 2031]
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2031]
-; a3 = u & q
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm0
-; u = mem512[p1 + 0]
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13]
-; a4 = u & q
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm1, zmm0
-; u = mem512[p1 + 677]
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 677]
-; a5 = u & q
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm0
-; u = mem512[p1 + 1354]
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1354]
-; a6 = u & q
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm0
-; u = mem512[p1 + 2031]
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2031]
-; a7 = u & q
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm1, zmm0
-; q = mem512[eb + 64]
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 64]
-; u = mem512[p0 + 64]
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 64]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 741]
-%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 741]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1418]
-%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1418]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2095]
-%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2095]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 64]
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 64]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 741]
-%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 741]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1418]
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1418]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2095]
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2095]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 128]
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 128]
-; u = mem512[p0 + 128]
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 128]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 805]
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 805]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1482]
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1482]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2159]
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2159]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 128]
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 128]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 805]
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 805]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1482]
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1482]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2159]
-%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2159]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 192]
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 192]
-; u = mem512[p0 + 192]
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 192]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 869]
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 869]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1546]
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1546]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2223]
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2223]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 192]
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 192]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 869]
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 869]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1546]
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1546]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2223]
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2223]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 256]
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 256]
-; u = mem512[p0 + 256]
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 256]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 933]
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 933]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1610]
-%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1610]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2287]
-%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2287]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 256]
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 256]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 933]
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 933]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1610]
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1610]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2287]
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2287]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 320]
-%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 320]
-; u = mem512[p0 + 320]
-%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 320]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 997]
-%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 997]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1674]
-%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1674]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2351]
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2351]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 320]
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 320]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 997]
-%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 997]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1674]
-%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1674]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2351]
-%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2351]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 384]
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 384]
-; u = mem512[p0 + 384]
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 384]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 1061]
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1061]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1738]
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1738]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2415]
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2415]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 384]
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 384]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 1061]
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1061]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1738]
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1738]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2415]
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2415]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 448]
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 448]
-; u = mem512[p0 + 448]
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 448]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 1125]
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1125]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1802]
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1802]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2479]
-%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2479]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 448]
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 448]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 1125]
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1125]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1802]
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1802]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2479]
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2479]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 512]
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 512]
-; u = mem512[p0 + 512]
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 512]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 1189]
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1189]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1866]
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1866]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2543]
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2543]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 512]
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 512]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 1189]
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1189]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1866]
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1866]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2543]
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2543]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 576]
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 576]
-; u = mem512[p0 + 576]
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 576]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 1253]
-%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1253]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1930]
-%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1930]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2607]
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2607]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 576]
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 576]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 1253]
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1253]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1930]
-%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1930]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2607]
-%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2607]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; q = mem512[eb + 640]
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r8 + 640]
-; u = mem512[p0 + 613]
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 613]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p0 + 1290]
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1290]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p0 + 1967]
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 1967]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p0 + 2644]
-%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r12 + 2644]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 613]
-%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 613]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p1 + 1290]
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1290]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; u = mem512[p1 + 1967]
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 1967]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p1 + 2644]
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r13 + 2644]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; h0 = extract256(a0, 1)
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm9, 1
-; g0 = extract256(a0, 0)
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm9, 0
-; h0 = h0 ^ g0
-%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c0 = extract128(h0, 1)
-%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
-%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c0 = c0 ^ d0
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c0 = c0 ^ d0
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x0 = c0
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r15, xmm0
-; h1 = extract256(a1, 1)
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm8, 1
-; g1 = extract256(a1, 0)
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm8, 0
-; h1 = h1 ^ g1
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c1 = extract128(h1, 1)
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d1 = extract128(h1, 0)
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c1 = c1 ^ d1
-%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x1 = c1
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rax, xmm0
-; h2 = extract256(a2, 1)
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm7, 1
-; g2 = extract256(a2, 0)
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm7, 0
-; h2 = h2 ^ g2
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c2 = extract128(h2, 1)
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d2 = extract128(h2, 0)
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c2 = c2 ^ d2
-%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x2 = c2
-%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rsi, xmm0
-; h3 = extract256(a3, 1)
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm6, 1
-; g3 = extract256(a3, 0)
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm6, 0
-; h3 = h3 ^ g3
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c3 = extract128(h3, 1)
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d3 = extract128(h3, 0)
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c3 = c3 ^ d3
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d3 = shuffle32(c3, 0x4e)
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c3 = c3 ^ d3
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x3 = c3
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rdx, xmm0
-; h4 = extract256(a4, 1)
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm5, 1
-; g4 = extract256(a4, 0)
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm5, 0
-; h4 = h4 ^ g4
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c4 = extract128(h4, 1)
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d4 = extract128(h4, 0)
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c4 = c4 ^ d4
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d4 = shuffle32(c4, 0x4e)
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c4 = c4 ^ d4
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x4 = c4
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r11, xmm0
-; h5 = extract256(a5, 1)
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm4, 1
-; g5 = extract256(a5, 0)
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm4, 0
-; h5 = h5 ^ g5
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c5 = extract128(h5, 1)
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d5 = extract128(h5, 0)
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c5 = c5 ^ d5
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d5 = shuffle32(c5, 0x4e)
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c5 = c5 ^ d5
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x5 = c5
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
-; h6 = extract256(a6, 1)
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm3, 1
-; g6 = extract256(a6, 0)
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm3, 0
-; h6 = h6 ^ g6
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c6 = extract128(h6, 1)
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d6 = extract128(h6, 0)
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c6 = c6 ^ d6
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d6 = shuffle32(c6, 0x4e)
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c6 = c6 ^ d6
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x6 = c6
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r9, xmm0
-; h7 = extract256(a7, 1)
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm2, 1
-; g7 = extract256(a7, 0)
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm2, 0
-; h7 = h7 ^ g7
-%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c7 = extract128(h7, 1)
-%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d7 = extract128(h7, 0)
-%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; c7 = c7 ^ d7
-%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d7 = shuffle32(c7, 0x4e)
-%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; c7 = c7 ^ d7
-%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; x7 = c7
-%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rdi, xmm0
-; m = 0xffffffff
-%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r14, 4294967295
-; v = x0 >> 32
-%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 32
-; x0 = x0 ^ v
-%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, r14
-; v = x1 << 32
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rax
-	shl r8, 32
-; x1 = x1 ^ v
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
-; v = m << 32
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x1 = x1 & v
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, r8
-; x0 = x0 ^ x1
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, rax
-; v = x2 >> 32
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rsi
-	shr r8, 32
-; x2 = x2 ^ v
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rsi, r8
-; x2 = x2 & m
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rsi, r14
-; v = x3 << 32
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
-	shl r8, 32
-; x3 = x3 ^ v
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
-; v = m << 32
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x3 = x3 & v
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdx, r8
-; x2 = x2 ^ x3
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rsi, rdx
-; v = x4 >> 32
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r11
-	shr r8, 32
-; x4 = x4 ^ v
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; x4 = x4 & m
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r11, r14
-; v = x5 << 32
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shl r8, 32
-; x5 = x5 ^ v
-%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = m << 32
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r14
-	shl r8, 32
-; x5 = x5 & v
-%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r8
-; x4 = x4 ^ x5
-%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, rcx
-; v = x6 >> 32
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
-	shr r8, 32
-; x6 = x6 ^ v
-%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r8
-; x6 = x6 & m
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r14
-; v = x7 << 32
-%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdi
-	shl r8, 32
-; x7 = x7 ^ v
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdi, r8
-; v = m << 32
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r14, 32
-; x7 = x7 & v
-%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdi, r14
-; x6 = x6 ^ x7
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, rdi
-; m = 0xffff0000ffff
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rdi, 281470681808895
-; v = x0 >> 16
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 16
-; x0 = x0 ^ v
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, rdi
-; v = x2 << 16
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rsi
-	shl r8, 16
-; x2 = x2 ^ v
-%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rsi, r8
-; v = m << 16
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdi
-	shl r8, 16
-; x2 = x2 & v
-%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rsi, r8
-; x0 = x0 ^ x2
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, rsi
-; v = x4 >> 16
-%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r11
-	shr r8, 16
-; x4 = x4 ^ v
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; x4 = x4 & m
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r11, rdi
-; v = x6 << 16
-%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
-	shl r8, 16
-; x6 = x6 ^ v
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r8
-; v = m << 16
-%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl rdi, 16
-; x6 = x6 & v
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, rdi
-; x4 = x4 ^ x6
-%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r9
-; m = 0xff00ff00ff00ff
-%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 71777214294589695
-; v = x0 >> 8
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 8
-; x0 = x0 ^ v
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; x0 = x0 & m
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, r9
-; v = x4 << 8
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r11
-	shl r8, 8
-; x4 = x4 ^ v
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = m << 8
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 8
-; x4 = x4 & v
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r11, r9
-; x0 = x0 ^ x4
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r11
-; v = x0 >> 4
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 4
-; x0 = x0 ^ v
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; v = x0 >> 2
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 2
-; x0 = x0 ^ v
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; v = x0 >> 1
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 1
-; x0 = x0 ^ v
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r15, r8
-; o = 0
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r11, 0
-; v = x0
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-; m = 1
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 1
-; v = v & m
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 31
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 31
-; m = 2
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 2
-; v = v & m
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 14
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 14
-; m = 4
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 4
-; v = v & m
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 45
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 45
-; m = 8
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 8
-; v = v & m
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 4
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 4
-; m = 16
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 16
-; v = v & m
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 35
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 35
-; m = 32
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 32
-; v = v & m
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 18
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r15
-	shr r8, 18
-; m = 64
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, 64
-; v = v & m
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, r9
-; o = o ^ v
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; v = x0 >> 49
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r15, 49
-; m = 128
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, 128
-; v = v & m
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r15, r8
-; o = o ^ v
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r15
-; v = mem8[e + 0]
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [rbp]
-; o = o ^ v
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r11, r8
-; mem8[s + 0] = o
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rbx], r11b
-; p0 = p0 + 5416
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r12, 5416
-; p1 = p1 + 5416
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r13, 5416
-; s = s + 1
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbx, 1
-; e = e + 1
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbp, 1
-; i = i - 1
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r10, 1
-; =? i - 0
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r10, 0
-; goto rows if !=
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	jne .Lrows
-; q = mem512[eb + 0]
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, [rsp + 704]
-	mov rsi, r12
-	mov rdx, rbp
-	mov rdi, rbx
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; u = mem512[p0 + 0]
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; a0 = u & q
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm1, zmm0
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm1, zmm0
 ; u = mem512[p0 + 677]
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 677]
 ; a1 = u & q
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm0
+%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm1, zmm0
 ; u = mem512[p0 + 1354]
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1354]
 ; a2 = u & q
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm1, zmm0
+; u = mem512[p0 + 2031]
+%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2031]
+; a3 = u & q
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm9, zmm1, zmm0
+; u = mem512[p1 + 0]
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8]
+; a4 = u & q
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm8, zmm1, zmm0
+; u = mem512[p1 + 677]
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 677]
+; a5 = u & q
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm1, zmm0
+; u = mem512[p1 + 1354]
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1354]
+; a6 = u & q
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm1, zmm0
+; u = mem512[p1 + 2031]
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2031]
+; a7 = u & q
+%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm0
 ; q = mem512[eb + 64]
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 64]
+%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 64]
 ; u = mem512[p0 + 64]
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 741]
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 741]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1418]
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1418]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2095]
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2095]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 64]
+%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 64]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 741]
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 741]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1418]
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1418]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2095]
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2095]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 128]
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 128]
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 128]
 ; u = mem512[p0 + 128]
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 128]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 805]
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 805]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1482]
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1482]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2159]
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2159]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 128]
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 128]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 805]
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 805]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1482]
+%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1482]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2159]
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2159]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 192]
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 192]
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 192]
 ; u = mem512[p0 + 192]
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 192]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 869]
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 869]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1546]
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1546]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2223]
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2223]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 192]
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 192]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 869]
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 869]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1546]
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1546]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2223]
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2223]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 256]
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 256]
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 256]
 ; u = mem512[p0 + 256]
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 256]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 933]
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 933]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1610]
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1610]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2287]
+%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2287]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 256]
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 256]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 933]
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 933]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1610]
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1610]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2287]
+%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2287]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 320]
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 320]
+%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 320]
 ; u = mem512[p0 + 320]
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 320]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 997]
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 997]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1674]
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1674]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2351]
+%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2351]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 320]
+%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 320]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 997]
+%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 997]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1674]
+%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1674]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2351]
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2351]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 384]
-%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 384]
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 384]
 ; u = mem512[p0 + 384]
-%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 384]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 1061]
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1061]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1738]
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1738]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2415]
+%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2415]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 384]
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 384]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 1061]
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1061]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1738]
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1738]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2415]
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2415]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 448]
-%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 448]
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 448]
 ; u = mem512[p0 + 448]
-%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 448]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 1125]
-%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1125]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1802]
-%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1802]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2479]
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2479]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 448]
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 448]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 1125]
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1125]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1802]
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1802]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2479]
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2479]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 512]
-%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 512]
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 512]
 ; u = mem512[p0 + 512]
-%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 512]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 1189]
-%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1189]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1866]
-%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1866]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2543]
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2543]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 512]
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 512]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 1189]
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1189]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1866]
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1866]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2543]
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2543]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 576]
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 576]
+%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 576]
 ; u = mem512[p0 + 576]
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 576]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 1253]
-%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1253]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1930]
-%line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1930]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2607]
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2607]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 576]
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 576]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 1253]
+%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1253]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1930]
+%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1930]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2607]
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2607]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; q = mem512[eb + 640]
-%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 640]
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 640]
 ; u = mem512[p0 + 613]
-%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 613]
 ; a0 = ternlog(a0, u, q, 0x78)
-%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
 ; u = mem512[p0 + 1290]
-%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1290]
 ; a1 = ternlog(a1, u, q, 0x78)
-%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
+%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 120
 ; u = mem512[p0 + 1967]
-%line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 1967]
 ; a2 = ternlog(a2, u, q, 0x78)
-%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 2644]
+%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 2644]
+; a3 = ternlog(a3, u, q, 0x78)
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 120
+; u = mem512[p1 + 613]
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 613]
+; a4 = ternlog(a4, u, q, 0x78)
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm1, zmm0, 120
+; u = mem512[p1 + 1290]
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1290]
+; a5 = ternlog(a5, u, q, 0x78)
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 120
+; u = mem512[p1 + 1967]
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 1967]
+; a6 = ternlog(a6, u, q, 0x78)
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 120
+; u = mem512[p1 + 2644]
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [r8 + 2644]
+; a7 = ternlog(a7, u, q, 0x78)
+%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 120
 ; h0 = extract256(a0, 1)
-%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm2, 1
+%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm3, 1
 ; g0 = extract256(a0, 0)
-%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm2, 0
+%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm3, 0
 ; h0 = h0 ^ g0
-%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm0, ymm1
+; h1 = extract256(a1, 1)
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm5, 1
+; g1 = extract256(a1, 0)
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm5, 0
+; h1 = h1 ^ g1
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm0, ymm1
+; h2 = extract256(a2, 1)
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm2, 1
+; g2 = extract256(a2, 0)
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm2, 0
+; h2 = h2 ^ g2
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm0, ymm1
+; h3 = extract256(a3, 1)
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm9, 1
+; g3 = extract256(a3, 0)
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm9, 0
+; h3 = h3 ^ g3
+%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm0, ymm1
+; h4 = extract256(a4, 1)
+%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm8, 1
+; g4 = extract256(a4, 0)
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm8, 0
+; h4 = h4 ^ g4
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm8, ymm0, ymm1
+; h5 = extract256(a5, 1)
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm7, 1
+; g5 = extract256(a5, 0)
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm7, 0
+; h5 = h5 ^ g5
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm7, ymm0, ymm1
+; h6 = extract256(a6, 1)
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm6, 1
+; g6 = extract256(a6, 0)
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm6, 0
+; h6 = h6 ^ g6
+%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm6, ymm0, ymm1
+; h7 = extract256(a7, 1)
+%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm4, 1
+; g7 = extract256(a7, 0)
+%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm4, 0
+; h7 = h7 ^ g7
+%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; g0 = unpacklo64(h0, h4)
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm3, ymm8
+; h0 = unpackhi64(h0, h4)
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm3, ymm3, ymm8
+; h0 = h0 ^ g0
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm1
+; g0 = unpacklo64(h1, h5)
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm5, ymm7
+; h1 = unpackhi64(h1, h5)
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm5, ymm5, ymm7
+; h1 = h1 ^ g0
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm5, ymm1
+; g0 = unpacklo64(h2, h6)
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm2, ymm6
+; h2 = unpackhi64(h2, h6)
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm2, ymm2, ymm6
+; h2 = h2 ^ g0
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm2, ymm1
+; g0 = unpacklo64(h3, h7)
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq ymm1, ymm9, ymm0
+; h3 = unpackhi64(h3, h7)
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq ymm9, ymm9, ymm0
+; h3 = h3 ^ g0
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm9, ymm1
+; g0 = shuffle32(h0, 0xb1)
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm3, 177
+; h0 = h0 ^ g0
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm0
+; g0 = shuffle32(h1, 0xb1)
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm5, 177
+; h1 = h1 ^ g0
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm5, ymm5, ymm0
+; h0 = blend32(h0, h1, 0xaa)
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm3, ymm3, ymm5, 170
+; g0 = shuffle32(h2, 0xb1)
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm2, 177
+; h2 = h2 ^ g0
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm2, ymm2, ymm0
+; g0 = shuffle32(h3, 0xb1)
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd ymm0, ymm9, 177
+; h3 = h3 ^ g0
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm9, ymm9, ymm0
+; h2 = blend32(h2, h3, 0xaa)
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm2, ymm2, ymm9, 170
+; g0 = permute128(h0, h2, 0x20)
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vperm2i128 ymm0, ymm3, ymm2, 32
+; h0 = permute128(h0, h2, 0x31)
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vperm2i128 ymm3, ymm3, ymm2, 49
+; h0 = h0 ^ g0
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm3, ymm3, ymm0
+; mem256[sb + 0] = h0
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r9], ymm3
+; p0 = p0 + 5416
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add rsi, 5416
+; p1 = p1 + 5416
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add r8, 5416
+; sb = sb + 32
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add r9, 32
+; i = i - 1
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r10, 1
+; =? i - 0
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	cmp r10, 0
+; goto rows if !=
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	jne .Lrows
+; sb = &SB
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r8, [rsp + 704]
+; i = 193
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r9, 193
+	mov r10, r8
+	mov rax, r9
+align 32
+.Lbytes:
+; h0 = mem256[sb + 0]
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 ymm0, [r10]
+; 8x g0 = h0 << 16
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 16
+; h0 = h0 ^ g0
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 8
+%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 8
+; h0 = h0 ^ g0
+%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 4
+%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 4
+; h0 = h0 ^ g0
+%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 2
+%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 2
+; h0 = h0 ^ g0
+%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x g0 = h0 << 1
+%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm1, ymm0, 1
+; h0 = h0 ^ g0
+%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm1
+; 8x h0 = h0 >> 31
+%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrld ymm0, ymm0, 31
+; 4x g0 = h0 >> 31
+%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq ymm1, ymm0, 31
+; h0 = h0 ^ g0
+%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm0, ymm1
+; c0 = extract128(h0, 1)
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm0, ymm1, 1
+; d0 = extract128(h0, 0)
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm1, ymm1, 0
+; 2x c0 = c0 << 2
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
+; d0 = shuffle32(c0, 0x4e)
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
+; o = c0
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and r8, 255
+; v = mem8[e + 0]
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [rdx]
+; o = o ^ v
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[s + 0] = o
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [rdi], r8b
+; sb = sb + 32
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add r10, 32
+; s = s + 1
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add rdi, 1
+; e = e + 1
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add rdx, 1
+; i = i - 1
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub rax, 1
+; =? i - 0
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	cmp rax, 0
+; goto bytes if !=
+%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	jne .Lbytes
+; q = mem512[eb + 0]
+%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11]
+; u = mem512[p0 + 0]
+%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi]
+; a0 = u & q
+%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm1, zmm0
+; u = mem512[p0 + 677]
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 677]
+; a1 = u & q
+%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm1, zmm0
+; u = mem512[p0 + 1354]
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1354]
+; a2 = u & q
+%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm1, zmm0
+; q = mem512[eb + 64]
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 64]
+; u = mem512[p0 + 64]
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 64]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 741]
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 741]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1418]
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1418]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 128]
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 128]
+; u = mem512[p0 + 128]
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 128]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 805]
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 805]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1482]
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1482]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 192]
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 192]
+; u = mem512[p0 + 192]
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 192]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 869]
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 869]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1546]
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1546]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 256]
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 256]
+; u = mem512[p0 + 256]
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 256]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 933]
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 933]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1610]
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1610]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 320]
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 320]
+; u = mem512[p0 + 320]
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 320]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 997]
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 997]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1674]
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1674]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 384]
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 384]
+; u = mem512[p0 + 384]
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 384]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 1061]
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1061]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1738]
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1738]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 448]
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 448]
+; u = mem512[p0 + 448]
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 448]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 1125]
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1125]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1802]
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1802]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 512]
+%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 512]
+; u = mem512[p0 + 512]
+%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 512]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 1189]
+%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1189]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1866]
+%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1866]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 576]
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 576]
+; u = mem512[p0 + 576]
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 576]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 1253]
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1253]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1930]
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1930]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; q = mem512[eb + 640]
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r11 + 640]
+; u = mem512[p0 + 613]
+%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 613]
+; a0 = ternlog(a0, u, q, 0x78)
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm1, zmm0, 120
+; u = mem512[p0 + 1290]
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1290]
+; a1 = ternlog(a1, u, q, 0x78)
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm1, zmm0, 120
+; u = mem512[p0 + 1967]
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 1967]
+; a2 = ternlog(a2, u, q, 0x78)
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm1, zmm0, 120
+; h0 = extract256(a0, 1)
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm3, 1
+; g0 = extract256(a0, 0)
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm3, 0
+; h0 = h0 ^ g0
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; c0 = extract128(h0, 1)
-%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti128 xmm1, ymm0, 1
 ; d0 = extract128(h0, 0)
-%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti128 xmm0, ymm0, 0
 ; c0 = c0 ^ d0
-%line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord xmm1, xmm1, xmm0
 ; d0 = shuffle32(c0, 0x4e)
-%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd xmm0, xmm1, 78
 ; c0 = c0 ^ d0
-%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord xmm1, xmm1, xmm0
 ; x0 = c0
-%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovq rsi, xmm1
 ; h1 = extract256(a1, 1)
-%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm3, 1
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm2, 1
 ; g1 = extract256(a1, 0)
-%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm3, 0
+%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm2, 0
 ; h1 = h1 ^ g1
-%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm0, ymm1
 ; c1 = extract128(h1, 1)
-%line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm0, 1
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm0, ymm1, 1
 ; d1 = extract128(h1, 0)
-%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm0, 0
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm1, ymm1, 0
 ; c1 = c1 ^ d1
-%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm1, xmm0
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
 ; d1 = shuffle32(c1, 0x4e)
-%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm1, 78
+%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd xmm1, xmm0, 78
 ; c1 = c1 ^ d1
-%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm1, xmm0
+%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
 ; x1 = c1
-%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r8, xmm1
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovq r8, xmm0
 ; h2 = extract256(a2, 1)
-%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm4, 1
 ; g2 = extract256(a2, 0)
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm4, 0
 ; h2 = h2 ^ g2
-%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm0, ymm1
 ; c2 = extract128(h2, 1)
-%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm0, 1
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm0, ymm1, 1
 ; d2 = extract128(h2, 0)
-%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm0, 0
+%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm1, ymm1, 0
 ; c2 = c2 ^ d2
-%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm1, xmm0
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
 ; d2 = shuffle32(c2, 0x4e)
-%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm1, 78
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd xmm1, xmm0, 78
 ; c2 = c2 ^ d2
-%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm1, xmm0
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
 ; x2 = c2
-%line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r9, xmm1
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovq r9, xmm0
 ; m = 0xffffffff
-%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 4294967295
 ; v = x0 >> 32
-%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r11, rsi
 	shr r11, 32
 ; x0 = x0 ^ v
-%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r11
 ; x0 = x0 & m
-%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and rsi, r10
 ; v = x1 << 32
-%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r11, r8
 	shl r11, 32
 ; x1 = x1 ^ v
-%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r11
 ; v = m << 32
-%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r11, r10
 	shl r11, 32
 ; x1 = x1 & v
-%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r8, r11
 ; x0 = x0 ^ x1
-%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; v = x2 >> 32
-%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r9
 	shr r8, 32
 ; x2 = x2 ^ v
-%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, r8
 ; x2 = x2 & m
-%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, r10
 ; m = 0xffff0000ffff
-%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 281470681808895
 ; v = x0 >> 16
-%line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rsi
 	shr r8, 16
 ; x0 = x0 ^ v
-%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; x0 = x0 & m
-%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and rsi, r10
 ; v = x2 << 16
-%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r9
 	shl r8, 16
 ; x2 = x2 ^ v
-%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, r8
 ; v = m << 16
-%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r10, 16
 ; x2 = x2 & v
-%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, r10
 ; x0 = x0 ^ x2
-%line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r9
 ; v = x0 >> 8
-%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rsi
 	shr r8, 8
 ; x0 = x0 ^ v
-%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; v = x0 >> 4
-%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rsi
 	shr r8, 4
 ; x0 = x0 ^ v
-%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; v = x0 >> 2
-%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rsi
 	shr r8, 2
 ; x0 = x0 ^ v
-%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; v = x0 >> 1
-%line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, rsi
 	shr r8, 1
 ; x0 = x0 ^ v
-%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor rsi, r8
 ; o = 0
-%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 0
 ; v = x0
-%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, rsi
 ; m = 1
-%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 1
 ; v = v & m
-%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, r10
 ; o = o ^ v
-%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; v = x0 >> 31
-%line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, rsi
 	shr r9, 31
 ; m = 2
-%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 2
 ; v = v & m
-%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, r10
 ; o = o ^ v
-%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; v = x0 >> 14
-%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr rsi, 14
 ; m = 4
-%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, 4
 ; v = v & m
-%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and rsi, r9
 ; o = o ^ v
-%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, rsi
 ; v = mem8[e + 0]
-%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [rdx]
 ; m = 7
-%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, 7
 ; v = v & m
-%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, r10
 ; o = o ^ v
-%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [rdi], r8b
 ; leave
-%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 712]
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 6880]
 	ret
 .end:
 
