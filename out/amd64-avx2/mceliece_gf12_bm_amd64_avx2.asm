@@ -4710,13 +4710,14 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 %line 1632+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r9, 0
 	mov rsi, r10
-	vmovdqu [rsp + 1888], ymm0
+	vmovdqa ymm4, ymm0
 	mov r10, r8
 	mov rbx, r9
 align 32
 .Lloop:
 ; g = n
 %line 1635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
+	vmovdqu [rsp + 1920], ymm4
 	mov r8, rbx
 ; g &= 7
 %line 1636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
@@ -6004,8 +6005,8 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D0 = ZERO - D0
 %line 2066+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1888]
-	vpsubq ymm4, ymm1, ymm0
+	vmovdqu ymm5, [rsp + 1920]
+	vpsubq ymm4, ymm5, ymm0
 ; Q0 = mem256[pp + 128]
 %line 2067+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [rax + 128]
@@ -6074,8 +6075,7 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D1 = ZERO - D1
 %line 2089+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1888]
-	vpsubq ymm5, ymm1, ymm0
+	vpsubq ymm6, ymm5, ymm0
 ; Q0 = mem256[pp + 256]
 %line 2090+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [rax + 256]
@@ -6144,11 +6144,10 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D2 = ZERO - D2
 %line 2112+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 1888]
-	vpsubq ymm3, ymm1, ymm0
+	vpsubq ymm3, ymm5, ymm0
 ; NZ = D0 | D1
 %line 2113+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpor ymm0, ymm4, ymm5
+	vpor ymm0, ymm4, ymm6
 ; NZ = NZ | D2
 %line 2114+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpor ymm0, ymm0, ymm3
@@ -6202,8 +6201,8 @@ align 32
 	xor r10, r9
 ; 4x UP = up
 %line 2133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovq xmm6, r8
-	vpbroadcastq ymm6, xmm6
+	vmovq xmm5, r8
+	vpbroadcastq ymm5, xmm5
 ; X = permute64(D0, 0x0)
 %line 2135+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 0
@@ -6221,7 +6220,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2140+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2141+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6245,7 +6244,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2148+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2149+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6269,7 +6268,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2156+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2157+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6293,7 +6292,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2164+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2165+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6302,7 +6301,7 @@ align 32
 	vmovdqu [rsi + 96], ymm1
 ; X = permute64(D1, 0x0)
 %line 2167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 0
+	vpermq ymm0, ymm6, 0
 ; Y = mem256[bl + 128]
 %line 2168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 128]
@@ -6317,7 +6316,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2172+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2173+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6326,7 +6325,7 @@ align 32
 	vmovdqu [rsi + 128], ymm1
 ; X = permute64(D1, 0xaa)
 %line 2175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 170
+	vpermq ymm0, ymm6, 170
 ; Y = mem256[bl + 160]
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 160]
@@ -6341,7 +6340,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2180+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2181+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6350,7 +6349,7 @@ align 32
 	vmovdqu [rsi + 160], ymm1
 ; X = permute64(D1, 0x55)
 %line 2183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 85
+	vpermq ymm0, ymm6, 85
 ; Y = mem256[bl + 192]
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 192]
@@ -6365,7 +6364,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2188+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2189+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6374,7 +6373,7 @@ align 32
 	vmovdqu [rsi + 192], ymm1
 ; X = permute64(D1, 0xff)
 %line 2191+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 255
+	vpermq ymm0, ymm6, 255
 ; Y = mem256[bl + 224]
 %line 2192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 224]
@@ -6389,7 +6388,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2196+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2197+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6413,7 +6412,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2204+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2205+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6437,7 +6436,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2212+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2213+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6461,7 +6460,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2220+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2221+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6485,29 +6484,29 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; X = X & UP
 %line 2228+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm0, ymm6
+	vpand ymm0, ymm0, ymm5
 ; Y = Y ^ X
 %line 2229+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
+	vmovdqu [rsp + 1888], ymm5
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 352] = Y
 %line 2230+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu [rsi + 352], ymm1
 ; F0 = mem256[vp + 0]
 %line 2232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rcx]
-	vmovdqu [rsp + 1920], ymm0
+	vmovdqu ymm2, [rcx]
 ; F1 = mem256[vp + 32]
 %line 2233+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx + 32]
+	vmovdqu ymm3, [rcx + 32]
 ; F2 = mem256[vp + 64]
 %line 2234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rcx + 64]
+	vmovdqu ymm4, [rcx + 64]
 ; F3 = mem256[vp + 96]
 %line 2235+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 96]
+	vmovdqu ymm5, [rcx + 96]
 ; F4 = mem256[vp + 128]
 %line 2236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 128]
+	vmovdqu ymm6, [rcx + 128]
 ; F5 = mem256[vp + 160]
 %line 2237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm7, [rcx + 160]
@@ -6585,28 +6584,28 @@ align 32
 	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 2262+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; T = F9 & G
 %line 2264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 2265+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm14, ymm1
+	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 2266+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 2267+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; S20 = A
 %line 2268+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 256], ymm1
+	vmovdqu [rsp + 256], ymm14
 ; S19 = B
 %line 2269+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 224], ymm0
+	vmovdqu [rsp + 224], ymm1
 ; G = mem256[gp + 192]
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 192]
@@ -6669,28 +6668,28 @@ align 32
 	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 2290+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2291+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; T = F7 & G
 %line 2292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 2293+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm14, ymm1
+	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 2294+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 2295+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; S18 = A
 %line 2296+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 192], ymm1
+	vmovdqu [rsp + 192], ymm14
 ; S17 = B
 %line 2297+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 160], ymm0
+	vmovdqu [rsp + 160], ymm1
 ; G = mem256[gp + 128]
 %line 2298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 128]
@@ -6783,28 +6782,28 @@ align 32
 	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 2328+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; T = F5 & G
 %line 2330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm0, ymm7, ymm15
 ; A = A ^ T
 %line 2331+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm14, ymm1
+	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 2332+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm0
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 2333+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; S16 = A
 %line 2334+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 128], ymm1
+	vmovdqu [rsp + 128], ymm14
 ; S15 = B
 %line 2335+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 96], ymm0
+	vmovdqu [rsp + 96], ymm1
 ; G = mem256[gp + 64]
 %line 2336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 64]
@@ -6909,7 +6908,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 2370+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 2371+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -6918,40 +6917,40 @@ align 32
 	vmovdqu ymm15, [r11 + 320]
 ; T = F4 & G
 %line 2373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; A = A ^ T
 %line 2374+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F3 & G
 %line 2375+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; B = B ^ T
 %line 2376+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm15, ymm1, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2377+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; T = F3 & G
 %line 2378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
+	vpand ymm0, ymm5, ymm15
 ; A = A ^ T
 %line 2379+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm14, ymm1
+	vpxor ymm14, ymm14, ymm0
 ; T = F2 & G
 %line 2380+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
+	vpand ymm0, ymm4, ymm15
 ; B = B ^ T
 %line 2381+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
+	vpxor ymm1, ymm1, ymm0
 ; S14 = A
 %line 2382+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm1
+	vmovdqu [rsp + 64], ymm14
 ; B = B ^ S22
 %line 2383+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 320]
+	vpxor ymm1, ymm1, [rsp + 320]
 ; S13 = B
 %line 2384+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 32], ymm0
+	vmovdqu [rsp + 32], ymm1
 ; G = mem256[gp + 0]
 %line 2385+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11]
@@ -7056,7 +7055,7 @@ align 32
 	vpxor ymm13, ymm13, ymm1
 ; T = F4 & G
 %line 2419+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm0
+	vpand ymm0, ymm6, ymm0
 ; B = B ^ T
 %line 2420+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -7065,13 +7064,13 @@ align 32
 	vmovdqu ymm0, [r11 + 256]
 ; T = F4 & G
 %line 2422+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm1, ymm6, ymm0
 ; A = A ^ T
 %line 2423+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm1
 ; T = F3 & G
 %line 2424+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; B = B ^ T
 %line 2425+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -7080,13 +7079,13 @@ align 32
 	vmovdqu ymm0, [r11 + 288]
 ; T = F3 & G
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
+	vpand ymm1, ymm5, ymm0
 ; A = A ^ T
 %line 2428+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm1
 ; T = F2 & G
 %line 2429+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
+	vpand ymm0, ymm4, ymm0
 ; B = B ^ T
 %line 2430+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -7095,44 +7094,43 @@ align 32
 	vmovdqu ymm0, [r11 + 320]
 ; T = F2 & G
 %line 2432+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm1, ymm4, ymm0
 ; A = A ^ T
 %line 2433+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm13, ymm1
+	vpxor ymm13, ymm13, ymm1
 ; T = F1 & G
 %line 2434+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; B = B ^ T
 %line 2435+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 352]
 %line 2436+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm13, [r11 + 352]
+	vmovdqu ymm0, [r11 + 352]
 ; T = F1 & G
 %line 2437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm13
+	vpand ymm1, ymm3, ymm0
 ; A = A ^ T
 %line 2438+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm13, ymm13, ymm1
 ; T = F0 & G
 %line 2439+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1920]
-	vpand ymm0, ymm0, ymm13
+	vpand ymm0, ymm2, ymm0
 ; B = B ^ T
 %line 2440+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
+	vpxor ymm14, ymm14, ymm0
 ; A = A ^ S21
 %line 2441+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm13, ymm13, [rsp + 288]
 ; S12 = A
 %line 2442+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm1
+	vmovdqu [rsp + 0], ymm13
 ; B = B ^ S20
 %line 2443+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm14, ymm14, [rsp + 256]
 ; mem256[pp + 352] = B
 %line 2444+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm0
+	vmovdqu [rax + 352], ymm14
 ; G = mem256[gp + 0]
 %line 2445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11]
@@ -7213,7 +7211,7 @@ align 32
 	vpxor ymm1, ymm1, ymm12
 ; T = F4 & G
 %line 2471+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm11, ymm5, ymm11
+	vpand ymm11, ymm6, ymm11
 ; B = B ^ T
 %line 2472+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -7222,13 +7220,13 @@ align 32
 	vmovdqu ymm11, [r11 + 192]
 ; T = F4 & G
 %line 2474+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm12, ymm5, ymm11
+	vpand ymm12, ymm6, ymm11
 ; A = A ^ T
 %line 2475+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm12
 ; T = F3 & G
 %line 2476+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm11, ymm4, ymm11
+	vpand ymm11, ymm5, ymm11
 ; B = B ^ T
 %line 2477+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -7237,13 +7235,13 @@ align 32
 	vmovdqu ymm11, [r11 + 224]
 ; T = F3 & G
 %line 2479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm12, ymm4, ymm11
+	vpand ymm12, ymm5, ymm11
 ; A = A ^ T
 %line 2480+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm12
 ; T = F2 & G
 %line 2481+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm11, ymm3, ymm11
+	vpand ymm11, ymm4, ymm11
 ; B = B ^ T
 %line 2482+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -7252,13 +7250,13 @@ align 32
 	vmovdqu ymm11, [r11 + 256]
 ; T = F2 & G
 %line 2484+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm12, ymm3, ymm11
+	vpand ymm12, ymm4, ymm11
 ; A = A ^ T
 %line 2485+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm12
 ; T = F1 & G
 %line 2486+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm11, ymm2, ymm11
+	vpand ymm11, ymm3, ymm11
 ; B = B ^ T
 %line 2487+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
@@ -7267,38 +7265,37 @@ align 32
 	vmovdqu ymm11, [r11 + 288]
 ; T = F1 & G
 %line 2489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm12, ymm2, ymm11
+	vpand ymm12, ymm3, ymm11
 ; A = A ^ T
 %line 2490+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm1, ymm1, ymm12
 ; T = F0 & G
 %line 2491+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 1920]
-	vpand ymm1, ymm13, ymm11
+	vpand ymm11, ymm2, ymm11
 ; B = B ^ T
 %line 2492+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 320]
 %line 2493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm11, [r11 + 320]
 ; T = F0 & G
 %line 2494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
+	vpand ymm11, ymm2, ymm11
 ; A = A ^ T
 %line 2495+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm0
+	vpxor ymm1, ymm1, ymm11
 ; A = A ^ S19
 %line 2496+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
+	vpxor ymm1, ymm1, [rsp + 224]
 ; A = A ^ S22
 %line 2497+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 320]
+	vpxor ymm1, ymm1, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm0
+	vmovdqu [rax + 320], ymm1
 ; B = B ^ S18
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 192]
+	vpxor ymm0, ymm0, [rsp + 192]
 ; B = B ^ S21
 %line 2500+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 288]
@@ -7355,7 +7352,7 @@ align 32
 	vpxor ymm1, ymm1, ymm10
 ; T = F4 & G
 %line 2518+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm9, ymm5, ymm9
+	vpand ymm9, ymm6, ymm9
 ; B = B ^ T
 %line 2519+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
@@ -7364,13 +7361,13 @@ align 32
 	vmovdqu ymm9, [r11 + 128]
 ; T = F4 & G
 %line 2521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm10, ymm5, ymm9
+	vpand ymm10, ymm6, ymm9
 ; A = A ^ T
 %line 2522+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 ; T = F3 & G
 %line 2523+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm9, ymm4, ymm9
+	vpand ymm9, ymm5, ymm9
 ; B = B ^ T
 %line 2524+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
@@ -7379,13 +7376,13 @@ align 32
 	vmovdqu ymm9, [r11 + 160]
 ; T = F3 & G
 %line 2526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm10, ymm4, ymm9
+	vpand ymm10, ymm5, ymm9
 ; A = A ^ T
 %line 2527+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 ; T = F2 & G
 %line 2528+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm9, ymm3, ymm9
+	vpand ymm9, ymm4, ymm9
 ; B = B ^ T
 %line 2529+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
@@ -7394,13 +7391,13 @@ align 32
 	vmovdqu ymm9, [r11 + 192]
 ; T = F2 & G
 %line 2531+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm10, ymm3, ymm9
+	vpand ymm10, ymm4, ymm9
 ; A = A ^ T
 %line 2532+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 ; T = F1 & G
 %line 2533+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm9, ymm2, ymm9
+	vpand ymm9, ymm3, ymm9
 ; B = B ^ T
 %line 2534+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
@@ -7409,14 +7406,13 @@ align 32
 	vmovdqu ymm9, [r11 + 224]
 ; T = F1 & G
 %line 2536+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm10, ymm2, ymm9
+	vpand ymm10, ymm3, ymm9
 ; A = A ^ T
 %line 2537+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 ; T = F0 & G
 %line 2538+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqa ymm10, ymm13
-	vpand ymm9, ymm10, ymm9
+	vpand ymm9, ymm2, ymm9
 ; B = B ^ T
 %line 2539+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
@@ -7425,7 +7421,7 @@ align 32
 	vmovdqu ymm9, [r11 + 256]
 ; T = F0 & G
 %line 2541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm9, ymm10, ymm9
+	vpand ymm9, ymm2, ymm9
 ; A = A ^ T
 %line 2542+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
@@ -7467,7 +7463,7 @@ align 32
 	vpxor ymm1, ymm1, ymm7
 ; T = F4 & G
 %line 2555+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm7, ymm5, ymm8
+	vpand ymm7, ymm6, ymm8
 ; B = B ^ T
 %line 2556+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -7476,13 +7472,13 @@ align 32
 	vmovdqu ymm7, [r11 + 64]
 ; T = F4 & G
 %line 2558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm8, ymm5, ymm7
+	vpand ymm8, ymm6, ymm7
 ; A = A ^ T
 %line 2559+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm8
 ; T = F3 & G
 %line 2560+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm7, ymm4, ymm7
+	vpand ymm7, ymm5, ymm7
 ; B = B ^ T
 %line 2561+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -7491,13 +7487,13 @@ align 32
 	vmovdqu ymm7, [r11 + 96]
 ; T = F3 & G
 %line 2563+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm8, ymm4, ymm7
+	vpand ymm8, ymm5, ymm7
 ; A = A ^ T
 %line 2564+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm8
 ; T = F2 & G
 %line 2565+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm7, ymm3, ymm7
+	vpand ymm7, ymm4, ymm7
 ; B = B ^ T
 %line 2566+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -7506,13 +7502,13 @@ align 32
 	vmovdqu ymm7, [r11 + 128]
 ; T = F2 & G
 %line 2568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm8, ymm3, ymm7
+	vpand ymm8, ymm4, ymm7
 ; A = A ^ T
 %line 2569+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm8
 ; T = F1 & G
 %line 2570+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm7, ymm2, ymm7
+	vpand ymm7, ymm3, ymm7
 ; B = B ^ T
 %line 2571+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -7521,14 +7517,13 @@ align 32
 	vmovdqu ymm7, [r11 + 160]
 ; T = F1 & G
 %line 2573+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm8, ymm2, ymm7
+	vpand ymm8, ymm3, ymm7
 ; A = A ^ T
 %line 2574+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm8
 ; T = F0 & G
 %line 2575+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqa ymm8, ymm10
-	vpand ymm7, ymm8, ymm7
+	vpand ymm7, ymm2, ymm7
 ; B = B ^ T
 %line 2576+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
@@ -7537,7 +7532,7 @@ align 32
 	vmovdqu ymm7, [r11 + 192]
 ; T = F0 & G
 %line 2578+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm7, ymm8, ymm7
+	vpand ymm7, ymm2, ymm7
 ; A = A ^ T
 %line 2579+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
@@ -7564,65 +7559,64 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F4 & G
 %line 2587+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm1, ymm6, ymm0
 ; B = F3 & G
 %line 2588+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; G = mem256[gp + 32]
 %line 2589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 32]
+	vmovdqu ymm6, [r11 + 32]
 ; T = F3 & G
 %line 2590+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; A = A ^ T
 %line 2591+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm1, ymm1, ymm5
 ; T = F2 & G
 %line 2592+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; B = B ^ T
 %line 2593+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 64]
 %line 2594+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 64]
+	vmovdqu ymm5, [r11 + 64]
 ; T = F2 & G
 %line 2595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; A = A ^ T
 %line 2596+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm1, ymm1, ymm6
 ; T = F1 & G
 %line 2597+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; B = B ^ T
 %line 2598+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 96]
 %line 2599+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; T = F1 & G
 %line 2600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; A = A ^ T
 %line 2601+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm1, ymm1, ymm6
 ; T = F0 & G
 %line 2602+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqa ymm5, ymm8
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm2, ymm5
 ; B = B ^ T
 %line 2603+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 128]
 %line 2604+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 128]
+	vmovdqu ymm5, [r11 + 128]
 ; T = F0 & G
 %line 2605+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm2, ymm5
 ; A = A ^ T
 %line 2606+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm1, ymm1, ymm5
 ; A = A ^ S13
 %line 2607+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 32]
@@ -7646,35 +7640,34 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F2 & G
 %line 2614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm1, ymm4, ymm0
 ; B = F1 & G
 %line 2615+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; G = mem256[gp + 32]
 %line 2616+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 32]
+	vmovdqu ymm4, [r11 + 32]
 ; T = F1 & G
 %line 2617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; A = A ^ T
 %line 2618+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm1, ymm1, ymm3
 ; T = F0 & G
 %line 2619+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm2, ymm4
 ; B = B ^ T
 %line 2620+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; G = mem256[gp + 64]
 %line 2621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm3, [r11 + 64]
 ; T = F0 & G
 %line 2622+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm2, ymm3
 ; A = A ^ T
 %line 2623+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm1, ymm1, ymm3
 ; A = A ^ S14
 %line 2624+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 64]
@@ -7692,7 +7685,7 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F0 & G
 %line 2629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm2, ymm0
 ; A = A ^ S12
 %line 2630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -7719,14 +7712,15 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vmovdqu ymm3, [rsp + 1888]
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2640+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vmovdqu ymm4, [rsp + 1920]
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7762,14 +7756,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2653+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7805,14 +7798,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2667+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2668+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7848,14 +7840,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7891,14 +7882,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2695+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2696+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7934,14 +7924,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2709+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -7977,14 +7966,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2723+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2724+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2725+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -8020,14 +8008,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2738+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2739+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -8063,14 +8050,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2751+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2752+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2753+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2754+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -8106,14 +8092,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2765+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2766+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2767+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2768+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -8149,14 +8134,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2780+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2781+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2782+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -8192,14 +8176,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 2793+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm6
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 2794+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 2795+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1888]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 2796+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63

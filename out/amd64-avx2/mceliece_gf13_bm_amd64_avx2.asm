@@ -8648,13 +8648,14 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 %line 2948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r9, 0
 	mov rsi, r10
-	vmovdqu [rsp + 2112], ymm0
+	vmovdqa ymm4, ymm0
 	mov r10, r8
 	mov rbx, r9
 align 32
 .Lloop:
 ; g = n
 %line 2951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
+	vmovdqu [rsp + 2112], ymm4
 	mov r8, rbx
 ; g &= 7
 %line 2952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
@@ -8677,40 +8678,40 @@ align 32
 ; F0 = mem256[vp + 0]
 %line 2959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [rcx]
-	vmovdqu [rsp + 2048], ymm0
 ; F1 = mem256[vp + 32]
 %line 2960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx + 32]
+	vmovdqu [rsp + 2048], ymm0
+	vmovdqu ymm3, [rcx + 32]
 ; F2 = mem256[vp + 64]
 %line 2961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rcx + 64]
+	vmovdqu ymm4, [rcx + 64]
 ; F3 = mem256[vp + 96]
 %line 2962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 96]
+	vmovdqu ymm5, [rcx + 96]
 ; F4 = mem256[vp + 128]
 %line 2963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 128]
+	vmovdqu ymm6, [rcx + 128]
 ; F5 = mem256[vp + 160]
 %line 2964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 160]
+	vmovdqu ymm7, [rcx + 160]
 ; F6 = mem256[vp + 192]
 %line 2965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [rcx + 192]
+	vmovdqu ymm8, [rcx + 192]
 ; F7 = mem256[vp + 224]
 %line 2966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 224]
+	vmovdqu ymm9, [rcx + 224]
 ; F8 = mem256[vp + 256]
 %line 2967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 256]
+	vmovdqu ymm10, [rcx + 256]
 ; F9 = mem256[vp + 288]
 %line 2968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 288]
+	vmovdqu ymm11, [rcx + 288]
 ; F10 = mem256[vp + 320]
 %line 2969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 320]
+	vmovdqu ymm12, [rcx + 320]
 ; F11 = mem256[vp + 352]
 %line 2970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 352]
+	vmovdqu ymm2, [rcx + 352]
 ; F12 = mem256[vp + 384]
 %line 2971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm13, [rcx + 384]
@@ -8728,7 +8729,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 2976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 2977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -8752,7 +8753,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 2984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 2985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -8761,13 +8762,13 @@ align 32
 	vmovdqu ymm15, [r9 + 704]
 ; T = F11 & G
 %line 2987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 2988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 2989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 2990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8776,13 +8777,13 @@ align 32
 	vmovdqu ymm15, [r9 + 768]
 ; T = F10 & G
 %line 2992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 2993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 2994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 2995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8806,7 +8807,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -8815,13 +8816,13 @@ align 32
 	vmovdqu ymm15, [r9 + 576]
 ; T = F11 & G
 %line 3005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8830,13 +8831,13 @@ align 32
 	vmovdqu ymm15, [r9 + 640]
 ; T = F10 & G
 %line 3010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8845,13 +8846,13 @@ align 32
 	vmovdqu ymm15, [r9 + 704]
 ; T = F9 & G
 %line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8860,13 +8861,13 @@ align 32
 	vmovdqu ymm15, [r9 + 768]
 ; T = F8 & G
 %line 3020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8890,7 +8891,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -8899,13 +8900,13 @@ align 32
 	vmovdqu ymm15, [r9 + 448]
 ; T = F11 & G
 %line 3033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8914,13 +8915,13 @@ align 32
 	vmovdqu ymm15, [r9 + 512]
 ; T = F10 & G
 %line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8929,13 +8930,13 @@ align 32
 	vmovdqu ymm15, [r9 + 576]
 ; T = F9 & G
 %line 3043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8944,13 +8945,13 @@ align 32
 	vmovdqu ymm15, [r9 + 640]
 ; T = F8 & G
 %line 3048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8959,13 +8960,13 @@ align 32
 	vmovdqu ymm15, [r9 + 704]
 ; T = F7 & G
 %line 3053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -8974,13 +8975,13 @@ align 32
 	vmovdqu ymm15, [r9 + 768]
 ; T = F6 & G
 %line 3058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9004,7 +9005,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -9013,13 +9014,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; T = F11 & G
 %line 3071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9028,13 +9029,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; T = F10 & G
 %line 3076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3078+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9043,13 +9044,13 @@ align 32
 	vmovdqu ymm15, [r9 + 448]
 ; T = F9 & G
 %line 3081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3083+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9058,13 +9059,13 @@ align 32
 	vmovdqu ymm15, [r9 + 512]
 ; T = F8 & G
 %line 3086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9073,13 +9074,13 @@ align 32
 	vmovdqu ymm15, [r9 + 576]
 ; T = F7 & G
 %line 3091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9088,13 +9089,13 @@ align 32
 	vmovdqu ymm15, [r9 + 640]
 ; T = F6 & G
 %line 3096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9103,13 +9104,13 @@ align 32
 	vmovdqu ymm15, [r9 + 704]
 ; T = F5 & G
 %line 3101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; A = A ^ T
 %line 3102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 3103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 3104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9118,13 +9119,13 @@ align 32
 	vmovdqu ymm15, [r9 + 768]
 ; T = F4 & G
 %line 3106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; A = A ^ T
 %line 3107+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F3 & G
 %line 3108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; B = B ^ T
 %line 3109+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9151,7 +9152,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -9160,13 +9161,13 @@ align 32
 	vmovdqu ymm15, [r9 + 192]
 ; T = F11 & G
 %line 3120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9175,13 +9176,13 @@ align 32
 	vmovdqu ymm15, [r9 + 256]
 ; T = F10 & G
 %line 3125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3126+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9190,13 +9191,13 @@ align 32
 	vmovdqu ymm15, [r9 + 320]
 ; T = F9 & G
 %line 3130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3131+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3132+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3133+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9205,13 +9206,13 @@ align 32
 	vmovdqu ymm15, [r9 + 384]
 ; T = F8 & G
 %line 3135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3136+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3137+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9220,13 +9221,13 @@ align 32
 	vmovdqu ymm15, [r9 + 448]
 ; T = F7 & G
 %line 3140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9235,13 +9236,13 @@ align 32
 	vmovdqu ymm15, [r9 + 512]
 ; T = F6 & G
 %line 3145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9250,13 +9251,13 @@ align 32
 	vmovdqu ymm15, [r9 + 576]
 ; T = F5 & G
 %line 3150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm7, ymm15
 ; A = A ^ T
 %line 3151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 3152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 3153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9265,13 +9266,13 @@ align 32
 	vmovdqu ymm15, [r9 + 640]
 ; T = F4 & G
 %line 3155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm6, ymm15
 ; A = A ^ T
 %line 3156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F3 & G
 %line 3157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; B = B ^ T
 %line 3158+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9280,13 +9281,13 @@ align 32
 	vmovdqu ymm15, [r9 + 704]
 ; T = F3 & G
 %line 3160+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm5, ymm15
 ; A = A ^ T
 %line 3161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F2 & G
 %line 3162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; B = B ^ T
 %line 3163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9295,13 +9296,13 @@ align 32
 	vmovdqu ymm15, [r9 + 768]
 ; T = F2 & G
 %line 3165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm4, ymm15
 ; A = A ^ T
 %line 3166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F1 & G
 %line 3167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm3, ymm15
 ; B = B ^ T
 %line 3168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -9331,19 +9332,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; B = F11 & G
 %line 3177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; G = mem256[g + 64]
 %line 3178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r9 + 64]
 ; T = F11 & G
 %line 3179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; A = A ^ T
 %line 3180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; T = F10 & G
 %line 3181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; B = B ^ T
 %line 3182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -9352,13 +9353,13 @@ align 32
 	vmovdqu ymm1, [r9 + 128]
 ; T = F10 & G
 %line 3184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; A = A ^ T
 %line 3185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F9 & G
 %line 3186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; B = B ^ T
 %line 3187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9367,13 +9368,13 @@ align 32
 	vmovdqu ymm1, [r9 + 192]
 ; T = F9 & G
 %line 3189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; A = A ^ T
 %line 3190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F8 & G
 %line 3191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; B = B ^ T
 %line 3192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9382,13 +9383,13 @@ align 32
 	vmovdqu ymm1, [r9 + 256]
 ; T = F8 & G
 %line 3194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; A = A ^ T
 %line 3195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F7 & G
 %line 3196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; B = B ^ T
 %line 3197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9397,13 +9398,13 @@ align 32
 	vmovdqu ymm1, [r9 + 320]
 ; T = F7 & G
 %line 3199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; A = A ^ T
 %line 3200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F6 & G
 %line 3201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
+	vpand ymm1, ymm8, ymm1
 ; B = B ^ T
 %line 3202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9412,13 +9413,13 @@ align 32
 	vmovdqu ymm1, [r9 + 384]
 ; T = F6 & G
 %line 3204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
+	vpand ymm13, ymm8, ymm1
 ; A = A ^ T
 %line 3205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F5 & G
 %line 3206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm7, ymm1
 ; B = B ^ T
 %line 3207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9427,13 +9428,13 @@ align 32
 	vmovdqu ymm1, [r9 + 448]
 ; T = F5 & G
 %line 3209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm7, ymm1
 ; A = A ^ T
 %line 3210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F4 & G
 %line 3211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm6, ymm1
 ; B = B ^ T
 %line 3212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9442,13 +9443,13 @@ align 32
 	vmovdqu ymm1, [r9 + 512]
 ; T = F4 & G
 %line 3214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm6, ymm1
 ; A = A ^ T
 %line 3215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F3 & G
 %line 3216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm5, ymm1
 ; B = B ^ T
 %line 3217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9457,13 +9458,13 @@ align 32
 	vmovdqu ymm1, [r9 + 576]
 ; T = F3 & G
 %line 3219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm5, ymm1
 ; A = A ^ T
 %line 3220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F2 & G
 %line 3221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm4, ymm1
 ; B = B ^ T
 %line 3222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -9472,13 +9473,13 @@ align 32
 	vmovdqu ymm1, [r9 + 640]
 ; T = F2 & G
 %line 3224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm4, ymm1
 ; A = A ^ T
 %line 3225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F1 & G
 %line 3226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm3, ymm1
 ; B = B ^ T
 %line 3227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
@@ -9487,14 +9488,14 @@ align 32
 	vmovdqu ymm0, [r9 + 704]
 ; T = F1 & G
 %line 3229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm1, ymm3, ymm0
 ; A = A ^ T
 %line 3230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm1
 ; T = F0 & G
 %line 3231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 2048]
-	vpand ymm0, ymm12, ymm0
+	vmovdqu ymm1, [rsp + 2048]
+	vpand ymm0, ymm1, ymm0
 ; B = B ^ T
 %line 3232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
@@ -9503,22 +9504,22 @@ align 32
 	vmovdqu ymm0, [r9 + 768]
 ; T = F0 & G
 %line 3234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ T
 %line 3235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; A = A ^ S21
 %line 3236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; A = A ^ S22
 %line 3237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; A = A ^ S24
 %line 3238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; mem256[pp + 384] = A
 %line 3239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 384], ymm0
+	vmovdqu [rax + 384], ymm2
 ; B = B ^ S20
 %line 3240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -9539,324 +9540,322 @@ align 32
 	vmovdqu ymm0, [r9]
 ; A = F10 & G
 %line 3246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; B = F9 & G
 %line 3247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; G = mem256[g + 64]
 %line 3248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 64]
+	vmovdqu ymm12, [r9 + 64]
 ; T = F9 & G
 %line 3249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; A = A ^ T
 %line 3250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; T = F8 & G
 %line 3251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; B = B ^ T
 %line 3252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 128]
 %line 3253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; T = F8 & G
 %line 3254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; A = A ^ T
 %line 3255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F7 & G
 %line 3256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; B = B ^ T
 %line 3257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 192]
 %line 3258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; T = F7 & G
 %line 3259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; A = A ^ T
 %line 3260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F6 & G
 %line 3261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
+	vpand ymm11, ymm8, ymm11
 ; B = B ^ T
 %line 3262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 256]
 %line 3263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; T = F6 & G
 %line 3264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
+	vpand ymm12, ymm8, ymm11
 ; A = A ^ T
 %line 3265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F5 & G
 %line 3266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm7, ymm11
 ; B = B ^ T
 %line 3267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 320]
 %line 3268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 320]
+	vmovdqu ymm11, [r9 + 320]
 ; T = F5 & G
 %line 3269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm7, ymm11
 ; A = A ^ T
 %line 3270+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F4 & G
 %line 3271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm6, ymm11
 ; B = B ^ T
 %line 3272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 384]
 %line 3273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 384]
+	vmovdqu ymm11, [r9 + 384]
 ; T = F4 & G
 %line 3274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm6, ymm11
 ; A = A ^ T
 %line 3275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F3 & G
 %line 3276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm5, ymm11
 ; B = B ^ T
 %line 3277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 448]
 %line 3278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 448]
+	vmovdqu ymm11, [r9 + 448]
 ; T = F3 & G
 %line 3279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm5, ymm11
 ; A = A ^ T
 %line 3280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F2 & G
 %line 3281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm4, ymm11
 ; B = B ^ T
 %line 3282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 512]
 %line 3283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 512]
+	vmovdqu ymm11, [r9 + 512]
 ; T = F2 & G
 %line 3284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm4, ymm11
 ; A = A ^ T
 %line 3285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F1 & G
 %line 3286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm3, ymm11
 ; B = B ^ T
 %line 3287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 576]
 %line 3288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 576]
+	vmovdqu ymm11, [r9 + 576]
 ; T = F1 & G
 %line 3289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm3, ymm11
 ; A = A ^ T
 %line 3290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F0 & G
 %line 3291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; B = B ^ T
 %line 3292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; G = mem256[g + 640]
 %line 3293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r9 + 640]
 ; T = F0 & G
 %line 3294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ T
 %line 3295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; A = A ^ S19
 %line 3296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; A = A ^ S20
 %line 3297+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; A = A ^ S22
 %line 3298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; A = A ^ S23
 %line 3299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 3300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm1
+	vmovdqu [rax + 320], ymm2
 ; B = B ^ S18
 %line 3301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; B = B ^ S19
 %line 3302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; B = B ^ S21
 %line 3303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; B = B ^ S22
 %line 3304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 3305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm10
+	vmovdqu [rax + 288], ymm11
 ; G = mem256[g + 0]
 %line 3306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r9]
 ; A = F8 & G
 %line 3307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; B = F7 & G
 %line 3308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; G = mem256[g + 64]
 %line 3309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 64]
+	vmovdqu ymm10, [r9 + 64]
 ; T = F7 & G
 %line 3310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; A = A ^ T
 %line 3311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; T = F6 & G
 %line 3312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
+	vpand ymm9, ymm8, ymm10
 ; B = B ^ T
 %line 3313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 128]
 %line 3314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; T = F6 & G
 %line 3315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
+	vpand ymm10, ymm8, ymm9
 ; A = A ^ T
 %line 3316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F5 & G
 %line 3317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
+	vpand ymm9, ymm7, ymm9
 ; B = B ^ T
 %line 3318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 192]
 %line 3319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; T = F5 & G
 %line 3320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm7, ymm9
 ; A = A ^ T
 %line 3321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F4 & G
 %line 3322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm6, ymm9
 ; B = B ^ T
 %line 3323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 256]
 %line 3324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; T = F4 & G
 %line 3325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm6, ymm9
 ; A = A ^ T
 %line 3326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F3 & G
 %line 3327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm5, ymm9
 ; B = B ^ T
 %line 3328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 320]
 %line 3329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 320]
+	vmovdqu ymm9, [r9 + 320]
 ; T = F3 & G
 %line 3330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm5, ymm9
 ; A = A ^ T
 %line 3331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F2 & G
 %line 3332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm4, ymm9
 ; B = B ^ T
 %line 3333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 384]
 %line 3334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 384]
+	vmovdqu ymm9, [r9 + 384]
 ; T = F2 & G
 %line 3335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm4, ymm9
 ; A = A ^ T
 %line 3336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F1 & G
 %line 3337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm3, ymm9
 ; B = B ^ T
 %line 3338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 448]
 %line 3339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 448]
+	vmovdqu ymm9, [r9 + 448]
 ; T = F1 & G
 %line 3340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm3, ymm9
 ; A = A ^ T
 %line 3341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F0 & G
 %line 3342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; B = B ^ T
 %line 3343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 512]
 %line 3344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 512]
+	vmovdqu ymm9, [r9 + 512]
 ; T = F0 & G
 %line 3345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; A = A ^ T
 %line 3346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; A = A ^ S17
 %line 3347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; A = A ^ S18
 %line 3348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; A = A ^ S20
 %line 3349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; A = A ^ S21
 %line 3350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 3351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm1
+	vmovdqu [rax + 256], ymm2
 ; B = B ^ S16
 %line 3352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
@@ -9877,110 +9876,109 @@ align 32
 	vmovdqu ymm0, [r9]
 ; A = F6 & G
 %line 3358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
+	vpand ymm2, ymm8, ymm0
 ; B = F5 & G
 %line 3359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
+	vpand ymm0, ymm7, ymm0
 ; G = mem256[g + 64]
 %line 3360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 64]
+	vmovdqu ymm8, [r9 + 64]
 ; T = F5 & G
 %line 3361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
+	vpand ymm7, ymm7, ymm8
 ; A = A ^ T
 %line 3362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; T = F4 & G
 %line 3363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
+	vpand ymm7, ymm6, ymm8
 ; B = B ^ T
 %line 3364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 128]
 %line 3365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; T = F4 & G
 %line 3366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
+	vpand ymm8, ymm6, ymm7
 ; A = A ^ T
 %line 3367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; T = F3 & G
 %line 3368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
+	vpand ymm7, ymm5, ymm7
 ; B = B ^ T
 %line 3369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 192]
 %line 3370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; T = F3 & G
 %line 3371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
+	vpand ymm8, ymm5, ymm7
 ; A = A ^ T
 %line 3372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; T = F2 & G
 %line 3373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
+	vpand ymm7, ymm4, ymm7
 ; B = B ^ T
 %line 3374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 256]
 %line 3375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 256]
+	vmovdqu ymm7, [r9 + 256]
 ; T = F2 & G
 %line 3376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
+	vpand ymm8, ymm4, ymm7
 ; A = A ^ T
 %line 3377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; T = F1 & G
 %line 3378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
+	vpand ymm7, ymm3, ymm7
 ; B = B ^ T
 %line 3379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 320]
 %line 3380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 320]
+	vmovdqu ymm7, [r9 + 320]
 ; T = F1 & G
 %line 3381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
+	vpand ymm8, ymm3, ymm7
 ; A = A ^ T
 %line 3382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
+	vpxor ymm2, ymm2, ymm8
 ; T = F0 & G
 %line 3383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; B = B ^ T
 %line 3384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 384]
 %line 3385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 384]
+	vmovdqu ymm7, [r9 + 384]
 ; T = F0 & G
 %line 3386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
+	vpand ymm7, ymm1, ymm7
 ; A = A ^ T
 %line 3387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm7
 ; A = A ^ S15
 %line 3388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; A = A ^ S16
 %line 3389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; A = A ^ S18
 %line 3390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; A = A ^ S19
 %line 3391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 3392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm1
+	vmovdqu [rax + 192], ymm2
 ; B = B ^ S14
 %line 3393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -10001,80 +9999,79 @@ align 32
 	vmovdqu ymm0, [r9]
 ; A = F4 & G
 %line 3399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
+	vpand ymm2, ymm6, ymm0
 ; B = F3 & G
 %line 3400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm5, ymm0
 ; G = mem256[g + 64]
 %line 3401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 64]
+	vmovdqu ymm6, [r9 + 64]
 ; T = F3 & G
 %line 3402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
+	vpand ymm5, ymm5, ymm6
 ; A = A ^ T
 %line 3403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; T = F2 & G
 %line 3404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
+	vpand ymm5, ymm4, ymm6
 ; B = B ^ T
 %line 3405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 128]
 %line 3406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; T = F2 & G
 %line 3407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
+	vpand ymm6, ymm4, ymm5
 ; A = A ^ T
 %line 3408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; T = F1 & G
 %line 3409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
+	vpand ymm5, ymm3, ymm5
 ; B = B ^ T
 %line 3410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 192]
 %line 3411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 192]
+	vmovdqu ymm5, [r9 + 192]
 ; T = F1 & G
 %line 3412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
+	vpand ymm6, ymm3, ymm5
 ; A = A ^ T
 %line 3413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm6
 ; T = F0 & G
 %line 3414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; B = B ^ T
 %line 3415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 256]
 %line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 256]
+	vmovdqu ymm5, [r9 + 256]
 ; T = F0 & G
 %line 3417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
+	vpand ymm5, ymm1, ymm5
 ; A = A ^ T
 %line 3418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm5
 ; A = A ^ S13
 %line 3419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; A = A ^ S14
 %line 3420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; A = A ^ S16
 %line 3421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; A = A ^ S17
 %line 3422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 3423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm1
+	vmovdqu [rax + 128], ymm2
 ; B = B ^ S13
 %line 3424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10092,44 +10089,43 @@ align 32
 	vmovdqu ymm0, [r9]
 ; A = F2 & G
 %line 3429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
+	vpand ymm2, ymm4, ymm0
 ; B = F1 & G
 %line 3430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
+	vpand ymm0, ymm3, ymm0
 ; G = mem256[g + 64]
 %line 3431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm4, [r9 + 64]
 ; T = F1 & G
 %line 3432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
+	vpand ymm3, ymm3, ymm4
 ; A = A ^ T
 %line 3433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; T = F0 & G
 %line 3434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
+	vpand ymm3, ymm1, ymm4
 ; B = B ^ T
 %line 3435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; G = mem256[g + 128]
 %line 3436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 128]
+	vmovdqu ymm3, [r9 + 128]
 ; T = F0 & G
 %line 3437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
+	vpand ymm3, ymm1, ymm3
 ; A = A ^ T
 %line 3438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; A = A ^ S14
 %line 3439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; A = A ^ S15
 %line 3440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 3441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm1
+	vmovdqu [rax + 64], ymm2
 ; B = B ^ S13
 %line 3442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10144,7 +10140,7 @@ align 32
 	vmovdqu ymm0, [r9]
 ; A = F0 & G
 %line 3446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ S13
 %line 3447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10219,8 +10215,8 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D0 = ZERO - D0
 %line 3472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2112]
-	vpsubq ymm4, ymm1, ymm0
+	vmovdqu ymm5, [rsp + 2112]
+	vpsubq ymm4, ymm5, ymm0
 ; Q0 = mem256[pp + 128]
 %line 3473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [rax + 128]
@@ -10289,8 +10285,7 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D1 = ZERO - D1
 %line 3495+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2112]
-	vpsubq ymm5, ymm1, ymm0
+	vpsubq ymm6, ymm5, ymm0
 ; Q0 = mem256[pp + 256]
 %line 3496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [rax + 256]
@@ -10359,23 +10354,22 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D2 = ZERO - D2
 %line 3518+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 2112]
-	vpsubq ymm6, ymm3, ymm0
+	vpsubq ymm3, ymm5, ymm0
 ; Q0 = mem256[pp + 384]
 %line 3519+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [rax + 384]
 ; Q1 = ZERO
 %line 3520+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm1, ymm3
+	vmovdqa ymm1, ymm5
 ; Q2 = ZERO
 %line 3521+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm2, ymm3
+	vmovdqa ymm2, ymm5
 ; X = permute128(Q0, Q1, 0x20)
 %line 3523+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
 ; Y = permute128(Q2, Q3, 0x20)
 %line 3524+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vperm2i128 ymm1, ymm2, ymm3, 32
+	vperm2i128 ymm1, ymm2, ymm5, 32
 ; Q0 = unpacklo64(X, Y)
 %line 3525+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -10426,17 +10420,16 @@ align 32
 	vpsrlq ymm0, ymm0, 63
 ; 4x D3 = ZERO - D3
 %line 3541+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 2112]
-	vpsubq ymm3, ymm1, ymm0
+	vpsubq ymm5, ymm5, ymm0
 ; NZ = D0 | D1
 %line 3542+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpor ymm0, ymm4, ymm5
+	vpor ymm0, ymm4, ymm6
 ; NZ = NZ | D2
 %line 3543+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpor ymm0, ymm0, ymm6
+	vpor ymm0, ymm0, ymm3
 ; NZ = NZ | D3
 %line 3544+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpor ymm0, ymm0, ymm3
+	vpor ymm0, ymm0, ymm5
 ; X = permute64(NZ, 0x4e)
 %line 3545+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm1, ymm0, 78
@@ -10587,7 +10580,7 @@ align 32
 	vmovdqu [rsi + 96], ymm1
 ; X = permute64(D1, 0x0)
 %line 3597+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 0
+	vpermq ymm0, ymm6, 0
 ; Y = mem256[bl + 128]
 %line 3598+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 128]
@@ -10611,7 +10604,7 @@ align 32
 	vmovdqu [rsi + 128], ymm1
 ; X = permute64(D1, 0xaa)
 %line 3605+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 170
+	vpermq ymm0, ymm6, 170
 ; Y = mem256[bl + 160]
 %line 3606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 160]
@@ -10635,7 +10628,7 @@ align 32
 	vmovdqu [rsi + 160], ymm1
 ; X = permute64(D1, 0x55)
 %line 3613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 85
+	vpermq ymm0, ymm6, 85
 ; Y = mem256[bl + 192]
 %line 3614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 192]
@@ -10659,7 +10652,7 @@ align 32
 	vmovdqu [rsi + 192], ymm1
 ; X = permute64(D1, 0xff)
 %line 3621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm5, 255
+	vpermq ymm0, ymm6, 255
 ; Y = mem256[bl + 224]
 %line 3622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 224]
@@ -10683,7 +10676,7 @@ align 32
 	vmovdqu [rsi + 224], ymm1
 ; X = permute64(D2, 0x0)
 %line 3629+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm6, 0
+	vpermq ymm0, ymm3, 0
 ; Y = mem256[bl + 256]
 %line 3630+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 256]
@@ -10707,7 +10700,7 @@ align 32
 	vmovdqu [rsi + 256], ymm1
 ; X = permute64(D2, 0xaa)
 %line 3637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm6, 170
+	vpermq ymm0, ymm3, 170
 ; Y = mem256[bl + 288]
 %line 3638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 288]
@@ -10731,7 +10724,7 @@ align 32
 	vmovdqu [rsi + 288], ymm1
 ; X = permute64(D2, 0x55)
 %line 3645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm6, 85
+	vpermq ymm0, ymm3, 85
 ; Y = mem256[bl + 320]
 %line 3646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 320]
@@ -10755,7 +10748,7 @@ align 32
 	vmovdqu [rsi + 320], ymm1
 ; X = permute64(D2, 0xff)
 %line 3653+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm6, 255
+	vpermq ymm0, ymm3, 255
 ; Y = mem256[bl + 352]
 %line 3654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 352]
@@ -10779,7 +10772,7 @@ align 32
 	vmovdqu [rsi + 352], ymm1
 ; X = permute64(D3, 0x0)
 %line 3661+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpermq ymm0, ymm3, 0
+	vpermq ymm0, ymm5, 0
 ; Y = mem256[bl + 384]
 %line 3662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 384]
@@ -10797,6 +10790,7 @@ align 32
 	vpand ymm0, ymm0, ymm7
 ; Y = Y ^ X
 %line 3667+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
+	vmovdqu [rsp + 2048], ymm7
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 384] = Y
 %line 3668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
@@ -10804,41 +10798,40 @@ align 32
 ; F0 = mem256[vp + 0]
 %line 3670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [rcx]
-	vmovdqu [rsp + 2048], ymm0
 ; F1 = mem256[vp + 32]
 %line 3671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rcx + 32]
 	vmovdqu [rsp + 2080], ymm0
+	vmovdqu ymm3, [rcx + 32]
 ; F2 = mem256[vp + 64]
 %line 3672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx + 64]
+	vmovdqu ymm4, [rcx + 64]
 ; F3 = mem256[vp + 96]
 %line 3673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rcx + 96]
+	vmovdqu ymm5, [rcx + 96]
 ; F4 = mem256[vp + 128]
 %line 3674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 128]
+	vmovdqu ymm6, [rcx + 128]
 ; F5 = mem256[vp + 160]
 %line 3675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 160]
+	vmovdqu ymm7, [rcx + 160]
 ; F6 = mem256[vp + 192]
 %line 3676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 192]
+	vmovdqu ymm8, [rcx + 192]
 ; F7 = mem256[vp + 224]
 %line 3677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 224]
+	vmovdqu ymm9, [rcx + 224]
 ; F8 = mem256[vp + 256]
 %line 3678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 256]
+	vmovdqu ymm10, [rcx + 256]
 ; F9 = mem256[vp + 288]
 %line 3679+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 288]
+	vmovdqu ymm11, [rcx + 288]
 ; F10 = mem256[vp + 320]
 %line 3680+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 320]
+	vmovdqu ymm12, [rcx + 320]
 ; F11 = mem256[vp + 352]
 %line 3681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 352]
+	vmovdqu ymm2, [rcx + 352]
 ; F12 = mem256[vp + 384]
 %line 3682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm13, [rcx + 384]
@@ -10856,7 +10849,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3687+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3688+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10880,7 +10873,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3695+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3696+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -10889,13 +10882,13 @@ align 32
 	vmovdqu ymm15, [r11 + 352]
 ; T = F11 & G
 %line 3698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -10904,13 +10897,13 @@ align 32
 	vmovdqu ymm15, [r11 + 384]
 ; T = F10 & G
 %line 3703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3704+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3705+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3706+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -10934,7 +10927,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3713+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3714+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -10943,13 +10936,13 @@ align 32
 	vmovdqu ymm15, [r11 + 288]
 ; T = F11 & G
 %line 3716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3717+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3718+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3719+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -10958,13 +10951,13 @@ align 32
 	vmovdqu ymm15, [r11 + 320]
 ; T = F10 & G
 %line 3721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3722+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -10973,13 +10966,13 @@ align 32
 	vmovdqu ymm15, [r11 + 352]
 ; T = F9 & G
 %line 3726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3729+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -10988,13 +10981,13 @@ align 32
 	vmovdqu ymm15, [r11 + 384]
 ; T = F8 & G
 %line 3731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3733+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3734+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11018,7 +11011,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3741+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3742+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -11027,13 +11020,13 @@ align 32
 	vmovdqu ymm15, [r11 + 224]
 ; T = F11 & G
 %line 3744+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3745+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3746+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3747+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11042,13 +11035,13 @@ align 32
 	vmovdqu ymm15, [r11 + 256]
 ; T = F10 & G
 %line 3749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3751+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3752+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11057,13 +11050,13 @@ align 32
 	vmovdqu ymm15, [r11 + 288]
 ; T = F9 & G
 %line 3754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3756+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3757+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11072,13 +11065,13 @@ align 32
 	vmovdqu ymm15, [r11 + 320]
 ; T = F8 & G
 %line 3759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3760+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3761+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11087,13 +11080,13 @@ align 32
 	vmovdqu ymm15, [r11 + 352]
 ; T = F7 & G
 %line 3764+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3765+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3766+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3767+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11102,13 +11095,13 @@ align 32
 	vmovdqu ymm15, [r11 + 384]
 ; T = F6 & G
 %line 3769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3770+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3771+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3772+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11132,7 +11125,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3779+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3780+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -11141,13 +11134,13 @@ align 32
 	vmovdqu ymm15, [r11 + 160]
 ; T = F11 & G
 %line 3782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3783+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3784+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11156,13 +11149,13 @@ align 32
 	vmovdqu ymm15, [r11 + 192]
 ; T = F10 & G
 %line 3787+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3788+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11171,13 +11164,13 @@ align 32
 	vmovdqu ymm15, [r11 + 224]
 ; T = F9 & G
 %line 3792+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3793+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3794+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3795+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11186,13 +11179,13 @@ align 32
 	vmovdqu ymm15, [r11 + 256]
 ; T = F8 & G
 %line 3797+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3798+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3799+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3800+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11201,13 +11194,13 @@ align 32
 	vmovdqu ymm15, [r11 + 288]
 ; T = F7 & G
 %line 3802+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3805+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11216,13 +11209,13 @@ align 32
 	vmovdqu ymm15, [r11 + 320]
 ; T = F6 & G
 %line 3807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3808+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3810+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11231,13 +11224,13 @@ align 32
 	vmovdqu ymm15, [r11 + 352]
 ; T = F5 & G
 %line 3812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm7, ymm15
 ; A = A ^ T
 %line 3813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 3814+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 3815+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11246,13 +11239,13 @@ align 32
 	vmovdqu ymm15, [r11 + 384]
 ; T = F4 & G
 %line 3817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm6, ymm15
 ; A = A ^ T
 %line 3818+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F3 & G
 %line 3819+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm5, ymm15
 ; B = B ^ T
 %line 3820+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11279,7 +11272,7 @@ align 32
 	vpand ymm14, ymm13, ymm1
 ; T = F11 & G
 %line 3828+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
+	vpand ymm1, ymm2, ymm1
 ; B = B ^ T
 %line 3829+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
@@ -11288,13 +11281,13 @@ align 32
 	vmovdqu ymm15, [r11 + 96]
 ; T = F11 & G
 %line 3831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
+	vpand ymm0, ymm2, ymm15
 ; A = A ^ T
 %line 3832+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F10 & G
 %line 3833+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; B = B ^ T
 %line 3834+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11303,13 +11296,13 @@ align 32
 	vmovdqu ymm15, [r11 + 128]
 ; T = F10 & G
 %line 3836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
+	vpand ymm0, ymm12, ymm15
 ; A = A ^ T
 %line 3837+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F9 & G
 %line 3838+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; B = B ^ T
 %line 3839+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11318,13 +11311,13 @@ align 32
 	vmovdqu ymm15, [r11 + 160]
 ; T = F9 & G
 %line 3841+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
+	vpand ymm0, ymm11, ymm15
 ; A = A ^ T
 %line 3842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F8 & G
 %line 3843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; B = B ^ T
 %line 3844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11333,13 +11326,13 @@ align 32
 	vmovdqu ymm15, [r11 + 192]
 ; T = F8 & G
 %line 3846+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
+	vpand ymm0, ymm10, ymm15
 ; A = A ^ T
 %line 3847+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F7 & G
 %line 3848+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; B = B ^ T
 %line 3849+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11348,13 +11341,13 @@ align 32
 	vmovdqu ymm15, [r11 + 224]
 ; T = F7 & G
 %line 3851+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
+	vpand ymm0, ymm9, ymm15
 ; A = A ^ T
 %line 3852+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F6 & G
 %line 3853+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; B = B ^ T
 %line 3854+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11363,13 +11356,13 @@ align 32
 	vmovdqu ymm15, [r11 + 256]
 ; T = F6 & G
 %line 3856+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
+	vpand ymm0, ymm8, ymm15
 ; A = A ^ T
 %line 3857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F5 & G
 %line 3858+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm7, ymm15
 ; B = B ^ T
 %line 3859+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11378,13 +11371,13 @@ align 32
 	vmovdqu ymm15, [r11 + 288]
 ; T = F5 & G
 %line 3861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
+	vpand ymm0, ymm7, ymm15
 ; A = A ^ T
 %line 3862+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F4 & G
 %line 3863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm6, ymm15
 ; B = B ^ T
 %line 3864+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11393,13 +11386,13 @@ align 32
 	vmovdqu ymm15, [r11 + 320]
 ; T = F4 & G
 %line 3866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
+	vpand ymm0, ymm6, ymm15
 ; A = A ^ T
 %line 3867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F3 & G
 %line 3868+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm5, ymm15
 ; B = B ^ T
 %line 3869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11408,13 +11401,13 @@ align 32
 	vmovdqu ymm15, [r11 + 352]
 ; T = F3 & G
 %line 3871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
+	vpand ymm0, ymm5, ymm15
 ; A = A ^ T
 %line 3872+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F2 & G
 %line 3873+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm4, ymm15
 ; B = B ^ T
 %line 3874+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11423,14 +11416,13 @@ align 32
 	vmovdqu ymm15, [r11 + 384]
 ; T = F2 & G
 %line 3876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
+	vpand ymm0, ymm4, ymm15
 ; A = A ^ T
 %line 3877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F1 & G
 %line 3878+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2080]
-	vpand ymm0, ymm0, ymm15
+	vpand ymm0, ymm3, ymm15
 ; B = B ^ T
 %line 3879+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -11460,19 +11452,19 @@ align 32
 	vpand ymm1, ymm13, ymm0
 ; B = F11 & G
 %line 3888+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
+	vpand ymm13, ymm2, ymm0
 ; G = mem256[gp + 32]
 %line 3889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 32]
 ; T = F11 & G
 %line 3890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
+	vpand ymm2, ymm2, ymm0
 ; A = A ^ T
 %line 3891+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
+	vpxor ymm2, ymm1, ymm2
 ; T = F10 & G
 %line 3892+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm12, ymm0
 ; B = B ^ T
 %line 3893+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
@@ -11481,13 +11473,13 @@ align 32
 	vmovdqu ymm1, [r11 + 64]
 ; T = F10 & G
 %line 3895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
+	vpand ymm13, ymm12, ymm1
 ; A = A ^ T
 %line 3896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F9 & G
 %line 3897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
+	vpand ymm1, ymm11, ymm1
 ; B = B ^ T
 %line 3898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11496,13 +11488,13 @@ align 32
 	vmovdqu ymm1, [r11 + 96]
 ; T = F9 & G
 %line 3900+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
+	vpand ymm13, ymm11, ymm1
 ; A = A ^ T
 %line 3901+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F8 & G
 %line 3902+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
+	vpand ymm1, ymm10, ymm1
 ; B = B ^ T
 %line 3903+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11511,13 +11503,13 @@ align 32
 	vmovdqu ymm1, [r11 + 128]
 ; T = F8 & G
 %line 3905+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
+	vpand ymm13, ymm10, ymm1
 ; A = A ^ T
 %line 3906+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F7 & G
 %line 3907+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
+	vpand ymm1, ymm9, ymm1
 ; B = B ^ T
 %line 3908+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11526,13 +11518,13 @@ align 32
 	vmovdqu ymm1, [r11 + 160]
 ; T = F7 & G
 %line 3910+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
+	vpand ymm13, ymm9, ymm1
 ; A = A ^ T
 %line 3911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F6 & G
 %line 3912+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
+	vpand ymm1, ymm8, ymm1
 ; B = B ^ T
 %line 3913+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11541,13 +11533,13 @@ align 32
 	vmovdqu ymm1, [r11 + 192]
 ; T = F6 & G
 %line 3915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
+	vpand ymm13, ymm8, ymm1
 ; A = A ^ T
 %line 3916+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F5 & G
 %line 3917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
+	vpand ymm1, ymm7, ymm1
 ; B = B ^ T
 %line 3918+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11556,13 +11548,13 @@ align 32
 	vmovdqu ymm1, [r11 + 224]
 ; T = F5 & G
 %line 3920+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
+	vpand ymm13, ymm7, ymm1
 ; A = A ^ T
 %line 3921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F4 & G
 %line 3922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
+	vpand ymm1, ymm6, ymm1
 ; B = B ^ T
 %line 3923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11571,13 +11563,13 @@ align 32
 	vmovdqu ymm1, [r11 + 256]
 ; T = F4 & G
 %line 3925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
+	vpand ymm13, ymm6, ymm1
 ; A = A ^ T
 %line 3926+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F3 & G
 %line 3927+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
+	vpand ymm1, ymm5, ymm1
 ; B = B ^ T
 %line 3928+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -11586,409 +11578,404 @@ align 32
 	vmovdqu ymm1, [r11 + 288]
 ; T = F3 & G
 %line 3930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
+	vpand ymm13, ymm5, ymm1
 ; A = A ^ T
 %line 3931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
+	vpxor ymm2, ymm2, ymm13
 ; T = F2 & G
 %line 3932+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
+	vpand ymm1, ymm4, ymm1
 ; B = B ^ T
 %line 3933+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm1
+	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 320]
 %line 3934+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; T = F2 & G
 %line 3935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm13, ymm4, ymm1
 ; A = A ^ T
 %line 3936+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
+	vpxor ymm2, ymm2, ymm13
 ; T = F1 & G
 %line 3937+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2080]
-	vpand ymm0, ymm14, ymm0
+	vpand ymm1, ymm3, ymm1
 ; B = B ^ T
 %line 3938+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm13, ymm0
+	vpxor ymm13, ymm0, ymm1
 ; G = mem256[gp + 352]
 %line 3939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm13, [r11 + 352]
+	vmovdqu ymm0, [r11 + 352]
 ; T = F1 & G
 %line 3940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm14, ymm13
+	vpand ymm1, ymm3, ymm0
 ; A = A ^ T
 %line 3941+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm1
 ; T = F0 & G
 %line 3942+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2048]
-	vpand ymm0, ymm14, ymm13
+	vmovdqu ymm1, [rsp + 2080]
+	vpand ymm0, ymm1, ymm0
 ; B = B ^ T
 %line 3943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
+	vpxor ymm13, ymm13, ymm0
 ; G = mem256[gp + 384]
 %line 3944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 384]
 ; T = F0 & G
 %line 3945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm14, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ T
 %line 3946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; A = A ^ S21
 %line 3947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; A = A ^ S22
 %line 3948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; A = A ^ S24
 %line 3949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
+	vpxor ymm2, ymm2, [rsp + 352]
 ; mem256[pp + 384] = A
 %line 3950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 384], ymm0
+	vmovdqu [rax + 384], ymm2
 ; B = B ^ S20
 %line 3951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 224]
+	vpxor ymm13, ymm13, [rsp + 224]
 ; B = B ^ S21
 %line 3952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 256]
+	vpxor ymm13, ymm13, [rsp + 256]
 ; B = B ^ S23
 %line 3953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 320]
+	vpxor ymm13, ymm13, [rsp + 320]
 ; B = B ^ S24
 %line 3954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 352]
+	vpxor ymm13, ymm13, [rsp + 352]
 ; mem256[pp + 352] = B
 %line 3955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm12
+	vmovdqu [rax + 352], ymm13
 ; G = mem256[gp + 0]
 %line 3956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11]
 ; A = F10 & G
 %line 3957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
+	vpand ymm2, ymm12, ymm0
 ; B = F9 & G
 %line 3958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
+	vpand ymm0, ymm11, ymm0
 ; G = mem256[gp + 32]
 %line 3959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 32]
+	vmovdqu ymm12, [r11 + 32]
 ; T = F9 & G
 %line 3960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
+	vpand ymm11, ymm11, ymm12
 ; A = A ^ T
 %line 3961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
+	vpxor ymm2, ymm2, ymm11
 ; T = F8 & G
 %line 3962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
+	vpand ymm11, ymm10, ymm12
 ; B = B ^ T
 %line 3963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 64]
 %line 3964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 64]
+	vmovdqu ymm11, [r11 + 64]
 ; T = F8 & G
 %line 3965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
+	vpand ymm12, ymm10, ymm11
 ; A = A ^ T
 %line 3966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F7 & G
 %line 3967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
+	vpand ymm11, ymm9, ymm11
 ; B = B ^ T
 %line 3968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 96]
 %line 3969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 96]
+	vmovdqu ymm11, [r11 + 96]
 ; T = F7 & G
 %line 3970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
+	vpand ymm12, ymm9, ymm11
 ; A = A ^ T
 %line 3971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F6 & G
 %line 3972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
+	vpand ymm11, ymm8, ymm11
 ; B = B ^ T
 %line 3973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 128]
 %line 3974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 128]
+	vmovdqu ymm11, [r11 + 128]
 ; T = F6 & G
 %line 3975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
+	vpand ymm12, ymm8, ymm11
 ; A = A ^ T
 %line 3976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F5 & G
 %line 3977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
+	vpand ymm11, ymm7, ymm11
 ; B = B ^ T
 %line 3978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 160]
 %line 3979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 160]
+	vmovdqu ymm11, [r11 + 160]
 ; T = F5 & G
 %line 3980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
+	vpand ymm12, ymm7, ymm11
 ; A = A ^ T
 %line 3981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F4 & G
 %line 3982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
+	vpand ymm11, ymm6, ymm11
 ; B = B ^ T
 %line 3983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 192]
 %line 3984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 192]
+	vmovdqu ymm11, [r11 + 192]
 ; T = F4 & G
 %line 3985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
+	vpand ymm12, ymm6, ymm11
 ; A = A ^ T
 %line 3986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F3 & G
 %line 3987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
+	vpand ymm11, ymm5, ymm11
 ; B = B ^ T
 %line 3988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 224]
 %line 3989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 224]
+	vmovdqu ymm11, [r11 + 224]
 ; T = F3 & G
 %line 3990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
+	vpand ymm12, ymm5, ymm11
 ; A = A ^ T
 %line 3991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F2 & G
 %line 3992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
+	vpand ymm11, ymm4, ymm11
 ; B = B ^ T
 %line 3993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 256]
 %line 3994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 256]
+	vmovdqu ymm11, [r11 + 256]
 ; T = F2 & G
 %line 3995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
+	vpand ymm12, ymm4, ymm11
 ; A = A ^ T
 %line 3996+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F1 & G
 %line 3997+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 2080]
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm3, ymm11
 ; B = B ^ T
 %line 3998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
+	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 288]
 %line 3999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; T = F1 & G
 %line 4000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm11, ymm11, ymm10
+	vpand ymm12, ymm3, ymm11
 ; A = A ^ T
 %line 4001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
+	vpxor ymm2, ymm2, ymm12
 ; T = F0 & G
 %line 4002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm11, ymm14
-	vpand ymm10, ymm11, ymm10
+	vpand ymm11, ymm1, ymm11
 ; B = B ^ T
 %line 4003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
+	vpxor ymm11, ymm0, ymm11
 ; G = mem256[gp + 320]
 %line 4004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11 + 320]
 ; T = F0 & G
 %line 4005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ T
 %line 4006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm2, ymm2, ymm0
 ; A = A ^ S19
 %line 4007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; A = A ^ S20
 %line 4008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; A = A ^ S22
 %line 4009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
+	vpxor ymm2, ymm2, [rsp + 288]
 ; A = A ^ S23
 %line 4010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
+	vpxor ymm2, ymm2, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 4011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm1
+	vmovdqu [rax + 320], ymm2
 ; B = B ^ S18
 %line 4012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
+	vpxor ymm11, ymm11, [rsp + 160]
 ; B = B ^ S19
 %line 4013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
+	vpxor ymm11, ymm11, [rsp + 192]
 ; B = B ^ S21
 %line 4014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
+	vpxor ymm11, ymm11, [rsp + 256]
 ; B = B ^ S22
 %line 4015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
+	vpxor ymm11, ymm11, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 4016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm10
+	vmovdqu [rax + 288], ymm11
 ; G = mem256[gp + 0]
 %line 4017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu ymm0, [r11]
 ; A = F8 & G
 %line 4018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
+	vpand ymm2, ymm10, ymm0
 ; B = F7 & G
 %line 4019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
+	vpand ymm0, ymm9, ymm0
 ; G = mem256[gp + 32]
 %line 4020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 32]
+	vmovdqu ymm10, [r11 + 32]
 ; T = F7 & G
 %line 4021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
+	vpand ymm9, ymm9, ymm10
 ; A = A ^ T
 %line 4022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; T = F6 & G
 %line 4023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm6, ymm9
+	vpand ymm9, ymm8, ymm10
 ; B = B ^ T
 %line 4024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 64]
 %line 4025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 64]
+	vmovdqu ymm9, [r11 + 64]
 ; T = F6 & G
 %line 4026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
+	vpand ymm10, ymm8, ymm9
 ; A = A ^ T
 %line 4027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F5 & G
 %line 4028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
+	vpand ymm9, ymm7, ymm9
 ; B = B ^ T
 %line 4029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 96]
 %line 4030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 96]
+	vmovdqu ymm9, [r11 + 96]
 ; T = F5 & G
 %line 4031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
+	vpand ymm10, ymm7, ymm9
 ; A = A ^ T
 %line 4032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F4 & G
 %line 4033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
+	vpand ymm9, ymm6, ymm9
 ; B = B ^ T
 %line 4034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 128]
 %line 4035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 128]
+	vmovdqu ymm9, [r11 + 128]
 ; T = F4 & G
 %line 4036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
+	vpand ymm10, ymm6, ymm9
 ; A = A ^ T
 %line 4037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F3 & G
 %line 4038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
+	vpand ymm9, ymm5, ymm9
 ; B = B ^ T
 %line 4039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 160]
 %line 4040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 160]
+	vmovdqu ymm9, [r11 + 160]
 ; T = F3 & G
 %line 4041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
+	vpand ymm10, ymm5, ymm9
 ; A = A ^ T
 %line 4042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F2 & G
 %line 4043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
+	vpand ymm9, ymm4, ymm9
 ; B = B ^ T
 %line 4044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 192]
 %line 4045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 192]
+	vmovdqu ymm9, [r11 + 192]
 ; T = F2 & G
 %line 4046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
+	vpand ymm10, ymm4, ymm9
 ; A = A ^ T
 %line 4047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F1 & G
 %line 4048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 2080]
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm3, ymm9
 ; B = B ^ T
 %line 4049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 224]
 %line 4050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; T = F1 & G
 %line 4051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm9, ymm9, ymm8
+	vpand ymm10, ymm3, ymm9
 ; A = A ^ T
 %line 4052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
+	vpxor ymm2, ymm2, ymm10
 ; T = F0 & G
 %line 4053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; B = B ^ T
 %line 4054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
+	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 256]
 %line 4055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 256]
+	vmovdqu ymm9, [r11 + 256]
 ; T = F0 & G
 %line 4056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm8, ymm9, ymm8
+	vpand ymm9, ymm1, ymm9
 ; A = A ^ T
 %line 4057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
+	vpxor ymm2, ymm2, ymm9
 ; A = A ^ S17
 %line 4058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; A = A ^ S18
 %line 4059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; A = A ^ S20
 %line 4060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
+	vpxor ymm2, ymm2, [rsp + 224]
 ; A = A ^ S21
 %line 4061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
+	vpxor ymm2, ymm2, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 4062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm1
+	vmovdqu [rax + 256], ymm2
 ; B = B ^ S16
 %line 4063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
@@ -12009,111 +11996,109 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F6 & G
 %line 4069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm6, ymm0
+	vpand ymm2, ymm8, ymm0
 ; B = F5 & G
 %line 4070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm5, ymm0
+	vpand ymm0, ymm7, ymm0
 ; G = mem256[gp + 32]
 %line 4071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 32]
+	vmovdqu ymm8, [r11 + 32]
 ; T = F5 & G
 %line 4072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm5, ymm6
+	vpand ymm7, ymm7, ymm8
 ; A = A ^ T
 %line 4073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm7
 ; T = F4 & G
 %line 4074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm4, ymm6
+	vpand ymm7, ymm6, ymm8
 ; B = B ^ T
 %line 4075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 64]
 %line 4076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 64]
+	vmovdqu ymm7, [r11 + 64]
 ; T = F4 & G
 %line 4077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm4, ymm5
+	vpand ymm8, ymm6, ymm7
 ; A = A ^ T
 %line 4078+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm8
 ; T = F3 & G
 %line 4079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm3, ymm5
+	vpand ymm7, ymm5, ymm7
 ; B = B ^ T
 %line 4080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 96]
 %line 4081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 96]
+	vmovdqu ymm7, [r11 + 96]
 ; T = F3 & G
 %line 4082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm3, ymm5
+	vpand ymm8, ymm5, ymm7
 ; A = A ^ T
 %line 4083+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm8
 ; T = F2 & G
 %line 4084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm2, ymm5
+	vpand ymm7, ymm4, ymm7
 ; B = B ^ T
 %line 4085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 128]
 %line 4086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 128]
+	vmovdqu ymm7, [r11 + 128]
 ; T = F2 & G
 %line 4087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm2, ymm5
+	vpand ymm8, ymm4, ymm7
 ; A = A ^ T
 %line 4088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm8
 ; T = F1 & G
 %line 4089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 2080]
-	vpand ymm5, ymm6, ymm5
+	vpand ymm7, ymm3, ymm7
 ; B = B ^ T
 %line 4090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 160]
 %line 4091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; T = F1 & G
 %line 4092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm6, ymm6, ymm5
+	vpand ymm8, ymm3, ymm7
 ; A = A ^ T
 %line 4093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
+	vpxor ymm2, ymm2, ymm8
 ; T = F0 & G
 %line 4094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm6, ymm9
-	vpand ymm5, ymm6, ymm5
+	vpand ymm7, ymm1, ymm7
 ; B = B ^ T
 %line 4095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
+	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 192]
 %line 4096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 192]
+	vmovdqu ymm7, [r11 + 192]
 ; T = F0 & G
 %line 4097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm5, ymm6, ymm5
+	vpand ymm7, ymm1, ymm7
 ; A = A ^ T
 %line 4098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
+	vpxor ymm2, ymm2, ymm7
 ; A = A ^ S15
 %line 4099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; A = A ^ S16
 %line 4100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; A = A ^ S18
 %line 4101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
+	vpxor ymm2, ymm2, [rsp + 160]
 ; A = A ^ S19
 %line 4102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
+	vpxor ymm2, ymm2, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 4103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm1
+	vmovdqu [rax + 192], ymm2
 ; B = B ^ S14
 %line 4104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -12134,81 +12119,79 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F4 & G
 %line 4110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
+	vpand ymm2, ymm6, ymm0
 ; B = F3 & G
 %line 4111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
+	vpand ymm0, ymm5, ymm0
 ; G = mem256[gp + 32]
 %line 4112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 32]
+	vmovdqu ymm6, [r11 + 32]
 ; T = F3 & G
 %line 4113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm3, ymm3, ymm4
+	vpand ymm5, ymm5, ymm6
 ; A = A ^ T
 %line 4114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm5
 ; T = F2 & G
 %line 4115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm3, ymm2, ymm4
+	vpand ymm5, ymm4, ymm6
 ; B = B ^ T
 %line 4116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 64]
 %line 4117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 64]
+	vmovdqu ymm5, [r11 + 64]
 ; T = F2 & G
 %line 4118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm2, ymm3
+	vpand ymm6, ymm4, ymm5
 ; A = A ^ T
 %line 4119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm6
 ; T = F1 & G
 %line 4120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 2080]
-	vpand ymm3, ymm4, ymm3
+	vpand ymm5, ymm3, ymm5
 ; B = B ^ T
 %line 4121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 96]
 %line 4122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; T = F1 & G
 %line 4123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm4, ymm4, ymm3
+	vpand ymm6, ymm3, ymm5
 ; A = A ^ T
 %line 4124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
+	vpxor ymm2, ymm2, ymm6
 ; T = F0 & G
 %line 4125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm4, ymm6
-	vpand ymm3, ymm4, ymm3
+	vpand ymm5, ymm1, ymm5
 ; B = B ^ T
 %line 4126+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
+	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 128]
 %line 4127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 128]
+	vmovdqu ymm5, [r11 + 128]
 ; T = F0 & G
 %line 4128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm3, ymm4, ymm3
+	vpand ymm5, ymm1, ymm5
 ; A = A ^ T
 %line 4129+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm5
 ; A = A ^ S13
 %line 4130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
+	vpxor ymm2, ymm2, [rsp + 0]
 ; A = A ^ S14
 %line 4131+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; A = A ^ S16
 %line 4132+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
+	vpxor ymm2, ymm2, [rsp + 96]
 ; A = A ^ S17
 %line 4133+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
+	vpxor ymm2, ymm2, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 4134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm1
+	vmovdqu [rax + 128], ymm2
 ; B = B ^ S13
 %line 4135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12226,45 +12209,43 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F2 & G
 %line 4140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
+	vpand ymm2, ymm4, ymm0
 ; B = F1 & G
 %line 4141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 2080]
 	vpand ymm0, ymm3, ymm0
 ; G = mem256[gp + 32]
 %line 4142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm4, [r11 + 32]
 ; T = F1 & G
 %line 4143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm3, ymm3, ymm2
+	vpand ymm3, ymm3, ymm4
 ; A = A ^ T
 %line 4144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
+	vpxor ymm2, ymm2, ymm3
 ; T = F0 & G
 %line 4145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqa ymm3, ymm4
-	vpand ymm2, ymm3, ymm2
+	vpand ymm3, ymm1, ymm4
 ; B = B ^ T
 %line 4146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
+	vpxor ymm0, ymm0, ymm3
 ; G = mem256[gp + 64]
 %line 4147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm3, [r11 + 64]
 ; T = F0 & G
 %line 4148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm3, ymm2
+	vpand ymm3, ymm1, ymm3
 ; A = A ^ T
 %line 4149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
+	vpxor ymm2, ymm2, ymm3
 ; A = A ^ S14
 %line 4150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
+	vpxor ymm2, ymm2, [rsp + 32]
 ; A = A ^ S15
 %line 4151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
+	vpxor ymm2, ymm2, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 4152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm1
+	vmovdqu [rax + 64], ymm2
 ; B = B ^ S13
 %line 4153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12279,7 +12260,7 @@ align 32
 	vmovdqu ymm0, [r11]
 ; A = F0 & G
 %line 4157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
+	vpand ymm0, ymm1, ymm0
 ; A = A ^ S13
 %line 4158+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12306,14 +12287,15 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vmovdqu ymm3, [rsp + 2048]
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vmovdqu ymm4, [rsp + 2112]
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12349,14 +12331,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12392,14 +12373,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12435,14 +12415,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12478,14 +12457,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12521,14 +12499,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12564,14 +12541,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12607,14 +12583,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12650,14 +12625,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12693,14 +12667,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12736,14 +12709,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12779,14 +12751,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
@@ -12822,14 +12793,13 @@ align 32
 	vpxor ymm2, ymm2, ymm1
 ; Y = Y & UP
 %line 4335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm2, ymm2, ymm3
 ; Q0 = Q0 ^ Y
 %line 4336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; Y = unpackhi64(Q0, ZERO)
 %line 4337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2112]
-	vpunpckhqdq ymm2, ymm1, ymm2
+	vpunpckhqdq ymm2, ymm1, ymm4
 ; 4x Y = Y << 63
 %line 4338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpsllq ymm2, ymm2, 63
