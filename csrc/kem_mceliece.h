@@ -654,6 +654,24 @@ static int mc_field_ordering(uint16_t *pi, gf *alpha, const unsigned char *r)
     return dup ? -1 : 0;
 }
 
+/* The public key is T of (I_mt | T): row i of T starts at bit mt of matrix
+ * row i (rows `stride` words apart), packed into MC_ROWBYTES bytes. */
+static void mc_pk_rows(unsigned char *pk, const uint64_t *mat, long stride)
+{
+    long i, j;
+    for (i = 0; i < MC_MT; i++) {
+        const uint64_t *row = mat + i * stride;
+        unsigned char *out = pk + i * MC_ROWBYTES;
+        for (j = 0; j < MC_ROWBYTES; j++) {
+            long o = MC_MT + 8 * j, w = o / 64;
+            int s = (int)(o % 64);
+            uint64_t v = row[w] >> s;
+            if (s > 56) v |= row[w + 1] << (64 - s);
+            out[j] = (unsigned char)v;
+        }
+    }
+}
+
 /* MatGen: the public key T of the systematic form (I_mt | T) of the
  * parity-check matrix; -1 if the left mt x mt block is singular.
  * c: the rows from bitsliced vectors (a plane of 256 elements is 4 matrix
@@ -668,7 +686,7 @@ static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
     uint64_t *mat = calloc((size_t)MC_MT * MC_MS, sizeof(uint64_t));
     uint64_t *va = malloc(sizeof(uint64_t) * 2 * NG * MC_VWORDS), *vv;
     gf *inv = malloc(sizeof(gf) * MC_N), gt[MC_T + 1];
-    long i, j, G;
+    long i, G;
     int b, k, r;
     if (!mat || !inv || !va) { free(mat); free(inv); free(va); return -2; }
     vv = va + NG * MC_VWORDS;
@@ -691,19 +709,7 @@ static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
             if (i + 1 < MC_T) MC_VMUL(v, v, va + G * MC_VWORDS);
         }
     r = qhasm_mc_gauss_systematic(mat, MC_MT, MC_NW, MC_MS);
-    if (!r) {
-        for (i = 0; i < MC_MT; i++) {
-            const uint64_t *row = mat + i * MC_MS;
-            unsigned char *out = pk + i * MC_ROWBYTES;
-            for (j = 0; j < MC_ROWBYTES; j++) {
-                long o = MC_MT + 8 * j, w = o / 64;
-                int s = (int)(o % 64);
-                uint64_t v = row[w] >> s;
-                if (s > 56) v |= row[w + 1] << (64 - s);
-                out[j] = (unsigned char)v;
-            }
-        }
-    }
+    if (!r) mc_pk_rows(pk, mat, MC_MS);
     free(mat);
     free(inv);
     free(va);
@@ -751,19 +757,7 @@ static int mc_matgen(unsigned char *pk, const gf *g, const gf *alpha)
         }
     }
     MC_DECLASSIFY(&fail, sizeof fail);
-    if (!fail) {
-        for (i = 0; i < MC_MT; i++) {
-            const uint64_t *row = mat + i * (MC_NW + 1);
-            unsigned char *out = pk + i * MC_ROWBYTES;
-            for (j = 0; j < MC_ROWBYTES; j++) {
-                long o = MC_MT + 8 * j, w = o / 64;
-                int s = (int)(o % 64);
-                uint64_t v = row[w] >> s;
-                if (s > 56) v |= row[w + 1] << (64 - s);
-                out[j] = (unsigned char)v;
-            }
-        }
-    }
+    if (!fail) mc_pk_rows(pk, mat, MC_NW + 1);
     free(mat);
     free(inv);
     return fail ? -1 : 0;
