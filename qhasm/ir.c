@@ -218,7 +218,8 @@ void copyir(Fn *dst, const Fn *src)
 	dst->ntmp = src->ntmp;
 	dst->tmpcap = src->ntmp + 1;
 	dst->tmp = xmalloc(dst->tmpcap * sizeof(Tmp));
-	memcpy(dst->tmp, src->tmp, src->ntmp * sizeof(Tmp));
+	if (src->ntmp) /* a function without variables has no array to copy */
+		memcpy(dst->tmp, src->tmp, src->ntmp * sizeof(Tmp));
 	dst->nslot = src->nslot;
 	dst->slot = src->nslot ? xmalloc(src->nslot * sizeof(Slot)) : NULL;
 	if (src->nslot)
