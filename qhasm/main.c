@@ -99,6 +99,14 @@ static int allocate1(Fn *fn, const Target *t, int inbody)
  * the spill traffic (weighted by loop depth) */
 static void allocate(Fn *fn, const Target *t)
 {
+	int loops = 0; /* without a back edge there is no loop body to evict in */
+	for (int b = 0; b < fn->nblk && !loops; b++)
+		loops = fn->blk[b].succ[0] >= 0 && fn->blk[b].succ[0] <= b;
+	if (!loops) {
+		allocate1(fn, t, 0); /* no copy: a long block's IR is hundreds of MB */
+		dumpif(fn, t, 'A');
+		return;
+	}
 	Fn alt = *fn;
 	copyir(&alt, fn);
 	if (allocate1(fn, t, 1)) {
