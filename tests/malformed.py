@@ -74,7 +74,10 @@ def main() -> int:
             with open(src, "w", encoding="latin-1") as f:
                 f.write(text)
             try:
-                p = subprocess.run([QHASM, src, "-o", out], capture_output=True, timeout=20)
+                # 60 s: under ASan+UBSan (make test-asan) the translator is
+                # about 15x slower, and a mutant of the largest generated
+                # kernel (73k lines, loops with evictions) takes about 30 s
+                p = subprocess.run([QHASM, src, "-o", out], capture_output=True, timeout=60)
             except subprocess.TimeoutExpired:
                 print(f"mutant {n}: hang (kept as {src}.hang)")
                 os.rename(src, os.path.join(ROOT, "build", f"hang{n}.q"))
