@@ -77,11 +77,13 @@ static void uninit(Fn *fn, int t)
 void live(Fn *fn)
 {
 	int n = fn->ntmp, w = bswords(n);
-	u64 **gen = alloc(fn->nblk * sizeof *gen), **kill = alloc(fn->nblk * sizeof *kill);
+	/* gen and kill are freed on return: live() runs once per loop in
+	 * split(), and the function's arena would keep every copy */
+	u64 **gen = xcalloc(fn->nblk, sizeof *gen), **kill = xcalloc(fn->nblk, sizeof *kill);
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
-		gen[b] = alloc(w * sizeof(u64));
-		kill[b] = alloc(w * sizeof(u64));
+		gen[b] = xcalloc(w, sizeof(u64));
+		kill[b] = xcalloc(w, sizeof(u64));
 		bl->in = bsnew(n);
 		bl->out = bsnew(n);
 		usedef(bl, gen[b], kill[b]);
@@ -103,6 +105,12 @@ void live(Fn *fn)
 			}
 		}
 	}
+	for (int b = 0; b < fn->nblk; b++) {
+		free(gen[b]);
+		free(kill[b]);
+	}
+	free(gen);
+	free(kill);
 	if (fn->round == 0)
 		for (int t = 0; t < n; t++)
 			if (bshas(fn->blk[0].in, t)) {
