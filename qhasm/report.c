@@ -352,15 +352,20 @@ static long ptrtrip(Fn *fn, int s, int b, int cmp)
 static long tripcount(Fn *fn, int s, int b)
 {
 	Blk *bl = &fn->blk[b];
-	if (!bl->nins || !(bl->ins[bl->nins - 1].md->attr & ACJUMP) || s == 0)
+	/* the latch's conditional branch; copies may follow it (the spill
+	 * splitter's moves for the exit edge, run on the fall-through only) */
+	int e = bl->nins - 1;
+	while (e >= 0 && !(bl->ins[e].md->attr & (ACJUMP | AJUMP)))
+		e--;
+	if (e < 0 || !(bl->ins[e].md->attr & ACJUMP) || s == 0)
 		return 0;
-	const Ins *br = &bl->ins[bl->nins - 1];
+	const Ins *br = &bl->ins[e];
 	const char *cond = strstr(br->md->pattern, " if ");
 	if (!cond || !(strstr(cond, "!=") || strstr(cond, ">")) || strstr(cond, ">="))
 		return 0;
 	/* the flag-setting instruction: an in-place step t = t +- c */
 	const Ins *x = NULL;
-	for (int i = bl->nins - 2; i >= 0; i--)
+	for (int i = e - 1; i >= 0; i--)
 		if (bl->ins[i].md->def & br->md->use) {
 			x = &bl->ins[i];
 			break;
