@@ -144,8 +144,12 @@ static void measure(const op *o, long long len, long long *t)
 {
     int i;
     if (o->f->prepare) o->f->prepare(o->prim, qhasm_select(o->prim, (unsigned long long)len), len, &B);
-    call(o, len);               /* warm-up */
-    call(o, len);
+    /* warm-up: two calls, then more for at least 200000 counter units
+     * (caches, branch predictors, the core's clock ramp: with two calls a
+     * 12000-tick kernel measured 1.2 times its steady figure) */
+    long long start = cpucycles();
+    for (i = 0; i < 2 || (cpucycles() - start < 200000 && i < 1000); i++)
+        call(o, len);
     for (i = 0; i <= ntimings; i++) {
         t[i] = cpucycles();
         call(o, len);
@@ -218,6 +222,17 @@ static double cycles_per_tick(void)
 #endif
 }
 
+/* decimals that print x with at least 4 significant digits (3 at least):
+ * a fixed-size kernel's bound per byte can be 0.012, and 3 decimals would
+ * make the printed ratio disagree with the printed figures by 8% */
+static int decimals(double x)
+{
+    int d = 3;
+    for (double v = 1000; x > 0 && x * v < 1000 && d < 9; v *= 10)
+        d++;
+    return d;
+}
+
 /* the cost report's bound for an implementation on the running CPU's
  * model, beside the measured figure at the longest length */
 static void print_bound(const op *o, const char *label, const char *impl, long long len, long long iqm)
@@ -231,13 +246,14 @@ static void print_bound(const op *o, const char *label, const char *impl, long l
             double measured = (double)iqm / (double)len, cpt = cycles_per_tick();
             /* a fixed-size kernel's bound is per call */
             double cpb = b->cpb > 0 ? b->cpb : b->call / (double)len;
-            printf("%s %s bound %s %.3f cycles/byte (cost report: %s binds", o->name, label, model, cpb, b->binds);
+            printf("%s %s bound %s %.*f cycles/byte (cost report: %s binds", o->name, label, model, decimals(cpb), cpb,
+                   b->binds);
             if (b->cpb <= 0)
                 printf("; %.0f cycles per call", b->call);
-            printf(") measured %.3f ticks/byte at %lld bytes", measured, len);
+            printf(") measured %.*f ticks/byte at %lld bytes", decimals(measured), measured, len);
             if (cpt > 0)
-                printf(" = %.3f cycles/byte (%.3f cycles per tick) ratio %.2f\n", measured * cpt, cpt,
-                       measured * cpt / cpb);
+                printf(" = %.*f cycles/byte (%.3f cycles per tick) ratio %.2f\n", decimals(measured * cpt),
+                       measured * cpt, cpt, measured * cpt / cpb);
             else
                 printf(" ratio %.2f (ticks per cycle unknown)\n", measured / cpb);
             return;
