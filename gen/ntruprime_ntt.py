@@ -264,6 +264,8 @@ class Gen:
         self.ucon: list[tuple[int, ...]] = []
         self.units: list = []
         self.table: list[int] = []
+        self.tseen: dict[tuple[int, ...], int] = {}
+        self.wreg = "w"          # the base of the units' dp (wb in the f/g loop)
         check_transpose()
 
     # -- constants
@@ -286,12 +288,21 @@ class Gen:
             return f"mem256[dp + {off - self.base}]" if off > self.base else "mem256[dp]"
         return f"mem256[w + {off}]" if off else "mem256[w]"
 
-    def tw(self, vals: tuple[int, ...]) -> str:
-        """a per-unit constant vector: the next entry of the unit's part
-        of the table NTTW (read through tp)"""
+    def tw(self, vals: tuple[int, ...], key: tuple | None = None) -> str:
+        """a per-unit constant vector: an entry of the unit's part of the
+        table NTTW (read through tp).  Entries with the same key (the same
+        layer and twiddle exponents: a structural property, identical in
+        every unit of a loop) are stored once per unit."""
         assert self.base is not None
-        self.ucon.append(tuple(v & 0xFFFF for v in vals))
-        k = len(self.ucon) - 1
+        vals = tuple(v & 0xFFFF for v in vals)
+        if key is not None and key in self.ukeys:
+            k = self.ukeys[key]
+            assert self.ucon[k] == vals
+        else:
+            self.ucon.append(vals)
+            k = len(self.ucon) - 1
+            if key is not None:
+                self.ukeys[key] = k
         return f"mem256[tp + {32 * k}]" if k else "mem256[tp]"
 
     # -- loop rolling: identical units become loops
@@ -300,6 +311,7 @@ class Gen:
         self.e = nt.Q(self.saved.isa)
         self.base = base
         self.ucon = []
+        self.ukeys: dict[tuple, int] = {}
 
     def unit_end(self) -> None:
         self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
@@ -346,19 +358,21 @@ class Gen:
             tout = 32 * k if same else 0
             if same and all(cons[j * n] == cons[0] for j in range(m)):
                 tout = 0
-            e(f"dp = w + {base0}" if base0 else "dp = w")
+            e(f"dp = {self.wreg} + {base0}" if base0 else f"dp = {self.wreg}")
             if k:
-                toff = 32 * (len(self.table) // 16)
-                e("tp = &mem8[NTTW]")
-                if toff:
-                    e(f"tp = tp + {toff}")
                 if same:
                     keep = [cons[0]] if tout == 0 else [cons[j * n] for j in range(m)]
                 else:
                     keep = cons
-                for c in keep:
-                    for vec in c:
-                        self.table.extend(vec)
+                # an identical sequence already in the table is read again
+                seq = tuple(x for c in keep for vec in c for x in vec)
+                if seq not in self.tseen:
+                    self.tseen[seq] = len(self.table)
+                    self.table.extend(seq)
+                toff = 32 * (self.tseen[seq] // 16)
+                e("tp = &mem8[NTTW]")
+                if toff:
+                    e(f"tp = tp + {toff}")
             lo = self.e.label("nto") if m > 1 else None
             if lo:
                 e(f"i1 = {m}")
@@ -398,12 +412,16 @@ class Gen:
         e(f"16x {x} = {x} - {t}")
         return pr.red
 
-    def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime) -> None:
-        """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch"""
+    def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime, key: tuple | None = None) -> None:
+        """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch;
+        key: the twiddle's structural key (tw)"""
         e = self.e
-        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w))}")
+        kq = kw = None
+        if key is not None:
+            kq, kw = key + ("wq",), key + ("w",)
+        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
         e(f"16x {t} = mulhi({t}, rp)")
-        e(f"{d} = {self.tw(w)}" if d != x else f"tw = {self.tw(w)}")
+        e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
         if d != x:
             e(f"16x {d} = mulhi({x}, {d})")
         else:
@@ -459,8 +477,9 @@ class Gen:
                 b[big] = self.barrett(regs[big], "tt", pr)
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
-                  es: tuple[int, ...], inverse: bool) -> None:
+                  es: tuple[int, ...], inverse: bool, layer: int = -1) -> None:
         e = self.e
+        key = (layer, es)
         rl, rh = regs[lo], regs[hi]
         if inverse:
             # (u, v) -> (u + v, (u - v) s^-1)
@@ -479,7 +498,7 @@ class Gen:
                 tb = b[hi]
                 src = rh
             else:
-                self.montc("tm", rh, ws, "tt", pr)
+                self.montc("tm", rh, ws, "tt", pr, key)
                 tb = pr.mont_bound(b[hi], wmax)
                 src = "tm"
             while b[lo] + tb > LIM:
@@ -507,7 +526,7 @@ class Gen:
             e(f"16x {rh} = {rh} - tm")
             hb = tot
         else:
-            self.montc(rh, "tm", ws, "tt", pr)
+            self.montc(rh, "tm", ws, "tt", pr, key)
             hb = pr.mont_bound(tot, wmax)
         b[lo], b[hi] = tot, hb
 
@@ -536,10 +555,10 @@ class Gen:
                 else:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
-            for lay in grp:
+            for li, lay in enumerate(grp):
                 for op in lay:
                     if op[1] in ss:
-                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse)
+                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li)
             for s in slots:
                 self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
             self.unit_end()
@@ -690,16 +709,27 @@ class Gen:
         p, q = self.p, self.q
         P1, P2 = (make_prime(P) for P in PRIMES)
         nv = -(-p // 16)                      # vectors holding p coefficients
+        # f and g are transformed by one loop of two iterations (the same
+        # code, the base advancing by D_P = GS_P - FQ = G_P - F_P): FQ,
+        # GS7681, GS10753, F7681, G7681, F10753, (KB, OUT, gap), G10753
         lay = nt.Layout(32)
         lay.add("IN", 32 * V)
-        lay.add("KB", 16 * V)
-        lay.add("FQ", 32 * V)
         lay.add("GS", 32 * V)
+        lay.add("FQ", 32 * V)
         for P in PRIMES:
-            lay.add(f"F{P}", 32 * V)
-            lay.add(f"G{P}", 32 * V)
-        lay.add("H", 32 * V + 64)
+            lay.add(f"GS{P}", 32 * V)
+        lay.add(f"F{PRIMES[0]}", 32 * V)
+        lay.add(f"G{PRIMES[0]}", 32 * V)
+        lay.add(f"F{PRIMES[1]}", 32 * V)
+        lay.add("KB", 16 * V)
         lay.add("OUT", 32 * nv)
+        assert lay.size <= lay.off[f"F{PRIMES[1]}"] + 2 * 32 * V
+        lay.size = lay.off[f"F{PRIMES[1]}"] + 2 * 32 * V
+        lay.add(f"G{PRIMES[1]}", 32 * V)
+        lay.add("H", 32 * V + 64)
+        for P in PRIMES:
+            d = lay.off[f"GS{P}"] - lay.off["FQ"]
+            assert lay.off[f"G{P}"] - lay.off[f"F{P}"] == d and d % (32 * V) == 0
         body = nt.Q(e.isa)
         self.e = body
         e2 = body
@@ -718,11 +748,29 @@ class Gen:
         hbnd: dict[int, dict[int, int]] = {}
         for pr in (P1, P2):
             e2(f"rp = {self.m(self.const(pr.P))}")
-            bf = {s: (c.fmax if s < nv else 0) for s in range(V)}
-            bg = {s: (abs(pr.K) if s < nv else 0) for s in range(V)}
             F, G = lay.off[f"F{pr.P}"], lay.off[f"G{pr.P}"]
+            # g K mod P (exact: g in {-1,0,1}, |K| < P/2)
+            kc = self.m(self.const(pr.K))
+            for v in range(nv):
+                e2(f"x0 = {self.at(lay.off['GS'] + 32 * v)}")
+                e2(f"16x x0 = x0 * {kc}")
+                e2(f"{self.at(lay.off[f'GS{pr.P}'] + 32 * v)} = x0")
+            # f (|f| <= fmax) and g K share the loop: the larger bound
+            bf = {s: (max(c.fmax, abs(pr.K)) if s < nv else 0) for s in range(V)}
+            D = G - F
+            e2("wb = w")
+            e2("i2 = 2")
+            lfg = e2.label("ntfg")
+            e2(f"{lfg}:")
+            self.wreg = "wb"
             self.transform(pr, lay.off["FQ"], F, bf, False)
-            self.transform(pr, lay.off["GS"], G, bg, False, scale=pr.K)
+            self.wreg = "w"
+            e2 = self.e
+            e2(f"wb = wb + {D}")
+            e2("i2 = i2 - 1")
+            e2("=? i2 - 0")
+            e2(f"goto {lfg} if !=")
+            bg = bf
             # pointwise Montgomery products (both operands int16: the
             # output is at most (2^30 + 2^15 P)/2^16 in absolute value)
             pin = self.const(pr.pinv)
@@ -765,7 +813,7 @@ class Gen:
             f"{PRIMES[0]} and {PRIMES[1]}, CRT, mod q; see docs/ntruprime-ntt.md.")
         hdr(f"# |f mod q| <= {c.fmax}; products {self.proof}")
         hdr("cpu avx2")
-        hdr("int64 out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1 dp tp")
+        hdr("int64 out in k c w wb pa pb pc qa qb qc qd i0 i1 i2 t0 t1 dp tp")
         hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
         hdr("reg256 " + " ".join(self.tnames()))
         kn.consts(hdr)
