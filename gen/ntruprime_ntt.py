@@ -463,11 +463,13 @@ class Gen:
 
     # -- transforms
     def transform(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
-                  scale: int | None = None) -> None:
+                  scale: int | None = None, pw: int | None = None) -> None:
         """the forward (or inverse) NTT over the 96 vectors at w+src into
         w+dst (in place when equal); bnd: slot -> bound (0 = known zero),
         updated.  scale: multiply the source vectors by this constant on
-        load (forward, g: exact, |g| <= 1)."""
+        load (forward, g: exact, |g| <= 1).  pw: the first pass multiplies
+        each loaded vector by the one at the same slot from w+pw (the
+        pointwise Montgomery product, fused)."""
         layers = plan().layers
         order = list(reversed(layers)) if inverse else layers
         cur = src
@@ -475,6 +477,7 @@ class Gen:
         while i < len(order):
             lay = order[i]
             kind = lay[0][0]
+            assert pw is None or kind == "r2"
             if kind == "tr":
                 self.transpose_pass(cur, dst, lay, bnd)
                 cur = dst
@@ -490,8 +493,8 @@ class Gen:
             grp = [lay]
             while len(grp) < 3 and i + len(grp) < len(order) and order[i + len(grp)][0][0] == "r2":
                 grp.append(order[i + len(grp)])
-            self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale)
-            scale = None
+            self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
+            scale = pw = None
             cur = dst
             i += len(grp)
 
@@ -564,7 +567,7 @@ class Gen:
         b[lo], b[hi] = tot, hb
 
     def r2_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
-                inverse: bool, scale: int | None) -> None:
+                inverse: bool, scale: int | None, pw: int | None = None) -> None:
         # groups of slots closed under the pass's butterflies (union-find)
         parent: dict[int, int] = {}
 
@@ -585,6 +588,10 @@ class Gen:
             for s in slots:
                 if bnd[s]:
                     self.load(regs[s], src, s, bnd, scale)
+                    if pw is not None:
+                        self.pointwise(pr, regs[s], pw + 32 * s)
+                        bnd[s] = pr.mont2(bnd[s], bnd[s])
+                        assert bnd[s] <= LIM
                 else:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
@@ -596,6 +603,17 @@ class Gen:
                 self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
             self.unit_end()
         self.flush()
+
+    def pointwise(self, pr: Prime, r: str, off: int) -> None:
+        """r = r * mem256[w+off] / 2^16 mod P (Montgomery, both variables;
+        the other operand has the same bound as r)"""
+        e = self.e
+        e(f"tt = {self.at(off)}")
+        e(f"16x tm = {r} * tt")
+        e(f"16x {r} = mulhi({r}, tt)")
+        e(f"16x tm = tm * {self.pc(pr, 'pinv')}")
+        e("16x tm = mulhi(tm, rp)")
+        e(f"16x {r} = {r} - tm")
 
     def r3_pass(self, pr: Prime, src: int, dst: int, lay: list[tuple], bnd: dict[int, int],
                 inverse: bool, scale: int | None) -> None:
@@ -886,24 +904,9 @@ class Gen:
         e2("i2 = i2 - 1")
         e2("=? i2 - 0")
         e2(f"goto {lfg} if !=")
-        # pointwise Montgomery products (both operands int16)
-        for s in range(V):
-            pb = pr.mont2(bf[s], bf[s])
-            assert pb <= LIM
-            self.unit_begin(min(F, G) + 32 * s)
-            e2 = self.e
-            e2(f"v0 = {self.at(F + 32 * s)}")
-            e2(f"v1 = {self.at(G + 32 * s)}")
-            e2("16x v2 = v0 * v1")
-            e2("16x v0 = mulhi(v0, v1)")
-            e2(f"16x v2 = v2 * {self.pc(pr, 'pinv')}")
-            e2("16x v2 = mulhi(v2, rp)")
-            e2("16x v0 = v0 - v2")
-            e2(f"{self.at(F + 32 * s)} = v0")
-            bf[s] = pb
-            self.unit_end()
-        self.flush()
-        self.transform(pr, F, F, bf, True)
+        # the pointwise Montgomery products (both operands int16) are
+        # fused into the inverse's first pass (the same bound for F and G)
+        self.transform(pr, F, F, bf, True, pw=G)
         return bf
 
     def crt(self, lay: nt.Layout, P1: Prime, P2: Prime, hb: dict[int, dict[int, int]], nv: int) -> None:
