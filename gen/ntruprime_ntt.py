@@ -35,6 +35,7 @@ here, not a wrong kernel.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import os
 import random
@@ -78,6 +79,13 @@ class Prime:
     bs: int
     red: int        # max |barrett(x)| over all int16
     K: int          # 2^16/1536 mod P (centred): g's scale
+    uP: int = 0     # when nonzero: bound as if P <= uP, |w| <= uP/2 and
+    ured: int = 0   # Barrett outputs <= ured (the primes share one loop)
+
+    @property
+    def rb(self) -> int:
+        """the Barrett output bound the tracking uses"""
+        return max(self.red, self.ured)
 
     def w(self, e: int) -> int:
         """psi^e * 2^16 mod P, centred (a Montgomery constant)"""
@@ -88,11 +96,17 @@ class Prime:
 
     def mont_bound(self, b: int, wmax: int) -> int:
         """|mont(x, w)| for |x| <= b, |w| <= wmax: (x w - m P)/2^16, |m| <= 2^15"""
+        if self.uP:
+            return (b * (self.uP // 2) + 32768 * self.uP) // 65536
         return (b * wmax + 32768 * self.P) // 65536
+
+    def mont2(self, b1: int, b2: int) -> int:
+        """|mont(x, y)| for |x| <= b1, |y| <= b2"""
+        return (b1 * b2 + 32768 * max(self.P, self.uP)) // 65536
 
 
 @functools.lru_cache(maxsize=None)
-def make_prime(P: int) -> Prime:
+def make_prime(P: int, bs: int | None = None) -> Prime:
     assert (P - 1) % NTT_N == 0 and all(P % d for d in range(2, int(P ** 0.5) + 1))
     # a generator of (Z/P)^*
     fac = [d for d in range(2, P) if (P - 1) % d == 0 and all(d % e for e in range(2, d))]
@@ -100,7 +114,8 @@ def make_prime(P: int) -> Prime:
     psi = pow(g, (P - 1) // NTT_N, P)
     assert pow(psi, NTT_N // 2, P) == P - 1 and pow(psi, NTT_N // 3, P) != 1
     pinv = wrap16(pow(P, -1, 65536))
-    bs = max(s for s in range(1, 16) if round((1 << (16 + s)) / P) < 32768)
+    if bs is None:
+        bs = max(s for s in range(1, 16) if round((1 << (16 + s)) / P) < 32768)
     bv = round((1 << (16 + bs)) / P)
     bt = (P, bv, bs, 16)
     red = 0
@@ -264,6 +279,10 @@ class Gen:
         self.ucon: list[tuple[int, ...]] = []
         self.units: list = []
         self.table: list[int] = []
+        self.tseen: dict[tuple[int, ...], int] = {}
+        self.wreg = "w"          # the base of the units' dp (wb in the f/g loop)
+        self.wbase = "w"         # the base outside units (wp in the prime loop)
+        self.kp = False          # prime constants through kp, the table through tb
         check_transpose()
 
     # -- constants
@@ -280,18 +299,40 @@ class Gen:
     def m(self, name: str) -> str:
         return f"mem256[{name}]"
 
+    PCONST = ("P", "bv", "rnd", "pinv", "K")
+
+    def pcval(self, pr: Prime, name: str) -> int:
+        return {"P": pr.P, "bv": pr.bv, "rnd": 1 << (pr.bs - 1), "pinv": pr.pinv, "K": pr.K}[name]
+
+    def pc(self, pr: Prime, name: str) -> str:
+        """a constant vector of the prime: a named constant, or in the
+        prime loop an entry of PRIMEK (read through kp)"""
+        if self.kp:
+            k = self.PCONST.index(name)
+            return f"mem256[kp + {32 * k}]" if k else "mem256[kp]"
+        return self.m(self.const(self.pcval(pr, name)))
+
     def at(self, off: int) -> str:
         if self.base is not None:
             assert off >= self.base
             return f"mem256[dp + {off - self.base}]" if off > self.base else "mem256[dp]"
-        return f"mem256[w + {off}]" if off else "mem256[w]"
+        return f"mem256[{self.wbase} + {off}]" if off else f"mem256[{self.wbase}]"
 
-    def tw(self, vals: tuple[int, ...]) -> str:
-        """a per-unit constant vector: the next entry of the unit's part
-        of the table NTTW (read through tp)"""
+    def tw(self, vals: tuple[int, ...], key: tuple | None = None) -> str:
+        """a per-unit constant vector: an entry of the unit's part of the
+        table NTTW (read through tp).  Entries with the same key (the same
+        layer and twiddle exponents: a structural property, identical in
+        every unit of a loop) are stored once per unit."""
         assert self.base is not None
-        self.ucon.append(tuple(v & 0xFFFF for v in vals))
-        k = len(self.ucon) - 1
+        vals = tuple(v & 0xFFFF for v in vals)
+        if key is not None and key in self.ukeys:
+            k = self.ukeys[key]
+            assert self.ucon[k] == vals
+        else:
+            self.ucon.append(vals)
+            k = len(self.ucon) - 1
+            if key is not None:
+                self.ukeys[key] = k
         return f"mem256[tp + {32 * k}]" if k else "mem256[tp]"
 
     # -- loop rolling: identical units become loops
@@ -300,6 +341,7 @@ class Gen:
         self.e = nt.Q(self.saved.isa)
         self.base = base
         self.ucon = []
+        self.ukeys: dict[tuple, int] = {}
 
     def unit_end(self) -> None:
         self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
@@ -346,19 +388,24 @@ class Gen:
             tout = 32 * k if same else 0
             if same and all(cons[j * n] == cons[0] for j in range(m)):
                 tout = 0
-            e(f"dp = w + {base0}" if base0 else "dp = w")
+            e(f"dp = {self.wreg} + {base0}" if base0 else f"dp = {self.wreg}")
             if k:
-                toff = 32 * (len(self.table) // 16)
-                e("tp = &mem8[NTTW]")
-                if toff:
-                    e(f"tp = tp + {toff}")
                 if same:
                     keep = [cons[0]] if tout == 0 else [cons[j * n] for j in range(m)]
                 else:
                     keep = cons
-                for c in keep:
-                    for vec in c:
-                        self.table.extend(vec)
+                # an identical sequence already in the table is read again
+                seq = tuple(x for c in keep for vec in c for x in vec)
+                if seq not in self.tseen:
+                    self.tseen[seq] = len(self.table)
+                    self.table.extend(seq)
+                toff = 32 * (self.tseen[seq] // 16)
+                if self.kp:
+                    e(f"tp = tbase + {toff}" if toff else "tp = tbase")
+                else:
+                    e("tp = &mem8[NTTW]")
+                    if toff:
+                        e(f"tp = tp + {toff}")
             lo = self.e.label("nto") if m > 1 else None
             if lo:
                 e(f"i1 = {m}")
@@ -390,20 +437,24 @@ class Gen:
     # -- arithmetic (bounds returned)
     def barrett(self, x: str, t: str, pr: Prime) -> int:
         e = self.e
-        e(f"{t} = {self.m(self.const(pr.bv))}")
+        e(f"{t} = {self.pc(pr, 'bv')}")
         e(f"16x {t} = mulhi({x}, {t})")
-        e(f"16x {t} = {t} + {self.m(self.const(1 << (pr.bs - 1)))}")
+        e(f"16x {t} = {t} + {self.pc(pr, 'rnd')}")
         e(f"(int16) 16x {t} >>= {pr.bs}")
-        e(f"16x {t} = {t} * {self.m(self.const(pr.P))}")
+        e(f"16x {t} = {t} * {self.pc(pr, 'P')}")
         e(f"16x {x} = {x} - {t}")
-        return pr.red
+        return pr.rb
 
-    def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime) -> None:
-        """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch"""
+    def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime, key: tuple | None = None) -> None:
+        """d = x * w / 2^16 mod P (w per lane); d may be x; t scratch;
+        key: the twiddle's structural key (tw)"""
         e = self.e
-        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w))}")
+        kq = kw = None
+        if key is not None:
+            kq, kw = key + ("wq",), key + ("w",)
+        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
         e(f"16x {t} = mulhi({t}, rp)")
-        e(f"{d} = {self.tw(w)}" if d != x else f"tw = {self.tw(w)}")
+        e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
         if d != x:
             e(f"16x {d} = mulhi({x}, {d})")
         else:
@@ -412,11 +463,13 @@ class Gen:
 
     # -- transforms
     def transform(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
-                  scale: int | None = None) -> None:
+                  scale: int | None = None, pw: int | None = None) -> None:
         """the forward (or inverse) NTT over the 96 vectors at w+src into
         w+dst (in place when equal); bnd: slot -> bound (0 = known zero),
         updated.  scale: multiply the source vectors by this constant on
-        load (forward, g: exact, |g| <= 1)."""
+        load (forward, g: exact, |g| <= 1).  pw: the first pass multiplies
+        each loaded vector by the one at the same slot from w+pw (the
+        pointwise Montgomery product, fused)."""
         layers = plan().layers
         order = list(reversed(layers)) if inverse else layers
         cur = src
@@ -424,6 +477,7 @@ class Gen:
         while i < len(order):
             lay = order[i]
             kind = lay[0][0]
+            assert pw is None or kind == "r2"
             if kind == "tr":
                 self.transpose_pass(cur, dst, lay, bnd)
                 cur = dst
@@ -439,8 +493,8 @@ class Gen:
             grp = [lay]
             while len(grp) < 3 and i + len(grp) < len(order) and order[i + len(grp)][0][0] == "r2":
                 grp.append(order[i + len(grp)])
-            self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale)
-            scale = None
+            self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
+            scale = pw = None
             cur = dst
             i += len(grp)
 
@@ -455,12 +509,13 @@ class Gen:
         for s1, s2 in need:
             while b[s1] + b[s2] > LIM:
                 big = s1 if b[s1] >= b[s2] else s2
-                assert b[big] > pr.red, "cannot reduce further"
+                assert b[big] > pr.rb, "cannot reduce further"
                 b[big] = self.barrett(regs[big], "tt", pr)
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
-                  es: tuple[int, ...], inverse: bool) -> None:
+                  es: tuple[int, ...], inverse: bool, layer: int = -1) -> None:
         e = self.e
+        key = (layer, es)
         rl, rh = regs[lo], regs[hi]
         if inverse:
             # (u, v) -> (u + v, (u - v) s^-1)
@@ -479,11 +534,11 @@ class Gen:
                 tb = b[hi]
                 src = rh
             else:
-                self.montc("tm", rh, ws, "tt", pr)
+                self.montc("tm", rh, ws, "tt", pr, key)
                 tb = pr.mont_bound(b[hi], wmax)
                 src = "tm"
             while b[lo] + tb > LIM:
-                assert b[lo] > pr.red
+                assert b[lo] > pr.rb
                 b[lo] = self.barrett(rl, "tt", pr)
             a, s = ("-", "+") if neg else ("+", "-")
             if src == rh:
@@ -507,12 +562,12 @@ class Gen:
             e(f"16x {rh} = {rh} - tm")
             hb = tot
         else:
-            self.montc(rh, "tm", ws, "tt", pr)
+            self.montc(rh, "tm", ws, "tt", pr, key)
             hb = pr.mont_bound(tot, wmax)
         b[lo], b[hi] = tot, hb
 
     def r2_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
-                inverse: bool, scale: int | None) -> None:
+                inverse: bool, scale: int | None, pw: int | None = None) -> None:
         # groups of slots closed under the pass's butterflies (union-find)
         parent: dict[int, int] = {}
 
@@ -533,17 +588,32 @@ class Gen:
             for s in slots:
                 if bnd[s]:
                     self.load(regs[s], src, s, bnd, scale)
+                    if pw is not None:
+                        self.pointwise(pr, regs[s], pw + 32 * s)
+                        bnd[s] = pr.mont2(bnd[s], bnd[s])
+                        assert bnd[s] <= LIM
                 else:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
-            for lay in grp:
+            for li, lay in enumerate(grp):
                 for op in lay:
                     if op[1] in ss:
-                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse)
+                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li)
             for s in slots:
                 self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
             self.unit_end()
         self.flush()
+
+    def pointwise(self, pr: Prime, r: str, off: int) -> None:
+        """r = r * mem256[w+off] / 2^16 mod P (Montgomery, both variables;
+        the other operand has the same bound as r)"""
+        e = self.e
+        e(f"tt = {self.at(off)}")
+        e(f"16x tm = {r} * tt")
+        e(f"16x {r} = mulhi({r}, tt)")
+        e(f"16x tm = tm * {self.pc(pr, 'pinv')}")
+        e("16x tm = mulhi(tm, rp)")
+        e(f"16x {r} = {r} - tm")
 
     def r3_pass(self, pr: Prime, src: int, dst: int, lay: list[tuple], bnd: dict[int, int],
                 inverse: bool, scale: int | None) -> None:
@@ -621,7 +691,7 @@ class Gen:
             if max(sums) <= LIM:
                 break
             big = max((a, b, c), key=lambda z: bnd[z])
-            assert bnd[big] > pr.red
+            assert bnd[big] > pr.rb
             bnd[big] = self.barrett(regs[big], "tt", pr)
         self.montc("tm", rb, w, "tt", pr)          # w r1
         self.montc("tw2", rc, w, "tt", pr)         # w r2
@@ -688,18 +758,26 @@ class Gen:
     def generate(self) -> str:
         e, kn, c = self.e, self.kn, self.c
         p, q = self.p, self.q
-        P1, P2 = (make_prime(P) for P in PRIMES)
+        # one Barrett shift for both primes (the loop's code is shared)
+        bs = min(make_prime(P).bs for P in PRIMES)
+        P1, P2 = (make_prime(P, bs) for P in PRIMES)
         nv = -(-p // 16)                      # vectors holding p coefficients
+        # Per prime P a block FQ_P, GS_P, F_P, G_P (the blocks at a stride S:
+        # the primes share one loop, the base wp advancing by S); f and g
+        # are transformed by one inner loop of two iterations (the same code,
+        # the base wb advancing by D = GS_P - FQ_P = G_P - F_P).
         lay = nt.Layout(32)
         lay.add("IN", 32 * V)
-        lay.add("KB", 16 * V)
-        lay.add("FQ", 32 * V)
         lay.add("GS", 32 * V)
         for P in PRIMES:
-            lay.add(f"F{P}", 32 * V)
-            lay.add(f"G{P}", 32 * V)
+            for nm in ("FQ", "GS", "F", "G"):
+                lay.add(f"{nm}{P}", 32 * V)
+        lay.add("KB", 16 * V)
         lay.add("H", 32 * V + 64)
         lay.add("OUT", 32 * nv)
+        S = lay.off[f"FQ{PRIMES[1]}"] - lay.off[f"FQ{PRIMES[0]}"]
+        for nm in ("GS", "F", "G"):
+            assert lay.off[f"{nm}{PRIMES[1]}"] - lay.off[f"{nm}{PRIMES[0]}"] == S
         body = nt.Q(e.isa)
         self.e = body
         e2 = body
@@ -707,44 +785,50 @@ class Gen:
         # stage the inputs (everything read before anything is written)
         kn.stage(e2, lay, "IN", "in", 2 * p, 32 * V, True)
         kn.stage(e2, lay, "KB", "k", p, 16 * V, False)
-        # f mod q (|f| <= fmax) and g in {-1,0,1}
+        # f mod q (|f| <= fmax), a copy per prime block, and g in {-1,0,1}
         for r, cname in (("x6", "BV"), ("x7", "QQ")):
             kn.cld(e2, r, cname)
         for v in range(nv):
             e2(f"x0 = {self.at(lay.off['IN'] + 32 * v)}")
             kn.barrett(e2, "x0", "x1")
-            e2(f"{self.at(lay.off['FQ'] + 32 * v)} = x0")
+            for P in PRIMES:
+                e2(f"{self.at(lay.off[f'FQ{P}'] + 32 * v)} = x0")
         kn.small_from_bytes(e2, lay.off["KB"], lay.off["GS"], 16 * nv)
-        hbnd: dict[int, dict[int, int]] = {}
+        # the per-prime code, generated for each prime with bounds valid for
+        # both (uP, ured) and the constants read through kp and tb: it must
+        # come out identical, then it is emitted once in a loop
+        uP, ured = max(P1.P, P2.P), max(P1.red, P2.red)
+        bodies = []
+        self.kp, self.wbase, self.wreg = True, "wp", "wp"
         for pr in (P1, P2):
-            e2(f"rp = {self.m(self.const(pr.P))}")
-            bf = {s: (c.fmax if s < nv else 0) for s in range(V)}
-            bg = {s: (abs(pr.K) if s < nv else 0) for s in range(V)}
-            F, G = lay.off[f"F{pr.P}"], lay.off[f"G{pr.P}"]
-            self.transform(pr, lay.off["FQ"], F, bf, False)
-            self.transform(pr, lay.off["GS"], G, bg, False, scale=pr.K)
-            # pointwise Montgomery products (both operands int16: the
-            # output is at most (2^30 + 2^15 P)/2^16 in absolute value)
-            pin = self.const(pr.pinv)
-            for s in range(V):
-                pb = pr.mont_bound(bf[s], bg[s])
-                assert pb <= LIM
-                self.unit_begin(min(F, G) + 32 * s)
-                e2 = self.e
-                e2(f"v0 = {self.at(F + 32 * s)}")
-                e2(f"v1 = {self.at(G + 32 * s)}")
-                e2("16x v2 = v0 * v1")
-                e2("16x v0 = mulhi(v0, v1)")
-                e2(f"16x v2 = v2 * {self.m(pin)}")
-                e2("16x v2 = mulhi(v2, rp)")
-                e2("16x v0 = v0 - v2")
-                e2(f"{self.at(F + 32 * s)} = v0")
-                bf[s] = pb
-                self.unit_end()
-            e2 = self.e
-            self.flush()
-            self.transform(pr, F, F, bf, True)
-            hbnd[pr.P] = bf
+            qb = nt.Q(e.isa)
+            qb.labels = body.labels
+            self.e, self.table, self.tseen = qb, [], {}
+            bf = self.prime_body(dataclasses.replace(pr, uP=uP, ured=ured), lay, nv)
+            bodies.append((qb, self.table, bf))
+        self.kp, self.wbase, self.wreg = False, "w", "w"
+        self.e = body
+        (q1, t1, bf), (q2, t2, _) = bodies
+        assert q1.lines == q2.lines and len(t1) == len(t2), "the primes' code differs"
+        self.table = t1 + t2
+        self.tseen = {}
+        e2("kp = &mem8[PRIMEK]")
+        e2("tbase = &mem8[NTTW]")
+        e2("wp = w")
+        e2("i3 = 2")
+        lp = e2.label("ntpr")
+        e2(f"{lp}:")
+        e2(q1.lines)
+        body.labels = q1.labels
+        e2(f"kp = kp + {32 * len(self.PCONST)}")
+        e2(f"tbase = tbase + {2 * len(t1)}")
+        e2(f"wp = wp + {S}")
+        e2("i3 = i3 - 1")
+        e2("=? i3 - 0")
+        e2(f"goto {lp} if !=")
+        hbnd = {P1.P: bf, P2.P: bf}
+        # the CRT reads F_P1 and F_P2
+        lay.off[f"F{P1.P}"], lay.off[f"F{P2.P}"] = lay.off[f"F{PRIMES[0]}"], lay.off[f"F{PRIMES[1]}"]
         self.crt(lay, P1, P2, hbnd, nv)
         # fold modulo x^p - x - 1 and freeze
         H = lay.off["H"]
@@ -765,12 +849,15 @@ class Gen:
             f"{PRIMES[0]} and {PRIMES[1]}, CRT, mod q; see docs/ntruprime-ntt.md.")
         hdr(f"# |f mod q| <= {c.fmax}; products {self.proof}")
         hdr("cpu avx2")
-        hdr("int64 out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1 dp tp")
+        hdr("int64 out in k c w wb wp kp tbase pa pb pc qa qb qc qd i0 i1 i2 i3 t0 t1 dp tp")
         hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
         hdr("reg256 " + " ".join(self.tnames()))
         kn.consts(hdr)
         for nm, vals in self.consts.items():
             hdr(f"const {nm} u16 " + " ".join(str(v) for v in vals))
+        # the primes' constant vectors, in the order of PCONST, P1 then P2
+        hdr("const PRIMEK u16 " + " ".join(str(self.pcval(pr, n) & 0xFFFF) for pr in (P1, P2)
+                                           for n in self.PCONST for _ in range(16)))
         # the twiddle table, in the order the loops read it
         # (lines are limited to 64 KB: chunks of 256 vectors, a multiple of
         # the 64-byte alignment of a const, so the chunks are contiguous;
@@ -787,6 +874,40 @@ class Gen:
         hdr("secret [in] [k]")
         hdr(f"w = &work{name}")
         return "\n".join(hdr.lines + body.lines) + "\n"
+
+    def prime_body(self, pr: Prime, lay: nt.Layout, nv: int) -> dict[int, int]:
+        """one prime's transforms, pointwise product and inverse, addressed
+        from wp (PRIMES[0]'s block offsets), into self.e; returns the bounds"""
+        P0 = PRIMES[0]
+        FQ, GP, F, G = (lay.off[f"{nm}{P0}"] for nm in ("FQ", "GS", "F", "G"))
+        e2 = self.e
+        e2(f"rp = {self.pc(pr, 'P')}")
+        # g K mod P (exact: g in {-1,0,1}, |K| < P/2)
+        kc = self.pc(pr, "K")
+        for v in range(nv):
+            e2(f"x0 = mem256[w + {lay.off['GS'] + 32 * v}]")
+            e2(f"16x x0 = x0 * {kc}")
+            e2(f"{self.at(GP + 32 * v)} = x0")
+        # f (|f| <= fmax) and g K share the loop: the larger bound
+        bf = {s: (max(self.c.fmax, (max(pr.P, pr.uP) - 1) // 2) if s < nv else 0) for s in range(V)}
+        D = G - F
+        assert GP - FQ == D
+        e2("wb = wp")
+        e2("i2 = 2")
+        lfg = e2.label("ntfg")
+        e2(f"{lfg}:")
+        self.wreg = "wb"
+        self.transform(pr, FQ, F, bf, False)
+        self.wreg = "wp"
+        e2 = self.e
+        e2(f"wb = wb + {D}")
+        e2("i2 = i2 - 1")
+        e2("=? i2 - 0")
+        e2(f"goto {lfg} if !=")
+        # the pointwise Montgomery products (both operands int16) are
+        # fused into the inverse's first pass (the same bound for F and G)
+        self.transform(pr, F, F, bf, True, pw=G)
+        return bf
 
     def crt(self, lay: nt.Layout, P1: Prime, P2: Prime, hb: dict[int, dict[int, int]], nv: int) -> None:
         """h = x1 + P1 u, u = (x2 - x1) P1^-1 mod P2 (Montgomery), then
