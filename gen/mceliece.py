@@ -214,6 +214,10 @@ MULCOL = {
     "ppc32-altivec": ("reg", False),
 }
 
+# the column multiplier with fmode "reg": at most this many f_i in registers,
+# the others read through memory operands (AVX2 m = 13: 13 f_i + A B G T
+# would need 17 of the 16 ymm registers)
+FREGS: dict[str, int] = {}
 
 # registers per vector type (the phases of mul_kara are sized to fit)
 NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
@@ -224,6 +228,8 @@ NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
 # slower (69-71 against 64.5 ticks for m = 12), so none by default;
 # `--kara IMPL` generates it for measurement.
 KARA: set[str] = set()
+# implementations whose vec_mul is mul_evenodd (the even/odd Karatsuba level)
+EVENODD: set[str] = set()
 
 
 def copy_words(dst: str, src: str, nbytes: int, lab: str) -> list[str]:
@@ -279,8 +285,10 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     L: list[str] = []
     nops = 0
     mem = f"mem{t.bits}"
+    # f_i with i >= nf are memory operands (fmode "reg" keeps the others in registers)
+    nf = min(m, FREGS.get(impl, m))
     if fmode == "reg":
-        for i in range(m):
+        for i in range(nf):
             L.append(f"F{i} = {mem}[f + {i * stride}]")
 
     def hname(k: int) -> str:
@@ -299,7 +307,14 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                 if not 0 <= i < m:
                     continue
                 a = accs[c]
-                if fmode == "reg":
+                if fmode == "reg" and i >= nf:
+                    if not started[c]:
+                        L.append(f"{a} = G & {mem}[f + {i * stride}]")
+                    else:
+                        L.append(f"T = G & {mem}[f + {i * stride}]")
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                elif fmode == "reg":
                     if not started[c]:
                         L.append(f"{a} = F{i} & G")
                     elif t.ternlog:
@@ -343,6 +358,119 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                 L.append(f"S{c} = {a}" if hstack else f"{hname(c)} = {a}")
             else:
                 L.append(f"{mem}[h + {c * stride}] = {a}")
+    return L, nops
+
+
+def mul_evenodd(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """One Karatsuba level on the even/odd split f = fe(z^2) + z fo(z^2)
+    (fe_i = f_2i, fo_i = f_(2i+1)), g likewise: Pe = fe ge, Po = fo go,
+    Pm = (fe + fo)(ge + go), and fg = Pe(z^2) + z^2 Po(z^2)
+    + z (Pm + Pe + Po)(z^2): column 2K+1 = Pm_K + Pe_K + Po_K, column
+    2K = Pe_K + Po_(K-1).  Unlike the high/low split (mul_kara) the
+    columns of fg need the K-th columns of the three products only, so the
+    three are scanned together, two K at a time from the top, and no
+    product column goes to memory: the stack holds the sums gs_j (read as
+    memory operands) and the reduced high columns (as in mul_columns).
+    Registers: the sums fs_i, six accumulators, ge_j, go_j and a temporary;
+    fe and fo are memory operands.  Every f_i and g_j that a pair reads
+    has index <= 2K+1 of its upper K, and the columns it writes are >= 2K
+    of its lower K, so h may equal f or g.  Returns the lines and the
+    number of operations."""
+    t = IMPLS[impl]
+    mem = f"mem{t.bits}"
+    ne, no = (m + 1) // 2, m // 2
+    low = [e for e in mn.MODULUS[m] if e < m]
+    L: list[str] = []
+    nops = 0
+    for i in range(ne):
+        L.append(f"FS{i} = {mem}[f + {2 * i * stride}]")
+        if i < no:
+            L.append(f"FS{i} = FS{i} ^ {mem}[f + {(2 * i + 1) * stride}]")
+            nops += 1
+    for j in range(no):
+        L += [f"G = {mem}[g + {2 * j * stride}]", f"G = G ^ {mem}[g + {(2 * j + 1) * stride}]", f"GS{j} = G"]
+        nops += 1
+
+    def gs(j: int) -> str:
+        return f"GS{j}" if j < no else f"{mem}[g + {2 * j * stride}]"
+
+    def finish(c: int, a: str) -> list[str]:
+        nonlocal nops
+        out: list[str] = []
+        for k in [c + m - e for e in low if m <= c + m - e <= 2 * m - 2]:
+            out.append(f"{a} = {a} ^ S{k}")
+            nops += 1
+        out.append(f"S{c} = {a}" if c >= m else f"{mem}[h + {c * stride}] = {a}")
+        return out
+
+    def xor_into(d: str, srcs: list[str]) -> list[str]:
+        nonlocal nops
+        srcs = [x for x in srcs if x is not None]
+        out = [f"{d} = {srcs[0]}"] if srcs[0] != d else []
+        for x in srcs[1:]:
+            out.append(f"{d} = {d} ^ {x}")
+            nops += 1
+        return out
+
+    carried: str | None = None           # Pe_K of the previous pair's lower K (stack slot SE)
+    kmax = 2 * ne - 2
+    for kh in range(kmax, -1, -2):
+        ks = [k for k in (kh, kh - 1) if k >= 0]
+        acc = {k: {"E": f"E{n}", "O": f"O{n}", "M": f"M{n}"} for n, k in enumerate(ks)}
+        started: set[str] = set()
+
+        def term(a: str, opnd: str, other: str) -> None:
+            nonlocal nops
+            if a not in started:
+                L.append(f"{a} = {opnd} & {other}")
+                started.add(a)
+            else:
+                L.extend([f"T = {opnd} & {other}", f"{a} = {a} ^ T"])
+                nops += 1
+            nops += 1
+        for j in range(max(0, min(ks) - (ne - 1)), min(ne - 1, max(ks)) + 1):
+            L.append(f"GE = {mem}[g + {2 * j * stride}]")
+            if j < no:
+                L.append(f"GO = {mem}[g + {(2 * j + 1) * stride}]")
+            for k in ks:
+                i = k - j
+                if not 0 <= i < ne:
+                    continue
+                term(acc[k]["E"], "GE", f"{mem}[f + {2 * i * stride}]")
+                if i < no and j < no:
+                    term(acc[k]["O"], "GO", f"{mem}[f + {(2 * i + 1) * stride}]")
+                if not (m % 2 and i == j == ne - 1):
+                    term(acc[k]["M"], f"FS{i}", gs(j))
+
+        def val(k: int, x: str) -> str | None:
+            a = acc[k][x] if k in acc else None
+            return a if a in started else None
+        # the columns of this pair, top-down: 2kh+1, 2kh, 2kl+1 (2kl waits for Po_(kl-1))
+        if carried is None and kh == kmax and 2 * kh + 2 <= 2 * m - 2:
+            L += xor_into("A", [val(kh, "O")])   # the top column (even m): Po_kh alone
+            L += finish(2 * kh + 2, "A")
+        if carried is not None:          # column 2(kh+1) = Pe_(kh+1) + Po_kh
+            o = val(kh, "O")
+            L += [f"A = {o} ^ SE"] if o else ["A = SE"]
+            nops += 1 if o else 0
+            L += finish(2 * kh + 2, "A")
+            carried = None
+        for n, k in enumerate(ks):
+            if 2 * k + 1 <= 2 * m - 2:
+                L += xor_into("A", [val(k, "M"), val(k, "E"), val(k, "O")])
+                L += finish(2 * k + 1, "A")
+            if n == 0 and len(ks) == 2:
+                L += xor_into("A", [val(k, "E"), val(ks[1], "O")])
+                L += finish(2 * k, "A")
+        kl = ks[-1]
+        e = val(kl, "E")
+        if kl == 0:
+            L += finish(0, e)
+        elif len(ks) == 1:
+            raise AssertionError("pairs from the top end at K = 0")
+        else:
+            L.append(f"SE = {e}")
+            carried = "SE"
     return L, nops
 
 
@@ -536,7 +664,10 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
     passes = lanes // t.bits
     vec = "vec" if lanes == 64 else f"vec{lanes}"
     name = f"qhasm_kernel_mceliece_gf{m}_{vec}_mul_{impl_id(impl)}_mul"
-    if impl in KARA:
+    if impl in EVENODD:
+        body, nops = mul_evenodd(impl, m, stride)
+        what = f"one even/odd Karatsuba level over three interleaved column scans ({nops} operations)"
+    elif impl in KARA:
         body, nops = mul_kara(impl, m, stride)
         what = (f"one Karatsuba level (split {kara_split(m)}) over column-scanned products"
                 f" ({nops} operations)")
@@ -585,6 +716,10 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
              "reg512": "stack512"}[t.vtype]
     head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
+    if impl in EVENODD and only is not None and only[1] == "mul":
+        head.append(f"{t.vtype} " + " ".join([f"FS{i}" for i in range((m + 1) // 2)]
+                                           + ["E0", "E1", "O0", "O1", "M0", "M1", "GE", "GO"]))
+        head.append(f"{stype} SE " + " ".join(f"GS{j}" for j in range(m // 2)))
     if impl in KARA and only is not None and only[1] == "mul":
         s = kara_split(m)
         head.append(f"{t.vtype} " + " ".join([f"FS{i}" for i in range(s)] + [f"GS{i}" for i in range(s)]))
@@ -778,8 +913,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--counts", action="store_true", help="print the operation counts of the networks")
     ap.add_argument("--kara", action="append", default=[], choices=list(IMPLS),
                     help="vec_mul of IMPL by mul_kara (for measurement; see KARA)")
+    ap.add_argument("--evenodd", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL by mul_evenodd (for measurement; see EVENODD)")
+    ap.add_argument("--fregs", action="append", default=[], metavar="IMPL=N",
+                    help="column multiplier of IMPL with at most N f_i in registers (for measurement)")
     a = ap.parse_args(argv)
     KARA.update(a.kara)
+    EVENODD.update(a.evenodd)
+    for x in a.fregs:
+        impl, n = x.split("=")
+        FREGS[impl] = int(n)
     if a.counts:
         sys.stdout.write(counts())
         return 0
