@@ -111,7 +111,9 @@ static void allocate(Fn *fn, const Target *t)
 	copyir(&alt, fn);
 	if (allocate1(fn, t, 1)) {
 		allocate1(&alt, t, 0);
-		if (spillcost(&alt) <= spillcost(fn)) {
+		if (getenv("QHASM_DEBUG_EVICT"))
+			fprintf(stderr, "%s: spill cost %g with the evictions, %g without\n", fn->name, spillcost(fn), spillcost(&alt));
+		if (spillcost(&alt) <= spillcost(fn) && !getenv("QHASM_DEBUG_KEEPEVICT")) {
 			freeir(fn);
 			copyir(fn, &alt);
 		}

@@ -719,12 +719,12 @@ qhasm_kernel_salsa12_amd64_core:
 	mov [rsp + 0], r15
 	mov r15, [rsp + 32]
 	mov [rsp + 8], r15
+	mov r15, [rsp + 16]
+	mov [rsp + 32], r15
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 250+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 16]
-	mov [rsp + 32], r15
 	lea r15d, [rsi + r9]
 ; (uint32) t0 <<<= 7
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -1025,7 +1025,7 @@ align 32
 	sub r15, 1
 ; goto coreround if !=
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 16], r15
+	mov [rsp + 32], r15
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q

@@ -17,7 +17,7 @@ qhasm_kernel_salsa8_x86_blocks:
 	mov eax, [esp + 128]
 	mov [esp + 68], eax
 	mov eax, [esp + 132]
-	mov [esp + 4], eax
+	mov [esp + 72], eax
 	mov eax, [esp + 136]
 	mov ecx, [esp + 140]
 	mov ebx, [esp + 144]
@@ -32,8 +32,6 @@ align 32
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov [esp + 76], eax
-	mov eax, [esp + 4]
-	mov [esp + 72], eax
 	mov eax, [ebx]
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -56,26 +54,26 @@ align 32
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov esi, [ebx + 24]
-	mov [esp + 16], esi
+	mov [esp + 84], esi
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov esi, [ebx + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [ebx + 32]
-	mov [esp + 20], edi
+	mov [esp + 16], edi
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [ebx + 36]
-	mov [esp + 24], edi
+	mov [esp + 20], edi
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [ebx + 40]
-	mov [esp + 28], edi
+	mov [esp + 24], edi
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [ebx + 44]
-	mov [esp + 44], edi
+	mov [esp + 28], edi
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [ebx + 48]
@@ -101,24 +99,24 @@ align 32
 	mov [esp + 8], ebx
 	mov ebx, [esp + 12]
 	mov [esp + 12], ebx
-	mov ebx, [esp + 20]
+	mov ebx, [esp + 16]
 	mov [esp + 32], ebx
-	mov ebx, [esp + 24]
+	mov ebx, [esp + 20]
 	mov [esp + 36], ebx
-	mov ebx, [esp + 28]
+	mov ebx, [esp + 24]
 	mov [esp + 40], ebx
-	mov ebx, [esp + 44]
+	mov ebx, [esp + 28]
 	mov [esp + 44], ebx
 	mov ebx, [esp + 48]
 	mov [esp + 52], ebx
 	mov ebx, [esp + 56]
 	mov ebx, [esp + 60]
+	mov [esp + 64], ebp
 align 32
 .Ldoubleround:
 ; t = x0 + x12
 %line 59+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov [esp + 64], ebp
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 84]
 	mov [esp + 24], ebx
 	lea ebx, [eax + edi]
 ; t <<<= 7
@@ -455,7 +453,8 @@ align 32
 	sub ebp, 1
 ; goto doubleround if !=
 %line 156+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov [esp + 16], ebx
+	mov [esp + 84], ebx
+	mov [esp + 64], ebp
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
 %line 158+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -466,13 +465,13 @@ align 32
 	mov ebx, [esp + 52]
 	mov [esp + 48], ebx
 	mov ebx, [esp + 44]
-	mov [esp + 44], ebx
-	mov ebx, [esp + 40]
 	mov [esp + 28], ebx
-	mov ebx, [esp + 36]
+	mov ebx, [esp + 40]
 	mov [esp + 24], ebx
-	mov ebx, [esp + 32]
+	mov ebx, [esp + 36]
 	mov [esp + 20], ebx
+	mov ebx, [esp + 32]
+	mov [esp + 16], ebx
 	mov ebx, [esp + 12]
 	mov [esp + 12], ebx
 	mov ebx, [esp + 8]
@@ -483,7 +482,6 @@ align 32
 ; x0 ^= mem32[m + 0]
 %line 159+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 72]
-	mov [esp + 4], ebp
 	xor eax, [ebp]
 ; mem32[c + 0] = x0
 %line 160+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -493,29 +491,29 @@ align 32
 %line 161+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	add eax, [ebx + 4]
+	mov [esp + 0], eax
 ; x1 ^= mem32[m + 4]
 %line 162+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ebp, [esp + 4]
-	xor eax, [ebp + 4]
-	mov [esp + 0], eax
+	mov eax, [esp + 72]
+	mov ebp, [esp + 0]
+	xor ebp, [eax + 4]
 ; mem32[c + 4] = x1
 %line 163+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 68]
-	mov ebp, [esp + 0]
 	mov [eax + 4], ebp
 ; x2 += mem32[x + 8]
 %line 164+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	add eax, [ebx + 8]
+	mov [esp + 8], eax
 ; x2 ^= mem32[m + 8]
 %line 165+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ebp, [esp + 4]
-	xor eax, [ebp + 8]
-	mov [esp + 8], eax
+	mov eax, [esp + 72]
+	mov ebp, [esp + 8]
+	xor ebp, [eax + 8]
 ; mem32[c + 8] = x2
 %line 166+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 68]
-	mov ebp, [esp + 8]
 	mov [eax + 8], ebp
 ; x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -523,7 +521,7 @@ align 32
 	add ebp, [ebx + 12]
 ; x3 ^= mem32[m + 12]
 %line 168+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	xor ebp, [eax + 12]
 ; mem32[c + 12] = x3
 %line 169+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -534,7 +532,7 @@ align 32
 	add ecx, [ebx + 16]
 ; x4 ^= mem32[m + 16]
 %line 171+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	xor ecx, [eax + 16]
 ; mem32[c + 16] = x4
 %line 172+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -545,7 +543,7 @@ align 32
 	add edx, [ebx + 20]
 ; x5 ^= mem32[m + 20]
 %line 174+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	xor edx, [eax + 20]
 ; mem32[c + 20] = x5
 %line 175+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -553,34 +551,34 @@ align 32
 	mov [eax + 20], edx
 ; x6 += mem32[x + 24]
 %line 176+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 16]
-	add eax, [ebx + 24]
+	mov ecx, [esp + 84]
+	add ecx, [ebx + 24]
 ; x6 ^= mem32[m + 24]
 %line 177+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
-	xor eax, [ecx + 24]
+	mov eax, [esp + 72]
+	xor ecx, [eax + 24]
 ; mem32[c + 24] = x6
 %line 178+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 68]
-	mov [ecx + 24], eax
+	mov eax, [esp + 68]
+	mov [eax + 24], ecx
 ; x7 += mem32[x + 28]
 %line 179+0 specs/salsa20/generated/salsa20_x86_r8.q
 	add esi, [ebx + 28]
 ; x7 ^= mem32[m + 28]
 %line 180+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	xor esi, [eax + 28]
 ; mem32[c + 28] = x7
 %line 181+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, ecx
+	mov eax, [esp + 68]
 	mov [eax + 28], esi
 ; x8 += mem32[x + 32]
 %line 182+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 16]
 	add eax, [ebx + 32]
 ; x8 ^= mem32[m + 32]
 %line 183+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 32]
 ; mem32[c + 32] = x8
 %line 184+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -588,11 +586,11 @@ align 32
 	mov [ecx + 32], eax
 ; x9 += mem32[x + 36]
 %line 185+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 20]
 	add eax, [ebx + 36]
 ; x9 ^= mem32[m + 36]
 %line 186+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 36]
 ; mem32[c + 36] = x9
 %line 187+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -600,11 +598,11 @@ align 32
 	mov [ecx + 36], eax
 ; x10 += mem32[x + 40]
 %line 188+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 28]
+	mov eax, [esp + 24]
 	add eax, [ebx + 40]
 ; x10 ^= mem32[m + 40]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 40]
 ; mem32[c + 40] = x10
 %line 190+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -612,11 +610,11 @@ align 32
 	mov [ecx + 40], eax
 ; x11 += mem32[x + 44]
 %line 191+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 44]
+	mov eax, [esp + 28]
 	add eax, [ebx + 44]
 ; x11 ^= mem32[m + 44]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 44]
 ; mem32[c + 44] = x11
 %line 193+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -627,7 +625,7 @@ align 32
 	add edi, [ebx + 48]
 ; x12 ^= mem32[m + 48]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	xor edi, [eax + 48]
 ; mem32[c + 48] = x12
 %line 196+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -639,7 +637,7 @@ align 32
 	add eax, [ebx + 52]
 ; x13 ^= mem32[m + 52]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 52]
 ; mem32[c + 52] = x13
 %line 199+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -651,7 +649,7 @@ align 32
 	add eax, [ebx + 56]
 ; x14 ^= mem32[m + 56]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 56]
 ; mem32[c + 56] = x14
 %line 202+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -663,7 +661,7 @@ align 32
 	add eax, [ebx + 60]
 ; x15 ^= mem32[m + 60]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [esp + 4]
+	mov ecx, [esp + 72]
 	xor eax, [ecx + 60]
 ; mem32[c + 60] = x15
 %line 205+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -694,9 +692,9 @@ align 32
 	mov [esp + 68], eax
 ; m += 64
 %line 213+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 72]
 	add eax, 64
-	mov [esp + 4], eax
+	mov [esp + 72], eax
 ; =? n -= 1
 %line 214+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 76]
@@ -752,11 +750,11 @@ qhasm_kernel_salsa8_x86_core:
 ; x6 = mem32[in + 24]
 %line 229+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 24]
-	mov [esp + 4], eax
+	mov [esp + 0], eax
 ; x7 = mem32[in + 28]
 %line 230+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 28]
-	mov [esp + 8], eax
+	mov [esp + 4], eax
 ; x8 = mem32[in + 32]
 %line 231+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 32]
@@ -776,7 +774,7 @@ qhasm_kernel_salsa8_x86_core:
 ; x12 = mem32[in + 48]
 %line 235+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 48]
-	mov [esp + 12], eax
+	mov [esp + 8], eax
 ; x13 = mem32[in + 52]
 %line 236+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 52]
@@ -788,7 +786,7 @@ qhasm_kernel_salsa8_x86_core:
 ; x15 = mem32[in + 60]
 %line 238+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [ebp + 60]
-	mov [esp + 0], eax
+	mov [esp + 12], eax
 ; i = 4
 %line 239+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, ecx
@@ -797,11 +795,13 @@ qhasm_kernel_salsa8_x86_core:
 	mov [esp + 48], esi
 	mov ecx, edx
 	mov edx, [esp + 52]
-	mov ebx, [esp + 4]
-	mov esi, [esp + 8]
-	mov edi, [esp + 12]
+	mov ebx, [esp + 0]
+	mov esi, [esp + 4]
+	mov edi, [esp + 8]
+	mov ebp, [esp + 12]
+	mov [esp + 60], ebp
 	mov ebp, 4
-	mov [esp + 64], ebp
+	mov [esp + 0], ebp
 	mov ebp, [esp + 40]
 	mov [esp + 4], ebp
 	mov ebp, [esp + 44]
@@ -820,13 +820,13 @@ qhasm_kernel_salsa8_x86_core:
 	mov [esp + 52], ebp
 	mov ebp, [esp + 16]
 	mov [esp + 56], ebp
+	mov ebp, [esp + 60]
 	mov ebp, [esp + 0]
-	mov [esp + 60], ebp
+	mov [esp + 64], ebp
 align 32
 .Lcoreround:
 ; t = x0 + x12
 %line 241+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ebp, [esp + 64]
 	mov [esp + 24], ebx
 	lea ebx, [eax + edi]
 ; t <<<= 7
@@ -1168,7 +1168,6 @@ align 32
 ; mem32[out + 0] = x0
 %line 339+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 60]
-	mov [esp + 0], ebp
 	mov ebp, [esp + 56]
 	mov [esp + 16], ebp
 	mov ebp, [esp + 52]
@@ -1184,14 +1183,17 @@ align 32
 	mov ebp, [esp + 8]
 	mov [esp + 44], ebp
 	mov ebp, [esp + 4]
-	mov [esp + 12], edi
-	mov [esp + 8], esi
-	mov [esp + 4], ebx
+	mov [esp + 40], ebp
+	mov ebp, [esp + 60]
+	mov [esp + 12], ebp
+	mov [esp + 8], edi
+	mov [esp + 4], esi
+	mov [esp + 0], ebx
 	mov [esp + 52], edx
 	mov edx, ecx
 	mov esi, [esp + 48]
 	mov edi, [esp + 44]
-	mov ebx, ebp
+	mov ebx, [esp + 40]
 	mov ecx, eax
 	mov ebp, [esp + 68]
 	mov [ebp], ecx
@@ -1213,11 +1215,11 @@ align 32
 	mov [ebp + 20], eax
 ; mem32[out + 24] = x6
 %line 345+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 0]
 	mov [ebp + 24], eax
 ; mem32[out + 28] = x7
 %line 346+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 8]
+	mov eax, [esp + 4]
 	mov [ebp + 28], eax
 ; mem32[out + 32] = x8
 %line 347+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -1237,7 +1239,7 @@ align 32
 	mov [ebp + 44], eax
 ; mem32[out + 48] = x12
 %line 351+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 12]
+	mov eax, [esp + 8]
 	mov [ebp + 48], eax
 ; mem32[out + 52] = x13
 %line 352+0 specs/salsa20/generated/salsa20_x86_r8.q
@@ -1249,7 +1251,7 @@ align 32
 	mov [ebp + 56], eax
 ; mem32[out + 60] = x15
 %line 354+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 12]
 	mov [ebp + 60], eax
 ; leave
 %line 355+0 specs/salsa20/generated/salsa20_x86_r8.q
