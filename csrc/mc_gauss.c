@@ -53,49 +53,57 @@
 typedef uint64_t mg_v4 __attribute__((vector_size(32)));
 typedef int64_t mg_v4s __attribute__((vector_size(32)));
 
-/* one row chunk of 4 k words (k = 1, 2): acc ^= X[j] chunk & (bit j of t)
- * for j < nb (bit j moved to the sign: the compare makes the mask) */
-static inline void mg_chunk(mg_v4 *a, int k, const uint64_t *x, long xs, uint64_t t, long nb)
+/* one row chunk of 4 K words (K = 1, 2, 4, 8: K accumulators, in
+ * registers): acc ^= X[j] chunk & (bit j of t) for j < nb (bit j moved to
+ * the sign: the compare makes the mask, one per bit for all K) */
+static inline __attribute__((always_inline)) void mg_chunk(mg_v4 *a, const int K, const uint64_t *x, long xs,
+                                                           uint64_t t, long nb)
 {
-    mg_v4 s = {t, t, t, t}, b0 = a[0], b1 = k > 1 ? a[1] : a[0];
+    mg_v4 s = {t, t, t, t}, acc[8];
     long b;
+    int u;
+    for (u = 0; u < K; u++) acc[u] = a[u];
     if (nb < 64) s <<= (64 - nb);               /* bit nb-1 at the sign */
+#pragma GCC unroll 4
     for (b = nb - 1; b >= 0; b--) {
-        mg_v4 m = (mg_v4)((mg_v4s)s < 0), y0, y1;
-        memcpy(&y0, x + b * xs, 32);
-        b0 ^= y0 & m;
-        if (k > 1) {
-            memcpy(&y1, x + b * xs + 4, 32);
-            b1 ^= y1 & m;
+        mg_v4 m = (mg_v4)((mg_v4s)s < 0);
+        const uint64_t *xb = x + b * xs;
+        for (u = 0; u < K; u++) {
+            mg_v4 y;
+            memcpy(&y, xb + 4 * u, 32);
+            acc[u] ^= y & m;
         }
         s <<= 1;
     }
-    a[0] = b0;
-    if (k > 1) a[1] = b1;
+    for (u = 0; u < K; u++) a[u] = acc[u];
 }
 
-/* the rows of Y, words w .. w + 4 k - 1 */
-static inline void mg_rows(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                           const uint64_t *M, long ms, long w, int k)
+/* the rows of Y, words w .. w + 4 K - 1 */
+static inline __attribute__((always_inline)) void mg_rows(uint64_t *Y, long ny, long ys, const uint64_t *X,
+                                                          long nx, long xs, const uint64_t *M, long ms, long w,
+                                                          const int K)
 {
     long i, jw;
     for (i = 0; i < ny; i++) {
         uint64_t *y = Y + i * ys + w;
-        mg_v4 a[2];
-        memcpy(a, y, 32 * (size_t)k);
+        mg_v4 a[8];
+        memcpy(a, y, 32 * (size_t)K);
         for (jw = 0; 64 * jw < nx; jw++) {
             long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
-            mg_chunk(a, k, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
+            mg_chunk(a, K, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
         }
-        memcpy(y, a, 32 * (size_t)k);
+        memcpy(y, a, 32 * (size_t)K);
     }
 }
 
+/* the words in slices of 32 (8 accumulators), then 16, 8, 4 */
 MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
                                      const uint64_t *M, long ms, long w0, long n4)
 {
-    long c;
-    for (c = 0; c + 2 <= n4; c += 2) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 2);
+    long c = 0;
+    for (; c + 8 <= n4; c += 8) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 8);
+    if (c + 4 <= n4) { mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 4); c += 4; }
+    if (c + 2 <= n4) { mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 2); c += 2; }
     if (c < n4) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 1);
 }
 #else

@@ -120,6 +120,8 @@ int qhasm_test_mc_gauss(int p, int i)
     if (!r) r = addmul(3, 64, 1);
     if (!r) r = addmul(3, 64, 2);
     if (!r) r = addmul(65, 130, 5);
+    if (!r) r = addmul(5, 100, 11);                     /* slices of 32, 8 and 4 words */
+    if (!r) r = addmul(9, 64, 15);                      /* 32, 16, 8, 4 */
     stage("mc_gauss: random, singular and far-pivot matrices against the textbook elimination");
     for (s = 0; s < (long)(sizeof shapes / sizeof *shapes) && !r; s++) {
         long rows = shapes[s][0], cols = shapes[s][1];
