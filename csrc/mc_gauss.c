@@ -53,48 +53,62 @@
 typedef uint64_t mg_v4 __attribute__((vector_size(32)));
 typedef int64_t mg_v4s __attribute__((vector_size(32)));
 
-/* one row chunk of 8 words: acc ^= X[j] chunk & (bit j of t) for j < nb
- * (bit j moved to the sign: the compare makes the mask) */
-static inline void mg_chunk(mg_v4 *a0, mg_v4 *a1, const uint64_t *x, long xs, uint64_t t, long nb)
+/* one row chunk of 4 K words (K = 1, 2, 4, 8: K accumulators, in
+ * registers): acc ^= X[j] chunk & (bit j of t) for j < nb (bit j moved to
+ * the sign: the compare makes the mask, one per bit for all K) */
+static inline __attribute__((always_inline)) void mg_chunk(mg_v4 *a, const int K, const uint64_t *x, long xs,
+                                                           uint64_t t, long nb)
 {
-    mg_v4 s = {t, t, t, t}, b0 = *a0, b1 = *a1;
+    mg_v4 s = {t, t, t, t}, acc[8];
     long b;
+    int u;
+    for (u = 0; u < K; u++) acc[u] = a[u];
     if (nb < 64) s <<= (64 - nb);               /* bit nb-1 at the sign */
+#pragma GCC unroll 4
     for (b = nb - 1; b >= 0; b--) {
-        mg_v4 m = (mg_v4)((mg_v4s)s < 0), y0, y1;
-        memcpy(&y0, x + b * xs, 32);
-        memcpy(&y1, x + b * xs + 4, 32);
-        b0 ^= y0 & m;
-        b1 ^= y1 & m;
+        mg_v4 m = (mg_v4)((mg_v4s)s < 0);
+        const uint64_t *xb = x + b * xs;
+        for (u = 0; u < K; u++) {
+            mg_v4 y;
+            memcpy(&y, xb + 4 * u, 32);
+            acc[u] ^= y & m;
+        }
         s <<= 1;
     }
-    *a0 = b0;
-    *a1 = b1;
+    for (u = 0; u < K; u++) a[u] = acc[u];
 }
 
-MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                                     const uint64_t *M, long ms, long w0, long nch)
+/* the rows of Y, words w .. w + 4 K - 1 */
+static inline __attribute__((always_inline)) void mg_rows(uint64_t *Y, long ny, long ys, const uint64_t *X,
+                                                          long nx, long xs, const uint64_t *M, long ms, long w,
+                                                          const int K)
 {
-    long c, i, jw;
-    for (c = 0; c < nch; c++) {
-        long w = w0 + 8 * c;
-        for (i = 0; i < ny; i++) {
-            uint64_t *y = Y + i * ys + w;
-            mg_v4 a0, a1;
-            memcpy(&a0, y, 32);
-            memcpy(&a1, y + 4, 32);
-            for (jw = 0; 64 * jw < nx; jw++) {
-                long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
-                mg_chunk(&a0, &a1, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
-            }
-            memcpy(y, &a0, 32);
-            memcpy(y + 4, &a1, 32);
+    long i, jw;
+    for (i = 0; i < ny; i++) {
+        uint64_t *y = Y + i * ys + w;
+        mg_v4 a[8];
+        memcpy(a, y, 32 * (size_t)K);
+        for (jw = 0; 64 * jw < nx; jw++) {
+            long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
+            mg_chunk(a, K, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
         }
+        memcpy(y, a, 32 * (size_t)K);
     }
+}
+
+/* the words in slices of 32 (8 accumulators), then 16, 8, 4 */
+MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                     const uint64_t *M, long ms, long w0, long n4)
+{
+    long c = 0;
+    for (; c + 8 <= n4; c += 8) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 8);
+    if (c + 4 <= n4) { mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 4); c += 4; }
+    if (c + 2 <= n4) { mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 2); c += 2; }
+    if (c < n4) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 1);
 }
 #else
 void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                           const uint64_t *M, long ms, long w0, long nch)
+                           const uint64_t *M, long ms, long w0, long n4)
 {
     long i, j, k;
     for (i = 0; i < ny; i++) {
@@ -102,7 +116,7 @@ void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, lon
         for (j = 0; j < nx; j++) {
             uint64_t m = 0 - ((M[i * ms + j / 64] >> (j % 64)) & 1);
             const uint64_t *x = X + j * xs + w0;
-            for (k = 0; k < 8 * nch; k++) y[k] ^= x[k] & m;
+            for (k = 0; k < 4 * n4; k++) y[k] ^= x[k] & m;
         }
     }
 }
@@ -147,31 +161,55 @@ static uint64_t mg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uin
     return fail;
 }
 
+/* one block's wide passes (see the top) on the words w0 .. w0 + 4 n4 - 1:
+ * the pivot rows from their compositions comp, then every other row plus
+ * its pivot-column bits mk times the pivot rows (newp: the buffer) */
+static void mg_wide(uint64_t *mat, long rows, long stride, long cw, const uint64_t *comp,
+                    const uint64_t *mk, uint64_t *newp, long w0, long n4)
+{
+    long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64, i;
+    size_t len = sizeof(uint64_t) * (size_t)(4 * n4);
+    if (n4 <= 0) return;
+    for (i = 0; i < np; i++) memset(newp + i * stride + w0, 0, len);
+    qhasm_mc_gauss_addmul(newp, np, stride, mat + r0 * stride, nr, stride, comp, cwr, w0, n4);
+    for (i = 0; i < np; i++) memcpy(mat + (r0 + i) * stride + w0, newp + i * stride + w0, len);
+    qhasm_mc_gauss_addmul(mat, r0, stride, newp, np, stride, mk, 1, w0, n4);
+    qhasm_mc_gauss_addmul(mat + (r0 + np) * stride, nr - np, stride, newp, np, stride, mk + r0 + np, 1, w0,
+                          n4);
+}
+
+/* Two phases: every block on the words up to P (the pivot columns, rounded
+ * up to 4 words), where all the pivot decisions are made, so a singular
+ * matrix (most attempts of a key generation) costs only that part; then,
+ * on success, every block's recorded transformation (comp, mk) replayed in
+ * order on the words from P on.  Columns do not interact: the replay gives
+ * what a single pass over all words would. */
 int qhasm_mc_gauss_systematic(uint64_t *mat, long rows, long nw, long stride)
 {
-    long nrw = (rows + 63) / 64, cw, k;
-    uint64_t *x = malloc(sizeof(uint64_t) * (size_t)(3 * rows + 64 * nrw + 64 * stride));
-    uint64_t *x0, *mk, *comp, *newp;
+    long nrw = (rows + 63) / 64, cw, k, P = (nrw + 3) / 4 * 4, nwr = (nw + 3) / 4 * 4;
+    size_t blk = (size_t)(64 * nrw + rows);              /* one block's comp and mk */
+    uint64_t *x = malloc(sizeof(uint64_t) * ((size_t)(2 * rows + 64 * stride) + (size_t)nrw * blk));
+    uint64_t *x0, *newp, *rec;
     int r = 0;
     if (!x) return -2;
-    x0 = x + rows; mk = x0 + rows; comp = mk + rows; newp = comp + 64 * nrw;
-    for (cw = 0; 64 * cw < rows; cw++) {
-        long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64;
-        long nch = (nw - cw + 7) / 8, i;
+    x0 = x + rows; newp = x0 + rows; rec = newp + 64 * stride;
+    for (cw = 0; cw < nrw; cw++) {
+        long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64, s = cw / 4 * 4;
         uint64_t pmask = np == 64 ? ~(uint64_t)0 : ((uint64_t)1 << np) - 1, fail;
+        uint64_t *comp = rec + (size_t)cw * blk, *mk = comp + 64 * nrw;
         for (k = 0; k < nr; k++) x[k] = x0[k] = mat[(r0 + k) * stride + cw];
         fail = mg_narrow(x, x0, nr, np, comp, cwr);
         qhasm_declassify(&fail, sizeof fail);
         if (fail) { r = -1; break; }
-        /* the pivot rows from the block's rows as they are */
-        for (i = 0; i < np; i++) memset(newp + i * stride + cw, 0, sizeof(uint64_t) * (size_t)(8 * nch));
-        qhasm_mc_gauss_addmul(newp, np, stride, mat + r0 * stride, nr, stride, comp, cwr, cw, nch);
-        for (i = 0; i < np; i++)
-            memcpy(mat + (r0 + i) * stride + cw, newp + i * stride + cw, sizeof(uint64_t) * (size_t)(8 * nch));
-        /* every other row: its pivot-column bits times the pivot rows */
-        for (k = 0; k < rows; k++) mk[k] = mat[k * stride + cw] & pmask;
-        qhasm_mc_gauss_addmul(mat, r0, stride, newp, np, stride, mk, 1, cw, nch);
-        qhasm_mc_gauss_addmul(mat + (r0 + np) * stride, nr - np, stride, newp, np, stride, mk + r0 + np, 1, cw, nch);
+        /* the other rows' bits in the pivot columns: those at the start of
+         * the block, as the narrow pass left them for the block's rows */
+        for (k = 0; k < r0; k++) mk[k] = mat[k * stride + cw] & pmask;
+        for (k = 0; k < nr; k++) mk[r0 + k] = x0[k] & pmask;
+        mg_wide(mat, rows, stride, cw, comp, mk, newp, s, (P - s) / 4);
+    }
+    for (cw = 0; r == 0 && cw < nrw; cw++) {
+        uint64_t *comp = rec + (size_t)cw * blk;
+        mg_wide(mat, rows, stride, cw, comp, comp + 64 * nrw, newp, P, (nwr - P) / 4);
     }
     free(x);
     return r;

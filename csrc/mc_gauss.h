@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* the row stride (in 64-bit words) that qhasm_mc_gauss_systematic needs for
- * rows of nw words: room for the 8-word chunks its kernel works on */
+ * rows of nw words (room for 4-word chunks; 8 kept from the one-phase form) */
 #define QHASM_MC_GAUSS_STRIDE(nw) ((((nw) + 7) + 3) / 4 * 4)
 
 /* mat: rows x (64 nw) bits, row i at mat + i * stride, bit c of a row at
@@ -21,9 +21,9 @@
 int qhasm_mc_gauss_systematic(uint64_t *mat, long rows, long nw, long stride);
 
 /* Y[i] ^= sum over j < nx of (bit j of the bit vector M + i*ms) X[j], on
- * the words w0 .. w0 + 8 nch - 1 of each row (row strides ys, xs); Y and X
+ * the words w0 .. w0 + 4 n4 - 1 of each row (row strides ys, xs); Y and X
  * must not overlap.  The kernel of the above, exported for its test. */
 void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                           const uint64_t *M, long ms, long w0, long nch);
+                           const uint64_t *M, long ms, long w0, long n4);
 
 #endif

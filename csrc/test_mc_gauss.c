@@ -84,9 +84,9 @@ static int one(long rows, long ncols, int kind, long dep, long z)
     return res;
 }
 
-static int addmul(long ny, long nx, long nch)
+static int addmul(long ny, long nx, long n4)
 {
-    long xs = 8 * nch + 3, ys = 8 * nch + 5, ms = (nx + 63) / 64, i, j, k;
+    long xs = 4 * n4 + 3, ys = 4 * n4 + 5, ms = (nx + 63) / 64, i, j, k;
     uint64_t *y = malloc(8 * (size_t)(ny * ys)), *w = malloc(8 * (size_t)(ny * ys));
     uint64_t *x = malloc(8 * (size_t)(nx * xs)), *m = malloc(8 * (size_t)(ny * ms));
     int res = 0;
@@ -94,13 +94,13 @@ static int addmul(long ny, long nx, long nch)
     for (i = 0; !res && i < ny * ys; i++) y[i] = w[i] = rnd();
     for (i = 0; !res && i < nx * xs; i++) x[i] = rnd();
     for (i = 0; !res && i < ny * ms; i++) m[i] = rnd();
-    if (!res) qhasm_mc_gauss_addmul(y, ny, ys, x, nx, xs, m, ms, 1, nch);
+    if (!res) qhasm_mc_gauss_addmul(y, ny, ys, x, nx, xs, m, ms, 1, n4);
     for (i = 0; !res && i < ny; i++)
         for (j = 0; j < nx; j++)
             if ((m[i * ms + j / 64] >> (j % 64)) & 1)
-                for (k = 0; k < 8 * nch; k++) w[i * ys + 1 + k] ^= x[j * xs + 1 + k];
+                for (k = 0; k < 4 * n4; k++) w[i * ys + 1 + k] ^= x[j * xs + 1 + k];
     for (i = 0; !res && i < ny * ys; i++)
-        if (y[i] != w[i]) res = fail("mc_gauss_addmul: ny %ld nx %ld nch %ld: word %ld differs", ny, nx, nch, i);
+        if (y[i] != w[i]) res = fail("mc_gauss_addmul: ny %ld nx %ld n4 %ld: word %ld differs", ny, nx, n4, i);
     free(y); free(w); free(x); free(m);
     return res;
 }
@@ -116,9 +116,12 @@ int qhasm_test_mc_gauss(int p, int i)
     (void)p;
     (void)i;
     stage("mc_gauss: addmul against a scalar product");
-    for (k = 1; k <= 200 && !r; k += 37) r = addmul(7, k, 2);
+    for (k = 1; k <= 200 && !r; k += 37) r = addmul(7, k, 4);
     if (!r) r = addmul(3, 64, 1);
-    if (!r) r = addmul(65, 130, 3);
+    if (!r) r = addmul(3, 64, 2);
+    if (!r) r = addmul(65, 130, 5);
+    if (!r) r = addmul(5, 100, 11);                     /* slices of 32, 8 and 4 words */
+    if (!r) r = addmul(9, 64, 15);                      /* 32, 16, 8, 4 */
     stage("mc_gauss: random, singular and far-pivot matrices against the textbook elimination");
     for (s = 0; s < (long)(sizeof shapes / sizeof *shapes) && !r; s++) {
         long rows = shapes[s][0], cols = shapes[s][1];
