@@ -249,7 +249,7 @@ static void print_bound(const op *o, const char *label, const char *impl, long l
             printf("%s %s bound %s %.*f cycles/byte (cost report: %s binds", o->name, label, model, decimals(cpb), cpb,
                    b->binds);
             if (b->cpb <= 0)
-                printf("; %.0f cycles per call", b->call);
+                printf("; %.*f cycles per call", b->call < 100 ? 1 : 0, b->call); /* 8.7, not 9: the check divides it by the bytes */
             printf(") measured %.*f ticks/byte at %lld bytes", decimals(measured), measured, len);
             if (cpt > 0)
                 printf(" = %.*f cycles/byte (%.3f cycles per tick) ratio %.2f\n", decimals(measured * cpt),

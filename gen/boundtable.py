@@ -13,7 +13,7 @@ then one line per operation saying whether the rankings agree.
 import re
 import sys
 
-LINE = re.compile(r"^(\S+) (\d+) bound (\S+) ([\d.]+) cycles/byte \(cost report: ([^;)]+)(?:; (\d+) cycles per call)?\) "
+LINE = re.compile(r"^(\S+) (\d+) bound (\S+) ([\d.]+) cycles/byte \(cost report: ([^;)]+)(?:; (\d+(?:\.\d+)?) cycles per call)?\) "
                   r"measured ([\d.]+) ticks/byte at (\d+) bytes = ([\d.]+) cycles/byte \(([\d.]+) cycles per tick\) "
                   r"ratio ([\d.]+)")
 IMPL = re.compile(r"^(\S+) (\d+) implementation (\S+) ")

@@ -26,7 +26,7 @@ skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
 # the kem family: the kernels its selected implementation calls (param uses=)
 uses = re.compile(r"^(kem_\w+) selected implementation ([\w-]+) uses( \w+ [\w-]+)+$")
 other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
-bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report: (resource|recurrence|issue width|recurrence of the inner loops|critical path) binds(?:; (\d+) cycles per call)?\) measured (\d+\.\d+) ticks/byte at (\d+) bytes(?: = (\d+\.\d+) cycles/byte \((\d+\.\d+) cycles per tick\))? ratio (\d+\.\d+)(?: \(ticks per cycle unknown\))?$")
+bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report: (resource|recurrence|issue width|recurrence of the inner loops|critical path) binds(?:; (\d+(?:\.\d+)?) cycles per call)?\) measured (\d+\.\d+) ticks/byte at (\d+) bytes(?: = (\d+\.\d+) cycles/byte \((\d+\.\d+) cycles per tick\))? ratio (\d+\.\d+)(?: \(ticks per cycle unknown\))?$")
 errors = []
 nbound = [0]
 sel_impl, sel_timing, ops, prims = set(), set(), set(), set()
