@@ -21,8 +21,10 @@ The design (p = 761: N = 768 = 32 x 24):
   i in one ymm pair; then the 243 independent products A'_t(y) B'_t(y)
   are one bitsliced I x I schoolbook on 256 lanes (12 logical operations
   per multiply-accumulate);
-- interpolation back along t, overlap of the 63 x-powers per y-power,
-  the fold modulo x^p - x - 1 and the reduction to {-1, 0, 1} in bytes.
+- interpolation back along t in the bit domain (the inverse of the
+  evaluation's packing plan, products kept in two layers of words), the
+  overlap of the 63 x-powers per y-power, the fold modulo x^p - x - 1 and
+  the reduction to {-1, 0, 1} in bytes (counted, computed in integers).
 
 GF(3) element x = (h, l) bit planes: 0 = (0, 0), 1 = (0, 1), 2 = (1, 0).
 """
@@ -42,11 +44,14 @@ STRIDE = 64     # the model's spacing of the slots in one Python integer
 # ------------------------------------------------------------ GF(3) planes
 @dataclass
 class Count:
-    """vector operations by kind"""
+    """vector operations by kind, and by stage (the current `stage`)"""
     ops: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, int] = field(default_factory=dict)
+    stage: str = ""
 
     def add(self, kind: str, n: int = 1) -> None:
         self.ops[kind] = self.ops.get(kind, 0) + n
+        self.stages[self.stage] = self.stages.get(self.stage, 0) + n
 
     def total(self) -> int:
         return sum(self.ops.values())
@@ -143,11 +148,13 @@ def _shifted(v: Pl, s: int) -> Pl:
     return (v[0] << s, v[1] << s) if s >= 0 else (v[0] >> -s, v[1] >> -s)
 
 
-def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int) -> bool:
+def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int,
+          rec: list[tuple[int, int, frozenset[int]]]) -> bool:
     """put the sum word sw into free positions of the words: whole by one
     shift and one or per plane if some word has room; else block by block
     (blocks of H bits: an and, a shift and an or per plane for each group
-    of blocks moved by the same shift), if all of them find room."""
+    of blocks moved by the same shift), if all of them find room.  rec gets
+    (destination word, shift, the source positions moved) per move."""
     shifts = sorted(range(-SLOT + 1, SLOT), key=abs)
     for dst in words:
         for s in shifts:
@@ -158,6 +165,7 @@ def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int) 
                     dst.pos[p + s] = x
                 c.add("shift", (2 if s else 0) * ymm)
                 c.add("logic", 2 * ymm)
+                rec.append((words.index(dst), s, frozenset(sw.pos)))
                 return True
     bases = sorted({p - x[1] for p, x in sw.pos.items()})
     blocks = [{p: sw.pos[p] for p in range(b, b + H)} for b in bases]
@@ -183,26 +191,31 @@ def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int) 
                 dst.pos[p + s] = x
         c.add("logic", 4 * ymm)
         c.add("shift", (2 if s else 0) * ymm)
+        rec.append((di, s, frozenset(p for blk in blks for p in blk)))
     return True
 
 
-def evaluate_plan(words: list[Word], c: Count, nslots: int) -> list[Word]:
+Hist = list[list[tuple[int, list[tuple[int, int, frozenset[int]]]]]]
+
+
+def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word], Hist]:
     """LEVELS Karatsuba levels along r in the bit domain.  Level k (blocks
     of B = 2^(LEVELS-k) bits, halves H = B/2): every word is kept (its low
     halves are the t-digit 0 products, its high halves the digit 2 ones);
     the digit 1 products are S = add3(W & M, (W >> H) & M) (M: the low
-    halves), placed into free positions of an existing word by one shift
-    and one or per plane (greedy).  Operations are counted per ymm (8
-    slots: nslots / 8 ymm per word)."""
+    halves), merged with each other and placed into free positions by
+    shifts and ors (greedy, below).  Operations are counted per ymm (8
+    slots: nslots / 8 ymm per word).  Returns the words and, per level, for
+    every word its digit-1 product's moves (the interpolation's plan)."""
     ymm = -(-nslots // 8)
+    hist: Hist = []
     for k in range(LEVELS):
         B = R >> k
         H = B // 2
         sums: list[Word] = []
         for w in words:
             lows = block_of(w, B)
-            if not lows:
-                continue
+            assert lows
             M = rep(sum(1 << p for p in lows), nslots)
             lo = (w.val[0] & M, w.val[1] & M)
             hi = ((w.val[0] >> H) & M, (w.val[1] >> H) & M)
@@ -219,11 +232,105 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int) -> list[Word]:
             for p, (t, rr) in w.pos.items():
                 pos[p] = (t + (0,), rr) if rr < H else (t + (2,), rr - H)
             nxt.append(Word(w.val, pos))
-        for sw in sums:
-            if not place(nxt, sw, c, ymm, H, nslots):
-                nxt.append(sw)
+        # the sums first merged with each other (largest first, each into the
+        # first merged word where one shift fits it: one shift and one or
+        # per plane), then each merged word placed whole into free
+        # positions of a word, or block by block, or as a new word
+        merged: list[tuple[Word, list[tuple[int, int]]]] = []
+        for i in sorted(range(len(sums)), key=lambda i: -len(sums[i].pos)):
+            sw = sums[i]
+            for mw, members in merged:
+                s = next((s for s in sorted(range(-SLOT + 1, SLOT), key=abs) if fits(mw, sw.pos, s)), None)
+                if s is not None:
+                    v = _shifted(sw.val, s)
+                    mw.val = (mw.val[0] | v[0], mw.val[1] | v[1])
+                    for p, x in sw.pos.items():
+                        mw.pos[p + s] = x
+                    members.append((i, s))
+                    c.add("logic", 2 * ymm)
+                    c.add("shift", (2 if s else 0) * ymm)
+                    break
+            else:
+                merged.append((Word(sw.val, dict(sw.pos)), [(i, 0)]))
+        moves: dict[int, list[tuple[int, int, frozenset[int]]]] = {i: [] for i in range(len(sums))}
+        for mw, members in merged:
+            rec: list[tuple[int, int, frozenset[int]]] = []
+            if len(mw.pos) == SLOT or not place(nxt, mw, c, ymm, H, nslots, rec):
+                rec = [(len(nxt), 0, frozenset(mw.pos))]
+                nxt.append(mw)
+            for i, s in members:
+                for dst, s2, pset in rec:
+                    mine = frozenset(p for p in sums[i].pos if p + s in pset)
+                    if mine:
+                        moves[i].append((dst, s + s2, mine))
+        level = [(wi, moves[wi]) for wi in range(len(sums))]
+        hist.append(level)
         words = nxt
-    return words
+    return words, hist
+
+
+def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int) -> tuple[Pl, Pl]:
+    """The inverse of evaluate_plan on the products (the same words, now
+    one slot per y-power): a product of 2H - 1 coefficients whose operands
+    had an H-bit block at b keeps its coefficients 0 .. H-1 at b in layer L
+    and H .. 2H-2 at b in layer U.  The parent of the children P0, P2 (the
+    low and high halves of block b of word W) and P1 (where the evaluation
+    moved their sum) is P0 + x^H (P1 - P0 - P2) + x^2H P2, that is
+    L = P0L | (P0U + DL) << H and U = (DU + P2L) | P2U << H at b, with
+    D = P1 - P0 - P2 after P1 is shifted back; every move of the evaluation
+    is one batch of these operations on all its blocks.  Returns word 0's
+    layers: coefficients 0 .. 31 and 32 .. 62 of every slot."""
+    ymm = -(-nslots // 8)
+    U: list[Pl] = [(0, 0)] * len(L)
+    u_empty = True
+    for k in range(LEVELS - 1, -1, -1):
+        H = (R >> k) // 2
+        nL: list[Pl] = []
+        nU: list[Pl] = []
+        for wi, rec in hist[k]:
+            accL: Pl = (0, 0)
+            accU: Pl = (0, 0)
+            for n, (dst, s, pset) in enumerate(rec):
+                Mp = rep(sum(1 << p for p in pset), nslots)
+                lay = 1 if u_empty else 2
+                c.add("logic", 2 * lay * ymm)
+                c.add("shift", (2 * lay if s else 0) * ymm)
+                P1L = tuple(v & Mp for v in _shifted(L[dst], -s))
+                P1U = tuple(v & Mp for v in _shifted(U[dst], -s))
+                P0L = tuple(v & Mp for v in L[wi])
+                P2L = tuple((v >> H) & Mp for v in L[wi])
+                P0U = tuple(v & Mp for v in U[wi])
+                P2U = tuple((v >> H) & Mp for v in U[wi])
+                c.add("logic", 2 * 2 * lay * ymm)
+                c.add("shift", 2 * lay * ymm)
+                cc = Count()
+                DL = add3(add3(P1L, neg3(P0L), cc), neg3(P2L), cc)
+                if u_empty:
+                    lo = P0L
+                    mid = DL
+                    hi = P2L
+                    top: Pl = (0, 0)
+                else:
+                    DU = add3(add3(P1U, neg3(P0U), cc), neg3(P2U), cc)
+                    lo = P0L
+                    mid = add3(P0U, DL, cc)
+                    hi = add3(DU, P2L, cc)
+                    top = P2U
+                c.add("logic", cc.total() * ymm)
+                ln = (lo[0] | (mid[0] << H), lo[1] | (mid[1] << H))
+                un = (hi[0] | (top[0] << H), hi[1] | (top[1] << H))
+                c.add("shift", (2 if u_empty else 4) * ymm)
+                c.add("logic", (2 if u_empty else 4) * ymm)
+                if n:
+                    c.add("logic", 4 * ymm)
+                accL = (accL[0] | ln[0], accL[1] | ln[1])
+                accU = (accU[0] | un[0], accU[1] | un[1])
+            nL.append(accL)
+            nU.append(accU)
+        L, U = nL, nU
+        u_empty = False
+    assert len(L) == 1
+    return L[0], U[0]
 
 
 # --------------------------------------------------------- the whole product
@@ -234,7 +341,7 @@ def tdigits_index(t: tuple[int, ...]) -> int:
     return v
 
 
-def product(f: list[int], g: list[int], p: int, c: Count) -> list[int]:
+def product(f: list[int], g: list[int], p: int, c: Count, check_interp: bool = True) -> list[int]:
     """f * g in R/3 = Z_3[x]/(x^p - x - 1) (f, g in {0,1,2}, length p) by the
     design above; c counts the operations (both operands, one product)."""
     I = -(-p // R)
@@ -245,6 +352,7 @@ def product(f: list[int], g: list[int], p: int, c: Count) -> list[int]:
     ev: list[dict[int, Pl]] = []
     layout: dict[int, tuple[int, int]] | None = None
     for src in (f, g):
+        c.stage = "input"
         # input: per byte row i, planes by shifts and vpmovmskb, one word per i
         c.add("logic", 3 * I)       # b0 & b1, b0 & ~b1 (the input byte's two bits), and the shift
         c.add("shift", 2 * I)       # each plane's bit into the sign bit
@@ -253,13 +361,15 @@ def product(f: list[int], g: list[int], p: int, c: Count) -> list[int]:
         vals = [pack(src[R * i:R * i + R]) for i in range(I)]
         w = Word((sum(v[0] << (STRIDE * i) for i, v in enumerate(vals)),
                   sum(v[1] << (STRIDE * i) for i, v in enumerate(vals))), {r: ((), r) for r in range(R)})
-        plan = evaluate_plan([w], c, nslots)
+        c.stage = "evaluation"
+        plan, hist = evaluate_plan([w], c, nslots)
         full = (1 << SLOT) - 1
         plans = [[Word(((x.val[0] >> (STRIDE * i)) & full, (x.val[1] >> (STRIDE * i)) & full), x.pos)
                   for x in plan] for i in range(I)]
         nw = len(plans[0])
         assert nw * SLOT >= 3 ** LEVELS
         # the 8 x 8 transpose of 32-bit elements per group of 8 slots and plane
+        c.stage = "transposes"
         c.add("shuffle", 24 * (-(-I // 8)) * 2 * (-(-nw // 8)))
         lay = {}
         for wi, w in enumerate(plans[0]):
@@ -282,6 +392,7 @@ def product(f: list[int], g: list[int], p: int, c: Count) -> list[int]:
         lanes = nw * SLOT
     assert lanes <= 256, f"{lanes} lanes: more than one ymm per coefficient"
     # bitsliced I x I schoolbook on all products at once
+    c.stage = "base"
     A, Bv = ev
     C: dict[int, Pl] = {}
     for i in range(I):
@@ -289,15 +400,31 @@ def product(f: list[int], g: list[int], p: int, c: Count) -> list[int]:
             prod = mul3(A[i], Bv[j], c)
             C[i + j] = add3(C[i + j], prod, c) if i + j in C else prod
     c.add("load", 2 * I * I)        # the a and b planes (memory operands)
-    # interpolation (in integers mod 3 here; counted below as the bit-domain
-    # inverse of the evaluation plan, over 2I - 1 y-powers)
-    assert layout is not None
-    hpoly: dict[tuple[int, ...], list[int]] = {}
-    for t in _tuples(LEVELS):
-        wi, pp = layout[tdigits_index(t)]
-        bit = SLOT * wi + pp
-        hpoly[t] = [dec(C[m], bit) for m in range(2 * I - 1)]
-    H = _interp((), hpoly, LEVELS, 2 * I - 1)    # H[k][m], k < 2R - 1
+    # back to slots (one per y-power m, groups of eight: the 8 x 8 transposes)
+    M2 = 2 * I - 1
+    c.stage = "transposes"
+    c.add("shuffle", 24 * (-(-M2 // 8)) * 2 * (-(-nw // 8)))
+    full = (1 << SLOT) - 1
+    Lw: list[Pl] = []
+    for wi in range(nw):
+        Lw.append((sum(((C[m][0] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2)),
+                   sum(((C[m][1] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2))))
+    c.stage = "interpolation"
+    lo, hi = interpolate_plan(Lw, hist, c, M2)
+    H = [[dec(lo if k < R else hi, STRIDE * m + (k % R)) for m in range(M2)] for k in range(2 * R - 1)]
+    if check_interp:
+        assert layout is not None
+        hpoly: dict[tuple[int, ...], list[int]] = {}
+        for t in _tuples(LEVELS):
+            wi, pp = layout[tdigits_index(t)]
+            hpoly[t] = [dec(C[m], SLOT * wi + pp) for m in range(M2)]
+        assert H == _interp((), hpoly, LEVELS, M2), "the word-level interpolation disagrees with the integer one"
+    # output: per y-power and layer and plane a broadcast, vpshufb, vpand,
+    # vpcmpeqb (bits to bytes), a vpsubb for the value, a vpaddb for the
+    # overlap; the fold (two loads, two additions, mod 3 by vpand and
+    # vpshufb, a store per 32 outputs)
+    c.stage = "output"
+    c.add("output", M2 * 2 * 2 * 4 + M2 * 2 + M2 + 7 * -(-p // 32))
     # overlap: h[32 m + k] += H[k][m]
     h = [0] * (2 * N)
     for k in range(2 * R - 1):
@@ -350,21 +477,14 @@ def reference(f: list[int], g: list[int], p: int) -> list[int]:
     return [v % 3 for v in h[:p]]
 
 
-def counts(p: int) -> dict[str, int]:
-    """operations per product by kind, as product() counts them, with the
-    base's logic (12 per multiply-accumulate, 6 for the first product of
-    each output) split off from the input and evaluation logic"""
-    I = -(-p // R)
+def counts(p: int) -> Count:
+    """the operations of one product (they depend only on p)"""
     rng = random.Random(p)
     f = [rng.randrange(3) for _ in range(p)]
     g = [rng.randrange(3) for _ in range(p)]
-    full = Count()
-    product(f, g, p, full)
-    base_logic = 12 * I * I - 6 * (2 * I - 1)
-    res = dict(full.ops)
-    res["logic_eval_input"] = res["logic"] - base_logic
-    res["logic_base"] = base_logic
-    return res
+    c = Count()
+    product(f, g, p, c)
+    return c
 
 
 def main(argv: list[str]) -> int:
@@ -382,7 +502,12 @@ def main(argv: list[str]) -> int:
         for f, g in cases:
             got = product(f, g, p, Count())
             assert got == reference(f, g, p), f"p={p}: the bitsliced model disagrees with schoolbook"
-        print(f"p={p}: {len(cases)} products agree with schoolbook; operations: {counts(p)}")
+        c = counts(p)
+        fp = c.total() - c.ops["load"] - c.ops["store"]
+        print(f"p={p}: {len(cases)} products agree with schoolbook; vector operations {c.total()} "
+              f"({fp} on the FP pipes: >= {fp // 4} cycles at four per cycle)")
+        print(f"  by stage: {c.stages}")
+        print(f"  by kind: {c.ops}")
     return 0
 
 
