@@ -705,7 +705,8 @@ class Interp:
                 else:
                     args.append(self.vget(o, nb))
             a = self.addr(ops[1]) if name == "loadperm" else 0
-            self.put(d, qsem.vfunc(name, args, big, nb, a))
+            r = qsem.vfunc(name, args, big, nb, a)
+            self.put(d, int.from_bytes(r, "little") if self.isint(d) else r)   # movemask8: a vector to an integer
             return None
         if op == "movlo":
             v = self.vget(ops[1], nb)

@@ -201,6 +201,7 @@ VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
           "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "alignr", "blend32",
+          "movemask8", "cmpeq8",
           "fmul", "fadd", "fsub", "fround", "ftrunc", "clmul"]
 
 
@@ -413,6 +414,15 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
     if name == "truncate8":
         # each 16-bit lane cut to its low byte (vpmovwb)
         return bytes(w & 255 for w in lanes(args[0], 16, big))
+    if name == "movemask8":
+        # bit j = the top bit of byte j of s (vpmovmskb), zero-extended to the
+        # integer destination (nbytes its width)
+        m = sum((b >> 7) << j for j, b in enumerate(args[0]))
+        return m.to_bytes(nbytes, "little")
+    if name == "cmpeq8":
+        # byte j = 0xff where bytes j of s and t are equal, else 0 (vpcmpeqb)
+        s, t = args
+        return bytes(255 if x == y else 0 for x, y in zip(s, t))
     if name == "alignr":
         # bytes i .. i+15 of t||s (t the low half), zeros past the 32 (palignr)
         s, t, i = args

@@ -1,0 +1,515 @@
+"""Bitsliced GF(3) product for mult3sntrupP: the executable model and
+operation count behind the design in docs/ntruprime.md (R/3, "bitsliced
+GF(3)").  Not a kernel generator yet: it runs the algorithm the AVX2
+kernel is to be generated from, word by word on Python integers standing
+for 32-bit slots and 256-bit registers, checks it against schoolbook
+arithmetic in R/3, and counts the vector operations every step would
+issue, so the choice between the byte-product Karatsuba and this design
+rests on counted operations, not guesses.
+
+    python3 -m gen.ntruprime_bs3 [--p P ...] [--trials N]
+
+The design (p = 761: N = 768 = 32 x 24):
+- interleaved split: a(x) = sum_r x^r A_r(x^32), r < 32, A_r(y) of I = N/32
+  coefficients a[32 i + r]; byte row i of the input (32 bytes) is one
+  vector whose lane r is a[32 i + r], so one vpmovmskb per bit plane gives
+  the 32-bit word "bit r" for that i: no transposition at the input;
+- Karatsuba along r in the bit domain (5 levels, 32 -> 3^5 = 243
+  evaluation points t), the same plan in every 32-bit slot (8 values of i
+  per ymm), in GF(3) (evaluation and interpolation need additions only);
+- an 8 x 8 transpose of 32-bit elements puts the 243 (of 256) bits of one
+  i in one ymm pair; then the 243 independent products A'_t(y) B'_t(y)
+  are one bitsliced I x I schoolbook on 256 lanes (12 logical operations
+  per multiply-accumulate);
+- interpolation back along t in the bit domain (the inverse of the
+  evaluation's packing plan, products kept in two layers of words), the
+  overlap of the 63 x-powers per y-power, the fold modulo x^p - x - 1 and
+  the reduction to {-1, 0, 1} in bytes (counted, computed in integers).
+
+GF(3) element x = (h, l) bit planes: 0 = (0, 0), 1 = (0, 1), 2 = (1, 0).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass, field
+
+R = 32          # the x-split: coefficients r + 32 i
+LEVELS = 5      # 2^LEVELS = R
+SLOT = 32       # bits per slot of the bit-domain evaluation (vpsrld/vpslld)
+STRIDE = 64     # the model's spacing of the slots in one Python integer
+
+
+# ------------------------------------------------------------ GF(3) planes
+@dataclass
+class Count:
+    """vector operations by kind, and by stage (the current `stage`)"""
+    ops: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, int] = field(default_factory=dict)
+    stage: str = ""
+
+    def add(self, kind: str, n: int = 1) -> None:
+        self.ops[kind] = self.ops.get(kind, 0) + n
+        self.stages[self.stage] = self.stages.get(self.stage, 0) + n
+
+    def total(self) -> int:
+        return sum(self.ops.values())
+
+
+Pl = tuple[int, int]   # (h, l)
+
+
+def add3(x: Pl, y: Pl, c: Count | None = None) -> Pl:
+    """x + y in 6 logical operations (per plane pair)"""
+    t = (x[1] | y[0]) ^ (x[0] | y[1])
+    if c:
+        c.add("logic", 6)
+    return ((x[1] | y[1]) ^ t, (x[0] | y[0]) ^ t)
+
+
+def neg3(x: Pl) -> Pl:
+    """-x: the planes swapped (no operation)"""
+    return (x[1], x[0])
+
+
+def mul3(x: Pl, y: Pl, c: Count | None = None) -> Pl:
+    """x * y in 6 logical operations"""
+    if c:
+        c.add("logic", 6)
+    return ((x[0] & y[1]) | (x[1] & y[0]), (x[0] & y[0]) | (x[1] & y[1]))
+
+
+def enc(v: int) -> Pl:
+    v %= 3
+    return (1 if v == 2 else 0, 1 if v == 1 else 0)
+
+
+def dec(x: Pl, bit: int = 0) -> int:
+    h, l = (x[0] >> bit) & 1, (x[1] >> bit) & 1
+    assert not (h and l), "invalid GF(3) encoding"
+    return 2 if h else l
+
+
+def prove_formulas() -> None:
+    """add3, mul3, neg3 on every pair of elements (bit 0), and bitwise
+    independence (random 64-bit words)"""
+    for a in range(3):
+        assert dec(neg3(enc(a))) == (-a) % 3
+        for b in range(3):
+            assert dec(add3(enc(a), enc(b))) == (a + b) % 3, (a, b)
+            assert dec(mul3(enc(a), enc(b))) == (a * b) % 3, (a, b)
+    rng = random.Random(1)
+    for _ in range(100):
+        va = [rng.randrange(3) for _ in range(64)]
+        vb = [rng.randrange(3) for _ in range(64)]
+        A, B = pack(va), pack(vb)
+        s, m = add3(A, B), mul3(A, B)
+        for k in range(64):
+            assert dec(s, k) == (va[k] + vb[k]) % 3 and dec(m, k) == (va[k] * vb[k]) % 3
+
+
+def pack(vals: list[int]) -> Pl:
+    h = l = 0
+    for k, v in enumerate(vals):
+        e = enc(v)
+        h |= e[0] << k
+        l |= e[1] << k
+    return (h, l)
+
+
+# ------------------------------------------------ the bit-domain evaluation
+@dataclass
+class Word:
+    """one 32-bit slot (the same in every slot of a ymm, one i per slot):
+    its bit planes and what each used position holds: (t digits, r rest)"""
+    val: Pl
+    pos: dict[int, tuple[tuple[int, ...], int]]
+
+
+def block_of(w: Word, B: int) -> list[int]:
+    """the positions of the low halves of w's blocks of size B (a block is
+    B consecutive used positions with r rest 0 .. B-1)"""
+    return sorted(p for p, (t, rr) in w.pos.items() if rr < B // 2)
+
+
+def fits(dst: Word, src: dict[int, tuple[tuple[int, ...], int]], s: int) -> bool:
+    return all(0 <= p + s < SLOT and (p + s) not in dst.pos for p in src)
+
+
+def rep(m: int, nslots: int) -> int:
+    """a slot mask repeated in every slot (the model keeps slot i at bit
+    STRIDE * i of one integer, so a shift by less than SLOT never mixes
+    slots once masked)"""
+    return sum(m << (STRIDE * i) for i in range(nslots))
+
+
+def _shifted(v: Pl, s: int) -> Pl:
+    return (v[0] << s, v[1] << s) if s >= 0 else (v[0] >> -s, v[1] >> -s)
+
+
+def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int,
+          rec: list[tuple[int, int, frozenset[int]]]) -> bool:
+    """put the sum word sw into free positions of the words: whole by one
+    shift and one or per plane if some word has room; else block by block
+    (blocks of H bits: an and, a shift and an or per plane for each group
+    of blocks moved by the same shift), if all of them find room.  rec gets
+    (destination word, shift, the source positions moved) per move."""
+    shifts = sorted(range(-SLOT + 1, SLOT), key=abs)
+    for dst in words:
+        for s in shifts:
+            if fits(dst, sw.pos, s):
+                v = _shifted(sw.val, s)
+                dst.val = (dst.val[0] | v[0], dst.val[1] | v[1])
+                for p, x in sw.pos.items():
+                    dst.pos[p + s] = x
+                c.add("shift", (2 if s else 0) * ymm)
+                c.add("logic", 2 * ymm)
+                rec.append((words.index(dst), s, frozenset(sw.pos)))
+                return True
+    bases = sorted({p - x[1] for p, x in sw.pos.items()})
+    blocks = [{p: sw.pos[p] for p in range(b, b + H)} for b in bases]
+    moves: dict[tuple[int, int], list[dict]] = {}
+    taken: dict[int, set[int]] = {id(d): set() for d in words}
+    for blk in blocks:
+        for di, dst in enumerate(words):
+            s = next((s for s in shifts if all(0 <= p + s < SLOT and (p + s) not in dst.pos
+                                               and (p + s) not in taken[id(dst)] for p in blk)), None)
+            if s is not None:
+                taken[id(dst)].update(p + s for p in blk)
+                moves.setdefault((di, s), []).append(blk)
+                break
+        else:
+            return False
+    for (di, s), blks in moves.items():
+        dst = words[di]
+        M = rep(sum(1 << p for blk in blks for p in blk), nslots)
+        v = _shifted((sw.val[0] & M, sw.val[1] & M), s)
+        dst.val = (dst.val[0] | v[0], dst.val[1] | v[1])
+        for blk in blks:
+            for p, x in blk.items():
+                dst.pos[p + s] = x
+        c.add("logic", 4 * ymm)
+        c.add("shift", (2 if s else 0) * ymm)
+        rec.append((di, s, frozenset(p for blk in blks for p in blk)))
+    return True
+
+
+Hist = list[list[tuple[int, list[tuple[int, int, frozenset[int]]]]]]
+
+
+def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word], Hist]:
+    """LEVELS Karatsuba levels along r in the bit domain.  Level k (blocks
+    of B = 2^(LEVELS-k) bits, halves H = B/2): every word is kept (its low
+    halves are the t-digit 0 products, its high halves the digit 2 ones);
+    the digit 1 products are S = add3(W & M, (W >> H) & M) (M: the low
+    halves), merged with each other and placed into free positions by
+    shifts and ors (greedy, below).  Operations are counted per ymm (8
+    slots: nslots / 8 ymm per word).  Returns the words and, per level, for
+    every word its digit-1 product's moves (the interpolation's plan)."""
+    ymm = -(-nslots // 8)
+    hist: Hist = []
+    for k in range(LEVELS):
+        B = R >> k
+        H = B // 2
+        sums: list[Word] = []
+        for w in words:
+            lows = block_of(w, B)
+            assert lows
+            M = rep(sum(1 << p for p in lows), nslots)
+            lo = (w.val[0] & M, w.val[1] & M)
+            hi = ((w.val[0] >> H) & M, (w.val[1] >> H) & M)
+            c.add("logic", 2 * ymm)           # the two ands of lo
+            c.add("shift", 2 * ymm)
+            c.add("logic", 2 * ymm)           # shift and and of hi
+            cc = Count()
+            s = add3(lo, hi, cc)
+            c.add("logic", cc.total() * ymm)
+            sums.append(Word(s, {p: (w.pos[p][0] + (1,), w.pos[p][1]) for p in lows}))
+        nxt: list[Word] = []
+        for w in words:
+            pos = {}
+            for p, (t, rr) in w.pos.items():
+                pos[p] = (t + (0,), rr) if rr < H else (t + (2,), rr - H)
+            nxt.append(Word(w.val, pos))
+        # the sums first merged with each other (largest first, each into the
+        # first merged word where one shift fits it: one shift and one or
+        # per plane), then each merged word placed whole into free
+        # positions of a word, or block by block, or as a new word
+        merged: list[tuple[Word, list[tuple[int, int]]]] = []
+        for i in sorted(range(len(sums)), key=lambda i: -len(sums[i].pos)):
+            sw = sums[i]
+            for mw, members in merged:
+                s = next((s for s in sorted(range(-SLOT + 1, SLOT), key=abs) if fits(mw, sw.pos, s)), None)
+                if s is not None:
+                    v = _shifted(sw.val, s)
+                    mw.val = (mw.val[0] | v[0], mw.val[1] | v[1])
+                    for p, x in sw.pos.items():
+                        mw.pos[p + s] = x
+                    members.append((i, s))
+                    c.add("logic", 2 * ymm)
+                    c.add("shift", (2 if s else 0) * ymm)
+                    break
+            else:
+                merged.append((Word(sw.val, dict(sw.pos)), [(i, 0)]))
+        moves: dict[int, list[tuple[int, int, frozenset[int]]]] = {i: [] for i in range(len(sums))}
+        for mw, members in merged:
+            rec: list[tuple[int, int, frozenset[int]]] = []
+            if len(mw.pos) == SLOT or not place(nxt, mw, c, ymm, H, nslots, rec):
+                rec = [(len(nxt), 0, frozenset(mw.pos))]
+                nxt.append(mw)
+            for i, s in members:
+                for dst, s2, pset in rec:
+                    mine = frozenset(p for p in sums[i].pos if p + s in pset)
+                    if mine:
+                        moves[i].append((dst, s + s2, mine))
+        level = [(wi, moves[wi]) for wi in range(len(sums))]
+        hist.append(level)
+        words = nxt
+    return words, hist
+
+
+def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int) -> tuple[Pl, Pl]:
+    """The inverse of evaluate_plan on the products (the same words, now
+    one slot per y-power): a product of 2H - 1 coefficients whose operands
+    had an H-bit block at b keeps its coefficients 0 .. H-1 at b in layer L
+    and H .. 2H-2 at b in layer U.  The parent of the children P0, P2 (the
+    low and high halves of block b of word W) and P1 (where the evaluation
+    moved their sum) is P0 + x^H (P1 - P0 - P2) + x^2H P2, that is
+    L = P0L | (P0U + DL) << H and U = (DU + P2L) | P2U << H at b, with
+    D = P1 - P0 - P2 after P1 is shifted back; every move of the evaluation
+    is one batch of these operations on all its blocks.  Returns word 0's
+    layers: coefficients 0 .. 31 and 32 .. 62 of every slot."""
+    ymm = -(-nslots // 8)
+    U: list[Pl] = [(0, 0)] * len(L)
+    u_empty = True
+    for k in range(LEVELS - 1, -1, -1):
+        H = (R >> k) // 2
+        nL: list[Pl] = []
+        nU: list[Pl] = []
+        for wi, rec in hist[k]:
+            accL: Pl = (0, 0)
+            accU: Pl = (0, 0)
+            for n, (dst, s, pset) in enumerate(rec):
+                Mp = rep(sum(1 << p for p in pset), nslots)
+                lay = 1 if u_empty else 2
+                c.add("logic", 2 * lay * ymm)
+                c.add("shift", (2 * lay if s else 0) * ymm)
+                P1L = tuple(v & Mp for v in _shifted(L[dst], -s))
+                P1U = tuple(v & Mp for v in _shifted(U[dst], -s))
+                P0L = tuple(v & Mp for v in L[wi])
+                P2L = tuple((v >> H) & Mp for v in L[wi])
+                P0U = tuple(v & Mp for v in U[wi])
+                P2U = tuple((v >> H) & Mp for v in U[wi])
+                c.add("logic", 2 * 2 * lay * ymm)
+                c.add("shift", 2 * lay * ymm)
+                cc = Count()
+                DL = add3(add3(P1L, neg3(P0L), cc), neg3(P2L), cc)
+                if u_empty:
+                    lo = P0L
+                    mid = DL
+                    hi = P2L
+                    top: Pl = (0, 0)
+                else:
+                    DU = add3(add3(P1U, neg3(P0U), cc), neg3(P2U), cc)
+                    lo = P0L
+                    mid = add3(P0U, DL, cc)
+                    hi = add3(DU, P2L, cc)
+                    top = P2U
+                c.add("logic", cc.total() * ymm)
+                ln = (lo[0] | (mid[0] << H), lo[1] | (mid[1] << H))
+                un = (hi[0] | (top[0] << H), hi[1] | (top[1] << H))
+                c.add("shift", (2 if u_empty else 4) * ymm)
+                c.add("logic", (2 if u_empty else 4) * ymm)
+                if n:
+                    c.add("logic", 4 * ymm)
+                accL = (accL[0] | ln[0], accL[1] | ln[1])
+                accU = (accU[0] | un[0], accU[1] | un[1])
+            nL.append(accL)
+            nU.append(accU)
+        L, U = nL, nU
+        u_empty = False
+    assert len(L) == 1
+    return L[0], U[0]
+
+
+# --------------------------------------------------------- the whole product
+def tdigits_index(t: tuple[int, ...]) -> int:
+    v = 0
+    for d in t:
+        v = 3 * v + d
+    return v
+
+
+def product(f: list[int], g: list[int], p: int, c: Count, check_interp: bool = True) -> list[int]:
+    """f * g in R/3 = Z_3[x]/(x^p - x - 1) (f, g in {0,1,2}, length p) by the
+    design above; c counts the operations (both operands, one product)."""
+    I = -(-p // R)
+    N = R * I
+    f = f + [0] * (N - p)
+    g = g + [0] * (N - p)
+    nslots = I
+    ev: list[dict[int, Pl]] = []
+    layout: dict[int, tuple[int, int]] | None = None
+    for src in (f, g):
+        c.stage = "input"
+        # input: per byte row i, planes by shifts and vpmovmskb, one word per i
+        c.add("logic", 3 * I)       # b0 & b1, b0 & ~b1 (the input byte's two bits), and the shift
+        c.add("shift", 2 * I)       # each plane's bit into the sign bit
+        c.add("movmsk", 2 * I)
+        c.add("store", 2 * I)
+        vals = [pack(src[R * i:R * i + R]) for i in range(I)]
+        w = Word((sum(v[0] << (STRIDE * i) for i, v in enumerate(vals)),
+                  sum(v[1] << (STRIDE * i) for i, v in enumerate(vals))), {r: ((), r) for r in range(R)})
+        c.stage = "evaluation"
+        plan, hist = evaluate_plan([w], c, nslots)
+        full = (1 << SLOT) - 1
+        plans = [[Word(((x.val[0] >> (STRIDE * i)) & full, (x.val[1] >> (STRIDE * i)) & full), x.pos)
+                  for x in plan] for i in range(I)]
+        nw = len(plans[0])
+        assert nw * SLOT >= 3 ** LEVELS
+        # the 8 x 8 transpose of 32-bit elements per group of 8 slots and plane
+        c.stage = "transposes"
+        c.add("shuffle", 24 * (-(-I // 8)) * 2 * (-(-nw // 8)))
+        lay = {}
+        for wi, w in enumerate(plans[0]):
+            for pp, (t, rr) in w.pos.items():
+                assert rr == 0 and len(t) == LEVELS
+                lay[tdigits_index(t)] = (wi, pp)
+        assert len(lay) == 3 ** LEVELS
+        if layout is None:
+            layout = lay
+        assert lay == layout
+        # register of i: bit 32*word + position
+        regs = {}
+        for i in range(I):
+            h = l = 0
+            for wi, w in enumerate(plans[i]):
+                h |= w.val[0] << (SLOT * wi)
+                l |= w.val[1] << (SLOT * wi)
+            regs[i] = (h, l)
+        ev.append(regs)
+        lanes = nw * SLOT
+    assert lanes <= 256, f"{lanes} lanes: more than one ymm per coefficient"
+    # bitsliced I x I schoolbook on all products at once
+    c.stage = "base"
+    A, Bv = ev
+    C: dict[int, Pl] = {}
+    for i in range(I):
+        for j in range(I):
+            prod = mul3(A[i], Bv[j], c)
+            C[i + j] = add3(C[i + j], prod, c) if i + j in C else prod
+    c.add("load", 2 * I * I)        # the a and b planes (memory operands)
+    # back to slots (one per y-power m, groups of eight: the 8 x 8 transposes)
+    M2 = 2 * I - 1
+    c.stage = "transposes"
+    c.add("shuffle", 24 * (-(-M2 // 8)) * 2 * (-(-nw // 8)))
+    full = (1 << SLOT) - 1
+    Lw: list[Pl] = []
+    for wi in range(nw):
+        Lw.append((sum(((C[m][0] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2)),
+                   sum(((C[m][1] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2))))
+    c.stage = "interpolation"
+    lo, hi = interpolate_plan(Lw, hist, c, M2)
+    H = [[dec(lo if k < R else hi, STRIDE * m + (k % R)) for m in range(M2)] for k in range(2 * R - 1)]
+    if check_interp:
+        assert layout is not None
+        hpoly: dict[tuple[int, ...], list[int]] = {}
+        for t in _tuples(LEVELS):
+            wi, pp = layout[tdigits_index(t)]
+            hpoly[t] = [dec(C[m], SLOT * wi + pp) for m in range(M2)]
+        assert H == _interp((), hpoly, LEVELS, M2), "the word-level interpolation disagrees with the integer one"
+    # output: per y-power and layer and plane a broadcast, vpshufb, vpand,
+    # vpcmpeqb (bits to bytes), a vpsubb for the value, a vpaddb for the
+    # overlap; the fold (two loads, two additions, mod 3 by vpand and
+    # vpshufb, a store per 32 outputs)
+    c.stage = "output"
+    c.add("output", M2 * 2 * 2 * 4 + M2 * 2 + M2 + 7 * -(-p // 32))
+    # overlap: h[32 m + k] += H[k][m]
+    h = [0] * (2 * N)
+    for k in range(2 * R - 1):
+        for m in range(2 * I - 1):
+            h[R * m + k] = (h[R * m + k] + H[k][m]) % 3
+    # fold from the top: x^j = x^(j-p+1) + x^(j-p)
+    for j in range(2 * N - 1, p - 1, -1):
+        v = h[j]
+        if v:
+            h[j - p + 1] = (h[j - p + 1] + v) % 3
+            h[j - p] = (h[j - p] + v) % 3
+            h[j] = 0
+    return [h[j] for j in range(p)]
+
+
+def _tuples(n: int) -> list[tuple[int, ...]]:
+    if n == 0:
+        return [()]
+    return [t + (d,) for t in _tuples(n - 1) for d in range(3)]
+
+
+def _interp(pre: tuple[int, ...], hp: dict[tuple[int, ...], list[int]], n: int, ym: int) -> list[list[int]]:
+    """the product (x-length 2^(n+1) - 1, each a y-polynomial of ym terms)
+    of the sub-problem with t prefix pre, from its three children"""
+    if n == 0:
+        return [hp[pre]]
+    P0 = _interp(pre + (0,), hp, n - 1, ym)
+    P1 = _interp(pre + (1,), hp, n - 1, ym)
+    P2 = _interp(pre + (2,), hp, n - 1, ym)
+    half = 1 << (n - 1)
+    out = [[0] * ym for _ in range(4 * half - 1)]
+    for k in range(2 * half - 1):
+        for m in range(ym):
+            out[k][m] += P0[k][m]
+            out[k + 2 * half][m] += P2[k][m]
+            out[k + half][m] += P1[k][m] - P0[k][m] - P2[k][m]
+    return [[v % 3 for v in row] for row in out]
+
+
+def reference(f: list[int], g: list[int], p: int) -> list[int]:
+    h = [0] * (2 * p - 1)
+    for i, a in enumerate(f):
+        if a:
+            for j, b in enumerate(g):
+                h[i + j] += a * b
+    for j in range(2 * p - 2, p - 1, -1):
+        h[j - p + 1] += h[j]
+        h[j - p] += h[j]
+        h[j] = 0
+    return [v % 3 for v in h[:p]]
+
+
+def counts(p: int) -> Count:
+    """the operations of one product (they depend only on p)"""
+    rng = random.Random(p)
+    f = [rng.randrange(3) for _ in range(p)]
+    g = [rng.randrange(3) for _ in range(p)]
+    c = Count()
+    product(f, g, p, c)
+    return c
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.ntruprime_bs3", description=__doc__.splitlines()[0])
+    ap.add_argument("--p", action="append", type=int, help="p (default 653 761 857)")
+    ap.add_argument("--trials", type=int, default=3, help="random products checked per p")
+    a = ap.parse_args(argv)
+    prove_formulas()
+    for p in a.p or [653, 761, 857]:
+        rng = random.Random(p)
+        cases = [([rng.randrange(3) for _ in range(p)], [rng.randrange(3) for _ in range(p)]) for _ in range(a.trials)]
+        cases.append(([2] * p, [2] * p))
+        for j in (0, 1, p - 1):
+            cases.append(([rng.randrange(3) for _ in range(p)], [1 if i == j else 0 for i in range(p)]))
+        for f, g in cases:
+            got = product(f, g, p, Count())
+            assert got == reference(f, g, p), f"p={p}: the bitsliced model disagrees with schoolbook"
+        c = counts(p)
+        fp = c.total() - c.ops["load"] - c.ops["store"]
+        print(f"p={p}: {len(cases)} products agree with schoolbook; vector operations {c.total()} "
+              f"({fp} on the FP pipes: >= {fp // 4} cycles at four per cycle)")
+        print(f"  by stage: {c.stages}")
+        print(f"  by kind: {c.ops}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
