@@ -678,6 +678,19 @@ static void headevictions(Body *d, char *m0)
 	d->nev = n;
 }
 
+/* QHASM_DEBUG_EVICT: the simulation's decisions for one loop body */
+static void debugevict(const Fn *fn, const Body *d, int b, int f, int K, const char *inmem)
+{
+	fprintf(stderr, "%s: block %d file %d: %d registers, %d evictions, %d reloads\n", fn->name, b, f, K, d->nev, d->nrl);
+	for (int k = 0; k < d->nev; k++)
+		fprintf(stderr, "  evict t.%d at %d\n", d->ev[2 * k], d->ev[2 * k + 1]);
+	for (int k = 0; k < d->nrl; k++)
+		fprintf(stderr, "  reload t.%d at %d\n", d->rl[2 * k], d->rl[2 * k + 1]);
+	for (int v = 0; v < d->nt; v++)
+		if (inmem[v])
+			fprintf(stderr, "  in memory at the head: t.%d\n", v);
+}
+
 /* one-block loops, each register file; returns 1 if any was split */
 static int bodies(Fn *fn, const Target *t, const int *npred)
 {
@@ -718,20 +731,11 @@ static int bodies(Fn *fn, const Target *t, const int *npred)
 					break;
 			}
 			if (getenv("QHASM_DEBUG_EVICT"))
-				{
-				fprintf(stderr, "%s: block %d file %d: %d registers, %d evictions, %d reloads\n", fn->name, b, f, K, d.nev, d.nrl);
-				for (int k = 0; k < d.nev; k++)
-					fprintf(stderr, "  evict %s.%d at %d\n", "t", d.ev[2 * k], d.ev[2 * k + 1]);
-				for (int k = 0; k < d.nrl; k++)
-					fprintf(stderr, "  reload %s.%d at %d\n", "t", d.rl[2 * k], d.rl[2 * k + 1]);
-				for (int v = 0; v < d.nt; v++)
-					if (prev[v])
-						fprintf(stderr, "  in memory at the head: %d\n", v);
-			}
+				debugevict(fn, &d, b, f, K, prev);
 			/* the last simulation ran with prev at the head */
-			int inmem = d.nev;
+			int evicted = d.nev;
 			headevictions(&d, prev);
-			if (inmem) {
+			if (evicted) {
 				rewrite(&d, t, prev);
 				any = stale = 1;
 			}
