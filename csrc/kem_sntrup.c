@@ -74,6 +74,21 @@ static Fq fq_freeze(const sntrup_params *P, int32_t x)
     return (Fq)r;
 }
 
+/* x mod q, centered, for |x| < 2^15 in 32-bit arithmetic (so that the
+ * loops calling it vectorise): t = round(x 2^-26 floor(2^26/q)) is the
+ * rounded quotient or one off it (the estimate errs by less than 1/2 +
+ * 2^-11 there), and the two masked corrections of fq_freeze center the
+ * remainder; needs q < 2^13 */
+static Fq fq_freeze15(const sntrup_params *P, int32_t x)
+{
+    int32_t rec = (int32_t)(P->rec46 >> 20), q12 = (P->q - 1) / 2;
+    int32_t t = (x * rec + (1 << 25)) >> 26;
+    int32_t r = x - t * P->q;
+    r += P->q & negmask32(r + q12);
+    r -= P->q & negmask32(q12 - r);
+    return (Fq)r;
+}
+
 /* x mod 3 in {-1, 0, 1} for |x| < 2^13 (10923/32768 = 1/3 + 1/98304) */
 static small f3_freeze(int32_t x)
 {
@@ -285,11 +300,16 @@ VEC_CLONES static int r3_recip(const sntrup_params *P, small *out, const small *
 /* ---- products through the kernels (SUPERCOP crypto_core byte layouts) ---------- */
 static void rq_mult_small(const sntrup_params *P, Fq *h, const Fq *f, const small *g)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Fq arrays are the kernel's layout already (int16 little-endian) */
+    P->mult((unsigned char *)h, (const unsigned char *)f, (const unsigned char *)g);
+#else
     unsigned char in[2 * MAXP], out[2 * MAXP];
     int i;
     for (i = 0; i < P->p; i++) { in[2 * i] = (unsigned char)f[i]; in[2 * i + 1] = (unsigned char)((uint16_t)f[i] >> 8); }
     P->mult(out, in, (const unsigned char *)g);
     for (i = 0; i < P->p; i++) h[i] = (Fq)(uint16_t)(out[2 * i] | (out[2 * i + 1] << 8));
+#endif
 }
 
 static void r3_mult(const sntrup_params *P, small *h, const small *f, const small *g)
@@ -490,19 +510,20 @@ static void decode(uint32_t *out, const unsigned char *S, uint32_t m0, int len)
     if (len > 0) decode_ab(out, S, m0, len, 0, work);
 }
 
-static void small_encode(const sntrup_params *P, unsigned char *s, const small *f)
+VEC_CLONES static void small_encode(const sntrup_params *P, unsigned char *s, const small *f)
 {
-    int i, j;
-    for (i = 0; i < P->p; i += 4) {
-        unsigned x = 0;
-        for (j = 0; j < 4 && i + j < P->p; j++) x |= (unsigned)(f[i + j] + 1) << (2 * j);
-        *s++ = (unsigned char)x;
-    }
+    int i, j, whole = P->p / 4;
+    unsigned x = 0;
+    for (i = 0; i < whole; i++)   /* whole bytes (vectorised), then the partial one */
+        s[i] = (unsigned char)((f[4 * i] + 1) | ((f[4 * i + 1] + 1) << 2) | ((f[4 * i + 2] + 1) << 4) |
+                               ((f[4 * i + 3] + 1) << 6));
+    for (j = 4 * whole; j < P->p; j++) x |= (unsigned)(f[j] + 1) << (2 * (j - 4 * whole));
+    if (P->p % 4) s[whole] = (unsigned char)x;
 }
 
 /* four coefficients per byte: a loop over the whole bytes (which gcc
  * vectorises), then the last partial byte */
-static void small_decode(const sntrup_params *P, small *f, const unsigned char *s)
+VEC_CLONES static void small_decode(const sntrup_params *P, small *f, const unsigned char *s)
 {
     int i, j, whole = P->p / 4;
     for (i = 0; i < whole; i++)
@@ -510,7 +531,7 @@ static void small_decode(const sntrup_params *P, small *f, const unsigned char *
     for (i = 4 * whole; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
 }
 
-static void rq_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
+VEC_CLONES static void rq_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
 {
     uint32_t R[MAXP];
     int i;
@@ -518,7 +539,7 @@ static void rq_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
     encode(s, R, (uint32_t)P->q, P->p);
 }
 
-static void rq_decode(const sntrup_params *P, Fq *r, const unsigned char *s)
+VEC_CLONES static void rq_decode(const sntrup_params *P, Fq *r, const unsigned char *s)
 {
     uint32_t R[MAXP];
     int i;
@@ -527,7 +548,7 @@ static void rq_decode(const sntrup_params *P, Fq *r, const unsigned char *s)
 }
 
 /* Rounded: multiples of 3 in -(q-1)/2..(q-1)/2, as (r + (q-1)/2)/3 below (q+2)/3 */
-static void rounded_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
+VEC_CLONES static void rounded_encode(const sntrup_params *P, unsigned char *s, const Fq *r)
 {
     uint32_t R[MAXP];
     int i;
@@ -535,7 +556,7 @@ static void rounded_encode(const sntrup_params *P, unsigned char *s, const Fq *r
     encode(s, R, (uint32_t)(P->q + 2) / 3, P->p);
 }
 
-static void rounded_decode(const sntrup_params *P, Fq *r, const unsigned char *s)
+VEC_CLONES static void rounded_decode(const sntrup_params *P, Fq *r, const unsigned char *s)
 {
     uint32_t R[MAXP];
     int i;
@@ -578,7 +599,7 @@ static void keygen(const sntrup_params *P, Fq *h, small *f, small *ginv)
 }
 
 /* c = Round(h r) */
-static void encrypt(const sntrup_params *P, Fq *c, const small *r, const Fq *h)
+VEC_CLONES static void encrypt(const sntrup_params *P, Fq *c, const small *r, const Fq *h)
 {
     Fq hr[MAXP];
     int i;
@@ -588,14 +609,14 @@ static void encrypt(const sntrup_params *P, Fq *c, const small *r, const Fq *h)
 
 /* r = the weight-w element from 3 f c, times 1/g in R/3; (1,...,1,0,...,0)
  * when that has not weight w */
-static void decrypt(const sntrup_params *P, small *r, const Fq *c, const small *f, const small *ginv)
+VEC_CLONES static void decrypt(const sntrup_params *P, small *r, const Fq *c, const small *f, const small *ginv)
 {
     Fq cf[MAXP];
     small e[MAXP], ev[MAXP];
     int32_t weight = 0, mask;
     int i;
     rq_mult_small(P, cf, c, f);
-    for (i = 0; i < P->p; i++) e[i] = f3_freeze(fq_freeze(P, 3 * (int32_t)cf[i]));
+    for (i = 0; i < P->p; i++) e[i] = f3_freeze(fq_freeze15(P, 3 * (int32_t)cf[i]));   /* |3 cf| < 2^15 */
     r3_mult(P, ev, e, ginv);
     for (i = 0; i < P->p; i++) weight += ev[i] & 1;
     mask = nonzero_mask(weight - P->w);
