@@ -328,28 +328,26 @@ static uint32_t le32(const unsigned char *c)
 /* a random element of Short (weight w): p random 32-bit words, the first w
  * made even (-> +-1), the others 1 mod 4 (-> 0), sorted; the low two bits
  * minus 1 are the coefficients */
-static void short_random(const sntrup_params *P, small *out)
+VEC_CLONES static void short_random(const sntrup_params *P, small *out)
 {
     unsigned char c[4 * MAXP];
     uint32_t L[MAXP];
-    int i;
-    memset(L, 0, sizeof L);
-    qhasm_randombytes_pieces(c, (unsigned long long)P->p, 4);   /* one 4-byte call per coefficient */
-    for (i = 0; i < P->p; i++) L[i] = le32(c + 4 * i);
-    for (i = 0; i < P->w; i++) L[i] &= ~1u;
-    for (i = P->w; i < P->p; i++) L[i] = (L[i] & ~3u) | 1;
-    qhasm_ct_sort_u32(L, P->p);
-    for (i = 0; i < P->p; i++) out[i] = (small)((L[i] & 3) - 1);
+    int i, p = P->p, w = P->w;   /* locals: out's int8 stores may alias *P */
+    qhasm_randombytes_pieces(c, (unsigned long long)p, 4);   /* one 4-byte call per coefficient */
+    for (i = 0; i < w; i++) L[i] = le32(c + 4 * i) & ~1u;
+    for (i = w; i < p; i++) L[i] = (le32(c + 4 * i) & ~3u) | 1;
+    qhasm_ct_sort_u32(L, p);
+    for (i = 0; i < p; i++) out[i] = (small)((L[i] & 3) - 1);
 }
 
 /* a random small element: each coefficient from 30 random bits, as
  * floor(3 x / 2^30) - 1 */
-static void small_random(const sntrup_params *P, small *out)
+VEC_CLONES static void small_random(const sntrup_params *P, small *out)
 {
     unsigned char c[4 * MAXP];
-    int i;
-    qhasm_randombytes_pieces(c, (unsigned long long)P->p, 4);
-    for (i = 0; i < P->p; i++) out[i] = (small)((((le32(c + 4 * i) & 0x3fffffff) * 3) >> 30) - 1);
+    int i, p = P->p;
+    qhasm_randombytes_pieces(c, (unsigned long long)p, 4);
+    for (i = 0; i < p; i++) out[i] = (small)((((le32(c + 4 * i) & 0x3fffffff) * 3) >> 30) - 1);
 }
 
 /* ---- Encode / Decode (section 4) ---------------------------------------------------- */
@@ -614,14 +612,14 @@ VEC_CLONES static void decrypt(const sntrup_params *P, small *r, const Fq *c, co
     Fq cf[MAXP];
     small e[MAXP], ev[MAXP];
     int32_t weight = 0, mask;
-    int i;
+    int i, p = P->p, w = P->w;   /* locals: the int8 stores may alias *P, which kept gcc from vectorising */
     rq_mult_small(P, cf, c, f);
-    for (i = 0; i < P->p; i++) e[i] = f3_freeze(fq_freeze15(P, 3 * (int32_t)cf[i]));   /* |3 cf| < 2^15 */
+    for (i = 0; i < p; i++) e[i] = f3_freeze(fq_freeze15(P, 3 * (int32_t)cf[i]));   /* |3 cf| < 2^15 */
     r3_mult(P, ev, e, ginv);
-    for (i = 0; i < P->p; i++) weight += ev[i] & 1;
-    mask = nonzero_mask(weight - P->w);
-    for (i = 0; i < P->w; i++) r[i] = (small)(((ev[i] ^ 1) & ~mask) ^ 1);
-    for (i = P->w; i < P->p; i++) r[i] = (small)(ev[i] & ~mask);
+    for (i = 0; i < p; i++) weight += ev[i] & 1;
+    mask = nonzero_mask(weight - w);
+    for (i = 0; i < w; i++) r[i] = (small)(((ev[i] ^ 1) & ~mask) ^ 1);
+    for (i = w; i < p; i++) r[i] = (small)(ev[i] & ~mask);
 }
 
 /* ---- hashing (section 3.4): the first 32 bytes of SHA-512(b || in) ----------------- */
