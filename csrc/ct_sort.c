@@ -38,6 +38,10 @@
 /* the scratch array of the vector form is on the stack up to this many
  * values, else from malloc (without memory: the flat form, in place) */
 #define CT_STACK 1024
+/* below this many values the flat form (the vector form pads to at least
+ * 64: measured on Zen 3, 16 values take 0.18 us flat and 0.15 us padded,
+ * 8 values are faster flat) */
+#define CT_FLAT_BELOW 16
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"

@@ -117,6 +117,15 @@ static inline CT_INL void CT_FN(ct_rows3)(V *Z, long d)
     Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3; Z[4 * d] = v4; Z[5 * d] = v5; Z[6 * d] = v6; Z[7 * d] = v7;
 }
 
+/* the half-cleaners of distances 2d, d on the rows Z[m d], m = 0..3 */
+static inline CT_INL void CT_FN(ct_rows2)(V *Z, long d)
+{
+    V v0 = Z[0], v1 = Z[d], v2 = Z[2 * d], v3 = Z[3 * d];
+    VCS(v0, v2); VCS(v1, v3);
+    VCS(v0, v1); VCS(v2, v3);
+    Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3;
+}
+
 /* block sizes 2, 4, 8 of the network on the rows Z[0..7], in registers */
 static inline CT_INL void CT_FN(ct_rows8)(V *Z)
 {
@@ -169,6 +178,10 @@ CT_ATTR static void CT_FN(ct_sort_rows)(V *Z, long R)
         for (; j >= 4; j /= 8)   /* distances j, j/2, j/4 at once, 8 rows in registers */
             for (b = 0; b < R; b += 2 * j)
                 for (i = 0; i < j / 4; i++) CT_FN(ct_rows3)(Z + b + i, j / 4);
+        if (j == 2) {            /* the last two at once: one pass over Z instead of two */
+            for (b = 0; b < R; b += 4) CT_FN(ct_rows2)(Z + b, 1);
+            j = 0;
+        }
         for (; j >= 1; j /= 2)
             for (b = 0; b < R; b += 2 * j)
                 for (i = 0; i < j; i++) VCS(Z[b + i], Z[b + i + j]);
@@ -184,7 +197,7 @@ CT_ATTR static void CT_FN(ct_sort_vec)(CT_U *x, long n)
     void *heap = NULL;
     CT_S *z;
     long N = 8 * CT_LANES, R, i, l;
-    if (n < 32) { CT_NAME(ct_sort_flat)(x, n); return; }
+    if (n < CT_FLAT_BELOW) { CT_NAME(ct_sort_flat)(x, n); return; }
     while (N < n) N *= 2;
     if (N > CT_STACK) {   /* aligned for the vector type by hand (malloc's alignment may be less) */
         heap = malloc((size_t)N * sizeof(CT_S) + sizeof(V));
