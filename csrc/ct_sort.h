@@ -11,4 +11,13 @@
 void qhasm_ct_sort_u32(uint32_t *x, long n);
 void qhasm_ct_sort_u64(uint64_t *x, long n);
 
+/* the two paths, for csrc/test_ct_sort.c: the portable one (GCC vector
+ * extensions where available, else scalar) and the AVX2 one (x86-64 with
+ * gcc; returns -1 without sorting where it is not compiled or the CPU lacks
+ * AVX2, else 0).  The functions above take the AVX2 path when it returns 0. */
+void qhasm_ct_sort_portable_u32(uint32_t *x, long n);
+void qhasm_ct_sort_portable_u64(uint64_t *x, long n);
+int qhasm_ct_sort_avx2_u32(uint32_t *x, long n);
+int qhasm_ct_sort_avx2_u64(uint64_t *x, long n);
+
 #endif

@@ -1,7 +1,25 @@
 /* ct_sort_impl.h: the sorts of csrc/ct_sort.c for one width, included with
  * CT_BITS, CT_S (signed type), CT_U (unsigned type), CT_NAME(x) (x with the
- * width's suffix) defined.  No include guard: included once per width. */
+ * width's suffix) defined.  No include guard: included once per width, and
+ * once more per width with CT_AVX2 defined to 1: then only the vector form,
+ * as target("avx2") functions named ..._avx2 whose compare-exchange is
+ * vpminsd/vpmaxsd (32 bits) or vpcmpgtq and two vpblendvb (64 bits; AVX2
+ * has no vpminsq), from intrinsics: GCC lowers the generic form's mask
+ * select to a compare and two blends even for 32 bits. */
+#ifndef CT_AVX2
+#define CT_AVX2 0
+#endif
+#if CT_AVX2
+#define CT_FN(x) CT_NAME(x##_avx2)
+#define CT_ATTR __attribute__((target("avx2")))
+#define CT_INL __attribute__((always_inline, target("avx2")))
+#else
+#define CT_FN(x) CT_NAME(x)
+#define CT_ATTR CT_CLONES
+#define CT_INL __attribute__((always_inline))
+#endif
 
+#if !CT_AVX2
 /* ---- flat form: in place, any n ------------------------------------------------ */
 /* x[a] <= x[b] afterwards (unsigned): the mask from the borrow of x[b] - x[a] */
 static inline void CT_NAME(ct_cswap)(CT_U *x, long a, long b)
@@ -32,6 +50,8 @@ CT_CLONES static void CT_NAME(ct_sort_flat)(CT_U *x, long n)
     }
 }
 
+#endif
+
 #ifdef CT_VECTORS
 /* ---- vector form: L = CT_LANES lanes (8 or 4), N = LR values, R >= 8 ------------ */
 /* Every comparator of a block size or distance below R is between two rows,
@@ -41,13 +61,25 @@ CT_CLONES static void CT_NAME(ct_sort_flat)(CT_U *x, long n)
  * min and max and a blend by a constant lane mask.  The input order does not
  * matter to a sort, so the values are stored as they come; only the output is
  * read in the network's order.  min/max from comparison masks (no branch). */
+#if !CT_AVX2
 typedef CT_S CT_NAME(ct_v) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
 typedef CT_U CT_NAME(ct_vu) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
+#endif
 #define V CT_NAME(ct_v)
 #define VU CT_NAME(ct_vu)
 
+#if CT_AVX2
+/* (a, b) = (min, max) lane by lane, signed */
+#if CT_BITS == 32
+#define VMINMAX(mn, mx, a, b) do { __m256i a_ = (__m256i)(a), b_ = (__m256i)(b); \
+        (mn) = (V)_mm256_min_epi32(a_, b_); (mx) = (V)_mm256_max_epi32(a_, b_); } while (0)
+#else
+#define VMINMAX(mn, mx, a, b) do { __m256i a_ = (__m256i)(a), b_ = (__m256i)(b), m_ = _mm256_cmpgt_epi64(a_, b_); \
+        (mn) = (V)_mm256_blendv_epi8(a_, b_, m_); (mx) = (V)_mm256_blendv_epi8(b_, a_, m_); } while (0)
+#endif
+#else
 /* -1 in the lanes where a < b (signed) */
-static inline __attribute__((always_inline)) V CT_NAME(ct_vlt)(V a, V b)
+static inline CT_INL V CT_NAME(ct_vlt)(V a, V b)
 {
 #if defined(__x86_64__)
     return a < b;
@@ -56,9 +88,12 @@ static inline __attribute__((always_inline)) V CT_NAME(ct_vlt)(V a, V b)
     return (V)(d ^ (((VU)a ^ (VU)b) & (d ^ (VU)a))) >> (CT_BITS - 1);
 #endif
 }
-#define VCS(a, b) do { V m_ = CT_NAME(ct_vlt)((a), (b)), u_ = (a); \
-                       (a) = (u_ & m_) | ((b) & ~m_); (b) = ((b) & m_) | (u_ & ~m_); } while (0)
+#define VMINMAX(mn, mx, a, b) do { V a_ = (a), b_ = (b), m_ = CT_NAME(ct_vlt)(a_, b_); \
+        (mn) = (a_ & m_) | (b_ & ~m_); (mx) = (b_ & m_) | (a_ & ~m_); } while (0)
+#endif
+#define VCS(a, b) VMINMAX((a), (b), (a), (b))
 
+#if !CT_AVX2
 #if CT_LANES == 8
 static const V CT_NAME(ct_xor)[4] = {   /* lane l -> l ^ m for m = 1, 3, 7 (flips) and 2 */
     { 1, 0, 3, 2, 5, 4, 7, 6 }, { 3, 2, 1, 0, 7, 6, 5, 4 }, { 7, 6, 5, 4, 3, 2, 1, 0 }, { 2, 3, 0, 1, 6, 7, 4, 5 }
@@ -70,9 +105,10 @@ static const V CT_NAME(ct_low)[3] = {   /* -1 on the lanes with bit b clear, b =
 static const V CT_NAME(ct_xor)[4] = { { 1, 0, 3, 2 }, { 3, 2, 1, 0 }, { 0, 1, 2, 3 }, { 2, 3, 0, 1 } };
 static const V CT_NAME(ct_low)[2] = { { -1, 0, -1, 0 }, { -1, -1, 0, 0 } };
 #endif
+#endif
 
 /* the half-cleaners of distances 4d, 2d, d on the rows Z[m d], m = 0..7 */
-static inline __attribute__((always_inline)) void CT_NAME(ct_rows3)(V *Z, long d)
+static inline CT_INL void CT_FN(ct_rows3)(V *Z, long d)
 {
     V v0 = Z[0], v1 = Z[d], v2 = Z[2 * d], v3 = Z[3 * d], v4 = Z[4 * d], v5 = Z[5 * d], v6 = Z[6 * d], v7 = Z[7 * d];
     VCS(v0, v4); VCS(v1, v5); VCS(v2, v6); VCS(v3, v7);
@@ -81,8 +117,17 @@ static inline __attribute__((always_inline)) void CT_NAME(ct_rows3)(V *Z, long d
     Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3; Z[4 * d] = v4; Z[5 * d] = v5; Z[6 * d] = v6; Z[7 * d] = v7;
 }
 
+/* the half-cleaners of distances 2d, d on the rows Z[m d], m = 0..3 */
+static inline CT_INL void CT_FN(ct_rows2)(V *Z, long d)
+{
+    V v0 = Z[0], v1 = Z[d], v2 = Z[2 * d], v3 = Z[3 * d];
+    VCS(v0, v2); VCS(v1, v3);
+    VCS(v0, v1); VCS(v2, v3);
+    Z[0] = v0; Z[d] = v1; Z[2 * d] = v2; Z[3 * d] = v3;
+}
+
 /* block sizes 2, 4, 8 of the network on the rows Z[0..7], in registers */
-static inline __attribute__((always_inline)) void CT_NAME(ct_rows8)(V *Z)
+static inline CT_INL void CT_FN(ct_rows8)(V *Z)
 {
     V v0 = Z[0], v1 = Z[1], v2 = Z[2], v3 = Z[3], v4 = Z[4], v5 = Z[5], v6 = Z[6], v7 = Z[7];
     VCS(v0, v1); VCS(v2, v3); VCS(v4, v5); VCS(v6, v7);                       /* k = 2 */
@@ -95,19 +140,19 @@ static inline __attribute__((always_inline)) void CT_NAME(ct_rows8)(V *Z)
 }
 
 /* lane l against lane l ^ m (perm), the minimum to the lanes of low */
-static inline __attribute__((always_inline)) V CT_NAME(ct_lanes)(V a, V perm, V low)
+static inline CT_INL V CT_FN(ct_lanes)(V a, V perm, V low)
 {
-    V mn = a, mx = __builtin_shuffle(a, perm);
-    VCS(mn, mx);
+    V mn, mx;
+    VMINMAX(mn, mx, a, __builtin_shuffle(a, perm));
     return (mn & low) | (mx & ~low);
 }
 
 /* the network on Z (N = LR values, R >= 8 a power of two) */
-CT_CLONES static void CT_NAME(ct_sort_rows)(V *Z, long R)
+CT_ATTR static void CT_FN(ct_sort_rows)(V *Z, long R)
 {
     long N = CT_LANES * R, k, j, i, b;
     int s;
-    for (b = 0; b < R; b += 8) CT_NAME(ct_rows8)(Z + b);   /* k = 2, 4, 8 */
+    for (b = 0; b < R; b += 8) CT_FN(ct_rows8)(Z + b);   /* k = 2, 4, 8 */
     for (k = 16; k <= N; k *= 2) {
         if (k <= R) {
             for (b = 0; b < R; b += k)
@@ -119,60 +164,72 @@ CT_CLONES static void CT_NAME(ct_sort_rows)(V *Z, long R)
             perm = CT_NAME(ct_xor)[s - 1];
             low = CT_NAME(ct_low)[s - 1];
             for (i = 0; i < R / 2; i++) {                   /* the flip: rows r and R-1-r */
-                V a = Z[i], c = __builtin_shuffle(Z[R - 1 - i], perm);
-                V m = CT_NAME(ct_vlt)(a, c);
-                V mn = (a & m) | (c & ~m), mx = (c & m) | (a & ~m);
+                V a = Z[i], c = __builtin_shuffle(Z[R - 1 - i], perm), mn, mx;
+                VMINMAX(mn, mx, a, c);
                 Z[i] = (mn & low) | (mx & ~low);
                 Z[R - 1 - i] = __builtin_shuffle((mx & low) | (mn & ~low), perm);
             }
             for (j = k / 4; j >= R; j /= 2) {               /* distance R 2^u: within rows */
                 int u = 0;
                 while (R << u < j) u++;
-                for (i = 0; i < R; i++) Z[i] = CT_NAME(ct_lanes)(Z[i], CT_NAME(ct_xor)[u == 0 ? 0 : 3], CT_NAME(ct_low)[u]);
+                for (i = 0; i < R; i++) Z[i] = CT_FN(ct_lanes)(Z[i], CT_NAME(ct_xor)[u == 0 ? 0 : 3], CT_NAME(ct_low)[u]);
             }
         }
         for (; j >= 4; j /= 8)   /* distances j, j/2, j/4 at once, 8 rows in registers */
             for (b = 0; b < R; b += 2 * j)
-                for (i = 0; i < j / 4; i++) CT_NAME(ct_rows3)(Z + b + i, j / 4);
+                for (i = 0; i < j / 4; i++) CT_FN(ct_rows3)(Z + b + i, j / 4);
+        if (j == 2) {            /* the last two at once: one pass over Z instead of two */
+            for (b = 0; b < R; b += 4) CT_FN(ct_rows2)(Z + b, 1);
+            j = 0;
+        }
         for (; j >= 1; j /= 2)
             for (b = 0; b < R; b += 2 * j)
                 for (i = 0; i < j; i++) VCS(Z[b + i], Z[b + i + j]);
     }
 }
-#undef VCS
-#undef V
-#undef VU
-#endif
 
-#ifdef CT_VECTORS
-/* the copies in and out are cloned too (the flip of the top bit, the
- * transposition) */
-CT_CLONES static void CT_NAME(ct_sort_vec)(CT_U *x, long n)
+/* the copies in and out are compiled for the same target (the flip of the
+ * top bit, the transposition) */
+CT_ATTR static void CT_FN(ct_sort_vec)(CT_U *x, long n)
 {
     const CT_U top = (CT_U)1 << (CT_BITS - 1);
-    CT_NAME(ct_v) stack[CT_STACK / CT_LANES], *Z = stack;
+    V stack[CT_STACK / CT_LANES], *Z = stack;
     void *heap = NULL;
     CT_S *z;
     long N = 8 * CT_LANES, R, i, l;
-    if (n < 32) { CT_NAME(ct_sort_flat)(x, n); return; }
+    if (n < CT_FLAT_BELOW) { CT_NAME(ct_sort_flat)(x, n); return; }
     while (N < n) N *= 2;
     if (N > CT_STACK) {   /* aligned for the vector type by hand (malloc's alignment may be less) */
-        heap = malloc((size_t)N * sizeof(CT_S) + sizeof(CT_NAME(ct_v)));
+        heap = malloc((size_t)N * sizeof(CT_S) + sizeof(V));
         if (!heap) { CT_NAME(ct_sort_flat)(x, n); return; }
-        Z = (CT_NAME(ct_v) *)(((uintptr_t)heap + sizeof(CT_NAME(ct_v)) - 1) & ~(uintptr_t)(sizeof(CT_NAME(ct_v)) - 1));
+        Z = (V *)(((uintptr_t)heap + sizeof(V) - 1) & ~(uintptr_t)(sizeof(V) - 1));
     }
     z = (CT_S *)Z;
     R = N / CT_LANES;
     for (i = 0; i < n; i++) z[i] = (CT_S)(x[i] ^ top);
     for (i = n; i < N; i++) z[i] = (CT_S)(~(CT_U)0 ^ top);   /* the maximum */
-    CT_NAME(ct_sort_rows)(Z, R);
+    CT_FN(ct_sort_rows)(Z, R);
     for (l = 0; l < CT_LANES; l++)                     /* lane l holds x[l R .. l R + R - 1] */
         for (i = 0; i < R && l * R + i < n; i++) x[l * R + i] = (CT_U)z[i * CT_LANES + l] ^ top;
     free(heap);
 }
+#undef VCS
+#undef VMINMAX
+#undef V
+#undef VU
 #endif
 
-void CT_NAME(qhasm_ct_sort)(CT_U *x, long n)
+#if CT_AVX2
+/* path 1 (AVX2), for csrc/test_ct_sort.c: 0 if done, -1 if this CPU lacks AVX2 */
+int CT_NAME(qhasm_ct_sort_avx2)(CT_U *x, long n)
+{
+    if (!(qhasm_cpu_features() & QHASM_CPU_AVX2)) return -1;
+    CT_FN(ct_sort_vec)(x, n);
+    return 0;
+}
+#else
+/* path 0 (portable), for csrc/test_ct_sort.c */
+void CT_NAME(qhasm_ct_sort_portable)(CT_U *x, long n)
 {
 #ifdef CT_VECTORS
     CT_NAME(ct_sort_vec)(x, n);
@@ -180,3 +237,7 @@ void CT_NAME(qhasm_ct_sort)(CT_U *x, long n)
     CT_NAME(ct_sort_flat)(x, n);
 #endif
 }
+#endif
+#undef CT_FN
+#undef CT_ATTR
+#undef CT_INL

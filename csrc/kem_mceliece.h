@@ -158,6 +158,21 @@ static void mc_composeinv(uint16_t *out, const uint16_t *c, const uint16_t *pi, 
     for (x = 0; x < n; x++) out[x] = (uint16_t)w[x];
 }
 
+/* (out1, out2) = (composeinv(c1, pi), composeinv(c2, pi)) for n <= 1024:
+ * one sort of pi[x] << 20 | c1[x] << 10 | c2[x] (the key pi a permutation,
+ * all values below n: 10 bits each) instead of two */
+static void mc_composeinv2(uint16_t *out1, const uint16_t *c1, uint16_t *out2, const uint16_t *c2,
+                           const uint16_t *pi, long n, uint32_t *w)
+{
+    long x;
+    for (x = 0; x < n; x++) w[x] = ((uint32_t)pi[x] << 20) | ((uint32_t)c1[x] << 10) | c2[x];
+    qhasm_ct_sort_u32(w, n);
+    for (x = 0; x < n; x++) {
+        out1[x] = (uint16_t)((w[x] >> 10) & 1023);
+        out2[x] = (uint16_t)(w[x] & 1023);
+    }
+}
+
 static inline uint16_t mc_min16(uint16_t a, uint16_t b)
 {
     uint32_t lt = 0u - (((uint32_t)b - a) >> 31);     /* b < a */
@@ -200,8 +215,12 @@ static int mc_controlbits(unsigned char *bits, const uint16_t *pi, int lg)
     memcpy(p, t1, n * sizeof *p);
     memcpy(q, t2, n * sizeof *q);
     for (i = 1; i < lg - 1; i++) {
-        mc_composeinv(cp, c, q, n, w);
-        mc_composeinv(t1, p, q, n, w);
+        if (lg <= 10) {
+            mc_composeinv2(cp, c, t1, p, q, n, w);   /* both by q: one sort */
+        } else {
+            mc_composeinv(cp, c, q, n, w);
+            mc_composeinv(t1, p, q, n, w);
+        }
         mc_composeinv(t2, q, p, n, w);
         memcpy(p, t1, n * sizeof *p);
         memcpy(q, t2, n * sizeof *q);
