@@ -380,6 +380,7 @@ void mdload(const Target *t);
 int findreg(const Target *t, const char *name, int *file);
 const MdLine **mdlookup(const char *shape, int *n);
 int mdok(const MdLine *m, u64 ext);
+const MdLine *mdmemform(const Target *t, u64 ext, const MdLine *m, int k, int bits, int *k2);
 void canon(Tok *t, int n, Tok **out, int *nout);
 char *shapeof(Tok *t, int n, int (*isopnd)(Tok *, int, int, void *), void *arg, int *nslot);
 

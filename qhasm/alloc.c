@@ -39,51 +39,27 @@ static Pos tmppos(int t)
 }
 
 /* Spill folding: if another form of x's instruction takes a memory operand
- * where x reads the spilled temporary of operand k (`add r, s` ->
- * `add r, [slot]`), rewrite x to use it and return 1. */
+ * where x has the spilled temporary of operand k (a read: `add r, s` ->
+ * `add r, [slot]`; read and written in place: `sub r, 1` -> `sub qword
+ * [slot], 1`, md.c's mdmemform), rewrite x to use it and return 1. */
 static int fold(Ins *x, int k, int slot)
 {
-	const MdLine *m = x->md;
-	if (m->op[k].acc != AR || m->op[k].pos < 0 || (m->attr & AMOV))
+	int k2;
+	/* in place only for a piece split.c left in memory (a loop counter):
+	 * elsewhere the reload's register serves the reads that follow */
+	if (x->md->op[k].acc == ARW && !F->tmp[x->op[k].tmp].inmem)
 		return 0;
+	const MdLine *m = x->md, *m2 = mdmemform(T, F->ext, m, k, typebits(F->tmp[x->op[k].tmp].type), &k2);
+	if (!m2)
+		return 0;
+	Ins y = *x;
+	y.md = m2;
 	for (int j = 0; j < m->nslot; j++)
-		if (j != m->op[k].pos && m->slotop[j] == k)
-			return 0; /* used twice */
-	int n, bits = typebits(F->tmp[x->op[k].tmp].type);
-	const MdLine **c = mdlookup(m->shape, &n);
-	for (int i = 0; i < n; i++) {
-		const MdLine *m2 = c[i];
-		if (m2 == m || !mdok(m2, F->ext) || m2->nslot != m->nslot || m2->nop != m->nop || m2->def != m->def
-		    || m2->use != m->use || m2->attr != m->attr)
-			continue;
-		int ok = 1;
-		for (int j = 0; j < m->nslot && ok; j++) {
-			const MdOp *a = &m->op[m->slotop[j]], *b = &m2->op[m2->slotop[j]];
-			const Class *cb = &T->cls[b->cls];
-			if ((a->pos == j) != (b->pos == j) || a->exact != b->exact || a->val != b->val)
-				ok = 0;
-			else if (j == m->op[k].pos)
-				ok = cb->kind == CMEM && (cb->view == bits || (cb->view < bits && !T->bigendian)) && !cb->endian && b->acc == AR
-				     && (cb->mode == MANY || cb->mode == MDISP || cb->mode == MDISP4);
-			else
-				ok = a->cls == b->cls && a->acc == b->acc && a->fixed == b->fixed;
-		}
-		for (int j = 0; j < m2->nop && ok; j++)
-			if (m2->op[j].acc == ASCR)
-				ok = 0;
-		if (!ok)
-			continue;
-		Ins y = *x;
-		y.md = m2;
-		for (int j = 0; j < m->nslot; j++)
-			if (m->op[m->slotop[j]].pos == j)
-				y.op[m2->slotop[j]] = x->op[m->slotop[j]];
-		int k2 = m2->slotop[m->op[k].pos];
-		y.op[k2] = (Opnd){.kind = OMEM, .mkind = MBSPILL, .obj = slot, .base = -1, .index = -1};
-		*x = y;
-		return 1;
-	}
-	return 0;
+		if (m->op[m->slotop[j]].pos == j)
+			y.op[m2->slotop[j]] = x->op[m->slotop[j]];
+	y.op[k2] = (Opnd){.kind = OMEM, .mkind = MBSPILL, .obj = slot, .base = -1, .index = -1};
+	*x = y;
+	return 1;
 }
 
 /* Rematerialisation: can instruction x be repeated anywhere, giving the
@@ -335,8 +311,14 @@ static void spill(const int *spilled)
 			}
 			/* a read of a spilled value straight from its slot, where a form allows */
 			for (int k = 0; k < x.md->nop; k++)
-				if (x.op[k].kind == OTMP && SLOT(x.op[k].tmp) >= 0 && fold(&x, k, SLOT(x.op[k].tmp)))
-					break;
+				if (x.op[k].kind == OTMP && SLOT(x.op[k].tmp) >= 0) {
+					int s = SLOT(x.op[k].tmp), w = x.md->op[k].acc & AW;
+					if (fold(&x, k, s)) {
+						if (w)
+							holder[s] = -1; /* the slot changed in place */
+						break;
+					}
+				}
 			/* loads before, stores after */
 			for (int k = 0; k < x.md->nop; k++) {
 

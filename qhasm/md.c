@@ -168,6 +168,53 @@ int mdok(const MdLine *m, u64 ext)
 	return !(m->ext & ~ext) && !(m->noext & ext);
 }
 
+/* The form of m's statement with operand k in memory (a stack slot of
+ * bits bits): same shape, flags and attributes, the other operands alike,
+ * operand k of a memory class read (`add r, [slot]`) or, where m reads and
+ * writes it in place, read and written (`sub qword [slot], 1`).  NULL if
+ * there is none; *k2 is the memory operand's index in it.  A copy (the
+ * spill code itself), an operand used twice other than in place, or a
+ * form needing a scratch register is never folded.  The passes ask this
+ * rather than knowing any target's instructions. */
+const MdLine *mdmemform(const Target *t, u64 ext, const MdLine *m, int k, int bits, int *k2)
+{
+	int acc = m->op[k].acc;
+	if ((acc != AR && acc != ARW) || m->op[k].pos < 0 || (m->attr & AMOV))
+		return NULL;
+	for (int j = 0; j < m->nslot; j++)
+		if (j != m->op[k].pos && m->slotop[j] == k && acc != ARW)
+			return NULL; /* used twice, not in place */
+	int n;
+	const MdLine **c = mdlookup(m->shape, &n);
+	for (int i = 0; i < n; i++) {
+		const MdLine *m2 = c[i];
+		if (m2 == m || !mdok(m2, ext) || m2->nslot != m->nslot || m2->nop != m->nop || m2->def != m->def
+		    || m2->use != m->use || m2->attr != m->attr)
+			continue;
+		int ok = 1, mk = m2->slotop[m->op[k].pos];
+		for (int j = 0; j < m->nslot && ok; j++) {
+			const MdOp *a = &m->op[m->slotop[j]], *b = &m2->op[m2->slotop[j]];
+			const Class *cb = &t->cls[b->cls];
+			if ((a->pos == j) != (b->pos == j) || a->exact != b->exact || a->val != b->val)
+				ok = 0;
+			else if (m->slotop[j] == k)
+				ok = m2->slotop[j] == mk && (j != m->op[k].pos
+				     || (cb->kind == CMEM && (cb->view == bits || (acc == AR && cb->view < bits && !t->bigendian))
+					 && !cb->endian && b->acc == acc && (cb->mode == MANY || cb->mode == MDISP || cb->mode == MDISP4)));
+			else
+				ok = a->cls == b->cls && a->acc == b->acc && a->fixed == b->fixed;
+		}
+		for (int j = 0; j < m2->nop && ok; j++)
+			if (m2->op[j].acc == ASCR)
+				ok = 0;
+		if (ok) {
+			*k2 = mk;
+			return m2;
+		}
+	}
+	return NULL;
+}
+
 static void parseops(const Target *t, MdLine *m, char *s)
 {
 	for (char *p = strtok(s, " \t"); p; p = strtok(NULL, " \t")) {

@@ -689,8 +689,11 @@ static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp
 	free(every);
 }
 
-/* static spill code of blocks [s, b]: instructions reading and writing
- * spill slots (a folded operand counts as a load) */
+/* static spill code of blocks [s, b]: stack accesses of spill slots, per
+ * instruction a load if it reads one and a store if it writes one.  A
+ * folded operand adds no instruction but is still an access: read
+ * (`xor r, [slot]`) a load, read and written in place (`sub qword [slot],
+ * 1`) a load and a store. */
 static void spills(const Fn *fn, int s, int b, int *loads, int *stores)
 {
 	*loads = *stores = 0;
@@ -702,7 +705,7 @@ static void spills(const Fn *fn, int s, int b, int *loads, int *stores)
 				if (y->op[k].kind == OMEM && y->op[k].mkind == MBSPILL) {
 					if (y->md->op[k].acc & AW)
 						wr = 1;
-					else
+					if (!(y->md->op[k].acc & AW) || (y->md->op[k].acc & AR))
 						rd = 1;
 				}
 			*loads += rd;

@@ -678,6 +678,74 @@ static void headevictions(Body *d, char *m0)
 	d->nev = n;
 }
 
+/* Loop counters updated in memory: a value live around the body that one
+ * instruction references, through one operand of which the machine
+ * description has a memory form (mdmemform: `sub qword [slot], 1`), takes
+ * no register in the body at all when registers run short there: it is
+ * left out of the simulation (as a value the body never references) and
+ * then lives in a memory piece, stored on the entry edge and reloaded on
+ * the exit edge; alloc.c folds the piece's slot into the instruction.
+ * Marks them in res (the instruction's index in res as 1 + i); returns
+ * how many. */
+static int residents(Body *d, const Target *t, int *res)
+{
+	Fn *fn = d->fn;
+	int n = 0;
+	for (int v = 0; v < d->nt; v++) {
+		res[v] = 0;
+		if (!d->livein[v] || !d->refd[v] || !onlyref(d, v) || !evictable(fn, t, v))
+			continue;
+		int at = -1;
+		for (int i = 0; i < d->n && at < 0; i++)
+			for (int k = d->rstart[i]; k < d->rstart[i + 1]; k++)
+				if (d->ref[k].v == v)
+					at = i;
+		const Ins *x = &fn->blk[d->b].ins[at];
+		int kk = -1, other = 0, k2;
+		for (int k = 0; k < x->md->nop; k++) {
+			const Opnd *o = &x->op[k];
+			if (o->kind == OTMP && o->tmp == v)
+				other |= kk >= 0, kk = k;
+			else if (o->kind == OMEM && (o->base == v || o->index == v))
+				other = 1;
+		}
+		if (kk < 0 || other || !mdmemform(t, fn->ext, x->md, kk, typebits(fn->tmp[v].type), &k2))
+			continue;
+		res[v] = 1 + at;
+		d->refd[v] = 0;
+		n++;
+	}
+	return n;
+}
+
+/* the memory pieces of the residents, after the body's rewrite (which
+ * leaves their instructions in place) */
+static void placeresidents(Body *d, const Target *t, const int *res, const Ins *const *at)
+{
+	Fn *fn = d->fn;
+	int b = d->b;
+	for (int v = 0; v < d->nt; v++) {
+		if (!res[v])
+			continue;
+		Ins *x = NULL;
+		for (int i = 0; i < fn->blk[b].nins && !x; i++)
+			if (fn->blk[b].ins[i].stmt == at[v]->stmt && fn->blk[b].ins[i].md == at[v]->md && refs(&fn->blk[b].ins[i], v))
+				x = &fn->blk[b].ins[i];
+		if (!x)
+			die("split: %s: a loop counter's instruction is gone", fn->name);
+		int c = piece(fn, v, fnslot(fn, typebits(fn->tmp[v].type) / 8));
+		x = NULL;
+		for (int i = 0; i < fn->blk[b].nins && !x; i++)
+			if (fn->blk[b].ins[i].stmt == at[v]->stmt && fn->blk[b].ins[i].md == at[v]->md && refs(&fn->blk[b].ins[i], v))
+				x = &fn->blk[b].ins[i];
+		renametmp(x, v, c);
+		const MdLine *mv = findmove(t, fn, fn->tmp[v].type, MVREG);
+		copyat(fn, b - 1, beforebranch(&fn->blk[b - 1]), mv, c, v);
+		if (d->liveout[v])
+			copyat(fn, b + 1, 0, mv, v, c);
+	}
+}
+
 /* QHASM_DEBUG_EVICT: the simulation's decisions for one loop body */
 static void debugevict(const Fn *fn, const Body *d, int b, int f, int K, const char *inmem)
 {
@@ -730,15 +798,42 @@ static int bodies(Fn *fn, const Target *t, const int *npred)
 				if (simulate(&d, t, m0))
 					break;
 			}
+			/* registers short: loop counters to memory, and again */
+			int *res = xmalloc((d.nt + 1) * sizeof(int)), nres = 0;
+			const Ins **resat = NULL;
+			if (d.nev && (nres = residents(&d, t, res))) {
+				resat = xmalloc((d.nt + 1) * sizeof *resat);
+				for (int v = 0; v < d.nt; v++)
+					resat[v] = res[v] ? &fn->blk[b].ins[res[v] - 1] : NULL;
+				memset(m0, 0, d.nt + 1);
+				for (int it = 0; it < 4; it++) {
+					memcpy(prev, m0, d.nt + 1);
+					if (simulate(&d, t, m0))
+						break;
+				}
+			}
 			if (getenv("QHASM_DEBUG_EVICT"))
 				debugevict(fn, &d, b, f, K, prev);
 			/* the last simulation ran with prev at the head */
 			int evicted = d.nev;
 			headevictions(&d, prev);
-			if (evicted) {
-				rewrite(&d, t, prev);
-				any = stale = 1;
+			Ins *saved = NULL;
+			if (nres) {
+				/* the counters' instructions, to find them after the rewrite */
+				saved = xmalloc((d.nt + 1) * sizeof(Ins));
+				for (int v = 0; v < d.nt; v++)
+					if (res[v]) {
+						saved[v] = *resat[v];
+						resat[v] = &saved[v];
+					}
 			}
+			if (evicted)
+				rewrite(&d, t, prev);
+			if (nres)
+				placeresidents(&d, t, res, resat);
+			if (evicted || nres)
+				any = stale = 1;
+			free(res); free(resat); free(saved);
 			free(m0); free(prev);
 			free(d.livein); free(d.liveout); free(d.refd); free(d.rstart); free(d.ref); free(d.pstart); free(d.pos);
 			free(d.ev); free(d.rl); free(d.st); free(d.rp); free(d.last);

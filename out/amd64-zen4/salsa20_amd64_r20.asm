@@ -655,46 +655,46 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 	mov [rsp + 40], rdi
 ; x0 = mem32[in + 0]
 %line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15d, [rsi]
+	mov r14d, [rsi]
 ; x1 = mem32[in + 4]
 %line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r11d, [rsi + 4]
+	mov ebx, [rsi + 4]
 ; x2 = mem32[in + 8]
 %line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov eax, [rsi + 8]
+	mov r12d, [rsi + 8]
 ; x3 = mem32[in + 12]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rsi + 12]
+	mov ecx, [rsi + 12]
 ; x4 = mem32[in + 16]
 %line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ecx, [rsi + 16]
+	mov r8d, [rsi + 16]
 ; x5 = mem32[in + 20]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edx, [rsi + 20]
+	mov r13d, [rsi + 20]
 ; x6 = mem32[in + 24]
 %line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebx, [rsi + 24]
+	mov r10d, [rsi + 24]
 ; x7 = mem32[in + 28]
 %line 239+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rsi + 28]
+	mov r11d, [rsi + 28]
 ; x8 = mem32[in + 32]
 %line 240+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebp, [rsi + 32]
+	mov r15d, [rsi + 32]
 ; x13 = mem32[in + 52]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rsi + 52]
 ; x9 = mem32[in + 36]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r12d, [rsi + 36]
+	mov edx, [rsi + 36]
 ; x10 = mem32[in + 40]
 %line 242+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13d, [rsi + 40]
+	mov r9d, [rsi + 40]
 ; x11 = mem32[in + 44]
 %line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14d, [rsi + 44]
+	mov eax, [rsi + 44]
 ; x12 = mem32[in + 48]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9d, [rsi + 48]
+	mov ebp, [rsi + 48]
 ; x13 = mem32[in + 52]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], rdi
@@ -704,385 +704,381 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 ; x15 = mem32[in + 60]
 %line 247+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rsi + 60]
+; i = 10
+%line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 24], rcx
+; x15 = mem32[in + 60]
+%line 247+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], rsi
 ; i = 10
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov rsi, r15
-; x14 = mem32[in + 56]
-%line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], rdi
-; i = 10
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov rdi, r11
-	mov [rsp + 24], r10
+	mov rsi, r8
+	mov [rsp + 32], r11
+	mov rcx, [rsp + 0]
+	mov r8, 10
+	mov r11, rdi
+	mov rdi, [rsp + 16]
+	mov [rsp + 16], r8
+	mov r8, [rsp + 24]
+	mov [rsp + 0], r8
+	mov r8, [rsp + 32]
+	mov [rsp + 8], r8
+	mov r8, [rsp + 16]
 	mov [rsp + 32], r8
-	mov r15, 10
-	mov r8, [rsp + 0]
-	mov r10, [rsp + 16]
-	mov [rsp + 16], r15
-	mov r11, [rsp + 8]
-	mov r15, [rsp + 24]
-	mov [rsp + 0], r15
-	mov r15, [rsp + 32]
-	mov [rsp + 8], r15
-	mov r15, [rsp + 16]
-	mov [rsp + 32], r15
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rsi + r9]
+	lea r8d, [r14 + rbp]
 ; (uint32) t0 <<<= 7
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 7
+	rol r8d, 7
 ; (uint32) x4 ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r15d
+	xor esi, r8d
 ; (uint32) t0 = x4 + x0
 %line 253+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rcx + rsi]
+	lea r8d, [rsi + r14]
 ; (uint32) t0 <<<= 9
 %line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 9
+	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 255+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r15d
+	xor r15d, r8d
 ; (uint32) t0 = x8 + x4
 %line 256+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rbp + rcx]
+	lea r8d, [r15 + rsi]
 ; (uint32) t0 <<<= 13
 %line 257+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 13
+	rol r8d, 13
 ; (uint32) x12 ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r15d
+	xor ebp, r8d
 ; (uint32) t0 = x12 + x8
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [r9 + rbp]
+	lea r8d, [rbp + r15]
 ; (uint32) t0 <<<= 18
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 16], r9
-	rol r15d, 18
+	mov [rsp + 16], rbp
+	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r15d
+	xor r14d, r8d
 ; (uint32) t0 = x10 + x6
 %line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r13 + rbx]
+	lea r8d, [r9 + r10]
 ; (uint32) t0 <<<= 7
 %line 263+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 7
+	rol r8d, 7
 ; (uint32) x14 ^= t0
 %line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r9d
+	xor r11d, r8d
 ; (uint32) t0 = x14 + x10
 %line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r11 + r13]
+	lea r8d, [r11 + r9]
 ; (uint32) t0 <<<= 9
 %line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 9
+	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r9d
+	xor r12d, r8d
 ; (uint32) t0 = x2 + x14
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rax + r11]
+	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 13
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 13
+	rol r8d, 13
 ; (uint32) x6 ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r9d
+	xor r10d, r8d
 ; (uint32) t0 = x6 + x2
 %line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rbx + rax]
+	lea r8d, [r10 + r12]
 ; (uint32) t0 <<<= 18
 %line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 18
+	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r9d
+	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
 %line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rdx + rdi]
+	lea r8d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
 %line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 7
+	rol r8d, 7
 ; (uint32) x9 ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r9d
+	xor edx, r8d
 ; (uint32) t0 = x9 + x5
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r12 + rdx]
+	lea r8d, [rdx + r13]
 ; (uint32) t0 <<<= 9
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 9
+	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r8d, r9d
+	xor ecx, r8d
 ; (uint32) t0 = x13 + x9
 %line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r8 + r12]
+	lea r8d, [rcx + rdx]
 ; (uint32) t0 <<<= 13
 %line 281+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r9d, 13
+	rol r8d, 13
 ; (uint32) x1 ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r9d
+	xor ebx, r8d
 ; (uint32) t0 = x1 + x13
 %line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rdi + r8]
+	lea r8d, [rbx + rcx]
 ; (uint32) t0 <<<= 18
 %line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 24], r8
-	rol r9d, 18
+	mov [rsp + 24], rcx
+	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r9d
+	xor r13d, r8d
 ; (uint32) t0 = x15 + x11
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r14]
+	lea r8d, [rdi + rax]
 ; (uint32) t0 <<<= 7
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 0]
-	xor r9d, r8d
+	mov rcx, [rsp + 0]
+	xor ecx, r8d
 ; (uint32) t0 = x3 + x15
 %line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + r10]
+	lea r8d, [rcx + rdi]
 ; (uint32) t0 <<<= 9
 %line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 8]
-	xor r15d, r8d
+	mov rbp, [rsp + 8]
+	xor ebp, r8d
 ; (uint32) t0 = x7 + x3
 %line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + r9]
+	lea r8d, [rbp + rcx]
 ; (uint32) t0 <<<= 13
 %line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
 %line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor eax, r8d
 ; (uint32) t0 = x11 + x7
 %line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + r15]
+	lea r8d, [rax + rbp]
 ; (uint32) t0 <<<= 18
 %line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	xor edi, r8d
 ; (uint32) t0 = x0 + x3
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rsi + r9]
+	lea r8d, [r14 + rcx]
 ; (uint32) t0 <<<= 7
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x1 + x0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + rsi]
+	lea r8d, [rbx + r14]
 ; (uint32) t0 <<<= 9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r8d
+	xor r12d, r8d
 ; (uint32) t0 = x2 + x1
 %line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rax + rdi]
+	lea r8d, [r12 + rbx]
 ; (uint32) t0 <<<= 13
 %line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r8d
+	xor ecx, r8d
 ; (uint32) t0 = x3 + x2
 %line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r9 + rax]
+	lea r8d, [rcx + r12]
 ; (uint32) t0 <<<= 18
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 0], r9
+	mov [rsp + 0], rcx
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor r14d, r8d
 ; (uint32) t0 = x5 + x4
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdx + rcx]
+	lea r8d, [r13 + rsi]
 ; (uint32) t0 <<<= 7
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
 %line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x6 + x5
 %line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbx + rdx]
+	lea r8d, [r10 + r13]
 ; (uint32) t0 <<<= 9
 %line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
 %line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, r8d
+	xor ebp, r8d
 ; (uint32) t0 = x7 + x6
 %line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r15 + rbx]
+	lea r8d, [rbp + r10]
 ; (uint32) t0 <<<= 13
 %line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x4 ^= t0
 %line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	xor esi, r8d
 ; (uint32) t0 = x4 + x7
 %line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rcx + r15]
+	lea r8d, [rsi + rbp]
 ; (uint32) t0 <<<= 18
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], r15
+	mov [rsp + 8], rbp
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x10 + x9
 %line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r13 + r12]
+	lea r8d, [r9 + rdx]
 ; (uint32) t0 <<<= 7
 %line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
 %line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, r8d
+	xor eax, r8d
 ; (uint32) t0 = x11 + x10
 %line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r14 + r13]
+	lea r8d, [rax + r9]
 ; (uint32) t0 <<<= 9
 %line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 327+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r8d
+	xor r15d, r8d
 ; (uint32) t0 = x8 + x11
 %line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rbp + r14]
+	lea r8d, [r15 + rax]
 ; (uint32) t0 <<<= 13
 %line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
 %line 330+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x9 + x8
 %line 331+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + rbp]
+	lea r8d, [rdx + r15]
 ; (uint32) t0 <<<= 18
 %line 332+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, r8d
+	xor r9d, r8d
 ; (uint32) t0 = x15 + x14
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + r11]
+	lea r8d, [rdi + r11]
 ; (uint32) t0 <<<= 7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x12 ^= t0
 %line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 16]
-	xor r9d, r8d
+	mov rbp, [rsp + 16]
+	xor ebp, r8d
 ; (uint32) t0 = x12 + x15
 %line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [r9 + r10]
+	lea r8d, [rbp + rdi]
 ; (uint32) t0 <<<= 9
 %line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 9
+	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 24]
-	xor r8d, r15d
+	mov rcx, [rsp + 24]
+	xor ecx, r8d
 ; (uint32) t0 = x13 + x12
 %line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [r8 + r9]
+	lea r8d, [rcx + rbp]
 ; (uint32) t0 <<<= 13
 %line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 13
+	rol r8d, 13
 ; (uint32) x14 ^= t0
 %line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r15d
+	xor r11d, r8d
 ; (uint32) t0 = x14 + x13
 %line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [r11 + r8]
+	lea r8d, [r11 + rcx]
 ; (uint32) t0 <<<= 18
 %line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r15d, 18
+	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r15d
+	xor edi, r8d
 ; =? i -= 1
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 32]
-	sub r15, 1
+	sub qword [rsp + 32], 1
 ; goto coreround if !=
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 32], r15
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 8]
-	mov [rsp + 32], r15
-	mov r15, [rsp + 0]
-	mov [rsp + 16], r10
+	mov r8, [rsp + 8]
+	mov [rsp + 32], r8
+	mov r8, [rsp + 0]
+	mov [rsp + 24], r8
+	mov [rsp + 16], rdi
 	mov [rsp + 8], r11
-	mov [rsp + 0], r8
-	mov r8, [rsp + 32]
-	mov r10, r15
-	mov r11, rdi
-	mov r15, rsi
+	mov [rsp + 0], rcx
+	mov r11, [rsp + 32]
+	mov r8, rsi
+	mov rcx, [rsp + 24]
 	mov rdi, [rsp + 40]
-	mov dword [rdi], r15d
+	mov dword [rdi], r14d
 ; mem32[out + 4] = x1
 %line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 4], r11d
+	mov dword [rdi + 4], ebx
 ; mem32[out + 8] = x2
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 8], eax
+	mov dword [rdi + 8], r12d
 ; mem32[out + 12] = x3
 %line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 12], r10d
+	mov dword [rdi + 12], ecx
 ; mem32[out + 16] = x4
 %line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 16], ecx
+	mov dword [rdi + 16], r8d
 ; mem32[out + 20] = x5
 %line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 20], edx
+	mov dword [rdi + 20], r13d
 ; mem32[out + 24] = x6
 %line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 24], ebx
+	mov dword [rdi + 24], r10d
 ; mem32[out + 28] = x7
 %line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 28], r8d
+	mov dword [rdi + 28], r11d
 ; mem32[out + 32] = x8
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 32], ebp
+	mov dword [rdi + 32], r15d
 ; mem32[out + 36] = x9
 %line 357+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 36], r12d
+	mov dword [rdi + 36], edx
 ; mem32[out + 40] = x10
 %line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 40], r13d
+	mov dword [rdi + 40], r9d
 ; mem32[out + 44] = x11
 %line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 44], r14d
+	mov dword [rdi + 44], eax
 ; mem32[out + 48] = x12
 %line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rdi + 48], r9d
+	mov dword [rdi + 48], ebp
 ; mem32[out + 52] = x13
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
