@@ -227,6 +227,10 @@ FREGS: dict[str, int] = {}
 # NF_i spill (docs/mceliece.md; measured 0.92 of the amd64 kernel)
 ANDN: dict[str, int] = {"amd64-bmi1": 8}
 
+# the column multiplier: columns per scan (each G_j loaded once per scan;
+# two by default, three or four for measurement with --ncols)
+NCOLS: dict[str, int] = {}
+
 # registers per vector type (the phases of mul_kara are sized to fit)
 NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
 # implementations whose vec_mul is mul_kara (one Karatsuba level over
@@ -305,9 +309,11 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     def hname(k: int) -> str:
         return f"H{k}"
 
-    for top in range(2 * m - 2, -1, -2):
-        cols = [c for c in (top, top - 1) if c >= 0]
-        accs = dict(zip(cols, ("A", "B")))
+    K = NCOLS.get(impl, 2)
+    for top in range(2 * m - 2, -1, -K):
+        cols = [c for c in range(top, top - K, -1) if c >= 0]
+        assert 1 <= K <= 4
+        accs = dict(zip(cols, ("A", "B", "C", "D")))
         started = {c: False for c in cols}
         jlo = max(0, min(cols) - (m - 1))
         jhi = min(m - 1, max(cols))
@@ -730,6 +736,8 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     for k in range(0, len(names), 16):
         head.append(f"{t.vtype} " + " ".join(names[k:k + 16]))
     head.append(f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)))
+    if NCOLS.get(impl, 2) > 2:
+        head.append(f"{t.vtype} C D")
     head.append(f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)))
     if ANDN.get(impl):
         head.append(f"{t.vtype} " + " ".join(f"NF{i}" for i in range(min(m, ANDN[impl]))))
@@ -939,7 +947,12 @@ def main(argv: list[str]) -> int:
                     help="column multiplier of IMPL with at most N f_i in registers (for measurement)")
     ap.add_argument("--andn", action="append", default=[], metavar="IMPL=N",
                     help="column multiplier of IMPL with N complemented f_i in registers, andn terms (for measurement)")
+    ap.add_argument("--ncols", action="append", default=[], metavar="IMPL=K",
+                    help="column multiplier of IMPL scanning K columns at a time (for measurement)")
     a = ap.parse_args(argv)
+    for x in a.ncols:
+        impl, n = x.split("=")
+        NCOLS[impl] = int(n)
     KARA.update(a.kara)
     for x in a.andn:
         impl, n = x.split("=")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The vec_mul networks of gen/mceliece.py, every variant (the column
-multiplier in each operand mode, with f partly in memory (FREGS), the
+multiplier in each operand mode, with f partly in memory (FREGS), K columns per scan (NCOLS), andn terms (ANDN), the
 high/low Karatsuba level mul_kara and the even/odd one mul_evenodd),
 evaluated line by line on 64-lane words against a bit-serial GF(2^m)
 product, with h separate and with h = f and h = g (the writes land in the
@@ -129,6 +129,14 @@ def main() -> int:
                 finally:
                     del M.FREGS["amd64-avx2"]
             variants.append((f"columns amd64-avx2 fregs={nf}", cols_nf))
+        for k, nf in ((3, 11), (4, 10)):
+            def cols_k(k: int = k, nf: int = nf) -> tuple[list[str], int]:
+                M.NCOLS["amd64-avx2"], M.FREGS["amd64-avx2"] = k, nf
+                try:
+                    return M.mul_columns("amd64-avx2", m, stride)
+                finally:
+                    del M.NCOLS["amd64-avx2"], M.FREGS["amd64-avx2"]
+            variants.append((f"columns amd64-avx2 ncols={k} fregs={nf}", cols_k))
         for na in (8, 13):
             def cols_andn(na: int = na) -> tuple[list[str], int]:
                 old = M.ANDN["amd64-bmi1"]
