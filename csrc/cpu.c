@@ -12,6 +12,7 @@
 static const char *const feature_names[QHASM_CPU_NFEATURES] = {
     "sse2", "ssse3", "avx", "avx2", "bmi2", "adx",
     "avx512f", "avx512vl", "avx512bw", "avx512ifma", "altivec", "pclmulqdq",
+    "bmi1",
 };
 
 const char *qhasm_cpu_feature_name(unsigned bit)
@@ -73,6 +74,7 @@ static unsigned detect(void)
     if ((ecx1 & (1u << 28)) && os_ymm) f |= QHASM_CPU_AVX;
     if ((f & QHASM_CPU_AVX) && (ebx7 & (1u << 5))) f |= QHASM_CPU_AVX2;
     if (ebx7 & (1u << 8)) f |= QHASM_CPU_BMI2;
+    if (ebx7 & (1u << 3)) f |= QHASM_CPU_BMI1;
     if ((f & QHASM_CPU_SSE2) && (ecx1 & (1u << 1))) f |= QHASM_CPU_PCLMULQDQ;
     if (ebx7 & (1u << 19)) f |= QHASM_CPU_ADX;
     if (os_zmm && (f & QHASM_CPU_AVX2)) {

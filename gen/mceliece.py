@@ -57,6 +57,8 @@ class Tgt:
 
 IMPLS: dict[str, Tgt] = {
     "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
+    # vec_mul only: the column multiplier with andn terms (ANDN)
+    "amd64-bmi1": Tgt("amd64", "int64", 64, "int64", "bmi1", False, ".asm"),
     "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
     "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
     # single-element gf only: carry-less multiply on xmm registers (VEX forms)
@@ -208,7 +210,7 @@ class Emitter:
 # registers, or read through memory operands ("memop") or loads ("load");
 # the reduced high columns in stack slots or in variables (the allocator's)
 MULCOL = {
-    "amd64": ("memop", True), "x86": ("memop", True), "x86-sse2": ("load", True),
+    "amd64": ("memop", True), "amd64-bmi1": ("memop", True), "x86": ("memop", True), "x86-sse2": ("load", True),
     "amd64-avx2": ("reg", True), "amd64-avx512": ("reg", False),
     "ppc32": ("reg", False), "ppc64": ("reg", False), "sparc64": ("reg", False),
     "ppc32-altivec": ("reg", False),
@@ -218,6 +220,16 @@ MULCOL = {
 # the others read through memory operands (AVX2 m = 13: 13 f_i + A B G T
 # would need 17 of the 16 ymm registers)
 FREGS: dict[str, int] = {}
+# the column multiplier with fmode "memop" and BMI1: this many complemented
+# f_i (NF_i = ~f_i) in registers, each term one andn (T = ~NF_i & G: no
+# copy of G) instead of a copy and an and with a memory operand.  Eight:
+# A B G T and the three pointers leave nine of the 15 registers, and nine
+# NF_i spill (docs/mceliece.md; measured 0.92 of the amd64 kernel)
+ANDN: dict[str, int] = {"amd64-bmi1": 8}
+
+# the column multiplier: columns per scan (each G_j loaded once per scan;
+# two by default, three or four for measurement with --ncols)
+NCOLS: dict[str, int] = {}
 
 # registers per vector type (the phases of mul_kara are sized to fit)
 NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
@@ -290,13 +302,18 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     if fmode == "reg":
         for i in range(nf):
             L.append(f"F{i} = {mem}[f + {i * stride}]")
+    na = min(m, ANDN.get(impl, 0)) if fmode == "memop" else 0
+    for i in range(na):
+        L += [f"NF{i} = {mem}[f + {i * stride}]", f"NF{i} = ~NF{i}"]
 
     def hname(k: int) -> str:
         return f"H{k}"
 
-    for top in range(2 * m - 2, -1, -2):
-        cols = [c for c in (top, top - 1) if c >= 0]
-        accs = dict(zip(cols, ("A", "B")))
+    K = NCOLS.get(impl, 2)
+    for top in range(2 * m - 2, -1, -K):
+        cols = [c for c in range(top, top - K, -1) if c >= 0]
+        assert 1 <= K <= 4
+        accs = dict(zip(cols, ("A", "B", "C", "D")))
         started = {c: False for c in cols}
         jlo = max(0, min(cols) - (m - 1))
         jhi = min(m - 1, max(cols))
@@ -321,6 +338,13 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                         L.append(f"{a} = ternlog({a}, F{i}, G, {hex(TERN_ANDXOR)})")
                     else:
                         L.append(f"T = F{i} & G")
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                elif i < na:
+                    if not started[c]:
+                        L.append(f"{a} = ~NF{i} & G")
+                    else:
+                        L.append(f"T = ~NF{i} & G")
                         L.append(f"{a} = {a} ^ T")
                         nops += 1
                 else:
@@ -712,7 +736,11 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     for k in range(0, len(names), 16):
         head.append(f"{t.vtype} " + " ".join(names[k:k + 16]))
     head.append(f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)))
+    if NCOLS.get(impl, 2) > 2:
+        head.append(f"{t.vtype} C D")
     head.append(f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)))
+    if ANDN.get(impl):
+        head.append(f"{t.vtype} " + " ".join(f"NF{i}" for i in range(min(m, ANDN[impl]))))
     stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
              "reg512": "stack512"}[t.vtype]
     head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
@@ -917,8 +945,18 @@ def main(argv: list[str]) -> int:
                     help="vec_mul of IMPL by mul_evenodd (for measurement; see EVENODD)")
     ap.add_argument("--fregs", action="append", default=[], metavar="IMPL=N",
                     help="column multiplier of IMPL with at most N f_i in registers (for measurement)")
+    ap.add_argument("--andn", action="append", default=[], metavar="IMPL=N",
+                    help="column multiplier of IMPL with N complemented f_i in registers, andn terms (for measurement)")
+    ap.add_argument("--ncols", action="append", default=[], metavar="IMPL=K",
+                    help="column multiplier of IMPL scanning K columns at a time (for measurement)")
     a = ap.parse_args(argv)
+    for x in a.ncols:
+        impl, n = x.split("=")
+        NCOLS[impl] = int(n)
     KARA.update(a.kara)
+    for x in a.andn:
+        impl, n = x.split("=")
+        ANDN[impl] = int(n)
     EVENODD.update(a.evenodd)
     for x in a.fregs:
         impl, n = x.split("=")

@@ -199,7 +199,8 @@ int qhasm_impl_force(const char *prim, int i);
 #define QHASM_CPU_AVX512IFMA 0x200u
 #define QHASM_CPU_ALTIVEC    0x400u   /* PowerPC AltiVec/VMX (AT_HWCAP) */
 #define QHASM_CPU_PCLMULQDQ  0x800u   /* carry-less multiply (CPUID.1:ECX bit 1) */
-#define QHASM_CPU_NFEATURES  12
+#define QHASM_CPU_BMI1       0x1000u  /* andn (CPUID.7:EBX bit 3) */
+#define QHASM_CPU_NFEATURES  13
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
 /* the running CPU's microarchitecture model ("zen4", "skylake", ...) or "";

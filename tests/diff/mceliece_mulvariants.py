@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The vec_mul networks of gen/mceliece.py, every variant (the column
-multiplier in each operand mode, with f partly in memory (FREGS), the
+multiplier in each operand mode, with f partly in memory (FREGS), K columns per scan (NCOLS), andn terms (ANDN), the
 high/low Karatsuba level mul_kara and the even/odd one mul_evenodd),
 evaluated line by line on 64-lane words against a bit-serial GF(2^m)
 product, with h separate and with h = f and h = g (the writes land in the
 input, so a read after a write of the same word shows up).  The .q
 semantics are the few forms these bodies use (x = y, x = y ^ z,
-x = y & z, x &= y, ternlog).  Not the translator: tests/sh/mceliece-mulvariants.sh
+x = y & z, x = ~y & z, x = ~y, x &= y, ternlog).  Not the translator: tests/sh/mceliece-mulvariants.sh
 also translates the variants.
 
     python3 tests/diff/mceliece_mulvariants.py     exit 0 when all agree
@@ -76,7 +76,10 @@ def run(lines: list[str], m: int, stride: int, fv: list[int], gv: list[int], ali
                 v = ev(a) ^ ev(b)
             elif " & " in rhs:
                 a, b = rhs.split(" & ")
-                v = ev(a) & ev(b)
+                a = a.strip()
+                v = (~ev(a[1:]) if a.startswith("~") else ev(a)) & ev(b)
+            elif rhs.startswith("~"):
+                v = ~ev(rhs[1:])
             else:
                 v = ev(rhs)
         mm = MEM.match(lhs)
@@ -126,6 +129,23 @@ def main() -> int:
                 finally:
                     del M.FREGS["amd64-avx2"]
             variants.append((f"columns amd64-avx2 fregs={nf}", cols_nf))
+        for k, nf in ((3, 11), (4, 10)):
+            def cols_k(k: int = k, nf: int = nf) -> tuple[list[str], int]:
+                M.NCOLS["amd64-avx2"], M.FREGS["amd64-avx2"] = k, nf
+                try:
+                    return M.mul_columns("amd64-avx2", m, stride)
+                finally:
+                    del M.NCOLS["amd64-avx2"], M.FREGS["amd64-avx2"]
+            variants.append((f"columns amd64-avx2 ncols={k} fregs={nf}", cols_k))
+        for na in (8, 13):
+            def cols_andn(na: int = na) -> tuple[list[str], int]:
+                old = M.ANDN["amd64-bmi1"]
+                M.ANDN["amd64-bmi1"] = na
+                try:
+                    return M.mul_columns("amd64-bmi1", m, stride)
+                finally:
+                    M.ANDN["amd64-bmi1"] = old
+            variants.append((f"columns amd64-bmi1 andn={na}", cols_andn))
         variants += [("kara amd64-avx2", lambda: M.mul_kara("amd64-avx2", m, stride)),
                      ("kara amd64-avx512", lambda: M.mul_kara("amd64-avx512", m, stride)),
                      ("evenodd amd64-avx2", lambda: M.mul_evenodd("amd64-avx2", m, stride))]
