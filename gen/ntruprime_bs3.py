@@ -1,7 +1,8 @@
 """Bitsliced GF(3) product for mult3sntrupP: the executable model and
 operation count behind the design in docs/ntruprime.md (R/3, "bitsliced
-GF(3)").  Not a kernel generator yet: it runs the algorithm the AVX2
-kernel is to be generated from, word by word on Python integers standing
+GF(3)"), and the generator of the AVX2 kernel amd64-avx2bs (generate(),
+qpath(), text(): the same plan run on symbols, below).  The model runs the
+algorithm word by word on Python integers standing
 for 32-bit slots and 256-bit registers, checks it against schoolbook
 arithmetic in R/3, and counts the vector operations every step would
 issue, so the choice between the byte-product Karatsuba and this design
