@@ -1,7 +1,8 @@
 """Bitsliced GF(3) product for mult3sntrupP: the executable model and
 operation count behind the design in docs/ntruprime.md (R/3, "bitsliced
-GF(3)").  Not a kernel generator yet: it runs the algorithm the AVX2
-kernel is to be generated from, word by word on Python integers standing
+GF(3)"), and the generator of the AVX2 kernel amd64-avx2bs (generate(),
+qpath(), text(): the same plan run on symbols, below).  The model runs the
+algorithm word by word on Python integers standing
 for 32-bit slots and 256-bit registers, checks it against schoolbook
 arithmetic in R/3, and counts the vector operations every step would
 issue, so the choice between the byte-product Karatsuba and this design
@@ -513,3 +514,340 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+# ================================================== the kernel generator (.q)
+# The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots),
+# so evaluate_plan and interpolate_plan above run unchanged on symbols with
+# nslots = 1 (rep(m, 1) = m: the 32-bit mask of every lane) and record one
+# statement per operation instead of computing.  Straight-line SSA code;
+# the translator allocates registers and spills.
+IMPL = "amd64-avx2bs"
+FULL32 = (1 << SLOT) - 1
+
+
+class Em:
+    """the statement list (SSA: every result a fresh reg256), with common
+    subexpressions merged and dead statements dropped at the end"""
+
+    def __init__(self) -> None:
+        self.ins: list[tuple[str | None, str, tuple[str, ...]]] = []
+        self.n = 0
+        self.memo: dict[tuple, Sym] = {}
+        self.consts: dict[str, tuple[str, list[int]]] = {}
+
+    def op(self, fmt: str, *uses: str, key: tuple | None = None) -> "Sym":
+        if key is not None and key in self.memo:
+            return self.memo[key]
+        self.n += 1
+        d = f"v{self.n}"
+        self.ins.append((d, fmt, uses))
+        s = Sym(self, d)
+        if key is not None:
+            self.memo[key] = s
+        return s
+
+    def side(self, fmt: str, *uses: str) -> None:
+        """a statement kept whatever is live (stores)"""
+        self.ins.append((None, fmt, uses))
+
+    def const(self, name: str, typ: str, vals: list[int]) -> str:
+        assert self.consts.get(name, (typ, vals)) == (typ, vals)
+        self.consts[name] = (typ, vals)
+        return f"mem256[{name}]"
+
+    def mask(self, m: int) -> str:
+        return self.const(f"MK{m:08x}", "u32", [m] * 8)
+
+    def load(self, addr: str) -> "Sym":
+        return self.op(f"{{d}} = {addr}")
+
+    def store(self, addr: str, s: "Sym | int") -> None:
+        if isinstance(s, int):
+            assert s == 0
+            s = self.zero()
+        self.side(f"{addr} = {{0}}", s.name)
+
+    def zero(self) -> "Sym":
+        return self.op("{d} = 0", key=("zero",))
+
+    def lines(self) -> tuple[list[str], list[str]]:
+        """(the live statements, the reg256 names they use)"""
+        live: set[str] = set()
+        keep: list[bool] = [False] * len(self.ins)
+        for k in range(len(self.ins) - 1, -1, -1):
+            d, _, uses = self.ins[k]
+            if d is None or d in live:
+                keep[k] = True
+                live.update(uses)
+        out, names = [], []
+        for k, (d, fmt, uses) in enumerate(self.ins):
+            if keep[k]:
+                out.append(fmt.format(*uses, d=d))
+                if d is not None:
+                    names.append(d)
+        return out, names
+
+
+class Sym:
+    """one ymm of Word values (8 slots of 32 bits); combines with ints as
+    the model's Python integers do (0 is the zero word, an int operand of &
+    is a mask repeated in every 32-bit lane)"""
+
+    def __init__(self, em: Em, name: str) -> None:
+        self.em, self.name = em, name
+
+    def _bin(self, o: "Sym | int", sym: str) -> "Sym | int":
+        if isinstance(o, int):
+            m = o & FULL32
+            if sym == "&":
+                if m == 0:
+                    return 0
+                if m == FULL32:
+                    return self
+                return self.em.op(f"{{d}} = {{0}} & {self.em.mask(m)}", self.name, key=("&m", self.name, m))
+            assert m == 0, "or/xor with a nonzero integer"
+            return self
+        a, b = sorted((self.name, o.name))
+        return self.em.op(f"{{d}} = {{0}} {sym} {{1}}", a, b, key=(sym, a, b))
+
+    def __and__(self, o): return self._bin(o, "&")
+    __rand__ = __and__
+    def __or__(self, o): return self._bin(o, "|")
+    __ror__ = __or__
+    def __xor__(self, o): return self._bin(o, "^")
+    __rxor__ = __xor__
+
+    def __rshift__(self, s: int) -> "Sym":
+        if s == 0:
+            return self
+        assert 0 < s < SLOT
+        return self.em.op(f"8x {{d}} = {{0}} >> {s}", self.name, key=(">>", self.name, s))
+
+    def __lshift__(self, s: int) -> "Sym":
+        if s == 0:
+            return self
+        assert 0 < s < SLOT
+        return self.em.op(f"8x {{d}} = {{0}} << {s}", self.name, key=("<<", self.name, s))
+
+
+def transpose8(em: Em, rows: list["Sym | int"]) -> list[Sym]:
+    """8 x 8 transpose of 32-bit elements: out[j] lane i = rows[i] lane j
+    (unpack 32, unpack 64, permute128: 24 shuffles)"""
+    r = [x if isinstance(x, Sym) else em.zero() for x in rows]
+
+    def f(fn: str, a: Sym, b: Sym, imm: int | None = None) -> Sym:
+        arg = f", {imm}" if imm is not None else ""
+        return em.op(f"{{d}} = {fn}({{0}}, {{1}}{arg})", a.name, b.name)
+    t = []
+    for k in range(0, 8, 2):
+        t += [f("unpacklo32", r[k], r[k + 1]), f("unpackhi32", r[k], r[k + 1])]
+    u = []
+    for k in (0, 4):
+        t0, t1, t2, t3 = t[k:k + 4]
+        u += [f("unpacklo64", t0, t2), f("unpackhi64", t0, t2), f("unpacklo64", t1, t3), f("unpackhi64", t1, t3)]
+    out: list[Sym] = [None] * 8  # type: ignore[list-item]
+    for j in range(4):
+        out[j] = f("permute128", u[j], u[4 + j], 0x20)
+        out[j + 4] = f("permute128", u[j], u[4 + j], 0x31)
+    return out
+
+
+def mul3_mem(em: Em, a: Pl, bh: str, bl: str) -> Pl:
+    """a * b, b's planes memory operands (6 operations)"""
+    def andm(x: Sym, m: str) -> Sym:
+        return em.op(f"{{d}} = {{0}} & {m}", x.name)
+    return (andm(a[0], bl) | andm(a[1], bh), andm(a[0], bh) | andm(a[1], bl))
+
+
+def qpath(impl: str, params: dict[str, str]) -> str:
+    assert impl == IMPL and params.get("fn") == "mult3"
+    return f"specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_{int(params['p'])}.q"
+
+
+def symbol(p: int) -> str:
+    return f"qhasm_kernel_core_mult3sntrup{p}_amd64_avx2bs_mul"
+
+
+class Layout:
+    def __init__(self) -> None:
+        self.off: dict[str, int] = {}
+        self.size = 0
+
+    def add(self, name: str, n: int) -> int:
+        self.off[name] = self.size
+        self.size += -(-n // 32) * 32
+        return self.off[name]
+
+
+def generate(p: int) -> str:
+    I = -(-p // R)
+    G = -(-I // 8)                 # groups of 8 slots (values of i)
+    M2 = 2 * I - 1                 # y-powers of the product
+    GM = -(-M2 // 8)
+    NP = -(-2 * I // 8)            # 256-bit chunks of the product's planes
+    NO = -(-I // 8)                # 256-bit chunks of the folded planes
+    em = Em()
+    lay = Layout()
+    for o in "fg":
+        for pl in "hl":
+            lay.add(f"IN{o}{pl}", 32 * G)
+        lay.add(f"EV{o}", 64 * I)
+    lay.add("C", 64 * M2)
+    for pl in "hl":
+        lay.add(f"LO{pl}", 32 * GM)
+        lay.add(f"HI{pl}", 32 * GM + 32)
+        lay.add(f"P{pl}", 32 * NP + 64)
+        lay.add(f"F{pl}", 32 * NO)
+    lay.add("OB", 32 * -(-p // 32))
+    at = lambda name, off=0: f"mem256[w + {lay.off[name] + off}]"  # noqa: E731
+    sc: list[str] = []             # the scalar input code (before the vector body)
+
+    # -- input: byte row i (lane r = coefficient 32 i + r) to the plane
+    # words: bit 0 of the byte to the sign bit (<< 7), bit 1 (<< 6);
+    # h = b0 & b1 (3 -> -1 = 2 in GF(3)), l = b0 & ~b1 (1 -> +1)
+    for o, ptr in (("f", "in"), ("g", "k")):
+        for i in range(G * 8):
+            if i >= I:
+                for pl in "hl":
+                    sc.append(f"mem32[w + {lay.off[f'IN{o}{pl}'] + 4 * i}] = 0")
+                continue
+            tail = 32 * i + 32 - p     # > 0: the last row is read from p - 32 and shifted down
+            src = f"mem256[{ptr} + {32 * i if tail <= 0 else p - 32}]"
+            sc += [f"x0 = {src}", "16x x1 = x0 << 7", "16x x2 = x0 << 6", "x3 = x1 & x2", "x1 = x1 ^ x3"]
+            for pl, reg in (("h", "x3"), ("l", "x1")):
+                sc.append(f"t0 = movemask8({reg})")
+                if tail > 0:
+                    sc.append(f"(uint32) t0 >>= {tail}")
+                sc.append(f"mem32[w + {lay.off[f'IN{o}{pl}'] + 4 * i}] = t0")
+
+    # -- evaluation (the plan), then per group the 8 x 8 transposes: one ymm
+    # pair per i, bit 32 * word + position = evaluation point t
+    hist: Hist | None = None
+    layout: dict[int, tuple[int, int]] | None = None
+    for o in "fg":
+        for g in range(G):
+            w = Word((em.load(at(f"IN{o}h", 32 * g)), em.load(at(f"IN{o}l", 32 * g))),
+                     {r: ((), r) for r in range(R)})
+            words, hh = evaluate_plan([w], Count(), 1)
+            assert len(words) == 8
+            hist = hist or hh
+            lay_t = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
+            layout = layout or lay_t
+            assert lay_t == layout and len(lay_t) == 3 ** LEVELS
+            for k in (0, 1):
+                cols = transpose8(em, [x.val[k] for x in words])
+                for j in range(8):
+                    i = 8 * g + j
+                    if i < I:
+                        em.store(at(f"EV{o}", 64 * i + 32 * k), cols[j])
+    assert hist is not None
+
+    # -- the bitsliced I x I schoolbook: 243 products at once; blocks of 4
+    # y-powers keep 8 accumulators in registers, a loaded once per block
+    for mb in range(0, M2, 4):
+        ms = range(mb, min(mb + 4, M2))
+        acc: dict[int, Pl] = {}
+        for i in range(I):
+            js = [m for m in ms if 0 <= m - i < I]
+            if not js:
+                continue
+            a = (em.load(at("EVf", 64 * i)), em.load(at("EVf", 64 * i + 32)))
+            for m in js:
+                j = m - i
+                pr = mul3_mem(em, a, at("EVg", 64 * j), at("EVg", 64 * j + 32))
+                acc[m] = add3(acc[m], pr) if m in acc else pr
+        for m in ms:
+            em.store(at("C", 64 * m), acc[m][0])
+            em.store(at("C", 64 * m + 32), acc[m][1])
+
+    # -- back to slots (one per y-power) and the interpolation (the plan's
+    # inverse) per group of 8 y-powers; lo = x-powers 0..31, hi = 32..62
+    for pl in "hl":
+        em.store(at(f"HI{pl}"), 0)           # the dword before hi_0 (hi is stored one dword up)
+    for gm in range(GM):
+        Lw: list[list] = [[None] * 8, [None] * 8]
+        for k in (0, 1):
+            rows = [em.load(at("C", 64 * m + 32 * k)) if m < M2 else 0 for m in range(8 * gm, 8 * gm + 8)]
+            Lw[k] = transpose8(em, rows)
+        lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1)
+        for k, pl in enumerate("hl"):
+            em.store(at(f"LO{pl}", 32 * gm), lo[k])
+            em.store(f"mem256[w + {lay.off[f'HI{pl}'] + 32 * gm + 4}]", hi[k])
+
+    # -- the product's planes as bit strings: word q = lo_q + hi_(q-1)
+    for c in range(NP):
+        s = add3((em.load(at("LOh", 32 * c)), em.load(at("LOl", 32 * c))),
+                 (em.load(at("HIh", 32 * c)), em.load(at("HIl", 32 * c))))
+        for k, pl in enumerate("hl"):
+            em.store(at(f"P{pl}", 32 * c), s[k])
+    for pl in "hl":
+        em.store(at(f"P{pl}", 32 * NP), 0)
+        em.store(at(f"P{pl}", 32 * NP + 32), 0)
+
+    # -- the fold modulo x^p - x - 1: c = P + (P >> p) + (P >> (p - 1)),
+    # the last term without its bit 0 (h_(p-1) is not folded); a shift of a
+    # bit string by s bits is a load at byte s / 8 and 64-bit lane shifts
+    def shifted(pl: str, s: int, c: int) -> Sym:
+        o, b = lay.off[f"P{pl}"] + s // 8 + 32 * c, s % 8
+        x = em.load(f"mem256[w + {o}]")
+        if b == 0:
+            return x
+        y = em.load(f"mem256[w + {o + 1}]")
+        return em.op(f"4x {{d}} = {{0}} >> {b}", x.name) | em.op(f"4x {{d}} = {{0}} << {8 - b}", y.name)
+
+    f0 = em.const("FOLD0", "u32", [FULL32 - 1] + [FULL32] * 7)
+    for c in range(NO):
+        t1 = (em.load(at("Ph", 32 * c)), em.load(at("Pl", 32 * c)))
+        t2 = (shifted("h", p, c), shifted("l", p, c))
+        t3 = (shifted("h", p - 1, c), shifted("l", p - 1, c))
+        if c == 0:
+            t3 = tuple(em.op(f"{{d}} = {{0}} & {f0}", x.name) for x in t3)
+        s = add3(add3(t1, t2), t3)
+        for k, pl in enumerate("hl"):
+            em.store(at(f"F{pl}", 32 * c), s[k])
+
+    # -- bits to bytes: byte j of 32 = (bit j of h ? -1 : 0) - (bit j of l ? -1 : 0)
+    sel = em.const("BYTESEL", "u8", [j // 8 for j in range(32)])
+    bits = em.const("BYTEBIT", "u8", [1 << (j % 8) for j in range(32)])
+    nout = -(-p // 32)
+    for j in range(nout):
+        v = []
+        for pl in "hl":
+            x = em.op(f"8x {{d}} = mem32[w + {lay.off[f'F{pl}'] + 4 * j}]")
+            x = em.op(f"{{d}} = shufbytes({{0}}, {sel})", x.name)
+            x = em.op(f"{{d}} = {{0}} & {bits}", x.name)
+            v.append(em.op(f"{{d}} = cmpeq8({{0}}, {bits})", x.name))
+        em.store(at("OB", 32 * j), em.op("32x {d} = {0} - {1}", v[0].name, v[1].name))
+    body, names = em.lines()
+    # the output: whole rows, the last one overlapping (written after every input was read)
+    tailc: list[str] = []
+    for j in range(p // 32):
+        tailc += [f"x0 = {at('OB', 32 * j)}", f"mem256[out + {32 * j}] = x0"]
+    if p % 32:
+        tailc += [f"x0 = mem256[w + {lay.off['OB'] + p - 32}]", f"mem256[out + {p - 32}] = x0"]
+
+    name = symbol(p)
+    hdr = [f"# generated by gen/ntruprime_bs3.py ({IMPL}, mult3, p={p}). DO NOT EDIT.",
+           "# Streamlined NTRU Prime R/3 product, bitsliced GF(3): two bit planes per coefficient,",
+           f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
+           "cpu avx2",
+           "int64 out in k c w t0",
+           "reg256 x0 x1 x2 x3"]
+    for k in range(0, len(names), 32):
+        hdr.append("reg256 " + " ".join(names[k:k + 32]))
+    for cname, (typ, vals) in em.consts.items():
+        hdr.append(f"const {cname} {typ} " + " ".join(str(v) for v in vals))
+    hdr += ["",
+            f"# void {name}(unsigned char *out /* p */, const unsigned char *in /* p */, const unsigned char *k /* p */)",
+            f"stack256 work{name}[{lay.size // 32}]",
+            f"enter {name}",
+            "input out in k",
+            "secret [in] [k]",
+            f"w = &work{name}"]
+    return "\n".join(hdr + sc + body + tailc + ["leave"]) + "\n"
+
+
+def text(impl: str, params: dict[str, str], root: str = "") -> str:
+    assert impl == IMPL and params.get("fn") == "mult3"
+    return generate(int(params["p"]))
