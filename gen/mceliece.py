@@ -282,6 +282,16 @@ def aligned_io(t: Tgt, m: int, lanes: int, ins: list[str], body: list[str]) -> l
 
 
 
+def addterm(L: list[str], acc: str, started: bool, term: str) -> int:
+    """append `acc = term` for a column's first product, else `acc ^= term`
+    through T; returns the XORs added (the caller counts the product)"""
+    if not started:
+        L.append(f"{acc} = {term}")
+        return 0
+    L += [f"T = {term}", f"{acc} = {acc} ^ T"]
+    return 1
+
+
 def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     """Schoolbook product scanning, two columns at a time from the top:
     each g_j is loaded once per pair and meets f_(l-j) and f_(l-1-j); a
@@ -325,28 +335,13 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                     continue
                 a = accs[c]
                 if fmode == "reg" and i >= nf:
-                    if not started[c]:
-                        L.append(f"{a} = G & {mem}[f + {i * stride}]")
-                    else:
-                        L.append(f"T = G & {mem}[f + {i * stride}]")
-                        L.append(f"{a} = {a} ^ T")
-                        nops += 1
+                    nops += addterm(L, a, started[c], f"G & {mem}[f + {i * stride}]")
+                elif fmode == "reg" and started[c] and t.ternlog:
+                    L.append(f"{a} = ternlog({a}, F{i}, G, {hex(TERN_ANDXOR)})")
                 elif fmode == "reg":
-                    if not started[c]:
-                        L.append(f"{a} = F{i} & G")
-                    elif t.ternlog:
-                        L.append(f"{a} = ternlog({a}, F{i}, G, {hex(TERN_ANDXOR)})")
-                    else:
-                        L.append(f"T = F{i} & G")
-                        L.append(f"{a} = {a} ^ T")
-                        nops += 1
+                    nops += addterm(L, a, started[c], f"F{i} & G")
                 elif i < na:
-                    if not started[c]:
-                        L.append(f"{a} = ~NF{i} & G")
-                    else:
-                        L.append(f"T = ~NF{i} & G")
-                        L.append(f"{a} = {a} ^ T")
-                        nops += 1
+                    nops += addterm(L, a, started[c], f"~NF{i} & G")
                 else:
                     if fmode == "memop":
                         L.append("T = G")
