@@ -568,6 +568,16 @@ class Em:
             s = self.zero()
         self.side(f"{addr} = {{0}}", s.name)
 
+    def raw(self, line: str) -> None:
+        """a statement written as is and always kept (labels, branches,
+        scalar loop control, the base's register-carried accumulators)"""
+        self.ins.append((None, line.replace("{", "{{").replace("}", "}}"), ()))
+
+    def reset(self) -> None:
+        """a new section (a loop body, or code after one): no value of the
+        previous one is reused, so none stays live across a loop"""
+        self.memo.clear()
+
     def zero(self) -> "Sym":
         return self.op("{d} = 0", key=("zero",))
 
@@ -681,19 +691,33 @@ class Layout:
 
 
 def generate(p: int) -> str:
+    """The kernel for p: scalar input code, then three loops with one body
+    each (the evaluation per group of 8 values of i and operand, the base
+    product per block of 4 y-powers with an inner loop over i, the
+    interpolation per group of 8 y-powers), then the fold and the output
+    straight-line.  The loops keep the code small (Zen 3's L1 instruction
+    cache is 32 KB; the straight-line kernel was 110 KB for p = 761 and ran
+    at twice its bound); every loop count and address is public."""
     I = -(-p // R)
     G = -(-I // 8)                 # groups of 8 slots (values of i)
     M2 = 2 * I - 1                 # y-powers of the product
     GM = -(-M2 // 8)
+    NB = -(-M2 // 4)               # blocks of 4 y-powers of the base
     NP = -(-2 * I // 8)            # 256-bit chunks of the product's planes
     NO = -(-I // 8)                # 256-bit chunks of the folded planes
+    PAD = 3                        # zero b entries either side of EVg (a block's j = m - i spans i's range + 3)
     em = Em()
     lay = Layout()
-    for o in "fg":
-        for pl in "hl":
-            lay.add(f"IN{o}{pl}", 32 * G)
-        lay.add(f"EV{o}", 64 * I)
-    lay.add("C", 64 * M2)
+    for pl in "hl":
+        lay.add(f"IN{pl}", 32 * 2 * G)        # f's groups, then g's
+    # EV: f's 8G entries (64 bytes: the h and l ymm of one i), a gap of 8
+    # entries, g's 8G entries, 8 more: the evaluation loop's destination
+    # advances by one group (512 bytes) per group and skips the gap after
+    # f's last group, and the base reads b at j = -PAD .. I - 1 + PAD, so
+    # the gap and the tail hold zeros (b_j = 0 there)
+    lay.add("EV", 512 * (2 * G + 2))
+    evf, evg = lay.off["EV"], lay.off["EV"] + 512 * (G + 1)
+    lay.add("C", 512 * GM)                   # 8 GM >= 4 NB entries
     for pl in "hl":
         lay.add(f"LO{pl}", 32 * GM)
         lay.add(f"HI{pl}", 32 * GM + 32)
@@ -706,11 +730,12 @@ def generate(p: int) -> str:
     # -- input: byte row i (lane r = coefficient 32 i + r) to the plane
     # words: bit 0 of the byte to the sign bit (<< 7), bit 1 (<< 6);
     # h = b0 & b1 (3 -> -1 = 2 in GF(3)), l = b0 & ~b1 (1 -> +1)
-    for o, ptr in (("f", "in"), ("g", "k")):
+    for oi, ptr in enumerate(("in", "k")):
         for i in range(G * 8):
+            dw = 4 * (8 * G * oi + i)
             if i >= I:
                 for pl in "hl":
-                    sc.append(f"mem32[w + {lay.off[f'IN{o}{pl}'] + 4 * i}] = 0")
+                    sc.append(f"mem32[w + {lay.off[f'IN{pl}'] + dw}] = 0")
                 continue
             tail = 32 * i + 32 - p     # > 0: the last row is read from p - 32 and shifted down
             src = f"mem256[{ptr} + {32 * i if tail <= 0 else p - 32}]"
@@ -719,63 +744,133 @@ def generate(p: int) -> str:
                 sc.append(f"t0 = movemask8({reg})")
                 if tail > 0:
                     sc.append(f"(uint32) t0 >>= {tail}")
-                sc.append(f"mem32[w + {lay.off[f'IN{o}{pl}'] + 4 * i}] = t0")
+                sc.append(f"mem32[w + {lay.off[f'IN{pl}'] + dw}] = t0")
 
-    # -- evaluation (the plan), then per group the 8 x 8 transposes: one ymm
-    # pair per i, bit 32 * word + position = evaluation point t
-    hist: Hist | None = None
-    layout: dict[int, tuple[int, int]] | None = None
-    for o in "fg":
-        for g in range(G):
-            w = Word((em.load(at(f"IN{o}h", 32 * g)), em.load(at(f"IN{o}l", 32 * g))),
-                     {r: ((), r) for r in range(R)})
-            words, hh = evaluate_plan([w], Count(), 1)
-            assert len(words) == 8
-            hist = hist or hh
-            lay_t = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
-            layout = layout or lay_t
-            assert lay_t == layout and len(lay_t) == 3 ** LEVELS
-            for k in (0, 1):
-                cols = transpose8(em, [x.val[k] for x in words])
-                for j in range(8):
-                    i = 8 * g + j
-                    if i < I:
-                        em.store(at(f"EV{o}", 64 * i + 32 * k), cols[j])
-    assert hist is not None
+    # -- the zeros the base reads around g's entries
+    em.reset()
+    for j in list(range(-PAD, 0)) + list(range(8 * G, 8 * G + PAD)):
+        for k in (0, 1):
+            em.store(f"mem256[w + {evg + 64 * j + 32 * k}]", 0)
 
-    # -- the bitsliced I x I schoolbook: 243 products at once; blocks of 4
-    # y-powers keep 8 accumulators in registers, a loaded once per block
-    for mb in range(0, M2, 4):
-        ms = range(mb, min(mb + 4, M2))
-        acc: dict[int, Pl] = {}
-        for i in range(I):
-            js = [m for m in ms if 0 <= m - i < I]
-            if not js:
-                continue
-            a = (em.load(at("EVf", 64 * i)), em.load(at("EVf", 64 * i + 32)))
-            for m in js:
-                j = m - i
-                pr = mul3_mem(em, a, at("EVg", 64 * j), at("EVg", 64 * j + 32))
-                acc[m] = add3(acc[m], pr) if m in acc else pr
-        for m in ms:
-            em.store(at("C", 64 * m), acc[m][0])
-            em.store(at("C", 64 * m + 32), acc[m][1])
+    # -- evaluation loop (2G iterations: f's groups, then g's): the plan on
+    # the group's two plane words, then the 8 x 8 transposes: one ymm pair
+    # per i, bit 32 * word + position = evaluation point t; q walks the
+    # input groups, pd the EV groups
+    em.reset()
+    em.raw("q = w")
+    em.raw("pd = w")
+    em.raw(f"cnt = {2 * G}")
+    em.raw("evloop:")
+    w = Word((em.load(f"mem256[q + {lay.off['INh']}]"), em.load(f"mem256[q + {lay.off['INl']}]")),
+             {r: ((), r) for r in range(R)})
+    words, hist = evaluate_plan([w], Count(), 1)
+    assert len(words) == 8
+    layout = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
+    assert len(layout) == 3 ** LEVELS
+    # stored as (nz, s) = (h | l, h): nonzero and sign, the base's operands
+    for k, plane in enumerate(([x.val[0] | x.val[1] for x in words], [x.val[0] for x in words])):
+        cols = transpose8(em, plane)
+        for j in range(8):
+            em.store(f"mem256[pd + {evf + 64 * j + 32 * k}]", cols[j])
+    em.raw("q += 32")
+    em.raw("pd += 512")
+    em.raw("t0 = pd + 512")
+    em.raw(f"=? cnt - {G + 1}")      # f's last group done: skip the gap
+    em.raw("pd = t0 if =")
+    em.raw("=? cnt -= 1")
+    em.raw("goto evloop if !=")
+
+    # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
+    # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
+    # inner loop over i = i0 .. i1 (i0 = max(0, mb - I + 1), i1 = min(I - 1,
+    # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
+    # the zeros around g's entries standing for the j outside 0 .. I - 1
+    em.reset()
+    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
+    em.raw("mb = 0")
+    em.raw("pc = w")
+    em.raw("bloop:")
+    em.raw("i0 = mb")
+    em.raw(f"i0 -= {I - 1}")
+    em.raw("t0 = 0")
+    em.raw("signed<? i0 - 0")
+    em.raw("i0 = t0 if signed<")
+    em.raw("i1 = mb + 3")
+    em.raw(f"t0 = {I - 1}")
+    em.raw(f"signed>? i1 - {I - 1}")
+    em.raw("i1 = t0 if signed>")
+    em.raw("cnt = i1 - i0")
+    em.raw("cnt += 1")
+    em.raw("pb = mb - i0")
+    em.raw("pb <<= 6")
+    em.raw("pb += w")
+    em.raw("pa = i0")
+    em.raw("pa <<= 6")
+    em.raw("pa += w")
+    for h, l in acc:
+        em.raw(f"{h} = 0")
+        em.raw(f"{l} = 0")
+    em.raw("mloop:")
+    em.raw(f"anz = mem256[pa + {evf}]")
+    em.raw(f"as = mem256[pa + {evf + 32}]")
+    for jj, (h, l) in enumerate(acc):
+        bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
+        # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
+        # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
+        # acc = add3(acc, (h, l)) (7)
+        em.raw(f"m0 = anz & {bnz}")
+        em.raw(f"m1 = as ^ {bs}")
+        em.raw("m1 &= m0")
+        em.raw("m0 ^= m1")
+        em.raw(f"u = {l} | m1")
+        em.raw(f"v = {h} | m0")
+        em.raw("u ^= v")
+        em.raw(f"m0 |= {l}")
+        em.raw(f"m1 |= {h}")
+        em.raw(f"{h} = m0 ^ u")
+        em.raw(f"{l} = m1 ^ u")
+    em.raw("pa += 64")
+    em.raw("pb -= 64")
+    em.raw("=? cnt -= 1")
+    em.raw("goto mloop if !=")
+    for jj, (h, l) in enumerate(acc):
+        em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
+        em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")
+    em.raw("pc += 256")
+    em.raw("mb += 4")
+    em.raw(f"unsigned<? mb - {4 * NB}")
+    em.raw("goto bloop if unsigned<")
 
     # -- back to slots (one per y-power) and the interpolation (the plan's
-    # inverse) per group of 8 y-powers; lo = x-powers 0..31, hi = 32..62
+    # inverse): a loop over the GM groups of 8 y-powers; lo = x-powers
+    # 0..31, hi = 32..62.  The y-powers 4 NB .. 8 GM - 1 the base did not
+    # write are zeros.
+    em.reset()
+    for m in range(4 * NB, 8 * GM):
+        for k in (0, 1):
+            em.store(at("C", 64 * m + 32 * k), 0)
     for pl in "hl":
         em.store(at(f"HI{pl}"), 0)           # the dword before hi_0 (hi is stored one dword up)
-    for gm in range(GM):
-        Lw: list[list] = [[None] * 8, [None] * 8]
-        for k in (0, 1):
-            rows = [em.load(at("C", 64 * m + 32 * k)) if m < M2 else 0 for m in range(8 * gm, 8 * gm + 8)]
-            Lw[k] = transpose8(em, rows)
-        lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1)
-        for k, pl in enumerate("hl"):
-            em.store(at(f"LO{pl}", 32 * gm), lo[k])
-            em.store(f"mem256[w + {lay.off[f'HI{pl}'] + 32 * gm + 4}]", hi[k])
+    em.reset()
+    em.raw("pc = w")
+    em.raw("q = w")
+    em.raw(f"cnt = {GM}")
+    em.raw("iloop:")
+    Lw: list[list] = [[None] * 8, [None] * 8]
+    for k in (0, 1):
+        rows = [em.load(f"mem256[pc + {lay.off['C'] + 64 * jj + 32 * k}]") for jj in range(8)]
+        Lw[k] = transpose8(em, rows)
+    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1)
+    for k, pl in enumerate("hl"):
+        em.store(f"mem256[q + {lay.off[f'LO{pl}']}]", lo[k])
+        em.store(f"mem256[q + {lay.off[f'HI{pl}'] + 4}]", hi[k])
+    em.raw("pc += 512")
+    em.raw("q += 32")
+    em.raw("=? cnt -= 1")
+    em.raw("goto iloop if !=")
 
     # -- the product's planes as bit strings: word q = lo_q + hi_(q-1)
+    em.reset()
     for c in range(NP):
         s = add3((em.load(at("LOh", 32 * c)), em.load(at("LOl", 32 * c))),
                  (em.load(at("HIh", 32 * c)), em.load(at("HIl", 32 * c))))
@@ -832,8 +927,8 @@ def generate(p: int) -> str:
            "# Streamlined NTRU Prime R/3 product, bitsliced GF(3): two bit planes per coefficient,",
            f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
            "cpu avx2",
-           "int64 out in k c w t0",
-           "reg256 x0 x1 x2 x3"]
+           "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1",
+           "reg256 x0 x1 x2 x3 anz as m0 m1 u v " + " ".join(h + " " + l for h, l in acc)]
     for k in range(0, len(names), 32):
         hdr.append("reg256 " + " ".join(names[k:k + 32]))
     for cname, (typ, vals) in em.consts.items():
