@@ -520,8 +520,9 @@ if __name__ == "__main__":
 # The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots),
 # so evaluate_plan and interpolate_plan above run unchanged on symbols with
 # nslots = 1 (rep(m, 1) = m: the 32-bit mask of every lane) and record one
-# statement per operation instead of computing.  Straight-line SSA code;
-# the translator allocates registers and spills.
+# statement per operation instead of computing.  SSA code per section
+# (the bodies of the three loops of generate(), and the straight-line
+# parts); the translator allocates registers and spills.
 IMPL = "amd64-avx2bs"
 FULL32 = (1 << SLOT) - 1
 
