@@ -808,32 +808,43 @@ def generate(p: int) -> str:
     em.raw("pa = i0")
     em.raw("pa <<= 6")
     em.raw("pa += w")
-    for h, l in acc:
-        em.raw(f"{h} = 0")
-        em.raw(f"{l} = 0")
+    def mac(first: bool) -> None:
+        """one i: a_i times b_j for the 4 accumulators (the first i of a
+        block sets them: no zeroing, no add3)"""
+        em.raw(f"anz = mem256[pa + {evf}]")
+        em.raw(f"as = mem256[pa + {evf + 32}]")
+        for jj, (h, l) in enumerate(acc):
+            bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
+            # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
+            # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
+            # acc = add3(acc, (h, l)) (7)
+            if first:
+                em.raw(f"{l} = anz & {bnz}")
+                em.raw(f"{h} = as ^ {bs}")
+                em.raw(f"{h} &= {l}")
+                em.raw(f"{l} ^= {h}")
+                continue
+            em.raw(f"m0 = anz & {bnz}")
+            em.raw(f"m1 = as ^ {bs}")
+            em.raw("m1 &= m0")
+            em.raw("m0 ^= m1")
+            em.raw(f"u = {l} | m1")
+            em.raw(f"v = {h} | m0")
+            em.raw("u ^= v")
+            em.raw(f"m0 |= {l}")
+            em.raw(f"m1 |= {h}")
+            em.raw(f"{h} = m0 ^ u")
+            em.raw(f"{l} = m1 ^ u")
+        em.raw("pa += 64")
+        em.raw("pb -= 64")
+    mac(True)
+    em.raw("=? cnt -= 1")
+    em.raw("goto mdone if =")
     em.raw("mloop:")
-    em.raw(f"anz = mem256[pa + {evf}]")
-    em.raw(f"as = mem256[pa + {evf + 32}]")
-    for jj, (h, l) in enumerate(acc):
-        bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
-        # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
-        # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
-        # acc = add3(acc, (h, l)) (7)
-        em.raw(f"m0 = anz & {bnz}")
-        em.raw(f"m1 = as ^ {bs}")
-        em.raw("m1 &= m0")
-        em.raw("m0 ^= m1")
-        em.raw(f"u = {l} | m1")
-        em.raw(f"v = {h} | m0")
-        em.raw("u ^= v")
-        em.raw(f"m0 |= {l}")
-        em.raw(f"m1 |= {h}")
-        em.raw(f"{h} = m0 ^ u")
-        em.raw(f"{l} = m1 ^ u")
-    em.raw("pa += 64")
-    em.raw("pb -= 64")
+    mac(False)
     em.raw("=? cnt -= 1")
     em.raw("goto mloop if !=")
+    em.raw("mdone:")
     for jj, (h, l) in enumerate(acc):
         em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
         em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")

@@ -14,7 +14,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	mov [rsp + 10560], r11
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul
 %line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea r10, [rsp + 0]
+	lea rax, [rsp + 0]
 ; x0 = mem256[in + 0]
 %line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi]
@@ -35,13 +35,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 0] = t0
 %line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10], r8d
+	mov dword [rax], r8d
 ; t0 = movemask8(x1)
 %line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 192] = t0
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 192], r8d
+	mov dword [rax + 192], r8d
 ; x0 = mem256[in + 32]
 %line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 32]
@@ -62,13 +62,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 4] = t0
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 4], r8d
+	mov dword [rax + 4], r8d
 ; t0 = movemask8(x1)
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 196] = t0
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 196], r8d
+	mov dword [rax + 196], r8d
 ; x0 = mem256[in + 64]
 %line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 64]
@@ -89,13 +89,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 8] = t0
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 8], r8d
+	mov dword [rax + 8], r8d
 ; t0 = movemask8(x1)
 %line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 200] = t0
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 200], r8d
+	mov dword [rax + 200], r8d
 ; x0 = mem256[in + 96]
 %line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 96]
@@ -116,13 +116,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 12] = t0
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 12], r8d
+	mov dword [rax + 12], r8d
 ; t0 = movemask8(x1)
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 204] = t0
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 204], r8d
+	mov dword [rax + 204], r8d
 ; x0 = mem256[in + 128]
 %line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 128]
@@ -143,13 +143,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 16] = t0
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 16], r8d
+	mov dword [rax + 16], r8d
 ; t0 = movemask8(x1)
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 208] = t0
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 208], r8d
+	mov dword [rax + 208], r8d
 ; x0 = mem256[in + 160]
 %line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 160]
@@ -170,13 +170,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 20] = t0
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 20], r8d
+	mov dword [rax + 20], r8d
 ; t0 = movemask8(x1)
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 212] = t0
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 212], r8d
+	mov dword [rax + 212], r8d
 ; x0 = mem256[in + 192]
 %line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 192]
@@ -197,13 +197,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 24] = t0
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 24], r8d
+	mov dword [rax + 24], r8d
 ; t0 = movemask8(x1)
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 216] = t0
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 216], r8d
+	mov dword [rax + 216], r8d
 ; x0 = mem256[in + 224]
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 224]
@@ -224,13 +224,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 28] = t0
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 28], r8d
+	mov dword [rax + 28], r8d
 ; t0 = movemask8(x1)
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 220] = t0
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 220], r8d
+	mov dword [rax + 220], r8d
 ; x0 = mem256[in + 256]
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 256]
@@ -251,13 +251,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 32] = t0
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 32], r8d
+	mov dword [rax + 32], r8d
 ; t0 = movemask8(x1)
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 224] = t0
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 224], r8d
+	mov dword [rax + 224], r8d
 ; x0 = mem256[in + 288]
 %line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 288]
@@ -278,13 +278,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 36] = t0
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 36], r8d
+	mov dword [rax + 36], r8d
 ; t0 = movemask8(x1)
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 228] = t0
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 228], r8d
+	mov dword [rax + 228], r8d
 ; x0 = mem256[in + 320]
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 320]
@@ -305,13 +305,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 40] = t0
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 40], r8d
+	mov dword [rax + 40], r8d
 ; t0 = movemask8(x1)
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 232] = t0
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 232], r8d
+	mov dword [rax + 232], r8d
 ; x0 = mem256[in + 352]
 %line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 352]
@@ -332,13 +332,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 44] = t0
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 44], r8d
+	mov dword [rax + 44], r8d
 ; t0 = movemask8(x1)
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 236] = t0
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 236], r8d
+	mov dword [rax + 236], r8d
 ; x0 = mem256[in + 384]
 %line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 384]
@@ -359,13 +359,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 48] = t0
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 48], r8d
+	mov dword [rax + 48], r8d
 ; t0 = movemask8(x1)
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 240] = t0
 %line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 240], r8d
+	mov dword [rax + 240], r8d
 ; x0 = mem256[in + 416]
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 416]
@@ -386,13 +386,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 52] = t0
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 52], r8d
+	mov dword [rax + 52], r8d
 ; t0 = movemask8(x1)
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 244] = t0
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 244], r8d
+	mov dword [rax + 244], r8d
 ; x0 = mem256[in + 448]
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 448]
@@ -413,13 +413,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 56] = t0
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 56], r8d
+	mov dword [rax + 56], r8d
 ; t0 = movemask8(x1)
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 248] = t0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 248], r8d
+	mov dword [rax + 248], r8d
 ; x0 = mem256[in + 480]
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 480]
@@ -440,13 +440,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 60] = t0
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 60], r8d
+	mov dword [rax + 60], r8d
 ; t0 = movemask8(x1)
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 252] = t0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 252], r8d
+	mov dword [rax + 252], r8d
 ; x0 = mem256[in + 512]
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 512]
@@ -467,13 +467,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 64] = t0
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 64], r8d
+	mov dword [rax + 64], r8d
 ; t0 = movemask8(x1)
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 256] = t0
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 256], r8d
+	mov dword [rax + 256], r8d
 ; x0 = mem256[in + 544]
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 544]
@@ -494,13 +494,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 68] = t0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 68], r8d
+	mov dword [rax + 68], r8d
 ; t0 = movemask8(x1)
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 260] = t0
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 260], r8d
+	mov dword [rax + 260], r8d
 ; x0 = mem256[in + 576]
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 576]
@@ -521,13 +521,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 72] = t0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 72], r8d
+	mov dword [rax + 72], r8d
 ; t0 = movemask8(x1)
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 264] = t0
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 264], r8d
+	mov dword [rax + 264], r8d
 ; x0 = mem256[in + 608]
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 608]
@@ -548,13 +548,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 76] = t0
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 76], r8d
+	mov dword [rax + 76], r8d
 ; t0 = movemask8(x1)
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 268] = t0
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 268], r8d
+	mov dword [rax + 268], r8d
 ; x0 = mem256[in + 640]
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 640]
@@ -575,13 +575,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 80] = t0
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 80], r8d
+	mov dword [rax + 80], r8d
 ; t0 = movemask8(x1)
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 272] = t0
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 272], r8d
+	mov dword [rax + 272], r8d
 ; x0 = mem256[in + 672]
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 672]
@@ -602,13 +602,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 84] = t0
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 84], r8d
+	mov dword [rax + 84], r8d
 ; t0 = movemask8(x1)
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 276] = t0
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 276], r8d
+	mov dword [rax + 276], r8d
 ; x0 = mem256[in + 704]
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 704]
@@ -629,13 +629,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 88] = t0
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 88], r8d
+	mov dword [rax + 88], r8d
 ; t0 = movemask8(x1)
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 280] = t0
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 280], r8d
+	mov dword [rax + 280], r8d
 ; x0 = mem256[in + 729]
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 729]
@@ -659,7 +659,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 92] = t0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 92], r8d
+	mov dword [rax + 92], r8d
 ; t0 = movemask8(x1)
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
@@ -668,7 +668,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 284] = t0
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 284], r8d
+	mov dword [rax + 284], r8d
 ; x0 = mem256[k + 0]
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx]
@@ -689,13 +689,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 96] = t0
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 96], r8d
+	mov dword [rax + 96], r8d
 ; t0 = movemask8(x1)
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 288] = t0
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 288], r8d
+	mov dword [rax + 288], r8d
 ; x0 = mem256[k + 32]
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 32]
@@ -716,13 +716,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 100] = t0
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 100], r8d
+	mov dword [rax + 100], r8d
 ; t0 = movemask8(x1)
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 292] = t0
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 292], r8d
+	mov dword [rax + 292], r8d
 ; x0 = mem256[k + 64]
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 64]
@@ -743,13 +743,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 104] = t0
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 104], r8d
+	mov dword [rax + 104], r8d
 ; t0 = movemask8(x1)
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 296] = t0
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 296], r8d
+	mov dword [rax + 296], r8d
 ; x0 = mem256[k + 96]
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 96]
@@ -770,13 +770,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 108] = t0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 108], r8d
+	mov dword [rax + 108], r8d
 ; t0 = movemask8(x1)
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 300] = t0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 300], r8d
+	mov dword [rax + 300], r8d
 ; x0 = mem256[k + 128]
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 128]
@@ -797,13 +797,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 112] = t0
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 112], r8d
+	mov dword [rax + 112], r8d
 ; t0 = movemask8(x1)
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 304] = t0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 304], r8d
+	mov dword [rax + 304], r8d
 ; x0 = mem256[k + 160]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 160]
@@ -824,13 +824,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 116] = t0
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 116], r8d
+	mov dword [rax + 116], r8d
 ; t0 = movemask8(x1)
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 308] = t0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 308], r8d
+	mov dword [rax + 308], r8d
 ; x0 = mem256[k + 192]
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 192]
@@ -851,13 +851,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 120] = t0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 120], r8d
+	mov dword [rax + 120], r8d
 ; t0 = movemask8(x1)
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 312] = t0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 312], r8d
+	mov dword [rax + 312], r8d
 ; x0 = mem256[k + 224]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 224]
@@ -878,13 +878,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 124] = t0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 124], r8d
+	mov dword [rax + 124], r8d
 ; t0 = movemask8(x1)
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 316] = t0
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 316], r8d
+	mov dword [rax + 316], r8d
 ; x0 = mem256[k + 256]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 256]
@@ -905,13 +905,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 128] = t0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 128], r8d
+	mov dword [rax + 128], r8d
 ; t0 = movemask8(x1)
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 320] = t0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 320], r8d
+	mov dword [rax + 320], r8d
 ; x0 = mem256[k + 288]
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 288]
@@ -932,13 +932,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 132] = t0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 132], r8d
+	mov dword [rax + 132], r8d
 ; t0 = movemask8(x1)
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 324] = t0
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 324], r8d
+	mov dword [rax + 324], r8d
 ; x0 = mem256[k + 320]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 320]
@@ -959,13 +959,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 136] = t0
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 136], r8d
+	mov dword [rax + 136], r8d
 ; t0 = movemask8(x1)
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 328] = t0
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 328], r8d
+	mov dword [rax + 328], r8d
 ; x0 = mem256[k + 352]
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 352]
@@ -986,13 +986,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 140] = t0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 140], r8d
+	mov dword [rax + 140], r8d
 ; t0 = movemask8(x1)
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 332] = t0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 332], r8d
+	mov dword [rax + 332], r8d
 ; x0 = mem256[k + 384]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 384]
@@ -1013,13 +1013,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 144] = t0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 144], r8d
+	mov dword [rax + 144], r8d
 ; t0 = movemask8(x1)
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 336] = t0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 336], r8d
+	mov dword [rax + 336], r8d
 ; x0 = mem256[k + 416]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 416]
@@ -1040,13 +1040,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 148] = t0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 148], r8d
+	mov dword [rax + 148], r8d
 ; t0 = movemask8(x1)
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 340] = t0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 340], r8d
+	mov dword [rax + 340], r8d
 ; x0 = mem256[k + 448]
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 448]
@@ -1067,13 +1067,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 152] = t0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 152], r8d
+	mov dword [rax + 152], r8d
 ; t0 = movemask8(x1)
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 344] = t0
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 344], r8d
+	mov dword [rax + 344], r8d
 ; x0 = mem256[k + 480]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 480]
@@ -1094,13 +1094,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 156] = t0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 156], r8d
+	mov dword [rax + 156], r8d
 ; t0 = movemask8(x1)
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 348] = t0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 348], r8d
+	mov dword [rax + 348], r8d
 ; x0 = mem256[k + 512]
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 512]
@@ -1121,13 +1121,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 160] = t0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 160], r8d
+	mov dword [rax + 160], r8d
 ; t0 = movemask8(x1)
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 352] = t0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 352], r8d
+	mov dword [rax + 352], r8d
 ; x0 = mem256[k + 544]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 544]
@@ -1148,13 +1148,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 164] = t0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 164], r8d
+	mov dword [rax + 164], r8d
 ; t0 = movemask8(x1)
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 356] = t0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 356], r8d
+	mov dword [rax + 356], r8d
 ; x0 = mem256[k + 576]
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 576]
@@ -1175,13 +1175,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 168] = t0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 168], r8d
+	mov dword [rax + 168], r8d
 ; t0 = movemask8(x1)
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 360] = t0
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 360], r8d
+	mov dword [rax + 360], r8d
 ; x0 = mem256[k + 608]
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 608]
@@ -1202,13 +1202,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 172] = t0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 172], r8d
+	mov dword [rax + 172], r8d
 ; t0 = movemask8(x1)
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 364] = t0
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 364], r8d
+	mov dword [rax + 364], r8d
 ; x0 = mem256[k + 640]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 640]
@@ -1229,13 +1229,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 176] = t0
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 176], r8d
+	mov dword [rax + 176], r8d
 ; t0 = movemask8(x1)
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 368] = t0
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 368], r8d
+	mov dword [rax + 368], r8d
 ; x0 = mem256[k + 672]
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 672]
@@ -1256,13 +1256,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 180] = t0
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 180], r8d
+	mov dword [rax + 180], r8d
 ; t0 = movemask8(x1)
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 372] = t0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 372], r8d
+	mov dword [rax + 372], r8d
 ; x0 = mem256[k + 704]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 704]
@@ -1283,13 +1283,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 184] = t0
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 184], r8d
+	mov dword [rax + 184], r8d
 ; t0 = movemask8(x1)
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 376] = t0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 376], r8d
+	mov dword [rax + 376], r8d
 ; x0 = mem256[k + 729]
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 729]
@@ -1313,7 +1313,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 188] = t0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 188], r8d
+	mov dword [rax + 188], r8d
 ; t0 = movemask8(x1)
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
@@ -1322,62 +1322,62 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 380] = t0
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [r10 + 380], r8d
+	mov dword [rax + 380], r8d
 ; v1 = 0
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 2240] = v1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2240], ymm0
+	vmovdqu [rax + 2240], ymm0
 ; mem256[w + 2272] = v1
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2272], ymm0
+	vmovdqu [rax + 2272], ymm0
 ; mem256[w + 2304] = v1
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2304], ymm0
+	vmovdqu [rax + 2304], ymm0
 ; mem256[w + 2336] = v1
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2336], ymm0
+	vmovdqu [rax + 2336], ymm0
 ; mem256[w + 2368] = v1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2368], ymm0
+	vmovdqu [rax + 2368], ymm0
 ; mem256[w + 2400] = v1
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 2400], ymm0
+	vmovdqu [rax + 2400], ymm0
 ; mem256[w + 3968] = v1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 3968], ymm0
+	vmovdqu [rax + 3968], ymm0
 ; mem256[w + 4000] = v1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 4000], ymm0
+	vmovdqu [rax + 4000], ymm0
 ; mem256[w + 4032] = v1
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 4032], ymm0
+	vmovdqu [rax + 4032], ymm0
 ; mem256[w + 4064] = v1
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 4064], ymm0
+	vmovdqu [rax + 4064], ymm0
 ; mem256[w + 4096] = v1
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 4096], ymm0
+	vmovdqu [rax + 4096], ymm0
 ; mem256[w + 4128] = v1
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 4128], ymm0
+	vmovdqu [rax + 4128], ymm0
 ; q = w
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, r10
+	mov r8, rax
 ; cnt = 6
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, r10
+	mov r10, rax
 	mov r9, 6
-	mov rsi, r8
+	mov r11, r8
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm6, [rsi]
+	vmovdqu ymm6, [r11]
 ; v3 = mem256[q + 192]
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm7, [rsi + 192]
+	vmovdqu ymm7, [r11 + 192]
 ; v4 = v2 & mem256[MK0000ffff]
 %line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm6, [rel MK0000ffff]
@@ -2351,28 +2351,28 @@ align 32
 	vperm2i128 ymm13, ymm13, ymm15, 49
 ; mem256[pd + 384] = v310
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 384], ymm6
+	vmovdqu [rax + 384], ymm6
 ; mem256[pd + 448] = v312
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 448], ymm5
+	vmovdqu [rax + 448], ymm5
 ; mem256[pd + 512] = v314
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 512], ymm11
+	vmovdqu [rax + 512], ymm11
 ; mem256[pd + 576] = v316
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 576], ymm7
+	vmovdqu [rax + 576], ymm7
 ; mem256[pd + 640] = v311
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 640], ymm3
+	vmovdqu [rax + 640], ymm3
 ; mem256[pd + 704] = v313
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 704], ymm9
+	vmovdqu [rax + 704], ymm9
 ; mem256[pd + 768] = v315
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 768], ymm4
+	vmovdqu [rax + 768], ymm4
 ; mem256[pd + 832] = v317
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 832], ymm13
+	vmovdqu [rax + 832], ymm13
 ; v318 = unpacklo32(v2, v254)
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm6, ymm1, ymm2
@@ -2448,43 +2448,43 @@ align 32
 	vperm2i128 ymm3, ymm8, ymm3, 49
 ; mem256[pd + 416] = v334
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 416], ymm4
+	vmovdqu [rax + 416], ymm4
 ; mem256[pd + 480] = v336
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 480], ymm5
+	vmovdqu [rax + 480], ymm5
 ; mem256[pd + 544] = v338
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 544], ymm6
+	vmovdqu [rax + 544], ymm6
 ; mem256[pd + 608] = v340
 %line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 608], ymm7
+	vmovdqu [rax + 608], ymm7
 ; mem256[pd + 672] = v335
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 672], ymm1
+	vmovdqu [rax + 672], ymm1
 ; mem256[pd + 736] = v337
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 736], ymm0
+	vmovdqu [rax + 736], ymm0
 ; mem256[pd + 800] = v339
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 800], ymm2
+	vmovdqu [rax + 800], ymm2
 ; mem256[pd + 864] = v341
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 864], ymm3
+	vmovdqu [rax + 864], ymm3
 ; q += 32
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add rsi, 32
+	add r11, 32
 ; pd += 512
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r10, 512
+	add rax, 512
 ; t0 = pd + 512
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea r8, [r10 + 512]
+	lea r8, [rax + 512]
 ; =? cnt - 4
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	cmp r9, 4
 ; pd = t0 if =
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmove r10, r8
+	cmove rax, r8
 ; =? cnt -= 1
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	sub r9, 1
@@ -2493,5471 +2493,5511 @@ align 32
 	jne .Levloop
 ; mb = 0
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r9, 0
+	mov r8, 0
 ; pc = w
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, r11
-	mov r8, r10
+	mov rax, r10
+	mov r9, rax
 align 32
 .Lbloop:
 ; i0 = mb
 %line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov rax, r8
-	mov r8, r9
+	mov r11, r8
 ; i0 -= 23
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub r8, 23
+	sub r11, 23
 ; t0 = 0
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, 0
+	mov r10, 0
 ; signed<? i0 - 0
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmp r8, 0
+	cmp r11, 0
 ; i0 = t0 if signed<
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmovl r8, r11
+	cmovl r11, r10
 ; i1 = mb + 3
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea rsi, [r9 + 3]
+	lea rsi, [r8 + 3]
 ; t0 = 23
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, 23
+	mov r10, 23
 ; signed>? i1 - 23
 %line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	cmp rsi, 23
 ; i1 = t0 if signed>
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmovg rsi, r11
+	cmovg rsi, r10
 ; cnt = i1 - i0
 %line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub rsi, r8
+	sub rsi, r11
 ; cnt += 1
 %line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	add rsi, 1
 ; pb = mb - i0
 %line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, r9
-	sub r9, r8
+	mov r10, r8
+	sub r10, r11
 ; pb <<= 6
 %line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	shl r9, 6
+	shl r10, 6
 ; pb += w
 %line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r9, r10
+	add r10, rax
 ; pa <<= 6
 %line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	shl r8, 6
+	shl r11, 6
 ; pa += w
 %line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r8, r10
-; acc0h = 0
+	add r11, rax
+; anz = mem256[pa + 384]
 %line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm12, ymm12, ymm12
-; acc0l = 0
+	vmovdqu ymm0, [r11 + 384]
+; as = mem256[pa + 416]
 %line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm3, ymm3, ymm3
-; acc1h = 0
+	vmovdqu ymm1, [r11 + 416]
+; acc0l = anz & mem256[pb + 2432]
 %line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm4, ymm4, ymm4
-; acc1l = 0
+	vpand ymm2, ymm0, [r10 + 2432]
+; acc0h = as ^ mem256[pb + 2464]
 %line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm5, ymm5, ymm5
-; acc2h = 0
+	vpxor ymm3, ymm1, [r10 + 2464]
+; acc0h &= acc0l
 %line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm6, ymm6, ymm6
-; acc2l = 0
+	vpand ymm4, ymm3, ymm2
+; acc0l ^= acc0h
 %line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm7, ymm7, ymm7
-; acc3h = 0
+	vpxor ymm5, ymm2, ymm4
+; acc1l = anz & mem256[pb + 2496]
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm10, ymm10, ymm10
-; acc3l = 0
+	vpand ymm2, ymm0, [r10 + 2496]
+; acc1h = as ^ mem256[pb + 2528]
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm9, ymm9, ymm9
+	vpxor ymm3, ymm1, [r10 + 2528]
+; acc1h &= acc1l
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm6, ymm3, ymm2
+; acc1l ^= acc1h
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm2, ymm6
+; acc2l = anz & mem256[pb + 2560]
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm2, ymm0, [r10 + 2560]
+; acc2h = as ^ mem256[pb + 2592]
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm1, [r10 + 2592]
+; acc2h &= acc2l
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm3, ymm3, ymm2
+; acc2l ^= acc2h
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm2, ymm3
+; acc3l = anz & mem256[pb + 2624]
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm0, [r10 + 2624]
+; acc3h = as ^ mem256[pb + 2656]
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, [r10 + 2656]
+; acc3h &= acc3l
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm11, ymm1, ymm0
+; acc3l ^= acc3h
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm10, ymm0, ymm11
+; pa += 64
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r11, 64
+; pb -= 64
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, 64
+; =? cnt -= 1
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub rsi, 1
+; goto mdone if =
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	je .Lmdone
 align 32
 .Lmloop:
 ; anz = mem256[pa + 384]
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm8, [r8 + 384]
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm9, [r11 + 384]
 ; as = mem256[pa + 416]
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm11, [r8 + 416]
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm12, [r11 + 416]
 ; m0 = anz & mem256[pb + 2432]
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm8, [r9 + 2432]
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2432]
 ; m1 = as ^ mem256[pb + 2464]
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm11, [r9 + 2464]
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm12, [r10 + 2464]
 ; m1 &= m0
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm1, ymm0
 ; m0 ^= m1
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm13
 ; u = acc0l | m1
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm0, ymm3, ymm13
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm0, ymm5, ymm13
 ; v = acc0h | m0
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm1, ymm12, ymm2
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm1, ymm4, ymm2
 ; u ^= v
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; m0 |= acc0l
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm2, ymm2, ymm3
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm2, ymm5
 ; m1 |= acc0h
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm13, ymm13, ymm12
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm13, ymm13, ymm4
 ; acc0h = m0 ^ u
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm12, ymm2, ymm0
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm4, ymm2, ymm0
 ; acc0l = m1 ^ u
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm3, ymm13, ymm0
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm13, ymm0
 ; m0 = anz & mem256[pb + 2496]
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm8, [r9 + 2496]
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2496]
 ; m1 = as ^ mem256[pb + 2528]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm11, [r9 + 2528]
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm12, [r10 + 2528]
 ; m1 &= m0
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm1, ymm0
 ; m0 ^= m1
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm13
 ; u = acc1l | m1
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm1, ymm5, ymm13
-; v = acc1h | m0
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm2, ymm4, ymm0
-; u ^= v
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm2
-; m0 |= acc1l
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm0, ymm0, ymm5
-; m1 |= acc1h
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm13, ymm13, ymm4
-; acc1h = m0 ^ u
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm4, ymm0, ymm1
-; acc1l = m1 ^ u
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm5, ymm13, ymm1
-; m0 = anz & mem256[pb + 2560]
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm8, [r9 + 2560]
-; m1 = as ^ mem256[pb + 2592]
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm11, [r9 + 2592]
-; m1 &= m0
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm13, ymm1, ymm0
-; m0 ^= m1
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm0, ymm0, ymm13
-; u = acc2l | m1
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm13
-; v = acc2h | m0
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+; v = acc1h | m0
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm6, ymm0
 ; u ^= v
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm2
+; m0 |= acc1l
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm0, ymm0, ymm7
+; m1 |= acc1h
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm13, ymm13, ymm6
+; acc1h = m0 ^ u
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm0, ymm1
+; acc1l = m1 ^ u
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm13, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2560]
+; m1 = as ^ mem256[pb + 2592]
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm12, [r10 + 2592]
+; m1 &= m0
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm13, ymm1, ymm0
+; m0 ^= m1
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm0, ymm0, ymm13
+; u = acc2l | m1
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm1, ymm8, ymm13
+; v = acc2h | m0
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm3, ymm0
+; u ^= v
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; m0 |= acc2l
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm0, ymm0, ymm7
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm0, ymm0, ymm8
 ; m1 |= acc2h
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm13, ymm13, ymm6
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm13, ymm13, ymm3
 ; acc2h = m0 ^ u
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm6, ymm0, ymm1
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm0, ymm1
 ; acc2l = m1 ^ u
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm7, ymm13, ymm1
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm13, ymm1
 ; m0 = anz & mem256[pb + 2624]
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm8, [r9 + 2624]
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2624]
 ; m1 = as ^ mem256[pb + 2656]
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm11, [r9 + 2656]
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm12, [r10 + 2656]
 ; m1 &= m0
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, ymm0
 ; m0 ^= m1
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; u = acc3l | m1
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm2, ymm9, ymm1
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm10, ymm1
 ; v = acc3h | m0
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm8, ymm10, ymm0
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm9, ymm11, ymm0
 ; u ^= v
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm2, ymm2, ymm8
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm9
 ; m0 |= acc3l
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm0, ymm0, ymm9
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm0, ymm0, ymm10
 ; m1 |= acc3h
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm1, ymm1, ymm10
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm1, ymm1, ymm11
 ; acc3h = m0 ^ u
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm10, ymm0, ymm2
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm11, ymm0, ymm2
 ; acc3l = m1 ^ u
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm9, ymm1, ymm2
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm10, ymm1, ymm2
 ; pa += 64
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r8, 64
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r11, 64
 ; pb -= 64
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub r9, 64
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, 64
 ; =? cnt -= 1
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	sub rsi, 1
 ; goto mloop if !=
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	jne .Lmloop
+.Lmdone:
 ; mem256[pc + 4480] = acc0h
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, rax
-	vmovdqu [r8 + 4480], ymm12
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4480], ymm4
 ; mem256[pc + 4512] = acc0l
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4512], ymm3
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4512], ymm5
 ; mem256[pc + 4544] = acc1h
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4544], ymm4
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4544], ymm6
 ; mem256[pc + 4576] = acc1l
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4576], ymm5
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4576], ymm7
 ; mem256[pc + 4608] = acc2h
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4608], ymm6
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4608], ymm3
 ; mem256[pc + 4640] = acc2l
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4640], ymm7
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4640], ymm8
 ; mem256[pc + 4672] = acc3h
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4672], ymm10
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4672], ymm11
 ; mem256[pc + 4704] = acc3l
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r8 + 4704], ymm9
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r9 + 4704], ymm10
 ; pc += 256
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r8, 256
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, 256
 ; mb += 4
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r9, r11
-	add r9, 4
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r8, 4
 ; unsigned<? mb - 48
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmp r9, 48
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r8, 48
 ; goto bloop if unsigned<
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	jb .Lbloop
 ; v342 = 0
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 7744] = v342
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 7744], ymm0
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 7744], ymm0
 ; mem256[w + 8512] = v342
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8512], ymm0
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8512], ymm0
 ; pc = w
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, r10
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r8, rax
 ; cnt = 6
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, r10
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r10, rax
 	mov r9, 6
 align 32
 .Liloop:
 ; v343 = mem256[pc + 4480]
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [r8 + 4480]
 ; v344 = mem256[pc + 4544]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [r8 + 4544]
 ; v345 = mem256[pc + 4608]
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [r8 + 4608]
 ; v346 = mem256[pc + 4672]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [r8 + 4672]
 ; v347 = mem256[pc + 4736]
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [r8 + 4736]
 ; v348 = mem256[pc + 4800]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [r8 + 4800]
 ; v349 = mem256[pc + 4864]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [r8 + 4864]
 ; v350 = mem256[pc + 4928]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [r8 + 4928]
 ; v351 = unpacklo32(v343, v344)
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm10, ymm0, ymm1
 ; v352 = unpackhi32(v343, v344)
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm11, ymm0, ymm1
 ; v353 = unpacklo32(v345, v346)
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm0, ymm2, ymm3
 ; v354 = unpackhi32(v345, v346)
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm1, ymm2, ymm3
 ; v355 = unpacklo32(v347, v348)
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm9, ymm4, ymm5
 ; v356 = unpackhi32(v347, v348)
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm8, ymm4, ymm5
 ; v357 = unpacklo32(v349, v350)
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm2, ymm6, ymm7
 ; v358 = unpackhi32(v349, v350)
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm3, ymm6, ymm7
 ; v359 = unpacklo64(v351, v353)
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm7, ymm10, ymm0
 ; v360 = unpackhi64(v351, v353)
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm10, ymm10, ymm0
 ; v361 = unpacklo64(v352, v354)
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm5, ymm11, ymm1
 ; v362 = unpackhi64(v352, v354)
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm4, ymm11, ymm1
 ; v363 = unpacklo64(v355, v357)
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm0, ymm9, ymm2
 ; v364 = unpackhi64(v355, v357)
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm1, ymm9, ymm2
 ; v365 = unpacklo64(v356, v358)
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm2, ymm8, ymm3
 ; v366 = unpackhi64(v356, v358)
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm3, ymm8, ymm3
 ; v367 = permute128(v359, v363, 32)
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm6, ymm7, ymm0, 32
 ; v368 = permute128(v359, v363, 49)
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm7, ymm0, 49
 ; v369 = permute128(v360, v364, 32)
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm0
 	vperm2i128 ymm7, ymm10, ymm1, 32
 ; v370 = permute128(v360, v364, 49)
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm10, ymm1, 49
 ; v371 = permute128(v361, v365, 32)
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm0
 	vperm2i128 ymm8, ymm5, ymm2, 32
 ; v372 = permute128(v361, v365, 49)
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm5, ymm5, ymm2, 49
 ; v373 = permute128(v362, v366, 32)
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm4, ymm3, 32
 ; v374 = permute128(v362, v366, 49)
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm0
 	vperm2i128 ymm0, ymm4, ymm3, 49
 ; v375 = mem256[pc + 4512]
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm0
 	vmovdqu ymm0, [r8 + 4512]
 ; v376 = mem256[pc + 4576]
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [r8 + 4576]
 ; v377 = mem256[pc + 4640]
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [r8 + 4640]
 ; v378 = mem256[pc + 4704]
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [r8 + 4704]
 ; v379 = mem256[pc + 4768]
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm13, [r8 + 4768]
 ; v380 = mem256[pc + 4832]
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [r8 + 4832]
 ; v381 = mem256[pc + 4896]
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm12, [r8 + 4896]
 ; v382 = mem256[pc + 4960]
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [r8 + 4960]
 ; v383 = unpacklo32(v375, v376)
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm10, ymm0, ymm1
 ; v384 = unpackhi32(v375, v376)
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm9, ymm0, ymm1
 ; v385 = unpacklo32(v377, v378)
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm1, ymm2, ymm3
 ; v386 = unpackhi32(v377, v378)
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm3, ymm2, ymm3
 ; v387 = unpacklo32(v379, v380)
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm2, ymm13, ymm4
 ; v388 = unpackhi32(v379, v380)
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm0, ymm13, ymm4
 ; v389 = unpacklo32(v381, v382)
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm13, ymm12, ymm11
 ; v390 = unpackhi32(v381, v382)
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm12, ymm12, ymm11
 ; v391 = unpacklo64(v383, v385)
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm11, ymm10, ymm1
 ; v392 = unpackhi64(v383, v385)
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm1, ymm10, ymm1
 ; v393 = unpacklo64(v384, v386)
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm4, ymm9, ymm3
 ; v394 = unpackhi64(v384, v386)
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm3, ymm9, ymm3
 ; v395 = unpacklo64(v387, v389)
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm14, ymm2, ymm13
 ; v396 = unpackhi64(v387, v389)
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm13, ymm2, ymm13
 ; v397 = unpacklo64(v388, v390)
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm9, ymm0, ymm12
 ; v398 = unpackhi64(v388, v390)
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm2, ymm0, ymm12
 ; v399 = permute128(v391, v395, 32)
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm10, ymm11, ymm14, 32
 ; v400 = permute128(v391, v395, 49)
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm11, ymm14, 49
 ; v401 = permute128(v392, v396, 32)
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm0
 	vperm2i128 ymm11, ymm1, ymm13, 32
 ; v402 = permute128(v392, v396, 49)
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm1, ymm13, 49
 ; v403 = permute128(v393, v397, 32)
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm0
 	vperm2i128 ymm12, ymm4, ymm9, 32
 ; v404 = permute128(v393, v397, 49)
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm4, ymm9, 49
 ; v405 = permute128(v394, v398, 32)
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm1, ymm3, ymm2, 32
 ; v406 = permute128(v394, v398, 49)
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm1
 	vperm2i128 ymm1, ymm3, ymm2, 49
 ; v407 = v372 & mem256[MK55555555]
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10208], ymm1
 	vpand ymm3, ymm5, [rel MK55555555]
 ; v408 = v404 & mem256[MK55555555]
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm5
 	vpand ymm5, ymm0, [rel MK55555555]
 ; v409 = v367 & mem256[MK55555555]
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm0
 	vpand ymm4, ymm6, [rel MK55555555]
 ; v410 = v399 & mem256[MK55555555]
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm10, [rel MK55555555]
 ; 8x v411 = v367 >> 1
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm6, 1
 ; v412 = v411 & mem256[MK55555555]
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm0, [rel MK55555555]
 ; 8x v413 = v399 >> 1
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm10, 1
 ; v414 = v413 & mem256[MK55555555]
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm0, [rel MK55555555]
 ; v415 = v408 | v410
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm2
 ; v416 = v407 | v409
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm4
 ; v417 = v415 ^ v416
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v418 = v408 | v409
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm4
 ; v419 = v417 ^ v418
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm1
 ; v420 = v407 | v410
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm2
 ; v421 = v417 ^ v420
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v422 = v414 | v421
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm0
 ; v423 = v412 | v419
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm6, ymm5
 ; v424 = v422 ^ v423
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm3
 ; v425 = v412 | v421
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v426 = v424 ^ v425
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10240], ymm6
 	vpxor ymm0, ymm1, ymm0
 ; v427 = v414 | v419
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm9, ymm5
 ; v428 = v424 ^ v427
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10272], ymm9
 	vpxor ymm1, ymm1, ymm3
 ; 8x v429 = v426 << 1
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v430 = v409 | v429
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm0
 ; 8x v431 = v428 << 1
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10304], ymm0
 	vpslld ymm0, ymm1, 1
 ; v432 = v410 | v431
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v433 = v369 >> 21
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10336], ymm0
 	vpsrld ymm0, ymm7, 21
 ; 8x v434 = v401 >> 21
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm11, 21
 ; v435 = v433 & mem256[MK00000005]
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK00000005]
 ; v436 = v434 & mem256[MK00000005]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm1, [rel MK00000005]
 ; v437 = v369 & mem256[MK00000005]
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm7, [rel MK00000005]
 ; v438 = v401 & mem256[MK00000005]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm11, [rel MK00000005]
 ; 8x v439 = v369 >> 1
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm3, ymm7, 1
 ; v440 = v439 & mem256[MK00000005]
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm3, [rel MK00000005]
 ; 8x v441 = v401 >> 1
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm4, ymm11, 1
 ; v442 = v441 & mem256[MK00000005]
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm4, [rel MK00000005]
 ; v443 = v436 | v438
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm0, ymm9
 ; v444 = v435 | v437
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm10, ymm13
 ; v445 = v443 ^ v444
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v446 = v436 | v437
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm13
 ; v447 = v445 ^ v446
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v448 = v435 | v438
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm9
 ; v449 = v445 ^ v448
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v450 = v442 | v449
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm0
 ; v451 = v440 | v447
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm6, ymm2
 ; v452 = v450 ^ v451
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm10
 ; v453 = v440 | v449
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v454 = v452 ^ v453
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v455 = v442 | v447
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm5, ymm2
 ; v456 = v452 ^ v455
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; 8x v457 = v454 << 1
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v458 = v437 | v457
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm0
 ; 8x v459 = v456 << 1
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm1, 1
 ; v460 = v438 | v459
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm9, ymm0
 ; 8x v461 = v369 >> 25
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 25
 ; 8x v462 = v401 >> 25
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm11, 25
 ; v463 = v461 & mem256[MK00000050]
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK00000050]
 ; v464 = v462 & mem256[MK00000050]
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00000050]
 ; v465 = v369 & mem256[MK00000050]
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm7, [rel MK00000050]
 ; v466 = v401 & mem256[MK00000050]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm11, [rel MK00000050]
 ; v467 = v439 & mem256[MK00000050]
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm3, [rel MK00000050]
 ; v468 = v441 & mem256[MK00000050]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10368], ymm3
 	vpand ymm3, ymm4, [rel MK00000050]
 ; v469 = v464 | v466
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10400], ymm4
 	vpor ymm0, ymm15, ymm9
 ; v470 = v463 | v465
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm14, ymm10
 ; v471 = v469 ^ v470
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm0, ymm4
 ; v472 = v464 | v465
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v473 = v471 ^ v472
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm4, ymm0
 ; v474 = v463 | v466
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm9
 ; v475 = v471 ^ v474
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm4, ymm0
 ; v476 = v468 | v475
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm14
 ; v477 = v467 | v473
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm15
 ; v478 = v476 ^ v477
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm0, ymm4
 ; v479 = v467 | v475
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm14
 ; v480 = v478 ^ v479
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm4, ymm0
 ; v481 = v468 | v473
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm15
 ; v482 = v478 ^ v481
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; 8x v483 = v480 << 1
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm4, ymm14, 1
 ; v484 = v465 | v483
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm10, ymm4
 ; 8x v485 = v482 << 1
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v486 = v466 | v485
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v487 = v458 | v484
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm4
 ; v488 = v460 | v486
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm13, ymm0
 ; v489 = v440 | v467
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm6, ymm1
 ; v490 = v442 | v468
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm5, ymm3
 ; 8x v491 = v371 >> 17
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm8, 17
 ; 8x v492 = v403 >> 17
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm8
 	vpsrld ymm1, ymm12, 17
 ; v493 = v491 & mem256[MK00005500]
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm12
 	vpand ymm13, ymm0, [rel MK00005500]
 ; v494 = v492 & mem256[MK00005500]
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00005500]
 ; v495 = v369 & mem256[MK00005500]
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm7, [rel MK00005500]
 ; v496 = v401 & mem256[MK00005500]
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm11, [rel MK00005500]
 ; v497 = v439 & mem256[MK00005500]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10368]
 	vpand ymm8, ymm10, [rel MK00005500]
 ; v498 = v441 & mem256[MK00005500]
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [rsp + 10400]
 	vpand ymm3, ymm5, [rel MK00005500]
 ; v499 = v494 | v496
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm12
 ; v500 = v493 | v495
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm14
 ; v501 = v499 ^ v500
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v502 = v494 | v495
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm14
 ; v503 = v501 ^ v502
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v504 = v493 | v496
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm12
 ; v505 = v501 ^ v504
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v506 = v498 | v505
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm13
 ; v507 = v497 | v503
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm15
 ; v508 = v506 ^ v507
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v509 = v497 | v505
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm13
 ; v510 = v508 ^ v509
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v511 = v498 | v503
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm15
 ; v512 = v508 ^ v511
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v513 = v510 << 1
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm13, 1
 ; v514 = v495 | v513
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm1
 ; 8x v515 = v512 << 1
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v516 = v496 | v515
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v517 = v487 | v514
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm1
 ; v518 = v488 | v516
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm4, ymm0
 ; v519 = v489 | v497
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm6, ymm8
 ; v520 = v490 | v498
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm9, ymm3
 ; 8x v521 = v373 >> 13
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9984]
 	vpsrld ymm0, ymm0, 13
 ; 8x v522 = v405 >> 13
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10176]
 	vpsrld ymm1, ymm1, 13
 ; v523 = v521 & mem256[MK00050000]
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK00050000]
 ; v524 = v522 & mem256[MK00050000]
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00050000]
 ; v525 = v369 & mem256[MK00050000]
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm7, [rel MK00050000]
 ; v526 = v401 & mem256[MK00050000]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm11, [rel MK00050000]
 ; v527 = v439 & mem256[MK00050000]
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm10, [rel MK00050000]
 ; v528 = v441 & mem256[MK00050000]
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm5, [rel MK00050000]
 ; v529 = v524 | v526
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v530 = v523 | v525
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm14
 ; v531 = v529 ^ v530
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v532 = v524 | v525
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm14
 ; v533 = v531 ^ v532
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v534 = v523 | v526
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm9
 ; v535 = v531 ^ v534
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v536 = v528 | v535
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm13
 ; v537 = v527 | v533
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm15
 ; v538 = v536 ^ v537
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v539 = v527 | v535
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v540 = v538 ^ v539
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v541 = v528 | v533
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm15
 ; v542 = v538 ^ v541
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v543 = v540 << 1
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm13, 1
 ; v544 = v525 | v543
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm1
 ; 8x v545 = v542 << 1
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v546 = v526 | v545
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v547 = v517 | v544
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm1
 ; v548 = v518 | v546
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm4, ymm0
 ; v549 = v519 | v527
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm8, ymm6
 ; v550 = v520 | v528
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm12, ymm3
 ; 8x v551 = v370 >> 3
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpsrld ymm0, ymm0, 3
 ; 8x v552 = v402 >> 3
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10080]
 	vpsrld ymm1, ymm1, 3
 ; v553 = v551 & mem256[MK05000000]
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK05000000]
 ; v554 = v552 & mem256[MK05000000]
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm1, [rel MK05000000]
 ; v555 = v369 & mem256[MK05000000]
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm7, [rel MK05000000]
 ; v556 = v401 & mem256[MK05000000]
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm11, [rel MK05000000]
 ; v557 = v439 & mem256[MK05000000]
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm10, [rel MK05000000]
 ; v558 = v441 & mem256[MK05000000]
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm5, [rel MK05000000]
 ; v559 = v554 | v556
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm8
 ; v560 = v553 | v555
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm13
 ; v561 = v559 ^ v560
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v562 = v554 | v555
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm13
 ; v563 = v561 ^ v562
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm0, ymm1
 ; v564 = v553 | v556
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm8
 ; v565 = v561 ^ v564
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v566 = v558 | v565
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm0
 ; v567 = v557 | v563
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm3, ymm10
 ; v568 = v566 ^ v567
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm12
 ; v569 = v557 | v565
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm0
 ; v570 = v568 ^ v569
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v571 = v558 | v563
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm5, ymm10
 ; v572 = v568 ^ v571
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm10
 ; 8x v573 = v570 << 1
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v574 = v555 | v573
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; 8x v575 = v572 << 1
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 1
 ; v576 = v556 | v575
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm1
 ; v577 = v547 | v574
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v578 = v548 | v576
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10368], ymm0
 	vpor ymm0, ymm4, ymm1
 ; v579 = v549 | v557
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10400], ymm0
 	vpor ymm0, ymm6, ymm3
 ; v580 = v550 | v558
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10432], ymm0
 	vpor ymm0, ymm9, ymm5
 ; v581 = v374 & mem256[MK00555555]
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10464], ymm0
 	vmovdqu ymm0, [rsp + 10016]
 	vpand ymm10, ymm0, [rel MK00555555]
 ; v582 = v406 & mem256[MK00555555]
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10208]
 	vpand ymm0, ymm0, [rel MK00555555]
 ; v583 = v371 & mem256[MK00555555]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 9920]
 	vpand ymm6, ymm3, [rel MK00555555]
 ; v584 = v403 & mem256[MK00555555]
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [rsp + 10112]
 	vpand ymm5, ymm4, [rel MK00555555]
 ; 8x v585 = v371 >> 1
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm3, 1
 ; v586 = v585 & mem256[MK00555555]
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm1, [rel MK00555555]
 ; 8x v587 = v403 >> 1
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm4, 1
 ; v588 = v587 & mem256[MK00555555]
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK00555555]
 ; v589 = v582 | v584
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm0, ymm5
 ; v590 = v581 | v583
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm10, ymm6
 ; v591 = v589 ^ v590
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v592 = v582 | v583
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm6
 ; v593 = v591 ^ v592
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v594 = v581 | v584
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm5
 ; v595 = v591 ^ v594
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v596 = v588 | v595
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm0
 ; v597 = v586 | v593
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm8, ymm12
 ; v598 = v596 ^ v597
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v599 = v586 | v595
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm0
 ; v600 = v598 ^ v599
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm8
 	vpxor ymm0, ymm1, ymm0
 ; v601 = v588 | v593
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm9, ymm12
 ; v602 = v598 ^ v601
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm9
 	vpxor ymm1, ymm1, ymm2
 ; 8x v603 = v600 << 1
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v604 = v583 | v603
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; 8x v605 = v602 << 1
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10496], ymm0
 	vpslld ymm0, ymm1, 1
 ; v606 = v584 | v605
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; 8x v607 = v369 >> 20
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10528], ymm0
 	vpsrld ymm0, ymm7, 20
 ; 8x v608 = v401 >> 20
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm11, 20
 ; v609 = v607 & mem256[MK00000005]
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK00000005]
 ; v610 = v608 & mem256[MK00000005]
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00000005]
 ; v611 = v373 & mem256[MK00000005]
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm14, [rsp + 9984]
 	vpand ymm12, ymm14, [rel MK00000005]
 ; v612 = v405 & mem256[MK00000005]
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10176]
 	vpand ymm9, ymm10, [rel MK00000005]
 ; 8x v613 = v373 >> 1
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm8, ymm14, 1
 ; v614 = v613 & mem256[MK00000005]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm8, [rel MK00000005]
 ; 8x v615 = v405 >> 1
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm5, ymm10, 1
 ; v616 = v615 & mem256[MK00000005]
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm5, [rel MK00000005]
 ; v617 = v610 | v612
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v618 = v609 | v611
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm12
 ; v619 = v617 ^ v618
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v620 = v610 | v611
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm12
 ; v621 = v619 ^ v620
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v622 = v609 | v612
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm9
 ; v623 = v619 ^ v622
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v624 = v616 | v623
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm13
 ; v625 = v614 | v621
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm15
 ; v626 = v624 ^ v625
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v627 = v614 | v623
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v628 = v626 ^ v627
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v629 = v616 | v621
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm15
 ; v630 = v626 ^ v629
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v631 = v628 << 1
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm13, 1
 ; v632 = v611 | v631
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm12, ymm1
 ; 8x v633 = v630 << 1
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v634 = v612 | v633
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm9, ymm0
 ; 8x v635 = v369 >> 24
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 24
 ; 8x v636 = v401 >> 24
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm11, 24
 ; v637 = v635 & mem256[MK00000050]
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK00000050]
 ; v638 = v636 & mem256[MK00000050]
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00000050]
 ; v639 = v373 & mem256[MK00000050]
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm11, ymm14, [rel MK00000050]
 ; v640 = v405 & mem256[MK00000050]
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm10, [rel MK00000050]
 ; v641 = v613 & mem256[MK00000050]
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm8, [rel MK00000050]
 ; v642 = v615 & mem256[MK00000050]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm8
 	vpand ymm8, ymm5, [rel MK00000050]
 ; v643 = v638 | v640
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm5
 	vpor ymm0, ymm15, ymm7
 ; v644 = v637 | v639
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm13, ymm11
 ; v645 = v643 ^ v644
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm5
 ; v646 = v638 | v639
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm11
 ; v647 = v645 ^ v646
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm5, ymm0
 ; v648 = v637 | v640
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm7
 ; v649 = v645 ^ v648
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm5, ymm0
 ; v650 = v642 | v649
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm13
 ; v651 = v641 | v647
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm1, ymm15
 ; v652 = v650 ^ v651
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm5
 ; v653 = v641 | v649
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm13
 ; v654 = v652 ^ v653
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm5, ymm0
 ; v655 = v642 | v647
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm15
 ; v656 = v652 ^ v655
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm5, ymm0
 ; 8x v657 = v654 << 1
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm5, ymm13, 1
 ; v658 = v639 | v657
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm11, ymm5
 ; 8x v659 = v656 << 1
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v660 = v640 | v659
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v661 = v632 | v658
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm12, ymm5
 ; v662 = v634 | v660
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm9, ymm0
 ; v663 = v614 | v641
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm6, ymm1
 ; v664 = v616 | v642
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm2, ymm8
 ; 8x v665 = v371 >> 16
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm3, 16
 ; 8x v666 = v403 >> 16
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm4, 16
 ; v667 = v665 & mem256[MK00005500]
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00005500]
 ; v668 = v666 & mem256[MK00005500]
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00005500]
 ; v669 = v373 & mem256[MK00005500]
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm14, [rel MK00005500]
 ; v670 = v405 & mem256[MK00005500]
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm11, ymm10, [rel MK00005500]
 ; v671 = v613 & mem256[MK00005500]
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm9, [rsp + 9984]
 	vpand ymm4, ymm9, [rel MK00005500]
 ; v672 = v615 & mem256[MK00005500]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10176]
 	vpand ymm2, ymm3, [rel MK00005500]
 ; v673 = v668 | v670
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm11
 ; v674 = v667 | v669
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm13
 ; v675 = v673 ^ v674
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v676 = v668 | v669
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm13
 ; v677 = v675 ^ v676
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v678 = v667 | v670
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm11
 ; v679 = v675 ^ v678
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v680 = v672 | v679
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm12
 ; v681 = v671 | v677
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v682 = v680 ^ v681
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v683 = v671 | v679
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm12
 ; v684 = v682 ^ v683
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v685 = v672 | v677
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm15
 ; v686 = v682 ^ v685
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v687 = v684 << 1
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm12, 1
 ; v688 = v669 | v687
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm1
 ; 8x v689 = v686 << 1
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v690 = v670 | v689
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; v691 = v661 | v688
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm5, ymm1
 ; v692 = v662 | v690
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm7, ymm0
 ; v693 = v663 | v671
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm6, ymm4
 ; v694 = v664 | v672
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm8, ymm2
 ; 8x v695 = v373 >> 12
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm14, 12
 ; 8x v696 = v405 >> 12
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm10, 12
 ; v697 = v695 & mem256[MK00050000]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00050000]
 ; v698 = v696 & mem256[MK00050000]
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00050000]
 ; v699 = v373 & mem256[MK00050000]
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm14, [rel MK00050000]
 ; v700 = v405 & mem256[MK00050000]
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm10, [rel MK00050000]
 ; v701 = v613 & mem256[MK00050000]
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm9, [rel MK00050000]
 ; v702 = v615 & mem256[MK00050000]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm3, [rel MK00050000]
 ; v703 = v698 | v700
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm8
 ; v704 = v697 | v699
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm13
 ; v705 = v703 ^ v704
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v706 = v698 | v699
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm13
 ; v707 = v705 ^ v706
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v708 = v697 | v700
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v709 = v705 ^ v708
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v710 = v702 | v709
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm12
 ; v711 = v701 | v707
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v712 = v710 ^ v711
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v713 = v701 | v709
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm12
 ; v714 = v712 ^ v713
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v715 = v702 | v707
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm15
 ; v716 = v712 ^ v715
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v717 = v714 << 1
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm12, 1
 ; v718 = v699 | v717
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm1
 ; 8x v719 = v716 << 1
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v720 = v700 | v719
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm0
 ; v721 = v691 | v718
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm5, ymm1
 ; v722 = v692 | v720
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm7, ymm0
 ; v723 = v693 | v701
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm6, ymm4
 ; v724 = v694 | v702
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm11, ymm2
 ; 8x v725 = v368 >> 10
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [rsp + 9856]
 	vpsrld ymm0, ymm11, 10
 ; 8x v726 = v400 >> 10
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10048]
 	vpsrld ymm1, ymm6, 10
 ; v727 = v725 & mem256[MK00100000]
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK00100000]
 ; v728 = v726 & mem256[MK00100000]
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm1, [rel MK00100000]
 ; v729 = v373 & mem256[MK00100000]
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm14, [rel MK00100000]
 ; v730 = v405 & mem256[MK00100000]
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm10, [rel MK00100000]
 ; v731 = v613 & mem256[MK00100000]
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm9, [rel MK00100000]
 ; v732 = v615 & mem256[MK00100000]
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK00100000]
 ; v733 = v728 | v730
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm4
 ; v734 = v727 | v729
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm15
 ; v735 = v733 ^ v734
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v736 = v728 | v729
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm15
 ; v737 = v735 ^ v736
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v738 = v727 | v730
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm4
 ; v739 = v735 ^ v738
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v740 = v732 | v739
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm13
 ; v741 = v731 | v737
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm2
 ; v742 = v740 ^ v741
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v743 = v731 | v739
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm13
 ; v744 = v742 ^ v743
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v745 = v732 | v737
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm2
 ; v746 = v742 ^ v745
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v747 = v744 << 1
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm13, 1
 ; v748 = v729 | v747
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm15, ymm1
 ; 8x v749 = v746 << 1
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v750 = v730 | v749
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm0
 ; v751 = v721 | v748
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm5, ymm1
 ; v752 = v722 | v750
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm7, ymm0
 ; v753 = v723 | v731
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm8, ymm9
 ; v754 = v724 | v732
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm12, ymm3
 ; 8x v755 = v368 >> 9
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm11, 9
 ; 8x v756 = v400 >> 9
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm6, 9
 ; v757 = v755 & mem256[MK00400000]
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00400000]
 ; v758 = v756 & mem256[MK00400000]
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm1, [rel MK00400000]
 ; v759 = v373 & mem256[MK00400000]
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm14, [rel MK00400000]
 ; v760 = v405 & mem256[MK00400000]
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm11, ymm10, [rel MK00400000]
 ; v761 = v613 & mem256[MK00400000]
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm9, [rsp + 9984]
 	vpand ymm6, ymm9, [rel MK00400000]
 ; v762 = v615 & mem256[MK00400000]
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [rsp + 10176]
 	vpand ymm3, ymm5, [rel MK00400000]
 ; v763 = v758 | v760
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm11
 ; v764 = v757 | v759
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm13
 ; v765 = v763 ^ v764
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v766 = v758 | v759
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm13
 ; v767 = v765 ^ v766
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v768 = v757 | v760
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm11
 ; v769 = v765 ^ v768
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v770 = v762 | v769
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm12
 ; v771 = v761 | v767
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm15
 ; v772 = v770 ^ v771
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v773 = v761 | v769
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm12
 ; v774 = v772 ^ v773
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v775 = v762 | v767
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm15
 ; v776 = v772 ^ v775
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; 8x v777 = v774 << 1
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm12, 1
 ; v778 = v759 | v777
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm1
 ; 8x v779 = v776 << 1
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v780 = v760 | v779
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; v781 = v751 | v778
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm1
 ; v782 = v752 | v780
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm4, ymm0
 ; v783 = v753 | v761
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm7, ymm6
 ; v784 = v754 | v762
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm8, ymm3
 ; 8x v785 = v370 >> 2
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 9888]
 	vpsrld ymm0, ymm7, 2
 ; 8x v786 = v402 >> 2
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10080]
 	vpsrld ymm1, ymm3, 2
 ; v787 = v785 & mem256[MK05000000]
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm11, ymm0, [rel MK05000000]
 ; v788 = v786 & mem256[MK05000000]
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm1, [rel MK05000000]
 ; v789 = v373 & mem256[MK05000000]
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm14, [rel MK05000000]
 ; v790 = v405 & mem256[MK05000000]
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm10, [rel MK05000000]
 ; v791 = v613 & mem256[MK05000000]
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm9, [rel MK05000000]
 ; v792 = v615 & mem256[MK05000000]
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm5, [rel MK05000000]
 ; v793 = v788 | v790
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm10
 ; v794 = v787 | v789
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm13
 ; v795 = v793 ^ v794
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v796 = v788 | v789
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm13
 ; v797 = v795 ^ v796
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm0, ymm1
 ; v798 = v787 | v790
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm10
 ; v799 = v795 ^ v798
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v800 = v792 | v799
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm0
 ; v801 = v791 | v797
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm9, ymm12
 ; v802 = v800 ^ v801
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm11
 ; v803 = v791 | v799
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v804 = v802 ^ v803
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v805 = v792 | v797
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm5, ymm12
 ; v806 = v802 ^ v805
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm11
 ; 8x v807 = v804 << 1
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v808 = v789 | v807
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; 8x v809 = v806 << 1
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 1
 ; v810 = v790 | v809
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm1
 ; v811 = v781 | v808
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v812 = v782 | v810
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm0
 	vpor ymm0, ymm4, ymm1
 ; v813 = v783 | v791
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm0
 	vpor ymm0, ymm6, ymm9
 ; v814 = v784 | v792
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm0
 	vpor ymm0, ymm8, ymm5
 ; 8x v815 = v372 >> 1
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm0
 	vmovdqu ymm0, [rsp + 9952]
 	vpsrld ymm0, ymm0, 1
 ; 8x v816 = v404 >> 1
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10144]
 	vpsrld ymm1, ymm1, 1
 ; v817 = v815 & mem256[MK15555555]
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm0, [rel MK15555555]
 ; v818 = v816 & mem256[MK15555555]
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm1, [rel MK15555555]
 ; v819 = v368 & mem256[MK15555555]
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9856]
 	vpand ymm6, ymm1, [rel MK15555555]
 ; v820 = v400 & mem256[MK15555555]
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [rsp + 10048]
 	vpand ymm5, ymm2, [rel MK15555555]
 ; 8x v821 = v368 >> 1
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm1, 1
 ; v822 = v821 & mem256[MK15555555]
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm1, [rel MK15555555]
 ; 8x v823 = v400 >> 1
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm2, 1
 ; v824 = v823 & mem256[MK15555555]
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK15555555]
 ; v825 = v818 | v820
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm0, ymm5
 ; v826 = v817 | v819
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm4, ymm6
 ; v827 = v825 ^ v826
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v828 = v818 | v819
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm6
 ; v829 = v827 ^ v828
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v830 = v817 | v820
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm4, ymm5
 ; v831 = v827 ^ v830
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v832 = v824 | v831
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm9, ymm1
 ; v833 = v822 | v829
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm8, ymm0
 ; v834 = v832 ^ v833
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm4
 ; v835 = v822 | v831
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm1
 ; v836 = v834 ^ v835
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm2, ymm1
 ; v837 = v824 | v829
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v838 = v834 ^ v837
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; 8x v839 = v836 << 1
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 1
 ; v840 = v819 | v839
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm6, ymm1
 ; 8x v841 = v838 << 1
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v842 = v820 | v841
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm0
 ; 8x v843 = v374 >> 1
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10016]
 	vpsrld ymm0, ymm0, 1
 ; 8x v844 = v406 >> 1
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10208]
 	vpsrld ymm1, ymm1, 1
 ; v845 = v843 & mem256[MK01455555]
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK01455555]
 ; v846 = v844 & mem256[MK01455555]
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm11, ymm1, [rel MK01455555]
 ; v847 = v370 & mem256[MK01455555]
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm7, [rel MK01455555]
 ; v848 = v402 & mem256[MK01455555]
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm3, [rel MK01455555]
 ; 8x v849 = v370 >> 1
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 1
 ; v850 = v849 & mem256[MK01455555]
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm0, [rel MK01455555]
 ; 8x v851 = v402 >> 1
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm3, 1
 ; v852 = v851 & mem256[MK01455555]
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm0, [rel MK01455555]
 ; v853 = v846 | v848
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm5
 ; v854 = v845 | v847
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm6
 ; v855 = v853 ^ v854
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v856 = v846 | v847
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm6
 ; v857 = v855 ^ v856
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm0, ymm1
 ; v858 = v845 | v848
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm5
 ; v859 = v855 ^ v858
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v860 = v852 | v859
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm0
 ; v861 = v850 | v857
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm7, ymm11
 ; v862 = v860 ^ v861
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm10
 ; v863 = v850 | v859
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v864 = v862 ^ v863
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm7
 	vpxor ymm0, ymm1, ymm0
 ; v865 = v852 | v857
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm3, ymm11
 ; v866 = v862 ^ v865
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10208], ymm3
 	vpxor ymm1, ymm1, ymm7
 ; 8x v867 = v864 << 1
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v868 = v847 | v867
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm6, ymm0
 ; 8x v869 = v866 << 1
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm1, 1
 ; v870 = v848 | v869
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm5, ymm0
 ; v871 = v840 & mem256[MK33333333]
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm2, [rel MK33333333]
 ; v872 = v842 & mem256[MK33333333]
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm2
 	vpand ymm10, ymm4, [rel MK33333333]
 ; v873 = v822 & mem256[MK33333333]
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm4
 	vpand ymm11, ymm8, [rel MK33333333]
 ; v874 = v824 & mem256[MK33333333]
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm8
 	vpand ymm8, ymm9, [rel MK33333333]
 ; v875 = v430 & mem256[MK33333333]
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm9
 	vmovdqu ymm0, [rsp + 10304]
 	vpand ymm9, ymm0, [rel MK33333333]
 ; v876 = v432 & mem256[MK33333333]
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10336]
 	vpand ymm4, ymm1, [rel MK33333333]
 ; 8x v877 = v430 >> 2
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v878 = v877 & mem256[MK33333333]
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK33333333]
 ; 8x v879 = v432 >> 2
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v880 = v879 & mem256[MK33333333]
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK33333333]
 ; v881 = v412 & mem256[MK33333333]
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpand ymm13, ymm0, [rel MK33333333]
 ; v882 = v414 & mem256[MK33333333]
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10272]
 	vpand ymm3, ymm1, [rel MK33333333]
 ; 8x v883 = v412 >> 2
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v884 = v883 & mem256[MK33333333]
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK33333333]
 ; 8x v885 = v414 >> 2
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v886 = v885 & mem256[MK33333333]
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK33333333]
 ; v887 = v872 | v876
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm4
 ; v888 = v871 | v875
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm9
 ; v889 = v887 ^ v888
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v890 = v872 | v875
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm9
 ; v891 = v889 ^ v890
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v892 = v871 | v876
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm4
 ; v893 = v889 ^ v892
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v894 = v880 | v893
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm7
 ; v895 = v878 | v891
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm10
 ; v896 = v894 ^ v895
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v897 = v878 | v893
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm7
 ; v898 = v896 ^ v897
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v899 = v880 | v891
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm10
 ; v900 = v896 ^ v899
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v901 = v874 | v882
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm3
 ; v902 = v873 | v881
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm13
 ; v903 = v901 ^ v902
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v904 = v874 | v881
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm13
 ; v905 = v903 ^ v904
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v906 = v873 | v882
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm3
 ; v907 = v903 ^ v906
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; v908 = v886 | v907
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm11
 ; v909 = v884 | v905
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm8
 ; v910 = v908 ^ v909
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v911 = v884 | v907
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm11
 ; v912 = v910 ^ v911
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; v913 = v886 | v905
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm8
 ; v914 = v910 ^ v913
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v915 = v882 | v898
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm7
 ; v916 = v881 | v900
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm10
 ; v917 = v915 ^ v916
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v918 = v882 | v900
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm10
 ; v919 = v917 ^ v918
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm1, ymm0
 ; v920 = v881 | v898
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm7
 ; v921 = v917 ^ v920
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v922 = v878 | v914
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v923 = v880 | v912
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm11
 ; v924 = v922 ^ v923
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v925 = v880 | v914
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm8
 ; v926 = v924 ^ v925
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v927 = v878 | v912
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm11
 ; v928 = v924 ^ v927
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; 8x v929 = v919 << 2
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm3, 2
 ; v930 = v875 | v929
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; 8x v931 = v921 << 2
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10240], ymm0
 	vpslld ymm0, ymm7, 2
 ; v932 = v876 | v931
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm0
 ; 8x v933 = v884 << 2
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10272], ymm0
 	vpslld ymm0, ymm14, 2
 ; v934 = v926 | v933
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v935 = v886 << 2
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10304], ymm0
 	vpslld ymm0, ymm15, 2
 ; v936 = v928 | v935
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm0
 ; v937 = v868 & mem256[MK03033333]
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10336], ymm0
 	vpand ymm7, ymm6, [rel MK03033333]
 ; v938 = v870 & mem256[MK03033333]
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm5, [rel MK03033333]
 ; v939 = v850 & mem256[MK03033333]
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10144]
 	vpand ymm9, ymm0, [rel MK03033333]
 ; v940 = v852 & mem256[MK03033333]
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10208]
 	vpand ymm4, ymm0, [rel MK03033333]
 ; v941 = v577 & mem256[MK03033333]
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10368]
 	vpand ymm11, ymm0, [rel MK03033333]
 ; v942 = v578 & mem256[MK03033333]
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10400]
 	vpand ymm10, ymm1, [rel MK03033333]
 ; 8x v943 = v577 >> 2
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v944 = v943 & mem256[MK03033333]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK03033333]
 ; 8x v945 = v578 >> 2
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v946 = v945 & mem256[MK03033333]
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK03033333]
 ; v947 = v579 & mem256[MK03033333]
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10432]
 	vpand ymm13, ymm0, [rel MK03033333]
 ; v948 = v580 & mem256[MK03033333]
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10464]
 	vpand ymm3, ymm1, [rel MK03033333]
 ; 8x v949 = v579 >> 2
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v950 = v949 & mem256[MK03033333]
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK03033333]
 ; 8x v951 = v580 >> 2
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v952 = v951 & mem256[MK03033333]
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK03033333]
 ; v953 = v938 | v942
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm10
 ; v954 = v937 | v941
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm11
 ; v955 = v953 ^ v954
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v956 = v938 | v941
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm11
 ; v957 = v955 ^ v956
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v958 = v937 | v942
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm10
 ; v959 = v955 ^ v958
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v960 = v946 | v959
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm7
 ; v961 = v944 | v957
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm8
 ; v962 = v960 ^ v961
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v963 = v944 | v959
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm7
 ; v964 = v962 ^ v963
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v965 = v946 | v957
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm8
 ; v966 = v962 ^ v965
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v967 = v940 | v948
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm3
 ; v968 = v939 | v947
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm13
 ; v969 = v967 ^ v968
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v970 = v940 | v947
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm13
 ; v971 = v969 ^ v970
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v972 = v939 | v948
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm3
 ; v973 = v969 ^ v972
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v974 = v952 | v973
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v975 = v950 | v971
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm4
 ; v976 = v974 ^ v975
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v977 = v950 | v973
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm9
 ; v978 = v976 ^ v977
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v979 = v952 | v971
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm4
 ; v980 = v976 ^ v979
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v981 = v948 | v964
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm7
 ; v982 = v947 | v966
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm8
 ; v983 = v981 ^ v982
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v984 = v948 | v966
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm8
 ; v985 = v983 ^ v984
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm1, ymm0
 ; v986 = v947 | v964
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm7
 ; v987 = v983 ^ v986
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v988 = v944 | v980
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm4
 ; v989 = v946 | v978
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm9
 ; v990 = v988 ^ v989
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v991 = v946 | v980
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm4
 ; v992 = v990 ^ v991
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v993 = v944 | v978
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v994 = v990 ^ v993
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; 8x v995 = v985 << 2
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm3, 2
 ; v996 = v941 | v995
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm11, ymm0
 ; 8x v997 = v987 << 2
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm7, 2
 ; v998 = v942 | v997
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm10, ymm0
 ; 8x v999 = v950 << 2
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm14, 2
 ; v1000 = v992 | v999
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v1001 = v952 << 2
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10368], ymm0
 	vpslld ymm0, ymm15, 2
 ; v1002 = v1001 | v994
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; 8x v1003 = v868 >> 2
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10400], ymm0
 	vpsrld ymm0, ymm6, 2
 ; 8x v1004 = v870 >> 2
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm5, 2
 ; v1005 = v1003 & mem256[MK00333333]
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm0, [rel MK00333333]
 ; v1006 = v1004 & mem256[MK00333333]
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK00333333]
 ; 8x v1007 = v850 >> 2
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10144]
 	vpsrld ymm0, ymm0, 2
 ; 8x v1008 = v852 >> 2
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10208]
 	vpsrld ymm1, ymm1, 2
 ; v1009 = v1007 & mem256[MK00333333]
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK00333333]
 ; v1010 = v1008 & mem256[MK00333333]
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm1, [rel MK00333333]
 ; v1011 = v604 & mem256[MK00333333]
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10496]
 	vpand ymm11, ymm0, [rel MK00333333]
 ; v1012 = v606 & mem256[MK00333333]
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10528]
 	vpand ymm7, ymm1, [rel MK00333333]
 ; 8x v1013 = v604 >> 2
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v1014 = v1013 & mem256[MK00333333]
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00333333]
 ; 8x v1015 = v606 >> 2
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v1016 = v1015 & mem256[MK00333333]
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK00333333]
 ; v1017 = v586 & mem256[MK00333333]
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm13, ymm0, [rel MK00333333]
 ; v1018 = v588 & mem256[MK00333333]
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10112]
 	vpand ymm5, ymm1, [rel MK00333333]
 ; 8x v1019 = v586 >> 2
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v1020 = v1019 & mem256[MK00333333]
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK00333333]
 ; 8x v1021 = v588 >> 2
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v1022 = v1021 & mem256[MK00333333]
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK00333333]
 ; v1023 = v1006 | v1012
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm7
 ; v1024 = v1005 | v1011
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1025 = v1023 ^ v1024
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1026 = v1006 | v1011
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm11
 ; v1027 = v1025 ^ v1026
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1028 = v1005 | v1012
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm7
 ; v1029 = v1025 ^ v1028
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1030 = v1016 | v1029
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm8
 ; v1031 = v1014 | v1027
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1032 = v1030 ^ v1031
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1033 = v1014 | v1029
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v1034 = v1032 ^ v1033
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1035 = v1016 | v1027
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm9
 ; v1036 = v1032 ^ v1035
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1037 = v1010 | v1018
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm5
 ; v1038 = v1009 | v1017
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm13
 ; v1039 = v1037 ^ v1038
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1040 = v1010 | v1017
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v1041 = v1039 ^ v1040
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm1, ymm0
 ; v1042 = v1009 | v1018
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm5
 ; v1043 = v1039 ^ v1042
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1044 = v1022 | v1043
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1045 = v1020 | v1041
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm6
 ; v1046 = v1044 ^ v1045
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1047 = v1020 | v1043
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm10
 ; v1048 = v1046 ^ v1047
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1049 = v1022 | v1041
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm6
 ; v1050 = v1046 ^ v1049
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm1, ymm0
 ; v1051 = v1018 | v1034
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm8
 ; v1052 = v1017 | v1036
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm9
 ; v1053 = v1051 ^ v1052
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1054 = v1018 | v1036
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm9
 ; v1055 = v1053 ^ v1054
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1056 = v1017 | v1034
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm8
 ; v1057 = v1053 ^ v1056
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1058 = v1014 | v1050
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm6
 ; v1059 = v1016 | v1048
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm10
 ; v1060 = v1058 ^ v1059
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1061 = v1016 | v1050
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm6
 ; v1062 = v1060 ^ v1061
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v1063 = v1014 | v1048
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm10
 ; v1064 = v1060 ^ v1063
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; 8x v1065 = v1055 << 2
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm5, 2
 ; v1066 = v1011 | v1065
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; 8x v1067 = v1057 << 2
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vpslld ymm0, ymm8, 2
 ; v1068 = v1012 | v1067
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; 8x v1069 = v1020 << 2
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm0
 	vpslld ymm0, ymm14, 2
 ; v1070 = v1062 | v1069
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v1071 = v1022 << 2
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm0
 	vpslld ymm0, ymm15, 2
 ; v1072 = v1064 | v1071
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm0
 ; 8x v1073 = v840 >> 2
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10208], ymm0
 	vmovdqu ymm0, [rsp + 10016]
 	vpsrld ymm0, ymm0, 2
 ; 8x v1074 = v842 >> 2
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10048]
 	vpsrld ymm1, ymm1, 2
 ; v1075 = v1073 & mem256[MK03333333]
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm0, [rel MK03333333]
 ; v1076 = v1074 & mem256[MK03333333]
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK03333333]
 ; 8x v1077 = v822 >> 2
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9856]
 	vpsrld ymm0, ymm0, 2
 ; 8x v1078 = v824 >> 2
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9952]
 	vpsrld ymm1, ymm1, 2
 ; v1079 = v1077 & mem256[MK03333333]
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK03333333]
 ; v1080 = v1078 & mem256[MK03333333]
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm1, [rel MK03333333]
 ; v1081 = v811 & mem256[MK03333333]
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpand ymm11, ymm0, [rel MK03333333]
 ; v1082 = v812 & mem256[MK03333333]
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9984]
 	vpand ymm7, ymm1, [rel MK03333333]
 ; 8x v1083 = v811 >> 2
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v1084 = v1083 & mem256[MK03333333]
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK03333333]
 ; 8x v1085 = v812 >> 2
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v1086 = v1085 & mem256[MK03333333]
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK03333333]
 ; v1087 = v813 & mem256[MK03333333]
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10080]
 	vpand ymm13, ymm0, [rel MK03333333]
 ; v1088 = v814 & mem256[MK03333333]
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10176]
 	vpand ymm5, ymm1, [rel MK03333333]
 ; 8x v1089 = v813 >> 2
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 2
 ; v1090 = v1089 & mem256[MK03333333]
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK03333333]
 ; 8x v1091 = v814 >> 2
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 2
 ; v1092 = v1091 & mem256[MK03333333]
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK03333333]
 ; v1093 = v1076 | v1082
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm7
 ; v1094 = v1075 | v1081
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1095 = v1093 ^ v1094
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1096 = v1076 | v1081
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm11
 ; v1097 = v1095 ^ v1096
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1098 = v1075 | v1082
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm7
 ; v1099 = v1095 ^ v1098
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1100 = v1086 | v1099
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm8
 ; v1101 = v1084 | v1097
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1102 = v1100 ^ v1101
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1103 = v1084 | v1099
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v1104 = v1102 ^ v1103
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1105 = v1086 | v1097
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm9
 ; v1106 = v1102 ^ v1105
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1107 = v1080 | v1088
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm5
 ; v1108 = v1079 | v1087
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm13
 ; v1109 = v1107 ^ v1108
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1110 = v1080 | v1087
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v1111 = v1109 ^ v1110
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm1, ymm0
 ; v1112 = v1079 | v1088
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm5
 ; v1113 = v1109 ^ v1112
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1114 = v1092 | v1113
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1115 = v1090 | v1111
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm6
 ; v1116 = v1114 ^ v1115
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1117 = v1090 | v1113
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm10
 ; v1118 = v1116 ^ v1117
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1119 = v1092 | v1111
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm6
 ; v1120 = v1116 ^ v1119
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm1, ymm0
 ; v1121 = v1088 | v1104
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm8
 ; v1122 = v1087 | v1106
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm9
 ; v1123 = v1121 ^ v1122
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1124 = v1088 | v1106
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm9
 ; v1125 = v1123 ^ v1124
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1126 = v1087 | v1104
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm8
 ; v1127 = v1123 ^ v1126
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1128 = v1084 | v1120
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm6
 ; v1129 = v1086 | v1118
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm10
 ; v1130 = v1128 ^ v1129
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1131 = v1086 | v1120
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm6
 ; v1132 = v1130 ^ v1131
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v1133 = v1084 | v1118
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm10
 ; v1134 = v1130 ^ v1133
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm0, ymm1
 ; 8x v1135 = v1125 << 2
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm5, 2
 ; v1136 = v1081 | v1135
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; 8x v1137 = v1127 << 2
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm8, 2
 ; v1138 = v1082 | v1137
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; 8x v1139 = v1090 << 2
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm5, ymm14, 2
 ; v1140 = v1132 | v1139
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm5
 ; 8x v1141 = v1092 << 2
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm5, ymm15, 2
 ; v1142 = v1134 | v1141
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm6, ymm5
 ; v1143 = v1136 & mem256[MK0f0f0f0f]
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm0, [rel MK0f0f0f0f]
 ; v1144 = v1138 & mem256[MK0f0f0f0f]
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm0
 	vpand ymm8, ymm1, [rel MK0f0f0f0f]
 ; v1145 = v1140 & mem256[MK0f0f0f0f]
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm1
 	vpand ymm9, ymm2, [rel MK0f0f0f0f]
 ; v1146 = v1142 & mem256[MK0f0f0f0f]
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm2
 	vpand ymm10, ymm5, [rel MK0f0f0f0f]
 ; v1147 = v930 & mem256[MK0f0f0f0f]
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm5
 	vmovdqu ymm0, [rsp + 10240]
 	vpand ymm11, ymm0, [rel MK0f0f0f0f]
 ; v1148 = v932 & mem256[MK0f0f0f0f]
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10272]
 	vpand ymm6, ymm1, [rel MK0f0f0f0f]
 ; 8x v1149 = v930 >> 4
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 4
 ; v1150 = v1149 & mem256[MK0f0f0f0f]
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK0f0f0f0f]
 ; 8x v1151 = v932 >> 4
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 4
 ; v1152 = v1151 & mem256[MK0f0f0f0f]
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK0f0f0f0f]
 ; v1153 = v934 & mem256[MK0f0f0f0f]
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10304]
 	vpand ymm13, ymm0, [rel MK0f0f0f0f]
 ; v1154 = v936 & mem256[MK0f0f0f0f]
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10336]
 	vpand ymm5, ymm1, [rel MK0f0f0f0f]
 ; 8x v1155 = v934 >> 4
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 4
 ; v1156 = v1155 & mem256[MK0f0f0f0f]
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK0f0f0f0f]
 ; 8x v1157 = v936 >> 4
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 4
 ; v1158 = v1157 & mem256[MK0f0f0f0f]
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK0f0f0f0f]
 ; v1159 = v1144 | v1148
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm6
 ; v1160 = v1143 | v1147
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm11
 ; v1161 = v1159 ^ v1160
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1162 = v1144 | v1147
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm11
 ; v1163 = v1161 ^ v1162
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1164 = v1143 | v1148
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm6
 ; v1165 = v1161 ^ v1164
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v1166 = v1152 | v1165
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm7
 ; v1167 = v1150 | v1163
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm8
 ; v1168 = v1166 ^ v1167
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1169 = v1150 | v1165
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm7
 ; v1170 = v1168 ^ v1169
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v1171 = v1152 | v1163
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm8
 ; v1172 = v1168 ^ v1171
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1173 = v1146 | v1154
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm5
 ; v1174 = v1145 | v1153
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm13
 ; v1175 = v1173 ^ v1174
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1176 = v1146 | v1153
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm13
 ; v1177 = v1175 ^ v1176
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1178 = v1145 | v1154
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm5
 ; v1179 = v1175 ^ v1178
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1180 = v1158 | v1179
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v1181 = v1156 | v1177
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm10
 ; v1182 = v1180 ^ v1181
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1183 = v1156 | v1179
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm9
 ; v1184 = v1182 ^ v1183
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1185 = v1158 | v1177
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1186 = v1182 ^ v1185
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1187 = v1154 | v1170
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm7
 ; v1188 = v1153 | v1172
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm8
 ; v1189 = v1187 ^ v1188
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1190 = v1154 | v1172
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm8
 ; v1191 = v1189 ^ v1190
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1192 = v1153 | v1170
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm7
 ; v1193 = v1189 ^ v1192
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v1194 = v1150 | v1186
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm10
 ; v1195 = v1152 | v1184
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm9
 ; v1196 = v1194 ^ v1195
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1197 = v1152 | v1186
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm10
 ; v1198 = v1196 ^ v1197
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v1199 = v1150 | v1184
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1200 = v1196 ^ v1199
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; 8x v1201 = v1191 << 4
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm5, 4
 ; v1202 = v1147 | v1201
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm11, ymm0
 ; 8x v1203 = v1193 << 4
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm7, 4
 ; v1204 = v1148 | v1203
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm6, ymm0
 ; 8x v1205 = v1156 << 4
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm14, 4
 ; v1206 = v1198 | v1205
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v1207 = v1158 << 4
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm0
 	vpslld ymm0, ymm15, 4
 ; v1208 = v1200 | v1207
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm0
 ; 8x v1209 = v996 >> 16
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm0
 	vpsrld ymm0, ymm3, 16
 ; 8x v1210 = v998 >> 16
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm4, 16
 ; v1211 = v1209 & mem256[MK00000f0f]
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm0, [rel MK00000f0f]
 ; v1212 = v1210 & mem256[MK00000f0f]
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm1, [rel MK00000f0f]
 ; 8x v1213 = v1000 >> 16
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 10368]
 	vpsrld ymm0, ymm7, 16
 ; 8x v1214 = v1002 >> 16
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [rsp + 10400]
 	vpsrld ymm1, ymm11, 16
 ; v1215 = v1213 & mem256[MK00000f0f]
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm0, [rel MK00000f0f]
 ; v1216 = v1214 & mem256[MK00000f0f]
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm1, [rel MK00000f0f]
 ; v1217 = v996 & mem256[MK00000f0f]
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm3, [rel MK00000f0f]
 ; v1218 = v998 & mem256[MK00000f0f]
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm4, [rel MK00000f0f]
 ; 8x v1219 = v996 >> 4
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm3, 4
 ; v1220 = v1219 & mem256[MK00000f0f]
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK00000f0f]
 ; 8x v1221 = v998 >> 4
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm4, 4
 ; v1222 = v1221 & mem256[MK00000f0f]
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm0, [rel MK00000f0f]
 ; v1223 = v1000 & mem256[MK00000f0f]
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm7, [rel MK00000f0f]
 ; v1224 = v1002 & mem256[MK00000f0f]
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm11, [rel MK00000f0f]
 ; 8x v1225 = v1000 >> 4
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 4
 ; v1226 = v1225 & mem256[MK00000f0f]
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm0, [rel MK00000f0f]
 ; 8x v1227 = v1002 >> 4
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm11, 4
 ; v1228 = v1227 & mem256[MK00000f0f]
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK00000f0f]
 ; v1229 = v1212 | v1218
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm1
 ; v1230 = v1211 | v1217
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm9, ymm2
 ; v1231 = v1229 ^ v1230
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm0, ymm11
 ; v1232 = v1212 | v1217
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm2
 ; v1233 = v1231 ^ v1232
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm11, ymm0
 ; v1234 = v1211 | v1218
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm1
 ; v1235 = v1231 ^ v1234
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm11, ymm0
 ; v1236 = v1222 | v1235
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm11
 ; v1237 = v1220 | v1233
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm13, ymm10
 ; v1238 = v1236 ^ v1237
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm0, ymm9
 ; v1239 = v1220 | v1235
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm11
 ; v1240 = v1238 ^ v1239
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm9, ymm0
 ; v1241 = v1222 | v1233
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm10
 ; v1242 = v1238 ^ v1241
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm9, ymm0
 ; v1243 = v1216 | v1224
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm4
 ; v1244 = v1215 | v1223
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm8, ymm14
 ; v1245 = v1243 ^ v1244
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm0, ymm9
 ; v1246 = v1216 | v1223
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm14
 ; v1247 = v1245 ^ v1246
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm9, ymm0
 ; v1248 = v1215 | v1224
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm4
 ; v1249 = v1245 ^ v1248
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm9, ymm0
 ; v1250 = v1228 | v1249
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v1251 = v1226 | v1247
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm7, ymm12
 ; v1252 = v1250 ^ v1251
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm0, ymm8
 ; v1253 = v1226 | v1249
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm9
 ; v1254 = v1252 ^ v1253
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm8, ymm0
 ; v1255 = v1228 | v1247
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm12
 ; v1256 = v1252 ^ v1255
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm8, ymm0
 ; v1257 = v1224 | v1240
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm11
 ; v1258 = v1223 | v1242
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm14, ymm10
 ; v1259 = v1257 ^ v1258
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm0, ymm8
 ; v1260 = v1224 | v1242
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm10
 ; v1261 = v1259 ^ v1260
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm8, ymm0
 ; v1262 = v1223 | v1240
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm11
 ; v1263 = v1259 ^ v1262
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm8, ymm0
 ; v1264 = v1220 | v1256
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm12
 ; v1265 = v1222 | v1254
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm3, ymm9
 ; v1266 = v1264 ^ v1265
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm8
 ; v1267 = v1222 | v1256
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm3, ymm12
 ; v1268 = v1266 ^ v1267
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm0, ymm3
 ; v1269 = v1220 | v1254
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm13, ymm9
 ; v1270 = v1266 ^ v1269
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm0, ymm3
 ; 8x v1271 = v1261 << 4
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm4, 4
 ; v1272 = v1217 | v1271
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v1273 = v1263 << 4
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm0
 	vpslld ymm0, ymm10, 4
 ; v1274 = v1218 | v1273
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm0
 ; 8x v1275 = v1226 << 4
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm0
 	vpslld ymm0, ymm7, 4
 ; v1276 = v1268 | v1275
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm0
 ; 8x v1277 = v1228 << 4
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10240], ymm0
 	vpslld ymm0, ymm15, 4
 ; v1278 = v1270 | v1277
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm0
 ; 8x v1279 = v1136 >> 4
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10272], ymm0
 	vmovdqu ymm0, [rsp + 9856]
 	vpsrld ymm0, ymm0, 4
 ; 8x v1280 = v1138 >> 4
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9888]
 	vpsrld ymm1, ymm1, 4
 ; v1281 = v1279 & mem256[MK000f0f0f]
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm0, [rel MK000f0f0f]
 ; v1282 = v1280 & mem256[MK000f0f0f]
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK000f0f0f]
 ; 8x v1283 = v1140 >> 4
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9952]
 	vpsrld ymm0, ymm0, 4
 ; 8x v1284 = v1142 >> 4
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9984]
 	vpsrld ymm1, ymm1, 4
 ; v1285 = v1283 & mem256[MK000f0f0f]
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK000f0f0f]
 ; v1286 = v1284 & mem256[MK000f0f0f]
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm1, [rel MK000f0f0f]
 ; v1287 = v1066 & mem256[MK000f0f0f]
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm11, ymm0, [rel MK000f0f0f]
 ; v1288 = v1068 & mem256[MK000f0f0f]
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10112]
 	vpand ymm7, ymm1, [rel MK000f0f0f]
 ; 8x v1289 = v1066 >> 4
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 4
 ; v1290 = v1289 & mem256[MK000f0f0f]
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK000f0f0f]
 ; 8x v1291 = v1068 >> 4
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 4
 ; v1292 = v1291 & mem256[MK000f0f0f]
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK000f0f0f]
 ; v1293 = v1070 & mem256[MK000f0f0f]
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10144]
 	vpand ymm13, ymm0, [rel MK000f0f0f]
 ; v1294 = v1072 & mem256[MK000f0f0f]
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10208]
 	vpand ymm3, ymm1, [rel MK000f0f0f]
 ; 8x v1295 = v1070 >> 4
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 4
 ; v1296 = v1295 & mem256[MK000f0f0f]
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK000f0f0f]
 ; 8x v1297 = v1072 >> 4
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 4
 ; v1298 = v1297 & mem256[MK000f0f0f]
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK000f0f0f]
 ; v1299 = v1282 | v1288
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm7
 ; v1300 = v1281 | v1287
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1301 = v1299 ^ v1300
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1302 = v1282 | v1287
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm11
 ; v1303 = v1301 ^ v1302
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1304 = v1281 | v1288
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm7
 ; v1305 = v1301 ^ v1304
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1306 = v1292 | v1305
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm8
 ; v1307 = v1290 | v1303
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1308 = v1306 ^ v1307
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1309 = v1290 | v1305
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v1310 = v1308 ^ v1309
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1311 = v1292 | v1303
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm9
 ; v1312 = v1308 ^ v1311
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1313 = v1286 | v1294
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm3
 ; v1314 = v1285 | v1293
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm13
 ; v1315 = v1313 ^ v1314
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1316 = v1286 | v1293
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm13
 ; v1317 = v1315 ^ v1316
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1318 = v1285 | v1294
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm3
 ; v1319 = v1315 ^ v1318
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1320 = v1298 | v1319
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1321 = v1296 | v1317
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm4
 ; v1322 = v1320 ^ v1321
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1323 = v1296 | v1319
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm10
 ; v1324 = v1322 ^ v1323
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1325 = v1298 | v1317
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm4
 ; v1326 = v1322 ^ v1325
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1327 = v1294 | v1310
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm8
 ; v1328 = v1293 | v1312
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm9
 ; v1329 = v1327 ^ v1328
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1330 = v1294 | v1312
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm9
 ; v1331 = v1329 ^ v1330
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm1, ymm0
 ; v1332 = v1293 | v1310
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm8
 ; v1333 = v1329 ^ v1332
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1334 = v1290 | v1326
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm4
 ; v1335 = v1292 | v1324
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm10
 ; v1336 = v1334 ^ v1335
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1337 = v1292 | v1326
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm4
 ; v1338 = v1336 ^ v1337
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm1
 ; v1339 = v1290 | v1324
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm10
 ; v1340 = v1336 ^ v1339
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm0, ymm1
 ; 8x v1341 = v1331 << 4
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm3, 4
 ; v1342 = v1287 | v1341
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm11, ymm0
 ; 8x v1343 = v1333 << 4
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm8, 4
 ; v1344 = v1288 | v1343
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm7, ymm0
 ; 8x v1345 = v1296 << 4
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm14, 4
 ; v1346 = v1338 | v1345
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; 8x v1347 = v1298 << 4
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm15, 4
 ; v1348 = v1340 | v1347
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm1
 ; v1349 = v1342 & mem256[MK00ff00ff]
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm3, [rel MK00ff00ff]
 ; v1350 = v1344 & mem256[MK00ff00ff]
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm7, [rel MK00ff00ff]
 ; v1351 = v1346 & mem256[MK00ff00ff]
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm0, [rel MK00ff00ff]
 ; v1352 = v1348 & mem256[MK00ff00ff]
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm0
 	vpand ymm10, ymm1, [rel MK00ff00ff]
 ; v1353 = v1202 & mem256[MK00ff00ff]
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm1
 	vpand ymm11, ymm5, [rel MK00ff00ff]
 ; v1354 = v1204 & mem256[MK00ff00ff]
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm6, [rel MK00ff00ff]
 ; 8x v1355 = v1202 >> 8
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 8
 ; v1356 = v1355 & mem256[MK00ff00ff]
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00ff00ff]
 ; 8x v1357 = v1204 >> 8
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm6, 8
 ; v1358 = v1357 & mem256[MK00ff00ff]
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm0, [rel MK00ff00ff]
 ; v1359 = v1206 & mem256[MK00ff00ff]
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10016]
 	vpand ymm13, ymm0, [rel MK00ff00ff]
 ; v1360 = v1208 & mem256[MK00ff00ff]
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10048]
 	vpand ymm6, ymm1, [rel MK00ff00ff]
 ; 8x v1361 = v1206 >> 8
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 8
 ; v1362 = v1361 & mem256[MK00ff00ff]
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK00ff00ff]
 ; 8x v1363 = v1208 >> 8
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 8
 ; v1364 = v1363 & mem256[MK00ff00ff]
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK00ff00ff]
 ; v1365 = v1350 | v1354
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm2
 ; v1366 = v1349 | v1353
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm11
 ; v1367 = v1365 ^ v1366
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1368 = v1350 | v1353
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm11
 ; v1369 = v1367 ^ v1368
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1370 = v1349 | v1354
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm2
 ; v1371 = v1367 ^ v1370
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1372 = v1358 | v1371
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm4
 ; v1373 = v1356 | v1369
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm8
 ; v1374 = v1372 ^ v1373
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1375 = v1356 | v1371
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm4
 ; v1376 = v1374 ^ v1375
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1377 = v1358 | v1369
-%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm8
 ; v1378 = v1374 ^ v1377
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1379 = v1352 | v1360
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm6
 ; v1380 = v1351 | v1359
-%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm13
 ; v1381 = v1379 ^ v1380
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1382 = v1352 | v1359
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm13
 ; v1383 = v1381 ^ v1382
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1384 = v1351 | v1360
-%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm6
 ; v1385 = v1381 ^ v1384
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1386 = v1364 | v1385
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm9
 ; v1387 = v1362 | v1383
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm10
 ; v1388 = v1386 ^ v1387
-%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1389 = v1362 | v1385
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm9
 ; v1390 = v1388 ^ v1389
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1391 = v1364 | v1383
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1392 = v1388 ^ v1391
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1393 = v1360 | v1376
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm4
 ; v1394 = v1359 | v1378
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm8
 ; v1395 = v1393 ^ v1394
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1396 = v1360 | v1378
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm8
 ; v1397 = v1395 ^ v1396
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm1, ymm0
 ; v1398 = v1359 | v1376
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm4
 ; v1399 = v1395 ^ v1398
-%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1400 = v1356 | v1392
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm10
 ; v1401 = v1358 | v1390
-%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm9
 ; v1402 = v1400 ^ v1401
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1403 = v1358 | v1392
-%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm10
 ; v1404 = v1402 ^ v1403
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm1
 ; v1405 = v1356 | v1390
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1406 = v1402 ^ v1405
-%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; 8x v1407 = v1397 << 8
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm6, 8
 ; v1408 = v1353 | v1407
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm11, ymm0
 ; 8x v1409 = v1399 << 8
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm4, 8
 ; v1410 = v1354 | v1409
-%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm0
 ; 8x v1411 = v1362 << 8
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm14, 8
 ; v1412 = v1404 | v1411
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; 8x v1413 = v1364 << 8
-%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vpslld ymm0, ymm15, 8
 ; v1414 = v1406 | v1413
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm0
 ; 8x v1415 = v1342 >> 8
-%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm0
 	vpsrld ymm0, ymm3, 8
 ; 8x v1416 = v1344 >> 8
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm7, 8
 ; v1417 = v1415 & mem256[MK000000ff]
-%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm0, [rel MK000000ff]
 ; v1418 = v1416 & mem256[MK000000ff]
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm1, [rel MK000000ff]
 ; 8x v1419 = v1346 >> 8
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9856]
 	vpsrld ymm0, ymm0, 8
 ; 8x v1420 = v1348 >> 8
-%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9888]
 	vpsrld ymm1, ymm1, 8
 ; v1421 = v1419 & mem256[MK000000ff]
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm0, [rel MK000000ff]
 ; v1422 = v1420 & mem256[MK000000ff]
-%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm1, [rel MK000000ff]
 ; v1423 = v1272 & mem256[MK000000ff]
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10080]
 	vpand ymm11, ymm0, [rel MK000000ff]
 ; v1424 = v1274 & mem256[MK000000ff]
-%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10176]
 	vpand ymm7, ymm1, [rel MK000000ff]
 ; 8x v1425 = v1272 >> 8
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 8
 ; v1426 = v1425 & mem256[MK000000ff]
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK000000ff]
 ; 8x v1427 = v1274 >> 8
-%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 8
 ; v1428 = v1427 & mem256[MK000000ff]
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm0, [rel MK000000ff]
 ; v1429 = v1276 & mem256[MK000000ff]
-%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpand ymm13, ymm0, [rel MK000000ff]
 ; v1430 = v1278 & mem256[MK000000ff]
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 10272]
 	vpand ymm4, ymm1, [rel MK000000ff]
 ; 8x v1431 = v1276 >> 8
-%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 8
 ; v1432 = v1431 & mem256[MK000000ff]
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK000000ff]
 ; 8x v1433 = v1278 >> 8
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 8
 ; v1434 = v1433 & mem256[MK000000ff]
-%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm0, [rel MK000000ff]
 ; v1435 = v1418 | v1424
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm7
 ; v1436 = v1417 | v1423
-%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1437 = v1435 ^ v1436
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1438 = v1418 | v1423
-%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm11
 ; v1439 = v1437 ^ v1438
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1440 = v1417 | v1424
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm7
 ; v1441 = v1437 ^ v1440
-%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1442 = v1428 | v1441
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm8
 ; v1443 = v1426 | v1439
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm9
 ; v1444 = v1442 ^ v1443
-%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1445 = v1426 | v1441
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm8
 ; v1446 = v1444 ^ v1445
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1447 = v1428 | v1439
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm9
 ; v1448 = v1444 ^ v1447
-%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm1, ymm0
 ; v1449 = v1422 | v1430
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm4
 ; v1450 = v1421 | v1429
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm13
 ; v1451 = v1449 ^ v1450
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1452 = v1422 | v1429
-%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm13
 ; v1453 = v1451 ^ v1452
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1454 = v1421 | v1430
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm4
 ; v1455 = v1451 ^ v1454
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1456 = v1434 | v1455
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm10
 ; v1457 = v1432 | v1453
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm14, ymm5
 ; v1458 = v1456 ^ v1457
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1459 = v1432 | v1455
-%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm10
 ; v1460 = v1458 ^ v1459
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1461 = v1434 | v1453
-%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm5
 ; v1462 = v1458 ^ v1461
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1463 = v1430 | v1446
-%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm8
 ; v1464 = v1429 | v1448
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm9
 ; v1465 = v1463 ^ v1464
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1466 = v1430 | v1448
-%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm9
 ; v1467 = v1465 ^ v1466
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v1468 = v1429 | v1446
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm8
 ; v1469 = v1465 ^ v1468
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1470 = v1426 | v1462
-%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm5
 ; v1471 = v1428 | v1460
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm10
 ; v1472 = v1470 ^ v1471
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1473 = v1428 | v1462
-%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm5
 ; v1474 = v1472 ^ v1473
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm0, ymm1
 ; v1475 = v1426 | v1460
-%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm10
 ; v1476 = v1472 ^ v1475
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm1
 ; 8x v1477 = v1467 << 8
-%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm4, 8
 ; v1478 = v1423 | v1477
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; 8x v1479 = v1469 << 8
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm8, 8
 ; v1480 = v1424 | v1479
-%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; 8x v1481 = v1432 << 8
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm4, ymm14, 8
 ; v1482 = v1474 | v1481
-%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm3, ymm4
 ; 8x v1483 = v1434 << 8
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm4, ymm15, 8
 ; v1484 = v1476 | v1483
-%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm4
 ; v1485 = v1478 & mem256[MK0000ffff]
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm0, [rel MK0000ffff]
 ; v1486 = v1480 & mem256[MK0000ffff]
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm1, [rel MK0000ffff]
 ; v1487 = v1482 & mem256[MK0000ffff]
-%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm3, [rel MK0000ffff]
 ; v1488 = v1484 & mem256[MK0000ffff]
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm4, [rel MK0000ffff]
 ; v1489 = v1408 & mem256[MK0000ffff]
-%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm6, [rel MK0000ffff]
 ; v1490 = v1410 & mem256[MK0000ffff]
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm2, [rel MK0000ffff]
 ; 8x v1491 = v1408 >> 16
-%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm6, 16
 ; v1492 = v1491 & mem256[MK0000ffff]
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm0, [rel MK0000ffff]
 ; 8x v1493 = v1410 >> 16
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm2, 16
 ; v1494 = v1493 & mem256[MK0000ffff]
-%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm0, [rel MK0000ffff]
 ; v1495 = v1412 & mem256[MK0000ffff]
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm11, ymm0, [rel MK0000ffff]
 ; v1496 = v1414 & mem256[MK0000ffff]
-%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9952]
 	vpand ymm10, ymm1, [rel MK0000ffff]
 ; 8x v1497 = v1412 >> 16
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm0, 16
 ; v1498 = v1497 & mem256[MK0000ffff]
-%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK0000ffff]
 ; 8x v1499 = v1414 >> 16
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm1, 16
 ; v1500 = v1499 & mem256[MK0000ffff]
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm0, [rel MK0000ffff]
 ; v1501 = v1486 | v1490
-%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm4
 ; v1502 = v1485 | v1489
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm9
 ; v1503 = v1501 ^ v1502
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1504 = v1486 | v1489
-%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm9
 ; v1505 = v1503 ^ v1504
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm0, ymm1
 ; v1506 = v1485 | v1490
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm4
 ; v1507 = v1503 ^ v1506
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1508 = v1494 | v1507
-%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v1509 = v1492 | v1505
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm6, ymm7
 ; v1510 = v1508 ^ v1509
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm5
 ; v1511 = v1492 | v1507
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v1512 = v1510 ^ v1511
-%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1513 = v1494 | v1505
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm7
 ; v1514 = v1510 ^ v1513
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v1515 = v1488 | v1496
-%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm10
 ; v1516 = v1487 | v1495
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1517 = v1515 ^ v1516
-%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1518 = v1488 | v1495
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm11
 ; v1519 = v1517 ^ v1518
-%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm0, ymm1
 ; v1520 = v1487 | v1496
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm10
 ; v1521 = v1517 ^ v1520
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1522 = v1500 | v1521
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm0
 ; v1523 = v1498 | v1519
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm12, ymm3
 ; v1524 = v1522 ^ v1523
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm8
 ; v1525 = v1498 | v1521
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v1526 = v1524 ^ v1525
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1527 = v1500 | v1519
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm3
 ; v1528 = v1524 ^ v1527
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm1, ymm0
 ; v1529 = v1496 | v1512
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm5
 ; v1530 = v1495 | v1514
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm7
 ; v1531 = v1529 ^ v1530
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1532 = v1496 | v1514
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm7
 ; v1533 = v1531 ^ v1532
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm0, ymm1
 ; v1534 = v1495 | v1512
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm11, ymm5
 ; v1535 = v1531 ^ v1534
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm1
 ; v1536 = v1492 | v1528
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm3
 ; v1537 = v1494 | v1526
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm8
 ; v1538 = v1536 ^ v1537
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1539 = v1494 | v1528
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm3
 ; v1540 = v1538 ^ v1539
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm0, ymm1
 ; v1541 = v1492 | v1526
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm8
 ; v1542 = v1538 ^ v1541
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; 8x v1543 = v1533 << 16
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm7, 16
 ; v1544 = v1489 | v1543
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm1
 ; 8x v1545 = v1535 << 16
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm5, 16
 ; v1546 = v1490 | v1545
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm4, ymm2
 ; 8x v1547 = v1498 << 16
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm4, ymm12, 16
 ; v1548 = v1540 | v1547
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm3, ymm4
 ; 8x v1549 = v1500 << 16
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm4, ymm13, 16
 ; v1550 = v1542 | v1549
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm4
 ; mem256[q + 7552] = v1544
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 7552], ymm1
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 7552], ymm1
 ; mem256[q + 7748] = v1548
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 7748], ymm3
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 7748], ymm3
 ; mem256[q + 8320] = v1546
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8320], ymm2
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8320], ymm2
 ; mem256[q + 8516] = v1550
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8516], ymm0
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8516], ymm0
 ; pc += 512
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	add r8, 512
 ; q += 32
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r10, 32
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rax, 32
 ; =? cnt -= 1
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	sub r9, 1
 ; goto iloop if !=
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	jne .Liloop
 ; v1551 = mem256[w + 7552]
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, r11
-	vmovdqu ymm0, [r10 + 7552]
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov rax, r10
+	vmovdqu ymm0, [rax + 7552]
 ; v1552 = mem256[w + 8320]
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8320]
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8320]
 ; v1553 = mem256[w + 7744]
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7744]
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7744]
 ; v1554 = mem256[w + 8512]
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8512]
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8512]
 ; v1555 = v1552 | v1553
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1556 = v1551 | v1554
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1557 = v1555 ^ v1556
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1558 = v1552 | v1554
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1559 = v1557 ^ v1558
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1560 = v1551 | v1553
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1561 = v1557 ^ v1560
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 7968] = v1559
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 7968], ymm1
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 7968], ymm1
 ; mem256[w + 8736] = v1561
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8736], ymm0
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8736], ymm0
 ; v1562 = mem256[w + 7584]
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 7584]
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 7584]
 ; v1563 = mem256[w + 8352]
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8352]
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8352]
 ; v1564 = mem256[w + 7776]
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7776]
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7776]
 ; v1565 = mem256[w + 8544]
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8544]
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8544]
 ; v1566 = v1563 | v1564
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1567 = v1562 | v1565
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1568 = v1566 ^ v1567
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1569 = v1563 | v1565
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1570 = v1568 ^ v1569
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1571 = v1562 | v1564
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1572 = v1568 ^ v1571
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8000] = v1570
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8000], ymm1
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8000], ymm1
 ; mem256[w + 8768] = v1572
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8768], ymm0
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8768], ymm0
 ; v1573 = mem256[w + 7616]
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 7616]
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 7616]
 ; v1574 = mem256[w + 8384]
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8384]
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8384]
 ; v1575 = mem256[w + 7808]
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7808]
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7808]
 ; v1576 = mem256[w + 8576]
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8576]
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8576]
 ; v1577 = v1574 | v1575
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1578 = v1573 | v1576
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1579 = v1577 ^ v1578
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1580 = v1574 | v1576
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1581 = v1579 ^ v1580
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1582 = v1573 | v1575
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1583 = v1579 ^ v1582
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8032] = v1581
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8032], ymm1
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8032], ymm1
 ; mem256[w + 8800] = v1583
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8800], ymm0
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8800], ymm0
 ; v1584 = mem256[w + 7648]
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 7648]
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 7648]
 ; v1585 = mem256[w + 8416]
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8416]
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8416]
 ; v1586 = mem256[w + 7840]
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7840]
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7840]
 ; v1587 = mem256[w + 8608]
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8608]
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8608]
 ; v1588 = v1585 | v1586
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1589 = v1584 | v1587
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1590 = v1588 ^ v1589
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1591 = v1585 | v1587
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1592 = v1590 ^ v1591
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1593 = v1584 | v1586
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1594 = v1590 ^ v1593
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8064] = v1592
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8064], ymm1
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8064], ymm1
 ; mem256[w + 8832] = v1594
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8832], ymm0
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8832], ymm0
 ; v1595 = mem256[w + 7680]
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 7680]
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 7680]
 ; v1596 = mem256[w + 8448]
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8448]
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8448]
 ; v1597 = mem256[w + 7872]
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7872]
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7872]
 ; v1598 = mem256[w + 8640]
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8640]
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8640]
 ; v1599 = v1596 | v1597
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1600 = v1595 | v1598
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1601 = v1599 ^ v1600
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1602 = v1596 | v1598
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1603 = v1601 ^ v1602
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1604 = v1595 | v1597
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1605 = v1601 ^ v1604
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8096] = v1603
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8096], ymm1
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8096], ymm1
 ; mem256[w + 8864] = v1605
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8864], ymm0
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8864], ymm0
 ; v1606 = mem256[w + 7712]
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 7712]
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 7712]
 ; v1607 = mem256[w + 8480]
-%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8480]
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8480]
 ; v1608 = mem256[w + 7904]
-%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 7904]
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 7904]
 ; v1609 = mem256[w + 8672]
-%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r10 + 8672]
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rax + 8672]
 ; v1610 = v1607 | v1608
-%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1611 = v1606 | v1609
-%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1612 = v1610 ^ v1611
-%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1613 = v1607 | v1609
-%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1614 = v1612 ^ v1613
-%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1615 = v1606 | v1608
-%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1616 = v1612 ^ v1615
-%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8128] = v1614
-%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8128], ymm1
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8128], ymm1
 ; mem256[w + 8896] = v1616
-%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8896], ymm0
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8896], ymm0
 ; v1617 = 0
-%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 8160] = v1617
-%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8160], ymm0
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8160], ymm0
 ; mem256[w + 8192] = v1617
-%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8192], ymm0
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8192], ymm0
 ; mem256[w + 8928] = v1617
-%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8928], ymm0
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8928], ymm0
 ; mem256[w + 8960] = v1617
-%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8960], ymm0
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8960], ymm0
 ; v1618 = mem256[w + 7968]
-%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm4, [r10 + 7968]
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm4, [rax + 7968]
 ; v1619 = mem256[w + 8736]
-%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [r10 + 8736]
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [rax + 8736]
 ; v1620 = mem256[w + 8063]
-%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 8063]
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 8063]
 ; v1621 = mem256[w + 8064]
-%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8064]
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8064]
 ; 4x v1622 = v1620 >> 1
-%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1623 = v1621 << 7
-%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1624 = v1622 | v1623
-%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm0, ymm1
 ; v1625 = mem256[w + 8831]
-%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 8831]
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 8831]
 ; v1626 = mem256[w + 8832]
-%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8832]
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8832]
 ; 4x v1627 = v1625 >> 1
-%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1628 = v1626 << 7
-%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1629 = v1627 | v1628
-%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1630 = mem256[w + 8063]
-%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8063]
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8063]
 ; v1631 = mem256[w + 8831]
-%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 8831]
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 8831]
 ; v1632 = v1630 & mem256[FOLD0]
-%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm1, [rel FOLD0]
 ; v1633 = v1631 & mem256[FOLD0]
-%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm2, [rel FOLD0]
 ; v1634 = v1619 | v1624
-%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm5, ymm6
 ; v1635 = v1618 | v1629
-%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm4, ymm0
 ; v1636 = v1634 ^ v1635
-%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm3
 ; v1637 = v1619 | v1629
-%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1638 = v1636 ^ v1637
-%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v1639 = v1618 | v1624
-%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm4, ymm6
 ; v1640 = v1636 ^ v1639
-%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm3
 ; v1641 = v1632 | v1640
-%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm2
 ; v1642 = v1633 | v1638
-%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm0
 ; v1643 = v1641 ^ v1642
-%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1644 = v1633 | v1640
-%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1645 = v1643 ^ v1644
-%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1646 = v1632 | v1638
-%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v1647 = v1643 ^ v1646
-%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; mem256[w + 8224] = v1645
-%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8224], ymm1
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8224], ymm1
 ; mem256[w + 8992] = v1647
-%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8992], ymm0
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8992], ymm0
 ; v1648 = mem256[w + 8000]
-%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [r10 + 8000]
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [rax + 8000]
 ; v1649 = mem256[w + 8768]
-%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm6, [r10 + 8768]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm6, [rax + 8768]
 ; v1650 = mem256[w + 8095]
-%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 8095]
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 8095]
 ; v1651 = mem256[w + 8096]
-%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8096]
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8096]
 ; 4x v1652 = v1650 >> 1
-%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1653 = v1651 << 7
-%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1654 = v1652 | v1653
-%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1655 = mem256[w + 8863]
-%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8863]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8863]
 ; v1656 = mem256[w + 8864]
-%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 8864]
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 8864]
 ; 4x v1657 = v1655 >> 1
-%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1658 = v1656 << 7
-%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm2, ymm2, 7
 ; v1659 = v1657 | v1658
-%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1660 = mem256[w + 8095]
-%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm7, [r10 + 8095]
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm7, [rax + 8095]
 ; v1661 = mem256[w + 8863]
-%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 8863]
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 8863]
 ; v1662 = v1649 | v1654
-%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm6, ymm0
 ; v1663 = v1648 | v1659
-%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm1
 ; v1664 = v1662 ^ v1663
-%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1665 = v1649 | v1659
-%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm1
 ; v1666 = v1664 ^ v1665
-%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1667 = v1648 | v1654
-%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1668 = v1664 ^ v1667
-%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1669 = v1660 | v1668
-%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm0
 ; v1670 = v1661 | v1666
-%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm2, ymm1
 ; v1671 = v1669 ^ v1670
-%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1672 = v1661 | v1668
-%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v1673 = v1671 ^ v1672
-%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1674 = v1660 | v1666
-%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; v1675 = v1671 ^ v1674
-%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 8256] = v1673
-%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8256], ymm0
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8256], ymm0
 ; mem256[w + 9024] = v1675
-%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9024], ymm1
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9024], ymm1
 ; v1676 = mem256[w + 8032]
-%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [r10 + 8032]
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [rax + 8032]
 ; v1677 = mem256[w + 8800]
-%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm6, [r10 + 8800]
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm6, [rax + 8800]
 ; v1678 = mem256[w + 8127]
-%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 8127]
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 8127]
 ; v1679 = mem256[w + 8128]
-%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8128]
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8128]
 ; 4x v1680 = v1678 >> 1
-%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1681 = v1679 << 7
-%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1682 = v1680 | v1681
-%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1683 = mem256[w + 8895]
-%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r10 + 8895]
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rax + 8895]
 ; v1684 = mem256[w + 8896]
-%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 8896]
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 8896]
 ; 4x v1685 = v1683 >> 1
-%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1686 = v1684 << 7
-%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm2, ymm2, 7
 ; v1687 = v1685 | v1686
-%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1688 = mem256[w + 8127]
-%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm7, [r10 + 8127]
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm7, [rax + 8127]
 ; v1689 = mem256[w + 8895]
-%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r10 + 8895]
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rax + 8895]
 ; v1690 = v1677 | v1682
-%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm6, ymm0
 ; v1691 = v1676 | v1687
-%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm1
 ; v1692 = v1690 ^ v1691
-%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1693 = v1677 | v1687
-%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm1
 ; v1694 = v1692 ^ v1693
-%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1695 = v1676 | v1682
-%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1696 = v1692 ^ v1695
-%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1697 = v1688 | v1696
-%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm0
 ; v1698 = v1689 | v1694
-%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm2, ymm1
 ; v1699 = v1697 ^ v1698
-%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1700 = v1689 | v1696
-%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v1701 = v1699 ^ v1700
-%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1702 = v1688 | v1694
-%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; v1703 = v1699 ^ v1702
-%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 8288] = v1701
-%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 8288], ymm0
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 8288], ymm0
 ; mem256[w + 9056] = v1703
-%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9056], ymm1
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9056], ymm1
 ; 8x v1704 = mem32[w + 8224]
-%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8224]
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8224]
 ; v1705 = shufbytes(v1704, mem256[BYTESEL])
-%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1706 = v1705 & mem256[BYTEBIT]
-%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1707 = cmpeq8(v1706, mem256[BYTEBIT])
-%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1708 = mem32[w + 8992]
-%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 8992]
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 8992]
 ; v1709 = shufbytes(v1708, mem256[BYTESEL])
-%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1710 = v1709 & mem256[BYTEBIT]
-%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1711 = cmpeq8(v1710, mem256[BYTEBIT])
-%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1712 = v1707 - v1711
-%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9088] = v1712
-%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9088], ymm0
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9088], ymm0
 ; 8x v1713 = mem32[w + 8228]
-%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8228]
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8228]
 ; v1714 = shufbytes(v1713, mem256[BYTESEL])
-%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1715 = v1714 & mem256[BYTEBIT]
-%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1716 = cmpeq8(v1715, mem256[BYTEBIT])
-%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1717 = mem32[w + 8996]
-%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 8996]
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 8996]
 ; v1718 = shufbytes(v1717, mem256[BYTESEL])
-%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1719 = v1718 & mem256[BYTEBIT]
-%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1720 = cmpeq8(v1719, mem256[BYTEBIT])
-%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1721 = v1716 - v1720
-%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9120] = v1721
-%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9120], ymm0
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9120], ymm0
 ; 8x v1722 = mem32[w + 8232]
-%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8232]
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8232]
 ; v1723 = shufbytes(v1722, mem256[BYTESEL])
-%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1724 = v1723 & mem256[BYTEBIT]
-%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1725 = cmpeq8(v1724, mem256[BYTEBIT])
-%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1726 = mem32[w + 9000]
-%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9000]
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9000]
 ; v1727 = shufbytes(v1726, mem256[BYTESEL])
-%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1728 = v1727 & mem256[BYTEBIT]
-%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1729 = cmpeq8(v1728, mem256[BYTEBIT])
-%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1730 = v1725 - v1729
-%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9152] = v1730
-%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9152], ymm0
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9152], ymm0
 ; 8x v1731 = mem32[w + 8236]
-%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8236]
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8236]
 ; v1732 = shufbytes(v1731, mem256[BYTESEL])
-%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1733 = v1732 & mem256[BYTEBIT]
-%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1734 = cmpeq8(v1733, mem256[BYTEBIT])
-%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1735 = mem32[w + 9004]
-%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9004]
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9004]
 ; v1736 = shufbytes(v1735, mem256[BYTESEL])
-%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1737 = v1736 & mem256[BYTEBIT]
-%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1738 = cmpeq8(v1737, mem256[BYTEBIT])
-%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1739 = v1734 - v1738
-%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9184] = v1739
-%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9184], ymm0
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9184], ymm0
 ; 8x v1740 = mem32[w + 8240]
-%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8240]
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8240]
 ; v1741 = shufbytes(v1740, mem256[BYTESEL])
-%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1742 = v1741 & mem256[BYTEBIT]
-%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1743 = cmpeq8(v1742, mem256[BYTEBIT])
-%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1744 = mem32[w + 9008]
-%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9008]
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9008]
 ; v1745 = shufbytes(v1744, mem256[BYTESEL])
-%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1746 = v1745 & mem256[BYTEBIT]
-%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1747 = cmpeq8(v1746, mem256[BYTEBIT])
-%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1748 = v1743 - v1747
-%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9216] = v1748
-%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9216], ymm0
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9216], ymm0
 ; 8x v1749 = mem32[w + 8244]
-%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8244]
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8244]
 ; v1750 = shufbytes(v1749, mem256[BYTESEL])
-%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1751 = v1750 & mem256[BYTEBIT]
-%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1752 = cmpeq8(v1751, mem256[BYTEBIT])
-%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1753 = mem32[w + 9012]
-%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9012]
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9012]
 ; v1754 = shufbytes(v1753, mem256[BYTESEL])
-%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1755 = v1754 & mem256[BYTEBIT]
-%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1756 = cmpeq8(v1755, mem256[BYTEBIT])
-%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1757 = v1752 - v1756
-%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9248] = v1757
-%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9248], ymm0
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9248], ymm0
 ; 8x v1758 = mem32[w + 8248]
-%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8248]
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8248]
 ; v1759 = shufbytes(v1758, mem256[BYTESEL])
-%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1760 = v1759 & mem256[BYTEBIT]
-%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1761 = cmpeq8(v1760, mem256[BYTEBIT])
-%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1762 = mem32[w + 9016]
-%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9016]
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9016]
 ; v1763 = shufbytes(v1762, mem256[BYTESEL])
-%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1764 = v1763 & mem256[BYTEBIT]
-%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1765 = cmpeq8(v1764, mem256[BYTEBIT])
-%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1766 = v1761 - v1765
-%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9280] = v1766
-%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9280], ymm0
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9280], ymm0
 ; 8x v1767 = mem32[w + 8252]
-%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8252]
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8252]
 ; v1768 = shufbytes(v1767, mem256[BYTESEL])
-%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1769 = v1768 & mem256[BYTEBIT]
-%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1770 = cmpeq8(v1769, mem256[BYTEBIT])
-%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1771 = mem32[w + 9020]
-%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9020]
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9020]
 ; v1772 = shufbytes(v1771, mem256[BYTESEL])
-%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1773 = v1772 & mem256[BYTEBIT]
-%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1774 = cmpeq8(v1773, mem256[BYTEBIT])
-%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1775 = v1770 - v1774
-%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9312] = v1775
-%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9312], ymm0
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9312], ymm0
 ; 8x v1776 = mem32[w + 8256]
-%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8256]
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8256]
 ; v1777 = shufbytes(v1776, mem256[BYTESEL])
-%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1778 = v1777 & mem256[BYTEBIT]
-%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1779 = cmpeq8(v1778, mem256[BYTEBIT])
-%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1780 = mem32[w + 9024]
-%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9024]
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9024]
 ; v1781 = shufbytes(v1780, mem256[BYTESEL])
-%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1782 = v1781 & mem256[BYTEBIT]
-%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1783 = cmpeq8(v1782, mem256[BYTEBIT])
-%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1784 = v1779 - v1783
-%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9344] = v1784
-%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9344], ymm0
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9344], ymm0
 ; 8x v1785 = mem32[w + 8260]
-%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8260]
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8260]
 ; v1786 = shufbytes(v1785, mem256[BYTESEL])
-%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1787 = v1786 & mem256[BYTEBIT]
-%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1788 = cmpeq8(v1787, mem256[BYTEBIT])
-%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1789 = mem32[w + 9028]
-%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9028]
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9028]
 ; v1790 = shufbytes(v1789, mem256[BYTESEL])
-%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1791 = v1790 & mem256[BYTEBIT]
-%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1792 = cmpeq8(v1791, mem256[BYTEBIT])
-%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1793 = v1788 - v1792
-%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9376] = v1793
-%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9376], ymm0
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9376], ymm0
 ; 8x v1794 = mem32[w + 8264]
-%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8264]
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8264]
 ; v1795 = shufbytes(v1794, mem256[BYTESEL])
-%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1796 = v1795 & mem256[BYTEBIT]
-%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1797 = cmpeq8(v1796, mem256[BYTEBIT])
-%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1798 = mem32[w + 9032]
-%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9032]
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9032]
 ; v1799 = shufbytes(v1798, mem256[BYTESEL])
-%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1800 = v1799 & mem256[BYTEBIT]
-%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1801 = cmpeq8(v1800, mem256[BYTEBIT])
-%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1802 = v1797 - v1801
-%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9408] = v1802
-%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9408], ymm0
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9408], ymm0
 ; 8x v1803 = mem32[w + 8268]
-%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8268]
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8268]
 ; v1804 = shufbytes(v1803, mem256[BYTESEL])
-%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1805 = v1804 & mem256[BYTEBIT]
-%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1806 = cmpeq8(v1805, mem256[BYTEBIT])
-%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1807 = mem32[w + 9036]
-%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9036]
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9036]
 ; v1808 = shufbytes(v1807, mem256[BYTESEL])
-%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1809 = v1808 & mem256[BYTEBIT]
-%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1810 = cmpeq8(v1809, mem256[BYTEBIT])
-%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1811 = v1806 - v1810
-%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9440] = v1811
-%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9440], ymm0
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9440], ymm0
 ; 8x v1812 = mem32[w + 8272]
-%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8272]
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8272]
 ; v1813 = shufbytes(v1812, mem256[BYTESEL])
-%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1814 = v1813 & mem256[BYTEBIT]
-%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1815 = cmpeq8(v1814, mem256[BYTEBIT])
-%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1816 = mem32[w + 9040]
-%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9040]
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9040]
 ; v1817 = shufbytes(v1816, mem256[BYTESEL])
-%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1818 = v1817 & mem256[BYTEBIT]
-%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1819 = cmpeq8(v1818, mem256[BYTEBIT])
-%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1820 = v1815 - v1819
-%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9472] = v1820
-%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9472], ymm0
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9472], ymm0
 ; 8x v1821 = mem32[w + 8276]
-%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8276]
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8276]
 ; v1822 = shufbytes(v1821, mem256[BYTESEL])
-%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1823 = v1822 & mem256[BYTEBIT]
-%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1824 = cmpeq8(v1823, mem256[BYTEBIT])
-%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1825 = mem32[w + 9044]
-%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9044]
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9044]
 ; v1826 = shufbytes(v1825, mem256[BYTESEL])
-%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1827 = v1826 & mem256[BYTEBIT]
-%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1828 = cmpeq8(v1827, mem256[BYTEBIT])
-%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1829 = v1824 - v1828
-%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9504] = v1829
-%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9504], ymm0
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9504], ymm0
 ; 8x v1830 = mem32[w + 8280]
-%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8280]
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8280]
 ; v1831 = shufbytes(v1830, mem256[BYTESEL])
-%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1832 = v1831 & mem256[BYTEBIT]
-%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1833 = cmpeq8(v1832, mem256[BYTEBIT])
-%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1834 = mem32[w + 9048]
-%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9048]
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9048]
 ; v1835 = shufbytes(v1834, mem256[BYTESEL])
-%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1836 = v1835 & mem256[BYTEBIT]
-%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1837 = cmpeq8(v1836, mem256[BYTEBIT])
-%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1838 = v1833 - v1837
-%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9536] = v1838
-%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9536], ymm0
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9536], ymm0
 ; 8x v1839 = mem32[w + 8284]
-%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8284]
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8284]
 ; v1840 = shufbytes(v1839, mem256[BYTESEL])
-%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1841 = v1840 & mem256[BYTEBIT]
-%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1842 = cmpeq8(v1841, mem256[BYTEBIT])
-%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1843 = mem32[w + 9052]
-%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9052]
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9052]
 ; v1844 = shufbytes(v1843, mem256[BYTESEL])
-%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1845 = v1844 & mem256[BYTEBIT]
-%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1846 = cmpeq8(v1845, mem256[BYTEBIT])
-%line 2567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1847 = v1842 - v1846
-%line 2568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9568] = v1847
-%line 2569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9568], ymm0
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9568], ymm0
 ; 8x v1848 = mem32[w + 8288]
-%line 2570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8288]
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8288]
 ; v1849 = shufbytes(v1848, mem256[BYTESEL])
-%line 2571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1850 = v1849 & mem256[BYTEBIT]
-%line 2572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1851 = cmpeq8(v1850, mem256[BYTEBIT])
-%line 2573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1852 = mem32[w + 9056]
-%line 2574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9056]
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9056]
 ; v1853 = shufbytes(v1852, mem256[BYTESEL])
-%line 2575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1854 = v1853 & mem256[BYTEBIT]
-%line 2576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1855 = cmpeq8(v1854, mem256[BYTEBIT])
-%line 2577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1856 = v1851 - v1855
-%line 2578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9600] = v1856
-%line 2579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9600], ymm0
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9600], ymm0
 ; 8x v1857 = mem32[w + 8292]
-%line 2580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8292]
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8292]
 ; v1858 = shufbytes(v1857, mem256[BYTESEL])
-%line 2581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1859 = v1858 & mem256[BYTEBIT]
-%line 2582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1860 = cmpeq8(v1859, mem256[BYTEBIT])
-%line 2583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1861 = mem32[w + 9060]
-%line 2584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9060]
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9060]
 ; v1862 = shufbytes(v1861, mem256[BYTESEL])
-%line 2585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1863 = v1862 & mem256[BYTEBIT]
-%line 2586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1864 = cmpeq8(v1863, mem256[BYTEBIT])
-%line 2587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1865 = v1860 - v1864
-%line 2588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9632] = v1865
-%line 2589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9632], ymm0
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9632], ymm0
 ; 8x v1866 = mem32[w + 8296]
-%line 2590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8296]
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8296]
 ; v1867 = shufbytes(v1866, mem256[BYTESEL])
-%line 2591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1868 = v1867 & mem256[BYTEBIT]
-%line 2592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1869 = cmpeq8(v1868, mem256[BYTEBIT])
-%line 2593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1870 = mem32[w + 9064]
-%line 2594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9064]
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9064]
 ; v1871 = shufbytes(v1870, mem256[BYTESEL])
-%line 2595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1872 = v1871 & mem256[BYTEBIT]
-%line 2596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1873 = cmpeq8(v1872, mem256[BYTEBIT])
-%line 2597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1874 = v1869 - v1873
-%line 2598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9664] = v1874
-%line 2599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9664], ymm0
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9664], ymm0
 ; 8x v1875 = mem32[w + 8300]
-%line 2600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8300]
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8300]
 ; v1876 = shufbytes(v1875, mem256[BYTESEL])
-%line 2601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1877 = v1876 & mem256[BYTEBIT]
-%line 2602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1878 = cmpeq8(v1877, mem256[BYTEBIT])
-%line 2603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1879 = mem32[w + 9068]
-%line 2604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9068]
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9068]
 ; v1880 = shufbytes(v1879, mem256[BYTESEL])
-%line 2605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1881 = v1880 & mem256[BYTEBIT]
-%line 2606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1882 = cmpeq8(v1881, mem256[BYTEBIT])
-%line 2607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1883 = v1878 - v1882
-%line 2608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9696] = v1883
-%line 2609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9696], ymm0
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9696], ymm0
 ; 8x v1884 = mem32[w + 8304]
-%line 2610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8304]
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8304]
 ; v1885 = shufbytes(v1884, mem256[BYTESEL])
-%line 2611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1886 = v1885 & mem256[BYTEBIT]
-%line 2612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1887 = cmpeq8(v1886, mem256[BYTEBIT])
-%line 2613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1888 = mem32[w + 9072]
-%line 2614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9072]
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9072]
 ; v1889 = shufbytes(v1888, mem256[BYTESEL])
-%line 2615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1890 = v1889 & mem256[BYTEBIT]
-%line 2616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1891 = cmpeq8(v1890, mem256[BYTEBIT])
-%line 2617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1892 = v1887 - v1891
-%line 2618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9728] = v1892
-%line 2619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9728], ymm0
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9728], ymm0
 ; 8x v1893 = mem32[w + 8308]
-%line 2620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8308]
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8308]
 ; v1894 = shufbytes(v1893, mem256[BYTESEL])
-%line 2621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1895 = v1894 & mem256[BYTEBIT]
-%line 2622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1896 = cmpeq8(v1895, mem256[BYTEBIT])
-%line 2623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1897 = mem32[w + 9076]
-%line 2624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9076]
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9076]
 ; v1898 = shufbytes(v1897, mem256[BYTESEL])
-%line 2625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1899 = v1898 & mem256[BYTEBIT]
-%line 2626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1900 = cmpeq8(v1899, mem256[BYTEBIT])
-%line 2627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1901 = v1896 - v1900
-%line 2628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9760] = v1901
-%line 2629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9760], ymm0
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9760], ymm0
 ; 8x v1902 = mem32[w + 8312]
-%line 2630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8312]
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8312]
 ; v1903 = shufbytes(v1902, mem256[BYTESEL])
-%line 2631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1904 = v1903 & mem256[BYTEBIT]
-%line 2632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1905 = cmpeq8(v1904, mem256[BYTEBIT])
-%line 2633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1906 = mem32[w + 9080]
-%line 2634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9080]
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9080]
 ; v1907 = shufbytes(v1906, mem256[BYTESEL])
-%line 2635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1908 = v1907 & mem256[BYTEBIT]
-%line 2636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1909 = cmpeq8(v1908, mem256[BYTEBIT])
-%line 2637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1910 = v1905 - v1909
-%line 2638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9792] = v1910
-%line 2639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9792], ymm0
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9792], ymm0
 ; 8x v1911 = mem32[w + 8316]
-%line 2640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [r10 + 8316]
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [rax + 8316]
 ; v1912 = shufbytes(v1911, mem256[BYTESEL])
-%line 2641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1913 = v1912 & mem256[BYTEBIT]
-%line 2642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1914 = cmpeq8(v1913, mem256[BYTEBIT])
-%line 2643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1915 = mem32[w + 9084]
-%line 2644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [r10 + 9084]
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [rax + 9084]
 ; v1916 = shufbytes(v1915, mem256[BYTESEL])
-%line 2645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1917 = v1916 & mem256[BYTEBIT]
-%line 2646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1918 = cmpeq8(v1917, mem256[BYTEBIT])
-%line 2647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1919 = v1914 - v1918
-%line 2648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9824] = v1919
-%line 2649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r10 + 9824], ymm0
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 9824], ymm0
 ; x0 = mem256[w + 9088]
-%line 2650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9088]
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9088]
 ; mem256[out + 0] = x0
-%line 2651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[w + 9120]
-%line 2652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9120]
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9120]
 ; mem256[out + 32] = x0
-%line 2653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[w + 9152]
-%line 2654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9152]
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9152]
 ; mem256[out + 64] = x0
-%line 2655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[w + 9184]
-%line 2656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9184]
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9184]
 ; mem256[out + 96] = x0
-%line 2657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[w + 9216]
-%line 2658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9216]
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9216]
 ; mem256[out + 128] = x0
-%line 2659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[w + 9248]
-%line 2660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9248]
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9248]
 ; mem256[out + 160] = x0
-%line 2661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[w + 9280]
-%line 2662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9280]
+%line 2677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9280]
 ; mem256[out + 192] = x0
-%line 2663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[w + 9312]
-%line 2664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9312]
+%line 2679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9312]
 ; mem256[out + 224] = x0
-%line 2665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[w + 9344]
-%line 2666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9344]
+%line 2681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9344]
 ; mem256[out + 256] = x0
-%line 2667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[w + 9376]
-%line 2668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9376]
+%line 2683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9376]
 ; mem256[out + 288] = x0
-%line 2669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[w + 9408]
-%line 2670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9408]
+%line 2685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9408]
 ; mem256[out + 320] = x0
-%line 2671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[w + 9440]
-%line 2672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9440]
+%line 2687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9440]
 ; mem256[out + 352] = x0
-%line 2673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[w + 9472]
-%line 2674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9472]
+%line 2689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9472]
 ; mem256[out + 384] = x0
-%line 2675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[w + 9504]
-%line 2676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9504]
+%line 2691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9504]
 ; mem256[out + 416] = x0
-%line 2677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[w + 9536]
-%line 2678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9536]
+%line 2693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9536]
 ; mem256[out + 448] = x0
-%line 2679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[w + 9568]
-%line 2680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9568]
+%line 2695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9568]
 ; mem256[out + 480] = x0
-%line 2681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[w + 9600]
-%line 2682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9600]
+%line 2697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9600]
 ; mem256[out + 512] = x0
-%line 2683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[w + 9632]
-%line 2684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9632]
+%line 2699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9632]
 ; mem256[out + 544] = x0
-%line 2685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[w + 9664]
-%line 2686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9664]
+%line 2701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9664]
 ; mem256[out + 576] = x0
-%line 2687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[w + 9696]
-%line 2688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9696]
+%line 2703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9696]
 ; mem256[out + 608] = x0
-%line 2689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[w + 9728]
-%line 2690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9728]
+%line 2705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9728]
 ; mem256[out + 640] = x0
-%line 2691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[w + 9760]
-%line 2692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9760]
+%line 2707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9760]
 ; mem256[out + 672] = x0
-%line 2693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[w + 9792]
-%line 2694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9792]
+%line 2709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9792]
 ; mem256[out + 704] = x0
-%line 2695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[w + 9817]
-%line 2696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r10 + 9817]
+%line 2711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rax + 9817]
 ; mem256[out + 729] = x0
-%line 2697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 729], ymm0
 ; leave
-%line 2698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vzeroupper
 	mov rsp, [rsp + 10560]
 	ret

@@ -896,14 +896,28 @@ pb += w
 pa = i0
 pa <<= 6
 pa += w
-acc0h = 0
-acc0l = 0
-acc1h = 0
-acc1l = 0
-acc2h = 0
-acc2l = 0
-acc3h = 0
-acc3l = 0
+anz = mem256[pa + 384]
+as = mem256[pa + 416]
+acc0l = anz & mem256[pb + 2432]
+acc0h = as ^ mem256[pb + 2464]
+acc0h &= acc0l
+acc0l ^= acc0h
+acc1l = anz & mem256[pb + 2496]
+acc1h = as ^ mem256[pb + 2528]
+acc1h &= acc1l
+acc1l ^= acc1h
+acc2l = anz & mem256[pb + 2560]
+acc2h = as ^ mem256[pb + 2592]
+acc2h &= acc2l
+acc2l ^= acc2h
+acc3l = anz & mem256[pb + 2624]
+acc3h = as ^ mem256[pb + 2656]
+acc3h &= acc3l
+acc3l ^= acc3h
+pa += 64
+pb -= 64
+=? cnt -= 1
+goto mdone if =
 mloop:
 anz = mem256[pa + 384]
 as = mem256[pa + 416]
@@ -955,6 +969,7 @@ pa += 64
 pb -= 64
 =? cnt -= 1
 goto mloop if !=
+mdone:
 mem256[pc + 4480] = acc0h
 mem256[pc + 4512] = acc0l
 mem256[pc + 4544] = acc1h

@@ -1015,14 +1015,28 @@ pb += w
 pa = i0
 pa <<= 6
 pa += w
-acc0h = 0
-acc0l = 0
-acc1h = 0
-acc1l = 0
-acc2h = 0
-acc2l = 0
-acc3h = 0
-acc3l = 0
+anz = mem256[pa + 512]
+as = mem256[pa + 544]
+acc0l = anz & mem256[pb + 3072]
+acc0h = as ^ mem256[pb + 3104]
+acc0h &= acc0l
+acc0l ^= acc0h
+acc1l = anz & mem256[pb + 3136]
+acc1h = as ^ mem256[pb + 3168]
+acc1h &= acc1l
+acc1l ^= acc1h
+acc2l = anz & mem256[pb + 3200]
+acc2h = as ^ mem256[pb + 3232]
+acc2h &= acc2l
+acc2l ^= acc2h
+acc3l = anz & mem256[pb + 3264]
+acc3h = as ^ mem256[pb + 3296]
+acc3h &= acc3l
+acc3l ^= acc3h
+pa += 64
+pb -= 64
+=? cnt -= 1
+goto mdone if =
 mloop:
 anz = mem256[pa + 512]
 as = mem256[pa + 544]
@@ -1074,6 +1088,7 @@ pa += 64
 pb -= 64
 =? cnt -= 1
 goto mloop if !=
+mdone:
 mem256[pc + 5632] = acc0h
 mem256[pc + 5664] = acc0l
 mem256[pc + 5696] = acc1h
