@@ -231,6 +231,24 @@ ANDN: dict[str, int] = {"amd64-bmi1": 8}
 # two by default, three or four for measurement with --ncols)
 NCOLS: dict[str, int] = {}
 
+# the column multiplier with the high columns on the stack: the folds of
+# adjacent exponents e, e + 1 of the modulus (m = 13: 0, 1 and 3, 4) shared,
+# f - z^m = (z + 1)(z^3 + 1) for m = 13: Y_k = H_k + H_(k+1) stored once per
+# high column, each column then XORs two Y instead of four H (361 -> 349
+# operations, 48 -> 31 stack loads for m = 13; m = 12, exponents 0 and 3, has
+# no adjacent pair and is unchanged).  docs/mceliece.md has the measurements.
+SHAREFOLD: set[str] = set()
+
+# implementations whose vec_mul is mul_rows (the operand-scanning schoolbook
+# with the m accumulators of the current rows in registers and the folds done
+# as each high column completes: no stack traffic) instead of mul_columns
+ROWS: set[str] = {"amd64-avx2"}
+
+# mul_rows: g_0 .. g_(n-1) kept in registers (the others are memory operands
+# of the ands); by default as many as the registers left free (m = 12: 2,
+# m = 13: 1); set per implementation for measurement (--rowg)
+ROWG: dict[str, int] = {}
+
 # registers per vector type (the phases of mul_kara are sized to fit)
 NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
 # implementations whose vec_mul is mul_kara (one Karatsuba level over
@@ -320,6 +338,8 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
         return f"H{k}"
 
     K = NCOLS.get(impl, 2)
+    share = hstack and impl in SHAREFOLD
+    folds, need_s, need_y = fold_plan(m, K) if share else ({}, set(), set())
     for top in range(2 * m - 2, -1, -K):
         cols = [c for c in range(top, top - K, -1) if c >= 0]
         assert 1 <= K <= 4
@@ -356,6 +376,11 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                         nops += 1
                 nops += 1
                 started[c] = True
+        if share:
+            L2, n2 = shared_folds(t, m, stride, cols, accs, folds, need_s, need_y)
+            L += L2
+            nops += n2
+            continue
         for c in cols:
             a = accs[c]
             srcs = [c + m - e for e in low if m <= c + m - e <= 2 * m - 2]
@@ -377,6 +402,196 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
                 L.append(f"S{c} = {a}" if hstack else f"{hname(c)} = {a}")
             else:
                 L.append(f"{mem}[h + {c * stride}] = {a}")
+    return L, nops
+
+
+def fold_plan(m: int, K: int) -> tuple[dict[int, list[str]], set[int], set[int]]:
+    """The shared folds of the column multiplier (SHAREFOLD): per column c
+    the stack slots XORed into it (S<k>: the reduced high column H_k, SY<k>:
+    Y_k = H_k + H_(k+1)), the H_k and the Y_k that must be stored.  A pair
+    of adjacent exponents e + 1, e of the modulus folds H_(c+m-e) and
+    H_(c+m-e-1) into c, i.e. Y_(c+m-e-1); at the edges only one of the two
+    is a high column (H_m: column m - 1 is not folded; H_(2m-2) = Y_(2m-2)).
+    Y_k is computed where H_k is finished, from H_(k+1) in the same scan's
+    accumulator or, at the top of a scan, from its stack slot."""
+    low = sorted(e for e in mn.MODULUS[m] if e < m)
+    pairs: list[int] = []
+    single: list[int] = []
+    for e in low:
+        if pairs and pairs[-1] + 1 == e:
+            continue
+        if e + 1 in low:
+            pairs.append(e)
+        else:
+            single.append(e)
+    hi = 2 * m - 2
+    folds: dict[int, list[str]] = {}
+    need_s: set[int] = set()
+    need_y: set[int] = set()
+    for c in range(hi + 1):
+        srcs: list[str] = []
+        for e in pairs:
+            k1, k2 = c + m - e, c + m - e - 1
+            if m <= k2 and k1 <= hi:
+                srcs.append(f"SY{k2}")
+                need_y.add(k2)
+            elif k2 == hi:
+                srcs.append(f"S{hi}")
+                need_s.add(hi)
+            elif k1 == m:
+                srcs.append(f"S{m}")
+                need_s.add(m)
+        for e in single:
+            if m <= c + m - e <= hi:
+                srcs.append(f"S{c + m - e}")
+                need_s.add(c + m - e)
+        folds[c] = srcs
+    for top in range(hi, -1, -K):
+        lo = max(0, top - K + 1)
+        for k in need_y:
+            if lo <= k <= top and k + 1 > top:
+                need_s.add(k + 1)
+    return folds, need_s, need_y
+
+
+def shared_folds(t: Tgt, m: int, stride: int, cols: list[int], accs: dict[int, str],
+                 folds: dict[int, list[str]], need_s: set[int], need_y: set[int]) -> tuple[list[str], int]:
+    """The end of one scan with shared folds (fold_plan): each accumulator
+    gets its folds; then from the lowest column up (H_(c+1) is still in its
+    accumulator when Y_c is formed) the low columns go to h, the high ones
+    to S<c> where needed and, XORed with H_(c+1), to SY<c>."""
+    mem = f"mem{t.bits}"
+    L: list[str] = []
+    nops = 0
+    for c in cols:
+        for x in folds[c]:
+            if t.vtype in ("int64", "int32", "reg256"):
+                L.append(f"{accs[c]} = {accs[c]} ^ {x}")
+            else:
+                L += [f"T = {x}", f"{accs[c]} = {accs[c]} ^ T"]
+            nops += 1
+    for c in sorted(cols):
+        a = accs[c]
+        if c < m:
+            L.append(f"{mem}[h + {c * stride}] = {a}")
+            continue
+        if c in need_s:
+            L.append(f"S{c} = {a}")
+        if c in need_y:
+            nxt = accs[c + 1] if c + 1 in cols else f"S{c + 1}"
+            if nxt.startswith("S") and t.vtype not in ("int64", "int32", "reg256"):
+                L += [f"T = {nxt}", f"{a} = {a} ^ T"]
+            else:
+                L.append(f"{a} = {a} ^ {nxt}")
+            L.append(f"SY{c} = {a}")
+            nops += 1
+    return L, nops
+
+
+def uses_rows(impl: str) -> bool:
+    """vec_mul of impl is mul_rows (the measurement options --kara, --evenodd,
+    --fregs and --ncols select the other multipliers)"""
+    return (impl in ROWS and impl not in KARA and impl not in EVENODD
+            and not FREGS.get(impl) and not NCOLS.get(impl))
+
+
+def rows_gregs(impl: str, m: int) -> int:
+    """g_j kept in registers by mul_rows: the registers left by the m live
+    accumulators, F and T (the value kept for a fold or Z_k takes the place
+    of the column not yet started), unless ROWG says otherwise; more spill
+    (AVX2: m = 12 with 3, m = 13 with 2)"""
+    if impl in ROWG:
+        return min(m, ROWG[impl])
+    return max(0, NREGS[IMPLS[impl].vtype] - (m + 2))
+
+
+def mul_rows(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """Operand-scanning schoolbook: row i (from the top) adds f_i g_j to
+    column i + j for every j; the columns i .. i + m - 1 of the rows still to
+    come are accumulators C<c> in registers, g_j a memory operand of each
+    and.  A row's first term is j = m - 1: it completes column k = i + m - 1
+    (no later row reaches it), which is folded at once (z^k = z^(k-m)
+    (f - z^m)) into live or not yet started columns: a pair of adjacent
+    exponents e, e + 1 of the modulus gets Z<k> = H_k + H_(k+1) in column
+    k - m + e + 1 (one XOR for both folds; H_m alone goes to the columns e
+    of the pairs: column m - 1 is not folded), a single exponent e gets H_k
+    in column k - m + e.  A fold into a column not yet started is its
+    initial value (merged into its first term, j = 0 of the next row, which
+    comes second).  Nothing goes to the stack; h is written after the last
+    read of f and g, so h may equal f or g.  m accumulators, the kept H_(k+1),
+    F, T and the folded value fit in 16 ymm registers."""
+    t = IMPLS[impl]
+    mem = f"mem{t.bits}"
+    low = sorted(e for e in mn.MODULUS[m] if e < m)
+    pairs: list[int] = []
+    single: list[int] = []
+    for e in low:
+        if pairs and pairs[-1] + 1 == e:
+            continue
+        (pairs if e + 1 in low else single).append(e)
+    L: list[str] = []
+    nops = 0
+    started: dict[int, bool] = {}
+    pending: dict[int, list[str]] = {}
+    ng = rows_gregs(impl, m)
+    for j in range(ng):
+        L.append(f"G{j} = {mem}[g + {j * stride}]")
+
+    def add(c: int, x: str) -> None:
+        nonlocal nops
+        if started.get(c):
+            L.append(f"C{c} = C{c} ^ {x}")
+            nops += 1
+        else:
+            pending.setdefault(c, []).append(x)
+
+    def term(i: int, j: int) -> None:
+        nonlocal nops
+        c = i + j
+        prod = f"F & G{j}" if j < ng else f"F & {mem}[g + {j * stride}]"
+        nops += 1
+        if started.get(c):
+            L.extend([f"T = {prod}", f"C{c} = C{c} ^ T"])
+            nops += 1
+            return
+        started[c] = True
+        xs = pending.pop(c, [])
+        if not xs:
+            L.append(f"C{c} = {prod}")
+            return
+        L.extend([f"T = {prod}", f"C{c} = T ^ {xs[0]}"])
+        nops += 1
+        for x in xs[1:]:
+            L.append(f"C{c} = C{c} ^ {x}")
+            nops += 1
+
+    def complete(k: int) -> None:
+        nonlocal nops
+        for e in single:
+            add(k - m + e, f"C{k}")
+        if pairs:
+            if k + 1 <= 2 * m - 2:
+                L.append(f"Z{k} = C{k} ^ C{k + 1}")
+                nops += 1
+                y = f"Z{k}"
+            else:
+                y = f"C{k}"
+            for e in pairs:
+                add(k - m + e + 1, y)
+            if k == m:
+                for e in pairs:
+                    add(e, f"C{m}")
+
+    for i in range(m - 1, -1, -1):
+        L.append(f"F = {mem}[f + {i * stride}]")
+        order = [m - 1] + list(range(m - 1))
+        for n, j in enumerate(order):
+            term(i, j)
+            if n == 0 and i + m - 1 >= m:
+                complete(i + m - 1)
+    assert not pending, pending
+    for c in range(m):
+        L.append(f"{mem}[h + {c * stride}] = C{c}")
     return L, nops
 
 
@@ -690,6 +905,9 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
         body, nops = mul_kara(impl, m, stride)
         what = (f"one Karatsuba level (split {kara_split(m)}) over column-scanned products"
                 f" ({nops} operations)")
+    elif uses_rows(impl):
+        body, nops = mul_rows(impl, m, stride)
+        what = f"the row multiplier ({nops} operations; accumulators in registers, folds as columns complete)"
     else:
         body, nops = mul_columns(impl, m, stride)
         fmode, hstack = MULCOL[impl]
@@ -739,6 +957,16 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
     stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
              "reg512": "stack512"}[t.vtype]
     head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
+    if impl in SHAREFOLD and MULCOL[impl][1] and (only is None or only[1] == "mul"):
+        ys = sorted(fold_plan(m, NCOLS.get(impl, 2))[2])
+        if ys:
+            head.append(f"{stype} " + " ".join(f"SY{k}" for k in ys))
+    if uses_rows(impl) and (only is None or only[1] == "mul"):
+        head.append(f"{t.vtype} F " + " ".join(f"C{c}" for c in range(2 * m - 1)))
+        if rows_gregs(impl, m):
+            head.append(f"{t.vtype} " + " ".join(f"G{j}" for j in range(rows_gregs(impl, m))))
+        if any(e + 1 in mn.MODULUS[m] for e in mn.MODULUS[m] if e + 1 < m):
+            head.append(f"{t.vtype} " + " ".join(f"Z{k}" for k in range(m, 2 * m - 2)))
     if impl in EVENODD and only is not None and only[1] == "mul":
         head.append(f"{t.vtype} " + " ".join([f"FS{i}" for i in range((m + 1) // 2)]
                                            + ["E0", "E1", "O0", "O1", "M0", "M1", "GE", "GO"]))
@@ -944,7 +1172,24 @@ def main(argv: list[str]) -> int:
                     help="column multiplier of IMPL with N complemented f_i in registers, andn terms (for measurement)")
     ap.add_argument("--ncols", action="append", default=[], metavar="IMPL=K",
                     help="column multiplier of IMPL scanning K columns at a time (for measurement)")
+    ap.add_argument("--sharefold", action="append", default=[], choices=list(IMPLS),
+                    help="column multiplier of IMPL with the shared folds of adjacent modulus exponents (SHAREFOLD)")
+    ap.add_argument("--no-sharefold", action="append", default=[], choices=list(IMPLS),
+                    help="column multiplier of IMPL without shared folds (for measurement)")
+    ap.add_argument("--rows", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL by mul_rows (see ROWS)")
+    ap.add_argument("--no-rows", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL by the column multiplier instead of mul_rows (for measurement)")
+    ap.add_argument("--rowg", action="append", default=[], metavar="IMPL=N",
+                    help="mul_rows of IMPL with g_0 .. g_(N-1) in registers (for measurement; see ROWG)")
     a = ap.parse_args(argv)
+    for x in a.rowg:
+        impl, n = x.split("=")
+        ROWG[impl] = int(n)
+    ROWS.update(a.rows)
+    ROWS.difference_update(a.no_rows)
+    SHAREFOLD.update(a.sharefold)
+    SHAREFOLD.difference_update(a.no_sharefold)
     for x in a.ncols:
         impl, n = x.split("=")
         NCOLS[impl] = int(n)

@@ -8,1237 +8,971 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2_mul:
-	mov r11, rsp
-	sub rsp, 384
-	and rsp, -32
-	mov [rsp + 352], r11
 ; i = 2
-%line 13+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 15+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
-; F0 = mem256[f + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm2, [rsi]
-; F1 = mem256[f + 64]
-%line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 64]
-; F2 = mem256[f + 128]
+; G0 = mem256[g + 0]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 128]
-; F3 = mem256[f + 192]
+	vmovdqu ymm9, [rdx]
+; G1 = mem256[g + 64]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 192]
-; F4 = mem256[f + 256]
+	vmovdqu ymm10, [rdx + 64]
+; F = mem256[f + 704]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 256]
-; F5 = mem256[f + 320]
+	vmovdqu ymm0, [rsi + 704]
+; C22 = F & mem256[g + 704]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 320]
-; F6 = mem256[f + 384]
+	vpand ymm11, ymm0, [rdx + 704]
+; C11 = F & G0
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rsi + 384]
-; F7 = mem256[f + 448]
+	vpand ymm13, ymm0, ymm9
+; C12 = F & G1
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 448]
-; F8 = mem256[f + 512]
+	vpand ymm12, ymm0, ymm10
+; T = F & mem256[g + 128]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 512]
-; F9 = mem256[f + 576]
+	vpand ymm1, ymm0, [rdx + 128]
+; C13 = T ^ C22
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rsi + 576]
-; F10 = mem256[f + 640]
+	vpxor ymm8, ymm1, ymm11
+; C14 = F & mem256[g + 192]
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 640]
-; F11 = mem256[f + 704]
+	vpand ymm7, ymm0, [rdx + 192]
+; C15 = F & mem256[g + 256]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 704]
-; G = mem256[g + 640]
+	vpand ymm6, ymm0, [rdx + 256]
+; C16 = F & mem256[g + 320]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 640]
-; B = F11 & G
+	vpand ymm5, ymm0, [rdx + 320]
+; C17 = F & mem256[g + 384]
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 704]
+	vpand ymm4, ymm0, [rdx + 384]
+; C18 = F & mem256[g + 448]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 704]
-; A = F11 & G
+	vpand ymm3, ymm0, [rdx + 448]
+; C19 = F & mem256[g + 512]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F10 & G
+	vpand ymm2, ymm0, [rdx + 512]
+; C20 = F & mem256[g + 576]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm14, ymm0, [rdx + 576]
+; C21 = F & mem256[g + 640]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; S22 = A
+	vpand ymm0, ymm0, [rdx + 640]
+; F = mem256[f + 640]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 320], ymm14
-; S21 = B
+	vmovdqu ymm15, [rsi + 640]
+; T = F & mem256[g + 704]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 288], ymm0
-; G = mem256[g + 512]
+	vpand ymm1, ymm15, [rdx + 704]
+; C21 = C21 ^ T
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 512]
-; B = F11 & G
+	vpxor ymm1, ymm0, ymm1
+; C12 = C12 ^ C21
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 576]
+	vpxor ymm12, ymm12, ymm1
+; T = F & G0
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 576]
-; A = F11 & G
+	vpand ymm0, ymm15, ymm9
+; C10 = T ^ C22
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F10 & G
+	vpxor ymm11, ymm0, ymm11
+; T = F & G1
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, ymm10
+; C11 = C11 ^ T
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 640]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 128]
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C12 = C12 ^ T
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 192]
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C13 = C13 ^ T
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 256]
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpand ymm0, ymm15, [rdx + 256]
+; C14 = C14 ^ T
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F9 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 320]
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C15 = C15 ^ T
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 384]
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C16 = C16 ^ T
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S20 = A
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 448]
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 256], ymm14
-; S19 = B
+	vpand ymm0, ymm15, [rdx + 448]
+; C17 = C17 ^ T
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 224], ymm1
-; G = mem256[g + 384]
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 512]
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 384]
-; B = F11 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C18 = C18 ^ T
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 448]
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 576]
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 448]
-; A = F11 & G
+	vpand ymm0, ymm15, [rdx + 576]
+; C19 = C19 ^ T
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F10 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 640]
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C20 = C20 ^ T
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 512]
+	vpxor ymm14, ymm14, ymm0
+; F = mem256[f + 576]
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F10 & G
+	vmovdqu ymm15, [rsi + 576]
+; T = F & mem256[g + 704]
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C20 = C20 ^ T
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+; C11 = C11 ^ C20
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm13, ymm13, ymm14
+; T = F & G0
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
+	vpand ymm0, ymm15, ymm9
+; C9 = T ^ C21
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F9 & G
+	vpxor ymm1, ymm0, ymm1
+; T = F & G1
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, ymm10
+; C10 = C10 ^ T
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 128]
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C11 = C11 ^ T
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 192]
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C12 = C12 ^ T
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 256]
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C13 = C13 ^ T
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 320]
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpand ymm0, ymm15, [rdx + 320]
+; C14 = C14 ^ T
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F7 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 384]
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C15 = C15 ^ T
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 448]
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 448]
+; C16 = C16 ^ T
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S18 = A
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 512]
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 192], ymm14
-; S17 = B
+	vpand ymm0, ymm15, [rdx + 512]
+; C17 = C17 ^ T
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 160], ymm1
-; G = mem256[g + 256]
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 576]
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 256]
-; B = F11 & G
+	vpand ymm0, ymm15, [rdx + 576]
+; C18 = C18 ^ T
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 320]
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 640]
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 320]
-; A = F11 & G
+	vpand ymm0, ymm15, [rdx + 640]
+; C19 = C19 ^ T
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F10 & G
+	vpxor ymm2, ymm2, ymm0
+; F = mem256[f + 512]
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vmovdqu ymm15, [rsi + 512]
+; T = F & mem256[g + 704]
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 704]
+; C19 = C19 ^ T
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F10 & G
+	vpxor ymm2, ymm2, ymm0
+; C10 = C10 ^ C19
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm11, ymm11, ymm2
+; T = F & G0
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpand ymm0, ymm15, ymm9
+; C8 = T ^ C20
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm14, ymm0, ymm14
+; T = F & G1
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 448]
+	vpand ymm0, ymm15, ymm10
+; C9 = C9 ^ T
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 448]
-; T = F9 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 128]
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C10 = C10 ^ T
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 192]
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C11 = C11 ^ T
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 512]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 256]
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C12 = C12 ^ T
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 320]
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C13 = C13 ^ T
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 384]
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
+	vpand ymm0, ymm15, [rdx + 384]
+; C14 = C14 ^ T
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F7 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 448]
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 448]
+; C15 = C15 ^ T
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 512]
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 512]
+; C16 = C16 ^ T
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 576]
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 576]
+; C17 = C17 ^ T
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 640]
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 640]
+; C18 = C18 ^ T
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; F = mem256[f + 448]
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vmovdqu ymm15, [rsi + 448]
+; T = F & mem256[g + 704]
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C18 = C18 ^ T
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpxor ymm3, ymm3, ymm0
+; C9 = C9 ^ C18
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
+	vpxor ymm1, ymm1, ymm3
+; T = F & G0
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, ymm9
+; C7 = T ^ C19
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S16 = A
+	vpxor ymm2, ymm0, ymm2
+; T = F & G1
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 128], ymm14
-; S15 = B
+	vpand ymm0, ymm15, ymm10
+; C8 = C8 ^ T
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 96], ymm1
-; G = mem256[g + 128]
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 128]
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 128]
-; B = F11 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C9 = C9 ^ T
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 192]
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 192]
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 192]
-; A = F11 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C10 = C10 ^ T
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F10 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 256]
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C11 = C11 ^ T
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 256]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 320]
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 256]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C12 = C12 ^ T
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 384]
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C13 = C13 ^ T
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 448]
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
+	vpand ymm0, ymm15, [rdx + 448]
+; C14 = C14 ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F9 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 512]
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 512]
+; C15 = C15 ^ T
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 576]
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C16 = C16 ^ T
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 640]
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 640]
+; C17 = C17 ^ T
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm4, ymm4, ymm0
+; F = mem256[f + 384]
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vmovdqu ymm15, [rsi + 384]
+; T = F & mem256[g + 704]
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C17 = C17 ^ T
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 448]
+	vpxor ymm4, ymm4, ymm0
+; C8 = C8 ^ C17
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 448]
-; T = F7 & G
+	vpxor ymm14, ymm14, ymm4
+; T = F & G0
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, ymm9
+; C6 = T ^ C18
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpxor ymm3, ymm0, ymm3
+; T = F & G1
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, ymm10
+; C7 = C7 ^ T
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 512]
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 128]
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C8 = C8 ^ T
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 192]
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C9 = C9 ^ T
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 256]
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
+	vpand ymm0, ymm15, [rdx + 256]
+; C10 = C10 ^ T
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F5 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 320]
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C11 = C11 ^ T
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 384]
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C12 = C12 ^ T
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 448]
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C13 = C13 ^ T
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; A = A ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 512]
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F3 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C14 = C14 ^ T
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 576]
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpand ymm0, ymm15, [rdx + 576]
+; C15 = C15 ^ T
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F3 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 640]
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C16 = C16 ^ T
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F2 & G
+	vpxor ymm5, ymm5, ymm0
+; F = mem256[f + 320]
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; B = B ^ T
+	vmovdqu ymm15, [rsi + 320]
+; T = F & mem256[g + 704]
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S14 = A
+	vpand ymm0, ymm15, [rdx + 704]
+; C16 = C16 ^ T
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm14
-; B = B ^ S22
+	vpxor ymm5, ymm5, ymm0
+; C7 = C7 ^ C16
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; S13 = B
+	vpxor ymm2, ymm2, ymm5
+; T = F & G0
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 32], ymm1
-; G = mem256[g + 0]
+	vpand ymm0, ymm15, ymm9
+; C5 = T ^ C17
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; B = F11 & G
+	vpxor ymm4, ymm0, ymm4
+; T = F & G1
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 64]
+	vpand ymm0, ymm15, ymm10
+; C6 = C6 ^ T
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 64]
-; A = F11 & G
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 128]
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm13, ymm1
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C7 = C7 ^ T
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 192]
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
-; G = mem256[g + 128]
+	vpand ymm0, ymm15, [rdx + 192]
+; C8 = C8 ^ T
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 128]
-; T = F10 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 256]
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm0
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C9 = C9 ^ T
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F9 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 320]
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C10 = C10 ^ T
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 192]
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 384]
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 192]
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C11 = C11 ^ T
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
-; A = A ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 448]
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C12 = C12 ^ T
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
-; B = B ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 512]
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 256]
+	vpand ymm0, ymm15, [rdx + 512]
+; C13 = C13 ^ T
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 256]
-; T = F8 & G
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 576]
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm10, ymm0
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C14 = C14 ^ T
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F7 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 640]
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C15 = C15 ^ T
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 320]
+	vpxor ymm6, ymm6, ymm0
+; F = mem256[f + 256]
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 320]
-; T = F7 & G
+	vmovdqu ymm15, [rsi + 256]
+; T = F & mem256[g + 704]
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C15 = C15 ^ T
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F6 & G
+	vpxor ymm6, ymm6, ymm0
+; C6 = C6 ^ C15
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm6
+; T = F & G0
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, ymm9
+; C4 = T ^ C16
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 384]
-; T = F6 & G
+	vpxor ymm5, ymm0, ymm5
+; T = F & G1
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm8, ymm0
-; A = A ^ T
+	vpand ymm0, ymm15, ymm10
+; C5 = C5 ^ T
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F5 & G
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 128]
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm0
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C6 = C6 ^ T
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 448]
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 192]
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 448]
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C7 = C7 ^ T
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
-; A = A ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 256]
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C8 = C8 ^ T
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
-; B = B ^ T
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 320]
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 512]
+	vpand ymm0, ymm15, [rdx + 320]
+; C9 = C9 ^ T
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 512]
-; T = F4 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 384]
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm6, ymm0
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C10 = C10 ^ T
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F3 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 448]
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm0
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 448]
+; C11 = C11 ^ T
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 576]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 512]
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 576]
-; T = F3 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C12 = C12 ^ T
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 576]
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F2 & G
+	vpand ymm0, ymm15, [rdx + 576]
+; C13 = C13 ^ T
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 640]
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 640]
+	vpand ymm0, ymm15, [rdx + 640]
+; C14 = C14 ^ T
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 640]
-; T = F2 & G
+	vpxor ymm7, ymm7, ymm0
+; F = mem256[f + 192]
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
-; A = A ^ T
+	vmovdqu ymm15, [rsi + 192]
+; T = F & mem256[g + 704]
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F1 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C14 = C14 ^ T
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; C5 = C5 ^ C14
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; G = mem256[g + 704]
+	vpxor ymm4, ymm4, ymm7
+; T = F & G0
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 704]
-; T = F1 & G
+	vpand ymm0, ymm15, ymm9
+; C3 = T ^ C15
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
-; A = A ^ T
+	vpxor ymm6, ymm0, ymm6
+; T = F & G1
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm1
-; T = F0 & G
+	vpand ymm0, ymm15, ymm10
+; C4 = C4 ^ T
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
-; B = B ^ T
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 128]
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; A = A ^ S21
+	vpand ymm0, ymm15, [rdx + 128]
+; C5 = C5 ^ T
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 288]
-; S12 = A
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 192]
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm13
-; B = B ^ S20
+	vpand ymm0, ymm15, [rdx + 192]
+; C6 = C6 ^ T
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 256]
-; mem256[h + 704] = B
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 256]
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 704], ymm14
-; G = mem256[g + 0]
+	vpand ymm0, ymm15, [rdx + 256]
+; C7 = C7 ^ T
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F10 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 320]
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm0
-; B = F9 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C8 = C8 ^ T
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; G = mem256[g + 64]
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 384]
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm12, [rdx + 64]
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C9 = C9 ^ T
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm11, ymm12
-; A = A ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 448]
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C10 = C10 ^ T
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm10, ymm12
-; B = B ^ T
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 512]
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 128]
+	vpand ymm0, ymm15, [rdx + 512]
+; C11 = C11 ^ T
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 128]
-; T = F8 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 576]
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm10, ymm11
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C12 = C12 ^ T
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F7 & G
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 640]
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm9, ymm11
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C13 = C13 ^ T
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 192]
+	vpxor ymm8, ymm8, ymm0
+; F = mem256[f + 128]
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 192]
-; T = F7 & G
+	vmovdqu ymm15, [rsi + 128]
+; T = F & mem256[g + 704]
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm9, ymm11
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C13 = C13 ^ T
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F6 & G
+	vpxor ymm8, ymm8, ymm0
+; C4 = C4 ^ C13
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm8, ymm11
-; B = B ^ T
+	vpxor ymm5, ymm5, ymm8
+; T = F & G0
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 256]
+	vpand ymm0, ymm15, ymm9
+; C2 = T ^ C14
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 256]
-; T = F6 & G
+	vpxor ymm7, ymm0, ymm7
+; T = F & G1
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm8, ymm11
-; A = A ^ T
+	vpand ymm0, ymm15, ymm10
+; C3 = C3 ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F5 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 128]
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm7, ymm11
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C4 = C4 ^ T
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 320]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 192]
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 320]
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C5 = C5 ^ T
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm7, ymm11
-; A = A ^ T
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 256]
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C6 = C6 ^ T
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm6, ymm11
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 320]
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 320]
+; C7 = C7 ^ T
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 384]
-; T = F4 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 384]
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm6, ymm11
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C8 = C8 ^ T
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F3 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 448]
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm5, ymm11
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 448]
+; C9 = C9 ^ T
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 448]
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 512]
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 448]
-; T = F3 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C10 = C10 ^ T
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm5, ymm11
-; A = A ^ T
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 576]
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F2 & G
+	vpand ymm0, ymm15, [rdx + 576]
+; C11 = C11 ^ T
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm4, ymm11
-; B = B ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 640]
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 512]
+	vpand ymm0, ymm15, [rdx + 640]
+; C12 = C12 ^ T
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 512]
-; T = F2 & G
+	vpxor ymm12, ymm12, ymm0
+; F = mem256[f + 64]
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm4, ymm11
-; A = A ^ T
+	vmovdqu ymm15, [rsi + 64]
+; T = F & mem256[g + 704]
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F1 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C12 = C12 ^ T
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm3, ymm11
-; B = B ^ T
+	vpxor ymm12, ymm12, ymm0
+; C3 = C3 ^ C12
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 576]
+	vpxor ymm6, ymm6, ymm12
+; T = F & G0
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 576]
-; T = F1 & G
+	vpand ymm0, ymm15, ymm9
+; C1 = T ^ C13
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm3, ymm11
-; A = A ^ T
+	vpxor ymm8, ymm0, ymm8
+; T = F & G1
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; T = F0 & G
+	vpand ymm0, ymm15, ymm10
+; C2 = C2 ^ T
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm2, ymm11
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 128]
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm11
-; G = mem256[g + 640]
+	vpand ymm0, ymm15, [rdx + 128]
+; C3 = C3 ^ T
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 640]
-; T = F0 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 192]
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm2, ymm11
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C4 = C4 ^ T
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; A = A ^ S19
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 256]
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
-; A = A ^ S22
+	vpand ymm0, ymm15, [rdx + 256]
+; C5 = C5 ^ T
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; mem256[h + 640] = A
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 320]
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 640], ymm1
-; B = B ^ S18
+	vpand ymm0, ymm15, [rdx + 320]
+; C6 = C6 ^ T
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 192]
-; B = B ^ S21
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 384]
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
-; mem256[h + 576] = B
+	vpand ymm0, ymm15, [rdx + 384]
+; C7 = C7 ^ T
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 576], ymm0
-; G = mem256[g + 0]
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 448]
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F8 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C8 = C8 ^ T
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm10, ymm0
-; B = F7 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 512]
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm0
-; G = mem256[g + 64]
+	vpand ymm0, ymm15, [rdx + 512]
+; C9 = C9 ^ T
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 64]
-; T = F7 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 576]
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm9, ymm10
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C10 = C10 ^ T
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F6 & G
+	vpxor ymm11, ymm11, ymm0
+; T = F & mem256[g + 640]
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm8, ymm10
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C11 = C11 ^ T
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 128]
+	vpxor ymm13, ymm13, ymm0
+; F = mem256[f + 0]
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 128]
-; T = F6 & G
+	vmovdqu ymm15, [rsi]
+; T = F & mem256[g + 704]
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm8, ymm9
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C11 = C11 ^ T
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F5 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & G0
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm7, ymm9
-; B = B ^ T
+	vpand ymm0, ymm15, ymm9
+; C0 = T ^ C12
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 192]
+	vpxor ymm9, ymm0, ymm12
+; T = F & G1
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 192]
-; T = F5 & G
+	vpand ymm0, ymm15, ymm10
+; C1 = C1 ^ T
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm7, ymm9
-; A = A ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 128]
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C2 = C2 ^ T
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm6, ymm9
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 192]
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 256]
+	vpand ymm0, ymm15, [rdx + 192]
+; C3 = C3 ^ T
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 256]
-; T = F4 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 256]
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm6, ymm9
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C4 = C4 ^ T
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F3 & G
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 320]
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm5, ymm9
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C5 = C5 ^ T
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 320]
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 384]
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 320]
-; T = F3 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C6 = C6 ^ T
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm5, ymm9
-; A = A ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 448]
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F2 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C7 = C7 ^ T
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm4, ymm9
-; B = B ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 512]
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 512]
+; C8 = C8 ^ T
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 384]
-; T = F2 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 576]
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm4, ymm9
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C9 = C9 ^ T
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F1 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 640]
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm3, ymm9
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C10 = C10 ^ T
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 448]
+	vpxor ymm11, ymm11, ymm0
+; mem256[h + 0] = C0
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 448]
-; T = F1 & G
+	vmovdqu [rdi], ymm9
+; mem256[h + 64] = C1
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm3, ymm9
-; A = A ^ T
+	vmovdqu [rdi + 64], ymm8
+; mem256[h + 128] = C2
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F0 & G
+	vmovdqu [rdi + 128], ymm7
+; mem256[h + 192] = C3
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm2, ymm9
-; B = B ^ T
+	vmovdqu [rdi + 192], ymm6
+; mem256[h + 256] = C4
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm9
-; G = mem256[g + 512]
+	vmovdqu [rdi + 256], ymm5
+; mem256[h + 320] = C5
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 512]
-; T = F0 & G
+	vmovdqu [rdi + 320], ymm4
+; mem256[h + 384] = C6
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm2, ymm9
-; A = A ^ T
+	vmovdqu [rdi + 384], ymm3
+; mem256[h + 448] = C7
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; A = A ^ S17
+	vmovdqu [rdi + 448], ymm2
+; mem256[h + 512] = C8
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
-; A = A ^ S20
+	vmovdqu [rdi + 512], ymm14
+; mem256[h + 576] = C9
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
-; mem256[h + 512] = A
+	vmovdqu [rdi + 576], ymm1
+; mem256[h + 640] = C10
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm1
-; B = B ^ S16
+	vmovdqu [rdi + 640], ymm11
+; mem256[h + 704] = C11
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; B = B ^ S19
-%line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; mem256[h + 448] = B
-%line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 448], ymm0
-; G = mem256[g + 0]
-%line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F6 & G
-%line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm8, ymm0
-; B = F5 & G
-%line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm0
-; G = mem256[g + 64]
-%line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 64]
-; T = F5 & G
-%line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm7, ymm8
-; A = A ^ T
-%line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F4 & G
-%line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm6, ymm8
-; B = B ^ T
-%line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
-; G = mem256[g + 128]
-%line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 128]
-; T = F4 & G
-%line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm6, ymm7
-; A = A ^ T
-%line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F3 & G
-%line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm5, ymm7
-; B = B ^ T
-%line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
-; G = mem256[g + 192]
-%line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 192]
-; T = F3 & G
-%line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm5, ymm7
-; A = A ^ T
-%line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F2 & G
-%line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm4, ymm7
-; B = B ^ T
-%line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
-; G = mem256[g + 256]
-%line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 256]
-; T = F2 & G
-%line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm4, ymm7
-; A = A ^ T
-%line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F1 & G
-%line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm3, ymm7
-; B = B ^ T
-%line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
-; G = mem256[g + 320]
-%line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 320]
-; T = F1 & G
-%line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm3, ymm7
-; A = A ^ T
-%line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F0 & G
-%line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm2, ymm7
-; B = B ^ T
-%line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
-; G = mem256[g + 384]
-%line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 384]
-; T = F0 & G
-%line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm2, ymm7
-; A = A ^ T
-%line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; A = A ^ S15
-%line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
-; A = A ^ S18
-%line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
-; mem256[h + 384] = A
-%line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm1
-; B = B ^ S14
-%line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; B = B ^ S17
-%line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 160]
-; mem256[h + 320] = B
-%line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm0
-; G = mem256[g + 0]
-%line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F4 & G
-%line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm6, ymm0
-; B = F3 & G
-%line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm0
-; G = mem256[g + 64]
-%line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 64]
-; T = F3 & G
-%line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm5, ymm6
-; A = A ^ T
-%line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; T = F2 & G
-%line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm4, ymm6
-; B = B ^ T
-%line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
-; G = mem256[g + 128]
-%line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rdx + 128]
-; T = F2 & G
-%line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm4, ymm5
-; A = A ^ T
-%line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; T = F1 & G
-%line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm3, ymm5
-; B = B ^ T
-%line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
-; G = mem256[g + 192]
-%line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rdx + 192]
-; T = F1 & G
-%line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm3, ymm5
-; A = A ^ T
-%line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; T = F0 & G
-%line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm2, ymm5
-; B = B ^ T
-%line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm5
-; G = mem256[g + 256]
-%line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rdx + 256]
-; T = F0 & G
-%line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm2, ymm5
-; A = A ^ T
-%line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; A = A ^ S13
-%line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
-; A = A ^ S16
-%line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
-; mem256[h + 256] = A
-%line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm1
-; B = B ^ S12
-%line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; B = B ^ S15
-%line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; mem256[h + 192] = B
-%line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm0
-; G = mem256[g + 0]
-%line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F2 & G
-%line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm4, ymm0
-; B = F1 & G
-%line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm0
-; G = mem256[g + 64]
-%line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 64]
-; T = F1 & G
-%line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm3, ymm3, ymm4
-; A = A ^ T
-%line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; T = F0 & G
-%line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm3, ymm2, ymm4
-; B = B ^ T
-%line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; G = mem256[g + 128]
-%line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 128]
-; T = F0 & G
-%line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm3, ymm2, ymm3
-; A = A ^ T
-%line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; A = A ^ S14
-%line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
-; mem256[h + 128] = A
-%line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm1
-; B = B ^ S13
-%line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; mem256[h + 64] = B
-%line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm0
-; G = mem256[g + 0]
-%line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F0 & G
-%line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
-; A = A ^ S12
-%line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; mem256[h + 0] = A
-%line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [rdi + 704], ymm13
 ; h = h + 32
-%line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	add rsi, 32
 ; g = g + 32
-%line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	add rdx, 32
 ; i = i - 1
-%line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
+%line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 352]
 	ret
 .end:
 

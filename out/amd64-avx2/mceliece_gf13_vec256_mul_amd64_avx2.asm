@@ -8,1491 +8,1140 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
-	mov r11, rsp
-	sub rsp, 448
-	and rsp, -32
-	mov [rsp + 416], r11
-; F0 = mem256[f + 0]
-%line 13+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rsi]
-	vmovdqu [rsp + 384], ymm0
-; F1 = mem256[f + 32]
-%line 14+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 32]
-; F2 = mem256[f + 64]
-%line 15+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 64]
-; F3 = mem256[f + 96]
+; G0 = mem256[g + 0]
 %line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 96]
-; F4 = mem256[f + 128]
+	vmovdqu ymm11, [rdx]
+; F = mem256[f + 384]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 128]
-; F5 = mem256[f + 160]
+	vmovdqu ymm0, [rsi + 384]
+; C24 = F & mem256[g + 384]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 160]
-; F6 = mem256[f + 192]
+	vpand ymm12, ymm0, [rdx + 384]
+; T = F & G0
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 192]
-; F7 = mem256[f + 224]
+	vpand ymm1, ymm0, ymm11
+; C12 = T ^ C24
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rsi + 224]
-; F8 = mem256[f + 256]
+	vpxor ymm9, ymm1, ymm12
+; C13 = F & mem256[g + 32]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 256]
-; F9 = mem256[f + 288]
+	vpand ymm10, ymm0, [rdx + 32]
+; C14 = F & mem256[g + 64]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 288]
-; F10 = mem256[f + 320]
+	vpand ymm13, ymm0, [rdx + 64]
+; T = F & mem256[g + 96]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm11, [rsi + 320]
-; F11 = mem256[f + 352]
+	vpand ymm1, ymm0, [rdx + 96]
+; C15 = T ^ C24
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 352]
-; F12 = mem256[f + 384]
+	vpxor ymm8, ymm1, ymm12
+; C16 = F & mem256[g + 128]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 384]
-; G = mem256[g + 352]
+	vpand ymm7, ymm0, [rdx + 128]
+; C17 = F & mem256[g + 160]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 352]
-; B = F12 & G
+	vpand ymm6, ymm0, [rdx + 160]
+; C18 = F & mem256[g + 192]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 384]
+	vpand ymm5, ymm0, [rdx + 192]
+; C19 = F & mem256[g + 224]
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 384]
-; A = F12 & G
+	vpand ymm4, ymm0, [rdx + 224]
+; C20 = F & mem256[g + 256]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm3, ymm0, [rdx + 256]
+; C21 = F & mem256[g + 288]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm2, ymm0, [rdx + 288]
+; C22 = F & mem256[g + 320]
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; S24 = A
+	vpand ymm14, ymm0, [rdx + 320]
+; C23 = F & mem256[g + 352]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 352], ymm14
-; S23 = B
+	vpand ymm0, ymm0, [rdx + 352]
+; F = mem256[f + 352]
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 320], ymm0
-; G = mem256[g + 288]
+	vmovdqu ymm15, [rsi + 352]
+; T = F & mem256[g + 384]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 288]
-; B = F12 & G
+	vpand ymm1, ymm15, [rdx + 384]
+; C23 = C23 ^ T
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 320]
+	vpxor ymm1, ymm0, ymm1
+; Z23 = C23 ^ C24
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 320]
-; A = F12 & G
+	vpxor ymm12, ymm1, ymm12
+; C14 = C14 ^ Z23
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpxor ymm13, ymm13, ymm12
+; T = F & G0
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, ymm11
+; C11 = T ^ Z23
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 352]
+	vpxor ymm12, ymm0, ymm12
+; T = F & mem256[g + 32]
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 352]
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 32]
+; C12 = C12 ^ T
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 64]
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C13 = C13 ^ T
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 96]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 96]
+; C14 = C14 ^ T
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F10 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 128]
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C15 = C15 ^ T
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 160]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 160]
+; C16 = C16 ^ T
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S22 = A
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 192]
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 288], ymm14
-; S21 = B
+	vpand ymm0, ymm15, [rdx + 192]
+; C17 = C17 ^ T
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 256], ymm1
-; G = mem256[g + 224]
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 224]
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 224]
-; B = F12 & G
+	vpand ymm0, ymm15, [rdx + 224]
+; C18 = C18 ^ T
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 256]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 256]
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 256]
-; A = F12 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C19 = C19 ^ T
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 288]
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 288]
+; C20 = C20 ^ T
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 288]
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 320]
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 288]
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C21 = C21 ^ T
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 352]
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 352]
+; C22 = C22 ^ T
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm14, ymm14, ymm0
+; F = mem256[f + 320]
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
+	vmovdqu ymm15, [rsi + 320]
+; T = F & mem256[g + 384]
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C22 = C22 ^ T
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpxor ymm14, ymm14, ymm0
+; Z22 = C22 ^ C23
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm1, ymm14, ymm1
+; C13 = C13 ^ Z22
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm10, ymm10, ymm1
+; T = F & G0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 352]
+	vpand ymm0, ymm15, ymm11
+; C10 = T ^ Z22
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 352]
-; T = F9 & G
+	vpxor ymm1, ymm0, ymm1
+; T = F & mem256[g + 32]
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 32]
+; C11 = C11 ^ T
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 64]
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 64]
+; C12 = C12 ^ T
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 96]
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 96]
+; C13 = C13 ^ T
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 128]
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C14 = C14 ^ T
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 160]
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S20 = A
+	vpand ymm0, ymm15, [rdx + 160]
+; C15 = C15 ^ T
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 224], ymm14
-; S19 = B
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 192]
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 192], ymm1
-; G = mem256[g + 160]
+	vpand ymm0, ymm15, [rdx + 192]
+; C16 = C16 ^ T
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 160]
-; B = F12 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 224]
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 192]
+	vpand ymm0, ymm15, [rdx + 224]
+; C17 = C17 ^ T
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 192]
-; A = F12 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 256]
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C18 = C18 ^ T
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 288]
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 224]
+	vpand ymm0, ymm15, [rdx + 288]
+; C19 = C19 ^ T
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 224]
-; T = F11 & G
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 320]
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C20 = C20 ^ T
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 352]
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 352]
+; C21 = C21 ^ T
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 256]
+	vpxor ymm2, ymm2, ymm0
+; F = mem256[f + 288]
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 256]
-; T = F10 & G
+	vmovdqu ymm15, [rsi + 288]
+; T = F & mem256[g + 384]
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C21 = C21 ^ T
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm2, ymm2, ymm0
+; Z21 = C21 ^ C22
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm14, ymm2, ymm14
+; C12 = C12 ^ Z21
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 288]
+	vpxor ymm9, ymm9, ymm14
+; T = F & G0
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 288]
-; T = F9 & G
+	vpand ymm0, ymm15, ymm11
+; C9 = T ^ Z21
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm14, ymm0, ymm14
+; T = F & mem256[g + 32]
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 32]
+; C10 = C10 ^ T
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 64]
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
+	vpand ymm0, ymm15, [rdx + 64]
+; C11 = C11 ^ T
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F8 & G
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 96]
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 96]
+; C12 = C12 ^ T
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 128]
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C13 = C13 ^ T
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 352]
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 160]
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 352]
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 160]
+; C14 = C14 ^ T
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 192]
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C15 = C15 ^ T
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 224]
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 224]
+; C16 = C16 ^ T
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F6 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 256]
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C17 = C17 ^ T
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 288]
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 288]
+; C18 = C18 ^ T
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S18 = A
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 320]
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 160], ymm14
-; S17 = B
+	vpand ymm0, ymm15, [rdx + 320]
+; C19 = C19 ^ T
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 128], ymm1
-; G = mem256[g + 96]
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 352]
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 96]
-; B = F12 & G
+	vpand ymm0, ymm15, [rdx + 352]
+; C20 = C20 ^ T
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 128]
+	vpxor ymm3, ymm3, ymm0
+; F = mem256[f + 256]
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 128]
-; A = F12 & G
+	vmovdqu ymm15, [rsi + 256]
+; T = F & mem256[g + 384]
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C20 = C20 ^ T
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; Z20 = C20 ^ C21
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 160]
+	vpxor ymm2, ymm3, ymm2
+; C11 = C11 ^ Z20
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 160]
-; T = F11 & G
+	vpxor ymm12, ymm12, ymm2
+; T = F & G0
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, ymm11
+; C8 = T ^ Z20
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm2, ymm0, ymm2
+; T = F & mem256[g + 32]
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 32]
+; C9 = C9 ^ T
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 192]
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 64]
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 192]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C10 = C10 ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 96]
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 96]
+; C11 = C11 ^ T
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 128]
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 224]
+	vpand ymm0, ymm15, [rdx + 128]
+; C12 = C12 ^ T
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 224]
-; T = F9 & G
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 160]
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 160]
+; C13 = C13 ^ T
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 192]
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C14 = C14 ^ T
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 256]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 224]
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 256]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 224]
+; C15 = C15 ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 256]
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C16 = C16 ^ T
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 288]
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 288]
+	vpand ymm0, ymm15, [rdx + 288]
+; C17 = C17 ^ T
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 288]
-; T = F7 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 320]
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C18 = C18 ^ T
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 352]
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 352]
+; C19 = C19 ^ T
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
+	vpxor ymm4, ymm4, ymm0
+; F = mem256[f + 224]
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F6 & G
+	vmovdqu ymm15, [rsi + 224]
+; T = F & mem256[g + 384]
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C19 = C19 ^ T
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpxor ymm4, ymm4, ymm0
+; Z19 = C19 ^ C20
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpxor ymm3, ymm4, ymm3
+; C10 = C10 ^ Z19
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 352]
+	vpxor ymm1, ymm1, ymm3
+; T = F & G0
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 352]
-; T = F5 & G
+	vpand ymm0, ymm15, ymm11
+; C7 = T ^ Z19
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; A = A ^ T
+	vpxor ymm3, ymm0, ymm3
+; T = F & mem256[g + 32]
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 32]
+; C8 = C8 ^ T
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; B = B ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 64]
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 64]
+; C9 = C9 ^ T
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F4 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 96]
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 96]
+; C10 = C10 ^ T
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F3 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 128]
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C11 = C11 ^ T
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S16 = A
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 160]
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 96], ymm14
-; B = B ^ S24
+	vpand ymm0, ymm15, [rdx + 160]
+; C12 = C12 ^ T
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 352]
-; S15 = B
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 192]
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm1
-; G = mem256[g + 32]
+	vpand ymm0, ymm15, [rdx + 192]
+; C13 = C13 ^ T
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 32]
-; B = F12 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 224]
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 64]
+	vpand ymm0, ymm15, [rdx + 224]
+; C14 = C14 ^ T
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 64]
-; A = F12 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 256]
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C15 = C15 ^ T
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 288]
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 96]
+	vpand ymm0, ymm15, [rdx + 288]
+; C16 = C16 ^ T
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 96]
-; T = F11 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 320]
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C17 = C17 ^ T
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 352]
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 352]
+; C18 = C18 ^ T
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 128]
+	vpxor ymm5, ymm5, ymm0
+; F = mem256[f + 192]
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 128]
-; T = F10 & G
+	vmovdqu ymm15, [rsi + 192]
+; T = F & mem256[g + 384]
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C18 = C18 ^ T
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm5, ymm5, ymm0
+; Z18 = C18 ^ C19
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm4, ymm5, ymm4
+; C9 = C9 ^ Z18
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 160]
+	vpxor ymm14, ymm14, ymm4
+; T = F & G0
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 160]
-; T = F9 & G
+	vpand ymm0, ymm15, ymm11
+; C6 = T ^ Z18
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm4, ymm0, ymm4
+; T = F & mem256[g + 32]
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 32]
+; C7 = C7 ^ T
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 64]
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 192]
+	vpand ymm0, ymm15, [rdx + 64]
+; C8 = C8 ^ T
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 192]
-; T = F8 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 96]
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 96]
+; C9 = C9 ^ T
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+; T = F & mem256[g + 128]
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C10 = C10 ^ T
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 224]
+; T = F & mem256[g + 160]
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 224]
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 160]
+; C11 = C11 ^ T
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 192]
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C12 = C12 ^ T
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 224]
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 256]
+	vpand ymm0, ymm15, [rdx + 224]
+; C13 = C13 ^ T
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 256]
-; T = F6 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 256]
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C14 = C14 ^ T
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
-%line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
-%line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 288]
-%line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 288]
-; T = F5 & G
-%line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; A = A ^ T
-%line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
-%line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; B = B ^ T
-%line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
-%line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F4 & G
-%line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; A = A ^ T
-%line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F3 & G
-%line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; B = B ^ T
-%line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 352]
-%line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 352]
-; T = F3 & G
-%line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; A = A ^ T
-%line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F2 & G
-%line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
-; B = B ^ T
-%line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
-%line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F2 & G
-%line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
-; A = A ^ T
-%line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F1 & G
-%line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
-; B = B ^ T
-%line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; A = A ^ S23
-%line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 320]
-; A = A ^ S24
-%line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 352]
-; S14 = A
-%line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 32], ymm14
-; B = B ^ S22
-%line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
-; B = B ^ S23
-%line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; S13 = B
-%line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm1
-; G = mem256[g + 0]
-%line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F12 & G
-%line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm13, ymm0
-; B = F11 & G
-%line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
-; G = mem256[g + 32]
-%line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 32]
-; T = F11 & G
-%line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
-; A = A ^ T
-%line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
-; T = F10 & G
-%line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; B = B ^ T
-%line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm0
-; G = mem256[g + 64]
-%line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 64]
-; T = F10 & G
-%line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
-; A = A ^ T
-%line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F9 & G
-%line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
-; B = B ^ T
-%line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 96]
-%line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 96]
-; T = F9 & G
-%line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
-; A = A ^ T
-%line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F8 & G
-%line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
-; B = B ^ T
-%line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 128]
-%line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 128]
-; T = F8 & G
-%line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
-; A = A ^ T
-%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F7 & G
-%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
-; B = B ^ T
-%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 160]
-%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 160]
-; T = F7 & G
-%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
-; A = A ^ T
-%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F6 & G
-%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
-; B = B ^ T
-%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 192]
-%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 192]
-; T = F6 & G
-%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
-; A = A ^ T
-%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F5 & G
-%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
-; B = B ^ T
-%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 224]
-%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 224]
-; T = F5 & G
-%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
-; A = A ^ T
-%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F4 & G
-%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
-; B = B ^ T
-%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 256]
-%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 256]
-; T = F4 & G
-%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
-; A = A ^ T
-%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F3 & G
-%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
-; B = B ^ T
-%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 288]
-%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 288]
-; T = F3 & G
-%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
-; A = A ^ T
-%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F2 & G
-%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
-; B = B ^ T
-%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 320]
-%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 320]
-; T = F2 & G
-%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
-; A = A ^ T
-%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F1 & G
-%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
-; B = B ^ T
-%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm1
-; G = mem256[g + 352]
-%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 352]
-; T = F1 & G
-%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
-; A = A ^ T
-%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
-; T = F0 & G
-%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 384]
-	vpand ymm0, ymm12, ymm0
-; B = B ^ T
-%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
-; G = mem256[g + 384]
-%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 384]
-; T = F0 & G
-%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
-; A = A ^ T
-%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-; A = A ^ S21
-%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-; A = A ^ S22
-%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
-; A = A ^ S24
-%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
-; mem256[h + 384] = A
-%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm0
-; B = B ^ S20
-%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 224]
-; B = B ^ S21
-%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 256]
-; B = B ^ S23
-%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 320]
-; B = B ^ S24
-%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 352]
-; mem256[h + 352] = B
-%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm13
-; G = mem256[g + 0]
-%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F10 & G
-%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
-; B = F9 & G
-%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
-; G = mem256[g + 32]
-%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 32]
-; T = F9 & G
-%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
-; A = A ^ T
-%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F8 & G
-%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
-; B = B ^ T
-%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 64]
-%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 64]
-; T = F8 & G
-%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
-; A = A ^ T
-%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F7 & G
-%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
-; B = B ^ T
-%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 96]
-%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 96]
-; T = F7 & G
-%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
-; A = A ^ T
-%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F6 & G
-%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
-; B = B ^ T
-%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 128]
-%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 128]
-; T = F6 & G
-%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
-; A = A ^ T
-%line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F5 & G
-%line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
-; B = B ^ T
-%line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 160]
-%line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 160]
-; T = F5 & G
-%line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
-; A = A ^ T
-%line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F4 & G
-%line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
-; B = B ^ T
-%line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 192]
-%line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 192]
-; T = F4 & G
-%line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
-; A = A ^ T
-%line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F3 & G
-%line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
-; B = B ^ T
-%line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 224]
-%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 224]
-; T = F3 & G
-%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
-; A = A ^ T
-%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F2 & G
-%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
-; B = B ^ T
-%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 256]
-%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 256]
-; T = F2 & G
-%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
-; A = A ^ T
-%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F1 & G
-%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
-; B = B ^ T
-%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 288]
-%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 288]
-; T = F1 & G
-%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
-; A = A ^ T
-%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F0 & G
-%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
-; B = B ^ T
-%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
-; G = mem256[g + 320]
-%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 320]
-; T = F0 & G
-%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; A = A ^ T
-%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+; T = F & mem256[g + 288]
+%line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C15 = C15 ^ T
+%line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 320]
+%line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C16 = C16 ^ T
+%line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 352]
+%line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 352]
+; C17 = C17 ^ T
+%line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; F = mem256[f + 160]
+%line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 160]
+; T = F & mem256[g + 384]
+%line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C17 = C17 ^ T
+%line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; Z17 = C17 ^ C18
+%line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm6, ymm5
+; C8 = C8 ^ Z17
+%line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm5
+; T = F & G0
+%line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C5 = T ^ Z17
+%line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm5
+; T = F & mem256[g + 32]
+%line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 32]
+; C6 = C6 ^ T
+%line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 64]
+%line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C7 = C7 ^ T
+%line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 96]
+%line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 96]
+; C8 = C8 ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 128]
+%line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C9 = C9 ^ T
+%line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 160]
+%line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 160]
+; C10 = C10 ^ T
+%line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; A = A ^ S19
+; T = F & mem256[g + 192]
+%line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C11 = C11 ^ T
+%line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 224]
+%line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 224]
+; C12 = C12 ^ T
+%line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 256]
+%line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C13 = C13 ^ T
+%line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 288]
+%line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C14 = C14 ^ T
+%line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 320]
+%line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C15 = C15 ^ T
+%line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 352]
+%line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 352]
+; C16 = C16 ^ T
+%line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; F = mem256[f + 128]
+%line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 128]
+; T = F & mem256[g + 384]
+%line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C16 = C16 ^ T
+%line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; Z16 = C16 ^ C17
+%line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm7, ymm6
+; C7 = C7 ^ Z16
+%line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm6
+; T = F & G0
+%line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C4 = T ^ Z16
+%line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm6
+; T = F & mem256[g + 32]
+%line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 32]
+; C5 = C5 ^ T
+%line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 64]
+%line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C6 = C6 ^ T
+%line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 96]
+%line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 96]
+; C7 = C7 ^ T
+%line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 128]
+%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C8 = C8 ^ T
+%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 160]
+%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 160]
+; C9 = C9 ^ T
+%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 192]
+%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C10 = C10 ^ T
+%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 224]
+%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 224]
+; C11 = C11 ^ T
+%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 256]
+%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C12 = C12 ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 288]
+%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C13 = C13 ^ T
+%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 320]
+%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C14 = C14 ^ T
+%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 352]
+%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 352]
+; C15 = C15 ^ T
+%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; F = mem256[f + 96]
+%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 96]
+; T = F & mem256[g + 384]
+%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C15 = C15 ^ T
+%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; Z15 = C15 ^ C16
+%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm8, ymm7
+; C6 = C6 ^ Z15
+%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm7
+; T = F & G0
+%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C3 = T ^ Z15
+%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm0, ymm7
+; T = F & mem256[g + 32]
+%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 32]
+; C4 = C4 ^ T
+%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 64]
+%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C5 = C5 ^ T
+%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 96]
+%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 96]
+; C6 = C6 ^ T
+%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 128]
+%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C7 = C7 ^ T
+%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 160]
+%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 160]
+; C8 = C8 ^ T
+%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 192]
+%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C9 = C9 ^ T
+%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 224]
+%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 224]
+; C10 = C10 ^ T
+%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 256]
+%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C11 = C11 ^ T
+%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 288]
+%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C12 = C12 ^ T
+%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 320]
+%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C13 = C13 ^ T
+%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 352]
+%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 352]
+; C14 = C14 ^ T
+%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; F = mem256[f + 64]
+%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 64]
+; T = F & mem256[g + 384]
+%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C14 = C14 ^ T
+%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; Z14 = C14 ^ C15
+%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm13, ymm8
+; C5 = C5 ^ Z14
+%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm8
+; T = F & G0
+%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C2 = T ^ Z14
+%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm0, ymm8
+; T = F & mem256[g + 32]
+%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 32]
+; C3 = C3 ^ T
+%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 64]
+%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C4 = C4 ^ T
+%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 96]
+%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 96]
+; C5 = C5 ^ T
+%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 128]
+%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C6 = C6 ^ T
+%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 160]
+%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 160]
+; C7 = C7 ^ T
+%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 192]
+%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C8 = C8 ^ T
+%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 224]
+%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 224]
+; C9 = C9 ^ T
+%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 256]
+%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C10 = C10 ^ T
+%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 288]
+%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C11 = C11 ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 320]
+%line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C12 = C12 ^ T
+%line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 352]
+%line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 352]
+; C13 = C13 ^ T
+%line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; F = mem256[f + 32]
+%line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 32]
+; T = F & mem256[g + 384]
+%line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C13 = C13 ^ T
+%line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; Z13 = C13 ^ C14
+%line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm10, ymm13
+; C4 = C4 ^ Z13
+%line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm13
+; C3 = C3 ^ C13
+%line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm10
+; T = F & G0
+%line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C1 = T ^ Z13
+%line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm0, ymm13
+; T = F & mem256[g + 32]
+%line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 32]
+; C2 = C2 ^ T
+%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 64]
+%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C3 = C3 ^ T
+%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 96]
+%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 96]
+; C4 = C4 ^ T
+%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 128]
+%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C5 = C5 ^ T
+%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 160]
+%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 160]
+; C6 = C6 ^ T
+%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 192]
+%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C7 = C7 ^ T
+%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 224]
+%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 224]
+; C8 = C8 ^ T
+%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 256]
+%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C9 = C9 ^ T
+%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 288]
+%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 288]
+; C10 = C10 ^ T
+%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 320]
+%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C11 = C11 ^ T
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
-; A = A ^ S20
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 352]
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
-; A = A ^ S22
+	vpand ymm0, ymm15, [rdx + 352]
+; C12 = C12 ^ T
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
-; A = A ^ S23
+	vpxor ymm9, ymm9, ymm0
+; F = mem256[f + 0]
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; mem256[h + 320] = A
+	vmovdqu ymm15, [rsi]
+; T = F & mem256[g + 384]
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm1
-; B = B ^ S18
+	vpand ymm0, ymm15, [rdx + 384]
+; C12 = C12 ^ T
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
-; B = B ^ S19
+	vpxor ymm9, ymm9, ymm0
+; T = F & G0
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
-; B = B ^ S21
+	vpand ymm0, ymm15, ymm11
+; C0 = T ^ C13
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
-; B = B ^ S22
+	vpxor ymm10, ymm0, ymm10
+; T = F & mem256[g + 32]
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
-; mem256[h + 288] = B
+	vpand ymm0, ymm15, [rdx + 32]
+; C1 = C1 ^ T
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm10
-; G = mem256[g + 0]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 64]
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F8 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C2 = C2 ^ T
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
-; B = F7 & G
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 96]
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
-; G = mem256[g + 32]
+	vpand ymm0, ymm15, [rdx + 96]
+; C3 = C3 ^ T
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 32]
-; T = F7 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 128]
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C4 = C4 ^ T
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F6 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 160]
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 160]
+; C5 = C5 ^ T
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 64]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 192]
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 64]
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C6 = C6 ^ T
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
-; A = A ^ T
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 224]
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 224]
+; C7 = C7 ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 256]
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 96]
+	vpand ymm0, ymm15, [rdx + 256]
+; C8 = C8 ^ T
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 96]
-; T = F5 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 288]
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 288]
+; C9 = C9 ^ T
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F4 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 320]
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C10 = C10 ^ T
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 128]
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 352]
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 128]
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 352]
+; C11 = C11 ^ T
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; mem256[h + 0] = C0
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F3 & G
+	vmovdqu [rdi], ymm10
+; mem256[h + 32] = C1
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 32], ymm13
+; mem256[h + 64] = C2
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 160]
+	vmovdqu [rdi + 64], ymm8
+; mem256[h + 96] = C3
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 160]
-; T = F3 & G
+	vmovdqu [rdi + 96], ymm7
+; mem256[h + 128] = C4
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
-; A = A ^ T
+	vmovdqu [rdi + 128], ymm6
+; mem256[h + 160] = C5
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F2 & G
+	vmovdqu [rdi + 160], ymm5
+; mem256[h + 192] = C6
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 192], ymm4
+; mem256[h + 224] = C7
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 192]
+	vmovdqu [rdi + 224], ymm3
+; mem256[h + 256] = C8
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 192]
-; T = F2 & G
+	vmovdqu [rdi + 256], ymm2
+; mem256[h + 288] = C9
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
-; A = A ^ T
+	vmovdqu [rdi + 288], ymm14
+; mem256[h + 320] = C10
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F1 & G
+	vmovdqu [rdi + 320], ymm1
+; mem256[h + 352] = C11
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 352], ymm12
+; mem256[h + 384] = C12
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 224]
-%line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 224]
-; T = F1 & G
-%line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
-; A = A ^ T
-%line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F0 & G
-%line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
-; B = B ^ T
-%line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 256]
-%line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 256]
-; T = F0 & G
-%line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm8, ymm9, ymm8
-; A = A ^ T
-%line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; A = A ^ S17
-%line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
-; A = A ^ S18
-%line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
-; A = A ^ S20
-%line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
-; A = A ^ S21
-%line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
-; mem256[h + 256] = A
-%line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm1
-; B = B ^ S16
-%line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; B = B ^ S17
-%line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; B = B ^ S19
-%line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 192]
-; B = B ^ S20
-%line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; mem256[h + 224] = B
-%line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm0
-; G = mem256[g + 0]
-%line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F6 & G
-%line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
-; B = F5 & G
-%line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
-; G = mem256[g + 32]
-%line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 32]
-; T = F5 & G
-%line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
-; A = A ^ T
-%line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; T = F4 & G
-%line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
-; B = B ^ T
-%line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 64]
-%line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 64]
-; T = F4 & G
-%line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
-; A = A ^ T
-%line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F3 & G
-%line 422+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
-; B = B ^ T
-%line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 96]
-%line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 96]
-; T = F3 & G
-%line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
-; A = A ^ T
-%line 426+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F2 & G
-%line 427+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
-; B = B ^ T
-%line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 128]
-%line 429+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 128]
-; T = F2 & G
-%line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
-; A = A ^ T
-%line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F1 & G
-%line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
-; B = B ^ T
-%line 433+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 160]
-%line 434+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 160]
-; T = F1 & G
-%line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
-; A = A ^ T
-%line 436+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F0 & G
-%line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
-; B = B ^ T
-%line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 192]
-%line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 192]
-; T = F0 & G
-%line 440+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
-; A = A ^ T
-%line 441+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; A = A ^ S15
-%line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
-; A = A ^ S16
-%line 443+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
-; A = A ^ S18
-%line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
-; A = A ^ S19
-%line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
-; mem256[h + 192] = A
-%line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm1
-; B = B ^ S14
-%line 447+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; B = B ^ S15
-%line 448+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; B = B ^ S17
-%line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; B = B ^ S18
-%line 450+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 160]
-; mem256[h + 160] = B
-%line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 160], ymm0
-; G = mem256[g + 0]
-%line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F4 & G
-%line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
-; B = F3 & G
-%line 454+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
-; G = mem256[g + 32]
-%line 455+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm5, [rdx + 32]
-; T = F3 & G
-%line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
-; A = A ^ T
-%line 457+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; T = F2 & G
-%line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
-; B = B ^ T
-%line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 64]
-%line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 64]
-; T = F2 & G
-%line 461+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
-; A = A ^ T
-%line 462+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; T = F1 & G
-%line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
-; B = B ^ T
-%line 464+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 96]
-%line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 96]
-; T = F1 & G
-%line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
-; A = A ^ T
-%line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; T = F0 & G
-%line 468+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
-; B = B ^ T
-%line 469+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 128]
-%line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 128]
-; T = F0 & G
-%line 471+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
-; A = A ^ T
-%line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; A = A ^ S13
-%line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
-; A = A ^ S14
-%line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
-; A = A ^ S16
-%line 475+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
-; A = A ^ S17
-%line 476+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
-; mem256[h + 128] = A
-%line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm1
-; B = B ^ S13
-%line 478+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; B = B ^ S15
-%line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; B = B ^ S16
-%line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; mem256[h + 96] = B
-%line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 96], ymm0
-; G = mem256[g + 0]
-%line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F2 & G
-%line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
-; B = F1 & G
-%line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
-; G = mem256[g + 32]
-%line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 32]
-; T = F1 & G
-%line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
-; A = A ^ T
-%line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; T = F0 & G
-%line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
-; B = B ^ T
-%line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; G = mem256[g + 64]
-%line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm2, [rdx + 64]
-; T = F0 & G
-%line 491+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
-; A = A ^ T
-%line 492+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; A = A ^ S14
-%line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
-; A = A ^ S15
-%line 494+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
-; mem256[h + 64] = A
-%line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm1
-; B = B ^ S13
-%line 496+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; B = B ^ S14
-%line 497+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; mem256[h + 32] = B
-%line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
-; G = mem256[g + 0]
-%line 499+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F0 & G
-%line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
-; A = A ^ S13
-%line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; mem256[h + 0] = A
-%line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [rdi + 384], ymm9
 ; leave
-%line 503+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 416]
 	ret
 .end:
 

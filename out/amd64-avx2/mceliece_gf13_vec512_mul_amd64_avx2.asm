@@ -8,1514 +8,1163 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2_mul:
-	mov r11, rsp
-	sub rsp, 448
-	and rsp, -32
-	mov [rsp + 416], r11
 ; i = 2
-%line 13+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
-; F0 = mem256[f + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rsi]
-	vmovdqu [rsp + 384], ymm0
-; F1 = mem256[f + 64]
-%line 16+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 64]
-; F2 = mem256[f + 128]
-%line 17+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 128]
-; F3 = mem256[f + 192]
+; G0 = mem256[g + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 192]
-; F4 = mem256[f + 256]
+	vmovdqu ymm11, [rdx]
+; F = mem256[f + 768]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 256]
-; F5 = mem256[f + 320]
+	vmovdqu ymm0, [rsi + 768]
+; C24 = F & mem256[g + 768]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 320]
-; F6 = mem256[f + 384]
+	vpand ymm12, ymm0, [rdx + 768]
+; T = F & G0
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 384]
-; F7 = mem256[f + 448]
+	vpand ymm1, ymm0, ymm11
+; C12 = T ^ C24
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rsi + 448]
-; F8 = mem256[f + 512]
+	vpxor ymm9, ymm1, ymm12
+; C13 = F & mem256[g + 64]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 512]
-; F9 = mem256[f + 576]
+	vpand ymm10, ymm0, [rdx + 64]
+; C14 = F & mem256[g + 128]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 576]
-; F10 = mem256[f + 640]
+	vpand ymm13, ymm0, [rdx + 128]
+; T = F & mem256[g + 192]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rsi + 640]
-; F11 = mem256[f + 704]
+	vpand ymm1, ymm0, [rdx + 192]
+; C15 = T ^ C24
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 704]
-; F12 = mem256[f + 768]
+	vpxor ymm8, ymm1, ymm12
+; C16 = F & mem256[g + 256]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 768]
-; G = mem256[g + 704]
+	vpand ymm7, ymm0, [rdx + 256]
+; C17 = F & mem256[g + 320]
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 704]
-; B = F12 & G
+	vpand ymm6, ymm0, [rdx + 320]
+; C18 = F & mem256[g + 384]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 768]
+	vpand ymm5, ymm0, [rdx + 384]
+; C19 = F & mem256[g + 448]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 768]
-; A = F12 & G
+	vpand ymm4, ymm0, [rdx + 448]
+; C20 = F & mem256[g + 512]
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm3, ymm0, [rdx + 512]
+; C21 = F & mem256[g + 576]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm2, ymm0, [rdx + 576]
+; C22 = F & mem256[g + 640]
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; S24 = A
+	vpand ymm14, ymm0, [rdx + 640]
+; C23 = F & mem256[g + 704]
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 352], ymm14
-; S23 = B
+	vpand ymm0, ymm0, [rdx + 704]
+; F = mem256[f + 704]
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 320], ymm0
-; G = mem256[g + 576]
+	vmovdqu ymm15, [rsi + 704]
+; T = F & mem256[g + 768]
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 576]
-; B = F12 & G
+	vpand ymm1, ymm15, [rdx + 768]
+; C23 = C23 ^ T
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 640]
+	vpxor ymm1, ymm0, ymm1
+; Z23 = C23 ^ C24
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 640]
-; A = F12 & G
+	vpxor ymm12, ymm1, ymm12
+; C14 = C14 ^ Z23
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpxor ymm13, ymm13, ymm12
+; T = F & G0
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, ymm11
+; C11 = T ^ Z23
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 704]
+	vpxor ymm12, ymm0, ymm12
+; T = F & mem256[g + 64]
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C12 = C12 ^ T
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 128]
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C13 = C13 ^ T
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 192]
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 768]
+	vpand ymm0, ymm15, [rdx + 192]
+; C14 = C14 ^ T
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 768]
-; T = F10 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 256]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C15 = C15 ^ T
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 320]
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C16 = C16 ^ T
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S22 = A
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 384]
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 288], ymm14
-; S21 = B
+	vpand ymm0, ymm15, [rdx + 384]
+; C17 = C17 ^ T
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 256], ymm1
-; G = mem256[g + 448]
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 448]
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 448]
-; B = F12 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C18 = C18 ^ T
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 512]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 512]
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 512]
-; A = F12 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C19 = C19 ^ T
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 576]
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C20 = C20 ^ T
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 576]
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 640]
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 640]
+; C21 = C21 ^ T
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 704]
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C22 = C22 ^ T
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpxor ymm14, ymm14, ymm0
+; F = mem256[f + 640]
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vmovdqu ymm15, [rsi + 640]
+; T = F & mem256[g + 768]
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 768]
+; C22 = C22 ^ T
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpxor ymm14, ymm14, ymm0
+; Z22 = C22 ^ C23
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm1, ymm14, ymm1
+; C13 = C13 ^ Z22
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm10, ymm10, ymm1
+; T = F & G0
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpand ymm0, ymm15, ymm11
+; C10 = T ^ Z22
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F9 & G
+	vpxor ymm1, ymm0, ymm1
+; T = F & mem256[g + 64]
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 64]
+; C11 = C11 ^ T
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 128]
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 128]
+; C12 = C12 ^ T
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 768]
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 192]
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 768]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C13 = C13 ^ T
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 256]
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 256]
+; C14 = C14 ^ T
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 320]
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S20 = A
+	vpand ymm0, ymm15, [rdx + 320]
+; C15 = C15 ^ T
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 224], ymm14
-; S19 = B
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 384]
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 192], ymm1
-; G = mem256[g + 320]
+	vpand ymm0, ymm15, [rdx + 384]
+; C16 = C16 ^ T
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 320]
-; B = F12 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 448]
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 448]
+; C17 = C17 ^ T
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 384]
-; A = F12 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 512]
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C18 = C18 ^ T
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 576]
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 448]
+	vpand ymm0, ymm15, [rdx + 576]
+; C19 = C19 ^ T
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 448]
-; T = F11 & G
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 640]
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C20 = C20 ^ T
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 704]
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C21 = C21 ^ T
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 512]
+	vpxor ymm2, ymm2, ymm0
+; F = mem256[f + 576]
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F10 & G
+	vmovdqu ymm15, [rsi + 576]
+; T = F & mem256[g + 768]
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 768]
+; C21 = C21 ^ T
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm2, ymm2, ymm0
+; Z21 = C21 ^ C22
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm14, ymm2, ymm14
+; C12 = C12 ^ Z21
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
+	vpxor ymm9, ymm9, ymm14
+; T = F & G0
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F9 & G
+	vpand ymm0, ymm15, ymm11
+; C9 = T ^ Z21
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm14, ymm0, ymm14
+; T = F & mem256[g + 64]
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C10 = C10 ^ T
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 128]
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vpand ymm0, ymm15, [rdx + 128]
+; C11 = C11 ^ T
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F8 & G
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 192]
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C12 = C12 ^ T
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 256]
 %line 106+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C13 = C13 ^ T
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 320]
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C14 = C14 ^ T
 %line 109+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 384]
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C15 = C15 ^ T
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 448]
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 768]
+	vpand ymm0, ymm15, [rdx + 448]
+; C16 = C16 ^ T
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 768]
-; T = F6 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 512]
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 512]
+; C17 = C17 ^ T
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 576]
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C18 = C18 ^ T
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S18 = A
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 640]
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 160], ymm14
-; S17 = B
+	vpand ymm0, ymm15, [rdx + 640]
+; C19 = C19 ^ T
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 128], ymm1
-; G = mem256[g + 192]
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 704]
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 192]
-; B = F12 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C20 = C20 ^ T
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 256]
+	vpxor ymm3, ymm3, ymm0
+; F = mem256[f + 512]
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 256]
-; A = F12 & G
+	vmovdqu ymm15, [rsi + 512]
+; T = F & mem256[g + 768]
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 768]
+; C20 = C20 ^ T
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; Z20 = C20 ^ C21
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 320]
+	vpxor ymm2, ymm3, ymm2
+; C11 = C11 ^ Z20
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F11 & G
+	vpxor ymm12, ymm12, ymm2
+; T = F & G0
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, ymm11
+; C8 = T ^ Z20
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm2, ymm0, ymm2
+; T = F & mem256[g + 64]
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 64]
+; C9 = C9 ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 128]
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F10 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C10 = C10 ^ T
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 192]
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpand ymm0, ymm15, [rdx + 192]
+; C11 = C11 ^ T
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 256]
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 448]
+	vpand ymm0, ymm15, [rdx + 256]
+; C12 = C12 ^ T
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 448]
-; T = F9 & G
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 320]
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C13 = C13 ^ T
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 384]
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 384]
+; C14 = C14 ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 512]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 448]
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C15 = C15 ^ T
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 512]
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C16 = C16 ^ T
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 576]
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
+	vpand ymm0, ymm15, [rdx + 576]
+; C17 = C17 ^ T
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F7 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 640]
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C18 = C18 ^ T
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 704]
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C19 = C19 ^ T
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
+	vpxor ymm4, ymm4, ymm0
+; F = mem256[f + 448]
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F6 & G
+	vmovdqu ymm15, [rsi + 448]
+; T = F & mem256[g + 768]
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 768]
+; C19 = C19 ^ T
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
+	vpxor ymm4, ymm4, ymm0
+; Z19 = C19 ^ C20
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
+	vpxor ymm3, ymm4, ymm3
+; C10 = C10 ^ Z19
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
+	vpxor ymm1, ymm1, ymm3
+; T = F & G0
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F5 & G
+	vpand ymm0, ymm15, ymm11
+; C7 = T ^ Z19
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; A = A ^ T
+	vpxor ymm3, ymm0, ymm3
+; T = F & mem256[g + 64]
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C8 = C8 ^ T
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; B = B ^ T
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 128]
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 768]
+	vpand ymm0, ymm15, [rdx + 128]
+; C9 = C9 ^ T
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 768]
-; T = F4 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 192]
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C10 = C10 ^ T
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F3 & G
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 256]
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C11 = C11 ^ T
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; S16 = A
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 320]
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 96], ymm14
-; B = B ^ S24
+	vpand ymm0, ymm15, [rdx + 320]
+; C12 = C12 ^ T
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 352]
-; S15 = B
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 384]
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm1
-; G = mem256[g + 64]
+	vpand ymm0, ymm15, [rdx + 384]
+; C13 = C13 ^ T
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 64]
-; B = F12 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 448]
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-; G = mem256[g + 128]
+	vpand ymm0, ymm15, [rdx + 448]
+; C14 = C14 ^ T
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 128]
-; A = F12 & G
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 512]
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm14, ymm13, ymm1
-; T = F11 & G
+	vpand ymm0, ymm15, [rdx + 512]
+; C15 = C15 ^ T
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm12, ymm1
-; B = B ^ T
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 576]
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; G = mem256[g + 192]
+	vpand ymm0, ymm15, [rdx + 576]
+; C16 = C16 ^ T
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 192]
-; T = F11 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 640]
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C17 = C17 ^ T
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F10 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 704]
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 704]
+; C18 = C18 ^ T
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 256]
+	vpxor ymm5, ymm5, ymm0
+; F = mem256[f + 384]
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 256]
-; T = F10 & G
+	vmovdqu ymm15, [rsi + 384]
+; T = F & mem256[g + 768]
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 768]
+; C18 = C18 ^ T
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F9 & G
+	vpxor ymm5, ymm5, ymm0
+; Z18 = C18 ^ C19
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; B = B ^ T
+	vpxor ymm4, ymm5, ymm4
+; C9 = C9 ^ Z18
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 320]
+	vpxor ymm14, ymm14, ymm4
+; T = F & G0
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 320]
-; T = F9 & G
+	vpand ymm0, ymm15, ymm11
+; C6 = T ^ Z18
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm15
-; A = A ^ T
+	vpxor ymm4, ymm0, ymm4
+; T = F & mem256[g + 64]
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F8 & G
+	vpand ymm0, ymm15, [rdx + 64]
+; C7 = C7 ^ T
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 128]
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 384]
+	vpand ymm0, ymm15, [rdx + 128]
+; C8 = C8 ^ T
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 384]
-; T = F8 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 192]
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 192]
+; C9 = C9 ^ T
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F7 & G
+; T = F & mem256[g + 256]
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C10 = C10 ^ T
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 448]
+; T = F & mem256[g + 320]
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 448]
-; T = F7 & G
+	vpand ymm0, ymm15, [rdx + 320]
+; C11 = C11 ^ T
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm15
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 384]
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C12 = C12 ^ T
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; B = B ^ T
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 448]
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 512]
+	vpand ymm0, ymm15, [rdx + 448]
+; C13 = C13 ^ T
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 512]
-; T = F6 & G
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 512]
 %line 201+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm15
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 512]
+; C14 = C14 ^ T
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F5 & G
-%line 203+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; B = B ^ T
-%line 204+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 576]
-%line 205+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 576]
-; T = F5 & G
-%line 206+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm15
-; A = A ^ T
-%line 207+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F4 & G
-%line 208+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; B = B ^ T
-%line 209+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 640]
-%line 210+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 640]
-; T = F4 & G
-%line 211+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-; A = A ^ T
-%line 212+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F3 & G
-%line 213+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; B = B ^ T
-%line 214+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 704]
-%line 215+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 704]
-; T = F3 & G
-%line 216+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm15
-; A = A ^ T
-%line 217+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F2 & G
-%line 218+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
-; B = B ^ T
-%line 219+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; G = mem256[g + 768]
-%line 220+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm15, [rdx + 768]
-; T = F2 & G
-%line 221+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm3, ymm15
-; A = A ^ T
-%line 222+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F1 & G
-%line 223+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm15
-; B = B ^ T
-%line 224+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; A = A ^ S23
-%line 225+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 320]
-; A = A ^ S24
-%line 226+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 352]
-; S14 = A
-%line 227+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 32], ymm14
-; B = B ^ S22
-%line 228+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
-; B = B ^ S23
-%line 229+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; S13 = B
-%line 230+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm1
-; G = mem256[g + 0]
-%line 231+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F12 & G
-%line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm13, ymm0
-; B = F11 & G
-%line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm12, ymm0
-; G = mem256[g + 64]
-%line 234+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 64]
-; T = F11 & G
-%line 235+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
-; A = A ^ T
-%line 236+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
-; T = F10 & G
-%line 237+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; B = B ^ T
-%line 238+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm0
-; G = mem256[g + 128]
-%line 239+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 128]
-; T = F10 & G
-%line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm11, ymm1
-; A = A ^ T
-%line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F9 & G
-%line 242+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
-; B = B ^ T
-%line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 192]
-%line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 192]
-; T = F9 & G
-%line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm10, ymm1
-; A = A ^ T
-%line 246+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F8 & G
-%line 247+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm9, ymm1
-; B = B ^ T
-%line 248+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 256]
-%line 249+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 256]
-; T = F8 & G
-%line 250+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm9, ymm1
-; A = A ^ T
-%line 251+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F7 & G
-%line 252+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm8, ymm1
-; B = B ^ T
-%line 253+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 320]
-%line 254+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 320]
-; T = F7 & G
-%line 255+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm8, ymm1
-; A = A ^ T
-%line 256+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F6 & G
-%line 257+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm7, ymm1
-; B = B ^ T
-%line 258+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 384]
-%line 259+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 384]
-; T = F6 & G
-%line 260+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm7, ymm1
-; A = A ^ T
-%line 261+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F5 & G
-%line 262+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm6, ymm1
-; B = B ^ T
-%line 263+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 448]
-%line 264+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 448]
-; T = F5 & G
-%line 265+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm6, ymm1
-; A = A ^ T
-%line 266+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F4 & G
-%line 267+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm5, ymm1
-; B = B ^ T
-%line 268+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 512]
-%line 269+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 512]
-; T = F4 & G
-%line 270+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm5, ymm1
-; A = A ^ T
-%line 271+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F3 & G
-%line 272+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm4, ymm1
-; B = B ^ T
-%line 273+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 576]
-%line 274+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 576]
-; T = F3 & G
-%line 275+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm4, ymm1
-; A = A ^ T
-%line 276+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F2 & G
-%line 277+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm1
-; B = B ^ T
-%line 278+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; G = mem256[g + 640]
-%line 279+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 640]
-; T = F2 & G
-%line 280+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm13, ymm3, ymm1
-; A = A ^ T
-%line 281+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm13
-; T = F1 & G
-%line 282+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
-; B = B ^ T
-%line 283+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm1
-; G = mem256[g + 704]
-%line 284+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 704]
-; T = F1 & G
-%line 285+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm2, ymm0
-; A = A ^ T
-%line 286+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm12, ymm1
-; T = F0 & G
-%line 287+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 384]
-	vpand ymm0, ymm12, ymm0
-; B = B ^ T
-%line 288+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
-; G = mem256[g + 768]
-%line 289+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 768]
-; T = F0 & G
-%line 290+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm0
-; A = A ^ T
-%line 291+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-; A = A ^ S21
-%line 292+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-; A = A ^ S22
-%line 293+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
-; A = A ^ S24
-%line 294+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
-; mem256[h + 768] = A
-%line 295+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 768], ymm0
-; B = B ^ S20
-%line 296+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 224]
-; B = B ^ S21
-%line 297+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 256]
-; B = B ^ S23
-%line 298+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 320]
-; B = B ^ S24
-%line 299+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, [rsp + 352]
-; mem256[h + 704] = B
-%line 300+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 704], ymm13
-; G = mem256[g + 0]
-%line 301+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F10 & G
-%line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm11, ymm0
-; B = F9 & G
-%line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm10, ymm0
-; G = mem256[g + 64]
-%line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 64]
-; T = F9 & G
-%line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm10, ymm11
-; A = A ^ T
-%line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm10
-; T = F8 & G
-%line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm9, ymm11
-; B = B ^ T
-%line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 128]
-%line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 128]
-; T = F8 & G
-%line 310+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm9, ymm10
-; A = A ^ T
-%line 311+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F7 & G
-%line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm8, ymm10
-; B = B ^ T
-%line 313+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 192]
-%line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 192]
-; T = F7 & G
-%line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm8, ymm10
-; A = A ^ T
-%line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F6 & G
-%line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
-; B = B ^ T
-%line 318+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 256]
-%line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 256]
-; T = F6 & G
-%line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm7, ymm10
-; A = A ^ T
-%line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F5 & G
-%line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm6, ymm10
-; B = B ^ T
-%line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 320]
-%line 324+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 320]
-; T = F5 & G
-%line 325+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm6, ymm10
-; A = A ^ T
-%line 326+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F4 & G
-%line 327+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
-; B = B ^ T
-%line 328+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 384]
-%line 329+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 384]
-; T = F4 & G
-%line 330+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm5, ymm10
-; A = A ^ T
-%line 331+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F3 & G
-%line 332+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm4, ymm10
-; B = B ^ T
-%line 333+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 448]
-%line 334+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 448]
-; T = F3 & G
-%line 335+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm4, ymm10
-; A = A ^ T
-%line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F2 & G
-%line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm3, ymm10
-; B = B ^ T
-%line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 512]
-%line 339+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 512]
-; T = F2 & G
-%line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm3, ymm10
-; A = A ^ T
-%line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F1 & G
-%line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm10, ymm2, ymm10
-; B = B ^ T
-%line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; G = mem256[g + 576]
-%line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 576]
-; T = F1 & G
-%line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm11, ymm2, ymm10
-; A = A ^ T
-%line 346+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm11
-; T = F0 & G
-%line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-	vpand ymm10, ymm11, ymm10
-; B = B ^ T
-%line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
-; G = mem256[g + 640]
-%line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 640]
-; T = F0 & G
-%line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm11, ymm0
-; A = A ^ T
-%line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+; T = F & mem256[g + 576]
+%line 203+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C15 = C15 ^ T
+%line 204+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 640]
+%line 205+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C16 = C16 ^ T
+%line 206+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 704]
+%line 207+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 704]
+; C17 = C17 ^ T
+%line 208+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; F = mem256[f + 320]
+%line 209+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 320]
+; T = F & mem256[g + 768]
+%line 210+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 768]
+; C17 = C17 ^ T
+%line 211+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; Z17 = C17 ^ C18
+%line 212+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm6, ymm5
+; C8 = C8 ^ Z17
+%line 213+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm5
+; T = F & G0
+%line 214+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C5 = T ^ Z17
+%line 215+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm5
+; T = F & mem256[g + 64]
+%line 216+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C6 = C6 ^ T
+%line 217+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 128]
+%line 218+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C7 = C7 ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 192]
+%line 220+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C8 = C8 ^ T
+%line 221+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 256]
+%line 222+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C9 = C9 ^ T
+%line 223+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 320]
+%line 224+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C10 = C10 ^ T
+%line 225+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; A = A ^ S19
+; T = F & mem256[g + 384]
+%line 226+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C11 = C11 ^ T
+%line 227+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 448]
+%line 228+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 448]
+; C12 = C12 ^ T
+%line 229+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 512]
+%line 230+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 512]
+; C13 = C13 ^ T
+%line 231+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 576]
+%line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C14 = C14 ^ T
+%line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 640]
+%line 234+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C15 = C15 ^ T
+%line 235+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 704]
+%line 236+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 704]
+; C16 = C16 ^ T
+%line 237+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; F = mem256[f + 256]
+%line 238+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 256]
+; T = F & mem256[g + 768]
+%line 239+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 768]
+; C16 = C16 ^ T
+%line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; Z16 = C16 ^ C17
+%line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm7, ymm6
+; C7 = C7 ^ Z16
+%line 242+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm6
+; T = F & G0
+%line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C4 = T ^ Z16
+%line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm6
+; T = F & mem256[g + 64]
+%line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C5 = C5 ^ T
+%line 246+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 128]
+%line 247+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C6 = C6 ^ T
+%line 248+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 192]
+%line 249+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C7 = C7 ^ T
+%line 250+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 256]
+%line 251+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C8 = C8 ^ T
+%line 252+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 320]
+%line 253+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C9 = C9 ^ T
+%line 254+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 384]
+%line 255+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C10 = C10 ^ T
+%line 256+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 448]
+%line 257+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 448]
+; C11 = C11 ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 512]
+%line 259+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 512]
+; C12 = C12 ^ T
+%line 260+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 576]
+%line 261+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C13 = C13 ^ T
+%line 262+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 640]
+%line 263+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C14 = C14 ^ T
+%line 264+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 704]
+%line 265+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 704]
+; C15 = C15 ^ T
+%line 266+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; F = mem256[f + 192]
+%line 267+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 192]
+; T = F & mem256[g + 768]
+%line 268+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 768]
+; C15 = C15 ^ T
+%line 269+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; Z15 = C15 ^ C16
+%line 270+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm8, ymm7
+; C6 = C6 ^ Z15
+%line 271+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm7
+; T = F & G0
+%line 272+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C3 = T ^ Z15
+%line 273+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm0, ymm7
+; T = F & mem256[g + 64]
+%line 274+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C4 = C4 ^ T
+%line 275+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 128]
+%line 276+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C5 = C5 ^ T
+%line 277+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 192]
+%line 278+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C6 = C6 ^ T
+%line 279+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 256]
+%line 280+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C7 = C7 ^ T
+%line 281+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 320]
+%line 282+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C8 = C8 ^ T
+%line 283+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 384]
+%line 284+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C9 = C9 ^ T
+%line 285+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 448]
+%line 286+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 448]
+; C10 = C10 ^ T
+%line 287+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 512]
+%line 288+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 512]
+; C11 = C11 ^ T
+%line 289+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 576]
+%line 290+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C12 = C12 ^ T
+%line 291+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 640]
+%line 292+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C13 = C13 ^ T
+%line 293+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & mem256[g + 704]
+%line 294+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 704]
+; C14 = C14 ^ T
+%line 295+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; F = mem256[f + 128]
+%line 296+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 128]
+; T = F & mem256[g + 768]
+%line 297+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 768]
+; C14 = C14 ^ T
+%line 298+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; Z14 = C14 ^ C15
+%line 299+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm13, ymm8
+; C5 = C5 ^ Z14
+%line 300+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm8
+; T = F & G0
+%line 301+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C2 = T ^ Z14
+%line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm0, ymm8
+; T = F & mem256[g + 64]
+%line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C3 = C3 ^ T
+%line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 128]
+%line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C4 = C4 ^ T
+%line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 192]
+%line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C5 = C5 ^ T
+%line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 256]
+%line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C6 = C6 ^ T
+%line 310+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 320]
+%line 311+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C7 = C7 ^ T
+%line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 384]
+%line 313+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C8 = C8 ^ T
+%line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 448]
+%line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 448]
+; C9 = C9 ^ T
+%line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 512]
+%line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 512]
+; C10 = C10 ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 576]
+%line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C11 = C11 ^ T
+%line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 640]
+%line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C12 = C12 ^ T
+%line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & mem256[g + 704]
+%line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 704]
+; C13 = C13 ^ T
+%line 324+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; F = mem256[f + 64]
+%line 325+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vmovdqu ymm15, [rsi + 64]
+; T = F & mem256[g + 768]
+%line 326+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 768]
+; C13 = C13 ^ T
+%line 327+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; Z13 = C13 ^ C14
+%line 328+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm10, ymm13
+; C4 = C4 ^ Z13
+%line 329+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm13
+; C3 = C3 ^ C13
+%line 330+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm10
+; T = F & G0
+%line 331+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, ymm11
+; C1 = T ^ Z13
+%line 332+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm13, ymm0, ymm13
+; T = F & mem256[g + 64]
+%line 333+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 64]
+; C2 = C2 ^ T
+%line 334+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 128]
+%line 335+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 128]
+; C3 = C3 ^ T
+%line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 192]
+%line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 192]
+; C4 = C4 ^ T
+%line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 256]
+%line 339+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 256]
+; C5 = C5 ^ T
+%line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 320]
+%line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 320]
+; C6 = C6 ^ T
+%line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 384]
+%line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 384]
+; C7 = C7 ^ T
+%line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 448]
+%line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 448]
+; C8 = C8 ^ T
+%line 346+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 512]
+%line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 512]
+; C9 = C9 ^ T
+%line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 576]
+%line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 576]
+; C10 = C10 ^ T
+%line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 640]
+%line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+	vpand ymm0, ymm15, [rdx + 640]
+; C11 = C11 ^ T
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
-; A = A ^ S20
+	vpxor ymm12, ymm12, ymm0
+; T = F & mem256[g + 704]
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
-; A = A ^ S22
+	vpand ymm0, ymm15, [rdx + 704]
+; C12 = C12 ^ T
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 288]
-; A = A ^ S23
+	vpxor ymm9, ymm9, ymm0
+; F = mem256[f + 0]
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 320]
-; mem256[h + 640] = A
+	vmovdqu ymm15, [rsi]
+; T = F & mem256[g + 768]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 640], ymm1
-; B = B ^ S18
+	vpand ymm0, ymm15, [rdx + 768]
+; C12 = C12 ^ T
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 160]
-; B = B ^ S19
+	vpxor ymm9, ymm9, ymm0
+; T = F & G0
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 192]
-; B = B ^ S21
+	vpand ymm0, ymm15, ymm11
+; C0 = T ^ C13
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 256]
-; B = B ^ S22
+	vpxor ymm10, ymm0, ymm10
+; T = F & mem256[g + 64]
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 288]
-; mem256[h + 576] = B
+	vpand ymm0, ymm15, [rdx + 64]
+; C1 = C1 ^ T
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 576], ymm10
-; G = mem256[g + 0]
+	vpxor ymm13, ymm13, ymm0
+; T = F & mem256[g + 128]
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F8 & G
+	vpand ymm0, ymm15, [rdx + 128]
+; C2 = C2 ^ T
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm9, ymm0
-; B = F7 & G
+	vpxor ymm8, ymm8, ymm0
+; T = F & mem256[g + 192]
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm0
-; G = mem256[g + 64]
+	vpand ymm0, ymm15, [rdx + 192]
+; C3 = C3 ^ T
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 64]
-; T = F7 & G
+	vpxor ymm7, ymm7, ymm0
+; T = F & mem256[g + 256]
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm8, ymm9
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 256]
+; C4 = C4 ^ T
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; T = F6 & G
+	vpxor ymm6, ymm6, ymm0
+; T = F & mem256[g + 320]
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm7, ymm9
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 320]
+; C5 = C5 ^ T
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 128]
+	vpxor ymm5, ymm5, ymm0
+; T = F & mem256[g + 384]
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 128]
-; T = F6 & G
+	vpand ymm0, ymm15, [rdx + 384]
+; C6 = C6 ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm7, ymm8
-; A = A ^ T
+	vpxor ymm4, ymm4, ymm0
+; T = F & mem256[g + 448]
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F5 & G
+	vpand ymm0, ymm15, [rdx + 448]
+; C7 = C7 ^ T
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm6, ymm8
-; B = B ^ T
+	vpxor ymm3, ymm3, ymm0
+; T = F & mem256[g + 512]
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 192]
+	vpand ymm0, ymm15, [rdx + 512]
+; C8 = C8 ^ T
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 192]
-; T = F5 & G
+	vpxor ymm2, ymm2, ymm0
+; T = F & mem256[g + 576]
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm6, ymm8
-; A = A ^ T
+	vpand ymm0, ymm15, [rdx + 576]
+; C9 = C9 ^ T
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F4 & G
+	vpxor ymm14, ymm14, ymm0
+; T = F & mem256[g + 640]
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm5, ymm8
-; B = B ^ T
+	vpand ymm0, ymm15, [rdx + 640]
+; C10 = C10 ^ T
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 256]
+	vpxor ymm1, ymm1, ymm0
+; T = F & mem256[g + 704]
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 256]
-; T = F4 & G
+	vpand ymm0, ymm15, [rdx + 704]
+; C11 = C11 ^ T
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm5, ymm8
-; A = A ^ T
+	vpxor ymm12, ymm12, ymm0
+; mem256[h + 0] = C0
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F3 & G
+	vmovdqu [rdi], ymm10
+; mem256[h + 64] = C1
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm4, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 64], ymm13
+; mem256[h + 128] = C2
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 320]
+	vmovdqu [rdi + 128], ymm8
+; mem256[h + 192] = C3
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 320]
-; T = F3 & G
+	vmovdqu [rdi + 192], ymm7
+; mem256[h + 256] = C4
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm4, ymm8
-; A = A ^ T
+	vmovdqu [rdi + 256], ymm6
+; mem256[h + 320] = C5
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F2 & G
+	vmovdqu [rdi + 320], ymm5
+; mem256[h + 384] = C6
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm3, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 384], ymm4
+; mem256[h + 448] = C7
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 384]
+	vmovdqu [rdi + 448], ymm3
+; mem256[h + 512] = C8
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 384]
-; T = F2 & G
+	vmovdqu [rdi + 512], ymm2
+; mem256[h + 576] = C9
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm3, ymm8
-; A = A ^ T
+	vmovdqu [rdi + 576], ymm14
+; mem256[h + 640] = C10
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F1 & G
+	vmovdqu [rdi + 640], ymm1
+; mem256[h + 704] = C11
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm2, ymm8
-; B = B ^ T
+	vmovdqu [rdi + 704], ymm12
+; mem256[h + 768] = C12
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 448]
-%line 395+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 448]
-; T = F1 & G
-%line 396+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm9, ymm2, ymm8
-; A = A ^ T
-%line 397+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-; T = F0 & G
-%line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqa ymm9, ymm11
-	vpand ymm8, ymm9, ymm8
-; B = B ^ T
-%line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-; G = mem256[g + 512]
-%line 400+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 512]
-; T = F0 & G
-%line 401+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm8, ymm9, ymm8
-; A = A ^ T
-%line 402+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm8
-; A = A ^ S17
-%line 403+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
-; A = A ^ S18
-%line 404+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
-; A = A ^ S20
-%line 405+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 224]
-; A = A ^ S21
-%line 406+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 256]
-; mem256[h + 512] = A
-%line 407+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm1
-; B = B ^ S16
-%line 408+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; B = B ^ S17
-%line 409+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; B = B ^ S19
-%line 410+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 192]
-; B = B ^ S20
-%line 411+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; mem256[h + 448] = B
-%line 412+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 448], ymm0
-; G = mem256[g + 0]
-%line 413+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F6 & G
-%line 414+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm7, ymm0
-; B = F5 & G
-%line 415+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm6, ymm0
-; G = mem256[g + 64]
-%line 416+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 64]
-; T = F5 & G
-%line 417+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm6, ymm7
-; A = A ^ T
-%line 418+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; T = F4 & G
-%line 419+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm5, ymm7
-; B = B ^ T
-%line 420+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 128]
-%line 421+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 128]
-; T = F4 & G
-%line 422+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm5, ymm6
-; A = A ^ T
-%line 423+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F3 & G
-%line 424+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm4, ymm6
-; B = B ^ T
-%line 425+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 192]
-%line 426+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 192]
-; T = F3 & G
-%line 427+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm4, ymm6
-; A = A ^ T
-%line 428+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F2 & G
-%line 429+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm3, ymm6
-; B = B ^ T
-%line 430+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 256]
-%line 431+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 256]
-; T = F2 & G
-%line 432+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm3, ymm6
-; A = A ^ T
-%line 433+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F1 & G
-%line 434+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm2, ymm6
-; B = B ^ T
-%line 435+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 320]
-%line 436+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 320]
-; T = F1 & G
-%line 437+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm7, ymm2, ymm6
-; A = A ^ T
-%line 438+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm7
-; T = F0 & G
-%line 439+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqa ymm7, ymm9
-	vpand ymm6, ymm7, ymm6
-; B = B ^ T
-%line 440+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm6
-; G = mem256[g + 384]
-%line 441+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 384]
-; T = F0 & G
-%line 442+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
-; A = A ^ T
-%line 443+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm6
-; A = A ^ S15
-%line 444+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
-; A = A ^ S16
-%line 445+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
-; A = A ^ S18
-%line 446+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 160]
-; A = A ^ S19
-%line 447+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 192]
-; mem256[h + 384] = A
-%line 448+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm1
-; B = B ^ S14
-%line 449+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; B = B ^ S15
-%line 450+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; B = B ^ S17
-%line 451+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; B = B ^ S18
-%line 452+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 160]
-; mem256[h + 320] = B
-%line 453+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm0
-; G = mem256[g + 0]
-%line 454+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F4 & G
-%line 455+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm5, ymm0
-; B = F3 & G
-%line 456+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
-; G = mem256[g + 64]
-%line 457+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm5, [rdx + 64]
-; T = F3 & G
-%line 458+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm4, ymm4, ymm5
-; A = A ^ T
-%line 459+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; T = F2 & G
-%line 460+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm4, ymm3, ymm5
-; B = B ^ T
-%line 461+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 128]
-%line 462+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 128]
-; T = F2 & G
-%line 463+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm3, ymm4
-; A = A ^ T
-%line 464+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; T = F1 & G
-%line 465+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm4, ymm2, ymm4
-; B = B ^ T
-%line 466+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 192]
-%line 467+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 192]
-; T = F1 & G
-%line 468+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm5, ymm2, ymm4
-; A = A ^ T
-%line 469+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm5
-; T = F0 & G
-%line 470+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqa ymm5, ymm7
-	vpand ymm4, ymm5, ymm4
-; B = B ^ T
-%line 471+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm4
-; G = mem256[g + 256]
-%line 472+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm4, [rdx + 256]
-; T = F0 & G
-%line 473+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm4, ymm5, ymm4
-; A = A ^ T
-%line 474+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; A = A ^ S13
-%line 475+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 0]
-; A = A ^ S14
-%line 476+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
-; A = A ^ S16
-%line 477+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 96]
-; A = A ^ S17
-%line 478+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 128]
-; mem256[h + 256] = A
-%line 479+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm1
-; B = B ^ S13
-%line 480+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; B = B ^ S15
-%line 481+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; B = B ^ S16
-%line 482+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; mem256[h + 192] = B
-%line 483+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm0
-; G = mem256[g + 0]
-%line 484+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F2 & G
-%line 485+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm1, ymm3, ymm0
-; B = F1 & G
-%line 486+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm2, ymm0
-; G = mem256[g + 64]
-%line 487+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 64]
-; T = F1 & G
-%line 488+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm2, ymm2, ymm3
-; A = A ^ T
-%line 489+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; T = F0 & G
-%line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqa ymm4, ymm5
-	vpand ymm2, ymm4, ymm3
-; B = B ^ T
-%line 491+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; G = mem256[g + 128]
-%line 492+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm2, [rdx + 128]
-; T = F0 & G
-%line 493+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm2, ymm4, ymm2
-; A = A ^ T
-%line 494+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; A = A ^ S14
-%line 495+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 32]
-; A = A ^ S15
-%line 496+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 64]
-; mem256[h + 128] = A
-%line 497+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm1
-; B = B ^ S13
-%line 498+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; B = B ^ S14
-%line 499+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; mem256[h + 64] = B
-%line 500+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm0
-; G = mem256[g + 0]
-%line 501+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu ymm0, [rdx]
-; A = F0 & G
-%line 502+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpand ymm0, ymm4, ymm0
-; A = A ^ S13
-%line 503+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; mem256[h + 0] = A
-%line 504+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [rdi + 768], ymm9
 ; h = h + 32
-%line 505+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 395+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 506+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 396+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	add rsi, 32
 ; g = g + 32
-%line 507+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 397+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	add rdx, 32
 ; i = i - 1
-%line 508+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 509+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 510+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 400+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 511+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
+%line 401+0 specs/mceliece/generated/mceliece_gf13_vec512_mul_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 416]
 	ret
 .end:
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The vec_mul networks of gen/mceliece.py, every variant (the column
-multiplier in each operand mode, with f partly in memory (FREGS), K columns per scan (NCOLS), andn terms (ANDN), the
+multiplier in each operand mode, with f partly in memory (FREGS), K columns per scan (NCOLS), andn terms (ANDN),
+shared folds of adjacent modulus exponents (SHAREFOLD), the row multiplier
+mul_rows, the
 high/low Karatsuba level mul_kara and the even/odd one mul_evenodd),
 evaluated line by line on 64-lane words against a bit-serial GF(2^m)
 product, with h separate and with h = f and h = g (the writes land in the
@@ -146,6 +148,21 @@ def main() -> int:
                 finally:
                     M.ANDN["amd64-bmi1"] = old
             variants.append((f"columns amd64-bmi1 andn={na}", cols_andn))
+        for impl, k in (("amd64-avx2", 2), ("amd64-avx2", 3), ("amd64-avx2", 4), ("amd64-bmi1", 2),
+                        ("amd64", 2), ("x86-sse2", 2)):
+            def cols_share(impl: str = impl, k: int = k) -> tuple[list[str], int]:
+                old_s, old_k = set(M.SHAREFOLD), dict(M.NCOLS)
+                M.SHAREFOLD.add(impl)
+                M.NCOLS[impl] = k
+                try:
+                    return M.mul_columns(impl, m, stride)
+                finally:
+                    M.SHAREFOLD.clear()
+                    M.SHAREFOLD.update(old_s)
+                    M.NCOLS.clear()
+                    M.NCOLS.update(old_k)
+            variants.append((f"columns {impl} sharefold ncols={k}", cols_share))
+        variants.append(("rows amd64-avx2", lambda: M.mul_rows("amd64-avx2", m, stride)))
         variants += [("kara amd64-avx2", lambda: M.mul_kara("amd64-avx2", m, stride)),
                      ("kara amd64-avx512", lambda: M.mul_kara("amd64-avx512", m, stride)),
                      ("evenodd amd64-avx2", lambda: M.mul_evenodd("amd64-avx2", m, stride))]
