@@ -57,60 +57,11 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
     W = t.word
     mem = f"mem{8 * W}"
     sc = t.bits
-    # ---- 1. EB: zero the tail word's padding, copy (and shift) e'
-    shift = mt % 8
-    ebase = mt // 8                       # byte of e holding e'_0 (at bit shift)
     if W == 1:
         return render_bytes(impl, ident, name, t)
-    L.append("eb = &EB")
-    L.append("z = 0")
-    for b in range(nfull * W, ebytes - tail):
-        L.append(f"mem8[eb + {b}] = z")
-    # bytes 0 .. nfull*W - 1 in a loop, the tail unrolled
-    L.append(f"p = e + {ebase}")
-    if t.qcopy:
-        # 64-bit words: e'_(64j..64j+63) = (E_j >> shift) ^ (byte 8 after << (64 - shift)),
-        # that byte inside e (asserted)
-        assert nfull * W % 8 == 0 and (not shift or ebase + nfull * W < n // 8)
-        L.append(f"i = {nfull * W // 8}")
-        L.append("copy:")
-        L.append("  x = mem64[p + 0]")
-        if shift:
-            L.append(f"  x = x >> {shift}")
-            L.append("  y = mem8[p + 8]")
-            L.append(f"  y = y << {64 - shift}")
-            L.append("  x = x ^ y")
-        L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
-              "  goto copy if !="]
-    else:
-        L.append(f"i = {nfull * W}")
-        L.append("copy:")
-    if not t.qcopy:
-        L.append("  x = mem8[p + 0]")
-        if shift:
-            L.append(f"  x = x >> {shift}")
-            L.append("  y = mem8[p + 1]")
-            L.append(f"  y = y << {8 - shift}")
-            L.append("  x = x ^ y")
-        L.append("  mem8[eb + 0] = x")
-        L.append("  p = p + 1")
-        L.append("  eb = eb + 1")
-        L.append("  i = i - 1")
-        L.append("  =? i - 0")
-        L.append("  goto copy if !=")
-    for j in range(tail):
-        b = nfull * W + j                 # byte of e'
-        dst = b - nfull * W + (W - tail)  # offset in the tail word (eb now at nfull*W)
-        L.append(f"x = mem8[p + {j}]")
-        if shift:
-            L.append(f"x = x >> {shift}")
-            if ebase + b + 1 < n // 8:
-                L.append(f"y = mem8[p + {j + 1}]")
-                L.append(f"y = y << {8 - shift}")
-                L.append("x = x ^ y")
-        L.append(f"mem8[eb + {dst}] = x")
-    L.append("eb = &EB")
-    # ---- 2./3. groups of eight rows
+    if t.reg == "reg256":
+        return render_rows(impl, ident, name, t)
+    eb_copy(L, name, t)
     words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
     ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
 
@@ -275,6 +226,63 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
     return "\n".join(head + body + L + ["leave"]) + "\n"
 
 
+def eb_copy(L: list[str], name: str, t: SynTgt) -> None:
+    """1. EB: zero the tail word's padding, copy (and shift) e'; leaves eb = &EB"""
+    n, _ = PARAMS[name]
+    W = t.word
+    mt, rb, nfull, tail, ebytes = layout(name, W)
+    shift = mt % 8
+    ebase = mt // 8                       # byte of e holding e'_0 (at bit shift)
+    L.append("eb = &EB")
+    L.append("z = 0")
+    for b in range(nfull * W, ebytes - tail):
+        L.append(f"mem8[eb + {b}] = z")
+    # bytes 0 .. nfull*W - 1 in a loop, the tail unrolled
+    L.append(f"p = e + {ebase}")
+    if t.qcopy:
+        # 64-bit words: e'_(64j..64j+63) = (E_j >> shift) ^ (byte 8 after << (64 - shift)),
+        # that byte inside e (asserted)
+        assert nfull * W % 8 == 0 and (not shift or ebase + nfull * W < n // 8)
+        L.append(f"i = {nfull * W // 8}")
+        L.append("copy:")
+        L.append("  x = mem64[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 8]")
+            L.append(f"  y = y << {64 - shift}")
+            L.append("  x = x ^ y")
+        L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
+              "  goto copy if !="]
+    else:
+        L.append(f"i = {nfull * W}")
+        L.append("copy:")
+    if not t.qcopy:
+        L.append("  x = mem8[p + 0]")
+        if shift:
+            L.append(f"  x = x >> {shift}")
+            L.append("  y = mem8[p + 1]")
+            L.append(f"  y = y << {8 - shift}")
+            L.append("  x = x ^ y")
+        L.append("  mem8[eb + 0] = x")
+        L.append("  p = p + 1")
+        L.append("  eb = eb + 1")
+        L.append("  i = i - 1")
+        L.append("  =? i - 0")
+        L.append("  goto copy if !=")
+    for j in range(tail):
+        b = nfull * W + j                 # byte of e'
+        dst = b - nfull * W + (W - tail)  # offset in the tail word (eb now at nfull*W)
+        L.append(f"x = mem8[p + {j}]")
+        if shift:
+            L.append(f"x = x >> {shift}")
+            if ebase + b + 1 < n // 8:
+                L.append(f"y = mem8[p + {j + 1}]")
+                L.append(f"y = y << {8 - shift}")
+                L.append("x = x ^ y")
+        L.append(f"mem8[eb + {dst}] = x")
+    L.append("eb = &EB")
+
+
 # vector_parities: row r's accumulator sits in slot SLOT[r] of the merge;
 # the merge leaves slot j's parity in dword DWORD_OF_SLOT[j] and the gather
 # puts dword d in bit BIT_OF_DWORD[d] (see vector_parities)
@@ -336,6 +344,156 @@ def vector_finish(L: list[str], a: str, u: str = "u") -> None:
     L.append("o = c0")
     L.append("o = o & 255")
 
+
+# amd64-avx2 per parameter set: (rows taken together: 2 or 1, e' words
+# held in registers, prefetch distance in bytes ahead of the group).  Two
+# rows at a time do fewer vector operations per row (the L2-resident key of
+# mceliece348864: operations bind); one row at a time is one sequential
+# stream through the key (mceliece6960119's 1 MB key streams from L3, where
+# the two-row order measured slower).  docs/mceliece.md (syndrome) has the
+# measurements.
+ROWS_AVX2 = {"mceliece348864": (2, 11, 2048), "mceliece6960119": (1, 12, 2048)}
+
+
+def render_rows(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    """amd64-avx2: groups of eight rows; each key word is the memory operand
+    of a vpand against an e' word kept in a register (the first kr words;
+    the others loaded from EB, once per row or pair of rows).
+
+    Two rows at a time (pairs): one accumulator per row; the pairs are those
+    of vector_merge's tree (rows r and r + 4), merged as soon as a pair is
+    done (unpack, fold, blend: the tree evaluated incrementally, so that few
+    registers hold partial results).  One row at a time: two accumulators;
+    the row's 256 bits fold in the register (lanes, qwords, dwords: every
+    dword holds the row's 32-bit fold) and one blend32 puts it in its dword
+    of the group's vector.  Either way vector_finish gives the parity byte;
+    s byte = that ^ e byte, written after its rows are read (s may alias e
+    or pk: every byte of s lies in row 0).  prefetcht0 pd bytes ahead, one
+    per line of the group, the address clamped to the last group so that
+    no prefetch leaves the key."""
+    n, mt = PARAMS[name]
+    W = t.word
+    _, rb, nfull, tail, ebytes = layout(name, W)
+    words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
+    ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
+    together, kr, pd = ROWS_AVX2[name]
+    kr = min(len(words), kr)
+    pkbytes = mt * rb
+    L: list[str] = []
+    eb_copy(L, name, t)
+    for w in range(kr):
+        L.append(f"e{w} = mem256[eb + {ebwords[w]}]")
+    nlines = (8 * rb + 63) // 64          # prefetches per group of eight rows
+    # vector_merge's tree: slot j holds row row_of_slot[j]; pairs (2i, 2i + 1)
+    row_of_slot = [SLOT.index(j) for j in range(8)]
+    dword_of_row = [BIT_OF_DWORD.index(r) for r in range(8)]
+
+    def prefetches(k: int, of: int) -> None:
+        """part k of `of` of the group's prefetches"""
+        for j in range(nlines):
+            if j * of // nlines == k:
+                L.append(f"prefetch(mem8[f + {64 * j}])")
+
+    def rowwords(rows: list[int], accs: list[str]) -> None:
+        """acc ^= e'_w & key word w of row r, for each word w and (r, acc);
+        one row and two accumulators: the words alternate between them"""
+        for w, (off, eoff) in enumerate(zip(words, ebwords)):
+            if w < kr:
+                ew = f"e{w}"
+            else:
+                L.append(f"u = mem256[eb + {eoff}]")
+                ew = "u"
+            split = len(rows) < len(accs)
+            for r, acc in [(rows[0], accs[w % 2])] if split else zip(rows, accs):
+                mref = f"mem256[p + {r * rb + off}]"
+                if w < (2 if split else 1):
+                    L.append(f"{acc} = {ew} & {mref}")
+                else:
+                    L.append(f"t = {ew} & {mref}")
+                    L.append(f"{acc} = {acc} ^ t")
+
+    def pair(i: int, nrows: int, pf: bool) -> None:
+        """rows row_of_slot[2i], [2i + 1] (those < nrows) to a: its dword pairs
+        alternate between the two rows' 64-bit folds, each dword of a pair
+        holding its row's 32-bit fold"""
+        rows = [r for r in row_of_slot[2 * i:2 * i + 2] if r < nrows]
+        accs = ["a", "b"][:len(rows)]
+        rowwords(rows, accs)
+        if pf:
+            prefetches(i, 4)
+        b = accs[-1]                       # a lone row (the last group) pairs with itself
+        L.append(f"t = unpacklo64(a, {b})")
+        L.append(f"a = unpackhi64(a, {b})")
+        L.append("a = a ^ t")
+        L.append("t = shuffle32(a, 0xb1)")
+        L.append("a = a ^ t")
+
+    def row(r: int, pf: bool) -> None:
+        rowwords([r], ["a", "b"])
+        if pf:
+            prefetches(r, 8)
+        L.append("a = a ^ b")
+        L.append("t = permute128(a, a, 0x01)")
+        L.append("a = a ^ t")
+        L.append("t = shuffle32(a, 0x4e)")
+        L.append("a = a ^ t")
+        L.append("t = shuffle32(a, 0xb1)")
+        L.append("a = a ^ t")
+        L.append("g = a" if r == 0 else f"g = blend32(g, a, {hex(1 << dword_of_row[r])})")
+
+    def group(nrows: int, pf: bool, last: bool) -> None:
+        if together == 2:
+            for i in range(4):
+                # a pair without rows (the last group) leaves the previous
+                # pair in a: its bits are masked off below
+                if [r for r in row_of_slot[2 * i:2 * i + 2] if r < nrows]:
+                    pair(i, nrows, pf)
+                gh = "gh"[i // 2]
+                L.append(f"{gh} = a" if i % 2 == 0 else f"{gh} = blend32({gh}, a, 0xaa)")
+            L.append("t = permute128(g, h, 0x20)")
+            L.append("g = permute128(g, h, 0x31)")
+            L.append("g = g ^ t")
+        else:
+            for r in range(nrows):         # dwords of missing rows: row 0's, masked off below
+                row(r, pf)
+        vector_finish(L, "g", "t")
+        if last:
+            L.append(f"o = o & {(1 << nrows) - 1}")
+        L.append("v = mem8[e + 0]")
+        if last:
+            L.append(f"v = v & {(1 << nrows) - 1}")
+        L.append("o = o ^ v")
+        L.append("mem8[s + 0] = o")
+
+    full = mt // 8
+    L.append("p = pk")
+    L.append(f"i = {full}")
+    if pd:
+        L.append(f"l = pk + {pkbytes - 1 - 64 * (nlines - 1)}")
+    L.append("rows:")
+    n0 = len(L)
+    if pd:
+        L.append(f"f = p + {pd}")
+        L.append("unsigned<? f - l")
+        L.append("f = l if unsigned>=")
+    group(8, bool(pd), False)
+    L[n0:] = ["  " + x for x in L[n0:]]
+    L += [f"  p = p + {8 * rb}", "  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if mt % 8:
+        group(mt % 8, False, True)
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, loads of {W} bytes"
+            f" ({nfull} whole words and {'a tail of ' + str(tail) + ' bytes' if tail else 'no tail'} per row),"
+            f" {'two rows' if together == 2 else 'one row'} at a time, {kr} e' words in registers,"
+            f" prefetch {pd} bytes ahead; gen/mceliece_syndrome.py.",
+            f"cpu {t.cpu}",
+            "int64 s pk e eb p i f l",
+            "int64 x y z o v",
+            "reg256 u t a b g h " + " ".join(f"e{w}" for w in range(kr)),
+            "reg128 c0 d0",
+            f"stack256 EB[{ebytes // 32}]",
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
 
 def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:
     """Byte loads and no stack buffer (SPARC: aligned loads only, and no

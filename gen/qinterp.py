@@ -590,6 +590,8 @@ class Interp:
         d = ops[0]
         if op in ("repmovsb", "repstosb"):
             return self.rep(op, ops)
+        if op == "prefetch":
+            return None                   # a cache hint: no state changes
         if op == "addr":
             self.put(d, self.addr(ops[1]) if ops[1][0] == "mem" else self.stack[ops[1][1]])
             return None

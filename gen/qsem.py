@@ -192,6 +192,8 @@ CORE: dict[str, tuple[str, str]] = {
     "$ = $ * $ + $": ("madd", "lanes: low w bits of s*t + u"),
     "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
     "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
+    "prefetch ( $ )": ("prefetch", "no effect: a hint to fetch the cache line of the byte operand (the "
+                       "address is not checked, as prefetcht0 never faults)"),
     "repmovsb ( $ , $ , $ )": ("repmovsb", "copy c bytes from s to d one byte at a time, upwards (so an overlap "
                                "repeats bytes as a byte loop does); then d += c, s += c, c = 0; no flags"),
     "repstosb ( $ , $ , $ )": ("repstosb", "store the low byte of a into c bytes upwards from d; then d += c, "

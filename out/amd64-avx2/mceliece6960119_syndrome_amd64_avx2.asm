@@ -9,2196 +9,2691 @@ global qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:function (qhasm
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
 	mov r11, rsp
-	sub rsp, 6912
+	sub rsp, 736
 	and rsp, -32
-	mov [rsp + 6880], r11
+	mov [rsp + 704], r11
 ; eb = &EB
-%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 13+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r10, [rsp + 0]
 ; z = 0
-%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 672] = z
-%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 672], r8b
 ; mem8[eb + 673] = z
-%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 673], r8b
 ; mem8[eb + 674] = z
-%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 674], r8b
 ; mem8[eb + 675] = z
-%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 675], r8b
 ; mem8[eb + 676] = z
-%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 676], r8b
 ; mem8[eb + 677] = z
-%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 677], r8b
 ; mem8[eb + 678] = z
-%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 678], r8b
 ; mem8[eb + 679] = z
-%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 679], r8b
 ; mem8[eb + 680] = z
-%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 680], r8b
 ; mem8[eb + 681] = z
-%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 681], r8b
 ; mem8[eb + 682] = z
-%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 682], r8b
 ; mem8[eb + 683] = z
-%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 683], r8b
 ; mem8[eb + 684] = z
-%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 684], r8b
 ; mem8[eb + 685] = z
-%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 685], r8b
 ; mem8[eb + 686] = z
-%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 686], r8b
 ; mem8[eb + 687] = z
-%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 687], r8b
 ; mem8[eb + 688] = z
-%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 688], r8b
 ; mem8[eb + 689] = z
-%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 689], r8b
 ; mem8[eb + 690] = z
-%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 690], r8b
 ; mem8[eb + 691] = z
-%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 691], r8b
 ; mem8[eb + 692] = z
-%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 692], r8b
 ; mem8[eb + 693] = z
-%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 693], r8b
 ; mem8[eb + 694] = z
-%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 694], r8b
 ; mem8[eb + 695] = z
-%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 695], r8b
 ; mem8[eb + 696] = z
-%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 696], r8b
 ; mem8[eb + 697] = z
-%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 697], r8b
 ; mem8[eb + 698] = z
-%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 698], r8b
 ; p = e + 193
-%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r11, [rdx + 193]
 ; i = 84
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
-%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, [r11]
 ; x = x >> 3
-%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 8]
-%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 8]
 ; y = y << 61
-%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 61
 ; x = x ^ y
-%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem64[eb + 0] = x
-%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov [r10], r8
 ; p = p + 8
-%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	add r11, 8
 ; eb = eb + 8
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	add r10, 8
 ; i = i - 1
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	sub rax, 1
 ; =? i - 0
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	cmp rax, 0
 ; goto copy if !=
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11]
 ; x = x >> 3
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 1]
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 1]
 ; y = y << 5
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 27] = x
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 27], r8b
 ; x = mem8[p + 1]
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 2]
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 2]
 ; y = y << 5
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 28] = x
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 28], r8b
 ; x = mem8[p + 2]
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 3]
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 3]
 ; y = y << 5
-%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 29] = x
-%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 29], r8b
 ; x = mem8[p + 3]
-%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
-%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 4]
-%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [r11 + 4]
 ; y = y << 5
-%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
 ; x = x ^ y
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[eb + 30] = x
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 30], r8b
 ; x = mem8[p + 4]
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; mem8[eb + 31] = x
-%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [r10 + 31], r8b
 ; eb = &EB
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r9, [rsp + 0]
+; e0 = mem256[eb + 0]
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9]
+; e1 = mem256[eb + 32]
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r9 + 32]
+; e2 = mem256[eb + 64]
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r11, [rsp + 0]
-; p1 = pk + 2708
+	vmovdqu ymm4, [r9 + 64]
+; e3 = mem256[eb + 96]
+%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r9 + 96]
+; e4 = mem256[eb + 128]
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r8, [rsi + 2708]
-; i = 193
+	vmovdqu ymm6, [r9 + 128]
+; e5 = mem256[eb + 160]
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 193
-; sb = &SB
+	vmovdqu ymm7, [r9 + 160]
+; e6 = mem256[eb + 192]
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r9, [rsp + 704]
-align 32
-.Lrows:
-; q = mem256[eb + 0]
+	vmovdqu ymm8, [r9 + 192]
+; e7 = mem256[eb + 224]
+%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm9, [r9 + 224]
+; e8 = mem256[eb + 256]
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11]
-; a0 = q & mem256[p0 + 0]
+	vmovdqu ymm10, [r9 + 256]
+; e9 = mem256[eb + 288]
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rsi]
-; a1 = q & mem256[p0 + 677]
+	vmovdqu ymm11, [r9 + 288]
+; e10 = mem256[eb + 320]
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm0, [rsi + 677]
-; a2 = q & mem256[p0 + 1354]
+	vmovdqu ymm12, [r9 + 320]
+; e11 = mem256[eb + 352]
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm0, [rsi + 1354]
-; a3 = q & mem256[p0 + 2031]
-%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm9, ymm0, [rsi + 2031]
-; a4 = q & mem256[p1 + 0]
-%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm8, ymm0, [r8]
-; a5 = q & mem256[p1 + 677]
-%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm7, ymm0, [r8 + 677]
-; a6 = q & mem256[p1 + 1354]
-%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm6, ymm0, [r8 + 1354]
-; a7 = q & mem256[p1 + 2031]
-%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm5, ymm0, [r8 + 2031]
-; q = mem256[eb + 32]
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 32]
-; u = q & mem256[p0 + 32]
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 32]
-; a0 = a0 ^ u
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 709]
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 709]
-; a1 = a1 ^ u
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1386]
-%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1386]
-; a2 = a2 ^ u
-%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2063]
-%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2063]
-; a3 = a3 ^ u
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 32]
-%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 32]
-; a4 = a4 ^ u
-%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 709]
-%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 709]
-; a5 = a5 ^ u
-%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1386]
-%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1386]
-; a6 = a6 ^ u
-%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2063]
-%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2063]
-; a7 = a7 ^ u
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 64]
-%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 64]
-; u = q & mem256[p0 + 64]
-%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 64]
-; a0 = a0 ^ u
-%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 741]
-%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 741]
-; a1 = a1 ^ u
-%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1418]
-%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1418]
-; a2 = a2 ^ u
-%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2095]
-%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2095]
-; a3 = a3 ^ u
-%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 64]
-%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 64]
-; a4 = a4 ^ u
-%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 741]
-%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 741]
-; a5 = a5 ^ u
-%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1418]
-%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1418]
-; a6 = a6 ^ u
-%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2095]
-%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2095]
-; a7 = a7 ^ u
-%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 96]
-%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 96]
-; u = q & mem256[p0 + 96]
-%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 96]
-; a0 = a0 ^ u
-%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 773]
-%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 773]
-; a1 = a1 ^ u
-%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1450]
-%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1450]
-; a2 = a2 ^ u
-%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2127]
-%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2127]
-; a3 = a3 ^ u
-%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 96]
-%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 96]
-; a4 = a4 ^ u
-%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 773]
-%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 773]
-; a5 = a5 ^ u
-%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1450]
-%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1450]
-; a6 = a6 ^ u
-%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2127]
-%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2127]
-; a7 = a7 ^ u
-%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 128]
-%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 128]
-; u = q & mem256[p0 + 128]
-%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 128]
-; a0 = a0 ^ u
-%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 805]
-%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 805]
-; a1 = a1 ^ u
-%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1482]
-%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1482]
-; a2 = a2 ^ u
-%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2159]
-%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2159]
-; a3 = a3 ^ u
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 128]
-%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 128]
-; a4 = a4 ^ u
-%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 805]
-%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 805]
-; a5 = a5 ^ u
-%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1482]
-%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1482]
-; a6 = a6 ^ u
-%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2159]
-%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2159]
-; a7 = a7 ^ u
-%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 160]
-%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 160]
-; u = q & mem256[p0 + 160]
-%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 160]
-; a0 = a0 ^ u
-%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 837]
-%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 837]
-; a1 = a1 ^ u
-%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1514]
-%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1514]
-; a2 = a2 ^ u
-%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2191]
-%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2191]
-; a3 = a3 ^ u
-%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 160]
-%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 160]
-; a4 = a4 ^ u
-%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 837]
-%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 837]
-; a5 = a5 ^ u
-%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1514]
-%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1514]
-; a6 = a6 ^ u
-%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2191]
-%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2191]
-; a7 = a7 ^ u
-%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 192]
-%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 192]
-; u = q & mem256[p0 + 192]
-%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 192]
-; a0 = a0 ^ u
-%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 869]
-%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 869]
-; a1 = a1 ^ u
-%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1546]
-%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1546]
-; a2 = a2 ^ u
-%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2223]
-%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2223]
-; a3 = a3 ^ u
-%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 192]
-%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 192]
-; a4 = a4 ^ u
-%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 869]
-%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 869]
-; a5 = a5 ^ u
-%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1546]
-%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1546]
-; a6 = a6 ^ u
-%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2223]
-%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2223]
-; a7 = a7 ^ u
-%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 224]
-%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 224]
-; u = q & mem256[p0 + 224]
-%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 224]
-; a0 = a0 ^ u
-%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 901]
-%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 901]
-; a1 = a1 ^ u
-%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1578]
-%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1578]
-; a2 = a2 ^ u
-%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2255]
-%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2255]
-; a3 = a3 ^ u
-%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 224]
-%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 224]
-; a4 = a4 ^ u
-%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 901]
-%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 901]
-; a5 = a5 ^ u
-%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1578]
-%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1578]
-; a6 = a6 ^ u
-%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2255]
-%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2255]
-; a7 = a7 ^ u
-%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 256]
-%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 256]
-; u = q & mem256[p0 + 256]
-%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 256]
-; a0 = a0 ^ u
-%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 933]
-%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 933]
-; a1 = a1 ^ u
-%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1610]
-%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1610]
-; a2 = a2 ^ u
-%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2287]
-%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2287]
-; a3 = a3 ^ u
-%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 256]
-%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 256]
-; a4 = a4 ^ u
-%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 933]
-%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 933]
-; a5 = a5 ^ u
-%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1610]
-%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1610]
-; a6 = a6 ^ u
-%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2287]
-%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2287]
-; a7 = a7 ^ u
-%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 288]
-%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 288]
-; u = q & mem256[p0 + 288]
-%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 288]
-; a0 = a0 ^ u
-%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 965]
-%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 965]
-; a1 = a1 ^ u
-%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1642]
-%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1642]
-; a2 = a2 ^ u
-%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2319]
-%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2319]
-; a3 = a3 ^ u
-%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 288]
-%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 288]
-; a4 = a4 ^ u
-%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 965]
-%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 965]
-; a5 = a5 ^ u
-%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1642]
-%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1642]
-; a6 = a6 ^ u
-%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2319]
-%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2319]
-; a7 = a7 ^ u
-%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 320]
-%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 320]
-; u = q & mem256[p0 + 320]
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 320]
-; a0 = a0 ^ u
-%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 997]
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 997]
-; a1 = a1 ^ u
-%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1674]
-%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1674]
-; a2 = a2 ^ u
-%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2351]
-%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2351]
-; a3 = a3 ^ u
-%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 320]
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 320]
-; a4 = a4 ^ u
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 997]
-%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 997]
-; a5 = a5 ^ u
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1674]
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1674]
-; a6 = a6 ^ u
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2351]
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2351]
-; a7 = a7 ^ u
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 352]
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 352]
-; u = q & mem256[p0 + 352]
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 352]
-; a0 = a0 ^ u
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1029]
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1029]
-; a1 = a1 ^ u
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1706]
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1706]
-; a2 = a2 ^ u
-%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2383]
-%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2383]
-; a3 = a3 ^ u
-%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 352]
-%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 352]
-; a4 = a4 ^ u
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1029]
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1029]
-; a5 = a5 ^ u
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1706]
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1706]
-; a6 = a6 ^ u
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2383]
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2383]
-; a7 = a7 ^ u
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 384]
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 384]
-; u = q & mem256[p0 + 384]
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 384]
-; a0 = a0 ^ u
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1061]
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1061]
-; a1 = a1 ^ u
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1738]
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1738]
-; a2 = a2 ^ u
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2415]
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2415]
-; a3 = a3 ^ u
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 384]
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 384]
-; a4 = a4 ^ u
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1061]
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1061]
-; a5 = a5 ^ u
-%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1738]
-%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1738]
-; a6 = a6 ^ u
-%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2415]
-%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2415]
-; a7 = a7 ^ u
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 416]
-%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 416]
-; u = q & mem256[p0 + 416]
-%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 416]
-; a0 = a0 ^ u
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1093]
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1093]
-; a1 = a1 ^ u
-%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1770]
-%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1770]
-; a2 = a2 ^ u
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2447]
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2447]
-; a3 = a3 ^ u
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 416]
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 416]
-; a4 = a4 ^ u
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1093]
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1093]
-; a5 = a5 ^ u
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1770]
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1770]
-; a6 = a6 ^ u
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2447]
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2447]
-; a7 = a7 ^ u
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 448]
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 448]
-; u = q & mem256[p0 + 448]
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 448]
-; a0 = a0 ^ u
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1125]
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1125]
-; a1 = a1 ^ u
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1802]
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1802]
-; a2 = a2 ^ u
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2479]
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2479]
-; a3 = a3 ^ u
-%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 448]
-%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 448]
-; a4 = a4 ^ u
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1125]
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1125]
-; a5 = a5 ^ u
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1802]
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1802]
-; a6 = a6 ^ u
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2479]
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2479]
-; a7 = a7 ^ u
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 480]
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 480]
-; u = q & mem256[p0 + 480]
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 480]
-; a0 = a0 ^ u
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1157]
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1157]
-; a1 = a1 ^ u
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1834]
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1834]
-; a2 = a2 ^ u
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2511]
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2511]
-; a3 = a3 ^ u
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 480]
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 480]
-; a4 = a4 ^ u
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1157]
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1157]
-; a5 = a5 ^ u
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1834]
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1834]
-; a6 = a6 ^ u
-%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2511]
-%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2511]
-; a7 = a7 ^ u
-%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 512]
-%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 512]
-; u = q & mem256[p0 + 512]
-%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 512]
-; a0 = a0 ^ u
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1189]
-%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1189]
-; a1 = a1 ^ u
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1866]
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1866]
-; a2 = a2 ^ u
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2543]
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2543]
-; a3 = a3 ^ u
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 512]
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 512]
-; a4 = a4 ^ u
-%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1189]
-%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1189]
-; a5 = a5 ^ u
-%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1866]
-%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1866]
-; a6 = a6 ^ u
-%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2543]
-%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2543]
-; a7 = a7 ^ u
-%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 544]
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 544]
-; u = q & mem256[p0 + 544]
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 544]
-; a0 = a0 ^ u
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1221]
-%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1221]
-; a1 = a1 ^ u
-%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1898]
-%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1898]
-; a2 = a2 ^ u
-%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2575]
-%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2575]
-; a3 = a3 ^ u
-%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 544]
-%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 544]
-; a4 = a4 ^ u
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1221]
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1221]
-; a5 = a5 ^ u
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1898]
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1898]
-; a6 = a6 ^ u
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2575]
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2575]
-; a7 = a7 ^ u
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 576]
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 576]
-; u = q & mem256[p0 + 576]
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 576]
-; a0 = a0 ^ u
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1253]
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1253]
-; a1 = a1 ^ u
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1930]
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1930]
-; a2 = a2 ^ u
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2607]
-%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2607]
-; a3 = a3 ^ u
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 576]
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 576]
-; a4 = a4 ^ u
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1253]
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1253]
-; a5 = a5 ^ u
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1930]
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1930]
-; a6 = a6 ^ u
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2607]
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2607]
-; a7 = a7 ^ u
-%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 608]
-%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 608]
-; u = q & mem256[p0 + 608]
-%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 608]
-; a0 = a0 ^ u
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1285]
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1285]
-; a1 = a1 ^ u
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1962]
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1962]
-; a2 = a2 ^ u
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2639]
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2639]
-; a3 = a3 ^ u
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 608]
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 608]
-; a4 = a4 ^ u
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1285]
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1285]
-; a5 = a5 ^ u
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1962]
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1962]
-; a6 = a6 ^ u
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2639]
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2639]
-; a7 = a7 ^ u
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 640]
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 640]
-; u = q & mem256[p0 + 640]
-%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 640]
-; a0 = a0 ^ u
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1317]
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1317]
-; a1 = a1 ^ u
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1994]
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1994]
-; a2 = a2 ^ u
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2671]
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2671]
-; a3 = a3 ^ u
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 640]
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 640]
-; a4 = a4 ^ u
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1317]
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1317]
-; a5 = a5 ^ u
-%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1994]
-%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1994]
-; a6 = a6 ^ u
-%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2671]
-%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2671]
-; a7 = a7 ^ u
-%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; q = mem256[eb + 672]
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 672]
-; u = q & mem256[p0 + 645]
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 645]
-; a0 = a0 ^ u
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = q & mem256[p0 + 1322]
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1322]
-; a1 = a1 ^ u
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = q & mem256[p0 + 1999]
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1999]
-; a2 = a2 ^ u
-%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = q & mem256[p0 + 2676]
-%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2676]
-; a3 = a3 ^ u
-%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = q & mem256[p1 + 645]
-%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 645]
-; a4 = a4 ^ u
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; u = q & mem256[p1 + 1322]
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1322]
-; a5 = a5 ^ u
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; u = q & mem256[p1 + 1999]
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 1999]
-; a6 = a6 ^ u
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; u = q & mem256[p1 + 2676]
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [r8 + 2676]
-; a7 = a7 ^ u
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; u = unpacklo64(a0, a4)
-%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpcklqdq ymm0, ymm1, ymm8
-; a0 = unpackhi64(a0, a4)
-%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpckhqdq ymm1, ymm1, ymm8
-; a0 = a0 ^ u
-%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = unpacklo64(a1, a5)
-%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpcklqdq ymm0, ymm2, ymm7
-; a1 = unpackhi64(a1, a5)
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpckhqdq ymm2, ymm2, ymm7
-; a1 = a1 ^ u
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; u = unpacklo64(a2, a6)
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpcklqdq ymm0, ymm3, ymm6
-; a2 = unpackhi64(a2, a6)
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpckhqdq ymm3, ymm3, ymm6
-; a2 = a2 ^ u
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = unpacklo64(a3, a7)
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpcklqdq ymm0, ymm9, ymm5
-; a3 = unpackhi64(a3, a7)
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpunpckhqdq ymm9, ymm9, ymm5
-; a3 = a3 ^ u
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; u = shuffle32(a0, 0xb1)
-%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a0 = a0 ^ u
-%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = shuffle32(a1, 0xb1)
-%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm2, 177
-; a1 = a1 ^ u
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; a0 = blend32(a0, a1, 0xaa)
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm1, ymm1, ymm2, 170
-; u = shuffle32(a2, 0xb1)
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm3, 177
-; a2 = a2 ^ u
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; u = shuffle32(a3, 0xb1)
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm9, 177
-; a3 = a3 ^ u
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; a2 = blend32(a2, a3, 0xaa)
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm3, ymm3, ymm9, 170
-; u = permute128(a0, a2, 0x20)
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm3, 32
-; a0 = permute128(a0, a2, 0x31)
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm1, ymm1, ymm3, 49
-; a0 = a0 ^ u
-%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; mem256[sb + 0] = a0
-%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r9], ymm1
-; p0 = p0 + 5416
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rsi, 5416
-; p1 = p1 + 5416
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r8, 5416
-; sb = sb + 32
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r9, 32
-; i = i - 1
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r10, 1
-; =? i - 0
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r10, 0
-; goto rows if !=
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	jne .Lrows
-; sb = &SB
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r8, [rsp + 704]
+	vmovdqu ymm13, [r9 + 352]
 ; i = 193
-%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 193
-	mov r10, r8
+%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r10, 193
+; l = pk + 1041942
+%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rsi + 1041942]
+	mov r11, r8
 	mov rax, r9
 align 32
-.Lbytes:
-; a0 = mem256[sb + 0]
-%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r10]
-; 8x u = a0 << 16
-%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm1, ymm0, 16
-; a0 = a0 ^ u
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; 8x u = a0 << 8
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm1, ymm0, 8
-; a0 = a0 ^ u
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; 8x u = a0 << 4
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm1, ymm0, 4
-; a0 = a0 ^ u
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; 8x u = a0 << 2
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm1, ymm0, 2
-; a0 = a0 ^ u
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; 8x u = a0 << 1
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm1, ymm0, 1
-; a0 = a0 ^ u
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; 8x a0 = a0 >> 31
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrld ymm0, ymm0, 31
-; 4x u = a0 >> 31
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrlq ymm1, ymm0, 31
-; a0 = a0 ^ u
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+.Lrows:
+; f = p + 2048
+%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rsi + 2048]
+; unsigned<? f - l
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp r8, r11
+; f = l if unsigned>=
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmovae r8, r11
+; a = e0 & mem256[p + 0]
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi]
+; b = e1 & mem256[p + 32]
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm3, [rsi + 32]
+; t = e2 & mem256[p + 64]
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 64]
+; a = a ^ t
+%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-; c0 = extract128(a0, 1)
+; t = e3 & mem256[p + 96]
+%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 96]
+; b = b ^ t
+%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = e4 & mem256[p + 128]
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 128]
+; a = a ^ t
+%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 160]
+%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 160]
+; b = b ^ t
+%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = e6 & mem256[p + 192]
+%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 192]
+; a = a ^ t
+%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 224]
+%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 224]
+; b = b ^ t
+%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = e8 & mem256[p + 256]
+%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 256]
+; a = a ^ t
+%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 288]
+%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 288]
+; b = b ^ t
+%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = e10 & mem256[p + 320]
+%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 320]
+; a = a ^ t
+%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 352]
+%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 352]
+; b = b ^ t
+%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 384]
+%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 384]
+; a = a ^ t
+%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 416]
+%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 416]
+; b = b ^ t
+%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 448]
+%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 448]
+; a = a ^ t
+%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 480]
+%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 480]
+; b = b ^ t
+%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 512]
+%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 512]
+; a = a ^ t
+%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 544]
+%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 544]
+; b = b ^ t
+%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 576]
+%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 576]
+; a = a ^ t
+%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 608]
+%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 608]
+; b = b ^ t
+%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 640]
+%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 640]
+; a = a ^ t
+%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 645]
+%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 645]
+; b = b ^ t
+%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; prefetch(mem8[f + 0])
+%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8]
+; prefetch(mem8[f + 64])
+%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 64]
+; prefetch(mem8[f + 128])
+%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 128]
+; prefetch(mem8[f + 192])
+%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 192]
+; prefetch(mem8[f + 256])
+%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 256]
+; prefetch(mem8[f + 320])
+%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 320]
+; prefetch(mem8[f + 384])
+%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 384]
+; prefetch(mem8[f + 448])
+%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 448]
+; prefetch(mem8[f + 512])
+%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 512]
+; prefetch(mem8[f + 576])
+%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 576]
+; prefetch(mem8[f + 640])
+%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 640]
+; a = a ^ b
+%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = a
+%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqa ymm14, ymm1
+; a = e0 & mem256[p + 677]
+%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 677]
+; b = e1 & mem256[p + 709]
+%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 709]
+; t = e2 & mem256[p + 741]
+%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 741]
+; a = a ^ t
+%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 773]
+%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 773]
+; b = b ^ t
+%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 805]
+%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 805]
+; a = a ^ t
+%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 837]
+%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 837]
+; b = b ^ t
+%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 869]
+%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 869]
+; a = a ^ t
+%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 901]
+%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 901]
+; b = b ^ t
+%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 933]
+%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 933]
+; a = a ^ t
+%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 965]
+%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 965]
+; b = b ^ t
+%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 997]
+%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 997]
+; a = a ^ t
+%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 1029]
+%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 1029]
+; b = b ^ t
+%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 1061]
+%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1061]
+; a = a ^ t
+%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 1093]
+%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1093]
+; b = b ^ t
+%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 1125]
+%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1125]
+; a = a ^ t
+%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 1157]
+%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1157]
+; b = b ^ t
+%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 1189]
+%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1189]
+; a = a ^ t
+%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 1221]
+%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1221]
+; b = b ^ t
+%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 1253]
+%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1253]
+; a = a ^ t
+%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 1285]
+%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1285]
+; b = b ^ t
+%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 1317]
+%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1317]
+; a = a ^ t
+%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 1322]
+%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1322]
+; b = b ^ t
+%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 704])
+%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 704]
+; prefetch(mem8[f + 768])
+%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 768]
+; prefetch(mem8[f + 832])
+%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 832]
+; prefetch(mem8[f + 896])
+%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 896]
+; prefetch(mem8[f + 960])
+%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 960]
+; prefetch(mem8[f + 1024])
+%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1024]
+; prefetch(mem8[f + 1088])
+%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1088]
+; prefetch(mem8[f + 1152])
+%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1152]
+; prefetch(mem8[f + 1216])
+%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1216]
+; prefetch(mem8[f + 1280])
+%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1280]
+; prefetch(mem8[f + 1344])
+%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1344]
+; a = a ^ b
+%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x2)
+%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 2
+; a = e0 & mem256[p + 1354]
+%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 1354]
+; b = e1 & mem256[p + 1386]
+%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 1386]
+; t = e2 & mem256[p + 1418]
+%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 1418]
+; a = a ^ t
+%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 1450]
+%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 1450]
+; b = b ^ t
+%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 1482]
+%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 1482]
+; a = a ^ t
+%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 1514]
+%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 1514]
+; b = b ^ t
+%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 1546]
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 1546]
+; a = a ^ t
+%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 1578]
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 1578]
+; b = b ^ t
+%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 1610]
+%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 1610]
+; a = a ^ t
+%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 1642]
+%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 1642]
+; b = b ^ t
+%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 1674]
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 1674]
+; a = a ^ t
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 1706]
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 1706]
+; b = b ^ t
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 1738]
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1738]
+; a = a ^ t
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 1770]
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1770]
+; b = b ^ t
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 1802]
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1802]
+; a = a ^ t
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 1834]
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1834]
+; b = b ^ t
+%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 1866]
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1866]
+; a = a ^ t
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 1898]
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1898]
+; b = b ^ t
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 1930]
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1930]
+; a = a ^ t
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 1962]
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1962]
+; b = b ^ t
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 1994]
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1994]
+; a = a ^ t
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 1999]
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1999]
+; b = b ^ t
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 1408])
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1408]
+; prefetch(mem8[f + 1472])
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1472]
+; prefetch(mem8[f + 1536])
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1536]
+; prefetch(mem8[f + 1600])
+%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1600]
+; prefetch(mem8[f + 1664])
+%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1664]
+; prefetch(mem8[f + 1728])
+%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1728]
+; prefetch(mem8[f + 1792])
+%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1792]
+; prefetch(mem8[f + 1856])
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1856]
+; prefetch(mem8[f + 1920])
+%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1920]
+; prefetch(mem8[f + 1984])
+%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 1984]
+; a = a ^ b
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x10)
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 16
+; a = e0 & mem256[p + 2031]
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 2031]
+; b = e1 & mem256[p + 2063]
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 2063]
+; t = e2 & mem256[p + 2095]
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 2095]
+; a = a ^ t
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 2127]
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 2127]
+; b = b ^ t
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 2159]
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 2159]
+; a = a ^ t
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 2191]
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 2191]
+; b = b ^ t
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 2223]
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 2223]
+; a = a ^ t
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 2255]
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 2255]
+; b = b ^ t
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 2287]
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 2287]
+; a = a ^ t
+%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 2319]
+%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 2319]
+; b = b ^ t
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 2351]
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 2351]
+; a = a ^ t
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 2383]
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 2383]
+; b = b ^ t
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 2415]
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2415]
+; a = a ^ t
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 2447]
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2447]
+; b = b ^ t
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 2479]
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2479]
+; a = a ^ t
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 2511]
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2511]
+; b = b ^ t
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 2543]
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2543]
+; a = a ^ t
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 2575]
+%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2575]
+; b = b ^ t
+%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 2607]
+%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2607]
+; a = a ^ t
+%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 2639]
+%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2639]
+; b = b ^ t
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 2671]
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2671]
+; a = a ^ t
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 2676]
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2676]
+; b = b ^ t
+%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 2048])
+%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2048]
+; prefetch(mem8[f + 2112])
+%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2112]
+; prefetch(mem8[f + 2176])
+%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2176]
+; prefetch(mem8[f + 2240])
+%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2240]
+; prefetch(mem8[f + 2304])
+%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2304]
+; prefetch(mem8[f + 2368])
+%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2368]
+; prefetch(mem8[f + 2432])
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2432]
+; prefetch(mem8[f + 2496])
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2496]
+; prefetch(mem8[f + 2560])
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2560]
+; prefetch(mem8[f + 2624])
+%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2624]
+; prefetch(mem8[f + 2688])
+%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2688]
+; a = a ^ b
+%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x20)
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 32
+; a = e0 & mem256[p + 2708]
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 2708]
+; b = e1 & mem256[p + 2740]
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 2740]
+; t = e2 & mem256[p + 2772]
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 2772]
+; a = a ^ t
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 2804]
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 2804]
+; b = b ^ t
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 2836]
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 2836]
+; a = a ^ t
+%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 2868]
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 2868]
+; b = b ^ t
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 2900]
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 2900]
+; a = a ^ t
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 2932]
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 2932]
+; b = b ^ t
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 2964]
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 2964]
+; a = a ^ t
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 2996]
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 2996]
+; b = b ^ t
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 3028]
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 3028]
+; a = a ^ t
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 3060]
+%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 3060]
+; b = b ^ t
+%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 3092]
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3092]
+; a = a ^ t
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 3124]
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3124]
+; b = b ^ t
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 3156]
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3156]
+; a = a ^ t
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 3188]
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3188]
+; b = b ^ t
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 3220]
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3220]
+; a = a ^ t
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 3252]
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3252]
+; b = b ^ t
+%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 3284]
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3284]
+; a = a ^ t
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 3316]
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3316]
+; b = b ^ t
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 3348]
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3348]
+; a = a ^ t
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 3353]
+%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3353]
+; b = b ^ t
+%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 2752])
+%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2752]
+; prefetch(mem8[f + 2816])
+%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2816]
+; prefetch(mem8[f + 2880])
+%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2880]
+; prefetch(mem8[f + 2944])
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 2944]
+; prefetch(mem8[f + 3008])
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3008]
+; prefetch(mem8[f + 3072])
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3072]
+; prefetch(mem8[f + 3136])
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3136]
+; prefetch(mem8[f + 3200])
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3200]
+; prefetch(mem8[f + 3264])
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3264]
+; prefetch(mem8[f + 3328])
+%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3328]
+; prefetch(mem8[f + 3392])
+%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3392]
+; a = a ^ b
+%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x4)
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 4
+; a = e0 & mem256[p + 3385]
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 3385]
+; b = e1 & mem256[p + 3417]
+%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 3417]
+; t = e2 & mem256[p + 3449]
+%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 3449]
+; a = a ^ t
+%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 3481]
+%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 3481]
+; b = b ^ t
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 3513]
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 3513]
+; a = a ^ t
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 3545]
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 3545]
+; b = b ^ t
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 3577]
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 3577]
+; a = a ^ t
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 3609]
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 3609]
+; b = b ^ t
+%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 3641]
+%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 3641]
+; a = a ^ t
+%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 3673]
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 3673]
+; b = b ^ t
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 3705]
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 3705]
+; a = a ^ t
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 3737]
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 3737]
+; b = b ^ t
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 3769]
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3769]
+; a = a ^ t
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 3801]
+%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3801]
+; b = b ^ t
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 3833]
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3833]
+; a = a ^ t
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 3865]
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3865]
+; b = b ^ t
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 3897]
+%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3897]
+; a = a ^ t
+%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 3929]
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3929]
+; b = b ^ t
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 3961]
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3961]
+; a = a ^ t
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 3993]
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3993]
+; b = b ^ t
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 4025]
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4025]
+; a = a ^ t
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 4030]
 %line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(a0, 0)
+	vpand ymm0, ymm0, [rsi + 4030]
+; b = b ^ t
 %line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm1, 0
-; 2x c0 = c0 << 2
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 3456])
 %line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3456]
+; prefetch(mem8[f + 3520])
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3520]
+; prefetch(mem8[f + 3584])
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3584]
+; prefetch(mem8[f + 3648])
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3648]
+; prefetch(mem8[f + 3712])
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3712]
+; prefetch(mem8[f + 3776])
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3776]
+; prefetch(mem8[f + 3840])
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3840]
+; prefetch(mem8[f + 3904])
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3904]
+; prefetch(mem8[f + 3968])
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 3968]
+; prefetch(mem8[f + 4032])
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4032]
+; a = a ^ b
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x8)
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 8
+; a = e0 & mem256[p + 4062]
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 4062]
+; b = e1 & mem256[p + 4094]
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 4094]
+; t = e2 & mem256[p + 4126]
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 4126]
+; a = a ^ t
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 4158]
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 4158]
+; b = b ^ t
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 4190]
+%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 4190]
+; a = a ^ t
+%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 4222]
+%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 4222]
+; b = b ^ t
+%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 4254]
+%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 4254]
+; a = a ^ t
+%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 4286]
+%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 4286]
+; b = b ^ t
+%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 4318]
+%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 4318]
+; a = a ^ t
+%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 4350]
+%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 4350]
+; b = b ^ t
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 4382]
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 4382]
+; a = a ^ t
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 4414]
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 4414]
+; b = b ^ t
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 4446]
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4446]
+; a = a ^ t
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 4478]
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4478]
+; b = b ^ t
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 4510]
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4510]
+; a = a ^ t
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 4542]
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4542]
+; b = b ^ t
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 4574]
+%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4574]
+; a = a ^ t
+%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 4606]
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4606]
+; b = b ^ t
+%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 4638]
+%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4638]
+; a = a ^ t
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 4670]
+%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4670]
+; b = b ^ t
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 4702]
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4702]
+; a = a ^ t
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 4707]
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4707]
+; b = b ^ t
+%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 4096])
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4096]
+; prefetch(mem8[f + 4160])
+%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4160]
+; prefetch(mem8[f + 4224])
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4224]
+; prefetch(mem8[f + 4288])
+%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4288]
+; prefetch(mem8[f + 4352])
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4352]
+; prefetch(mem8[f + 4416])
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4416]
+; prefetch(mem8[f + 4480])
+%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4480]
+; prefetch(mem8[f + 4544])
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4544]
+; prefetch(mem8[f + 4608])
+%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4608]
+; prefetch(mem8[f + 4672])
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4672]
+; prefetch(mem8[f + 4736])
+%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4736]
+; a = a ^ b
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x40)
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 64
+; a = e0 & mem256[p + 4739]
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 4739]
+; b = e1 & mem256[p + 4771]
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 4771]
+; t = e2 & mem256[p + 4803]
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 4803]
+; a = a ^ t
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 4835]
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 4835]
+; b = b ^ t
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 4867]
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 4867]
+; a = a ^ t
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 4899]
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 4899]
+; b = b ^ t
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 4931]
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 4931]
+; a = a ^ t
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 4963]
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 4963]
+; b = b ^ t
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 4995]
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 4995]
+; a = a ^ t
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 5027]
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 5027]
+; b = b ^ t
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 5059]
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 5059]
+; a = a ^ t
+%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 5091]
+%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 5091]
+; b = b ^ t
+%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 384]
+; t = u & mem256[p + 5123]
+%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5123]
+; a = a ^ t
+%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 416]
+; t = u & mem256[p + 5155]
+%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5155]
+; b = b ^ t
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 448]
+; t = u & mem256[p + 5187]
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5187]
+; a = a ^ t
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 480]
+; t = u & mem256[p + 5219]
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5219]
+; b = b ^ t
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 512]
+; t = u & mem256[p + 5251]
+%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5251]
+; a = a ^ t
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 544]
+; t = u & mem256[p + 5283]
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5283]
+; b = b ^ t
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 576]
+; t = u & mem256[p + 5315]
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5315]
+; a = a ^ t
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 608]
+; t = u & mem256[p + 5347]
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5347]
+; b = b ^ t
+%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 640]
+; t = u & mem256[p + 5379]
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5379]
+; a = a ^ t
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 672]
+; t = u & mem256[p + 5384]
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5384]
+; b = b ^ t
+%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; prefetch(mem8[f + 4800])
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4800]
+; prefetch(mem8[f + 4864])
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4864]
+; prefetch(mem8[f + 4928])
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4928]
+; prefetch(mem8[f + 4992])
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 4992]
+; prefetch(mem8[f + 5056])
+%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5056]
+; prefetch(mem8[f + 5120])
+%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5120]
+; prefetch(mem8[f + 5184])
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5184]
+; prefetch(mem8[f + 5248])
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5248]
+; prefetch(mem8[f + 5312])
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5312]
+; prefetch(mem8[f + 5376])
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	prefetcht0 [r8 + 5376]
+; a = a ^ b
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x80)
+%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 128
+; 8x t = g << 16
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 16
+; g = g ^ t
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 8
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 8
+; g = g ^ t
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 4
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 4
+; g = g ^ t
+%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 2
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 2
+; g = g ^ t
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 1
+%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 1
+; g = g ^ t
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x g = g >> 31
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm14, ymm14, 31
+; 4x t = g >> 31
+%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm14, 31
+; g = g ^ t
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; c0 = extract128(g, 1)
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm14, 1
+; d0 = extract128(g, 0)
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm14, 0
+; 2x c0 = c0 << 2
+%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
 ; 2x d0 = d0 << 4
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovq r8, xmm0
 ; o = o & 255
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	and r8, 255
 ; v = mem8[e + 0]
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r9d, byte [rdx]
 ; o = o ^ v
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [rdi], r8b
-; sb = sb + 32
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 32
+; p = p + 5416
+%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rsi, 5416
 ; s = s + 1
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	add rdi, 1
 ; e = e + 1
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	add rdx, 1
 ; i = i - 1
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub rax, 1
-; =? i - 0
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp rax, 0
-; goto bytes if !=
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	jne .Lbytes
-; q = mem256[eb + 0]
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r11]
-; a0 = q & mem256[p0 + 0]
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rsi]
-; a1 = q & mem256[p0 + 677]
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm0, [rsi + 677]
-; a2 = q & mem256[p0 + 1354]
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1354]
-; q = mem256[eb + 32]
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 32]
-; u = q & mem256[p0 + 32]
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 32]
-; a0 = a0 ^ u
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 709]
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 709]
-; a1 = a1 ^ u
-%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1386]
-%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1386]
-; a2 = a2 ^ u
-%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 64]
-%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 64]
-; u = q & mem256[p0 + 64]
-%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 64]
-; a0 = a0 ^ u
-%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 741]
-%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 741]
-; a1 = a1 ^ u
-%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1418]
-%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1418]
-; a2 = a2 ^ u
-%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 96]
-%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 96]
-; u = q & mem256[p0 + 96]
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 96]
-; a0 = a0 ^ u
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 773]
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 773]
-; a1 = a1 ^ u
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1450]
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1450]
-; a2 = a2 ^ u
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 128]
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 128]
-; u = q & mem256[p0 + 128]
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 128]
-; a0 = a0 ^ u
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 805]
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 805]
-; a1 = a1 ^ u
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1482]
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1482]
-; a2 = a2 ^ u
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 160]
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 160]
-; u = q & mem256[p0 + 160]
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 160]
-; a0 = a0 ^ u
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 837]
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 837]
-; a1 = a1 ^ u
-%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1514]
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1514]
-; a2 = a2 ^ u
-%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 192]
-%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 192]
-; u = q & mem256[p0 + 192]
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 192]
-; a0 = a0 ^ u
-%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 869]
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 869]
-; a1 = a1 ^ u
-%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1546]
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1546]
-; a2 = a2 ^ u
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 224]
-%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 224]
-; u = q & mem256[p0 + 224]
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 224]
-; a0 = a0 ^ u
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 901]
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 901]
-; a1 = a1 ^ u
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1578]
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1578]
-; a2 = a2 ^ u
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 256]
-%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 256]
-; u = q & mem256[p0 + 256]
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 256]
-; a0 = a0 ^ u
-%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 933]
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 933]
-; a1 = a1 ^ u
-%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1610]
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1610]
-; a2 = a2 ^ u
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 288]
-%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 288]
-; u = q & mem256[p0 + 288]
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 288]
-; a0 = a0 ^ u
-%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 965]
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 965]
-; a1 = a1 ^ u
-%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1642]
-%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1642]
-; a2 = a2 ^ u
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 320]
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 320]
-; u = q & mem256[p0 + 320]
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 320]
-; a0 = a0 ^ u
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 997]
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 997]
-; a1 = a1 ^ u
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1674]
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1674]
-; a2 = a2 ^ u
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 352]
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 352]
-; u = q & mem256[p0 + 352]
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 352]
-; a0 = a0 ^ u
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1029]
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1029]
-; a1 = a1 ^ u
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1706]
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1706]
-; a2 = a2 ^ u
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 384]
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 384]
-; u = q & mem256[p0 + 384]
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 384]
-; a0 = a0 ^ u
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1061]
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1061]
-; a1 = a1 ^ u
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1738]
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1738]
-; a2 = a2 ^ u
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 416]
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 416]
-; u = q & mem256[p0 + 416]
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 416]
-; a0 = a0 ^ u
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1093]
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1093]
-; a1 = a1 ^ u
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1770]
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1770]
-; a2 = a2 ^ u
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 448]
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 448]
-; u = q & mem256[p0 + 448]
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 448]
-; a0 = a0 ^ u
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1125]
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1125]
-; a1 = a1 ^ u
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1802]
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1802]
-; a2 = a2 ^ u
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 480]
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 480]
-; u = q & mem256[p0 + 480]
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 480]
-; a0 = a0 ^ u
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1157]
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1157]
-; a1 = a1 ^ u
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1834]
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1834]
-; a2 = a2 ^ u
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 512]
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 512]
-; u = q & mem256[p0 + 512]
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 512]
-; a0 = a0 ^ u
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1189]
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1189]
-; a1 = a1 ^ u
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1866]
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1866]
-; a2 = a2 ^ u
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 544]
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 544]
-; u = q & mem256[p0 + 544]
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 544]
-; a0 = a0 ^ u
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1221]
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1221]
-; a1 = a1 ^ u
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1898]
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1898]
-; a2 = a2 ^ u
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 576]
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 576]
-; u = q & mem256[p0 + 576]
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 576]
-; a0 = a0 ^ u
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1253]
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1253]
-; a1 = a1 ^ u
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1930]
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1930]
-; a2 = a2 ^ u
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 608]
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 608]
-; u = q & mem256[p0 + 608]
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 608]
-; a0 = a0 ^ u
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1285]
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1285]
-; a1 = a1 ^ u
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1962]
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1962]
-; a2 = a2 ^ u
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm3
-; q = mem256[eb + 640]
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 640]
-; u = q & mem256[p0 + 640]
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 640]
-; a0 = a0 ^ u
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm4
-; u = q & mem256[p0 + 1317]
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm4, ymm3, [rsi + 1317]
-; a1 = a1 ^ u
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm4
-; u = q & mem256[p0 + 1994]
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm3, ymm3, [rsi + 1994]
-; a2 = a2 ^ u
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; q = mem256[eb + 672]
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 672]
-; u = q & mem256[p0 + 645]
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 645]
-; a0 = a0 ^ u
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-; u = q & mem256[p0 + 1322]
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 1322]
-; a1 = a1 ^ u
-%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm2, ymm1
-; u = q & mem256[p0 + 1999]
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rsi + 1999]
-; a2 = a2 ^ u
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm2, ymm3, ymm2
-; c0 = extract128(h0, 1)
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm3, ymm0, 1
-; d0 = extract128(h0, 0)
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm0, 0
-; c0 = c0 ^ d0
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm3, xmm3, xmm0
-; d0 = shuffle32(c0, 0x4e)
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm0, xmm3, 78
-; c0 = c0 ^ d0
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm3, xmm3, xmm0
-; x0 = c0
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rsi, xmm3
-; c1 = extract128(h1, 1)
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm1, 1
-; d1 = extract128(h1, 0)
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm1, 0
-; c1 = c1 ^ d1
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d1 = shuffle32(c1, 0x4e)
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c1 = c1 ^ d1
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x1 = c1
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r8, xmm0
-; c2 = extract128(h2, 1)
-%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
-; d2 = extract128(h2, 0)
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm2, 0
-; c2 = c2 ^ d2
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; d2 = shuffle32(c2, 0x4e)
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd xmm1, xmm0, 78
-; c2 = c2 ^ d2
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor xmm0, xmm0, xmm1
-; x2 = c2
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
-; m = 0xffffffff
+	sub r10, 1
+; =? i - 0
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 4294967295
-; v = x0 >> 32
+	cmp r10, 0
+; goto rows if !=
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r11, rsi
-	shr r11, 32
-; x0 = x0 ^ v
+	jne .Lrows
+; a = e0 & mem256[p + 0]
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r11
-; x0 = x0 & m
+	mov r9, rax
+	vpand ymm0, ymm2, [rsi]
+; b = e1 & mem256[p + 32]
 %line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rsi, r10
-; v = x1 << 32
+	vpand ymm14, ymm3, [rsi + 32]
+; t = e2 & mem256[p + 64]
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r11, r8
-	shl r11, 32
-; x1 = x1 ^ v
+	vpand ymm1, ymm4, [rsi + 64]
+; a = a ^ t
 %line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r11
-; v = m << 32
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 96]
 %line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r11, r10
-	shl r11, 32
-; x1 = x1 & v
+	vpand ymm0, ymm5, [rsi + 96]
+; b = b ^ t
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, r11
-; x0 = x0 ^ x1
+	vpxor ymm14, ymm14, ymm0
+; t = e4 & mem256[p + 128]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = x2 >> 32
+	vpand ymm0, ymm6, [rsi + 128]
+; a = a ^ t
 %line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
-	shr r8, 32
-; x2 = x2 ^ v
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 160]
 %line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r8
-; x2 = x2 & m
+	vpand ymm0, ymm7, [rsi + 160]
+; b = b ^ t
 %line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r10
-; m = 0xffff0000ffff
+	vpxor ymm14, ymm14, ymm0
+; t = e6 & mem256[p + 192]
 %line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 281470681808895
-; v = x0 >> 16
+	vpand ymm0, ymm8, [rsi + 192]
+; a = a ^ t
 %line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 16
-; x0 = x0 ^ v
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 224]
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; x0 = x0 & m
+	vpand ymm0, ymm9, [rsi + 224]
+; b = b ^ t
 %line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rsi, r10
-; v = x2 << 16
+	vpxor ymm14, ymm14, ymm0
+; t = e8 & mem256[p + 256]
 %line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
-	shl r8, 16
-; x2 = x2 ^ v
+	vpand ymm0, ymm10, [rsi + 256]
+; a = a ^ t
 %line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r8
-; v = m << 16
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 288]
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r10, 16
-; x2 = x2 & v
+	vpand ymm0, ymm11, [rsi + 288]
+; b = b ^ t
 %line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r10
-; x0 = x0 ^ x2
+	vpxor ymm14, ymm14, ymm0
+; t = e10 & mem256[p + 320]
 %line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r9
-; v = x0 >> 8
+	vpand ymm0, ymm12, [rsi + 320]
+; a = a ^ t
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 8
-; x0 = x0 ^ v
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 352]
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = x0 >> 4
+	vpand ymm0, ymm13, [rsi + 352]
+; b = b ^ t
 %line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 4
-; x0 = x0 ^ v
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
 %line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = x0 >> 2
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 384]
 %line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 2
-; x0 = x0 ^ v
+	vpand ymm0, ymm0, [rsi + 384]
+; a = a ^ t
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; v = x0 >> 1
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, rsi
-	shr r8, 1
-; x0 = x0 ^ v
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 416]
 %line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rsi, r8
-; o = 0
+	vpand ymm0, ymm0, [rsi + 416]
+; b = b ^ t
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 0
-; v = x0
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
 %line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, rsi
-; m = 1
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 448]
 %line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 1
-; v = v & m
+	vpand ymm0, ymm0, [rsi + 448]
+; a = a ^ t
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r10
-; o = o ^ v
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; v = x0 >> 31
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 480]
 %line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, rsi
-	shr r9, 31
-; m = 2
+	vpand ymm0, ymm0, [rsi + 480]
+; b = b ^ t
 %line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 2
-; v = v & m
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r10
-; o = o ^ v
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 512]
 %line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; v = x0 >> 14
+	vpand ymm0, ymm0, [rsi + 512]
+; a = a ^ t
 %line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr rsi, 14
-; m = 4
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
 %line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, 4
-; v = v & m
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 544]
 %line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rsi, r9
-; o = o ^ v
+	vpand ymm0, ymm0, [rsi + 544]
+; b = b ^ t
 %line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, rsi
-; v = mem8[e + 0]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
 %line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rdx]
-; m = 7
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 576]
 %line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 7
-; v = v & m
+	vpand ymm0, ymm0, [rsi + 576]
+; a = a ^ t
 %line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, r10
-; o = o ^ v
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 608]
+%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 608]
+; b = b ^ t
+%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 640]
+%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 640]
+; a = a ^ t
+%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 672]
+; t = u & mem256[p + 645]
+%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 645]
+; b = b ^ t
+%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = a
+%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqa ymm14, ymm1
+; a = e0 & mem256[p + 677]
+%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 677]
+; b = e1 & mem256[p + 709]
+%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm15, ymm3, [rsi + 709]
+; t = e2 & mem256[p + 741]
+%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 741]
+; a = a ^ t
+%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = e3 & mem256[p + 773]
+%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 773]
+; b = b ^ t
+%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e4 & mem256[p + 805]
+%line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 805]
+; a = a ^ t
+%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e5 & mem256[p + 837]
+%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 837]
+; b = b ^ t
+%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e6 & mem256[p + 869]
+%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 869]
+; a = a ^ t
+%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e7 & mem256[p + 901]
+%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 901]
+; b = b ^ t
+%line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e8 & mem256[p + 933]
+%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 933]
+; a = a ^ t
+%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e9 & mem256[p + 965]
+%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 965]
+; b = b ^ t
+%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; t = e10 & mem256[p + 997]
+%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rsi + 997]
+; a = a ^ t
+%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = e11 & mem256[p + 1029]
+%line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rsi + 1029]
+; b = b ^ t
+%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 384]
+%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 1061]
+%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1061]
+; a = a ^ t
+%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 1093]
+%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1093]
+; b = b ^ t
+%line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 448]
+%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 1125]
+%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1125]
+; a = a ^ t
+%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 1157]
+%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1157]
+; b = b ^ t
+%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 512]
+%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 1189]
+%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1189]
+; a = a ^ t
+%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 1221]
+%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1221]
+; b = b ^ t
+%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 576]
+%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 1253]
+%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1253]
+; a = a ^ t
+%line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 1285]
+%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1285]
+; b = b ^ t
+%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; u = mem256[eb + 640]
+%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 1317]
+%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1317]
+; a = a ^ t
+%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 672]
+%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 672]
+; t = u & mem256[p + 1322]
+%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1322]
+; b = b ^ t
+%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; a = a ^ b
+%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm15
+; t = permute128(a, a, 0x01)
+%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x2)
+%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm1, 2
+; a = e0 & mem256[p + 1354]
+%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm2, [rsi + 1354]
+; b = e1 & mem256[p + 1386]
+%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm3, [rsi + 1386]
+; t = e2 & mem256[p + 1418]
+%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm4, [rsi + 1418]
+; a = a ^ t
+%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = e3 & mem256[p + 1450]
+%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rsi + 1450]
+; b = b ^ t
+%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = e4 & mem256[p + 1482]
+%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rsi + 1482]
+; a = a ^ t
+%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = e5 & mem256[p + 1514]
+%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rsi + 1514]
+; b = b ^ t
+%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = e6 & mem256[p + 1546]
+%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rsi + 1546]
+; a = a ^ t
+%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = e7 & mem256[p + 1578]
+%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rsi + 1578]
+; b = b ^ t
+%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = e8 & mem256[p + 1610]
+%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rsi + 1610]
+; a = a ^ t
+%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = e9 & mem256[p + 1642]
+%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rsi + 1642]
+; b = b ^ t
+%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = e10 & mem256[p + 1674]
+%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm12, [rsi + 1674]
+; a = a ^ t
+%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = e11 & mem256[p + 1706]
+%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm13, [rsi + 1706]
+; b = b ^ t
+%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 384]
+%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 384]
+; t = u & mem256[p + 1738]
+%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1738]
+; a = a ^ t
+%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 416]
+%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 416]
+; t = u & mem256[p + 1770]
+%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1770]
+; b = b ^ t
+%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 448]
+%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 448]
+; t = u & mem256[p + 1802]
+%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1802]
+; a = a ^ t
+%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 480]
+%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 480]
+; t = u & mem256[p + 1834]
+%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1834]
+; b = b ^ t
+%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 512]
+%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 512]
+; t = u & mem256[p + 1866]
+%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1866]
+; a = a ^ t
+%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 544]
+%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 544]
+; t = u & mem256[p + 1898]
+%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1898]
+; b = b ^ t
+%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 576]
+%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 576]
+; t = u & mem256[p + 1930]
+%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1930]
+; a = a ^ t
+%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 608]
+%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 608]
+; t = u & mem256[p + 1962]
+%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1962]
+; b = b ^ t
+%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 640]
+%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 640]
+; t = u & mem256[p + 1994]
+%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1994]
+; a = a ^ t
+%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 672]
+%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 672]
+; t = u & mem256[p + 1999]
+%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 1999]
+; b = b ^ t
+%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; a = a ^ b
+%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = permute128(a, a, 0x01)
+%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm1, ymm0, ymm0, 1
+; a = a ^ t
+%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = shuffle32(a, 0x4e)
+%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm1, ymm0, 78
+; a = a ^ t
+%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = shuffle32(a, 0xb1)
+%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm1, ymm0, 177
+; a = a ^ t
+%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; g = blend32(g, a, 0x10)
+%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm0, 16
+; 8x t = g << 16
+%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 16
+; g = g ^ t
+%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 8
+%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 8
+; g = g ^ t
+%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 4
+%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 4
+; g = g ^ t
+%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 2
+%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 2
+; g = g ^ t
+%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 1
+%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 1
+; g = g ^ t
+%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x g = g >> 31
+%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm14, ymm14, 31
+; 4x t = g >> 31
+%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm14, 31
+; g = g ^ t
+%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; c0 = extract128(g, 1)
+%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm14, 1
+; d0 = extract128(g, 0)
+%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm14, 0
+; 2x c0 = c0 << 2
+%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; d0 = shuffle32(c0, 0x4e)
+%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
+%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; o = c0
+%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r8, 255
+; o = o & 7
+%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r8, 7
+; v = mem8[e + 0]
+%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [rdx]
+; v = v & 7
+%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r9, 7
+; o = o ^ v
+%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov byte [rdi], r8b
 ; leave
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 6880]
+	mov rsp, [rsp + 704]
 	ret
 .end:
 
