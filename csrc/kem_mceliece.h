@@ -75,11 +75,21 @@ typedef uint16_t gf;
 #define MC_CAT_(a, b) a##b
 
 /* ---- GF(2^m) = GF(2)[z]/f(z), constant time ----------------------------- */
-static inline gf mc_gf_mul(gf a, gf b)
+/* a * b in GF(2)[z] unreduced (2m - 1 bits): the bits of a as masks, so
+ * that in a loop over b with a fixed (Irreducible's products) the masks
+ * are loop invariant; the reduction is linear, so sums of these can be
+ * reduced once (mc_gf_red) */
+static inline uint32_t mc_gf_mulx(gf a, gf b)
 {
-    uint32_t p = 0, x = a, t;
+    uint32_t p = 0;
     int i;
-    for (i = 0; i < MC_M; i++) p ^= (x << i) & (0u - (((uint32_t)b >> i) & 1));
+    for (i = 0; i < MC_M; i++) p ^= ((uint32_t)b << i) & (0u - (((uint32_t)a >> i) & 1));
+    return p;
+}
+
+static inline gf mc_gf_red(uint32_t p)
+{
+    uint32_t t;
 #if MC_M == 12                              /* z^12 = z^3 + 1 */
     t = p >> 12; p = (p & 0xfff) ^ t ^ (t << 3);
     t = p >> 12; p = (p & 0xfff) ^ t ^ (t << 3);
@@ -90,6 +100,11 @@ static inline gf mc_gf_mul(gf a, gf b)
 #error "MC_M must be 12 or 13"
 #endif
     return (gf)p;
+}
+
+static inline gf mc_gf_mul(gf a, gf b)
+{
+    return mc_gf_red(mc_gf_mulx(b, a));
 }
 
 /* a^(2^m - 2) = prod_{i=1}^{m-1} a^(2^i): the inverse, 0 for 0 */
@@ -590,14 +605,17 @@ static void mc_synd(gf *out, const gf *w, const gf *pts, int npts)
 }
 
 /* c = a * b in GF(q)[y]/F(y) (t coefficients each); MC_CLONES here and in
- * mc_irreducible: the loops over coefficients are vectorised (32-bit lanes) */
+ * mc_irreducible: the loops over coefficients are vectorised (32-bit lanes);
+ * the coefficient products summed unreduced, each sum reduced once */
 MC_CLONES static void mc_polymul_F(gf *c, const gf *a, const gf *b)
 {
+    uint32_t prodx[2 * MC_T - 1];
     gf prod[2 * MC_T - 1];
     int i, j;
-    for (i = 0; i < 2 * MC_T - 1; i++) prod[i] = 0;
+    for (i = 0; i < 2 * MC_T - 1; i++) prodx[i] = 0;
     for (i = 0; i < MC_T; i++)
-        for (j = 0; j < MC_T; j++) prod[i + j] ^= mc_gf_mul(a[i], b[j]);
+        for (j = 0; j < MC_T; j++) prodx[i + j] ^= mc_gf_mulx(a[i], b[j]);
+    for (i = 0; i < 2 * MC_T - 1; i++) prod[i] = mc_gf_red(prodx[i]);
     for (i = 2 * MC_T - 2; i >= MC_T; i--) MC_FY_REDUCE(prod, i);
     for (i = 0; i < MC_T; i++) c[i] = prod[i];
 }
@@ -624,21 +642,26 @@ MC_CLONES static int mc_irreducible(gf *g, const gf *beta)
     }
     for (j = 0; j < MC_T; j++) {
         gf inv;
+        /* row k is added iff rows j .. k-1 are all zero in column j (an
+         * added zero leaves the pivot zero): the flag nz (their OR) decides,
+         * not the pivot being built (a serial chain through the row sums) */
+        uint16_t nz = (uint16_t)~mc_iszero16(mat[j * cols + j]);
         for (k = j + 1; k < MC_T; k++) {
-            uint16_t z = mc_iszero16(mat[j * cols + j]);
+            uint16_t z = (uint16_t)~nz;
             for (i = j; i < cols; i++) mat[j * cols + i] ^= mat[k * cols + i] & z;
+            nz |= (uint16_t)~mc_iszero16(mat[k * cols + j]);
         }
         {
             uint16_t z = mc_iszero16(mat[j * cols + j]);
             fail |= z;
         }
         inv = mc_gf_inv(mat[j * cols + j]);
-        for (i = j; i < cols; i++) mat[j * cols + i] = mc_gf_mul(mat[j * cols + i], inv);
+        for (i = j; i < cols; i++) mat[j * cols + i] = mc_gf_red(mc_gf_mulx(inv, mat[j * cols + i]));
         for (k = 0; k < MC_T; k++) {
             gf f;
             if (k == j) continue;
             f = mat[k * cols + j];
-            for (i = j; i < cols; i++) mat[k * cols + i] ^= mc_gf_mul(f, mat[j * cols + i]);
+            for (i = j; i < cols; i++) mat[k * cols + i] ^= mc_gf_red(mc_gf_mulx(f, mat[j * cols + i]));
         }
     }
     for (i = 0; i < MC_T; i++) g[i] = mat[i * cols + MC_T];

@@ -124,21 +124,34 @@ void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, lon
 
 /* the narrow pass of one block (see the top): x[k] = the block's word of
  * row r0 + k (k < nr), reduced in place; comp: np rows of cwr words, the
- * pivot rows' compositions; returns 1 if a pivot was missing */
+ * pivot rows' compositions; returns 1 if a pivot was missing.
+ * The pull of pivot j adds row k > j iff none of the rows j .. k-1 has bit
+ * j set (rows with the bit clear leave it clear), so a flag f (the OR of
+ * those bits, a one-cycle chain) decides, not the bit of the sum being
+ * built (a chain through the sum); the rows added are j+1 .. the first
+ * with the bit, their composition bits collected per word in a register. */
 static uint64_t mg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uint64_t *comp, long cwr)
 {
     uint64_t fail = 0;
     long j, k, w, jj;
     memset(comp, 0, sizeof(uint64_t) * (size_t)(np * cwr));
     for (j = 0; j < np; j++) {
-        uint64_t *cj = comp + j * cwr, xa = x0[j];
+        uint64_t *cj = comp + j * cwr, xa = x0[j], f = (x[j] >> j) & 1, sx = 0, sa = 0, xj;
         cj[0] ^= (uint64_t)1 << j;
-        for (k = j + 1; k < nr; k++) {                  /* pull rows below while bit j is zero */
-            uint64_t m = ((x[j] >> j) & 1) - 1;
-            x[j] ^= x[k] & m;
-            xa ^= x0[k] & m;
-            cj[k >> 6] ^= (m & 1) << (k & 63);
+        for (w = (j + 1) >> 6; 64 * w < nr; w++) {       /* pull rows below while bit j is zero */
+            long k1 = 64 * w + 64 < nr ? 64 * w + 64 : nr;
+            uint64_t cb = 0;
+            for (k = j + 1 > 64 * w ? j + 1 : 64 * w; k < k1; k++) {
+                uint64_t m = f - 1, xk = x[k];
+                sx ^= xk & m;
+                sa ^= x0[k] & m;
+                cb |= (m & 1) << (k & 63);
+                f |= (xk >> j) & 1;
+            }
+            cj[w] ^= cb;
         }
+        xj = x[j] ^= sx;
+        xa ^= sa;
         /* cj: clear bits < j by the pivots; pivot jj has no other bit
          * below j, so xa's bit jj is not changed by the others */
         for (jj = 0; jj < j; jj++) {
@@ -146,17 +159,13 @@ static uint64_t mg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uin
             const uint64_t *cp = comp + jj * cwr;
             for (w = 0; w < cwr; w++) cj[w] ^= cp[w] & m;
         }
-        fail |= 1 ^ ((x[j] >> j) & 1);
-        for (k = 0; k < nr; k++) {                      /* clear bit j elsewhere */
-            uint64_t m;
-            if (k == j) continue;
-            m = 0 - ((x[k] >> j) & 1);
-            x[k] ^= x[j] & m;
-            if (k < j) {
-                uint64_t *ck = comp + k * cwr;
-                for (w = 0; w < cwr; w++) ck[w] ^= cj[w] & m;
-            }
+        fail |= 1 ^ ((xj >> j) & 1);
+        for (k = 0; k < j; k++) {                       /* clear bit j elsewhere */
+            uint64_t m = 0 - ((x[k] >> j) & 1), *ck = comp + k * cwr;
+            x[k] ^= xj & m;
+            for (w = 0; w < cwr; w++) ck[w] ^= cj[w] & m;
         }
+        for (k = j + 1; k < nr; k++) x[k] ^= xj & (0 - ((x[k] >> j) & 1));
     }
     return fail;
 }
