@@ -37,6 +37,14 @@
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
+/* A hook at the phase boundaries of decapsulation (MC_DEC_TICK(0) ..
+ * MC_DEC_TICK(11), in that order), empty unless the including build
+ * defines it: a measuring build records a time stamp per phase
+ * (docs/mceliece-kem.md, "Decapsulation per phase"). */
+#ifndef MC_DEC_TICK
+#define MC_DEC_TICK(i) ((void)0)
+#endif
+
 /* The row operations of the Gaussian elimination (the sorting networks:
  * csrc/ct_sort.c) are C loops the compiler vectorises; on amd64 (gcc,
  * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
@@ -1041,6 +1049,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     mc_dec_kernels K;
     if (!buf) abort();
     mc_dec_kernels_get(&K);
+    MC_DEC_TICK(1);
     w = buf; r = w + MC_M * MC_PW; val = r + MC_M * MC_PW;
     bits = val + MC_M * MC_PW; bits2 = bits + MC_PW;
     cb = mc_cb_copy(bits2 + MC_PW, cb);
@@ -1050,6 +1059,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
      * points at a time */
     mc_fft_input(f, g, MC_T);
     K.fft(val, f);
+    MC_DEC_TICK(2);
     for (k = 0; k < MC_PW; k += MC_VW) {
         for (b = 0; b < MC_M; b++)
             for (i = 0; i < MC_VW; i++) v[MC_VW * b + i] = val[b * MC_PW + k + i];
@@ -1058,14 +1068,15 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
         for (b = 0; b < MC_M; b++)
             for (i = 0; i < MC_VW; i++) w[b * MC_PW + k + i] = v[MC_VW * b + i];
     }
-    /* the syndrome of (c, 0, ..., 0): c in the natural order, times w,
-     * the transposed FFT */
+    MC_DEC_TICK(3);
     for (k = 0; k < MC_PW; k++) bits[k] = 0;
     for (i = 0; i < MC_SYNDBYTES; i++) bits[i / 8] |= (uint64_t)c[i] << (8 * (i % 8));
     K.bits_inv(bits, cb);
+    MC_DEC_TICK(4);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits[k];
     K.fft_tr(s, r);
+    MC_DEC_TICK(5);
     /* the error locator sigma (reversed C) as the FFT's input */
     if (K.bm)
         K.bm(f, s);
@@ -1074,8 +1085,10 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
         mc_bm_bs(sigma, s);
         mc_fft_input(f, sigma, MC_T);
     }
+    MC_DEC_TICK(6);
     /* the roots of sigma: the zero positions of its FFT, in support order */
     K.fft(val, f);
+    MC_DEC_TICK(7);
     for (k = 0; k < MC_PW; k++) {
         uint64_t x = 0;
         for (b = 0; b < MC_M; b++) x |= val[b * MC_PW + k];
@@ -1090,8 +1103,10 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
         bits2[k] = bits[k];
     }
     for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(bits[i / 8] >> (8 * (i % 8)));
+    MC_DEC_TICK(8);
     /* re-encryption check: the same 2t syndromes and weight t */
     K.bits_inv(bits2, cb);
+    MC_DEC_TICK(9);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits2[k];
     K.fft_tr(s2, r);
@@ -1103,6 +1118,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
             diff |= (s[MC_SW * b + k] ^ s2[MC_SW * b + k]) & keep;
         }
     diff |= wt ^ MC_T;
+    MC_DEC_TICK(10);
     free(buf);
     return mc_iszero16((uint32_t)((diff | (diff >> 32)) | ((diff | (diff >> 32)) >> 16)));
 }
@@ -1181,6 +1197,7 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
 #if MC_MT % 8
     cc[MC_SYNDBYTES - 1] &= (1 << (MC_MT % 8)) - 1;
 #endif
+    MC_DEC_TICK(0);
     good = mc_decode(e, cc, sk + 40);
     /* implicit rejection: b = 0 and e = s when decoding fails */
     buf[0] = (unsigned char)(good & 1);
@@ -1191,5 +1208,6 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
     for (i = 0; i < 32; i++) k[i] &= (unsigned char)~bad;
     memcpy(key, k, 32);
     memset(buf, 0, sizeof buf);
+    MC_DEC_TICK(11);
     return -(int)(bad & 1);
 }
