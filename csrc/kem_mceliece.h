@@ -37,6 +37,14 @@
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
+/* A hook at the phase boundaries of decapsulation (MC_DEC_TICK(0) ..
+ * MC_DEC_TICK(11), in that order), empty unless the including build
+ * defines it: a measuring build records a time stamp per phase
+ * (docs/mceliece-kem.md, "Decapsulation per phase"). */
+#ifndef MC_DEC_TICK
+#define MC_DEC_TICK(i) ((void)0)
+#endif
+
 /* The row operations of the Gaussian elimination (the sorting networks:
  * csrc/ct_sort.c) are C loops the compiler vectorises; on amd64 (gcc,
  * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
@@ -324,6 +332,7 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
  * additive FFT kernels.  A plane is q bits in MC_PW words, position e at
  * bit e % 64 of word e / 64; m planes hold q field elements. */
 #define MC_PW (MC_Q / 64)
+#define MC_NG (MC_PW / MC_VW)                    /* vec256 groups of q points */
 #if MC_M == 12
 #define MC_BENES qhasm_mceliece_gf12_benes
 #define MC_BENES_BITS qhasm_mceliece_gf12_benes_bits
@@ -1033,6 +1042,7 @@ typedef void mc_pc_fn(uint64_t *, const unsigned char *);
 #define MC_KFN(T, P) ((T *)qhasm_select((P), 0)->fn[0])
 typedef struct {
     mc_pp_fn *fft, *fft_tr, *vsq, *vinv, *bm;
+    void (*vmul)(uint64_t *, const uint64_t *, const uint64_t *);
     mc_pc_fn *bits, *bits_inv;
 } mc_dec_kernels;
 
@@ -1043,6 +1053,7 @@ static void mc_dec_kernels_get(mc_dec_kernels *k)
     k->fft_tr = MC_KFN(mc_pp_fn, MC_PRIM_FFT_TR);
     k->vsq = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_SQ));
     k->vinv = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_INV));
+    k->vmul = (void (*)(uint64_t *, const uint64_t *, const uint64_t *))qhasm_select(MC_PRIM_PFX(VEC256_MUL), 0)->fn[0];
     k->bits = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS));
     k->bits_inv = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS_INV));
     k->bm = bm == qhasm_impl_get(MC_PRIM_BM, QHASM_REF(MC_PRIM_BM)) ? 0 : (mc_pp_fn *)bm->fn[0];
@@ -1064,31 +1075,51 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     mc_dec_kernels K;
     if (!buf) abort();
     mc_dec_kernels_get(&K);
+    MC_DEC_TICK(1);
     w = buf; r = w + MC_M * MC_PW; val = r + MC_M * MC_PW;
     bits = val + MC_M * MC_PW; bits2 = bits + MC_PW;
     cb = mc_cb_copy(bits2 + MC_PW, cb);
     for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
     g[MC_T] = 1;
     /* w = 1/g^2 at every point: the FFT, then the vec256 kernels on 256
-     * points at a time */
+     * points at a time, one inversion for all MC_NG vectors (Montgomery's
+     * batch inversion: g is irreducible of degree t > 1, so no g(P(e)) is
+     * zero and every prefix product is invertible) */
     mc_fft_input(f, g, MC_T);
     K.fft(val, f);
-    for (k = 0; k < MC_PW; k += MC_VW) {
-        for (b = 0; b < MC_M; b++)
-            for (i = 0; i < MC_VW; i++) v[MC_VW * b + i] = val[b * MC_PW + k + i];
-        K.vsq(v, v);
-        K.vinv(v, v);
-        for (b = 0; b < MC_M; b++)
-            for (i = 0; i < MC_VW; i++) w[b * MC_PW + k + i] = v[MC_VW * b + i];
+    MC_DEC_TICK(2);
+    {
+        uint64_t *x = r, *pre = val;                 /* both free until the syndrome */
+        for (k = 0; k < MC_NG; k++)                  /* x_k = g^2 at group k (val read first) */
+            for (b = 0; b < MC_M; b++)
+                for (i = 0; i < MC_VW; i++) x[MC_VWORDS * k + MC_VW * b + i] = val[b * MC_PW + MC_VW * k + i];
+        for (k = 0; k < MC_NG; k++) K.vsq(x + MC_VWORDS * k, x + MC_VWORDS * k);
+        for (i = 0; i < MC_VWORDS; i++) pre[i] = x[i];
+        for (k = 1; k < MC_NG; k++)                  /* pre_k = x_0 ... x_k */
+            K.vmul(pre + MC_VWORDS * k, pre + MC_VWORDS * (k - 1), x + MC_VWORDS * k);
+        K.vinv(v, pre + MC_VWORDS * (MC_NG - 1));    /* v = 1/(x_0 ... x_k) */
+        for (k = MC_NG - 1; k >= 0; k--) {
+            uint64_t *y = pre + MC_VWORDS * k;       /* 1/x_k = pre_(k-1) v, then v = v x_k */
+            if (k) {
+                K.vmul(y, y - MC_VWORDS, v);
+                K.vmul(v, v, x + MC_VWORDS * k);
+            } else
+                y = v;
+            for (b = 0; b < MC_M; b++)
+                for (i = 0; i < MC_VW; i++) w[b * MC_PW + MC_VW * k + i] = y[MC_VW * b + i];
+        }
     }
     /* the syndrome of (c, 0, ..., 0): c in the natural order, times w,
      * the transposed FFT */
+    MC_DEC_TICK(3);
     for (k = 0; k < MC_PW; k++) bits[k] = 0;
     for (i = 0; i < MC_SYNDBYTES; i++) bits[i / 8] |= (uint64_t)c[i] << (8 * (i % 8));
     K.bits_inv(bits, cb);
+    MC_DEC_TICK(4);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits[k];
     K.fft_tr(s, r);
+    MC_DEC_TICK(5);
     /* the error locator sigma (reversed C) as the FFT's input */
     if (K.bm)
         K.bm(f, s);
@@ -1097,8 +1128,10 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
         mc_bm_bs(sigma, s);
         mc_fft_input(f, sigma, MC_T);
     }
+    MC_DEC_TICK(6);
     /* the roots of sigma: the zero positions of its FFT, in support order */
     K.fft(val, f);
+    MC_DEC_TICK(7);
     for (k = 0; k < MC_PW; k++) {
         uint64_t x = 0;
         for (b = 0; b < MC_M; b++) x |= val[b * MC_PW + k];
@@ -1113,8 +1146,10 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
         bits2[k] = bits[k];
     }
     for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(bits[i / 8] >> (8 * (i % 8)));
+    MC_DEC_TICK(8);
     /* re-encryption check: the same 2t syndromes and weight t */
     K.bits_inv(bits2, cb);
+    MC_DEC_TICK(9);
     for (b = 0; b < MC_M; b++)
         for (k = 0; k < MC_PW; k++) r[b * MC_PW + k] = w[b * MC_PW + k] & bits2[k];
     K.fft_tr(s2, r);
@@ -1126,6 +1161,7 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
             diff |= (s[MC_SW * b + k] ^ s2[MC_SW * b + k]) & keep;
         }
     diff |= wt ^ MC_T;
+    MC_DEC_TICK(10);
     free(buf);
     return mc_iszero16((uint32_t)((diff | (diff >> 32)) | ((diff | (diff >> 32)) >> 16)));
 }
@@ -1204,6 +1240,7 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
 #if MC_MT % 8
     cc[MC_SYNDBYTES - 1] &= (1 << (MC_MT % 8)) - 1;
 #endif
+    MC_DEC_TICK(0);
     good = mc_decode(e, cc, sk + 40);
     /* implicit rejection: b = 0 and e = s when decoding fails */
     buf[0] = (unsigned char)(good & 1);
@@ -1214,5 +1251,6 @@ int MC_PREFIX(dec)(unsigned char *key, const unsigned char *c, const unsigned ch
     for (i = 0; i < 32; i++) k[i] &= (unsigned char)~bad;
     memcpy(key, k, 32);
     memset(buf, 0, sizeof buf);
+    MC_DEC_TICK(11);
     return -(int)(bad & 1);
 }

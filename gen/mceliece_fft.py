@@ -62,6 +62,7 @@ class Gen:
             self.tab[d] = off
             off += (4 * self.nvg(d) if self.vec else self.nwd(d)) * m
         self.tabwords = off
+        self.rm: dict[tuple[int, int], int] = {}     # the vector radix's masks (rmasks)
 
     def nvg(self, d: int) -> int:
         """vector form: ymm groups (4 words) of twiddles per level"""
@@ -144,6 +145,119 @@ class Gen:
             self("lo = lo ^ y0")
             self("hi = hi ^ y1")
 
+    # ---- the radix steps on ymm (vector form, 128 lanes = 2 words per
+    # plane): ymm i holds planes 2i, 2i+1 of C (words 4i .. 4i+3), all
+    # planes in registers for a whole level; masks from the table RM
+    def vradix_ok(self, nw: int = 2) -> bool:
+        return self.vec and nw in (2, 4)
+
+    def nvr(self, nw: int = 2) -> int:
+        return (self.m + 1) // 2 if nw == 2 else self.m
+
+    def cwords(self, nw: int) -> int:
+        """C's words: m planes of nw words, padded to whole ymm in the
+        vector radix (the pad plane of m = 13 is zero and stays zero:
+        every step is linear and works per plane)"""
+        return 4 * self.nvr(nw) if self.vradix_ok(nw) else nw * self.m
+
+    def rmasks(self, steps: list[tuple[str, int, int]], nw: int = 2) -> None:
+        """the table RM: one ymm per (s, blk) mask of the steps (nw = 2: both
+        words of a plane twice; nw = 4: the plane's four words)"""
+        for _, sh, blk in steps:
+            self.rm.setdefault((sh, blk), len(self.rm))
+        self("# the radix steps' lane masks, one ymm each (both planes of a ymm)")
+        self("g = &RM")
+        for (sh, blk), i in self.rm.items():
+            mk = words(fm.lane_mask(sh, blk, 64 * nw), nw)
+            for j in range(4):
+                self(f"k = {hex(mk[j % nw])}")
+                self(f"mem64[g + {32 * i + 8 * j}] = k")
+
+    def vmask(self, sh: int, blk: int) -> None:
+        self(f"VM = mem256[g + {32 * self.rm[(sh, blk)]}]")
+
+    def carry(self, sh: int, blk: int, nw: int) -> bool:
+        """whether the bits a shift by sh carries between words can reach
+        the lanes of mask (sh, blk): they land in (right shift, then the
+        mask) or come from (mask, then left shift) the top sh bits of a
+        word; for 4 sh <= 64 those are block 3 of every 4 sh-lane block,
+        outside every mask of the steps, so the shift is a plain 4x shift"""
+        top = ((1 << sh) - 1) << (64 - sh) if sh < 64 else (1 << 64) - 1
+        return any(w & top for w in words(fm.lane_mask(sh, blk, 64 * nw), nw))
+
+    def vshift128(self, dst: str, src: str, sh: int, right: bool, nw: int = 2, carry: bool = True) -> None:
+        """dst = each 128-bit half of src shifted by sh (0 < sh < 64); nw =
+        4: all 256 bits (0 < sh <= 64; the word carried across moved by
+        permute64 and the vacated word zeroed by blend32); not carry: the
+        bits crossing words are not needed (carry())"""
+        if not carry:
+            assert sh < 64
+            self(f"4x {dst} = {src} {'>>' if right else '<<'} {sh}")
+            return
+        if nw == 4:
+            perm, blend = ("0x39", "0xc0") if right else ("0x93", "0x03")
+            if sh == 64:
+                self(f"{dst} = permute64({src}, {perm})")
+                self(f"{dst} = blend32({dst}, VZ, {blend})")
+                return
+            self(f"4x {dst} = {src} {'>>' if right else '<<'} {sh}")
+            self(f"4x VY = {src} {'<<' if right else '>>'} {64 - sh}")
+            self(f"VY = permute64(VY, {perm})")
+            self(f"VY = blend32(VY, VZ, {blend})")
+            self(f"{dst} = {dst} | VY")
+            return
+        if right:
+            self(f"4x {dst} = {src} >> {sh}")
+            self(f"4x VY = {src} << {64 - sh}")
+            self("VY = unpackhi64(VY, VZ)")
+        else:
+            self(f"4x {dst} = {src} << {sh}")
+            self(f"4x VY = {src} >> {64 - sh}")
+            self("VY = unpacklo64(VZ, VY)")
+        self(f"{dst} = {dst} | VY")
+
+    def vsteps(self, steps: list[tuple[str, int, int]], nw: int = 2) -> None:
+        """the steps on VR0 .. on all planes: ('xor', s, blk): x ^= (x >> s)
+        & M; ('xorT', s, blk): x ^= (x & M) << s; ('swap', s, 1): t = ((x >>
+        s) ^ x) & M, x ^= t ^ (t << s)"""
+        self("f = &C")
+        self("g = &RM")
+        self("VZ = 0")
+        n = self.nvr(nw)
+        per = n if nw == 2 else (n + 1) // 2          # nw = 4: the planes in two passes
+        for lo in range(0, n, per):
+            R = [f"VR{i}" for i in range(lo, min(n, lo + per))]
+            for r in R:
+                self(f"{r} = mem256[f + {32 * int(r[2:])}]")
+            for kind, sh, blk in steps:
+                self.vmask(sh, blk)
+                cy = self.carry(sh, blk, nw)
+                for r in R:
+                    if kind == "xor":
+                        self.vshift128("VX", r, sh, True, nw, cy)
+                        self("VX = VX & VM")
+                    elif kind == "xorT":
+                        self(f"VA = {r} & VM")
+                        self.vshift128("VX", "VA", sh, False, nw, cy)
+                    else:
+                        self.vshift128("VX", r, sh, True, nw, cy)
+                        self(f"VX = VX ^ {r}")
+                        self("VX = VX & VM")
+                        self(f"{r} = {r} ^ VX")
+                        self.vshift128("VA", "VX", sh, False, nw, cy)
+                        self("VX = VA")
+                    self(f"{r} = {r} ^ VX")
+            for r in R:
+                self(f"mem256[f + {32 * int(r[2:])}] = {r}")
+
+    @staticmethod
+    def fsteps(n: int) -> list[tuple[str, int, int]]:
+        """radix_steps(n) in the (kind, s, blk) form of vsteps"""
+        out: list[tuple[str, int, int]] = []
+        for kind, sh in fm.radix_steps(n):
+            out += [("xor", sh, 2), ("xor", sh, 1)] if kind == "xor" else [("swap", sh, 1)]
+        return out
+
     def radix(self, d: int) -> None:
         m = self.m
         if d:
@@ -157,6 +271,9 @@ class Gen:
                 self("h = f")
                 self.mul(16, 0, 16, False, [words(c, 2)[w] for c in consts])
         self(f"# level {d}: radix conversion of the {1 << d} polynomials of {fm.NCOEF >> d} coefficients")
+        if self.vradix_ok():
+            self.vsteps(self.fsteps(fm.NCOEF >> d))
+            return
         self("f = &C")
         for b in range(m):
             self(f"lo = mem64[f + {16 * b}]")
@@ -484,7 +601,9 @@ class Gen:
         return ["cpu avx2",
                 "reg256 VA VB VG VT VX VY VL VH " + " ".join(f"VF{i}" for i in range(m)),
                 "stack256 " + " ".join(f"VS{k}" for k in range(m, 2 * m - 1)),
-                f"stack256 LO[{m}]", f"stack256 HB[{m}]", *self.vextra()]
+                f"stack256 LO[{m}]", f"stack256 HB[{m}]", *self.vextra(),
+                *(["reg256 VZ VM " + " ".join(f"VR{i}" for i in range(self.nvr(getattr(self, "nw", 2)))),
+                   f"stack256 RM[{len(self.rm)}]"] if self.rm else [])]
 
     def vextra(self) -> list[str]:
         return ["stack256 MK[8]"]                # the broadcast's dword masks
@@ -497,6 +616,12 @@ class Gen:
         for k in range(2 * m):
             self(f"lo = mem64[fi + {8 * k}]")
             self(f"mem64[h + {8 * k}] = lo")
+        if self.cwords(2) > 2 * m:
+            self("lo = 0")
+            for k in range(2 * m, self.cwords(2)):
+                self(f"mem64[h + {8 * k}] = lo")
+        if self.vradix_ok():
+            self.rmasks([st for d in range(fm.LEVELS) for st in self.fsteps(fm.NCOEF >> d)])
         for d in range(fm.LEVELS):
             self.radix(d)
         self.table()
@@ -511,7 +636,7 @@ class Gen:
                 f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)),
                 f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)),
                 "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
-                f"stack64 C[{2 * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
+                f"stack64 C[{self.cwords(2)}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
                 *self.vdecls(), "", f"enter {name}", "input v fi", "secret [fi]"]
         return "\n".join(head + self.L + ["leave"]) + "\n"
 
@@ -704,14 +829,17 @@ class TGen(Gen):
     def tradix(self, d: int) -> None:
         m, nw = self.m, self.nw
         self(f"# level {d} (transposed): radix conversion steps of {self.K >> d} lanes, transposed")
-        self("f = &C")
-        for b in range(m):
-            for k in range(nw):
-                self(f"x{k} = mem64[f + {8 * (nw * b + k)}]")
-            for st in fm.tsteps(self.K >> d):
-                self.tstep(*st)
-            for k in range(nw):
-                self(f"mem64[f + {8 * (nw * b + k)}] = x{k}")
+        if self.vradix_ok(nw):
+            self.vsteps(fm.tsteps(self.K >> d), nw)
+        else:
+            self("f = &C")
+            for b in range(m):
+                for k in range(nw):
+                    self(f"x{k} = mem64[f + {8 * (nw * b + k)}]")
+                for st in fm.tsteps(self.K >> d):
+                    self.tstep(*st)
+                for k in range(nw):
+                    self(f"mem64[f + {8 * (nw * b + k)}] = x{k}")
         if d:
             consts = fm.planes_of(m, fm.lane_consts(m, d, self.K))
             for w in range(nw):
@@ -747,6 +875,8 @@ class TGen(Gen):
         for d in range(self.lev):
             self.tbutterflies(d)
         self.tbroadcast()
+        if self.vradix_ok(nw):
+            self.rmasks([st for d in range(self.lev) for st in fm.tsteps(self.K >> d)], nw)
         for d in range(self.lev - 1, -1, -1):
             self.tradix(d)
         self("h = &C")
@@ -761,7 +891,7 @@ class TGen(Gen):
                 f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)),
                 f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)),
                 "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
-                f"stack64 C[{nw * m}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
+                f"stack64 C[{self.cwords(nw)}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
                 f"stack64 E[{m * self.n // 64}]",
                 *self.vdecls(), "", f"enter {name}", "input so ri", "secret [ri]"]
         return "\n".join(head + self.L + ["leave"]) + "\n"
