@@ -131,10 +131,12 @@ static void chunkfree(Chunk **arena)
 
 /* the function arena: freed once a function is emitted */
 void *alloc(size_t n) { return chunkalloc(&arena, n); }
+static void opfree(void);
 void freeall(void)
 {
 	chunkfree(&arena);
 	chunkfree(&rarena);
+	opfree();
 }
 
 /* the round arena: one pass's arrays sized by the temporaries, freed when
@@ -237,6 +239,57 @@ void sfree(int st)
 		spool = n;
 	}
 	nspool = 0;
+}
+
+/* The instructions' operands (ir.c newops()): a stream of chunks kept
+ * until the function is freed.  Mapped like the streams' chunks, and
+ * taking the pool's (select.c makes the operands while it releases the
+ * statements' operand chunks).  Under AddressSanitizer each array is a
+ * heap block of its own, so that a read past an instruction's last
+ * operand is reported instead of reading the next instruction's. */
+#if defined(__SANITIZE_ADDRESS__)
+#define OPS_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPS_EXACT 1
+#endif
+#endif
+static SChunk *opchunk;
+
+void *opalloc(size_t n)
+{
+	size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
+#ifdef OPS_EXACT
+	SChunk *e = xmalloc(hdr + n);
+	*e = (SChunk){opchunk, hdr + n, 0};
+	opchunk = e;
+	return (char *)e + hdr;
+#else
+	n = (n + 7) & ~(size_t)7;
+	SChunk *c = opchunk;
+	if (!c || c->used + n > c->size) {
+		size_t sz = hdr + n > SCHUNK ? hdr + n : SCHUNK;
+		c = chunkmap(sz);
+		*c = (SChunk){opchunk, hdr, sz};
+		opchunk = c;
+	}
+	void *p = (char *)c + c->used;
+	c->used += n;
+	return p;
+#endif
+}
+
+static void opfree(void)
+{
+	for (SChunk *c = opchunk, *n; c; c = n) {
+		n = c->next;
+#ifdef OPS_EXACT
+		free(c);
+#else
+		chunkunmap(c);
+#endif
+	}
+	opchunk = NULL;
 }
 
 /* interned strings (in the file arena): a long block repeats the same
