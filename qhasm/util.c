@@ -299,6 +299,14 @@ typedef struct IEnt { char *s; unsigned hash, len; } IEnt;
 static IEnt *itab;
 static size_t icap, icount;
 
+/* Strings of 1 to 7 bytes (most tokens: names, operators, small
+ * numbers) by their bytes and length in one word, direct-mapped: a long
+ * block interns millions of tokens, and hashing and probing were most of
+ * the lexer's time.  Emptied with the table (ffreeall()). */
+enum { ICACHE = 4096 };
+static struct { u64 key; char *s; } icache[ICACHE];
+
+
 /* the file arena (tokens, statements' text): freed by parsereset() */
 void *falloc(size_t n) { return chunkalloc(&farena, n); }
 unsigned fepoch;
@@ -309,6 +317,7 @@ void ffreeall(void)
 	free(itab);
 	itab = NULL;
 	icap = icount = 0;
+	memset(icache, 0, sizeof icache);
 }
 
 char *fstrndup(const char *s, size_t n)
@@ -336,8 +345,26 @@ static inline int same(const char *a, const char *b, size_t n)
 	return 1;
 }
 
+static char *finternslow(const char *s, size_t n);
+
 /* the one copy of s[0..n) in the file arena (never to be modified) */
 char *fintern(const char *s, size_t n)
+{
+	if (n - 1 >= 7)
+		return finternslow(s, n);
+	u64 key = (u64)n << 56;
+	for (size_t i = 0; i < n; i++)
+		key |= (u64)(unsigned char)s[i] << (8 * i);
+	unsigned c = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 52) & (ICACHE - 1);
+	if (icache[c].key == key)
+		return icache[c].s;
+	char *r = finternslow(s, n);
+	icache[c].key = key;
+	icache[c].s = r;
+	return r;
+}
+
+static char *finternslow(const char *s, size_t n)
 {
 	if (2 * (icount + 1) > icap) {
 		size_t oc = icap;
