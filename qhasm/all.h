@@ -434,8 +434,16 @@ void taint(Fn *fn, const Target *t);
 void webs(Fn *fn, const Target *t);
 
 /* ---------- live.c ---------- */
-int opreads(const Ins *i, int k);
-int opwrites(const Ins *i, int k);
+/* operand k of i is a temporary it reads, writes (inline: every pass
+ * asks for every operand) */
+static inline int opreads(const Ins *i, int k)
+{
+	return k < i->md->nop && i->op[k].kind == OTMP && (i->md->op[k].acc & AR);
+}
+static inline int opwrites(const Ins *i, int k)
+{
+	return k < i->md->nop && i->op[k].kind == OTMP && (i->md->op[k].acc & (AW | ASCR));
+}
 void live(Fn *fn);
 void loopdepth(Fn *fn);
 
