@@ -405,6 +405,7 @@ int condbyname(const char *s);
 extern const char *condname[];
 extern const unsigned condflags[];
 unsigned condfl(const Target *t, int cond);
+char *readfile(const char *path, size_t *len);  /* the whole file, NUL-terminated; exits if unreadable */
 void parse(const char *file, const Target *t);
 void parsebuf(const char *name, char *text, size_t len, const Target *t);
 void parsereset(void);
@@ -415,7 +416,7 @@ enum { DQ, DQHASM2007, DQHASM, DAUTO };   /* ours, djb's 2007 and later dialects
 extern const char *dialectname[];
 extern const char *djbnamespace;          /* CRYPTO_NAMESPACE(x) becomes NS_x */
 extern int undefok;      /* djb code may read a variable set on some paths only (garbage, as in djb's qhasm) */
-int djbdetect(const char *path);
+int djbdetect(const char *path, char **text, size_t *len);  /* the dialect; the file's text in *text */
 void djbparse(const char *path, int dialect, const Target *t);
 
 /* ---------- check.c ---------- */
