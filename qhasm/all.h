@@ -135,6 +135,7 @@ typedef struct MdLine {
 	u64 noext;        /* extensions that exclude the form (`!avx`) */
 	char *unit;
 	char *tmpl;
+	int multi;        /* the template is several instructions (a ';') */
 	int lineno;
 } MdLine;
 

@@ -321,7 +321,7 @@ static int simulate(Body *d, const Target *t, char *m0)
 				ndie++;
 		}
 		/* a single instruction's result may take a dying operand's register */
-		int multi = strchr(bl->ins[i].md->tmpl, ';') != NULL;
+		int multi = bl->ins[i].md->multi;
 		int need = nR + nscr + ndef - (multi ? 0 : (ndie < ndef ? ndie : ndef));
 		if (need < nR + nscr)
 			need = nR + nscr;
