@@ -135,6 +135,7 @@ typedef struct MdLine {
 	u64 noext;        /* extensions that exclude the form (`!avx`) */
 	char *unit;
 	char *tmpl;
+	int multi;        /* the template is several instructions (a ';') */
 	int lineno;
 } MdLine;
 
@@ -223,7 +224,7 @@ struct Opnd {
 	signed char mkind; /* OMEM: MemBase */
 	signed char scale; /* OMEM */
 	signed char addr;  /* OMEM, MBSTACK: the address itself (lea) */
-	union {           /* one of them, by kind (24 bytes: Ins is 160) */
+	union {           /* one of them, by kind (24 bytes) */
 		int tmp;      /* OTMP */
 		int lab;      /* OLAB */
 		int obj;      /* OMEM, MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
@@ -236,9 +237,16 @@ struct Opnd {
 };
 
 enum { KSPLIT = 256 };   /* Ins.keep: a live-range split copy (split.c), never coalesced */
+/* An instruction's operands are out of line, md->nop of them (ir.c
+ * newops(): the function's operand stream, freed with the function): a
+ * long block holds millions of instructions, most with two or three
+ * operands, and MAXOP inline made an instruction 160 bytes, a third of
+ * a straight-line translation's memory touched.  Copying an Ins shares
+ * its operands (a pass that moves instructions moves the pointer); a
+ * copy to be changed apart from the original takes newops() first. */
 typedef struct Ins {
 	const MdLine *md;
-	Opnd op[MAXOP];
+	Opnd *op;
 	int stmt;         /* index of the source statement, -1 for spill code */
 	int keep;         /* flag groups the source asked to keep; KSPLIT */
 } Ins;
@@ -344,6 +352,7 @@ extern unsigned fepoch;         /* counts ffreeall() calls (caches keyed by inte
 char *fstrndup(const char *s, size_t n);
 char *fintern(const char *s, size_t n);   /* shared copy, in the file arena */
 enum { STOK, SOPS, NSTREAM };   /* stream arenas: SINS statements' tokens, statements' operands */
+void *opalloc(size_t n);        /* instructions' operands: with the function, freed by freeall() */
 void *salloc(int st, size_t n);           /* from stream st, released in allocation order */
 void srelease(int st, const void *p);     /* free stream st's chunks older than the one holding p */
 void sfree(int st);                       /* free all of stream st */
@@ -397,6 +406,7 @@ int condbyname(const char *s);
 extern const char *condname[];
 extern const unsigned condflags[];
 unsigned condfl(const Target *t, int cond);
+char *readfile(const char *path, size_t *len);  /* the whole file, NUL-terminated; exits if unreadable */
 void parse(const char *file, const Target *t);
 void parsebuf(const char *name, char *text, size_t len, const Target *t);
 void parsereset(void);
@@ -407,7 +417,7 @@ enum { DQ, DQHASM2007, DQHASM, DAUTO };   /* ours, djb's 2007 and later dialects
 extern const char *dialectname[];
 extern const char *djbnamespace;          /* CRYPTO_NAMESPACE(x) becomes NS_x */
 extern int undefok;      /* djb code may read a variable set on some paths only (garbage, as in djb's qhasm) */
-int djbdetect(const char *path);
+int djbdetect(const char *path, char **text, size_t *len);  /* the dialect; the file's text in *text */
 void djbparse(const char *path, int dialect, const Target *t);
 
 /* ---------- check.c ---------- */
@@ -426,14 +436,24 @@ void taint(Fn *fn, const Target *t);
 void webs(Fn *fn, const Target *t);
 
 /* ---------- live.c ---------- */
-int opreads(const Ins *i, int k);
-int opwrites(const Ins *i, int k);
+/* operand k of i is a temporary it reads, writes (inline: every pass
+ * asks for every operand) */
+static inline int opreads(const Ins *i, int k)
+{
+	return k < i->md->nop && i->op[k].kind == OTMP && (i->md->op[k].acc & AR);
+}
+static inline int opwrites(const Ins *i, int k)
+{
+	return k < i->md->nop && i->op[k].kind == OTMP && (i->md->op[k].acc & (AW | ASCR));
+}
 void live(Fn *fn);
 void loopdepth(Fn *fn);
 
 /* ---------- ir.c ---------- */
 int newtmp(Fn *fn, int var, int type, int file);
 Ins *addins(Fn *fn, int b, const MdLine *m);  /* statement -1 */
+Ins *pushins(Fn *fn, int b, const Ins *x);    /* x at the end of block b, its operands with it */
+Opnd *newops(int n);                          /* n empty operands (no base, no index) */
 int newblk(Fn *fn);
 void freefn(Fn *fn);
 void copyir(Fn *dst, const Fn *src);

@@ -54,6 +54,10 @@ static int fold(Ins *x, int k, int slot)
 		return 0;
 	Ins y = *x;
 	y.md = m2;
+	/* operands of their own: m2's order differs from m's */
+	y.op = newops(m2->nop);
+	for (int j = 0; j < m->nop && j < m2->nop; j++)
+		y.op[j] = x->op[j];
 	for (int j = 0; j < m->nslot; j++)
 		if (m->op[m->slotop[j]].pos == j)
 			y.op[m2->slotop[j]] = x->op[m->slotop[j]];
@@ -113,6 +117,8 @@ static Ins **findremat(const int *spilled, int n0)
 				}
 				remat[r] = xmalloc(sizeof *x);
 				*remat[r] = *x;
+				remat[r]->op = newops(x->md->nop); /* the rewrite changes x's */
+				memcpy(remat[r]->op, x->op, x->md->nop * sizeof *x->op);
 			}
 		}
 	free(bad);
@@ -128,7 +134,10 @@ static int rematerialise(int b, Ins *const *remat, int r, int t, int stmt)
 	F->tmp[n].mask &= F->tmp[r].mask;
 	const Ins *d = remat[r];
 	Ins *y = addins(F, b, d->md);
+	Opnd *op = y->op;
 	*y = *d;
+	y->op = op;
+	memcpy(op, d->op, d->md->nop * sizeof *op);
 	y->stmt = stmt;
 	y->keep = 0;
 	for (int k = 0; k < d->md->nop; k++)
@@ -235,6 +244,10 @@ static void spill(const int *spilled)
 			holder[s] = -1;
 		for (int i = 0; i < nold; i++) {
 			Ins x = old[i];
+			/* the temporaries x had (x's operands are old[i]'s and change below) */
+			int otmp[MAXOP];
+			for (int k = 0; k < MAXOP; k++)
+				otmp[k] = k < x.md->nop ? x.op[k].tmp : 0;
 			/* rematerialised values: their definition goes, each read
 			 * gets a new copy of it */
 			int isdef = 0;
@@ -369,17 +382,16 @@ static void spill(const int *spilled)
 					post[npost++] = k;
 				o->tmp = t;
 			}
-			Ins *y = addins(F, b, x.md);
-			*y = x;
+			pushins(F, b, &x);
 			for (int j = 0; j < npost; j++) {
 				int k = post[j];
 				/* what x writes is the slot's value from now on */
-				holder[SLOT(old[i].op[k].tmp)] = x.op[k].tmp;
-				holdat[SLOT(old[i].op[k].tmp)] = i;
+				holder[SLOT(otmp[k])] = x.op[k].tmp;
+				holdat[SLOT(otmp[k])] = i;
 				Ins *st = addins(F, b, findmove(T, F, F->tmp[x.op[k].tmp].type, MVSTORE));
 				st->stmt = x.stmt;
 				st->op[0] = slotop;
-				st->op[0].obj = SLOT(old[i].op[k].tmp);
+				st->op[0].obj = SLOT(otmp[k]);
 				st->op[1] = (Opnd){.kind = OTMP, .tmp = x.op[k].tmp, .base = -1, .index = -1};
 			}
 		}

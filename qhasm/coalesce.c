@@ -86,6 +86,12 @@ static void build(Fn *fn)
 	 * redefined in place meets the same neighbours again), which spares
 	 * the hash lookups */
 	int *stamp = ralloc(G->n * sizeof(int)), at = 0;
+	/* the temporaries' register files, packed: a definition meets every
+	 * live value, and those of the other files (no edge) are skipped
+	 * without reading their Tmp */
+	signed char *tfile = ralloc(G->n + 1);
+	for (int i = 0; i < G->n; i++)
+		tfile[i] = (signed char)fn->tmp[i].file;
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		double w = 1;
@@ -100,7 +106,7 @@ static void build(Fn *fn)
 			int u[2 * MAXOP], nu = nuses(x, u);
 			curins = x;
 			int ismove = (x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP;
-			int multi = strchr(x->md->tmpl, ';') != NULL;
+			int multi = x->md->multi;
 			if (ismove) {
 				clrlive(x->op[1].tmp);
 				GROW(G->mv, G->nmv, G->cmv);
@@ -119,19 +125,23 @@ static void build(Fn *fn)
 					fn->tmp[x->op[k].tmp].cost += w;
 				if (!opwrites(x, k))
 					continue;
-				int d = x->op[k].tmp;
+				int d = x->op[k].tmp, fd = tfile[d];
 				if (G->nadj[d] <= 4 * nlive + 16) {
 					at++;
 					for (int j = 0; j < G->nadj[d]; j++)
 						stamp[G->adj[d][j]] = at;
-					for (int l = 0; l < nlive; l++)
-						if (stamp[dense[l]] != at) {
-							stamp[dense[l]] = at;
-							newedge(fn, d, dense[l]);
+					for (int l = 0; l < nlive; l++) {
+						int v = dense[l];
+						if (stamp[v] != at) {
+							stamp[v] = at;
+							if (tfile[v] == fd)
+								newedge(fn, d, v);
 						}
+					}
 				} else
 					for (int l = 0; l < nlive; l++)
-						edge(fn, d, dense[l]);
+						if (tfile[dense[l]] == fd)
+							edge(fn, d, dense[l]);
 				/* scratch registers, and outputs of multi-instruction
 				 * templates, are written while inputs are still read */
 				if (multi || x->md->op[k].acc == ASCR)

@@ -839,33 +839,60 @@ static const struct { const char *w; size_t len; int atstart; } words[NWORD] = {
 
 static int wordend(const char *q, size_t l) { return !isalnum((unsigned char)q[l]) && q[l] != '_'; }
 
-/* which of words[] occur as words in the lines, in one pass (a long
- * block has millions of lines) */
-static unsigned findwords(char **lines, int n)
+/* memmem() within [p, e) */
+static const char *findin(const char *p, const char *e, const char *w, size_t l)
+{
+	for (; (size_t)(e - p) >= l; p++) {
+		p = memchr(p, w[0], (size_t)(e - p) - l + 1);
+		if (!p)
+			return NULL;
+		if (!memcmp(p, w, l))
+			return p;
+	}
+	return NULL;
+}
+
+/* which of words[] occur as words in the lines of text (up to its first
+ * NUL), in one pass over the text as it is (a long block has millions of
+ * lines: no copy split into lines; most lines start with none of the
+ * words' first letters and have no '_') */
+static unsigned findwords(const char *text, const char *end)
 {
 	unsigned found = 0;
-	for (int i = 0; i < n; i++) {
-		const char *p = lines[i];
-		while (*p == ' ' || *p == '\t')
+	char atfirst[256] = {0}; /* the first letters of the words at a line's start */
+	for (int w = 0; w < NWORD; w++)
+		if (words[w].atstart)
+			atfirst[(unsigned char)words[w].w[0]] = 1;
+	for (const char *line = text; line < end;) {
+		const char *e = memchr(line, '\n', (size_t)(end - line));
+		if (!e)
+			e = end;
+		const char *p = line;
+		while (p < e && (*p == ' ' || *p == '\t'))
 			p++;
-		int under = strchr(p, '_') != NULL;
+		int under = memchr(p, '_', (size_t)(e - p)) != NULL;
+		if (!under && !atfirst[(unsigned char)*p])
+			goto next;
 		for (int w = 0; w < NWORD; w++) {
 			size_t l = words[w].len;
 			if (found >> w & 1)
 				continue;
 			if (words[w].atstart) {
-				if (p[0] == words[w].w[0] && !strncmp(p, words[w].w, l) && wordend(p, l))
+				if (p[0] == words[w].w[0] && (size_t)(e - p) >= l && !memcmp(p, words[w].w, l)
+				    && (p + l == e || wordend(p, l)))
 					found |= 1u << w;
 				continue;
 			}
 			if (!under)
 				continue;
-			for (const char *q = p; (q = strstr(q, words[w].w)); q++)
-				if ((q == lines[i] || !isalnum((unsigned char)q[-1])) && wordend(q, l)) {
+			for (const char *q = p; (q = findin(q, e, words[w].w, l)); q++)
+				if ((q == line || !isalnum((unsigned char)q[-1])) && (q + l == e || wordend(q, l))) {
 					found |= 1u << w;
 					break;
 				}
 		}
+	next:
+		line = e + 1;
 	}
 	return found;
 }
@@ -902,33 +929,38 @@ static char **readlines(const char *path, int *n)
 
 /* Which language is the file in?  djb's old dialect has int6464, caller,
  * inputs before enter and *(uint64 *) memory; the later one input_0 ..,
- * return, and no leave. */
-int djbdetect(const char *path)
+ * return, and no leave.  The file's text is returned in *text (*len
+ * bytes, NUL-terminated, unchanged): the caller parses it without
+ * reading it again. */
+int djbdetect(const char *path, char **text, size_t *len)
 {
-	int n;
-	char **l = readlines(path, &n);
+	*text = readfile(path, len);
+	const char *s = *text, *end = s + strlen(s);
 	int r = DQ;
-	unsigned f = findwords(l, n);
+	unsigned f = findwords(s, end);
 #define HAS(w) (f >> (w) & 1)
 	int newer = HAS(WINPUT0) || HAS(WINPUT1) || HAS(WINPUT2) || HAS(WCALLERR11) || (HAS(WRETURN) && !HAS(WLEAVE));
 	int older = HAS(WINT6464) || HAS(WCALLER) || HAS(WUINT32x4);
 #undef HAS
-	for (int i = 0; i < n && !older; i++) {
-		const char *p = l[i] + strspn(l[i], " \t");
-		if (strstr(l[i], "*(uint") || strstr(l[i], "*(int") || strstr(l[i], "*(unaligned"))
+	for (const char *line = s; line < end && !older;) {
+		const char *e = memchr(line, '\n', (size_t)(end - line));
+		if (!e)
+			e = end;
+		const char *p = line;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (findin(line, e, "*(uint", 6) || findin(line, e, "*(int", 5) || findin(line, e, "*(unaligned", 11))
 			older = 1;
-		if (!strncmp(p, "enter", 5))
+		if ((size_t)(e - p) >= 5 && !memcmp(p, "enter", 5))
 			break;
-		if (!strncmp(p, "input", 5) && (p[5] == ' ' || p[5] == '\t'))
+		if ((size_t)(e - p) >= 6 && !memcmp(p, "input", 5) && (p[5] == ' ' || p[5] == '\t'))
 			older = 1; /* inputs declared before enter */
+		line = e + 1;
 	}
 	if (newer)
 		r = DQHASM;
 	else if (older)
 		r = DQHASM2007;
-	if (n)
-		free(l[0]);
-	free(l);
 	return r;
 }
 

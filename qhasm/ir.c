@@ -161,12 +161,26 @@ Ins *addins(Fn *fn, int b, const MdLine *m)
 	Blk *bl = &fn->blk[b];
 	GROW(bl->ins, bl->nins, bl->cap);
 	Ins *i = &bl->ins[bl->nins++];
-	memset(i, 0, sizeof *i);
-	i->md = m;
-	i->stmt = -1;
-	for (int k = 0; k < MAXOP; k++)
-		i->op[k].base = i->op[k].index = -1;
+	*i = (Ins){.md = m, .op = newops(m ? m->nop : 0), .stmt = -1};
 	return i;
+}
+
+/* x appended to block b; the copy shares x's operands (a pass rebuilding
+ * a block moves its instructions) */
+Ins *pushins(Fn *fn, int b, const Ins *x)
+{
+	Blk *bl = &fn->blk[b];
+	GROW(bl->ins, bl->nins, bl->cap);
+	bl->ins[bl->nins] = *x;
+	return &bl->ins[bl->nins++];
+}
+
+Opnd *newops(int n)
+{
+	Opnd *o = opalloc(n * sizeof(Opnd));
+	for (int k = 0; k < n; k++)
+		o[k] = (Opnd){.base = -1, .index = -1};
+	return o;
 }
 
 /* a new empty block at the end of the function */
@@ -211,8 +225,14 @@ void copyir(Fn *dst, const Fn *src)
 	for (int b = 0; b < src->nblk; b++) {
 		dst->blk[b] = src->blk[b];
 		dst->blk[b].ins = xmalloc((src->blk[b].nins + 1) * sizeof(Ins));
-		if (src->blk[b].nins)
-			memcpy(dst->blk[b].ins, src->blk[b].ins, src->blk[b].nins * sizeof(Ins));
+		for (int i = 0; i < src->blk[b].nins; i++) {
+			const Ins *x = &src->blk[b].ins[i];
+			int n = x->md ? x->md->nop : 0;
+			dst->blk[b].ins[i] = *x;
+			dst->blk[b].ins[i].op = newops(n);
+			if (n)
+				memcpy(dst->blk[b].ins[i].op, x->op, n * sizeof(Opnd));
+		}
 		dst->blk[b].cap = src->blk[b].nins + 1;
 	}
 	dst->ntmp = src->ntmp;
@@ -229,7 +249,8 @@ void copyir(Fn *dst, const Fn *src)
 	memcpy(dst->usedregs, src->usedregs, sizeof dst->usedregs);
 }
 
-/* free what copyir() made (and the graph built since) */
+/* free what copyir() made (and the graph built since; the operands go
+ * with the function's, freeall()) */
 void freeir(Fn *fn)
 {
 	freegraph(fn->graph);

@@ -5,18 +5,6 @@
  * Provides: Blk.in, Blk.out, Blk.depth. */
 #include "all.h"
 
-int opreads(const Ins *i, int k)
-{
-	const Opnd *o = &i->op[k];
-	return o->kind == OTMP && k < i->md->nop && (i->md->op[k].acc & AR);
-}
-
-int opwrites(const Ins *i, int k)
-{
-	const Opnd *o = &i->op[k];
-	return o->kind == OTMP && k < i->md->nop && (i->md->op[k].acc & (AW | ASCR));
-}
-
 /* Loop depth: a branch to an earlier block closes a loop over the blocks
  * in between (the .q source is laid out in order). */
 void loopdepth(Fn *fn)

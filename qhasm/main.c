@@ -326,14 +326,20 @@ int main(int argc, char **argv)
 		}
 		free(s);
 	}
+	char *text = NULL; /* read once: detected, then parsed */
+	size_t len = 0;
 	if (dialect == DAUTO)
-		dialect = djbdetect(in);
+		dialect = djbdetect(in, &text, &len);
 	if (*dumps)
 		fprintf(stderr, "dialect: %s\n", dialectname[dialect]);
-	if (dialect == DQ)
+	if (dialect == DQ && text)
+		parsebuf(in, text, len, t);
+	else if (dialect == DQ)
 		parse(in, t);
-	else
+	else {
+		free(text);
 		djbparse(in, dialect, t);
+	}
 	char *tmp = NULL;
 	FILE *f = wantreport ? NULL : stdout;
 	if (out) {

@@ -398,6 +398,7 @@ void mdload(const Target *t)
 		m->def |= m->clob;
 		m->ext = parseext(t, trim(f[3]), lineno, &m->noext);
 		m->tmpl = xstrdup(trim(f[4]));
+		m->multi = strchr(m->tmpl, ';') != NULL;
 		parsepattern(m);
 		for (int i = 0; i < m->nop; i++)
 			if (m->op[i].pos < 0 && m->op[i].acc != ASCR)

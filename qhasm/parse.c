@@ -289,7 +289,7 @@ static void addinsstmt(Fn *fn, int *cap, Tok *t, int n)
 	s->ptok = p;
 }
 
-static char *readfile(const char *path, size_t *len)
+char *readfile(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {

@@ -317,7 +317,7 @@ static void emitmatch(const MdLine *m, const Stmt *s)
 		}
 	}
 	Ins *i = selins(m);
-	memcpy(i->op, ops, sizeof ops);
+	memcpy(i->op, ops, m->nop * sizeof *ops);
 	i->keep = s->cond >= 0 ? condfl(T, s->cond) : 0;
 	for (int k = 0; k < npost; k++)
 		copy(post[k], postsrc[k]);

@@ -43,13 +43,11 @@ static int simpleloop(const Fn *fn, int s, int b, const int *npred)
 static Ins *insert(Fn *fn, int b, int at, const MdLine *m)
 {
 	Blk *bl = &fn->blk[b];
-	addins(fn, b, m); /* grows the block */
-	memmove(&bl->ins[at + 1], &bl->ins[at], (bl->nins - 1 - at) * sizeof(Ins));
+	GROW(bl->ins, bl->nins, bl->cap);
+	memmove(&bl->ins[at + 1], &bl->ins[at], (bl->nins - at) * sizeof(Ins));
+	bl->nins++;
 	Ins *x = &bl->ins[at];
-	memset(x, 0, sizeof *x);
-	x->md = m;
-	for (int k = 0; k < MAXOP; k++)
-		x->op[k].base = x->op[k].index = -1;
+	*x = (Ins){.md = m, .op = newops(m->nop)};
 	return x;
 }
 
@@ -323,7 +321,7 @@ static int simulate(Body *d, const Target *t, char *m0)
 				ndie++;
 		}
 		/* a single instruction's result may take a dying operand's register */
-		int multi = strchr(bl->ins[i].md->tmpl, ';') != NULL;
+		int multi = bl->ins[i].md->multi;
 		int need = nR + nscr + ndef - (multi ? 0 : (ndie < ndef ? ndie : ndef));
 		if (need < nR + nscr)
 			need = nR + nscr;
@@ -390,10 +388,7 @@ static int simulate(Body *d, const Target *t, char *m0)
 
 static void mkcopy(Ins *y, const MdLine *mv, int dst, int src, int stmt)
 {
-	memset(y, 0, sizeof *y);
-	y->md = mv;
-	for (int k = 0; k < MAXOP; k++)
-		y->op[k].base = y->op[k].index = -1;
+	*y = (Ins){.md = mv, .op = newops(mv->nop)};
 	y->stmt = stmt;
 	y->keep = KSPLIT;
 	y->op[0] = (Opnd){.kind = OTMP, .tmp = dst, .base = -1, .index = -1};

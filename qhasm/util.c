@@ -131,10 +131,12 @@ static void chunkfree(Chunk **arena)
 
 /* the function arena: freed once a function is emitted */
 void *alloc(size_t n) { return chunkalloc(&arena, n); }
+static void opfree(void);
 void freeall(void)
 {
 	chunkfree(&arena);
 	chunkfree(&rarena);
+	opfree();
 }
 
 /* the round arena: one pass's arrays sized by the temporaries, freed when
@@ -239,12 +241,71 @@ void sfree(int st)
 	nspool = 0;
 }
 
+/* The instructions' operands (ir.c newops()): a stream of chunks kept
+ * until the function is freed.  Mapped like the streams' chunks, and
+ * taking the pool's (select.c makes the operands while it releases the
+ * statements' operand chunks).  Under AddressSanitizer each array is a
+ * heap block of its own, so that a read past an instruction's last
+ * operand is reported instead of reading the next instruction's. */
+#if defined(__SANITIZE_ADDRESS__)
+#define OPS_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPS_EXACT 1
+#endif
+#endif
+static SChunk *opchunk;
+
+void *opalloc(size_t n)
+{
+	size_t hdr = (sizeof(SChunk) + 15) & ~(size_t)15;
+#ifdef OPS_EXACT
+	SChunk *e = xmalloc(hdr + n);
+	*e = (SChunk){opchunk, hdr + n, 0};
+	opchunk = e;
+	return (char *)e + hdr;
+#else
+	n = (n + 7) & ~(size_t)7;
+	SChunk *c = opchunk;
+	if (!c || c->used + n > c->size) {
+		size_t sz = hdr + n > SCHUNK ? hdr + n : SCHUNK;
+		c = chunkmap(sz);
+		*c = (SChunk){opchunk, hdr, sz};
+		opchunk = c;
+	}
+	void *p = (char *)c + c->used;
+	c->used += n;
+	return p;
+#endif
+}
+
+static void opfree(void)
+{
+	for (SChunk *c = opchunk, *n; c; c = n) {
+		n = c->next;
+#ifdef OPS_EXACT
+		free(c);
+#else
+		chunkunmap(c);
+#endif
+	}
+	opchunk = NULL;
+}
+
 /* interned strings (in the file arena): a long block repeats the same
  * few names and operators millions of times.  An entry keeps the hash
  * and length, so a probe compares the text only when they match. */
 typedef struct IEnt { char *s; unsigned hash, len; } IEnt;
 static IEnt *itab;
 static size_t icap, icount;
+
+/* Strings of 1 to 7 bytes (most tokens: names, operators, small
+ * numbers) by their bytes and length in one word, direct-mapped: a long
+ * block interns millions of tokens, and hashing and probing were most of
+ * the lexer's time.  Emptied with the table (ffreeall()). */
+enum { ICACHE = 4096 };
+static struct { u64 key; char *s; } icache[ICACHE];
+
 
 /* the file arena (tokens, statements' text): freed by parsereset() */
 void *falloc(size_t n) { return chunkalloc(&farena, n); }
@@ -256,6 +317,7 @@ void ffreeall(void)
 	free(itab);
 	itab = NULL;
 	icap = icount = 0;
+	memset(icache, 0, sizeof icache);
 }
 
 char *fstrndup(const char *s, size_t n)
@@ -283,8 +345,26 @@ static inline int same(const char *a, const char *b, size_t n)
 	return 1;
 }
 
+static char *finternslow(const char *s, size_t n);
+
 /* the one copy of s[0..n) in the file arena (never to be modified) */
 char *fintern(const char *s, size_t n)
+{
+	if (n - 1 >= 7)
+		return finternslow(s, n);
+	u64 key = (u64)n << 56;
+	for (size_t i = 0; i < n; i++)
+		key |= (u64)(unsigned char)s[i] << (8 * i);
+	unsigned c = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 52) & (ICACHE - 1);
+	if (icache[c].key == key)
+		return icache[c].s;
+	char *r = finternslow(s, n);
+	icache[c].key = key;
+	icache[c].s = r;
+	return r;
+}
+
+static char *finternslow(const char *s, size_t n)
 {
 	if (2 * (icount + 1) > icap) {
 		size_t oc = icap;
