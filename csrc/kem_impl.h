@@ -44,7 +44,8 @@ const qhasm_kem_api *qhasm_kem_public(int p);
 void qhasm_randombytes(unsigned char *x, unsigned long long xlen);
 /* n pieces of `piece` bytes: n calls of the installed source, as the
  * reference implementation makes them (deterministic generators depend on
- * the split), or one getrandom under the default source */
+ * the split), or one call of a split-independent source
+ * (qhasm_randombytes_set_stream) or of getrandom under the default one */
 void qhasm_randombytes_pieces(unsigned char *x, unsigned long long n, unsigned long long piece);
 /* 1 if a source is installed */
 int qhasm_randombytes_replaced(void);

@@ -10,7 +10,9 @@
  * deterministic generator's output depends on how it is asked; under the
  * default source the pieces are read in one call (getrandom's output does
  * not depend on how it is split, and one system call per 4 bytes would
- * dominate key generation). */
+ * dominate key generation).  A source installed with
+ * qhasm_randombytes_set_stream() declares itself split-independent too and
+ * gets the pieces in one call. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -30,10 +32,18 @@
 #endif
 
 static void (*source)(unsigned char *x, unsigned long long xlen);
+static int source_stream;   /* its output does not depend on the split */
 
 void qhasm_randombytes_set(void (*fn)(unsigned char *x, unsigned long long xlen))
 {
     source = fn;
+    source_stream = 0;
+}
+
+void qhasm_randombytes_set_stream(void (*fn)(unsigned char *x, unsigned long long xlen))
+{
+    source = fn;
+    source_stream = 1;
 }
 
 int qhasm_randombytes_replaced(void)
@@ -73,6 +83,7 @@ void qhasm_randombytes_pieces(unsigned char *x, unsigned long long n, unsigned l
 {
     unsigned long long i;
     if (!source) { getrandom_all(x, n * piece); return; }
+    if (source_stream) { source(x, n * piece); return; }
     for (i = 0; i < n; i++) source(x + i * piece, piece);
 }
 

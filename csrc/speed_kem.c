@@ -7,14 +7,15 @@
  *
  * Random bytes: by default the library's default source, getrandom(2), as
  * a caller who installs nothing gets it.  QHASM_SPEED_RANDOM=user installs
- * (qhasm_randombytes_set) a user-space generator instead, as SUPERCOP's
- * benchmarks (fastrandombytes) and the peer bench (a ChaCha20 keystream)
- * do: the Salsa20 keystream of this library under a key from getrandom,
- * with fast key erasure (the first 32 bytes of every 4 KB block are the
- * next key).  Measured (docs/sntrup761.md): for sntrup761 enc the two cost
- * about the same (getrandom of 3076 bytes ~25k ticks; the user source
- * ~19-27k, as the KAT's call pattern asks it 761 times for 4 bytes), so the
- * default stays getrandom.  The uses line names the source:
+ * a user-space generator instead, as SUPERCOP's benchmarks
+ * (fastrandombytes) and the peer bench (a ChaCha20 keystream) do: the
+ * Salsa20 keystream of this library under a key from getrandom, with fast
+ * key erasure (the first 32 bytes of every 4 KB block are the next key).
+ * A keystream read in order does not depend on how it is asked, so it is
+ * installed with qhasm_randombytes_set_stream: one call per buffer, as the
+ * peer bench's SUPERCOP code makes them (under qhasm_randombytes_set the
+ * KAT's call pattern would ask it 761 times for 4 bytes per sntrup761
+ * enc).  The uses line names the source:
  * `... randombytes getrandom` or `randombytes salsa20-user`. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -67,7 +68,7 @@ static int rb_source(void)
         which = e && !strcmp(e, "user");
         if (which) {
             qhasm_randombytes(rb_key, sizeof rb_key);   /* getrandom(2): the library default */
-            qhasm_randombytes_set(rb_user);
+            qhasm_randombytes_set_stream(rb_user);
         }
     }
     return which;

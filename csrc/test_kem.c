@@ -18,6 +18,8 @@
  *  - known answers: the first `param katn=N` entries of the NIST KAT file
  *    (PQCgenKAT_kem format, randomness from NIST's AES-256 CTR DRBG,
  *    tests/kat/nist_drbg.c) hashed with SHA-256 equal `param kat=HEX`;
+ *  - a split-independent source (qhasm_randombytes_set_stream): the same
+ *    outputs from the same bytes as piecewise, in no more calls;
  *  - the default source (getrandom, restored by qhasm_randombytes_set(NULL)):
  *    a round trip, two key pairs differ;
  *  - the public functions and kernels through the ABI checker;
@@ -427,6 +429,39 @@ static int kat(int p, int i)
     return 0;
 }
 
+/* a split-independent source (qhasm_randombytes_set_stream; src_fn's output
+ * is one byte stream however it is asked): the same keys and ciphertext as
+ * under qhasm_randombytes_set, from the same bytes in the same places, in
+ * no more calls (sntrup761: one per buffer instead of one per 4-byte
+ * piece) */
+static int stream_source(int p, int i, sizes s)
+{
+    kem K = kem_impl(p, i);
+    kbufs a, b;
+    uint64_t seed = rnd();
+    unsigned long long calls, bytes;
+    kb_alloc(&a, s, 0);
+    kb_alloc(&b, s, 0);
+    stage("split-independent random source (qhasm_randombytes_set_stream): %s", K.name);
+    src_seed(seed);
+    if (K.keypair(a.pk.p, a.sk.p) || K.enc(a.c.p, a.k.p, a.pk.p)) return fail("keypair or enc failed");
+    calls = src_calls; bytes = src_bytes;
+    src_seed(seed);
+    qhasm_randombytes_set_stream(src_fn);
+    if (K.keypair(b.pk.p, b.sk.p) || K.enc(b.c.p, b.k.p, b.pk.p)) return fail("keypair or enc failed");
+    if (memcmp(a.pk.p, b.pk.p, s.pk) || memcmp(a.sk.p, b.sk.p, s.sk) || memcmp(a.c.p, b.c.p, s.ct) ||
+        memcmp(a.k.p, b.k.p, s.ss))
+        return fail("a split-independent source gives other keys or another ciphertext than the same bytes piecewise");
+    if (src_bytes != bytes || src_calls > calls)
+        return fail("split-independent source: %llu bytes in %llu calls, piecewise %llu bytes in %llu calls",
+                    src_bytes, src_calls, bytes, calls);
+    K.dec(b.k2.p, b.c.p, b.sk.p);
+    if (memcmp(b.k.p, b.k2.p, s.ss)) return fail("split-independent source: dec gives another session key");
+    if (kb_check(&a, "stream source") || kb_check(&b, "stream source")) return 1;
+    kb_free(&a); kb_free(&b);
+    return 0;
+}
+
 /* the default source (getrandom): a round trip, and two key pairs differ */
 static int default_source(int p, int i, sizes s)
 {
@@ -491,7 +526,7 @@ static int kem_check(int p, int i)
     sizes s = sizes_of(p);
     int r = emulated_light(p) ? light_trip(p, i, s)
           : round_trips(p, i, s) || aliasing(p, i, s) || rejection(p, i, s) || kat(p, i) ||
-            default_source(p, i, s);
+            stream_source(p, i, s) || default_source(p, i, s);
     qhasm_randombytes_set(NULL);
     return r;
 }

@@ -282,6 +282,14 @@ int qhasm_kem_mceliece6960119_dec(unsigned char *k, const unsigned char *c, cons
  * such as NIST's AES-256 CTR DRBG reproduces the submissions' KAT files.
  * Process-wide; set it before KEM calls run in other threads. */
 void qhasm_randombytes_set(void (*fn)(unsigned char *x, unsigned long long xlen));
+/* The same for a source whose output does not depend on how the requests
+ * are split (a keystream read in order, getrandom, SUPERCOP's
+ * knownrandombytes): the KEMs then ask it once per buffer instead of once
+ * per piece (sntrup761: one call of 3044 bytes instead of 761 of 4), with
+ * the same bytes in the same places.  NIST's AES-256 CTR DRBG is not such
+ * a source (each call ends with a state update): install it with
+ * qhasm_randombytes_set.  NULL restores getrandom. */
+void qhasm_randombytes_set_stream(void (*fn)(unsigned char *x, unsigned long long xlen));
 
 /* ---- Classic McEliece Benes network, additive FFT and transpose (issue 18;
  * docs/mceliece-fft.md).  A bit-plane is 2^m bits in 2^m/64 uint64_t words,
