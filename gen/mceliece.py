@@ -405,6 +405,19 @@ def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     return L, nops
 
 
+def modulus_pairs(m: int) -> tuple[list[int], list[int]]:
+    """The low exponents of the modulus (below m) as adjacent pairs e, e + 1
+    (listed by e) and singles, for the shared folds."""
+    low = sorted(e for e in mn.MODULUS[m] if e < m)
+    pairs: list[int] = []
+    single: list[int] = []
+    for e in low:
+        if pairs and pairs[-1] + 1 == e:
+            continue
+        (pairs if e + 1 in low else single).append(e)
+    return pairs, single
+
+
 def fold_plan(m: int, K: int) -> tuple[dict[int, list[str]], set[int], set[int]]:
     """The shared folds of the column multiplier (SHAREFOLD): per column c
     the stack slots XORed into it (S<k>: the reduced high column H_k, SY<k>:
@@ -414,16 +427,7 @@ def fold_plan(m: int, K: int) -> tuple[dict[int, list[str]], set[int], set[int]]
     is a high column (H_m: column m - 1 is not folded; H_(2m-2) = Y_(2m-2)).
     Y_k is computed where H_k is finished, from H_(k+1) in the same scan's
     accumulator or, at the top of a scan, from its stack slot."""
-    low = sorted(e for e in mn.MODULUS[m] if e < m)
-    pairs: list[int] = []
-    single: list[int] = []
-    for e in low:
-        if pairs and pairs[-1] + 1 == e:
-            continue
-        if e + 1 in low:
-            pairs.append(e)
-        else:
-            single.append(e)
+    pairs, single = modulus_pairs(m)
     hi = 2 * m - 2
     folds: dict[int, list[str]] = {}
     need_s: set[int] = set()
@@ -522,13 +526,7 @@ def mul_rows(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     F, T and the folded value fit in 16 ymm registers."""
     t = IMPLS[impl]
     mem = f"mem{t.bits}"
-    low = sorted(e for e in mn.MODULUS[m] if e < m)
-    pairs: list[int] = []
-    single: list[int] = []
-    for e in low:
-        if pairs and pairs[-1] + 1 == e:
-            continue
-        (pairs if e + 1 in low else single).append(e)
+    pairs, single = modulus_pairs(m)
     L: list[str] = []
     nops = 0
     started: dict[int, bool] = {}
