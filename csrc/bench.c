@@ -9,6 +9,9 @@
  *
  *   stream_salsa20_xor at 64, 576, 1536, 4096, 18205 bytes
  *     beside libsodium crypto_stream_salsa20_xor           (HAVE_SODIUM)
+ *     and the library's C kernel (csrc/salsa20_c.c) compiled again with
+ *     gcc -O3 -march=native (column "c-O3-native", csrc/csrc.mk): issue
+ *     14's baseline for the integer kernel, whatever CFLAGS built "c"
  *   onetimeauth_poly1305 at 11, 26, 61, 139, ..., 18205 bytes
  *     beside OpenSSL EVP_MAC "POLY1305"                    (HAVE_OPENSSL)
  *     and libsodium crypto_onetimeauth_poly1305            (HAVE_SODIUM)
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "qhasm.h"
+#include "impl.h"
 #include "cpucycles.h"
 #ifdef HAVE_SODIUM
 #include <sodium.h>
@@ -92,6 +96,18 @@ static double iqm_ticks(bench_fn *f, long long len)
 
 /* ---- the functions measured ------------------------------------------------ */
 static void q_salsa(long long len) { qhasm_stream_salsa20_xor(cbuf, mbuf, (unsigned long long)len, nonce, key); }
+
+/* the C kernel compiled with -O3 -march=native, its symbols prefixed
+ * bench_o3_ by objcopy, run through the library's own wrapper so that the
+ * column differs from the "c" and "amd64" ones in the kernel alone */
+qhasm_salsa_blocks_fn bench_o3_qhasm_kernel_salsa20_c_blocks;
+qhasm_salsa_core_fn bench_o3_qhasm_kernel_salsa20_c_core;
+static const qhasm_impl o3_impl = { "c-O3-native", 0, "", NULL, 0, 0,
+    { (qhasm_fn *)bench_o3_qhasm_kernel_salsa20_c_blocks, (qhasm_fn *)bench_o3_qhasm_kernel_salsa20_c_core } };
+static void o3_salsa(long long len)
+{
+    qhasm_salsa_wrap_xor_ic(&o3_impl, cbuf, mbuf, (unsigned long long)len, nonce, 0, key);
+}
 static void q_poly(long long len) { qhasm_onetimeauth_poly1305(tag, mbuf, (unsigned long long)len, key); }
 #ifdef HAVE_SODIUM
 static void s_salsa(long long len) { crypto_stream_salsa20_xor(cbuf, mbuf, (unsigned long long)len, nonce, key); }
@@ -133,9 +149,11 @@ static void n_poly(long long len)
 #endif
 
 /* impl: an implementation index (forced), SELECTED (the library's own
- * choice by CPU and length: what a caller gets), or PEER */
+ * choice by CPU and length: what a caller gets), PEER, or BASELINE (our
+ * own code built otherwise: neither forced nor a peer) */
 #define SELECTED (-2)
 #define PEER (-1)
+#define BASELINE (-3)
 typedef struct { const char *name; bench_fn *fn; int impl; } column;
 
 /* the measurements of one table: v[round][length][column] in ticks/byte */
@@ -332,7 +350,7 @@ int main(void)
     column cols[MAXCOLS];
     static meas sv, pv;
     int ns, np, speers = 0, ppeers = 0, k, sel;
-    int sodium_col = -1, ossl_col = -1;
+    int sodium_col = -1, ossl_col = -1, o3_col = -1;
     size_t i;
     for (i = 0; i < sizeof mbuf; i++) mbuf[i] = (unsigned char)(i * 131 + 7);
     for (i = 0; i < sizeof key; i++) key[i] = (unsigned char)(i * 17 + 3);
@@ -366,6 +384,15 @@ int main(void)
 
     /* ---- Salsa20 ---- */
     ns = add_impls("salsa20", cols, q_salsa);
+    {   /* the -O3 -march=native build must compute what the library does */
+        unsigned char a[600], b[600];
+        qhasm_stream_salsa20_xor(a, mbuf, sizeof a, nonce, key);
+        o3_salsa(sizeof b);
+        memcpy(b, cbuf, sizeof b);
+        if (memcmp(a, b, sizeof a)) { printf("salsa20: c-O3-native output differs!\n"); return 1; }
+    }
+    o3_col = ns;
+    cols[ns].name = "c-O3-native"; cols[ns].fn = o3_salsa; cols[ns].impl = BASELINE; ns++;
 #ifdef HAVE_SODIUM
     {   /* same output as libsodium, or the comparison means nothing */
         unsigned char a[600], b[600];
@@ -382,6 +409,12 @@ int main(void)
     print_variants("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, &sv);
     print_selection("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, &sv);
     sel = col_of(cols, ns, SELECTED);
+    {   /* issue 14: the integer kernel against the C compiled -O3 -march=native */
+        int ii = qhasm_impl_find("salsa20", "amd64"), integer = ii >= 0 ? col_of(cols, ns, ii) : -1;
+        for (k = 0; k < NSALSA; k++)
+            if (integer >= 0 && salsa_lens[k] == 4096)
+                verdict("salsa20 amd64 (integer) 4096 bytes vs c-O3-native", med(&sv, k, integer, o3_col), 0.85);
+    }
     if (sodium_col >= 0 && sel >= 0) {
         char what[128];
         for (k = 0; k < NSALSA; k++) {
