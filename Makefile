@@ -12,7 +12,7 @@ QHASM_HDR := $(wildcard qhasm/*.h qhasm/*/*.h)
 QHASM_MD  := $(wildcard qhasm/*/*.md) $(sort $(wildcard qhasm/*/models/*.model))
 QHASM     := $(BUILD)/qhasm
 
-.PHONY: all deps translator test fuzz-diff test-asan bench bench-translator clean regen uarch
+.PHONY: all deps translator test fuzz-diff test-asan bench bench-translator bench-kernels clean regen uarch
 all: deps translator
 	@echo "built:"
 	@printf '  %-28s %s\n' "$(QHASM)" "the translator (qhasm --help)"
@@ -74,6 +74,12 @@ test-asan: $(BUILD)/asan/qhasm
 # OLD=path/to/an/older/qhasm: that one and this one side by side, alternating runs
 bench-translator: $(QHASM)
 	$(PYTHON) -m gen.benchgen --qhasm $(QHASM) $(if $(OLD),--compare $(OLD))
+
+# OLD=rev (default df6640b, before issue 14's allocator): every amd64 kernel
+# of today's .q translated by that revision's translator and by this one,
+# timed alternately (gen/benchkernels.py; docs/allocation-speed.md)
+bench-kernels: all
+	$(PYTHON) -m gen.benchkernels $(if $(OLD),--old $(OLD)) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 clean:
 	rm -rf $(BUILD)
