@@ -81,7 +81,7 @@ SYNDROME: dict[str, dict[str, SynTgt]] = {
     "amd64": {p: SynTgt(8, "int64", "int64", 64, "", False, BIG, True) for p in msyn.PARAMS},
     "amd64-avx2": {p: SynTgt(32, "reg256", "int64", 64, "avx2", False, BIG, True) for p in msyn.PARAMS},
     # avx2 too: the row parities are merged by mceliece_syndrome.vector_merge's ymm code
-    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx2 avx512f avx512vl", True, BIG) for p in msyn.PARAMS},
+    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx2 avx512f avx512vl", True, BIG, True) for p in msyn.PARAMS},
     "x86": {p: SynTgt(4, "int32", "int32", 32, "", False, BIG) for p in msyn.PARAMS},
     "ppc32": {p: SynTgt(4, "int32", "int32", 32, "", False, 32767) for p in msyn.PARAMS},
     # ld takes displacements that are multiples of 4 only: 677-byte rows use lwz

@@ -61,6 +61,8 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         return render_bytes(impl, ident, name, t)
     if t.reg == "reg256":
         return render_rows(impl, ident, name, t)
+    if t.reg == "reg512":
+        return render_rows512(impl, ident, name, t)
     eb_copy(L, name, t)
     words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
     ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
@@ -490,6 +492,128 @@ def render_rows(impl: str, ident: str, name: str, t: SynTgt) -> str:
             "int64 s pk e eb p i f l",
             "int64 x y z o v",
             "reg256 u t a b g h " + " ".join(f"e{w}" for w in range(kr)),
+            "reg128 c0 d0",
+            f"stack256 EB[{ebytes // 32}]",
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
+
+
+# amd64-avx512 per parameter set: (prefetch distance in bytes ahead of the
+# group, ternlog with a memory operand).  docs/mceliece.md (syndrome, Golden
+# Cove) has the measurements.
+ROWS_AVX512 = {"mceliece348864": (2048, True), "mceliece6960119": (4096, True)}
+# slot of the tree merge of render_rows512 -> row of the group: the merge
+# leaves slot j's 32-bit fold in dword (0, 4, 1, 5, 2, 6, 3, 7)[j] and
+# vector_finish puts dword d in bit BIT_OF_DWORD[d]
+ROW_OF_SLOT512 = [BIT_OF_DWORD[(0, 4, 1, 5, 2, 6, 3, 7)[j]] for j in range(8)]
+
+
+def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    """amd64-avx512: groups of eight rows, row after row (one sequential
+    stream through the key); every e' word (6 / 11 zmm) stays in a register
+    and each 64-byte key word is the memory operand of one vpternlogd
+    (acc ^= e'_w & key word: TERN 0x78) or of a vpandd and a vpxord; one
+    zmm accumulator per row.  The eight accumulators merge in a tree of
+    512-bit shuffles: row pairs (vshufi32x4 0x44 / 0xee, xor: each row's
+    256-bit fold in one half), pairs of pairs (0x88 / 0xdd: each row's
+    128-bit fold in one lane), the two halves of the group (unpacklo64 /
+    unpackhi64: qwords), qword to dword (shuffle32 0xb1), zmm to ymm
+    (extract256, blend32 0xaa); vector_finish gives the parity byte.
+    prefetcht0 pd bytes ahead as in render_rows; s byte = parities ^ e
+    byte, written after its rows are read (s may alias e or pk)."""
+    n, mt = PARAMS[name]
+    W = t.word
+    _, rb, nfull, tail, ebytes = layout(name, W)
+    words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
+    ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
+    pd, tmem = ROWS_AVX512[name]
+    nw = len(words)
+    pkbytes = mt * rb
+    L: list[str] = []
+    eb_copy(L, name, t)
+    for w in range(nw):
+        L.append(f"e{w} = mem512[eb + {ebwords[w]}]")
+    nlines = (8 * rb + 63) // 64
+    slot_of_row = [ROW_OF_SLOT512.index(r) for r in range(8)]
+
+    def prefetches(k: int) -> None:
+        for j in range(nlines):
+            if j * 8 // nlines == k:
+                L.append(f"prefetch(mem8[f + {64 * j}])")
+
+    def row(r: int, pf: bool) -> None:
+        a = f"A{slot_of_row[r]}"
+        for w, off in enumerate(words):
+            mref = f"mem512[p + {r * rb + off}]"
+            if w == 0:
+                L.append(f"{a} = e0 & {mref}")
+            elif tmem:
+                L.append(f"{a} = ternlog({a}, e{w}, {mref}, 0x78)")
+            else:
+                L.append(f"T = e{w} & {mref}")
+                L.append(f"{a} = {a} ^ T")
+        if pf:
+            prefetches(r)
+
+    def group(nrows: int, pf: bool, last: bool) -> None:
+        for r in range(nrows):
+            row(r, pf)
+        for r in range(nrows, 8):          # missing rows: row 0's, masked off below
+            L.append(f"A{slot_of_row[r]} = A{slot_of_row[0]}")
+        for i in range(4):                 # pairs: 256-bit folds
+            a, b = f"A{2 * i}", f"A{2 * i + 1}"
+            L.append(f"T = shuffle128({a}, {b}, 0x44)")
+            L.append(f"{a} = shuffle128({a}, {b}, 0xee)")
+            L.append(f"{a} = {a} ^ T")
+        for i in range(2):                 # pairs of pairs: 128-bit folds, slot 4i + k in lane k
+            a, b = f"A{4 * i}", f"A{4 * i + 2}"
+            L.append(f"T = shuffle128({a}, {b}, 0x88)")
+            L.append(f"{a} = shuffle128({a}, {b}, 0xdd)")
+            L.append(f"{a} = {a} ^ T")
+        L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
+        L.append("A0 = unpackhi64(A0, A4)")
+        L.append("A0 = A0 ^ T")
+        L.append("T = shuffle32(A0, 0xb1)")
+        L.append("A0 = A0 ^ T")
+        L.append("g = extract256(A0, 0)")
+        L.append("h = extract256(A0, 1)")
+        L.append("g = blend32(g, h, 0xaa)")
+        vector_finish(L, "g", "t")
+        if last:
+            L.append(f"o = o & {(1 << nrows) - 1}")
+        L.append("v = mem8[e + 0]")
+        if last:
+            L.append(f"v = v & {(1 << nrows) - 1}")
+        L.append("o = o ^ v")
+        L.append("mem8[s + 0] = o")
+
+    full = mt // 8
+    L.append("p = pk")
+    L.append(f"i = {full}")
+    if pd:
+        L.append(f"l = pk + {pkbytes - 1 - 64 * (nlines - 1)}")
+    L.append("rows:")
+    n0 = len(L)
+    if pd:
+        L.append(f"f = p + {pd}")
+        L.append("unsigned<? f - l")
+        L.append("f = l if unsigned>=")
+    group(8, bool(pd), False)
+    L[n0:] = ["  " + x for x in L[n0:]]
+    L += [f"  p = p + {8 * rb}", "  s = s + 1", "  e = e + 1", "  i = i - 1", "  =? i - 0", "  goto rows if !="]
+    if mt % 8:
+        group(mt % 8, False, True)
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, loads of {W} bytes"
+            f" ({nfull} whole words and {'a tail of ' + str(tail) + ' bytes' if tail else 'no tail'} per row),"
+            f" eight rows at a time row after row, {nw} e' words in registers,"
+            f" {'ternlog with memory operands' if tmem else 'and + xor'}, a shuffle tree,"
+            f" prefetch {pd} bytes ahead; gen/mceliece_syndrome.py.",
+            f"cpu {t.cpu}",
+            "int64 s pk e eb p i f l",
+            "int64 x y z o v",
+            "reg512 T " + " ".join(f"A{j}" for j in range(8)) + " " + " ".join(f"e{w}" for w in range(nw)),
+            "reg256 t g h",
             "reg128 c0 d0",
             f"stack256 EB[{ebytes // 32}]",
             "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]

@@ -8,2134 +8,1833 @@ section .text
 global qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome)
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
 	mov r11, rsp
-	sub rsp, 6912
-	and rsp, -64
-	mov [rsp + 6880], r11
+	sub rsp, 736
+	and rsp, -32
+	mov [rsp + 704], r11
 ; eb = &EB
-%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r10, [rsp + 0]
 ; z = 0
-%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 640] = z
-%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 640], r8b
 ; mem8[eb + 641] = z
-%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 641], r8b
 ; mem8[eb + 642] = z
-%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 642], r8b
 ; mem8[eb + 643] = z
-%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 643], r8b
 ; mem8[eb + 644] = z
-%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 644], r8b
 ; mem8[eb + 645] = z
-%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 645], r8b
 ; mem8[eb + 646] = z
-%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 646], r8b
 ; mem8[eb + 647] = z
-%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 647], r8b
 ; mem8[eb + 648] = z
-%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 648], r8b
 ; mem8[eb + 649] = z
-%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 649], r8b
 ; mem8[eb + 650] = z
-%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 650], r8b
 ; mem8[eb + 651] = z
-%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 651], r8b
 ; mem8[eb + 652] = z
-%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 652], r8b
 ; mem8[eb + 653] = z
-%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 653], r8b
 ; mem8[eb + 654] = z
-%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 654], r8b
 ; mem8[eb + 655] = z
-%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 655], r8b
 ; mem8[eb + 656] = z
-%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 656], r8b
 ; mem8[eb + 657] = z
-%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 657], r8b
 ; mem8[eb + 658] = z
-%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 658], r8b
 ; mem8[eb + 659] = z
-%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 659], r8b
 ; mem8[eb + 660] = z
-%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 660], r8b
 ; mem8[eb + 661] = z
-%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 661], r8b
 ; mem8[eb + 662] = z
-%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 662], r8b
 ; mem8[eb + 663] = z
-%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 663], r8b
 ; mem8[eb + 664] = z
-%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 664], r8b
 ; mem8[eb + 665] = z
-%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 665], r8b
 ; mem8[eb + 666] = z
-%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 666], r8b
 ; p = e + 193
-%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r11, [rdx + 193]
-; i = 640
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, 640
+; i = 80
+%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, 80
 	mov rax, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
-%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11]
+; x = mem64[p + 0]
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [r11]
 ; x = x >> 3
-%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 1]
-%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
-%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 0] = x
-%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10], r8b
-; p = p + 1
-%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r11, 1
-; eb = eb + 1
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r10, 1
-; i = i - 1
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub rax, 1
-; =? i - 0
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp rax, 0
-; goto copy if !=
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	jne .Lcopy
-; x = mem8[p + 0]
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11]
-; x = x >> 3
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 1]
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 27] = x
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 27], r8b
-; x = mem8[p + 1]
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 1]
-; x = x >> 3
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 2]
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 2]
-; y = y << 5
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 28] = x
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 28], r8b
-; x = mem8[p + 2]
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 2]
-; x = x >> 3
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 3]
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 3]
-; y = y << 5
-%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 29] = x
-%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 29], r8b
-; x = mem8[p + 3]
-%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 3]
-; x = x >> 3
-%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 4]
-%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 4]
-; y = y << 5
-%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 30] = x
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 30], r8b
-; x = mem8[p + 4]
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 4]
-; x = x >> 3
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 5]
-%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 5]
-; y = y << 5
-%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 31] = x
-%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 31], r8b
-; x = mem8[p + 5]
-%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 5]
-; x = x >> 3
-%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 6]
-%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 6]
-; y = y << 5
-%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 32] = x
-%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 32], r8b
-; x = mem8[p + 6]
-%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 6]
-; x = x >> 3
-%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
-; y = mem8[p + 7]
-%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 7]
-; y = y << 5
-%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 5
-; x = x ^ y
-%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem8[eb + 33] = x
-%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 33], r8b
-; x = mem8[p + 7]
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 7]
-; x = x >> 3
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 8]
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 8]
+; y = y << 61
+%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 61
+; x = x ^ y
+%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem64[eb + 0] = x
+%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov [r10], r8
+; p = p + 8
+%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add r11, 8
+; eb = eb + 8
+%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add r10, 8
+; i = i - 1
+%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub rax, 1
+; =? i - 0
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	cmp rax, 0
+; goto copy if !=
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	jne .Lcopy
+; x = mem8[p + 0]
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11]
+; x = x >> 3
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 1]
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 1]
+; y = y << 5
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 27] = x
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 27], r8b
+; x = mem8[p + 1]
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 1]
+; x = x >> 3
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 2]
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 2]
+; y = y << 5
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 28] = x
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 28], r8b
+; x = mem8[p + 2]
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 2]
+; x = x >> 3
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 3]
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 3]
+; y = y << 5
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 29] = x
+%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 29], r8b
+; x = mem8[p + 3]
+%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 3]
+; x = x >> 3
+%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 4]
+%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 4]
+; y = y << 5
+%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 30] = x
+%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 30], r8b
+; x = mem8[p + 4]
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 4]
+; x = x >> 3
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 5]
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 5]
+; y = y << 5
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 31] = x
+%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 31], r8b
+; x = mem8[p + 5]
+%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 5]
+; x = x >> 3
+%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 6]
+%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 6]
+; y = y << 5
+%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 32] = x
+%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 32], r8b
+; x = mem8[p + 6]
+%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 6]
+; x = x >> 3
+%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 7]
+%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [r11 + 7]
+; y = y << 5
+%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shl r9, 5
+; x = x ^ y
+%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem8[eb + 33] = x
+%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r10 + 33], r8b
+; x = mem8[p + 7]
+%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r8d, byte [r11 + 7]
+; x = x >> 3
+%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r8, 3
+; y = mem8[p + 8]
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 8]
 ; y = y << 5
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 34] = x
-%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 34], r8b
 ; x = mem8[p + 8]
-%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 8]
 ; x = x >> 3
-%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 9]
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 9]
 ; y = y << 5
-%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 35] = x
-%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 35], r8b
 ; x = mem8[p + 9]
-%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 9]
 ; x = x >> 3
-%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 10]
-%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 10]
 ; y = y << 5
-%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 36] = x
-%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 36], r8b
 ; x = mem8[p + 10]
-%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 10]
 ; x = x >> 3
-%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 11]
-%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 11]
 ; y = y << 5
-%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 37] = x
-%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 37], r8b
 ; x = mem8[p + 11]
-%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 11]
 ; x = x >> 3
-%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 12]
-%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 12]
 ; y = y << 5
-%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 38] = x
-%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 38], r8b
 ; x = mem8[p + 12]
-%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 12]
 ; x = x >> 3
-%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 13]
-%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 13]
 ; y = y << 5
-%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 39] = x
-%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 39], r8b
 ; x = mem8[p + 13]
-%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 13]
 ; x = x >> 3
-%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 14]
-%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 14]
 ; y = y << 5
-%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 40] = x
-%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 40], r8b
 ; x = mem8[p + 14]
-%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 14]
 ; x = x >> 3
-%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 15]
-%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 15]
 ; y = y << 5
-%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 41] = x
-%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 41], r8b
 ; x = mem8[p + 15]
-%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 15]
 ; x = x >> 3
-%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 16]
-%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 16]
 ; y = y << 5
-%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 42] = x
-%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 42], r8b
 ; x = mem8[p + 16]
-%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 16]
 ; x = x >> 3
-%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 17]
-%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 17]
 ; y = y << 5
-%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 43] = x
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 43], r8b
 ; x = mem8[p + 17]
-%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 17]
 ; x = x >> 3
-%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 18]
-%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 18]
 ; y = y << 5
-%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 44] = x
-%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 44], r8b
 ; x = mem8[p + 18]
-%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 18]
 ; x = x >> 3
-%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 19]
-%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 19]
 ; y = y << 5
-%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 45] = x
-%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 45], r8b
 ; x = mem8[p + 19]
-%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 19]
 ; x = x >> 3
-%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 20]
-%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 20]
 ; y = y << 5
-%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 46] = x
-%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 46], r8b
 ; x = mem8[p + 20]
-%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 20]
 ; x = x >> 3
-%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 21]
-%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 21]
 ; y = y << 5
-%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 47] = x
-%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 47], r8b
 ; x = mem8[p + 21]
-%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 21]
 ; x = x >> 3
-%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 22]
-%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 22]
 ; y = y << 5
-%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 48] = x
-%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 48], r8b
 ; x = mem8[p + 22]
-%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 22]
 ; x = x >> 3
-%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 23]
-%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 23]
 ; y = y << 5
-%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 49] = x
-%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 49], r8b
 ; x = mem8[p + 23]
-%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 23]
 ; x = x >> 3
-%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 24]
-%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 24]
 ; y = y << 5
-%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 50] = x
-%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 50], r8b
 ; x = mem8[p + 24]
-%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 24]
 ; x = x >> 3
-%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 25]
-%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 25]
 ; y = y << 5
-%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 51] = x
-%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 51], r8b
 ; x = mem8[p + 25]
-%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 25]
 ; x = x >> 3
-%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 26]
-%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 26]
 ; y = y << 5
-%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 52] = x
-%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 52], r8b
 ; x = mem8[p + 26]
-%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 26]
 ; x = x >> 3
-%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 27]
-%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 27]
 ; y = y << 5
-%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 53] = x
-%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 53], r8b
 ; x = mem8[p + 27]
-%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 27]
 ; x = x >> 3
-%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 28]
-%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 28]
 ; y = y << 5
-%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 54] = x
-%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 54], r8b
 ; x = mem8[p + 28]
-%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 28]
 ; x = x >> 3
-%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 29]
-%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 29]
 ; y = y << 5
-%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 55] = x
-%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 55], r8b
 ; x = mem8[p + 29]
-%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 29]
 ; x = x >> 3
-%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 30]
-%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 30]
 ; y = y << 5
-%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 56] = x
-%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 56], r8b
 ; x = mem8[p + 30]
-%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 30]
 ; x = x >> 3
-%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 31]
-%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 31]
 ; y = y << 5
-%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 57] = x
-%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 57], r8b
 ; x = mem8[p + 31]
-%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 31]
 ; x = x >> 3
-%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 32]
-%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 32]
 ; y = y << 5
-%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 58] = x
-%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 58], r8b
 ; x = mem8[p + 32]
-%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 32]
 ; x = x >> 3
-%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 33]
-%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 33]
 ; y = y << 5
-%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 59] = x
-%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 59], r8b
 ; x = mem8[p + 33]
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 33]
 ; x = x >> 3
-%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 34]
-%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 34]
 ; y = y << 5
-%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 60] = x
-%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 60], r8b
 ; x = mem8[p + 34]
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 34]
 ; x = x >> 3
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 35]
-%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 35]
 ; y = y << 5
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 61] = x
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 61], r8b
 ; x = mem8[p + 35]
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 35]
 ; x = x >> 3
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 36]
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 36]
 ; y = y << 5
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 62] = x
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 62], r8b
 ; x = mem8[p + 36]
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 36]
 ; x = x >> 3
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; mem8[eb + 63] = x
-%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 63], r8b
 ; eb = &EB
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r8, [rsp + 0]
+; e0 = mem512[eb + 0]
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r8]
+; e1 = mem512[eb + 64]
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rcx, [rsp + 0]
-; p1 = pk + 2708
-%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r8, [rsi + 2708]
-; i = 193
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r10, 193
-; sb = &SB
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r9, [rsp + 704]
-align 32
-.Lrows:
-; q = mem512[eb + 0]
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx]
-; u = mem512[p0 + 0]
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
-; a0 = u & q
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm0
-; u = mem512[p0 + 677]
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 677]
-; a1 = u & q
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm1, zmm0
-; u = mem512[p0 + 1354]
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1354]
-; a2 = u & q
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm1, zmm0
-; u = mem512[p0 + 2031]
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2031]
-; a3 = u & q
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm0
-; u = mem512[p1 + 0]
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8]
-; a4 = u & q
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm8, zmm1, zmm0
-; u = mem512[p1 + 677]
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 677]
-; a5 = u & q
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm1, zmm0
-; u = mem512[p1 + 1354]
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1354]
-; a6 = u & q
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm0
-; u = mem512[p1 + 2031]
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2031]
-; a7 = u & q
-%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm0
-; q = mem512[eb + 64]
-%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 64]
-; u = mem512[p0 + 64]
-%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 64]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 741]
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 741]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1418]
-%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1418]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2095]
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2095]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 64]
-%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r8 + 64]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 741]
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 741]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1418]
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1418]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2095]
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2095]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 128]
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 128]
-; u = mem512[p0 + 128]
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 128]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 805]
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 805]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1482]
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1482]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2159]
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2159]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 128]
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 128]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 805]
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 805]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1482]
-%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1482]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2159]
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2159]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 192]
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 192]
-; u = mem512[p0 + 192]
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 192]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 869]
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 869]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1546]
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1546]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2223]
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2223]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 192]
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 192]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 869]
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 869]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1546]
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1546]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2223]
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2223]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 256]
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 256]
-; u = mem512[p0 + 256]
-%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 256]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 933]
-%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 933]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1610]
-%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1610]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2287]
-%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2287]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 256]
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 256]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 933]
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 933]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1610]
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1610]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2287]
-%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2287]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 320]
-%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 320]
-; u = mem512[p0 + 320]
-%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 320]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 997]
-%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 997]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1674]
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1674]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2351]
-%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2351]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 320]
-%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 320]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 997]
-%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 997]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1674]
-%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1674]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2351]
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2351]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 384]
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 384]
-; u = mem512[p0 + 384]
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 384]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 1061]
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1061]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1738]
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1738]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2415]
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2415]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 384]
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 384]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 1061]
-%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1061]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1738]
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1738]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2415]
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2415]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 448]
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 448]
-; u = mem512[p0 + 448]
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 448]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 1125]
-%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1125]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1802]
-%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1802]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2479]
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2479]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 448]
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 448]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 1125]
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1125]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1802]
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1802]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2479]
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2479]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 512]
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 512]
-; u = mem512[p0 + 512]
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 512]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 1189]
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1189]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1866]
-%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1866]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2543]
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2543]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 512]
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 512]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 1189]
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1189]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1866]
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1866]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2543]
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2543]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 576]
-%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 576]
-; u = mem512[p0 + 576]
-%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 576]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 1253]
-%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1253]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1930]
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1930]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2607]
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2607]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 576]
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 576]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 1253]
-%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1253]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1930]
-%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1930]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2607]
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2607]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 640]
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx + 640]
-; u = mem512[p0 + 613]
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 613]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 1290]
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1290]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 1967]
-%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1967]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 2644]
-%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 2644]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 613]
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 613]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 1290]
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1290]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 1967]
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1967]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 2644]
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 2644]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; h0 = extract256(a0, 1)
-%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm3, 1
-; g0 = extract256(a0, 0)
-%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm3, 0
-; h0 = h0 ^ g0
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm0, ymm1
-; h1 = extract256(a1, 1)
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm5, 1
-; g1 = extract256(a1, 0)
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm5, 0
-; h1 = h1 ^ g1
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm0, ymm1
-; h2 = extract256(a2, 1)
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm2, 1
-; g2 = extract256(a2, 0)
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm2, 0
-; h2 = h2 ^ g2
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm0, ymm1
-; h3 = extract256(a3, 1)
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm9, 1
-; g3 = extract256(a3, 0)
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm9, 0
-; h3 = h3 ^ g3
-%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm0, ymm1
-; h4 = extract256(a4, 1)
-%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm8, 1
-; g4 = extract256(a4, 0)
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm8, 0
-; h4 = h4 ^ g4
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm8, ymm0, ymm1
-; h5 = extract256(a5, 1)
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm7, 1
-; g5 = extract256(a5, 0)
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm7, 0
-; h5 = h5 ^ g5
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm7, ymm0, ymm1
-; h6 = extract256(a6, 1)
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm6, 1
-; g6 = extract256(a6, 0)
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm6, 0
-; h6 = h6 ^ g6
-%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm6, ymm0, ymm1
-; h7 = extract256(a7, 1)
-%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm4, 1
-; g7 = extract256(a7, 0)
-%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm4, 0
-; h7 = h7 ^ g7
-%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; g0 = unpacklo64(h0, h4)
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm3, ymm8
-; h0 = unpackhi64(h0, h4)
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm3, ymm3, ymm8
-; h0 = h0 ^ g0
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm1
-; g0 = unpacklo64(h1, h5)
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm5, ymm7
-; h1 = unpackhi64(h1, h5)
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm5, ymm5, ymm7
-; h1 = h1 ^ g0
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm1
-; g0 = unpacklo64(h2, h6)
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm2, ymm6
-; h2 = unpackhi64(h2, h6)
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm2, ymm2, ymm6
-; h2 = h2 ^ g0
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm2, ymm1
-; g0 = unpacklo64(h3, h7)
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm9, ymm0
-; h3 = unpackhi64(h3, h7)
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm9, ymm9, ymm0
-; h3 = h3 ^ g0
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm9, ymm1
-; g0 = shuffle32(h0, 0xb1)
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm3, 177
-; h0 = h0 ^ g0
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm0
-; g0 = shuffle32(h1, 0xb1)
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm5, 177
-; h1 = h1 ^ g0
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; h0 = blend32(h0, h1, 0xaa)
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpblendd ymm3, ymm3, ymm5, 170
-; g0 = shuffle32(h2, 0xb1)
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm2, 177
-; h2 = h2 ^ g0
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm2, ymm0
-; g0 = shuffle32(h3, 0xb1)
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm9, 177
-; h3 = h3 ^ g0
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm9, ymm0
-; h2 = blend32(h2, h3, 0xaa)
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpblendd ymm2, ymm2, ymm9, 170
-; g0 = permute128(h0, h2, 0x20)
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vperm2i128 ymm0, ymm3, ymm2, 32
-; h0 = permute128(h0, h2, 0x31)
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vperm2i128 ymm3, ymm3, ymm2, 49
-; h0 = h0 ^ g0
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm0
-; mem256[sb + 0] = h0
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r9], ymm3
-; p0 = p0 + 5416
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rsi, 5416
-; p1 = p1 + 5416
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r8, 5416
-; sb = sb + 32
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r9, 32
-; i = i - 1
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r10, 1
-; =? i - 0
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r10, 0
-; goto rows if !=
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	jne .Lrows
-; sb = &SB
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r8, [rsp + 704]
+; e2 = mem512[eb + 128]
+%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm2, [r8 + 128]
+; e3 = mem512[eb + 192]
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm3, [r8 + 192]
+; e4 = mem512[eb + 256]
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm4, [r8 + 256]
+; e5 = mem512[eb + 320]
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm5, [r8 + 320]
+; e6 = mem512[eb + 384]
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm6, [r8 + 384]
+; e7 = mem512[eb + 448]
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm7, [r8 + 448]
+; e8 = mem512[eb + 512]
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm8, [r8 + 512]
+; e9 = mem512[eb + 576]
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm9, [r8 + 576]
+; e10 = mem512[eb + 640]
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm10, [r8 + 640]
 ; i = 193
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, 193
+; l = pk + 1041942
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r8, [rsi + 1041942]
+	vmovdqa64 zmm11, zmm0
+	vmovdqa64 zmm12, zmm1
+	vmovdqa64 zmm13, zmm2
+	vmovdqa64 zmm14, zmm3
+	vmovdqa64 zmm15, zmm4
+	vmovdqa64 zmm16, zmm5
+	vmovdqa64 zmm17, zmm6
+	vmovdqa64 zmm18, zmm7
+	vmovdqa64 zmm19, zmm8
 	mov r10, r8
 	mov r11, r9
 align 32
-.Lbytes:
-; h0 = mem256[sb + 0]
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 ymm0, [r10]
-; 8x g0 = h0 << 16
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 16
-; h0 = h0 ^ g0
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 8
-%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 8
-; h0 = h0 ^ g0
-%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 4
-%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 4
-; h0 = h0 ^ g0
-%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 2
-%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 2
-; h0 = h0 ^ g0
-%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 1
-%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 1
-; h0 = h0 ^ g0
-%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x h0 = h0 >> 31
-%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrld ymm0, ymm0, 31
-; 4x g0 = h0 >> 31
-%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq ymm1, ymm0, 31
-; h0 = h0 ^ g0
-%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c0 = extract128(h0, 1)
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+.Lrows:
+; A0 = e0 & mem512[p + 0]
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm11, [rsi]
+; A2 = e0 & mem512[p + 677]
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm11, [rsi + 677]
+; A1 = e0 & mem512[p + 1354]
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm11, [rsi + 1354]
+; A3 = e0 & mem512[p + 2031]
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm11, [rsi + 2031]
+; f = p + 4096
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea r8, [rsi + 4096]
+; A4 = e0 & mem512[p + 2708]
+%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm11, [rsi + 2708]
+; A6 = e0 & mem512[p + 3385]
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm11, [rsi + 3385]
+; A5 = e0 & mem512[p + 4062]
+%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm11, [rsi + 4062]
+; A7 = e0 & mem512[p + 4739]
+%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm11, [rsi + 4739]
+; unsigned<? f - l
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	cmp r8, r10
+; v = mem8[e + 0]
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [rdx]
+; f = l if unsigned>=
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	cmovae r8, r10
+; i = i - 1
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r11, 1
+; e = e + 1
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add rdx, 1
+; A0 = ternlog(A0, e1, mem512[p + 64], 0x78)
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rsi + 64], 120
+; A2 = ternlog(A2, e1, mem512[p + 741], 0x78)
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rsi + 741], 120
+; A1 = ternlog(A1, e1, mem512[p + 1418], 0x78)
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rsi + 1418], 120
+; A3 = ternlog(A3, e1, mem512[p + 2095], 0x78)
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rsi + 2095], 120
+; A4 = ternlog(A4, e1, mem512[p + 2772], 0x78)
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rsi + 2772], 120
+; A6 = ternlog(A6, e1, mem512[p + 3449], 0x78)
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rsi + 3449], 120
+; A5 = ternlog(A5, e1, mem512[p + 4126], 0x78)
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rsi + 4126], 120
+; A7 = ternlog(A7, e1, mem512[p + 4803], 0x78)
+%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rsi + 4803], 120
+; prefetch(mem8[f + 0])
+%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8]
+; prefetch(mem8[f + 64])
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 64]
+; A0 = ternlog(A0, e2, mem512[p + 128], 0x78)
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rsi + 128], 120
+; A2 = ternlog(A2, e2, mem512[p + 805], 0x78)
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rsi + 805], 120
+; A1 = ternlog(A1, e2, mem512[p + 1482], 0x78)
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rsi + 1482], 120
+; A3 = ternlog(A3, e2, mem512[p + 2159], 0x78)
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rsi + 2159], 120
+; A4 = ternlog(A4, e2, mem512[p + 2836], 0x78)
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rsi + 2836], 120
+; A6 = ternlog(A6, e2, mem512[p + 3513], 0x78)
+%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rsi + 3513], 120
+; A5 = ternlog(A5, e2, mem512[p + 4190], 0x78)
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rsi + 4190], 120
+; A7 = ternlog(A7, e2, mem512[p + 4867], 0x78)
+%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rsi + 4867], 120
+; prefetch(mem8[f + 128])
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 128]
+; prefetch(mem8[f + 192])
+%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 192]
+; A0 = ternlog(A0, e3, mem512[p + 192], 0x78)
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rsi + 192], 120
+; A2 = ternlog(A2, e3, mem512[p + 869], 0x78)
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rsi + 869], 120
+; A1 = ternlog(A1, e3, mem512[p + 1546], 0x78)
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rsi + 1546], 120
+; A3 = ternlog(A3, e3, mem512[p + 2223], 0x78)
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rsi + 2223], 120
+; A4 = ternlog(A4, e3, mem512[p + 2900], 0x78)
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rsi + 2900], 120
+; A6 = ternlog(A6, e3, mem512[p + 3577], 0x78)
+%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rsi + 3577], 120
+; A5 = ternlog(A5, e3, mem512[p + 4254], 0x78)
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rsi + 4254], 120
+; A7 = ternlog(A7, e3, mem512[p + 4931], 0x78)
+%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rsi + 4931], 120
+; prefetch(mem8[f + 256])
+%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 256]
+; prefetch(mem8[f + 320])
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 320]
+; A0 = ternlog(A0, e4, mem512[p + 256], 0x78)
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm15, [rsi + 256], 120
+; A2 = ternlog(A2, e4, mem512[p + 933], 0x78)
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm15, [rsi + 933], 120
+; A1 = ternlog(A1, e4, mem512[p + 1610], 0x78)
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm15, [rsi + 1610], 120
+; A3 = ternlog(A3, e4, mem512[p + 2287], 0x78)
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm15, [rsi + 2287], 120
+; A4 = ternlog(A4, e4, mem512[p + 2964], 0x78)
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm15, [rsi + 2964], 120
+; A6 = ternlog(A6, e4, mem512[p + 3641], 0x78)
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm15, [rsi + 3641], 120
+; A5 = ternlog(A5, e4, mem512[p + 4318], 0x78)
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm15, [rsi + 4318], 120
+; A7 = ternlog(A7, e4, mem512[p + 4995], 0x78)
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm15, [rsi + 4995], 120
+; prefetch(mem8[f + 384])
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 384]
+; prefetch(mem8[f + 448])
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 448]
+; A0 = ternlog(A0, e5, mem512[p + 320], 0x78)
+%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm16, [rsi + 320], 120
+; A2 = ternlog(A2, e5, mem512[p + 997], 0x78)
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm16, [rsi + 997], 120
+; A1 = ternlog(A1, e5, mem512[p + 1674], 0x78)
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm16, [rsi + 1674], 120
+; A3 = ternlog(A3, e5, mem512[p + 2351], 0x78)
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm16, [rsi + 2351], 120
+; A4 = ternlog(A4, e5, mem512[p + 3028], 0x78)
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm16, [rsi + 3028], 120
+; A6 = ternlog(A6, e5, mem512[p + 3705], 0x78)
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm16, [rsi + 3705], 120
+; A5 = ternlog(A5, e5, mem512[p + 4382], 0x78)
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm16, [rsi + 4382], 120
+; A7 = ternlog(A7, e5, mem512[p + 5059], 0x78)
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm16, [rsi + 5059], 120
+; prefetch(mem8[f + 512])
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 512]
+; prefetch(mem8[f + 576])
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 576]
+; A0 = ternlog(A0, e6, mem512[p + 384], 0x78)
+%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm17, [rsi + 384], 120
+; A2 = ternlog(A2, e6, mem512[p + 1061], 0x78)
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm17, [rsi + 1061], 120
+; A1 = ternlog(A1, e6, mem512[p + 1738], 0x78)
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm17, [rsi + 1738], 120
+; A3 = ternlog(A3, e6, mem512[p + 2415], 0x78)
+%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm17, [rsi + 2415], 120
+; A4 = ternlog(A4, e6, mem512[p + 3092], 0x78)
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm17, [rsi + 3092], 120
+; A6 = ternlog(A6, e6, mem512[p + 3769], 0x78)
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm17, [rsi + 3769], 120
+; A5 = ternlog(A5, e6, mem512[p + 4446], 0x78)
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm17, [rsi + 4446], 120
+; A7 = ternlog(A7, e6, mem512[p + 5123], 0x78)
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm17, [rsi + 5123], 120
+; prefetch(mem8[f + 640])
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 640]
+; prefetch(mem8[f + 704])
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 704]
+; A0 = ternlog(A0, e7, mem512[p + 448], 0x78)
+%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm18, [rsi + 448], 120
+; A2 = ternlog(A2, e7, mem512[p + 1125], 0x78)
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm18, [rsi + 1125], 120
+; A1 = ternlog(A1, e7, mem512[p + 1802], 0x78)
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm18, [rsi + 1802], 120
+; A3 = ternlog(A3, e7, mem512[p + 2479], 0x78)
+%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm18, [rsi + 2479], 120
+; A4 = ternlog(A4, e7, mem512[p + 3156], 0x78)
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm18, [rsi + 3156], 120
+; A6 = ternlog(A6, e7, mem512[p + 3833], 0x78)
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm18, [rsi + 3833], 120
+; A5 = ternlog(A5, e7, mem512[p + 4510], 0x78)
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm18, [rsi + 4510], 120
+; A7 = ternlog(A7, e7, mem512[p + 5187], 0x78)
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm18, [rsi + 5187], 120
+; prefetch(mem8[f + 768])
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 768]
+; prefetch(mem8[f + 832])
+%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 832]
+; A0 = ternlog(A0, e8, mem512[p + 512], 0x78)
+%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm19, [rsi + 512], 120
+; A2 = ternlog(A2, e8, mem512[p + 1189], 0x78)
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm19, [rsi + 1189], 120
+; A1 = ternlog(A1, e8, mem512[p + 1866], 0x78)
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm19, [rsi + 1866], 120
+; A3 = ternlog(A3, e8, mem512[p + 2543], 0x78)
+%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm19, [rsi + 2543], 120
+; A4 = ternlog(A4, e8, mem512[p + 3220], 0x78)
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm19, [rsi + 3220], 120
+; A6 = ternlog(A6, e8, mem512[p + 3897], 0x78)
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm19, [rsi + 3897], 120
+; A5 = ternlog(A5, e8, mem512[p + 4574], 0x78)
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm19, [rsi + 4574], 120
+; A7 = ternlog(A7, e8, mem512[p + 5251], 0x78)
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm19, [rsi + 5251], 120
+; prefetch(mem8[f + 896])
+%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 896]
+; prefetch(mem8[f + 960])
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 960]
+; A0 = ternlog(A0, e9, mem512[p + 576], 0x78)
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm9, [rsi + 576], 120
+; A2 = ternlog(A2, e9, mem512[p + 1253], 0x78)
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm9, [rsi + 1253], 120
+; A1 = ternlog(A1, e9, mem512[p + 1930], 0x78)
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm9, [rsi + 1930], 120
+; A3 = ternlog(A3, e9, mem512[p + 2607], 0x78)
+%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm9, [rsi + 2607], 120
+; A4 = ternlog(A4, e9, mem512[p + 3284], 0x78)
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm9, [rsi + 3284], 120
+; A6 = ternlog(A6, e9, mem512[p + 3961], 0x78)
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm9, [rsi + 3961], 120
+; A5 = ternlog(A5, e9, mem512[p + 4638], 0x78)
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm9, [rsi + 4638], 120
+; A7 = ternlog(A7, e9, mem512[p + 5315], 0x78)
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm9, [rsi + 5315], 120
+; prefetch(mem8[f + 1024])
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1024]
+; prefetch(mem8[f + 1088])
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1088]
+; A0 = ternlog(A0, e10, mem512[p + 613], 0x78)
+%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rsi + 613], 120
+; A2 = ternlog(A2, e10, mem512[p + 1290], 0x78)
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rsi + 1290], 120
+; A1 = ternlog(A1, e10, mem512[p + 1967], 0x78)
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rsi + 1967], 120
+; A3 = ternlog(A3, e10, mem512[p + 2644], 0x78)
+%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rsi + 2644], 120
+; A4 = ternlog(A4, e10, mem512[p + 3321], 0x78)
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rsi + 3321], 120
+; A6 = ternlog(A6, e10, mem512[p + 3998], 0x78)
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rsi + 3998], 120
+; A5 = ternlog(A5, e10, mem512[p + 4675], 0x78)
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rsi + 4675], 120
+; A7 = ternlog(A7, e10, mem512[p + 5352], 0x78)
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rsi + 5352], 120
+; p = p + 5416
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	add rsi, 5416
+; prefetch(mem8[f + 1152])
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1152]
+; prefetch(mem8[f + 1216])
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1216]
+; T = shuffle128(A0, A1, 0x44)
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm2, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm2, 238
+; prefetch(mem8[f + 1280])
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1280]
+; prefetch(mem8[f + 1344])
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1344]
+; prefetch(mem8[f + 1408])
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1408]
+; prefetch(mem8[f + 1472])
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1472]
+; prefetch(mem8[f + 1536])
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1536]
+; prefetch(mem8[f + 1600])
+%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1600]
+; T = shuffle128(A2, A3, 0x44)
+%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm1, zmm3, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm3, 238
+; prefetch(mem8[f + 1664])
+%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1664]
+; prefetch(mem8[f + 1728])
+%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1728]
+; prefetch(mem8[f + 1792])
+%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1792]
+; A0 = A0 ^ T
+%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; prefetch(mem8[f + 1856])
+%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1856]
+; prefetch(mem8[f + 1920])
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1920]
+; prefetch(mem8[f + 1984])
+%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1984]
+; T = shuffle128(A4, A5, 0x44)
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm4, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm4, zmm6, 238
+; prefetch(mem8[f + 2048])
+%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2048]
+; prefetch(mem8[f + 2112])
+%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2112]
+; prefetch(mem8[f + 2176])
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2176]
+; A2 = A2 ^ T
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm2
+; prefetch(mem8[f + 2240])
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2240]
+; prefetch(mem8[f + 2304])
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2304]
+; prefetch(mem8[f + 2368])
+%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2368]
+; T = shuffle128(A6, A7, 0x44)
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm5, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm5, zmm5, zmm7, 238
+; prefetch(mem8[f + 2432])
+%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2432]
+; prefetch(mem8[f + 2496])
+%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2496]
+; prefetch(mem8[f + 2560])
+%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2560]
+; A4 = A4 ^ T
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm3
+; prefetch(mem8[f + 2624])
+%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2624]
+; prefetch(mem8[f + 2688])
+%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2688]
+; prefetch(mem8[f + 2752])
+%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2752]
+; T = shuffle128(A0, A2, 0x88)
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; prefetch(mem8[f + 2816])
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2816]
+; prefetch(mem8[f + 2880])
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2880]
+; prefetch(mem8[f + 2944])
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2944]
+; A6 = A6 ^ T
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm2
+; prefetch(mem8[f + 3008])
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3008]
+; prefetch(mem8[f + 3072])
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3072]
+; prefetch(mem8[f + 3136])
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3136]
+; T = shuffle128(A4, A6, 0x88)
+%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm4, zmm5, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm4, zmm5, 221
+; prefetch(mem8[f + 3200])
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3200]
+; prefetch(mem8[f + 3264])
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3264]
+; prefetch(mem8[f + 3328])
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3328]
+; A0 = A0 ^ T
+%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm3
+; prefetch(mem8[f + 3392])
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3392]
+; prefetch(mem8[f + 3456])
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3456]
+; prefetch(mem8[f + 3520])
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3520]
+; prefetch(mem8[f + 3584])
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3584]
+; prefetch(mem8[f + 3648])
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3648]
+; prefetch(mem8[f + 3712])
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3712]
+; A4 = A4 ^ T
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm1
+; prefetch(mem8[f + 3776])
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3776]
+; prefetch(mem8[f + 3840])
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3840]
+; prefetch(mem8[f + 3904])
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3904]
+; T = unpacklo64(A0, A4)
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm4
+; A0 = unpackhi64(A0, A4)
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm4
+; prefetch(mem8[f + 3968])
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 3968]
+; prefetch(mem8[f + 4032])
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4032]
+; prefetch(mem8[f + 4096])
+%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4096]
+; A0 = A0 ^ T
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; prefetch(mem8[f + 4160])
+%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4160]
+; prefetch(mem8[f + 4224])
+%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4224]
+; prefetch(mem8[f + 4288])
+%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4288]
+; T = shuffle32(A0, 0xb1)
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; prefetch(mem8[f + 4352])
+%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4352]
+; prefetch(mem8[f + 4416])
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4416]
+; prefetch(mem8[f + 4480])
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4480]
+; A0 = A0 ^ T
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm0, zmm1
+; prefetch(mem8[f + 4544])
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4544]
+; prefetch(mem8[f + 4608])
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4608]
+; prefetch(mem8[f + 4672])
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4672]
+; g = extract256(A0, 0)
+%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm1, 0
+; h = extract256(A0, 1)
+%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm1, 1
+; prefetch(mem8[f + 4736])
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4736]
+; prefetch(mem8[f + 4800])
+%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4800]
+; prefetch(mem8[f + 4864])
+%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4864]
+; prefetch(mem8[f + 4928])
+%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4928]
+; prefetch(mem8[f + 4992])
+%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 4992]
+; prefetch(mem8[f + 5056])
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5056]
+; prefetch(mem8[f + 5120])
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5120]
+; prefetch(mem8[f + 5184])
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5184]
+; prefetch(mem8[f + 5248])
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5248]
+; g = blend32(g, h, 0xaa)
+%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm0, ymm1, 170
+; prefetch(mem8[f + 5312])
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5312]
+; prefetch(mem8[f + 5376])
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 5376]
+; 8x t = g << 16
+%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x g = g >> 31
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrld ymm1, ymm1, 31
+; 4x t = g >> 31
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq ymm0, ymm1, 31
+; g = g ^ t
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; c0 = extract128(g, 1)
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; d0 = extract128(g, 0)
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti128 xmm1, ymm1, 0
 ; 2x c0 = c0 << 2
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd xmm1, xmm0, 78
 ; 2x d0 = d0 << 4
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord xmm0, xmm0, xmm1
 ; o = c0
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovq r8, xmm0
 ; o = o & 255
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r8, 255
-; v = mem8[e + 0]
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [rdx]
 ; o = o ^ v
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [rdi], r8b
-; sb = sb + 32
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r10, 32
 ; s = s + 1
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rdi, 1
-; e = e + 1
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rdx, 1
-; i = i - 1
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r11, 1
 ; =? i - 0
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp r11, 0
-; goto bytes if !=
+; goto rows if !=
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	jne .Lrows
+; A0 = e0 & mem512[p + 0]
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm8, zmm19
+	vmovdqa64 zmm7, zmm18
+	vmovdqa64 zmm6, zmm17
+	vmovdqa64 zmm5, zmm16
+	vmovdqa64 zmm4, zmm15
+	vmovdqa64 zmm3, zmm14
+	vmovdqa64 zmm2, zmm13
+	vmovdqa64 zmm1, zmm12
+	vmovdqa64 zmm0, zmm11
+	vpandd zmm12, zmm0, [rsi]
+; A0 = ternlog(A0, e1, mem512[p + 64], 0x78)
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm1, [rsi + 64], 120
+; A0 = ternlog(A0, e2, mem512[p + 128], 0x78)
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm2, [rsi + 128], 120
+; A0 = ternlog(A0, e3, mem512[p + 192], 0x78)
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm3, [rsi + 192], 120
+; A0 = ternlog(A0, e4, mem512[p + 256], 0x78)
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm4, [rsi + 256], 120
+; A0 = ternlog(A0, e5, mem512[p + 320], 0x78)
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm5, [rsi + 320], 120
+; A0 = ternlog(A0, e6, mem512[p + 384], 0x78)
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm6, [rsi + 384], 120
+; A0 = ternlog(A0, e7, mem512[p + 448], 0x78)
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm7, [rsi + 448], 120
+; A0 = ternlog(A0, e8, mem512[p + 512], 0x78)
+%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm8, [rsi + 512], 120
+; A0 = ternlog(A0, e9, mem512[p + 576], 0x78)
+%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm9, [rsi + 576], 120
+; A0 = ternlog(A0, e10, mem512[p + 613], 0x78)
+%line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm10, [rsi + 613], 120
+; A2 = e0 & mem512[p + 677]
+%line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm11, zmm0, [rsi + 677]
+; A2 = ternlog(A2, e1, mem512[p + 741], 0x78)
+%line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm1, [rsi + 741], 120
+; A2 = ternlog(A2, e2, mem512[p + 805], 0x78)
+%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm2, [rsi + 805], 120
+; A2 = ternlog(A2, e3, mem512[p + 869], 0x78)
+%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm3, [rsi + 869], 120
+; A2 = ternlog(A2, e4, mem512[p + 933], 0x78)
+%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm4, [rsi + 933], 120
+; A2 = ternlog(A2, e5, mem512[p + 997], 0x78)
+%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm5, [rsi + 997], 120
+; A2 = ternlog(A2, e6, mem512[p + 1061], 0x78)
+%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm6, [rsi + 1061], 120
+; A2 = ternlog(A2, e7, mem512[p + 1125], 0x78)
+%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm7, [rsi + 1125], 120
+; A2 = ternlog(A2, e8, mem512[p + 1189], 0x78)
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm8, [rsi + 1189], 120
+; A2 = ternlog(A2, e9, mem512[p + 1253], 0x78)
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm9, [rsi + 1253], 120
+; A2 = ternlog(A2, e10, mem512[p + 1290], 0x78)
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm11, zmm10, [rsi + 1290], 120
+; A1 = e0 & mem512[p + 1354]
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm0, [rsi + 1354]
+; A1 = ternlog(A1, e1, mem512[p + 1418], 0x78)
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm1, [rsi + 1418], 120
+; A1 = ternlog(A1, e2, mem512[p + 1482], 0x78)
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm2, [rsi + 1482], 120
+; A1 = ternlog(A1, e3, mem512[p + 1546], 0x78)
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm3, [rsi + 1546], 120
+; A1 = ternlog(A1, e4, mem512[p + 1610], 0x78)
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm4, [rsi + 1610], 120
+; A1 = ternlog(A1, e5, mem512[p + 1674], 0x78)
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm5, [rsi + 1674], 120
+; A1 = ternlog(A1, e6, mem512[p + 1738], 0x78)
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm6, [rsi + 1738], 120
+; A1 = ternlog(A1, e7, mem512[p + 1802], 0x78)
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm7, [rsi + 1802], 120
+; A1 = ternlog(A1, e8, mem512[p + 1866], 0x78)
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm8, [rsi + 1866], 120
+; A1 = ternlog(A1, e9, mem512[p + 1930], 0x78)
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm9, [rsi + 1930], 120
+; A1 = ternlog(A1, e10, mem512[p + 1967], 0x78)
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rsi + 1967], 120
+; A3 = A0
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm1, zmm12
+; A4 = A0
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm2, zmm12
+; A6 = A0
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm3, zmm12
+; A5 = A0
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	jne .Lbytes
-; q = mem512[eb + 0]
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rcx]
-; u = mem512[p0 + 0]
+	vmovdqa64 zmm4, zmm12
+; T = shuffle128(A0, A1, 0x44)
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
-; u = mem512[p0 + 677]
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm2, [rsi + 677]
-; m = 0xffffffff
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r12, 4294967295
-; m = 0xffff0000ffff
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbp, 281470681808895
-; m = 1
-%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbx, 1
-; u = mem512[p0 + 1354]
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 1354]
-; q = mem512[eb + 64]
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm4, [rcx + 64]
-; u = mem512[p0 + 64]
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [rsi + 64]
-; v = m << 32
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r12
-	shl r8, 32
-; v = m << 16
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, rbp
-; u = mem512[p0 + 741]
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm6, [rsi + 741]
-; u = mem512[p0 + 1418]
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rsi + 1418]
-; q = mem512[eb + 128]
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [rcx + 128]
-; v = m << 32
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r13, r8
-; v = m << 16
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 16
-; o = 0
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rax, 0
-; u = mem512[p0 + 128]
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm9, [rsi + 128]
-; u = mem512[p0 + 805]
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm10, [rsi + 805]
-; u = mem512[p0 + 1482]
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm11, [rsi + 1482]
-; v = m << 16
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r10, r9
-; m = 2
-%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r11, 2
-; m = 4
-%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r14, 4
-; q = mem512[eb + 192]
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [rcx + 192]
-; u = mem512[p0 + 192]
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm12, [rsi + 192]
-; u = mem512[p0 + 869]
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [rsi + 869]
-; a0 = u & q
+	vshufi32x4 zmm5, zmm12, zmm0, 68
+; A0 = shuffle128(A0, A1, 0xee)
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm14, zmm1, zmm0
-; a1 = u & q
+	vshufi32x4 zmm0, zmm12, zmm0, 238
+; A0 = A0 ^ T
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm5
+; T = shuffle128(A2, A3, 0x44)
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm15, zmm2, zmm0
-; m = 7
-%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, 7
-; u = mem512[p0 + 1546]
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1546]
-; q = mem512[eb + 256]
-%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [rcx + 256]
-; u = mem512[p0 + 256]
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm2, [rsi + 256]
-; a2 = u & q
+	vshufi32x4 zmm5, zmm11, zmm1, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm11, zmm11, zmm1, 238
+; A2 = A2 ^ T
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm16, zmm3, zmm0
-; a0 = ternlog(a0, u, q, 0x78)
+	vpxord zmm11, zmm11, zmm5
+; T = shuffle128(A4, A5, 0x44)
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm4, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm4, 238
+; A4 = A4 ^ T
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm5, zmm4, 120
-; u = mem512[p0 + 933]
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 933]
-; a1 = ternlog(a1, u, q, 0x78)
+	vpxord zmm2, zmm2, zmm1
+; T = shuffle128(A6, A7, 0x44)
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm3, zmm12, 68
+; A6 = shuffle128(A6, A7, 0xee)
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm4, 120
-; u = mem512[p0 + 1610]
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 1610]
-; q = mem512[eb + 320]
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm18, [rcx + 320]
-; a2 = ternlog(a2, u, q, 0x78)
+	vshufi32x4 zmm3, zmm3, zmm12, 238
+; A6 = A6 ^ T
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm1
+; T = shuffle128(A0, A2, 0x88)
 %line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm7, zmm4, 120
-; u = mem512[p0 + 320]
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 320]
-; u = mem512[p0 + 997]
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [rsi + 997]
-; a0 = ternlog(a0, u, q, 0x78)
+	vshufi32x4 zmm1, zmm0, zmm11, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm11, 221
+; A0 = A0 ^ T
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle128(A4, A6, 0x88)
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm9, zmm8, 120
-; a1 = ternlog(a1, u, q, 0x78)
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm8, 120
-; u = mem512[p0 + 1674]
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm6, [rsi + 1674]
-; q = mem512[eb + 384]
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [rcx + 384]
-; u = mem512[p0 + 384]
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rsi + 384]
-; u = mem512[p0 + 1061]
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm9, [rsi + 1061]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm11, zmm8, 120
-; a0 = ternlog(a0, u, q, 0x78)
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm12, zmm20, 120
-; a1 = ternlog(a1, u, q, 0x78)
+	vpxord zmm0, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm0, 0
+; h = extract256(A0, 1)
 %line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm13, zmm20, 120
-; u = mem512[p0 + 1738]
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [rsi + 1738]
-; q = mem512[eb + 448]
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm21, [rcx + 448]
-; u = mem512[p0 + 448]
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm10, [rsi + 448]
-; a2 = ternlog(a2, u, q, 0x78)
+	vextracti64x4 ymm0, zmm0, 1
+; g = blend32(g, h, 0xaa)
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm1, ymm0, 170
+; 8x t = g << 16
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm1, zmm20, 120
-; u = mem512[p0 + 1125]
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1125]
-; a0 = ternlog(a0, u, q, 0x78)
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
 %line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm2, zmm17, 120
-; a1 = ternlog(a1, u, q, 0x78)
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
 %line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm0, zmm17, 120
-; u = mem512[p0 + 1802]
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [rsi + 1802]
-; q = mem512[eb + 512]
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm2, [rcx + 512]
-; u = mem512[p0 + 512]
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm11, [rsi + 512]
-; u = mem512[p0 + 1189]
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm12, [rsi + 1189]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
 %line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm3, zmm17, 120
-; a0 = ternlog(a0, u, q, 0x78)
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x g = g >> 31
 %line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm4, zmm18, 120
-; u = mem512[p0 + 1866]
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 1866]
-; a1 = ternlog(a1, u, q, 0x78)
+	vpsrld ymm1, ymm1, 31
+; 4x t = g >> 31
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq ymm0, ymm1, 31
+; g = g ^ t
 %line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm5, zmm18, 120
-; q = mem512[eb + 576]
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm4, [rcx + 576]
-; u = mem512[p0 + 576]
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [rsi + 576]
-; u = mem512[p0 + 1253]
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [rsi + 1253]
-; a2 = ternlog(a2, u, q, 0x78)
+	vpxord ymm1, ymm1, ymm0
+; c0 = extract128(g, 1)
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti128 xmm0, ymm1, 1
+; d0 = extract128(g, 0)
 %line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm6, zmm18, 120
-; a0 = ternlog(a0, u, q, 0x78)
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm7, zmm19, 120
-; a1 = ternlog(a1, u, q, 0x78)
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm9, zmm19, 120
-; u = mem512[p0 + 1930]
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm6, [rsi + 1930]
-; q = mem512[eb + 640]
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rcx + 640]
-; u = mem512[p0 + 613]
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm9, [rsi + 613]
-; u = mem512[p0 + 1290]
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [rsi + 1290]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm8, zmm19, 120
-; a0 = ternlog(a0, u, q, 0x78)
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm10, zmm21, 120
-; u = mem512[p0 + 1967]
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [rsi + 1967]
-; v = mem8[e + 0]
-%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx esi, byte [rdx]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm1, zmm21, 120
-; a2 = ternlog(a2, u, q, 0x78)
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm0, zmm21, 120
-; a0 = ternlog(a0, u, q, 0x78)
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm11, zmm2, 120
-; a1 = ternlog(a1, u, q, 0x78)
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm12, zmm2, 120
-; a2 = ternlog(a2, u, q, 0x78)
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm3, zmm2, 120
-; a0 = ternlog(a0, u, q, 0x78)
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm5, zmm4, 120
-; v = v & m
-%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rsi, r8
-; a1 = ternlog(a1, u, q, 0x78)
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm13, zmm4, 120
-; a2 = ternlog(a2, u, q, 0x78)
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm6, zmm4, 120
-; a0 = ternlog(a0, u, q, 0x78)
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm9, zmm7, 120
-; a1 = ternlog(a1, u, q, 0x78)
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm17, zmm7, 120
-; a2 = ternlog(a2, u, q, 0x78)
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm16, zmm8, zmm7, 120
-; h0 = extract256(a0, 1)
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm14, 1
-; g0 = extract256(a0, 0)
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm14, 0
-; h1 = extract256(a1, 1)
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm2, zmm15, 1
-; g1 = extract256(a1, 0)
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm3, zmm15, 0
-; h2 = extract256(a2, 1)
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm6, zmm16, 1
-; h0 = h0 ^ g0
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; g2 = extract256(a2, 0)
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm7, zmm16, 0
-; h1 = h1 ^ g1
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm2, ymm3
-; c0 = extract128(h0, 1)
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm4, ymm0, 1
-; d0 = extract128(h0, 0)
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm5, ymm0, 0
-; c1 = extract128(h1, 1)
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm2, 1
-; d1 = extract128(h1, 0)
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm2, 0
-; h2 = h2 ^ g2
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm6, ymm6, ymm7
-; c2 = extract128(h2, 1)
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm2, ymm6, 1
-; d2 = extract128(h2, 0)
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm3, ymm6, 0
+	vextracti128 xmm1, ymm1, 0
+; 2x c0 = c0 << 2
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm4, xmm4, xmm5
-; c1 = c1 ^ d1
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm0, xmm1
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm4, 78
-; d1 = shuffle32(c1, 0x4e)
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm5, xmm1, 78
-; c2 = c2 ^ d2
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm2, xmm2, xmm3
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm4, xmm4, xmm0
-; c1 = c1 ^ d1
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm1, xmm1, xmm5
-; d2 = shuffle32(c2, 0x4e)
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm2, 78
-; x0 = c0
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rcx, xmm4
-; c2 = c2 ^ d2
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm2, xmm2, xmm0
-; x1 = c1
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rdx, xmm1
-; x2 = c2
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r9, xmm2
-; v = x0 >> 32
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 32
-; x0 = x0 ^ v
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x1 << 32
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rdx
-	shl r8, 32
-; x1 = x1 ^ v
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rdx, r8
-; x0 = x0 & m
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r12
-; v = x2 >> 32
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
-; x1 = x1 & v
-%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rdx, r13
-; v = x2 >> 32
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 32
-; x0 = x0 ^ x1
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, rdx
-; x2 = x2 ^ v
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r8
-; x2 = x2 & m
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r12
-; v = x0 >> 16
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 16
-; x0 = x0 ^ v
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x2 << 16
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
-	shl r8, 16
-; x0 = x0 & m
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, rbp
-; x2 = x2 ^ v
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r8
-; x2 = x2 & v
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r10
-; x0 = x0 ^ x2
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r9
-; v = x0 >> 8
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 8
-; x0 = x0 ^ v
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x0 >> 4
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 4
-; x0 = x0 ^ v
-%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x0 >> 2
-%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 2
-; x0 = x0 ^ v
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x0 >> 1
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-	shr r8, 1
-; x0 = x0 ^ v
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rcx, r8
-; v = x0
-%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, rcx
-; v = v & m
-%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r8, rbx
-; v = x0 >> 31
-%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r9, rcx
-	shr r9, 31
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord xmm0, xmm0, xmm1
+; o = c0
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovq r8, xmm0
+; o = o & 255
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and r8, 255
+; o = o & 7
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and r8, 7
+; v = mem8[e + 0]
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx r9d, byte [rdx]
+; v = v & 7
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and r9, 7
 ; o = o ^ v
-%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r8
-; v = x0 >> 14
-%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr rcx, 14
-; v = v & m
-%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, r11
-; v = v & m
-%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, r14
-; o = o ^ v
-%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r9
-; o = o ^ v
-%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, rcx
-; o = o ^ v
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, rsi
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r8, r9
 ; mem8[s + 0] = o
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rdi], al
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [rdi], r8b
 ; leave
-%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 6880]
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	mov rsp, [rsp + 704]
 	ret
 .end:
 

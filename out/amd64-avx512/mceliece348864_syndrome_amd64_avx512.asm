@@ -9,895 +9,791 @@ global qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:function (qhas
 align 32
 qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:
 	mov r11, rsp
-	sub rsp, 3520
-	and rsp, -64
-	mov [rsp + 3456], r11
+	sub rsp, 416
+	and rsp, -32
+	mov [rsp + 384], r11
 ; eb = &EB
-%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r9, [rsp + 0]
 ; z = 0
-%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, 0
 ; mem8[eb + 320] = z
-%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 320], r8b
 ; mem8[eb + 321] = z
-%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 321], r8b
 ; mem8[eb + 322] = z
-%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 322], r8b
 ; mem8[eb + 323] = z
-%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 323], r8b
 ; mem8[eb + 324] = z
-%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 324], r8b
 ; mem8[eb + 325] = z
-%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 325], r8b
 ; mem8[eb + 326] = z
-%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 326], r8b
 ; mem8[eb + 327] = z
-%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 327], r8b
 ; mem8[eb + 328] = z
-%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 328], r8b
 ; mem8[eb + 329] = z
-%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 329], r8b
 ; mem8[eb + 330] = z
-%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 330], r8b
 ; mem8[eb + 331] = z
-%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 331], r8b
 ; mem8[eb + 332] = z
-%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 332], r8b
 ; mem8[eb + 333] = z
-%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 333], r8b
 ; mem8[eb + 334] = z
-%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 334], r8b
 ; mem8[eb + 335] = z
-%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 335], r8b
 ; mem8[eb + 336] = z
-%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 336], r8b
 ; mem8[eb + 337] = z
-%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 337], r8b
 ; mem8[eb + 338] = z
-%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 338], r8b
 ; mem8[eb + 339] = z
-%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 339], r8b
 ; mem8[eb + 340] = z
-%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 340], r8b
 ; mem8[eb + 341] = z
-%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 341], r8b
 ; mem8[eb + 342] = z
-%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 342], r8b
 ; mem8[eb + 343] = z
-%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 343], r8b
 ; mem8[eb + 344] = z
-%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 344], r8b
 ; mem8[eb + 345] = z
-%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 345], r8b
 ; mem8[eb + 346] = z
-%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 346], r8b
 ; mem8[eb + 347] = z
-%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 347], r8b
 ; mem8[eb + 348] = z
-%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 348], r8b
 ; mem8[eb + 349] = z
-%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 349], r8b
 ; mem8[eb + 350] = z
-%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 350], r8b
 ; mem8[eb + 351] = z
-%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 351], r8b
 ; mem8[eb + 352] = z
-%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 352], r8b
 ; mem8[eb + 353] = z
-%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 353], r8b
 ; mem8[eb + 354] = z
-%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 354], r8b
 ; mem8[eb + 355] = z
-%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 355], r8b
 ; mem8[eb + 356] = z
-%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 356], r8b
 ; mem8[eb + 357] = z
-%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 357], r8b
 ; mem8[eb + 358] = z
-%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 358], r8b
 ; mem8[eb + 359] = z
-%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 359], r8b
 ; mem8[eb + 360] = z
-%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 360], r8b
 ; mem8[eb + 361] = z
-%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 361], r8b
 ; mem8[eb + 362] = z
-%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 362], r8b
 ; mem8[eb + 363] = z
-%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 363], r8b
 ; p = e + 96
-%line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r10, [rdx + 96]
-; i = 320
-%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, 320
+; i = 40
+%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r8, 40
 	mov r11, r8
 align 32
 .Lcopy:
-; x = mem8[p + 0]
+; x = mem64[p + 0]
+%line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r8, [r10]
+; mem64[eb + 0] = x
+%line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov [r9], r8
+; p = p + 8
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, byte [r10]
-; mem8[eb + 0] = x
+	add r10, 8
+; eb = eb + 8
 %line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [r9], r8b
-; p = p + 1
-%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r10, 1
-; eb = eb + 1
-%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r9, 1
+	add r9, 8
 ; i = i - 1
-%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	sub r11, 1
 ; =? i - 0
-%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r11, 0
 ; goto copy if !=
-%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10]
 ; mem8[eb + 44] = x
-%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 44], r8b
 ; x = mem8[p + 1]
-%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 1]
 ; mem8[eb + 45] = x
-%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 45], r8b
 ; x = mem8[p + 2]
-%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 2]
 ; mem8[eb + 46] = x
-%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 46], r8b
 ; x = mem8[p + 3]
-%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 3]
 ; mem8[eb + 47] = x
-%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 47], r8b
 ; x = mem8[p + 4]
-%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 4]
 ; mem8[eb + 48] = x
-%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 48], r8b
 ; x = mem8[p + 5]
-%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 5]
 ; mem8[eb + 49] = x
-%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 49], r8b
 ; x = mem8[p + 6]
-%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 6]
 ; mem8[eb + 50] = x
-%line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 50], r8b
 ; x = mem8[p + 7]
-%line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 7]
 ; mem8[eb + 51] = x
-%line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 51], r8b
 ; x = mem8[p + 8]
-%line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 8]
 ; mem8[eb + 52] = x
-%line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 52], r8b
 ; x = mem8[p + 9]
-%line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 9]
 ; mem8[eb + 53] = x
-%line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 53], r8b
 ; x = mem8[p + 10]
-%line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 10]
 ; mem8[eb + 54] = x
-%line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 54], r8b
 ; x = mem8[p + 11]
-%line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 11]
 ; mem8[eb + 55] = x
-%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 55], r8b
 ; x = mem8[p + 12]
-%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 12]
 ; mem8[eb + 56] = x
-%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 56], r8b
 ; x = mem8[p + 13]
-%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 13]
 ; mem8[eb + 57] = x
-%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 57], r8b
 ; x = mem8[p + 14]
-%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 14]
 ; mem8[eb + 58] = x
-%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 58], r8b
 ; x = mem8[p + 15]
-%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 15]
 ; mem8[eb + 59] = x
-%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 59], r8b
 ; x = mem8[p + 16]
-%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 16]
 ; mem8[eb + 60] = x
-%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 60], r8b
 ; x = mem8[p + 17]
-%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 17]
 ; mem8[eb + 61] = x
-%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 61], r8b
 ; x = mem8[p + 18]
-%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 18]
 ; mem8[eb + 62] = x
-%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 62], r8b
 ; x = mem8[p + 19]
-%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, byte [r10 + 19]
 ; mem8[eb + 63] = x
-%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r9 + 63], r8b
 ; eb = &EB
+%line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r8, [rsp + 0]
+; e0 = mem512[eb + 0]
+%line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r8]
+; e1 = mem512[eb + 64]
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
-; p1 = pk + 1360
-%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r8, [rsi + 1360]
-; i = 96
-%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r11, 96
-; sb = &SB
-%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r9, [rsp + 384]
-align 32
-.Lrows:
-; q = mem512[eb + 0]
-%line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10]
-; u = mem512[p0 + 0]
-%line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
-; a0 = u & q
-%line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm0
-; u = mem512[p0 + 340]
-%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 340]
-; a1 = u & q
-%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm1, zmm0
-; u = mem512[p0 + 680]
-%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 680]
-; a2 = u & q
-%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm1, zmm0
-; u = mem512[p0 + 1020]
-%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1020]
-; a3 = u & q
-%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm0
-; u = mem512[p1 + 0]
-%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8]
-; a4 = u & q
-%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm8, zmm1, zmm0
-; u = mem512[p1 + 340]
-%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 340]
-; a5 = u & q
-%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm1, zmm0
-; u = mem512[p1 + 680]
-%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 680]
-; a6 = u & q
-%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm0
-; u = mem512[p1 + 1020]
-%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1020]
-; a7 = u & q
-%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm0
-; q = mem512[eb + 64]
-%line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 64]
-; u = mem512[p0 + 64]
-%line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 64]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 404]
-%line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 404]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 744]
-%line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 744]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 1084]
-%line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1084]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 64]
-%line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r8 + 64]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 404]
-%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 404]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 744]
-%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 744]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 1084]
-%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1084]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 128]
-%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 128]
-; u = mem512[p0 + 128]
-%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 128]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 468]
-%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 468]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 808]
-%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 808]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 1148]
-%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1148]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 128]
-%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 128]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 468]
-%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 468]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 808]
-%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 808]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 1148]
-%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1148]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 192]
-%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 192]
-; u = mem512[p0 + 192]
-%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 192]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 532]
-%line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 532]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 872]
-%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 872]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 1212]
-%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1212]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 192]
-%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 192]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 532]
-%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 532]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 872]
-%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 872]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 1212]
-%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1212]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 256]
-%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 256]
-; u = mem512[p0 + 256]
-%line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 256]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 596]
-%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 596]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 936]
-%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 936]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 1276]
-%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1276]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 256]
-%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 256]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 596]
-%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 596]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 936]
-%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 936]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 1276]
-%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1276]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; q = mem512[eb + 320]
-%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r10 + 320]
-; u = mem512[p0 + 276]
-%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 276]
-; a0 = ternlog(a0, u, q, 0x78)
-%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm0, 120
-; u = mem512[p0 + 616]
-%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 616]
-; a1 = ternlog(a1, u, q, 0x78)
-%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm0, 120
-; u = mem512[p0 + 956]
-%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 956]
-; a2 = ternlog(a2, u, q, 0x78)
-%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm0, 120
-; u = mem512[p0 + 1296]
-%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 1296]
-; a3 = ternlog(a3, u, q, 0x78)
-%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 120
-; u = mem512[p1 + 276]
-%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 276]
-; a4 = ternlog(a4, u, q, 0x78)
-%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm0, 120
-; u = mem512[p1 + 616]
-%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 616]
-; a5 = ternlog(a5, u, q, 0x78)
-%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 120
-; u = mem512[p1 + 956]
-%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 956]
-; a6 = ternlog(a6, u, q, 0x78)
-%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm0, 120
-; u = mem512[p1 + 1296]
-%line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [r8 + 1296]
-; a7 = ternlog(a7, u, q, 0x78)
-%line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm0, 120
-; h0 = extract256(a0, 1)
-%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm3, 1
-; g0 = extract256(a0, 0)
-%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm3, 0
-; h0 = h0 ^ g0
-%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm0, ymm1
-; h1 = extract256(a1, 1)
-%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm5, 1
-; g1 = extract256(a1, 0)
-%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm5, 0
-; h1 = h1 ^ g1
-%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm0, ymm1
-; h2 = extract256(a2, 1)
-%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm2, 1
-; g2 = extract256(a2, 0)
-%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm2, 0
-; h2 = h2 ^ g2
-%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm0, ymm1
-; h3 = extract256(a3, 1)
-%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm9, 1
-; g3 = extract256(a3, 0)
-%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm9, 0
-; h3 = h3 ^ g3
-%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm0, ymm1
-; h4 = extract256(a4, 1)
-%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm8, 1
-; g4 = extract256(a4, 0)
-%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm8, 0
-; h4 = h4 ^ g4
-%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm8, ymm0, ymm1
-; h5 = extract256(a5, 1)
-%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm7, 1
-; g5 = extract256(a5, 0)
-%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm7, 0
-; h5 = h5 ^ g5
-%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm7, ymm0, ymm1
-; h6 = extract256(a6, 1)
-%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm6, 1
-; g6 = extract256(a6, 0)
-%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm6, 0
-; h6 = h6 ^ g6
-%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm6, ymm0, ymm1
-; h7 = extract256(a7, 1)
-%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm4, 1
-; g7 = extract256(a7, 0)
-%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti64x4 ymm1, zmm4, 0
-; h7 = h7 ^ g7
-%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; g0 = unpacklo64(h0, h4)
-%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm3, ymm8
-; h0 = unpackhi64(h0, h4)
-%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm3, ymm3, ymm8
-; h0 = h0 ^ g0
-%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm1
-; g0 = unpacklo64(h1, h5)
-%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm5, ymm7
-; h1 = unpackhi64(h1, h5)
-%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm5, ymm5, ymm7
-; h1 = h1 ^ g0
-%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm1
-; g0 = unpacklo64(h2, h6)
-%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm2, ymm6
-; h2 = unpackhi64(h2, h6)
-%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm2, ymm2, ymm6
-; h2 = h2 ^ g0
-%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm2, ymm1
-; g0 = unpacklo64(h3, h7)
-%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq ymm1, ymm9, ymm0
-; h3 = unpackhi64(h3, h7)
-%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq ymm9, ymm9, ymm0
-; h3 = h3 ^ g0
-%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm9, ymm1
-; g0 = shuffle32(h0, 0xb1)
-%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm3, 177
-; h0 = h0 ^ g0
-%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm0
-; g0 = shuffle32(h1, 0xb1)
-%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm5, 177
-; h1 = h1 ^ g0
-%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; h0 = blend32(h0, h1, 0xaa)
-%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpblendd ymm3, ymm3, ymm5, 170
-; g0 = shuffle32(h2, 0xb1)
-%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm2, 177
-; h2 = h2 ^ g0
-%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm2, ymm2, ymm0
-; g0 = shuffle32(h3, 0xb1)
-%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd ymm0, ymm9, 177
-; h3 = h3 ^ g0
-%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm9, ymm9, ymm0
-; h2 = blend32(h2, h3, 0xaa)
-%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpblendd ymm2, ymm2, ymm9, 170
-; g0 = permute128(h0, h2, 0x20)
-%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vperm2i128 ymm0, ymm3, ymm2, 32
-; h0 = permute128(h0, h2, 0x31)
-%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vperm2i128 ymm3, ymm3, ymm2, 49
-; h0 = h0 ^ g0
-%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm3, ymm3, ymm0
-; mem256[sb + 0] = h0
-%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 [r9], ymm3
-; p0 = p0 + 2720
-%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rsi, 2720
-; p1 = p1 + 2720
-%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r8, 2720
-; sb = sb + 32
-%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r9, 32
-; i = i - 1
-%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r11, 1
-; =? i - 0
-%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r11, 0
-; goto rows if !=
-%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	jne .Lrows
-; sb = &SB
-%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r8, [rsp + 384]
+; e2 = mem512[eb + 128]
+%line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm2, [r8 + 128]
+; e3 = mem512[eb + 192]
+%line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm3, [r8 + 192]
+; e4 = mem512[eb + 256]
+%line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm4, [r8 + 256]
+; e5 = mem512[eb + 320]
+%line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vmovdqu64 zmm5, [r8 + 320]
 ; i = 96
-%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r9, 96
+; l = pk + 258431
+%line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r8, [rsi + 258431]
+	vmovdqa64 zmm9, zmm0
+	vmovdqa64 zmm10, zmm1
+	vmovdqa64 zmm11, zmm2
+	vmovdqa64 zmm12, zmm3
+	vmovdqa64 zmm13, zmm4
+	vmovdqa64 zmm14, zmm5
 	mov r10, r8
 	mov r11, r9
 align 32
-.Lbytes:
-; h0 = mem256[sb + 0]
-%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 ymm0, [r10]
-; 8x g0 = h0 << 16
-%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 16
-; h0 = h0 ^ g0
-%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 8
-%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 8
-; h0 = h0 ^ g0
-%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 4
-%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 4
-; h0 = h0 ^ g0
-%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 2
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 2
-; h0 = h0 ^ g0
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x g0 = h0 << 1
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpslld ymm1, ymm0, 1
-; h0 = h0 ^ g0
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm1
-; 8x h0 = h0 >> 31
-%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrld ymm0, ymm0, 31
-; 4x g0 = h0 >> 31
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrlq ymm1, ymm0, 31
-; h0 = h0 ^ g0
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm0, ymm1
-; c0 = extract128(h0, 1)
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+.Lrows:
+; f = p + 2048
+%line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	lea r8, [rsi + 2048]
+; unsigned<? f - l
+%line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmp r8, r10
+; f = l if unsigned>=
+%line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmovae r8, r10
+; A0 = e0 & mem512[p + 0]
+%line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rsi]
+; A0 = ternlog(A0, e1, mem512[p + 64], 0x78)
+%line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rsi + 64], 120
+; A0 = ternlog(A0, e2, mem512[p + 128], 0x78)
+%line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rsi + 128], 120
+; A0 = ternlog(A0, e3, mem512[p + 192], 0x78)
+%line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rsi + 192], 120
+; A0 = ternlog(A0, e4, mem512[p + 256], 0x78)
+%line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rsi + 256], 120
+; A0 = ternlog(A0, e5, mem512[p + 276], 0x78)
+%line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rsi + 276], 120
+; prefetch(mem8[f + 0])
+%line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8]
+; prefetch(mem8[f + 64])
+%line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 64]
+; prefetch(mem8[f + 128])
+%line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 128]
+; prefetch(mem8[f + 192])
+%line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 192]
+; prefetch(mem8[f + 256])
+%line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 256]
+; prefetch(mem8[f + 320])
+%line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 320]
+; A2 = e0 & mem512[p + 340]
+%line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rsi + 340]
+; A2 = ternlog(A2, e1, mem512[p + 404], 0x78)
+%line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rsi + 404], 120
+; A2 = ternlog(A2, e2, mem512[p + 468], 0x78)
+%line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm11, [rsi + 468], 120
+; A2 = ternlog(A2, e3, mem512[p + 532], 0x78)
+%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rsi + 532], 120
+; A2 = ternlog(A2, e4, mem512[p + 596], 0x78)
+%line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rsi + 596], 120
+; A2 = ternlog(A2, e5, mem512[p + 616], 0x78)
+%line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rsi + 616], 120
+; prefetch(mem8[f + 384])
+%line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 384]
+; prefetch(mem8[f + 448])
+%line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 448]
+; prefetch(mem8[f + 512])
+%line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 512]
+; prefetch(mem8[f + 576])
+%line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 576]
+; prefetch(mem8[f + 640])
+%line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 640]
+; A1 = e0 & mem512[p + 680]
+%line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rsi + 680]
+; A1 = ternlog(A1, e1, mem512[p + 744], 0x78)
+%line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rsi + 744], 120
+; A1 = ternlog(A1, e2, mem512[p + 808], 0x78)
+%line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rsi + 808], 120
+; A1 = ternlog(A1, e3, mem512[p + 872], 0x78)
+%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rsi + 872], 120
+; A1 = ternlog(A1, e4, mem512[p + 936], 0x78)
+%line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rsi + 936], 120
+; A1 = ternlog(A1, e5, mem512[p + 956], 0x78)
+%line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rsi + 956], 120
+; prefetch(mem8[f + 704])
+%line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 704]
+; prefetch(mem8[f + 768])
+%line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 768]
+; prefetch(mem8[f + 832])
+%line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 832]
+; prefetch(mem8[f + 896])
+%line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 896]
+; prefetch(mem8[f + 960])
+%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 960]
+; prefetch(mem8[f + 1024])
+%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1024]
+; A3 = e0 & mem512[p + 1020]
+%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rsi + 1020]
+; A3 = ternlog(A3, e1, mem512[p + 1084], 0x78)
+%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rsi + 1084], 120
+; A3 = ternlog(A3, e2, mem512[p + 1148], 0x78)
+%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rsi + 1148], 120
+; A3 = ternlog(A3, e3, mem512[p + 1212], 0x78)
+%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rsi + 1212], 120
+; A3 = ternlog(A3, e4, mem512[p + 1276], 0x78)
+%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rsi + 1276], 120
+; A3 = ternlog(A3, e5, mem512[p + 1296], 0x78)
+%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rsi + 1296], 120
+; prefetch(mem8[f + 1088])
+%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1088]
+; prefetch(mem8[f + 1152])
+%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1152]
+; prefetch(mem8[f + 1216])
+%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1216]
+; prefetch(mem8[f + 1280])
+%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1280]
+; prefetch(mem8[f + 1344])
+%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1344]
+; A4 = e0 & mem512[p + 1360]
+%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rsi + 1360]
+; A4 = ternlog(A4, e1, mem512[p + 1424], 0x78)
+%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rsi + 1424], 120
+; A4 = ternlog(A4, e2, mem512[p + 1488], 0x78)
+%line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rsi + 1488], 120
+; A4 = ternlog(A4, e3, mem512[p + 1552], 0x78)
+%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rsi + 1552], 120
+; A4 = ternlog(A4, e4, mem512[p + 1616], 0x78)
+%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rsi + 1616], 120
+; A4 = ternlog(A4, e5, mem512[p + 1636], 0x78)
+%line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rsi + 1636], 120
+; prefetch(mem8[f + 1408])
+%line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1408]
+; prefetch(mem8[f + 1472])
+%line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1472]
+; prefetch(mem8[f + 1536])
+%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1536]
+; prefetch(mem8[f + 1600])
+%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1600]
+; prefetch(mem8[f + 1664])
+%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1664]
+; A6 = e0 & mem512[p + 1700]
+%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rsi + 1700]
+; A6 = ternlog(A6, e1, mem512[p + 1764], 0x78)
+%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rsi + 1764], 120
+; A6 = ternlog(A6, e2, mem512[p + 1828], 0x78)
+%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rsi + 1828], 120
+; A6 = ternlog(A6, e3, mem512[p + 1892], 0x78)
+%line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rsi + 1892], 120
+; A6 = ternlog(A6, e4, mem512[p + 1956], 0x78)
+%line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rsi + 1956], 120
+; A6 = ternlog(A6, e5, mem512[p + 1976], 0x78)
+%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rsi + 1976], 120
+; prefetch(mem8[f + 1728])
+%line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1728]
+; prefetch(mem8[f + 1792])
+%line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1792]
+; prefetch(mem8[f + 1856])
+%line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1856]
+; prefetch(mem8[f + 1920])
+%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1920]
+; prefetch(mem8[f + 1984])
+%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 1984]
+; prefetch(mem8[f + 2048])
+%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2048]
+; A5 = e0 & mem512[p + 2040]
+%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rsi + 2040]
+; A5 = ternlog(A5, e1, mem512[p + 2104], 0x78)
+%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rsi + 2104], 120
+; A5 = ternlog(A5, e2, mem512[p + 2168], 0x78)
+%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rsi + 2168], 120
+; A5 = ternlog(A5, e3, mem512[p + 2232], 0x78)
+%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rsi + 2232], 120
+; A5 = ternlog(A5, e4, mem512[p + 2296], 0x78)
+%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rsi + 2296], 120
+; A5 = ternlog(A5, e5, mem512[p + 2316], 0x78)
+%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rsi + 2316], 120
+; prefetch(mem8[f + 2112])
+%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2112]
+; prefetch(mem8[f + 2176])
+%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2176]
+; prefetch(mem8[f + 2240])
+%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2240]
+; prefetch(mem8[f + 2304])
+%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2304]
+; prefetch(mem8[f + 2368])
+%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2368]
+; A7 = e0 & mem512[p + 2380]
+%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rsi + 2380]
+; A7 = ternlog(A7, e1, mem512[p + 2444], 0x78)
+%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rsi + 2444], 120
+; A7 = ternlog(A7, e2, mem512[p + 2508], 0x78)
+%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rsi + 2508], 120
+; A7 = ternlog(A7, e3, mem512[p + 2572], 0x78)
+%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rsi + 2572], 120
+; A7 = ternlog(A7, e4, mem512[p + 2636], 0x78)
+%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rsi + 2636], 120
+; A7 = ternlog(A7, e5, mem512[p + 2656], 0x78)
+%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rsi + 2656], 120
+; prefetch(mem8[f + 2432])
+%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2432]
+; prefetch(mem8[f + 2496])
+%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2496]
+; prefetch(mem8[f + 2560])
+%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2560]
+; prefetch(mem8[f + 2624])
+%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2624]
+; prefetch(mem8[f + 2688])
+%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	prefetcht0 [r8 + 2688]
+; T = shuffle128(A0, A1, 0x44)
+%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm2, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm2, 238
+; A0 = A0 ^ T
+%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; T = shuffle128(A2, A3, 0x44)
+%line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm1, zmm3, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm3, 238
+; A2 = A2 ^ T
+%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm2
+; T = shuffle128(A4, A5, 0x44)
+%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm4, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm4, zmm6, 238
+; A4 = A4 ^ T
+%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm2
+; T = shuffle128(A6, A7, 0x44)
+%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm5, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm5, zmm5, zmm7, 238
+; A6 = A6 ^ T
+%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm2
+; T = shuffle128(A0, A2, 0x88)
+%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; A0 = A0 ^ T
+%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm2
+; T = shuffle128(A4, A6, 0x88)
+%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm4, zmm5, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm4, zmm5, 221
+; A4 = A4 ^ T
+%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm1
+; T = unpacklo64(A0, A4)
+%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm4
+; A0 = unpackhi64(A0, A4)
+%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm4
+; A0 = A0 ^ T
+%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
+%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm1, 0
+; h = extract256(A0, 1)
+%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm1, 1
+; g = blend32(g, h, 0xaa)
+%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm0, ymm1, 170
+; 8x t = g << 16
+%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x g = g >> 31
+%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsrld ymm1, ymm1, 31
+; 4x t = g >> 31
+%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpsrlq ymm0, ymm1, 31
+; g = g ^ t
+%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; c0 = extract128(g, 1)
+%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(h0, 0)
-%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+; d0 = extract128(g, 0)
+%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti128 xmm1, ymm1, 0
 ; 2x c0 = c0 << 2
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd xmm1, xmm0, 78
 ; 2x d0 = d0 << 4
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord xmm0, xmm0, xmm1
 ; o = c0
-%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovq r8, xmm0
 ; o = o & 255
-%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	and r8, 255
 ; v = mem8[e + 0]
-%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, byte [rdx]
 ; o = o ^ v
-%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[s + 0] = o
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [rdi], r8b
-; sb = sb + 32
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r10, 32
+; p = p + 2720
+%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rsi, 2720
 ; s = s + 1
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rdi, 1
 ; e = e + 1
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rdx, 1
 ; i = i - 1
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	sub r11, 1
 ; =? i - 0
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r11, 0
-; goto bytes if !=
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	jne .Lbytes
+; goto rows if !=
+%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	jne .Lrows
 ; leave
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 3456]
+	mov rsp, [rsp + 384]
 	ret
 .end:
 

@@ -18,2142 +18,2096 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rsp + 0], zmm0
 ; v1 = mem512[f + 384]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsi + 384]
+	vmovdqu64 zmm12, [rsi + 384]
 ; v2 = v0 ^ v1
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm0, zmm18
+	vpxord zmm17, zmm0, zmm12
 ; v3 = mem512[f + 64]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 64]
 	vmovdqu64 [rsp + 64], zmm0
 ; v4 = mem512[f + 448]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsi + 448]
+	vmovdqu64 zmm10, [rsi + 448]
 ; v5 = v3 ^ v4
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm0, zmm13
+	vpxord zmm18, zmm0, zmm10
 ; v6 = mem512[f + 128]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
 	vmovdqu64 [rsp + 128], zmm0
 ; v7 = mem512[f + 512]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsi + 512]
+	vmovdqu64 zmm11, [rsi + 512]
 ; v8 = mem512[f + 704]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsi + 704]
+	vmovdqu64 zmm5, [rsi + 704]
 ; v9 = v8
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm19
+	vmovdqa64 zmm14, zmm5
 ; v9 = ternlog(v9, v6, v7, 0x96)
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm12, 150
+	vpternlogd zmm14, zmm0, zmm11, 150
 ; v10 = mem512[f + 192]
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsi + 192]
+	vmovdqu64 zmm6, [rsi + 192]
 ; v11 = mem512[f + 576]
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsi + 576]
+	vmovdqu64 zmm7, [rsi + 576]
 ; v12 = v10 ^ v11
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm17, zmm15
+	vpxord zmm19, zmm6, zmm7
 ; v13 = mem512[f + 256]
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsi + 256]
+	vmovdqu64 zmm9, [rsi + 256]
 ; v14 = mem512[f + 640]
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsi + 640]
+	vmovdqu64 zmm4, [rsi + 640]
 ; v15 = v13 ^ v14
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm14, zmm11
+	vpxord zmm1, zmm9, zmm4
 ; v16 = mem512[f + 320]
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsi + 320]
+	vmovdqu64 zmm8, [rsi + 320]
 ; v17 = v16 ^ v8
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm16, zmm19
+	vpxord zmm2, zmm8, zmm5
 ; v18 = v2 & v0
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm7, [rsp + 0]
+	vpandd zmm0, zmm17, [rsp + 0]
 	vmovdqu64 [rsp + 192], zmm0
 ; v19 = v2 & v3
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm7, [rsp + 64]
+	vpandd zmm0, zmm17, [rsp + 64]
 ; v19 = ternlog(v19, v8, v0, 0x78)
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 0]
-	vpternlogd zmm0, zmm19, zmm1, 120
+	vpternlogd zmm0, zmm5, [rsp + 0], 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v20 = v2 & v6
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm7, [rsp + 128]
+	vpandd zmm0, zmm17, [rsp + 128]
 ; v20 = ternlog(v20, v8, v3, 0x78)
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 64]
-	vpternlogd zmm0, zmm19, zmm2, 120
+	vpternlogd zmm0, zmm5, [rsp + 64], 120
 ; v20 = ternlog(v20, v5, v0, 0x78)
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm1, 120
+	vpternlogd zmm0, zmm18, [rsp + 0], 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v21 = v2 & v10
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm7, zmm17
+	vpandd zmm0, zmm17, zmm6
 ; v21 = ternlog(v21, v8, v6, 0x78)
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 128]
-	vpternlogd zmm0, zmm19, zmm3, 120
+	vpternlogd zmm0, zmm5, [rsp + 128], 120
 ; v21 = ternlog(v21, v5, v3, 0x78)
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm2, 120
+	vpternlogd zmm0, zmm18, [rsp + 64], 120
 ; v21 = ternlog(v21, v1, v0, 0x78)
 %line 51+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm1, 120
+	vpternlogd zmm0, zmm12, [rsp + 0], 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v22 = v2 & v13
 %line 52+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm7, zmm14
+	vpandd zmm0, zmm17, zmm9
 ; v22 = ternlog(v22, v8, v10, 0x78)
 %line 53+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm17, 120
+	vpternlogd zmm0, zmm5, zmm6, 120
 ; v22 = ternlog(v22, v5, v6, 0x78)
 %line 54+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm3, 120
+	vpternlogd zmm0, zmm18, [rsp + 128], 120
 ; v22 = ternlog(v22, v1, v3, 0x78)
 %line 55+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm2, 120
+	vpternlogd zmm0, zmm12, [rsp + 64], 120
 ; v22 = ternlog(v22, v9, v0, 0x78)
 %line 56+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm6, zmm1, 120
+	vpternlogd zmm0, zmm14, [rsp + 0], 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v23 = v2 & v16
 %line 57+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm7, zmm16
+	vpandd zmm16, zmm17, zmm8
 ; v23 = ternlog(v23, v8, v13, 0x78)
 %line 58+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm19, zmm14, 120
+	vpternlogd zmm16, zmm5, zmm9, 120
 ; v23 = ternlog(v23, v5, v10, 0x78)
 %line 59+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm8, zmm17, 120
+	vpternlogd zmm16, zmm18, zmm6, 120
 ; v23 = ternlog(v23, v1, v6, 0x78)
 %line 60+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm18, zmm3, 120
+	vpternlogd zmm16, zmm12, [rsp + 128], 120
 ; v23 = ternlog(v23, v9, v3, 0x78)
 %line 61+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm2, zmm6, zmm0, 120
+	vpternlogd zmm16, zmm14, [rsp + 64], 120
 ; v23 = ternlog(v23, v4, v0, 0x78)
 %line 62+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm13, zmm1, 120
+	vpternlogd zmm16, zmm10, [rsp + 0], 120
 ; v24 = v8 & v16
 %line 63+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm19, zmm16
+	vpandd zmm15, zmm5, zmm8
 ; v24 = ternlog(v24, v5, v13, 0x78)
 %line 64+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm8, zmm14, 120
+	vpternlogd zmm15, zmm18, zmm9, 120
 ; v24 = ternlog(v24, v1, v10, 0x78)
 %line 65+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm17, 120
+	vpternlogd zmm15, zmm12, zmm6, 120
 ; v24 = ternlog(v24, v9, v6, 0x78)
 %line 66+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 128]
-	vpternlogd zmm3, zmm6, zmm1, 120
+	vpternlogd zmm15, zmm14, [rsp + 128], 120
 ; v24 = ternlog(v24, v4, v3, 0x78)
 %line 67+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm13, zmm0, 120
+	vpternlogd zmm15, zmm10, [rsp + 64], 120
 ; v25 = v5 & v16
 %line 68+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm8, zmm16
+	vpandd zmm0, zmm18, zmm8
 ; v25 = ternlog(v25, v1, v13, 0x78)
 %line 69+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm14, 120
+	vpternlogd zmm0, zmm12, zmm9, 120
 ; v25 = ternlog(v25, v9, v10, 0x78)
 %line 70+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm6, zmm17, 120
+	vpternlogd zmm0, zmm14, zmm6, 120
 ; v25 = ternlog(v25, v4, v6, 0x78)
 %line 71+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm13, zmm1, 120
+	vpternlogd zmm0, zmm10, [rsp + 128], 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v26 = v1 & v16
 %line 72+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm18, zmm16
+	vpandd zmm0, zmm12, zmm8
 ; v26 = ternlog(v26, v9, v13, 0x78)
 %line 73+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm6, zmm14, 120
+	vpternlogd zmm0, zmm14, zmm9, 120
 ; v26 = ternlog(v26, v4, v10, 0x78)
 %line 74+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm13, zmm17, 120
+	vpternlogd zmm0, zmm10, zmm6, 120
 	vmovdqu64 [rsp + 576], zmm0
 ; v27 = v9 & v16
 %line 75+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm16
+	vpandd zmm0, zmm14, zmm8
 ; v27 = ternlog(v27, v4, v13, 0x78)
 %line 76+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm13, zmm14, 120
+	vpternlogd zmm0, zmm10, zmm9, 120
 	vmovdqu64 [rsp + 640], zmm0
 ; v28 = v4 & v16
 %line 77+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm13, zmm16
+	vpandd zmm0, zmm10, zmm8
 	vmovdqu64 [rsp + 704], zmm0
 ; v29 = v12 & v1
 %line 78+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm5, zmm18
+	vpandd zmm0, zmm19, zmm12
 	vmovdqu64 [rsp + 768], zmm0
 ; v30 = v12 & v4
 %line 79+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm5, zmm13
+	vpandd zmm0, zmm19, zmm10
 ; v30 = ternlog(v30, v7, v1, 0x78)
 %line 80+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm12, zmm18, 120
+	vpternlogd zmm0, zmm11, zmm12, 120
 	vmovdqu64 [rsp + 832], zmm0
 ; v31 = v12 & v7
 %line 81+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm5, zmm12
+	vpandd zmm0, zmm19, zmm11
 ; v31 = ternlog(v31, v7, v4, 0x78)
 %line 82+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm12, zmm13, 120
+	vpternlogd zmm0, zmm11, zmm10, 120
 ; v31 = ternlog(v31, v15, v1, 0x78)
 %line 83+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm18, 120
+	vpternlogd zmm0, zmm1, zmm12, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v32 = v12 & v11
 %line 84+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm22, zmm5, zmm15
+	vpandd zmm22, zmm19, zmm7
 ; v32 = ternlog(v32, v7, v7, 0x78)
 %line 85+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm12, 120
+	vpternlogd zmm22, zmm11, zmm11, 120
 ; v32 = ternlog(v32, v15, v4, 0x78)
 %line 86+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm4, zmm13, 120
+	vpternlogd zmm22, zmm1, zmm10, 120
 ; v32 = ternlog(v32, v11, v1, 0x78)
 %line 87+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm15, zmm18, 120
+	vpternlogd zmm22, zmm7, zmm12, 120
 ; v33 = v12 & v14
 %line 88+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm23, zmm5, zmm11
+	vpandd zmm21, zmm19, zmm4
 ; v33 = ternlog(v33, v7, v11, 0x78)
 %line 89+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm12, zmm15, 120
+	vpternlogd zmm21, zmm11, zmm7, 120
 ; v33 = ternlog(v33, v15, v7, 0x78)
 %line 90+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm4, zmm12, 120
+	vpternlogd zmm21, zmm1, zmm11, 120
 ; v33 = ternlog(v33, v11, v4, 0x78)
 %line 91+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm15, zmm13, 120
+	vpternlogd zmm21, zmm7, zmm10, 120
 ; v33 = ternlog(v33, v17, v1, 0x78)
 %line 92+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm18, 120
+	vpternlogd zmm21, zmm2, zmm12, 120
 ; v34 = v12 & v8
 %line 93+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm5, zmm19
+	vpandd zmm20, zmm19, zmm5
 ; v34 = ternlog(v34, v7, v14, 0x78)
 %line 94+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm12, zmm11, 120
+	vpternlogd zmm20, zmm11, zmm4, 120
 ; v34 = ternlog(v34, v15, v11, 0x78)
 %line 95+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm4, zmm15, 120
+	vpternlogd zmm20, zmm1, zmm7, 120
 ; v34 = ternlog(v34, v11, v7, 0x78)
 %line 96+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm12, 120
+	vpternlogd zmm20, zmm7, zmm11, 120
 ; v34 = ternlog(v34, v17, v4, 0x78)
 %line 97+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm13, 120
+	vpternlogd zmm20, zmm2, zmm10, 120
 ; v34 = ternlog(v34, v14, v1, 0x78)
 %line 98+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm18, 120
+	vpternlogd zmm20, zmm4, zmm12, 120
 ; v35 = v7 & v8
 %line 99+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm12, zmm19
+	vpandd zmm3, zmm11, zmm5
 ; v35 = ternlog(v35, v15, v14, 0x78)
 %line 100+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm4, zmm11, 120
+	vpternlogd zmm3, zmm1, zmm4, 120
 ; v35 = ternlog(v35, v11, v11, 0x78)
 %line 101+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm15, zmm15, 120
+	vpternlogd zmm3, zmm7, zmm7, 120
 ; v35 = ternlog(v35, v17, v7, 0x78)
 %line 102+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm9, zmm12, 120
+	vpternlogd zmm3, zmm2, zmm11, 120
 ; v35 = ternlog(v35, v14, v4, 0x78)
 %line 103+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm11, zmm13, 120
+	vpternlogd zmm3, zmm4, zmm10, 120
 ; v36 = v15 & v8
 %line 104+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm4, zmm19
+	vpandd zmm24, zmm1, zmm5
 ; v36 = ternlog(v36, v11, v14, 0x78)
 %line 105+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm15, zmm11, 120
+	vpternlogd zmm24, zmm7, zmm4, 120
 ; v36 = ternlog(v36, v17, v11, 0x78)
 %line 106+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm9, zmm15, 120
+	vpternlogd zmm24, zmm2, zmm7, 120
 ; v36 = ternlog(v36, v14, v7, 0x78)
 %line 107+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm11, zmm12, 120
+	vpternlogd zmm24, zmm4, zmm11, 120
 ; v37 = v11 & v8
 %line 108+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm15, zmm19
+	vpandd zmm13, zmm7, zmm5
 ; v37 = ternlog(v37, v17, v14, 0x78)
 %line 109+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm11, 120
+	vpternlogd zmm13, zmm2, zmm4, 120
 ; v37 = ternlog(v37, v14, v11, 0x78)
 %line 110+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm11, zmm15, 120
+	vpternlogd zmm13, zmm4, zmm7, 120
 ; v38 = v17 & v8
 %line 111+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm21, zmm9, zmm19
+	vpandd zmm23, zmm2, zmm5
 ; v38 = ternlog(v38, v14, v14, 0x78)
 %line 112+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm11, 120
+	vpternlogd zmm23, zmm4, zmm4, 120
 ; v39 = v14 & v8
 %line 113+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm11, zmm19
+	vpandd zmm0, zmm4, zmm5
 	vmovdqu64 [rsp + 960], zmm0
 ; v12 = v2 ^ v12
 %line 114+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm7, zmm5
+	vpxord zmm25, zmm17, zmm19
 ; v2 = v8 ^ v7
 %line 115+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm19, zmm12
+	vpxord zmm19, zmm5, zmm11
 ; v15 = v5 ^ v15
 %line 116+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm4
+	vpxord zmm18, zmm18, zmm1
 ; v5 = v1 ^ v11
 %line 117+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm27, zmm18, zmm15
+	vpxord zmm17, zmm12, zmm7
 ; v17 = v9 ^ v17
 %line 118+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm6, zmm9
+	vpxord zmm27, zmm14, zmm2
 ; v9 = v4 ^ v14
 %line 119+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm13, zmm11
+	vpxord zmm14, zmm10, zmm4
 ; v40 = v0 ^ v1
 %line 120+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 0]
-	vpxord zmm28, zmm0, zmm18
+	vpxord zmm28, zmm0, zmm12
 ; v41 = v3 ^ v4
 %line 121+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
-	vpxord zmm29, zmm0, zmm13
+	vpxord zmm29, zmm0, zmm10
 ; v42 = v6 ^ v7
 %line 122+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm1
-	vpxord zmm30, zmm0, zmm12
+	vmovdqu64 zmm0, [rsp + 128]
+	vpxord zmm30, zmm0, zmm11
 ; v43 = v10 ^ v11
 %line 123+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm17, zmm15
+	vpxord zmm2, zmm6, zmm7
 ; v44 = v13 ^ v14
 %line 124+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm14, zmm11
+	vpxord zmm1, zmm9, zmm4
 ; v45 = v16 ^ v8
 %line 125+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm16, zmm19
+	vpxord zmm26, zmm8, zmm5
 ; v46 = v12 & v41
 %line 126+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm26, zmm29
+	vpandd zmm0, zmm25, zmm29
 ; v46 = ternlog(v46, v2, v40, 0x78)
 %line 127+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm28, 120
+	vpternlogd zmm0, zmm19, zmm28, 120
 	vmovdqu64 [rsp + 1024], zmm0
 ; v47 = v12 & v42
 %line 128+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm26, zmm30
+	vpandd zmm0, zmm25, zmm30
 ; v47 = ternlog(v47, v2, v41, 0x78)
 %line 129+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm29, 120
+	vpternlogd zmm0, zmm19, zmm29, 120
 ; v47 = ternlog(v47, v15, v40, 0x78)
 %line 130+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm28, 120
+	vpternlogd zmm0, zmm18, zmm28, 120
 	vmovdqu64 [rsp + 1088], zmm0
 ; v48 = v12 & v43
 %line 131+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm26, zmm5
+	vpandd zmm0, zmm25, zmm2
 ; v48 = ternlog(v48, v2, v42, 0x78)
 %line 132+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm30, 120
+	vpternlogd zmm0, zmm19, zmm30, 120
 ; v48 = ternlog(v48, v15, v41, 0x78)
 %line 133+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm29, 120
+	vpternlogd zmm0, zmm18, zmm29, 120
 ; v48 = ternlog(v48, v5, v40, 0x78)
 %line 134+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm28, 120
+	vpternlogd zmm0, zmm17, zmm28, 120
 	vmovdqu64 [rsp + 1152], zmm0
 ; v49 = v12 & v44
 %line 135+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm26, zmm4
+	vpandd zmm31, zmm25, zmm1
 ; v49 = ternlog(v49, v2, v43, 0x78)
 %line 136+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm5, 120
+	vpternlogd zmm31, zmm19, zmm2, 120
 ; v49 = ternlog(v49, v15, v42, 0x78)
 %line 137+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm30, 120
+	vpternlogd zmm31, zmm18, zmm30, 120
 ; v49 = ternlog(v49, v5, v41, 0x78)
 %line 138+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm29, 120
+	vpternlogd zmm31, zmm17, zmm29, 120
 ; v49 = ternlog(v49, v17, v40, 0x78)
 %line 139+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm9, zmm28, 120
+	vpternlogd zmm31, zmm27, zmm28, 120
 ; v50 = v12 & v45
 %line 140+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm31, zmm26, zmm1
+	vpandd zmm0, zmm25, zmm26
 ; v50 = ternlog(v50, v2, v44, 0x78)
 %line 141+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm7, zmm4, 120
+	vpternlogd zmm0, zmm19, zmm1, 120
 ; v50 = ternlog(v50, v15, v43, 0x78)
 %line 142+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm8, zmm5, 120
+	vpternlogd zmm0, zmm18, zmm2, 120
 ; v50 = ternlog(v50, v5, v42, 0x78)
 %line 143+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm27, zmm30, 120
+	vpternlogd zmm0, zmm17, zmm30, 120
 ; v50 = ternlog(v50, v17, v41, 0x78)
 %line 144+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm9, zmm29, 120
+	vpternlogd zmm0, zmm27, zmm29, 120
 ; v50 = ternlog(v50, v9, v40, 0x78)
 %line 145+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm6, zmm28, 120
+	vpternlogd zmm0, zmm14, zmm28, 120
 ; v2 = v2 & v45
 %line 146+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm7, zmm1
+	vpandd zmm19, zmm19, zmm26
 ; v2 = ternlog(v2, v15, v44, 0x78)
 %line 147+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm4, 120
+	vpternlogd zmm19, zmm18, zmm1, 120
 ; v2 = ternlog(v2, v5, v43, 0x78)
 %line 148+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm27, zmm5, 120
+	vpternlogd zmm19, zmm17, zmm2, 120
 ; v2 = ternlog(v2, v17, v42, 0x78)
 %line 149+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm9, zmm30, 120
+	vpternlogd zmm19, zmm27, zmm30, 120
 ; v2 = ternlog(v2, v9, v41, 0x78)
 %line 150+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm6, zmm29, 120
+	vpternlogd zmm19, zmm14, zmm29, 120
 ; v15 = v15 & v45
 %line 151+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm8, zmm1
+	vpandd zmm18, zmm18, zmm26
 ; v15 = ternlog(v15, v5, v44, 0x78)
 %line 152+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm27, zmm4, 120
+	vpternlogd zmm18, zmm17, zmm1, 120
 ; v15 = ternlog(v15, v17, v43, 0x78)
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm9, zmm5, 120
+	vpternlogd zmm18, zmm27, zmm2, 120
 ; v15 = ternlog(v15, v9, v42, 0x78)
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm6, zmm30, 120
+	vpternlogd zmm18, zmm14, zmm30, 120
 ; v5 = v5 & v45
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm27, zmm27, zmm1
+	vpandd zmm29, zmm17, zmm26
 ; v5 = ternlog(v5, v17, v44, 0x78)
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm9, zmm4, 120
+	vpternlogd zmm29, zmm27, zmm1, 120
 ; v5 = ternlog(v5, v9, v43, 0x78)
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm6, zmm5, 120
+	vpternlogd zmm29, zmm14, zmm2, 120
 ; v17 = v17 & v45
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm29, zmm9, zmm1
+	vpandd zmm27, zmm27, zmm26
 ; v17 = ternlog(v17, v9, v44, 0x78)
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm6, zmm4, 120
+	vpternlogd zmm27, zmm14, zmm1, 120
 ; v51 = v18
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 192]
+	vmovdqu64 zmm17, [rsp + 192]
 ; v51 = ternlog(v51, v12, v40, 0x78)
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm26, zmm28, 120
+	vpternlogd zmm17, zmm25, zmm28, 120
 ; v52 = v30
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 832]
+	vmovdqu64 zmm1, [rsp + 832]
 ; v52 = ternlog(v52, v46, v19, 0x96)
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1024]
-	vmovdqu64 zmm9, [rsp + 256]
-	vpternlogd zmm4, zmm5, zmm9, 150
-	vmovdqu64 [rsp + 1024], zmm4
+	vmovdqu64 zmm2, [rsp + 1024]
+	vpternlogd zmm1, zmm2, [rsp + 256], 150
+	vmovdqu64 [rsp + 1024], zmm1
 ; v53 = v31
 %line 164+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 896]
+	vmovdqu64 zmm1, [rsp + 896]
 ; v53 = ternlog(v53, v47, v20, 0x96)
 %line 165+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1088]
-	vmovdqu64 zmm9, [rsp + 320]
-	vpternlogd zmm4, zmm5, zmm9, 150
-	vmovdqu64 [rsp + 1088], zmm4
+	vmovdqu64 zmm2, [rsp + 1088]
+	vpternlogd zmm1, zmm2, [rsp + 320], 150
+	vmovdqu64 [rsp + 1088], zmm1
 ; v54 = v32
 %line 166+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm9, zmm22
+	vmovdqa64 zmm25, zmm22
 ; v54 = ternlog(v54, v48, v21, 0x96)
 %line 167+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1152]
-	vmovdqu64 zmm5, [rsp + 384]
-	vpternlogd zmm9, zmm4, zmm5, 150
+	vmovdqu64 zmm1, [rsp + 1152]
+	vpternlogd zmm25, zmm1, [rsp + 384], 150
 ; v55 = v33
 %line 168+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm23
+	vmovdqa64 zmm28, zmm21
 ; v55 = ternlog(v55, v49, v22, 0x96)
 %line 169+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 448]
-	vpternlogd zmm5, zmm0, zmm4, 150
+	vpternlogd zmm28, zmm31, [rsp + 448], 150
 ; v56 = v34
 %line 170+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm20
+	vmovdqa64 zmm30, zmm20
 ; v56 = ternlog(v56, v50, v23, 0x96)
 %line 171+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm31, zmm2, 150
+	vpternlogd zmm30, zmm0, zmm16, 150
 ; v57 = v35
 %line 172+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm10
+	vmovdqa64 zmm31, zmm3
 ; v57 = ternlog(v57, v2, v24, 0x96)
 %line 173+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm7, zmm3, 150
+	vpternlogd zmm31, zmm19, zmm15, 150
 ; v58 = v36
 %line 174+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm7, zmm24
+	vmovdqa64 zmm19, zmm24
 ; v58 = ternlog(v58, v15, v25, 0x96)
 %line 175+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 512]
-	vpternlogd zmm7, zmm8, zmm0, 150
+	vpternlogd zmm19, zmm18, [rsp + 512], 150
 ; v59 = v37
 %line 176+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm25
+	vmovdqa64 zmm0, zmm13
 ; v59 = ternlog(v59, v5, v26, 0x96)
 %line 177+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 576]
-	vpternlogd zmm28, zmm27, zmm0, 150
+	vpternlogd zmm0, zmm29, [rsp + 576], 150
 ; v60 = v38
 %line 178+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm21
+	vmovdqa64 zmm1, zmm23
 ; v60 = ternlog(v60, v17, v27, 0x96)
 %line 179+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 640]
-	vpternlogd zmm0, zmm29, zmm8, 150
+	vpternlogd zmm1, zmm27, [rsp + 640], 150
 ; v61 = v28
 %line 180+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 704]
+	vmovdqu64 zmm2, [rsp + 704]
 ; v61 = ternlog(v61, v9, v45, 0x78)
 %line 181+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm6, zmm1, 120
+	vpternlogd zmm2, zmm14, zmm26, 120
 ; v24 = ternlog(v24, v51, v29, 0x96)
 %line 182+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 768]
-	vpternlogd zmm3, zmm30, zmm1, 150
+	vpternlogd zmm15, zmm17, [rsp + 768], 150
 ; v31 = v59 ^ v31
 %line 183+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm28, [rsp + 896]
+	vpxord zmm14, zmm0, [rsp + 896]
 ; v32 = v60 ^ v32
 %line 184+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm0, zmm22
+	vpxord zmm22, zmm1, zmm22
 ; v33 = ternlog(v33, v61, v39, 0x96)
 %line 185+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 960]
-	vpternlogd zmm23, zmm27, zmm22, 150
+	vpternlogd zmm21, zmm2, [rsp + 960], 150
 ; v62 = v39
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm22
+	vmovdqu64 zmm2, [rsp + 960]
 ; v62 = ternlog(v62, v58, v30, 0x96)
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 832]
-	vpternlogd zmm27, zmm7, zmm0, 150
+	vpternlogd zmm2, zmm19, [rsp + 832], 150
 ; v39 = ternlog(v39, v55, v28, 0x96)
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 704]
-	vpternlogd zmm22, zmm5, zmm0, 150
+	vmovdqu64 zmm0, [rsp + 960]
+	vpternlogd zmm0, zmm28, [rsp + 704], 150
 ; v63 = v38
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm21
+	vmovdqa64 zmm17, zmm23
 ; v63 = ternlog(v63, v57, v29, 0x96)
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm26, zmm1, 150
+	vpternlogd zmm17, zmm31, [rsp + 768], 150
 ; v38 = ternlog(v38, v54, v27, 0x96)
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm8, 150
+	vpternlogd zmm23, zmm25, [rsp + 640], 150
 ; v56 = v56 ^ v37
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm25
+	vpxord zmm30, zmm30, zmm13
 ; v37 = ternlog(v37, v53, v26, 0x96)
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1088]
-	vmovdqu64 zmm1, [rsp + 576]
-	vpternlogd zmm25, zmm0, zmm1, 150
+	vmovdqu64 zmm1, [rsp + 1088]
+	vpternlogd zmm13, zmm1, [rsp + 576], 150
 ; v39 = v39 ^ v36
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm22, zmm24
+	vpxord zmm18, zmm0, zmm24
 ; v36 = ternlog(v36, v52, v25, 0x96)
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1024]
-	vmovdqu64 zmm1, [rsp + 512]
-	vpternlogd zmm24, zmm0, zmm1, 150
+	vpternlogd zmm24, zmm0, [rsp + 512], 150
 ; v38 = v38 ^ v35
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm21, zmm10
+	vpxord zmm23, zmm23, zmm3
 ; v37 = v37 ^ v34
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm20
+	vpxord zmm19, zmm13, zmm20
 ; v36 = v36 ^ v33
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm24, zmm23
+	vpxord zmm24, zmm24, zmm21
 ; v64 = v32
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm8, zmm28
+	vmovdqa64 zmm13, zmm22
 ; v64 = ternlog(v64, v24, v35, 0x96)
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm3, zmm10, 150
+	vpternlogd zmm13, zmm15, zmm3, 150
 ; v65 = v31
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm9, zmm6
+	vmovdqa64 zmm15, zmm14
 ; v65 = ternlog(v65, v23, v34, 0x96)
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm2, zmm20, 150
+	vpternlogd zmm15, zmm16, zmm20, 150
 ; v31 = v20 ^ v31
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
-	vpxord zmm20, zmm0, zmm6
+	vpxord zmm20, zmm0, zmm14
 ; v66 = v62
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm27
+	vmovdqa64 zmm16, zmm2
 ; v66 = ternlog(v66, v22, v33, 0x96)
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 448]
-	vpternlogd zmm10, zmm0, zmm23, 150
+	vpternlogd zmm16, zmm0, zmm21, 150
 ; v62 = v19 ^ v62
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 256]
-	vpxord zmm27, zmm0, zmm27
+	vpxord zmm25, zmm0, zmm2
 ; v67 = v63
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm5
+	vmovdqa64 zmm26, zmm17
 ; v67 = ternlog(v67, v21, v32, 0x96)
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 384]
-	vpternlogd zmm26, zmm0, zmm28, 150
+	vpternlogd zmm26, zmm0, zmm22, 150
 ; v63 = v18 ^ v63
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 192]
-	vpxord zmm5, zmm0, zmm5
+	vpxord zmm17, zmm0, zmm17
 ; v18 = v56
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm4
+	vmovdqa64 zmm0, zmm30
 ; v18 = ternlog(v18, v31, v37, 0x96)
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm25, 150
+	vpternlogd zmm0, zmm20, zmm19, 150
 ; v32 = v67 ^ v38
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm26, zmm21
+	vpxord zmm2, zmm26, zmm23
 ; v21 = v66 ^ v39
 %line 213+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm10, zmm7
+	vpxord zmm3, zmm16, zmm18
 ; v19 = v65 ^ v56
 %line 214+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm9, zmm4
+	vpxord zmm29, zmm15, zmm30
 ; v33 = v32
 %line 215+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm3
+	vmovdqa64 zmm31, zmm2
 ; v33 = ternlog(v33, v63, v64, 0x96)
 %line 216+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm5, zmm8, 150
+	vpternlogd zmm31, zmm17, zmm13, 150
 ; v22 = v56 ^ v37
 %line 217+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm4, zmm25
-	vmovdqu64 [rsp + 192], zmm22
+	vpxord zmm14, zmm30, zmm19
+	vmovdqu64 [rsp + 192], zmm14
 ; v20 = v21
 %line 218+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm2
+	vmovdqa64 zmm1, zmm3
 ; v20 = ternlog(v20, v62, v36, 0x96)
 %line 219+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm27, zmm24, 150
+	vpternlogd zmm1, zmm25, zmm24, 150
 ; v20 = v20 ^ v39
 %line 220+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm7
+	vpxord zmm1, zmm1, zmm18
 	vmovdqu64 [rsp + 256], zmm1
 ; v34 = v64 ^ v38
 %line 221+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm8, zmm21
+	vpxord zmm1, zmm13, zmm23
 	vmovdqu64 [rsp + 320], zmm1
 ; v18 = v18 ^ v19
 %line 222+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm31
+	vpxord zmm0, zmm0, zmm29
 	vmovdqu64 [rsp + 384], zmm0
 ; v23 = v36 ^ v39
 %line 223+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm24, zmm7
+	vpxord zmm0, zmm24, zmm18
 	vmovdqu64 [rsp + 1472], zmm0
 ; v35 = v33 & v63
 %line 224+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm5
+	vpandd zmm0, zmm31, zmm17
 	vmovdqu64 [rsp + 448], zmm0
 ; v24 = v33 & v62
 %line 225+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm27
+	vpandd zmm0, zmm31, zmm25
 ; v24 = ternlog(v24, v39, v63, 0x78)
 %line 226+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm5, 120
+	vpternlogd zmm0, zmm18, zmm17, 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v25 = v33 & v31
 %line 227+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm20
+	vpandd zmm0, zmm31, zmm20
 ; v25 = ternlog(v25, v39, v62, 0x78)
 %line 228+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm27, 120
+	vpternlogd zmm0, zmm18, zmm25, 120
 ; v25 = ternlog(v25, v22, v63, 0x78)
 %line 229+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm5, 120
+	vpternlogd zmm0, zmm14, zmm17, 120
 	vmovdqu64 [rsp + 576], zmm0
 ; v52 = v33 & v67
 %line 230+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm26
+	vpandd zmm0, zmm31, zmm26
 ; v52 = ternlog(v52, v39, v31, 0x78)
 %line 231+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm20, 120
+	vpternlogd zmm0, zmm18, zmm20, 120
 ; v52 = ternlog(v52, v22, v62, 0x78)
 %line 232+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm22
-	vpternlogd zmm0, zmm1, zmm27, 120
+	vmovdqa64 zmm1, zmm14
+	vpternlogd zmm0, zmm1, zmm25, 120
 ; v52 = ternlog(v52, v32, v63, 0x78)
 %line 233+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 120
+	vpternlogd zmm0, zmm2, zmm17, 120
 	vmovdqu64 [rsp + 640], zmm0
 ; v26 = v33 & v66
 %line 234+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm10
+	vpandd zmm0, zmm31, zmm16
 ; v26 = ternlog(v26, v39, v67, 0x78)
 %line 235+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm26, 120
+	vpternlogd zmm0, zmm18, zmm26, 120
 ; v26 = ternlog(v26, v22, v31, 0x78)
 %line 236+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm20, 120
 ; v26 = ternlog(v26, v32, v62, 0x78)
 %line 237+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm27, 120
+	vpternlogd zmm0, zmm2, zmm25, 120
 ; v26 = ternlog(v26, v20, v63, 0x78)
 %line 238+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 256]
-	vpternlogd zmm0, zmm22, zmm5, 120
+	vmovdqu64 zmm14, [rsp + 256]
+	vpternlogd zmm0, zmm14, zmm17, 120
 	vmovdqu64 [rsp + 704], zmm0
 ; v53 = v33 & v65
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm9
+	vpandd zmm0, zmm31, zmm15
 ; v53 = ternlog(v53, v39, v66, 0x78)
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm10, 120
+	vpternlogd zmm0, zmm18, zmm16, 120
 ; v53 = ternlog(v53, v22, v67, 0x78)
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm26, 120
 ; v53 = ternlog(v53, v32, v31, 0x78)
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm20, 120
+	vpternlogd zmm0, zmm2, zmm20, 120
 ; v53 = ternlog(v53, v20, v62, 0x78)
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm27, 120
+	vpternlogd zmm0, zmm14, zmm25, 120
 ; v53 = ternlog(v53, v37, v63, 0x78)
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm25, zmm5, 120
+	vpternlogd zmm0, zmm19, zmm17, 120
 	vmovdqu64 [rsp + 1536], zmm0
 ; v27 = v39 & v65
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm30, zmm7, zmm9
+	vpandd zmm28, zmm18, zmm15
 ; v27 = ternlog(v27, v22, v66, 0x78)
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
-	vpternlogd zmm30, zmm0, zmm10, 120
+	vpternlogd zmm28, zmm0, zmm16, 120
 ; v27 = ternlog(v27, v32, v67, 0x78)
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm3, zmm26, 120
+	vpternlogd zmm28, zmm2, zmm26, 120
 ; v27 = ternlog(v27, v20, v31, 0x78)
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm22, zmm20, 120
+	vpternlogd zmm28, zmm14, zmm20, 120
 ; v27 = ternlog(v27, v37, v62, 0x78)
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm25, zmm27, 120
+	vpternlogd zmm28, zmm19, zmm25, 120
 ; v54 = v22 & v65
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm9
+	vpandd zmm0, zmm0, zmm15
 ; v54 = ternlog(v54, v32, v66, 0x78)
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm10, 120
+	vpternlogd zmm0, zmm2, zmm16, 120
 ; v54 = ternlog(v54, v20, v67, 0x78)
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm22
+	vmovdqa64 zmm1, zmm14
 	vpternlogd zmm0, zmm1, zmm26, 120
 ; v54 = ternlog(v54, v37, v31, 0x78)
 %line 253+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm25, zmm20, 120
+	vpternlogd zmm0, zmm19, zmm20, 120
 	vmovdqu64 [rsp + 768], zmm0
 ; v29 = v32 & v65
 %line 254+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm3, zmm9
+	vpandd zmm0, zmm2, zmm15
 ; v29 = ternlog(v29, v20, v66, 0x78)
 %line 255+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm10, 120
+	vpternlogd zmm0, zmm1, zmm16, 120
 ; v29 = ternlog(v29, v37, v67, 0x78)
 %line 256+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm25, zmm26, 120
+	vpternlogd zmm0, zmm19, zmm26, 120
 	vmovdqu64 [rsp + 832], zmm0
 ; v57 = v20 & v65
 %line 257+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm9
+	vpandd zmm0, zmm1, zmm15
 ; v57 = ternlog(v57, v37, v66, 0x78)
 %line 258+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm25, zmm10, 120
+	vpternlogd zmm0, zmm19, zmm16, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v28 = v37 & v65
 %line 259+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm25, zmm9
+	vpandd zmm0, zmm19, zmm15
 	vmovdqu64 [rsp + 960], zmm0
 ; v55 = v34 & v64
 %line 260+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 320]
-	vpandd zmm0, zmm1, zmm8
+	vpandd zmm0, zmm1, zmm13
 	vmovdqu64 [rsp + 1024], zmm0
 ; v30 = v34 & v36
 %line 261+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm1, zmm24
 ; v30 = ternlog(v30, v21, v64, 0x78)
 %line 262+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm8, 120
+	vpternlogd zmm0, zmm3, zmm13, 120
 	vmovdqu64 [rsp + 1088], zmm0
 ; v58 = v34 & v37
 %line 263+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm25
+	vpandd zmm0, zmm1, zmm19
 ; v58 = ternlog(v58, v21, v36, 0x78)
 %line 264+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm24, 120
+	vpternlogd zmm0, zmm3, zmm24, 120
 ; v58 = ternlog(v58, v18, v64, 0x78)
 %line 265+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 384]
-	vpternlogd zmm0, zmm22, zmm8, 120
+	vmovdqu64 zmm14, [rsp + 384]
+	vpternlogd zmm0, zmm14, zmm13, 120
 	vmovdqu64 [rsp + 1152], zmm0
 ; v61 = v34 & v38
 %line 266+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm21
+	vpandd zmm0, zmm1, zmm23
 ; v61 = ternlog(v61, v21, v37, 0x78)
 %line 267+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm25, 120
+	vpternlogd zmm0, zmm3, zmm19, 120
 ; v61 = ternlog(v61, v18, v36, 0x78)
 %line 268+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm24, 120
+	vpternlogd zmm0, zmm14, zmm24, 120
 ; v61 = ternlog(v61, v38, v64, 0x78)
 %line 269+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm21, zmm8, 120
+	vpternlogd zmm0, zmm23, zmm13, 120
 	vmovdqu64 [rsp + 1216], zmm0
 ; v60 = v34 & v39
 %line 270+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm29, zmm1, zmm7
+	vpandd zmm27, zmm1, zmm18
 ; v60 = ternlog(v60, v21, v38, 0x78)
 %line 271+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm2, zmm21, 120
+	vpternlogd zmm27, zmm3, zmm23, 120
 ; v60 = ternlog(v60, v18, v37, 0x78)
 %line 272+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm22, zmm25, 120
+	vpternlogd zmm27, zmm14, zmm19, 120
 ; v60 = ternlog(v60, v38, v36, 0x78)
 %line 273+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm21, zmm24, 120
+	vpternlogd zmm27, zmm23, zmm24, 120
 ; v60 = ternlog(v60, v23, v64, 0x78)
 %line 274+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1472]
-	vpternlogd zmm29, zmm1, zmm8, 120
+	vpternlogd zmm27, zmm1, zmm13, 120
 ; v59 = v34 & v56
 %line 275+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
-	vpandd zmm28, zmm0, zmm4
+	vpandd zmm22, zmm0, zmm30
 ; v59 = ternlog(v59, v21, v39, 0x78)
 %line 276+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm2, zmm7, 120
+	vpternlogd zmm22, zmm3, zmm18, 120
 ; v59 = ternlog(v59, v18, v38, 0x78)
 %line 277+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm22, zmm21, 120
+	vpternlogd zmm22, zmm14, zmm23, 120
 ; v59 = ternlog(v59, v38, v37, 0x78)
 %line 278+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm21, zmm25, 120
+	vpternlogd zmm22, zmm23, zmm19, 120
 ; v59 = ternlog(v59, v23, v36, 0x78)
 %line 279+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm1, zmm24, 120
+	vpternlogd zmm22, zmm1, zmm24, 120
 ; v59 = ternlog(v59, v19, v64, 0x78)
 %line 280+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm31, zmm8, 120
+	vpternlogd zmm22, zmm29, zmm13, 120
 ; v51 = v21 & v56
 %line 281+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm23, zmm2, zmm4
+	vpandd zmm21, zmm3, zmm30
 ; v51 = ternlog(v51, v18, v39, 0x78)
 %line 282+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm22
-	vpternlogd zmm23, zmm0, zmm7, 120
+	vmovdqa64 zmm0, zmm14
+	vpternlogd zmm21, zmm0, zmm18, 120
 ; v51 = ternlog(v51, v38, v38, 0x78)
 %line 283+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm21, zmm21, 120
+	vpternlogd zmm21, zmm23, zmm23, 120
 ; v51 = ternlog(v51, v23, v37, 0x78)
 %line 284+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm1, zmm25, 120
+	vpternlogd zmm21, zmm1, zmm19, 120
 ; v51 = ternlog(v51, v19, v36, 0x78)
 %line 285+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm31, zmm24, 120
+	vpternlogd zmm21, zmm29, zmm24, 120
 ; v45 = v18 & v56
 %line 286+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm22, zmm0, zmm4
+	vpandd zmm14, zmm0, zmm30
 ; v45 = ternlog(v45, v38, v39, 0x78)
 %line 287+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm21, zmm7, 120
+	vpternlogd zmm14, zmm23, zmm18, 120
 ; v45 = ternlog(v45, v23, v38, 0x78)
 %line 288+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
-	vpternlogd zmm22, zmm0, zmm21, 120
+	vpternlogd zmm14, zmm0, zmm23, 120
 ; v45 = ternlog(v45, v19, v37, 0x78)
 %line 289+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm31, zmm25, 120
+	vpternlogd zmm14, zmm29, zmm19, 120
 ; v9 = v38 & v56
 %line 290+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm4
+	vpandd zmm0, zmm23, zmm30
 	vmovdqu64 [rsp + 1280], zmm0
 ; v9 = ternlog(v9, v23, v39, 0x78)
 %line 291+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
 	vmovdqu64 zmm1, [rsp + 1280]
-	vpternlogd zmm1, zmm0, zmm7, 120
+	vpternlogd zmm1, zmm0, zmm18, 120
 ; v9 = ternlog(v9, v19, v38, 0x78)
 %line 292+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
-	vpternlogd zmm0, zmm31, zmm21, 120
+	vpternlogd zmm0, zmm29, zmm23, 120
 	vmovdqu64 [rsp + 1280], zmm0
 ; v17 = v23 & v56
 %line 293+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1472]
-	vpandd zmm0, zmm0, zmm4
+	vpandd zmm0, zmm0, zmm30
 ; v17 = ternlog(v17, v19, v39, 0x78)
 %line 294+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm31, zmm7, 120
+	vpternlogd zmm0, zmm29, zmm18, 120
 	vmovdqu64 [rsp + 1344], zmm0
 ; v5 = v19 & v56
 %line 295+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm31, zmm4
+	vpandd zmm0, zmm29, zmm30
 	vmovdqu64 [rsp + 1408], zmm0
 ; v34 = v33 ^ v34
 %line 296+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm6, [rsp + 320]
+	vpxord zmm0, zmm31, [rsp + 320]
 	vmovdqu64 [rsp + 320], zmm0
 ; v21 = v39 ^ v21
 %line 297+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm7, zmm2
+	vpxord zmm3, zmm18, zmm3
 ; v18 = v22 ^ v18
 %line 298+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 192]
 	vpxord zmm1, zmm0, [rsp + 384]
 ; v32 = v32 ^ v38
 %line 299+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm21
+	vpxord zmm2, zmm2, zmm23
 ; v23 = v20 ^ v23
 %line 300+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 256]
 	vpxord zmm0, zmm0, [rsp + 1472]
 ; v19 = v37 ^ v19
 %line 301+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm25, zmm31
+	vpxord zmm29, zmm19, zmm29
 ; v64 = v63 ^ v64
 %line 302+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm5, zmm8
+	vpxord zmm17, zmm17, zmm13
 ; v36 = v62 ^ v36
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm27, zmm24
+	vpxord zmm24, zmm25, zmm24
 ; v37 = v31 ^ v37
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm20, zmm25
+	vpxord zmm19, zmm20, zmm19
 ; v38 = v67 ^ v38
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm26, zmm21
+	vpxord zmm23, zmm26, zmm23
 ; v39 = v66 ^ v39
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm10, zmm7
+	vpxord zmm25, zmm16, zmm18
 ; v56 = v65 ^ v56
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm9, zmm4
+	vpxord zmm30, zmm15, zmm30
 ; v65 = v34 & v36
 %line 308+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 320]
-	vpandd zmm7, zmm4, zmm24
+	vmovdqu64 zmm13, [rsp + 320]
+	vpandd zmm16, zmm13, zmm24
 ; v65 = ternlog(v65, v21, v64, 0x78)
 %line 309+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm2, zmm8, 120
+	vpternlogd zmm16, zmm3, zmm17, 120
 ; v66 = v34 & v37
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm4, zmm25
+	vpandd zmm20, zmm13, zmm19
 ; v66 = ternlog(v66, v21, v36, 0x78)
 %line 311+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm24, 120
+	vpternlogd zmm20, zmm3, zmm24, 120
 ; v66 = ternlog(v66, v18, v64, 0x78)
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm1, zmm8, 120
+	vpternlogd zmm20, zmm1, zmm17, 120
 ; v67 = v34 & v38
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm4, zmm21
+	vpandd zmm15, zmm13, zmm23
 ; v67 = ternlog(v67, v21, v37, 0x78)
 %line 314+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm2, zmm25, 120
+	vpternlogd zmm15, zmm3, zmm19, 120
 ; v67 = ternlog(v67, v18, v36, 0x78)
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm1, zmm24, 120
+	vpternlogd zmm15, zmm1, zmm24, 120
 ; v67 = ternlog(v67, v32, v64, 0x78)
 %line 316+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm3, zmm8, 120
+	vpternlogd zmm15, zmm2, zmm17, 120
 ; v31 = v34 & v39
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm4, zmm20
+	vpandd zmm18, zmm13, zmm25
 ; v31 = ternlog(v31, v21, v38, 0x78)
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm21, 120
+	vpternlogd zmm18, zmm3, zmm23, 120
 ; v31 = ternlog(v31, v18, v37, 0x78)
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm25, 120
+	vpternlogd zmm18, zmm1, zmm19, 120
 ; v31 = ternlog(v31, v32, v36, 0x78)
 %line 320+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm3, zmm24, 120
+	vpternlogd zmm18, zmm2, zmm24, 120
 ; v31 = ternlog(v31, v23, v64, 0x78)
 %line 321+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm8, 120
+	vpternlogd zmm18, zmm0, zmm17, 120
 ; v62 = v34 & v56
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm4, zmm4, zmm9
+	vpandd zmm26, zmm13, zmm30
 ; v62 = ternlog(v62, v21, v39, 0x78)
 %line 323+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm2, zmm20, 120
+	vpternlogd zmm26, zmm3, zmm25, 120
 ; v62 = ternlog(v62, v18, v38, 0x78)
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm21, 120
+	vpternlogd zmm26, zmm1, zmm23, 120
 ; v62 = ternlog(v62, v32, v37, 0x78)
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm3, zmm25, 120
+	vpternlogd zmm26, zmm2, zmm19, 120
 ; v62 = ternlog(v62, v23, v36, 0x78)
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm0, zmm24, 120
+	vpternlogd zmm26, zmm0, zmm24, 120
 ; v62 = ternlog(v62, v19, v64, 0x78)
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm31, zmm8, 120
+	vpternlogd zmm26, zmm29, zmm17, 120
 ; v21 = v21 & v56
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
+	vpandd zmm3, zmm3, zmm30
 ; v21 = ternlog(v21, v18, v39, 0x78)
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm20, 120
+	vpternlogd zmm3, zmm1, zmm25, 120
 ; v21 = ternlog(v21, v32, v38, 0x78)
 %line 330+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm3, zmm21, 120
+	vpternlogd zmm3, zmm2, zmm23, 120
 ; v21 = ternlog(v21, v23, v37, 0x78)
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm25, 120
+	vpternlogd zmm3, zmm0, zmm19, 120
 ; v21 = ternlog(v21, v19, v36, 0x78)
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm31, zmm24, 120
+	vpternlogd zmm3, zmm29, zmm24, 120
 ; v18 = v18 & v56
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm9
+	vpandd zmm1, zmm1, zmm30
 ; v18 = ternlog(v18, v32, v39, 0x78)
 %line 334+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm20, 120
+	vpternlogd zmm1, zmm2, zmm25, 120
 ; v18 = ternlog(v18, v23, v38, 0x78)
 %line 335+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm21, 120
+	vpternlogd zmm1, zmm0, zmm23, 120
 ; v18 = ternlog(v18, v19, v37, 0x78)
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm31, zmm25, 120
+	vpternlogd zmm1, zmm29, zmm19, 120
 ; v32 = v32 & v56
 %line 337+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm3, zmm9
+	vpandd zmm2, zmm2, zmm30
 ; v32 = ternlog(v32, v23, v39, 0x78)
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm0, zmm20, 120
+	vpternlogd zmm2, zmm0, zmm25, 120
 ; v32 = ternlog(v32, v19, v38, 0x78)
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm31, zmm21, 120
+	vpternlogd zmm2, zmm29, zmm23, 120
 ; v23 = v23 & v56
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm0, zmm9
+	vpandd zmm19, zmm0, zmm30
 ; v23 = ternlog(v23, v19, v39, 0x78)
 %line 341+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm31, zmm20, 120
+	vpternlogd zmm19, zmm29, zmm25, 120
 ; v68 = v35
 %line 342+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 448]
+	vmovdqu64 zmm13, [rsp + 448]
 ; v68 = ternlog(v68, v34, v64, 0x78)
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
-	vpternlogd zmm20, zmm0, zmm8, 120
+	vpternlogd zmm13, zmm0, zmm17, 120
 ; v69 = v30
 %line 344+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1088]
 ; v69 = ternlog(v69, v65, v24, 0x96)
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 512]
-	vpternlogd zmm0, zmm7, zmm8, 150
+	vpternlogd zmm0, zmm16, [rsp + 512], 150
 	vmovdqu64 [rsp + 192], zmm0
 ; v70 = v58
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 1152]
+	vmovdqu64 zmm16, [rsp + 1152]
 ; v70 = ternlog(v70, v66, v25, 0x96)
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 576]
-	vpternlogd zmm7, zmm10, zmm0, 150
+	vpternlogd zmm16, zmm20, [rsp + 576], 150
 ; v71 = v61
 %line 348+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 1216]
+	vmovdqu64 zmm17, [rsp + 1216]
 ; v71 = ternlog(v71, v67, v52, 0x96)
 %line 349+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 640]
-	vpternlogd zmm8, zmm5, zmm0, 150
+	vpternlogd zmm17, zmm15, [rsp + 640], 150
 ; v72 = v60
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm29
+	vmovdqa64 zmm15, zmm27
 ; v72 = ternlog(v72, v31, v26, 0x96)
 %line 351+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 704]
-	vpternlogd zmm5, zmm6, zmm0, 150
+	vpternlogd zmm15, zmm18, [rsp + 704], 150
 ; v73 = v59
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm28
+	vmovdqa64 zmm18, zmm22
 ; v73 = ternlog(v73, v62, v53, 0x96)
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1536]
-	vpternlogd zmm6, zmm4, zmm0, 150
+	vpternlogd zmm18, zmm26, [rsp + 1536], 150
 ; v74 = v51
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm23
+	vmovdqa64 zmm23, zmm21
 ; v74 = ternlog(v74, v21, v27, 0x96)
 %line 355+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm2, zmm30, 150
+	vpternlogd zmm23, zmm3, zmm28, 150
 ; v75 = v45
 %line 356+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm22
+	vmovdqa64 zmm0, zmm14
 ; v75 = ternlog(v75, v18, v54, 0x96)
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 768]
-	vpternlogd zmm10, zmm1, zmm0, 150
+	vpternlogd zmm0, zmm1, [rsp + 768], 150
 ; v76 = v9
 %line 358+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1280]
+	vmovdqu64 zmm1, [rsp + 1280]
 ; v76 = ternlog(v76, v32, v29, 0x96)
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 832]
-	vpternlogd zmm0, zmm24, zmm1, 150
+	vpternlogd zmm1, zmm2, [rsp + 832], 150
 ; v77 = v17
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1344]
+	vmovdqu64 zmm2, [rsp + 1344]
 ; v77 = ternlog(v77, v23, v57, 0x96)
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 896]
-	vpternlogd zmm1, zmm3, zmm21, 150
+	vpternlogd zmm2, zmm19, [rsp + 896], 150
 ; v78 = v28
 %line 362+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 960]
+	vmovdqu64 zmm3, [rsp + 960]
 ; v78 = ternlog(v78, v19, v56, 0x78)
 %line 363+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm31, zmm9, 120
+	vpternlogd zmm3, zmm29, zmm30, 120
 ; v27 = ternlog(v27, v68, v55, 0x96)
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 1024]
-	vpternlogd zmm30, zmm20, zmm3, 150
+	vpternlogd zmm28, zmm13, [rsp + 1024], 150
 ; v58 = v76 ^ v58
 %line 365+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm0, [rsp + 1152]
+	vpxord zmm20, zmm1, [rsp + 1152]
 ; v61 = v77 ^ v61
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm1, [rsp + 1216]
+	vpxord zmm24, zmm2, [rsp + 1216]
 ; v60 = ternlog(v60, v78, v5, 0x96)
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm24, [rsp + 1408]
-	vpternlogd zmm29, zmm2, zmm24, 150
+	vpternlogd zmm27, zmm3, [rsp + 1408], 150
 ; v79 = v5
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm24
+	vmovdqu64 zmm25, [rsp + 1408]
 ; v79 = ternlog(v79, v75, v30, 0x96)
 %line 369+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1088]
-	vpternlogd zmm1, zmm10, zmm0, 150
+	vpternlogd zmm25, zmm0, [rsp + 1088], 150
 ; v5 = ternlog(v5, v72, v28, 0x96)
 %line 370+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 960]
-	vpternlogd zmm24, zmm5, zmm0, 150
+	vmovdqu64 zmm0, [rsp + 1408]
+	vpternlogd zmm0, zmm15, [rsp + 960], 150
 ; v80 = v17
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 1344]
+	vmovdqu64 zmm15, [rsp + 1344]
 ; v80 = ternlog(v80, v74, v55, 0x96)
 %line 372+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm4, zmm3, 150
+	vpternlogd zmm15, zmm23, [rsp + 1024], 150
 ; v17 = ternlog(v17, v71, v57, 0x96)
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1344]
-	vpternlogd zmm0, zmm8, zmm21, 150
+	vmovdqu64 zmm1, [rsp + 1344]
+	vpternlogd zmm1, zmm17, [rsp + 896], 150
 ; v73 = v73 ^ v9
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm6, [rsp + 1280]
+	vpxord zmm3, zmm18, [rsp + 1280]
 ; v9 = ternlog(v9, v70, v29, 0x96)
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1280]
-	vmovdqu64 zmm4, [rsp + 832]
-	vpternlogd zmm2, zmm7, zmm4, 150
+	vmovdqu64 zmm13, [rsp + 1280]
+	vpternlogd zmm13, zmm16, [rsp + 832], 150
 ; v5 = v5 ^ v45
 %line 376+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm24, zmm22
+	vpxord zmm2, zmm0, zmm14
 ; v45 = ternlog(v45, v69, v54, 0x96)
 %line 377+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 192]
-	vmovdqu64 zmm6, [rsp + 768]
-	vpternlogd zmm22, zmm5, zmm6, 150
+	vmovdqu64 zmm0, [rsp + 192]
+	vpternlogd zmm14, zmm0, [rsp + 768], 150
 ; v17 = v17 ^ v51
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm0, zmm23
+	vpxord zmm30, zmm1, zmm21
 ; v9 = v9 ^ v59
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm2, zmm28
+	vpxord zmm19, zmm13, zmm22
 ; v45 = v45 ^ v60
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm22, zmm29
+	vpxord zmm14, zmm14, zmm27
 ; v81 = v61
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm20
+	vmovdqa64 zmm13, zmm24
 ; v81 = ternlog(v81, v27, v51, 0x96)
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm30, zmm23, 150
+	vpternlogd zmm13, zmm28, zmm21, 150
 ; v82 = v58
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm7, zmm9
+	vmovdqa64 zmm29, zmm20
 ; v82 = ternlog(v82, v53, v59, 0x96)
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1536]
-	vpternlogd zmm7, zmm0, zmm28, 150
+	vpternlogd zmm29, zmm0, zmm22, 150
 ; v83 = v79
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm8, zmm1
+	vmovdqa64 zmm31, zmm25
 ; v83 = ternlog(v83, v26, v60, 0x96)
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 704]
-	vpternlogd zmm8, zmm0, zmm29, 150
+	vpternlogd zmm31, zmm0, zmm27, 150
 ; v84 = v80
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm10
+	vmovdqa64 zmm0, zmm15
 ; v84 = ternlog(v84, v52, v61, 0x96)
 %line 388+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 640]
-	vpternlogd zmm0, zmm6, zmm20, 150
+	vmovdqu64 zmm1, [rsp + 640]
+	vpternlogd zmm0, zmm1, zmm24, 150
 ; v85 = v81
 %line 389+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm2
+	vmovdqa64 zmm26, zmm13
 ; v85 = ternlog(v85, v35, v80, 0x96)
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 448]
-	vpternlogd zmm21, zmm6, zmm10, 150
+	vmovdqu64 zmm1, [rsp + 448]
+	vpternlogd zmm26, zmm1, zmm15, 150
 ; v86 = v45
 %line 391+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm23, zmm22
+	vmovdqa64 zmm27, zmm14
 ; v86 = ternlog(v86, v24, v79, 0x96)
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 512]
-	vpternlogd zmm23, zmm6, zmm1, 150
+	vmovdqu64 zmm1, [rsp + 512]
+	vpternlogd zmm27, zmm1, zmm25, 150
 ; v87 = v9
 %line 393+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm5
+	vmovdqa64 zmm1, zmm19
 ; v87 = ternlog(v87, v25, v58, 0x96)
 %line 394+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 576]
-	vpternlogd zmm1, zmm6, zmm9, 150
+	vmovdqu64 zmm15, [rsp + 576]
+	vpternlogd zmm1, zmm15, zmm20, 150
 ; v87 = v87 ^ v73
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm3
 ; v84 = v84 ^ v17
 %line 396+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm0, zmm31
+	vpxord zmm0, zmm0, zmm30
 ; v83 = v83 ^ v5
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm8, zmm4
+	vpxord zmm31, zmm31, zmm2
 ; v82 = v82 ^ v73
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm7, zmm3
+	vpxord zmm29, zmm29, zmm3
 ; v58 = v85 & v0
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm21, [rsp + 0]
-	vmovdqu64 [rsp + 320], zmm6
+	vpandd zmm15, zmm26, [rsp + 0]
+	vmovdqu64 [rsp + 320], zmm15
 ; v25 = v85 & v3
 %line 400+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm21, [rsp + 64]
+	vpandd zmm15, zmm26, [rsp + 64]
 ; v25 = ternlog(v25, v73, v0, 0x78)
 %line 401+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 0]
-	vpternlogd zmm6, zmm3, zmm7, 120
-	vmovdqu64 [rsp + 384], zmm6
+	vpternlogd zmm15, zmm3, [rsp + 0], 120
+	vmovdqu64 [rsp + 384], zmm15
 ; v79 = v85 & v6
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm21, [rsp + 128]
+	vpandd zmm15, zmm26, [rsp + 128]
 ; v79 = ternlog(v79, v73, v3, 0x78)
 %line 403+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 64]
-	vpternlogd zmm6, zmm3, zmm8, 120
+	vpternlogd zmm15, zmm3, [rsp + 64], 120
 ; v79 = ternlog(v79, v86, v0, 0x78)
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm23, zmm7, 120
-	vmovdqu64 [rsp + 448], zmm6
+	vpternlogd zmm15, zmm27, [rsp + 0], 120
+	vmovdqu64 [rsp + 448], zmm15
 ; v24 = v85 & v10
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm21, zmm17
+	vpandd zmm15, zmm26, zmm6
 ; v24 = ternlog(v24, v73, v6, 0x78)
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 128]
-	vpternlogd zmm6, zmm3, zmm9, 120
+	vpternlogd zmm15, zmm3, [rsp + 128], 120
 ; v24 = ternlog(v24, v86, v3, 0x78)
 %line 407+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm23, zmm8, 120
+	vpternlogd zmm15, zmm27, [rsp + 64], 120
 ; v24 = ternlog(v24, v81, v0, 0x78)
 %line 408+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm7, 120
-	vmovdqu64 [rsp + 512], zmm6
+	vpternlogd zmm15, zmm13, [rsp + 0], 120
+	vmovdqu64 [rsp + 512], zmm15
 ; v80 = v85 & v13
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm21, zmm14
+	vpandd zmm17, zmm26, zmm9
 ; v80 = ternlog(v80, v73, v10, 0x78)
 %line 410+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm3, zmm17, 120
+	vpternlogd zmm17, zmm3, zmm6, 120
 ; v80 = ternlog(v80, v86, v6, 0x78)
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm23, zmm9, 120
+	vpternlogd zmm17, zmm27, [rsp + 128], 120
 ; v80 = ternlog(v80, v81, v3, 0x78)
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm8, 120
+	vpternlogd zmm17, zmm13, [rsp + 64], 120
 ; v80 = ternlog(v80, v87, v0, 0x78)
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm1, zmm7, 120
+	vpternlogd zmm17, zmm1, [rsp + 0], 120
 ; v35 = v85 & v16
 %line 414+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm26, zmm21, zmm16
+	vpandd zmm25, zmm26, zmm8
 ; v35 = ternlog(v35, v73, v13, 0x78)
 %line 415+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm3, zmm14, 120
+	vpternlogd zmm25, zmm3, zmm9, 120
 ; v35 = ternlog(v35, v86, v10, 0x78)
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm23, zmm17, 120
+	vpternlogd zmm25, zmm27, zmm6, 120
 ; v35 = ternlog(v35, v81, v6, 0x78)
 %line 417+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm2, zmm9, 120
+	vpternlogd zmm25, zmm13, [rsp + 128], 120
 ; v35 = ternlog(v35, v87, v3, 0x78)
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm8
-	vpternlogd zmm26, zmm1, zmm6, 120
+	vpternlogd zmm25, zmm1, [rsp + 64], 120
 ; v35 = ternlog(v35, v45, v0, 0x78)
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm22, zmm7, 120
+	vpternlogd zmm25, zmm14, [rsp + 0], 120
 ; v61 = v73 & v16
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm27, zmm3, zmm16
+	vpandd zmm24, zmm3, zmm8
 ; v61 = ternlog(v61, v86, v13, 0x78)
 %line 421+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm23, zmm14, 120
+	vpternlogd zmm24, zmm27, zmm9, 120
 ; v61 = ternlog(v61, v81, v10, 0x78)
 %line 422+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm2, zmm17, 120
+	vpternlogd zmm24, zmm13, zmm6, 120
 ; v61 = ternlog(v61, v87, v6, 0x78)
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm7, zmm9
-	vpternlogd zmm27, zmm1, zmm7, 120
+	vpternlogd zmm24, zmm1, [rsp + 128], 120
 ; v61 = ternlog(v61, v45, v3, 0x78)
 %line 424+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm22, zmm6, 120
+	vpternlogd zmm24, zmm14, [rsp + 64], 120
 ; v52 = v86 & v16
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm23, zmm16
+	vpandd zmm15, zmm27, zmm8
 ; v52 = ternlog(v52, v81, v13, 0x78)
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm14, 120
+	vpternlogd zmm15, zmm13, zmm9, 120
 ; v52 = ternlog(v52, v87, v10, 0x78)
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm17, 120
+	vpternlogd zmm15, zmm1, zmm6, 120
 ; v52 = ternlog(v52, v45, v6, 0x78)
 %line 428+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm22, zmm7, 120
-	vmovdqu64 [rsp + 576], zmm6
+	vpternlogd zmm15, zmm14, [rsp + 128], 120
+	vmovdqu64 [rsp + 576], zmm15
 ; v60 = v81 & v16
 %line 429+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm2, zmm16
+	vpandd zmm15, zmm13, zmm8
 ; v60 = ternlog(v60, v87, v13, 0x78)
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm14, 120
+	vpternlogd zmm15, zmm1, zmm9, 120
 ; v60 = ternlog(v60, v45, v10, 0x78)
 %line 431+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm22, zmm17, 120
-	vmovdqu64 [rsp + 640], zmm6
+	vpternlogd zmm15, zmm14, zmm6, 120
+	vmovdqu64 [rsp + 640], zmm15
 ; v26 = v87 & v16
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm16
+	vpandd zmm15, zmm1, zmm8
 ; v26 = ternlog(v26, v45, v13, 0x78)
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm22, zmm14, 120
-	vmovdqu64 [rsp + 704], zmm6
+	vpternlogd zmm15, zmm14, zmm9, 120
+	vmovdqu64 [rsp + 704], zmm15
 ; v59 = v45 & v16
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm22, zmm16
-	vmovdqu64 [rsp + 768], zmm6
+	vpandd zmm15, zmm14, zmm8
+	vmovdqu64 [rsp + 768], zmm15
 ; v53 = v84 & v1
 %line 435+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm30, zmm18
-	vmovdqu64 [rsp + 832], zmm6
+	vpandd zmm15, zmm0, zmm12
+	vmovdqu64 [rsp + 832], zmm15
 ; v51 = v84 & v4
 %line 436+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm30, zmm13
+	vpandd zmm15, zmm0, zmm10
 ; v51 = ternlog(v51, v9, v1, 0x78)
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm5, zmm18, 120
-	vmovdqu64 [rsp + 896], zmm6
+	vpternlogd zmm15, zmm19, zmm12, 120
+	vmovdqu64 [rsp + 896], zmm15
 ; v27 = v84 & v7
 %line 438+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm30, zmm12
+	vpandd zmm15, zmm0, zmm11
 ; v27 = ternlog(v27, v9, v4, 0x78)
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm5, zmm13, 120
+	vpternlogd zmm15, zmm19, zmm10, 120
 ; v27 = ternlog(v27, v83, v1, 0x78)
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm18, 120
-	vmovdqu64 [rsp + 960], zmm6
+	vpternlogd zmm15, zmm31, zmm12, 120
+	vmovdqu64 [rsp + 960], zmm15
 ; v54 = v84 & v11
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm30, zmm15
+	vpandd zmm18, zmm0, zmm7
 ; v54 = ternlog(v54, v9, v7, 0x78)
 %line 442+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm5, zmm12, 120
+	vpternlogd zmm18, zmm19, zmm11, 120
 ; v54 = ternlog(v54, v83, v4, 0x78)
 %line 443+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm0, zmm13, 120
+	vpternlogd zmm18, zmm31, zmm10, 120
 ; v54 = ternlog(v54, v17, v1, 0x78)
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm18, 120
+	vpternlogd zmm18, zmm30, zmm12, 120
 ; v69 = v84 & v14
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm30, zmm11
+	vpandd zmm16, zmm0, zmm4
 ; v69 = ternlog(v69, v9, v11, 0x78)
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm5, zmm15, 120
+	vpternlogd zmm16, zmm19, zmm7, 120
 ; v69 = ternlog(v69, v83, v7, 0x78)
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm0, zmm12, 120
+	vpternlogd zmm16, zmm31, zmm11, 120
 ; v69 = ternlog(v69, v17, v4, 0x78)
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm31, zmm13, 120
+	vpternlogd zmm16, zmm30, zmm10, 120
 ; v69 = ternlog(v69, v82, v1, 0x78)
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm28, zmm18, 120
+	vpternlogd zmm16, zmm29, zmm12, 120
 ; v29 = v84 & v8
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm30, zmm19
+	vpandd zmm22, zmm0, zmm5
 ; v29 = ternlog(v29, v9, v14, 0x78)
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm5, zmm11, 120
+	vpternlogd zmm22, zmm19, zmm4, 120
 ; v29 = ternlog(v29, v83, v11, 0x78)
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm0, zmm15, 120
+	vpternlogd zmm22, zmm31, zmm7, 120
 ; v29 = ternlog(v29, v17, v7, 0x78)
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm31, zmm12, 120
+	vpternlogd zmm22, zmm30, zmm11, 120
 ; v29 = ternlog(v29, v82, v4, 0x78)
 %line 454+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm28, zmm13, 120
+	vpternlogd zmm22, zmm29, zmm10, 120
 ; v29 = ternlog(v29, v5, v1, 0x78)
 %line 455+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm4, zmm18, 120
+	vpternlogd zmm22, zmm2, zmm12, 120
 ; v70 = v9 & v8
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm5, zmm19
+	vpandd zmm15, zmm19, zmm5
 ; v70 = ternlog(v70, v83, v14, 0x78)
 %line 457+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm0, zmm11, 120
+	vpternlogd zmm15, zmm31, zmm4, 120
 ; v70 = ternlog(v70, v17, v11, 0x78)
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm31, zmm15, 120
+	vpternlogd zmm15, zmm30, zmm7, 120
 ; v70 = ternlog(v70, v82, v7, 0x78)
 %line 459+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm28, zmm12, 120
+	vpternlogd zmm15, zmm29, zmm11, 120
 ; v70 = ternlog(v70, v5, v4, 0x78)
 %line 460+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm4, zmm13, 120
+	vpternlogd zmm15, zmm2, zmm10, 120
 ; v57 = v83 & v8
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm9, zmm0, zmm19
+	vpandd zmm23, zmm31, zmm5
 ; v57 = ternlog(v57, v17, v14, 0x78)
 %line 462+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm31, zmm11, 120
+	vpternlogd zmm23, zmm30, zmm4, 120
 ; v57 = ternlog(v57, v82, v11, 0x78)
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm28, zmm15, 120
+	vpternlogd zmm23, zmm29, zmm7, 120
 ; v57 = ternlog(v57, v5, v7, 0x78)
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm4, zmm12, 120
+	vpternlogd zmm23, zmm2, zmm11, 120
 ; v71 = v17 & v8
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm31, zmm19
+	vpandd zmm21, zmm30, zmm5
 ; v71 = ternlog(v71, v82, v14, 0x78)
 %line 466+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm28, zmm11, 120
+	vpternlogd zmm21, zmm29, zmm4, 120
 ; v71 = ternlog(v71, v5, v11, 0x78)
 %line 467+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm15, 120
+	vpternlogd zmm21, zmm2, zmm7, 120
 ; v55 = v82 & v8
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm28, zmm19
+	vpandd zmm20, zmm29, zmm5
 ; v55 = ternlog(v55, v5, v14, 0x78)
 %line 469+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm4, zmm11, 120
-	vmovdqu64 [rsp + 1024], zmm25
+	vpternlogd zmm20, zmm2, zmm4, 120
+	vmovdqu64 [rsp + 1024], zmm20
 ; v74 = v5 & v8
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm4, zmm19
-	vmovdqu64 [rsp + 1088], zmm25
+	vpandd zmm20, zmm2, zmm5
+	vmovdqu64 [rsp + 1088], zmm20
 ; v84 = v85 ^ v84
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm21, zmm30
+	vpxord zmm28, zmm26, zmm0
 ; v9 = v73 ^ v9
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm29, zmm3, zmm5
+	vpxord zmm3, zmm3, zmm19
 ; v83 = v86 ^ v83
 %line 473+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm23, zmm0
+	vpxord zmm31, zmm27, zmm31
 ; v17 = v81 ^ v17
 %line 474+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm2, zmm31
+	vpxord zmm30, zmm13, zmm30
 ; v82 = v87 ^ v82
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm1, zmm28
+	vpxord zmm29, zmm1, zmm29
 ; v5 = v45 ^ v5
 %line 476+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm22, zmm4
+	vpxord zmm27, zmm14, zmm2
 ; v45 = v0 ^ v1
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 0]
-	vpxord zmm22, zmm0, zmm18
+	vpxord zmm26, zmm0, zmm12
 ; v87 = v3 ^ v4
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
-	vpxord zmm0, zmm0, zmm13
+	vpxord zmm0, zmm0, zmm10
 ; v81 = v6 ^ v7
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 128]
-	vpxord zmm1, zmm1, zmm12
+	vpxord zmm1, zmm1, zmm11
 ; v86 = v10 ^ v11
 %line 480+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm17, zmm15
+	vpxord zmm2, zmm6, zmm7
 ; v73 = v13 ^ v14
 %line 481+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm14, zmm11
+	vpxord zmm13, zmm9, zmm4
 ; v85 = v16 ^ v8
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm16, zmm19
+	vpxord zmm14, zmm8, zmm5
 ; v28 = v84 & v87
 %line 483+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm30, zmm0
+	vpandd zmm19, zmm28, zmm0
 ; v28 = ternlog(v28, v9, v45, 0x78)
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm22, 120
-	vmovdqu64 [rsp + 256], zmm5
+	vpternlogd zmm19, zmm3, zmm26, 120
+	vmovdqu64 [rsp + 256], zmm19
 ; v72 = v84 & v81
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm30, zmm1
+	vpandd zmm19, zmm28, zmm1
 ; v72 = ternlog(v72, v9, v87, 0x78)
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm0, 120
+	vpternlogd zmm19, zmm3, zmm0, 120
 ; v72 = ternlog(v72, v83, v45, 0x78)
 %line 487+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm3, zmm22, 120
-	vmovdqu64 [rsp + 1152], zmm5
+	vpternlogd zmm19, zmm31, zmm26, 120
+	vmovdqu64 [rsp + 1152], zmm19
 ; v30 = v84 & v86
 %line 488+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm30, zmm2
+	vpandd zmm19, zmm28, zmm2
 ; v30 = ternlog(v30, v9, v81, 0x78)
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm1, 120
+	vpternlogd zmm19, zmm3, zmm1, 120
 ; v30 = ternlog(v30, v83, v87, 0x78)
 %line 490+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm3, zmm0, 120
+	vpternlogd zmm19, zmm31, zmm0, 120
 ; v30 = ternlog(v30, v17, v45, 0x78)
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm31, zmm22, 120
-	vmovdqu64 [rsp + 1216], zmm5
+	vpternlogd zmm19, zmm30, zmm26, 120
+	vmovdqu64 [rsp + 1216], zmm19
 ; v75 = v84 & v73
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm30, zmm21
+	vpandd zmm20, zmm28, zmm13
 ; v75 = ternlog(v75, v9, v86, 0x78)
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm29, zmm2, 120
+	vpternlogd zmm20, zmm3, zmm2, 120
 ; v75 = ternlog(v75, v83, v81, 0x78)
 %line 494+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm3, zmm1, 120
+	vpternlogd zmm20, zmm31, zmm1, 120
 ; v75 = ternlog(v75, v17, v87, 0x78)
 %line 495+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm31, zmm0, 120
+	vpternlogd zmm20, zmm30, zmm0, 120
 ; v75 = ternlog(v75, v82, v45, 0x78)
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm28, zmm22, 120
+	vpternlogd zmm20, zmm29, zmm26, 120
 ; v78 = v84 & v85
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm30, zmm23
+	vpandd zmm19, zmm28, zmm14
 ; v78 = ternlog(v78, v9, v73, 0x78)
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm21, 120
+	vpternlogd zmm19, zmm3, zmm13, 120
 ; v78 = ternlog(v78, v83, v86, 0x78)
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm3, zmm2, 120
+	vpternlogd zmm19, zmm31, zmm2, 120
 ; v78 = ternlog(v78, v17, v81, 0x78)
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm31, zmm1, 120
+	vpternlogd zmm19, zmm30, zmm1, 120
 ; v78 = ternlog(v78, v82, v87, 0x78)
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm28, zmm0, 120
+	vpternlogd zmm19, zmm29, zmm0, 120
 ; v78 = ternlog(v78, v5, v45, 0x78)
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm4, zmm22, 120
+	vpternlogd zmm19, zmm27, zmm26, 120
 ; v9 = v9 & v85
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm29, zmm29, zmm23
+	vpandd zmm3, zmm3, zmm14
 ; v9 = ternlog(v9, v83, v73, 0x78)
 %line 504+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm3, zmm21, 120
+	vpternlogd zmm3, zmm31, zmm13, 120
 ; v9 = ternlog(v9, v17, v86, 0x78)
 %line 505+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm31, zmm2, 120
+	vpternlogd zmm3, zmm30, zmm2, 120
 ; v9 = ternlog(v9, v82, v81, 0x78)
 %line 506+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm28, zmm1, 120
+	vpternlogd zmm3, zmm29, zmm1, 120
 ; v9 = ternlog(v9, v5, v87, 0x78)
 %line 507+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm4, zmm0, 120
+	vpternlogd zmm3, zmm27, zmm0, 120
 ; v83 = v83 & v85
 %line 508+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm3, zmm23
+	vpandd zmm0, zmm31, zmm14
 ; v83 = ternlog(v83, v17, v73, 0x78)
 %line 509+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm31, zmm21, 120
+	vpternlogd zmm0, zmm30, zmm13, 120
 ; v83 = ternlog(v83, v82, v86, 0x78)
 %line 510+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm28, zmm2, 120
+	vpternlogd zmm0, zmm29, zmm2, 120
 ; v83 = ternlog(v83, v5, v81, 0x78)
 %line 511+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm4, zmm1, 120
+	vpternlogd zmm0, zmm27, zmm1, 120
 ; v17 = v17 & v85
 %line 512+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm31, zmm23
+	vpandd zmm1, zmm30, zmm14
 ; v17 = ternlog(v17, v82, v73, 0x78)
 %line 513+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm21, 120
+	vpternlogd zmm1, zmm29, zmm13, 120
 ; v17 = ternlog(v17, v5, v86, 0x78)
 %line 514+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm2, 120
+	vpternlogd zmm1, zmm27, zmm2, 120
 ; v82 = v82 & v85
 %line 515+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm28, zmm28, zmm23
+	vpandd zmm2, zmm29, zmm14
 ; v82 = ternlog(v82, v5, v73, 0x78)
 %line 516+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm4, zmm21, 120
+	vpternlogd zmm2, zmm27, zmm13, 120
 ; v88 = v58
 %line 517+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 320]
+	vmovdqu64 zmm13, [rsp + 320]
 ; v88 = ternlog(v88, v84, v45, 0x78)
 %line 518+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm30, zmm22, 120
-	vmovdqu64 [rsp + 192], zmm1
+	vpternlogd zmm13, zmm28, zmm26, 120
+	vmovdqu64 [rsp + 192], zmm13
 ; v89 = v51
 %line 519+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 896]
+	vmovdqu64 zmm13, [rsp + 896]
 ; v89 = ternlog(v89, v28, v25, 0x96)
 %line 520+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 256]
-	vmovdqu64 zmm21, [rsp + 384]
-	vpternlogd zmm1, zmm2, zmm21, 150
-	vmovdqu64 [rsp + 256], zmm1
+	vmovdqu64 zmm26, [rsp + 256]
+	vpternlogd zmm13, zmm26, [rsp + 384], 150
+	vmovdqu64 [rsp + 256], zmm13
 ; v90 = v27
 %line 521+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 960]
+	vmovdqu64 zmm28, [rsp + 960]
 ; v90 = ternlog(v90, v72, v79, 0x96)
 %line 522+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1152]
-	vmovdqu64 zmm2, [rsp + 448]
-	vpternlogd zmm22, zmm1, zmm2, 150
+	vmovdqu64 zmm13, [rsp + 1152]
+	vpternlogd zmm28, zmm13, [rsp + 448], 150
 ; v91 = v54
 %line 523+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm20
+	vmovdqa64 zmm26, zmm18
 ; v91 = ternlog(v91, v30, v24, 0x96)
 %line 524+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1216]
-	vmovdqu64 zmm2, [rsp + 512]
-	vpternlogd zmm21, zmm1, zmm2, 150
+	vmovdqu64 zmm13, [rsp + 1216]
+	vpternlogd zmm26, zmm13, [rsp + 512], 150
 ; v92 = v69
 %line 525+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm8
+	vmovdqa64 zmm13, zmm16
 ; v92 = ternlog(v92, v75, v80, 0x96)
 %line 526+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm25, zmm10, 150
+	vpternlogd zmm13, zmm20, zmm17, 150
 ; v93 = v29
 %line 527+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm25, zmm24
+	vmovdqa64 zmm20, zmm22
 ; v93 = ternlog(v93, v78, v35, 0x96)
 %line 528+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm5, zmm26, 150
+	vpternlogd zmm20, zmm19, zmm25, 150
 ; v94 = v70
 %line 529+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm7
+	vmovdqa64 zmm19, zmm15
 ; v94 = ternlog(v94, v9, v61, 0x96)
 %line 530+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm27, 150
+	vpternlogd zmm19, zmm3, zmm24, 150
 ; v95 = v57
 %line 531+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm9
+	vmovdqa64 zmm3, zmm23
 ; v95 = ternlog(v95, v83, v52, 0x96)
 %line 532+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm29, [rsp + 576]
-	vpternlogd zmm2, zmm3, zmm29, 150
+	vpternlogd zmm3, zmm0, [rsp + 576], 150
 ; v96 = v71
 %line 533+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm29, zmm6
+	vmovdqa64 zmm0, zmm21
 ; v96 = ternlog(v96, v17, v60, 0x96)
 %line 534+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 640]
-	vpternlogd zmm29, zmm0, zmm3, 150
+	vpternlogd zmm0, zmm1, [rsp + 640], 150
 ; v97 = v55
 %line 535+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm1, [rsp + 1024]
 ; v97 = ternlog(v97, v82, v26, 0x96)
 %line 536+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 704]
-	vpternlogd zmm0, zmm28, zmm3, 150
+	vpternlogd zmm1, zmm2, [rsp + 704], 150
 ; v98 = v59
 %line 537+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm28, [rsp + 768]
+	vmovdqu64 zmm2, [rsp + 768]
 ; v98 = ternlog(v98, v5, v85, 0x78)
 %line 538+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm4, zmm23, 120
+	vpternlogd zmm2, zmm27, zmm14, 120
 ; v61 = ternlog(v61, v88, v53, 0x96)
 %line 539+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 192]
-	vmovdqu64 zmm4, [rsp + 832]
-	vpternlogd zmm27, zmm23, zmm4, 150
+	vmovdqu64 zmm14, [rsp + 192]
+	vpternlogd zmm24, zmm14, [rsp + 832], 150
 ; v27 = v96 ^ v27
 %line 540+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm29, [rsp + 960]
+	vpxord zmm27, zmm0, [rsp + 960]
 ; v54 = v97 ^ v54
 %line 541+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm20
+	vpxord zmm0, zmm1, zmm18
 ; v69 = ternlog(v69, v98, v74, 0x96)
 %line 542+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 1088]
-	vpternlogd zmm8, zmm28, zmm23, 150
+	vpternlogd zmm16, zmm2, [rsp + 1088], 150
 ; v99 = v74
 %line 543+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm31, zmm23
+	vmovdqu64 zmm31, [rsp + 1088]
 ; v99 = ternlog(v99, v95, v51, 0x96)
 %line 544+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 896]
-	vpternlogd zmm31, zmm2, zmm20, 150
+	vpternlogd zmm31, zmm3, [rsp + 896], 150
 ; v74 = ternlog(v74, v92, v59, 0x96)
 %line 545+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 768]
-	vpternlogd zmm23, zmm1, zmm2, 150
+	vmovdqu64 zmm1, [rsp + 1088]
+	vpternlogd zmm1, zmm13, [rsp + 768], 150
 ; v100 = v55
 %line 546+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1024]
+	vmovdqu64 zmm18, [rsp + 1024]
 ; v100 = ternlog(v100, v94, v53, 0x96)
 %line 547+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm5, zmm4, 150
+	vpternlogd zmm18, zmm19, [rsp + 832], 150
 ; v55 = ternlog(v55, v91, v26, 0x96)
 %line 548+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1024]
-	vpternlogd zmm1, zmm21, zmm3, 150
+	vmovdqu64 zmm2, [rsp + 1024]
+	vpternlogd zmm2, zmm26, [rsp + 704], 150
 ; v93 = v93 ^ v71
 %line 549+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm6
+	vpxord zmm14, zmm20, zmm21
 ; v71 = ternlog(v71, v90, v60, 0x96)
 %line 550+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 640]
-	vpternlogd zmm6, zmm22, zmm2, 150
+	vpternlogd zmm21, zmm28, [rsp + 640], 150
 ; v74 = v74 ^ v57
 %line 551+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm23, zmm9
+	vpxord zmm19, zmm1, zmm23
 ; v57 = ternlog(v57, v89, v52, 0x96)
 %line 552+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 256]
-	vmovdqu64 zmm3, [rsp + 576]
-	vpternlogd zmm9, zmm2, zmm3, 150
+	vmovdqu64 zmm1, [rsp + 256]
+	vpternlogd zmm23, zmm1, [rsp + 576], 150
 ; v55 = v55 ^ v70
 %line 553+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm1, zmm7
+	vpxord zmm20, zmm2, zmm15
 ; v71 = v71 ^ v29
 %line 554+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm24
+	vpxord zmm21, zmm21, zmm22
 ; v57 = v57 ^ v69
 %line 555+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm9, zmm8
+	vpxord zmm23, zmm23, zmm16
 ; v101 = v54
 %line 556+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm22, zmm0
+	vmovdqa64 zmm13, zmm0
 ; v101 = ternlog(v101, v61, v70, 0x96)
 %line 557+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm27, zmm7, 150
+	vpternlogd zmm13, zmm24, zmm15, 150
 ; v102 = v27
 %line 558+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm30
+	vmovdqa64 zmm24, zmm27
 ; v102 = ternlog(v102, v35, v29, 0x96)
 %line 559+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm26, zmm24, 150
+	vpternlogd zmm24, zmm25, zmm22, 150
 ; v27 = v79 ^ v27
 %line 560+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 448]
-	vpxord zmm30, zmm1, zmm30
+	vpxord zmm27, zmm1, zmm27
 ; v103 = v99
 %line 561+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm31
+	vmovdqa64 zmm25, zmm31
 ; v103 = ternlog(v103, v80, v69, 0x96)
 %line 562+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm10, zmm8, 150
+	vpternlogd zmm25, zmm17, zmm16, 150
 ; v99 = v25 ^ v99
 %line 563+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 384]
 	vpxord zmm31, zmm1, zmm31
 ; v104 = v100
 %line 564+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm29, zmm20
+	vmovdqa64 zmm26, zmm18
 ; v104 = ternlog(v104, v24, v54, 0x96)
 %line 565+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 512]
-	vpternlogd zmm29, zmm1, zmm0, 150
+	vpternlogd zmm26, zmm1, zmm0, 150
 ; v100 = v58 ^ v100
 %line 566+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
-	vpxord zmm20, zmm0, zmm20
+	vpxord zmm18, zmm0, zmm18
 ; v58 = v93
 %line 567+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm25
+	vmovdqa64 zmm29, zmm14
 ; v58 = ternlog(v58, v27, v71, 0x96)
 %line 568+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm30, zmm6, 150
+	vpternlogd zmm29, zmm27, zmm21, 150
 ; v54 = v104 ^ v55
 %line 569+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm29, zmm23
+	vpxord zmm0, zmm26, zmm20
 ; v24 = v103 ^ v74
 %line 570+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm28, zmm21
+	vpxord zmm17, zmm25, zmm19
 ; v25 = v102 ^ v93
 %line 571+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm27, zmm25
+	vpxord zmm30, zmm24, zmm14
 ; v69 = v54
 %line 572+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm0
 ; v69 = ternlog(v69, v100, v101, 0x96)
 %line 573+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm20, zmm22, 150
+	vpternlogd zmm2, zmm18, zmm13, 150
 ; v80 = v24
 %line 574+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm8, zmm26
+	vmovdqa64 zmm15, zmm17
 ; v80 = ternlog(v80, v99, v57, 0x96)
 %line 575+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm31, zmm9, 150
+	vpternlogd zmm15, zmm31, zmm23, 150
 ; v79 = v101 ^ v55
 %line 576+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm22, zmm23
+	vpxord zmm16, zmm13, zmm20
 ; v58 = v58 ^ v25
 %line 577+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm5
+	vpxord zmm29, zmm29, zmm30
 ; v29 = v57 ^ v74
 %line 578+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm9, zmm21
+	vpxord zmm28, zmm23, zmm19
 ; v35 = ternlog(v35, v93, v71, 0x96)
 %line 580+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm4
-	vpternlogd zmm1, zmm25, zmm6, 150
+	vmovdqa64 zmm1, zmm29
+	vpternlogd zmm1, zmm14, zmm21, 150
 ; v54 = v54 ^ v55
 %line 581+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm23
+	vpxord zmm0, zmm0, zmm20
 	vmovdqu64 [rsp + 384], zmm0
 ; v105 = v29
 %line 582+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm7, zmm3
+	vmovdqa64 zmm3, zmm28
 ; v105 = ternlog(v105, v80, v74, 0x96)
 %line 583+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm21, 150
+	vpternlogd zmm3, zmm15, zmm19, 150
 ; v80 = v71 ^ v25
 %line 584+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm6, zmm5
+	vpxord zmm15, zmm21, zmm30
 ; v106 = ternlog(v106, v69, v79, 0x96)
 %line 586+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm10, 150
+	vpternlogd zmm0, zmm2, zmm16, 150
 ; v69 = ternlog(v69, v74, v24, 0x96)
 %line 588+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
-	vpternlogd zmm2, zmm21, zmm26, 150
+	vmovdqa64 zmm2, zmm3
+	vpternlogd zmm2, zmm19, zmm17, 150
 ; v79 = v79 ^ v55
 %line 589+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm23
+	vpxord zmm16, zmm16, zmm20
 ; v107 = v80
 %line 590+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm8
+	vmovdqa64 zmm22, zmm15
 ; v107 = ternlog(v107, v35, v25, 0x96)
 %line 591+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm1, zmm5, 150
+	vpternlogd zmm22, zmm1, zmm30, 150
 ; v24 = v24 ^ v29
 %line 592+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm26, zmm3
+	vpxord zmm17, zmm17, zmm28
 ; v106 = v106 ^ v79
 %line 593+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm0, zmm10
+	vpxord zmm1, zmm0, zmm16
 	vmovdqu64 [rsp + 192], zmm1
 ; v35 = v29 ^ v105
 %line 594+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm3, zmm7
+	vpxord zmm0, zmm28, zmm3
 	vmovdqu64 [rsp + 256], zmm0
 ; v108 = v107
 %line 595+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm24
+	vmovdqa64 zmm0, zmm22
 ; v108 = ternlog(v108, v25, v58, 0x96)
 %line 596+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm4, 150
+	vpternlogd zmm0, zmm30, zmm29, 150
 ; v108 = v108 ^ v80
 %line 597+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm8
+	vpxord zmm0, zmm0, zmm15
 	vmovdqu64 [rsp + 320], zmm0
 ; v54 = v54 ^ v55
 %line 598+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 384]
-	vpxord zmm0, zmm0, zmm23
+	vpxord zmm0, zmm0, zmm20
 	vmovdqu64 [rsp + 1600], zmm0
 ; v109 = v24
 %line 599+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm26
+	vmovdqa64 zmm0, zmm17
 ; v109 = ternlog(v109, v69, v29, 0x96)
 %line 600+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm3, 150
+	vpternlogd zmm0, zmm2, zmm28, 150
 ; v58 = v58 ^ v80
 %line 601+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm4, zmm8
+	vpxord zmm2, zmm29, zmm15
 ; v29 = v106 & v100
 %line 602+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm20
-	vmovdqu64 [rsp + 384], zmm3
+	vpandd zmm28, zmm1, zmm18
+	vmovdqu64 [rsp + 384], zmm28
 ; v69 = v106 & v99
 %line 603+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm31
+	vpandd zmm28, zmm1, zmm31
 ; v69 = ternlog(v69, v80, v100, 0x78)
 %line 604+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm8, zmm20, 120
-	vmovdqu64 [rsp + 448], zmm3
+	vpternlogd zmm28, zmm15, zmm18, 120
+	vmovdqu64 [rsp + 448], zmm28
 ; v25 = v106 & v27
 %line 605+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm30
+	vpandd zmm1, zmm1, zmm27
 ; v25 = ternlog(v25, v80, v99, 0x78)
 %line 606+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm8, zmm31, 120
+	vpternlogd zmm1, zmm15, zmm31, 120
 ; v25 = ternlog(v25, v35, v100, 0x78)
 %line 607+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 256]
-	vpternlogd zmm1, zmm3, zmm20, 120
+	vmovdqu64 zmm28, [rsp + 256]
+	vpternlogd zmm1, zmm28, zmm18, 120
 	vmovdqu64 [rsp + 512], zmm1
 ; v70 = v106 & v104
 %line 608+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 192]
-	vpandd zmm1, zmm4, zmm29
+	vmovdqu64 zmm29, [rsp + 192]
+	vpandd zmm1, zmm29, zmm26
 ; v70 = ternlog(v70, v80, v27, 0x78)
 %line 609+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm8, zmm30, 120
+	vpternlogd zmm1, zmm15, zmm27, 120
 ; v70 = ternlog(v70, v35, v99, 0x78)
 %line 610+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm31, 120
+	vpternlogd zmm1, zmm28, zmm31, 120
 ; v70 = ternlog(v70, v79, v100, 0x78)
 %line 611+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm20, 120
+	vpternlogd zmm1, zmm16, zmm18, 120
 	vmovdqu64 [rsp + 576], zmm1
 ; v61 = v106 & v103
 %line 612+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm28
+	vpandd zmm1, zmm29, zmm25
 ; v61 = ternlog(v61, v80, v104, 0x78)
 %line 613+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm8, zmm29, 120
+	vpternlogd zmm1, zmm15, zmm26, 120
 ; v61 = ternlog(v61, v35, v27, 0x78)
 %line 614+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm30, 120
+	vpternlogd zmm1, zmm28, zmm27, 120
 ; v61 = ternlog(v61, v79, v99, 0x78)
 %line 615+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm31, 120
+	vpternlogd zmm1, zmm16, zmm31, 120
 ; v61 = ternlog(v61, v108, v100, 0x78)
 %line 616+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 320]
-	vpternlogd zmm1, zmm5, zmm20, 120
+	vmovdqu64 zmm30, [rsp + 320]
+	vpternlogd zmm1, zmm30, zmm18, 120
 	vmovdqu64 [rsp + 640], zmm1
 ; v52 = v106 & v102
 %line 617+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm27
+	vpandd zmm1, zmm29, zmm24
 ; v52 = ternlog(v52, v80, v103, 0x78)
 %line 618+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm8, zmm28, 120
+	vpternlogd zmm1, zmm15, zmm25, 120
 ; v52 = ternlog(v52, v35, v104, 0x78)
 %line 619+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm29, 120
+	vpternlogd zmm1, zmm28, zmm26, 120
 ; v52 = ternlog(v52, v79, v27, 0x78)
 %line 620+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm30, 120
+	vpternlogd zmm1, zmm16, zmm27, 120
 ; v52 = ternlog(v52, v108, v99, 0x78)
 %line 621+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm5, zmm31, 120
+	vpternlogd zmm1, zmm30, zmm31, 120
 ; v52 = ternlog(v52, v105, v100, 0x78)
 %line 622+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm20, 120
+	vpternlogd zmm1, zmm3, zmm18, 120
 	vmovdqu64 [rsp + 704], zmm1
 ; v89 = v80 & v102
 %line 623+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm8, zmm27
+	vpandd zmm1, zmm15, zmm24
 ; v89 = ternlog(v89, v35, v103, 0x78)
 %line 624+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm28, 120
+	vpternlogd zmm1, zmm28, zmm25, 120
 ; v89 = ternlog(v89, v79, v104, 0x78)
 %line 625+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm29, 120
+	vpternlogd zmm1, zmm16, zmm26, 120
 ; v89 = ternlog(v89, v108, v27, 0x78)
 %line 626+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm5, zmm30, 120
+	vpternlogd zmm1, zmm30, zmm27, 120
 ; v89 = ternlog(v89, v105, v99, 0x78)
 %line 627+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm31, 120
+	vpternlogd zmm1, zmm3, zmm31, 120
 	vmovdqu64 [rsp + 768], zmm1
 ; v60 = v35 & v102
 %line 628+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm27
+	vpandd zmm1, zmm28, zmm24
 ; v60 = ternlog(v60, v79, v103, 0x78)
 %line 629+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm28, 120
+	vpternlogd zmm1, zmm16, zmm25, 120
 ; v60 = ternlog(v60, v108, v104, 0x78)
 %line 630+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm5
-	vpternlogd zmm1, zmm3, zmm29, 120
+	vmovdqa64 zmm28, zmm30
+	vpternlogd zmm1, zmm28, zmm26, 120
 ; v60 = ternlog(v60, v105, v27, 0x78)
 %line 631+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm30, 120
+	vpternlogd zmm1, zmm3, zmm27, 120
 	vmovdqu64 [rsp + 832], zmm1
 ; v90 = v79 & v102
 %line 632+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm10, zmm27
+	vpandd zmm1, zmm16, zmm24
 ; v90 = ternlog(v90, v108, v103, 0x78)
 %line 633+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm28, 120
+	vpternlogd zmm1, zmm28, zmm25, 120
 ; v90 = ternlog(v90, v105, v104, 0x78)
 %line 634+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm29, 120
+	vpternlogd zmm1, zmm3, zmm26, 120
 	vmovdqu64 [rsp + 896], zmm1
 ; v26 = v108 & v102
 %line 635+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm27
+	vpandd zmm1, zmm28, zmm24
 ; v26 = ternlog(v26, v105, v103, 0x78)
 %line 636+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm28, 120
+	vpternlogd zmm1, zmm3, zmm25, 120
 	vmovdqu64 [rsp + 960], zmm1
 ; v91 = v105 & v102
 %line 637+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm7, zmm27
+	vpandd zmm1, zmm3, zmm24
 	vmovdqu64 [rsp + 1024], zmm1
 ; v53 = v54 & v101
 %line 638+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 1600]
-	vpandd zmm1, zmm3, zmm22
+	vmovdqu64 zmm28, [rsp + 1600]
+	vpandd zmm1, zmm28, zmm13
 	vmovdqu64 [rsp + 1088], zmm1
 ; v94 = v54 & v57
 %line 639+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm9
+	vpandd zmm1, zmm28, zmm23
 ; v94 = ternlog(v94, v107, v101, 0x78)
 %line 640+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm24, zmm22, 120
+	vpternlogd zmm1, zmm22, zmm13, 120
 	vmovdqu64 [rsp + 1152], zmm1
 ; v59 = v54 & v71
 %line 641+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm6
+	vpandd zmm1, zmm28, zmm21
 ; v59 = ternlog(v59, v107, v57, 0x78)
 %line 642+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm24, zmm9, 120
+	vpternlogd zmm1, zmm22, zmm23, 120
 ; v59 = ternlog(v59, v109, v101, 0x78)
 %line 643+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm22, 120
+	vpternlogd zmm1, zmm0, zmm13, 120
 	vmovdqu64 [rsp + 1216], zmm1
 ; v92 = v54 & v55
 %line 644+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm23
+	vpandd zmm1, zmm28, zmm20
 ; v92 = ternlog(v92, v107, v71, 0x78)
 %line 645+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm24, zmm6, 120
+	vpternlogd zmm1, zmm22, zmm21, 120
 ; v92 = ternlog(v92, v109, v57, 0x78)
 %line 646+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm9, 120
+	vpternlogd zmm1, zmm0, zmm23, 120
 ; v92 = ternlog(v92, v55, v101, 0x78)
 %line 647+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm22, 120
+	vpternlogd zmm1, zmm20, zmm13, 120
 	vmovdqu64 [rsp + 1280], zmm1
 ; v51 = v54 & v74
 %line 648+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm3
-	vpandd zmm5, zmm1, zmm21
+	vmovdqa64 zmm1, zmm28
+	vpandd zmm30, zmm1, zmm19
 ; v51 = ternlog(v51, v107, v55, 0x78)
 %line 649+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm24, zmm23, 120
+	vpternlogd zmm30, zmm22, zmm20, 120
 ; v51 = ternlog(v51, v109, v71, 0x78)
 %line 650+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm6, 120
+	vpternlogd zmm30, zmm0, zmm21, 120
 ; v51 = ternlog(v51, v55, v57, 0x78)
 %line 651+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm23, zmm9, 120
+	vpternlogd zmm30, zmm20, zmm23, 120
 ; v51 = ternlog(v51, v58, v101, 0x78)
 %line 652+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm2, zmm22, 120
+	vpternlogd zmm30, zmm2, zmm13, 120
 ; v95 = v54 & v93
 %line 653+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm25
+	vpandd zmm29, zmm1, zmm14
 ; v95 = ternlog(v95, v107, v74, 0x78)
 %line 654+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm24, zmm21, 120
+	vpternlogd zmm29, zmm22, zmm19, 120
 ; v95 = ternlog(v95, v109, v55, 0x78)
 %line 655+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm0, zmm23, 120
+	vpternlogd zmm29, zmm0, zmm20, 120
 ; v95 = ternlog(v95, v55, v71, 0x78)
 %line 656+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm23, zmm6, 120
+	vpternlogd zmm29, zmm20, zmm21, 120
 ; v95 = ternlog(v95, v58, v57, 0x78)
 %line 657+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm2, zmm9, 120
+	vpternlogd zmm29, zmm2, zmm23, 120
 ; v95 = ternlog(v95, v24, v101, 0x78)
 %line 658+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm26, zmm22, 120
+	vpternlogd zmm29, zmm17, zmm13, 120
 ; v98 = v107 & v93
 %line 659+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm24, zmm25
+	vpandd zmm1, zmm22, zmm14
 ; v98 = ternlog(v98, v109, v74, 0x78)
 %line 660+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm21, 120
+	vpternlogd zmm1, zmm0, zmm19, 120
 ; v98 = ternlog(v98, v55, v55, 0x78)
 %line 661+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm23, 120
+	vpternlogd zmm1, zmm20, zmm20, 120
 ; v98 = ternlog(v98, v58, v71, 0x78)
 %line 662+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm6, 120
+	vpternlogd zmm1, zmm2, zmm21, 120
 ; v98 = ternlog(v98, v24, v57, 0x78)
 %line 663+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm26, zmm9, 120
+	vpternlogd zmm1, zmm17, zmm23, 120
 	vmovdqu64 [rsp + 1344], zmm1
 ; v97 = v109 & v93
 %line 664+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm0, zmm25
+	vpandd zmm28, zmm0, zmm14
 ; v97 = ternlog(v97, v55, v74, 0x78)
 %line 665+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm23, zmm21, 120
+	vpternlogd zmm28, zmm20, zmm19, 120
 ; v97 = ternlog(v97, v58, v55, 0x78)
 %line 666+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm2, zmm23, 120
+	vpternlogd zmm28, zmm2, zmm20, 120
 ; v97 = ternlog(v97, v24, v71, 0x78)
 %line 667+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm26, zmm6, 120
+	vpternlogd zmm28, zmm17, zmm21, 120
 ; v96 = v55 & v93
 %line 668+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm23, zmm25
+	vpandd zmm1, zmm20, zmm14
 ; v96 = ternlog(v96, v58, v74, 0x78)
 %line 669+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm21, 120
+	vpternlogd zmm1, zmm2, zmm19, 120
 ; v96 = ternlog(v96, v24, v55, 0x78)
 %line 670+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm26, zmm23, 120
+	vpternlogd zmm1, zmm17, zmm20, 120
 	vmovdqu64 [rsp + 1408], zmm1
 ; v88 = v58 & v93
 %line 671+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm2, zmm25
+	vpandd zmm1, zmm2, zmm14
 ; v88 = ternlog(v88, v24, v74, 0x78)
 %line 672+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm26, zmm21, 120
+	vpternlogd zmm1, zmm17, zmm19, 120
 	vmovdqu64 [rsp + 1472], zmm1
 ; v85 = v24 & v93
 %line 673+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm26, zmm25
+	vpandd zmm1, zmm17, zmm14
 	vmovdqu64 [rsp + 1536], zmm1
 ; v54 = v106 ^ v54
 %line 674+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
@@ -2161,338 +2115,324 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpxord zmm1, zmm1, [rsp + 1600]
 ; v107 = v80 ^ v107
 %line 675+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm8, zmm24
+	vpxord zmm22, zmm15, zmm22
 ; v109 = v35 ^ v109
 %line 676+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 256]
-	vpxord zmm8, zmm8, zmm0
+	vmovdqu64 zmm15, [rsp + 256]
+	vpxord zmm0, zmm15, zmm0
 ; v79 = v79 ^ v55
 %line 677+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm23
+	vpxord zmm16, zmm16, zmm20
 ; v58 = v108 ^ v58
 %line 678+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 320]
-	vpxord zmm2, zmm0, zmm2
+	vmovdqu64 zmm15, [rsp + 320]
+	vpxord zmm2, zmm15, zmm2
 ; v24 = v105 ^ v24
 %line 679+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm7, zmm26
+	vpxord zmm17, zmm3, zmm17
 ; v101 = v100 ^ v101
 %line 680+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm20, zmm22
+	vpxord zmm13, zmm18, zmm13
 ; v57 = v99 ^ v57
 %line 681+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm31, zmm9
+	vpxord zmm23, zmm31, zmm23
 ; v71 = v27 ^ v71
 %line 682+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm30, zmm6
+	vpxord zmm21, zmm27, zmm21
 ; v55 = v104 ^ v55
 %line 683+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm29, zmm23
+	vpxord zmm15, zmm26, zmm20
 ; v74 = v103 ^ v74
 %line 684+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm28, zmm21
+	vpxord zmm26, zmm25, zmm19
 ; v93 = v102 ^ v93
 %line 685+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm27, zmm25
+	vpxord zmm20, zmm24, zmm14
 ; v102 = v54 & v57
 %line 686+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm27, zmm1, zmm0
+	vpandd zmm3, zmm1, zmm23
 ; v102 = ternlog(v102, v107, v101, 0x78)
 %line 687+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm24, zmm22, 120
+	vpternlogd zmm3, zmm22, zmm13, 120
 ; v103 = v54 & v71
 %line 688+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm20
+	vpandd zmm25, zmm1, zmm21
 ; v103 = ternlog(v103, v107, v57, 0x78)
 %line 689+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm24, zmm0, 120
+	vpternlogd zmm25, zmm22, zmm23, 120
 ; v103 = ternlog(v103, v109, v101, 0x78)
 %line 690+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm8, zmm22, 120
+	vpternlogd zmm25, zmm0, zmm13, 120
 ; v104 = v54 & v55
 %line 691+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm21, zmm1, zmm23
+	vpandd zmm24, zmm1, zmm15
 ; v104 = ternlog(v104, v107, v71, 0x78)
 %line 692+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm24, zmm20, 120
+	vpternlogd zmm24, zmm22, zmm21, 120
 ; v104 = ternlog(v104, v109, v57, 0x78)
 %line 693+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm8, zmm0, 120
+	vpternlogd zmm24, zmm0, zmm23, 120
 ; v104 = ternlog(v104, v79, v101, 0x78)
 %line 694+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm22, 120
+	vpternlogd zmm24, zmm16, zmm13, 120
 ; v27 = v54 & v74
 %line 695+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm28
+	vpandd zmm19, zmm1, zmm26
 ; v27 = ternlog(v27, v107, v55, 0x78)
 %line 696+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm24, zmm23, 120
+	vpternlogd zmm19, zmm22, zmm15, 120
 ; v27 = ternlog(v27, v109, v71, 0x78)
 %line 697+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm8, zmm20, 120
+	vpternlogd zmm19, zmm0, zmm21, 120
 ; v27 = ternlog(v27, v79, v57, 0x78)
 %line 698+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm10, zmm0, 120
+	vpternlogd zmm19, zmm16, zmm23, 120
 ; v27 = ternlog(v27, v58, v101, 0x78)
 %line 699+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm2, zmm22, 120
+	vpternlogd zmm19, zmm2, zmm13, 120
 ; v99 = v54 & v93
 %line 700+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm1, zmm25
+	vpandd zmm18, zmm1, zmm20
 ; v99 = ternlog(v99, v107, v74, 0x78)
 %line 701+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm24, zmm28, 120
+	vpternlogd zmm18, zmm22, zmm26, 120
 ; v99 = ternlog(v99, v109, v55, 0x78)
 %line 702+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm23, 120
+	vpternlogd zmm18, zmm0, zmm15, 120
 ; v99 = ternlog(v99, v79, v71, 0x78)
 %line 703+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm10, zmm20, 120
+	vpternlogd zmm18, zmm16, zmm21, 120
 ; v99 = ternlog(v99, v58, v57, 0x78)
 %line 704+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm2, zmm0, 120
+	vpternlogd zmm18, zmm2, zmm23, 120
 ; v99 = ternlog(v99, v24, v101, 0x78)
 %line 705+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm26, zmm22, 120
+	vpternlogd zmm18, zmm17, zmm13, 120
 ; v107 = v107 & v93
 %line 706+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm24, zmm25
+	vpandd zmm22, zmm22, zmm20
 ; v107 = ternlog(v107, v109, v74, 0x78)
 %line 707+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm8, zmm28, 120
+	vpternlogd zmm22, zmm0, zmm26, 120
 ; v107 = ternlog(v107, v79, v55, 0x78)
 %line 708+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm23, 120
+	vpternlogd zmm22, zmm16, zmm15, 120
 ; v107 = ternlog(v107, v58, v71, 0x78)
 %line 709+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm2, zmm20, 120
+	vpternlogd zmm22, zmm2, zmm21, 120
 ; v107 = ternlog(v107, v24, v57, 0x78)
 %line 710+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm26, zmm0, 120
+	vpternlogd zmm22, zmm17, zmm23, 120
 ; v109 = v109 & v93
 %line 711+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm8, zmm25
+	vpandd zmm23, zmm0, zmm20
 ; v109 = ternlog(v109, v79, v74, 0x78)
 %line 712+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm10, zmm28, 120
+	vpternlogd zmm23, zmm16, zmm26, 120
 ; v109 = ternlog(v109, v58, v55, 0x78)
 %line 713+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm2, zmm23, 120
+	vpternlogd zmm23, zmm2, zmm15, 120
 ; v109 = ternlog(v109, v24, v71, 0x78)
 %line 714+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm26, zmm20, 120
+	vpternlogd zmm23, zmm17, zmm21, 120
 ; v79 = v79 & v93
 %line 715+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm10, zmm25
+	vpandd zmm21, zmm16, zmm20
 ; v79 = ternlog(v79, v58, v74, 0x78)
 %line 716+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm28, 120
+	vpternlogd zmm21, zmm2, zmm26, 120
 ; v79 = ternlog(v79, v24, v55, 0x78)
 %line 717+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm26, zmm23, 120
+	vpternlogd zmm21, zmm17, zmm15, 120
 ; v58 = v58 & v93
 %line 718+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm25
+	vpandd zmm27, zmm2, zmm20
 ; v58 = ternlog(v58, v24, v74, 0x78)
 %line 719+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm26, zmm28, 120
+	vpternlogd zmm27, zmm17, zmm26, 120
 ; v110 = v29
 %line 720+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 384]
+	vmovdqu64 zmm15, [rsp + 384]
 ; v110 = ternlog(v110, v54, v101, 0x78)
 %line 721+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm1, zmm22, 120
+	vpternlogd zmm15, zmm1, zmm13, 120
 ; v111 = v94
 %line 722+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 1152]
+	vmovdqu64 zmm16, [rsp + 1152]
 ; v111 = ternlog(v111, v102, v69, 0x96)
 %line 723+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 448]
-	vpternlogd zmm22, zmm27, zmm0, 150
+	vpternlogd zmm16, zmm3, [rsp + 448], 150
 ; v112 = v59
 %line 724+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 1216]
+	vmovdqu64 zmm14, [rsp + 1216]
 ; v112 = ternlog(v112, v103, v25, 0x96)
 %line 725+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 512]
-	vpternlogd zmm23, zmm6, zmm0, 150
+	vpternlogd zmm14, zmm25, [rsp + 512], 150
 ; v113 = v92
 %line 726+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 1280]
+	vmovdqu64 zmm25, [rsp + 1280]
 ; v113 = ternlog(v113, v104, v70, 0x96)
 %line 727+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 576]
-	vpternlogd zmm6, zmm21, zmm0, 150
+	vpternlogd zmm25, zmm24, [rsp + 576], 150
 ; v114 = v51
 %line 728+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm5
+	vmovdqa64 zmm24, zmm30
 ; v114 = ternlog(v114, v27, v61, 0x96)
 %line 729+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 640]
-	vpternlogd zmm21, zmm9, zmm0, 150
+	vpternlogd zmm24, zmm19, [rsp + 640], 150
 ; v115 = v95
 %line 730+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm9, zmm4
+	vmovdqa64 zmm19, zmm29
 ; v115 = ternlog(v115, v99, v52, 0x96)
 %line 731+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 704]
-	vpternlogd zmm9, zmm7, zmm0, 150
+	vpternlogd zmm19, zmm18, [rsp + 704], 150
 ; v116 = v98
 %line 732+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 1344]
+	vmovdqu64 zmm18, [rsp + 1344]
 ; v116 = ternlog(v116, v107, v89, 0x96)
 %line 733+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 768]
-	vpternlogd zmm7, zmm24, zmm27, 150
+	vpternlogd zmm18, zmm22, [rsp + 768], 150
 ; v117 = v97
 %line 734+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm3
+	vmovdqa64 zmm0, zmm28
 ; v117 = ternlog(v117, v109, v60, 0x96)
 %line 735+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 832]
-	vpternlogd zmm24, zmm8, zmm0, 150
+	vpternlogd zmm0, zmm23, [rsp + 832], 150
 ; v118 = v96
 %line 736+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1408]
+	vmovdqu64 zmm1, [rsp + 1408]
 ; v118 = ternlog(v118, v79, v90, 0x96)
 %line 737+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 896]
-	vpternlogd zmm0, zmm10, zmm1, 150
+	vpternlogd zmm1, zmm21, [rsp + 896], 150
 ; v119 = v88
 %line 738+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1472]
+	vmovdqu64 zmm2, [rsp + 1472]
 ; v119 = ternlog(v119, v58, v26, 0x96)
 %line 739+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 960]
-	vpternlogd zmm1, zmm2, zmm10, 150
+	vpternlogd zmm2, zmm27, [rsp + 960], 150
 ; v120 = v91
 %line 740+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1024]
+	vmovdqu64 zmm3, [rsp + 1024]
 ; v120 = ternlog(v120, v24, v93, 0x78)
 %line 741+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm26, zmm25, 120
+	vpternlogd zmm3, zmm17, zmm20, 120
 ; v89 = ternlog(v89, v110, v53, 0x96)
 %line 742+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 1088]
-	vpternlogd zmm27, zmm20, zmm26, 150
-	vmovdqu64 [rsp + 768], zmm27
+	vmovdqu64 zmm13, [rsp + 768]
+	vpternlogd zmm13, zmm15, [rsp + 1088], 150
+	vmovdqu64 [rsp + 768], zmm13
 ; v59 = v118 ^ v59
 %line 743+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm0, [rsp + 1216]
+	vpxord zmm13, zmm1, [rsp + 1216]
 ; v92 = v119 ^ v92
 %line 744+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm1, [rsp + 1280]
+	vpxord zmm15, zmm2, [rsp + 1280]
 ; v51 = ternlog(v51, v120, v85, 0x96)
 %line 745+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 1536]
-	vpternlogd zmm5, zmm2, zmm27, 150
+	vpternlogd zmm30, zmm3, [rsp + 1536], 150
 ; v121 = v85
 %line 746+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm25, zmm27
+	vmovdqu64 zmm3, [rsp + 1536]
 ; v121 = ternlog(v121, v117, v94, 0x96)
 %line 747+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1152]
-	vpternlogd zmm25, zmm24, zmm0, 150
+	vpternlogd zmm3, zmm0, [rsp + 1152], 150
 ; v85 = ternlog(v85, v114, v91, 0x96)
 %line 748+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
-	vpternlogd zmm27, zmm21, zmm0, 150
+	vmovdqu64 zmm0, [rsp + 1536]
+	vpternlogd zmm0, zmm24, [rsp + 1024], 150
 ; v122 = v88
 %line 749+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 1472]
+	vmovdqu64 zmm17, [rsp + 1472]
 ; v122 = ternlog(v122, v116, v53, 0x96)
 %line 750+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm7, zmm26, 150
+	vpternlogd zmm17, zmm18, [rsp + 1088], 150
 ; v88 = ternlog(v88, v113, v26, 0x96)
 %line 751+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1472]
-	vpternlogd zmm0, zmm6, zmm10, 150
+	vmovdqu64 zmm1, [rsp + 1472]
+	vpternlogd zmm1, zmm25, [rsp + 960], 150
 ; v115 = v115 ^ v96
 %line 752+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm9, [rsp + 1408]
+	vpxord zmm19, zmm19, [rsp + 1408]
 ; v96 = ternlog(v96, v112, v90, 0x96)
 %line 753+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1408]
-	vmovdqu64 zmm2, [rsp + 896]
-	vpternlogd zmm1, zmm23, zmm2, 150
+	vmovdqu64 zmm2, [rsp + 1408]
+	vpternlogd zmm2, zmm14, [rsp + 896], 150
 ; v85 = v85 ^ v97
 %line 754+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm27, zmm3
+	vpxord zmm18, zmm0, zmm28
 ; v97 = ternlog(v97, v111, v60, 0x96)
 %line 755+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 832]
-	vpternlogd zmm3, zmm22, zmm2, 150
+	vpternlogd zmm28, zmm16, [rsp + 832], 150
 ; v88 = v88 ^ v98
 %line 756+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm0, [rsp + 1344]
+	vpxord zmm20, zmm1, [rsp + 1344]
 ; v96 = v96 ^ v95
 %line 757+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm1, zmm4
+	vpxord zmm21, zmm2, zmm29
 ; v97 = v97 ^ v51
 %line 758+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm5
+	vpxord zmm28, zmm28, zmm30
 ; v123 = v92
 %line 759+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm22, zmm20
+	vmovdqa64 zmm16, zmm15
 ; v123 = ternlog(v123, v89, v98, 0x96)
 %line 760+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 768]
-	vmovdqu64 zmm1, [rsp + 1344]
-	vpternlogd zmm22, zmm0, zmm1, 150
+	vpternlogd zmm16, zmm0, [rsp + 1344], 150
 ; v124 = v59
 %line 761+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm23, zmm8
+	vmovdqa64 zmm14, zmm13
 ; v124 = ternlog(v124, v52, v95, 0x96)
 %line 762+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 704]
-	vpternlogd zmm23, zmm0, zmm4, 150
+	vpternlogd zmm14, zmm0, zmm29, 150
 ; v125 = v121
 %line 763+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm25
+	vmovdqa64 zmm22, zmm3
 ; v125 = ternlog(v125, v61, v51, 0x96)
 %line 764+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 640]
-	vpternlogd zmm4, zmm0, zmm5, 150
+	vpternlogd zmm22, zmm0, zmm30, 150
 ; v126 = v122
 %line 765+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm21
+	vmovdqa64 zmm0, zmm17
 ; v126 = ternlog(v126, v70, v92, 0x96)
 %line 766+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 576]
-	vpternlogd zmm0, zmm1, zmm20, 150
+	vpternlogd zmm0, zmm1, zmm15, 150
 ; v127 = v123
 %line 767+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm22
+	vmovdqa64 zmm26, zmm16
 ; v127 = ternlog(v127, v29, v122, 0x96)
 %line 768+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 384]
-	vpternlogd zmm26, zmm1, zmm21, 150
+	vpternlogd zmm26, zmm1, zmm17, 150
 ; v128 = v97
 %line 769+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm3
+	vmovdqa64 zmm29, zmm28
 ; v128 = ternlog(v128, v69, v121, 0x96)
 %line 770+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 448]
-	vpternlogd zmm28, zmm1, zmm25, 150
+	vpternlogd zmm29, zmm1, zmm3, 150
 ; v129 = v96
 %line 771+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm10
+	vmovdqa64 zmm1, zmm21
 ; v129 = ternlog(v129, v25, v59, 0x96)
 %line 772+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 512]
-	vpternlogd zmm1, zmm2, zmm8, 150
+	vpternlogd zmm1, zmm2, zmm13, 150
 ; v129 = v129 ^ v115
 %line 773+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm9
+	vpxord zmm1, zmm1, zmm19
 ; v126 = v126 ^ v88
 %line 774+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm0, zmm7
+	vpxord zmm2, zmm0, zmm20
 ; v125 = v125 ^ v85
 %line 775+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm4, zmm6
+	vpxord zmm3, zmm22, zmm18
 ; v124 = v124 ^ v115
 %line 776+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm23, zmm9
+	vpxord zmm31, zmm14, zmm19
 ; v59 = v127 & v0
 %line 777+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm26, [rsp + 0]
@@ -2502,567 +2442,551 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vpandd zmm0, zmm26, [rsp + 64]
 ; v25 = ternlog(v25, v115, v0, 0x78)
 %line 779+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 0]
-	vpternlogd zmm0, zmm9, zmm4, 120
+	vpternlogd zmm0, zmm19, [rsp + 0], 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v121 = v127 & v6
 %line 780+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm26, [rsp + 128]
 ; v121 = ternlog(v121, v115, v3, 0x78)
 %line 781+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 64]
-	vpternlogd zmm0, zmm9, zmm5, 120
+	vpternlogd zmm0, zmm19, [rsp + 64], 120
 ; v121 = ternlog(v121, v128, v0, 0x78)
 %line 782+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm4, 120
+	vpternlogd zmm0, zmm29, [rsp + 0], 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v69 = v127 & v10
 %line 783+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm26, zmm17
+	vpandd zmm0, zmm26, zmm6
 ; v69 = ternlog(v69, v115, v6, 0x78)
 %line 784+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm8, [rsp + 128]
-	vpternlogd zmm0, zmm9, zmm8, 120
+	vpternlogd zmm0, zmm19, [rsp + 128], 120
 ; v69 = ternlog(v69, v128, v3, 0x78)
 %line 785+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm5, 120
+	vpternlogd zmm0, zmm29, [rsp + 64], 120
 ; v69 = ternlog(v69, v123, v0, 0x78)
 %line 786+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm4, 120
+	vpternlogd zmm0, zmm16, [rsp + 0], 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v122 = v127 & v13
 %line 787+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm26, zmm14
+	vpandd zmm17, zmm26, zmm9
 ; v122 = ternlog(v122, v115, v10, 0x78)
 %line 788+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm17, 120
+	vpternlogd zmm17, zmm19, zmm6, 120
 ; v122 = ternlog(v122, v128, v6, 0x78)
 %line 789+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm28, zmm8, 120
+	vpternlogd zmm17, zmm29, [rsp + 128], 120
 ; v122 = ternlog(v122, v123, v3, 0x78)
 %line 790+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm22, zmm5, 120
+	vpternlogd zmm17, zmm16, [rsp + 64], 120
 ; v122 = ternlog(v122, v129, v0, 0x78)
 %line 791+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm1, zmm4, 120
+	vpternlogd zmm17, zmm1, [rsp + 0], 120
 ; v29 = v127 & v16
 %line 792+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm27, zmm26, zmm16
+	vpandd zmm22, zmm26, zmm8
 ; v29 = ternlog(v29, v115, v13, 0x78)
 %line 793+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm9, zmm14, 120
+	vpternlogd zmm22, zmm19, zmm9, 120
 ; v29 = ternlog(v29, v128, v10, 0x78)
 %line 794+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm28, zmm17, 120
+	vpternlogd zmm22, zmm29, zmm6, 120
 ; v29 = ternlog(v29, v123, v6, 0x78)
 %line 795+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm22, zmm8, 120
+	vpternlogd zmm22, zmm16, [rsp + 128], 120
 ; v29 = ternlog(v29, v129, v3, 0x78)
 %line 796+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm5
-	vpternlogd zmm27, zmm1, zmm0, 120
+	vpternlogd zmm22, zmm1, [rsp + 64], 120
 ; v29 = ternlog(v29, v97, v0, 0x78)
 %line 797+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm3, zmm4, 120
+	vpternlogd zmm22, zmm28, [rsp + 0], 120
 ; v92 = v115 & v16
 %line 798+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm21, zmm9, zmm16
+	vpandd zmm23, zmm19, zmm8
 ; v92 = ternlog(v92, v128, v13, 0x78)
 %line 799+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm28, zmm14, 120
+	vpternlogd zmm23, zmm29, zmm9, 120
 ; v92 = ternlog(v92, v123, v10, 0x78)
 %line 800+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm22, zmm17, 120
+	vpternlogd zmm23, zmm16, zmm6, 120
 ; v92 = ternlog(v92, v129, v6, 0x78)
 %line 801+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
-	vpternlogd zmm21, zmm1, zmm4, 120
+	vpternlogd zmm23, zmm1, [rsp + 128], 120
 ; v92 = ternlog(v92, v97, v3, 0x78)
 %line 802+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm3, zmm0, 120
+	vpternlogd zmm23, zmm28, [rsp + 64], 120
 ; v70 = v128 & v16
 %line 803+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm28, zmm16
+	vpandd zmm0, zmm29, zmm8
 ; v70 = ternlog(v70, v123, v13, 0x78)
 %line 804+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm14, 120
+	vpternlogd zmm0, zmm16, zmm9, 120
 ; v70 = ternlog(v70, v129, v10, 0x78)
 %line 805+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm17, 120
+	vpternlogd zmm0, zmm1, zmm6, 120
 ; v70 = ternlog(v70, v97, v6, 0x78)
 %line 806+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm4, 120
+	vpternlogd zmm0, zmm28, [rsp + 128], 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v51 = v123 & v16
 %line 807+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm22, zmm16
+	vpandd zmm0, zmm16, zmm8
 ; v51 = ternlog(v51, v129, v13, 0x78)
 %line 808+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm14, 120
+	vpternlogd zmm0, zmm1, zmm9, 120
 ; v51 = ternlog(v51, v97, v10, 0x78)
 %line 809+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm17, 120
+	vpternlogd zmm0, zmm28, zmm6, 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v61 = v129 & v16
 %line 810+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm16
+	vpandd zmm0, zmm1, zmm8
 ; v61 = ternlog(v61, v97, v13, 0x78)
 %line 811+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm14, 120
+	vpternlogd zmm0, zmm28, zmm9, 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v95 = v97 & v16
 %line 812+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm3, zmm16
+	vpandd zmm0, zmm28, zmm8
 	vmovdqu64 [rsp + 576], zmm0
 ; v52 = v126 & v1
 %line 813+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm2, zmm18
+	vpandd zmm0, zmm2, zmm12
 	vmovdqu64 [rsp + 640], zmm0
 ; v98 = v126 & v4
 %line 814+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm2, zmm13
+	vpandd zmm0, zmm2, zmm10
 ; v98 = ternlog(v98, v96, v1, 0x78)
 %line 815+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm18, 120
+	vpternlogd zmm0, zmm21, zmm12, 120
 	vmovdqu64 [rsp + 704], zmm0
 ; v89 = v126 & v7
 %line 816+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm2, zmm12
+	vpandd zmm0, zmm2, zmm11
 ; v89 = ternlog(v89, v96, v4, 0x78)
 %line 817+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm13, 120
+	vpternlogd zmm0, zmm21, zmm10, 120
 ; v89 = ternlog(v89, v125, v1, 0x78)
 %line 818+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm30, zmm18, 120
+	vpternlogd zmm0, zmm3, zmm12, 120
 	vmovdqu64 [rsp + 768], zmm0
 ; v60 = v126 & v11
 %line 819+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm2, zmm15
+	vpandd zmm30, zmm2, zmm7
 ; v60 = ternlog(v60, v96, v7, 0x78)
 %line 820+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm10, zmm12, 120
+	vpternlogd zmm30, zmm21, zmm11, 120
 ; v60 = ternlog(v60, v125, v4, 0x78)
 %line 821+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm30, zmm13, 120
+	vpternlogd zmm30, zmm3, zmm10, 120
 ; v60 = ternlog(v60, v88, v1, 0x78)
 %line 822+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm7, zmm18, 120
+	vpternlogd zmm30, zmm20, zmm12, 120
 ; v111 = v126 & v14
 %line 823+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm2, zmm11
+	vpandd zmm15, zmm2, zmm4
 ; v111 = ternlog(v111, v96, v11, 0x78)
 %line 824+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm15, 120
+	vpternlogd zmm15, zmm21, zmm7, 120
 ; v111 = ternlog(v111, v125, v7, 0x78)
 %line 825+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm30, zmm12, 120
+	vpternlogd zmm15, zmm3, zmm11, 120
 ; v111 = ternlog(v111, v88, v4, 0x78)
 %line 826+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm7, zmm13, 120
+	vpternlogd zmm15, zmm20, zmm10, 120
 ; v111 = ternlog(v111, v124, v1, 0x78)
 %line 827+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm31, zmm18, 120
+	vpternlogd zmm15, zmm31, zmm12, 120
 ; v90 = v126 & v8
 %line 828+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm23, zmm2, zmm19
+	vpandd zmm14, zmm2, zmm5
 ; v90 = ternlog(v90, v96, v14, 0x78)
 %line 829+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm11, 120
+	vpternlogd zmm14, zmm21, zmm4, 120
 ; v90 = ternlog(v90, v125, v11, 0x78)
 %line 830+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm30, zmm15, 120
+	vpternlogd zmm14, zmm3, zmm7, 120
 ; v90 = ternlog(v90, v88, v7, 0x78)
 %line 831+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm7, zmm12, 120
+	vpternlogd zmm14, zmm20, zmm11, 120
 ; v90 = ternlog(v90, v124, v4, 0x78)
 %line 832+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm31, zmm13, 120
+	vpternlogd zmm14, zmm31, zmm10, 120
 ; v90 = ternlog(v90, v85, v1, 0x78)
 %line 833+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm6, zmm18, 120
+	vpternlogd zmm14, zmm18, zmm12, 120
 ; v112 = v96 & v8
 %line 834+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm10, zmm19
+	vpandd zmm13, zmm21, zmm5
 ; v112 = ternlog(v112, v125, v14, 0x78)
 %line 835+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm30, zmm11, 120
+	vpternlogd zmm13, zmm3, zmm4, 120
 ; v112 = ternlog(v112, v88, v11, 0x78)
 %line 836+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm7, zmm15, 120
+	vpternlogd zmm13, zmm20, zmm7, 120
 ; v112 = ternlog(v112, v124, v7, 0x78)
 %line 837+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm12, 120
+	vpternlogd zmm13, zmm31, zmm11, 120
 ; v112 = ternlog(v112, v85, v4, 0x78)
 %line 838+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm6, zmm13, 120
+	vpternlogd zmm13, zmm18, zmm10, 120
 ; v26 = v125 & v8
 %line 839+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm29, zmm30, zmm19
+	vpandd zmm25, zmm3, zmm5
 ; v26 = ternlog(v26, v88, v14, 0x78)
 %line 840+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm7, zmm11, 120
+	vpternlogd zmm25, zmm20, zmm4, 120
 ; v26 = ternlog(v26, v124, v11, 0x78)
 %line 841+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm31, zmm15, 120
+	vpternlogd zmm25, zmm31, zmm7, 120
 ; v26 = ternlog(v26, v85, v7, 0x78)
 %line 842+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm6, zmm12, 120
+	vpternlogd zmm25, zmm18, zmm11, 120
 ; v113 = v88 & v8
 %line 843+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm7, zmm19
+	vpandd zmm24, zmm20, zmm5
 ; v113 = ternlog(v113, v124, v14, 0x78)
 %line 844+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm31, zmm11, 120
+	vpternlogd zmm24, zmm31, zmm4, 120
 ; v113 = ternlog(v113, v85, v11, 0x78)
 %line 845+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm6, zmm15, 120
+	vpternlogd zmm24, zmm18, zmm7, 120
 ; v53 = v124 & v8
 %line 846+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm4, zmm31, zmm19
+	vpandd zmm27, zmm31, zmm5
 ; v53 = ternlog(v53, v85, v14, 0x78)
 %line 847+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm6, zmm11, 120
+	vpternlogd zmm27, zmm18, zmm4, 120
 ; v116 = v85 & v8
 %line 848+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm19
+	vpandd zmm0, zmm18, zmm5
 	vmovdqu64 [rsp + 832], zmm0
 ; v126 = v127 ^ v126
 %line 849+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm2, zmm26, zmm2
 ; v96 = v115 ^ v96
 %line 850+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm9, zmm10
+	vpxord zmm21, zmm19, zmm21
 ; v125 = v128 ^ v125
 %line 851+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm28, zmm30
+	vpxord zmm3, zmm29, zmm3
 ; v88 = v123 ^ v88
 %line 852+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm22, zmm7
+	vpxord zmm20, zmm16, zmm20
 ; v124 = v129 ^ v124
 %line 853+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vpxord zmm31, zmm1, zmm31
 ; v85 = v97 ^ v85
 %line 854+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm3, zmm6
+	vpxord zmm18, zmm28, zmm18
 ; v1 = v0 ^ v1
 %line 855+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 0]
-	vpxord zmm18, zmm0, zmm18
+	vpxord zmm12, zmm0, zmm12
 ; v4 = v3 ^ v4
 %line 856+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
-	vpxord zmm1, zmm0, zmm13
+	vpxord zmm16, zmm0, zmm10
 ; v7 = v6 ^ v7
 %line 857+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 128]
-	vpxord zmm0, zmm0, zmm12
+	vpxord zmm11, zmm0, zmm11
 ; v11 = v10 ^ v11
 %line 858+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm15, zmm17, zmm15
+	vpxord zmm7, zmm6, zmm7
 ; v14 = v13 ^ v14
 %line 859+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm14, zmm11
+	vpxord zmm6, zmm9, zmm4
 ; v8 = v16 ^ v8
 %line 860+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm16, zmm19
+	vpxord zmm9, zmm8, zmm5
 ; v16 = v126 & v4
 %line 861+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm16, zmm2, zmm1
+	vpandd zmm0, zmm2, zmm16
 ; v16 = ternlog(v16, v96, v1, 0x78)
 %line 862+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm18, 120
+	vpternlogd zmm0, zmm21, zmm12, 120
 ; v13 = v126 & v7
 %line 863+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm11, zmm2, zmm0
+	vpandd zmm19, zmm2, zmm11
 ; v13 = ternlog(v13, v96, v4, 0x78)
 %line 864+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm10, zmm1, 120
+	vpternlogd zmm19, zmm21, zmm16, 120
 ; v13 = ternlog(v13, v125, v1, 0x78)
 %line 865+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm30, zmm18, 120
+	vpternlogd zmm19, zmm3, zmm12, 120
 ; v10 = v126 & v11
 %line 866+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm14, zmm2, zmm15
+	vpandd zmm10, zmm2, zmm7
 ; v10 = ternlog(v10, v96, v7, 0x78)
 %line 867+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm10, zmm0, 120
+	vpternlogd zmm10, zmm21, zmm11, 120
 ; v10 = ternlog(v10, v125, v4, 0x78)
 %line 868+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm30, zmm1, 120
+	vpternlogd zmm10, zmm3, zmm16, 120
 ; v10 = ternlog(v10, v88, v1, 0x78)
 %line 869+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm7, zmm18, 120
+	vpternlogd zmm10, zmm20, zmm12, 120
 ; v6 = v126 & v14
 %line 870+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm13, zmm2, zmm9
+	vpandd zmm8, zmm2, zmm6
 ; v6 = ternlog(v6, v96, v11, 0x78)
 %line 871+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm10, zmm15, 120
+	vpternlogd zmm8, zmm21, zmm7, 120
 ; v6 = ternlog(v6, v125, v7, 0x78)
 %line 872+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm30, zmm0, 120
+	vpternlogd zmm8, zmm3, zmm11, 120
 ; v6 = ternlog(v6, v88, v4, 0x78)
 %line 873+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm7, zmm1, 120
+	vpternlogd zmm8, zmm20, zmm16, 120
 ; v6 = ternlog(v6, v124, v1, 0x78)
 %line 874+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm31, zmm18, 120
+	vpternlogd zmm8, zmm31, zmm12, 120
 ; v3 = v126 & v8
 %line 875+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm12, zmm2, zmm19
+	vpandd zmm1, zmm2, zmm9
 ; v3 = ternlog(v3, v96, v14, 0x78)
 %line 876+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm9, 120
+	vpternlogd zmm1, zmm21, zmm6, 120
 ; v3 = ternlog(v3, v125, v11, 0x78)
 %line 877+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm30, zmm15, 120
+	vpternlogd zmm1, zmm3, zmm7, 120
 ; v3 = ternlog(v3, v88, v7, 0x78)
 %line 878+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm7, zmm0, 120
+	vpternlogd zmm1, zmm20, zmm11, 120
 ; v3 = ternlog(v3, v124, v4, 0x78)
 %line 879+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm31, zmm1, 120
+	vpternlogd zmm1, zmm31, zmm16, 120
 ; v3 = ternlog(v3, v85, v1, 0x78)
 %line 880+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm6, zmm18, 120
+	vpternlogd zmm1, zmm18, zmm12, 120
 ; v96 = v96 & v8
 %line 881+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm10, zmm19
+	vpandd zmm21, zmm21, zmm9
 ; v96 = ternlog(v96, v125, v14, 0x78)
 %line 882+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm30, zmm9, 120
+	vpternlogd zmm21, zmm3, zmm6, 120
 ; v96 = ternlog(v96, v88, v11, 0x78)
 %line 883+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm7, zmm15, 120
+	vpternlogd zmm21, zmm20, zmm7, 120
 ; v96 = ternlog(v96, v124, v7, 0x78)
 %line 884+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm31, zmm0, 120
+	vpternlogd zmm21, zmm31, zmm11, 120
 ; v96 = ternlog(v96, v85, v4, 0x78)
 %line 885+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm6, zmm1, 120
+	vpternlogd zmm21, zmm18, zmm16, 120
 ; v125 = v125 & v8
 %line 886+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm30, zmm19
+	vpandd zmm3, zmm3, zmm9
 ; v125 = ternlog(v125, v88, v14, 0x78)
 %line 887+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm9, 120
+	vpternlogd zmm3, zmm20, zmm6, 120
 ; v125 = ternlog(v125, v124, v11, 0x78)
 %line 888+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm31, zmm15, 120
+	vpternlogd zmm3, zmm31, zmm7, 120
 ; v125 = ternlog(v125, v85, v7, 0x78)
 %line 889+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm6, zmm0, 120
+	vpternlogd zmm3, zmm18, zmm11, 120
 ; v88 = v88 & v8
 %line 890+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm7, zmm19
+	vpandd zmm20, zmm20, zmm9
 ; v88 = ternlog(v88, v124, v14, 0x78)
 %line 891+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm31, zmm9, 120
+	vpternlogd zmm20, zmm31, zmm6, 120
 ; v88 = ternlog(v88, v85, v11, 0x78)
 %line 892+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm6, zmm15, 120
+	vpternlogd zmm20, zmm18, zmm7, 120
 ; v124 = v124 & v8
 %line 893+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpandd zmm31, zmm31, zmm19
+	vpandd zmm4, zmm31, zmm9
 ; v124 = ternlog(v124, v85, v14, 0x78)
 %line 894+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm6, zmm9, 120
+	vpternlogd zmm4, zmm18, zmm6, 120
 ; v130 = v59
 %line 895+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 192]
+	vmovdqu64 zmm5, [rsp + 192]
 ; v130 = ternlog(v130, v126, v1, 0x78)
 %line 896+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm2, zmm18, 120
+	vpternlogd zmm5, zmm2, zmm12, 120
 ; v131 = v98
 %line 897+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 704]
 ; v131 = ternlog(v131, v16, v25, 0x96)
 %line 898+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 256]
-	vpternlogd zmm7, zmm16, zmm0, 150
+	vpternlogd zmm7, zmm0, [rsp + 256], 150
 ; v132 = v89
 %line 899+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 768]
+	vmovdqu64 zmm6, [rsp + 768]
 ; v132 = ternlog(v132, v13, v121, 0x96)
 %line 900+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 320]
-	vpternlogd zmm15, zmm11, zmm0, 150
+	vpternlogd zmm6, zmm19, [rsp + 320], 150
 ; v133 = v60
 %line 901+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm11, zmm5
+	vmovdqa64 zmm11, zmm30
 ; v133 = ternlog(v133, v10, v69, 0x96)
 %line 902+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 384]
-	vpternlogd zmm11, zmm14, zmm0, 150
+	vpternlogd zmm11, zmm10, [rsp + 384], 150
 ; v134 = v111
 %line 903+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm14, zmm24
+	vmovdqa64 zmm12, zmm15
 ; v134 = ternlog(v134, v6, v122, 0x96)
 %line 904+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm13, zmm25, 150
+	vpternlogd zmm12, zmm8, zmm17, 150
 ; v135 = v90
 %line 905+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm13, zmm23
+	vmovdqa64 zmm8, zmm14
 ; v135 = ternlog(v135, v3, v29, 0x96)
 %line 906+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm12, zmm27, 150
+	vpternlogd zmm8, zmm1, zmm22, 150
 ; v136 = v112
 %line 907+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm12, zmm20
+	vmovdqa64 zmm0, zmm13
 ; v136 = ternlog(v136, v96, v92, 0x96)
 %line 908+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm21, 150
+	vpternlogd zmm0, zmm21, zmm23, 150
 ; v137 = v26
 %line 909+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm16, zmm29
+	vmovdqa64 zmm1, zmm25
 ; v137 = ternlog(v137, v125, v70, 0x96)
 %line 910+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 896]
-	vpternlogd zmm16, zmm1, zmm0, 150
+	vpternlogd zmm1, zmm3, [rsp + 896], 150
 ; v138 = v113
 %line 911+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm8
+	vmovdqa64 zmm2, zmm24
 ; v138 = ternlog(v138, v88, v51, 0x96)
 %line 912+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 448]
-	vpternlogd zmm0, zmm3, zmm1, 150
+	vpternlogd zmm2, zmm20, [rsp + 448], 150
 ; v139 = v53
 %line 913+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm4
+	vmovdqa64 zmm3, zmm27
 ; v139 = ternlog(v139, v124, v61, 0x96)
 %line 914+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 512]
-	vpternlogd zmm1, zmm31, zmm17, 150
+	vpternlogd zmm3, zmm4, [rsp + 512], 150
 ; v140 = v95
 %line 915+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 576]
+	vmovdqu64 zmm4, [rsp + 576]
 ; v140 = ternlog(v140, v85, v8, 0x78)
 %line 916+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm6, zmm19, 120
+	vpternlogd zmm4, zmm18, zmm9, 120
 ; v92 = ternlog(v92, v130, v52, 0x96)
 %line 917+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 640]
-	vpternlogd zmm21, zmm9, zmm3, 150
+	vpternlogd zmm23, zmm5, [rsp + 640], 150
 ; v89 = v138 ^ v89
 %line 918+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm0, [rsp + 768]
+	vpxord zmm10, zmm2, [rsp + 768]
 ; v60 = v139 ^ v60
 %line 919+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm1, zmm5
+	vpxord zmm5, zmm3, zmm30
 ; v111 = ternlog(v111, v140, v116, 0x96)
 %line 920+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 832]
-	vpternlogd zmm24, zmm2, zmm0, 150
+	vpternlogd zmm15, zmm4, [rsp + 832], 150
 ; v141 = v116
 %line 921+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm0
+	vmovdqu64 zmm16, [rsp + 832]
 ; v141 = ternlog(v141, v137, v98, 0x96)
 %line 922+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 704]
-	vpternlogd zmm6, zmm16, zmm1, 150
+	vpternlogd zmm16, zmm1, [rsp + 704], 150
 ; v116 = ternlog(v116, v134, v95, 0x96)
 %line 923+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 576]
-	vpternlogd zmm0, zmm14, zmm1, 150
+	vmovdqu64 zmm2, [rsp + 832]
+	vpternlogd zmm2, zmm12, [rsp + 576], 150
 ; v142 = v53
 %line 924+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm14, zmm4
+	vmovdqa64 zmm1, zmm27
 ; v142 = ternlog(v142, v136, v52, 0x96)
 %line 925+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm12, zmm3, 150
+	vpternlogd zmm1, zmm0, [rsp + 640], 150
 ; v53 = ternlog(v53, v133, v61, 0x96)
 %line 926+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm17, 150
+	vpternlogd zmm27, zmm11, [rsp + 512], 150
 ; v135 = v135 ^ v113
 %line 927+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm13, zmm13, zmm8
+	vpxord zmm11, zmm8, zmm24
 ; v113 = ternlog(v113, v132, v51, 0x96)
 %line 928+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 448]
-	vpternlogd zmm8, zmm15, zmm1, 150
+	vpternlogd zmm24, zmm6, [rsp + 448], 150
 ; v116 = v116 ^ v26
 %line 929+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm11, zmm0, zmm29
+	vpxord zmm12, zmm2, zmm25
 ; v26 = ternlog(v26, v131, v70, 0x96)
 %line 930+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 896]
-	vpternlogd zmm29, zmm7, zmm0, 150
+	vpternlogd zmm25, zmm7, [rsp + 896], 150
 ; v53 = v53 ^ v112
 %line 931+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm4, zmm20
+	vpxord zmm7, zmm27, zmm13
 ; v113 = v113 ^ v90
 %line 932+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm23
+	vpxord zmm8, zmm24, zmm14
 ; v26 = v26 ^ v111
 %line 933+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm29, zmm24
+	vpxord zmm9, zmm25, zmm15
 ; v143 = v60
 %line 934+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v143 = ternlog(v143, v92, v112, 0x96)
 %line 935+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm21, zmm20, 150
+	vpternlogd zmm0, zmm23, zmm13, 150
 ; v144 = v89
 %line 936+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm10
+	vmovdqa64 zmm2, zmm10
 ; v144 = ternlog(v144, v29, v90, 0x96)
 %line 937+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm27, zmm23, 150
+	vpternlogd zmm2, zmm22, zmm14, 150
 ; v145 = v141
 %line 938+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm6
+	vmovdqa64 zmm3, zmm16
 ; v145 = ternlog(v145, v122, v111, 0x96)
 %line 939+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm25, zmm24, 150
+	vpternlogd zmm3, zmm17, zmm15, 150
 ; v146 = v142
 %line 940+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm14
+	vmovdqa64 zmm4, zmm1
 ; v146 = ternlog(v146, v69, v60, 0x96)
 %line 941+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 384]
-	vpternlogd zmm3, zmm4, zmm5, 150
+	vmovdqu64 zmm6, [rsp + 384]
+	vpternlogd zmm4, zmm6, zmm5, 150
 ; v147 = v143
 %line 942+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm0
+	vmovdqa64 zmm5, zmm0
 ; v147 = ternlog(v147, v59, v142, 0x96)
 %line 943+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 192]
-	vpternlogd zmm4, zmm5, zmm14, 150
+	vmovdqu64 zmm6, [rsp + 192]
+	vpternlogd zmm5, zmm6, zmm1, 150
 ; v148 = v26
 %line 944+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm9
+	vmovdqa64 zmm1, zmm9
 ; v148 = ternlog(v148, v25, v141, 0x96)
 %line 945+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 256]
-	vpternlogd zmm5, zmm12, zmm6, 150
+	vmovdqu64 zmm6, [rsp + 256]
+	vpternlogd zmm1, zmm6, zmm16, 150
 ; v149 = v113
 %line 946+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm6, zmm8
 ; v149 = ternlog(v149, v121, v89, 0x96)
 %line 947+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 320]
-	vpternlogd zmm6, zmm12, zmm10, 150
+	vmovdqu64 zmm13, [rsp + 320]
+	vpternlogd zmm6, zmm13, zmm10, 150
 ; v149 = v149 ^ v135
 %line 948+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm13
+	vpxord zmm6, zmm6, zmm11
 ; v146 = v146 ^ v53
 %line 949+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm7
+	vpxord zmm4, zmm4, zmm7
 ; v145 = v145 ^ v116
 %line 950+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm11
+	vpxord zmm3, zmm3, zmm12
 ; v144 = v144 ^ v135
 %line 951+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm13
+	vpxord zmm2, zmm2, zmm11
 ; mem512[h + 0] = v147
 %line 952+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi], zmm4
+	vmovdqu64 [rdi], zmm5
 ; mem512[h + 64] = v135
 %line 953+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 64], zmm13
+	vmovdqu64 [rdi + 64], zmm11
 ; mem512[h + 128] = v148
 %line 954+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 128], zmm5
+	vmovdqu64 [rdi + 128], zmm1
 ; mem512[h + 192] = v143
 %line 955+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 192], zmm0
@@ -3074,22 +2998,22 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rdi + 320], zmm9
 ; mem512[h + 384] = v146
 %line 958+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 384], zmm3
+	vmovdqu64 [rdi + 384], zmm4
 ; mem512[h + 448] = v113
 %line 959+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 448], zmm8
 ; mem512[h + 512] = v145
 %line 960+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 512], zmm2
+	vmovdqu64 [rdi + 512], zmm3
 ; mem512[h + 576] = v53
 %line 961+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 576], zmm7
 ; mem512[h + 640] = v144
 %line 962+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 640], zmm1
+	vmovdqu64 [rdi + 640], zmm2
 ; mem512[h + 704] = v116
 %line 963+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 704], zmm11
+	vmovdqu64 [rdi + 704], zmm12
 ; leave
 %line 964+0 specs/mceliece/generated/mceliece_gf12_vec512_inv_amd64_avx512.q
 	vzeroupper

@@ -14,239 +14,239 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	mov [rsp + 1600], r11
 ; v0 = mem512[f + 0]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsi]
+	vmovdqu64 zmm13, [rsi]
 ; v1 = mem512[f + 704]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsi + 704]
+	vmovdqu64 zmm16, [rsi + 704]
 ; v2 = v0 ^ v1
 %line 31+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm16, zmm14
+	vpxord zmm5, zmm13, zmm16
 ; v3 = mem512[f + 448]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsi + 448]
+	vmovdqu64 zmm15, [rsi + 448]
 ; v4 = mem512[f + 768]
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm17, [rsi + 768]
+	vmovdqu64 zmm12, [rsi + 768]
 ; v5 = v4
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm17
+	vmovdqa64 zmm23, zmm12
 ; v5 = ternlog(v5, v3, v1, 0x96)
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm13, zmm14, 150
+	vpternlogd zmm23, zmm15, zmm16, 150
 ; v6 = mem512[f + 64]
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsi + 64]
+	vmovdqu64 zmm17, [rsi + 64]
 ; v7 = v6 ^ v3
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm11, zmm13
+	vpxord zmm4, zmm17, zmm15
 ; v8 = mem512[f + 512]
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsi + 512]
+	vmovdqu64 zmm14, [rsi + 512]
 ; v9 = v4
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm17
+	vmovdqa64 zmm3, zmm12
 ; v9 = ternlog(v9, v8, v1, 0x96)
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm15, zmm14, 150
+	vpternlogd zmm3, zmm14, zmm16, 150
 ; v10 = mem512[f + 128]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsi + 128]
+	vmovdqu64 zmm11, [rsi + 128]
 ; v11 = v8
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm15
+	vmovdqa64 zmm0, zmm14
 ; v11 = ternlog(v11, v10, v3, 0x96)
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm12, zmm13, 150
+	vpternlogd zmm0, zmm11, zmm15, 150
 ; v12 = v4
 %line 44+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm17
+	vmovdqa64 zmm2, zmm12
 ; v12 = ternlog(v12, v11, v1, 0x96)
 %line 45+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm14, 150
+	vpternlogd zmm2, zmm0, zmm16, 150
 ; v11 = mem512[f + 576]
 %line 46+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsi + 576]
+	vmovdqu64 zmm18, [rsi + 576]
 ; v13 = v3 ^ v11
 %line 47+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm13, zmm10
+	vpxord zmm1, zmm15, zmm18
 ; v14 = mem512[f + 192]
 %line 48+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm18, [rsi + 192]
+	vmovdqu64 zmm10, [rsi + 192]
 ; v15 = v11
 %line 49+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm10
+	vmovdqa64 zmm0, zmm18
 ; v15 = ternlog(v15, v14, v8, 0x96)
 %line 50+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm15, 150
+	vpternlogd zmm0, zmm10, zmm14, 150
 ; v15 = v15 ^ v4
 %line 51+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm0, zmm17
+	vpxord zmm20, zmm0, zmm12
 ; v16 = mem512[f + 640]
 %line 52+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm7, [rsi + 640]
 ; v17 = v8 ^ v16
 %line 53+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm15, zmm7
+	vpxord zmm28, zmm14, zmm7
 ; v18 = mem512[f + 256]
 %line 54+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm19, [rsi + 256]
 ; v19 = v16
 %line 55+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm7
+	vmovdqa64 zmm26, zmm7
 ; v19 = ternlog(v19, v18, v11, 0x96)
 %line 56+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm19, zmm10, 150
+	vpternlogd zmm26, zmm19, zmm18, 150
 ; v20 = v11 ^ v1
 %line 57+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm10, zmm14
+	vpxord zmm31, zmm18, zmm16
 ; v21 = mem512[f + 320]
 %line 58+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm8, [rsi + 320]
 ; v22 = v1
 %line 59+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm30, zmm14
+	vmovdqa64 zmm30, zmm16
 ; v22 = ternlog(v22, v21, v16, 0x96)
 %line 60+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm30, zmm8, zmm7, 150
 ; v23 = v16 ^ v4
 %line 61+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm29, zmm7, zmm17
+	vpxord zmm29, zmm7, zmm12
 ; v24 = mem512[f + 384]
 %line 62+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm9, [rsi + 384]
 ; v25 = v4
 %line 63+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm23, zmm17
+	vmovdqa64 zmm27, zmm12
 ; v25 = ternlog(v25, v24, v1, 0x96)
 %line 64+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm14, 150
+	vpternlogd zmm27, zmm9, zmm16, 150
 ; v26 = v2 & v0
 %line 65+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm16
+	vpandd zmm0, zmm5, zmm13
 	vmovdqu64 [rsp + 0], zmm0
 ; v27 = v2 & v6
 %line 66+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm11
+	vpandd zmm0, zmm5, zmm17
 ; v27 = ternlog(v27, v5, v0, 0x78)
 %line 67+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm26, zmm16, 120
+	vpternlogd zmm0, zmm23, zmm13, 120
 	vmovdqu64 [rsp + 64], zmm0
 ; v28 = v2 & v10
 %line 68+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm12
+	vpandd zmm0, zmm5, zmm11
 ; v28 = ternlog(v28, v5, v6, 0x78)
 %line 69+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm26, zmm11, 120
+	vpternlogd zmm0, zmm23, zmm17, 120
 ; v28 = ternlog(v28, v7, v0, 0x78)
 %line 70+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm16, 120
+	vpternlogd zmm0, zmm4, zmm13, 120
 	vmovdqu64 [rsp + 128], zmm0
 ; v29 = v2 & v14
 %line 71+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm18
+	vpandd zmm0, zmm5, zmm10
 ; v29 = ternlog(v29, v5, v10, 0x78)
 %line 72+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm26, zmm12, 120
+	vpternlogd zmm0, zmm23, zmm11, 120
 ; v29 = ternlog(v29, v7, v6, 0x78)
 %line 73+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm11, 120
+	vpternlogd zmm0, zmm4, zmm17, 120
 ; v29 = ternlog(v29, v9, v0, 0x78)
 %line 74+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm16, 120
+	vpternlogd zmm0, zmm3, zmm13, 120
 	vmovdqu64 [rsp + 192], zmm0
 ; v30 = v2 & v18
 %line 75+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm19
+	vpandd zmm0, zmm5, zmm19
 ; v30 = ternlog(v30, v5, v14, 0x78)
 %line 76+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm26, zmm18, 120
+	vpternlogd zmm0, zmm23, zmm10, 120
 ; v30 = ternlog(v30, v7, v10, 0x78)
 %line 77+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm12, 120
+	vpternlogd zmm0, zmm4, zmm11, 120
 ; v30 = ternlog(v30, v9, v6, 0x78)
 %line 78+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm11, 120
+	vpternlogd zmm0, zmm3, zmm17, 120
 ; v30 = ternlog(v30, v12, v0, 0x78)
 %line 79+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm16, 120
+	vpternlogd zmm0, zmm2, zmm13, 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v31 = v2 & v21
 %line 80+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm21, zmm8
+	vpandd zmm0, zmm5, zmm8
 ; v31 = ternlog(v31, v5, v18, 0x78)
 %line 81+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm26, zmm19, 120
+	vpternlogd zmm0, zmm23, zmm19, 120
 ; v31 = ternlog(v31, v7, v14, 0x78)
 %line 82+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm18, 120
+	vpternlogd zmm0, zmm4, zmm10, 120
 ; v31 = ternlog(v31, v9, v10, 0x78)
 %line 83+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm12, 120
+	vpternlogd zmm0, zmm3, zmm11, 120
 ; v31 = ternlog(v31, v12, v6, 0x78)
 %line 84+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm11, 120
+	vpternlogd zmm0, zmm2, zmm17, 120
 ; v31 = ternlog(v31, v13, v0, 0x78)
 %line 85+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm16, 120
+	vpternlogd zmm0, zmm1, zmm13, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v32 = v2 & v24
 %line 86+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm21, zmm9
+	vpandd zmm22, zmm5, zmm9
 ; v32 = ternlog(v32, v5, v21, 0x78)
 %line 87+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm26, zmm8, 120
+	vpternlogd zmm22, zmm23, zmm8, 120
 ; v32 = ternlog(v32, v7, v18, 0x78)
 %line 88+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm20, zmm19, 120
+	vpternlogd zmm22, zmm4, zmm19, 120
 ; v32 = ternlog(v32, v9, v14, 0x78)
 %line 89+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm18, 120
+	vpternlogd zmm22, zmm3, zmm10, 120
 ; v32 = ternlog(v32, v12, v10, 0x78)
 %line 90+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm12, 120
+	vpternlogd zmm22, zmm2, zmm11, 120
 ; v32 = ternlog(v32, v13, v6, 0x78)
 %line 91+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm11, 120
+	vpternlogd zmm22, zmm1, zmm17, 120
 ; v32 = ternlog(v32, v15, v0, 0x78)
 %line 92+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm22, zmm16, 120
+	vpternlogd zmm22, zmm20, zmm13, 120
 ; v33 = v5 & v24
 %line 93+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm26, zmm9
+	vpandd zmm6, zmm23, zmm9
 ; v33 = ternlog(v33, v7, v21, 0x78)
 %line 94+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm8, 120
+	vpternlogd zmm6, zmm4, zmm8, 120
 ; v33 = ternlog(v33, v9, v18, 0x78)
 %line 95+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm4, zmm19, 120
+	vpternlogd zmm6, zmm3, zmm19, 120
 ; v33 = ternlog(v33, v12, v14, 0x78)
 %line 96+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm2, zmm18, 120
+	vpternlogd zmm6, zmm2, zmm10, 120
 ; v33 = ternlog(v33, v13, v10, 0x78)
 %line 97+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm12, 120
+	vpternlogd zmm6, zmm1, zmm11, 120
 ; v33 = ternlog(v33, v15, v6, 0x78)
 %line 98+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm22, zmm11, 120
+	vpternlogd zmm6, zmm20, zmm17, 120
 ; v34 = v7 & v24
 %line 99+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm20, zmm9
+	vpandd zmm0, zmm4, zmm9
 ; v34 = ternlog(v34, v9, v21, 0x78)
 %line 100+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm8, 120
+	vpternlogd zmm0, zmm3, zmm8, 120
 ; v34 = ternlog(v34, v12, v18, 0x78)
 %line 101+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm19, 120
 ; v34 = ternlog(v34, v13, v14, 0x78)
 %line 102+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm18, 120
+	vpternlogd zmm0, zmm1, zmm10, 120
 ; v34 = ternlog(v34, v15, v10, 0x78)
 %line 103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm12, 120
+	vpternlogd zmm0, zmm20, zmm11, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v35 = v9 & v24
 %line 104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm4, zmm9
+	vpandd zmm0, zmm3, zmm9
 ; v35 = ternlog(v35, v12, v21, 0x78)
 %line 105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm8, 120
@@ -255,7 +255,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm1, zmm19, 120
 ; v35 = ternlog(v35, v15, v14, 0x78)
 %line 107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm18, 120
+	vpternlogd zmm0, zmm20, zmm10, 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v36 = v12 & v24
 %line 108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -265,257 +265,257 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm1, zmm8, 120
 ; v36 = ternlog(v36, v15, v18, 0x78)
 %line 110+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm19, 120
+	vpternlogd zmm0, zmm20, zmm19, 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v37 = v13 & v24
 %line 111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm1, zmm9
 ; v37 = ternlog(v37, v15, v21, 0x78)
 %line 112+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm8, 120
+	vpternlogd zmm0, zmm20, zmm8, 120
 	vmovdqu64 [rsp + 576], zmm0
 ; v38 = v15 & v24
 %line 113+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm22, zmm9
+	vpandd zmm0, zmm20, zmm9
 	vmovdqu64 [rsp + 640], zmm0
 ; v39 = v17 & v3
 %line 114+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm28, zmm13
+	vpandd zmm0, zmm28, zmm15
 	vmovdqu64 [rsp + 704], zmm0
 ; v40 = v17 & v8
 %line 115+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm28, zmm15
+	vpandd zmm0, zmm28, zmm14
 ; v40 = ternlog(v40, v19, v3, 0x78)
 %line 116+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm13, 120
+	vpternlogd zmm0, zmm26, zmm15, 120
 	vmovdqu64 [rsp + 768], zmm0
 ; v41 = v17 & v11
 %line 117+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm28, zmm10
+	vpandd zmm0, zmm28, zmm18
 ; v41 = ternlog(v41, v19, v8, 0x78)
 %line 118+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm15, 120
+	vpternlogd zmm0, zmm26, zmm14, 120
 ; v41 = ternlog(v41, v20, v3, 0x78)
 %line 119+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm31, zmm13, 120
+	vpternlogd zmm0, zmm31, zmm15, 120
 	vmovdqu64 [rsp + 832], zmm0
 ; v42 = v17 & v16
 %line 120+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm7
 ; v42 = ternlog(v42, v19, v11, 0x78)
 %line 121+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm10, 120
+	vpternlogd zmm0, zmm26, zmm18, 120
 ; v42 = ternlog(v42, v20, v8, 0x78)
 %line 122+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm31, zmm15, 120
+	vpternlogd zmm0, zmm31, zmm14, 120
 ; v42 = ternlog(v42, v22, v3, 0x78)
 %line 123+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm30, zmm13, 120
+	vpternlogd zmm0, zmm30, zmm15, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v43 = v17 & v1
 %line 124+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm24, zmm28, zmm14
+	vpandd zmm21, zmm28, zmm16
 ; v43 = ternlog(v43, v19, v16, 0x78)
 %line 125+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm27, zmm7, 120
+	vpternlogd zmm21, zmm26, zmm7, 120
 ; v43 = ternlog(v43, v20, v11, 0x78)
 %line 126+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm31, zmm10, 120
+	vpternlogd zmm21, zmm31, zmm18, 120
 ; v43 = ternlog(v43, v22, v8, 0x78)
 %line 127+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm30, zmm15, 120
+	vpternlogd zmm21, zmm30, zmm14, 120
 ; v43 = ternlog(v43, v23, v3, 0x78)
 %line 128+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm29, zmm13, 120
+	vpternlogd zmm21, zmm29, zmm15, 120
 ; v44 = v17 & v4
 %line 129+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm28, zmm17
+	vpandd zmm0, zmm28, zmm12
 ; v44 = ternlog(v44, v19, v1, 0x78)
 %line 130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm14, 120
+	vpternlogd zmm0, zmm26, zmm16, 120
 ; v44 = ternlog(v44, v20, v16, 0x78)
 %line 131+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm7, 120
 ; v44 = ternlog(v44, v22, v11, 0x78)
 %line 132+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm30, zmm10, 120
+	vpternlogd zmm0, zmm30, zmm18, 120
 ; v44 = ternlog(v44, v23, v8, 0x78)
 %line 133+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm29, zmm15, 120
+	vpternlogd zmm0, zmm29, zmm14, 120
 ; v44 = ternlog(v44, v25, v3, 0x78)
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm23, zmm13, 120
+	vpternlogd zmm0, zmm27, zmm15, 120
 	vmovdqu64 [rsp + 960], zmm0
 ; v45 = v19 & v4
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm27, zmm17
+	vpandd zmm24, zmm26, zmm12
 ; v45 = ternlog(v45, v20, v1, 0x78)
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm31, zmm14, 120
+	vpternlogd zmm24, zmm31, zmm16, 120
 ; v45 = ternlog(v45, v22, v16, 0x78)
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm30, zmm7, 120
+	vpternlogd zmm24, zmm30, zmm7, 120
 ; v45 = ternlog(v45, v23, v11, 0x78)
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm29, zmm10, 120
+	vpternlogd zmm24, zmm29, zmm18, 120
 ; v45 = ternlog(v45, v25, v8, 0x78)
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm23, zmm15, 120
+	vpternlogd zmm24, zmm27, zmm14, 120
 ; v46 = v20 & v4
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm31, zmm17
+	vpandd zmm25, zmm31, zmm12
 ; v46 = ternlog(v46, v22, v1, 0x78)
 %line 141+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm30, zmm14, 120
+	vpternlogd zmm25, zmm30, zmm16, 120
 ; v46 = ternlog(v46, v23, v16, 0x78)
 %line 142+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm25, zmm29, zmm7, 120
 ; v46 = ternlog(v46, v25, v11, 0x78)
 %line 143+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm23, zmm10, 120
+	vpternlogd zmm25, zmm27, zmm18, 120
 ; v47 = v22 & v4
 %line 144+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm30, zmm17
+	vpandd zmm0, zmm30, zmm12
 ; v47 = ternlog(v47, v23, v1, 0x78)
 %line 145+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm29, zmm14, 120
+	vpternlogd zmm0, zmm29, zmm16, 120
 ; v47 = ternlog(v47, v25, v16, 0x78)
 %line 146+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm23, zmm7, 120
+	vpternlogd zmm0, zmm27, zmm7, 120
 	vmovdqu64 [rsp + 1024], zmm0
 ; v48 = v23 & v4
 %line 147+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm29, zmm17
+	vpandd zmm0, zmm29, zmm12
 ; v48 = ternlog(v48, v25, v1, 0x78)
 %line 148+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm23, zmm14, 120
+	vpternlogd zmm0, zmm27, zmm16, 120
 	vmovdqu64 [rsp + 1088], zmm0
 ; v49 = v25 & v4
 %line 149+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm23, zmm17
+	vpandd zmm0, zmm27, zmm12
 	vmovdqu64 [rsp + 1152], zmm0
 ; v17 = v2 ^ v17
 %line 150+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm21, zmm28
+	vpxord zmm5, zmm5, zmm28
 ; v19 = v5 ^ v19
 %line 151+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm26, zmm27
+	vpxord zmm26, zmm23, zmm26
 ; v20 = v7 ^ v20
 %line 152+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm31, zmm20, zmm31
+	vpxord zmm31, zmm4, zmm31
 ; v22 = v9 ^ v22
 %line 153+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm4, zmm30
+	vpxord zmm30, zmm3, zmm30
 ; v23 = v12 ^ v23
 %line 154+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm29, zmm2, zmm29
 ; v25 = v13 ^ v25
 %line 155+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm1, zmm23
+	vpxord zmm27, zmm1, zmm27
 ; v13 = v0 ^ v3
 %line 156+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm27, zmm16, zmm13
+	vpxord zmm23, zmm13, zmm15
 ; v12 = v6 ^ v8
 %line 157+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm11, zmm15
+	vpxord zmm0, zmm17, zmm14
 ; v9 = v10 ^ v11
 %line 158+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm12, zmm10
+	vpxord zmm1, zmm11, zmm18
 ; v7 = v14 ^ v16
 %line 159+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm18, zmm7
+	vpxord zmm2, zmm10, zmm7
 ; v5 = v18 ^ v1
 %line 160+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm19, zmm14
+	vpxord zmm3, zmm19, zmm16
 ; v2 = v21 ^ v4
 %line 161+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm8, zmm17
+	vpxord zmm28, zmm8, zmm12
 ; v50 = v17 & v12
 %line 162+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm0
+	vpandd zmm4, zmm5, zmm0
 ; v50 = ternlog(v50, v19, v13, 0x78)
 %line 163+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm27, 120
-	vmovdqu64 [rsp + 1216], zmm20
+	vpternlogd zmm4, zmm26, zmm23, 120
+	vmovdqu64 [rsp + 1216], zmm4
 ; v51 = v17 & v9
 %line 164+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm1
+	vpandd zmm4, zmm5, zmm1
 ; v51 = ternlog(v51, v19, v12, 0x78)
 %line 165+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm0, 120
+	vpternlogd zmm4, zmm26, zmm0, 120
 ; v51 = ternlog(v51, v20, v13, 0x78)
 %line 166+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm27, 120
-	vmovdqu64 [rsp + 1280], zmm20
+	vpternlogd zmm4, zmm31, zmm23, 120
+	vmovdqu64 [rsp + 1280], zmm4
 ; v52 = v17 & v7
 %line 167+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm2
+	vpandd zmm4, zmm5, zmm2
 ; v52 = ternlog(v52, v19, v9, 0x78)
 %line 168+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm1, 120
+	vpternlogd zmm4, zmm26, zmm1, 120
 ; v52 = ternlog(v52, v20, v12, 0x78)
 %line 169+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm0, 120
+	vpternlogd zmm4, zmm31, zmm0, 120
 ; v52 = ternlog(v52, v22, v13, 0x78)
 %line 170+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm30, zmm27, 120
-	vmovdqu64 [rsp + 1344], zmm20
+	vpternlogd zmm4, zmm30, zmm23, 120
+	vmovdqu64 [rsp + 1344], zmm4
 ; v53 = v17 & v5
 %line 171+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm4
+	vpandd zmm4, zmm5, zmm3
 ; v53 = ternlog(v53, v19, v7, 0x78)
 %line 172+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm2, 120
+	vpternlogd zmm4, zmm26, zmm2, 120
 ; v53 = ternlog(v53, v20, v9, 0x78)
 %line 173+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm1, 120
+	vpternlogd zmm4, zmm31, zmm1, 120
 ; v53 = ternlog(v53, v22, v12, 0x78)
 %line 174+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm30, zmm0, 120
+	vpternlogd zmm4, zmm30, zmm0, 120
 ; v53 = ternlog(v53, v23, v13, 0x78)
 %line 175+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm29, zmm27, 120
-	vmovdqu64 [rsp + 1408], zmm20
+	vpternlogd zmm4, zmm29, zmm23, 120
+	vmovdqu64 [rsp + 1408], zmm4
 ; v54 = v17 & v2
 %line 176+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm28
+	vpandd zmm4, zmm5, zmm28
 ; v54 = ternlog(v54, v19, v5, 0x78)
 %line 177+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm4, 120
+	vpternlogd zmm4, zmm26, zmm3, 120
 ; v54 = ternlog(v54, v20, v7, 0x78)
 %line 178+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm2, 120
+	vpternlogd zmm4, zmm31, zmm2, 120
 ; v54 = ternlog(v54, v22, v9, 0x78)
 %line 179+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm30, zmm1, 120
+	vpternlogd zmm4, zmm30, zmm1, 120
 ; v54 = ternlog(v54, v23, v12, 0x78)
 %line 180+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm29, zmm0, 120
+	vpternlogd zmm4, zmm29, zmm0, 120
 ; v54 = ternlog(v54, v25, v13, 0x78)
 %line 181+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm23, zmm27, 120
-	vmovdqu64 [rsp + 1472], zmm20
+	vpternlogd zmm4, zmm27, zmm23, 120
+	vmovdqu64 [rsp + 1472], zmm4
 ; v55 = v17 & v24
 %line 182+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm21, zmm9
+	vpandd zmm4, zmm5, zmm9
 ; v55 = ternlog(v55, v19, v2, 0x78)
 %line 183+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm28, 120
+	vpternlogd zmm4, zmm26, zmm28, 120
 ; v55 = ternlog(v55, v20, v5, 0x78)
 %line 184+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm4, 120
+	vpternlogd zmm4, zmm31, zmm3, 120
 ; v55 = ternlog(v55, v22, v7, 0x78)
 %line 185+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm30, zmm2, 120
+	vpternlogd zmm4, zmm30, zmm2, 120
 ; v55 = ternlog(v55, v23, v9, 0x78)
 %line 186+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm29, zmm1, 120
+	vpternlogd zmm4, zmm29, zmm1, 120
 ; v55 = ternlog(v55, v25, v12, 0x78)
 %line 187+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm23, zmm0, 120
+	vpternlogd zmm4, zmm27, zmm0, 120
 ; v55 = ternlog(v55, v15, v13, 0x78)
 %line 188+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm22, zmm27, 120
+	vpternlogd zmm4, zmm20, zmm23, 120
 ; v19 = v19 & v24
 %line 189+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm26, zmm26, zmm9
@@ -524,16 +524,16 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm26, zmm31, zmm28, 120
 ; v19 = ternlog(v19, v22, v5, 0x78)
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm30, zmm4, 120
+	vpternlogd zmm26, zmm30, zmm3, 120
 ; v19 = ternlog(v19, v23, v7, 0x78)
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm26, zmm29, zmm2, 120
 ; v19 = ternlog(v19, v25, v9, 0x78)
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm23, zmm1, 120
+	vpternlogd zmm26, zmm27, zmm1, 120
 ; v19 = ternlog(v19, v15, v12, 0x78)
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm22, zmm0, 120
+	vpternlogd zmm26, zmm20, zmm0, 120
 ; v20 = v20 & v24
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm9
@@ -542,13 +542,13 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm30, zmm28, 120
 ; v20 = ternlog(v20, v23, v5, 0x78)
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm29, zmm4, 120
+	vpternlogd zmm0, zmm29, zmm3, 120
 ; v20 = ternlog(v20, v25, v7, 0x78)
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm23, zmm2, 120
+	vpternlogd zmm0, zmm27, zmm2, 120
 ; v20 = ternlog(v20, v15, v9, 0x78)
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm22, zmm1, 120
+	vpternlogd zmm0, zmm20, zmm1, 120
 ; v22 = v22 & v24
 %line 200+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm1, zmm30, zmm9
@@ -557,1120 +557,1085 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm1, zmm29, zmm28, 120
 ; v22 = ternlog(v22, v25, v5, 0x78)
 %line 202+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm4, 120
+	vpternlogd zmm1, zmm27, zmm3, 120
 ; v22 = ternlog(v22, v15, v7, 0x78)
 %line 203+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm22, zmm2, 120
+	vpternlogd zmm1, zmm20, zmm2, 120
 ; v23 = v23 & v24
 %line 204+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm2, zmm29, zmm9
 ; v23 = ternlog(v23, v25, v2, 0x78)
 %line 205+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm23, zmm28, 120
+	vpternlogd zmm2, zmm27, zmm28, 120
 ; v23 = ternlog(v23, v15, v5, 0x78)
 %line 206+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm22, zmm4, 120
+	vpternlogd zmm2, zmm20, zmm3, 120
 ; v25 = v25 & v24
 %line 207+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm23, zmm23, zmm9
+	vpandd zmm27, zmm27, zmm9
 ; v25 = ternlog(v25, v15, v2, 0x78)
 %line 208+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm22, zmm28, 120
+	vpternlogd zmm27, zmm20, zmm28, 120
 ; v56 = v26
 %line 209+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 0]
+	vmovdqu64 zmm3, [rsp + 0]
 ; v56 = ternlog(v56, v17, v13, 0x78)
 %line 210+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm21, zmm27, 120
+	vpternlogd zmm3, zmm5, zmm23, 120
 ; v57 = v40
 %line 211+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 768]
+	vmovdqu64 zmm5, [rsp + 768]
 ; v57 = ternlog(v57, v50, v27, 0x96)
 %line 212+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 1216]
-	vmovdqu64 zmm28, [rsp + 64]
-	vpternlogd zmm21, zmm27, zmm28, 150
-	vmovdqu64 [rsp + 1216], zmm21
+	vmovdqu64 zmm23, [rsp + 1216]
+	vpternlogd zmm5, zmm23, [rsp + 64], 150
+	vmovdqu64 [rsp + 1216], zmm5
 ; v58 = v41
 %line 213+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 832]
+	vmovdqu64 zmm5, [rsp + 832]
 ; v58 = ternlog(v58, v51, v28, 0x96)
 %line 214+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 1280]
-	vmovdqu64 zmm28, [rsp + 128]
-	vpternlogd zmm21, zmm27, zmm28, 150
-	vmovdqu64 [rsp + 1280], zmm21
+	vmovdqu64 zmm23, [rsp + 1280]
+	vpternlogd zmm5, zmm23, [rsp + 128], 150
+	vmovdqu64 [rsp + 1280], zmm5
 ; v59 = v42
 %line 215+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 896]
+	vmovdqu64 zmm5, [rsp + 896]
 ; v59 = ternlog(v59, v52, v29, 0x96)
 %line 216+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 1344]
-	vmovdqu64 zmm28, [rsp + 192]
-	vpternlogd zmm21, zmm27, zmm28, 150
-	vmovdqu64 [rsp + 1344], zmm21
+	vmovdqu64 zmm23, [rsp + 1344]
+	vpternlogd zmm5, zmm23, [rsp + 192], 150
+	vmovdqu64 [rsp + 1344], zmm5
 ; v60 = ternlog(v60, v53, v30, 0x96)
 %line 218+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm24
-	vmovdqu64 zmm27, [rsp + 1408]
-	vmovdqu64 zmm28, [rsp + 256]
-	vpternlogd zmm21, zmm27, zmm28, 150
-	vmovdqu64 [rsp + 1408], zmm21
+	vmovdqa64 zmm5, zmm21
+	vmovdqu64 zmm23, [rsp + 1408]
+	vpternlogd zmm5, zmm23, [rsp + 256], 150
+	vmovdqu64 [rsp + 1408], zmm5
 ; v61 = v44
 %line 219+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm21, [rsp + 960]
+	vmovdqu64 zmm5, [rsp + 960]
 ; v61 = ternlog(v61, v54, v31, 0x96)
 %line 220+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm27, [rsp + 1472]
-	vmovdqu64 zmm28, [rsp + 320]
-	vpternlogd zmm21, zmm27, zmm28, 150
-	vmovdqu64 [rsp + 1472], zmm21
+	vmovdqu64 zmm23, [rsp + 1472]
+	vpternlogd zmm5, zmm23, [rsp + 320], 150
+	vmovdqu64 [rsp + 1472], zmm5
 ; v62 = ternlog(v62, v55, v32, 0x96)
 %line 222+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm5
-	vpternlogd zmm21, zmm20, zmm6, 150
-	vmovdqu64 [rsp + 1536], zmm21
+	vmovdqa64 zmm5, zmm24
+	vpternlogd zmm5, zmm4, zmm22, 150
+	vmovdqu64 [rsp + 1536], zmm5
 ; v63 = v46
 %line 223+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm25
+	vmovdqa64 zmm23, zmm25
 ; v63 = ternlog(v63, v19, v33, 0x96)
 %line 224+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm26, zmm3, 150
+	vpternlogd zmm23, zmm26, zmm6, 150
 ; v64 = v47
 %line 225+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1024]
+	vmovdqu64 zmm4, [rsp + 1024]
 ; v64 = ternlog(v64, v20, v34, 0x96)
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 384]
-	vpternlogd zmm20, zmm0, zmm26, 150
+	vpternlogd zmm4, zmm0, [rsp + 384], 150
 ; v65 = v48
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1088]
 ; v65 = ternlog(v65, v22, v35, 0x96)
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 448]
-	vpternlogd zmm0, zmm1, zmm26, 150
+	vpternlogd zmm0, zmm1, [rsp + 448], 150
 ; v66 = v49
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1152]
 ; v66 = ternlog(v66, v23, v36, 0x96)
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm26, [rsp + 512]
-	vpternlogd zmm1, zmm2, zmm26, 150
+	vpternlogd zmm1, zmm2, [rsp + 512], 150
 ; v67 = v38
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 640]
 ; v67 = ternlog(v67, v15, v24, 0x78)
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm22, zmm9, 120
+	vpternlogd zmm2, zmm20, zmm9, 120
 ; v33 = ternlog(v33, v56, v39, 0x96)
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 704]
-	vpternlogd zmm3, zmm4, zmm22, 150
+	vpternlogd zmm6, zmm3, [rsp + 704], 150
 ; v41 = v65 ^ v41
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm0, [rsp + 832]
+	vpxord zmm5, zmm0, [rsp + 832]
 ; v42 = v66 ^ v42
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm1, [rsp + 896]
+	vpxord zmm26, zmm1, [rsp + 896]
 ; v43 = ternlog(v43, v25, v37, 0x96)
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm28, [rsp + 576]
-	vpternlogd zmm24, zmm23, zmm28, 150
+	vpternlogd zmm21, zmm27, [rsp + 576], 150
 ; v44 = v67 ^ v44
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm27, zmm2, [rsp + 960]
+	vpxord zmm1, zmm2, [rsp + 960]
 ; v68 = v49
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1152]
+	vmovdqu64 zmm2, [rsp + 1152]
 ; v68 = ternlog(v68, v64, v40, 0x96)
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 768]
-	vpternlogd zmm4, zmm20, zmm0, 150
+	vpternlogd zmm2, zmm4, [rsp + 768], 150
 ; v69 = v49
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1152]
 ; v69 = ternlog(v69, v63, v39, 0x96)
 %line 241+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm21, zmm22, 150
+	vpternlogd zmm0, zmm23, [rsp + 704], 150
 ; v70 = v49
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm30, [rsp + 1152]
+	vmovdqu64 zmm4, [rsp + 1152]
 ; v70 = ternlog(v70, v61, v38, 0x96)
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1472]
-	vmovdqu64 zmm20, [rsp + 640]
-	vpternlogd zmm30, zmm2, zmm20, 150
+	vmovdqu64 zmm3, [rsp + 1472]
+	vpternlogd zmm4, zmm3, [rsp + 640], 150
 ; v49 = ternlog(v49, v60, v37, 0x96)
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1152]
-	vmovdqu64 zmm2, [rsp + 1408]
-	vpternlogd zmm20, zmm2, zmm28, 150
+	vmovdqu64 zmm28, [rsp + 1152]
+	vmovdqu64 zmm3, [rsp + 1408]
+	vpternlogd zmm28, zmm3, [rsp + 576], 150
 ; v69 = v69 ^ v48
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm0, [rsp + 1088]
+	vpxord zmm27, zmm0, [rsp + 1088]
 ; v71 = v48
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm31, [rsp + 1088]
+	vmovdqu64 zmm3, [rsp + 1088]
 ; v71 = ternlog(v71, v59, v36, 0x96)
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1344]
-	vmovdqu64 zmm21, [rsp + 512]
-	vpternlogd zmm31, zmm0, zmm21, 150
+	vpternlogd zmm3, zmm0, [rsp + 512], 150
 ; v72 = v47
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 1024]
+	vmovdqu64 zmm20, [rsp + 1024]
 ; v72 = ternlog(v72, v62, v48, 0x96)
 %line 249+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1536]
-	vmovdqu64 zmm28, [rsp + 1088]
-	vpternlogd zmm22, zmm0, zmm28, 150
+	vpternlogd zmm20, zmm0, [rsp + 1088], 150
 ; v73 = v47
 %line 250+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm29, [rsp + 1024]
 ; v73 = ternlog(v73, v58, v35, 0x96)
 %line 251+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1280]
-	vmovdqu64 zmm21, [rsp + 448]
-	vpternlogd zmm29, zmm0, zmm21, 150
+	vpternlogd zmm29, zmm0, [rsp + 448], 150
 ; v74 = v46
 %line 252+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm25
+	vmovdqa64 zmm23, zmm25
 ; v74 = ternlog(v74, v70, v47, 0x96)
 %line 253+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 1024]
-	vpternlogd zmm21, zmm30, zmm23, 150
+	vpternlogd zmm23, zmm4, [rsp + 1024], 150
 ; v75 = v46
 %line 254+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm25
 ; v75 = ternlog(v75, v49, v48, 0x96)
 %line 255+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm28, 150
+	vpternlogd zmm0, zmm28, [rsp + 1088], 150
 ; v76 = v46
 %line 256+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm28, zmm25
 ; v76 = ternlog(v76, v57, v34, 0x96)
 %line 257+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm20, [rsp + 1216]
-	vmovdqu64 zmm30, [rsp + 384]
-	vpternlogd zmm28, zmm20, zmm30, 150
+	vmovdqu64 zmm4, [rsp + 1216]
+	vpternlogd zmm28, zmm4, [rsp + 384], 150
 ; v75 = v75 ^ v45
 %line 258+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm0, zmm5
+	vpxord zmm4, zmm0, zmm24
 ; v77 = v45
 %line 259+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm5
+	vmovdqa64 zmm0, zmm24
 ; v77 = ternlog(v77, v71, v47, 0x96)
 %line 260+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm31, zmm23, 150
+	vpternlogd zmm0, zmm3, [rsp + 1024], 150
 ; v77 = v77 ^ v44
 %line 261+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm0, zmm27
+	vpxord zmm3, zmm0, zmm1
 ; v78 = v44
 %line 262+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm27
+	vmovdqa64 zmm0, zmm1
 ; v78 = ternlog(v78, v73, v46, 0x96)
 %line 263+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm25, 150
 ; v79 = v44
 %line 264+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm29, zmm27
+	vmovdqa64 zmm25, zmm1
 ; v79 = ternlog(v79, v33, v45, 0x96)
 %line 265+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm3, zmm5, 150
+	vpternlogd zmm25, zmm6, zmm24, 150
 ; v78 = v78 ^ v43
 %line 266+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm0, zmm24
+	vpxord zmm6, zmm0, zmm21
 ; v80 = v43
 %line 267+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm24
+	vmovdqa64 zmm0, zmm21
 ; v80 = ternlog(v80, v76, v45, 0x96)
 %line 268+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm5, 150
+	vpternlogd zmm0, zmm28, zmm24, 150
 ; v81 = v43
 %line 269+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm24
+	vmovdqa64 zmm29, zmm21
 ; v81 = ternlog(v81, v32, v44, 0x96)
 %line 270+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm6, zmm27, 150
+	vpternlogd zmm29, zmm22, zmm1, 150
 ; v80 = v80 ^ v42
 %line 271+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm0, zmm1
+	vpxord zmm24, zmm0, zmm26
 ; v82 = v42
 %line 272+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm1
+	vmovdqa64 zmm1, zmm26
 ; v82 = ternlog(v82, v31, v43, 0x96)
 %line 273+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
-	vpternlogd zmm28, zmm0, zmm24, 150
+	vpternlogd zmm1, zmm0, zmm21, 150
 ; v83 = v41
 %line 274+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm26
+	vmovdqa64 zmm28, zmm5
 ; v83 = ternlog(v83, v79, v42, 0x96)
 %line 275+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm29, zmm1, 150
+	vpternlogd zmm28, zmm25, zmm26, 150
 ; v84 = v41
 %line 276+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm26
+	vmovdqa64 zmm0, zmm5
 ; v84 = ternlog(v84, v30, v42, 0x96)
 %line 277+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 256]
-	vpternlogd zmm0, zmm5, zmm1, 150
+	vmovdqu64 zmm21, [rsp + 256]
+	vpternlogd zmm0, zmm21, zmm26, 150
 ; v85 = v68
 %line 278+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm4
+	vmovdqa64 zmm22, zmm2
 ; v85 = ternlog(v85, v81, v41, 0x96)
 %line 279+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm3, zmm26, 150
+	vpternlogd zmm22, zmm29, zmm5, 150
 ; v86 = v68
 %line 280+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm4
+	vmovdqa64 zmm25, zmm2
 ; v86 = ternlog(v86, v29, v41, 0x96)
 %line 281+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 192]
-	vpternlogd zmm27, zmm1, zmm26, 150
+	vmovdqu64 zmm21, [rsp + 192]
+	vpternlogd zmm25, zmm21, zmm5, 150
 ; v87 = v69
 %line 282+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm2
+	vmovdqa64 zmm26, zmm27
 ; v87 = ternlog(v87, v82, v68, 0x96)
 %line 283+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm28, zmm4, 150
+	vpternlogd zmm26, zmm1, zmm2, 150
 ; v88 = v69
 %line 284+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm2
+	vmovdqa64 zmm1, zmm27
 ; v88 = ternlog(v88, v28, v68, 0x96)
 %line 285+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 128]
-	vpternlogd zmm1, zmm3, zmm4, 150
+	vmovdqu64 zmm5, [rsp + 128]
+	vpternlogd zmm1, zmm5, zmm2, 150
 ; v89 = v72
 %line 286+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm22
+	vmovdqa64 zmm29, zmm20
 ; v89 = ternlog(v89, v84, v69, 0x96)
 %line 287+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm0, zmm2, 150
+	vpternlogd zmm29, zmm0, zmm27, 150
 ; v90 = v72
 %line 288+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm22
+	vmovdqa64 zmm0, zmm20
 ; v90 = ternlog(v90, v27, v69, 0x96)
 %line 289+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 64]
-	vpternlogd zmm0, zmm3, zmm2, 150
+	vmovdqu64 zmm2, [rsp + 64]
+	vpternlogd zmm0, zmm2, zmm27, 150
 ; v91 = v75
 %line 290+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm20
+	vmovdqa64 zmm5, zmm4
 ; v91 = ternlog(v91, v26, v72, 0x96)
 %line 291+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 0]
-	vpternlogd zmm4, zmm2, zmm22, 150
+	vpternlogd zmm5, zmm2, zmm20, 150
 ; v26 = v74
 %line 292+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm21
+	vmovdqa64 zmm21, zmm23
 ; v26 = ternlog(v26, v83, v75, 0x96)
 %line 293+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm24, zmm20, 150
+	vpternlogd zmm21, zmm28, zmm4, 150
 ; v90 = v90 ^ v83
 %line 294+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm29, zmm0, zmm24
+	vpxord zmm27, zmm0, zmm28
 ; v69 = v74
 %line 295+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm21
+	vmovdqa64 zmm2, zmm23
 ; v69 = ternlog(v69, v80, v75, 0x96)
 %line 296+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm6, zmm20, 150
+	vpternlogd zmm2, zmm24, zmm4, 150
 ; v92 = v80
 %line 297+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm6
+	vmovdqa64 zmm0, zmm24
 ; v92 = ternlog(v92, v88, v83, 0x96)
 %line 298+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm24, 150
+	vpternlogd zmm0, zmm1, zmm28, 150
 ; v93 = v74
 %line 299+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm30, zmm21
+	vmovdqa64 zmm30, zmm23
 ; v93 = ternlog(v93, v92, v75, 0x96)
 %line 300+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm0, zmm20, 150
+	vpternlogd zmm30, zmm0, zmm4, 150
 ; v83 = v83 ^ v78
 %line 301+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm24, zmm25
+	vpxord zmm28, zmm28, zmm6
 ; v94 = v80
 %line 302+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm6
+	vmovdqa64 zmm0, zmm24
 ; v94 = ternlog(v94, v86, v72, 0x96)
 %line 303+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm27, zmm22, 150
+	vpternlogd zmm0, zmm25, zmm20, 150
 ; v95 = v74
 %line 304+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm22, zmm21
+	vmovdqa64 zmm20, zmm23
 ; v95 = ternlog(v95, v94, v78, 0x96)
 %line 305+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm0, zmm25, 150
+	vpternlogd zmm20, zmm0, zmm6, 150
 ; v80 = v80 ^ v77
 %line 306+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm6, zmm23
+	vpxord zmm0, zmm24, zmm3
 	vmovdqu64 [rsp + 1088], zmm0
 ; v96 = v77
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm23
+	vmovdqa64 zmm0, zmm3
 ; v96 = ternlog(v96, v89, v78, 0x96)
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm25, 150
+	vpternlogd zmm0, zmm29, zmm6, 150
 ; v78 = v78 ^ v75
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm20
+	vpxord zmm24, zmm6, zmm4
 ; v97 = v75
 %line 310+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm20
+	vmovdqa64 zmm25, zmm4
 ; v97 = ternlog(v97, v87, v77, 0x96)
 %line 311+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm27, zmm26, zmm23, 150
+	vpternlogd zmm25, zmm26, zmm3, 150
 ; v77 = v77 ^ v74
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm23, zmm21
+	vpxord zmm26, zmm3, zmm23
 ; v74 = ternlog(v74, v85, v75, 0x96)
 %line 313+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm5, zmm20, 150
+	vpternlogd zmm23, zmm22, zmm4, 150
 ; v75 = v91 & v0
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm16
+	vpandd zmm1, zmm5, zmm13
 	vmovdqu64 [rsp + 0], zmm1
 ; v85 = v91 & v6
 %line 315+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm11
+	vpandd zmm1, zmm5, zmm17
 ; v85 = ternlog(v85, v26, v0, 0x78)
 %line 316+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm16, 120
+	vpternlogd zmm1, zmm21, zmm13, 120
 	vmovdqu64 [rsp + 64], zmm1
 ; v87 = v91 & v10
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm12
+	vpandd zmm1, zmm5, zmm11
 ; v87 = ternlog(v87, v26, v6, 0x78)
 %line 318+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm11, 120
+	vpternlogd zmm1, zmm21, zmm17, 120
 ; v87 = ternlog(v87, v90, v0, 0x78)
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm16, 120
+	vpternlogd zmm1, zmm27, zmm13, 120
 	vmovdqu64 [rsp + 128], zmm1
 ; v89 = v91 & v14
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm18
+	vpandd zmm1, zmm5, zmm10
 ; v89 = ternlog(v89, v26, v10, 0x78)
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm12, 120
+	vpternlogd zmm1, zmm21, zmm11, 120
 ; v89 = ternlog(v89, v90, v6, 0x78)
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm11, 120
+	vpternlogd zmm1, zmm27, zmm17, 120
 ; v89 = ternlog(v89, v69, v0, 0x78)
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm16, 120
+	vpternlogd zmm1, zmm2, zmm13, 120
 	vmovdqu64 [rsp + 192], zmm1
 ; v94 = v91 & v18
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm19
+	vpandd zmm1, zmm5, zmm19
 ; v94 = ternlog(v94, v26, v14, 0x78)
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm18, 120
+	vpternlogd zmm1, zmm21, zmm10, 120
 ; v94 = ternlog(v94, v90, v10, 0x78)
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm12, 120
+	vpternlogd zmm1, zmm27, zmm11, 120
 ; v94 = ternlog(v94, v69, v6, 0x78)
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm11, 120
+	vpternlogd zmm1, zmm2, zmm17, 120
 ; v94 = ternlog(v94, v93, v0, 0x78)
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm30, zmm16, 120
+	vpternlogd zmm1, zmm30, zmm13, 120
 	vmovdqu64 [rsp + 256], zmm1
 ; v72 = v91 & v21
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm4, zmm8
+	vpandd zmm1, zmm5, zmm8
 ; v72 = ternlog(v72, v26, v18, 0x78)
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm19, 120
+	vpternlogd zmm1, zmm21, zmm19, 120
 ; v72 = ternlog(v72, v90, v14, 0x78)
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm18, 120
+	vpternlogd zmm1, zmm27, zmm10, 120
 ; v72 = ternlog(v72, v69, v10, 0x78)
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm12, 120
+	vpternlogd zmm1, zmm2, zmm11, 120
 ; v72 = ternlog(v72, v93, v6, 0x78)
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm30, zmm11, 120
+	vpternlogd zmm1, zmm30, zmm17, 120
 ; v72 = ternlog(v72, v83, v0, 0x78)
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm24, zmm16, 120
+	vpternlogd zmm1, zmm28, zmm13, 120
 	vmovdqu64 [rsp + 320], zmm1
 ; v86 = v91 & v24
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm23, zmm4, zmm9
+	vpandd zmm22, zmm5, zmm9
 ; v86 = ternlog(v86, v26, v21, 0x78)
 %line 336+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm3, zmm8, 120
+	vpternlogd zmm22, zmm21, zmm8, 120
 ; v86 = ternlog(v86, v90, v18, 0x78)
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm29, zmm19, 120
+	vpternlogd zmm22, zmm27, zmm19, 120
 ; v86 = ternlog(v86, v69, v14, 0x78)
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm2, zmm18, 120
+	vpternlogd zmm22, zmm2, zmm10, 120
 ; v86 = ternlog(v86, v93, v10, 0x78)
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm30, zmm12, 120
+	vpternlogd zmm22, zmm30, zmm11, 120
 ; v86 = ternlog(v86, v83, v6, 0x78)
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm24, zmm11, 120
+	vpternlogd zmm22, zmm28, zmm17, 120
 ; v86 = ternlog(v86, v95, v0, 0x78)
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm22, zmm16, 120
+	vpternlogd zmm22, zmm20, zmm13, 120
 ; v92 = v26 & v24
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm3, zmm9
+	vpandd zmm3, zmm21, zmm9
 ; v92 = ternlog(v92, v90, v21, 0x78)
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm8, 120
+	vpternlogd zmm3, zmm27, zmm8, 120
 ; v92 = ternlog(v92, v69, v18, 0x78)
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm19, 120
+	vpternlogd zmm3, zmm2, zmm19, 120
 ; v92 = ternlog(v92, v93, v14, 0x78)
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm30, zmm18, 120
+	vpternlogd zmm3, zmm30, zmm10, 120
 ; v92 = ternlog(v92, v83, v10, 0x78)
 %line 346+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm24, zmm12, 120
+	vpternlogd zmm3, zmm28, zmm11, 120
 ; v92 = ternlog(v92, v95, v6, 0x78)
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm22, zmm11, 120
+	vpternlogd zmm3, zmm20, zmm17, 120
 ; v88 = v90 & v24
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm29, zmm9
+	vpandd zmm1, zmm27, zmm9
 ; v88 = ternlog(v88, v69, v21, 0x78)
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm2, zmm8, 120
+	vpternlogd zmm1, zmm2, zmm8, 120
 ; v88 = ternlog(v88, v93, v18, 0x78)
 %line 350+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm30, zmm19, 120
+	vpternlogd zmm1, zmm30, zmm19, 120
 ; v88 = ternlog(v88, v83, v14, 0x78)
 %line 351+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm24, zmm18, 120
+	vpternlogd zmm1, zmm28, zmm10, 120
 ; v88 = ternlog(v88, v95, v10, 0x78)
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm22, zmm12, 120
-	vmovdqu64 [rsp + 384], zmm5
+	vpternlogd zmm1, zmm20, zmm11, 120
+	vmovdqu64 [rsp + 384], zmm1
 ; v27 = v69 & v24
 %line 353+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm2, zmm9
+	vpandd zmm1, zmm2, zmm9
 ; v27 = ternlog(v27, v93, v21, 0x78)
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm30, zmm8, 120
+	vpternlogd zmm1, zmm30, zmm8, 120
 ; v27 = ternlog(v27, v83, v18, 0x78)
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm24, zmm19, 120
+	vpternlogd zmm1, zmm28, zmm19, 120
 ; v27 = ternlog(v27, v95, v14, 0x78)
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm22, zmm18, 120
-	vmovdqu64 [rsp + 448], zmm5
+	vpternlogd zmm1, zmm20, zmm10, 120
+	vmovdqu64 [rsp + 448], zmm1
 ; v84 = v93 & v24
 %line 357+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm30, zmm9
+	vpandd zmm1, zmm30, zmm9
 ; v84 = ternlog(v84, v83, v21, 0x78)
 %line 358+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm24, zmm8, 120
+	vpternlogd zmm1, zmm28, zmm8, 120
 ; v84 = ternlog(v84, v95, v18, 0x78)
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm22, zmm19, 120
-	vmovdqu64 [rsp + 512], zmm5
+	vpternlogd zmm1, zmm20, zmm19, 120
+	vmovdqu64 [rsp + 512], zmm1
 ; v68 = v83 & v24
 %line 360+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm24, zmm9
+	vpandd zmm1, zmm28, zmm9
 ; v68 = ternlog(v68, v95, v21, 0x78)
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm22, zmm8, 120
-	vmovdqu64 [rsp + 576], zmm5
+	vpternlogd zmm1, zmm20, zmm8, 120
+	vmovdqu64 [rsp + 576], zmm1
 ; v28 = v95 & v24
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm22, zmm9
-	vmovdqu64 [rsp + 640], zmm5
+	vpandd zmm1, zmm20, zmm9
+	vmovdqu64 [rsp + 640], zmm1
 ; v82 = v80 & v3
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 1088]
-	vpandd zmm5, zmm6, zmm13
-	vmovdqu64 [rsp + 704], zmm5
+	vmovdqu64 zmm4, [rsp + 1088]
+	vpandd zmm1, zmm4, zmm15
+	vmovdqu64 [rsp + 704], zmm1
 ; v41 = v80 & v8
 %line 364+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm6, zmm15
+	vpandd zmm1, zmm4, zmm14
 ; v41 = ternlog(v41, v96, v3, 0x78)
 %line 365+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm13, 120
-	vmovdqu64 [rsp + 768], zmm5
+	vpternlogd zmm1, zmm0, zmm15, 120
+	vmovdqu64 [rsp + 768], zmm1
 ; v29 = v80 & v11
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm6, zmm10
+	vpandd zmm1, zmm4, zmm18
 ; v29 = ternlog(v29, v96, v8, 0x78)
 %line 367+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm15, 120
+	vpternlogd zmm1, zmm0, zmm14, 120
 ; v29 = ternlog(v29, v78, v3, 0x78)
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm25, zmm13, 120
-	vmovdqu64 [rsp + 832], zmm5
+	vpternlogd zmm1, zmm24, zmm15, 120
+	vmovdqu64 [rsp + 832], zmm1
 ; v81 = v80 & v16
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm6, zmm7
+	vpandd zmm1, zmm4, zmm7
 ; v81 = ternlog(v81, v96, v11, 0x78)
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm10, 120
+	vpternlogd zmm1, zmm0, zmm18, 120
 ; v81 = ternlog(v81, v78, v8, 0x78)
 %line 371+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm25, zmm15, 120
+	vpternlogd zmm1, zmm24, zmm14, 120
 ; v81 = ternlog(v81, v97, v3, 0x78)
 %line 372+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm27, zmm13, 120
-	vmovdqu64 [rsp + 896], zmm5
+	vpternlogd zmm1, zmm25, zmm15, 120
+	vmovdqu64 [rsp + 896], zmm1
 ; v42 = v80 & v1
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm6
-	vpandd zmm6, zmm5, zmm14
+	vpandd zmm1, zmm4, zmm16
 ; v42 = ternlog(v42, v96, v16, 0x78)
 %line 374+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm7, 120
+	vpternlogd zmm1, zmm0, zmm7, 120
 ; v42 = ternlog(v42, v78, v11, 0x78)
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm25, zmm10, 120
+	vpternlogd zmm1, zmm24, zmm18, 120
 ; v42 = ternlog(v42, v97, v8, 0x78)
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm27, zmm15, 120
+	vpternlogd zmm1, zmm25, zmm14, 120
 ; v42 = ternlog(v42, v77, v3, 0x78)
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm26, zmm13, 120
+	vpternlogd zmm1, zmm26, zmm15, 120
 ; v30 = v80 & v4
 %line 378+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm5, zmm17
+	vpandd zmm4, zmm4, zmm12
 ; v30 = ternlog(v30, v96, v1, 0x78)
 %line 379+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm0, zmm14, 120
+	vpternlogd zmm4, zmm0, zmm16, 120
 ; v30 = ternlog(v30, v78, v16, 0x78)
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm25, zmm7, 120
+	vpternlogd zmm4, zmm24, zmm7, 120
 ; v30 = ternlog(v30, v97, v11, 0x78)
 %line 381+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm27, zmm10, 120
+	vpternlogd zmm4, zmm25, zmm18, 120
 ; v30 = ternlog(v30, v77, v8, 0x78)
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm26, zmm15, 120
+	vpternlogd zmm4, zmm26, zmm14, 120
 ; v30 = ternlog(v30, v74, v3, 0x78)
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm21, zmm13, 120
+	vpternlogd zmm4, zmm23, zmm15, 120
 ; v79 = v96 & v4
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm5, zmm0, zmm17
+	vpandd zmm6, zmm0, zmm12
 ; v79 = ternlog(v79, v78, v1, 0x78)
 %line 385+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm25, zmm14, 120
+	vpternlogd zmm6, zmm24, zmm16, 120
 ; v79 = ternlog(v79, v97, v16, 0x78)
 %line 386+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm27, zmm7, 120
+	vpternlogd zmm6, zmm25, zmm7, 120
 ; v79 = ternlog(v79, v77, v11, 0x78)
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm26, zmm10, 120
+	vpternlogd zmm6, zmm26, zmm18, 120
 ; v79 = ternlog(v79, v74, v8, 0x78)
 %line 388+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm21, zmm15, 120
+	vpternlogd zmm6, zmm23, zmm14, 120
 ; v43 = v78 & v4
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm28, zmm25, zmm17
+	vpandd zmm29, zmm24, zmm12
 ; v43 = ternlog(v43, v97, v1, 0x78)
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm27, zmm14, 120
+	vpternlogd zmm29, zmm25, zmm16, 120
 ; v43 = ternlog(v43, v77, v16, 0x78)
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm26, zmm7, 120
+	vpternlogd zmm29, zmm26, zmm7, 120
 ; v43 = ternlog(v43, v74, v11, 0x78)
 %line 392+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm28, zmm21, zmm10, 120
+	vpternlogd zmm29, zmm23, zmm18, 120
 ; v31 = v97 & v4
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm31, zmm27, zmm17
+	vpandd zmm31, zmm25, zmm12
 ; v31 = ternlog(v31, v77, v1, 0x78)
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm26, zmm14, 120
+	vpternlogd zmm31, zmm26, zmm16, 120
 ; v31 = ternlog(v31, v74, v16, 0x78)
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm21, zmm7, 120
+	vpternlogd zmm31, zmm23, zmm7, 120
 	vmovdqu64 [rsp + 960], zmm31
 ; v44 = v77 & v4
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm31, zmm26, zmm17
+	vpandd zmm31, zmm26, zmm12
 ; v44 = ternlog(v44, v74, v1, 0x78)
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm21, zmm14, 120
+	vpternlogd zmm31, zmm23, zmm16, 120
 	vmovdqu64 [rsp + 1024], zmm31
 ; v32 = v74 & v4
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm31, zmm21, zmm17
+	vpandd zmm31, zmm23, zmm12
 ; v80 = v91 ^ v80
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm4, [rsp + 1088]
+	vpxord zmm5, zmm5, [rsp + 1088]
 ; v96 = v26 ^ v96
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm3, zmm0
+	vpxord zmm21, zmm21, zmm0
 ; v78 = v90 ^ v78
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm29, zmm25
+	vpxord zmm24, zmm27, zmm24
 ; v97 = v69 ^ v97
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm27
+	vpxord zmm25, zmm2, zmm25
 ; v77 = v93 ^ v77
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm26, zmm30, zmm26
 ; v74 = v83 ^ v74
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm24, zmm21
+	vpxord zmm23, zmm28, zmm23
 ; v3 = v0 ^ v3
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm13, zmm16, zmm13
+	vpxord zmm15, zmm13, zmm15
 ; v8 = v6 ^ v8
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm11, zmm15
+	vpxord zmm14, zmm17, zmm14
 ; v11 = v10 ^ v11
 %line 407+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm12, zmm10
+	vpxord zmm11, zmm11, zmm18
 ; v16 = v14 ^ v16
 %line 408+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm18, zmm7
+	vpxord zmm10, zmm10, zmm7
 ; v1 = v18 ^ v1
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm19, zmm14
+	vpxord zmm16, zmm19, zmm16
 ; v4 = v21 ^ v4
 %line 410+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm17, zmm8, zmm17
+	vpxord zmm13, zmm8, zmm12
 ; v21 = v80 & v8
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm19, zmm4, zmm24
+	vpandd zmm0, zmm5, zmm14
 ; v21 = ternlog(v21, v96, v3, 0x78)
 %line 412+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm19, zmm0, zmm13, 120
+	vpternlogd zmm0, zmm21, zmm15, 120
 ; v18 = v80 & v11
 %line 413+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm4, zmm12
+	vpandd zmm2, zmm5, zmm11
 ; v18 = ternlog(v18, v96, v8, 0x78)
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm0, zmm24, 120
+	vpternlogd zmm2, zmm21, zmm14, 120
 ; v18 = ternlog(v18, v78, v3, 0x78)
 %line 415+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm3, zmm13, 120
+	vpternlogd zmm2, zmm24, zmm15, 120
 ; v14 = v80 & v16
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm11, zmm4, zmm7
+	vpandd zmm7, zmm5, zmm10
 ; v14 = ternlog(v14, v96, v11, 0x78)
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm0, zmm12, 120
+	vpternlogd zmm7, zmm21, zmm11, 120
 ; v14 = ternlog(v14, v78, v8, 0x78)
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm3, zmm24, 120
+	vpternlogd zmm7, zmm24, zmm14, 120
 ; v14 = ternlog(v14, v97, v3, 0x78)
 %line 419+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm2, zmm13, 120
+	vpternlogd zmm7, zmm25, zmm15, 120
 ; v10 = v80 & v1
 %line 420+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm18, zmm4, zmm14
+	vpandd zmm12, zmm5, zmm16
 ; v10 = ternlog(v10, v96, v16, 0x78)
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm0, zmm7, 120
+	vpternlogd zmm12, zmm21, zmm10, 120
 ; v10 = ternlog(v10, v78, v11, 0x78)
 %line 422+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm3, zmm12, 120
+	vpternlogd zmm12, zmm24, zmm11, 120
 ; v10 = ternlog(v10, v97, v8, 0x78)
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm2, zmm24, 120
+	vpternlogd zmm12, zmm25, zmm14, 120
 ; v10 = ternlog(v10, v77, v3, 0x78)
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm26, zmm13, 120
+	vpternlogd zmm12, zmm26, zmm15, 120
 ; v6 = v80 & v4
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm16, zmm4, zmm17
+	vpandd zmm18, zmm5, zmm13
 ; v6 = ternlog(v6, v96, v1, 0x78)
 %line 426+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm0, zmm14, 120
+	vpternlogd zmm18, zmm21, zmm16, 120
 ; v6 = ternlog(v6, v78, v16, 0x78)
 %line 427+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm3, zmm7, 120
+	vpternlogd zmm18, zmm24, zmm10, 120
 ; v6 = ternlog(v6, v97, v11, 0x78)
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm2, zmm12, 120
+	vpternlogd zmm18, zmm25, zmm11, 120
 ; v6 = ternlog(v6, v77, v8, 0x78)
 %line 429+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm26, zmm24, 120
+	vpternlogd zmm18, zmm26, zmm14, 120
 ; v6 = ternlog(v6, v74, v3, 0x78)
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm21, zmm13, 120
+	vpternlogd zmm18, zmm23, zmm15, 120
 ; v0 = v80 & v24
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm15, zmm4, zmm9
+	vpandd zmm19, zmm5, zmm9
 ; v0 = ternlog(v0, v96, v4, 0x78)
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm0, zmm17, 120
+	vpternlogd zmm19, zmm21, zmm13, 120
 ; v0 = ternlog(v0, v78, v1, 0x78)
 %line 433+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm3, zmm14, 120
+	vpternlogd zmm19, zmm24, zmm16, 120
 ; v0 = ternlog(v0, v97, v16, 0x78)
 %line 434+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm2, zmm7, 120
+	vpternlogd zmm19, zmm25, zmm10, 120
 ; v0 = ternlog(v0, v77, v11, 0x78)
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm26, zmm12, 120
+	vpternlogd zmm19, zmm26, zmm11, 120
 ; v0 = ternlog(v0, v74, v8, 0x78)
 %line 436+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm21, zmm24, 120
+	vpternlogd zmm19, zmm23, zmm14, 120
 ; v0 = ternlog(v0, v95, v3, 0x78)
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm22, zmm13, 120
+	vpternlogd zmm19, zmm20, zmm15, 120
 ; v96 = v96 & v24
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm10, zmm0, zmm9
+	vpandd zmm21, zmm21, zmm9
 ; v96 = ternlog(v96, v78, v4, 0x78)
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm3, zmm17, 120
+	vpternlogd zmm21, zmm24, zmm13, 120
 ; v96 = ternlog(v96, v97, v1, 0x78)
 %line 440+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm14, 120
+	vpternlogd zmm21, zmm25, zmm16, 120
 ; v96 = ternlog(v96, v77, v16, 0x78)
 %line 441+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm26, zmm7, 120
+	vpternlogd zmm21, zmm26, zmm10, 120
 ; v96 = ternlog(v96, v74, v11, 0x78)
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm21, zmm12, 120
+	vpternlogd zmm21, zmm23, zmm11, 120
 ; v96 = ternlog(v96, v95, v8, 0x78)
 %line 443+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm22, zmm24, 120
+	vpternlogd zmm21, zmm20, zmm14, 120
 ; v78 = v78 & v24
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm3, zmm9
+	vpandd zmm24, zmm24, zmm9
 ; v78 = ternlog(v78, v97, v4, 0x78)
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm2, zmm17, 120
+	vpternlogd zmm24, zmm25, zmm13, 120
 ; v78 = ternlog(v78, v77, v1, 0x78)
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm26, zmm14, 120
+	vpternlogd zmm24, zmm26, zmm16, 120
 ; v78 = ternlog(v78, v74, v16, 0x78)
 %line 447+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm7, 120
+	vpternlogd zmm24, zmm23, zmm10, 120
 ; v78 = ternlog(v78, v95, v11, 0x78)
 %line 448+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm22, zmm12, 120
+	vpternlogd zmm24, zmm20, zmm11, 120
 ; v97 = v97 & v24
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
+	vpandd zmm11, zmm25, zmm9
 ; v97 = ternlog(v97, v77, v4, 0x78)
 %line 450+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm26, zmm17, 120
+	vpternlogd zmm11, zmm26, zmm13, 120
 ; v97 = ternlog(v97, v74, v1, 0x78)
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm21, zmm14, 120
+	vpternlogd zmm11, zmm23, zmm16, 120
 ; v97 = ternlog(v97, v95, v16, 0x78)
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm22, zmm7, 120
+	vpternlogd zmm11, zmm20, zmm10, 120
 ; v77 = v77 & v24
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm26, zmm26, zmm9
+	vpandd zmm8, zmm26, zmm9
 ; v77 = ternlog(v77, v74, v4, 0x78)
 %line 454+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm21, zmm17, 120
+	vpternlogd zmm8, zmm23, zmm13, 120
 ; v77 = ternlog(v77, v95, v1, 0x78)
 %line 455+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm22, zmm14, 120
+	vpternlogd zmm8, zmm20, zmm16, 120
 ; v74 = v74 & v24
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm21, zmm9
+	vpandd zmm23, zmm23, zmm9
 ; v74 = ternlog(v74, v95, v4, 0x78)
 %line 457+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm22, zmm17, 120
+	vpternlogd zmm23, zmm20, zmm13, 120
 ; v98 = v75
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 0]
+	vmovdqu64 zmm10, [rsp + 0]
 ; v98 = ternlog(v98, v80, v3, 0x78)
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm4, zmm13, 120
+	vpternlogd zmm10, zmm5, zmm15, 120
 ; v99 = v41
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 768]
+	vmovdqu64 zmm14, [rsp + 768]
 ; v99 = ternlog(v99, v21, v85, 0x96)
 %line 461+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm12, zmm19, zmm0, 150
+	vpternlogd zmm14, zmm0, [rsp + 64], 150
 ; v100 = v29
 %line 462+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 832]
+	vmovdqu64 zmm15, [rsp + 832]
 ; v100 = ternlog(v100, v18, v87, 0x96)
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 128]
-	vpternlogd zmm4, zmm8, zmm0, 150
+	vpternlogd zmm15, zmm2, [rsp + 128], 150
 ; v101 = v81
 %line 464+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 896]
+	vmovdqu64 zmm17, [rsp + 896]
 ; v101 = ternlog(v101, v14, v89, 0x96)
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 192]
-	vpternlogd zmm13, zmm11, zmm0, 150
+	vpternlogd zmm17, zmm7, [rsp + 192], 150
 ; v102 = v42
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm17, zmm6
+	vmovdqa64 zmm13, zmm1
 ; v102 = ternlog(v102, v10, v94, 0x96)
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 256]
-	vpternlogd zmm17, zmm18, zmm0, 150
+	vpternlogd zmm13, zmm12, [rsp + 256], 150
 ; v103 = v30
 %line 468+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm19, zmm20
+	vmovdqa64 zmm12, zmm4
 ; v103 = ternlog(v103, v6, v72, 0x96)
 %line 469+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 320]
-	vpternlogd zmm19, zmm16, zmm0, 150
+	vpternlogd zmm12, zmm18, [rsp + 320], 150
 ; v104 = v79
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm18, zmm5
+	vmovdqa64 zmm18, zmm6
 ; v104 = ternlog(v104, v0, v86, 0x96)
 %line 471+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm23, 150
+	vpternlogd zmm18, zmm19, zmm22, 150
 ; v105 = v43
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm15, zmm28
+	vmovdqa64 zmm0, zmm29
 ; v105 = ternlog(v105, v96, v92, 0x96)
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm1, 150
+	vpternlogd zmm0, zmm21, zmm3, 150
 ; v106 = v31
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 960]
+	vmovdqu64 zmm2, [rsp + 960]
 ; v106 = ternlog(v106, v78, v88, 0x96)
 %line 475+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 384]
-	vpternlogd zmm16, zmm3, zmm0, 150
+	vpternlogd zmm2, zmm24, [rsp + 384], 150
 ; v107 = v44
 %line 476+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm5, [rsp + 1024]
 ; v107 = ternlog(v107, v97, v27, 0x96)
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 448]
-	vpternlogd zmm0, zmm2, zmm3, 150
+	vpternlogd zmm5, zmm11, [rsp + 448], 150
 ; v108 = v32
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm31
+	vmovdqa64 zmm7, zmm31
 ; v108 = ternlog(v108, v77, v84, 0x96)
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 512]
-	vpternlogd zmm2, zmm26, zmm3, 150
+	vpternlogd zmm7, zmm8, [rsp + 512], 150
 ; v109 = v28
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 640]
+	vmovdqu64 zmm8, [rsp + 640]
 ; v109 = ternlog(v109, v95, v24, 0x78)
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm22, zmm9, 120
+	vpternlogd zmm8, zmm20, zmm9, 120
 ; v92 = ternlog(v92, v98, v82, 0x96)
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 704]
-	vpternlogd zmm1, zmm14, zmm10, 150
+	vpternlogd zmm3, zmm10, [rsp + 704], 150
 ; v29 = v107 ^ v29
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm0, [rsp + 832]
+	vpxord zmm9, zmm5, [rsp + 832]
 ; v81 = v108 ^ v81
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm11, zmm2, [rsp + 896]
+	vpxord zmm11, zmm7, [rsp + 896]
 ; v42 = ternlog(v42, v74, v68, 0x96)
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 576]
-	vpternlogd zmm6, zmm7, zmm14, 150
+	vpternlogd zmm1, zmm23, [rsp + 576], 150
 ; v30 = v109 ^ v30
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm3, zmm20
+	vpxord zmm16, zmm8, zmm4
 ; v110 = v32
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm9, zmm31
+	vmovdqa64 zmm8, zmm31
 ; v110 = ternlog(v110, v106, v41, 0x96)
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 768]
-	vpternlogd zmm9, zmm16, zmm0, 150
+	vpternlogd zmm8, zmm2, [rsp + 768], 150
 ; v111 = v32
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm31
+	vmovdqa64 zmm2, zmm31
 ; v111 = ternlog(v111, v105, v82, 0x96)
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm15, zmm10, 150
+	vpternlogd zmm2, zmm0, [rsp + 704], 150
 ; v112 = v32
 %line 491+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm31
+	vmovdqa64 zmm0, zmm31
 ; v112 = ternlog(v112, v103, v28, 0x96)
 %line 492+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 640]
-	vpternlogd zmm2, zmm19, zmm3, 150
+	vpternlogd zmm0, zmm12, [rsp + 640], 150
 ; v32 = ternlog(v32, v102, v68, 0x96)
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm15, zmm31
-	vpternlogd zmm15, zmm17, zmm14, 150
+	vmovdqa64 zmm5, zmm31
+	vpternlogd zmm5, zmm13, [rsp + 576], 150
 ; v111 = v111 ^ v44
 %line 494+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm0, [rsp + 1024]
+	vpxord zmm7, zmm2, [rsp + 1024]
 ; v113 = v44
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm2, [rsp + 1024]
 ; v113 = ternlog(v113, v101, v84, 0x96)
 %line 496+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 512]
-	vpternlogd zmm0, zmm13, zmm3, 150
+	vpternlogd zmm2, zmm17, [rsp + 512], 150
 ; v114 = v31
 %line 497+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 960]
+	vmovdqu64 zmm17, [rsp + 960]
 ; v114 = ternlog(v114, v104, v44, 0x96)
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 1024]
-	vpternlogd zmm16, zmm18, zmm13, 150
+	vpternlogd zmm17, zmm18, [rsp + 1024], 150
 ; v115 = v31
 %line 499+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 960]
+	vmovdqu64 zmm4, [rsp + 960]
 ; v115 = ternlog(v115, v100, v27, 0x96)
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 448]
-	vpternlogd zmm3, zmm4, zmm10, 150
+	vpternlogd zmm4, zmm15, [rsp + 448], 150
 ; v116 = v43
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm28
+	vmovdqa64 zmm10, zmm29
 ; v116 = ternlog(v116, v112, v31, 0x96)
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 960]
-	vpternlogd zmm10, zmm2, zmm14, 150
+	vpternlogd zmm10, zmm0, [rsp + 960], 150
 ; v117 = v43
 %line 503+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm28
+	vmovdqa64 zmm0, zmm29
 ; v117 = ternlog(v117, v32, v44, 0x96)
 %line 504+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm13, 150
+	vpternlogd zmm0, zmm5, [rsp + 1024], 150
 ; v118 = v43
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm28
+	vmovdqa64 zmm5, zmm29
 ; v118 = ternlog(v118, v99, v88, 0x96)
 %line 506+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 384]
-	vpternlogd zmm4, zmm12, zmm13, 150
+	vpternlogd zmm5, zmm14, [rsp + 384], 150
 ; v117 = v117 ^ v79
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm2, zmm5
+	vpxord zmm12, zmm0, zmm6
 ; v119 = v79
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm5
+	vmovdqa64 zmm0, zmm6
 ; v119 = ternlog(v119, v113, v31, 0x96)
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm14, 150
+	vpternlogd zmm0, zmm2, [rsp + 960], 150
 ; v119 = v119 ^ v30
 %line 510+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm2, zmm20
+	vpxord zmm14, zmm0, zmm16
 ; v120 = v30
 %line 511+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm20
+	vmovdqa64 zmm0, zmm16
 ; v120 = ternlog(v120, v115, v43, 0x96)
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm28, 150
+	vpternlogd zmm0, zmm4, zmm29, 150
 ; v121 = v30
 %line 513+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm20
+	vmovdqa64 zmm2, zmm16
 ; v121 = ternlog(v121, v92, v79, 0x96)
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm5, 150
+	vpternlogd zmm2, zmm3, zmm6, 150
 ; v120 = v120 ^ v42
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm18, zmm0, zmm6
+	vpxord zmm18, zmm0, zmm1
 ; v122 = v42
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm6
+	vmovdqa64 zmm0, zmm1
 ; v122 = ternlog(v122, v118, v79, 0x96)
 %line 517+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm5, 150
+	vpternlogd zmm0, zmm5, zmm6, 150
 ; v123 = v42
 %line 518+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm6
+	vmovdqa64 zmm3, zmm1
 ; v123 = ternlog(v123, v86, v30, 0x96)
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm20, 150
+	vpternlogd zmm3, zmm22, zmm16, 150
 ; v122 = v122 ^ v81
 %line 520+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm0, zmm11
+	vpxord zmm20, zmm0, zmm11
 ; v124 = v81
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm11
 ; v124 = ternlog(v124, v72, v42, 0x96)
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 320]
-	vpternlogd zmm0, zmm3, zmm6, 150
+	vmovdqu64 zmm4, [rsp + 320]
+	vpternlogd zmm0, zmm4, zmm1, 150
 ; v125 = v29
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm23, zmm8
+	vmovdqa64 zmm21, zmm9
 ; v125 = ternlog(v125, v121, v81, 0x96)
 %line 524+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm2, zmm11, 150
+	vpternlogd zmm21, zmm2, zmm11, 150
 ; v126 = v29
 %line 525+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm8
+	vmovdqa64 zmm1, zmm9
 ; v126 = ternlog(v126, v94, v81, 0x96)
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 256]
-	vpternlogd zmm2, zmm3, zmm11, 150
+	vmovdqu64 zmm2, [rsp + 256]
+	vpternlogd zmm1, zmm2, zmm11, 150
 ; v127 = v110
 %line 527+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm9
+	vmovdqa64 zmm22, zmm8
 ; v127 = ternlog(v127, v123, v29, 0x96)
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm1, zmm8, 150
+	vpternlogd zmm22, zmm3, zmm9, 150
 ; v128 = v110
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm9
+	vmovdqa64 zmm2, zmm8
 ; v128 = ternlog(v128, v89, v29, 0x96)
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 192]
-	vpternlogd zmm1, zmm3, zmm8, 150
+	vpternlogd zmm2, zmm3, zmm9, 150
 ; v129 = v111
 %line 531+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm25, zmm7
+	vmovdqa64 zmm23, zmm7
 ; v129 = ternlog(v129, v124, v110, 0x96)
 %line 532+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm0, zmm9, 150
+	vpternlogd zmm23, zmm0, zmm8, 150
 ; v130 = v111
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm7
+	vmovdqa64 zmm19, zmm7
 ; v130 = ternlog(v130, v87, v110, 0x96)
 %line 534+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 128]
-	vpternlogd zmm21, zmm0, zmm9, 150
+	vpternlogd zmm19, zmm0, zmm8, 150
 ; v131 = v114
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm16
+	vmovdqa64 zmm24, zmm17
 ; v131 = ternlog(v131, v126, v111, 0x96)
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm2, zmm7, 150
+	vpternlogd zmm24, zmm1, zmm7, 150
 ; v128 = v128 ^ v114
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm1, zmm16
+	vpxord zmm25, zmm2, zmm17
 ; v132 = v114
 %line 538+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm16
+	vmovdqa64 zmm26, zmm17
 ; v132 = ternlog(v132, v85, v111, 0x96)
 %line 539+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm27, zmm0, zmm7, 150
+	vpternlogd zmm26, zmm0, zmm7, 150
 ; v114 = v75 ^ v114
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 0]
-	vpxord zmm16, zmm0, zmm16
+	vpxord zmm17, zmm0, zmm17
 ; v75 = v116
 %line 541+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm10
 ; v75 = ternlog(v75, v125, v117, 0x96)
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm12, 150
+	vpternlogd zmm1, zmm21, zmm12, 150
 ; v111 = v116
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm2, zmm10
 ; v111 = ternlog(v111, v122, v117, 0x96)
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm22, zmm12, 150
+	vpternlogd zmm2, zmm20, zmm12, 150
 ; v85 = v122
 %line 545+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm22
+	vmovdqa64 zmm3, zmm20
 ; v85 = ternlog(v85, v130, v125, 0x96)
 %line 546+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm23, 150
+	vpternlogd zmm3, zmm19, zmm21, 150
 ; v133 = v116
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm10
@@ -1682,49 +1647,49 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm4, zmm18
 ; v85 = ternlog(v85, v128, v122, 0x96)
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm20, zmm22, 150
+	vpternlogd zmm4, zmm25, zmm20, 150
 ; v126 = v122 ^ v119
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm22, zmm14
+	vpxord zmm28, zmm20, zmm14
 ; v110 = v119
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm30, zmm14
 ; v110 = ternlog(v110, v131, v120, 0x96)
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm26, zmm18, 150
+	vpternlogd zmm30, zmm24, zmm18, 150
 ; v87 = v120 ^ v117
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm18, zmm12
+	vpxord zmm27, zmm18, zmm12
 ; v124 = v117
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm7, zmm12
 ; v124 = ternlog(v124, v129, v119, 0x96)
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm25, zmm14, 150
+	vpternlogd zmm7, zmm23, zmm14, 150
 ; v29 = v119 ^ v116
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm6, zmm14, zmm10
 ; v89 = v116
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm17, zmm10
+	vmovdqa64 zmm16, zmm10
 ; v89 = ternlog(v89, v127, v117, 0x96)
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm24, zmm12, 150
+	vpternlogd zmm16, zmm22, zmm12, 150
 ; v123 = v29
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm5, zmm6
 ; v123 = ternlog(v123, v114, v117, 0x96)
 %line 561+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm16, zmm12, 150
+	vpternlogd zmm5, zmm17, zmm12, 150
 ; v81 = v89
 %line 562+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm17
+	vmovdqa64 zmm3, zmm16
 ; v81 = ternlog(v81, v126, v29, 0x96)
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm3, zmm28, zmm6, 150
 ; v94 = v89
 %line 564+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm29, zmm17
+	vmovdqa64 zmm29, zmm16
 ; v94 = ternlog(v94, v110, v29, 0x96)
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm29, zmm30, zmm6, 150
@@ -1733,7 +1698,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm8, zmm28
 ; v121 = ternlog(v121, v132, v125, 0x96)
 %line 567+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm27, zmm23, 150
+	vpternlogd zmm8, zmm26, zmm21, 150
 ; v134 = v29
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm15, zmm6
@@ -1742,7 +1707,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm15, zmm8, zmm30, 150
 ; v135 = v87
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm13, zmm19
+	vmovdqa64 zmm13, zmm27
 ; v135 = ternlog(v135, v111, v110, 0x96)
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm13, zmm2, zmm30, 150
@@ -1754,28 +1719,28 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm11, zmm7
 ; v136 = ternlog(v136, v133, v87, 0x96)
 %line 574+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm0, zmm19, 150
+	vpternlogd zmm11, zmm0, zmm27, 150
 ; v133 = v87 ^ v29
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm19, zmm6
+	vpxord zmm9, zmm27, zmm6
 ; v111 = v124
 %line 576+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm8, zmm7
 ; v111 = ternlog(v111, v125, v120, 0x96)
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm23, zmm18, 150
+	vpternlogd zmm8, zmm21, zmm18, 150
 ; v111 = v111 ^ v29
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm6
 ; v124 = v124 ^ v89
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm17
+	vpxord zmm7, zmm7, zmm16
 ; v29 = ternlog(v29, v85, v116, 0x96)
 %line 580+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm6, zmm4, zmm10, 150
 ; v29 = v29 ^ v89
 %line 581+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm17
+	vpxord zmm6, zmm6, zmm16
 ; v123 = v123 ^ v124
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm7
@@ -1830,7 +1795,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm9
 ; v140 = ternlog(v140, v134, v89, 0x96)
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm15, zmm17, 150
+	vpternlogd zmm0, zmm15, zmm16, 150
 ; v140 = v140 ^ v111
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm11, zmm0, zmm8
@@ -1842,7 +1807,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm0, zmm8
 ; v141 = ternlog(v141, v126, v87, 0x96)
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm28, zmm19, 150
+	vpternlogd zmm0, zmm28, zmm27, 150
 ; v141 = v141 ^ v124
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm7
@@ -1851,263 +1816,264 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm15, zmm8, zmm6
 ; v124 = ternlog(v124, v135, v89, 0x96)
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm13, zmm17, 150
+	vpternlogd zmm7, zmm13, zmm16, 150
 ; v29 = v124 ^ v29
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm28, zmm7, zmm6
 ; v124 = v123 & v114
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm16
+	vpandd zmm6, zmm5, zmm17
 	vmovdqu64 [rsp + 0], zmm6
 ; v89 = v123 & v132
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm27
+	vpandd zmm6, zmm5, zmm26
 ; v89 = ternlog(v89, v85, v114, 0x78)
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm16, 120
+	vpternlogd zmm6, zmm4, zmm17, 120
 	vmovdqu64 [rsp + 64], zmm6
 ; v135 = v123 & v130
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm21
+	vpandd zmm6, zmm5, zmm19
 ; v135 = ternlog(v135, v85, v132, 0x78)
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm27, 120
+	vpternlogd zmm6, zmm4, zmm26, 120
 ; v135 = ternlog(v135, v81, v114, 0x78)
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm3, zmm16, 120
+	vpternlogd zmm6, zmm3, zmm17, 120
 	vmovdqu64 [rsp + 128], zmm6
 ; v87 = v123 & v128
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm20
+	vpandd zmm6, zmm5, zmm25
 ; v87 = ternlog(v87, v85, v130, 0x78)
 %line 615+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm21, 120
+	vpternlogd zmm6, zmm4, zmm19, 120
 ; v87 = ternlog(v87, v81, v132, 0x78)
 %line 616+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm3, zmm27, 120
+	vpternlogd zmm6, zmm3, zmm26, 120
 ; v87 = ternlog(v87, v121, v114, 0x78)
 %line 617+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm16, 120
+	vpternlogd zmm6, zmm2, zmm17, 120
 	vmovdqu64 [rsp + 192], zmm6
 ; v126 = v123 & v131
 %line 618+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm26
+	vpandd zmm6, zmm5, zmm24
 ; v126 = ternlog(v126, v85, v128, 0x78)
 %line 619+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm20, 120
+	vpternlogd zmm6, zmm4, zmm25, 120
 ; v126 = ternlog(v126, v81, v130, 0x78)
 %line 620+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm3, zmm21, 120
+	vpternlogd zmm6, zmm3, zmm19, 120
 ; v126 = ternlog(v126, v121, v132, 0x78)
 %line 621+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm27, 120
+	vpternlogd zmm6, zmm2, zmm26, 120
 ; v126 = ternlog(v126, v138, v114, 0x78)
 %line 622+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm16, 120
+	vpternlogd zmm6, zmm1, zmm17, 120
 	vmovdqu64 [rsp + 256], zmm6
 ; v134 = v123 & v129
 %line 623+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm5, zmm25
+	vpandd zmm6, zmm5, zmm23
 ; v134 = ternlog(v134, v85, v131, 0x78)
 %line 624+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm4, zmm26, 120
+	vpternlogd zmm6, zmm4, zmm24, 120
 ; v134 = ternlog(v134, v81, v128, 0x78)
 %line 625+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm3, zmm20, 120
+	vpternlogd zmm6, zmm3, zmm25, 120
 ; v134 = ternlog(v134, v121, v130, 0x78)
 %line 626+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm21, 120
+	vpternlogd zmm6, zmm2, zmm19, 120
 ; v134 = ternlog(v134, v138, v132, 0x78)
 %line 627+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm27, 120
+	vpternlogd zmm6, zmm1, zmm26, 120
 ; v134 = ternlog(v134, v110, v114, 0x78)
 %line 628+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm30, zmm16, 120
+	vpternlogd zmm6, zmm30, zmm17, 120
 	vmovdqu64 [rsp + 320], zmm6
 ; v94 = v123 & v127
 %line 629+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm17, zmm5, zmm24
+	vpandd zmm13, zmm5, zmm22
 ; v94 = ternlog(v94, v85, v129, 0x78)
 %line 630+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm4, zmm25, 120
+	vpternlogd zmm13, zmm4, zmm23, 120
 ; v94 = ternlog(v94, v81, v131, 0x78)
 %line 631+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm3, zmm26, 120
+	vpternlogd zmm13, zmm3, zmm24, 120
 ; v94 = ternlog(v94, v121, v128, 0x78)
 %line 632+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm2, zmm20, 120
+	vpternlogd zmm13, zmm2, zmm25, 120
 ; v94 = ternlog(v94, v138, v130, 0x78)
 %line 633+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm1, zmm21, 120
+	vpternlogd zmm13, zmm1, zmm19, 120
 ; v94 = ternlog(v94, v110, v132, 0x78)
 %line 634+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm30, zmm27, 120
+	vpternlogd zmm13, zmm30, zmm26, 120
 ; v94 = ternlog(v94, v139, v114, 0x78)
 %line 635+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm29, zmm16, 120
+	vpternlogd zmm13, zmm29, zmm17, 120
 ; v137 = v85 & v127
 %line 636+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm4, zmm24
+	vpandd zmm6, zmm4, zmm22
 ; v137 = ternlog(v137, v81, v129, 0x78)
 %line 637+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm3, zmm25, 120
+	vpternlogd zmm6, zmm3, zmm23, 120
 ; v137 = ternlog(v137, v121, v131, 0x78)
 %line 638+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm2, zmm26, 120
+	vpternlogd zmm6, zmm2, zmm24, 120
 ; v137 = ternlog(v137, v138, v128, 0x78)
 %line 639+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm20, 120
+	vpternlogd zmm6, zmm1, zmm25, 120
 ; v137 = ternlog(v137, v110, v130, 0x78)
 %line 640+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm30, zmm21, 120
+	vpternlogd zmm6, zmm30, zmm19, 120
 ; v137 = ternlog(v137, v139, v132, 0x78)
 %line 641+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm29, zmm27, 120
+	vpternlogd zmm6, zmm29, zmm26, 120
 ; v75 = v81 & v127
 %line 642+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm3, zmm24
+	vpandd zmm7, zmm3, zmm22
 ; v75 = ternlog(v75, v121, v129, 0x78)
 %line 643+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm25, 120
+	vpternlogd zmm7, zmm2, zmm23, 120
 ; v75 = ternlog(v75, v138, v131, 0x78)
 %line 644+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm26, 120
+	vpternlogd zmm7, zmm1, zmm24, 120
 ; v75 = ternlog(v75, v110, v128, 0x78)
 %line 645+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm30, zmm20, 120
+	vpternlogd zmm7, zmm30, zmm25, 120
 ; v75 = ternlog(v75, v139, v130, 0x78)
 %line 646+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm29, zmm21, 120
-	vmovdqu64 [rsp + 384], zmm6
+	vpternlogd zmm7, zmm29, zmm19, 120
+	vmovdqu64 [rsp + 384], zmm7
 ; v42 = v121 & v127
 %line 647+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm2, zmm24
+	vpandd zmm7, zmm2, zmm22
 ; v42 = ternlog(v42, v138, v129, 0x78)
 %line 648+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm1, zmm25, 120
+	vpternlogd zmm7, zmm1, zmm23, 120
 ; v42 = ternlog(v42, v110, v131, 0x78)
 %line 649+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm30, zmm26, 120
+	vpternlogd zmm7, zmm30, zmm24, 120
 ; v42 = ternlog(v42, v139, v128, 0x78)
 %line 650+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm29, zmm20, 120
-	vmovdqu64 [rsp + 448], zmm6
+	vpternlogd zmm7, zmm29, zmm25, 120
+	vmovdqu64 [rsp + 448], zmm7
 ; v72 = v138 & v127
 %line 651+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm24
+	vpandd zmm7, zmm1, zmm22
 ; v72 = ternlog(v72, v110, v129, 0x78)
 %line 652+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm30, zmm25, 120
+	vpternlogd zmm7, zmm30, zmm23, 120
 ; v72 = ternlog(v72, v139, v131, 0x78)
 %line 653+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm29, zmm26, 120
-	vmovdqu64 [rsp + 512], zmm6
+	vpternlogd zmm7, zmm29, zmm24, 120
+	vmovdqu64 [rsp + 512], zmm7
 ; v30 = v110 & v127
 %line 654+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm30, zmm24
+	vpandd zmm7, zmm30, zmm22
 ; v30 = ternlog(v30, v139, v129, 0x78)
 %line 655+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm29, zmm25, 120
-	vmovdqu64 [rsp + 576], zmm6
+	vpternlogd zmm7, zmm29, zmm23, 120
+	vmovdqu64 [rsp + 576], zmm7
 ; v86 = v139 & v127
 %line 656+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm29, zmm24
-	vmovdqu64 [rsp + 640], zmm6
+	vpandd zmm7, zmm29, zmm22
+	vmovdqu64 [rsp + 640], zmm7
 ; v79 = v136 & v125
 %line 657+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 1088]
-	vpandd zmm6, zmm8, zmm23
-	vmovdqu64 [rsp + 704], zmm6
+	vpandd zmm7, zmm8, zmm21
+	vmovdqu64 [rsp + 704], zmm7
 ; v118 = v136 & v122
 %line 658+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm8, zmm22
+	vpandd zmm7, zmm8, zmm20
 ; v118 = ternlog(v118, v140, v125, 0x78)
 %line 659+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm23, 120
-	vmovdqu64 [rsp + 768], zmm6
+	vpternlogd zmm7, zmm11, zmm21, 120
+	vmovdqu64 [rsp + 768], zmm7
 ; v92 = v136 & v120
 %line 660+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm8, zmm18
+	vpandd zmm7, zmm8, zmm18
 ; v92 = ternlog(v92, v140, v122, 0x78)
 %line 661+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm22, 120
+	vpternlogd zmm7, zmm11, zmm20, 120
 ; v92 = ternlog(v92, v133, v125, 0x78)
 %line 662+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm23, 120
-	vmovdqu64 [rsp + 832], zmm6
+	vpternlogd zmm7, zmm9, zmm21, 120
+	vmovdqu64 [rsp + 832], zmm7
 ; v43 = v136 & v119
 %line 663+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm8, zmm14
+	vpandd zmm7, zmm8, zmm14
 ; v43 = ternlog(v43, v140, v120, 0x78)
 %line 664+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm18, 120
+	vpternlogd zmm7, zmm11, zmm18, 120
 ; v43 = ternlog(v43, v133, v122, 0x78)
 %line 665+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm22, 120
+	vpternlogd zmm7, zmm9, zmm20, 120
 ; v43 = ternlog(v43, v141, v125, 0x78)
 %line 666+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm23, 120
-	vmovdqu64 [rsp + 896], zmm6
+	vpternlogd zmm7, zmm0, zmm21, 120
+	vmovdqu64 [rsp + 896], zmm7
 ; v115 = v136 & v117
 %line 667+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm8, zmm12
+	vmovdqa64 zmm7, zmm8
+	vpandd zmm27, zmm7, zmm12
 ; v115 = ternlog(v115, v140, v119, 0x78)
 %line 668+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm14, 120
+	vpternlogd zmm27, zmm11, zmm14, 120
 ; v115 = ternlog(v115, v133, v120, 0x78)
 %line 669+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm18, 120
+	vpternlogd zmm27, zmm9, zmm18, 120
 ; v115 = ternlog(v115, v141, v122, 0x78)
 %line 670+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm22, 120
+	vpternlogd zmm27, zmm0, zmm20, 120
 ; v115 = ternlog(v115, v111, v125, 0x78)
 %line 671+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm15, zmm23, 120
+	vpternlogd zmm27, zmm15, zmm21, 120
 ; v31 = v136 & v116
 %line 672+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm13, zmm8, zmm10
+	vpandd zmm8, zmm7, zmm10
 ; v31 = ternlog(v31, v140, v117, 0x78)
 %line 673+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm11, zmm12, 120
+	vpternlogd zmm8, zmm11, zmm12, 120
 ; v31 = ternlog(v31, v133, v119, 0x78)
 %line 674+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm9, zmm14, 120
+	vpternlogd zmm8, zmm9, zmm14, 120
 ; v31 = ternlog(v31, v141, v120, 0x78)
 %line 675+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm0, zmm18, 120
+	vpternlogd zmm8, zmm0, zmm18, 120
 ; v31 = ternlog(v31, v111, v122, 0x78)
 %line 676+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm15, zmm22, 120
+	vpternlogd zmm8, zmm15, zmm20, 120
 ; v31 = ternlog(v31, v29, v125, 0x78)
 %line 677+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm28, zmm23, 120
+	vpternlogd zmm8, zmm28, zmm21, 120
 ; v113 = v140 & v116
 %line 678+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm11, zmm10
+	vpandd zmm7, zmm11, zmm10
 ; v113 = ternlog(v113, v133, v117, 0x78)
 %line 679+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm9, zmm12, 120
+	vpternlogd zmm7, zmm9, zmm12, 120
 ; v113 = ternlog(v113, v141, v119, 0x78)
 %line 680+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm0, zmm14, 120
+	vpternlogd zmm7, zmm0, zmm14, 120
 ; v113 = ternlog(v113, v111, v120, 0x78)
 %line 681+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm15, zmm18, 120
+	vpternlogd zmm7, zmm15, zmm18, 120
 ; v113 = ternlog(v113, v29, v122, 0x78)
 %line 682+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm28, zmm22, 120
+	vpternlogd zmm7, zmm28, zmm20, 120
 ; v88 = v133 & v116
 %line 683+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm19, zmm9, zmm10
+	vpandd zmm16, zmm9, zmm10
 ; v88 = ternlog(v88, v141, v117, 0x78)
 %line 684+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm19, zmm0, zmm12, 120
+	vpternlogd zmm16, zmm0, zmm12, 120
 ; v88 = ternlog(v88, v111, v119, 0x78)
 %line 685+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm19, zmm15, zmm14, 120
+	vpternlogd zmm16, zmm15, zmm14, 120
 ; v88 = ternlog(v88, v29, v120, 0x78)
 %line 686+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm19, zmm28, zmm18, 120
+	vpternlogd zmm16, zmm28, zmm18, 120
 ; v99 = v141 & v116
 %line 687+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm31, zmm0, zmm10
@@ -2139,493 +2105,476 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm9, zmm3, zmm9
 ; v141 = v121 ^ v141
 %line 696+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm2, zmm0
+	vpxord zmm3, zmm2, zmm0
 ; v111 = v138 ^ v111
 %line 697+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm15, zmm1, zmm15
+	vpxord zmm4, zmm1, zmm15
 ; v29 = v110 ^ v29
 %line 698+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm30, zmm28
+	vpxord zmm28, zmm30, zmm28
 ; v125 = v114 ^ v125
 %line 699+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm16, zmm23
+	vpxord zmm21, zmm17, zmm21
 ; v122 = v132 ^ v122
 %line 700+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm22, zmm27, zmm22
+	vpxord zmm15, zmm26, zmm20
 ; v120 = v130 ^ v120
 %line 701+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm1, zmm21, zmm18
+	vpxord zmm17, zmm19, zmm18
 ; v119 = v128 ^ v119
 %line 702+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm20, zmm14
+	vpxord zmm25, zmm25, zmm14
 ; v117 = v131 ^ v117
 %line 703+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm26, zmm12
+	vpxord zmm12, zmm24, zmm12
 ; v116 = v129 ^ v116
 %line 704+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm25, zmm10
+	vpxord zmm23, zmm23, zmm10
 ; v129 = v136 & v122
 %line 705+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm25, zmm5, zmm22
+	vpandd zmm0, zmm5, zmm15
 ; v129 = ternlog(v129, v140, v125, 0x78)
 %line 706+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm11, zmm23, 120
+	vpternlogd zmm0, zmm11, zmm21, 120
 ; v131 = v136 & v120
 %line 707+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm4, zmm5, zmm1
+	vpandd zmm1, zmm5, zmm17
 ; v131 = ternlog(v131, v140, v122, 0x78)
 %line 708+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm22, 120
+	vpternlogd zmm1, zmm11, zmm15, 120
 ; v131 = ternlog(v131, v133, v125, 0x78)
 %line 709+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm23, 120
+	vpternlogd zmm1, zmm9, zmm21, 120
 ; v128 = v136 & v119
 %line 710+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm16, zmm5, zmm14
+	vpandd zmm2, zmm5, zmm25
 ; v128 = ternlog(v128, v140, v120, 0x78)
 %line 711+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm11, zmm1, 120
+	vpternlogd zmm2, zmm11, zmm17, 120
 ; v128 = ternlog(v128, v133, v122, 0x78)
 %line 712+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm9, zmm22, 120
+	vpternlogd zmm2, zmm9, zmm15, 120
 ; v128 = ternlog(v128, v141, v125, 0x78)
 %line 713+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm0, zmm23, 120
+	vpternlogd zmm2, zmm3, zmm21, 120
 ; v130 = v136 & v117
 %line 714+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm21, zmm5, zmm12
+	vpandd zmm10, zmm5, zmm12
 ; v130 = ternlog(v130, v140, v119, 0x78)
 %line 715+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm14, 120
+	vpternlogd zmm10, zmm11, zmm25, 120
 ; v130 = ternlog(v130, v133, v120, 0x78)
 %line 716+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm1, 120
+	vpternlogd zmm10, zmm9, zmm17, 120
 ; v130 = ternlog(v130, v141, v122, 0x78)
 %line 717+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm0, zmm22, 120
+	vpternlogd zmm10, zmm3, zmm15, 120
 ; v130 = ternlog(v130, v111, v125, 0x78)
 %line 718+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm15, zmm23, 120
+	vpternlogd zmm10, zmm4, zmm21, 120
 ; v132 = v136 & v116
 %line 719+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm5, zmm10
+	vpandd zmm19, zmm5, zmm23
 ; v132 = ternlog(v132, v140, v117, 0x78)
 %line 720+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm12, 120
+	vpternlogd zmm19, zmm11, zmm12, 120
 ; v132 = ternlog(v132, v133, v119, 0x78)
 %line 721+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm14, 120
+	vpternlogd zmm19, zmm9, zmm25, 120
 ; v132 = ternlog(v132, v141, v120, 0x78)
 %line 722+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm0, zmm1, 120
+	vpternlogd zmm19, zmm3, zmm17, 120
 ; v132 = ternlog(v132, v111, v122, 0x78)
 %line 723+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm22, 120
+	vpternlogd zmm19, zmm4, zmm15, 120
 ; v132 = ternlog(v132, v29, v125, 0x78)
 %line 724+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm3, zmm23, 120
+	vpternlogd zmm19, zmm28, zmm21, 120
 ; v114 = v136 & v127
 %line 725+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm18, zmm5, zmm24
+	vpandd zmm20, zmm5, zmm22
 ; v114 = ternlog(v114, v140, v116, 0x78)
 %line 726+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm11, zmm10, 120
+	vpternlogd zmm20, zmm11, zmm23, 120
 ; v114 = ternlog(v114, v133, v117, 0x78)
 %line 727+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm9, zmm12, 120
+	vpternlogd zmm20, zmm9, zmm12, 120
 ; v114 = ternlog(v114, v141, v119, 0x78)
 %line 728+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm0, zmm14, 120
+	vpternlogd zmm20, zmm3, zmm25, 120
 ; v114 = ternlog(v114, v111, v120, 0x78)
 %line 729+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm1, 120
+	vpternlogd zmm20, zmm4, zmm17, 120
 ; v114 = ternlog(v114, v29, v122, 0x78)
 %line 730+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm3, zmm22, 120
+	vpternlogd zmm20, zmm28, zmm15, 120
 ; v114 = ternlog(v114, v139, v125, 0x78)
 %line 731+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm29, zmm23, 120
+	vpternlogd zmm20, zmm29, zmm21, 120
 ; v140 = v140 & v127
 %line 732+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm11, zmm11, zmm24
+	vpandd zmm18, zmm11, zmm22
 ; v140 = ternlog(v140, v133, v116, 0x78)
 %line 733+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm9, zmm10, 120
+	vpternlogd zmm18, zmm9, zmm23, 120
 ; v140 = ternlog(v140, v141, v117, 0x78)
 %line 734+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm0, zmm12, 120
+	vpternlogd zmm18, zmm3, zmm12, 120
 ; v140 = ternlog(v140, v111, v119, 0x78)
 %line 735+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm15, zmm14, 120
+	vpternlogd zmm18, zmm4, zmm25, 120
 ; v140 = ternlog(v140, v29, v120, 0x78)
 %line 736+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm3, zmm1, 120
+	vpternlogd zmm18, zmm28, zmm17, 120
 ; v140 = ternlog(v140, v139, v122, 0x78)
 %line 737+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm29, zmm22, 120
+	vpternlogd zmm18, zmm29, zmm15, 120
 ; v133 = v133 & v127
 %line 738+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm9, zmm24
+	vpandd zmm14, zmm9, zmm22
 ; v133 = ternlog(v133, v141, v116, 0x78)
 %line 739+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm10, 120
+	vpternlogd zmm14, zmm3, zmm23, 120
 ; v133 = ternlog(v133, v111, v117, 0x78)
 %line 740+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm12, 120
+	vpternlogd zmm14, zmm4, zmm12, 120
 ; v133 = ternlog(v133, v29, v119, 0x78)
 %line 741+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm3, zmm14, 120
+	vpternlogd zmm14, zmm28, zmm25, 120
 ; v133 = ternlog(v133, v139, v120, 0x78)
 %line 742+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm1, 120
+	vpternlogd zmm14, zmm29, zmm17, 120
 ; v141 = v141 & v127
 %line 743+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm0, zmm24
+	vpandd zmm3, zmm3, zmm22
 ; v141 = ternlog(v141, v111, v116, 0x78)
 %line 744+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm15, zmm10, 120
+	vpternlogd zmm3, zmm4, zmm23, 120
 ; v141 = ternlog(v141, v29, v117, 0x78)
 %line 745+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm12, 120
+	vpternlogd zmm3, zmm28, zmm12, 120
 ; v141 = ternlog(v141, v139, v119, 0x78)
 %line 746+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm29, zmm14, 120
+	vpternlogd zmm3, zmm29, zmm25, 120
 ; v111 = v111 & v127
 %line 747+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm9, zmm15, zmm24
+	vpandd zmm4, zmm4, zmm22
 ; v111 = ternlog(v111, v29, v116, 0x78)
 %line 748+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm3, zmm10, 120
+	vpternlogd zmm4, zmm28, zmm23, 120
 ; v111 = ternlog(v111, v139, v117, 0x78)
 %line 749+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm29, zmm12, 120
+	vpternlogd zmm4, zmm29, zmm12, 120
 ; v29 = v29 & v127
 %line 750+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm3, zmm24
+	vpandd zmm28, zmm28, zmm22
 ; v29 = ternlog(v29, v139, v116, 0x78)
 %line 751+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm29, zmm10, 120
+	vpternlogd zmm28, zmm29, zmm23, 120
 ; v142 = v124
 %line 752+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 0]
+	vmovdqu64 zmm9, [rsp + 0]
 ; v142 = ternlog(v142, v136, v125, 0x78)
 %line 753+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm5, zmm23, 120
+	vpternlogd zmm9, zmm5, zmm21, 120
 ; v143 = v118
 %line 754+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm14, [rsp + 768]
+	vmovdqu64 zmm12, [rsp + 768]
 ; v143 = ternlog(v143, v129, v89, 0x96)
 %line 755+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm14, zmm25, zmm0, 150
+	vpternlogd zmm12, zmm0, [rsp + 64], 150
 ; v144 = v92
 %line 756+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm15, [rsp + 832]
 ; v144 = ternlog(v144, v131, v135, 0x96)
 %line 757+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 128]
-	vpternlogd zmm15, zmm4, zmm0, 150
+	vpternlogd zmm15, zmm1, [rsp + 128], 150
 ; v145 = v43
 %line 758+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 896]
+	vmovdqu64 zmm17, [rsp + 896]
 ; v145 = ternlog(v145, v128, v87, 0x96)
 %line 759+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 192]
-	vpternlogd zmm4, zmm16, zmm0, 150
+	vpternlogd zmm17, zmm2, [rsp + 192], 150
 ; v146 = v115
 %line 760+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm6
+	vmovdqa64 zmm11, zmm27
 ; v146 = ternlog(v146, v130, v126, 0x96)
 %line 761+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 256]
-	vpternlogd zmm5, zmm21, zmm0, 150
+	vpternlogd zmm11, zmm10, [rsp + 256], 150
 ; v147 = v31
 %line 762+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm13
+	vmovdqa64 zmm10, zmm8
 ; v147 = ternlog(v147, v132, v134, 0x96)
 %line 763+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 320]
-	vpternlogd zmm21, zmm20, zmm0, 150
+	vpternlogd zmm10, zmm19, [rsp + 320], 150
 ; v148 = v113
 %line 764+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm16, zmm8
+	vmovdqa64 zmm19, zmm7
 ; v148 = ternlog(v148, v114, v94, 0x96)
 %line 765+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm16, zmm18, zmm17, 150
+	vpternlogd zmm19, zmm20, zmm13, 150
 ; v149 = v88
 %line 766+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm20, zmm19
+	vmovdqa64 zmm0, zmm16
 ; v149 = ternlog(v149, v140, v137, 0x96)
 %line 767+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm7, 150
+	vpternlogd zmm0, zmm18, zmm6, 150
 ; v150 = v99
 %line 768+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm22, [rsp + 960]
+	vmovdqu64 zmm1, [rsp + 960]
 ; v150 = ternlog(v150, v133, v75, 0x96)
 %line 769+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 384]
-	vpternlogd zmm22, zmm2, zmm0, 150
+	vpternlogd zmm1, zmm14, [rsp + 384], 150
 ; v151 = v44
 %line 770+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm2, [rsp + 1024]
 ; v151 = ternlog(v151, v141, v42, 0x96)
 %line 771+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 448]
-	vpternlogd zmm0, zmm1, zmm2, 150
+	vpternlogd zmm2, zmm3, [rsp + 448], 150
 ; v152 = v32
 %line 772+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm31
+	vmovdqa64 zmm3, zmm31
 ; v152 = ternlog(v152, v111, v72, 0x96)
 %line 773+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 512]
-	vpternlogd zmm1, zmm9, zmm2, 150
+	vpternlogd zmm3, zmm4, [rsp + 512], 150
 ; v153 = v86
 %line 774+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 640]
+	vmovdqu64 zmm4, [rsp + 640]
 ; v153 = ternlog(v153, v139, v127, 0x78)
 %line 775+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm24, 120
+	vpternlogd zmm4, zmm29, zmm22, 120
 ; v137 = ternlog(v137, v142, v79, 0x96)
 %line 776+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 704]
-	vpternlogd zmm7, zmm10, zmm11, 150
+	vpternlogd zmm6, zmm9, [rsp + 704], 150
 ; v92 = v151 ^ v92
 %line 777+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm0, [rsp + 832]
+	vpxord zmm5, zmm2, [rsp + 832]
 ; v43 = v152 ^ v43
 %line 778+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm1, [rsp + 896]
+	vpxord zmm9, zmm3, [rsp + 896]
 ; v115 = ternlog(v115, v29, v30, 0x96)
 %line 779+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 576]
-	vpternlogd zmm6, zmm3, zmm23, 150
+	vpternlogd zmm27, zmm28, [rsp + 576], 150
 ; v31 = v153 ^ v31
 %line 780+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm18, zmm2, zmm13
+	vpxord zmm18, zmm4, zmm8
 ; v154 = v32
 %line 781+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm31
+	vmovdqa64 zmm4, zmm31
 ; v154 = ternlog(v154, v150, v118, 0x96)
 %line 782+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 768]
-	vpternlogd zmm10, zmm22, zmm0, 150
+	vpternlogd zmm4, zmm1, [rsp + 768], 150
 ; v155 = v32
 %line 783+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm31
+	vmovdqa64 zmm1, zmm31
 ; v155 = ternlog(v155, v149, v79, 0x96)
 %line 784+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm11, 150
+	vpternlogd zmm1, zmm0, [rsp + 704], 150
 ; v156 = v32
 %line 785+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm31
+	vmovdqa64 zmm0, zmm31
 ; v156 = ternlog(v156, v147, v86, 0x96)
 %line 786+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 640]
-	vpternlogd zmm1, zmm21, zmm2, 150
+	vpternlogd zmm0, zmm10, [rsp + 640], 150
 ; v32 = ternlog(v32, v146, v30, 0x96)
 %line 787+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm3, zmm31
-	vpternlogd zmm3, zmm5, zmm23, 150
+	vpternlogd zmm3, zmm11, [rsp + 576], 150
 ; v155 = v155 ^ v44
 %line 788+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm0, [rsp + 1024]
+	vpxord zmm8, zmm1, [rsp + 1024]
 ; v157 = v44
 %line 789+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm1, [rsp + 1024]
 ; v157 = ternlog(v157, v145, v72, 0x96)
 %line 790+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 512]
-	vpternlogd zmm0, zmm4, zmm2, 150
+	vpternlogd zmm1, zmm17, [rsp + 512], 150
 ; v158 = v99
 %line 791+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 960]
+	vmovdqu64 zmm17, [rsp + 960]
 ; v158 = ternlog(v158, v148, v44, 0x96)
 %line 792+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 1024]
-	vpternlogd zmm4, zmm16, zmm13, 150
+	vpternlogd zmm17, zmm19, [rsp + 1024], 150
 ; v159 = v99
 %line 793+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 960]
 ; v159 = ternlog(v159, v144, v42, 0x96)
 %line 794+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 448]
-	vpternlogd zmm2, zmm15, zmm11, 150
+	vpternlogd zmm2, zmm15, [rsp + 448], 150
 ; v160 = v88
 %line 795+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm11, zmm19
+	vmovdqa64 zmm11, zmm16
 ; v160 = ternlog(v160, v156, v99, 0x96)
 %line 796+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 960]
-	vpternlogd zmm11, zmm1, zmm15, 150
+	vpternlogd zmm11, zmm0, [rsp + 960], 150
 ; v161 = v88
 %line 797+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm19
+	vmovdqa64 zmm0, zmm16
 ; v161 = ternlog(v161, v32, v44, 0x96)
 %line 798+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm13, 150
+	vpternlogd zmm0, zmm3, [rsp + 1024], 150
 ; v162 = v88
 %line 799+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm19
+	vmovdqa64 zmm3, zmm16
 ; v162 = ternlog(v162, v143, v75, 0x96)
 %line 800+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 384]
-	vpternlogd zmm3, zmm14, zmm13, 150
+	vpternlogd zmm3, zmm12, [rsp + 384], 150
 ; v161 = v161 ^ v113
 %line 801+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm13, zmm1, zmm8
+	vpxord zmm14, zmm0, zmm7
 ; v163 = v113
 %line 802+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm8
+	vmovdqa64 zmm0, zmm7
 ; v163 = ternlog(v163, v157, v99, 0x96)
 %line 803+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm15, 150
+	vpternlogd zmm0, zmm1, [rsp + 960], 150
 ; v163 = v163 ^ v31
 %line 804+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm15, zmm1, zmm18
+	vpxord zmm15, zmm0, zmm18
 ; v164 = v31
 %line 805+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm18
 ; v164 = ternlog(v164, v159, v88, 0x96)
 %line 806+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm19, 150
+	vpternlogd zmm0, zmm2, zmm16, 150
 ; v165 = v31
 %line 807+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm18
 ; v165 = ternlog(v165, v137, v113, 0x96)
 %line 808+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm7, zmm8, 150
+	vpternlogd zmm1, zmm6, zmm7, 150
 ; v164 = v164 ^ v115
 %line 809+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm0, zmm6
+	vpxord zmm19, zmm0, zmm27
 ; v166 = v115
 %line 810+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm6
+	vmovdqa64 zmm0, zmm27
 ; v166 = ternlog(v166, v162, v113, 0x96)
 %line 811+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm8, 150
+	vpternlogd zmm0, zmm3, zmm7, 150
 ; v167 = v115
 %line 812+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm6
+	vmovdqa64 zmm2, zmm27
 ; v167 = ternlog(v167, v94, v31, 0x96)
 %line 813+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm17, zmm18, 150
+	vpternlogd zmm2, zmm13, zmm18, 150
 ; v166 = v166 ^ v43
 %line 814+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm0, zmm12
+	vpxord zmm22, zmm0, zmm9
 ; v168 = v43
 %line 815+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm12
+	vmovdqa64 zmm0, zmm9
 ; v168 = ternlog(v168, v134, v115, 0x96)
 %line 816+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 320]
-	vpternlogd zmm0, zmm3, zmm6, 150
+	vpternlogd zmm0, zmm3, zmm27, 150
 ; v169 = v92
 %line 817+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm9
+	vmovdqa64 zmm21, zmm5
 ; v169 = ternlog(v169, v165, v43, 0x96)
 %line 818+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm1, zmm12, 150
+	vpternlogd zmm21, zmm1, zmm9, 150
 ; v170 = v92
 %line 819+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm9
+	vmovdqa64 zmm1, zmm5
 ; v170 = ternlog(v170, v126, v43, 0x96)
 %line 820+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 256]
-	vpternlogd zmm1, zmm3, zmm12, 150
+	vpternlogd zmm1, zmm3, zmm9, 150
 ; v171 = v154
 %line 821+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm25, zmm10
+	vmovdqa64 zmm23, zmm4
 ; v171 = ternlog(v171, v167, v92, 0x96)
 %line 822+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm25, zmm2, zmm9, 150
+	vpternlogd zmm23, zmm2, zmm5, 150
 ; v172 = v154
 %line 823+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm10
+	vmovdqa64 zmm2, zmm4
 ; v172 = ternlog(v172, v87, v92, 0x96)
 %line 824+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 192]
-	vpternlogd zmm2, zmm3, zmm9, 150
+	vpternlogd zmm2, zmm3, zmm5, 150
 ; v173 = v155
 %line 825+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm5
+	vmovdqa64 zmm24, zmm8
 ; v173 = ternlog(v173, v168, v154, 0x96)
 %line 826+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm26, zmm0, zmm10, 150
+	vpternlogd zmm24, zmm0, zmm4, 150
 ; v174 = v155
 %line 827+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm27, zmm5
+	vmovdqa64 zmm20, zmm8
 ; v174 = ternlog(v174, v135, v154, 0x96)
 %line 828+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 128]
-	vpternlogd zmm27, zmm0, zmm10, 150
+	vpternlogd zmm20, zmm0, zmm4, 150
 ; v175 = v158
 %line 829+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm22, zmm4
+	vmovdqa64 zmm25, zmm17
 ; v175 = ternlog(v175, v170, v155, 0x96)
 %line 830+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm1, zmm5, 150
+	vpternlogd zmm25, zmm1, zmm8, 150
 ; v172 = v172 ^ v158
 %line 831+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm20, zmm2, zmm4
+	vpxord zmm26, zmm2, zmm17
 ; v176 = v158
 %line 832+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm28, zmm4
+	vmovdqa64 zmm27, zmm17
 ; v176 = ternlog(v176, v89, v155, 0x96)
 %line 833+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
-	vpternlogd zmm28, zmm0, zmm5, 150
+	vpternlogd zmm27, zmm0, zmm8, 150
 ; v158 = v124 ^ v158
 %line 834+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 0]
-	vpxord zmm17, zmm0, zmm4
+	vpxord zmm17, zmm0, zmm17
 ; v124 = v160
 %line 835+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm7, zmm11
 ; v124 = ternlog(v124, v169, v161, 0x96)
 %line 836+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm24, zmm13, 150
+	vpternlogd zmm7, zmm21, zmm14, 150
 ; v155 = v160
 %line 837+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm11
 ; v155 = ternlog(v155, v166, v161, 0x96)
 %line 838+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm23, zmm13, 150
+	vpternlogd zmm1, zmm22, zmm14, 150
 ; v89 = v166
 %line 839+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm23
+	vmovdqa64 zmm2, zmm22
 ; v89 = ternlog(v89, v174, v169, 0x96)
 %line 840+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm27, zmm24, 150
+	vpternlogd zmm2, zmm20, zmm21, 150
 ; v177 = v160
 %line 841+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm11
 ; v177 = ternlog(v177, v89, v161, 0x96)
 %line 842+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm13, 150
+	vpternlogd zmm0, zmm2, zmm14, 150
 ; v89 = v164
 %line 843+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm6, zmm19
 ; v89 = ternlog(v89, v172, v166, 0x96)
 %line 844+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm20, zmm23, 150
+	vpternlogd zmm6, zmm26, zmm22, 150
 ; v170 = v166 ^ v163
 %line 845+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm29, zmm23, zmm15
+	vpxord zmm29, zmm22, zmm15
 ; v154 = v163
 %line 846+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm9, zmm15
 ; v154 = ternlog(v154, v175, v164, 0x96)
 %line 847+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm22, zmm19, 150
+	vpternlogd zmm9, zmm25, zmm19, 150
 ; v135 = v164 ^ v161
 %line 848+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm19, zmm13
+	vpxord zmm13, zmm19, zmm14
 ; v168 = v161
 %line 849+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm13
+	vmovdqa64 zmm3, zmm14
 ; v168 = ternlog(v168, v173, v163, 0x96)
 %line 850+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm26, zmm15, 150
+	vpternlogd zmm3, zmm24, zmm15, 150
 ; v92 = v163 ^ v160
 %line 851+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm5, zmm15, zmm11
@@ -2634,13 +2583,13 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm18, zmm11
 ; v87 = ternlog(v87, v171, v161, 0x96)
 %line 853+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm25, zmm13, 150
+	vpternlogd zmm18, zmm23, zmm14, 150
 ; v167 = v92
 %line 854+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm5
+	vmovdqa64 zmm28, zmm5
 ; v167 = ternlog(v167, v158, v161, 0x96)
 %line 855+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm17, zmm13, 150
+	vpternlogd zmm28, zmm17, zmm14, 150
 ; v43 = v87
 %line 856+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm16, zmm18
@@ -2658,7 +2607,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm2, zmm29
 ; v165 = ternlog(v165, v176, v169, 0x96)
 %line 861+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm28, zmm24, 150
+	vpternlogd zmm2, zmm27, zmm21, 150
 ; v178 = v92
 %line 862+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm12, zmm5
@@ -2667,34 +2616,34 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm12, zmm2, zmm9, 150
 ; v179 = v135
 %line 864+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm14
+	vmovdqa64 zmm10, zmm13
 ; v179 = ternlog(v179, v155, v154, 0x96)
 %line 865+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm9, 150
 ; v154 = v154 ^ v168
 %line 866+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm9, zmm4
+	vpxord zmm9, zmm9, zmm3
 ; v180 = v168
 %line 867+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm8, zmm4
+	vmovdqa64 zmm8, zmm3
 ; v180 = ternlog(v180, v177, v135, 0x96)
 %line 868+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm0, zmm14, 150
+	vpternlogd zmm8, zmm0, zmm13, 150
 ; v177 = v135 ^ v92
 %line 869+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm14, zmm5
+	vpxord zmm2, zmm13, zmm5
 ; v155 = v168
 %line 870+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm4
+	vmovdqa64 zmm4, zmm3
 ; v155 = ternlog(v155, v169, v164, 0x96)
 %line 871+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm24, zmm19, 150
+	vpternlogd zmm4, zmm21, zmm19, 150
 ; v155 = v155 ^ v92
 %line 872+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm5
+	vpxord zmm4, zmm4, zmm5
 ; v168 = v168 ^ v87
 %line 873+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm18
+	vpxord zmm3, zmm3, zmm18
 ; v92 = ternlog(v92, v89, v160, 0x96)
 %line 874+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm5, zmm6, zmm11, 150
@@ -2706,13 +2655,13 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm6, zmm1
 ; v89 = ternlog(v89, v154, v168, 0x96)
 %line 877+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm4, 150
+	vpternlogd zmm6, zmm9, zmm3, 150
 ; v165 = v92
 %line 878+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm5, zmm1
 ; v165 = ternlog(v165, v180, v168, 0x96)
 %line 879+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm8, zmm4, 150
+	vpternlogd zmm5, zmm8, zmm3, 150
 ; v181 = v154
 %line 880+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm9
@@ -2721,7 +2670,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm7, zmm29, 150
 ; v182 = v168
 %line 882+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm7, zmm4
+	vmovdqa64 zmm7, zmm3
 ; v182 = ternlog(v182, v181, v180, 0x96)
 %line 883+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm7, zmm0, zmm8, 150
@@ -2733,7 +2682,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm31, zmm30, zmm8, 150
 ; v180 = v180 ^ v155
 %line 886+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm3
+	vpxord zmm8, zmm8, zmm4
 ; v184 = v177
 %line 887+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm2
@@ -2742,25 +2691,25 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm12, zmm18, 150
 ; v184 = v184 ^ v155
 %line 889+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm0, zmm3
+	vpxord zmm30, zmm0, zmm4
 ; v178 = v177 ^ v168
 %line 890+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm2, zmm4
+	vpxord zmm12, zmm2, zmm3
 ; v185 = v155
 %line 891+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm3
+	vmovdqa64 zmm0, zmm4
 ; v185 = ternlog(v185, v170, v135, 0x96)
 %line 892+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm29, zmm14, 150
+	vpternlogd zmm0, zmm29, zmm13, 150
 ; v185 = v185 ^ v168
 %line 893+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm0, zmm4
+	vpxord zmm13, zmm0, zmm3
 ; v155 = v155 ^ v92
 %line 894+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm1
+	vpxord zmm4, zmm4, zmm1
 ; v186 = v168
 %line 895+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm4
+	vmovdqa64 zmm0, zmm3
 ; v186 = ternlog(v186, v179, v87, 0x96)
 %line 896+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm10, zmm18, 150
@@ -2769,22 +2718,22 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm18, zmm0, zmm1
 ; v187 = v155
 %line 898+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm3
+	vmovdqa64 zmm10, zmm4
 ; v187 = ternlog(v187, v167, v168, 0x96)
 %line 899+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm21, zmm4, 150
+	vpternlogd zmm10, zmm28, zmm3, 150
 ; v168 = v186
 %line 900+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm18
+	vmovdqa64 zmm28, zmm18
 ; v168 = ternlog(v168, v180, v155, 0x96)
 %line 901+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm8, zmm3, 150
+	vpternlogd zmm28, zmm8, zmm4, 150
 ; v167 = v186
 %line 902+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm21, zmm18
+	vmovdqa64 zmm3, zmm18
 ; v167 = ternlog(v167, v184, v155, 0x96)
 %line 903+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm30, zmm3, 150
+	vpternlogd zmm3, zmm30, zmm4, 150
 ; v188 = v180
 %line 904+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm8
@@ -2793,7 +2742,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm16, zmm9, 150
 ; v189 = v155
 %line 906+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm16, zmm3
+	vmovdqa64 zmm16, zmm4
 ; v189 = ternlog(v189, v188, v184, 0x96)
 %line 907+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm16, zmm0, zmm30, 150
@@ -2805,7 +2754,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm29, zmm5, zmm30, 150
 ; v184 = v184 ^ v185
 %line 910+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm30, zmm30, zmm14
+	vpxord zmm30, zmm30, zmm13
 ; v191 = v178
 %line 911+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm12
@@ -2814,40 +2763,40 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm7, zmm1, 150
 ; v191 = v191 ^ v185
 %line 913+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm0, zmm14
+	vpxord zmm7, zmm0, zmm13
 ; v182 = v178 ^ v155
 %line 914+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm5, zmm12, zmm3
+	vpxord zmm5, zmm12, zmm4
 ; v192 = v185
 %line 915+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm14
+	vmovdqa64 zmm0, zmm13
 ; v192 = ternlog(v192, v154, v177, 0x96)
 %line 916+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm9, zmm2, 150
 ; v192 = v192 ^ v155
 %line 917+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm0, zmm3
+	vpxord zmm2, zmm0, zmm4
 ; v185 = v185 ^ v186
 %line 918+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm14, zmm18
+	vpxord zmm13, zmm13, zmm18
 ; v155 = ternlog(v155, v183, v92, 0x96)
 %line 919+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm31, zmm1, 150
+	vpternlogd zmm4, zmm31, zmm1, 150
 ; v155 = v155 ^ v186
 %line 920+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm18
+	vpxord zmm4, zmm4, zmm18
 ; v92 = v155
 %line 921+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm3
+	vmovdqa64 zmm1, zmm4
 ; v92 = ternlog(v92, v184, v185, 0x96)
 %line 922+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm30, zmm14, 150
+	vpternlogd zmm1, zmm30, zmm13, 150
 ; v183 = v155
 %line 923+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm9, zmm3
+	vmovdqa64 zmm9, zmm4
 ; v183 = ternlog(v183, v191, v185, 0x96)
 %line 924+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm7, zmm14, 150
+	vpternlogd zmm9, zmm7, zmm13, 150
 ; v193 = v184
 %line 925+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm30
@@ -2856,7 +2805,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm6, zmm8, 150
 ; v194 = v185
 %line 927+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm14
+	vmovdqa64 zmm6, zmm13
 ; v194 = ternlog(v194, v193, v191, 0x96)
 %line 928+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm6, zmm0, zmm7, 150
@@ -2865,7 +2814,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm31, zmm5
 ; v195 = ternlog(v195, v167, v191, 0x96)
 %line 930+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm31, zmm21, zmm7, 150
+	vpternlogd zmm31, zmm3, zmm7, 150
 ; v191 = v191 ^ v192
 %line 931+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm2
@@ -2877,10 +2826,10 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm16, zmm18, 150
 ; v196 = v196 ^ v192
 %line 934+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm21, zmm0, zmm2
+	vpxord zmm16, zmm0, zmm2
 ; v189 = v182 ^ v185
 %line 935+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm16, zmm5, zmm14
+	vpxord zmm3, zmm5, zmm13
 ; v197 = v192
 %line 936+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm2
@@ -2889,84 +2838,84 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpternlogd zmm0, zmm8, zmm12, 150
 ; v197 = v197 ^ v185
 %line 938+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm8, zmm0, zmm14
+	vpxord zmm8, zmm0, zmm13
 ; v192 = v192 ^ v155
 %line 939+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm3
+	vpxord zmm2, zmm2, zmm4
 ; v198 = v185
 %line 940+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm14
+	vmovdqa64 zmm0, zmm13
 ; v198 = ternlog(v198, v190, v186, 0x96)
 %line 941+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm18, 150
 ; v198 = v198 ^ v155
 %line 942+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm18, zmm0, zmm3
+	vpxord zmm18, zmm0, zmm4
 ; v199 = v192
 %line 943+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm12, zmm2
 ; v199 = ternlog(v199, v187, v185, 0x96)
 %line 944+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm14, 150
+	vpternlogd zmm12, zmm10, zmm13, 150
 ; v185 = v198
 %line 945+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm14, zmm18
+	vmovdqa64 zmm13, zmm18
 ; v185 = ternlog(v185, v191, v192, 0x96)
 %line 946+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm7, zmm2, 150
+	vpternlogd zmm13, zmm7, zmm2, 150
 ; v92 = v92 ^ v191
 %line 947+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm1, zmm7
+	vpxord zmm29, zmm1, zmm7
 ; v187 = v198
 %line 948+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm29, zmm18
+	vmovdqa64 zmm10, zmm18
 ; v187 = ternlog(v187, v196, v192, 0x96)
 %line 949+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm29, zmm21, zmm2, 150
+	vpternlogd zmm10, zmm16, zmm2, 150
 ; v200 = v191
 %line 950+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm0, zmm7
 ; v200 = ternlog(v200, v168, v184, 0x96)
 %line 951+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm30, 150
+	vpternlogd zmm0, zmm28, zmm30, 150
 ; v201 = v192
 %line 952+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm2
 ; v201 = ternlog(v201, v200, v196, 0x96)
 %line 953+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm21, 150
+	vpternlogd zmm1, zmm0, zmm16, 150
 ; v201 = v201 ^ v198
 %line 954+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm18
 ; v191 = v191 ^ v189
 %line 955+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm16
+	vpxord zmm7, zmm7, zmm3
 ; v202 = v189
 %line 956+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm16
+	vmovdqa64 zmm0, zmm3
 ; v202 = ternlog(v202, v183, v196, 0x96)
 %line 957+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm9, zmm21, 150
+	vpternlogd zmm0, zmm9, zmm16, 150
 ; v202 = v202 ^ v198
 %line 958+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm4, zmm0, zmm18
+	vpxord zmm9, zmm0, zmm18
 ; v196 = v196 ^ v197
 %line 959+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm21, zmm8
+	vpxord zmm0, zmm16, zmm8
 	vmovdqu64 [rsp + 0], zmm0
 ; v203 = v189
 %line 960+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm16
+	vmovdqa64 zmm0, zmm3
 ; v203 = ternlog(v203, v194, v155, 0x96)
 %line 961+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm6, zmm3, 150
+	vpternlogd zmm0, zmm6, zmm4, 150
 ; v203 = v203 ^ v197
 %line 962+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 	vmovdqu64 [rsp + 64], zmm0
 ; v189 = v189 ^ v192
 %line 963+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm0, zmm16, zmm2
+	vpxord zmm0, zmm3, zmm2
 	vmovdqu64 [rsp + 1152], zmm0
 ; v204 = v197
 %line 964+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -2982,7 +2931,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm16, zmm8, zmm18
 ; v192 = ternlog(v192, v195, v155, 0x96)
 %line 968+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm31, zmm3, 150
+	vpternlogd zmm2, zmm31, zmm4, 150
 ; v198 = v192 ^ v198
 %line 969+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm31, zmm2, zmm18
@@ -2992,271 +2941,271 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rsp + 128], zmm2
 ; v155 = v199 & v176
 %line 971+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm12, zmm28
+	vpandd zmm2, zmm12, zmm27
 ; v155 = ternlog(v155, v185, v158, 0x78)
 %line 972+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm17, 120
+	vpternlogd zmm2, zmm13, zmm17, 120
 	vmovdqu64 [rsp + 192], zmm2
 ; v195 = v199 & v174
 %line 973+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm12, zmm27
+	vpandd zmm2, zmm12, zmm20
 ; v195 = ternlog(v195, v185, v176, 0x78)
 %line 974+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm28, 120
+	vpternlogd zmm2, zmm13, zmm27, 120
 ; v195 = ternlog(v195, v92, v158, 0x78)
 %line 975+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm17, 120
+	vpternlogd zmm2, zmm29, zmm17, 120
 	vmovdqu64 [rsp + 256], zmm2
 ; v182 = v199 & v172
 %line 976+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm12, zmm20
+	vpandd zmm2, zmm12, zmm26
 ; v182 = ternlog(v182, v185, v174, 0x78)
 %line 977+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm27, 120
+	vpternlogd zmm2, zmm13, zmm20, 120
 ; v182 = ternlog(v182, v92, v176, 0x78)
 %line 978+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm28, 120
+	vpternlogd zmm2, zmm29, zmm27, 120
 ; v182 = ternlog(v182, v187, v158, 0x78)
 %line 979+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm17, 120
+	vpternlogd zmm2, zmm10, zmm17, 120
 	vmovdqu64 [rsp + 320], zmm2
 ; v184 = v199 & v175
 %line 980+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm12, zmm22
+	vpandd zmm2, zmm12, zmm25
 ; v184 = ternlog(v184, v185, v172, 0x78)
 %line 981+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm20, 120
+	vpternlogd zmm2, zmm13, zmm26, 120
 ; v184 = ternlog(v184, v92, v174, 0x78)
 %line 982+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm27, 120
+	vpternlogd zmm2, zmm29, zmm20, 120
 ; v184 = ternlog(v184, v187, v176, 0x78)
 %line 983+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm28, 120
+	vpternlogd zmm2, zmm10, zmm27, 120
 ; v184 = ternlog(v184, v201, v158, 0x78)
 %line 984+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm17, 120
 	vmovdqu64 [rsp + 384], zmm2
 ; v194 = v199 & v173
 %line 985+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm8, zmm12, zmm26
+	vpandd zmm5, zmm12, zmm24
 ; v194 = ternlog(v194, v185, v175, 0x78)
 %line 986+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm14, zmm22, 120
+	vpternlogd zmm5, zmm13, zmm25, 120
 ; v194 = ternlog(v194, v92, v172, 0x78)
 %line 987+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm10, zmm20, 120
+	vpternlogd zmm5, zmm29, zmm26, 120
 ; v194 = ternlog(v194, v187, v174, 0x78)
 %line 988+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm29, zmm27, 120
+	vpternlogd zmm5, zmm10, zmm20, 120
 ; v194 = ternlog(v194, v201, v176, 0x78)
 %line 989+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm1, zmm28, 120
+	vpternlogd zmm5, zmm1, zmm27, 120
 ; v194 = ternlog(v194, v191, v158, 0x78)
 %line 990+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm7, zmm17, 120
+	vpternlogd zmm5, zmm7, zmm17, 120
 ; v183 = v199 & v171
 %line 991+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm9, zmm12, zmm25
+	vpandd zmm6, zmm12, zmm23
 ; v183 = ternlog(v183, v185, v173, 0x78)
 %line 992+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm14, zmm26, 120
+	vpternlogd zmm6, zmm13, zmm24, 120
 ; v183 = ternlog(v183, v92, v175, 0x78)
 %line 993+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm10, zmm22, 120
+	vpternlogd zmm6, zmm29, zmm25, 120
 ; v183 = ternlog(v183, v187, v172, 0x78)
 %line 994+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm29, zmm20, 120
+	vpternlogd zmm6, zmm10, zmm26, 120
 ; v183 = ternlog(v183, v201, v174, 0x78)
 %line 995+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm27, 120
+	vpternlogd zmm6, zmm1, zmm20, 120
 ; v183 = ternlog(v183, v191, v176, 0x78)
 %line 996+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm7, zmm28, 120
+	vpternlogd zmm6, zmm7, zmm27, 120
 ; v183 = ternlog(v183, v202, v158, 0x78)
 %line 997+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm9, zmm4, zmm17, 120
+	vpternlogd zmm6, zmm9, zmm17, 120
 ; v200 = v185 & v171
 %line 998+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm3, zmm14, zmm25
+	vpandd zmm2, zmm13, zmm23
 ; v200 = ternlog(v200, v92, v173, 0x78)
 %line 999+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm26, 120
+	vpternlogd zmm2, zmm29, zmm24, 120
 ; v200 = ternlog(v200, v187, v175, 0x78)
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm29, zmm22, 120
+	vpternlogd zmm2, zmm10, zmm25, 120
 ; v200 = ternlog(v200, v201, v172, 0x78)
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm1, zmm20, 120
+	vpternlogd zmm2, zmm1, zmm26, 120
 ; v200 = ternlog(v200, v191, v174, 0x78)
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm7, zmm27, 120
+	vpternlogd zmm2, zmm7, zmm20, 120
 ; v200 = ternlog(v200, v202, v176, 0x78)
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm4, zmm28, 120
+	vpternlogd zmm2, zmm9, zmm27, 120
 ; v168 = v92 & v171
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm10, zmm25
+	vpandd zmm3, zmm29, zmm23
 ; v168 = ternlog(v168, v187, v173, 0x78)
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm26, 120
+	vpternlogd zmm3, zmm10, zmm24, 120
 ; v168 = ternlog(v168, v201, v175, 0x78)
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm22, 120
+	vpternlogd zmm3, zmm1, zmm25, 120
 ; v168 = ternlog(v168, v191, v172, 0x78)
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm7, zmm20, 120
+	vpternlogd zmm3, zmm7, zmm26, 120
 ; v168 = ternlog(v168, v202, v174, 0x78)
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm4, zmm27, 120
-	vmovdqu64 [rsp + 448], zmm2
+	vpternlogd zmm3, zmm9, zmm20, 120
+	vmovdqu64 [rsp + 448], zmm3
 ; v186 = v187 & v171
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm29, zmm25
+	vpandd zmm3, zmm10, zmm23
 ; v186 = ternlog(v186, v201, v173, 0x78)
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm26, 120
+	vpternlogd zmm3, zmm1, zmm24, 120
 ; v186 = ternlog(v186, v191, v175, 0x78)
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm7, zmm22, 120
+	vpternlogd zmm3, zmm7, zmm25, 120
 ; v186 = ternlog(v186, v202, v172, 0x78)
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm4, zmm20, 120
-	vmovdqu64 [rsp + 512], zmm2
+	vpternlogd zmm3, zmm9, zmm26, 120
+	vmovdqu64 [rsp + 512], zmm3
 ; v190 = v201 & v171
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm1, zmm25
+	vpandd zmm3, zmm1, zmm23
 ; v190 = ternlog(v190, v191, v173, 0x78)
 %line 1014+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm7, zmm26, 120
+	vpternlogd zmm3, zmm7, zmm24, 120
 ; v190 = ternlog(v190, v202, v175, 0x78)
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm4, zmm22, 120
-	vmovdqu64 [rsp + 576], zmm2
+	vpternlogd zmm3, zmm9, zmm25, 120
+	vmovdqu64 [rsp + 576], zmm3
 ; v178 = v191 & v171
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm7, zmm25
+	vpandd zmm3, zmm7, zmm23
 ; v178 = ternlog(v178, v202, v173, 0x78)
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm4, zmm26, 120
-	vmovdqu64 [rsp + 640], zmm2
+	vpternlogd zmm3, zmm9, zmm24, 120
+	vmovdqu64 [rsp + 640], zmm3
 ; v180 = v202 & v171
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm4, zmm25
-	vmovdqu64 [rsp + 704], zmm2
+	vpandd zmm3, zmm9, zmm23
+	vmovdqu64 [rsp + 704], zmm3
 ; v167 = v196 & v169
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 0]
-	vpandd zmm2, zmm6, zmm24
-	vmovdqu64 [rsp + 768], zmm2
+	vmovdqu64 zmm8, [rsp + 0]
+	vpandd zmm3, zmm8, zmm21
+	vmovdqu64 [rsp + 768], zmm3
 ; v193 = v196 & v166
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm6, zmm23
+	vpandd zmm3, zmm8, zmm22
 ; v193 = ternlog(v193, v203, v169, 0x78)
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 64]
-	vpternlogd zmm2, zmm5, zmm24, 120
-	vmovdqu64 [rsp + 832], zmm2
+	vmovdqu64 zmm4, [rsp + 64]
+	vpternlogd zmm3, zmm4, zmm21, 120
+	vmovdqu64 [rsp + 832], zmm3
 ; v89 = v196 & v164
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm6, zmm19
+	vpandd zmm3, zmm8, zmm19
 ; v89 = ternlog(v89, v203, v166, 0x78)
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm23, 120
+	vpternlogd zmm3, zmm4, zmm22, 120
 ; v89 = ternlog(v89, v189, v169, 0x78)
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm18, [rsp + 1152]
-	vpternlogd zmm2, zmm18, zmm24, 120
-	vmovdqu64 [rsp + 896], zmm2
+	vpternlogd zmm3, zmm18, zmm21, 120
+	vmovdqu64 [rsp + 896], zmm3
 ; v177 = v196 & v163
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm6, zmm15
+	vpandd zmm3, zmm8, zmm15
 ; v177 = ternlog(v177, v203, v164, 0x78)
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm19, 120
+	vpternlogd zmm3, zmm4, zmm19, 120
 ; v177 = ternlog(v177, v189, v166, 0x78)
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm18, zmm23, 120
+	vpternlogd zmm3, zmm18, zmm22, 120
 ; v177 = ternlog(v177, v204, v169, 0x78)
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm24, 120
-	vmovdqu64 [rsp + 960], zmm2
+	vpternlogd zmm3, zmm0, zmm21, 120
+	vmovdqu64 [rsp + 960], zmm3
 ; v154 = v196 & v161
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm2, zmm6, zmm13
+	vpandd zmm28, zmm8, zmm14
 ; v154 = ternlog(v154, v203, v163, 0x78)
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm15, 120
+	vpternlogd zmm28, zmm4, zmm15, 120
 ; v154 = ternlog(v154, v189, v164, 0x78)
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm18, zmm19, 120
+	vpternlogd zmm28, zmm18, zmm19, 120
 ; v154 = ternlog(v154, v204, v166, 0x78)
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm23, 120
+	vpternlogd zmm28, zmm0, zmm22, 120
 ; v154 = ternlog(v154, v197, v169, 0x78)
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm16, zmm24, 120
+	vpternlogd zmm28, zmm16, zmm21, 120
 ; v165 = v196 & v160
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm6
-	vpandd zmm5, zmm5, zmm11
+	vmovdqa64 zmm3, zmm8
+	vpandd zmm3, zmm3, zmm11
 ; v165 = ternlog(v165, v203, v161, 0x78)
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm6, [rsp + 64]
-	vpternlogd zmm5, zmm6, zmm13, 120
+	vpternlogd zmm3, zmm4, zmm14, 120
 ; v165 = ternlog(v165, v189, v163, 0x78)
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm18, zmm15, 120
+	vmovdqa64 zmm8, zmm18
+	vpternlogd zmm3, zmm8, zmm15, 120
 ; v165 = ternlog(v165, v204, v164, 0x78)
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm19, 120
+	vpternlogd zmm3, zmm0, zmm19, 120
 ; v165 = ternlog(v165, v197, v166, 0x78)
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm16, zmm23, 120
+	vpternlogd zmm3, zmm16, zmm22, 120
 ; v165 = ternlog(v165, v198, v169, 0x78)
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm5, zmm31, zmm24, 120
+	vpternlogd zmm3, zmm31, zmm21, 120
 ; v188 = v203 & v160
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm6, zmm6, zmm11
+	vpandd zmm4, zmm4, zmm11
 ; v188 = ternlog(v188, v189, v161, 0x78)
 %line 1041+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm18, zmm13, 120
+	vpternlogd zmm4, zmm8, zmm14, 120
 ; v188 = ternlog(v188, v204, v163, 0x78)
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm15, 120
+	vpternlogd zmm4, zmm0, zmm15, 120
 ; v188 = ternlog(v188, v197, v164, 0x78)
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm16, zmm19, 120
+	vpternlogd zmm4, zmm16, zmm19, 120
 ; v188 = ternlog(v188, v198, v166, 0x78)
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm31, zmm23, 120
+	vpternlogd zmm4, zmm31, zmm22, 120
 ; v43 = v189 & v160
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm18, zmm18, zmm11
+	vpandd zmm8, zmm8, zmm11
 ; v43 = ternlog(v43, v204, v161, 0x78)
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm0, zmm13, 120
+	vpternlogd zmm8, zmm0, zmm14, 120
 ; v43 = ternlog(v43, v197, v163, 0x78)
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm16, zmm15, 120
+	vpternlogd zmm8, zmm16, zmm15, 120
 ; v43 = ternlog(v43, v198, v164, 0x78)
 %line 1048+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm18, zmm31, zmm19, 120
+	vpternlogd zmm8, zmm31, zmm19, 120
 ; v87 = v204 & v160
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm21, zmm0, zmm11
+	vpandd zmm18, zmm0, zmm11
 ; v87 = ternlog(v87, v197, v161, 0x78)
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm16, zmm13, 120
+	vpternlogd zmm18, zmm16, zmm14, 120
 ; v87 = ternlog(v87, v198, v163, 0x78)
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm21, zmm31, zmm15, 120
+	vpternlogd zmm18, zmm31, zmm15, 120
 ; v179 = v197 & v160
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpandd zmm30, zmm16, zmm11
 ; v179 = ternlog(v179, v198, v161, 0x78)
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm30, zmm31, zmm13, 120
+	vpternlogd zmm30, zmm31, zmm14, 120
 	vmovdqu64 [rsp + 1024], zmm30
 ; v135 = v198 & v160
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
@@ -3267,13 +3216,13 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm30, zmm12, [rsp + 0]
 ; v203 = v185 ^ v203
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm14, [rsp + 64]
+	vpxord zmm12, zmm13, [rsp + 64]
 ; v189 = v92 ^ v189
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm10, zmm10, [rsp + 1152]
+	vpxord zmm13, zmm29, [rsp + 1152]
 ; v204 = v187 ^ v204
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm29, zmm0
+	vpxord zmm0, zmm10, zmm0
 ; v197 = v201 ^ v197
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm16, zmm1, zmm16
@@ -3282,475 +3231,460 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vpxord zmm31, zmm7, zmm31
 ; v169 = v158 ^ v169
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm24, zmm17, zmm24
+	vpxord zmm21, zmm17, zmm21
 ; v166 = v176 ^ v166
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm23, zmm28, zmm23
+	vpxord zmm22, zmm27, zmm22
 ; v164 = v174 ^ v164
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm19, zmm27, zmm19
+	vpxord zmm20, zmm20, zmm19
 ; v163 = v172 ^ v163
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm27, zmm20, zmm15
+	vpxord zmm26, zmm26, zmm15
 ; v161 = v175 ^ v161
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm28, zmm22, zmm13
+	vpxord zmm25, zmm25, zmm14
 ; v160 = v173 ^ v160
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm26, zmm26, zmm11
+	vpxord zmm27, zmm24, zmm11
 ; v173 = v196 & v166
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm7, zmm30, zmm23
+	vpandd zmm24, zmm30, zmm22
 ; v173 = ternlog(v173, v203, v169, 0x78)
 %line 1068+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm12, zmm24, 120
+	vpternlogd zmm24, zmm12, zmm21, 120
 ; v175 = v196 & v164
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm11, zmm30, zmm19
+	vpandd zmm19, zmm30, zmm20
 ; v175 = ternlog(v175, v203, v166, 0x78)
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm12, zmm23, 120
+	vpternlogd zmm19, zmm12, zmm22, 120
 ; v175 = ternlog(v175, v189, v169, 0x78)
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm11, zmm10, zmm24, 120
+	vpternlogd zmm19, zmm13, zmm21, 120
 ; v172 = v196 & v163
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm15, zmm30, zmm27
+	vpandd zmm17, zmm30, zmm26
 ; v172 = ternlog(v172, v203, v164, 0x78)
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm12, zmm19, 120
+	vpternlogd zmm17, zmm12, zmm20, 120
 ; v172 = ternlog(v172, v189, v166, 0x78)
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm23, 120
+	vpternlogd zmm17, zmm13, zmm22, 120
 ; v172 = ternlog(v172, v204, v169, 0x78)
 %line 1075+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm15, zmm14, zmm24, 120
+	vpternlogd zmm17, zmm0, zmm21, 120
 ; v174 = v196 & v161
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm22, zmm30, zmm28
+	vpandd zmm15, zmm30, zmm25
 ; v174 = ternlog(v174, v203, v163, 0x78)
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm27, 120
+	vpternlogd zmm15, zmm12, zmm26, 120
 ; v174 = ternlog(v174, v189, v164, 0x78)
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm19, 120
+	vpternlogd zmm15, zmm13, zmm20, 120
 ; v174 = ternlog(v174, v204, v166, 0x78)
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm14, zmm23, 120
+	vpternlogd zmm15, zmm0, zmm22, 120
 ; v174 = ternlog(v174, v197, v169, 0x78)
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm16, zmm24, 120
+	vpternlogd zmm15, zmm16, zmm21, 120
 ; v176 = v196 & v160
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm20, zmm30, zmm26
+	vpandd zmm14, zmm30, zmm27
 ; v176 = ternlog(v176, v203, v161, 0x78)
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm12, zmm28, 120
+	vpternlogd zmm14, zmm12, zmm25, 120
 ; v176 = ternlog(v176, v189, v163, 0x78)
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm27, 120
+	vpternlogd zmm14, zmm13, zmm26, 120
 ; v176 = ternlog(v176, v204, v164, 0x78)
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm14, zmm19, 120
+	vpternlogd zmm14, zmm0, zmm20, 120
 ; v176 = ternlog(v176, v197, v166, 0x78)
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm16, zmm23, 120
+	vpternlogd zmm14, zmm16, zmm22, 120
 ; v176 = ternlog(v176, v198, v169, 0x78)
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm31, zmm24, 120
+	vpternlogd zmm14, zmm31, zmm21, 120
 ; v158 = v196 & v171
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm17, zmm30, zmm25
+	vpandd zmm10, zmm30, zmm23
 ; v158 = ternlog(v158, v203, v160, 0x78)
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm12, zmm26, 120
+	vpternlogd zmm10, zmm12, zmm27, 120
 ; v158 = ternlog(v158, v189, v161, 0x78)
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm28, 120
+	vpternlogd zmm10, zmm13, zmm25, 120
 ; v158 = ternlog(v158, v204, v163, 0x78)
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm14, zmm27, 120
+	vpternlogd zmm10, zmm0, zmm26, 120
 ; v158 = ternlog(v158, v197, v164, 0x78)
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm16, zmm19, 120
+	vpternlogd zmm10, zmm16, zmm20, 120
 ; v158 = ternlog(v158, v198, v166, 0x78)
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm31, zmm23, 120
+	vpternlogd zmm10, zmm31, zmm22, 120
 ; v158 = ternlog(v158, v202, v169, 0x78)
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm17, zmm4, zmm24, 120
+	vpternlogd zmm10, zmm9, zmm21, 120
 ; v203 = v203 & v171
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm13, zmm12, zmm25
+	vpandd zmm1, zmm12, zmm23
 ; v203 = ternlog(v203, v189, v160, 0x78)
 %line 1095+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm10, zmm26, 120
+	vpternlogd zmm1, zmm13, zmm27, 120
 ; v203 = ternlog(v203, v204, v161, 0x78)
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm14, zmm28, 120
+	vpternlogd zmm1, zmm0, zmm25, 120
 ; v203 = ternlog(v203, v197, v163, 0x78)
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm16, zmm27, 120
+	vpternlogd zmm1, zmm16, zmm26, 120
 ; v203 = ternlog(v203, v198, v164, 0x78)
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm31, zmm19, 120
+	vpternlogd zmm1, zmm31, zmm20, 120
 ; v203 = ternlog(v203, v202, v166, 0x78)
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm4, zmm23, 120
+	vpternlogd zmm1, zmm9, zmm22, 120
 ; v189 = v189 & v171
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm0, zmm10, zmm25
+	vpandd zmm7, zmm13, zmm23
 ; v189 = ternlog(v189, v204, v160, 0x78)
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm26, 120
+	vpternlogd zmm7, zmm0, zmm27, 120
 ; v189 = ternlog(v189, v197, v161, 0x78)
 %line 1102+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm16, zmm28, 120
+	vpternlogd zmm7, zmm16, zmm25, 120
 ; v189 = ternlog(v189, v198, v163, 0x78)
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm31, zmm27, 120
+	vpternlogd zmm7, zmm31, zmm26, 120
 ; v189 = ternlog(v189, v202, v164, 0x78)
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm19, 120
+	vpternlogd zmm7, zmm9, zmm20, 120
 ; v204 = v204 & v171
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm1, zmm14, zmm25
+	vpandd zmm20, zmm0, zmm23
 ; v204 = ternlog(v204, v197, v160, 0x78)
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm16, zmm26, 120
+	vpternlogd zmm20, zmm16, zmm27, 120
 ; v204 = ternlog(v204, v198, v161, 0x78)
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm31, zmm28, 120
+	vpternlogd zmm20, zmm31, zmm25, 120
 ; v204 = ternlog(v204, v202, v163, 0x78)
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm4, zmm27, 120
+	vpternlogd zmm20, zmm9, zmm26, 120
 ; v197 = v197 & v171
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm14, zmm16, zmm25
+	vpandd zmm11, zmm16, zmm23
 ; v197 = ternlog(v197, v198, v160, 0x78)
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm31, zmm26, 120
+	vpternlogd zmm11, zmm31, zmm27, 120
 ; v197 = ternlog(v197, v202, v161, 0x78)
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm4, zmm28, 120
+	vpternlogd zmm11, zmm9, zmm25, 120
 ; v198 = v198 & v171
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpandd zmm12, zmm31, zmm25
+	vpandd zmm12, zmm31, zmm23
 ; v198 = ternlog(v198, v202, v160, 0x78)
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm12, zmm4, zmm26, 120
+	vpternlogd zmm12, zmm9, zmm27, 120
 ; v205 = v192
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 128]
+	vmovdqu64 zmm22, [rsp + 128]
 ; v205 = ternlog(v205, v196, v169, 0x78)
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm23, zmm30, zmm24, 120
+	vpternlogd zmm22, zmm30, zmm21, 120
 ; v206 = v193
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 832]
+	vmovdqu64 zmm13, [rsp + 832]
 ; v206 = ternlog(v206, v173, v155, 0x96)
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 192]
-	vpternlogd zmm16, zmm7, zmm10, 150
+	vpternlogd zmm13, zmm24, [rsp + 192], 150
 ; v207 = v89
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm19, [rsp + 896]
+	vmovdqu64 zmm16, [rsp + 896]
 ; v207 = ternlog(v207, v175, v195, 0x96)
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 256]
-	vpternlogd zmm19, zmm11, zmm7, 150
+	vpternlogd zmm16, zmm19, [rsp + 256], 150
 ; v208 = v177
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 960]
+	vmovdqu64 zmm19, [rsp + 960]
 ; v208 = ternlog(v208, v172, v182, 0x96)
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 320]
-	vpternlogd zmm11, zmm15, zmm7, 150
+	vpternlogd zmm19, zmm17, [rsp + 320], 150
 ; v209 = v154
 %line 1122+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm2
+	vmovdqa64 zmm17, zmm28
 ; v209 = ternlog(v209, v174, v184, 0x96)
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 384]
-	vpternlogd zmm10, zmm22, zmm7, 150
+	vpternlogd zmm17, zmm15, [rsp + 384], 150
 ; v210 = v165
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm22, zmm5
+	vmovdqa64 zmm15, zmm3
 ; v210 = ternlog(v210, v176, v194, 0x96)
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm22, zmm20, zmm8, 150
+	vpternlogd zmm15, zmm14, zmm5, 150
 ; v211 = v188
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm20, zmm6
+	vmovdqa64 zmm14, zmm4
 ; v211 = ternlog(v211, v158, v183, 0x96)
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm20, zmm17, zmm9, 150
+	vpternlogd zmm14, zmm10, zmm6, 150
 ; v212 = v43
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm24, zmm18
+	vmovdqa64 zmm0, zmm8
 ; v212 = ternlog(v212, v203, v200, 0x96)
 %line 1129+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm24, zmm13, zmm3, 150
+	vpternlogd zmm0, zmm1, zmm2, 150
 ; v213 = v87
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm26, zmm21
+	vmovdqa64 zmm1, zmm18
 ; v213 = ternlog(v213, v189, v168, 0x96)
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 448]
-	vpternlogd zmm26, zmm0, zmm7, 150
+	vpternlogd zmm1, zmm7, [rsp + 448], 150
 ; v214 = v179
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm7, [rsp + 1024]
 ; v214 = ternlog(v214, v204, v186, 0x96)
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 512]
-	vpternlogd zmm0, zmm1, zmm7, 150
+	vpternlogd zmm7, zmm20, [rsp + 512], 150
 ; v215 = v135
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1088]
+	vmovdqu64 zmm10, [rsp + 1088]
 ; v215 = ternlog(v215, v197, v190, 0x96)
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 576]
-	vpternlogd zmm1, zmm14, zmm7, 150
+	vpternlogd zmm10, zmm11, [rsp + 576], 150
 ; v216 = v180
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 704]
+	vmovdqu64 zmm11, [rsp + 704]
 ; v216 = ternlog(v216, v202, v171, 0x78)
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm7, zmm4, zmm25, 120
+	vpternlogd zmm11, zmm9, zmm23, 120
 ; v200 = ternlog(v200, v205, v167, 0x96)
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 768]
-	vpternlogd zmm3, zmm23, zmm4, 150
+	vpternlogd zmm2, zmm22, [rsp + 768], 150
 ; v89 = v214 ^ v89
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm13, zmm0, [rsp + 896]
+	vpxord zmm9, zmm7, [rsp + 896]
 ; v177 = v215 ^ v177
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm14, zmm1, [rsp + 960]
+	vpxord zmm10, zmm10, [rsp + 960]
 ; v154 = ternlog(v154, v198, v178, 0x96)
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm23, [rsp + 640]
-	vpternlogd zmm2, zmm12, zmm23, 150
+	vpternlogd zmm28, zmm12, [rsp + 640], 150
 ; v165 = v216 ^ v165
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm17, zmm7, zmm5
+	vpxord zmm20, zmm11, zmm3
 ; v217 = v135
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 1088]
+	vmovdqu64 zmm11, [rsp + 1088]
 ; v217 = ternlog(v217, v213, v193, 0x96)
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 832]
-	vpternlogd zmm15, zmm26, zmm0, 150
+	vpternlogd zmm11, zmm1, [rsp + 832], 150
 ; v218 = v135
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1088]
+	vmovdqu64 zmm1, [rsp + 1088]
 ; v218 = ternlog(v218, v212, v167, 0x96)
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm24, zmm4, 150
+	vpternlogd zmm1, zmm0, [rsp + 768], 150
 ; v219 = v135
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1088]
+	vmovdqu64 zmm0, [rsp + 1088]
 ; v219 = ternlog(v219, v210, v180, 0x96)
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 704]
-	vpternlogd zmm1, zmm22, zmm4, 150
+	vpternlogd zmm0, zmm15, [rsp + 704], 150
 ; v135 = ternlog(v135, v209, v178, 0x96)
 %line 1149+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1088]
-	vpternlogd zmm5, zmm10, zmm23, 150
+	vmovdqu64 zmm7, [rsp + 1088]
+	vpternlogd zmm7, zmm17, [rsp + 640], 150
 ; v218 = v218 ^ v179
 %line 1150+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm0, [rsp + 1024]
+	vpxord zmm12, zmm1, [rsp + 1024]
 ; v220 = v179
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
+	vmovdqu64 zmm1, [rsp + 1024]
 ; v220 = ternlog(v220, v208, v190, 0x96)
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 576]
-	vpternlogd zmm0, zmm11, zmm4, 150
+	vpternlogd zmm1, zmm19, [rsp + 576], 150
 ; v221 = v87
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm11, zmm21
+	vmovdqa64 zmm15, zmm18
 ; v221 = ternlog(v221, v211, v179, 0x96)
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 1024]
-	vpternlogd zmm11, zmm20, zmm12, 150
+	vpternlogd zmm15, zmm14, [rsp + 1024], 150
 ; v222 = v87
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm21
+	vmovdqa64 zmm3, zmm18
 ; v222 = ternlog(v222, v207, v186, 0x96)
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 512]
-	vpternlogd zmm4, zmm19, zmm10, 150
+	vpternlogd zmm3, zmm16, [rsp + 512], 150
 ; v223 = v43
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm10, zmm18
+	vmovdqa64 zmm14, zmm8
 ; v223 = ternlog(v223, v219, v87, 0x96)
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm1, zmm21, 150
+	vpternlogd zmm14, zmm0, zmm18, 150
 ; v224 = v43
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm18
+	vmovdqa64 zmm0, zmm8
 ; v224 = ternlog(v224, v135, v179, 0x96)
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm5, zmm12, 150
+	vpternlogd zmm0, zmm7, [rsp + 1024], 150
 ; v225 = v43
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm18
+	vmovdqa64 zmm7, zmm8
 ; v225 = ternlog(v225, v206, v168, 0x96)
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 zmm12, [rsp + 448]
-	vpternlogd zmm5, zmm16, zmm12, 150
+	vpternlogd zmm7, zmm13, [rsp + 448], 150
 ; v224 = v224 ^ v188
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm12, zmm1, zmm6
+	vpxord zmm13, zmm0, zmm4
 ; v226 = v188
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm6
+	vmovdqa64 zmm0, zmm4
 ; v226 = ternlog(v226, v220, v87, 0x96)
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm21, 150
+	vpternlogd zmm0, zmm1, zmm18, 150
 ; v226 = v226 ^ v165
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm16, zmm1, zmm17
+	vpxord zmm16, zmm0, zmm20
 ; v227 = v165
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm17
+	vmovdqa64 zmm0, zmm20
 ; v227 = ternlog(v227, v222, v43, 0x96)
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm18, 150
+	vpternlogd zmm0, zmm3, zmm8, 150
 ; v228 = v165
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm17
+	vmovdqa64 zmm1, zmm20
 ; v228 = ternlog(v228, v200, v188, 0x96)
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm6, 150
+	vpternlogd zmm1, zmm2, zmm4, 150
 ; v227 = v227 ^ v154
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm18, zmm0, zmm2
+	vpxord zmm8, zmm0, zmm28
 ; v229 = v154
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm2
+	vmovdqa64 zmm0, zmm28
 ; v229 = ternlog(v229, v225, v188, 0x96)
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm6, 150
+	vpternlogd zmm0, zmm7, zmm4, 150
 ; v230 = v154
 %line 1174+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm2
+	vmovdqa64 zmm2, zmm28
 ; v230 = ternlog(v230, v183, v165, 0x96)
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm17, 150
+	vpternlogd zmm2, zmm6, zmm20, 150
 ; v229 = v229 ^ v177
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm17, zmm0, zmm14
+	vpxord zmm17, zmm0, zmm10
 ; v231 = v177
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm14
+	vmovdqa64 zmm0, zmm10
 ; v231 = ternlog(v231, v194, v154, 0x96)
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm2, 150
+	vpternlogd zmm0, zmm5, zmm28, 150
 ; v232 = v89
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm13
+	vmovdqa64 zmm3, zmm9
 ; v232 = ternlog(v232, v228, v177, 0x96)
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm14, 150
+	vpternlogd zmm3, zmm1, zmm10, 150
 ; v233 = v89
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm13
+	vmovdqa64 zmm1, zmm9
 ; v233 = ternlog(v233, v184, v177, 0x96)
 %line 1182+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 384]
-	vpternlogd zmm1, zmm4, zmm14, 150
+	vpternlogd zmm1, zmm4, zmm10, 150
 ; v234 = v217
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm14, zmm15
+	vmovdqa64 zmm18, zmm11
 ; v234 = ternlog(v234, v230, v89, 0x96)
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm14, zmm3, zmm13, 150
+	vpternlogd zmm18, zmm2, zmm9, 150
 ; v235 = v217
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm15
+	vmovdqa64 zmm2, zmm11
 ; v235 = ternlog(v235, v182, v89, 0x96)
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 320]
-	vpternlogd zmm3, zmm4, zmm13, 150
+	vpternlogd zmm2, zmm4, zmm9, 150
 ; v236 = v218
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm13, zmm7
+	vmovdqa64 zmm19, zmm12
 ; v236 = ternlog(v236, v231, v217, 0x96)
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm13, zmm0, zmm15, 150
+	vpternlogd zmm19, zmm0, zmm11, 150
 ; v237 = v218
 %line 1189+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm7
+	vmovdqa64 zmm0, zmm12
 ; v237 = ternlog(v237, v195, v217, 0x96)
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 256]
-	vpternlogd zmm0, zmm4, zmm15, 150
+	vpternlogd zmm0, zmm4, zmm11, 150
 ; v238 = v221
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm4, zmm11
+	vmovdqa64 zmm4, zmm15
 ; v238 = ternlog(v238, v233, v218, 0x96)
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm4, zmm1, zmm7, 150
+	vpternlogd zmm4, zmm1, zmm12, 150
 ; v239 = v221
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm1, zmm11
+	vmovdqa64 zmm1, zmm15
 ; v239 = ternlog(v239, v155, v218, 0x96)
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 192]
-	vpternlogd zmm1, zmm5, zmm7, 150
+	vpternlogd zmm1, zmm5, zmm12, 150
 ; v240 = v224
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm5, zmm12
+	vmovdqa64 zmm5, zmm13
 ; v240 = ternlog(v240, v192, v221, 0x96)
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 128]
-	vpternlogd zmm5, zmm6, zmm11, 150
+	vpternlogd zmm5, zmm6, zmm15, 150
 ; v192 = v223
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm6, zmm10
+	vmovdqa64 zmm6, zmm14
 ; v192 = ternlog(v192, v232, v224, 0x96)
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm12, 150
+	vpternlogd zmm6, zmm3, zmm13, 150
 ; v239 = v239 ^ v232
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm7, zmm1, zmm2
+	vpxord zmm7, zmm1, zmm3
 ; v218 = v223
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm8, zmm10
+	vmovdqa64 zmm9, zmm14
 ; v218 = ternlog(v218, v229, v224, 0x96)
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm8, zmm17, zmm12, 150
+	vpternlogd zmm9, zmm17, zmm13, 150
 ; v241 = v229
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm17
 ; v241 = ternlog(v241, v237, v232, 0x96)
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm2, 150
+	vpternlogd zmm1, zmm0, zmm3, 150
 ; v242 = v223
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm0, zmm10
+	vmovdqa64 zmm0, zmm14
 ; v242 = ternlog(v242, v241, v224, 0x96)
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm12, 150
+	vpternlogd zmm0, zmm1, zmm13, 150
 ; v232 = v232 ^ v227
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm9, zmm2, zmm18
+	vpxord zmm10, zmm3, zmm8
 ; v243 = v229
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqa64 zmm1, zmm17
 ; v243 = ternlog(v243, v235, v221, 0x96)
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm11, 150
+	vpternlogd zmm1, zmm2, zmm15, 150
 ; v244 = v223
 %line 1209+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm2, zmm10
+	vmovdqa64 zmm2, zmm14
 ; v244 = ternlog(v244, v243, v227, 0x96)
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm18, 150
+	vpternlogd zmm2, zmm1, zmm8, 150
 ; v229 = v229 ^ v226
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vpxord zmm11, zmm17, zmm16
@@ -3759,22 +3693,22 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqa64 zmm1, zmm16
 ; v245 = ternlog(v245, v238, v227, 0x96)
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm1, zmm4, zmm18, 150
+	vpternlogd zmm1, zmm4, zmm8, 150
 ; v227 = v227 ^ v224
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm12
+	vpxord zmm8, zmm8, zmm13
 ; v246 = v224
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqa64 zmm3, zmm12
+	vmovdqa64 zmm3, zmm13
 ; v246 = ternlog(v246, v236, v226, 0x96)
 %line 1216+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm3, zmm13, zmm16, 150
+	vpternlogd zmm3, zmm19, zmm16, 150
 ; v226 = v226 ^ v223
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpxord zmm16, zmm16, zmm10
+	vpxord zmm16, zmm16, zmm14
 ; v223 = ternlog(v223, v234, v224, 0x96)
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vpternlogd zmm10, zmm14, zmm12, 150
+	vpternlogd zmm14, zmm18, zmm13, 150
 ; mem512[h + 0] = v240
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi], zmm5
@@ -3786,13 +3720,13 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rdi + 128], zmm7
 ; mem512[h + 192] = v218
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 192], zmm8
+	vmovdqu64 [rdi + 192], zmm9
 ; mem512[h + 256] = v242
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 256], zmm0
 ; mem512[h + 320] = v232
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 320], zmm9
+	vmovdqu64 [rdi + 320], zmm10
 ; mem512[h + 384] = v244
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 384], zmm2
@@ -3804,7 +3738,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rdi + 512], zmm1
 ; mem512[h + 576] = v227
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 576], zmm18
+	vmovdqu64 [rdi + 576], zmm8
 ; mem512[h + 640] = v246
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vmovdqu64 [rdi + 640], zmm3
@@ -3813,7 +3747,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512_inv:
 	vmovdqu64 [rdi + 704], zmm16
 ; mem512[h + 768] = v223
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
-	vmovdqu64 [rdi + 768], zmm10
+	vmovdqu64 [rdi + 768], zmm14
 ; leave
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_vec512_inv_amd64_avx512.q
 	vzeroupper
