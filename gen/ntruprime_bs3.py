@@ -65,8 +65,8 @@ def add3(x: Pl, y: Pl, c: Count | None = None) -> Pl:
     """x + y in 6 logical operations (per plane pair); on symbols of an
     emitter with ternary logic (AVX-512) in 4: t = ternlog(xl | yh, xh, yl),
     then one ternlog per plane"""
-    em = next((v.em for v in (*x, *y) if isinstance(v, Sym)), None)
-    if em is not None and em.fuse and all(isinstance(v, Sym) for v in (*x, *y)):
+    em = next((v.em for v in (*x, *y) if hasattr(v, "em")), None)     # a Sym (below): emitting
+    if em is not None and em.fuse and all(hasattr(v, "em") for v in (*x, *y)):
         a = x[1] | y[0]
         t = em.tern(lambda a, b, c: a ^ (b | c), a, x[0], y[1])
         return (em.tern(lambda a, b, c: (a | b) ^ c, x[1], y[1], t),
@@ -606,34 +606,108 @@ class Em:
     def zero(self) -> "Sym":
         return self.op("{d} = 0", key=("zero", self.vt))
 
-    def lines(self) -> tuple[list[str], list[str]]:
-        """(the live statements, the vector names they use); a ternlog's
-        destroyed operand is one whose value dies there if any (its
-        immediate permuted to match), so the copy before it coalesces"""
+    def _live(self, ins: list) -> tuple[list[bool], dict[int, tuple[int, ...]]]:
+        """the statements kept (the live ones) and, per kept ternary-logic
+        statement, its operands in the order to write them: one whose value
+        dies there first (the destroyed operand of vpternlogd)"""
         live: set[str] = set()
-        keep: list[bool] = [False] * len(self.ins)
-        order: dict[int, tuple[int, int, int]] = {}
-        for k in range(len(self.ins) - 1, -1, -1):
-            d, fmt, uses = self.ins[k]
+        keep: list[bool] = [False] * len(ins)
+        order: dict[int, tuple[int, ...]] = {}
+        for k in range(len(ins) - 1, -1, -1):
+            d, fmt, uses = ins[k]
             if d is None or d in live:
                 keep[k] = True
                 if isinstance(fmt, tuple):
-                    dying = [n for n in range(3) if uses[n] not in live]
+                    dying = [n for n in range(len(uses)) if uses[n] not in live]
                     first = dying[0] if dying else 0
-                    order[k] = (first,) + tuple(n for n in range(3) if n != first)
+                    order[k] = (first,) + tuple(n for n in range(len(uses)) if n != first)
                 live.update(uses)
+        return keep, order
+
+    @staticmethod
+    def _compose(uk: tuple, ttk: int, pos: int, uj: tuple, ttj: int) -> tuple[tuple, int] | None:
+        """statement k's logic function with its operand pos replaced by
+        statement j's (truth tables: operand 0 is the most significant
+        index bit, as vpternlogd's a); None if more than 3 operands result"""
+        new: list[str] = []
+        for v in uk[:pos] + uk[pos + 1:] + uj:
+            if v not in new:
+                new.append(v)
+        if len(new) > 3:
+            return None
+        n, tt = len(new), 0
+        for x in range(1 << n):
+            val = {v: x >> (n - 1 - i) & 1 for i, v in enumerate(new)}
+            bj = ttj >> sum(val[v] << (len(uj) - 1 - i) for i, v in enumerate(uj)) & 1
+            vk = [bj if i == pos else val[v] for i, v in enumerate(uk)]
+            tt |= (ttk >> sum(b << (len(uk) - 1 - i) for i, b in enumerate(vk)) & 1) << x
+        return tuple(new), tt
+
+    def lines(self) -> tuple[list[str], list[str]]:
+        """(the live statements, the vector names they use).  With ternary
+        logic (AVX-512), a logic statement whose value has one use is merged
+        into that use while the merged function has at most three operands
+        (one vpternlogd); a ternlog's destroyed operand is one whose value
+        dies there if any (its immediate permuted to match), so the copy
+        before it coalesces"""
+        ins = list(self.ins)
+        keep, _ = self._live(ins)
+        if any(isinstance(x[1], tuple) for x in ins):
+            where = {d: k for k, (d, _, _) in enumerate(ins) if d is not None}
+            cnt: dict[str, int] = {}
+            for k, (_, _, uses) in enumerate(ins):
+                if keep[k]:
+                    for u in uses:
+                        cnt[u] = cnt.get(u, 0) + 1
+            for k, (d, fmt, uses) in enumerate(ins):
+                if not keep[k] or not isinstance(fmt, tuple):
+                    continue
+                changed = True
+                while changed:
+                    changed = False
+                    for pos, u in enumerate(uses):
+                        j = where.get(u)
+                        if j is None or not keep[j] or not isinstance(ins[j][1], tuple) or cnt.get(u) != 1:
+                            continue
+                        r = self._compose(uses, fmt[1], pos, ins[j][2], ins[j][1][1])
+                        if r is None:
+                            continue
+                        for v in uses + ins[j][2]:
+                            cnt[v] -= 1
+                        for v in r[0]:
+                            cnt[v] = cnt.get(v, 0) + 1
+                        keep[j] = False
+                        uses, fmt = r[0], ("TERN", r[1])
+                        ins[k] = (d, fmt, uses)
+                        changed = True
+                        break
+            ins = [x for k, x in enumerate(ins) if keep[k]]
+            keep, _ = self._live(ins)
+            ins = [x for k, x in enumerate(ins) if keep[k]]
+        keep, order = self._live(ins)
         out, names = [], []
-        for k, (d, fmt, uses) in enumerate(self.ins):
+        for k, (d, fmt, uses) in enumerate(ins):
             if keep[k]:
                 if isinstance(fmt, tuple):
-                    perm, imm = order[k], fmt[1]
+                    tt, n = fmt[1], len(uses)
+                    ops = {8: "&", 14: "|", 6: "^"}
+                    if n == 2 and tt in ops:
+                        out.append(f"{d} = {uses[0]} {ops[tt]} {uses[1]}")
+                        names.append(d)
+                        continue
+                    perm = order[k]
+                    # the function of the operands in the written order (3, repeating the last)
+                    wr = [uses[i] for i in perm]
+                    wr += [wr[-1]] * (3 - n)
                     nimm = 0
                     for x in range(8):
-                        v = [0, 0, 0]
-                        for pos, src in enumerate(perm):
-                            v[src] = x >> (2 - pos) & 1
-                        nimm |= (imm >> (4 * v[0] + 2 * v[1] + v[2]) & 1) << x
-                    a, b, c = (uses[n] for n in perm)
+                        v = {}
+                        for pos in range(3):
+                            v[wr[pos]] = x >> (2 - pos) & 1
+                        if any(v[wr[pos]] != x >> (2 - pos) & 1 for pos in range(3)):
+                            continue            # a repeated operand with two values: never occurs
+                        nimm |= (tt >> sum(v[u] << (n - 1 - i) for i, u in enumerate(uses)) & 1) << x
+                    a, b, c = wr
                     out += [f"{d} = {a}", f"{d} = ternlog({d}, {b}, {c}, {nimm})"]
                 else:
                     out.append(fmt.format(*uses, d=d))
@@ -662,6 +736,8 @@ class Sym:
             assert m == 0, "or/xor with a nonzero integer"
             return self
         a, b = sorted((self.name, o.name))
+        if self.em.fuse:               # a truth table (ternary logic): merged by Em.lines
+            return self.em.op(("TERN", {"&": 8, "|": 14, "^": 6}[sym]), a, b, key=(sym, a, b))
         return self.em.op(f"{{d}} = {{0}} {sym} {{1}}", a, b, key=(sym, a, b))
 
     def __and__(self, o): return self._bin(o, "&")
@@ -789,21 +865,25 @@ class Layout:
         return self.off[name]
 
 
-def base_zmm(em: Em, I: int, NB: int, lay: Layout, evg: int) -> None:
-    """AVX-512: the bitsliced I x I schoolbook on zmm.  Blocks of 8
-    y-powers mb .. mb + 7; accumulator jj holds the pair (mb + 2jj,
+def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
+    """AVX-512: the bitsliced I x I schoolbook on zmm.  Blocks of BK
+    y-powers mb .. mb + BK - 1; accumulator jj holds the pair (mb + 2jj,
     mb + 2jj + 1) of C's flat array; per i = max(0, mb - I + 1) .. min(I - 1,
-    mb + 7) the entry a_i broadcast to both halves (vbroadcasti64x4) and b
+    mb + BK - 1) the entry a_i broadcast to both halves (vbroadcasti64x4) and b
     read as the pair (b_j, b_j+1), j = mb + 2jj - i (32-byte aligned; zeros
-    for j outside 0 .. I - 1: 8 zero entries either side of g's).  A
-    product is nz = a_nz & b_nz, h = nz & (a_s ^ b_s) (one vpternlogd),
-    l = nz ^ h; the accumulation add3 is four vpternlogd-class operations:
-    7 per multiply-accumulate of 512 lanes."""
+    for j outside 0 .. I - 1: 8 zero entries either side of g's).  The
+    first i of a block sets the accumulators to the product (nz = a_nz &
+    b_nz, h = nz & (a_s ^ b_s) by one vpternlogd, l = nz ^ h); every other i
+    adds it in 6 operations (nz, e = a_s ^ b_s, four vpternlogd; below) and
+    one copy.  The i after the first go in pairs (one loop iteration): the
+    count is made odd by one more i, whose a_i (i = I) or b_j (j < 0) is
+    zero."""
     tern = lambda fn: sum((fn(x >> 2 & 1, x >> 1 & 1, x & 1) & 1) << x for x in range(8))  # noqa: E731
     PH = tern(lambda a, b, c: b & (a ^ c))          # h = nz & (b_s ^ a_s): a = b_s, b = nz, c = a_s
-    T = tern(lambda a, b, c: a ^ (b | c))
-    ZZ = tern(lambda a, b, c: (a | b) ^ c)
-    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
+    Q = tern(lambda a, b, c: b & (a ^ c))
+    RR = tern(lambda a, b, c: b & ~(a ^ c))
+    SEL = tern(lambda a, b, c: (~b if a else c))
+    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(BK // 2)]
     e0, e1 = lay.off["EV0"], lay.off["EV1"]
     em.raw("mb = 0")
     em.raw("pc = w")
@@ -813,12 +893,13 @@ def base_zmm(em: Em, I: int, NB: int, lay: Layout, evg: int) -> None:
     em.raw("t0 = 0")
     em.raw("signed<? i0 - 0")
     em.raw("i0 = t0 if signed<")
-    em.raw("i1 = mb + 7")
+    em.raw(f"i1 = mb + {BK - 1}")
     em.raw(f"t0 = {I - 1}")
     em.raw(f"signed>? i1 - {I - 1}")
     em.raw("i1 = t0 if signed>")
     em.raw("cnt = i1 - i0")
     em.raw("cnt += 1")
+    em.raw("cnt |= 1")             # odd: an extra i = i1 + 1 reads a zero a_i (i = I) or zero b_j (j < -1)
     em.raw("pb = mb - i0")
     em.raw("pb <<= 5")
     em.raw("pb += w")
@@ -826,45 +907,50 @@ def base_zmm(em: Em, I: int, NB: int, lay: Layout, evg: int) -> None:
     em.raw("pa <<= 5")
     em.raw("pa += w")
 
-    def mac(first: bool) -> None:
-        em.raw(f"2x anz = mem256[pa + {e0}]")
-        em.raw(f"2x as = mem256[pa + {e1}]")
+    def mac(first: bool, o: int = 0) -> None:
+        """one i (a at pa + o, b at pb - o): the first sets the
+        accumulators, the others add the products"""
+        em.raw(f"2x anz = mem256[pa + {e0 + o}]")
+        em.raw(f"2x as = mem256[pa + {e1 + o}]")
         for jj, (h, l) in enumerate(acc):
-            bnz, bs = f"mem512[pb + {e0 + evg + 64 * jj}]", f"mem512[pb + {e1 + evg + 64 * jj}]"
+            bnz, bs = f"mem512[pb + {e0 + evg + 64 * jj - o}]", f"mem512[pb + {e1 + evg + 64 * jj - o}]"
             if first:
                 em.raw(f"{l} = anz & {bnz}")
                 em.raw(f"{h} = {bs}")
                 em.raw(f"{h} = ternlog({h}, {l}, as, {PH})")
                 em.raw(f"{l} = {l} ^ {h}")
                 continue
-            # product (yh, yl) = (m1, m0), then add3: t = (xl | yh) ^ (xh | yl),
-            # h = (xl | yl) ^ t, l = (xh | yh) ^ t
+            # nz = a_nz & b_nz, e = a_s ^ b_s (the product is 0, or 1 if not
+            # e, or 2); with acc = (h, l): h' = h ? ~nz : nz & (e ^ l),
+            # l' = l ? ~nz : nz & ~(e ^ h) (h and l are never both 1): four
+            # vpternlogd, the accumulator planes written in place
             em.raw(f"m0 = anz & {bnz}")
-            em.raw(f"m1 = {bs}")
-            em.raw(f"m1 = ternlog(m1, m0, as, {PH})")
-            em.raw("m0 = m0 ^ m1")
-            em.raw(f"u = {l} | m1")
-            em.raw(f"u = ternlog(u, {h}, m0, {T})")
-            em.raw(f"m1 = ternlog(m1, {h}, u, {ZZ})")
-            em.raw(f"m0 = ternlog(m0, {l}, u, {ZZ})")
-            em.raw(f"{h} = m0")
-            em.raw(f"{l} = m1")
-        em.raw("pa += 32")
-        em.raw("pb -= 32")
+            em.raw(f"m1 = as ^ {bs}")
+            em.raw("u = m1")
+            em.raw(f"u = ternlog(u, m0, {l}, {Q})")
+            em.raw(f"m1 = ternlog(m1, m0, {h}, {RR})")
+            em.raw(f"{h} = ternlog({h}, m0, u, {SEL})")
+            em.raw(f"{l} = ternlog({l}, m0, m1, {SEL})")
     mac(True)
-    em.raw("=? cnt -= 1")
+    em.raw("pa += 32")
+    em.raw("pb -= 32")
+    em.raw("cnt >>= 1")            # pairs of i after the first
+    em.raw("=? cnt - 0")
     em.raw("goto mdone if =")
     em.raw("mloop:")
     mac(False)
+    mac(False, 32)
+    em.raw("pa += 64")
+    em.raw("pb -= 64")
     em.raw("=? cnt -= 1")
     em.raw("goto mloop if !=")
     em.raw("mdone:")
     for jj, (h, l) in enumerate(acc):
         em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = {h}")
         em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = {l}")
-    em.raw("pc += 256")
-    em.raw("mb += 8")
-    em.raw(f"unsigned<? mb - {8 * NB}")
+    em.raw(f"pc += {32 * BK}")
+    em.raw(f"mb += {BK}")
+    em.raw(f"unsigned<? mb - {BK * NB}")
     em.raw("goto bloop if unsigned<")
 
 
@@ -890,7 +976,7 @@ def generate(p: int, impl: str = IMPL) -> str:
     G = -(-I // V)                 # groups of V slots (values of i)
     M2 = 2 * I - 1                 # y-powers of the product
     GM = -(-M2 // V)
-    BK = V // 2                    # y-powers per block of the base
+    BK = 4                         # y-powers per block of the base (2 zmm accumulator pairs on AVX-512)
     NB = -(-M2 // BK)              # blocks of BK y-powers of the base
     NP = -(-2 * I // 8)            # 256-bit chunks of the product's planes
     NO = -(-I // 8)                # 256-bit chunks of the folded planes
@@ -994,7 +1080,7 @@ def generate(p: int, impl: str = IMPL) -> str:
     em.raw("goto evloop if !=")
 
     if Z:
-        base_zmm(em, I, NB, lay, evg)
+        base_zmm(em, I, NB, BK, lay, evg)
     else:
         # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
         # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
@@ -1078,7 +1164,7 @@ def generate(p: int, impl: str = IMPL) -> str:
             for k in (0, 1):
                 em.store(at("C", 64 * m + 32 * k), 0)
     else:
-        for m in range(8 * NB, 16 * GM, 2):
+        for m in range(BK * NB, 16 * GM, 2):
             for k in (0, 1):
                 em.store(f"mem512[w + {lay.off[f'C{k}'] + 32 * m}]", 0)
     for pl in "hl":
