@@ -1,7 +1,8 @@
 """Bitsliced GF(3) product for mult3sntrupP: the executable model and
 operation count behind the design in docs/ntruprime.md (R/3, "bitsliced
-GF(3)"), and the generator of the AVX2 kernel amd64-avx2bs (generate(),
-qpath(), text(): the same plan run on symbols, below).  The model runs the
+GF(3)"), and the generator of the kernels amd64-avx2bs (ymm, AVX2) and
+amd64-avx512bs (zmm, vpternlogd) (generate(), qpath(), text(): the same
+plan run on symbols of 8 or 16 slots, below).  The model runs the
 algorithm word by word on Python integers standing
 for 32-bit slots and 256-bit registers, checks it against schoolbook
 arithmetic in R/3, and counts the vector operations every step would
@@ -525,7 +526,8 @@ if __name__ == "__main__":
 
 
 # ================================================== the kernel generator (.q)
-# The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots),
+# The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots,
+# or one zmm: 16 slots for amd64-avx512bs),
 # so evaluate_plan and interpolate_plan above run unchanged on symbols with
 # nslots = 1 (rep(m, 1) = m: the 32-bit mask of every lane) and record one
 # statement per operation instead of computing.  SSA code per section
