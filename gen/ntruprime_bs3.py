@@ -1,7 +1,8 @@
 """Bitsliced GF(3) product for mult3sntrupP: the executable model and
 operation count behind the design in docs/ntruprime.md (R/3, "bitsliced
-GF(3)"), and the generator of the AVX2 kernel amd64-avx2bs (generate(),
-qpath(), text(): the same plan run on symbols, below).  The model runs the
+GF(3)"), and the generator of the kernels amd64-avx2bs (ymm, AVX2) and
+amd64-avx512bs (zmm, vpternlogd) (generate(), qpath(), text(): the same
+plan run on symbols of 8 or 16 slots, below).  The model runs the
 algorithm word by word on Python integers standing
 for 32-bit slots and 256-bit registers, checks it against schoolbook
 arithmetic in R/3, and counts the vector operations every step would
@@ -62,7 +63,15 @@ Pl = tuple[int, int]   # (h, l)
 
 
 def add3(x: Pl, y: Pl, c: Count | None = None) -> Pl:
-    """x + y in 6 logical operations (per plane pair)"""
+    """x + y in 6 logical operations (per plane pair); on symbols of an
+    emitter with ternary logic (AVX-512) in 4: t = ternlog(xl | yh, xh, yl),
+    then one ternlog per plane"""
+    em = next((v.em for v in (*x, *y) if hasattr(v, "em")), None)     # a Sym (below): emitting
+    if em is not None and em.fuse and all(hasattr(v, "em") for v in (*x, *y)):
+        a = x[1] | y[0]
+        t = em.tern(lambda a, b, c: a ^ (b | c), a, x[0], y[1])
+        return (em.tern(lambda a, b, c: (a | b) ^ c, x[1], y[1], t),
+                em.tern(lambda a, b, c: (a | b) ^ c, x[0], y[0], t))
     t = (x[1] | y[0]) ^ (x[0] | y[1])
     if c:
         c.add("logic", 6)
@@ -517,7 +526,8 @@ if __name__ == "__main__":
 
 
 # ================================================== the kernel generator (.q)
-# The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots),
+# The same plan, emitted: every Word value becomes a Sym (one ymm: 8 slots,
+# or one zmm: 16 slots for amd64-avx512bs),
 # so evaluate_plan and interpolate_plan above run unchanged on symbols with
 # nslots = 1 (rep(m, 1) = m: the 32-bit mask of every lane) and record one
 # statement per operation instead of computing.  SSA code per section
@@ -531,17 +541,26 @@ class Em:
     """the statement list (SSA: every result a fresh reg256), with common
     subexpressions merged and dead statements dropped at the end"""
 
-    def __init__(self) -> None:
+    def __init__(self, V: int = 8) -> None:
         self.ins: list[tuple[str | None, str, tuple[str, ...]]] = []
         self.n = 0
         self.memo: dict[tuple, Sym] = {}
         self.consts: dict[str, tuple[str, list[int]]] = {}
+        self.types: dict[str, str] = {}
+        self.fuse = False            # ternary logic (vpternlogd) for add3
+        self.width(V)
+
+    def width(self, V: int) -> None:
+        """the vectors of the following statements: V 32-bit slots (8: reg256,
+        16: reg512)"""
+        self.V, self.vt, self.mw = V, {8: "reg256", 16: "reg512"}[V], f"mem{32 * V}"
 
     def op(self, fmt: str, *uses: str, key: tuple | None = None) -> "Sym":
         if key is not None and key in self.memo:
             return self.memo[key]
         self.n += 1
         d = f"v{self.n}"
+        self.types[d] = self.vt
         self.ins.append((d, fmt, uses))
         s = Sym(self, d)
         if key is not None:
@@ -558,7 +577,14 @@ class Em:
         return f"mem256[{name}]"
 
     def mask(self, m: int) -> str:
-        return self.const(f"MK{m:08x}", "u32", [m] * 8)
+        return self.const(f"MK{m:08x}", "u32", [m] * self.V).replace("mem256", self.mw)
+
+    def tern(self, fn, a: "Sym", b: "Sym", c: "Sym") -> "Sym":
+        """fn(a, b, c) bitwise in one vpternlogd (r = ternlog(r, s, t, imm):
+        the operand that dies there is chosen as r when the code is written
+        out, `lines`)"""
+        imm = sum((fn(x >> 2 & 1, x >> 1 & 1, x & 1) & 1) << x for x in range(8))
+        return self.op(("TERN", imm), a.name, b.name, c.name, key=("tern", imm, a.name, b.name, c.name))
 
     def load(self, addr: str) -> "Sym":
         return self.op(f"{{d}} = {addr}")
@@ -580,21 +606,113 @@ class Em:
         self.memo.clear()
 
     def zero(self) -> "Sym":
-        return self.op("{d} = 0", key=("zero",))
+        return self.op("{d} = 0", key=("zero", self.vt))
 
-    def lines(self) -> tuple[list[str], list[str]]:
-        """(the live statements, the reg256 names they use)"""
+    def _live(self, ins: list) -> tuple[list[bool], dict[int, tuple[int, ...]]]:
+        """the statements kept (the live ones) and, per kept ternary-logic
+        statement, its operands in the order to write them: one whose value
+        dies there first (the destroyed operand of vpternlogd)"""
         live: set[str] = set()
-        keep: list[bool] = [False] * len(self.ins)
-        for k in range(len(self.ins) - 1, -1, -1):
-            d, _, uses = self.ins[k]
+        keep: list[bool] = [False] * len(ins)
+        order: dict[int, tuple[int, ...]] = {}
+        for k in range(len(ins) - 1, -1, -1):
+            d, fmt, uses = ins[k]
             if d is None or d in live:
                 keep[k] = True
+                if isinstance(fmt, tuple):
+                    dying = [n for n in range(len(uses)) if uses[n] not in live]
+                    first = dying[0] if dying else 0
+                    order[k] = (first,) + tuple(n for n in range(len(uses)) if n != first)
                 live.update(uses)
+        return keep, order
+
+    @staticmethod
+    def _compose(uk: tuple, ttk: int, pos: int, uj: tuple, ttj: int) -> tuple[tuple, int] | None:
+        """statement k's logic function with its operand pos replaced by
+        statement j's (truth tables: operand 0 is the most significant
+        index bit, as vpternlogd's a); None if more than 3 operands result"""
+        new: list[str] = []
+        for v in uk[:pos] + uk[pos + 1:] + uj:
+            if v not in new:
+                new.append(v)
+        if len(new) > 3:
+            return None
+        n, tt = len(new), 0
+        for x in range(1 << n):
+            val = {v: x >> (n - 1 - i) & 1 for i, v in enumerate(new)}
+            bj = ttj >> sum(val[v] << (len(uj) - 1 - i) for i, v in enumerate(uj)) & 1
+            vk = [bj if i == pos else val[v] for i, v in enumerate(uk)]
+            tt |= (ttk >> sum(b << (len(uk) - 1 - i) for i, b in enumerate(vk)) & 1) << x
+        return tuple(new), tt
+
+    def lines(self) -> tuple[list[str], list[str]]:
+        """(the live statements, the vector names they use).  With ternary
+        logic (AVX-512), a logic statement whose value has one use is merged
+        into that use while the merged function has at most three operands
+        (one vpternlogd); a ternlog's destroyed operand is one whose value
+        dies there if any (its immediate permuted to match), so the copy
+        before it coalesces"""
+        ins = list(self.ins)
+        keep, _ = self._live(ins)
+        if any(isinstance(x[1], tuple) for x in ins):
+            where = {d: k for k, (d, _, _) in enumerate(ins) if d is not None}
+            cnt: dict[str, int] = {}
+            for k, (_, _, uses) in enumerate(ins):
+                if keep[k]:
+                    for u in uses:
+                        cnt[u] = cnt.get(u, 0) + 1
+            for k, (d, fmt, uses) in enumerate(ins):
+                if not keep[k] or not isinstance(fmt, tuple):
+                    continue
+                changed = True
+                while changed:
+                    changed = False
+                    for pos, u in enumerate(uses):
+                        j = where.get(u)
+                        if j is None or not keep[j] or not isinstance(ins[j][1], tuple) or cnt.get(u) != 1:
+                            continue
+                        r = self._compose(uses, fmt[1], pos, ins[j][2], ins[j][1][1])
+                        if r is None:
+                            continue
+                        for v in uses + ins[j][2]:
+                            cnt[v] -= 1
+                        for v in r[0]:
+                            cnt[v] = cnt.get(v, 0) + 1
+                        keep[j] = False
+                        uses, fmt = r[0], ("TERN", r[1])
+                        ins[k] = (d, fmt, uses)
+                        changed = True
+                        break
+            ins = [x for k, x in enumerate(ins) if keep[k]]
+            keep, _ = self._live(ins)
+            ins = [x for k, x in enumerate(ins) if keep[k]]
+        keep, order = self._live(ins)
         out, names = [], []
-        for k, (d, fmt, uses) in enumerate(self.ins):
+        for k, (d, fmt, uses) in enumerate(ins):
             if keep[k]:
-                out.append(fmt.format(*uses, d=d))
+                if isinstance(fmt, tuple):
+                    tt, n = fmt[1], len(uses)
+                    ops = {8: "&", 14: "|", 6: "^"}
+                    if n == 2 and tt in ops:
+                        out.append(f"{d} = {uses[0]} {ops[tt]} {uses[1]}")
+                        names.append(d)
+                        continue
+                    perm = order[k]
+                    # the function of the operands in the written order (3, repeating the last)
+                    wr = [uses[i] for i in perm]
+                    wr += [wr[-1]] * (3 - n)
+                    nimm = 0
+                    for x in range(8):
+                        v = {}
+                        for pos in range(3):
+                            v[wr[pos]] = x >> (2 - pos) & 1
+                        if any(v[wr[pos]] != x >> (2 - pos) & 1 for pos in range(3)):
+                            continue            # a repeated operand with two values: never occurs
+                        nimm |= (tt >> sum(v[u] << (n - 1 - i) for i, u in enumerate(uses)) & 1) << x
+                    a, b, c = wr
+                    out += [f"{d} = {a}", f"{d} = ternlog({d}, {b}, {c}, {nimm})"]
+                else:
+                    out.append(fmt.format(*uses, d=d))
                 if d is not None:
                     names.append(d)
         return out, names
@@ -620,6 +738,8 @@ class Sym:
             assert m == 0, "or/xor with a nonzero integer"
             return self
         a, b = sorted((self.name, o.name))
+        if self.em.fuse:               # a truth table (ternary logic): merged by Em.lines
+            return self.em.op(("TERN", {"&": 8, "|": 14, "^": 6}[sym]), a, b, key=(sym, a, b))
         return self.em.op(f"{{d}} = {{0}} {sym} {{1}}", a, b, key=(sym, a, b))
 
     def __and__(self, o): return self._bin(o, "&")
@@ -633,13 +753,13 @@ class Sym:
         if s == 0:
             return self
         assert 0 < s < SLOT
-        return self.em.op(f"8x {{d}} = {{0}} >> {s}", self.name, key=(">>", self.name, s))
+        return self.em.op(f"{self.em.V}x {{d}} = {{0}} >> {s}", self.name, key=(">>", self.name, s))
 
     def __lshift__(self, s: int) -> "Sym":
         if s == 0:
             return self
         assert 0 < s < SLOT
-        return self.em.op(f"8x {{d}} = {{0}} << {s}", self.name, key=("<<", self.name, s))
+        return self.em.op(f"{self.em.V}x {{d}} = {{0}} << {s}", self.name, key=("<<", self.name, s))
 
 
 def transpose8(em: Em, rows: list["Sym | int"]) -> list[Sym]:
@@ -664,6 +784,56 @@ def transpose8(em: Em, rows: list["Sym | int"]) -> list[Sym]:
     return out
 
 
+def sigma(s: int) -> int:
+    """AVX-512: the value of i (or y-power) held by slot s of a group of 16
+    (`transpose16`: the pairs (2k, 2k + 1) leave it as one zmm, k = 0 .. 7)"""
+    return (s // 8) * 8 + 2 * (s % 4) + (s % 8) // 4
+
+
+def _inlane4x4(em: Em, r: list[Sym]) -> list[Sym]:
+    """4 x 4 transposes of 32-bit elements in every 128-bit lane of 4 rows
+    (out[j] lane L = element j of lane L of r[0..3]; its own inverse)"""
+    def f(fn: str, a: Sym, b: Sym) -> Sym:
+        return em.op(f"{{d}} = {fn}({{0}}, {{1}})", a.name, b.name)
+    t = [f("unpacklo32", r[0], r[1]), f("unpackhi32", r[0], r[1]),
+         f("unpacklo32", r[2], r[3]), f("unpackhi32", r[2], r[3])]
+    return [f("unpacklo64", t[0], t[2]), f("unpackhi64", t[0], t[2]),
+            f("unpacklo64", t[1], t[3]), f("unpackhi64", t[1], t[3])]
+
+
+def _sh128(em: Em, a: Sym, b: Sym, imm: int) -> Sym:
+    return em.op(f"{{d}} = shuffle128({{0}}, {{1}}, {imm})", a.name, b.name)
+
+
+def transpose16(em: Em, rows: list["Sym | int"]) -> list[Sym]:
+    """AVX-512: 8 rows of 16 slots (row w = word w of every slot) to 8 zmm,
+    out[k] = the 8 words of slot sigma^-1(2k), then of slot sigma^-1(2k + 1),
+    so out[k] is the pair (2k, 2k + 1) of a flat array of 256-bit entries
+    (16 unpacks and 16 vshufi32x4)"""
+    r = [x if isinstance(x, Sym) else em.zero() for x in rows]
+    u = _inlane4x4(em, r[:4]) + _inlane4x4(em, r[4:])
+    out: list[Sym] = [None] * 8  # type: ignore[list-item]
+    for j in range(4):
+        # u[j] lane L: words 0-3 of slot 4L + j; u[4 + j]: words 4-7
+        x = _sh128(em, u[j], u[4 + j], 0x44)     # slots j, 4 + j (low words, high words)
+        x2 = _sh128(em, u[j], u[4 + j], 0xEE)    # slots 8 + j, 12 + j
+        out[j] = _sh128(em, x, x, 0xD8)
+        out[4 + j] = _sh128(em, x2, x2, 0xD8)
+    return out
+
+
+def untranspose16(em: Em, rows: list[Sym]) -> list[Sym]:
+    """the inverse of transpose16: 8 zmm pairs (2k, 2k + 1) of a flat array
+    to 8 rows of 16 slots, slot s holding entry sigma(s)"""
+    u: list[Sym] = [None] * 8  # type: ignore[list-item]
+    for j in range(4):
+        x = _sh128(em, rows[j], rows[j], 0xD8)
+        x2 = _sh128(em, rows[4 + j], rows[4 + j], 0xD8)
+        u[j] = _sh128(em, x, x2, 0x44)
+        u[4 + j] = _sh128(em, x, x2, 0xEE)
+    return _inlane4x4(em, u[:4]) + _inlane4x4(em, u[4:])
+
+
 def mul3_mem(em: Em, a: Pl, bh: str, bl: str) -> Pl:
     """a * b, b's planes memory operands (6 operations)"""
     def andm(x: Sym, m: str) -> Sym:
@@ -671,57 +841,174 @@ def mul3_mem(em: Em, a: Pl, bh: str, bl: str) -> Pl:
     return (andm(a[0], bl) | andm(a[1], bh), andm(a[0], bh) | andm(a[1], bl))
 
 
+# the implementations: slots (32-bit lanes) per vector of the evaluation,
+# base and interpolation (8: ymm, AVX2; 16: zmm, AVX-512 with vpternlogd)
+ISAS = {"amd64-avx2bs": 8, "amd64-avx512bs": 16}
+
+
 def qpath(impl: str, params: dict[str, str]) -> str:
-    assert impl == IMPL and params.get("fn") == "mult3"
-    return f"specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_{int(params['p'])}.q"
+    assert impl in ISAS and params.get("fn") == "mult3"
+    return f"specs/ntruprime/generated/ntruprime_mult3_{impl.replace('-', '_')}_{int(params['p'])}.q"
 
 
-def symbol(p: int) -> str:
-    return f"qhasm_kernel_core_mult3sntrup{p}_amd64_avx2bs_mul"
+def symbol(p: int, impl: str = IMPL) -> str:
+    return f"qhasm_kernel_core_mult3sntrup{p}_{impl.replace('-', '_')}_mul"
 
 
 class Layout:
-    def __init__(self) -> None:
+    def __init__(self, align: int = 32) -> None:
         self.off: dict[str, int] = {}
         self.size = 0
+        self.align = align
 
     def add(self, name: str, n: int) -> int:
         self.off[name] = self.size
-        self.size += -(-n // 32) * 32
+        self.size += -(-n // self.align) * self.align
         return self.off[name]
 
 
-def generate(p: int) -> str:
+def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
+    """AVX-512: the bitsliced I x I schoolbook on zmm.  Blocks of BK
+    y-powers mb .. mb + BK - 1; accumulator jj holds the pair (mb + 2jj,
+    mb + 2jj + 1) of C's flat array; per i = max(0, mb - I + 1) .. min(I - 1,
+    mb + BK - 1) the entry a_i broadcast to both halves (vbroadcasti64x4) and b
+    read as the pair (b_j, b_j+1), j = mb + 2jj - i (32-byte aligned; zeros
+    for j outside 0 .. I - 1: 8 zero entries either side of g's).  The
+    first i of a block sets the accumulators to the product (nz = a_nz &
+    b_nz, h = nz & (a_s ^ b_s) by one vpternlogd, l = nz ^ h); every other i
+    adds it in 6 operations (nz, e = a_s ^ b_s, four vpternlogd; below) and
+    one copy.  The i after the first go in pairs (one loop iteration): the
+    count is made odd by one more i, whose a_i (i = I) or b_j (j < 0) is
+    zero."""
+    tern = lambda fn: sum((fn(x >> 2 & 1, x >> 1 & 1, x & 1) & 1) << x for x in range(8))  # noqa: E731
+    PH = tern(lambda a, b, c: b & (a ^ c))          # h = nz & (b_s ^ a_s): a = b_s, b = nz, c = a_s
+    Q = tern(lambda a, b, c: b & (a ^ c))
+    RR = tern(lambda a, b, c: b & ~(a ^ c))
+    SEL = tern(lambda a, b, c: (~b if a else c))
+    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(BK // 2)]
+    e0, e1 = lay.off["EV0"], lay.off["EV1"]
+    em.raw("mb = 0")
+    em.raw("pc = w")
+    em.raw("bloop:")
+    em.raw("i0 = mb")
+    em.raw(f"i0 -= {I - 1}")
+    em.raw("t0 = 0")
+    em.raw("signed<? i0 - 0")
+    em.raw("i0 = t0 if signed<")
+    em.raw(f"i1 = mb + {BK - 1}")
+    em.raw(f"t0 = {I - 1}")
+    em.raw(f"signed>? i1 - {I - 1}")
+    em.raw("i1 = t0 if signed>")
+    em.raw("cnt = i1 - i0")
+    em.raw("cnt += 1")
+    em.raw("cnt |= 1")             # odd: an extra i = i1 + 1 reads a zero a_i (i = I) or zero b_j (j < -1)
+    em.raw("pb = mb - i0")
+    em.raw("pb <<= 5")
+    em.raw("pb += w")
+    em.raw("pa = i0")
+    em.raw("pa <<= 5")
+    em.raw("pa += w")
+
+    def mac(first: bool, o: int = 0) -> None:
+        """one i (a at pa + o, b at pb - o): the first sets the
+        accumulators, the others add the products"""
+        em.raw(f"2x anz = mem256[pa + {e0 + o}]")
+        em.raw(f"2x as = mem256[pa + {e1 + o}]")
+        for jj, (h, l) in enumerate(acc):
+            bnz, bs = f"mem512[pb + {e0 + evg + 64 * jj - o}]", f"mem512[pb + {e1 + evg + 64 * jj - o}]"
+            if first:
+                em.raw(f"{l} = anz & {bnz}")
+                em.raw(f"{h} = {bs}")
+                em.raw(f"{h} = ternlog({h}, {l}, as, {PH})")
+                em.raw(f"{l} = {l} ^ {h}")
+                continue
+            # nz = a_nz & b_nz, e = a_s ^ b_s (the product is 0, or 1 if not
+            # e, or 2); with acc = (h, l): h' = h ? ~nz : nz & (e ^ l),
+            # l' = l ? ~nz : nz & ~(e ^ h) (h and l are never both 1): four
+            # vpternlogd, the accumulator planes written in place
+            em.raw(f"m0 = anz & {bnz}")
+            em.raw(f"m1 = as ^ {bs}")
+            em.raw("u = m1")
+            em.raw(f"u = ternlog(u, m0, {l}, {Q})")
+            em.raw(f"m1 = ternlog(m1, m0, {h}, {RR})")
+            em.raw(f"{h} = ternlog({h}, m0, u, {SEL})")
+            em.raw(f"{l} = ternlog({l}, m0, m1, {SEL})")
+    mac(True)
+    em.raw("pa += 32")
+    em.raw("pb -= 32")
+    em.raw("cnt >>= 1")            # pairs of i after the first
+    em.raw("=? cnt - 0")
+    em.raw("goto mdone if =")
+    em.raw("mloop:")
+    mac(False)
+    mac(False, 32)
+    em.raw("pa += 64")
+    em.raw("pb -= 64")
+    em.raw("=? cnt -= 1")
+    em.raw("goto mloop if !=")
+    em.raw("mdone:")
+    for jj, (h, l) in enumerate(acc):
+        em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = {h}")
+        em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = {l}")
+    em.raw(f"pc += {32 * BK}")
+    em.raw(f"mb += {BK}")
+    em.raw(f"unsigned<? mb - {BK * NB}")
+    em.raw("goto bloop if unsigned<")
+
+
+def generate(p: int, impl: str = IMPL) -> str:
     """The kernel for p: scalar input code, then three loops with one body
     each (the evaluation per group of 8 values of i and operand, the base
     product per block of 4 y-powers with an inner loop over i, the
     interpolation per group of 8 y-powers), then the fold and the output
     straight-line.  The loops keep the code small (Zen 3's L1 instruction
     cache is 32 KB; the straight-line kernel was 110 KB for p = 761 and ran
-    at twice its bound); every loop count and address is public."""
+    at twice its bound); every loop count and address is public.
+
+    amd64-avx512bs (V = 16 slots, zmm): the same plan on 16 slots per
+    vector; entries are flat arrays of 256-bit values per plane (transpose16
+    leaves the pairs (2k, 2k + 1) in one zmm, so the input puts i in slot
+    sigma^-1(i)); the base's accumulators hold the pairs (m, m + 1) of
+    y-powers (blocks of 8), a_i is broadcast to both halves, b read as the
+    pair (b_j, b_j+1); add3 and the products use vpternlogd; the output of
+    the interpolation is put back in order by one vpermt2d per plane."""
+    V = ISAS[impl]
+    Z = V == 16
     I = -(-p // R)
-    G = -(-I // 8)                 # groups of 8 slots (values of i)
+    G = -(-I // V)                 # groups of V slots (values of i)
     M2 = 2 * I - 1                 # y-powers of the product
-    GM = -(-M2 // 8)
-    NB = -(-M2 // 4)               # blocks of 4 y-powers of the base
+    GM = -(-M2 // V)
+    BK = 4                         # y-powers per block of the base (2 zmm accumulator pairs on AVX-512)
+    NB = -(-M2 // BK)              # blocks of BK y-powers of the base
     NP = -(-2 * I // 8)            # 256-bit chunks of the product's planes
     NO = -(-I // 8)                # 256-bit chunks of the folded planes
     PAD = 3                        # zero b entries either side of EVg (a block's j = m - i spans i's range + 3)
-    em = Em()
-    lay = Layout()
+    em = Em(V)
+    em.fuse = Z
+    lay = Layout(64 if Z else 32)
+    mw = em.mw
     for pl in "hl":
-        lay.add(f"IN{pl}", 32 * 2 * G)        # f's groups, then g's
+        lay.add(f"IN{pl}", 4 * V * 2 * G)     # f's groups, then g's
     # EV: f's 8G entries (64 bytes: the h and l ymm of one i), a gap of 8
     # entries, g's 8G entries, 8 more: the evaluation loop's destination
     # advances by one group (512 bytes) per group and skips the gap after
     # f's last group, and the base reads b at j = -PAD .. I - 1 + PAD, so
     # the gap and the tail hold zeros (b_j = 0 there)
-    lay.add("EV", 512 * (2 * G + 2))
-    evf, evg = lay.off["EV"], lay.off["EV"] + 512 * (G + 1)
-    lay.add("C", 512 * GM)                   # 8 GM >= 4 NB entries
+    if not Z:
+        lay.add("EV", 512 * (2 * G + 2))
+        evf, evg = lay.off["EV"], lay.off["EV"] + 512 * (G + 1)
+        lay.add("C", 512 * GM)               # 8 GM >= 4 NB entries
+    else:
+        # per plane (0: nz, 1: s) a flat array of 32-byte entries: f's 16G,
+        # a gap of 8 (zeros), g's 16G, 8 more (zeros): the base reads b at
+        # j = -7 .. I + 6; C: 16 GM entries per plane
+        for k in (0, 1):
+            lay.add(f"EV{k}", 32 * (32 * G + 16))
+            lay.add(f"C{k}", 32 * V * GM)
+        evf, evg = 0, 32 * (16 * G + 8)
     for pl in "hl":
-        lay.add(f"LO{pl}", 32 * GM)
-        lay.add(f"HI{pl}", 32 * GM + 32)
+        lay.add(f"LO{pl}", 4 * V * GM)
+        lay.add(f"HI{pl}", 4 * V * GM + 4 * V)
         lay.add(f"P{pl}", 32 * NP + 64)
         lay.add(f"F{pl}", 32 * NO)
     lay.add("OB", 32 * -(-p // 32))
@@ -732,8 +1019,11 @@ def generate(p: int) -> str:
     # words: bit 0 of the byte to the sign bit (<< 7), bit 1 (<< 6);
     # h = b0 & b1 (3 -> -1 = 2 in GF(3)), l = b0 & ~b1 (1 -> +1)
     for oi, ptr in enumerate(("in", "k")):
-        for i in range(G * 8):
-            dw = 4 * (8 * G * oi + i)
+        for i in range(G * V):
+            dw = 4 * (V * G * oi + i)
+            if Z:                      # slot sigma^-1(i) of its group
+                il = i % V
+                dw = 4 * (V * G * oi + i - il + (il // 8) * 8 + (il % 2) * 4 + (il % 8) // 2)
             if i >= I:
                 for pl in "hl":
                     sc.append(f"mem32[w + {lay.off[f'IN{pl}'] + dw}] = 0")
@@ -749,9 +1039,14 @@ def generate(p: int) -> str:
 
     # -- the zeros the base reads around g's entries
     em.reset()
-    for j in list(range(-PAD, 0)) + list(range(8 * G, 8 * G + PAD)):
-        for k in (0, 1):
-            em.store(f"mem256[w + {evg + 64 * j + 32 * k}]", 0)
+    if not Z:
+        for j in list(range(-PAD, 0)) + list(range(8 * G, 8 * G + PAD)):
+            for k in (0, 1):
+                em.store(f"mem256[w + {evg + 64 * j + 32 * k}]", 0)
+    else:
+        for j in list(range(-8, 0, 2)) + list(range(16 * G, 16 * G + 8, 2)):
+            for k in (0, 1):
+                em.store(f"mem512[w + {lay.off[f'EV{k}'] + evg + 32 * j}]", 0)
 
     # -- evaluation loop (2G iterations: f's groups, then g's): the plan on
     # the group's two plane words, then the 8 x 8 transposes: one ymm pair
@@ -762,7 +1057,7 @@ def generate(p: int) -> str:
     em.raw("pd = w")
     em.raw(f"cnt = {2 * G}")
     em.raw("evloop:")
-    w = Word((em.load(f"mem256[q + {lay.off['INh']}]"), em.load(f"mem256[q + {lay.off['INl']}]")),
+    w = Word((em.load(f"{mw}[q + {lay.off['INh']}]"), em.load(f"{mw}[q + {lay.off['INl']}]")),
              {r: ((), r) for r in range(R)})
     words, hist = evaluate_plan([w], Count(), 1)
     assert len(words) == 8
@@ -770,99 +1065,112 @@ def generate(p: int) -> str:
     assert len(layout) == 3 ** LEVELS
     # stored as (nz, s) = (h | l, h): nonzero and sign, the base's operands
     for k, plane in enumerate(([x.val[0] | x.val[1] for x in words], [x.val[0] for x in words])):
-        cols = transpose8(em, plane)
-        for j in range(8):
-            em.store(f"mem256[pd + {evf + 64 * j + 32 * k}]", cols[j])
-    em.raw("q += 32")
+        if not Z:
+            cols = transpose8(em, plane)
+            for j in range(8):
+                em.store(f"mem256[pd + {evf + 64 * j + 32 * k}]", cols[j])
+        else:
+            cols = transpose16(em, plane)
+            for j in range(8):
+                em.store(f"mem512[pd + {lay.off[f'EV{k}'] + 64 * j}]", cols[j])
+    em.raw(f"q += {4 * V}")
     em.raw("pd += 512")
-    em.raw("t0 = pd + 512")
+    em.raw(f"t0 = pd + {256 if Z else 512}")
     em.raw(f"=? cnt - {G + 1}")      # f's last group done: skip the gap
     em.raw("pd = t0 if =")
     em.raw("=? cnt -= 1")
     em.raw("goto evloop if !=")
 
-    # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
-    # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
-    # inner loop over i = i0 .. i1 (i0 = max(0, mb - I + 1), i1 = min(I - 1,
-    # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
-    # the zeros around g's entries standing for the j outside 0 .. I - 1
-    em.reset()
-    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
-    em.raw("mb = 0")
-    em.raw("pc = w")
-    em.raw("bloop:")
-    em.raw("i0 = mb")
-    em.raw(f"i0 -= {I - 1}")
-    em.raw("t0 = 0")
-    em.raw("signed<? i0 - 0")
-    em.raw("i0 = t0 if signed<")
-    em.raw("i1 = mb + 3")
-    em.raw(f"t0 = {I - 1}")
-    em.raw(f"signed>? i1 - {I - 1}")
-    em.raw("i1 = t0 if signed>")
-    em.raw("cnt = i1 - i0")
-    em.raw("cnt += 1")
-    em.raw("pb = mb - i0")
-    em.raw("pb <<= 6")
-    em.raw("pb += w")
-    em.raw("pa = i0")
-    em.raw("pa <<= 6")
-    em.raw("pa += w")
-    def mac(first: bool) -> None:
-        """one i: a_i times b_j for the 4 accumulators (the first i of a
-        block sets them: no zeroing, no add3)"""
-        em.raw(f"anz = mem256[pa + {evf}]")
-        em.raw(f"as = mem256[pa + {evf + 32}]")
+    if Z:
+        base_zmm(em, I, NB, BK, lay, evg)
+    else:
+        # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
+        # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
+        # inner loop over i = i0 .. i1 (i0 = max(0, mb - I + 1), i1 = min(I - 1,
+        # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
+        # the zeros around g's entries standing for the j outside 0 .. I - 1
+        em.reset()
+        acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
+        em.raw("mb = 0")
+        em.raw("pc = w")
+        em.raw("bloop:")
+        em.raw("i0 = mb")
+        em.raw(f"i0 -= {I - 1}")
+        em.raw("t0 = 0")
+        em.raw("signed<? i0 - 0")
+        em.raw("i0 = t0 if signed<")
+        em.raw("i1 = mb + 3")
+        em.raw(f"t0 = {I - 1}")
+        em.raw(f"signed>? i1 - {I - 1}")
+        em.raw("i1 = t0 if signed>")
+        em.raw("cnt = i1 - i0")
+        em.raw("cnt += 1")
+        em.raw("pb = mb - i0")
+        em.raw("pb <<= 6")
+        em.raw("pb += w")
+        em.raw("pa = i0")
+        em.raw("pa <<= 6")
+        em.raw("pa += w")
+        def mac(first: bool) -> None:
+            """one i: a_i times b_j for the 4 accumulators (the first i of a
+            block sets them: no zeroing, no add3)"""
+            em.raw(f"anz = mem256[pa + {evf}]")
+            em.raw(f"as = mem256[pa + {evf + 32}]")
+            for jj, (h, l) in enumerate(acc):
+                bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
+                # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
+                # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
+                # acc = add3(acc, (h, l)) (7)
+                if first:
+                    em.raw(f"{l} = anz & {bnz}")
+                    em.raw(f"{h} = as ^ {bs}")
+                    em.raw(f"{h} &= {l}")
+                    em.raw(f"{l} ^= {h}")
+                    continue
+                em.raw(f"m0 = anz & {bnz}")
+                em.raw(f"m1 = as ^ {bs}")
+                em.raw("m1 &= m0")
+                em.raw("m0 ^= m1")
+                em.raw(f"u = {l} | m1")
+                em.raw(f"v = {h} | m0")
+                em.raw("u ^= v")
+                em.raw(f"m0 |= {l}")
+                em.raw(f"m1 |= {h}")
+                em.raw(f"{h} = m0 ^ u")
+                em.raw(f"{l} = m1 ^ u")
+            em.raw("pa += 64")
+            em.raw("pb -= 64")
+        mac(True)
+        em.raw("=? cnt -= 1")
+        em.raw("goto mdone if =")
+        em.raw("mloop:")
+        mac(False)
+        em.raw("=? cnt -= 1")
+        em.raw("goto mloop if !=")
+        em.raw("mdone:")
         for jj, (h, l) in enumerate(acc):
-            bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
-            # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
-            # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
-            # acc = add3(acc, (h, l)) (7)
-            if first:
-                em.raw(f"{l} = anz & {bnz}")
-                em.raw(f"{h} = as ^ {bs}")
-                em.raw(f"{h} &= {l}")
-                em.raw(f"{l} ^= {h}")
-                continue
-            em.raw(f"m0 = anz & {bnz}")
-            em.raw(f"m1 = as ^ {bs}")
-            em.raw("m1 &= m0")
-            em.raw("m0 ^= m1")
-            em.raw(f"u = {l} | m1")
-            em.raw(f"v = {h} | m0")
-            em.raw("u ^= v")
-            em.raw(f"m0 |= {l}")
-            em.raw(f"m1 |= {h}")
-            em.raw(f"{h} = m0 ^ u")
-            em.raw(f"{l} = m1 ^ u")
-        em.raw("pa += 64")
-        em.raw("pb -= 64")
-    mac(True)
-    em.raw("=? cnt -= 1")
-    em.raw("goto mdone if =")
-    em.raw("mloop:")
-    mac(False)
-    em.raw("=? cnt -= 1")
-    em.raw("goto mloop if !=")
-    em.raw("mdone:")
-    for jj, (h, l) in enumerate(acc):
-        em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
-        em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")
-    em.raw("pc += 256")
-    em.raw("mb += 4")
-    em.raw(f"unsigned<? mb - {4 * NB}")
-    em.raw("goto bloop if unsigned<")
+            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
+            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")
+        em.raw("pc += 256")
+        em.raw("mb += 4")
+        em.raw(f"unsigned<? mb - {4 * NB}")
+        em.raw("goto bloop if unsigned<")
 
     # -- back to slots (one per y-power) and the interpolation (the plan's
     # inverse): a loop over the GM groups of 8 y-powers; lo = x-powers
     # 0..31, hi = 32..62.  The y-powers 4 NB .. 8 GM - 1 the base did not
     # write are zeros.
     em.reset()
-    for m in range(4 * NB, 8 * GM):
-        for k in (0, 1):
-            em.store(at("C", 64 * m + 32 * k), 0)
+    if not Z:
+        for m in range(4 * NB, 8 * GM):
+            for k in (0, 1):
+                em.store(at("C", 64 * m + 32 * k), 0)
+    else:
+        for m in range(BK * NB, 16 * GM, 2):
+            for k in (0, 1):
+                em.store(f"mem512[w + {lay.off[f'C{k}'] + 32 * m}]", 0)
     for pl in "hl":
-        em.store(at(f"HI{pl}"), 0)           # the dword before hi_0 (hi is stored one dword up)
+        em.store(f"{mw}[w + {lay.off[f'HI{pl}']}]", 0)   # the dword before hi_0 (hi is stored one dword up)
     em.reset()
     em.raw("pc = w")
     em.raw("q = w")
@@ -870,19 +1178,33 @@ def generate(p: int) -> str:
     em.raw("iloop:")
     Lw: list[list] = [[None] * 8, [None] * 8]
     for k in (0, 1):
-        rows = [em.load(f"mem256[pc + {lay.off['C'] + 64 * jj + 32 * k}]") for jj in range(8)]
-        Lw[k] = transpose8(em, rows)
+        if not Z:
+            rows = [em.load(f"mem256[pc + {lay.off['C'] + 64 * jj + 32 * k}]") for jj in range(8)]
+            Lw[k] = transpose8(em, rows)
+        else:
+            rows = [em.load(f"mem512[pc + {lay.off[f'C{k}'] + 64 * jj}]") for jj in range(8)]
+            Lw[k] = untranspose16(em, rows)
     lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1)
+    if Z:
+        # slot s holds y-power sigma(s): back in order (vpermt2d, one table twice)
+        idx = em.load(f"mem512[{em.const('SIGMAINV', 'u32', [next(s for s in range(16) if sigma(s) == m) for m in range(16)])[7:-1]}]")
+
+        def order(x: Sym) -> Sym:
+            return em.op("{d} = {0}\n{d} = permute2x32({d}, {1}, {0})", x.name, idx.name)
+        lo = tuple(order(x) for x in lo)
+        hi = tuple(order(x) for x in hi)
     for k, pl in enumerate("hl"):
-        em.store(f"mem256[q + {lay.off[f'LO{pl}']}]", lo[k])
-        em.store(f"mem256[q + {lay.off[f'HI{pl}'] + 4}]", hi[k])
+        em.store(f"{mw}[q + {lay.off[f'LO{pl}']}]", lo[k])
+        em.store(f"{mw}[q + {lay.off[f'HI{pl}'] + 4}]", hi[k])
     em.raw("pc += 512")
-    em.raw("q += 32")
+    em.raw(f"q += {4 * V}")
     em.raw("=? cnt -= 1")
     em.raw("goto iloop if !=")
 
     # -- the product's planes as bit strings: word q = lo_q + hi_(q-1)
     em.reset()
+    em.width(8)                    # ymm from here (straight-line, 256-bit strings)
+    em.fuse = False
     for c in range(NP):
         s = add3((em.load(at("LOh", 32 * c)), em.load(at("LOl", 32 * c))),
                  (em.load(at("HIh", 32 * c)), em.load(at("HIl", 32 * c))))
@@ -934,20 +1256,26 @@ def generate(p: int) -> str:
     if p % 32:
         tailc += [f"x0 = mem256[w + {lay.off['OB'] + p - 32}]", f"mem256[out + {p - 32}] = x0"]
 
-    name = symbol(p)
-    hdr = [f"# generated by gen/ntruprime_bs3.py ({IMPL}, mult3, p={p}). DO NOT EDIT.",
+    name = symbol(p, impl)
+    hdr = [f"# generated by gen/ntruprime_bs3.py ({impl}, mult3, p={p}). DO NOT EDIT.",
            "# Streamlined NTRU Prime R/3 product, bitsliced GF(3): two bit planes per coefficient,",
            f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
-           "cpu avx2",
-           "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1",
-           "reg256 x0 x1 x2 x3 anz as m0 m1 u v " + " ".join(h + " " + l for h, l in acc)]
-    for k in range(0, len(names), 32):
-        hdr.append("reg256 " + " ".join(names[k:k + 32]))
+           "cpu avx2 avx512f avx512vl" if Z else "cpu avx2",
+           "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1"]
+    accs = " ".join(f"acc{jj}h acc{jj}l" for jj in range(4))
+    if not Z:
+        hdr.append("reg256 x0 x1 x2 x3 anz as m0 m1 u v " + accs)
+    else:
+        hdr += ["reg256 x0 x1 x2 x3", "reg512 anz as m0 m1 u " + accs]
+    for vt in ("reg256", "reg512"):
+        tn = [n for n in names if em.types[n] == vt]
+        for k in range(0, len(tn), 32):
+            hdr.append(f"{vt} " + " ".join(tn[k:k + 32]))
     for cname, (typ, vals) in em.consts.items():
         hdr.append(f"const {cname} {typ} " + " ".join(str(v) for v in vals))
     hdr += ["",
             f"# void {name}(unsigned char *out /* p */, const unsigned char *in /* p */, const unsigned char *k /* p */)",
-            f"stack256 work{name}[{lay.size // 32}]",
+            f"stack512 work{name}[{lay.size // 64}]" if Z else f"stack256 work{name}[{lay.size // 32}]",
             f"enter {name}",
             "input out in k",
             "secret [in] [k]",
@@ -956,5 +1284,5 @@ def generate(p: int) -> str:
 
 
 def text(impl: str, params: dict[str, str], root: str = "") -> str:
-    assert impl == IMPL and params.get("fn") == "mult3"
-    return generate(int(params["p"]))
+    assert impl in ISAS and params.get("fn") == "mult3"
+    return generate(int(params["p"]), impl)
