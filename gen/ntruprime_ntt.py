@@ -209,7 +209,7 @@ def plan512() -> Plan:
     which transposes the two halves of 16 zmm as two blocks).  The one layer
     whose butterflies join the two halves of a zmm (distance 16, the first
     radix-2 layer of the y-stage) becomes ('x2', Z, Z, es): done inside the
-    register with 128-bit lane shuffles."""
+    register pairs by 128-bit lane shuffles (cross2)."""
     out: list[list[tuple]] = []
     for lay in plan().layers:
         kind = lay[0][0]
@@ -665,41 +665,23 @@ class Gen:
             hb = pr.mont_bound(tot, wmax)
         b[lo], b[hi] = tot, hb
 
-    def cross(self, pr: Prime, regs: dict[int, str], b: dict[int, int], z: int,
-              es: tuple[int, ...], inverse: bool, layer: int) -> None:
-        """width 512: the radix-2 butterfly between the two 256-bit halves
-        (u, v) of one register, twiddle psi^s (es: s in 16 lanes).
-        Forward: (u + w v, u - w v) = (u, u) + (v, v) (w, -w);
-        inverse: (u + v, (u - v) s^-1) = mont((u, u) + (v, v) (1, -1), (1, s^-1))."""
-        e, x, r = self.e, self.x, regs[z]
-        h = self.L // 2
-        assert self.W == 512 and len(es) == h
-        key = (layer, es)
-        if not inverse:
-            ex = tuple(es) + tuple((v + NTT_N // 2) % NTT_N for v in es)
-        else:
-            ex = (0,) * h + tuple((-v) % NTT_N for v in es)
-        ws = tuple(pr.w(v) for v in ex)
-        wmax = max(abs(v) for v in ws)
-        if not inverse:
-            while b[z] + pr.mont_bound(b[z], wmax) > LIM:
-                assert b[z] > pr.rb
-                b[z] = self.barrett(r, "tt", pr)
-            e(f"tw2 = shuffle128({r}, {r}, 0x44)")
-            e(f"tm = shuffle128({r}, {r}, 0xee)")
-            self.montc("tm", "tm", ws, "tt", pr, key)
-            e(f"{x} {r} = tw2 + tm")
-            b[z] = b[z] + pr.mont_bound(b[z], wmax)
-            return
-        while 2 * b[z] > LIM:
-            assert b[z] > pr.rb
-            b[z] = self.barrett(r, "tt", pr)
-        e(f"tw2 = shuffle128({r}, {r}, 0x44)")
-        e(f"tm = shuffle128({r}, {r}, 0xee)")
-        e(f"{x} tm = tm * {self.m(self.const((1,) * h + (-1,) * h))}")
-        e(f"{x} {r} = tw2 + tm")
-        self.montc(r, r, ws, "tt", pr, key)
-        b[z] = pr.mont_bound(2 * b[z], wmax)
+    def cross2(self, pr: Prime, regs: dict[int, str], b: dict[int, int], o1: tuple, o2: tuple,
+               inverse: bool, layer: int) -> None:
+        """width 512: the radix-2 butterflies between the two 256-bit halves
+        (u, v) of two registers (ops ('x2', Z, Z, es)): the low halves of
+        both into xa, the high halves into xb (vshufi32x4), one ordinary
+        butterfly on (xa, xb) with the two twiddles side by side, and back"""
+        e = self.e
+        z1, z2 = o1[1], o2[1]
+        r1, r2 = regs[z1], regs[z2]
+        assert self.W == 512 and len(o1[3]) == len(o2[3]) == self.L // 2
+        e(f"xa = shuffle128({r1}, {r2}, 0x44)")
+        e(f"xb = shuffle128({r1}, {r2}, 0xee)")
+        bb = {0: max(b[z1], b[z2]), 1: max(b[z1], b[z2])}
+        self.butterfly(pr, {0: "xa", 1: "xb"}, bb, 0, 1, tuple(o1[3]) + tuple(o2[3]), inverse, layer)
+        e(f"{r1} = shuffle128(xa, xb, 0x44)")
+        e(f"{r2} = shuffle128(xa, xb, 0xee)")
+        b[z1] = b[z2] = max(bb.values())
 
     def r2_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
                 inverse: bool, scale: int | None, pw: int | None = None) -> None:
@@ -731,10 +713,12 @@ class Gen:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
             for li, lay in enumerate(grp):
+                xs = [op for op in lay if op[1] in ss and op[0] == "x2"]
+                assert len(xs) % 2 == 0
+                for k in range(0, len(xs), 2):
+                    self.cross2(pr, regs, bnd, xs[k], xs[k + 1], inverse, li)
                 for op in lay:
-                    if op[1] in ss and op[0] == "x2":
-                        self.cross(pr, regs, bnd, op[1], op[3], inverse, li)
-                    elif op[1] in ss:
+                    if op[1] in ss and op[0] == "r2":
                         self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li)
             for s in slots:
                 self.e(f"{self.at(dst + self.VB * s)} = {regs[s]}")
@@ -1004,7 +988,7 @@ class Gen:
             hdr("reg256 " + " ".join(self.tnames()))
         else:
             hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 c0 c1 c2 ct crp")
-            hdr("reg512 rp tw tm tt tw2 tidx " + " ".join(f"v{k}" for k in range(16)))
+            hdr("reg512 rp tw tm tt tw2 tidx xa xb " + " ".join(f"v{k}" for k in range(16)))
             hdr("reg512 " + " ".join(self.tnames()))
         kn.consts(hdr)
         for nm, vals in self.consts.items():
@@ -1156,33 +1140,7 @@ class Gen:
             kn.barrett(e, v0, tt)
             e(f"{wr} = {v0}")
         if self.W == 512:
-            # F_P in the zmm layout (hpos): zmm Z = 16 C + k holds slots
-            # 32 C + k and 32 C + 16 + k, stored to H in natural order; a
-            # loop with two pointers (pa reads, pb writes); the slots at and
-            # above nvh (h = 0 there) are computed too: the CRT gives
-            # exactly 0 (|h| <= hmax), its reduction mod q a value = 0 mod q
-            # bounded like every other, which the fold and freeze accept
-            assert V == 96 and all(hpos(32 * C + k + 16 * hh, 512) == 1024 * C + 64 * k + 32 * hh
-                                   for C in range(3) for k in range(16) for hh in (0, 1))
-            e(f"pa = w + {F1}")
-            e(f"pb = w + {H}")
-            l1, l0 = e.label("ntco"), e.label("ntci")
-            e("i1 = 3")
-            e(f"{l1}:")
-            e("i0 = 16")
-            e(f"{l0}:")
-            for hh in (0, 1):
-                one(e, f"mem256[pa + {32 * hh}]" if hh else "mem256[pa]",
-                    f"mem256[pa + {F2 - F1 + 32 * hh}]", f"mem256[pb + {512 * hh}]" if hh else "mem256[pb]")
-            e("pa = pa + 64")
-            e("pb = pb + 32")
-            e("i0 = i0 - 1")
-            e("=? i0 - 0")
-            e(f"goto {l0} if !=")
-            e("pb = pb + 512")
-            e("i1 = i1 - 1")
-            e("=? i1 - 0")
-            e(f"goto {l1} if !=")
+            self.crt512(F1, F2, H, P1, P2, red1, red2, cu, c1)
             return
         for v in range(V):
             self.unit_begin(min(F1, F2, H) + 32 * v)
@@ -1195,6 +1153,76 @@ class Gen:
             one(e, self.at(F1 + 32 * v), self.at(F2 + 32 * v), self.at(H + 32 * v))
             self.unit_end()
         self.flush()
+
+
+    def crt512(self, F1: int, F2: int, H: int, P1: Prime, P2: Prime, red1: bool, red2: bool,
+               cu: int, c1: int) -> None:
+        """width 512: the CRT of crt() on 32 lanes (the bounds proved there
+        hold lane by lane).  F_P is in the zmm layout (hpos): zmm Z = 16 C + k
+        holds slots 32 C + k and 32 C + 16 + k, each half stored to H in
+        natural order (extract256); a loop with two pointers (pa reads, pb
+        writes).  The slots at and above nvh (h = 0 there) are computed too:
+        the CRT gives exactly 0 (|h| <= hmax), its reduction mod q a value
+        = 0 mod q bounded like every other, which the fold and freeze accept."""
+        e, c, q = self.e, self.c, self.q
+        assert V == 96 and all(hpos(32 * C + k + 16 * hh, 512) == 1024 * C + 64 * k + 32 * hh
+                               for C in range(3) for k in range(16) for hh in (0, 1))
+        self.L = 32
+        x = self.x
+        cv = self.kn.cv
+
+        def bq(r: str) -> None:
+            """r = barrett(r) mod q: gen.ntruprime's Kernel.barrett on 32 lanes"""
+            e(f"{x} tt = mulhi({r}, tw)")
+            e(f"{x} tt = tt + {self.m(self.const(cv['BRND']))}")
+            e(f"(int16) {x} tt >>= {c.bs}")
+            e(f"{x} tt = tt * tw2")
+            e(f"{x} {r} = {r} - tt")
+        e(f"tw = {self.m(self.const(cv['BV']))}")
+        e(f"tw2 = {self.m(self.const(cv['QQ']))}")
+        e(f"xb = {self.m(self.const(round(c1 * 65536 / q)))}")
+        e(f"xa = {self.m(self.const(cu))}")
+        e(f"rp = {self.m(self.const(P2.P))}")
+        cuq = self.const(P2.wq(cu))
+        e(f"pa = w + {F1}")
+        e(f"pb = w + {H}")
+        l1, l0 = e.label("ntco"), e.label("ntci")
+        e("i1 = 3")
+        e(f"{l1}:")
+        e("i0 = 16")
+        e(f"{l0}:")
+        e("v0 = mem512[pa]")
+        e(f"v1 = mem512[pa + {F2 - F1}]")
+        if red1:
+            self.barrett("v0", "tt", P1)
+        if red2:
+            self.barrett("v1", "tt", P2)
+        e(f"{x} v1 = v1 - v0")
+        e(f"{x} v2 = v1 * {self.m(cuq)}")
+        e(f"{x} v1 = mulhi(v1, xa)")
+        e(f"{x} v2 = mulhi(v2, rp)")
+        e(f"{x} v1 = v1 - v2")                 # u
+        bq("v0")                               # x1 mod q, |.| <= fmax
+        e(f"{x} v2 = v1 * {self.m(self.const(c1))}")
+        e(f"{x} v1 = mulhi(v1, xb)")
+        e(f"{x} v1 = v1 * tw2")
+        e(f"{x} v2 = v2 - v1")                 # P1 u mod q
+        e(f"{x} v0 = v0 + v2")
+        bq("v0")
+        e("c0 = extract256(v0, 0)")
+        e("c1 = extract256(v0, 1)")
+        e("mem256[pb] = c0")
+        e("mem256[pb + 512] = c1")
+        e("pa = pa + 64")
+        e("pb = pb + 32")
+        e("i0 = i0 - 1")
+        e("=? i0 - 0")
+        e(f"goto {l0} if !=")
+        e("pb = pb + 512")
+        e("i1 = i1 - 1")
+        e("=? i1 - 0")
+        e(f"goto {l1} if !=")
+        self.L = 16
 
 
 def generate(p: int, impl: str = IMPL) -> str:
