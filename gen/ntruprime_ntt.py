@@ -588,9 +588,10 @@ class Gen:
                 continue
             # up to 3 consecutive radix-2 layers per memory pass
             grp = [lay]
-            # (width 512: up to 5, 16 vectors of the 32 registers)
-            while (len(grp) < (3 if self.W == 256 else 5) and i + len(grp) < len(order)
-                   and order[i + len(grp)][0][0] in ("r2", "x2")):
+            # (width 512: every layer from the radix-3 one to the end, the
+            # transpose included: 16 vectors of the 32 registers)
+            while (len(grp) < (3 if self.W == 256 else 10) and i + len(grp) < len(order)
+                   and order[i + len(grp)][0][0] in (("r2", "x2") if self.W == 256 else ("r2", "x2", "tr"))):
                 grp.append(order[i + len(grp)])
             self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
             scale = pw = None
@@ -694,6 +695,10 @@ class Gen:
             return x
         for lay in grp:
             for op in lay:
+                if op[0] == "tr":
+                    for x in op[1][1:]:
+                        parent[find(x)] = find(op[1][0])
+                    continue
                 parent[find(op[1])] = find(op[2])
         groups: dict[int, list[int]] = {}
         for s in sorted(parent):
@@ -713,6 +718,11 @@ class Gen:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
             for li, lay in enumerate(grp):
+                if lay[0][0] == "tr":
+                    for op in lay:
+                        if op[1][0] in ss:
+                            self.transpose_regs(regs, bnd, op[1])
+                    continue
                 xs = [op for op in lay if op[1] in ss and op[0] == "x2"]
                 assert len(xs) % 2 == 0
                 for k in range(0, len(xs), 2):
@@ -843,6 +853,34 @@ class Gen:
             # coalesces); rows loaded first
             for i, s in enumerate(slots):
                 e(f"r{i} = {self.at(src + self.VB * s)}")
+            self.transpose_steps_emit(steps, mlo, mhi, pqi)
+            for j, n in enumerate(steps[-1][1]):
+                e(f"{self.at(dst + self.VB * slots[j])} = {n}")
+            for s in slots:
+                bnd[s] = bmax
+            self.unit_end()
+        self.flush()
+
+    def transpose_regs(self, regs: dict[int, str], bnd: dict[int, int], slots: tuple[int, ...]) -> None:
+        """the transpose of a block held in registers (width 512: fused into
+        the radix-2 pass between the y-stage and the x-stage)"""
+        e = self.e
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(self.L)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(self.L)))
+        pqi = [self.const(tuple(v for k in ix for v in (k, 0, 0, 0))) for ix in PQIDX] if self.W == 512 else []
+        steps = transpose_steps(self.W)
+        for i, s in enumerate(slots):
+            e(f"r{i} = {regs[s]}")
+        self.transpose_steps_emit(steps, mlo, mhi, pqi)
+        for j, n in enumerate(steps[-1][1]):
+            e(f"{regs[slots[j]]} = {n}")
+        bmax = max(bnd[s] for s in slots)
+        for s in slots:
+            bnd[s] = bmax
+
+    def transpose_steps_emit(self, steps: list[tuple], mlo: str, mhi: str, pqi: list[str]) -> None:
+        e = self.e
+        if True:
             for d, op, a, b, imm in steps[:-1]:
                 if op == "and":
                     e(f"{d} = {a} & {self.m(mlo if b == 'MLO' else mhi)}")
@@ -866,12 +904,6 @@ class Gen:
                     e(f"{d} = permute2x64({d}, tidx, {b})")
                 elif op == "perm128":
                     e(f"{d} = permute128({a}, {b}, {imm:#x})")
-            for j, n in enumerate(steps[-1][1]):
-                e(f"{self.at(dst + self.VB * slots[j])} = {n}")
-            for s in slots:
-                bnd[s] = bmax
-            self.unit_end()
-        self.flush()
 
     def tnames(self) -> list[str]:
         names = [f"r{i}" for i in range(16)] + ["ta", "tb"]
