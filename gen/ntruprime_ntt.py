@@ -2,10 +2,13 @@
 
     python3 -m gen.ntruprime_ntt [--p P ...] [--stdout] [--selftest]
 
-One function per parameter set (manifest implementation amd64-avx2ntt,
-symbol core_multsntrup<p>, kernel mul; byte layouts as gen/ntruprime.py):
+One function per parameter set and width (manifest implementations
+amd64-avx2ntt, width 256, and amd64-avx512ntt, width 512 (zmm: the layout
+of plan512 and docs/ntruprime-ntt.md, "AVX-512"); symbol
+core_multsntrup<p>, kernel mul; byte layouts as gen/ntruprime.py):
 
     qhasm_kernel_core_multsntrup<p>_amd64_avx2ntt_mul(out, in, k)
+    qhasm_kernel_core_multsntrup<p>_amd64_avx512ntt_mul(out, in, k)
 
 f (reduced mod q) times g (in {-1,0,1}) over Z is computed modulo
 x^1536 - 1 (degree < 2p - 1 <= 1535) modulo two NTT-friendly primes
