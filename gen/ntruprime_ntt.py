@@ -616,7 +616,9 @@ class Gen:
                 b[big] = self.barrett(regs[big], "tt", pr)
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
-                  es: tuple[int, ...], inverse: bool, layer: int = -1) -> None:
+                  es: tuple[int, ...], inverse: bool, layer: int = -1, special: bool = True) -> None:
+        """special: twiddles 1 and -1 without a multiplication (False: every
+        butterfly the same code, so that units differing only there roll)"""
         e = self.e
         key = (layer, es)
         rl, rh = regs[lo], regs[hi]
@@ -624,8 +626,8 @@ class Gen:
             # (u, v) -> (u + v, (u - v) s^-1)
             es = tuple((-x) % NTT_N for x in es)
         ws = tuple(pr.w(x) for x in es)
-        one = all(x == 0 for x in es)
-        neg = all(x == NTT_N // 2 for x in es)
+        one = special and all(x == 0 for x in es)
+        neg = special and all(x == NTT_N // 2 for x in es)
         wmax = max(abs(v) for v in ws)
         if not inverse:
             if b[hi] == 0:
@@ -674,7 +676,10 @@ class Gen:
         """width 512: the radix-2 butterflies between the two 256-bit halves
         (u, v) of two registers (ops ('x2', Z, Z, es)): the low halves of
         both into xa, the high halves into xb (vshufi32x4), one ordinary
-        butterfly on (xa, xb) with the two twiddles side by side, and back"""
+        butterfly on (xa, xb) with the two twiddles side by side, and back.
+        The twiddle 1 (residue 0) is multiplied too: the units then roll into
+        one loop (measured: 3% faster than the smaller operation count with
+        one more copy of the pass's code)"""
         e = self.e
         z1, z2 = o1[1], o2[1]
         r1, r2 = regs[z1], regs[z2]
@@ -682,7 +687,8 @@ class Gen:
         e(f"xa = shuffle128({r1}, {r2}, 0x44)")
         e(f"xb = shuffle128({r1}, {r2}, 0xee)")
         bb = {0: max(b[z1], b[z2]), 1: max(b[z1], b[z2])}
-        self.butterfly(pr, {0: "xa", 1: "xb"}, bb, 0, 1, tuple(o1[3]) + tuple(o2[3]), inverse, layer)
+        self.butterfly(pr, {0: "xa", 1: "xb"}, bb, 0, 1, tuple(o1[3]) + tuple(o2[3]), inverse, layer,
+                       special=False)
         e(f"{r1} = shuffle128(xa, xb, 0x44)")
         e(f"{r2} = shuffle128(xa, xb, 0xee)")
         b[z1] = b[z2] = max(bb.values())
