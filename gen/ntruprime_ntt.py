@@ -2,10 +2,13 @@
 
     python3 -m gen.ntruprime_ntt [--p P ...] [--stdout] [--selftest]
 
-One function per parameter set (manifest implementation amd64-avx2ntt,
-symbol core_multsntrup<p>, kernel mul; byte layouts as gen/ntruprime.py):
+One function per parameter set and width (manifest implementations
+amd64-avx2ntt, width 256, and amd64-avx512ntt, width 512 (zmm: the layout
+of plan512 and docs/ntruprime-ntt.md, "AVX-512"); symbol
+core_multsntrup<p>, kernel mul; byte layouts as gen/ntruprime.py):
 
     qhasm_kernel_core_multsntrup<p>_amd64_avx2ntt_mul(out, in, k)
+    qhasm_kernel_core_multsntrup<p>_amd64_avx512ntt_mul(out, in, k)
 
 f (reduced mod q) times g (in {-1,0,1}) over Z is computed modulo
 x^1536 - 1 (degree < 2p - 1 <= 1535) modulo two NTT-friendly primes
@@ -46,18 +49,34 @@ from gen import ntruprime as nt
 
 ROOT = nt.ROOT
 IMPL = "amd64-avx2ntt"
+IMPL512 = "amd64-avx512ntt"
+WIDTHS = {IMPL: 256, IMPL512: 512}   # the vector width of each implementation
 NTT_N = 1536           # cyclic length: 96 vectors of 16 lanes
 V = NTT_N // 16
 PRIMES = (7681, 10753)  # P1 (the CRT's x1: the smaller, so P1*|u| is small), P2
 LIM = 32767
 
 
-def generated_path(p: int) -> str:
-    return f"{nt.GENERATED}/ntruprime_mult_{nt.impl_id(IMPL)}_{p}.q"
+def generated_path(p: int, impl: str = IMPL) -> str:
+    return f"{nt.GENERATED}/ntruprime_mult_{nt.impl_id(impl)}_{p}.q"
 
 
-def symbol(p: int) -> str:
-    return nt.symbol(IMPL, p, "mult")
+def symbol(p: int, impl: str = IMPL) -> str:
+    return nt.symbol(impl, p, "mult")
+
+
+def hzmm(s: int) -> tuple[int, int]:
+    """width 512: the zmm slot and half (0 low, 1 high) holding the 16-lane
+    slot s; zmm Z holds slots lo(Z) = 32 (Z // 16) + Z % 16 and lo(Z) + 16"""
+    return 16 * (s // 32) + s % 16, (s // 16) % 2
+
+
+def hpos(s: int, width: int) -> int:
+    """the byte offset of the 16-lane slot s in a transform buffer"""
+    if width == 256:
+        return 32 * s
+    z, h = hzmm(s)
+    return 64 * z + 32 * h
 
 
 def wrap16(x: int) -> int:
@@ -166,6 +185,7 @@ def plan() -> Plan:
         layers.append(lay)
         res = nres
     eslot = {slots[0]: e for slots, e in res}
+    assert len(eslot) == V
     layers.append([("tr", tuple(range(16 * B, 16 * B + 16))) for B in range(V // 16)])
     # x-stage per block: residues (slots, per-lane exponents)
     xres = [(list(range(16 * B, 16 * B + 16)), tuple(eslot[16 * B + l] for l in range(16)))
@@ -183,11 +203,60 @@ def plan() -> Plan:
     return Plan(layers)
 
 
+@functools.lru_cache(maxsize=None)
+def plan512() -> Plan:
+    """The plan over 48 zmm slots: each 16-lane operation of plan() is
+    paired with the one on the partner slots (hzmm: s and s + 16 for s with
+    bit 4 clear) into one 32-lane operation with per-lane twiddles (the
+    slots stay in the same halves through every layer and the transpose,
+    which transposes the two halves of 16 zmm as two blocks).  The one layer
+    whose butterflies join the two halves of a zmm (distance 16, the first
+    radix-2 layer of the y-stage) becomes ('x2', Z, Z, es): done inside the
+    register pairs by 128-bit lane shuffles (cross2)."""
+    out: list[list[tuple]] = []
+    for lay in plan().layers:
+        kind = lay[0][0]
+        if kind == "tr":
+            for C in range(V // 32):
+                for j in range(16):
+                    assert hzmm(32 * C + j) == (16 * C + j, 0) and hzmm(32 * C + 16 + j) == (16 * C + j, 1)
+            out.append([("tr", tuple(range(16 * C, 16 * C + 16))) for C in range(V // 32)])
+            continue
+        pairs: dict[tuple, list] = {}
+        zl: list[tuple] = []
+        for op in lay:
+            slots = op[1:4] if kind == "r3" else op[1:3]
+            zs = [hzmm(s) for s in slots]
+            if kind == "r2" and zs[0][0] == zs[1][0]:
+                assert zs[0][1] == 0 and zs[1][1] == 1 and len(set(op[3])) == 1
+                zl.append(("x2", zs[0][0], zs[0][0], op[3]))
+                continue
+            hs = {h for _, h in zs}
+            assert len(hs) == 1
+            pairs.setdefault(tuple(z for z, _ in zs), [None, None])[hs.pop()] = op
+        for key in sorted(pairs):
+            lo, hi = pairs[key]
+            assert lo is not None and hi is not None
+            if kind == "r3":
+                assert lo[4] == hi[4]
+                zl.append(("r3",) + key + (lo[4],))
+            else:
+                zl.append(("r2",) + key + (lo[3] + hi[3],))
+        kinds = {o[0] for o in zl}
+        assert len(kinds) == 1, kinds
+        out.append(zl)
+    return Plan(out)
+
+
 # ------------------------------------------------------ the 16x16 transpose
-def transpose_steps() -> list[tuple]:
+def transpose_steps(width: int = 256) -> list[tuple]:
     """A 16x16 transpose of int16 lanes from the available AVX2 forms, as
     (dst, op, a, b, imm) over names r0..r15 (inputs) and temporaries;
-    proved by simulation in check_transpose.  Step 1 splits each row pair
+    proved by simulation in check_transpose.  Width 512: the same steps
+    transpose the two 256-bit halves as two blocks (the 128-bit lane
+    operations act per lane); the last step, a 128-bit lane permutation
+    inside each half, is a two-source qword permutation (vpermt2q with the
+    index vector imm: PQIDX).  Step 1 splits each row pair
     by column parity (masks and 32-bit shifts); steps 2-4 are two 8x8
     transposes of 32-bit lanes (unpack 32, unpack 64, permute128)."""
     st: list[tuple] = []
@@ -214,6 +283,10 @@ def transpose_steps() -> list[tuple]:
         # u_c (c = 0..3) holds rows 0-3 (u0..u3) / 4-7 (u4..u7): column c | c+4
         cols = {}
         for c in range(4):
+            if width == 512:
+                cols[c] = (f"{g}c{c}", "pq", f"{g}u{c}", f"{g}u{c + 4}", 0)
+                cols[c + 4] = (f"{g}c{c + 4}", "pq", f"{g}u{c}", f"{g}u{c + 4}", 1)
+                continue
             cols[c] = (f"{g}c{c}", "perm128", f"{g}u{c}", f"{g}u{c + 4}", 0x20)
             cols[c + 4] = (f"{g}c{c + 4}", "perm128", f"{g}u{c}", f"{g}u{c + 4}", 0x31)
         for c in range(8):
@@ -224,9 +297,16 @@ def transpose_steps() -> list[tuple]:
     return st + [("out", res)]
 
 
-def sim_transpose(rows: list[list[int]]) -> list[list[int]]:
+# width 512, op "pq": the qword indices of vpermt2q (0-7 the first source,
+# 8-15 the second): per 256-bit half, the low (0) or high (1) 128-bit lanes
+# of both sources, as vperm2i128 0x20 / 0x31 does on a ymm
+PQIDX = ((0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
+
+
+def sim_transpose(rows: list[list[int]], width: int = 256) -> list[list[int]]:
     env = {f"r{i}": list(rows[i]) for i in range(16)}
-    steps = transpose_steps()
+    steps = transpose_steps(width)
+    n = width // 16
     for s in steps[:-1]:
         d, op, a, b, imm = s
         x = env[a]
@@ -234,40 +314,51 @@ def sim_transpose(rows: list[list[int]]) -> list[list[int]]:
         if op == "and":
             r = [v if (l % 2 == 0) == (b == "MLO") else 0 for l, v in enumerate(x)]
         elif op == "shl":
-            r = [0 if l % 2 == 0 else x[l - 1] for l in range(16)]
+            r = [0 if l % 2 == 0 else x[l - 1] for l in range(n)]
         elif op == "shr":
-            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(16)]
+            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(n)]
         elif op == "add16":
             r = [wrap16(u + v) for u, v in zip(x, y)]
         elif op in ("ulo32", "uhi32", "ulo64", "uhi64"):
             w = 2 if "32" in op else 4        # 16-bit lanes per element
             r = []
-            for half in (0, 8):
+            for half in range(0, n, 8):
                 xs = [x[half + i:half + i + w] for i in range(0, 8, w)]
                 ys = [y[half + i:half + i + w] for i in range(0, 8, w)]
-                n = len(xs) // 2
-                sel = range(n) if "lo" in op else range(n, 2 * n)
+                h = len(xs) // 2
+                sel = range(h) if "lo" in op else range(h, 2 * h)
                 for i in sel:
                     r += xs[i] + ys[i]
         elif op == "perm128":
             hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
             r = hs[imm & 3] + hs[(imm >> 4) & 3]
+        elif op == "pq":
+            qs = [x[i:i + 4] for i in range(0, n, 4)] + [y[i:i + 4] for i in range(0, n, 4)]
+            r = [v for k in PQIDX[imm] for v in qs[k]]
         else:
             raise AssertionError(op)
         env[d] = r
     return [env[n] for n in steps[-1][1]]
 
 
-def check_transpose() -> None:
-    rows = [[100 * i + j for j in range(16)] for i in range(16)]
-    out = sim_transpose(rows)
-    assert out == [[rows[i][j] for i in range(16)] for j in range(16)], "transpose"
+def check_transpose(width: int = 256) -> None:
+    """16 rows (of two blocks side by side for width 512) come out as the
+    16 columns (of each block)"""
+    n = width // 16
+    rows = [[100 * i + j for j in range(n)] for i in range(16)]
+    out = sim_transpose(rows, width)
+    assert out == [[rows[i % 16][16 * (i // 16) + j] for i in range(n)] for j in range(16)], "transpose"
 
 
 # --------------------------------------------------------------- emitter
 class Gen:
-    def __init__(self, p: int) -> None:
+    def __init__(self, p: int, impl: str = IMPL) -> None:
         self.p, self.q = p, nt.PARAMS[p]
+        self.impl, self.W = impl, WIDTHS[impl]
+        self.TL = self.W // 16   # lanes of the transforms' vectors
+        self.L = self.TL         # lanes of the code being emitted (16: staging, CRT)
+        self.VB = 2 * self.TL    # bytes of a transform vector
+        self.NS = NTT_N // self.TL   # transform slots
         assert 2 * p - 1 <= NTT_N, "the cyclic length must hold the product"
         self.kn = nt.Kernel(nt.ISAS["amd64-avx2"], p, self.q, "mult")
         self.c = self.kn.c
@@ -283,12 +374,12 @@ class Gen:
         self.wreg = "w"          # the base of the units' dp (wb in the f/g loop)
         self.wbase = "w"         # the base outside units (wp in the prime loop)
         self.kp = False          # prime constants through kp, the table through tb
-        check_transpose()
+        check_transpose(self.W)
 
     # -- constants
     def const(self, vals: tuple[int, ...] | int) -> str:
         if isinstance(vals, int):
-            vals = (vals,) * 16
+            vals = (vals,) * self.L
         vals = tuple(v & 0xFFFF for v in vals)
         if vals not in self.cnames:
             name = f"NK{len(self.cnames)}"
@@ -296,8 +387,17 @@ class Gen:
             self.consts[name] = vals
         return self.cnames[vals]
 
+    @property
+    def mw(self) -> str:
+        return f"mem{16 * self.L}"
+
+    @property
+    def x(self) -> str:
+        """the lane prefix of 16-bit operations"""
+        return f"{self.L}x"
+
     def m(self, name: str) -> str:
-        return f"mem256[{name}]"
+        return f"{self.mw}[{name}]"
 
     PCONST = ("P", "bv", "rnd", "pinv", "K")
 
@@ -309,14 +409,14 @@ class Gen:
         prime loop an entry of PRIMEK (read through kp)"""
         if self.kp:
             k = self.PCONST.index(name)
-            return f"mem256[kp + {32 * k}]" if k else "mem256[kp]"
+            return f"{self.mw}[kp + {2 * self.TL * k}]" if k else f"{self.mw}[kp]"
         return self.m(self.const(self.pcval(pr, name)))
 
     def at(self, off: int) -> str:
         if self.base is not None:
             assert off >= self.base
-            return f"mem256[dp + {off - self.base}]" if off > self.base else "mem256[dp]"
-        return f"mem256[{self.wbase} + {off}]" if off else f"mem256[{self.wbase}]"
+            return f"{self.mw}[dp + {off - self.base}]" if off > self.base else f"{self.mw}[dp]"
+        return f"{self.mw}[{self.wbase} + {off}]" if off else f"{self.mw}[{self.wbase}]"
 
     def tw(self, vals: tuple[int, ...], key: tuple | None = None) -> str:
         """a per-unit constant vector: an entry of the unit's part of the
@@ -333,7 +433,7 @@ class Gen:
             k = len(self.ucon) - 1
             if key is not None:
                 self.ukeys[key] = k
-        return f"mem256[tp + {32 * k}]" if k else "mem256[tp]"
+        return f"{self.mw}[tp + {self.VB * k}]" if k else f"{self.mw}[tp]"
 
     # -- loop rolling: identical units become loops
     def unit_begin(self, base: int) -> None:
@@ -384,8 +484,8 @@ class Gen:
             # the table holds one copy per inner run when the run's units
             # read the same constants (tp then stays), one per unit otherwise
             same = all(all(c == cons[j * n] for c in cons[j * n:(j + 1) * n]) for j in range(m))
-            tin = 0 if same else 32 * k
-            tout = 32 * k if same else 0
+            tin = 0 if same else self.VB * k
+            tout = self.VB * k if same else 0
             if same and all(cons[j * n] == cons[0] for j in range(m)):
                 tout = 0
             e(f"dp = {self.wreg} + {base0}" if base0 else f"dp = {self.wreg}")
@@ -399,7 +499,7 @@ class Gen:
                 if seq not in self.tseen:
                     self.tseen[seq] = len(self.table)
                     self.table.extend(seq)
-                toff = 32 * (self.tseen[seq] // 16)
+                toff = 2 * self.tseen[seq]
                 if self.kp:
                     e(f"tp = tbase + {toff}" if toff else "tp = tbase")
                 else:
@@ -438,11 +538,11 @@ class Gen:
     def barrett(self, x: str, t: str, pr: Prime) -> int:
         e = self.e
         e(f"{t} = {self.pc(pr, 'bv')}")
-        e(f"16x {t} = mulhi({x}, {t})")
-        e(f"16x {t} = {t} + {self.pc(pr, 'rnd')}")
-        e(f"(int16) 16x {t} >>= {pr.bs}")
-        e(f"16x {t} = {t} * {self.pc(pr, 'P')}")
-        e(f"16x {x} = {x} - {t}")
+        e(f"{self.x} {t} = mulhi({x}, {t})")
+        e(f"{self.x} {t} = {t} + {self.pc(pr, 'rnd')}")
+        e(f"(int16) {self.x} {t} >>= {pr.bs}")
+        e(f"{self.x} {t} = {t} * {self.pc(pr, 'P')}")
+        e(f"{self.x} {x} = {x} - {t}")
         return pr.rb
 
     def montc(self, d: str, x: str, w: tuple[int, ...], t: str, pr: Prime, key: tuple | None = None) -> None:
@@ -452,14 +552,14 @@ class Gen:
         kq = kw = None
         if key is not None:
             kq, kw = key + ("wq",), key + ("w",)
-        e(f"16x {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
-        e(f"16x {t} = mulhi({t}, rp)")
+        e(f"{self.x} {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
+        e(f"{self.x} {t} = mulhi({t}, rp)")
         e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
         if d != x:
-            e(f"16x {d} = mulhi({x}, {d})")
+            e(f"{self.x} {d} = mulhi({x}, {d})")
         else:
-            e(f"16x {d} = mulhi({x}, tw)")
-        e(f"16x {d} = {d} - {t}")
+            e(f"{self.x} {d} = mulhi({x}, tw)")
+        e(f"{self.x} {d} = {d} - {t}")
 
     # -- transforms
     def transform(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
@@ -470,14 +570,14 @@ class Gen:
         load (forward, g: exact, |g| <= 1).  pw: the first pass multiplies
         each loaded vector by the one at the same slot from w+pw (the
         pointwise Montgomery product, fused)."""
-        layers = plan().layers
+        layers = (plan() if self.W == 256 else plan512()).layers
         order = list(reversed(layers)) if inverse else layers
         cur = src
         i = 0
         while i < len(order):
             lay = order[i]
             kind = lay[0][0]
-            assert pw is None or kind == "r2"
+            assert pw is None or kind in ("r2", "x2")
             if kind == "tr":
                 self.transpose_pass(cur, dst, lay, bnd)
                 cur = dst
@@ -491,7 +591,10 @@ class Gen:
                 continue
             # up to 3 consecutive radix-2 layers per memory pass
             grp = [lay]
-            while len(grp) < 3 and i + len(grp) < len(order) and order[i + len(grp)][0][0] == "r2":
+            # (width 512: every layer from the radix-3 one to the end, the
+            # transpose included: 16 vectors of the 32 registers)
+            while (len(grp) < (3 if self.W == 256 else 10) and i + len(grp) < len(order)
+                   and order[i + len(grp)][0][0] in (("r2", "x2") if self.W == 256 else ("r2", "x2", "tr"))):
                 grp.append(order[i + len(grp)])
             self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
             scale = pw = None
@@ -500,9 +603,9 @@ class Gen:
 
     def load(self, reg: str, base: int, slot: int, bnd: dict[int, int], scale: int | None) -> None:
         e = self.e
-        e(f"{reg} = {self.at(base + 32 * slot)}")
+        e(f"{reg} = {self.at(base + self.VB * slot)}")
         if scale is not None:
-            e(f"16x {reg} = {reg} * {self.m(self.const(scale))}")
+            e(f"{self.x} {reg} = {reg} * {self.m(self.const(scale))}")
 
     def ensure(self, pr: Prime, regs: dict[int, str], b: dict[int, int], need: list[tuple[int, int]]) -> None:
         """reduce slots so that each pair's sum of bounds fits int16"""
@@ -513,7 +616,9 @@ class Gen:
                 b[big] = self.barrett(regs[big], "tt", pr)
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
-                  es: tuple[int, ...], inverse: bool, layer: int = -1) -> None:
+                  es: tuple[int, ...], inverse: bool, layer: int = -1, special: bool = True) -> None:
+        """special: twiddles 1 and -1 without a multiplication (False: every
+        butterfly the same code, so that units differing only there roll)"""
         e = self.e
         key = (layer, es)
         rl, rh = regs[lo], regs[hi]
@@ -521,8 +626,8 @@ class Gen:
             # (u, v) -> (u + v, (u - v) s^-1)
             es = tuple((-x) % NTT_N for x in es)
         ws = tuple(pr.w(x) for x in es)
-        one = all(x == 0 for x in es)
-        neg = all(x == NTT_N // 2 for x in es)
+        one = special and all(x == 0 for x in es)
+        neg = special and all(x == NTT_N // 2 for x in es)
         wmax = max(abs(v) for v in ws)
         if not inverse:
             if b[hi] == 0:
@@ -542,29 +647,51 @@ class Gen:
                 b[lo] = self.barrett(rl, "tt", pr)
             a, s = ("-", "+") if neg else ("+", "-")
             if src == rh:
-                e(f"16x tm = {rl} {s} {rh}")
-                e(f"16x {rl} = {rl} {a} {rh}")
+                e(f"{self.x} tm = {rl} {s} {rh}")
+                e(f"{self.x} {rl} = {rl} {a} {rh}")
                 e(f"{rh} = tm")
             else:
-                e(f"16x {rh} = {rl} {s} tm")
-                e(f"16x {rl} = {rl} {a} tm")
+                e(f"{self.x} {rh} = {rl} {s} tm")
+                e(f"{self.x} {rl} = {rl} {a} tm")
             b[lo] = b[hi] = b[lo] + tb
             return
         self.ensure(pr, regs, b, [(lo, hi)])
         tot = b[lo] + b[hi]
-        e(f"16x tm = {rl} - {rh}")
-        e(f"16x {rl} = {rl} + {rh}")
+        e(f"{self.x} tm = {rl} - {rh}")
+        e(f"{self.x} {rl} = {rl} + {rh}")
         if one:
             e(f"{rh} = tm")
             hb = tot
         elif neg:
-            e(f"16x {rh} = {rh} - {rh}")
-            e(f"16x {rh} = {rh} - tm")
+            e(f"{self.x} {rh} = {rh} - {rh}")
+            e(f"{self.x} {rh} = {rh} - tm")
             hb = tot
         else:
             self.montc(rh, "tm", ws, "tt", pr, key)
             hb = pr.mont_bound(tot, wmax)
         b[lo], b[hi] = tot, hb
+
+    def cross2(self, pr: Prime, regs: dict[int, str], b: dict[int, int], o1: tuple, o2: tuple,
+               inverse: bool, layer: int) -> None:
+        """width 512: the radix-2 butterflies between the two 256-bit halves
+        (u, v) of two registers (ops ('x2', Z, Z, es)): the low halves of
+        both into xa, the high halves into xb (vshufi32x4), one ordinary
+        butterfly on (xa, xb) with the two twiddles side by side, and back.
+        The twiddle 1 (residue 0) is multiplied too: the units then roll into
+        one loop (measured: 3% faster than the smaller operation count with
+        one more copy of the pass's code)"""
+        e = self.e
+        z1, z2 = o1[1], o2[1]
+        r1, r2 = regs[z1], regs[z2]
+        assert self.W == 512 and len(o1[3]) == len(o2[3]) == self.L // 2
+        e(f"xa = shuffle128({r1}, {r2}, 0x44)")
+        e(f"xb = shuffle128({r1}, {r2}, 0xee)")
+        bb = {0: max(b[z1], b[z2]), 1: max(b[z1], b[z2])}
+        self.butterfly(pr, {0: "xa", 1: "xb"}, bb, 0, 1, tuple(o1[3]) + tuple(o2[3]), inverse, layer,
+                       special=False)
+        e(f"{r1} = shuffle128(xa, xb, 0x44)")
+        e(f"{r2} = shuffle128(xa, xb, 0xee)")
+        b[z1] = b[z2] = max(bb.values())
 
     def r2_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
                 inverse: bool, scale: int | None, pw: int | None = None) -> None:
@@ -577,30 +704,43 @@ class Gen:
             return x
         for lay in grp:
             for op in lay:
+                if op[0] == "tr":
+                    for x in op[1][1:]:
+                        parent[find(x)] = find(op[1][0])
+                    continue
                 parent[find(op[1])] = find(op[2])
         groups: dict[int, list[int]] = {}
         for s in sorted(parent):
             groups.setdefault(find(s), []).append(s)
         for slots in sorted(groups.values()):
-            assert len(slots) <= 8
-            self.unit_begin(min(src, dst) + 32 * min(slots))
+            assert len(slots) <= (8 if self.W == 256 else 16)
+            self.unit_begin(min(src, dst) + self.VB * min(slots))
             regs = {s: f"v{k}" for k, s in enumerate(slots)}
             for s in slots:
                 if bnd[s]:
                     self.load(regs[s], src, s, bnd, scale)
                     if pw is not None:
-                        self.pointwise(pr, regs[s], pw + 32 * s)
+                        self.pointwise(pr, regs[s], pw + self.VB * s)
                         bnd[s] = pr.mont2(bnd[s], bnd[s])
                         assert bnd[s] <= LIM
                 else:
                     self.e(f"{regs[s]} = 0")
             ss = set(slots)
             for li, lay in enumerate(grp):
+                if lay[0][0] == "tr":
+                    for op in lay:
+                        if op[1][0] in ss:
+                            self.transpose_regs(regs, bnd, op[1])
+                    continue
+                xs = [op for op in lay if op[1] in ss and op[0] == "x2"]
+                assert len(xs) % 2 == 0
+                for k in range(0, len(xs), 2):
+                    self.cross2(pr, regs, bnd, xs[k], xs[k + 1], inverse, li)
                 for op in lay:
-                    if op[1] in ss:
+                    if op[1] in ss and op[0] == "r2":
                         self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li)
             for s in slots:
-                self.e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+                self.e(f"{self.at(dst + self.VB * s)} = {regs[s]}")
             self.unit_end()
         self.flush()
 
@@ -609,17 +749,17 @@ class Gen:
         the other operand has the same bound as r)"""
         e = self.e
         e(f"tt = {self.at(off)}")
-        e(f"16x tm = {r} * tt")
-        e(f"16x {r} = mulhi({r}, tt)")
-        e(f"16x tm = tm * {self.pc(pr, 'pinv')}")
-        e("16x tm = mulhi(tm, rp)")
-        e(f"16x {r} = {r} - tm")
+        e(f"{self.x} tm = {r} * tt")
+        e(f"{self.x} {r} = mulhi({r}, tt)")
+        e(f"{self.x} tm = tm * {self.pc(pr, 'pinv')}")
+        e(f"{self.x} tm = mulhi(tm, rp)")
+        e(f"{self.x} {r} = {r} - tm")
 
     def r3_pass(self, pr: Prime, src: int, dst: int, lay: list[tuple], bnd: dict[int, int],
                 inverse: bool, scale: int | None) -> None:
         e = self.e
         for _, a, b_, c, eo in lay:
-            self.unit_begin(min(src, dst) + 32 * a)
+            self.unit_begin(min(src, dst) + self.VB * a)
             e = self.e
             regs = {a: "v0", b_: "v1", c: "v2"}
             for s in (a, b_, c):
@@ -630,7 +770,7 @@ class Gen:
             else:
                 self.r3_inv(pr, regs, bnd, a, b_, c, eo)
             for s in (a, b_, c):
-                e(f"{self.at(dst + 32 * s)} = {regs[s]}")
+                e(f"{self.at(dst + self.VB * s)} = {regs[s]}")
             self.unit_end()
         self.flush()
 
@@ -638,7 +778,7 @@ class Gen:
         """(A, B, C) -> (A + B + C, A + wB - C - wC, A - B - wB + wC), w = psi^eo"""
         e = self.e
         ra, rb, rc = regs[a], regs[b], regs[c]
-        w = (pr.w(eo),) * 16
+        w = (pr.w(eo),) * self.L
         Ba, Bb, Bc = bnd[a], bnd[b], bnd[c]
         assert Ba > 0
         if Bb == 0 and Bc == 0:
@@ -653,10 +793,10 @@ class Gen:
             # r0 = A + B, r1 = A + wB, r2 = A - B - wB
             b0, b1, b2 = Ba + Bb, Ba + wb, Ba + Bb + wb
             assert max(b0, b1, b2) <= LIM
-            e(f"16x {rc} = {ra} - {rb}")
-            e(f"16x {rc} = {rc} - tm")
-            e(f"16x {rb} = {ra} + {rb}")
-            e(f"16x {ra} = {ra} + tm")
+            e(f"{self.x} {rc} = {ra} - {rb}")
+            e(f"{self.x} {rc} = {rc} - tm")
+            e(f"{self.x} {rb} = {ra} + {rb}")
+            e(f"{self.x} {ra} = {ra} + tm")
             # slots: a <- r0, b <- r1, c <- r2
             e(f"tm = {ra}")
             e(f"{ra} = {rb}")
@@ -666,14 +806,14 @@ class Gen:
         self.montc("tw2", rc, w, "tt", pr)         # tw2 = wC
         b0, b1, b2 = Ba + Bb + Bc, Ba + wb + Bc + wc, Ba + Bb + wb + wc
         assert max(b0, b1, b2) <= LIM
-        e(f"16x tt = {ra} + {rb}")
-        e(f"16x tt = tt + {rc}")            # r0
-        e(f"16x {rb} = {ra} - {rb}")
-        e(f"16x {rb} = {rb} - tm")
-        e(f"16x {rb} = {rb} + tw2")         # r2
-        e(f"16x {ra} = {ra} + tm")
-        e(f"16x {ra} = {ra} - {rc}")
-        e(f"16x {ra} = {ra} - tw2")         # r1
+        e(f"{self.x} tt = {ra} + {rb}")
+        e(f"{self.x} tt = tt + {rc}")            # r0
+        e(f"{self.x} {rb} = {ra} - {rb}")
+        e(f"{self.x} {rb} = {rb} - tm")
+        e(f"{self.x} {rb} = {rb} + tw2")         # r2
+        e(f"{self.x} {ra} = {ra} + tm")
+        e(f"{self.x} {ra} = {ra} - {rc}")
+        e(f"{self.x} {ra} = {ra} - tw2")         # r1
         e(f"{rc} = {rb}")
         e(f"{rb} = {ra}")
         e(f"{ra} = tt")
@@ -683,7 +823,7 @@ class Gen:
         """(r0, r1, r2) -> (r0 + r1 + r2, r0 - r1 - w r1 + w r2, r0 + w r1 - r2 - w r2) = 3(A, B, C)"""
         e = self.e
         ra, rb, rc = regs[a], regs[b], regs[c]
-        w = (pr.w(eo),) * 16
+        w = (pr.w(eo),) * self.L
         while True:
             wb = pr.mont_bound(bnd[b], abs(w[0]))
             wc = pr.mont_bound(bnd[c], abs(w[0]))
@@ -695,24 +835,25 @@ class Gen:
             bnd[big] = self.barrett(regs[big], "tt", pr)
         self.montc("tm", rb, w, "tt", pr)          # w r1
         self.montc("tw2", rc, w, "tt", pr)         # w r2
-        e(f"16x tt = {ra} + {rb}")
-        e(f"16x tt = tt + {rc}")            # 3A
-        e(f"16x {rb} = {ra} - {rb}")
-        e(f"16x {rb} = {rb} - tm")
-        e(f"16x {rb} = {rb} + tw2")         # 3B
-        e(f"16x {ra} = {ra} + tm")
-        e(f"16x {ra} = {ra} - {rc}")
-        e(f"16x {rc} = {ra} - tw2")         # 3C
+        e(f"{self.x} tt = {ra} + {rb}")
+        e(f"{self.x} tt = tt + {rc}")            # 3A
+        e(f"{self.x} {rb} = {ra} - {rb}")
+        e(f"{self.x} {rb} = {rb} - tm")
+        e(f"{self.x} {rb} = {rb} + tw2")         # 3B
+        e(f"{self.x} {ra} = {ra} + tm")
+        e(f"{self.x} {ra} = {ra} - {rc}")
+        e(f"{self.x} {rc} = {ra} - tw2")         # 3C
         e(f"{ra} = tt")
         bnd[a], bnd[b], bnd[c] = sums[0], sums[1], sums[2]
 
     def transpose_pass(self, src: int, dst: int, lay: list[tuple], bnd: dict[int, int]) -> None:
         e = self.e
-        steps = transpose_steps()
-        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(16)))
-        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(16)))
+        steps = transpose_steps(self.W)
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(self.L)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(self.L)))
+        pqi = [self.const(tuple(v for k in ix for v in (k, 0, 0, 0))) for ix in PQIDX] if self.W == 512 else []
         for (_, slots) in lay:
-            self.unit_begin(min(src, dst) + 32 * min(slots))
+            self.unit_begin(min(src, dst) + self.VB * min(slots))
             e = self.e
             bmax = max(bnd[s] for s in slots)
             names: dict[str, str] = {}
@@ -720,16 +861,44 @@ class Gen:
             # straight-line: every temporary its own name (the allocator
             # coalesces); rows loaded first
             for i, s in enumerate(slots):
-                e(f"r{i} = {self.at(src + 32 * s)}")
+                e(f"r{i} = {self.at(src + self.VB * s)}")
+            self.transpose_steps_emit(steps, mlo, mhi, pqi)
+            for j, n in enumerate(steps[-1][1]):
+                e(f"{self.at(dst + self.VB * slots[j])} = {n}")
+            for s in slots:
+                bnd[s] = bmax
+            self.unit_end()
+        self.flush()
+
+    def transpose_regs(self, regs: dict[int, str], bnd: dict[int, int], slots: tuple[int, ...]) -> None:
+        """the transpose of a block held in registers (width 512: fused into
+        the radix-2 pass between the y-stage and the x-stage)"""
+        e = self.e
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(self.L)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(self.L)))
+        pqi = [self.const(tuple(v for k in ix for v in (k, 0, 0, 0))) for ix in PQIDX] if self.W == 512 else []
+        steps = transpose_steps(self.W)
+        for i, s in enumerate(slots):
+            e(f"r{i} = {regs[s]}")
+        self.transpose_steps_emit(steps, mlo, mhi, pqi)
+        for j, n in enumerate(steps[-1][1]):
+            e(f"{regs[slots[j]]} = {n}")
+        bmax = max(bnd[s] for s in slots)
+        for s in slots:
+            bnd[s] = bmax
+
+    def transpose_steps_emit(self, steps: list[tuple], mlo: str, mhi: str, pqi: list[str]) -> None:
+        e = self.e
+        if True:
             for d, op, a, b, imm in steps[:-1]:
                 if op == "and":
                     e(f"{d} = {a} & {self.m(mlo if b == 'MLO' else mhi)}")
                 elif op == "shl":
-                    e(f"8x {d} = {a} << 16")
+                    e(f"{self.L // 2}x {d} = {a} << 16")
                 elif op == "shr":
-                    e(f"8x {d} = {a} >> 16")
+                    e(f"{self.L // 2}x {d} = {a} >> 16")
                 elif op == "add16":
-                    e(f"16x {d} = {a} + {b}")
+                    e(f"{self.x} {d} = {a} + {b}")
                 elif op == "ulo32":
                     e(f"{d} = unpacklo32({a}, {b})")
                 elif op == "uhi32":
@@ -738,18 +907,16 @@ class Gen:
                     e(f"{d} = unpacklo64({a}, {b})")
                 elif op == "uhi64":
                     e(f"{d} = unpackhi64({a}, {b})")
+                elif op == "pq":
+                    e(f"tidx = {self.m(pqi[imm])}")
+                    e(f"{d} = {a}")
+                    e(f"{d} = permute2x64({d}, tidx, {b})")
                 elif op == "perm128":
                     e(f"{d} = permute128({a}, {b}, {imm:#x})")
-            for j, n in enumerate(steps[-1][1]):
-                e(f"{self.at(dst + 32 * slots[j])} = {n}")
-            for s in slots:
-                bnd[s] = bmax
-            self.unit_end()
-        self.flush()
 
     def tnames(self) -> list[str]:
         names = [f"r{i}" for i in range(16)] + ["ta", "tb"]
-        for s in transpose_steps()[:-1]:
+        for s in transpose_steps(self.W)[:-1]:
             if s[0] not in names:
                 names.append(s[0])
         return names
@@ -766,7 +933,8 @@ class Gen:
         # the primes share one loop, the base wp advancing by S); f and g
         # are transformed by one inner loop of two iterations (the same code,
         # the base wb advancing by D = GS_P - FQ_P = G_P - F_P).
-        lay = nt.Layout(32)
+        self.L = 16
+        lay = nt.Layout(32 if self.W == 256 else 64)
         lay.add("IN", 32 * V)
         lay.add("GS", 32 * V)
         for P in PRIMES:
@@ -781,7 +949,7 @@ class Gen:
         body = nt.Q(e.isa)
         self.e = body
         e2 = body
-        name = symbol(p)
+        name = symbol(p, self.impl)
         # stage the inputs (everything read before anything is written)
         kn.stage(e2, lay, "IN", "in", 2 * p, 32 * V, True)
         kn.stage(e2, lay, "KB", "k", p, 16 * V, False)
@@ -792,7 +960,9 @@ class Gen:
             e2(f"x0 = {self.at(lay.off['IN'] + 32 * v)}")
             kn.barrett(e2, "x0", "x1")
             for P in PRIMES:
-                e2(f"{self.at(lay.off[f'FQ{P}'] + 32 * v)} = x0")
+                e2(f"{self.at(lay.off[f'FQ{P}'] + hpos(v, self.W))} = x0")
+        for P in PRIMES:
+            self.zero_halves(lay.off[f"FQ{P}"], nv)
         kn.small_from_bytes(e2, lay.off["KB"], lay.off["GS"], 16 * nv)
         # the per-prime code, generated for each prime with bounds valid for
         # both (uP, ured) and the constants read through kp and tb: it must
@@ -820,7 +990,7 @@ class Gen:
         e2(f"{lp}:")
         e2(q1.lines)
         body.labels = q1.labels
-        e2(f"kp = kp + {32 * len(self.PCONST)}")
+        e2(f"kp = kp + {2 * self.TL * len(self.PCONST)}")
         e2(f"tbase = tbase + {2 * len(t1)}")
         e2(f"wp = wp + {S}")
         e2("i3 = i3 - 1")
@@ -844,20 +1014,29 @@ class Gen:
 
         # the header: declarations, constants, the frame
         hdr = nt.Q(e.isa)
-        hdr(f"# generated by gen/ntruprime_ntt.py ({IMPL}, mult, p={p}, q={q}). DO NOT EDIT.")
+        hdr(f"# generated by gen/ntruprime_ntt.py ({self.impl}, mult, p={p}, q={q}). DO NOT EDIT.")
         hdr("# Streamlined NTRU Prime R/q product by NTTs modulo x^1536 - 1 over the primes "
             f"{PRIMES[0]} and {PRIMES[1]}, CRT, mod q; see docs/ntruprime-ntt.md.")
         hdr(f"# |f mod q| <= {c.fmax}; products {self.proof}")
-        hdr("cpu avx2")
+        if self.W == 256:
+            hdr("cpu avx2")
+        else:
+            hdr("# width 512: 48 zmm slots (docs/ntruprime-ntt.md, 'AVX-512')")
+            hdr("cpu avx512bw avx512vl")
         hdr("int64 out in k c w wb wp kp tbase pa pb pc qa qb qc qd i0 i1 i2 i3 t0 t1 dp tp")
-        hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
-        hdr("reg256 " + " ".join(self.tnames()))
+        if self.W == 256:
+            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
+            hdr("reg256 " + " ".join(self.tnames()))
+        else:
+            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 c0 c1 c2 ct crp")
+            hdr("reg512 rp tw tm tt tw2 tidx xa xb " + " ".join(f"v{k}" for k in range(16)))
+            hdr("reg512 " + " ".join(self.tnames()))
         kn.consts(hdr)
         for nm, vals in self.consts.items():
             hdr(f"const {nm} u16 " + " ".join(str(v) for v in vals))
         # the primes' constant vectors, in the order of PCONST, P1 then P2
         hdr("const PRIMEK u16 " + " ".join(str(self.pcval(pr, n) & 0xFFFF) for pr in (P1, P2)
-                                           for n in self.PCONST for _ in range(16)))
+                                           for n in self.PCONST for _ in range(self.TL)))
         # the twiddle table, in the order the loops read it
         # (lines are limited to 64 KB: chunks of 256 vectors, a multiple of
         # the 64-byte alignment of a const, so the chunks are contiguous;
@@ -868,7 +1047,10 @@ class Gen:
             hdr(f"const {nm} u16 " + " ".join(str(v) for v in self.table[i:i + ch]))
         hdr("")
         hdr(f"# void {name}(unsigned char *out /* 2p bytes */, const unsigned char *in /* 2p */, const unsigned char *k /* p */)")
-        hdr(f"stack256 work{name}[{-(-lay.size // 32)}]")
+        if self.W == 256:
+            hdr(f"stack256 work{name}[{-(-lay.size // 32)}]")
+        else:
+            hdr(f"stack512 work{name}[{-(-lay.size // 64)}]")
         hdr(f"enter {name}")
         hdr("input out in k")
         hdr("secret [in] [k]")
@@ -881,15 +1063,25 @@ class Gen:
         P0 = PRIMES[0]
         FQ, GP, F, G = (lay.off[f"{nm}{P0}"] for nm in ("FQ", "GS", "F", "G"))
         e2 = self.e
+        self.L = self.TL
         e2(f"rp = {self.pc(pr, 'P')}")
+        self.L = 16
         # g K mod P (exact: g in {-1,0,1}, |K| < P/2)
         kc = self.pc(pr, "K")
         for v in range(nv):
             e2(f"x0 = mem256[w + {lay.off['GS'] + 32 * v}]")
-            e2(f"16x x0 = x0 * {kc}")
-            e2(f"{self.at(GP + 32 * v)} = x0")
+            e2(f"{self.x} x0 = x0 * {kc}")
+            e2(f"{self.at(GP + hpos(v, self.W))} = x0")
+        self.zero_halves(GP, nv)
+        self.L = self.TL
         # f (|f| <= fmax) and g K share the loop: the larger bound
         bf = {s: (max(self.c.fmax, (max(pr.P, pr.uP) - 1) // 2) if s < nv else 0) for s in range(V)}
+        if self.W == 512:
+            bz = {}
+            for s, b in bf.items():
+                z = hzmm(s)[0]
+                bz[z] = max(bz.get(z, 0), b)
+            bf = bz
         D = G - F
         assert GP - FQ == D
         e2("wb = wp")
@@ -907,7 +1099,19 @@ class Gen:
         # the pointwise Montgomery products (both operands int16) are
         # fused into the inverse's first pass (the same bound for F and G)
         self.transform(pr, F, F, bf, True, pw=G)
+        self.L = 16
         return bf
+
+    def zero_halves(self, base: int, nv: int) -> None:
+        """width 512: zero the 16-lane slots >= nv that share a zmm with a
+        slot < nv (the transforms read the whole zmm)"""
+        if self.W == 256:
+            return
+        zs = [v for v in range(nv, V) if v ^ 16 < nv]
+        if zs:
+            self.e("z0 = 0")
+        for v in zs:
+            self.e(f"{self.at(base + hpos(v, self.W))} = z0")
 
     def crt(self, lay: nt.Layout, P1: Prime, P2: Prime, hb: dict[int, dict[int, int]], nv: int) -> None:
         """h = x1 + P1 u, u = (x2 - x1) P1^-1 mod P2 (Montgomery), then
@@ -948,10 +1152,37 @@ class Gen:
             kn.cld(e, r, cname)
         e(f"x5 = {self.m(self.const(round(c1 * 65536 / q)))}")
         e(f"x4 = {self.m(self.const(cu))}")
-        e(f"rp = {self.m(self.const(P2.P))}")
+        # width 512: the transforms' registers are zmm; the CRT (16 lanes)
+        # has its own ymm names
+        v0, v1, v2, tt, rp = ("v0", "v1", "v2", "tt", "rp") if self.W == 256 else ("c0", "c1", "c2", "ct", "crp")
+        e(f"{rp} = {self.m(self.const(P2.P))}")
         cuq = self.const(P2.wq(cu))
         nvh = -(-(2 * p - 1) // 16)
         e0 = e
+
+        def one(e, r1: str, r2: str, wr: str) -> None:
+            e(f"{v0} = {r1}")
+            e(f"{v1} = {r2}")
+            if red1:
+                self.barrett(v0, tt, P1)
+            if red2:
+                self.barrett(v1, tt, P2)
+            e(f"16x {v1} = {v1} - {v0}")
+            e(f"16x {v2} = {v1} * {self.m(cuq)}")
+            e(f"16x {v1} = mulhi({v1}, x4)")
+            e(f"16x {v2} = mulhi({v2}, {rp})")
+            e(f"16x {v1} = {v1} - {v2}")       # u
+            kn.barrett(e, v0, tt)              # x1 mod q, |.| <= fmax
+            e(f"16x {v2} = {v1} * {self.m(self.const(c1))}")
+            e(f"16x {v1} = mulhi({v1}, x5)")
+            e(f"16x {v1} = {v1} * x7")
+            e(f"16x {v2} = {v2} - {v1}")       # P1 u mod q
+            e(f"16x {v0} = {v0} + {v2}")
+            kn.barrett(e, v0, tt)
+            e(f"{wr} = {v0}")
+        if self.W == 512:
+            self.crt512(F1, F2, H, P1, P2, red1, red2, cu, c1)
+            return
         for v in range(V):
             self.unit_begin(min(F1, F2, H) + 32 * v)
             e = self.e
@@ -960,55 +1191,108 @@ class Gen:
                 e(f"{self.at(H + 32 * v)} = z0")
                 self.unit_end()
                 continue
-            e(f"v0 = {self.at(F1 + 32 * v)}")
-            e(f"v1 = {self.at(F2 + 32 * v)}")
-            if red1:
-                self.barrett("v0", "tt", P1)
-            if red2:
-                self.barrett("v1", "tt", P2)
-            e("16x v1 = v1 - v0")
-            e(f"16x v2 = v1 * {self.m(cuq)}")
-            e("16x v1 = mulhi(v1, x4)")
-            e("16x v2 = mulhi(v2, rp)")
-            e("16x v1 = v1 - v2")              # u
-            kn.barrett(e, "v0", "tt")          # x1 mod q, |.| <= fmax
-            e(f"16x v2 = v1 * {self.m(self.const(c1))}")
-            e("16x v1 = mulhi(v1, x5)")
-            e("16x v1 = v1 * x7")
-            e("16x v2 = v2 - v1")              # P1 u mod q
-            e("16x v0 = v0 + v2")
-            kn.barrett(e, "v0", "tt")
-            e(f"{self.at(H + 32 * v)} = v0")
+            one(e, self.at(F1 + 32 * v), self.at(F2 + 32 * v), self.at(H + 32 * v))
             self.unit_end()
         self.flush()
 
 
-def generate(p: int) -> str:
-    return Gen(p).generate()
+    def crt512(self, F1: int, F2: int, H: int, P1: Prime, P2: Prime, red1: bool, red2: bool,
+               cu: int, c1: int) -> None:
+        """width 512: the CRT of crt() on 32 lanes (the bounds proved there
+        hold lane by lane).  F_P is in the zmm layout (hpos): zmm Z = 16 C + k
+        holds slots 32 C + k and 32 C + 16 + k, each half stored to H in
+        natural order (extract256); a loop with two pointers (pa reads, pb
+        writes).  The slots at and above nvh (h = 0 there) are computed too:
+        the CRT gives exactly 0 (|h| <= hmax), its reduction mod q a value
+        = 0 mod q bounded like every other, which the fold and freeze accept."""
+        e, c, q = self.e, self.c, self.q
+        assert V == 96 and all(hpos(32 * C + k + 16 * hh, 512) == 1024 * C + 64 * k + 32 * hh
+                               for C in range(3) for k in range(16) for hh in (0, 1))
+        self.L = 32
+        x = self.x
+        cv = self.kn.cv
+
+        def bq(r: str) -> None:
+            """r = barrett(r) mod q: gen.ntruprime's Kernel.barrett on 32 lanes"""
+            e(f"{x} tt = mulhi({r}, tw)")
+            e(f"{x} tt = tt + {self.m(self.const(cv['BRND']))}")
+            e(f"(int16) {x} tt >>= {c.bs}")
+            e(f"{x} tt = tt * tw2")
+            e(f"{x} {r} = {r} - tt")
+        e(f"tw = {self.m(self.const(cv['BV']))}")
+        e(f"tw2 = {self.m(self.const(cv['QQ']))}")
+        e(f"xb = {self.m(self.const(round(c1 * 65536 / q)))}")
+        e(f"xa = {self.m(self.const(cu))}")
+        e(f"rp = {self.m(self.const(P2.P))}")
+        cuq = self.const(P2.wq(cu))
+        e(f"pa = w + {F1}")
+        e(f"pb = w + {H}")
+        l1, l0 = e.label("ntco"), e.label("ntci")
+        e("i1 = 3")
+        e(f"{l1}:")
+        e("i0 = 16")
+        e(f"{l0}:")
+        e("v0 = mem512[pa]")
+        e(f"v1 = mem512[pa + {F2 - F1}]")
+        if red1:
+            self.barrett("v0", "tt", P1)
+        if red2:
+            self.barrett("v1", "tt", P2)
+        e(f"{x} v1 = v1 - v0")
+        e(f"{x} v2 = v1 * {self.m(cuq)}")
+        e(f"{x} v1 = mulhi(v1, xa)")
+        e(f"{x} v2 = mulhi(v2, rp)")
+        e(f"{x} v1 = v1 - v2")                 # u
+        bq("v0")                               # x1 mod q, |.| <= fmax
+        e(f"{x} v2 = v1 * {self.m(self.const(c1))}")
+        e(f"{x} v1 = mulhi(v1, xb)")
+        e(f"{x} v1 = v1 * tw2")
+        e(f"{x} v2 = v2 - v1")                 # P1 u mod q
+        e(f"{x} v0 = v0 + v2")
+        bq("v0")
+        e("c0 = extract256(v0, 0)")
+        e("c1 = extract256(v0, 1)")
+        e("mem256[pb] = c0")
+        e("mem256[pb + 512] = c1")
+        e("pa = pa + 64")
+        e("pb = pb + 32")
+        e("i0 = i0 - 1")
+        e("=? i0 - 0")
+        e(f"goto {l0} if !=")
+        e("pb = pb + 512")
+        e("i1 = i1 - 1")
+        e("=? i1 - 0")
+        e(f"goto {l1} if !=")
+        self.L = 16
+
+
+def generate(p: int, impl: str = IMPL) -> str:
+    return Gen(p, impl).generate()
 
 
 # ---- the manifest's generator interface (docs/adding-a-kernel.md) ----------
 def qpath(impl: str, params: dict[str, str]) -> str:
-    assert impl == IMPL and params.get("fn", "mult") == "mult"
-    return generated_path(int(params["p"]))
+    assert WIDTHS[impl] == int(params.get("width", "256")) and params.get("fn", "mult") == "mult"
+    return generated_path(int(params["p"]), impl)
 
 
 def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
-    assert impl == IMPL
-    return generate(int(params["p"]))
+    assert WIDTHS[impl] == int(params.get("width", "256"))
+    return generate(int(params["p"]), impl)
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m gen.ntruprime_ntt", description=__doc__.splitlines()[0])
     ap.add_argument("--p", action="append", type=int, choices=[653, 761], help="parameter p (default: all)")
+    ap.add_argument("--impl", action="append", choices=list(WIDTHS), help="implementation (default: all)")
     ap.add_argument("--stdout", action="store_true")
     a = ap.parse_args(argv)
-    for p in a.p or [653, 761]:
-        body = generate(p)
+    for impl, p in [(i, p) for i in (a.impl or list(WIDTHS)) for p in a.p or [653, 761]]:
+        body = generate(p, impl)
         if a.stdout:
             sys.stdout.write(body)
             continue
-        path = os.path.join(ROOT, generated_path(p))
+        path = os.path.join(ROOT, generated_path(p, impl))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
             f.write(body)
