@@ -28,9 +28,10 @@
 #include "ct_sort.h"
 
 /* the divstep loops again for AVX2 (twice the
- * lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
+ * lanes) and for AVX-512 (x86-64-v4: 512-bit vectors; R/q's divsteps in 32
+ * 16-bit lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
-#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#define VEC_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define VEC_CLONES
 #endif
