@@ -19,5 +19,8 @@ void qhasm_ct_sort_portable_u32(uint32_t *x, long n);
 void qhasm_ct_sort_portable_u64(uint64_t *x, long n);
 int qhasm_ct_sort_avx2_u32(uint32_t *x, long n);
 int qhasm_ct_sort_avx2_u64(uint64_t *x, long n);
+/* the AVX-512F path for 32 bits (16 lanes; -1 without sorting where it is not
+ * compiled or the CPU lacks AVX-512F, else 0): qhasm_ct_sort_u32 takes it first */
+int qhasm_ct_sort_avx512_u32(uint32_t *x, long n);
 
 #endif

@@ -9,7 +9,14 @@
 #ifndef CT_AVX2
 #define CT_AVX2 0
 #endif
-#if CT_AVX2
+#ifndef CT_AVX512
+#define CT_AVX512 0
+#endif
+#if CT_AVX512   /* with CT_AVX2 1 and CT_LANES 16: 32 bits only */
+#define CT_FN(x) CT_NAME(x##_avx512)
+#define CT_ATTR __attribute__((target("avx512f")))
+#define CT_INL __attribute__((always_inline, target("avx512f")))
+#elif CT_AVX2
 #define CT_FN(x) CT_NAME(x##_avx2)
 #define CT_ATTR __attribute__((target("avx2")))
 #define CT_INL __attribute__((always_inline, target("avx2")))
@@ -65,10 +72,24 @@ CT_CLONES static void CT_NAME(ct_sort_flat)(CT_U *x, long n)
 typedef CT_S CT_NAME(ct_v) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
 typedef CT_U CT_NAME(ct_vu) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
 #endif
+#if CT_AVX512
+typedef CT_S CT_NAME(ct_v16) __attribute__((vector_size(CT_LANES * sizeof(CT_S))));
+#define V CT_NAME(ct_v16)
+#define CT_XOR CT_NAME(ct_xor16)
+#define CT_LOW CT_NAME(ct_low16)
+#define CT_HALF(u) ((u) == 0 ? 0 : 3 + (u))   /* the ct_xor16 entry of lane l ^ 2^u */
+#else
 #define V CT_NAME(ct_v)
+#define CT_XOR CT_NAME(ct_xor)
+#define CT_LOW CT_NAME(ct_low)
+#define CT_HALF(u) ((u) == 0 ? 0 : 3)         /* the ct_xor entry of lane l ^ 2^u (u <= 1) */
+#endif
 #define VU CT_NAME(ct_vu)
 
-#if CT_AVX2
+#if CT_AVX512
+#define VMINMAX(mn, mx, a, b) do { __m512i a_ = (__m512i)(a), b_ = (__m512i)(b); \
+        (mn) = (V)_mm512_min_epi32(a_, b_); (mx) = (V)_mm512_max_epi32(a_, b_); } while (0)
+#elif CT_AVX2
 /* (a, b) = (min, max) lane by lane, signed */
 #if CT_BITS == 32
 #define VMINMAX(mn, mx, a, b) do { __m256i a_ = (__m256i)(a), b_ = (__m256i)(b); \
@@ -105,6 +126,22 @@ static const V CT_NAME(ct_low)[3] = {   /* -1 on the lanes with bit b clear, b =
 static const V CT_NAME(ct_xor)[4] = { { 1, 0, 3, 2 }, { 3, 2, 1, 0 }, { 0, 1, 2, 3 }, { 2, 3, 0, 1 } };
 static const V CT_NAME(ct_low)[2] = { { -1, 0, -1, 0 }, { -1, -1, 0, 0 } };
 #endif
+#endif
+#if CT_AVX512                           /* 16 lanes: m = 1, 3, 7, 15 (flips), then 2, 4 */
+static const V CT_NAME(ct_xor16)[6] = {
+    { 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14 },
+    { 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12 },
+    { 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8 },
+    { 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 },
+    { 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13 },
+    { 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11 }
+};
+static const V CT_NAME(ct_low16)[4] = {   /* -1 on the lanes with bit b clear, b = 0..3 */
+    { -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0 },
+    { -1, -1, 0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1, -1, 0, 0 },
+    { -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0 },
+    { -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0 }
+};
 #endif
 
 /* the half-cleaners of distances 4d, 2d, d on the rows Z[m d], m = 0..7 */
@@ -161,8 +198,8 @@ CT_ATTR static void CT_FN(ct_sort_rows)(V *Z, long R)
         } else {
             V perm, low;
             for (s = 0; k > R << s; s++) {}
-            perm = CT_NAME(ct_xor)[s - 1];
-            low = CT_NAME(ct_low)[s - 1];
+            perm = CT_XOR[s - 1];
+            low = CT_LOW[s - 1];
             for (i = 0; i < R / 2; i++) {                   /* the flip: rows r and R-1-r */
                 V a = Z[i], c = __builtin_shuffle(Z[R - 1 - i], perm), mn, mx;
                 VMINMAX(mn, mx, a, c);
@@ -172,7 +209,7 @@ CT_ATTR static void CT_FN(ct_sort_rows)(V *Z, long R)
             for (j = k / 4; j >= R; j /= 2) {               /* distance R 2^u: within rows */
                 int u = 0;
                 while (R << u < j) u++;
-                for (i = 0; i < R; i++) Z[i] = CT_FN(ct_lanes)(Z[i], CT_NAME(ct_xor)[u == 0 ? 0 : 3], CT_NAME(ct_low)[u]);
+                for (i = 0; i < R; i++) Z[i] = CT_FN(ct_lanes)(Z[i], CT_XOR[CT_HALF(u)], CT_LOW[u]);
             }
         }
         for (; j >= 4; j /= 8)   /* distances j, j/2, j/4 at once, 8 rows in registers */
@@ -209,6 +246,21 @@ CT_ATTR static void CT_FN(ct_sort_vec)(CT_U *x, long n)
     for (i = 0; i < n; i++) z[i] = (CT_S)(x[i] ^ top);
     for (i = n; i < N; i++) z[i] = (CT_S)(~(CT_U)0 ^ top);   /* the maximum */
     CT_FN(ct_sort_rows)(Z, R);
+#if CT_AVX512
+    if (R % 16 == 0) {   /* 16 rows of a lane at a time: a gather at public addresses, a masked store at the end */
+        const __m512i idx = _mm512_setr_epi32(0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240);
+        const __m512i t = _mm512_set1_epi32((int)top);
+        for (l = 0; l < CT_LANES; l++)
+            for (i = 0; i < R && l * R + i < n; i += 16) {
+                __m512i v = _mm512_xor_si512(_mm512_i32gather_epi32(idx, z + i * CT_LANES + l, 4), t);
+                long m = n - (l * R + i);
+                if (m >= 16) _mm512_storeu_si512((void *)(x + l * R + i), v);
+                else _mm512_mask_storeu_epi32(x + l * R + i, (__mmask16)((1u << m) - 1), v);
+            }
+        free(heap);
+        return;
+    }
+#endif
     for (l = 0; l < CT_LANES; l++)                     /* lane l holds x[l R .. l R + R - 1] */
         for (i = 0; i < R && l * R + i < n; i++) x[l * R + i] = (CT_U)z[i * CT_LANES + l] ^ top;
     free(heap);
@@ -217,9 +269,20 @@ CT_ATTR static void CT_FN(ct_sort_vec)(CT_U *x, long n)
 #undef VMINMAX
 #undef V
 #undef VU
+#undef CT_XOR
+#undef CT_LOW
+#undef CT_HALF
 #endif
 
-#if CT_AVX2
+#if CT_AVX512
+/* path 3 (AVX-512F, 32 bits), for csrc/test_ct_sort.c: 0 if done, -1 if this CPU lacks AVX-512F */
+int CT_NAME(qhasm_ct_sort_avx512)(CT_U *x, long n)
+{
+    if (!(qhasm_cpu_features() & QHASM_CPU_AVX512F)) return -1;
+    CT_FN(ct_sort_vec)(x, n);
+    return 0;
+}
+#elif CT_AVX2
 /* path 1 (AVX2), for csrc/test_ct_sort.c: 0 if done, -1 if this CPU lacks AVX2 */
 int CT_NAME(qhasm_ct_sort_avx2)(CT_U *x, long n)
 {

@@ -28,9 +28,10 @@
 #include "ct_sort.h"
 
 /* the divstep loops again for AVX2 (twice the
- * lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
+ * lanes) and for AVX-512 (x86-64-v4: 512-bit vectors; R/q's divsteps in 32
+ * 16-bit lanes), picked by the CPU at load time (GNU ifunc), on x86-64 */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
-#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#define VEC_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define VEC_CLONES
 #endif
@@ -524,8 +525,21 @@ VEC_CLONES static void small_encode(const sntrup_params *P, unsigned char *s, co
 VEC_CLONES static void small_decode(const sntrup_params *P, small *f, const unsigned char *s)
 {
     int i, j, whole = P->p / 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* a byte's four 2-bit fields spread to the four bytes of a word, each
+     * minus 1 without a borrow (v + 127, then the top bit flipped: v - 1
+     * mod 256), one 32-bit store: gcc vectorises this in 32-bit lanes (the
+     * loop below, with int8 stores at 4 i + j, took 3% of dec) */
+    for (i = 0; i < whole; i++) {
+        uint32_t b = s[i], w = ((b | (b << 6) | (b << 12) | (b << 18)) & 0x03030303u) + 0x7f7f7f7fu;
+        w ^= 0x80808080u;
+        memcpy(f + 4 * i, &w, 4);
+    }
+    (void)j;
+#else
     for (i = 0; i < whole; i++)
         for (j = 0; j < 4; j++) f[4 * i + j] = (small)(((s[i] >> (2 * j)) & 3) - 1);
+#endif
     for (i = 4 * whole; i < P->p; i++) f[i] = (small)(((s[i / 4] >> (2 * (i % 4))) & 3) - 1);
 }
 

@@ -7,10 +7,10 @@
  * values, few distinct values (duplicates), values near the maximum,
  * ascending, descending, all equal, the extremes (0, the top bit, the top bit
  * - 1, the maximum); guard words on both sides must stay untouched.  Each
- * case runs three times: the public function, the portable path and the
- * AVX2 path (csrc/ct_sort.c: where it is compiled and the CPU has AVX2; a
- * line says when it is skipped), each against qsort and so against each
- * other. */
+ * case runs up to four times: the public function, the portable path, the
+ * AVX2 path and (32 bits) the AVX-512 path (csrc/ct_sort.c: where it is
+ * compiled and the CPU has the extension; a line says when one is skipped),
+ * each against qsort and so against each other. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +53,8 @@ static int cmp64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* path 0: the public function, 1: portable, 2: AVX2 (-1 if unavailable) */
+/* path 0: the public function, 1: portable, 2: AVX2, 3: AVX-512F (32 bits;
+ * -1 if unavailable) */
 static int sort_path(int path, int bits, void *x, long n)
 {
     if (path == 0) {
@@ -64,10 +65,11 @@ static int sort_path(int path, int bits, void *x, long n)
         if (bits == 32) qhasm_ct_sort_portable_u32((uint32_t *)x, n); else qhasm_ct_sort_portable_u64((uint64_t *)x, n);
         return 0;
     }
+    if (path == 3) return bits == 32 ? qhasm_ct_sort_avx512_u32((uint32_t *)x, n) : -1;   /* no 64-bit AVX-512 path */
     return bits == 32 ? qhasm_ct_sort_avx2_u32((uint32_t *)x, n) : qhasm_ct_sort_avx2_u64((uint64_t *)x, n);
 }
 
-static const char *const path_name[3] = { "", " (portable path)", " (AVX2 path)" };
+static const char *const path_name[4] = { "", " (portable path)", " (AVX2 path)", " (AVX-512 path)" };
 
 static int one(long n, int pat, int bits, int path, uint64_t *buf, uint64_t *want)
 {
@@ -80,7 +82,7 @@ static int one(long n, int pat, int bits, int path, uint64_t *buf, uint64_t *wan
     }
     memcpy(want, x, (size_t)n * w);
     qsort(want, (size_t)n, (size_t)w, bits == 32 ? cmp32 : cmp64);
-    if (sort_path(path, bits, x, n)) return 0;   /* AVX2 path unavailable: reported by the caller */
+    if (sort_path(path, bits, x, n)) return 0;   /* path unavailable: reported by the caller */
     if (memcmp(x, want, (size_t)n * w))
         return fail("ct_sort_u%d%s: n %ld pattern %d: differs from qsort", bits, path_name[path], n, pat);
     for (k = 0; k < SGUARD; k++) {
@@ -98,14 +100,17 @@ int qhasm_test_ct_sort(int p, int i)
     static const long big[] = { 761, 857, 653, 1000, 1023, 1024, 1025, 1536, 2047, 2048, 2049, 4096, 6960, 8192, 8193 };
     uint64_t *buf = malloc((8193 + 2 * SGUARD) * 8), *want = malloc(8193 * 8);
     long n;
-    int pat, bits, j, path, npath = 3, r = 0;
+    int pat, bits, j, path, npath = 4, r = 0;
     uint32_t probe = 0;
     (void)p;
     (void)i;
     if (!buf || !want) return fail("ct_sort: out of memory");
     if (qhasm_ct_sort_avx2_u32(&probe, 1)) {
         npath = 2;
-        fprintf(stderr, "ct_sort: the AVX2 path SKIPPED (not compiled for this target or no AVX2 on this CPU)\n");
+        fprintf(stderr, "ct_sort: the AVX2 and AVX-512 paths SKIPPED (not compiled for this target or no AVX2 on this CPU)\n");
+    } else if (qhasm_ct_sort_avx512_u32(&probe, 1)) {
+        npath = 3;
+        fprintf(stderr, "ct_sort: the AVX-512 path SKIPPED (not compiled for this target or no AVX-512F on this CPU)\n");
     }
     stage("ct_sort: n 0..600 and 15 larger sizes, 8 patterns, 32 and 64 bits, %d paths, against qsort", npath);
     for (path = 0; path < npath && !r; path++)
