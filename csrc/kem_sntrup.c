@@ -497,10 +497,36 @@ static uint32_t divmod(uint32_t *rem, uint32_t r, uint32_t m, uint32_t v)
         uint32_t r = BOTTOM, r1 = divmod(&out[2 * i], r, a, va); \
         divmod(&out[2 * i + 1], r1, a, va);   /* r1 < a unless the string is invalid */ \
     }
+/* the same with the bound a and the byte count E compile-time constants:
+ * gcc turns r / A and r % A into multiplications by a constant (no
+ * correction step, no division instruction) in vector lanes.  Used for the
+ * three big levels (380, 190, 95 pairs) of sntrup761's Rq and Rounded */
+#if defined(__GNUC__)
+#define DECODE_INLINE static inline __attribute__((always_inline))
+#else
+#define DECODE_INLINE static inline
+#endif
+DECODE_INLINE void decode_pairs_const(uint32_t *out, const uint32_t *R2, const unsigned char *S, int pairs,
+                                      const uint32_t A, const int E)
+{
+    int i;
+    for (i = 0; i < pairs; i++) {
+        uint32_t r = E == 2 ? (R2[i] << 16) | ((uint32_t)S[2 * i + 1] << 8) | S[2 * i] : (R2[i] << 8) | S[i];
+        uint32_t r1 = r / A;
+        out[2 * i] = r - r1 * A;
+        out[2 * i + 1] = r1 % A;   /* r1 < A unless the string is invalid */
+    }
+}
+
 VEC_CLONES static void decode_pairs(uint32_t *out, const uint32_t *R2, const unsigned char *S, int e, int pairs,
                                     uint32_t a, uint32_t va)
 {
     int i, c;
+#define DECODE_CONST(A_, E_) \
+    if (a == (A_) && e == (E_)) { decode_pairs_const(out, R2, S, pairs, (A_), (E_)); return; }
+    DECODE_CONST(4591, 2) DECODE_CONST(322, 1) DECODE_CONST(406, 1)     /* sntrup761 Rq */
+    DECODE_CONST(1531, 1) DECODE_CONST(9157, 2) DECODE_CONST(1280, 1)   /* sntrup761 Rounded */
+#undef DECODE_CONST
     if (e == 0) DECODE_PAIRS(R2[i])
     else if (e == 1) DECODE_PAIRS((R2[i] << 8) | S[i])
     else if (e == 2) DECODE_PAIRS((R2[i] << 16) | ((uint32_t)S[2 * i + 1] << 8) | S[2 * i])
