@@ -161,11 +161,19 @@ static int16_t fq_mulsub(int16_t a, int16_t f0, int16_t f0s, int16_t b, int16_t 
  * r : x v).  g's division by x is fused (g[i] from f[i+1], g[i+1]); v's
  * multiplication by x moves its base pointer down (the slot below is
  * zero). */
+/* RQB lanes per block: 16 (one 256-bit vector) in the portable and cloned
+ * function, 32 (one 512-bit vector) in rq_recip512 below; the zero padding
+ * covers the larger */
 #define RQB 16
-#define RQPAD (MAXP + 3 * RQB)
-static int rq_roundup(int n) { return (n + RQB - 1) / RQB * RQB; }
+#define RQBMAX 32
+#define RQPAD (MAXP + 3 * RQBMAX)
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
 
-VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
+ALWAYS_INLINE int rq_recip_blocks(const sntrup_params *P, Fq *out, const Fq *in, Fq scale, const int B)
 {
     int p = P->p, loop, i, j;
     int16_t f[RQPAD], g[RQPAD], vbuf[2 * MAXP + RQPAD], r[RQPAD], *v = vbuf + 2 * p;
@@ -182,8 +190,8 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
          * divstep reads f[0], g[0] and computes g mod x^(k-1) from f, g
          * mod x^k): the second half of the steps updates fewer
          * coefficients; the ones above are never read */
-        int n = rq_roundup(loop + 2 < p + 1 ? loop + 2 : p + 1);
-        int m = rq_roundup(2 * p - 2 - loop < p ? 2 * p - 2 - loop : p);
+        int n = ((loop + 2 < p + 1 ? loop + 2 : p + 1) + B - 1) / B * B;   /* rounded up to blocks */
+        int m = ((2 * p - 2 - loop < p ? 2 * p - 2 - loop : p) + B - 1) / B * B;
         int16_t swap, f0, g0, f0s, g0s;
         v--;                                            /* v = x v (v[0] is a zero slot) */
         f0 = f[0];                                      /* kept reduced (below) */
@@ -193,14 +201,14 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
         delta += 1;
         f0s = shoup_prep(P, f0); g0s = shoup_prep(P, g0);
         f[0] = (int16_t)(f0 ^ (swap & (f0 ^ g0)));
-        for (i = 0; i < m; i += RQB)                    /* g = (f0 g - g0 f) / x, f = swap ? g : f */
-            for (j = i; j < i + RQB; j++) {
+        for (i = 0; i < m; i += B)                      /* g = (f0 g - g0 f) / x, f = swap ? g : f */
+            for (j = i; j < i + B; j++) {
                 int16_t a = f[j + 1], b = g[j + 1];
                 f[j + 1] = (int16_t)(a ^ (swap & (a ^ b)));
                 g[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
             }
-        for (i = 0; i < n; i += RQB)                    /* r = f0 r - g0 v, v = swap ? r : v */
-            for (j = i; j < i + RQB; j++) {
+        for (i = 0; i < n; i += B)                      /* r = f0 r - g0 v, v = swap ? r : v */
+            for (j = i; j < i + B; j++) {
                 int16_t a = v[j], b = r[j];
                 v[j] = (int16_t)(a ^ (swap & (a ^ b)));
                 r[j] = fq_mulsub(b, f0, f0s, a, g0, g0s, mq);
@@ -210,6 +218,35 @@ VEC_CLONES static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq
     for (i = 0; i < p; i++) out[i] = fq_freeze(P, (int32_t)fs * v[p - 1 - i]);
     return (int)nonzero_mask(delta);
 }
+
+VEC_CLONES static int rq_recip_vec(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
+{
+    return rq_recip_blocks(P, out, in, scale, RQB);
+}
+
+/* The x86-64-v4 clone of rq_recip_vec keeps gcc's preferred 256-bit
+ * vectors (the divsteps were half the width the CPU has: 65% of keypair);
+ * here the same code in 32-lane blocks with 512-bit vectors, chosen at run
+ * time where the CPU has AVX-512BW */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+__attribute__((target("arch=x86-64-v4,prefer-vector-width=512")))
+static int rq_recip512(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
+{
+    return rq_recip_blocks(P, out, in, scale, RQBMAX);
+}
+static int rq_recip(const sntrup_params *P, Fq *out, const Fq *in, Fq scale)
+{
+    static int have512 = -1;   /* benign race: every thread computes the same value */
+    if (have512 < 0) {
+        __builtin_cpu_init();
+        have512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                  __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    }
+    return have512 ? rq_recip512(P, out, in, scale) : rq_recip_vec(P, out, in, scale);
+}
+#else
+#define rq_recip rq_recip_vec
+#endif
 
 /* The same in R/3, bitsliced (f0 = +-1 is its own reciprocal, so the
  * elimination is g = g - c f with c = g0 f0 in {-1, 0, 1}): a polynomial
@@ -460,10 +497,36 @@ static uint32_t divmod(uint32_t *rem, uint32_t r, uint32_t m, uint32_t v)
         uint32_t r = BOTTOM, r1 = divmod(&out[2 * i], r, a, va); \
         divmod(&out[2 * i + 1], r1, a, va);   /* r1 < a unless the string is invalid */ \
     }
+/* the same with the bound a and the byte count E compile-time constants:
+ * gcc turns r / A and r % A into multiplications by a constant (no
+ * correction step, no division instruction) in vector lanes.  Used for the
+ * three big levels (380, 190, 95 pairs) of sntrup761's Rq and Rounded */
+#if defined(__GNUC__)
+#define DECODE_INLINE static inline __attribute__((always_inline))
+#else
+#define DECODE_INLINE static inline
+#endif
+DECODE_INLINE void decode_pairs_const(uint32_t *out, const uint32_t *R2, const unsigned char *S, int pairs,
+                                      const uint32_t A, const int E)
+{
+    int i;
+    for (i = 0; i < pairs; i++) {
+        uint32_t r = E == 2 ? (R2[i] << 16) | ((uint32_t)S[2 * i + 1] << 8) | S[2 * i] : (R2[i] << 8) | S[i];
+        uint32_t r1 = r / A;
+        out[2 * i] = r - r1 * A;
+        out[2 * i + 1] = r1 % A;   /* r1 < A unless the string is invalid */
+    }
+}
+
 VEC_CLONES static void decode_pairs(uint32_t *out, const uint32_t *R2, const unsigned char *S, int e, int pairs,
                                     uint32_t a, uint32_t va)
 {
     int i, c;
+#define DECODE_CONST(A_, E_) \
+    if (a == (A_) && e == (E_)) { decode_pairs_const(out, R2, S, pairs, (A_), (E_)); return; }
+    DECODE_CONST(4591, 2) DECODE_CONST(322, 1) DECODE_CONST(406, 1)     /* sntrup761 Rq */
+    DECODE_CONST(1531, 1) DECODE_CONST(9157, 2) DECODE_CONST(1280, 1)   /* sntrup761 Rounded */
+#undef DECODE_CONST
     if (e == 0) DECODE_PAIRS(R2[i])
     else if (e == 1) DECODE_PAIRS((R2[i] << 8) | S[i])
     else if (e == 2) DECODE_PAIRS((R2[i] << 16) | ((uint32_t)S[2 * i + 1] << 8) | S[2 * i])
