@@ -208,7 +208,7 @@ def place(words: list[Word], sw: Word, c: Count, ymm: int, H: int, nslots: int,
 Hist = list[list[tuple[int, list[tuple[int, int, frozenset[int]]]]]]
 
 
-def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word], Hist]:
+def evaluate_plan(words: list[Word], c: Count, nslots: int, fast: bool = False) -> tuple[list[Word], Hist]:
     """LEVELS Karatsuba levels along r in the bit domain.  Level k (blocks
     of B = 2^(LEVELS-k) bits, halves H = B/2): every word is kept (its low
     halves are the t-digit 0 products, its high halves the digit 2 ones);
@@ -216,7 +216,9 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word],
     halves), merged with each other and placed into free positions by
     shifts and ors (greedy, below).  Operations are counted per ymm (8
     slots: nslots / 8 ymm per word).  Returns the words and, per level, for
-    every word its digit-1 product's moves (the interpolation's plan)."""
+    every word its digit-1 product's moves (the interpolation's plan).
+    fast (amd64-avx512bs, symbols only, not counted): S = add3(W, W >> H) & M,
+    the masks after the addition (2 instead of 4; the same plan)."""
     ymm = -(-nslots // 8)
     hist: Hist = []
     for k in range(LEVELS):
@@ -233,7 +235,11 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word],
             c.add("shift", 2 * ymm)
             c.add("logic", 2 * ymm)           # shift and and of hi
             cc = Count()
-            s = add3(lo, hi, cc)
+            if fast:
+                s = add3(w.val, _shifted(w.val, -H))
+                s = (s[0] & M, s[1] & M)
+            else:
+                s = add3(lo, hi, cc)
             c.add("logic", cc.total() * ymm)
             sums.append(Word(s, {p: (w.pos[p][0] + (1,), w.pos[p][1]) for p in lows}))
         nxt: list[Word] = []
@@ -279,7 +285,7 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int) -> tuple[list[Word],
     return words, hist
 
 
-def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int) -> tuple[Pl, Pl]:
+def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool = False) -> tuple[Pl, Pl]:
     """The inverse of evaluate_plan on the products (the same words, now
     one slot per y-power): a product of 2H - 1 coefficients whose operands
     had an H-bit block at b keeps its coefficients 0 .. H-1 at b in layer L
@@ -289,7 +295,15 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int) -> tuple[Pl
     L = P0L | (P0U + DL) << H and U = (DU + P2L) | P2U << H at b, with
     D = P1 - P0 - P2 after P1 is shifted back; every move of the evaluation
     is one batch of these operations on all its blocks.  Returns word 0's
-    layers: coefficients 0 .. 31 and 32 .. 62 of every slot."""
+    layers: coefficients 0 .. 31 and 32 .. 62 of every slot.
+
+    fast (amd64-avx512bs, symbols only, not counted): the sums on whole
+    words, one mask per result.  With X = L[wi], Y = U[wi] (P0 in the low
+    half of each block, P2 in the high half) and Z, W = L[dst], U[dst]
+    shifted back, the additions commute with the masks, so
+    A = (Z - X + Y - (X >> H)) & M is P1L - P0L - P2L + P0U and
+    B = (W - Y - (Y >> H) + (X >> H)) & M is P1U - P0U - P2U + P2L:
+    L = (X & M) | A << H and U = B | (Y & M << H), 4 masks instead of 12."""
     ymm = -(-nslots // 8)
     U: list[Pl] = [(0, 0)] * len(L)
     u_empty = True
@@ -302,6 +316,23 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int) -> tuple[Pl
             accU: Pl = (0, 0)
             for n, (dst, s, pset) in enumerate(rec):
                 Mp = rep(sum(1 << p for p in pset), nslots)
+                if fast:
+                    X, Z = L[wi], _shifted(L[dst], -s)
+                    Xs = _shifted(X, -H)
+                    if u_empty:
+                        A = add3(add3(Z, neg3(X)), neg3(Xs))
+                        un = (Xs[0] & Mp, Xs[1] & Mp)
+                    else:
+                        Y, W = U[wi], _shifted(U[dst], -s)
+                        Ys = _shifted(Y, -H)
+                        MpH = rep(sum(1 << (p + H) for p in pset), nslots)
+                        A = add3(add3(Z, neg3(X)), add3(Y, neg3(Xs)))
+                        B = add3(add3(W, neg3(Y)), add3(Xs, neg3(Ys)))
+                        un = ((B[0] & Mp) | (Y[0] & MpH), (B[1] & Mp) | (Y[1] & MpH))
+                    ln = ((X[0] & Mp) | ((A[0] & Mp) << H), (X[1] & Mp) | ((A[1] & Mp) << H))
+                    accL = (accL[0] | ln[0], accL[1] | ln[1])
+                    accU = (accU[0] | un[0], accU[1] | un[1])
+                    continue
                 lay = 1 if u_empty else 2
                 c.add("logic", 2 * lay * ymm)
                 c.add("shift", (2 * lay if s else 0) * ymm)
@@ -620,8 +651,9 @@ class Em:
             if d is None or d in live:
                 keep[k] = True
                 if isinstance(fmt, tuple):
-                    dying = [n for n in range(len(uses)) if uses[n] not in live]
-                    first = dying[0] if dying else 0
+                    regs = [n for n in range(len(uses)) if not uses[n].startswith("@")]
+                    dying = [n for n in regs if uses[n] not in live]
+                    first = dying[0] if dying else regs[0]
                     order[k] = (first,) + tuple(n for n in range(len(uses)) if n != first)
                 live.update(uses)
         return keep, order
@@ -672,7 +704,7 @@ class Em:
                         if j is None or not keep[j] or not isinstance(ins[j][1], tuple) or cnt.get(u) != 1:
                             continue
                         r = self._compose(uses, fmt[1], pos, ins[j][2], ins[j][1][1])
-                        if r is None:
+                        if r is None or sum(v.startswith("@") for v in r[0]) > 1:
                             continue
                         for v in uses + ins[j][2]:
                             cnt[v] -= 1
@@ -693,14 +725,17 @@ class Em:
                 if isinstance(fmt, tuple):
                     tt, n = fmt[1], len(uses)
                     ops = {8: "&", 14: "|", 6: "^"}
-                    if n == 2 and tt in ops:
-                        out.append(f"{d} = {uses[0]} {ops[tt]} {uses[1]}")
+                    mems = [u for u in uses if u.startswith("@")]
+                    if n == 2 and tt in ops and (not mems or (tt == 8 and not uses[0].startswith("@"))):
+                        out.append(f"{d} = {uses[0]} {ops[tt]} {uses[1].lstrip('@')}")
                         names.append(d)
                         continue
                     perm = order[k]
-                    # the function of the operands in the written order (3, repeating the last)
-                    wr = [uses[i] for i in perm]
+                    # the function of the operands in the written order (3, repeating the
+                    # last register; a memory operand, at most one, last)
+                    wr = [uses[i] for i in perm if not uses[i].startswith("@")]
                     wr += [wr[-1]] * (3 - n)
+                    wr += mems
                     nimm = 0
                     for x in range(8):
                         v = {}
@@ -710,7 +745,7 @@ class Em:
                             continue            # a repeated operand with two values: never occurs
                         nimm |= (tt >> sum(v[u] << (n - 1 - i) for i, u in enumerate(uses)) & 1) << x
                     a, b, c = wr
-                    out += [f"{d} = {a}", f"{d} = ternlog({d}, {b}, {c}, {nimm})"]
+                    out += [f"{d} = {a}", f"{d} = ternlog({d}, {b}, {c.lstrip('@')}, {nimm})"]
                 else:
                     out.append(fmt.format(*uses, d=d))
                 if d is not None:
@@ -734,6 +769,8 @@ class Sym:
                     return 0
                 if m == FULL32:
                     return self
+                if self.em.fuse:       # the mask a memory operand, merged into vpternlogd by Em.lines
+                    return self.em.op(("TERN", 8), self.name, "@" + self.em.mask(m), key=("&m", self.name, m))
                 return self.em.op(f"{{d}} = {{0}} & {self.em.mask(m)}", self.name, key=("&m", self.name, m))
             assert m == 0, "or/xor with a nonzero integer"
             return self
@@ -1059,7 +1096,7 @@ def generate(p: int, impl: str = IMPL) -> str:
     em.raw("evloop:")
     w = Word((em.load(f"{mw}[q + {lay.off['INh']}]"), em.load(f"{mw}[q + {lay.off['INl']}]")),
              {r: ((), r) for r in range(R)})
-    words, hist = evaluate_plan([w], Count(), 1)
+    words, hist = evaluate_plan([w], Count(), 1, fast=Z)
     assert len(words) == 8
     layout = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
     assert len(layout) == 3 ** LEVELS
@@ -1184,7 +1221,7 @@ def generate(p: int, impl: str = IMPL) -> str:
         else:
             rows = [em.load(f"mem512[pc + {lay.off[f'C{k}'] + 64 * jj}]") for jj in range(8)]
             Lw[k] = untranspose16(em, rows)
-    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1)
+    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=Z)
     if Z:
         # slot s holds y-power sigma(s): back in order (vpermt2d, one table twice)
         idx = em.load(f"mem512[{em.const('SIGMAINV', 'u32', [next(s for s in range(16) if sigma(s) == m) for m in range(16)])[7:-1]}]")
