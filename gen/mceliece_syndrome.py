@@ -22,11 +22,21 @@ gen/mceliece.py).  Byte layouts: docs/mceliece.md.
 The bytes of s are written after the rows they depend on, and EB is built
 before any write, so s may alias e or pk (every byte of s lies in row 0,
 which the first group has consumed).
+
+amd64-avx512 (render_rows512) reads no 64-byte word across a cache line:
+rows in classes of equal alignment, aligned lines ANDed with e' shifted
+per class, the parities of a class gathered and bit-transposed into s; its
+row 0 reads the bytes of its first line before pk (same line: no fault).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 from typing import Callable
+
+from gen import mceliece_transpose
+
+M64 = (1 << 64) - 1
 
 PARAMS = {"mceliece348864": (3488, 768), "mceliece6960119": (6960, 1547)}
 
@@ -512,105 +522,197 @@ def render_rows(impl: str, ident: str, name: str, t: SynTgt) -> str:
     return "\n".join(head + L + ["leave"]) + "\n"
 
 
-# amd64-avx512 per parameter set: (prefetch distance in bytes ahead of the
-# group, ternlog with a memory operand).  docs/mceliece.md (syndrome, Golden
-# Cove) has the measurements.
-ROWS_AVX512 = {"mceliece348864": (2048, True), "mceliece6960119": (4096, True)}
-# slot of the tree merge of render_rows512 -> row of the group: the merge
-# leaves slot j's 32-bit fold in dword (0, 4, 1, 5, 2, 6, 3, 7)[j] and
-# vector_finish puts dword d in bit BIT_OF_DWORD[d]
+# amd64-avx512: the rows in classes of equal alignment (docs/mceliece.md,
+# "Session 9": split 64-byte loads bound the row walk on Golden Cove).
 ROW_OF_SLOT512 = [BIT_OF_DWORD[(0, 4, 1, 5, 2, 6, 3, 7)[j]] for j in range(8)]
+SLOT_OF_ROW512 = [ROW_OF_SLOT512.index(r) for r in range(8)]
+
+
+def merge8(L: list[str], nrows: int) -> None:
+    """The eight zmm accumulators A0..A7 (row r of the group in A[SLOT_OF_ROW512[r]])
+    to the byte o of their parities (bit r = row r): a tree of 512-bit
+    shuffles, row pairs (vshufi32x4 0x44 / 0xee, xor: each row's 256-bit
+    fold in one half), pairs of pairs (0x88 / 0xdd: each row's 128-bit fold
+    in one lane), the two halves of the group (unpacklo64 / unpackhi64:
+    qwords), qword to dword (shuffle32 0xb1), zmm to ymm (extract256,
+    blend32 0xaa); vector_finish.  Rows nrows..7 are row 0's (mask them)."""
+    for r in range(nrows, 8):
+        L.append(f"A{SLOT_OF_ROW512[r]} = A{SLOT_OF_ROW512[0]}")
+    for i in range(4):                 # pairs: 256-bit folds
+        a, b = f"A{2 * i}", f"A{2 * i + 1}"
+        L.append(f"T = shuffle128({a}, {b}, 0x44)")
+        L.append(f"{a} = shuffle128({a}, {b}, 0xee)")
+        L.append(f"{a} = {a} ^ T")
+    for i in range(2):                 # pairs of pairs: 128-bit folds, slot 4i + k in lane k
+        a, b = f"A{4 * i}", f"A{4 * i + 2}"
+        L.append(f"T = shuffle128({a}, {b}, 0x88)")
+        L.append(f"{a} = shuffle128({a}, {b}, 0xdd)")
+        L.append(f"{a} = {a} ^ T")
+    L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
+    L.append("A0 = unpackhi64(A0, A4)")
+    L.append("A0 = A0 ^ T")
+    L.append("T = shuffle32(A0, 0xb1)")
+    L.append("A0 = A0 ^ T")
+    L.append("g = extract256(A0, 0)")
+    L.append("h = extract256(A0, 1)")
+    L.append("g = blend32(g, h, 0xaa)")
+    vector_finish(L, "g", "t")
+
+
+def ebz_copy(L: list[str], name: str, nz: int, zreg: str, W: int) -> None:
+    """EBZ (nz 64-byte words: 64 zero bytes, e' from byte 64, zeros) and
+    BITS (64 words) zeroed through the zero register zreg (W bytes: reg512
+    or reg256), e' copied (shifted by mt % 8 bits) by qwords, then bytewise."""
+    n, mt = PARAMS[name]
+    rb = (n - mt + 7) // 8
+    shift, ebase = mt % 8, mt // 8
+    mem = f"mem{8 * W}"
+    L += [f"{zreg} = 0", "eb = &EBZ"]
+    L += [f"{mem}[eb + {W * w}] = {zreg}" for w in range(64 * nz // W)]
+    L += ["bt = &BITS"] + [f"{mem}[bt + {W * w}] = {zreg}" for w in range(512 // W)]
+    nq = rb // 8
+    assert not shift or ebase + 8 * nq < n // 8
+    L += [f"p = e + {ebase}", "eb = eb + 64", f"i = {nq}", "copy:", "  x = mem64[p + 0]"]
+    if shift:
+        L += [f"  x = x >> {shift}", "  y = mem8[p + 8]", f"  y = y << {64 - shift}", "  x = x ^ y"]
+    L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
+          "  goto copy if !="]
+    for j in range(rb - 8 * nq):
+        L.append(f"x = mem8[p + {j}]")
+        if shift:
+            L.append(f"x = x >> {shift}")
+            if ebase + 8 * nq + j + 1 < n // 8:
+                L += [f"y = mem8[p + {j + 1}]", f"y = y << {8 - shift}", "x = x ^ y"]
+        L.append(f"mem8[eb + {j}] = x")
+
+
+def bits_out(L: list[str], name: str, vbits: int) -> tuple[list[str], list[str]]:
+    """BITS word c bit k = row c + kP, transposed in place (mceliece_transpose's
+    vector network), word k bit c = row kP + c: the syndrome's chunks of P
+    bits, each xored with e's identity bits and stored.  Returns the consts
+    and the network's register declarations."""
+    P, _, G, _ = classes(name)
+    T = mceliece_transpose.Lines()
+    L += ["in = &BITS", "out = in"]
+    tnames, consts = mceliece_transpose.vector(T, vbits // 64, vbits, vbits == 512, 63)
+    L += T.out
+    ch = P // 8                            # bytes per chunk
+    L.append("bt = &BITS")
+    for k in range(8 * G):
+        L += [f"x = mem{P}[bt + {8 * k}]", f"v = mem{P}[e + {ch * k}]", "x = x ^ v",
+              f"mem{P}[s + {ch * k}] = x"]
+    return consts, tnames
+
+
+def tailmask(W: int, tail: int) -> str:
+    """the const TAILMASK: a W-byte word whose last `tail` bytes are ones"""
+    mask = sum(0xff << (8 * b) for b in range(W - tail, W))
+    return "const TAILMASK u64 " + " ".join(str((mask >> (64 * k)) & M64) for k in range(W // 8))
+
+
+def classes(name: str) -> tuple[int, int, int, int]:
+    """(P, NL, G, rest): row r starts at (pk + r*rb) mod 64, which repeats
+    every P = 64 / gcd(rb, 64) rows (the class r mod P); a row spans at most
+    NL aligned lines; each class has G groups of eight rows in the first
+    8PG rows; the last `rest` rows are walked unaligned."""
+    n, mt = PARAMS[name]
+    rb = (n - mt + 7) // 8
+    P = 64 // gcd(rb, 64)
+    NL = (63 + rb + 63) // 64
+    G = mt // (8 * P)
+    assert 1 <= G <= 8 and 64 * NL <= 2 * rb and P * 8 >= 16, name
+    return P, NL, G, mt - 8 * P * G
 
 
 def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
-    """amd64-avx512: groups of eight rows, row after row (one sequential
-    stream through the key); every e' word (6 / 11 zmm) stays in a register
-    and each 64-byte key word is the memory operand of one vpternlogd
-    (acc ^= e'_w & key word: TERN 0x78) or of a vpandd and a vpxord; one
-    zmm accumulator per row.  The eight accumulators merge in a tree of
-    512-bit shuffles: row pairs (vshufi32x4 0x44 / 0xee, xor: each row's
-    256-bit fold in one half), pairs of pairs (0x88 / 0xdd: each row's
-    128-bit fold in one lane), the two halves of the group (unpacklo64 /
-    unpackhi64: qwords), qword to dword (shuffle32 0xb1), zmm to ymm
-    (extract256, blend32 0xaa); vector_finish gives the parity byte.
-    prefetcht0 pd bytes ahead as in render_rows; s byte = parities ^ e
-    byte, written after its rows are read (s may alias e or pk)."""
+    """amd64-avx512: no 64-byte load crosses a cache line.  Rows in classes
+    of equal start alignment o = (pk + r*rb) mod 64 (classes() gives the
+    period P); for each class the NL words of e' shifted to that alignment
+    (e'' = the 64-byte words at EBZ + 64 - o + 64w, EBZ being e' between
+    zeros) stay in zmm, and each row of the class is NL aligned lines from
+    its start rounded down, every line the memory operand of one vpternlogd
+    (acc ^= e''_w & line); e'' is zero outside the row, so the bytes of the
+    neighbouring rows in the first and last line count nothing (row 0 reads
+    the bytes of its first line before pk, in the same 64-byte line: no
+    fault).  The last line of the key's last row, which may lie past the
+    key, is clamped to the key's last line (its e'' is zero there).  Eight
+    rows of a class (P apart) merge into a byte (merge8) of BITS word c
+    (bit k = row c + kP); the 64x64 bit transpose (mceliece_transpose's
+    zmm network) turns BITS into the syndrome's chunks of P bits.  The rows
+    after the 8PG of the classes (mceliece6960119: 11) are walked row by
+    row with unaligned loads (e' words in zmm, the last word overlapping).
+    s is written after every row is read (s may alias e or pk)."""
     n, mt = PARAMS[name]
-    W = t.word
-    _, rb, nfull, tail, ebytes = layout(name, W)
-    words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
-    ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
-    pd, tmem = ROWS_AVX512[name]
-    nw = len(words)
-    pkbytes = mt * rb
+    _, rb, nfull, tail, _ = layout(name, 64)
+    P, NL, G, rest = classes(name)
+    stride = P * rb
+    shift, ebase = mt % 8, mt // 8
     L: list[str] = []
-    eb_copy(L, name, t)
-    for w in range(nw):
-        L.append(f"e{w} = mem512[eb + {ebwords[w]}]")
-    nlines = (8 * rb + 63) // 64
-    slot_of_row = [ROW_OF_SLOT512.index(r) for r in range(8)]
-
-    def prefetches(k: int) -> None:
-        for j in range(nlines):
-            if j * 8 // nlines == k:
-                L.append(f"prefetch(mem8[f + {64 * j}])")
-
-    def row(r: int, pf: bool) -> None:
-        a = f"A{slot_of_row[r]}"
-        for w, off in enumerate(words):
-            mref = f"mem512[p + {r * rb + off}]"
-            if w == 0:
-                L.append(f"{a} = e0 & {mref}")
-            elif tmem:
-                L.append(f"{a} = ternlog({a}, e{w}, {mref}, 0x78)")
-            else:
-                L.append(f"T = e{w} & {mref}")
-                L.append(f"{a} = {a} ^ T")
-        if pf:
-            prefetches(r)
-
-    def group(nrows: int, pf: bool, last: bool) -> None:
-        for r in range(nrows):
-            row(r, pf)
-        for r in range(nrows, 8):          # missing rows: row 0's, masked off below
-            L.append(f"A{slot_of_row[r]} = A{slot_of_row[0]}")
-        for i in range(4):                 # pairs: 256-bit folds
-            a, b = f"A{2 * i}", f"A{2 * i + 1}"
-            L.append(f"T = shuffle128({a}, {b}, 0x44)")
-            L.append(f"{a} = shuffle128({a}, {b}, 0xee)")
-            L.append(f"{a} = {a} ^ T")
-        for i in range(2):                 # pairs of pairs: 128-bit folds, slot 4i + k in lane k
-            a, b = f"A{4 * i}", f"A{4 * i + 2}"
-            L.append(f"T = shuffle128({a}, {b}, 0x88)")
-            L.append(f"{a} = shuffle128({a}, {b}, 0xdd)")
-            L.append(f"{a} = {a} ^ T")
-        L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
-        L.append("A0 = unpackhi64(A0, A4)")
-        L.append("A0 = A0 ^ T")
-        L.append("T = shuffle32(A0, 0xb1)")
-        L.append("A0 = A0 ^ T")
-        L.append("g = extract256(A0, 0)")
-        L.append("h = extract256(A0, 1)")
-        L.append("g = blend32(g, h, 0xaa)")
-        vector_finish(L, "g", "t")
-        store_byte(L, nrows, last)
-
-    row_loop(L, mt, rb, pd, pkbytes - 1 - 64 * (nlines - 1), group)
+    ebz_copy(L, name, NL + 1, "Z", 64)
+    # 2. the classes
+    clamp = rest == 0                      # the key's last row is row 7 of a group
+    L += ["rs = pk", "eb = &EBZ", "eb = eb + 64", "bt = &BITS", f"i = {P}"]
+    if clamp:
+        L += [f"l = pk + {mt * rb - 1}", "l = l & -64"]
+    L.append("classes:")
+    n0 = len(L)
+    L += ["o = rs & 63", "q = rs - o", "ee = eb - o"]
+    L += [f"E{w} = mem512[ee + {64 * w}]" for w in range(NL)]
+    L += [f"j = {G}", "groups:"]
+    n1 = len(L)
+    for r in range(8):
+        a = f"A{SLOT_OF_ROW512[r]}"
+        for w in range(NL):
+            mref = f"mem512[q + {r * stride + 64 * w}]"
+            if clamp and r == 7 and w == NL - 1:
+                L += [f"f = q + {r * stride + 64 * w}", "unsigned<? f - l", "f = l if unsigned>="]
+                mref = "mem512[f + 0]"
+            L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+    merge8(L, 8)
+    L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
+          "j = j - 1", "=? j - 0", "goto groups if !="]
+    L[n1:] = ["  " + x for x in L[n1:]]
+    if G < 8:
+        L.append(f"bt = bt + {8 - G}")
+    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
+    L[n0:] = ["  " + x for x in L[n0:]]
+    # 3. the rest, row by row with unaligned loads (e' words; the last one overlapping)
+    words = [64 * w for w in range(nfull)] + ([rb - 64] if tail else [])
+    if rest:
+        L += [f"E{w} = mem512[eb + {64 * w}]" for w in range(nfull)]
+        if tail:
+            L += [f"E{nfull} = mem512[eb + {rb - 64}]", f"E{nfull} = E{nfull} & mem512[TAILMASK]"]
+        L += [f"p = pk + {8 * P * G * rb}", f"sp = s + {P * G}", f"ep = e + {P * G}"]
+        for g0 in range(0, rest, 8):
+            nrows = min(8, rest - g0)
+            for r in range(nrows):
+                a = f"A{SLOT_OF_ROW512[r]}"
+                for w, off in enumerate(words):
+                    mref = f"mem512[p + {(g0 + r) * rb + off}]"
+                    L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+            merge8(L, nrows)
+            m = (1 << nrows) - 1
+            L += [f"o = o & {m}", f"v = mem8[ep + {g0 // 8}]", f"v = v & {m}", "o = o ^ v",
+                  f"mem8[sp + {g0 // 8}] = o"]
+    consts, tnames = bits_out(L, name, 512)
+    if tail and rest:                      # the overlapping last word: its first 64 - tail bytes off
+        consts.append(tailmask(64, tail))
     head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
-            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, loads of {W} bytes"
-            f" ({nfull} whole words and {'a tail of ' + str(tail) + ' bytes' if tail else 'no tail'} per row),"
-            f" eight rows at a time row after row, {nw} e' words in registers,"
-            f" {'ternlog with memory operands' if tmem else 'and + xor'}, a shuffle tree,"
-            f" prefetch {pd} bytes ahead; gen/mceliece_syndrome.py.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes in {P} classes of equal alignment,"
+            f" {NL} aligned 64-byte lines per row, {G} groups of eight rows per class,"
+            f" {rest} rows walked unaligned; gen/mceliece_syndrome.py.",
             f"cpu {t.cpu}",
-            "int64 s pk e eb p i f l",
-            "int64 x y z o v",
-            "reg512 T " + " ".join(f"A{j}" for j in range(8)) + " " + " ".join(f"e{w}" for w in range(nw)),
+            "int64 s pk e eb p i j f l rs q ee bt sp ep in out",
+            "int64 x y o v",
+            "reg512 Z T " + " ".join(f"A{j}" for j in range(8)) + " " + " ".join(f"E{w}" for w in range(NL)),
+            "reg512 " + " ".join(tnames),
             "reg256 t g h",
             "reg128 c0 d0",
-            f"stack256 EB[{ebytes // 32}]",
+            f"stack512 EBZ[{NL + 1}]",
+            "stack512 BITS[8]"] + consts + [
             "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + L + ["leave"]) + "\n"
+
 
 def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:
     """Byte loads and no stack buffer (SPARC: aligned loads only, and no
