@@ -634,8 +634,9 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     (acc ^= e''_w & line); e'' is zero outside the row, so the bytes of the
     neighbouring rows in the first and last line count nothing (row 0 reads
     the bytes of its first line before pk, in the same 64-byte line: no
-    fault).  The last line of the key's last row, which may lie past the
-    key, is clamped to the key's last line (its e'' is zero there).  Eight
+    fault).  A class whose rows end within NL - 1 lines (o + rb <= 64 (NL -
+    1)) runs a loop of NL - 1 lines per row: no line is read past a row's
+    last line, nor past the key.  Eight
     rows of a class (P apart) merge into a byte (merge8) of BITS word c
     (bit k = row c + kP); the 64x64 bit transpose (mceliece_transpose's
     zmm network) turns BITS into the syndrome's chunks of P bits.  The rows
@@ -649,29 +650,28 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     shift, ebase = mt % 8, mt // 8
     L: list[str] = []
     ebz_copy(L, name, NL + 1, "Z", 64)
-    # 2. the classes
-    clamp = rest == 0                      # the key's last row is row 7 of a group
+    # 2. the classes: NL lines per row, or NL - 1 when o + rb <= 64 (NL - 1)
     L += ["rs = pk", "eb = &EBZ", "eb = eb + 64", "bt = &BITS", f"i = {P}"]
-    if clamp:
-        L += [f"l = pk + {mt * rb - 1}", "l = l & -64"]
     L.append("classes:")
     n0 = len(L)
     L += ["o = rs & 63", "q = rs - o", "ee = eb - o"]
     L += [f"E{w} = mem512[ee + {64 * w}]" for w in range(NL)]
-    L += [f"j = {G}", "groups:"]
-    n1 = len(L)
-    for r in range(8):
-        a = f"A{SLOT_OF_ROW512[r]}"
-        for w in range(NL):
-            mref = f"mem512[q + {r * stride + 64 * w}]"
-            if clamp and r == 7 and w == NL - 1:
-                L += [f"f = q + {r * stride + 64 * w}", "unsigned<? f - l", "f = l if unsigned>="]
-                mref = "mem512[f + 0]"
-            L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
-    merge8(L, 8)
-    L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
-          "j = j - 1", "=? j - 0", "goto groups if !="]
-    L[n1:] = ["  " + x for x in L[n1:]]
+    L += [f"j = {G}", f"unsigned<? o - {64 * (NL - 1) - rb + 1}", "goto short if unsigned<"]
+    for lab, nl in (("long", NL), ("short", NL - 1)):
+        L.append(f"{lab}:")
+        n1 = len(L)
+        for r in range(8):
+            a = f"A{SLOT_OF_ROW512[r]}"
+            for w in range(nl):
+                mref = f"mem512[q + {r * stride + 64 * w}]"
+                L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+        merge8(L, 8)
+        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
+              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
+        L[n1:] = ["  " + x for x in L[n1:]]
+        if lab == "long":
+            L.append("goto next")
+    L.append("next:")
     if G < 8:
         L.append(f"bt = bt + {8 - G}")
     L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
