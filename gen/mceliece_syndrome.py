@@ -71,7 +71,7 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
     if W == 1:
         return render_bytes(impl, ident, name, t)
     if t.reg == "reg256":
-        return render_rows(impl, ident, name, t)
+        return (render_classes256 if CLASSES_AVX2[name] else render_rows)(impl, ident, name, t)
     if t.reg == "reg512":
         return render_rows512(impl, ident, name, t)
     eb_copy(L, name, t)
@@ -709,6 +709,140 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
             "reg256 t g h",
             "reg128 c0 d0",
             f"stack512 EBZ[{NL + 1}]",
+            "stack512 BITS[8]"] + consts + [
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
+
+
+# amd64-avx2 by render_classes256 (True) or render_rows (False); docs/mceliece.md,
+# "Session 9": mceliece348864's unaligned row walk keeps all 11 e' words in
+# registers and measured faster than the classes' 12 aligned words.
+CLASSES_AVX2 = {"mceliece348864": False, "mceliece6960119": True}
+
+
+def render_classes256(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    """amd64-avx2: render_rows512's classes with 32-byte words: a row is NW
+    aligned 32-byte words from its start rounded down to 32 bytes (no load
+    crosses a cache line); the class's e'' words (EBZ + 64 - o + 32u, o the
+    start mod 32) are the first kr in ymm, the others copied once per
+    class into EC (aligned) and loaded once for two rows of the class (P
+    apart, read together); each word: vpand with the key word as memory
+    operand, vpxor into the row's accumulator; each row folded to a dword
+    blended into g (render_rows' row fold); vector_finish per eight rows
+    gives a byte of BITS; NW - 1 words per row for the classes whose rows
+    end early; the rest rows, the transpose and the output as in
+    render_rows512."""
+    n, mt = PARAMS[name]
+    _, rb, nfull, tail, _ = layout(name, 32)
+    P, NL, G, rest = classes(name)
+    NW = (31 + rb + 31) // 32
+    kr = min(11, NW)                       # ymm: a b t u g and 11 e'' words
+    stride = P * rb
+    dword_of_row = [BIT_OF_DWORD.index(r) for r in range(8)]
+    L: list[str] = []
+    ebz_copy(L, name, (64 + 32 * NW + 63) // 64 + 1, "Z", 32)
+    L += ["rs = pk", "eb = &EBZ", "eb = eb + 64", "bt = &BITS", f"i = {P}"]
+    L.append("classes:")
+    n0 = len(L)
+    L += ["o = rs & 31", "q = rs - o", "ee = eb - o"]
+    L += [f"E{u} = mem256[ee + {32 * u}]" for u in range(kr)]
+    if NW > kr:
+        L.append("ec = &EC")
+        for u in range(kr, NW):
+            L += [f"Z = mem256[ee + {32 * u}]", f"mem256[ec + {32 * (u - kr)}] = Z"]
+    L += [f"j = {G}", f"unsigned<? o - {32 * (NW - 1) - rb + 1}", "goto short if unsigned<"]
+
+    def rowwords(base: str, roff: int, offs: list[int], ew: Callable[[int], str]) -> None:
+        accs = ["a", "b"]
+        for u, off in enumerate(offs):
+            mref = f"mem256[{base} + {roff + off}]"
+            acc = accs[u % len(accs)]
+            if u >= kr:
+                L.append(f"u = {ew(u)}")
+            src = f"E{u}" if u < kr else "u"
+            if u < len(accs):
+                L.append(f"{acc} = {src} & {mref}")
+            else:
+                L.append(f"t = {src} & {mref}")
+                L.append(f"{acc} = {acc} ^ t")
+
+    def pairwords(roff: int, offs: list[int]) -> None:
+        """rows at q + roff and q + roff + stride into a and b, the e'' words
+        beyond kr loaded once for both"""
+        for u, off in enumerate(offs):
+            if u >= kr:
+                L.append(f"u = mem256[ec + {32 * (u - kr)}]")
+            src = f"E{u}" if u < kr else "u"
+            for k, x in enumerate("ab"):
+                mref = f"mem256[q + {roff + k * stride + off}]"
+                if u == 0:
+                    L.append(f"{x} = {src} & {mref}")
+                else:
+                    L.extend([f"t = {src} & {mref}", f"{x} = {x} ^ t"])
+
+    def fold1(x: str, r: int) -> None:
+        """x's 256 bits folded onto every dword, blended into g's dword of row r"""
+        L.extend([f"t = permute128({x}, {x}, 0x01)", f"{x} = {x} ^ t", f"t = shuffle32({x}, 0x4e)",
+                  f"{x} = {x} ^ t", f"t = shuffle32({x}, 0xb1)", f"{x} = {x} ^ t",
+                  f"g = {x}" if r == 0 else f"g = blend32(g, {x}, {hex(1 << dword_of_row[r])})"])
+
+    for lab, nw in (("long", NW), ("short", NW - 1)):
+        L.append(f"{lab}:")
+        n1 = len(L)
+        for r in range(0, 8, 2):
+            pairwords(r * stride, [32 * u for u in range(nw)])
+            fold1("a", r)
+            fold1("b", r + 1)
+        vector_finish(L, "g", "t")
+        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
+              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
+        L[n1:] = ["  " + x for x in L[n1:]]
+        if lab == "long":
+            L.append("goto next")
+    L.append("next:")
+    if G < 8:
+        L.append(f"bt = bt + {8 - G}")
+    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
+    L[n0:] = ["  " + x for x in L[n0:]]
+    words = [32 * w for w in range(nfull)] + ([rb - 32] if tail else [])
+    consts: list[str] = []
+    if rest:
+        # e' words: the first kr in E, the others loaded from EBZ (the last
+        # overlapping word masked into EC)
+        L += [f"E{u} = mem256[eb + {words[u]}]" for u in range(kr)]
+        L.append("ec = &EC")
+        if tail:
+            L += [f"Z = mem256[eb + {rb - 32}]", "Z = Z & mem256[TAILMASK]", f"mem256[ec + 0] = Z"]
+            consts.append(tailmask(32, tail))
+        L += [f"p = pk + {8 * P * G * rb}", f"sp = s + {P * G}", f"ep = e + {P * G}"]
+
+        def ew(u: int) -> str:
+            return "mem256[ec + 0]" if tail and u == len(words) - 1 else f"mem256[eb + {words[u]}]"
+        for g0 in range(0, rest, 8):
+            nrows = min(8, rest - g0)
+            for r in range(nrows):
+                rowwords("p", (g0 + r) * rb, words, ew)
+                L.append("a = a ^ b")
+                fold1("a", r)
+            vector_finish(L, "g", "t")
+            m = (1 << nrows) - 1
+            L += [f"o = o & {m}", f"v = mem8[ep + {g0 // 8}]", f"v = v & {m}", "o = o ^ v",
+                  f"mem8[sp + {g0 // 8}] = o"]
+    c2, tnames = bits_out(L, name, 256)
+    consts = c2 + consts
+    ecw = max(NW - kr, 1)
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes in {P} classes of equal alignment,"
+            f" {NW} aligned 32-byte words per row ({kr} e'' words in registers), {G} groups of eight"
+            f" rows per class, {rest} rows walked unaligned; gen/mceliece_syndrome.py.",
+            f"cpu {t.cpu}",
+            "int64 s pk e eb p i j f l rs q ee ec bt sp ep in out",
+            "int64 x y o v",
+            "reg256 Z u t a b g " + " ".join(f"E{w}" for w in range(kr)),
+            "reg256 " + " ".join(tnames),
+            "reg128 c0 d0",
+            f"stack512 EBZ[{(64 + 32 * NW + 63) // 64 + 1}]",
+            f"stack256 EC[{ecw}]",
             "stack512 BITS[8]"] + consts + [
             "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + L + ["leave"]) + "\n"
