@@ -364,7 +364,8 @@ def vector_finish(L: list[str], a: str, u: str = "u") -> None:
 # mceliece348864: operations bind); one row at a time is one sequential
 # stream through the key (mceliece6960119's 1 MB key streams from L3, where
 # the two-row order measured slower).  docs/mceliece.md (syndrome) has the
-# measurements.
+# measurements.  mceliece6960119's entry serves when CLASSES_AVX2 says False
+# (the kernel before "Session 9", kept for measurement).
 ROWS_AVX2 = {"mceliece348864": (2, 11, 2048), "mceliece6960119": (1, 12, 2048)}
 
 
@@ -643,11 +644,10 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     after the 8PG of the classes (mceliece6960119: 11) are walked row by
     row with unaligned loads (e' words in zmm, the last word overlapping).
     s is written after every row is read (s may alias e or pk)."""
-    n, mt = PARAMS[name]
+    _, mt = PARAMS[name]
     _, rb, nfull, tail, _ = layout(name, 64)
     P, NL, G, rest = classes(name)
     stride = P * rb
-    shift, ebase = mt % 8, mt // 8
     L: list[str] = []
     ebz_copy(L, name, NL + 1, "Z", 64)
     # 2. the classes: NL lines per row, or NL - 1 when o + rb <= 64 (NL - 1)
@@ -732,9 +732,9 @@ def render_classes256(impl: str, ident: str, name: str, t: SynTgt) -> str:
     gives a byte of BITS; NW - 1 words per row for the classes whose rows
     end early; the rest rows, the transpose and the output as in
     render_rows512."""
-    n, mt = PARAMS[name]
+    _, mt = PARAMS[name]
     _, rb, nfull, tail, _ = layout(name, 32)
-    P, NL, G, rest = classes(name)
+    P, _, G, rest = classes(name)
     NW = (31 + rb + 31) // 32
     kr = min(11, NW)                       # ymm: a b t u g and 11 e'' words
     stride = P * rb
