@@ -22,11 +22,21 @@ gen/mceliece.py).  Byte layouts: docs/mceliece.md.
 The bytes of s are written after the rows they depend on, and EB is built
 before any write, so s may alias e or pk (every byte of s lies in row 0,
 which the first group has consumed).
+
+amd64-avx512 (render_rows512) reads no 64-byte word across a cache line:
+rows in classes of equal alignment, aligned lines ANDed with e' shifted
+per class, the parities of a class gathered and bit-transposed into s; its
+row 0 reads the bytes of its first line before pk (same line: no fault).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 from typing import Callable
+
+from gen import mceliece_transpose
+
+M64 = (1 << 64) - 1
 
 PARAMS = {"mceliece348864": (3488, 768), "mceliece6960119": (6960, 1547)}
 
@@ -61,7 +71,7 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
     if W == 1:
         return render_bytes(impl, ident, name, t)
     if t.reg == "reg256":
-        return render_rows(impl, ident, name, t)
+        return (render_classes256 if CLASSES_AVX2[name] else render_rows)(impl, ident, name, t)
     if t.reg == "reg512":
         return render_rows512(impl, ident, name, t)
     eb_copy(L, name, t)
@@ -354,7 +364,8 @@ def vector_finish(L: list[str], a: str, u: str = "u") -> None:
 # mceliece348864: operations bind); one row at a time is one sequential
 # stream through the key (mceliece6960119's 1 MB key streams from L3, where
 # the two-row order measured slower).  docs/mceliece.md (syndrome) has the
-# measurements.
+# measurements.  mceliece6960119's entry serves when CLASSES_AVX2 says False
+# (the kernel before "Session 9", kept for measurement).
 ROWS_AVX2 = {"mceliece348864": (2, 11, 2048), "mceliece6960119": (1, 12, 2048)}
 
 
@@ -512,105 +523,330 @@ def render_rows(impl: str, ident: str, name: str, t: SynTgt) -> str:
     return "\n".join(head + L + ["leave"]) + "\n"
 
 
-# amd64-avx512 per parameter set: (prefetch distance in bytes ahead of the
-# group, ternlog with a memory operand).  docs/mceliece.md (syndrome, Golden
-# Cove) has the measurements.
-ROWS_AVX512 = {"mceliece348864": (2048, True), "mceliece6960119": (4096, True)}
-# slot of the tree merge of render_rows512 -> row of the group: the merge
-# leaves slot j's 32-bit fold in dword (0, 4, 1, 5, 2, 6, 3, 7)[j] and
-# vector_finish puts dword d in bit BIT_OF_DWORD[d]
+# amd64-avx512: the rows in classes of equal alignment (docs/mceliece.md,
+# "Session 9": split 64-byte loads bound the row walk on Golden Cove).
 ROW_OF_SLOT512 = [BIT_OF_DWORD[(0, 4, 1, 5, 2, 6, 3, 7)[j]] for j in range(8)]
+SLOT_OF_ROW512 = [ROW_OF_SLOT512.index(r) for r in range(8)]
+
+
+def merge8(L: list[str], nrows: int) -> None:
+    """The eight zmm accumulators A0..A7 (row r of the group in A[SLOT_OF_ROW512[r]])
+    to the byte o of their parities (bit r = row r): a tree of 512-bit
+    shuffles, row pairs (vshufi32x4 0x44 / 0xee, xor: each row's 256-bit
+    fold in one half), pairs of pairs (0x88 / 0xdd: each row's 128-bit fold
+    in one lane), the two halves of the group (unpacklo64 / unpackhi64:
+    qwords), qword to dword (shuffle32 0xb1), zmm to ymm (extract256,
+    blend32 0xaa); vector_finish.  Rows nrows..7 are row 0's (mask them)."""
+    for r in range(nrows, 8):
+        L.append(f"A{SLOT_OF_ROW512[r]} = A{SLOT_OF_ROW512[0]}")
+    for i in range(4):                 # pairs: 256-bit folds
+        a, b = f"A{2 * i}", f"A{2 * i + 1}"
+        L.append(f"T = shuffle128({a}, {b}, 0x44)")
+        L.append(f"{a} = shuffle128({a}, {b}, 0xee)")
+        L.append(f"{a} = {a} ^ T")
+    for i in range(2):                 # pairs of pairs: 128-bit folds, slot 4i + k in lane k
+        a, b = f"A{4 * i}", f"A{4 * i + 2}"
+        L.append(f"T = shuffle128({a}, {b}, 0x88)")
+        L.append(f"{a} = shuffle128({a}, {b}, 0xdd)")
+        L.append(f"{a} = {a} ^ T")
+    L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
+    L.append("A0 = unpackhi64(A0, A4)")
+    L.append("A0 = A0 ^ T")
+    L.append("T = shuffle32(A0, 0xb1)")
+    L.append("A0 = A0 ^ T")
+    L.append("g = extract256(A0, 0)")
+    L.append("h = extract256(A0, 1)")
+    L.append("g = blend32(g, h, 0xaa)")
+    vector_finish(L, "g", "t")
+
+
+def ebz_copy(L: list[str], name: str, nz: int, zreg: str, W: int) -> None:
+    """EBZ (nz 64-byte words: 64 zero bytes, e' from byte 64, zeros) and
+    BITS (64 words) zeroed through the zero register zreg (W bytes: reg512
+    or reg256), e' copied (shifted by mt % 8 bits) by qwords, then bytewise."""
+    n, mt = PARAMS[name]
+    rb = (n - mt + 7) // 8
+    shift, ebase = mt % 8, mt // 8
+    mem = f"mem{8 * W}"
+    L += [f"{zreg} = 0", "eb = &EBZ"]
+    L += [f"{mem}[eb + {W * w}] = {zreg}" for w in range(64 * nz // W)]
+    L += ["bt = &BITS"] + [f"{mem}[bt + {W * w}] = {zreg}" for w in range(512 // W)]
+    nq = rb // 8
+    assert not shift or ebase + 8 * nq < n // 8
+    L += [f"p = e + {ebase}", "eb = eb + 64", f"i = {nq}", "copy:", "  x = mem64[p + 0]"]
+    if shift:
+        L += [f"  x = x >> {shift}", "  y = mem8[p + 8]", f"  y = y << {64 - shift}", "  x = x ^ y"]
+    L += ["  mem64[eb + 0] = x", "  p = p + 8", "  eb = eb + 8", "  i = i - 1", "  =? i - 0",
+          "  goto copy if !="]
+    for j in range(rb - 8 * nq):
+        L.append(f"x = mem8[p + {j}]")
+        if shift:
+            L.append(f"x = x >> {shift}")
+            if ebase + 8 * nq + j + 1 < n // 8:
+                L += [f"y = mem8[p + {j + 1}]", f"y = y << {8 - shift}", "x = x ^ y"]
+        L.append(f"mem8[eb + {j}] = x")
+
+
+def bits_out(L: list[str], name: str, vbits: int) -> tuple[list[str], list[str]]:
+    """BITS word c bit k = row c + kP, transposed in place (mceliece_transpose's
+    vector network), word k bit c = row kP + c: the syndrome's chunks of P
+    bits, each xored with e's identity bits and stored.  Returns the consts
+    and the network's register declarations."""
+    P, _, G, _ = classes(name)
+    T = mceliece_transpose.Lines()
+    L += ["in = &BITS", "out = in"]
+    tnames, consts = mceliece_transpose.vector(T, vbits // 64, vbits, vbits == 512, 63)
+    L += T.out
+    ch = P // 8                            # bytes per chunk
+    L.append("bt = &BITS")
+    for k in range(8 * G):
+        L += [f"x = mem{P}[bt + {8 * k}]", f"v = mem{P}[e + {ch * k}]", "x = x ^ v",
+              f"mem{P}[s + {ch * k}] = x"]
+    return consts, tnames
+
+
+def tailmask(W: int, tail: int) -> str:
+    """the const TAILMASK: a W-byte word whose last `tail` bytes are ones"""
+    mask = sum(0xff << (8 * b) for b in range(W - tail, W))
+    return "const TAILMASK u64 " + " ".join(str((mask >> (64 * k)) & M64) for k in range(W // 8))
+
+
+def classes(name: str) -> tuple[int, int, int, int]:
+    """(P, NL, G, rest): row r starts at (pk + r*rb) mod 64, which repeats
+    every P = 64 / gcd(rb, 64) rows (the class r mod P); a row spans at most
+    NL aligned lines; each class has G groups of eight rows in the first
+    8PG rows; the last `rest` rows are walked unaligned."""
+    n, mt = PARAMS[name]
+    rb = (n - mt + 7) // 8
+    P = 64 // gcd(rb, 64)
+    NL = (63 + rb + 63) // 64
+    G = mt // (8 * P)
+    assert 1 <= G <= 8 and 64 * NL <= 2 * rb and P * 8 >= 16, name
+    return P, NL, G, mt - 8 * P * G
 
 
 def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
-    """amd64-avx512: groups of eight rows, row after row (one sequential
-    stream through the key); every e' word (6 / 11 zmm) stays in a register
-    and each 64-byte key word is the memory operand of one vpternlogd
-    (acc ^= e'_w & key word: TERN 0x78) or of a vpandd and a vpxord; one
-    zmm accumulator per row.  The eight accumulators merge in a tree of
-    512-bit shuffles: row pairs (vshufi32x4 0x44 / 0xee, xor: each row's
-    256-bit fold in one half), pairs of pairs (0x88 / 0xdd: each row's
-    128-bit fold in one lane), the two halves of the group (unpacklo64 /
-    unpackhi64: qwords), qword to dword (shuffle32 0xb1), zmm to ymm
-    (extract256, blend32 0xaa); vector_finish gives the parity byte.
-    prefetcht0 pd bytes ahead as in render_rows; s byte = parities ^ e
-    byte, written after its rows are read (s may alias e or pk)."""
-    n, mt = PARAMS[name]
-    W = t.word
-    _, rb, nfull, tail, ebytes = layout(name, W)
-    words = [W * w for w in range(nfull)] + ([rb - W] if tail else [])
-    ebwords = [W * w for w in range(nfull)] + ([nfull * W] if tail else [])
-    pd, tmem = ROWS_AVX512[name]
-    nw = len(words)
-    pkbytes = mt * rb
+    """amd64-avx512: no 64-byte load crosses a cache line.  Rows in classes
+    of equal start alignment o = (pk + r*rb) mod 64 (classes() gives the
+    period P); for each class the NL words of e' shifted to that alignment
+    (e'' = the 64-byte words at EBZ + 64 - o + 64w, EBZ being e' between
+    zeros) stay in zmm, and each row of the class is NL aligned lines from
+    its start rounded down, every line the memory operand of one vpternlogd
+    (acc ^= e''_w & line); e'' is zero outside the row, so the bytes of the
+    neighbouring rows in the first and last line count nothing (row 0 reads
+    the bytes of its first line before pk, in the same 64-byte line: no
+    fault).  A class whose rows end within NL - 1 lines (o + rb <= 64 (NL -
+    1)) runs a loop of NL - 1 lines per row: no line is read past a row's
+    last line, nor past the key.  Eight
+    rows of a class (P apart) merge into a byte (merge8) of BITS word c
+    (bit k = row c + kP); the 64x64 bit transpose (mceliece_transpose's
+    zmm network) turns BITS into the syndrome's chunks of P bits.  The rows
+    after the 8PG of the classes (mceliece6960119: 11) are walked row by
+    row with unaligned loads (e' words in zmm, the last word overlapping).
+    s is written after every row is read (s may alias e or pk)."""
+    _, mt = PARAMS[name]
+    _, rb, nfull, tail, _ = layout(name, 64)
+    P, NL, G, rest = classes(name)
+    stride = P * rb
     L: list[str] = []
-    eb_copy(L, name, t)
-    for w in range(nw):
-        L.append(f"e{w} = mem512[eb + {ebwords[w]}]")
-    nlines = (8 * rb + 63) // 64
-    slot_of_row = [ROW_OF_SLOT512.index(r) for r in range(8)]
-
-    def prefetches(k: int) -> None:
-        for j in range(nlines):
-            if j * 8 // nlines == k:
-                L.append(f"prefetch(mem8[f + {64 * j}])")
-
-    def row(r: int, pf: bool) -> None:
-        a = f"A{slot_of_row[r]}"
-        for w, off in enumerate(words):
-            mref = f"mem512[p + {r * rb + off}]"
-            if w == 0:
-                L.append(f"{a} = e0 & {mref}")
-            elif tmem:
-                L.append(f"{a} = ternlog({a}, e{w}, {mref}, 0x78)")
-            else:
-                L.append(f"T = e{w} & {mref}")
-                L.append(f"{a} = {a} ^ T")
-        if pf:
-            prefetches(r)
-
-    def group(nrows: int, pf: bool, last: bool) -> None:
-        for r in range(nrows):
-            row(r, pf)
-        for r in range(nrows, 8):          # missing rows: row 0's, masked off below
-            L.append(f"A{slot_of_row[r]} = A{slot_of_row[0]}")
-        for i in range(4):                 # pairs: 256-bit folds
-            a, b = f"A{2 * i}", f"A{2 * i + 1}"
-            L.append(f"T = shuffle128({a}, {b}, 0x44)")
-            L.append(f"{a} = shuffle128({a}, {b}, 0xee)")
-            L.append(f"{a} = {a} ^ T")
-        for i in range(2):                 # pairs of pairs: 128-bit folds, slot 4i + k in lane k
-            a, b = f"A{4 * i}", f"A{4 * i + 2}"
-            L.append(f"T = shuffle128({a}, {b}, 0x88)")
-            L.append(f"{a} = shuffle128({a}, {b}, 0xdd)")
-            L.append(f"{a} = {a} ^ T")
-        L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
-        L.append("A0 = unpackhi64(A0, A4)")
-        L.append("A0 = A0 ^ T")
-        L.append("T = shuffle32(A0, 0xb1)")
-        L.append("A0 = A0 ^ T")
-        L.append("g = extract256(A0, 0)")
-        L.append("h = extract256(A0, 1)")
-        L.append("g = blend32(g, h, 0xaa)")
-        vector_finish(L, "g", "t")
-        store_byte(L, nrows, last)
-
-    row_loop(L, mt, rb, pd, pkbytes - 1 - 64 * (nlines - 1), group)
+    ebz_copy(L, name, NL + 1, "Z", 64)
+    # 2. the classes: NL lines per row, or NL - 1 when o + rb <= 64 (NL - 1)
+    L += ["rs = pk", "eb = &EBZ", "eb = eb + 64", "bt = &BITS", f"i = {P}"]
+    L.append("classes:")
+    n0 = len(L)
+    L += ["o = rs & 63", "q = rs - o", "ee = eb - o"]
+    L += [f"E{w} = mem512[ee + {64 * w}]" for w in range(NL)]
+    L += [f"j = {G}", f"unsigned<? o - {64 * (NL - 1) - rb + 1}", "goto short if unsigned<"]
+    for lab, nl in (("long", NL), ("short", NL - 1)):
+        L.append(f"{lab}:")
+        n1 = len(L)
+        for r in range(8):
+            a = f"A{SLOT_OF_ROW512[r]}"
+            for w in range(nl):
+                mref = f"mem512[q + {r * stride + 64 * w}]"
+                L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+        merge8(L, 8)
+        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
+              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
+        L[n1:] = ["  " + x for x in L[n1:]]
+        if lab == "long":
+            L.append("goto next")
+    L.append("next:")
+    if G < 8:
+        L.append(f"bt = bt + {8 - G}")
+    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
+    L[n0:] = ["  " + x for x in L[n0:]]
+    # 3. the rest, row by row with unaligned loads (e' words; the last one overlapping)
+    words = [64 * w for w in range(nfull)] + ([rb - 64] if tail else [])
+    if rest:
+        L += [f"E{w} = mem512[eb + {64 * w}]" for w in range(nfull)]
+        if tail:
+            L += [f"E{nfull} = mem512[eb + {rb - 64}]", f"E{nfull} = E{nfull} & mem512[TAILMASK]"]
+        L += [f"p = pk + {8 * P * G * rb}", f"sp = s + {P * G}", f"ep = e + {P * G}"]
+        for g0 in range(0, rest, 8):
+            nrows = min(8, rest - g0)
+            for r in range(nrows):
+                a = f"A{SLOT_OF_ROW512[r]}"
+                for w, off in enumerate(words):
+                    mref = f"mem512[p + {(g0 + r) * rb + off}]"
+                    L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+            merge8(L, nrows)
+            m = (1 << nrows) - 1
+            L += [f"o = o & {m}", f"v = mem8[ep + {g0 // 8}]", f"v = v & {m}", "o = o ^ v",
+                  f"mem8[sp + {g0 // 8}] = o"]
+    consts, tnames = bits_out(L, name, 512)
+    if tail and rest:                      # the overlapping last word: its first 64 - tail bytes off
+        consts.append(tailmask(64, tail))
     head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
-            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes, loads of {W} bytes"
-            f" ({nfull} whole words and {'a tail of ' + str(tail) + ' bytes' if tail else 'no tail'} per row),"
-            f" eight rows at a time row after row, {nw} e' words in registers,"
-            f" {'ternlog with memory operands' if tmem else 'and + xor'}, a shuffle tree,"
-            f" prefetch {pd} bytes ahead; gen/mceliece_syndrome.py.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes in {P} classes of equal alignment,"
+            f" {NL} aligned 64-byte lines per row, {G} groups of eight rows per class,"
+            f" {rest} rows walked unaligned; gen/mceliece_syndrome.py.",
             f"cpu {t.cpu}",
-            "int64 s pk e eb p i f l",
-            "int64 x y z o v",
-            "reg512 T " + " ".join(f"A{j}" for j in range(8)) + " " + " ".join(f"e{w}" for w in range(nw)),
+            "int64 s pk e eb p i j f l rs q ee bt sp ep in out",
+            "int64 x y o v",
+            "reg512 Z T " + " ".join(f"A{j}" for j in range(8)) + " " + " ".join(f"E{w}" for w in range(NL)),
+            "reg512 " + " ".join(tnames),
             "reg256 t g h",
             "reg128 c0 d0",
-            f"stack256 EB[{ebytes // 32}]",
+            f"stack512 EBZ[{NL + 1}]",
+            "stack512 BITS[8]"] + consts + [
             "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + L + ["leave"]) + "\n"
+
+
+# amd64-avx2 by render_classes256 (True) or render_rows (False); docs/mceliece.md,
+# "Session 9": mceliece348864's unaligned row walk keeps all 11 e' words in
+# registers and measured faster than the classes' 12 aligned words.
+CLASSES_AVX2 = {"mceliece348864": False, "mceliece6960119": True}
+
+
+def render_classes256(impl: str, ident: str, name: str, t: SynTgt) -> str:
+    """amd64-avx2: render_rows512's classes with 32-byte words: a row is NW
+    aligned 32-byte words from its start rounded down to 32 bytes (no load
+    crosses a cache line); the class's e'' words (EBZ + 64 - o + 32u, o the
+    start mod 32) are the first kr in ymm, the others copied once per
+    class into EC (aligned) and loaded once for two rows of the class (P
+    apart, read together); each word: vpand with the key word as memory
+    operand, vpxor into the row's accumulator; each row folded to a dword
+    blended into g (render_rows' row fold); vector_finish per eight rows
+    gives a byte of BITS; NW - 1 words per row for the classes whose rows
+    end early; the rest rows, the transpose and the output as in
+    render_rows512."""
+    _, mt = PARAMS[name]
+    _, rb, nfull, tail, _ = layout(name, 32)
+    P, _, G, rest = classes(name)
+    NW = (31 + rb + 31) // 32
+    kr = min(11, NW)                       # ymm: a b t u g and 11 e'' words
+    stride = P * rb
+    dword_of_row = [BIT_OF_DWORD.index(r) for r in range(8)]
+    L: list[str] = []
+    ebz_copy(L, name, (64 + 32 * NW + 63) // 64 + 1, "Z", 32)
+    L += ["rs = pk", "eb = &EBZ", "eb = eb + 64", "bt = &BITS", f"i = {P}"]
+    L.append("classes:")
+    n0 = len(L)
+    L += ["o = rs & 31", "q = rs - o", "ee = eb - o"]
+    L += [f"E{u} = mem256[ee + {32 * u}]" for u in range(kr)]
+    if NW > kr:
+        L.append("ec = &EC")
+        for u in range(kr, NW):
+            L += [f"Z = mem256[ee + {32 * u}]", f"mem256[ec + {32 * (u - kr)}] = Z"]
+    L += [f"j = {G}", f"unsigned<? o - {32 * (NW - 1) - rb + 1}", "goto short if unsigned<"]
+
+    def rowwords(base: str, roff: int, offs: list[int], ew: Callable[[int], str]) -> None:
+        accs = ["a", "b"]
+        for u, off in enumerate(offs):
+            mref = f"mem256[{base} + {roff + off}]"
+            acc = accs[u % len(accs)]
+            if u >= kr:
+                L.append(f"u = {ew(u)}")
+            src = f"E{u}" if u < kr else "u"
+            if u < len(accs):
+                L.append(f"{acc} = {src} & {mref}")
+            else:
+                L.append(f"t = {src} & {mref}")
+                L.append(f"{acc} = {acc} ^ t")
+
+    def pairwords(roff: int, offs: list[int]) -> None:
+        """rows at q + roff and q + roff + stride into a and b, the e'' words
+        beyond kr loaded once for both"""
+        for u, off in enumerate(offs):
+            if u >= kr:
+                L.append(f"u = mem256[ec + {32 * (u - kr)}]")
+            src = f"E{u}" if u < kr else "u"
+            for k, x in enumerate("ab"):
+                mref = f"mem256[q + {roff + k * stride + off}]"
+                if u == 0:
+                    L.append(f"{x} = {src} & {mref}")
+                else:
+                    L.extend([f"t = {src} & {mref}", f"{x} = {x} ^ t"])
+
+    def fold1(x: str, r: int) -> None:
+        """x's 256 bits folded onto every dword, blended into g's dword of row r"""
+        L.extend([f"t = permute128({x}, {x}, 0x01)", f"{x} = {x} ^ t", f"t = shuffle32({x}, 0x4e)",
+                  f"{x} = {x} ^ t", f"t = shuffle32({x}, 0xb1)", f"{x} = {x} ^ t",
+                  f"g = {x}" if r == 0 else f"g = blend32(g, {x}, {hex(1 << dword_of_row[r])})"])
+
+    for lab, nw in (("long", NW), ("short", NW - 1)):
+        L.append(f"{lab}:")
+        n1 = len(L)
+        for r in range(0, 8, 2):
+            pairwords(r * stride, [32 * u for u in range(nw)])
+            fold1("a", r)
+            fold1("b", r + 1)
+        vector_finish(L, "g", "t")
+        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
+              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
+        L[n1:] = ["  " + x for x in L[n1:]]
+        if lab == "long":
+            L.append("goto next")
+    L.append("next:")
+    if G < 8:
+        L.append(f"bt = bt + {8 - G}")
+    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
+    L[n0:] = ["  " + x for x in L[n0:]]
+    words = [32 * w for w in range(nfull)] + ([rb - 32] if tail else [])
+    consts: list[str] = []
+    if rest:
+        # e' words: the first kr in E, the others loaded from EBZ (the last
+        # overlapping word masked into EC)
+        L += [f"E{u} = mem256[eb + {words[u]}]" for u in range(kr)]
+        L.append("ec = &EC")
+        if tail:
+            L += [f"Z = mem256[eb + {rb - 32}]", "Z = Z & mem256[TAILMASK]", f"mem256[ec + 0] = Z"]
+            consts.append(tailmask(32, tail))
+        L += [f"p = pk + {8 * P * G * rb}", f"sp = s + {P * G}", f"ep = e + {P * G}"]
+
+        def ew(u: int) -> str:
+            return "mem256[ec + 0]" if tail and u == len(words) - 1 else f"mem256[eb + {words[u]}]"
+        for g0 in range(0, rest, 8):
+            nrows = min(8, rest - g0)
+            for r in range(nrows):
+                rowwords("p", (g0 + r) * rb, words, ew)
+                L.append("a = a ^ b")
+                fold1("a", r)
+            vector_finish(L, "g", "t")
+            m = (1 << nrows) - 1
+            L += [f"o = o & {m}", f"v = mem8[ep + {g0 // 8}]", f"v = v & {m}", "o = o ^ v",
+                  f"mem8[sp + {g0 // 8}] = o"]
+    c2, tnames = bits_out(L, name, 256)
+    consts = c2 + consts
+    ecw = max(NW - kr, 1)
+    head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",
+            f"# s = He, H = (I_{mt} | T): {mt} rows of {rb} bytes in {P} classes of equal alignment,"
+            f" {NW} aligned 32-byte words per row ({kr} e'' words in registers), {G} groups of eight"
+            f" rows per class, {rest} rows walked unaligned; gen/mceliece_syndrome.py.",
+            f"cpu {t.cpu}",
+            "int64 s pk e eb p i j f l rs q ee ec bt sp ep in out",
+            "int64 x y o v",
+            "reg256 Z u t a b g " + " ".join(f"E{w}" for w in range(kr)),
+            "reg256 " + " ".join(tnames),
+            "reg128 c0 d0",
+            f"stack512 EBZ[{(64 + 32 * NW + 63) // 64 + 1}]",
+            f"stack256 EC[{ecw}]",
+            "stack512 BITS[8]"] + consts + [
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
+
 
 def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:
     """Byte loads and no stack buffer (SPARC: aligned loads only, and no

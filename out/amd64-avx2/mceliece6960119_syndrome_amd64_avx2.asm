@@ -8,1106 +8,1078 @@ section .text
 global qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome)
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
+	push rbx
+	push rbp
 	mov r11, rsp
-	sub rsp, 736
-	and rsp, -32
-	mov [rsp + 704], r11
-; eb = &EB
-%line 13+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r10, [rsp + 0]
-; z = 0
-%line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 0
-; mem8[eb + 672] = z
-%line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 672], r8b
-; mem8[eb + 673] = z
-%line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 673], r8b
-; mem8[eb + 674] = z
-%line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 674], r8b
-; mem8[eb + 675] = z
-%line 18+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 675], r8b
-; mem8[eb + 676] = z
-%line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 676], r8b
-; mem8[eb + 677] = z
-%line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 677], r8b
-; mem8[eb + 678] = z
-%line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 678], r8b
-; mem8[eb + 679] = z
-%line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 679], r8b
-; mem8[eb + 680] = z
+	sub rsp, 1856
+	and rsp, -64
+	mov [rsp + 1792], r11
+; Z = 0
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 680], r8b
-; mem8[eb + 681] = z
+	vpxor ymm0, ymm0, ymm0
+; eb = &EBZ
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 681], r8b
-; mem8[eb + 682] = z
+	lea r10, [rsp + 0]
+; mem256[eb + 0] = Z
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 682], r8b
-; mem8[eb + 683] = z
+	vmovdqu [r10], ymm0
+; mem256[eb + 32] = Z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 683], r8b
-; mem8[eb + 684] = z
+	vmovdqu [r10 + 32], ymm0
+; mem256[eb + 64] = Z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 684], r8b
-; mem8[eb + 685] = z
+	vmovdqu [r10 + 64], ymm0
+; mem256[eb + 96] = Z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 685], r8b
-; mem8[eb + 686] = z
+	vmovdqu [r10 + 96], ymm0
+; mem256[eb + 128] = Z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 686], r8b
-; mem8[eb + 687] = z
+	vmovdqu [r10 + 128], ymm0
+; mem256[eb + 160] = Z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 687], r8b
-; mem8[eb + 688] = z
+	vmovdqu [r10 + 160], ymm0
+; mem256[eb + 192] = Z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 688], r8b
-; mem8[eb + 689] = z
+	vmovdqu [r10 + 192], ymm0
+; mem256[eb + 224] = Z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 689], r8b
-; mem8[eb + 690] = z
+	vmovdqu [r10 + 224], ymm0
+; mem256[eb + 256] = Z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 690], r8b
-; mem8[eb + 691] = z
+	vmovdqu [r10 + 256], ymm0
+; mem256[eb + 288] = Z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 691], r8b
-; mem8[eb + 692] = z
+	vmovdqu [r10 + 288], ymm0
+; mem256[eb + 320] = Z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 692], r8b
-; mem8[eb + 693] = z
+	vmovdqu [r10 + 320], ymm0
+; mem256[eb + 352] = Z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 693], r8b
-; mem8[eb + 694] = z
+	vmovdqu [r10 + 352], ymm0
+; mem256[eb + 384] = Z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 694], r8b
-; mem8[eb + 695] = z
+	vmovdqu [r10 + 384], ymm0
+; mem256[eb + 416] = Z
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 695], r8b
-; mem8[eb + 696] = z
+	vmovdqu [r10 + 416], ymm0
+; mem256[eb + 448] = Z
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 696], r8b
-; mem8[eb + 697] = z
+	vmovdqu [r10 + 448], ymm0
+; mem256[eb + 480] = Z
 %line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 697], r8b
-; mem8[eb + 698] = z
+	vmovdqu [r10 + 480], ymm0
+; mem256[eb + 512] = Z
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 698], r8b
-; p = e + 193
+	vmovdqu [r10 + 512], ymm0
+; mem256[eb + 544] = Z
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r11, [rdx + 193]
-; i = 84
+	vmovdqu [r10 + 544], ymm0
+; mem256[eb + 576] = Z
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 576], ymm0
+; mem256[eb + 608] = Z
+%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 608], ymm0
+; mem256[eb + 640] = Z
+%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 640], ymm0
+; mem256[eb + 672] = Z
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 672], ymm0
+; mem256[eb + 704] = Z
+%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 704], ymm0
+; mem256[eb + 736] = Z
+%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 736], ymm0
+; mem256[eb + 768] = Z
+%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 768], ymm0
+; mem256[eb + 800] = Z
+%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 800], ymm0
+; mem256[eb + 832] = Z
+%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 832], ymm0
+; mem256[eb + 864] = Z
+%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r10 + 864], ymm0
+; bt = &BITS
+%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rsp + 896]
+; mem256[bt + 0] = Z
+%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8], ymm0
+; mem256[bt + 32] = Z
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 32], ymm0
+; mem256[bt + 64] = Z
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 64], ymm0
+; mem256[bt + 96] = Z
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 96], ymm0
+; mem256[bt + 128] = Z
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 128], ymm0
+; mem256[bt + 160] = Z
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 160], ymm0
+; mem256[bt + 192] = Z
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 192], ymm0
+; mem256[bt + 224] = Z
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 224], ymm0
+; mem256[bt + 256] = Z
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 256], ymm0
+; mem256[bt + 288] = Z
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 288], ymm0
+; mem256[bt + 320] = Z
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 320], ymm0
+; mem256[bt + 352] = Z
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 352], ymm0
+; mem256[bt + 384] = Z
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 384], ymm0
+; mem256[bt + 416] = Z
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 416], ymm0
+; mem256[bt + 448] = Z
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 448], ymm0
+; mem256[bt + 480] = Z
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 480], ymm0
+; p = e + 193
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r11, [rdx + 193]
+; eb = eb + 64
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r10, 64
+; i = 84
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
-%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, [r11]
-; x = x >> 3
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; y = mem8[p + 8]
-%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 8]
-; y = y << 61
-%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 61
-; x = x ^ y
-%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem64[eb + 0] = x
-%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov [r10], r8
-; p = p + 8
-%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 8
-; eb = eb + 8
-%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 8
-; i = i - 1
-%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub rax, 1
-; =? i - 0
-%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp rax, 0
-; goto copy if !=
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	jne .Lcopy
-; x = mem8[p + 0]
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11]
-; x = x >> 3
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; y = mem8[p + 1]
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 1]
-; y = y << 5
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
-; x = x ^ y
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem8[eb + 27] = x
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 27], r8b
-; x = mem8[p + 1]
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 1]
-; x = x >> 3
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; y = mem8[p + 2]
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 2]
-; y = y << 5
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
-; x = x ^ y
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem8[eb + 28] = x
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 28], r8b
-; x = mem8[p + 2]
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 2]
-; x = x >> 3
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; y = mem8[p + 3]
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 3]
-; y = y << 5
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
-; x = x ^ y
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem8[eb + 29] = x
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 29], r8b
-; x = mem8[p + 3]
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 3]
+	mov r8, [r11]
 ; x = x >> 3
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
-; y = mem8[p + 4]
+; y = mem8[p + 8]
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 4]
-; y = y << 5
+	movzx r9d, byte [r11 + 8]
+; y = y << 61
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 5
+	shl r9, 61
 ; x = x ^ y
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
-; mem8[eb + 30] = x
+; mem64[eb + 0] = x
 %line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 30], r8b
-; x = mem8[p + 4]
+	mov [r10], r8
+; p = p + 8
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r11, 8
+; eb = eb + 8
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r10, 8
+; i = i - 1
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	sub rax, 1
+; =? i - 0
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp rax, 0
+; goto copy if !=
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jne .Lcopy
+; x = mem8[p + 0]
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r8d, byte [r11]
+; x = x >> 3
+%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shr r8, 3
+; y = mem8[p + 1]
+%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [r11 + 1]
+; y = y << 5
+%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shl r9, 5
+; x = x ^ y
+%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem8[eb + 0] = x
+%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r10], r8b
+; x = mem8[p + 1]
+%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r8d, byte [r11 + 1]
+; x = x >> 3
+%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shr r8, 3
+; y = mem8[p + 2]
+%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [r11 + 2]
+; y = y << 5
+%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shl r9, 5
+; x = x ^ y
+%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem8[eb + 1] = x
+%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r10 + 1], r8b
+; x = mem8[p + 2]
+%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r8d, byte [r11 + 2]
+; x = x >> 3
+%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shr r8, 3
+; y = mem8[p + 3]
+%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [r11 + 3]
+; y = y << 5
+%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shl r9, 5
+; x = x ^ y
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem8[eb + 2] = x
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r10 + 2], r8b
+; x = mem8[p + 3]
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r8d, byte [r11 + 3]
+; x = x >> 3
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shr r8, 3
+; y = mem8[p + 4]
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r9d, byte [r11 + 4]
+; y = y << 5
+%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	shl r9, 5
+; x = x ^ y
+%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem8[eb + 3] = x
+%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r10 + 3], r8b
+; x = mem8[p + 4]
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
-; mem8[eb + 31] = x
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 31], r8b
-; eb = &EB
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r9, [rsp + 0]
-; e0 = mem256[eb + 0]
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9]
-; e1 = mem256[eb + 32]
-%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
-; e2 = mem256[eb + 64]
-%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
-; e3 = mem256[eb + 96]
-%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
-; e4 = mem256[eb + 128]
-%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
-; e5 = mem256[eb + 160]
-%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
-; e6 = mem256[eb + 192]
-%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
-; e7 = mem256[eb + 224]
-%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
-; e8 = mem256[eb + 256]
-%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
-; e9 = mem256[eb + 288]
-%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
-; e10 = mem256[eb + 320]
-%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
-; e11 = mem256[eb + 352]
-%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 352]
-; i = 193
-%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, 193
-; l = pk + 1041942
-%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r8, [rsi + 1041942]
-	mov r11, r8
-	mov rax, r9
-align 32
-.Lrows:
-; f = p + 2048
-%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r8, [rsi + 2048]
-; unsigned<? f - l
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r8, r11
-; f = l if unsigned>=
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmovae r8, r11
-; a = e0 & mem256[p + 0]
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi]
-; b = e1 & mem256[p + 32]
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rsi + 32]
-; t = e2 & mem256[p + 64]
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 64]
-; a = a ^ t
-%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 96]
-%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 96]
-; b = b ^ t
-%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e4 & mem256[p + 128]
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 128]
-; a = a ^ t
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 160]
+	shr r8, 3
+; mem8[eb + 4] = x
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 160]
-; b = b ^ t
+	mov byte [r10 + 4], r8b
+; rs = pk
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e6 & mem256[p + 192]
+	mov r10, rsi
+; eb = &EBZ
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 192]
-; a = a ^ t
+	lea r9, [rsp + 0]
+; eb = eb + 64
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 224]
+	add r9, 64
+; bt = &BITS
 %line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 224]
-; b = b ^ t
+	lea rbp, [rsp + 896]
+; i = 64
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e8 & mem256[p + 256]
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 256]
-; a = a ^ t
+	mov r11, 64
+align 32
+.Lclasses:
+; o = rs & 31
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 288]
+	mov rbx, r10
+	and rbx, 31
+; q = rs - o
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 288]
-; b = b ^ t
+	mov rcx, r10
+	sub rcx, rbx
+; ee = eb - o
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e10 & mem256[p + 320]
+	mov r8, r9
+	sub r8, rbx
+; E0 = mem256[ee + 0]
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 320]
-; a = a ^ t
+	vmovdqu ymm3, [r8]
+; E1 = mem256[ee + 32]
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 352]
+	vmovdqu ymm4, [r8 + 32]
+; E2 = mem256[ee + 64]
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 352]
-; b = b ^ t
+	vmovdqu ymm5, [r8 + 64]
+; E3 = mem256[ee + 96]
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 384]
+	vmovdqu ymm6, [r8 + 96]
+; E4 = mem256[ee + 128]
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 384]
+	vmovdqu ymm7, [r8 + 128]
+; E5 = mem256[ee + 160]
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 384]
-; a = a ^ t
+	vmovdqu ymm8, [r8 + 160]
+; E6 = mem256[ee + 192]
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
+	vmovdqu ymm9, [r8 + 192]
+; E7 = mem256[ee + 224]
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 416]
+	vmovdqu ymm10, [r8 + 224]
+; E8 = mem256[ee + 256]
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 416]
-; b = b ^ t
+	vmovdqu ymm11, [r8 + 256]
+; E9 = mem256[ee + 288]
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 448]
+	vmovdqu ymm12, [r8 + 288]
+; E10 = mem256[ee + 320]
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 448]
+	vmovdqu ymm13, [r8 + 320]
+; ec = &EC
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 448]
-; a = a ^ t
+	lea rax, [rsp + 1408]
+; Z = mem256[ee + 352]
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+	vmovdqu ymm0, [r8 + 352]
+; mem256[ec + 0] = Z
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 480]
+	vmovdqu [rax], ymm0
+; Z = mem256[ee + 384]
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 480]
-; b = b ^ t
+	vmovdqu ymm0, [r8 + 384]
+; mem256[ec + 32] = Z
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 512]
+	vmovdqu [rax + 32], ymm0
+; Z = mem256[ee + 416]
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 512]
+	vmovdqu ymm0, [r8 + 416]
+; mem256[ec + 64] = Z
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 512]
-; a = a ^ t
+	vmovdqu [rax + 64], ymm0
+; Z = mem256[ee + 448]
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+	vmovdqu ymm0, [r8 + 448]
+; mem256[ec + 96] = Z
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 544]
+	vmovdqu [rax + 96], ymm0
+; Z = mem256[ee + 480]
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 544]
-; b = b ^ t
+	vmovdqu ymm0, [r8 + 480]
+; mem256[ec + 128] = Z
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 576]
+	vmovdqu [rax + 128], ymm0
+; Z = mem256[ee + 512]
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 576]
+	vmovdqu ymm0, [r8 + 512]
+; mem256[ec + 160] = Z
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 576]
-; a = a ^ t
+	vmovdqu [rax + 160], ymm0
+; Z = mem256[ee + 544]
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+	vmovdqu ymm0, [r8 + 544]
+; mem256[ec + 192] = Z
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 608]
+	vmovdqu [rax + 192], ymm0
+; Z = mem256[ee + 576]
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 608]
-; b = b ^ t
+	vmovdqu ymm0, [r8 + 576]
+; mem256[ec + 224] = Z
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 640]
+	vmovdqu [rax + 224], ymm0
+; Z = mem256[ee + 608]
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 640]
+	vmovdqu ymm0, [r8 + 608]
+; mem256[ec + 256] = Z
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 640]
-; a = a ^ t
+	vmovdqu [rax + 256], ymm0
+; Z = mem256[ee + 640]
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
+	vmovdqu ymm0, [r8 + 640]
+; mem256[ec + 288] = Z
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 645]
+	vmovdqu [rax + 288], ymm0
+; Z = mem256[ee + 672]
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 645]
-; b = b ^ t
+	vmovdqu ymm0, [r8 + 672]
+; mem256[ec + 320] = Z
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; prefetch(mem8[f + 0])
+	vmovdqu [rax + 320], ymm0
+; Z = mem256[ee + 704]
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8]
-; prefetch(mem8[f + 64])
+	vmovdqu ymm0, [r8 + 704]
+; mem256[ec + 352] = Z
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 64]
-; prefetch(mem8[f + 128])
+	vmovdqu [rax + 352], ymm0
+; j = 3
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 128]
-; prefetch(mem8[f + 192])
+	mov r8, 3
+; unsigned<? o - 28
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 192]
-; prefetch(mem8[f + 256])
+	cmp rbx, 28
+; goto short if unsigned<
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 256]
-; prefetch(mem8[f + 320])
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 320]
-; prefetch(mem8[f + 384])
+	jb .Lshort
+align 32
+.Llong:
+; a = E0 & mem256[q + 0]
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 384]
-; prefetch(mem8[f + 448])
+	vpand ymm0, ymm3, [rcx]
+; b = E0 & mem256[q + 43328]
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 448]
-; prefetch(mem8[f + 512])
+	vpand ymm1, ymm3, [rcx + 43328]
+; t = E1 & mem256[q + 32]
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 512]
-; prefetch(mem8[f + 576])
+	vpand ymm2, ymm4, [rcx + 32]
+; a = a ^ t
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 576]
-; prefetch(mem8[f + 640])
+	vpxor ymm0, ymm0, ymm2
+; t = E1 & mem256[q + 43360]
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 640]
-; a = a ^ b
+	vpand ymm2, ymm4, [rcx + 43360]
+; b = b ^ t
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-; t = permute128(a, a, 0x01)
+	vpxor ymm1, ymm1, ymm2
+; t = E2 & mem256[q + 64]
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
+	vpand ymm2, ymm5, [rcx + 64]
 ; a = a ^ t
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
+	vpxor ymm0, ymm0, ymm2
+; t = E2 & mem256[q + 43392]
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
-; a = a ^ t
+	vpand ymm2, ymm5, [rcx + 43392]
+; b = b ^ t
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
+	vpxor ymm1, ymm1, ymm2
+; t = E3 & mem256[q + 96]
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
+	vpand ymm2, ymm6, [rcx + 96]
 ; a = a ^ t
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = a
+	vpxor ymm0, ymm0, ymm2
+; t = E3 & mem256[q + 43424]
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqa ymm14, ymm1
-; a = e0 & mem256[p + 677]
+	vpand ymm2, ymm6, [rcx + 43424]
+; b = b ^ t
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 677]
-; b = e1 & mem256[p + 709]
+	vpxor ymm1, ymm1, ymm2
+; t = E4 & mem256[q + 128]
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 709]
-; t = e2 & mem256[p + 741]
+	vpand ymm2, ymm7, [rcx + 128]
+; a = a ^ t
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 741]
-; a = a ^ t
+	vpxor ymm0, ymm0, ymm2
+; t = E4 & mem256[q + 43456]
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 773]
+	vpand ymm2, ymm7, [rcx + 43456]
+; b = b ^ t
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 773]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm2
+; t = E5 & mem256[q + 160]
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 805]
+	vpand ymm2, ymm8, [rcx + 160]
+; a = a ^ t
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 805]
-; a = a ^ t
+	vpxor ymm0, ymm0, ymm2
+; t = E5 & mem256[q + 43488]
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 837]
+	vpand ymm2, ymm8, [rcx + 43488]
+; b = b ^ t
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 837]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm2
+; t = E6 & mem256[q + 192]
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 869]
+	vpand ymm2, ymm9, [rcx + 192]
+; a = a ^ t
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 869]
-; a = a ^ t
+	vpxor ymm0, ymm0, ymm2
+; t = E6 & mem256[q + 43520]
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 901]
+	vpand ymm2, ymm9, [rcx + 43520]
+; b = b ^ t
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 901]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm2
+; t = E7 & mem256[q + 224]
 %line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 933]
+	vpand ymm2, ymm10, [rcx + 224]
+; a = a ^ t
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 933]
-; a = a ^ t
+	vpxor ymm0, ymm0, ymm2
+; t = E7 & mem256[q + 43552]
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 965]
+	vpand ymm2, ymm10, [rcx + 43552]
+; b = b ^ t
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 965]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm2
+; t = E8 & mem256[q + 256]
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 997]
+	vpand ymm2, ymm11, [rcx + 256]
+; a = a ^ t
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 997]
-; a = a ^ t
+	vpxor ymm0, ymm0, ymm2
+; t = E8 & mem256[q + 43584]
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 1029]
+	vpand ymm2, ymm11, [rcx + 43584]
+; b = b ^ t
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 1029]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm2
+; t = E9 & mem256[q + 288]
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
+	vpand ymm2, ymm12, [rcx + 288]
+; a = a ^ t
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 1061]
+	vpxor ymm0, ymm0, ymm2
+; t = E9 & mem256[q + 43616]
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1061]
-; a = a ^ t
-%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
-%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 1093]
-%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1093]
+	vpand ymm2, ymm12, [rcx + 43616]
 ; b = b ^ t
-%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
-%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 1125]
-%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1125]
+%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E10 & mem256[q + 320]
+%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm13, [rcx + 320]
 ; a = a ^ t
+%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm0, ymm2
+; t = E10 & mem256[q + 43648]
+%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 43648]
+; b = b ^ t
+%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[q + 352]
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+	vpand ymm1, ymm0, [rcx + 352]
+; a = a ^ t
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 1157]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43680]
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1157]
+	vpand ymm0, ymm0, [rcx + 43680]
 ; b = b ^ t
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 1189]
+	vmovdqu ymm0, [rax + 32]
+; t = u & mem256[q + 384]
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1189]
+	vpand ymm1, ymm0, [rcx + 384]
 ; a = a ^ t
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43712]
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 1221]
+	vpand ymm0, ymm0, [rcx + 43712]
+; b = b ^ t
 %line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1221]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
+	vmovdqu ymm0, [rax + 64]
+; t = u & mem256[q + 416]
 %line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 1253]
+	vpand ymm1, ymm0, [rcx + 416]
+; a = a ^ t
 %line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1253]
-; a = a ^ t
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43744]
 %line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+	vpand ymm0, ymm0, [rcx + 43744]
+; b = b ^ t
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 1285]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
 %line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1285]
-; b = b ^ t
+	vmovdqu ymm0, [rax + 96]
+; t = u & mem256[q + 448]
 %line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
+	vpand ymm1, ymm0, [rcx + 448]
+; a = a ^ t
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 1317]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43776]
 %line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1317]
-; a = a ^ t
+	vpand ymm0, ymm0, [rcx + 43776]
+; b = b ^ t
 %line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
 %line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 1322]
+	vmovdqu ymm0, [rax + 128]
+; t = u & mem256[q + 480]
 %line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1322]
-; b = b ^ t
+	vpand ymm1, ymm0, [rcx + 480]
+; a = a ^ t
 %line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 704])
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43808]
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 704]
-; prefetch(mem8[f + 768])
+	vpand ymm0, ymm0, [rcx + 43808]
+; b = b ^ t
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 768]
-; prefetch(mem8[f + 832])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
 %line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 832]
-; prefetch(mem8[f + 896])
+	vmovdqu ymm0, [rax + 160]
+; t = u & mem256[q + 512]
 %line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 896]
-; prefetch(mem8[f + 960])
+	vpand ymm1, ymm0, [rcx + 512]
+; a = a ^ t
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 960]
-; prefetch(mem8[f + 1024])
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43840]
 %line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1024]
-; prefetch(mem8[f + 1088])
+	vpand ymm0, ymm0, [rcx + 43840]
+; b = b ^ t
 %line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1088]
-; prefetch(mem8[f + 1152])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
 %line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1152]
-; prefetch(mem8[f + 1216])
+	vmovdqu ymm0, [rax + 192]
+; t = u & mem256[q + 544]
 %line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1216]
-; prefetch(mem8[f + 1280])
+	vpand ymm1, ymm0, [rcx + 544]
+; a = a ^ t
 %line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1280]
-; prefetch(mem8[f + 1344])
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43872]
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1344]
-; a = a ^ b
+	vpand ymm0, ymm0, [rcx + 43872]
+; b = b ^ t
 %line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
 %line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
-; a = a ^ t
+	vmovdqu ymm0, [rax + 224]
+; t = u & mem256[q + 576]
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
+	vpand ymm1, ymm0, [rcx + 576]
+; a = a ^ t
 %line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
-; a = a ^ t
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43904]
 %line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
+	vpand ymm0, ymm0, [rcx + 43904]
+; b = b ^ t
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
 %line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x2)
+	vmovdqu ymm0, [rax + 256]
+; t = u & mem256[q + 608]
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 2
-; a = e0 & mem256[p + 1354]
+	vpand ymm1, ymm0, [rcx + 608]
+; a = a ^ t
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 1354]
-; b = e1 & mem256[p + 1386]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43936]
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 1386]
-; t = e2 & mem256[p + 1418]
+	vpand ymm0, ymm0, [rcx + 43936]
+; b = b ^ t
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 1418]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 1450]
+	vmovdqu ymm0, [rax + 288]
+; t = u & mem256[q + 640]
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 1450]
-; b = b ^ t
+	vpand ymm1, ymm0, [rcx + 640]
+; a = a ^ t
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 1482]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43968]
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 1482]
-; a = a ^ t
+	vpand ymm0, ymm0, [rcx + 43968]
+; b = b ^ t
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 1514]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 1514]
-; b = b ^ t
+	vmovdqu ymm0, [rax + 320]
+; t = u & mem256[q + 672]
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 1546]
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 1546]
+	vpand ymm1, ymm0, [rcx + 672]
 ; a = a ^ t
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 44000]
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 1578]
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 1578]
+	vpand ymm0, ymm0, [rcx + 44000]
 ; b = b ^ t
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 352]
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 1610]
+	vmovdqu ymm0, [rax + 352]
+; t = u & mem256[q + 704]
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 1610]
+	vpand ymm1, ymm0, [rcx + 704]
 ; a = a ^ t
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 1642]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 44032]
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 1642]
+	vpand ymm0, ymm0, [rcx + 44032]
 ; b = b ^ t
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 1674]
+	vpxor ymm14, ymm14, ymm0
+; t = permute128(a, a, 0x01)
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 1674]
+	vperm2i128 ymm0, ymm2, ymm2, 1
 ; a = a ^ t
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 1706]
+	vpxor ymm0, ymm2, ymm0
+; t = shuffle32(a, 0x4e)
 %line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 1706]
-; b = b ^ t
+	vpshufd ymm1, ymm0, 78
+; a = a ^ t
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
+	vpxor ymm0, ymm0, ymm1
+; t = shuffle32(a, 0xb1)
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 1738]
+	vpshufd ymm1, ymm0, 177
+; a = a ^ t
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1738]
-; a = a ^ t
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
+	vpxor ymm1, ymm0, ymm1
+; t = permute128(b, b, 0x01)
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 1770]
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
 %line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1770]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 1802]
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1802]
-; a = a ^ t
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x2)
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 1834]
+	vpblendd ymm2, ymm1, ymm14, 2
+; a = E0 & mem256[q + 86656]
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1834]
-; b = b ^ t
+	vpand ymm0, ymm3, [rcx + 86656]
+; b = E0 & mem256[q + 129984]
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
+	vpand ymm14, ymm3, [rcx + 129984]
+; t = E1 & mem256[q + 86688]
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 1866]
+	vpand ymm1, ymm4, [rcx + 86688]
+; a = a ^ t
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1866]
-; a = a ^ t
+	vpxor ymm1, ymm0, ymm1
+; t = E1 & mem256[q + 130016]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 1898]
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1898]
+	vpand ymm0, ymm4, [rcx + 130016]
 ; b = b ^ t
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 1930]
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1930]
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E2 & mem256[q + 86720]
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 86720]
 ; a = a ^ t
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+; t = E2 & mem256[q + 130048]
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 130048]
+; b = b ^ t
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E3 & mem256[q + 86752]
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rcx + 86752]
+; a = a ^ t
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 1962]
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 130080]
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1962]
+	vpand ymm0, ymm6, [rcx + 130080]
 ; b = b ^ t
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[q + 86784]
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 1994]
+	vpand ymm0, ymm7, [rcx + 86784]
+; a = a ^ t
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1994]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E4 & mem256[q + 130112]
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
+	vpand ymm0, ymm7, [rcx + 130112]
+; b = b ^ t
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 1999]
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 86816]
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1999]
-; b = b ^ t
+	vpand ymm0, ymm8, [rcx + 86816]
+; a = a ^ t
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 1408])
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 130144]
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1408]
-; prefetch(mem8[f + 1472])
+	vpand ymm0, ymm8, [rcx + 130144]
+; b = b ^ t
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1472]
-; prefetch(mem8[f + 1536])
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 86848]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1536]
-; prefetch(mem8[f + 1600])
+	vpand ymm0, ymm9, [rcx + 86848]
+; a = a ^ t
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1600]
-; prefetch(mem8[f + 1664])
+	vpxor ymm1, ymm1, ymm0
+; t = E6 & mem256[q + 130176]
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1664]
-; prefetch(mem8[f + 1728])
+	vpand ymm0, ymm9, [rcx + 130176]
+; b = b ^ t
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1728]
-; prefetch(mem8[f + 1792])
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 86880]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1792]
-; prefetch(mem8[f + 1856])
+	vpand ymm0, ymm10, [rcx + 86880]
+; a = a ^ t
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1856]
-; prefetch(mem8[f + 1920])
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[q + 130208]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1920]
-; prefetch(mem8[f + 1984])
+	vpand ymm0, ymm10, [rcx + 130208]
+; b = b ^ t
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1984]
-; a = a ^ b
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 86912]
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
+	vpand ymm0, ymm11, [rcx + 86912]
+; a = a ^ t
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 130240]
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
+	vpand ymm0, ymm11, [rcx + 130240]
+; b = b ^ t
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 86944]
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
+	vpand ymm0, ymm12, [rcx + 86944]
+; a = a ^ t
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[q + 130272]
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x10)
+	vpand ymm0, ymm12, [rcx + 130272]
+; b = b ^ t
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 16
-; a = e0 & mem256[p + 2031]
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 86976]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 2031]
-; b = e1 & mem256[p + 2063]
+	vpand ymm0, ymm13, [rcx + 86976]
+; a = a ^ t
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 2063]
-; t = e2 & mem256[p + 2095]
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 2095]
-; a = a ^ t
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 2127]
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 2127]
-; b = b ^ t
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 2159]
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 2159]
-; a = a ^ t
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 2191]
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 2191]
+; t = E10 & mem256[q + 130304]
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 130304]
 ; b = b ^ t
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 87008]
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87008]
+; a = a ^ t
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130336]
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130336]
+; b = b ^ t
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 2223]
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 87040]
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 2223]
+	vpand ymm0, ymm15, [rcx + 87040]
 ; a = a ^ t
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 2255]
+; t = u & mem256[q + 130368]
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 2255]
+	vpand ymm0, ymm15, [rcx + 130368]
 ; b = b ^ t
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 2287]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 2287]
-; a = a ^ t
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 87072]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 2319]
+	vpand ymm0, ymm15, [rcx + 87072]
+; a = a ^ t
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 2319]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130400]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 2351]
+	vpand ymm0, ymm15, [rcx + 130400]
+; b = b ^ t
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 2351]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
 %line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 2383]
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 87104]
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 2383]
-; b = b ^ t
+	vpand ymm0, ymm15, [rcx + 87104]
+; a = a ^ t
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130432]
 %line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 2415]
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2415]
-; a = a ^ t
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 2447]
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2447]
+	vpand ymm0, ymm15, [rcx + 130432]
 ; b = b ^ t
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 2479]
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2479]
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 87136]
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87136]
 ; a = a ^ t
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+; t = u & mem256[q + 130464]
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130464]
+; b = b ^ t
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 87168]
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87168]
+; a = a ^ t
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 2511]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130496]
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2511]
+	vpand ymm0, ymm15, [rcx + 130496]
 ; b = b ^ t
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
 %line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 2543]
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 87200]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2543]
+	vpand ymm0, ymm15, [rcx + 87200]
 ; a = a ^ t
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+; t = u & mem256[q + 130528]
 %line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 2575]
+	vpand ymm0, ymm15, [rcx + 130528]
+; b = b ^ t
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2575]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 87232]
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 2607]
+	vpand ymm0, ymm15, [rcx + 87232]
+; a = a ^ t
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2607]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130560]
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+	vpand ymm0, ymm15, [rcx + 130560]
+; b = b ^ t
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 2639]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2639]
-; b = b ^ t
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 87264]
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 2671]
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2671]
+	vpand ymm0, ymm15, [rcx + 87264]
 ; a = a ^ t
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 2676]
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 2676]
+; t = u & mem256[q + 130592]
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130592]
 ; b = b ^ t
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 87296]
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87296]
+; a = a ^ t
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 2048])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130624]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2048]
-; prefetch(mem8[f + 2112])
+	vpand ymm0, ymm15, [rcx + 130624]
+; b = b ^ t
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2112]
-; prefetch(mem8[f + 2176])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2176]
-; prefetch(mem8[f + 2240])
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 87328]
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2240]
-; prefetch(mem8[f + 2304])
+	vpand ymm0, ymm15, [rcx + 87328]
+; a = a ^ t
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2304]
-; prefetch(mem8[f + 2368])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130656]
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2368]
-; prefetch(mem8[f + 2432])
+	vpand ymm0, ymm15, [rcx + 130656]
+; b = b ^ t
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2432]
-; prefetch(mem8[f + 2496])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 352]
 %line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2496]
-; prefetch(mem8[f + 2560])
+	vmovdqu ymm15, [rax + 352]
+; t = u & mem256[q + 87360]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2560]
-; prefetch(mem8[f + 2624])
+	vpand ymm0, ymm15, [rcx + 87360]
+; a = a ^ t
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2624]
-; prefetch(mem8[f + 2688])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130688]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2688]
-; a = a ^ b
+	vpand ymm0, ymm15, [rcx + 130688]
+; b = b ^ t
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
+	vpxor ymm14, ymm14, ymm0
 ; t = permute128(a, a, 0x01)
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vperm2i128 ymm0, ymm1, ymm1, 1
@@ -1126,1575 +1098,6525 @@ align 32
 ; a = a ^ t
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x20)
+; g = blend32(g, a, 0x10)
 %line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 32
-; a = e0 & mem256[p + 2708]
+	vpblendd ymm2, ymm2, ymm1, 16
+; t = permute128(b, b, 0x01)
 %line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 2708]
-; b = e1 & mem256[p + 2740]
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
 %line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 2740]
-; t = e2 & mem256[p + 2772]
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
 %line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 2772]
-; a = a ^ t
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
 %line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 2804]
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
 %line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 2804]
+	vpshufd ymm0, ymm14, 177
 ; b = b ^ t
 %line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 2836]
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x20)
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 2836]
-; a = a ^ t
+	vpblendd ymm2, ymm2, ymm14, 32
+; a = E0 & mem256[q + 173312]
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 2868]
+	vpand ymm0, ymm3, [rcx + 173312]
+; b = E0 & mem256[q + 216640]
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 2868]
-; b = b ^ t
+	vpand ymm14, ymm3, [rcx + 216640]
+; t = E1 & mem256[q + 173344]
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 2900]
+	vpand ymm1, ymm4, [rcx + 173344]
+; a = a ^ t
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 2900]
-; a = a ^ t
+	vpxor ymm1, ymm0, ymm1
+; t = E1 & mem256[q + 216672]
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 2932]
+	vpand ymm0, ymm4, [rcx + 216672]
+; b = b ^ t
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 2932]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E2 & mem256[q + 173376]
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 2964]
+	vpand ymm0, ymm5, [rcx + 173376]
+; a = a ^ t
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 2964]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E2 & mem256[q + 216704]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 2996]
+	vpand ymm0, ymm5, [rcx + 216704]
+; b = b ^ t
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 2996]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E3 & mem256[q + 173408]
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 3028]
+	vpand ymm0, ymm6, [rcx + 173408]
+; a = a ^ t
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 3028]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 216736]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 3060]
+	vpand ymm0, ymm6, [rcx + 216736]
+; b = b ^ t
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 3060]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[q + 173440]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
-%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 3092]
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3092]
+	vpand ymm0, ymm7, [rcx + 173440]
 ; a = a ^ t
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 3124]
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3124]
+; t = E4 & mem256[q + 216768]
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 216768]
 ; b = b ^ t
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 173472]
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 173472]
+; a = a ^ t
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 216800]
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
+	vpand ymm0, ymm8, [rcx + 216800]
+; b = b ^ t
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 3156]
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 173504]
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3156]
+	vpand ymm0, ymm9, [rcx + 173504]
 ; a = a ^ t
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+; t = E6 & mem256[q + 216832]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 3188]
+	vpand ymm0, ymm9, [rcx + 216832]
+; b = b ^ t
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3188]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 173536]
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 3220]
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3220]
+	vpand ymm0, ymm10, [rcx + 173536]
 ; a = a ^ t
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 3252]
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3252]
+; t = E7 & mem256[q + 216864]
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 216864]
 ; b = b ^ t
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 173568]
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 173568]
+; a = a ^ t
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 216896]
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
+	vpand ymm0, ymm11, [rcx + 216896]
+; b = b ^ t
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 3284]
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 173600]
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3284]
+	vpand ymm0, ymm12, [rcx + 173600]
 ; a = a ^ t
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+; t = E9 & mem256[q + 216928]
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 3316]
+	vpand ymm0, ymm12, [rcx + 216928]
+; b = b ^ t
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3316]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 173632]
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
+	vpand ymm0, ymm13, [rcx + 173632]
+; a = a ^ t
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 3348]
+	vpxor ymm1, ymm1, ymm0
+; t = E10 & mem256[q + 216960]
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3348]
-; a = a ^ t
+	vpand ymm0, ymm13, [rcx + 216960]
+; b = b ^ t
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 3353]
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 173664]
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3353]
-; b = b ^ t
+	vpand ymm0, ymm15, [rcx + 173664]
+; a = a ^ t
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 2752])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 216992]
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2752]
-; prefetch(mem8[f + 2816])
+	vpand ymm0, ymm15, [rcx + 216992]
+; b = b ^ t
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2816]
-; prefetch(mem8[f + 2880])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
 %line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2880]
-; prefetch(mem8[f + 2944])
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 173696]
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2944]
-; prefetch(mem8[f + 3008])
+	vpand ymm0, ymm15, [rcx + 173696]
+; a = a ^ t
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3008]
-; prefetch(mem8[f + 3072])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217024]
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3072]
-; prefetch(mem8[f + 3136])
+	vpand ymm0, ymm15, [rcx + 217024]
+; b = b ^ t
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3136]
-; prefetch(mem8[f + 3200])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3200]
-; prefetch(mem8[f + 3264])
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 173728]
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3264]
-; prefetch(mem8[f + 3328])
+	vpand ymm0, ymm15, [rcx + 173728]
+; a = a ^ t
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3328]
-; prefetch(mem8[f + 3392])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217056]
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3392]
-; a = a ^ b
+	vpand ymm0, ymm15, [rcx + 217056]
+; b = b ^ t
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
-; a = a ^ t
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 173760]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
+	vpand ymm0, ymm15, [rcx + 173760]
+; a = a ^ t
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217088]
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
+	vpand ymm0, ymm15, [rcx + 217088]
+; b = b ^ t
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
 %line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x4)
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 173792]
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 4
-; a = e0 & mem256[p + 3385]
+	vpand ymm0, ymm15, [rcx + 173792]
+; a = a ^ t
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 3385]
-; b = e1 & mem256[p + 3417]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217120]
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 3417]
-; t = e2 & mem256[p + 3449]
+	vpand ymm0, ymm15, [rcx + 217120]
+; b = b ^ t
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 3449]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 3481]
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 173824]
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 3481]
-; b = b ^ t
+	vpand ymm0, ymm15, [rcx + 173824]
+; a = a ^ t
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 3513]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217152]
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 3513]
-; a = a ^ t
+	vpand ymm0, ymm15, [rcx + 217152]
+; b = b ^ t
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 3545]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
 %line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 3545]
-; b = b ^ t
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 173856]
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 3577]
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 3577]
+	vpand ymm0, ymm15, [rcx + 173856]
 ; a = a ^ t
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 3609]
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 3609]
+; t = u & mem256[q + 217184]
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217184]
 ; b = b ^ t
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 3641]
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 173888]
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 3641]
+	vpand ymm0, ymm15, [rcx + 173888]
 ; a = a ^ t
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 3673]
+; t = u & mem256[q + 217216]
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 3673]
+	vpand ymm0, ymm15, [rcx + 217216]
 ; b = b ^ t
 %line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 3705]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
 %line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 3705]
-; a = a ^ t
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 173920]
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 3737]
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 3737]
-; b = b ^ t
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 3769]
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3769]
+	vpand ymm0, ymm15, [rcx + 173920]
 ; a = a ^ t
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
+; t = u & mem256[q + 217248]
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217248]
+; b = b ^ t
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 173952]
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173952]
+; a = a ^ t
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 3801]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217280]
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3801]
+	vpand ymm0, ymm15, [rcx + 217280]
 ; b = b ^ t
 %line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
 %line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 3833]
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 173984]
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3833]
+	vpand ymm0, ymm15, [rcx + 173984]
 ; a = a ^ t
 %line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+; t = u & mem256[q + 217312]
 %line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 3865]
+	vpand ymm0, ymm15, [rcx + 217312]
+; b = b ^ t
 %line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3865]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 352]
 %line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
+	vmovdqu ymm15, [rax + 352]
+; t = u & mem256[q + 174016]
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 3897]
+	vpand ymm0, ymm15, [rcx + 174016]
+; a = a ^ t
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3897]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217344]
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+	vpand ymm0, ymm15, [rcx + 217344]
+; b = b ^ t
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 3929]
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3929]
-; b = b ^ t
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 3961]
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3961]
-; a = a ^ t
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 3993]
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 3993]
-; b = b ^ t
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 4025]
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4025]
-; a = a ^ t
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 4030]
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4030]
-; b = b ^ t
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 3456])
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3456]
-; prefetch(mem8[f + 3520])
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3520]
-; prefetch(mem8[f + 3584])
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3584]
-; prefetch(mem8[f + 3648])
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3648]
-; prefetch(mem8[f + 3712])
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3712]
-; prefetch(mem8[f + 3776])
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3776]
-; prefetch(mem8[f + 3840])
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3840]
-; prefetch(mem8[f + 3904])
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3904]
-; prefetch(mem8[f + 3968])
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 3968]
-; prefetch(mem8[f + 4032])
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4032]
-; a = a ^ b
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
+	vpxor ymm14, ymm14, ymm0
 ; t = permute128(a, a, 0x01)
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vperm2i128 ymm0, ymm1, ymm1, 1
 ; a = a ^ t
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = shuffle32(a, 0x4e)
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd ymm0, ymm1, 78
 ; a = a ^ t
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = shuffle32(a, 0xb1)
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd ymm0, ymm1, 177
 ; a = a ^ t
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x8)
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 8
-; a = e0 & mem256[p + 4062]
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 4062]
-; b = e1 & mem256[p + 4094]
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 4094]
-; t = e2 & mem256[p + 4126]
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 4126]
+; g = blend32(g, a, 0x4)
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 4
+; t = permute128(b, b, 0x01)
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x8)
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm14, 8
+; a = E0 & mem256[q + 259968]
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rcx + 259968]
+; b = E0 & mem256[q + 303296]
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm3, [rcx + 303296]
+; t = E1 & mem256[q + 260000]
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rcx + 260000]
 ; a = a ^ t
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 4158]
+; t = E1 & mem256[q + 303328]
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rcx + 303328]
+; b = b ^ t
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E2 & mem256[q + 260032]
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 260032]
+; a = a ^ t
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E2 & mem256[q + 303360]
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 303360]
+; b = b ^ t
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E3 & mem256[q + 260064]
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rcx + 260064]
+; a = a ^ t
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 303392]
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rcx + 303392]
+; b = b ^ t
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[q + 260096]
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 260096]
+; a = a ^ t
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E4 & mem256[q + 303424]
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 303424]
+; b = b ^ t
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 260128]
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 260128]
+; a = a ^ t
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 303456]
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 303456]
+; b = b ^ t
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 260160]
 %line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 4158]
-; b = b ^ t
+	vpand ymm0, ymm9, [rcx + 260160]
+; a = a ^ t
 %line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 4190]
+	vpxor ymm1, ymm1, ymm0
+; t = E6 & mem256[q + 303488]
 %line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 4190]
-; a = a ^ t
+	vpand ymm0, ymm9, [rcx + 303488]
+; b = b ^ t
 %line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 4222]
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 260192]
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 4222]
-; b = b ^ t
+	vpand ymm0, ymm10, [rcx + 260192]
+; a = a ^ t
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 4254]
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[q + 303520]
 %line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 4254]
-; a = a ^ t
+	vpand ymm0, ymm10, [rcx + 303520]
+; b = b ^ t
 %line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 4286]
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 260224]
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 4286]
-; b = b ^ t
+	vpand ymm0, ymm11, [rcx + 260224]
+; a = a ^ t
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 4318]
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 303552]
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 4318]
-; a = a ^ t
+	vpand ymm0, ymm11, [rcx + 303552]
+; b = b ^ t
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 4350]
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 260256]
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 4350]
-; b = b ^ t
+	vpand ymm0, ymm12, [rcx + 260256]
+; a = a ^ t
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 4382]
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[q + 303584]
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 4382]
-; a = a ^ t
+	vpand ymm0, ymm12, [rcx + 303584]
+; b = b ^ t
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 4414]
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 260288]
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 4414]
-; b = b ^ t
+	vpand ymm0, ymm13, [rcx + 260288]
+; a = a ^ t
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
+	vpxor ymm1, ymm1, ymm0
+; t = E10 & mem256[q + 303616]
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 4446]
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4446]
-; a = a ^ t
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 4478]
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4478]
+	vpand ymm0, ymm13, [rcx + 303616]
 ; b = b ^ t
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 4510]
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4510]
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 260320]
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260320]
 ; a = a ^ t
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+; t = u & mem256[q + 303648]
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303648]
+; b = b ^ t
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 260352]
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260352]
+; a = a ^ t
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 4542]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303680]
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4542]
+	vpand ymm0, ymm15, [rcx + 303680]
 ; b = b ^ t
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 4574]
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 260384]
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4574]
+	vpand ymm0, ymm15, [rcx + 260384]
 ; a = a ^ t
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+; t = u & mem256[q + 303712]
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 4606]
+	vpand ymm0, ymm15, [rcx + 303712]
+; b = b ^ t
 %line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4606]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 260416]
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 4638]
+	vpand ymm0, ymm15, [rcx + 260416]
+; a = a ^ t
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4638]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303744]
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+	vpand ymm0, ymm15, [rcx + 303744]
+; b = b ^ t
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 4670]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4670]
-; b = b ^ t
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 260448]
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 4702]
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4702]
+	vpand ymm0, ymm15, [rcx + 260448]
 ; a = a ^ t
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 4707]
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 4707]
+; t = u & mem256[q + 303776]
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303776]
 ; b = b ^ t
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 260480]
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260480]
+; a = a ^ t
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 4096])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303808]
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4096]
-; prefetch(mem8[f + 4160])
+	vpand ymm0, ymm15, [rcx + 303808]
+; b = b ^ t
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4160]
-; prefetch(mem8[f + 4224])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
 %line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4224]
-; prefetch(mem8[f + 4288])
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 260512]
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4288]
-; prefetch(mem8[f + 4352])
+	vpand ymm0, ymm15, [rcx + 260512]
+; a = a ^ t
 %line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4352]
-; prefetch(mem8[f + 4416])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303840]
 %line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4416]
-; prefetch(mem8[f + 4480])
+	vpand ymm0, ymm15, [rcx + 303840]
+; b = b ^ t
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4480]
-; prefetch(mem8[f + 4544])
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
 %line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4544]
-; prefetch(mem8[f + 4608])
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 260544]
 %line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4608]
-; prefetch(mem8[f + 4672])
+	vpand ymm0, ymm15, [rcx + 260544]
+; a = a ^ t
 %line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4672]
-; prefetch(mem8[f + 4736])
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303872]
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4736]
-; a = a ^ b
+	vpand ymm0, ymm15, [rcx + 303872]
+; b = b ^ t
 %line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
 %line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 260576]
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260576]
+; a = a ^ t
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303904]
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303904]
+; b = b ^ t
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 260608]
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260608]
+; a = a ^ t
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303936]
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303936]
+; b = b ^ t
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 260640]
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260640]
+; a = a ^ t
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303968]
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303968]
+; b = b ^ t
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 352]
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 352]
+; t = u & mem256[q + 260672]
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260672]
+; a = a ^ t
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 304000]
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 304000]
+; b = b ^ t
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = permute128(a, a, 0x01)
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vperm2i128 ymm0, ymm1, ymm1, 1
 ; a = a ^ t
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = shuffle32(a, 0x4e)
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd ymm0, ymm1, 78
 ; a = a ^ t
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = shuffle32(a, 0xb1)
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd ymm0, ymm1, 177
 ; a = a ^ t
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; g = blend32(g, a, 0x40)
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 64
-; a = e0 & mem256[p + 4739]
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 4739]
-; b = e1 & mem256[p + 4771]
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 4771]
-; t = e2 & mem256[p + 4803]
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 4803]
-; a = a ^ t
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 4835]
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 4835]
-; b = b ^ t
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 4867]
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 4867]
-; a = a ^ t
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 4899]
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 4899]
-; b = b ^ t
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 4931]
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 4931]
-; a = a ^ t
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 4963]
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 4963]
-; b = b ^ t
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 4995]
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 4995]
-; a = a ^ t
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 5027]
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 5027]
-; b = b ^ t
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 5059]
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 5059]
-; a = a ^ t
 %line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 5091]
+	vpblendd ymm2, ymm2, ymm1, 64
+; t = permute128(b, b, 0x01)
 %line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 5091]
+	vperm2i128 ymm0, ymm14, ymm14, 1
 ; b = b ^ t
 %line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
 %line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
-; t = u & mem256[p + 5123]
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
 %line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5123]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
 %line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
 %line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 416]
-; t = u & mem256[p + 5155]
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x80)
 %line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5155]
-; b = b ^ t
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 448]
-; t = u & mem256[p + 5187]
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5187]
-; a = a ^ t
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 480]
-; t = u & mem256[p + 5219]
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5219]
-; b = b ^ t
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 512]
-; t = u & mem256[p + 5251]
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5251]
-; a = a ^ t
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 544]
-; t = u & mem256[p + 5283]
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5283]
-; b = b ^ t
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 576]
-; t = u & mem256[p + 5315]
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5315]
-; a = a ^ t
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 608]
-; t = u & mem256[p + 5347]
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5347]
-; b = b ^ t
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 640]
-; t = u & mem256[p + 5379]
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5379]
-; a = a ^ t
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax + 672]
-; t = u & mem256[p + 5384]
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 5384]
-; b = b ^ t
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; prefetch(mem8[f + 4800])
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4800]
-; prefetch(mem8[f + 4864])
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4864]
-; prefetch(mem8[f + 4928])
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4928]
-; prefetch(mem8[f + 4992])
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 4992]
-; prefetch(mem8[f + 5056])
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5056]
-; prefetch(mem8[f + 5120])
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5120]
-; prefetch(mem8[f + 5184])
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5184]
-; prefetch(mem8[f + 5248])
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5248]
-; prefetch(mem8[f + 5312])
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5312]
-; prefetch(mem8[f + 5376])
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 5376]
-; a = a ^ b
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
-; a = a ^ t
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
-; a = a ^ t
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a = a ^ t
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x80)
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 128
+	vpblendd ymm2, ymm2, ymm14, 128
 ; 8x t = g << 16
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 16
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 16
 ; g = g ^ t
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; 8x t = g << 8
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 8
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 8
 ; g = g ^ t
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; 8x t = g << 4
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 4
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 4
 ; g = g ^ t
-%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; 8x t = g << 2
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 2
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 2
 ; g = g ^ t
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; 8x t = g << 1
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 1
+%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 1
 ; g = g ^ t
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; 8x g = g >> 31
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrld ymm14, ymm14, 31
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm2, ymm2, 31
 ; 4x t = g >> 31
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrlq ymm0, ymm14, 31
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm2, 31
 ; g = g ^ t
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
 ; c0 = extract128(g, 1)
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm14, 1
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm2, 1
 ; d0 = extract128(g, 0)
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm14, 0
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm2, 0
 ; 2x c0 = c0 << 2
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
 ; 2x d0 = d0 << 4
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r8, xmm0
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq rbx, xmm0
 ; o = o & 255
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and rbx, 255
+; mem8[bt + 0] = o
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [rbp], bl
+; bt = bt + 1
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rbp, 1
+; q = q + 346624
+%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rcx, 346624
+; j = j - 1
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	sub r8, 1
+; =? j - 0
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp r8, 0
+; goto long if !=
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jne .Llong
+; goto next
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jmp .Lnext
+align 32
+.Lshort:
+; a = E0 & mem256[q + 0]
+%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rcx]
+; b = E0 & mem256[q + 43328]
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm3, [rcx + 43328]
+; t = E1 & mem256[q + 32]
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm4, [rcx + 32]
+; a = a ^ t
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E1 & mem256[q + 43360]
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm4, [rcx + 43360]
+; b = b ^ t
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E2 & mem256[q + 64]
+%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rcx + 64]
+; a = a ^ t
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E2 & mem256[q + 43392]
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rcx + 43392]
+; b = b ^ t
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E3 & mem256[q + 96]
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rcx + 96]
+; a = a ^ t
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E3 & mem256[q + 43424]
+%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rcx + 43424]
+; b = b ^ t
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E4 & mem256[q + 128]
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rcx + 128]
+; a = a ^ t
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E4 & mem256[q + 43456]
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rcx + 43456]
+; b = b ^ t
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E5 & mem256[q + 160]
+%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rcx + 160]
+; a = a ^ t
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E5 & mem256[q + 43488]
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rcx + 43488]
+; b = b ^ t
+%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E6 & mem256[q + 192]
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rcx + 192]
+; a = a ^ t
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E6 & mem256[q + 43520]
+%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rcx + 43520]
+; b = b ^ t
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E7 & mem256[q + 224]
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rcx + 224]
+; a = a ^ t
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E7 & mem256[q + 43552]
+%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rcx + 43552]
+; b = b ^ t
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E8 & mem256[q + 256]
+%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rcx + 256]
+; a = a ^ t
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E8 & mem256[q + 43584]
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rcx + 43584]
+; b = b ^ t
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E9 & mem256[q + 288]
 %line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, 255
-; v = mem8[e + 0]
+	vpand ymm2, ymm12, [rcx + 288]
+; a = a ^ t
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rdx]
-; o = o ^ v
+	vpxor ymm0, ymm0, ymm2
+; t = E9 & mem256[q + 43616]
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
-; mem8[s + 0] = o
+	vpand ymm2, ymm12, [rcx + 43616]
+; b = b ^ t
 %line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [rdi], r8b
-; p = p + 5416
+	vpxor ymm1, ymm1, ymm2
+; t = E10 & mem256[q + 320]
 %line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rsi, 5416
-; s = s + 1
+	vpand ymm2, ymm13, [rcx + 320]
+; a = a ^ t
 %line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rdi, 1
-; e = e + 1
+	vpxor ymm2, ymm0, ymm2
+; t = E10 & mem256[q + 43648]
 %line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rdx, 1
-; i = i - 1
+	vpand ymm0, ymm13, [rcx + 43648]
+; b = b ^ t
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r10, 1
-; =? i - 0
+	vpxor ymm14, ymm1, ymm0
+; u = mem256[ec + 0]
 %line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r10, 0
-; goto rows if !=
+	vmovdqu ymm0, [rax]
+; t = u & mem256[q + 352]
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	jne .Lrows
-; a = e0 & mem256[p + 0]
+	vpand ymm1, ymm0, [rcx + 352]
+; a = a ^ t
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r9, rax
-	vpand ymm0, ymm2, [rsi]
-; b = e1 & mem256[p + 32]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43680]
 %line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rsi + 32]
-; t = e2 & mem256[p + 64]
+	vpand ymm0, ymm0, [rcx + 43680]
+; b = b ^ t
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 64]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
 %line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 96]
+	vmovdqu ymm0, [rax + 32]
+; t = u & mem256[q + 384]
 %line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 96]
-; b = b ^ t
+	vpand ymm1, ymm0, [rcx + 384]
+; a = a ^ t
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e4 & mem256[p + 128]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43712]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 128]
-; a = a ^ t
+	vpand ymm0, ymm0, [rcx + 43712]
+; b = b ^ t
 %line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 160]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 160]
-; b = b ^ t
+	vmovdqu ymm0, [rax + 64]
+; t = u & mem256[q + 416]
 %line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; t = e6 & mem256[p + 192]
-%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 192]
+	vpand ymm1, ymm0, [rcx + 416]
 ; a = a ^ t
+%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43744]
 %line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 224]
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 224]
+	vpand ymm0, ymm0, [rcx + 43744]
 ; b = b ^ t
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; t = e8 & mem256[p + 256]
+; u = mem256[ec + 96]
+%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 96]
+; t = u & mem256[q + 448]
 %line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 256]
+	vpand ymm1, ymm0, [rcx + 448]
 ; a = a ^ t
 %line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 288]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43776]
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 288]
+	vpand ymm0, ymm0, [rcx + 43776]
 ; b = b ^ t
 %line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; t = e10 & mem256[p + 320]
+; u = mem256[ec + 128]
 %line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 320]
-; a = a ^ t
+	vmovdqu ymm0, [rax + 128]
+; t = u & mem256[q + 480]
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 352]
-%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 352]
-; b = b ^ t
-%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 384]
-%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
-; t = u & mem256[p + 384]
-%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 384]
+	vpand ymm1, ymm0, [rcx + 480]
 ; a = a ^ t
+%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43808]
+%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rcx + 43808]
+; b = b ^ t
+%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
+%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 160]
+; t = u & mem256[q + 512]
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
+	vpand ymm1, ymm0, [rcx + 512]
+; a = a ^ t
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
-; t = u & mem256[p + 416]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43840]
 %line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 416]
+	vpand ymm0, ymm0, [rcx + 43840]
 ; b = b ^ t
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 448]
+; u = mem256[ec + 192]
 %line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
-; t = u & mem256[p + 448]
+	vmovdqu ymm0, [rax + 192]
+; t = u & mem256[q + 544]
 %line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 448]
+	vpand ymm1, ymm0, [rcx + 544]
 ; a = a ^ t
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43872]
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
-; t = u & mem256[p + 480]
+	vpand ymm0, ymm0, [rcx + 43872]
+; b = b ^ t
 %line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 480]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
 %line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 512]
+	vmovdqu ymm0, [rax + 224]
+; t = u & mem256[q + 576]
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
-; t = u & mem256[p + 512]
+	vpand ymm1, ymm0, [rcx + 576]
+; a = a ^ t
 %line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 512]
-; a = a ^ t
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43904]
 %line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
+	vpand ymm0, ymm0, [rcx + 43904]
+; b = b ^ t
 %line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
-; t = u & mem256[p + 544]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
 %line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 544]
-; b = b ^ t
+	vmovdqu ymm0, [rax + 256]
+; t = u & mem256[q + 608]
 %line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 576]
+	vpand ymm1, ymm0, [rcx + 608]
+; a = a ^ t
 %line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
-; t = u & mem256[p + 576]
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43936]
 %line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 576]
-; a = a ^ t
+	vpand ymm0, ymm0, [rcx + 43936]
+; b = b ^ t
 %line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
 %line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
-; t = u & mem256[p + 608]
+	vmovdqu ymm0, [rax + 288]
+; t = u & mem256[q + 640]
 %line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 608]
-; b = b ^ t
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; u = mem256[eb + 640]
-%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
-; t = u & mem256[p + 640]
-%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 640]
+	vpand ymm1, ymm0, [rcx + 640]
 ; a = a ^ t
-%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 672]
-; t = u & mem256[p + 645]
-%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 645]
+%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 43968]
+%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rcx + 43968]
 ; b = b ^ t
-%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; a = a ^ b
+; u = mem256[ec + 320]
+%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax + 320]
+; t = u & mem256[q + 672]
+%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm0, [rcx + 672]
+; a = a ^ t
+%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm1
+; t = u & mem256[q + 44000]
+%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rcx + 44000]
+; b = b ^ t
 %line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
+	vpxor ymm14, ymm14, ymm0
 ; t = permute128(a, a, 0x01)
 %line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
+	vperm2i128 ymm0, ymm2, ymm2, 1
 ; a = a ^ t
 %line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm0, ymm2, ymm0
 ; t = shuffle32(a, 0x4e)
 %line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
+	vpshufd ymm1, ymm0, 78
 ; a = a ^ t
 %line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
+	vpxor ymm0, ymm0, ymm1
 ; t = shuffle32(a, 0xb1)
 %line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
+	vpshufd ymm1, ymm0, 177
 ; a = a ^ t
 %line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = a
-%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqa ymm14, ymm1
-; a = e0 & mem256[p + 677]
-%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 677]
-; b = e1 & mem256[p + 709]
-%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm15, ymm3, [rsi + 709]
-; t = e2 & mem256[p + 741]
-%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rsi + 741]
-; a = a ^ t
-%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-; t = e3 & mem256[p + 773]
+; t = permute128(b, b, 0x01)
+%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
+%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
+%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
+%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
 %line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 773]
+	vpshufd ymm0, ymm14, 177
 ; b = b ^ t
 %line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e4 & mem256[p + 805]
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x2)
 %line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 805]
-; a = a ^ t
+	vpblendd ymm2, ymm1, ymm14, 2
+; a = E0 & mem256[q + 86656]
 %line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e5 & mem256[p + 837]
+	vpand ymm0, ymm3, [rcx + 86656]
+; b = E0 & mem256[q + 129984]
 %line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 837]
-; b = b ^ t
+	vpand ymm14, ymm3, [rcx + 129984]
+; t = E1 & mem256[q + 86688]
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e6 & mem256[p + 869]
+	vpand ymm1, ymm4, [rcx + 86688]
+; a = a ^ t
 %line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 869]
-; a = a ^ t
+	vpxor ymm1, ymm0, ymm1
+; t = E1 & mem256[q + 130016]
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e7 & mem256[p + 901]
+	vpand ymm0, ymm4, [rcx + 130016]
+; b = b ^ t
 %line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 901]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E2 & mem256[q + 86720]
 %line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e8 & mem256[p + 933]
+	vpand ymm0, ymm5, [rcx + 86720]
+; a = a ^ t
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 933]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E2 & mem256[q + 130048]
 %line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e9 & mem256[p + 965]
+	vpand ymm0, ymm5, [rcx + 130048]
+; b = b ^ t
 %line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 965]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E3 & mem256[q + 86752]
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; t = e10 & mem256[p + 997]
+	vpand ymm0, ymm6, [rcx + 86752]
+; a = a ^ t
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 997]
-; a = a ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 130080]
 %line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; t = e11 & mem256[p + 1029]
+	vpand ymm0, ymm6, [rcx + 130080]
+; b = b ^ t
 %line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 1029]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[q + 86784]
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 384]
-%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
-; t = u & mem256[p + 1061]
-%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1061]
+	vpand ymm0, ymm7, [rcx + 86784]
 ; a = a ^ t
-%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 416]
-%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
-; t = u & mem256[p + 1093]
-%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1093]
+; t = E4 & mem256[q + 130112]
+%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 130112]
 ; b = b ^ t
+%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 86816]
+%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 86816]
+; a = a ^ t
+%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 130144]
 %line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 448]
+	vpand ymm0, ymm8, [rcx + 130144]
+; b = b ^ t
 %line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
-; t = u & mem256[p + 1125]
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 86848]
 %line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1125]
+	vpand ymm0, ymm9, [rcx + 86848]
 ; a = a ^ t
 %line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 480]
+; t = E6 & mem256[q + 130176]
 %line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
-; t = u & mem256[p + 1157]
+	vpand ymm0, ymm9, [rcx + 130176]
+; b = b ^ t
 %line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1157]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 86880]
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 512]
-%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
-; t = u & mem256[p + 1189]
-%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1189]
+	vpand ymm0, ymm10, [rcx + 86880]
 ; a = a ^ t
-%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 544]
-%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
-; t = u & mem256[p + 1221]
-%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1221]
+; t = E7 & mem256[q + 130208]
+%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 130208]
 ; b = b ^ t
+%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 86912]
+%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 86912]
+; a = a ^ t
+%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 130240]
 %line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 576]
+	vpand ymm0, ymm11, [rcx + 130240]
+; b = b ^ t
 %line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
-; t = u & mem256[p + 1253]
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 86944]
 %line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1253]
+	vpand ymm0, ymm12, [rcx + 86944]
 ; a = a ^ t
 %line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 608]
+; t = E9 & mem256[q + 130272]
 %line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
-; t = u & mem256[p + 1285]
+	vpand ymm0, ymm12, [rcx + 130272]
+; b = b ^ t
 %line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1285]
-; b = b ^ t
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 86976]
 %line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; u = mem256[eb + 640]
+	vpand ymm0, ymm13, [rcx + 86976]
+; a = a ^ t
 %line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
-; t = u & mem256[p + 1317]
+	vpxor ymm1, ymm1, ymm0
+; t = E10 & mem256[q + 130304]
 %line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1317]
-; a = a ^ t
-%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; u = mem256[eb + 672]
-%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 672]
-; t = u & mem256[p + 1322]
-%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rsi + 1322]
+	vpand ymm0, ymm13, [rcx + 130304]
 ; b = b ^ t
-%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; a = a ^ b
-%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-; t = permute128(a, a, 0x01)
-%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm0, ymm1, ymm1, 1
+%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
+%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 87008]
+%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87008]
 ; a = a ^ t
-%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0x4e)
+; t = u & mem256[q + 130336]
+%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130336]
+; b = b ^ t
+%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
+%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 87040]
 %line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 78
+	vpand ymm0, ymm15, [rcx + 87040]
 ; a = a ^ t
 %line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; t = shuffle32(a, 0xb1)
+; t = u & mem256[q + 130368]
 %line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm0, ymm1, 177
-; a = a ^ t
+	vpand ymm0, ymm15, [rcx + 130368]
+; b = b ^ t
 %line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; g = blend32(g, a, 0x2)
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
 %line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm1, 2
-; a = e0 & mem256[p + 1354]
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 87072]
 %line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm2, [rsi + 1354]
-; b = e1 & mem256[p + 1386]
+	vpand ymm0, ymm15, [rcx + 87072]
+; a = a ^ t
 %line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm3, [rsi + 1386]
-; t = e2 & mem256[p + 1418]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130400]
 %line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rsi + 1418]
-; a = a ^ t
+	vpand ymm0, ymm15, [rcx + 130400]
+; b = b ^ t
 %line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; t = e3 & mem256[p + 1450]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
 %line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rsi + 1450]
-; b = b ^ t
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 87104]
 %line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; t = e4 & mem256[p + 1482]
-%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rsi + 1482]
+	vpand ymm0, ymm15, [rcx + 87104]
 ; a = a ^ t
+%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130432]
 %line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; t = e5 & mem256[p + 1514]
-%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rsi + 1514]
+	vpand ymm0, ymm15, [rcx + 130432]
 ; b = b ^ t
+%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
 %line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; t = e6 & mem256[p + 1546]
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 87136]
 %line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rsi + 1546]
+	vpand ymm0, ymm15, [rcx + 87136]
 ; a = a ^ t
 %line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; t = e7 & mem256[p + 1578]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130464]
 %line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rsi + 1578]
+	vpand ymm0, ymm15, [rcx + 130464]
 ; b = b ^ t
 %line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; t = e8 & mem256[p + 1610]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
 %line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm10, [rsi + 1610]
-; a = a ^ t
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 87168]
 %line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; t = e9 & mem256[p + 1642]
+	vpand ymm0, ymm15, [rcx + 87168]
+; a = a ^ t
 %line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rsi + 1642]
-; b = b ^ t
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130496]
 %line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; t = e10 & mem256[p + 1674]
+	vpand ymm0, ymm15, [rcx + 130496]
+; b = b ^ t
 %line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rsi + 1674]
-; a = a ^ t
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
 %line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; t = e11 & mem256[p + 1706]
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 87200]
 %line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm13, [rsi + 1706]
-; b = b ^ t
+	vpand ymm0, ymm15, [rcx + 87200]
+; a = a ^ t
 %line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; u = mem256[eb + 384]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130528]
 %line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 384]
-; t = u & mem256[p + 1738]
-%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1738]
-; a = a ^ t
-%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; u = mem256[eb + 416]
-%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 416]
-; t = u & mem256[p + 1770]
-%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1770]
+	vpand ymm0, ymm15, [rcx + 130528]
 ; b = b ^ t
-%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; u = mem256[eb + 448]
-%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 448]
-; t = u & mem256[p + 1802]
-%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1802]
+%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
+%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 87232]
+%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87232]
 ; a = a ^ t
+%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130560]
+%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130560]
+; b = b ^ t
+%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
+%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 87264]
 %line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; u = mem256[eb + 480]
+	vpand ymm0, ymm15, [rcx + 87264]
+; a = a ^ t
 %line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 480]
-; t = u & mem256[p + 1834]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130592]
 %line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1834]
+	vpand ymm0, ymm15, [rcx + 130592]
 ; b = b ^ t
 %line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; u = mem256[eb + 512]
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
 %line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 512]
-; t = u & mem256[p + 1866]
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 87296]
 %line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1866]
+	vpand ymm0, ymm15, [rcx + 87296]
 ; a = a ^ t
 %line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; u = mem256[eb + 544]
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130624]
 %line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 544]
-; t = u & mem256[p + 1898]
+	vpand ymm0, ymm15, [rcx + 130624]
+; b = b ^ t
 %line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1898]
-; b = b ^ t
-%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; u = mem256[eb + 576]
-%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 576]
-; t = u & mem256[p + 1930]
-%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1930]
-; a = a ^ t
-%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; u = mem256[eb + 608]
-%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 608]
-; t = u & mem256[p + 1962]
-%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1962]
-; b = b ^ t
-%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; u = mem256[eb + 640]
-%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 640]
-; t = u & mem256[p + 1994]
-%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1994]
-; a = a ^ t
-%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm2
-; u = mem256[eb + 672]
-%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 672]
-; t = u & mem256[p + 1999]
-%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm2, [rsi + 1999]
-; b = b ^ t
-%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm2
-; a = a ^ b
-%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; t = permute128(a, a, 0x01)
-%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vperm2i128 ymm1, ymm0, ymm0, 1
-; a = a ^ t
-%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; t = shuffle32(a, 0x4e)
-%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm1, ymm0, 78
-; a = a ^ t
-%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; t = shuffle32(a, 0xb1)
-%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpshufd ymm1, ymm0, 177
-; a = a ^ t
-%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; g = blend32(g, a, 0x10)
-%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpblendd ymm14, ymm14, ymm0, 16
-; 8x t = g << 16
-%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 16
-; g = g ^ t
-%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; 8x t = g << 8
+; u = mem256[ec + 320]
+%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 87328]
+%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 87328]
+; a = a ^ t
+%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 130656]
+%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 130656]
+; b = b ^ t
+%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = permute128(a, a, 0x01)
+%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x10)
+%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 16
+; t = permute128(b, b, 0x01)
+%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
+%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
+%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
+%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
+%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
+%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x20)
+%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm14, 32
+; a = E0 & mem256[q + 173312]
+%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rcx + 173312]
+; b = E0 & mem256[q + 216640]
+%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm3, [rcx + 216640]
+; t = E1 & mem256[q + 173344]
+%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rcx + 173344]
+; a = a ^ t
+%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E1 & mem256[q + 216672]
 %line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 8
-; g = g ^ t
+	vpand ymm0, ymm4, [rcx + 216672]
+; b = b ^ t
 %line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; 8x t = g << 4
+; t = E2 & mem256[q + 173376]
 %line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 4
-; g = g ^ t
+	vpand ymm0, ymm5, [rcx + 173376]
+; a = a ^ t
 %line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; 8x t = g << 2
+	vpxor ymm1, ymm1, ymm0
+; t = E2 & mem256[q + 216704]
 %line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 2
-; g = g ^ t
+	vpand ymm0, ymm5, [rcx + 216704]
+; b = b ^ t
 %line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; 8x t = g << 1
+; t = E3 & mem256[q + 173408]
 %line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpslld ymm0, ymm14, 1
-; g = g ^ t
+	vpand ymm0, ymm6, [rcx + 173408]
+; a = a ^ t
 %line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; 8x g = g >> 31
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 216736]
 %line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrld ymm14, ymm14, 31
-; 4x t = g >> 31
+	vpand ymm0, ymm6, [rcx + 216736]
+; b = b ^ t
 %line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpsrlq ymm0, ymm14, 31
-; g = g ^ t
-%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; c0 = extract128(g, 1)
+; t = E4 & mem256[q + 173440]
+%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 173440]
+; a = a ^ t
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm0, ymm14, 1
-; d0 = extract128(g, 0)
+	vpxor ymm1, ymm1, ymm0
+; t = E4 & mem256[q + 216768]
 %line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vextracti128 xmm1, ymm14, 0
-; 2x c0 = c0 << 2
+	vpand ymm0, ymm7, [rcx + 216768]
+; b = b ^ t
 %line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 173472]
+%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 173472]
+; a = a ^ t
+%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 216800]
+%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 216800]
+; b = b ^ t
+%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 173504]
+%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rcx + 173504]
+; a = a ^ t
+%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E6 & mem256[q + 216832]
+%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rcx + 216832]
+; b = b ^ t
+%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 173536]
+%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 173536]
+; a = a ^ t
+%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[q + 216864]
+%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 216864]
+; b = b ^ t
+%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 173568]
+%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 173568]
+; a = a ^ t
+%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 216896]
+%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 216896]
+; b = b ^ t
+%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 173600]
+%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rcx + 173600]
+; a = a ^ t
+%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[q + 216928]
+%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rcx + 216928]
+; b = b ^ t
+%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 173632]
+%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 173632]
+; a = a ^ t
+%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E10 & mem256[q + 216960]
+%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 216960]
+; b = b ^ t
+%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
+%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 173664]
+%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173664]
+; a = a ^ t
+%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 216992]
+%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 216992]
+; b = b ^ t
+%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
+%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 173696]
+%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173696]
+; a = a ^ t
+%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217024]
+%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217024]
+; b = b ^ t
+%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
+%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 173728]
+%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173728]
+; a = a ^ t
+%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217056]
+%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217056]
+; b = b ^ t
+%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
+%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 173760]
+%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173760]
+; a = a ^ t
+%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217088]
+%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217088]
+; b = b ^ t
+%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
+%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 173792]
+%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173792]
+; a = a ^ t
+%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217120]
+%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217120]
+; b = b ^ t
+%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
+%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 173824]
+%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173824]
+; a = a ^ t
+%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217152]
+%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217152]
+; b = b ^ t
+%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
+%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 173856]
+%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173856]
+; a = a ^ t
+%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217184]
+%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217184]
+; b = b ^ t
+%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
+%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 173888]
+%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173888]
+; a = a ^ t
+%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217216]
+%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217216]
+; b = b ^ t
+%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
+%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 173920]
+%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173920]
+; a = a ^ t
+%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217248]
+%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217248]
+; b = b ^ t
+%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
+%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 173952]
+%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173952]
+; a = a ^ t
+%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217280]
+%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217280]
+; b = b ^ t
+%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
+%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 173984]
+%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 173984]
+; a = a ^ t
+%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 217312]
+%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 217312]
+; b = b ^ t
+%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = permute128(a, a, 0x01)
+%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x4)
+%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 4
+; t = permute128(b, b, 0x01)
+%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
+%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
+%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
+%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
+%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
+%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x8)
+%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm14, 8
+; a = E0 & mem256[q + 259968]
+%line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rcx + 259968]
+; b = E0 & mem256[q + 303296]
+%line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm3, [rcx + 303296]
+; t = E1 & mem256[q + 260000]
+%line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rcx + 260000]
+; a = a ^ t
+%line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E1 & mem256[q + 303328]
+%line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rcx + 303328]
+; b = b ^ t
+%line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E2 & mem256[q + 260032]
+%line 994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 260032]
+; a = a ^ t
+%line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E2 & mem256[q + 303360]
+%line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rcx + 303360]
+; b = b ^ t
+%line 997+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E3 & mem256[q + 260064]
+%line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rcx + 260064]
+; a = a ^ t
+%line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E3 & mem256[q + 303392]
+%line 1000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rcx + 303392]
+; b = b ^ t
+%line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[q + 260096]
+%line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 260096]
+; a = a ^ t
+%line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E4 & mem256[q + 303424]
+%line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rcx + 303424]
+; b = b ^ t
+%line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E5 & mem256[q + 260128]
+%line 1006+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 260128]
+; a = a ^ t
+%line 1007+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[q + 303456]
+%line 1008+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rcx + 303456]
+; b = b ^ t
+%line 1009+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[q + 260160]
+%line 1010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rcx + 260160]
+; a = a ^ t
+%line 1011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E6 & mem256[q + 303488]
+%line 1012+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rcx + 303488]
+; b = b ^ t
+%line 1013+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E7 & mem256[q + 260192]
+%line 1014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 260192]
+; a = a ^ t
+%line 1015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[q + 303520]
+%line 1016+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rcx + 303520]
+; b = b ^ t
+%line 1017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[q + 260224]
+%line 1018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 260224]
+; a = a ^ t
+%line 1019+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E8 & mem256[q + 303552]
+%line 1020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rcx + 303552]
+; b = b ^ t
+%line 1021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E9 & mem256[q + 260256]
+%line 1022+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rcx + 260256]
+; a = a ^ t
+%line 1023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[q + 303584]
+%line 1024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm12, [rcx + 303584]
+; b = b ^ t
+%line 1025+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[q + 260288]
+%line 1026+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 260288]
+; a = a ^ t
+%line 1027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E10 & mem256[q + 303616]
+%line 1028+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm13, [rcx + 303616]
+; b = b ^ t
+%line 1029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 0]
+%line 1030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax]
+; t = u & mem256[q + 260320]
+%line 1031+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260320]
+; a = a ^ t
+%line 1032+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303648]
+%line 1033+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303648]
+; b = b ^ t
+%line 1034+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 32]
+%line 1035+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 32]
+; t = u & mem256[q + 260352]
+%line 1036+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260352]
+; a = a ^ t
+%line 1037+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303680]
+%line 1038+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303680]
+; b = b ^ t
+%line 1039+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 64]
+%line 1040+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 64]
+; t = u & mem256[q + 260384]
+%line 1041+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260384]
+; a = a ^ t
+%line 1042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303712]
+%line 1043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303712]
+; b = b ^ t
+%line 1044+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 96]
+%line 1045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 96]
+; t = u & mem256[q + 260416]
+%line 1046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260416]
+; a = a ^ t
+%line 1047+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303744]
+%line 1048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303744]
+; b = b ^ t
+%line 1049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 128]
+%line 1050+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 128]
+; t = u & mem256[q + 260448]
+%line 1051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260448]
+; a = a ^ t
+%line 1052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303776]
+%line 1053+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303776]
+; b = b ^ t
+%line 1054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 160]
+%line 1055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 160]
+; t = u & mem256[q + 260480]
+%line 1056+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260480]
+; a = a ^ t
+%line 1057+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303808]
+%line 1058+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303808]
+; b = b ^ t
+%line 1059+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 192]
+%line 1060+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 192]
+; t = u & mem256[q + 260512]
+%line 1061+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260512]
+; a = a ^ t
+%line 1062+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303840]
+%line 1063+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303840]
+; b = b ^ t
+%line 1064+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 224]
+%line 1065+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 224]
+; t = u & mem256[q + 260544]
+%line 1066+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260544]
+; a = a ^ t
+%line 1067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303872]
+%line 1068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303872]
+; b = b ^ t
+%line 1069+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 256]
+%line 1070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 256]
+; t = u & mem256[q + 260576]
+%line 1071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260576]
+; a = a ^ t
+%line 1072+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303904]
+%line 1073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303904]
+; b = b ^ t
+%line 1074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 288]
+%line 1075+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 288]
+; t = u & mem256[q + 260608]
+%line 1076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260608]
+; a = a ^ t
+%line 1077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303936]
+%line 1078+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303936]
+; b = b ^ t
+%line 1079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[ec + 320]
+%line 1080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm15, [rax + 320]
+; t = u & mem256[q + 260640]
+%line 1081+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 260640]
+; a = a ^ t
+%line 1082+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = u & mem256[q + 303968]
+%line 1083+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm15, [rcx + 303968]
+; b = b ^ t
+%line 1084+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = permute128(a, a, 0x01)
+%line 1085+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1086+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1087+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1088+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1089+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1090+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x40)
+%line 1091+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 64
+; t = permute128(b, b, 0x01)
+%line 1092+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm14, ymm14, 1
+; b = b ^ t
+%line 1093+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0x4e)
+%line 1094+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 78
+; b = b ^ t
+%line 1095+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = shuffle32(b, 0xb1)
+%line 1096+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm14, 177
+; b = b ^ t
+%line 1097+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; g = blend32(g, b, 0x80)
+%line 1098+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm14, 128
+; 8x t = g << 16
+%line 1099+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 16
+; g = g ^ t
+%line 1100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 8
+%line 1101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 8
+; g = g ^ t
+%line 1102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 4
+%line 1103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 4
+; g = g ^ t
+%line 1104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 2
+%line 1105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 2
+; g = g ^ t
+%line 1106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 1
+%line 1107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 1
+; g = g ^ t
+%line 1108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x g = g >> 31
+%line 1109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm2, ymm2, 31
+; 4x t = g >> 31
+%line 1110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm2, 31
+; g = g ^ t
+%line 1111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; c0 = extract128(g, 1)
+%line 1112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm2, 1
+; d0 = extract128(g, 0)
+%line 1113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm2, 0
+; 2x c0 = c0 << 2
+%line 1114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm0, xmm0, 2
 ; c0 = c0 ^ d0
-%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 1115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; d0 = shuffle32(c0, 0x4e)
-%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 1116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpshufd xmm1, xmm0, 78
 ; 2x d0 = d0 << 4
-%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 1117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpsllq xmm1, xmm1, 4
 ; c0 = c0 ^ d0
-%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 1118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
-%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r8, xmm0
+%line 1119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq rbx, xmm0
 ; o = o & 255
-%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, 255
-; o = o & 7
-%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r8, 7
-; v = mem8[e + 0]
-%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [rdx]
-; v = v & 7
-%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, 7
+%line 1120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and rbx, 255
+; mem8[bt + 0] = o
+%line 1121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [rbp], bl
+; bt = bt + 1
+%line 1122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rbp, 1
+; q = q + 346624
+%line 1123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rcx, 346624
+; j = j - 1
+%line 1124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	sub r8, 1
+; =? j - 0
+%line 1125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp r8, 0
+; goto short if !=
+%line 1126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jne .Lshort
+.Lnext:
+; bt = bt + 5
+%line 1128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add rbp, 5
+; rs = rs + 677
+%line 1129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	add r10, 677
+; i = i - 1
+%line 1130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	sub r11, 1
+; =? i - 0
+%line 1131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	cmp r11, 0
+; goto classes if !=
+%line 1132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	jne .Lclasses
+; E0 = mem256[eb + 0]
+%line 1133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [r9]
+; E1 = mem256[eb + 32]
+%line 1134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm13, [r9 + 32]
+; E2 = mem256[eb + 64]
+%line 1135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm12, [r9 + 64]
+; E3 = mem256[eb + 96]
+%line 1136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm11, [r9 + 96]
+; E4 = mem256[eb + 128]
+%line 1137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm10, [r9 + 128]
+; E5 = mem256[eb + 160]
+%line 1138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm9, [r9 + 160]
+; E6 = mem256[eb + 192]
+%line 1139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm8, [r9 + 192]
+; E7 = mem256[eb + 224]
+%line 1140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm7, [r9 + 224]
+; E8 = mem256[eb + 256]
+%line 1141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm6, [r9 + 256]
+; E9 = mem256[eb + 288]
+%line 1142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r9 + 288]
+; E10 = mem256[eb + 320]
+%line 1143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [r9 + 320]
+; ec = &EC
+%line 1144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea rax, [rsp + 1408]
+; Z = mem256[eb + 645]
+%line 1145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 645]
+; Z = Z & mem256[TAILMASK]
+%line 1146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rel TAILMASK]
+; mem256[ec + 0] = Z
+%line 1147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [rax], ymm0
+; p = pk + 1039872
+%line 1148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea rsi, [rsi + 1039872]
+; sp = s + 192
+%line 1149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rdi + 192]
+; ep = e + 192
+%line 1150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r10, [rdx + 192]
+; a = E0 & mem256[p + 0]
+%line 1151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi]
+; b = E1 & mem256[p + 32]
+%line 1152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm13, [rsi + 32]
+; t = E2 & mem256[p + 64]
+%line 1153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm12, [rsi + 64]
+; a = a ^ t
+%line 1154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E3 & mem256[p + 96]
+%line 1155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rsi + 96]
+; b = b ^ t
+%line 1156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E4 & mem256[p + 128]
+%line 1157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rsi + 128]
+; a = a ^ t
+%line 1158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E5 & mem256[p + 160]
+%line 1159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rsi + 160]
+; b = b ^ t
+%line 1160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E6 & mem256[p + 192]
+%line 1161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rsi + 192]
+; a = a ^ t
+%line 1162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E7 & mem256[p + 224]
+%line 1163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rsi + 224]
+; b = b ^ t
+%line 1164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E8 & mem256[p + 256]
+%line 1165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rsi + 256]
+; a = a ^ t
+%line 1166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E9 & mem256[p + 288]
+%line 1167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rsi + 288]
+; b = b ^ t
+%line 1168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm1, ymm2
+; t = E10 & mem256[p + 320]
+%line 1169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 320]
+; a = a ^ t
+%line 1170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; u = mem256[eb + 352]
+%line 1171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 352]
+%line 1172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 352]
+; b = b ^ t
+%line 1173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 384]
+%line 1174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 384]
+%line 1175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 384]
+; a = a ^ t
+%line 1176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 416]
+%line 1178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 416]
+; b = b ^ t
+%line 1179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 448]
+%line 1180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 448]
+%line 1181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 448]
+; a = a ^ t
+%line 1182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 480]
+%line 1184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 480]
+; b = b ^ t
+%line 1185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 512]
+%line 1186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 512]
+%line 1187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 512]
+; a = a ^ t
+%line 1188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 544]
+%line 1190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 544]
+; b = b ^ t
+%line 1191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 576]
+%line 1192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 576]
+%line 1193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 576]
+; a = a ^ t
+%line 1194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 608]
+%line 1196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 608]
+; b = b ^ t
+%line 1197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 640]
+%line 1198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 640]
+%line 1199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 640]
+; a = a ^ t
+%line 1200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 645]
+%line 1202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 645]
+; b = b ^ t
+%line 1203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; a = a ^ b
+%line 1204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = permute128(a, a, 0x01)
+%line 1205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = a
+%line 1211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqa ymm2, ymm1
+; a = E0 & mem256[p + 677]
+%line 1212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 677]
+; b = E1 & mem256[p + 709]
+%line 1213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 709]
+; t = E2 & mem256[p + 741]
+%line 1214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 741]
+; a = a ^ t
+%line 1215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 773]
+%line 1216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 773]
+; b = b ^ t
+%line 1217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 805]
+%line 1218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 805]
+; a = a ^ t
+%line 1219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 837]
+%line 1220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 837]
+; b = b ^ t
+%line 1221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 869]
+%line 1222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 869]
+; a = a ^ t
+%line 1223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 901]
+%line 1224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 901]
+; b = b ^ t
+%line 1225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 933]
+%line 1226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 933]
+; a = a ^ t
+%line 1227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 965]
+%line 1228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 965]
+; b = b ^ t
+%line 1229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 997]
+%line 1230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 997]
+; a = a ^ t
+%line 1231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 1029]
+%line 1233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1029]
+; b = b ^ t
+%line 1234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 1061]
+%line 1236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1061]
+; a = a ^ t
+%line 1237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 1093]
+%line 1239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1093]
+; b = b ^ t
+%line 1240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 1125]
+%line 1242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1125]
+; a = a ^ t
+%line 1243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 1157]
+%line 1245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1157]
+; b = b ^ t
+%line 1246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 1189]
+%line 1248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1189]
+; a = a ^ t
+%line 1249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 1221]
+%line 1251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1221]
+; b = b ^ t
+%line 1252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 1253]
+%line 1254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1253]
+; a = a ^ t
+%line 1255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 1285]
+%line 1257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1285]
+; b = b ^ t
+%line 1258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 1317]
+%line 1260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1317]
+; a = a ^ t
+%line 1261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 1322]
+%line 1263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1322]
+; b = b ^ t
+%line 1264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x2)
+%line 1272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 2
+; a = E0 & mem256[p + 1354]
+%line 1273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 1354]
+; b = E1 & mem256[p + 1386]
+%line 1274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 1386]
+; t = E2 & mem256[p + 1418]
+%line 1275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 1418]
+; a = a ^ t
+%line 1276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 1450]
+%line 1277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 1450]
+; b = b ^ t
+%line 1278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 1482]
+%line 1279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 1482]
+; a = a ^ t
+%line 1280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 1514]
+%line 1281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 1514]
+; b = b ^ t
+%line 1282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 1546]
+%line 1283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 1546]
+; a = a ^ t
+%line 1284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 1578]
+%line 1285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 1578]
+; b = b ^ t
+%line 1286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 1610]
+%line 1287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 1610]
+; a = a ^ t
+%line 1288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 1642]
+%line 1289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 1642]
+; b = b ^ t
+%line 1290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 1674]
+%line 1291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 1674]
+; a = a ^ t
+%line 1292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 1706]
+%line 1294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1706]
+; b = b ^ t
+%line 1295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 1738]
+%line 1297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1738]
+; a = a ^ t
+%line 1298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 1770]
+%line 1300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1770]
+; b = b ^ t
+%line 1301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 1802]
+%line 1303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1802]
+; a = a ^ t
+%line 1304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 1834]
+%line 1306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1834]
+; b = b ^ t
+%line 1307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 1866]
+%line 1309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1866]
+; a = a ^ t
+%line 1310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 1898]
+%line 1312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1898]
+; b = b ^ t
+%line 1313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 1930]
+%line 1315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1930]
+; a = a ^ t
+%line 1316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 1962]
+%line 1318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1962]
+; b = b ^ t
+%line 1319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 1994]
+%line 1321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1994]
+; a = a ^ t
+%line 1322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 1999]
+%line 1324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 1999]
+; b = b ^ t
+%line 1325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x10)
+%line 1333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 16
+; a = E0 & mem256[p + 2031]
+%line 1334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 2031]
+; b = E1 & mem256[p + 2063]
+%line 1335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 2063]
+; t = E2 & mem256[p + 2095]
+%line 1336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 2095]
+; a = a ^ t
+%line 1337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 2127]
+%line 1338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 2127]
+; b = b ^ t
+%line 1339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 2159]
+%line 1340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 2159]
+; a = a ^ t
+%line 1341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 2191]
+%line 1342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 2191]
+; b = b ^ t
+%line 1343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 2223]
+%line 1344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 2223]
+; a = a ^ t
+%line 1345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 2255]
+%line 1346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 2255]
+; b = b ^ t
+%line 1347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 2287]
+%line 1348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 2287]
+; a = a ^ t
+%line 1349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 2319]
+%line 1350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 2319]
+; b = b ^ t
+%line 1351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 2351]
+%line 1352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 2351]
+; a = a ^ t
+%line 1353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 2383]
+%line 1355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2383]
+; b = b ^ t
+%line 1356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 2415]
+%line 1358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2415]
+; a = a ^ t
+%line 1359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 2447]
+%line 1361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2447]
+; b = b ^ t
+%line 1362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 2479]
+%line 1364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2479]
+; a = a ^ t
+%line 1365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 2511]
+%line 1367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2511]
+; b = b ^ t
+%line 1368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 2543]
+%line 1370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2543]
+; a = a ^ t
+%line 1371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 2575]
+%line 1373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2575]
+; b = b ^ t
+%line 1374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 2607]
+%line 1376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2607]
+; a = a ^ t
+%line 1377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 2639]
+%line 1379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2639]
+; b = b ^ t
+%line 1380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 2671]
+%line 1382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2671]
+; a = a ^ t
+%line 1383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 2676]
+%line 1385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 2676]
+; b = b ^ t
+%line 1386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x20)
+%line 1394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 32
+; a = E0 & mem256[p + 2708]
+%line 1395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 2708]
+; b = E1 & mem256[p + 2740]
+%line 1396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 2740]
+; t = E2 & mem256[p + 2772]
+%line 1397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 2772]
+; a = a ^ t
+%line 1398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 2804]
+%line 1399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 2804]
+; b = b ^ t
+%line 1400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 2836]
+%line 1401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 2836]
+; a = a ^ t
+%line 1402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 2868]
+%line 1403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 2868]
+; b = b ^ t
+%line 1404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 2900]
+%line 1405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 2900]
+; a = a ^ t
+%line 1406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 2932]
+%line 1407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 2932]
+; b = b ^ t
+%line 1408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 2964]
+%line 1409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 2964]
+; a = a ^ t
+%line 1410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 2996]
+%line 1411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 2996]
+; b = b ^ t
+%line 1412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 3028]
+%line 1413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 3028]
+; a = a ^ t
+%line 1414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 3060]
+%line 1416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3060]
+; b = b ^ t
+%line 1417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 3092]
+%line 1419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3092]
+; a = a ^ t
+%line 1420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 3124]
+%line 1422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3124]
+; b = b ^ t
+%line 1423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 3156]
+%line 1425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3156]
+; a = a ^ t
+%line 1426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 3188]
+%line 1428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3188]
+; b = b ^ t
+%line 1429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 3220]
+%line 1431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3220]
+; a = a ^ t
+%line 1432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 3252]
+%line 1434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3252]
+; b = b ^ t
+%line 1435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 3284]
+%line 1437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3284]
+; a = a ^ t
+%line 1438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 3316]
+%line 1440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3316]
+; b = b ^ t
+%line 1441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 3348]
+%line 1443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3348]
+; a = a ^ t
+%line 1444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 3353]
+%line 1446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3353]
+; b = b ^ t
+%line 1447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x4)
+%line 1455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 4
+; a = E0 & mem256[p + 3385]
+%line 1456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 3385]
+; b = E1 & mem256[p + 3417]
+%line 1457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 3417]
+; t = E2 & mem256[p + 3449]
+%line 1458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 3449]
+; a = a ^ t
+%line 1459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 3481]
+%line 1460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 3481]
+; b = b ^ t
+%line 1461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 3513]
+%line 1462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 3513]
+; a = a ^ t
+%line 1463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 3545]
+%line 1464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 3545]
+; b = b ^ t
+%line 1465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 3577]
+%line 1466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 3577]
+; a = a ^ t
+%line 1467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 3609]
+%line 1468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 3609]
+; b = b ^ t
+%line 1469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 3641]
+%line 1470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 3641]
+; a = a ^ t
+%line 1471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 3673]
+%line 1472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 3673]
+; b = b ^ t
+%line 1473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 3705]
+%line 1474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 3705]
+; a = a ^ t
+%line 1475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 3737]
+%line 1477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3737]
+; b = b ^ t
+%line 1478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 3769]
+%line 1480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3769]
+; a = a ^ t
+%line 1481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 3801]
+%line 1483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3801]
+; b = b ^ t
+%line 1484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 3833]
+%line 1486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3833]
+; a = a ^ t
+%line 1487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 3865]
+%line 1489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3865]
+; b = b ^ t
+%line 1490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 3897]
+%line 1492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3897]
+; a = a ^ t
+%line 1493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 3929]
+%line 1495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3929]
+; b = b ^ t
+%line 1496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 3961]
+%line 1498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3961]
+; a = a ^ t
+%line 1499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 3993]
+%line 1501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 3993]
+; b = b ^ t
+%line 1502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 4025]
+%line 1504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4025]
+; a = a ^ t
+%line 1505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 4030]
+%line 1507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4030]
+; b = b ^ t
+%line 1508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x8)
+%line 1516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 8
+; a = E0 & mem256[p + 4062]
+%line 1517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 4062]
+; b = E1 & mem256[p + 4094]
+%line 1518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 4094]
+; t = E2 & mem256[p + 4126]
+%line 1519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 4126]
+; a = a ^ t
+%line 1520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 4158]
+%line 1521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 4158]
+; b = b ^ t
+%line 1522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 4190]
+%line 1523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 4190]
+; a = a ^ t
+%line 1524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 4222]
+%line 1525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 4222]
+; b = b ^ t
+%line 1526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 4254]
+%line 1527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 4254]
+; a = a ^ t
+%line 1528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 4286]
+%line 1529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 4286]
+; b = b ^ t
+%line 1530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 4318]
+%line 1531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 4318]
+; a = a ^ t
+%line 1532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 4350]
+%line 1533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 4350]
+; b = b ^ t
+%line 1534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 4382]
+%line 1535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 4382]
+; a = a ^ t
+%line 1536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 4414]
+%line 1538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4414]
+; b = b ^ t
+%line 1539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 4446]
+%line 1541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4446]
+; a = a ^ t
+%line 1542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 4478]
+%line 1544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4478]
+; b = b ^ t
+%line 1545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 4510]
+%line 1547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4510]
+; a = a ^ t
+%line 1548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 4542]
+%line 1550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4542]
+; b = b ^ t
+%line 1551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 4574]
+%line 1553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4574]
+; a = a ^ t
+%line 1554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 4606]
+%line 1556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4606]
+; b = b ^ t
+%line 1557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 4638]
+%line 1559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4638]
+; a = a ^ t
+%line 1560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 4670]
+%line 1562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4670]
+; b = b ^ t
+%line 1563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 4702]
+%line 1565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4702]
+; a = a ^ t
+%line 1566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 4707]
+%line 1568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 4707]
+; b = b ^ t
+%line 1569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x40)
+%line 1577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 64
+; a = E0 & mem256[p + 4739]
+%line 1578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 4739]
+; b = E1 & mem256[p + 4771]
+%line 1579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 4771]
+; t = E2 & mem256[p + 4803]
+%line 1580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 4803]
+; a = a ^ t
+%line 1581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 4835]
+%line 1582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 4835]
+; b = b ^ t
+%line 1583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 4867]
+%line 1584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 4867]
+; a = a ^ t
+%line 1585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 4899]
+%line 1586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 4899]
+; b = b ^ t
+%line 1587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 4931]
+%line 1588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 4931]
+; a = a ^ t
+%line 1589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 4963]
+%line 1590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 4963]
+; b = b ^ t
+%line 1591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 4995]
+%line 1592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 4995]
+; a = a ^ t
+%line 1593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 5027]
+%line 1594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 5027]
+; b = b ^ t
+%line 1595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 5059]
+%line 1596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 5059]
+; a = a ^ t
+%line 1597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 5091]
+%line 1599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5091]
+; b = b ^ t
+%line 1600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 5123]
+%line 1602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5123]
+; a = a ^ t
+%line 1603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 5155]
+%line 1605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5155]
+; b = b ^ t
+%line 1606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 5187]
+%line 1608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5187]
+; a = a ^ t
+%line 1609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 5219]
+%line 1611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5219]
+; b = b ^ t
+%line 1612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 5251]
+%line 1614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5251]
+; a = a ^ t
+%line 1615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 5283]
+%line 1617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5283]
+; b = b ^ t
+%line 1618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 5315]
+%line 1620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5315]
+; a = a ^ t
+%line 1621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 5347]
+%line 1623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5347]
+; b = b ^ t
+%line 1624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 5379]
+%line 1626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5379]
+; a = a ^ t
+%line 1627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 5384]
+%line 1629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5384]
+; b = b ^ t
+%line 1630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x80)
+%line 1638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm2, ymm2, ymm1, 128
+; 8x t = g << 16
+%line 1639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 16
+; g = g ^ t
+%line 1640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 8
+%line 1641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 8
+; g = g ^ t
+%line 1642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 4
+%line 1643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 4
+; g = g ^ t
+%line 1644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 2
+%line 1645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 2
+; g = g ^ t
+%line 1646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x t = g << 1
+%line 1647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm2, 1
+; g = g ^ t
+%line 1648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; 8x g = g >> 31
+%line 1649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm2, ymm2, 31
+; 4x t = g >> 31
+%line 1650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm2, 31
+; g = g ^ t
+%line 1651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; c0 = extract128(g, 1)
+%line 1652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm2, 1
+; d0 = extract128(g, 0)
+%line 1653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm2, 0
+; 2x c0 = c0 << 2
+%line 1654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 1655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; d0 = shuffle32(c0, 0x4e)
+%line 1656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 1657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
+%line 1658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; o = c0
+%line 1659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq rcx, xmm0
+; o = o & 255
+%line 1660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and rcx, 255
+; o = o & 255
+%line 1661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and rcx, 255
+; v = mem8[ep + 0]
+%line 1662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r11d, byte [r10]
+; v = v & 255
+%line 1663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r11, 255
 ; o = o ^ v
-%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 1664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor rcx, r11
+; mem8[sp + 0] = o
+%line 1665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r8], cl
+; a = E0 & mem256[p + 5416]
+%line 1666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 5416]
+; b = E1 & mem256[p + 5448]
+%line 1667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm13, [rsi + 5448]
+; t = E2 & mem256[p + 5480]
+%line 1668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm12, [rsi + 5480]
+; a = a ^ t
+%line 1669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E3 & mem256[p + 5512]
+%line 1670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rsi + 5512]
+; b = b ^ t
+%line 1671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E4 & mem256[p + 5544]
+%line 1672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rsi + 5544]
+; a = a ^ t
+%line 1673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E5 & mem256[p + 5576]
+%line 1674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rsi + 5576]
+; b = b ^ t
+%line 1675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E6 & mem256[p + 5608]
+%line 1676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rsi + 5608]
+; a = a ^ t
+%line 1677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E7 & mem256[p + 5640]
+%line 1678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rsi + 5640]
+; b = b ^ t
+%line 1679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E8 & mem256[p + 5672]
+%line 1680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rsi + 5672]
+; a = a ^ t
+%line 1681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E9 & mem256[p + 5704]
+%line 1682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rsi + 5704]
+; b = b ^ t
+%line 1683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm1, ymm2
+; t = E10 & mem256[p + 5736]
+%line 1684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm4, [rsi + 5736]
+; a = a ^ t
+%line 1685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; u = mem256[eb + 352]
+%line 1686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 5768]
+%line 1687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5768]
+; b = b ^ t
+%line 1688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 384]
+%line 1689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 5800]
+%line 1690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5800]
+; a = a ^ t
+%line 1691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 5832]
+%line 1693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5832]
+; b = b ^ t
+%line 1694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 448]
+%line 1695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 5864]
+%line 1696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5864]
+; a = a ^ t
+%line 1697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 5896]
+%line 1699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5896]
+; b = b ^ t
+%line 1700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 512]
+%line 1701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 5928]
+%line 1702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5928]
+; a = a ^ t
+%line 1703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 5960]
+%line 1705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5960]
+; b = b ^ t
+%line 1706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 576]
+%line 1707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 5992]
+%line 1708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 5992]
+; a = a ^ t
+%line 1709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 6024]
+%line 1711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6024]
+; b = b ^ t
+%line 1712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; u = mem256[eb + 640]
+%line 1713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 6056]
+%line 1714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6056]
+; a = a ^ t
+%line 1715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 6061]
+%line 1717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6061]
+; b = b ^ t
+%line 1718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm0
+; a = a ^ b
+%line 1719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = permute128(a, a, 0x01)
+%line 1720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = a
+%line 1726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqa ymm2, ymm1
+; a = E0 & mem256[p + 6093]
+%line 1727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 6093]
+; b = E1 & mem256[p + 6125]
+%line 1728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm14, ymm13, [rsi + 6125]
+; t = E2 & mem256[p + 6157]
+%line 1729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm12, [rsi + 6157]
+; a = a ^ t
+%line 1730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; t = E3 & mem256[p + 6189]
+%line 1731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm11, [rsi + 6189]
+; b = b ^ t
+%line 1732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E4 & mem256[p + 6221]
+%line 1733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm10, [rsi + 6221]
+; a = a ^ t
+%line 1734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E5 & mem256[p + 6253]
+%line 1735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm9, [rsi + 6253]
+; b = b ^ t
+%line 1736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E6 & mem256[p + 6285]
+%line 1737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm8, [rsi + 6285]
+; a = a ^ t
+%line 1738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E7 & mem256[p + 6317]
+%line 1739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm7, [rsi + 6317]
+; b = b ^ t
+%line 1740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E8 & mem256[p + 6349]
+%line 1741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm6, [rsi + 6349]
+; a = a ^ t
+%line 1742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = E9 & mem256[p + 6381]
+%line 1743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm5, [rsi + 6381]
+; b = b ^ t
+%line 1744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; t = E10 & mem256[p + 6413]
+%line 1745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm4, [rsi + 6413]
+; a = a ^ t
+%line 1746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 352]
+%line 1747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 352]
+; t = u & mem256[p + 6445]
+%line 1748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6445]
+; b = b ^ t
+%line 1749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 384]
+%line 1750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 384]
+; t = u & mem256[p + 6477]
+%line 1751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6477]
+; a = a ^ t
+%line 1752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 416]
+%line 1753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 416]
+; t = u & mem256[p + 6509]
+%line 1754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6509]
+; b = b ^ t
+%line 1755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 448]
+%line 1756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 448]
+; t = u & mem256[p + 6541]
+%line 1757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6541]
+; a = a ^ t
+%line 1758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 480]
+%line 1759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 480]
+; t = u & mem256[p + 6573]
+%line 1760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6573]
+; b = b ^ t
+%line 1761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 512]
+%line 1762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 512]
+; t = u & mem256[p + 6605]
+%line 1763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6605]
+; a = a ^ t
+%line 1764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 544]
+%line 1765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 544]
+; t = u & mem256[p + 6637]
+%line 1766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6637]
+; b = b ^ t
+%line 1767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 576]
+%line 1768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 576]
+; t = u & mem256[p + 6669]
+%line 1769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6669]
+; a = a ^ t
+%line 1770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[eb + 608]
+%line 1771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 608]
+; t = u & mem256[p + 6701]
+%line 1772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6701]
+; b = b ^ t
+%line 1773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; u = mem256[eb + 640]
+%line 1774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r9 + 640]
+; t = u & mem256[p + 6733]
+%line 1775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6733]
+; a = a ^ t
+%line 1776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; u = mem256[ec + 0]
+%line 1777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [rax]
+; t = u & mem256[p + 6738]
+%line 1778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, [rsi + 6738]
+; b = b ^ t
+%line 1779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; a = a ^ b
+%line 1780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm14
+; t = permute128(a, a, 0x01)
+%line 1781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; a = a ^ t
+%line 1782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0x4e)
+%line 1783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; a = a ^ t
+%line 1784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t = shuffle32(a, 0xb1)
+%line 1785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 177
+; a = a ^ t
+%line 1786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; g = blend32(g, a, 0x2)
+%line 1787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm2, ymm1, 2
+; a = E0 & mem256[p + 6770]
+%line 1788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm3, [rsi + 6770]
+; b = E1 & mem256[p + 6802]
+%line 1789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm13, [rsi + 6802]
+; t = E2 & mem256[p + 6834]
+%line 1790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm12, [rsi + 6834]
+; a = a ^ t
+%line 1791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E3 & mem256[p + 6866]
+%line 1792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm11, [rsi + 6866]
+; b = b ^ t
+%line 1793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E4 & mem256[p + 6898]
+%line 1794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm10, [rsi + 6898]
+; a = a ^ t
+%line 1795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E5 & mem256[p + 6930]
+%line 1796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm9, [rsi + 6930]
+; b = b ^ t
+%line 1797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E6 & mem256[p + 6962]
+%line 1798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm8, [rsi + 6962]
+; a = a ^ t
+%line 1799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E7 & mem256[p + 6994]
+%line 1800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm7, [rsi + 6994]
+; b = b ^ t
+%line 1801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E8 & mem256[p + 7026]
+%line 1802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm6, [rsi + 7026]
+; a = a ^ t
+%line 1803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; t = E9 & mem256[p + 7058]
+%line 1804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm5, [rsi + 7058]
+; b = b ^ t
+%line 1805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; t = E10 & mem256[p + 7090]
+%line 1806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm4, [rsi + 7090]
+; a = a ^ t
+%line 1807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 352]
+%line 1808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 352]
+; t = u & mem256[p + 7122]
+%line 1809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7122]
+; b = b ^ t
+%line 1810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 384]
+%line 1811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 384]
+; t = u & mem256[p + 7154]
+%line 1812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7154]
+; a = a ^ t
+%line 1813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 416]
+%line 1814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 416]
+; t = u & mem256[p + 7186]
+%line 1815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7186]
+; b = b ^ t
+%line 1816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 448]
+%line 1817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 448]
+; t = u & mem256[p + 7218]
+%line 1818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7218]
+; a = a ^ t
+%line 1819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 480]
+%line 1820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 480]
+; t = u & mem256[p + 7250]
+%line 1821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7250]
+; b = b ^ t
+%line 1822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 512]
+%line 1823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 512]
+; t = u & mem256[p + 7282]
+%line 1824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7282]
+; a = a ^ t
+%line 1825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 544]
+%line 1826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 544]
+; t = u & mem256[p + 7314]
+%line 1827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7314]
+; b = b ^ t
+%line 1828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 576]
+%line 1829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 576]
+; t = u & mem256[p + 7346]
+%line 1830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7346]
+; a = a ^ t
+%line 1831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[eb + 608]
+%line 1832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 608]
+; t = u & mem256[p + 7378]
+%line 1833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7378]
+; b = b ^ t
+%line 1834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; u = mem256[eb + 640]
+%line 1835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r9 + 640]
+; t = u & mem256[p + 7410]
+%line 1836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7410]
+; a = a ^ t
+%line 1837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; u = mem256[ec + 0]
+%line 1838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rax]
+; t = u & mem256[p + 7415]
+%line 1839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, [rsi + 7415]
+; b = b ^ t
+%line 1840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; a = a ^ b
+%line 1841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = permute128(a, a, 0x01)
+%line 1842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm1, ymm0, ymm0, 1
+; a = a ^ t
+%line 1843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = shuffle32(a, 0x4e)
+%line 1844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm1, ymm0, 78
+; a = a ^ t
+%line 1845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; t = shuffle32(a, 0xb1)
+%line 1846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm1, ymm0, 177
+; a = a ^ t
+%line 1847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; g = blend32(g, a, 0x10)
+%line 1848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpblendd ymm14, ymm14, ymm0, 16
+; 8x t = g << 16
+%line 1849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 16
+; g = g ^ t
+%line 1850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 8
+%line 1851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 8
+; g = g ^ t
+%line 1852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 4
+%line 1853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 4
+; g = g ^ t
+%line 1854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 2
+%line 1855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 2
+; g = g ^ t
+%line 1856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x t = g << 1
+%line 1857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpslld ymm0, ymm14, 1
+; g = g ^ t
+%line 1858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; 8x g = g >> 31
+%line 1859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrld ymm14, ymm14, 31
+; 4x t = g >> 31
+%line 1860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm14, 31
+; g = g ^ t
+%line 1861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; c0 = extract128(g, 1)
+%line 1862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm0, ymm14, 1
+; d0 = extract128(g, 0)
+%line 1863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vextracti128 xmm1, ymm14, 0
+; 2x c0 = c0 << 2
+%line 1864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm0, xmm0, 2
+; c0 = c0 ^ d0
+%line 1865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; d0 = shuffle32(c0, 0x4e)
+%line 1866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd xmm1, xmm0, 78
+; 2x d0 = d0 << 4
+%line 1867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq xmm1, xmm1, 4
+; c0 = c0 ^ d0
+%line 1868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor xmm0, xmm0, xmm1
+; o = c0
+%line 1869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovq r9, xmm0
+; o = o & 255
+%line 1870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r9, 255
+; o = o & 7
+%line 1871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r9, 7
+; v = mem8[ep + 1]
+%line 1872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	movzx r10d, byte [r10 + 1]
+; v = v & 7
+%line 1873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	and r10, 7
+; o = o ^ v
+%line 1874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r9, r10
+; mem8[sp + 1] = o
+%line 1875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov byte [r8 + 1], r9b
+; in = &BITS
+%line 1876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r8, [rsp + 896]
+; r0 = mem256[in + 0]
+%line 1878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8]
+; r1 = mem256[in + 128]
+%line 1879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 128]
+; r2 = mem256[in + 256]
+%line 1880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 256]
+; r3 = mem256[in + 384]
+%line 1881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 384]
+; 4x t0 = r0 >> 32
+%line 1882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 32
+; t0 = t0 ^ r2
+%line 1883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm3, ymm1
+; mk = mem256[LO32]
+%line 1884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [rel LO32]
+; t0 = t0 & mk
+%line 1885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm4, ymm4, ymm3
+; r2 = r2 ^ t0
+%line 1886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm1, ymm4
+; 4x t0 = t0 << 32
+%line 1887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm4, ymm4, 32
+; r0 = r0 ^ t0
+%line 1888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm0, ymm4
+; 4x t0 = r1 >> 32
+%line 1889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 32
+; t0 = t0 ^ r3
+%line 1890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO32]
+%line 1891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO32]
+; t0 = t0 & mk
+%line 1892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 1893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm2, ymm0
+; 4x t0 = t0 << 32
+%line 1894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 32
+; r1 = r1 ^ t0
+%line 1895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 16
+%line 1896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 16
+; t0 = t0 ^ r1
+%line 1897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO16]
+%line 1898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO16]
+; t0 = t0 & mk
+%line 1899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 1900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 4x t0 = t0 << 16
+%line 1901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 16
+; r0 = r0 ^ t0
+%line 1902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm4, ymm1
+; 4x t0 = r2 >> 16
+%line 1903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm2, ymm3, 16
+; t0 = t0 ^ r3
+%line 1904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm6
+; mk = mem256[LO16]
+%line 1905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO16]
+; t0 = t0 & mk
+%line 1906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, ymm4
+; r3 = r3 ^ t0
+%line 1907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm2
+; 4x t0 = t0 << 16
+%line 1908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm2, ymm2, 16
+; r2 = r2 ^ t0
+%line 1909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm2
+; mem256[out + 0] = r0
+%line 1910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8], ymm1
+; mem256[out + 128] = r1
+%line 1911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 128], ymm0
+; mem256[out + 256] = r2
+%line 1912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 256], ymm3
+; mem256[out + 384] = r3
+%line 1913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 384], ymm6
+; r0 = mem256[in + 32]
+%line 1914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 32]
+; r1 = mem256[in + 160]
+%line 1915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 160]
+; r2 = mem256[in + 288]
+%line 1916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 288]
+; r3 = mem256[in + 416]
+%line 1917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 416]
+; 4x t0 = r0 >> 32
+%line 1918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 32
+; t0 = t0 ^ r2
+%line 1919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO32]
+%line 1920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO32]
+; t0 = t0 & mk
+%line 1921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 1922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 32
+%line 1923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 32
+; r0 = r0 ^ t0
+%line 1924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm0, ymm3
+; 4x t0 = r1 >> 32
+%line 1925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 32
+; t0 = t0 ^ r3
+%line 1926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO32]
+%line 1927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO32]
+; t0 = t0 & mk
+%line 1928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 1929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm2, ymm0
+; 4x t0 = t0 << 32
+%line 1930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 32
+; r1 = r1 ^ t0
+%line 1931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 16
+%line 1932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 16
+; t0 = t0 ^ r1
+%line 1933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO16]
+%line 1934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO16]
+; t0 = t0 & mk
+%line 1935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 1936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 4x t0 = t0 << 16
+%line 1937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 16
+; r0 = r0 ^ t0
+%line 1938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm3, ymm1
+; 4x t0 = r2 >> 16
+%line 1939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm2, ymm4, 16
+; t0 = t0 ^ r3
+%line 1940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm6
+; mk = mem256[LO16]
+%line 1941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [rel LO16]
+; t0 = t0 & mk
+%line 1942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, ymm3
+; r3 = r3 ^ t0
+%line 1943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm2
+; 4x t0 = t0 << 16
+%line 1944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm2, ymm2, 16
+; r2 = r2 ^ t0
+%line 1945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm2
+; mem256[out + 32] = r0
+%line 1946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 32], ymm1
+; mem256[out + 160] = r1
+%line 1947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 160], ymm0
+; mem256[out + 288] = r2
+%line 1948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 288], ymm4
+; mem256[out + 416] = r3
+%line 1949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 416], ymm6
+; r0 = mem256[in + 64]
+%line 1950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 64]
+; r1 = mem256[in + 192]
+%line 1951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 192]
+; r2 = mem256[in + 320]
+%line 1952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 320]
+; r3 = mem256[in + 448]
+%line 1953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 448]
+; 4x t0 = r0 >> 32
+%line 1954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 32
+; t0 = t0 ^ r2
+%line 1955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO32]
+%line 1956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO32]
+; t0 = t0 & mk
+%line 1957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 1958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 32
+%line 1959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 32
+; r0 = r0 ^ t0
+%line 1960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm0, ymm3
+; 4x t0 = r1 >> 32
+%line 1961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 32
+; t0 = t0 ^ r3
+%line 1962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO32]
+%line 1963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO32]
+; t0 = t0 & mk
+%line 1964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 1965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm2, ymm0
+; 4x t0 = t0 << 32
+%line 1966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 32
+; r1 = r1 ^ t0
+%line 1967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 16
+%line 1968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 16
+; t0 = t0 ^ r1
+%line 1969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO16]
+%line 1970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO16]
+; t0 = t0 & mk
+%line 1971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 1972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 4x t0 = t0 << 16
+%line 1973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 16
+; r0 = r0 ^ t0
+%line 1974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm3, ymm1
+; 4x t0 = r2 >> 16
+%line 1975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm2, ymm4, 16
+; t0 = t0 ^ r3
+%line 1976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm6
+; mk = mem256[LO16]
+%line 1977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [rel LO16]
+; t0 = t0 & mk
+%line 1978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, ymm3
+; r3 = r3 ^ t0
+%line 1979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm2
+; 4x t0 = t0 << 16
+%line 1980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm2, ymm2, 16
+; r2 = r2 ^ t0
+%line 1981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm2
+; mem256[out + 64] = r0
+%line 1982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 64], ymm1
+; mem256[out + 192] = r1
+%line 1983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 192], ymm0
+; mem256[out + 320] = r2
+%line 1984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 320], ymm4
+; mem256[out + 448] = r3
+%line 1985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 448], ymm6
+; r0 = mem256[in + 96]
+%line 1986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 96]
+; r1 = mem256[in + 224]
+%line 1987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 224]
+; r2 = mem256[in + 352]
+%line 1988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 352]
+; r3 = mem256[in + 480]
+%line 1989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 480]
+; 4x t0 = r0 >> 32
+%line 1990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 32
+; t0 = t0 ^ r2
+%line 1991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO32]
+%line 1992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO32]
+; t0 = t0 & mk
+%line 1993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 1994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 32
+%line 1995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 32
+; r0 = r0 ^ t0
+%line 1996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm0, ymm3
+; 4x t0 = r1 >> 32
+%line 1997+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 32
+; t0 = t0 ^ r3
+%line 1998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO32]
+%line 1999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO32]
+; t0 = t0 & mk
+%line 2000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm2, ymm0
+; 4x t0 = t0 << 32
+%line 2002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 32
+; r1 = r1 ^ t0
+%line 2003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 16
+%line 2004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 16
+; t0 = t0 ^ r1
+%line 2005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO16]
+%line 2006+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO16]
+; t0 = t0 & mk
+%line 2007+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 2008+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; 4x t0 = t0 << 16
+%line 2009+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 16
+; r0 = r0 ^ t0
+%line 2010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm3, ymm1
+; 4x t0 = r2 >> 16
+%line 2011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm2, ymm4, 16
+; t0 = t0 ^ r3
+%line 2012+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm2, ymm2, ymm6
+; mk = mem256[LO16]
+%line 2013+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm3, [rel LO16]
+; t0 = t0 & mk
+%line 2014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm2, ymm2, ymm3
+; r3 = r3 ^ t0
+%line 2015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm2
+; 4x t0 = t0 << 16
+%line 2016+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm2, ymm2, 16
+; r2 = r2 ^ t0
+%line 2017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm2
+; mem256[out + 96] = r0
+%line 2018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 96], ymm1
+; mem256[out + 224] = r1
+%line 2019+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 224], ymm0
+; mem256[out + 352] = r2
+%line 2020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 352], ymm4
+; mem256[out + 480] = r3
+%line 2021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 480], ymm6
+; r0 = mem256[out + 0]
+%line 2022+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8]
+; r1 = mem256[out + 32]
+%line 2023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 32]
+; r2 = mem256[out + 64]
+%line 2024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 64]
+; r3 = mem256[out + 96]
+%line 2025+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 96]
+; 4x t0 = r0 >> 8
+%line 2026+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 8
+; t0 = t0 ^ r2
+%line 2027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO8]
+%line 2028+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO8]
+; t0 = t0 & mk
+%line 2029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 2030+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 8
+%line 2031+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 8
+; r0 = r0 ^ t0
+%line 2032+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm3
+; 4x t0 = r1 >> 8
+%line 2033+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 8
+; t0 = t0 ^ r3
+%line 2034+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO8]
+%line 2035+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO8]
+; t0 = t0 & mk
+%line 2036+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2037+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm2, ymm0
+; 4x t0 = t0 << 8
+%line 2038+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 8
+; r1 = r1 ^ t0
+%line 2039+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 4
+%line 2040+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 4
+; t0 = t0 ^ r1
+%line 2041+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO4]
+%line 2042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO4]
+; t0 = t0 & mk
+%line 2043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 2044+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm1
+; 4x t0 = t0 << 4
+%line 2045+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 4
+; r0 = r0 ^ t0
+%line 2046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; 4x t0 = r2 >> 4
+%line 2047+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm4, 4
+; t0 = t0 ^ r3
+%line 2048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; mk = mem256[LO4]
+%line 2049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO4]
+; t0 = t0 & mk
+%line 2050+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; 4x t0 = t0 << 4
+%line 2052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 4
+; r2 = r2 ^ t0
+%line 2053+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r0, r0, 0x01)
+%line 2054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm6, ymm6, 1
+; 4x t0 = r0 >> 2
+%line 2055+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 2
+; mk = mem256[M2]
+%line 2056+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2057+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2058+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2059+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2060+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r0 = r0 ^ t0
+%line 2061+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2062+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm1, ymm0
+; t1 = permute128(r1, r1, 0x01)
+%line 2063+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm5, ymm5, 1
+; 4x t0 = r1 >> 2
+%line 2064+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 2
+; mk = mem256[M2]
+%line 2065+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2066+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2069+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r1 = r1 ^ t0
+%line 2070+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = permute128(r2, r2, 0x01)
+%line 2072+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm4, ymm4, 1
+; 4x t0 = r2 >> 2
+%line 2073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 2
+; mk = mem256[M2]
+%line 2074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2075+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2078+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r2 = r2 ^ t0
+%line 2079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2080+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r3, r3, 0x01)
+%line 2081+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm3, ymm3, 1
+; 4x t0 = r3 >> 2
+%line 2082+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 2
+; mk = mem256[M2]
+%line 2083+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2084+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2085+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2086+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2087+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r3 = r3 ^ t0
+%line 2088+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2089+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; t1 = shuffle32(r0, 0x4e)
+%line 2090+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm6, 78
+; 4x t0 = r0 >> 1
+%line 2091+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 1
+; mk = mem256[M1]
+%line 2092+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2093+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2094+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2095+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2096+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r0 = r0 ^ t0
+%line 2097+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2098+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; t1 = shuffle32(r1, 0x4e)
+%line 2099+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm5, 78
+; 4x t0 = r1 >> 1
+%line 2100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 1
+; mk = mem256[M1]
+%line 2101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r1 = r1 ^ t0
+%line 2106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = shuffle32(r2, 0x4e)
+%line 2108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm4, 78
+; 4x t0 = r2 >> 1
+%line 2109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 1
+; mk = mem256[M1]
+%line 2110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r2 = r2 ^ t0
+%line 2115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = shuffle32(r3, 0x4e)
+%line 2117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm3, 78
+; 4x t0 = r3 >> 1
+%line 2118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 1
+; mk = mem256[M1]
+%line 2119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r3 = r3 ^ t0
+%line 2124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; mem256[out + 0] = r0
+%line 2126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8], ymm6
+; mem256[out + 32] = r1
+%line 2127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 32], ymm5
+; mem256[out + 64] = r2
+%line 2128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 64], ymm4
+; mem256[out + 96] = r3
+%line 2129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 96], ymm3
+; r0 = mem256[out + 128]
+%line 2130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 128]
+; r1 = mem256[out + 160]
+%line 2131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 160]
+; r2 = mem256[out + 192]
+%line 2132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 192]
+; r3 = mem256[out + 224]
+%line 2133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 224]
+; 4x t0 = r0 >> 8
+%line 2134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 8
+; t0 = t0 ^ r2
+%line 2135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO8]
+%line 2136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO8]
+; t0 = t0 & mk
+%line 2137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 2138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 8
+%line 2139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 8
+; r0 = r0 ^ t0
+%line 2140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm3
+; 4x t0 = r1 >> 8
+%line 2141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 8
+; t0 = t0 ^ r3
+%line 2142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO8]
+%line 2143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO8]
+; t0 = t0 & mk
+%line 2144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm2, ymm0
+; 4x t0 = t0 << 8
+%line 2146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 8
+; r1 = r1 ^ t0
+%line 2147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 4
+%line 2148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 4
+; t0 = t0 ^ r1
+%line 2149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO4]
+%line 2150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO4]
+; t0 = t0 & mk
+%line 2151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 2152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm1
+; 4x t0 = t0 << 4
+%line 2153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 4
+; r0 = r0 ^ t0
+%line 2154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; 4x t0 = r2 >> 4
+%line 2155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm4, 4
+; t0 = t0 ^ r3
+%line 2156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; mk = mem256[LO4]
+%line 2157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO4]
+; t0 = t0 & mk
+%line 2158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; 4x t0 = t0 << 4
+%line 2160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 4
+; r2 = r2 ^ t0
+%line 2161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r0, r0, 0x01)
+%line 2162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm6, ymm6, 1
+; 4x t0 = r0 >> 2
+%line 2163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 2
+; mk = mem256[M2]
+%line 2164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r0 = r0 ^ t0
+%line 2169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm1, ymm0
+; t1 = permute128(r1, r1, 0x01)
+%line 2171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm5, ymm5, 1
+; 4x t0 = r1 >> 2
+%line 2172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 2
+; mk = mem256[M2]
+%line 2173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r1 = r1 ^ t0
+%line 2178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = permute128(r2, r2, 0x01)
+%line 2180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm4, ymm4, 1
+; 4x t0 = r2 >> 2
+%line 2181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 2
+; mk = mem256[M2]
+%line 2182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r2 = r2 ^ t0
+%line 2187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r3, r3, 0x01)
+%line 2189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm3, ymm3, 1
+; 4x t0 = r3 >> 2
+%line 2190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 2
+; mk = mem256[M2]
+%line 2191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r3 = r3 ^ t0
+%line 2196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; t1 = shuffle32(r0, 0x4e)
+%line 2198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm6, 78
+; 4x t0 = r0 >> 1
+%line 2199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 1
+; mk = mem256[M1]
+%line 2200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r0 = r0 ^ t0
+%line 2205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; t1 = shuffle32(r1, 0x4e)
+%line 2207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm5, 78
+; 4x t0 = r1 >> 1
+%line 2208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 1
+; mk = mem256[M1]
+%line 2209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r1 = r1 ^ t0
+%line 2214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = shuffle32(r2, 0x4e)
+%line 2216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm4, 78
+; 4x t0 = r2 >> 1
+%line 2217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 1
+; mk = mem256[M1]
+%line 2218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r2 = r2 ^ t0
+%line 2223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = shuffle32(r3, 0x4e)
+%line 2225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm3, 78
+; 4x t0 = r3 >> 1
+%line 2226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 1
+; mk = mem256[M1]
+%line 2227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r3 = r3 ^ t0
+%line 2232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; mem256[out + 128] = r0
+%line 2234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 128], ymm6
+; mem256[out + 160] = r1
+%line 2235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 160], ymm5
+; mem256[out + 192] = r2
+%line 2236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 192], ymm4
+; mem256[out + 224] = r3
+%line 2237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 224], ymm3
+; r0 = mem256[out + 256]
+%line 2238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 256]
+; r1 = mem256[out + 288]
+%line 2239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 288]
+; r2 = mem256[out + 320]
+%line 2240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 320]
+; r3 = mem256[out + 352]
+%line 2241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 352]
+; 4x t0 = r0 >> 8
+%line 2242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 8
+; t0 = t0 ^ r2
+%line 2243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO8]
+%line 2244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO8]
+; t0 = t0 & mk
+%line 2245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 2246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 8
+%line 2247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 8
+; r0 = r0 ^ t0
+%line 2248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm3
+; 4x t0 = r1 >> 8
+%line 2249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 8
+; t0 = t0 ^ r3
+%line 2250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO8]
+%line 2251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO8]
+; t0 = t0 & mk
+%line 2252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm2, ymm0
+; 4x t0 = t0 << 8
+%line 2254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 8
+; r1 = r1 ^ t0
+%line 2255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 4
+%line 2256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 4
+; t0 = t0 ^ r1
+%line 2257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO4]
+%line 2258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO4]
+; t0 = t0 & mk
+%line 2259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 2260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm1
+; 4x t0 = t0 << 4
+%line 2261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 4
+; r0 = r0 ^ t0
+%line 2262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; 4x t0 = r2 >> 4
+%line 2263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm4, 4
+; t0 = t0 ^ r3
+%line 2264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; mk = mem256[LO4]
+%line 2265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO4]
+; t0 = t0 & mk
+%line 2266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; 4x t0 = t0 << 4
+%line 2268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 4
+; r2 = r2 ^ t0
+%line 2269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r0, r0, 0x01)
+%line 2270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm6, ymm6, 1
+; 4x t0 = r0 >> 2
+%line 2271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 2
+; mk = mem256[M2]
+%line 2272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r0 = r0 ^ t0
+%line 2277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm1, ymm0
+; t1 = permute128(r1, r1, 0x01)
+%line 2279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm5, ymm5, 1
+; 4x t0 = r1 >> 2
+%line 2280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 2
+; mk = mem256[M2]
+%line 2281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r1 = r1 ^ t0
+%line 2286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = permute128(r2, r2, 0x01)
+%line 2288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm4, ymm4, 1
+; 4x t0 = r2 >> 2
+%line 2289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 2
+; mk = mem256[M2]
+%line 2290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r2 = r2 ^ t0
+%line 2295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r3, r3, 0x01)
+%line 2297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm3, ymm3, 1
+; 4x t0 = r3 >> 2
+%line 2298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 2
+; mk = mem256[M2]
+%line 2299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r3 = r3 ^ t0
+%line 2304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; t1 = shuffle32(r0, 0x4e)
+%line 2306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm6, 78
+; 4x t0 = r0 >> 1
+%line 2307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 1
+; mk = mem256[M1]
+%line 2308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r0 = r0 ^ t0
+%line 2313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; t1 = shuffle32(r1, 0x4e)
+%line 2315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm5, 78
+; 4x t0 = r1 >> 1
+%line 2316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 1
+; mk = mem256[M1]
+%line 2317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r1 = r1 ^ t0
+%line 2322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = shuffle32(r2, 0x4e)
+%line 2324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm4, 78
+; 4x t0 = r2 >> 1
+%line 2325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 1
+; mk = mem256[M1]
+%line 2326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r2 = r2 ^ t0
+%line 2331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = shuffle32(r3, 0x4e)
+%line 2333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm3, 78
+; 4x t0 = r3 >> 1
+%line 2334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 1
+; mk = mem256[M1]
+%line 2335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r3 = r3 ^ t0
+%line 2340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; mem256[out + 256] = r0
+%line 2342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 256], ymm6
+; mem256[out + 288] = r1
+%line 2343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 288], ymm5
+; mem256[out + 320] = r2
+%line 2344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 320], ymm4
+; mem256[out + 352] = r3
+%line 2345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 352], ymm3
+; r0 = mem256[out + 384]
+%line 2346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm0, [r8 + 384]
+; r1 = mem256[out + 416]
+%line 2347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm5, [r8 + 416]
+; r2 = mem256[out + 448]
+%line 2348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [r8 + 448]
+; r3 = mem256[out + 480]
+%line 2349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [r8 + 480]
+; 4x t0 = r0 >> 8
+%line 2350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 8
+; t0 = t0 ^ r2
+%line 2351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; mk = mem256[LO8]
+%line 2352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm4, [rel LO8]
+; t0 = t0 & mk
+%line 2353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; r2 = r2 ^ t0
+%line 2354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm1, ymm3
+; 4x t0 = t0 << 8
+%line 2355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm3, ymm3, 8
+; r0 = r0 ^ t0
+%line 2356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm0, ymm3
+; 4x t0 = r1 >> 8
+%line 2357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm5, 8
+; t0 = t0 ^ r3
+%line 2358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; mk = mem256[LO8]
+%line 2359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO8]
+; t0 = t0 & mk
+%line 2360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm2, ymm0
+; 4x t0 = t0 << 8
+%line 2362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 8
+; r1 = r1 ^ t0
+%line 2363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm5, ymm0
+; 4x t0 = r0 >> 4
+%line 2364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 4
+; t0 = t0 ^ r1
+%line 2365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; mk = mem256[LO4]
+%line 2366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel LO4]
+; t0 = t0 & mk
+%line 2367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; r1 = r1 ^ t0
+%line 2368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm0, ymm1
+; 4x t0 = t0 << 4
+%line 2369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 4
+; r0 = r0 ^ t0
+%line 2370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; 4x t0 = r2 >> 4
+%line 2371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm0, ymm4, 4
+; t0 = t0 ^ r3
+%line 2372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; mk = mem256[LO4]
+%line 2373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm1, [rel LO4]
+; t0 = t0 & mk
+%line 2374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm0, ymm0, ymm1
+; r3 = r3 ^ t0
+%line 2375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; 4x t0 = t0 << 4
+%line 2376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm0, ymm0, 4
+; r2 = r2 ^ t0
+%line 2377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r0, r0, 0x01)
+%line 2378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm6, ymm6, 1
+; 4x t0 = r0 >> 2
+%line 2379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 2
+; mk = mem256[M2]
+%line 2380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r0 = r0 ^ t0
+%line 2385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm1, ymm0
+; t1 = permute128(r1, r1, 0x01)
+%line 2387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm5, ymm5, 1
+; 4x t0 = r1 >> 2
+%line 2388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 2
+; mk = mem256[M2]
+%line 2389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r1 = r1 ^ t0
+%line 2394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = permute128(r2, r2, 0x01)
+%line 2396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm4, ymm4, 1
+; 4x t0 = r2 >> 2
+%line 2397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 2
+; mk = mem256[M2]
+%line 2398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r2 = r2 ^ t0
+%line 2403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = permute128(r3, r3, 0x01)
+%line 2405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm3, ymm3, 1
+; 4x t0 = r3 >> 2
+%line 2406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 2
+; mk = mem256[M2]
+%line 2407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M2]
+; t0 = t0 ^ t1
+%line 2408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = permute128(t0, t0, 0x01)
+%line 2410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vperm2i128 ymm0, ymm1, ymm1, 1
+; 4x t0 = t0 << 2
+%line 2411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; r3 = r3 ^ t0
+%line 2412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; t1 = shuffle32(r0, 0x4e)
+%line 2414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm6, 78
+; 4x t0 = r0 >> 1
+%line 2415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm6, 1
+; mk = mem256[M1]
+%line 2416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r0 = r0 ^ t0
+%line 2421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm1
+; r0 = r0 ^ t1
+%line 2422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm6, ymm6, ymm0
+; t1 = shuffle32(r1, 0x4e)
+%line 2423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm5, 78
+; 4x t0 = r1 >> 1
+%line 2424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm5, 1
+; mk = mem256[M1]
+%line 2425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r1 = r1 ^ t0
+%line 2430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm1
+; r1 = r1 ^ t1
+%line 2431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; t1 = shuffle32(r2, 0x4e)
+%line 2432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm4, 78
+; 4x t0 = r2 >> 1
+%line 2433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm4, 1
+; mk = mem256[M1]
+%line 2434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r2 = r2 ^ t0
+%line 2439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm1
+; r2 = r2 ^ t1
+%line 2440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm4, ymm4, ymm0
+; t1 = shuffle32(r3, 0x4e)
+%line 2441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm3, 78
+; 4x t0 = r3 >> 1
+%line 2442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 1
+; mk = mem256[M1]
+%line 2443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu ymm2, [rel M1]
+; t0 = t0 ^ t1
+%line 2444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; t0 = t0 & mk
+%line 2445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpand ymm1, ymm1, ymm2
+; t1 = shuffle32(t0, 0x4e)
+%line 2446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpshufd ymm0, ymm1, 78
+; 4x t0 = t0 << 1
+%line 2447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpsllq ymm1, ymm1, 1
+; r3 = r3 ^ t0
+%line 2448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm1
+; r3 = r3 ^ t1
+%line 2449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vpxor ymm3, ymm3, ymm0
+; mem256[out + 384] = r0
+%line 2450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 384], ymm6
+; mem256[out + 416] = r1
+%line 2451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 416], ymm5
+; mem256[out + 448] = r2
+%line 2452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 448], ymm4
+; mem256[out + 480] = r3
+%line 2453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	vmovdqu [r8 + 480], ymm3
+; bt = &BITS
+%line 2454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	lea r10, [rsp + 896]
+; x = mem64[bt + 0]
+%line 2455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10]
+; v = mem64[e + 0]
+%line 2456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx]
+; x = x ^ v
+%line 2457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	xor r8, r9
-; mem8[s + 0] = o
-%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [rdi], r8b
+; mem64[s + 0] = x
+%line 2458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi], r8
+; x = mem64[bt + 8]
+%line 2459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 8]
+; v = mem64[e + 8]
+%line 2460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 8]
+; x = x ^ v
+%line 2461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 8] = x
+%line 2462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 8], r8
+; x = mem64[bt + 16]
+%line 2463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 16]
+; v = mem64[e + 16]
+%line 2464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 16]
+; x = x ^ v
+%line 2465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 16] = x
+%line 2466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 16], r8
+; x = mem64[bt + 24]
+%line 2467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 24]
+; v = mem64[e + 24]
+%line 2468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 24]
+; x = x ^ v
+%line 2469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 24] = x
+%line 2470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 24], r8
+; x = mem64[bt + 32]
+%line 2471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 32]
+; v = mem64[e + 32]
+%line 2472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 32]
+; x = x ^ v
+%line 2473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 32] = x
+%line 2474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 32], r8
+; x = mem64[bt + 40]
+%line 2475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 40]
+; v = mem64[e + 40]
+%line 2476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 40]
+; x = x ^ v
+%line 2477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 40] = x
+%line 2478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 40], r8
+; x = mem64[bt + 48]
+%line 2479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 48]
+; v = mem64[e + 48]
+%line 2480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 48]
+; x = x ^ v
+%line 2481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 48] = x
+%line 2482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 48], r8
+; x = mem64[bt + 56]
+%line 2483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 56]
+; v = mem64[e + 56]
+%line 2484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 56]
+; x = x ^ v
+%line 2485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 56] = x
+%line 2486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 56], r8
+; x = mem64[bt + 64]
+%line 2487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 64]
+; v = mem64[e + 64]
+%line 2488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 64]
+; x = x ^ v
+%line 2489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 64] = x
+%line 2490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 64], r8
+; x = mem64[bt + 72]
+%line 2491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 72]
+; v = mem64[e + 72]
+%line 2492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 72]
+; x = x ^ v
+%line 2493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 72] = x
+%line 2494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 72], r8
+; x = mem64[bt + 80]
+%line 2495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 80]
+; v = mem64[e + 80]
+%line 2496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 80]
+; x = x ^ v
+%line 2497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 80] = x
+%line 2498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 80], r8
+; x = mem64[bt + 88]
+%line 2499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 88]
+; v = mem64[e + 88]
+%line 2500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 88]
+; x = x ^ v
+%line 2501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 88] = x
+%line 2502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 88], r8
+; x = mem64[bt + 96]
+%line 2503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 96]
+; v = mem64[e + 96]
+%line 2504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 96]
+; x = x ^ v
+%line 2505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 96] = x
+%line 2506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 96], r8
+; x = mem64[bt + 104]
+%line 2507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 104]
+; v = mem64[e + 104]
+%line 2508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 104]
+; x = x ^ v
+%line 2509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 104] = x
+%line 2510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 104], r8
+; x = mem64[bt + 112]
+%line 2511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 112]
+; v = mem64[e + 112]
+%line 2512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 112]
+; x = x ^ v
+%line 2513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 112] = x
+%line 2514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 112], r8
+; x = mem64[bt + 120]
+%line 2515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 120]
+; v = mem64[e + 120]
+%line 2516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 120]
+; x = x ^ v
+%line 2517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 120] = x
+%line 2518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 120], r8
+; x = mem64[bt + 128]
+%line 2519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 128]
+; v = mem64[e + 128]
+%line 2520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 128]
+; x = x ^ v
+%line 2521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 128] = x
+%line 2522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 128], r8
+; x = mem64[bt + 136]
+%line 2523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 136]
+; v = mem64[e + 136]
+%line 2524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 136]
+; x = x ^ v
+%line 2525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 136] = x
+%line 2526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 136], r8
+; x = mem64[bt + 144]
+%line 2527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 144]
+; v = mem64[e + 144]
+%line 2528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 144]
+; x = x ^ v
+%line 2529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 144] = x
+%line 2530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 144], r8
+; x = mem64[bt + 152]
+%line 2531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 152]
+; v = mem64[e + 152]
+%line 2532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 152]
+; x = x ^ v
+%line 2533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 152] = x
+%line 2534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 152], r8
+; x = mem64[bt + 160]
+%line 2535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 160]
+; v = mem64[e + 160]
+%line 2536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 160]
+; x = x ^ v
+%line 2537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 160] = x
+%line 2538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 160], r8
+; x = mem64[bt + 168]
+%line 2539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 168]
+; v = mem64[e + 168]
+%line 2540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 168]
+; x = x ^ v
+%line 2541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 168] = x
+%line 2542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 168], r8
+; x = mem64[bt + 176]
+%line 2543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 176]
+; v = mem64[e + 176]
+%line 2544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 176]
+; x = x ^ v
+%line 2545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 176] = x
+%line 2546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 176], r8
+; x = mem64[bt + 184]
+%line 2547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r8, [r10 + 184]
+; v = mem64[e + 184]
+%line 2548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov r9, [rdx + 184]
+; x = x ^ v
+%line 2549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	xor r8, r9
+; mem64[s + 184] = x
+%line 2550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+	mov [rdi + 184], r8
 ; leave
-%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
+%line 2551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 704]
+	mov rsp, [rsp + 1792]
+	pop rbp
+	pop rbx
 	ret
 .end:
+
+section .rodata align=64
+align 64
+LO32:
+	dq 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff
+align 64
+LO16:
+	dq 0xffff0000ffff, 0xffff0000ffff, 0xffff0000ffff, 0xffff0000ffff
+align 64
+LO8:
+	dq 0xff00ff00ff00ff, 0xff00ff00ff00ff, 0xff00ff00ff00ff, 0xff00ff00ff00ff
+align 64
+LO4:
+	dq 0xf0f0f0f0f0f0f0f, 0xf0f0f0f0f0f0f0f, 0xf0f0f0f0f0f0f0f, 0xf0f0f0f0f0f0f0f
+align 64
+M2:
+	dq 0x3333333333333333, 0x3333333333333333, 0x0, 0x0
+align 64
+M1:
+	dq 0x5555555555555555, 0x0, 0x5555555555555555, 0x0
+align 64
+TAILMASK:
+	dq 0x0, 0x0, 0x0, 0xffffffffff000000
 
 section .note.GNU-stack noalloc noexec nowrite progbits
