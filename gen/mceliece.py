@@ -242,7 +242,8 @@ SHAREFOLD: set[str] = set()
 
 # implementations whose vec_mul is mul_rows (the operand-scanning schoolbook
 # with the m accumulators of the current rows in registers and the folds done
-# as each high column completes: no stack traffic) instead of mul_columns
+# as each high column completes: no stack traffic) instead of mul_columns;
+# with --no-krows for amd64-avx2 (measurement: KROWS is its default)
 ROWS: set[str] = {"amd64-avx2"}
 
 # mul_rows: g_0 .. g_(n-1) kept in registers (the others are memory operands
@@ -261,9 +262,11 @@ NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
 KARA: set[str] = set()
 # implementations whose vec_mul is mul_evenodd (the even/odd Karatsuba level)
 EVENODD: set[str] = set()
-# implementations whose vec_mul is mul_krows (one Karatsuba level over three
-# row products with g in registers)
-KROWS: set[str] = set()
+# implementations whose vec_mul is mul_krows (one Karatsuba level over two row
+# scans with g in registers: 244 / 310 operations against mul_rows' 287 / 350,
+# but 20 / 29 stack stores more).  Chosen by measurement on Golden Cove (3
+# vector ALU ports; docs/mceliece.md, session 9): 0.93-0.95 of mul_rows' time
+KROWS: set[str] = {"amd64-avx2"}
 
 
 def copy_words(dst: str, src: str, nbytes: int, lab: str) -> list[str]:
@@ -496,11 +499,21 @@ def shared_folds(t: Tgt, m: int, stride: int, cols: list[int], accs: dict[int, s
     return L, nops
 
 
-def uses_rows(impl: str) -> bool:
-    """vec_mul of impl is mul_rows (the measurement options --kara, --evenodd,
-    --fregs and --ncols select the other multipliers)"""
-    return (impl in ROWS and impl not in KARA and impl not in EVENODD and impl not in KROWS
+def _rowlike(impl: str) -> bool:
+    """vec_mul of impl is mul_rows or mul_krows (the measurement options
+    --kara, --evenodd, --fregs, --ncols and --no-rows select the others)"""
+    return (impl in ROWS and impl not in KARA and impl not in EVENODD
             and not FREGS.get(impl) and not NCOLS.get(impl))
+
+
+def uses_rows(impl: str) -> bool:
+    """vec_mul of impl is mul_rows"""
+    return _rowlike(impl) and impl not in KROWS
+
+
+def uses_krows(impl: str) -> bool:
+    """vec_mul of impl is mul_krows"""
+    return _rowlike(impl) and impl in KROWS
 
 
 def rows_gregs(impl: str, m: int) -> int:
@@ -1091,7 +1104,7 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
     if impl in EVENODD:
         body, nops = mul_evenodd(impl, m, stride)
         what = f"one even/odd Karatsuba level over three interleaved column scans ({nops} operations)"
-    elif impl in KROWS:
+    elif uses_krows(impl):
         body, nops = mul_krows(impl, m, stride)
         what = (f"one Karatsuba level (split {kara_split(m)}) over two row scans"
                 f" ({nops} operations)")
@@ -1172,7 +1185,7 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
         head.append(f"{stype} " + " ".join([f"U{i}" for i in range(s)] + [f"M{c}" for c in range(2 * s - 1)]))
         head.append(f"{stype} " + " ".join([f"Q{c}" for c in range(2 * (m - s) - 1)] + [f"T{c}" for c in range(s)]
                                            + [f"P{c}" for c in range(2 * s - 1)]))
-    if impl in KROWS and only is not None and only[1] == "mul":
+    if uses_krows(impl) and only is not None and only[1] == "mul":
         s = kara_split(m)
         nu = max(2 * s - 1, 2 * m - s - 1)
         head.append(f"{t.vtype} F " + " ".join([f"C{c}" for c in range(nu)] + [f"G{j}" for j in range(s)]))
@@ -1370,6 +1383,8 @@ def main(argv: list[str]) -> int:
                     help="vec_mul of IMPL by mul_evenodd (for measurement; see EVENODD)")
     ap.add_argument("--krows", action="append", default=[], choices=list(IMPLS),
                     help="vec_mul of IMPL by mul_krows (see KROWS)")
+    ap.add_argument("--no-krows", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL without mul_krows (mul_rows where ROWS has it; for measurement)")
     ap.add_argument("--fregs", action="append", default=[], metavar="IMPL=N",
                     help="column multiplier of IMPL with at most N f_i in registers (for measurement)")
     ap.add_argument("--andn", action="append", default=[], metavar="IMPL=N",
@@ -1403,6 +1418,8 @@ def main(argv: list[str]) -> int:
         ANDN[impl] = int(n)
     EVENODD.update(a.evenodd)
     KROWS.update(a.krows)
+    ROWS.update(a.krows)
+    KROWS.difference_update(a.no_krows)
     for x in a.fregs:
         impl, n = x.split("=")
         FREGS[impl] = int(n)
