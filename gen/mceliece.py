@@ -928,12 +928,13 @@ def mul_krows(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     window s or m - s columns wide; the columns where f0 g0 and f1 g1 meet
     are added in their accumulators), its columns to stack slots KU; then
     P1 = (f0 + f1)(g0 + g1) with F = f_i + f_(s+i) per row and the sums
-    g_j + g_(s+j) in registers.  P1's column k is column s + k of fg: it
-    starts from U_k and U_(s+k) (memory operands) and the folds pending
-    for it, and when it completes (top-down, as in mul_rows) a high column
-    is folded (z^k = z^(k-m) (f - z^m); the adjacent exponents of m = 13
-    share Z_k = R_k + R_(k+1)) into the accumulators still live; the others
-    get it through a stack slot (KR, KZ) or, while registers are left over
+    g_j + g_(s+j) in registers.  P1's column k is column s + k of fg: when
+    it completes (top-down, as in mul_rows) U_k and U_(s+k) (memory
+    operands) and the folds pending for it are added (last, so that P1's
+    products need not wait for the U scan), and a high column is folded
+    (z^k = z^(k-m) (f - z^m); the adjacent exponents of m = 13 share
+    Z_k = R_k + R_(k+1)) into the accumulators still live; the others get
+    it through a stack slot (KR, KZ) or, while registers are left over
     (m = 12: two), in its register.  The columns above P1's (U alone) fold
     from KU before P1; the columns below s are KU plus their folds at the
     end.  h is written after the last read of f and g (h may equal f or
@@ -1037,21 +1038,17 @@ def mul_krows(impl: str, m: int, stride: int) -> tuple[list[str], int]:
         return out
 
     def p1_start(c: int, p: str) -> list[str]:
-        d = s + c
-        xs = [opnd(a) for a in krows_atoms(m, d) if a != f"M{c}"] + pending.pop(d, [])
-        live.add(d)
-        if not xs:
-            return [f"C{c} = {p}"]
-        out = [f"T = {p}", f"C{c} = T ^ {xs[0]}"]
-        return out + [f"C{c} = C{c} ^ {x}" for x in xs[1:]]
+        live.add(s + c)
+        return [f"C{c} = {p}"]
 
     def p1_done(c: int) -> list[str]:
+        """U's columns and the pending folds are added last, so P1's
+        products need not wait for the U scan"""
         d = s + c
         live.discard(d)
-        assert not pending.get(d), d
-        if d >= m:
-            return fold(d, f"C{c}")
-        return [f"{mem}[h + {d * stride}] = C{c}"]
+        xs = [opnd(a) for a in krows_atoms(m, d) if a != f"M{c}"] + pending.pop(d, [])
+        out = [f"C{c} = C{c} ^ {x}" for x in xs]
+        return out + (fold(d, f"C{c}") if d >= m else [f"{mem}[h + {d * stride}] = C{c}"])
     prow = [(frow(i), [(f"G{j}", i + j) for j in range(s)]) for i in range(s - 1, -1, -1)]
     L += _rowscan(prow, p1_start, p1_done)
     # the columns below s: U alone plus their folds

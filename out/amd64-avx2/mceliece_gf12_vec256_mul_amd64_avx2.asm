@@ -521,385 +521,385 @@ qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2_mul:
 	vmovdqu ymm0, [rdx]
 ; G0 = G0 ^ mem256[g + 192]
 %line 186+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, [rdx + 192]
+	vpxor ymm2, ymm0, [rdx + 192]
 ; G1 = mem256[g + 32]
 %line 187+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 32]
 ; G1 = G1 ^ mem256[g + 224]
 %line 188+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, [rdx + 224]
+	vpxor ymm3, ymm0, [rdx + 224]
 ; G2 = mem256[g + 64]
 %line 189+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 64]
 ; G2 = G2 ^ mem256[g + 256]
 %line 190+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm0, [rdx + 256]
+	vpxor ymm4, ymm0, [rdx + 256]
 ; G3 = mem256[g + 96]
 %line 191+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 96]
 ; G3 = G3 ^ mem256[g + 288]
 %line 192+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm0, [rdx + 288]
+	vpxor ymm5, ymm0, [rdx + 288]
 ; G4 = mem256[g + 128]
 %line 193+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 128]
 ; G4 = G4 ^ mem256[g + 320]
 %line 194+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm0, [rdx + 320]
+	vpxor ymm6, ymm0, [rdx + 320]
 ; G5 = mem256[g + 160]
 %line 195+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 160]
 ; G5 = G5 ^ mem256[g + 352]
 %line 196+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm0, [rdx + 352]
+	vpxor ymm7, ymm0, [rdx + 352]
 ; F = mem256[f + 160]
 %line 197+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 160]
 ; F = F ^ mem256[f + 352]
 %line 198+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsi + 352]
-; T = F & G5
+	vpxor ymm0, ymm0, [rsi + 352]
+; C10 = F & G5
 %line 199+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm6
-; C10 = T ^ KU16
+	vpand ymm1, ymm0, ymm7
+; C10 = C10 ^ KU16
 %line 200+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 512]
+	vpxor ymm1, ymm1, [rsp + 512]
 ; C10 = C10 ^ KU10
 %line 201+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 320]
+	vpxor ymm1, ymm1, [rsp + 320]
 ; KR16 = C10
 %line 202+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 608], ymm0
-; T = F & G0
+	vmovdqu [rsp + 608], ymm1
+; C5 = F & G0
 %line 203+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm1
-; C5 = T ^ KU11
+	vpand ymm8, ymm0, ymm2
+; C6 = F & G1
 %line 204+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
-; C5 = C5 ^ KU5
+	vpand ymm9, ymm0, ymm3
+; C7 = F & G2
 %line 205+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 160]
-; C5 = C5 ^ KU14
+	vpand ymm10, ymm0, ymm4
+; C8 = F & G3
 %line 206+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 448]
-; T = F & G1
+	vpand ymm11, ymm0, ymm5
+; C9 = F & G4
 %line 207+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
-; C6 = T ^ KU12
+	vpand ymm0, ymm0, ymm6
+; F = mem256[f + 128]
 %line 208+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 384]
-; C6 = C6 ^ KU6
+	vmovdqu ymm1, [rsi + 128]
+; F = F ^ mem256[f + 320]
 %line 209+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 192]
-; C6 = C6 ^ KU15
+	vpxor ymm12, ymm1, [rsi + 320]
+; T = F & G5
 %line 210+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 480]
-; T = F & G2
+	vpand ymm1, ymm12, ymm7
+; C9 = C9 ^ T
 %line 211+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
-; C7 = T ^ KU13
+	vpxor ymm0, ymm0, ymm1
+; C9 = C9 ^ KU15
 %line 212+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 416]
-; C7 = C7 ^ KU7
-%line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; C7 = C7 ^ KU16
-%line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 512]
-; T = F & G3
-%line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
-; C8 = T ^ KU14
-%line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 448]
-; C8 = C8 ^ KU8
-%line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 256]
-; T = F & G4
-%line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm7, ymm5
-; C9 = T ^ KU15
-%line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 480]
 ; C9 = C9 ^ KU9
-%line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 288]
-; F = mem256[f + 128]
-%line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 128]
-; F = F ^ mem256[f + 320]
-%line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm7, [rsi + 320]
-; T = F & G5
-%line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm12, ymm6
-; C9 = C9 ^ T
-%line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm7
 ; KR15 = C9
-%line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 576], ymm0
-; T = F & G0
-%line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-; C4 = T ^ KU10
-%line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 320]
-; C4 = C4 ^ KU4
-%line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; C4 = C4 ^ KU16
-%line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 512]
-; C4 = C4 ^ KU13
-%line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 416]
+; C4 = F & G0
+%line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm12, ymm2
 ; T = F & G1
-%line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
+%line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
 ; C5 = C5 ^ T
-%line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 ; T = F & G2
-%line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
+%line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
 ; C6 = C6 ^ T
-%line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; T = F & G3
-%line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
+%line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
 ; C7 = C7 ^ T
-%line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; T = F & G4
-%line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm5
+%line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C8 = C8 ^ T
-%line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; F = mem256[f + 96]
-%line 239+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 96]
 ; F = F ^ mem256[f + 288]
-%line 240+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsi + 288]
 ; T = F & G5
-%line 241+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+%line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
 ; C8 = C8 ^ T
-%line 242+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
-; T = F & G0
-%line 243+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-; C3 = T ^ KU9
-%line 244+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
-; C3 = C3 ^ KU3
-%line 245+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; C3 = C3 ^ KU15
-%line 246+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 480]
-; C3 = C3 ^ KU12
-%line 247+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, [rsp + 384]
+; C8 = C8 ^ KU14
+%line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 448]
+; C8 = C8 ^ KU8
+%line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 256]
+; C3 = F & G0
+%line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm13, ymm12, ymm2
 ; T = F & G1
-%line 248+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
-; C4 = C4 ^ T
-%line 249+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & G2
-%line 250+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
+; C4 = C4 ^ T
+%line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G2
+%line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
 ; C5 = C5 ^ T
-%line 251+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 ; T = F & G3
-%line 252+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
+%line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
 ; C6 = C6 ^ T
-%line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; T = F & G4
-%line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm5
+%line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C7 = C7 ^ T
-%line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; F = mem256[f + 64]
-%line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 239+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; F = F ^ mem256[f + 256]
-%line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 240+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsi + 256]
 ; T = F & G5
-%line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+%line 241+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
 ; C7 = C7 ^ T
-%line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 242+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
-; T = F & G0
-%line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-; C2 = T ^ KU8
-%line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-; C2 = C2 ^ KU2
-%line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; C2 = C2 ^ KU14
-%line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 448]
-; C2 = C2 ^ KU11
-%line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 352]
+; C7 = C7 ^ KU13
+%line 243+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 416]
+; C7 = C7 ^ KU7
+%line 244+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 224]
+; C7 = C7 ^ KU16
+%line 245+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 512]
+; C2 = F & G0
+%line 246+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm14, ymm12, ymm2
 ; T = F & G1
-%line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
+%line 247+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
 ; C3 = C3 ^ T
-%line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 248+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; T = F & G2
-%line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
-; C4 = C4 ^ T
-%line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & G3
-%line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 249+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
+; C4 = C4 ^ T
+%line 250+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
+%line 251+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
 ; C5 = C5 ^ T
-%line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 252+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 ; T = F & G4
-%line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm5
+%line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C6 = C6 ^ T
-%line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; F = mem256[f + 32]
-%line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 32]
 ; F = F ^ mem256[f + 224]
-%line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsi + 224]
 ; T = F & G5
-%line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+%line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
 ; C6 = C6 ^ T
-%line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
+; C6 = C6 ^ KU12
+%line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 384]
+; C6 = C6 ^ KU6
+%line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 192]
+; C6 = C6 ^ KU15
+%line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 480]
 ; KR12 = C6
-%line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 544], ymm9
-; T = F & G0
-%line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-; C1 = T ^ KU7
-%line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; C1 = C1 ^ KU1
-%line 280+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; C1 = C1 ^ KU13
-%line 281+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 416]
-; C1 = C1 ^ KR16
-%line 282+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 608]
+; C1 = F & G0
+%line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm12, ymm2
 ; T = F & G1
-%line 283+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
+%line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
 ; C2 = C2 ^ T
-%line 284+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F & G2
-%line 285+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
+%line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
 ; C3 = C3 ^ T
-%line 286+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; T = F & G3
-%line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
-; C4 = C4 ^ T
-%line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & G4
-%line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpand ymm0, ymm12, ymm5
+; C4 = C4 ^ T
+%line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C5 = C5 ^ T
-%line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 ; F = mem256[f + 0]
-%line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; F = F ^ mem256[f + 192]
-%line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsi + 192]
 ; T = F & G5
-%line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
+%line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
 ; C5 = C5 ^ T
-%line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 ; T = F & G4
-%line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm5
+%line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C4 = C4 ^ T
-%line 296+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
+%line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
 ; T = F & G3
-%line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
+%line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
 ; C3 = C3 ^ T
-%line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; T = F & G2
-%line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
+%line 280+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
 ; C2 = C2 ^ T
-%line 300+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 281+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F & G1
-%line 301+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
+%line 282+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
 ; C1 = C1 ^ T
-%line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 283+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; T = F & G0
+; C0 = F & G0
+%line 284+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C5 = C5 ^ KU11
+%line 285+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 352]
+; C5 = C5 ^ KU5
+%line 286+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 160]
+; C5 = C5 ^ KU14
+%line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 448]
+; mem256[h + 352] = C5
+%line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 352], ymm8
+; C4 = C4 ^ KU10
+%line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; C4 = C4 ^ KU4
+%line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; C4 = C4 ^ KU16
+%line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 512]
+; C4 = C4 ^ KU13
+%line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 416]
+; mem256[h + 320] = C4
+%line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 320], ymm1
+; C3 = C3 ^ KU9
+%line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; C3 = C3 ^ KU3
+%line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 96]
+; C3 = C3 ^ KU15
+%line 296+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 480]
+; C3 = C3 ^ KU12
+%line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 384]
+; mem256[h + 288] = C3
+%line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 288], ymm13
+; C2 = C2 ^ KU8
+%line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 256]
+; C2 = C2 ^ KU2
+%line 300+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 64]
+; C2 = C2 ^ KU14
+%line 301+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 448]
+; C2 = C2 ^ KU11
+%line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 352]
+; mem256[h + 256] = C2
 %line 303+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm12, ymm1
-; C0 = T ^ KU6
+	vmovdqu [rdi + 256], ymm14
+; C1 = C1 ^ KU7
 %line 304+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 224]
+; C1 = C1 ^ KU1
+%line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 32]
+; C1 = C1 ^ KU13
+%line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 416]
+; C1 = C1 ^ KR16
+%line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 608]
+; mem256[h + 224] = C1
+%line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 224], ymm9
+; C0 = C0 ^ KU6
+%line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 192]
 ; C0 = C0 ^ KU0
-%line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
 ; C0 = C0 ^ KU12
-%line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 384]
 ; C0 = C0 ^ KR15
-%line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 576]
-; mem256[h + 352] = C5
-%line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm8
-; mem256[h + 320] = C4
-%line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm7
-; mem256[h + 288] = C3
-%line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm13
-; mem256[h + 256] = C2
-%line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm14
-; mem256[h + 224] = C1
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm9
+	vpxor ymm0, ymm0, [rsp + 576]
 ; mem256[h + 192] = C0
 %line 313+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm0

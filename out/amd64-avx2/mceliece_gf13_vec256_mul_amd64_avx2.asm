@@ -641,47 +641,47 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 	vmovdqu ymm0, [rdx]
 ; G0 = G0 ^ mem256[g + 224]
 %line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, [rdx + 224]
+	vpxor ymm3, ymm0, [rdx + 224]
 ; G1 = mem256[g + 32]
 %line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 32]
 ; G1 = G1 ^ mem256[g + 256]
 %line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm0, [rdx + 256]
+	vpxor ymm4, ymm0, [rdx + 256]
 ; G2 = mem256[g + 64]
 %line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 64]
 ; G2 = G2 ^ mem256[g + 288]
 %line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm0, [rdx + 288]
+	vpxor ymm5, ymm0, [rdx + 288]
 ; G3 = mem256[g + 96]
 %line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 96]
 ; G3 = G3 ^ mem256[g + 320]
 %line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm0, [rdx + 320]
+	vpxor ymm6, ymm0, [rdx + 320]
 ; G4 = mem256[g + 128]
 %line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 128]
 ; G4 = G4 ^ mem256[g + 352]
 %line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm0, [rdx + 352]
+	vpxor ymm7, ymm0, [rdx + 352]
 ; G5 = mem256[g + 160]
 %line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 160]
 ; G5 = G5 ^ mem256[g + 384]
 %line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, [rdx + 384]
+	vpxor ymm2, ymm0, [rdx + 384]
 ; G6 = mem256[g + 192]
 %line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 192]
+	vmovdqu ymm8, [rdx + 192]
 ; F = mem256[f + 192]
 %line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm8, [rsi + 192]
-; T = F & G6
+	vmovdqu ymm1, [rsi + 192]
+; C12 = F & G6
 %line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
-; C12 = T ^ KU12
+	vpand ymm0, ymm1, ymm8
+; C12 = C12 ^ KU12
 %line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 384]
 ; Z19 = C12 ^ KU13
@@ -690,459 +690,459 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
 ; KZ19 = Z19
 %line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 768], ymm0
-; T = F & G0
+; C6 = F & G0
 %line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C6 = T ^ KU13
+	vpand ymm10, ymm1, ymm3
+; C7 = F & G1
 %line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 416]
-; C6 = C6 ^ KU6
+	vpand ymm11, ymm1, ymm4
+; C8 = F & G2
 %line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 192]
-; C6 = C6 ^ KZ22
+	vpand ymm12, ymm1, ymm5
+; C9 = F & G3
 %line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 864]
-; T = F & G1
+	vpand ymm13, ymm1, ymm6
+; C10 = F & G4
 %line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
-; C7 = T ^ KU14
+	vpand ymm14, ymm1, ymm7
+; C11 = F & G5
 %line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 448]
-; C7 = C7 ^ KU7
-%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; C7 = C7 ^ KZ23
-%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 896]
-; T = F & G2
-%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
-; C8 = T ^ KU15
-%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 480]
-; C8 = C8 ^ KU8
-%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-; C8 = C8 ^ KU17
-%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 544]
-; T = F & G3
-%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
-; C9 = T ^ KU16
-%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 512]
-; C9 = C9 ^ KU9
-%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, [rsp + 288]
-; T = F & G4
-%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
-; C10 = T ^ KU17
-%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 544]
-; C10 = C10 ^ KU10
-%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 320]
-; T = F & G5
-%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
-; C11 = T ^ KU11
-%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 352]
+	vpand ymm15, ymm1, ymm2
 ; F = mem256[f + 160]
-%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 160]
 ; F = F ^ mem256[f + 384]
-%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 384]
+%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 384]
 ; T = F & G6
-%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C11 = C11 ^ T
-%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
+; C11 = C11 ^ KU11
+%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 352]
 ; Z18 = C11 ^ C12
-%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm9
 ; KZ18 = Z18
-%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 736], ymm0
-; T = F & G0
-%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C5 = T ^ KU12
-%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 384]
-; C5 = C5 ^ KU5
-%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 160]
-; C5 = C5 ^ KU17
-%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 544]
-; C5 = C5 ^ KZ21
-%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 832]
+; C5 = F & G0
+%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm1, ymm3
 ; T = F & G1
-%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
 ; C6 = C6 ^ T
-%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; T = F & G2
-%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
 ; C7 = C7 ^ T
-%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; T = F & G3
-%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
+%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
 ; C8 = C8 ^ T
-%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
 ; T = F & G4
-%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
+%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
 ; C9 = C9 ^ T
-%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; T = F & G5
-%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
 ; C10 = C10 ^ T
-%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; F = mem256[f + 128]
-%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 ; F = F ^ mem256[f + 352]
-%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 352]
+%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 352]
 ; T = F & G6
-%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C10 = C10 ^ T
-%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
+; C10 = C10 ^ KU17
+%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 544]
+; C10 = C10 ^ KU10
+%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 320]
 ; Z17 = C10 ^ C11
-%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
 ; KZ17 = Z17
-%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 704], ymm0
-; T = F & G0
-%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C4 = T ^ KU11
-%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 352]
-; C4 = C4 ^ KU4
-%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 128]
-; C4 = C4 ^ KZ23
-%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 896]
-; C4 = C4 ^ KZ20
-%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 800]
+; C4 = F & G0
+%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm15, ymm1, ymm3
 ; T = F & G1
-%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
 ; C5 = C5 ^ T
-%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; T = F & G2
-%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
 ; C6 = C6 ^ T
-%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; T = F & G3
-%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
+%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
 ; C7 = C7 ^ T
-%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; T = F & G4
-%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
+%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
 ; C8 = C8 ^ T
-%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
 ; T = F & G5
-%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
 ; C9 = C9 ^ T
-%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; F = mem256[f + 96]
-%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 96]
 ; F = F ^ mem256[f + 320]
-%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 320]
+%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 320]
 ; T = F & G6
-%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C9 = C9 ^ T
-%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
+; C9 = C9 ^ KU16
+%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 512]
+; C9 = C9 ^ KU9
+%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
 ; Z16 = C9 ^ C10
-%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm14
 ; KZ16 = Z16
-%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 672], ymm0
-; T = F & G0
-%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C3 = T ^ KU10
-%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 320]
-; C3 = C3 ^ KU3
-%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 96]
-; C3 = C3 ^ KZ22
-%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 864]
-; C3 = C3 ^ KZ19
-%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 768]
+; C3 = F & G0
+%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm14, ymm1, ymm3
 ; T = F & G1
-%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
 ; C4 = C4 ^ T
-%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; T = F & G2
-%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
 ; C5 = C5 ^ T
-%line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; T = F & G3
-%line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
+%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
 ; C6 = C6 ^ T
-%line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; T = F & G4
-%line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
+%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
 ; C7 = C7 ^ T
-%line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; T = F & G5
-%line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
 ; C8 = C8 ^ T
-%line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
 ; F = mem256[f + 64]
-%line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; F = F ^ mem256[f + 288]
-%line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 288]
+%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 288]
 ; T = F & G6
-%line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C8 = C8 ^ T
-%line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
+; C8 = C8 ^ KU15
+%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 480]
+; C8 = C8 ^ KU8
+%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 256]
+; C8 = C8 ^ KU17
+%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 544]
 ; Z15 = C8 ^ C9
-%line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm13
 ; KZ15 = Z15
-%line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 640], ymm0
-; T = F & G0
-%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C2 = T ^ KU9
-%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 288]
-; C2 = C2 ^ KU2
-%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 64]
-; C2 = C2 ^ KZ21
-%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 832]
-; C2 = C2 ^ KZ18
-%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, [rsp + 736]
+; C2 = F & G0
+%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm13, ymm1, ymm3
 ; T = F & G1
+%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C3 = C3 ^ T
+%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & G2
+%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C4 = C4 ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; T = F & G3
+%line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C5 = C5 ^ T
+%line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C6 = C6 ^ T
+%line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G5
+%line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C7 = C7 ^ T
+%line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 32]
+%line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 32]
+; F = F ^ mem256[f + 256]
+%line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 256]
+; T = F & G6
+%line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C7 = C7 ^ T
+%line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; C7 = C7 ^ KU14
+%line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 448]
+; C7 = C7 ^ KU7
+%line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 224]
+; C7 = C7 ^ KZ23
+%line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 896]
+; Z14 = C7 ^ C8
+%line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm11, ymm12
+; KZ14 = Z14
+%line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 608], ymm0
+; C1 = F & G0
+%line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm12, ymm1, ymm3
+; T = F & G1
+%line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C2 = C2 ^ T
+%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & G2
 %line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+	vpand ymm0, ymm1, ymm5
 ; C3 = C3 ^ T
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F & G2
+; T = F & G3
 %line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+	vpand ymm0, ymm1, ymm6
 ; C4 = C4 ^ T
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
-; T = F & G3
+; T = F & G4
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
+	vpand ymm0, ymm1, ymm7
 ; C5 = C5 ^ T
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; T = F & G4
+; T = F & G5
 %line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
+	vpand ymm0, ymm1, ymm2
 ; C6 = C6 ^ T
 %line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
-; T = F & G5
-%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
-; C7 = C7 ^ T
-%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; F = mem256[f + 32]
-%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 32]
-; F = F ^ mem256[f + 256]
-%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 256]
-; T = F & G6
-%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
-; C7 = C7 ^ T
-%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; Z14 = C7 ^ C8
-%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm12
-; KZ14 = Z14
-%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rsp + 608], ymm0
-; T = F & G0
-%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C1 = T ^ KU8
-%line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-; C1 = C1 ^ KU1
-%line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 32]
-; C1 = C1 ^ KZ20
-%line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 800]
-; C1 = C1 ^ KZ17
-%line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm0, [rsp + 704]
-; T = F & G1
-%line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
-; C2 = C2 ^ T
-%line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & G2
-%line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
-; C3 = C3 ^ T
-%line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & G3
-%line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
-; C4 = C4 ^ T
-%line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-; T = F & G4
-%line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
-; C5 = C5 ^ T
-%line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & G5
-%line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
-; C6 = C6 ^ T
-%line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
 ; F = mem256[f + 0]
-%line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; F = F ^ mem256[f + 224]
-%line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsi + 224]
+%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 224]
 ; T = F & G6
-%line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm7
+%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C6 = C6 ^ T
-%line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 ; T = F & G5
-%line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm1
+%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
 ; C5 = C5 ^ T
-%line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; T = F & G4
-%line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm6
+%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
 ; C4 = C4 ^ T
-%line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; T = F & G3
-%line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm5
+%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
 ; C3 = C3 ^ T
-%line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; T = F & G2
-%line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm4
+%line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
 ; C2 = C2 ^ T
-%line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; T = F & G1
-%line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm3
+%line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
 ; C1 = C1 ^ T
-%line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; T = F & G0
-%line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm8, ymm2
-; C0 = T ^ KU7
-%line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 224]
-; C0 = C0 ^ KU0
-%line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 0]
-; C0 = C0 ^ KZ19
-%line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 768]
-; C0 = C0 ^ KZ16
-%line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 672]
+; C0 = F & G0
+%line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm1, ymm3
+; C6 = C6 ^ KU13
+%line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 416]
+; C6 = C6 ^ KU6
+%line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 192]
+; C6 = C6 ^ KZ22
+%line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 864]
 ; Z13 = C6 ^ C7
-%line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 ; KZ13 = Z13
-%line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rsp + 576], ymm0
+; C5 = C5 ^ KU12
+%line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 384]
+; C5 = C5 ^ KU5
+%line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 160]
+; C5 = C5 ^ KU17
+%line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 544]
+; C5 = C5 ^ KZ21
+%line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 832]
 ; mem256[h + 384] = C5
-%line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm9
+; C4 = C4 ^ KU11
+%line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 352]
+; C4 = C4 ^ KU4
+%line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 128]
+; C4 = C4 ^ KZ23
+%line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 896]
+; C4 = C4 ^ KZ20
+%line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 800]
 ; mem256[h + 352] = C4
-%line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 352], ymm15
+; C3 = C3 ^ KU10
+%line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 320]
+; C3 = C3 ^ KU3
+%line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 96]
+; C3 = C3 ^ KZ22
+%line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 864]
+; C3 = C3 ^ KZ19
+%line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 768]
 ; mem256[h + 320] = C3
-%line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm14
+; C2 = C2 ^ KU9
+%line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; C2 = C2 ^ KU2
+%line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 64]
+; C2 = C2 ^ KZ21
+%line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 832]
+; C2 = C2 ^ KZ18
+%line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 736]
 ; mem256[h + 288] = C2
-%line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 288], ymm13
+; C1 = C1 ^ KU8
+%line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 256]
+; C1 = C1 ^ KU1
+%line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 32]
+; C1 = C1 ^ KZ20
+%line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 800]
+; C1 = C1 ^ KZ17
+%line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 704]
 ; mem256[h + 256] = C1
-%line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm12
+; C0 = C0 ^ KU7
+%line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; C0 = C0 ^ KU0
+%line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 0]
+; C0 = C0 ^ KZ19
+%line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 768]
+; C0 = C0 ^ KZ16
+%line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 672]
 ; mem256[h + 224] = C0
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 224], ymm1
