@@ -28,6 +28,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 from gen import mceliece_net as mn
 from gen import mceliece_transpose
@@ -241,7 +242,8 @@ SHAREFOLD: set[str] = set()
 
 # implementations whose vec_mul is mul_rows (the operand-scanning schoolbook
 # with the m accumulators of the current rows in registers and the folds done
-# as each high column completes: no stack traffic) instead of mul_columns
+# as each high column completes: no stack traffic) instead of mul_columns;
+# with --no-krows for amd64-avx2 (measurement: KROWS is its default)
 ROWS: set[str] = {"amd64-avx2"}
 
 # mul_rows: g_0 .. g_(n-1) kept in registers (the others are memory operands
@@ -260,6 +262,11 @@ NREGS = {"reg128": 16, "reg256": 16, "reg512": 32}
 KARA: set[str] = set()
 # implementations whose vec_mul is mul_evenodd (the even/odd Karatsuba level)
 EVENODD: set[str] = set()
+# implementations whose vec_mul is mul_krows (one Karatsuba level over two row
+# scans with g in registers: 244 / 310 operations against mul_rows' 287 / 350,
+# but 20 / 29 stack stores more).  Chosen by measurement on Golden Cove (3
+# vector ALU ports; docs/mceliece.md, session 9): 0.93-0.95 of mul_rows' time
+KROWS: set[str] = {"amd64-avx2"}
 
 
 def copy_words(dst: str, src: str, nbytes: int, lab: str) -> list[str]:
@@ -492,11 +499,21 @@ def shared_folds(t: Tgt, m: int, stride: int, cols: list[int], accs: dict[int, s
     return L, nops
 
 
-def uses_rows(impl: str) -> bool:
-    """vec_mul of impl is mul_rows (the measurement options --kara, --evenodd,
-    --fregs and --ncols select the other multipliers)"""
+def _rowlike(impl: str) -> bool:
+    """vec_mul of impl is mul_rows or mul_krows (the measurement options
+    --kara, --evenodd, --fregs, --ncols and --no-rows select the others)"""
     return (impl in ROWS and impl not in KARA and impl not in EVENODD
             and not FREGS.get(impl) and not NCOLS.get(impl))
+
+
+def uses_rows(impl: str) -> bool:
+    """vec_mul of impl is mul_rows"""
+    return _rowlike(impl) and impl not in KROWS
+
+
+def uses_krows(impl: str) -> bool:
+    """vec_mul of impl is mul_krows"""
+    return _rowlike(impl) and impl in KROWS
 
 
 def rows_gregs(impl: str, m: int) -> int:
@@ -862,6 +879,191 @@ def mul_kara(impl: str, m: int, stride: int) -> tuple[list[str], int]:
     return L, nops
 
 
+def _rowscan(rows: list[tuple[list[str], list[tuple[str, int]]]],
+             start: Callable[[int, str], list[str]], done: Callable[[int], list[str]]) -> list[str]:
+    """Operand scanning (as in mul_rows) over rows given as (the lines that
+    put the row's f word in F, its terms (g operand, column)): a term adds
+    F & g to the accumulator C<c> of its column, the first through
+    start(c, product), the others through T.  A column is complete after
+    the last row that reaches it (done(c)); a row's completing terms come
+    first, so their accumulators are free before the row starts new
+    columns; the columns open after the last row complete from the top."""
+    last: dict[int, int] = {}
+    for r, (_, terms) in enumerate(rows):
+        for _, c in terms:
+            last[c] = r
+    L: list[str] = []
+    started: set[int] = set()
+    for r, (pre, terms) in enumerate(rows):
+        L += pre
+        ends = sorted((x for x in terms if last[x[1]] == r), key=lambda x: -x[1])
+        for g, c in ends + [x for x in terms if last[x[1]] != r]:
+            prod = f"F & {g}"
+            if c in started:
+                L += [f"T = {prod}", f"C{c} = C{c} ^ T"]
+            else:
+                started.add(c)
+                L += start(c, prod)
+            if last[c] == r and r < len(rows) - 1:
+                L += done(c)
+    for c in sorted((c for c in last if last[c] == len(rows) - 1), reverse=True):
+        L += done(c)
+    return L
+
+
+def krows_atoms(m: int, c: int) -> list[str]:
+    """column c of fg = (1 + z^s) U + z^s P1 with U = f0 g0 + z^s f1 g1 and
+    P1 = (f0 + f1)(g0 + g1) (one Karatsuba level, split s): U<i> and M<i>
+    (P1's columns) that add up to it"""
+    s = kara_split(m)
+    nu = max(2 * s - 1, s + 2 * (m - s) - 1)
+    return [f"{x}{i}" for x, i, n in (("U", c, nu), ("U", c - s, nu), ("M", c - s, 2 * s - 1)) if 0 <= i < n]
+
+
+def mul_krows(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """One Karatsuba level (f = f0 + z^s f1, g likewise, s = ceil(m/2))
+    as fg = (1 + z^s) U + z^s P1 (krows_atoms) over two row scans
+    (_rowscan) with their g words in registers: U = f0 g0 + z^s f1 g1 is
+    one scan (the rows of f1 against g1, then those of f0 against g0, each
+    window s or m - s columns wide; the columns where f0 g0 and f1 g1 meet
+    are added in their accumulators), its columns to stack slots KU; then
+    P1 = (f0 + f1)(g0 + g1) with F = f_i + f_(s+i) per row and the sums
+    g_j + g_(s+j) in registers.  P1's column k is column s + k of fg: when
+    it completes (top-down, as in mul_rows) U_k and U_(s+k) (memory
+    operands) and the folds pending for it are added (last, so that P1's
+    products need not wait for the U scan), and a high column is folded
+    (z^k = z^(k-m) (f - z^m); the adjacent exponents of m = 13 share
+    Z_k = R_k + R_(k+1)) into the accumulators still live; the others get
+    it through a stack slot (KR, KZ) or, while registers are left over
+    (m = 12: two), in its register.  The columns above P1's (U alone) fold
+    from KU before P1; the columns below s are KU plus their folds at the
+    end.  h is written after the last read of f and g (h may equal f or
+    g).  Returns the lines and the number of operations (ands and xors)."""
+    t = IMPLS[impl]
+    mem = f"mem{t.bits}"
+    s = kara_split(m)
+    n1 = m - s
+    hi = 2 * m - 2
+    pairs, single = modulus_pairs(m)
+    assert not (pairs and single)
+    spare = NREGS[t.vtype] - (2 * s + 2)
+    L: list[str] = []
+
+    def opnd(a: str) -> str:
+        return "K" + a
+
+    # U: the rows of f1 (g1 in G0 ..), then of f0 (g0 in G0 ..)
+    rows: list[tuple[list[str], list[tuple[str, int]]]] = []
+    for i in range(m - 1, -1, -1):
+        pre = [f"F = {mem}[f + {i * stride}]"]
+        if i == m - 1 or i == s - 1:
+            base = s if i >= s else 0
+            pre = [f"G{j} = {mem}[g + {(base + j) * stride}]" for j in range(n1 if i >= s else s)] + pre
+        n, lo = (n1, i) if i >= s else (s, i)
+        rows.append((pre, [(f"G{j}", lo + j) for j in range(n)]))
+    L += _rowscan(rows, lambda c, p: [f"C{c} = {p}"], lambda c: [f"KU{c} = C{c}"])
+
+    # the folds of a reduced high column R_k: to k - m + e for a single
+    # exponent e; for adjacent exponents e, e + 1 Z_k = R_k + R_(k+1) to
+    # k - m + e + 1 (and R_m alone to e: column m - 1 is not folded).
+    # pending[c]: operands for column c of fg not yet started; live: the
+    # fg columns whose P1 accumulator is started and not complete
+    pending: dict[int, list[str]] = {}
+    live: set[int] = set()
+    rslot: dict[int, str] = {}
+    held = {"n": 0}
+
+    def send(reg: str, mslot: str, cols: list[int]) -> list[str]:
+        """add reg to the fg columns cols: live accumulators directly, the
+        others through mslot (stored once unless reg is a slot already) or,
+        while spare registers are left and only the final low columns wait
+        for it, in reg itself"""
+        out: list[str] = []
+        waiting = [c for c in cols if c not in live]
+        keep = reg.startswith("C") and all(c < s for c in waiting) and held["n"] < spare
+        if keep and waiting:
+            held["n"] += 1
+        stored = reg == mslot or keep
+        for c in cols:
+            if c in live:
+                out.append(f"C{c - s} = C{c - s} ^ {reg}")
+                continue
+            if not stored:
+                out.append(f"{mslot} = {reg}")
+                stored = True
+            pending.setdefault(c, []).append(reg if keep else mslot)
+        return out
+
+    def fold(k: int, reg: str) -> list[str]:
+        """R_k (final, in reg) to its targets; with adjacent exponents
+        Z_k = R_k + R_(k+1), R_(k+1) still in its register (kept one row:
+        the completed column's register is free until the row starts a new
+        column) or in KU"""
+        if not pairs:
+            return send(reg, f"KR{k}", [k - m + e for e in single])
+        out = [f"Z{k} = {reg} ^ {rslot[k + 1]}"]
+        rslot[k] = reg
+        out += send(f"Z{k}", f"KZ{k}", [k - m + e + 1 for e in pairs])
+        if k == m:
+            # R_m alone to the columns e: in its register until the end
+            for e in pairs:
+                pending.setdefault(e, []).append(reg)
+        return out
+
+    # the columns above P1's: U alone, no folds reach them
+    for k in range(hi, 3 * s - 2, -1):
+        a = krows_atoms(m, k)
+        assert len(a) == 1 and a[0][0] == "U" and k > m and not pending.get(k), k
+        rslot[k] = opnd(a[0])
+        if not pairs:
+            L += send(rslot[k], rslot[k], [k - m + e for e in single])
+        elif k == hi:
+            L += send(rslot[k], rslot[k], [k - m + e + 1 for e in pairs])
+        else:
+            L += [f"A = {rslot[k]}", f"A = A ^ {rslot[k + 1]}"]
+            L += send("A", f"KZ{k}", [k - m + e + 1 for e in pairs])
+
+    # P1: the sums g_j + g_(s+j) in registers, f_i + f_(s+i) per row
+    def frow(i: int) -> list[str]:
+        out = [f"F = {mem}[f + {i * stride}]"]
+        if i < n1:
+            out.append(f"F = F ^ {mem}[f + {(s + i) * stride}]")
+        if i == s - 1:
+            gs = []
+            for j in range(s):
+                gs.append(f"G{j} = {mem}[g + {j * stride}]")
+                if j < n1:
+                    gs.append(f"G{j} = G{j} ^ {mem}[g + {(s + j) * stride}]")
+            out = gs + out
+        return out
+
+    def p1_start(c: int, p: str) -> list[str]:
+        live.add(s + c)
+        return [f"C{c} = {p}"]
+
+    def p1_done(c: int) -> list[str]:
+        """U's columns and the pending folds are added last, so P1's
+        products need not wait for the U scan"""
+        d = s + c
+        live.discard(d)
+        xs = [opnd(a) for a in krows_atoms(m, d) if a != f"M{c}"] + pending.pop(d, [])
+        out = [f"C{c} = C{c} ^ {x}" for x in xs]
+        return out + (fold(d, f"C{c}") if d >= m else [f"{mem}[h + {d * stride}] = C{c}"])
+    prow = [(frow(i), [(f"G{j}", i + j) for j in range(s)]) for i in range(s - 1, -1, -1)]
+    L += _rowscan(prow, p1_start, p1_done)
+    # the columns below s: U alone plus their folds
+    for c in range(s - 1, -1, -1):
+        xs = [opnd(a) for a in krows_atoms(m, c)] + pending.pop(c, [])
+        L.append(f"A = {xs[0]}")
+        L += [f"A = A ^ {x}" for x in xs[1:]]
+        L.append(f"{mem}[h + {c * stride}] = A")
+    assert not pending, pending
+    reads = [n for n, x in enumerate(L) if f"{mem}[f " in x or f"{mem}[g " in x]
+    assert max(reads) < min(n for n, x in enumerate(L) if x.startswith(f"{mem}[h ")), "h before the last read"
+    nops = sum(1 for x in L if " ^ " in x or " & " in x)
+    return L, nops
+
+
 def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
     t = IMPLS[impl]
     if op == "mul":
@@ -899,6 +1101,10 @@ def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
     if impl in EVENODD:
         body, nops = mul_evenodd(impl, m, stride)
         what = f"one even/odd Karatsuba level over three interleaved column scans ({nops} operations)"
+    elif uses_krows(impl):
+        body, nops = mul_krows(impl, m, stride)
+        what = (f"one Karatsuba level (split {kara_split(m)}) over two row scans"
+                f" ({nops} operations)")
     elif impl in KARA:
         body, nops = mul_kara(impl, m, stride)
         what = (f"one Karatsuba level (split {kara_split(m)}) over column-scanned products"
@@ -976,6 +1182,14 @@ def render_vec(impl: str, m: int, only: tuple[int, str] | None = None) -> str:
         head.append(f"{stype} " + " ".join([f"U{i}" for i in range(s)] + [f"M{c}" for c in range(2 * s - 1)]))
         head.append(f"{stype} " + " ".join([f"Q{c}" for c in range(2 * (m - s) - 1)] + [f"T{c}" for c in range(s)]
                                            + [f"P{c}" for c in range(2 * s - 1)]))
+    if uses_krows(impl) and only is not None and only[1] == "mul":
+        s = kara_split(m)
+        nu = max(2 * s - 1, 2 * m - s - 1)
+        head.append(f"{t.vtype} F " + " ".join([f"C{c}" for c in range(nu)] + [f"G{j}" for j in range(s)]))
+        head.append(f"{stype} " + " ".join(f"KU{c}" for c in range(nu)))
+        head.append(f"{stype} " + " ".join([f"KR{k}" for k in range(m, 2 * m - 1)]
+                                           + [f"KZ{k}" for k in range(m, 2 * m - 1)]))
+        head.append(f"{t.vtype} " + " ".join(f"Z{k}" for k in range(m, 2 * m - 1)))
     if t.vec_align and only is not None:
         nv = m * only[0] // t.bits
         head.append(f"{t.ptr} hs pa pb t0 t1 t2 t3")
@@ -1164,6 +1378,10 @@ def main(argv: list[str]) -> int:
                     help="vec_mul of IMPL by mul_kara (for measurement; see KARA)")
     ap.add_argument("--evenodd", action="append", default=[], choices=list(IMPLS),
                     help="vec_mul of IMPL by mul_evenodd (for measurement; see EVENODD)")
+    ap.add_argument("--krows", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL by mul_krows (see KROWS)")
+    ap.add_argument("--no-krows", action="append", default=[], choices=list(IMPLS),
+                    help="vec_mul of IMPL without mul_krows (mul_rows where ROWS has it; for measurement)")
     ap.add_argument("--fregs", action="append", default=[], metavar="IMPL=N",
                     help="column multiplier of IMPL with at most N f_i in registers (for measurement)")
     ap.add_argument("--andn", action="append", default=[], metavar="IMPL=N",
@@ -1196,6 +1414,9 @@ def main(argv: list[str]) -> int:
         impl, n = x.split("=")
         ANDN[impl] = int(n)
     EVENODD.update(a.evenodd)
+    KROWS.update(a.krows)
+    ROWS.update(a.krows)
+    KROWS.difference_update(a.no_krows)
     for x in a.fregs:
         impl, n = x.split("=")
         FREGS[impl] = int(n)

@@ -7,8 +7,10 @@ kernel's own stack slots), counted in out/<impl>/mceliece*.
 A stack access is an instruction whose memory operand is based on the
 stack or frame pointer (amd64 rsp, x86 esp, PowerPC r1, SPARC %fp/%sp);
 "own" ones are those the .q asks for (a stack variable in its statement:
-the syndrome's EB buffer, the multiplier's high columns S<k>), the rest
-are the allocator's (spills and reloads, saves of callee-saved registers).
+the syndrome's EB buffer, the column multiplier's high columns S<k>,
+mul_krows' slots KU, KR and KZ), the rest are the allocator's (spills and
+reloads, saves of callee-saved registers, the saved stack pointer of an
+aligned frame).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STACK = re.compile(r"\[(rsp|esp|rbp|ebp)\b|\(%r1\)|\[%fp|\[%sp")
-OWN = re.compile(r"\bS\d+\b|\bEB\b|\bbuf\b")
+OWN = re.compile(r"\bS\d+\b|\bK[URZ]\d+\b|\bEB\b|\bbuf\b")
 
 
 def is_store(ins: str) -> bool:

@@ -8,948 +8,968 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2_mul:
-; G0 = mem256[g + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm9, [rdx]
-; G1 = mem256[g + 32]
-%line 16+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 32]
-; F = mem256[f + 352]
+	mov r11, rsp
+	sub rsp, 672
+	and rsp, -32
+	mov [rsp + 640], r11
+; G0 = mem256[g + 192]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 352]
-; C22 = F & mem256[g + 352]
+	vmovdqu ymm8, [rdx + 192]
+; G1 = mem256[g + 224]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm0, [rdx + 352]
-; C11 = F & G0
+	vmovdqu ymm5, [rdx + 224]
+; G2 = mem256[g + 256]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm12, ymm0, ymm9
-; C12 = F & G1
+	vmovdqu ymm6, [rdx + 256]
+; G3 = mem256[g + 288]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm11, ymm0, ymm10
-; T = F & mem256[g + 64]
+	vmovdqu ymm3, [rdx + 288]
+; G4 = mem256[g + 320]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm0, [rdx + 64]
-; C13 = T ^ C22
+	vmovdqu ymm4, [rdx + 320]
+; G5 = mem256[g + 352]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm1, ymm13
-; C14 = F & mem256[g + 96]
+	vmovdqu ymm7, [rdx + 352]
+; F = mem256[f + 352]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm0, [rdx + 96]
-; C15 = F & mem256[g + 128]
+	vmovdqu ymm0, [rsi + 352]
+; C16 = F & G5
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm0, [rdx + 128]
-; C16 = F & mem256[g + 160]
+	vpand ymm1, ymm0, ymm7
+; KU16 = C16
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm5, ymm0, [rdx + 160]
-; C17 = F & mem256[g + 192]
+	vmovdqu [rsp + 512], ymm1
+; C11 = F & G0
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm0, [rdx + 192]
-; C18 = F & mem256[g + 224]
+	vpand ymm12, ymm0, ymm8
+; C12 = F & G1
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm3, ymm0, [rdx + 224]
-; C19 = F & mem256[g + 256]
+	vpand ymm11, ymm0, ymm5
+; C13 = F & G2
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm2, ymm0, [rdx + 256]
-; C20 = F & mem256[g + 288]
+	vpand ymm10, ymm0, ymm6
+; C14 = F & G3
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm0, [rdx + 288]
-; C21 = F & mem256[g + 320]
+	vpand ymm9, ymm0, ymm3
+; C15 = F & G4
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm0, [rdx + 320]
+	vpand ymm0, ymm0, ymm4
 ; F = mem256[f + 320]
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 320]
-; T = F & mem256[g + 352]
+	vmovdqu ymm2, [rsi + 320]
+; T = F & G5
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm15, [rdx + 352]
-; C21 = C21 ^ T
+	vpand ymm1, ymm2, ymm7
+; C15 = C15 ^ T
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; C12 = C12 ^ C21
+	vpxor ymm0, ymm0, ymm1
+; KU15 = C15
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm1
-; T = F & G0
+	vmovdqu [rsp + 480], ymm0
+; C10 = F & G0
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C10 = T ^ C22
+	vpand ymm1, ymm2, ymm8
+; T = F & G1
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
-; T = F & G1
+	vpand ymm0, ymm2, ymm5
+; C11 = C11 ^ T
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C11 = C11 ^ T
+	vpxor ymm12, ymm12, ymm0
+; T = F & G2
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 64]
+	vpand ymm0, ymm2, ymm6
+; C12 = C12 ^ T
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C12 = C12 ^ T
+	vpxor ymm11, ymm11, ymm0
+; T = F & G3
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 96]
+	vpand ymm0, ymm2, ymm3
+; C13 = C13 ^ T
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C13 = C13 ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 128]
+	vpand ymm0, ymm2, ymm4
+; C14 = C14 ^ T
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C14 = C14 ^ T
-%line 44+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 160]
-%line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C15 = C15 ^ T
-%line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 192]
-%line 47+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C16 = C16 ^ T
-%line 48+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 224]
-%line 49+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C17 = C17 ^ T
-%line 50+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 256]
-%line 51+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C18 = C18 ^ T
-%line 52+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 288]
-%line 53+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C19 = C19 ^ T
-%line 54+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 320]
-%line 55+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C20 = C20 ^ T
-%line 56+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; F = mem256[f + 288]
-%line 57+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 288]
-; T = F & mem256[g + 352]
-%line 58+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C20 = C20 ^ T
-%line 59+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; C11 = C11 ^ C20
-%line 60+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm14
-; T = F & G0
-%line 61+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C9 = T ^ C21
-%line 62+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; T = F & G1
-%line 63+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C10 = C10 ^ T
-%line 64+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 64]
-%line 65+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C11 = C11 ^ T
-%line 66+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 96]
-%line 67+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C12 = C12 ^ T
-%line 68+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 128]
-%line 69+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C13 = C13 ^ T
-%line 70+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 160]
-%line 71+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 44+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 288]
+; T = F & G5
+%line 45+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
 ; C14 = C14 ^ T
-%line 72+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 192]
-%line 73+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C15 = C15 ^ T
-%line 74+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 224]
-%line 75+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C16 = C16 ^ T
-%line 76+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 256]
-%line 77+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C17 = C17 ^ T
-%line 78+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 288]
-%line 79+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C18 = C18 ^ T
-%line 80+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 320]
-%line 81+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C19 = C19 ^ T
-%line 82+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
+%line 46+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; KU14 = C14
+%line 47+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 448], ymm9
+; C9 = F & G0
+%line 48+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm2, ymm8
+; T = F & G1
+%line 49+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C10 = C10 ^ T
+%line 50+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G2
+%line 51+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C11 = C11 ^ T
+%line 52+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G3
+%line 53+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C12 = C12 ^ T
+%line 54+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G4
+%line 55+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C13 = C13 ^ T
+%line 56+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
 ; F = mem256[f + 256]
-%line 83+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 256]
-; T = F & mem256[g + 352]
-%line 84+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C19 = C19 ^ T
-%line 85+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; C10 = C10 ^ C19
-%line 86+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm2
-; T = F & G0
-%line 87+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C8 = T ^ C20
-%line 88+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm14
-; T = F & G1
-%line 89+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C9 = C9 ^ T
-%line 90+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 64]
-%line 91+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C10 = C10 ^ T
-%line 92+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 96]
-%line 93+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C11 = C11 ^ T
-%line 94+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 128]
-%line 95+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C12 = C12 ^ T
-%line 96+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 160]
-%line 97+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 57+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 256]
+; T = F & G5
+%line 58+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
 ; C13 = C13 ^ T
-%line 98+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 192]
-%line 99+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C14 = C14 ^ T
-%line 100+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 224]
-%line 101+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C15 = C15 ^ T
-%line 102+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 256]
-%line 103+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C16 = C16 ^ T
-%line 104+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 288]
-%line 105+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C17 = C17 ^ T
-%line 106+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 320]
-%line 107+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C18 = C18 ^ T
-%line 108+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
+%line 59+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; KU13 = C13
+%line 60+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 416], ymm10
+; C8 = F & G0
+%line 61+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm2, ymm8
+; T = F & G1
+%line 62+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C9 = C9 ^ T
+%line 63+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G2
+%line 64+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C10 = C10 ^ T
+%line 65+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
+%line 66+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C11 = C11 ^ T
+%line 67+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G4
+%line 68+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C12 = C12 ^ T
+%line 69+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
 ; F = mem256[f + 224]
-%line 109+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 224]
-; T = F & mem256[g + 352]
-%line 110+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C18 = C18 ^ T
-%line 111+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; C9 = C9 ^ C18
-%line 112+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; T = F & G0
-%line 113+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C7 = T ^ C19
-%line 114+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; T = F & G1
-%line 115+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C8 = C8 ^ T
-%line 116+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 64]
-%line 117+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C9 = C9 ^ T
-%line 118+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 96]
-%line 119+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C10 = C10 ^ T
-%line 120+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 128]
-%line 121+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C11 = C11 ^ T
-%line 122+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 160]
-%line 123+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 70+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 224]
+; T = F & G5
+%line 71+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
 ; C12 = C12 ^ T
-%line 124+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 72+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 192]
-%line 125+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C13 = C13 ^ T
-%line 126+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 224]
-%line 127+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C14 = C14 ^ T
-%line 128+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 256]
-%line 129+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C15 = C15 ^ T
-%line 130+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 288]
-%line 131+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C16 = C16 ^ T
-%line 132+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 320]
-%line 133+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C17 = C17 ^ T
-%line 134+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
+; KU12 = C12
+%line 73+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 384], ymm11
+; C7 = F & G0
+%line 74+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm2, ymm8
+; T = F & G1
+%line 75+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C8 = C8 ^ T
+%line 76+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 77+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C9 = C9 ^ T
+%line 78+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 79+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C10 = C10 ^ T
+%line 80+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 81+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C11 = C11 ^ T
+%line 82+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
 ; F = mem256[f + 192]
-%line 135+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 192]
-; T = F & mem256[g + 352]
-%line 136+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C17 = C17 ^ T
-%line 137+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; C8 = C8 ^ C17
-%line 138+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm4
-; T = F & G0
-%line 139+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C6 = T ^ C18
-%line 140+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; T = F & G1
-%line 141+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C7 = C7 ^ T
-%line 142+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 64]
-%line 143+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C8 = C8 ^ T
-%line 144+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 96]
-%line 145+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C9 = C9 ^ T
-%line 146+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 128]
-%line 147+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C10 = C10 ^ T
-%line 148+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 160]
-%line 149+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 83+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 192]
+; T = F & G5
+%line 84+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
 ; C11 = C11 ^ T
-%line 150+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 85+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 192]
-%line 151+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C12 = C12 ^ T
-%line 152+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+; KU11 = C11
+%line 86+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 352], ymm12
+; C6 = F & G0
+%line 87+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm7, ymm2, ymm8
+; T = F & G1
+%line 88+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C7 = C7 ^ T
+%line 89+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 224]
+; T = F & G2
+%line 90+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C8 = C8 ^ T
+%line 91+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G3
+%line 92+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C9 = C9 ^ T
+%line 93+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 94+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C10 = C10 ^ T
+%line 95+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G0 = mem256[g + 0]
+%line 96+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm3, [rdx]
+; G1 = mem256[g + 32]
+%line 97+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 32]
+; G2 = mem256[g + 64]
+%line 98+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 64]
+; G3 = mem256[g + 96]
+%line 99+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 96]
+; G4 = mem256[g + 128]
+%line 100+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rdx + 128]
+; G5 = mem256[g + 160]
+%line 101+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 160]
+; F = mem256[f + 160]
+%line 102+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm12, [rsi + 160]
+; T = F & G5
+%line 103+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C10 = C10 ^ T
+%line 104+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; KU10 = C10
+%line 105+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 320], ymm1
+; C5 = F & G0
+%line 106+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm12, ymm3
+; T = F & G1
+%line 107+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C6 = C6 ^ T
+%line 108+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & G2
+%line 109+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C7 = C7 ^ T
+%line 110+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G3
+%line 111+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C8 = C8 ^ T
+%line 112+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
+%line 113+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C9 = C9 ^ T
+%line 114+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; F = mem256[f + 128]
+%line 115+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm12, [rsi + 128]
+; T = F & G5
+%line 116+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C9 = C9 ^ T
+%line 117+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; KU9 = C9
+%line 118+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 288], ymm9
+; C4 = F & G0
+%line 119+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm12, ymm3
+; T = F & G1
+%line 120+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C5 = C5 ^ T
+%line 121+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G2
+%line 122+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C6 = C6 ^ T
+%line 123+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & G3
+%line 124+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C7 = C7 ^ T
+%line 125+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G4
+%line 126+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C8 = C8 ^ T
+%line 127+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; F = mem256[f + 96]
+%line 128+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm12, [rsi + 96]
+; T = F & G5
+%line 129+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C8 = C8 ^ T
+%line 130+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; KU8 = C8
+%line 131+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 256], ymm10
+; C3 = F & G0
+%line 132+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm12, ymm3
+; T = F & G1
+%line 133+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C4 = C4 ^ T
+%line 134+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G2
+%line 135+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C5 = C5 ^ T
+%line 136+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
+%line 137+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C6 = C6 ^ T
+%line 138+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; T = F & G4
+%line 139+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C7 = C7 ^ T
+%line 140+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 64]
+%line 141+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm12, [rsi + 64]
+; T = F & G5
+%line 142+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C7 = C7 ^ T
+%line 143+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; KU7 = C7
+%line 144+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 224], ymm11
+; C2 = F & G0
+%line 145+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm12, ymm3
+; T = F & G1
+%line 146+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C3 = C3 ^ T
+%line 147+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 148+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C4 = C4 ^ T
+%line 149+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 150+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C5 = C5 ^ T
+%line 151+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 152+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C6 = C6 ^ T
 %line 153+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C13 = C13 ^ T
+	vpxor ymm7, ymm7, ymm0
+; F = mem256[f + 32]
 %line 154+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 256]
+	vmovdqu ymm12, [rsi + 32]
+; T = F & G5
 %line 155+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C14 = C14 ^ T
+	vpand ymm0, ymm12, ymm8
+; C6 = C6 ^ T
 %line 156+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 288]
+; KU6 = C6
 %line 157+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C15 = C15 ^ T
+	vmovdqu [rsp + 192], ymm7
+; C1 = F & G0
 %line 158+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 320]
+	vpand ymm7, ymm12, ymm3
+; T = F & G1
 %line 159+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C16 = C16 ^ T
+	vpand ymm0, ymm12, ymm4
+; C2 = C2 ^ T
 %line 160+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; F = mem256[f + 160]
+	vpxor ymm11, ymm11, ymm0
+; T = F & G2
 %line 161+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 160]
-; T = F & mem256[g + 352]
+	vpand ymm0, ymm12, ymm5
+; C3 = C3 ^ T
 %line 162+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C16 = C16 ^ T
+	vpxor ymm10, ymm10, ymm0
+; T = F & G3
 %line 163+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; C7 = C7 ^ C16
-%line 164+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm5
-; T = F & G0
-%line 165+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C5 = T ^ C17
-%line 166+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm4
-; T = F & G1
-%line 167+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C6 = C6 ^ T
-%line 168+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 64]
-%line 169+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C7 = C7 ^ T
-%line 170+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 96]
-%line 171+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C8 = C8 ^ T
-%line 172+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 128]
-%line 173+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C9 = C9 ^ T
-%line 174+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 160]
-%line 175+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C10 = C10 ^ T
-%line 176+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 192]
-%line 177+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C11 = C11 ^ T
-%line 178+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 224]
-%line 179+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C12 = C12 ^ T
-%line 180+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 256]
-%line 181+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C13 = C13 ^ T
-%line 182+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 288]
-%line 183+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C14 = C14 ^ T
-%line 184+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 320]
-%line 185+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C15 = C15 ^ T
-%line 186+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; F = mem256[f + 128]
-%line 187+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 128]
-; T = F & mem256[g + 352]
-%line 188+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C15 = C15 ^ T
-%line 189+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; C6 = C6 ^ C15
-%line 190+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm6
-; T = F & G0
-%line 191+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C4 = T ^ C16
-%line 192+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm0, ymm5
-; T = F & G1
-%line 193+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C5 = C5 ^ T
-%line 194+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 64]
-%line 195+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C6 = C6 ^ T
-%line 196+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 96]
-%line 197+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C7 = C7 ^ T
-%line 198+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 128]
-%line 199+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C8 = C8 ^ T
-%line 200+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 160]
-%line 201+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C9 = C9 ^ T
-%line 202+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 192]
-%line 203+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C10 = C10 ^ T
-%line 204+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 224]
-%line 205+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C11 = C11 ^ T
-%line 206+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 256]
-%line 207+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C12 = C12 ^ T
-%line 208+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 288]
-%line 209+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C13 = C13 ^ T
-%line 210+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 320]
-%line 211+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C14 = C14 ^ T
-%line 212+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; F = mem256[f + 96]
-%line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 96]
-; T = F & mem256[g + 352]
-%line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C14 = C14 ^ T
-%line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; C5 = C5 ^ C14
-%line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm7
-; T = F & G0
-%line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C3 = T ^ C15
-%line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm6
-; T = F & G1
-%line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
+	vpand ymm0, ymm12, ymm6
 ; C4 = C4 ^ T
-%line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 64]
-%line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
+%line 164+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 165+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
 ; C5 = C5 ^ T
-%line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 96]
-%line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C6 = C6 ^ T
-%line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 128]
-%line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C7 = C7 ^ T
-%line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 160]
-%line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C8 = C8 ^ T
-%line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 192]
-%line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C9 = C9 ^ T
-%line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 166+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 224]
-%line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C10 = C10 ^ T
-%line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 256]
-%line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C11 = C11 ^ T
-%line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 288]
-%line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C12 = C12 ^ T
-%line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+; F = mem256[f + 0]
+%line 167+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm12, [rsi]
+; T = F & G5
+%line 168+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm8
+; C5 = C5 ^ T
+%line 169+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 170+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C4 = C4 ^ T
+%line 171+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 172+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C3 = C3 ^ T
+%line 173+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 174+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C2 = C2 ^ T
+%line 175+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
-; T = F & mem256[g + 320]
-%line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C13 = C13 ^ T
-%line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+; T = F & G1
+%line 176+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C1 = C1 ^ T
+%line 177+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm7, ymm0
+; C0 = F & G0
+%line 178+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
+; KU5 = C5
+%line 179+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 160], ymm1
+; KU4 = C4
+%line 180+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 128], ymm9
+; KU3 = C3
+%line 181+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 96], ymm10
+; KU2 = C2
+%line 182+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 64], ymm11
+; KU1 = C1
+%line 183+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 32], ymm7
+; KU0 = C0
+%line 184+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm0
+; G0 = mem256[g + 0]
+%line 185+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; G0 = G0 ^ mem256[g + 192]
+%line 186+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm0, [rdx + 192]
+; G1 = mem256[g + 32]
+%line 187+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 32]
+; G1 = G1 ^ mem256[g + 224]
+%line 188+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm0, [rdx + 224]
+; G2 = mem256[g + 64]
+%line 189+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 64]
+; G2 = G2 ^ mem256[g + 256]
+%line 190+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm0, [rdx + 256]
+; G3 = mem256[g + 96]
+%line 191+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 96]
+; G3 = G3 ^ mem256[g + 288]
+%line 192+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm0, [rdx + 288]
+; G4 = mem256[g + 128]
+%line 193+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 128]
+; G4 = G4 ^ mem256[g + 320]
+%line 194+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm0, [rdx + 320]
+; G5 = mem256[g + 160]
+%line 195+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 160]
+; G5 = G5 ^ mem256[g + 352]
+%line 196+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm0, [rdx + 352]
+; F = mem256[f + 160]
+%line 197+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 160]
+; F = F ^ mem256[f + 352]
+%line 198+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsi + 352]
+; C10 = F & G5
+%line 199+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm0, ymm7
+; C10 = C10 ^ KU16
+%line 200+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 512]
+; C10 = C10 ^ KU10
+%line 201+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; KR16 = C10
+%line 202+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 608], ymm1
+; C5 = F & G0
+%line 203+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm8, ymm0, ymm2
+; C6 = F & G1
+%line 204+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm0, ymm3
+; C7 = F & G2
+%line 205+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm0, ymm4
+; C8 = F & G3
+%line 206+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm0, ymm5
+; C9 = F & G4
+%line 207+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm0, ymm6
+; F = mem256[f + 128]
+%line 208+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm1, [rsi + 128]
+; F = F ^ mem256[f + 320]
+%line 209+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm1, [rsi + 320]
+; T = F & G5
+%line 210+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm12, ymm7
+; C9 = C9 ^ T
+%line 211+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; C9 = C9 ^ KU15
+%line 212+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 480]
+; C9 = C9 ^ KU9
+%line 213+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 288]
+; KR15 = C9
+%line 214+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 576], ymm0
+; C4 = F & G0
+%line 215+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm12, ymm2
+; T = F & G1
+%line 216+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
+; C5 = C5 ^ T
+%line 217+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
+; T = F & G2
+%line 218+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C6 = C6 ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 220+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C7 = C7 ^ T
+%line 221+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
+%line 222+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C8 = C8 ^ T
+%line 223+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 96]
+%line 224+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 96]
+; F = F ^ mem256[f + 288]
+%line 225+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm0, [rsi + 288]
+; T = F & G5
+%line 226+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
+; C8 = C8 ^ T
+%line 227+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; C8 = C8 ^ KU14
+%line 228+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 448]
+; C8 = C8 ^ KU8
+%line 229+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, [rsp + 256]
+; C3 = F & G0
+%line 230+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm13, ymm12, ymm2
+; T = F & G1
+%line 231+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
+; C4 = C4 ^ T
+%line 232+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G2
+%line 233+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C5 = C5 ^ T
+%line 234+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G3
+%line 235+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C6 = C6 ^ T
+%line 236+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 237+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C7 = C7 ^ T
+%line 238+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
 ; F = mem256[f + 64]
 %line 239+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 64]
-; T = F & mem256[g + 352]
+	vmovdqu ymm0, [rsi + 64]
+; F = F ^ mem256[f + 256]
 %line 240+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C13 = C13 ^ T
+	vpxor ymm12, ymm0, [rsi + 256]
+; T = F & G5
 %line 241+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; C4 = C4 ^ C13
+	vpand ymm0, ymm12, ymm7
+; C7 = C7 ^ T
 %line 242+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm8
-; T = F & G0
+	vpxor ymm10, ymm10, ymm0
+; C7 = C7 ^ KU13
 %line 243+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C2 = T ^ C14
+	vpxor ymm10, ymm10, [rsp + 416]
+; C7 = C7 ^ KU7
 %line 244+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm0, ymm7
-; T = F & G1
+	vpxor ymm10, ymm10, [rsp + 224]
+; C7 = C7 ^ KU16
 %line 245+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C3 = C3 ^ T
+	vpxor ymm10, ymm10, [rsp + 512]
+; C2 = F & G0
 %line 246+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 64]
+	vpand ymm14, ymm12, ymm2
+; T = F & G1
 %line 247+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C4 = C4 ^ T
+	vpand ymm0, ymm12, ymm3
+; C3 = C3 ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 96]
+	vpxor ymm13, ymm13, ymm0
+; T = F & G2
 %line 249+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C5 = C5 ^ T
+	vpand ymm0, ymm12, ymm4
+; C4 = C4 ^ T
 %line 250+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 128]
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
 %line 251+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C6 = C6 ^ T
+	vpand ymm0, ymm12, ymm5
+; C5 = C5 ^ T
 %line 252+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 160]
-%line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C7 = C7 ^ T
-%line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 192]
-%line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C8 = C8 ^ T
-%line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 224]
-%line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C9 = C9 ^ T
-%line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 256]
-%line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C10 = C10 ^ T
-%line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 288]
-%line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C11 = C11 ^ T
-%line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 320]
-%line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C12 = C12 ^ T
-%line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; F = mem256[f + 32]
-%line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 32]
-; T = F & mem256[g + 352]
-%line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C12 = C12 ^ T
-%line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm0
-; C3 = C3 ^ C12
-%line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm11
-; T = F & G0
-%line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C1 = T ^ C13
-%line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
-; T = F & G1
-%line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C2 = C2 ^ T
-%line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 64]
-%line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C3 = C3 ^ T
-%line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 96]
-%line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C4 = C4 ^ T
-%line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 128]
-%line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C5 = C5 ^ T
-%line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 160]
-%line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C6 = C6 ^ T
-%line 280+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 192]
-%line 281+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C7 = C7 ^ T
-%line 282+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 224]
-%line 283+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C8 = C8 ^ T
-%line 284+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 256]
-%line 285+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C9 = C9 ^ T
-%line 286+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 288]
-%line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C10 = C10 ^ T
-%line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 320]
-%line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C11 = C11 ^ T
-%line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; F = mem256[f + 0]
-%line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi]
-; T = F & mem256[g + 352]
-%line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C11 = C11 ^ T
-%line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & G0
-%line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm9
-; C0 = T ^ C12
-%line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm0, ymm11
-; T = F & G1
-%line 296+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm10
-; C1 = C1 ^ T
-%line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 64]
-%line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C2 = C2 ^ T
-%line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 96]
-%line 300+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C3 = C3 ^ T
-%line 301+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 128]
-%line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C4 = C4 ^ T
-%line 303+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 160]
-%line 304+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C5 = C5 ^ T
-%line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 192]
-%line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
+; T = F & G4
+%line 253+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
 ; C6 = C6 ^ T
-%line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 224]
-%line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C7 = C7 ^ T
-%line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 256]
-%line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C8 = C8 ^ T
-%line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+%line 254+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; F = mem256[f + 32]
+%line 255+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 32]
+; F = F ^ mem256[f + 224]
+%line 256+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm0, [rsi + 224]
+; T = F & G5
+%line 257+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
+; C6 = C6 ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; C6 = C6 ^ KU12
+%line 259+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 384]
+; C6 = C6 ^ KU6
+%line 260+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 192]
+; C6 = C6 ^ KU15
+%line 261+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 480]
+; KR12 = C6
+%line 262+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 544], ymm9
+; C1 = F & G0
+%line 263+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm12, ymm2
+; T = F & G1
+%line 264+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
+; C2 = C2 ^ T
+%line 265+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 288]
-%line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C9 = C9 ^ T
-%line 313+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 320]
-%line 314+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C10 = C10 ^ T
-%line 315+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+; T = F & G2
+%line 266+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C3 = C3 ^ T
+%line 267+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
-; mem256[h + 0] = C0
-%line 316+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi], ymm9
-; mem256[h + 32] = C1
-%line 317+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm8
-; mem256[h + 64] = C2
-%line 318+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm7
-; mem256[h + 96] = C3
-%line 319+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 96], ymm6
-; mem256[h + 128] = C4
-%line 320+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm5
-; mem256[h + 160] = C5
-%line 321+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 160], ymm4
-; mem256[h + 192] = C6
-%line 322+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm3
-; mem256[h + 224] = C7
-%line 323+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm2
-; mem256[h + 256] = C8
-%line 324+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+; T = F & G3
+%line 268+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C4 = C4 ^ T
+%line 269+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 270+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C5 = C5 ^ T
+%line 271+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; F = mem256[f + 0]
+%line 272+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi]
+; F = F ^ mem256[f + 192]
+%line 273+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm0, [rsi + 192]
+; T = F & G5
+%line 274+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm7
+; C5 = C5 ^ T
+%line 275+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G4
+%line 276+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm6
+; C4 = C4 ^ T
+%line 277+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
+%line 278+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm5
+; C3 = C3 ^ T
+%line 279+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & G2
+%line 280+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm4
+; C2 = C2 ^ T
+%line 281+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & G1
+%line 282+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm3
+; C1 = C1 ^ T
+%line 283+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; C0 = F & G0
+%line 284+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm12, ymm2
+; C5 = C5 ^ KU11
+%line 285+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 352]
+; C5 = C5 ^ KU5
+%line 286+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 160]
+; C5 = C5 ^ KU14
+%line 287+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, [rsp + 448]
+; mem256[h + 352] = C5
+%line 288+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 352], ymm8
+; C4 = C4 ^ KU10
+%line 289+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; C4 = C4 ^ KU4
+%line 290+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; C4 = C4 ^ KU16
+%line 291+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 512]
+; C4 = C4 ^ KU13
+%line 292+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 416]
+; mem256[h + 320] = C4
+%line 293+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 320], ymm1
+; C3 = C3 ^ KU9
+%line 294+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; C3 = C3 ^ KU3
+%line 295+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 96]
+; C3 = C3 ^ KU15
+%line 296+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 480]
+; C3 = C3 ^ KU12
+%line 297+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 384]
+; mem256[h + 288] = C3
+%line 298+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 288], ymm13
+; C2 = C2 ^ KU8
+%line 299+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 256]
+; C2 = C2 ^ KU2
+%line 300+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 64]
+; C2 = C2 ^ KU14
+%line 301+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 448]
+; C2 = C2 ^ KU11
+%line 302+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 352]
+; mem256[h + 256] = C2
+%line 303+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm14
-; mem256[h + 288] = C9
+; C1 = C1 ^ KU7
+%line 304+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 224]
+; C1 = C1 ^ KU1
+%line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 32]
+; C1 = C1 ^ KU13
+%line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 416]
+; C1 = C1 ^ KR16
+%line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 608]
+; mem256[h + 224] = C1
+%line 308+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 224], ymm9
+; C0 = C0 ^ KU6
+%line 309+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 192]
+; C0 = C0 ^ KU0
+%line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; C0 = C0 ^ KU12
+%line 311+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 384]
+; C0 = C0 ^ KR15
+%line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 576]
+; mem256[h + 192] = C0
+%line 313+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm0
+; A = KU5
+%line 314+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 160]
+; A = A ^ KU11
+%line 315+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 352]
+; A = A ^ C8
+%line 316+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; mem256[h + 160] = A
+%line 317+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 160], ymm0
+; A = KU4
+%line 318+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 128]
+; A = A ^ KR16
+%line 319+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 608]
+; A = A ^ C7
+%line 320+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; mem256[h + 128] = A
+%line 321+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm0
+; A = KU3
+%line 322+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 96]
+; A = A ^ KR15
+%line 323+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 576]
+; A = A ^ KR12
+%line 324+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 544]
+; mem256[h + 96] = A
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm1
-; mem256[h + 320] = C10
+	vmovdqu [rdi + 96], ymm0
+; A = KU2
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm13
-; mem256[h + 352] = C11
+	vmovdqu ymm0, [rsp + 64]
+; A = A ^ C8
 %line 327+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm12
-; leave
+	vpxor ymm0, ymm0, ymm11
+; mem256[h + 64] = A
 %line 328+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm0
+; A = KU1
+%line 329+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+; A = A ^ C7
+%line 330+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; mem256[h + 32] = A
+%line 331+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 32], ymm0
+; A = KU0
+%line 332+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
+; A = A ^ KR12
+%line 333+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 544]
+; mem256[h + 0] = A
+%line 334+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; leave
+%line 335+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64_avx2.q
 	vzeroupper
+	mov rsp, [rsp + 640]
 	ret
 .end:
 

@@ -8,1140 +8,1223 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:function (qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul.end - qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul)
 align 32
 qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2_mul:
-; G0 = mem256[g + 0]
-%line 16+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm11, [rdx]
-; F = mem256[f + 384]
+	mov r11, rsp
+	sub rsp, 960
+	and rsp, -32
+	mov [rsp + 928], r11
+; G0 = mem256[g + 224]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 384]
-; C24 = F & mem256[g + 384]
+	vmovdqu ymm8, [rdx + 224]
+; G1 = mem256[g + 256]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm12, ymm0, [rdx + 384]
-; T = F & G0
+	vmovdqu ymm5, [rdx + 256]
+; G2 = mem256[g + 288]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm0, ymm11
-; C12 = T ^ C24
+	vmovdqu ymm6, [rdx + 288]
+; G3 = mem256[g + 320]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm1, ymm12
-; C13 = F & mem256[g + 32]
+	vmovdqu ymm7, [rdx + 320]
+; G4 = mem256[g + 352]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm10, ymm0, [rdx + 32]
-; C14 = F & mem256[g + 64]
+	vmovdqu ymm3, [rdx + 352]
+; G5 = mem256[g + 384]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm13, ymm0, [rdx + 64]
-; T = F & mem256[g + 96]
+	vmovdqu ymm4, [rdx + 384]
+; F = mem256[f + 384]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm0, [rdx + 96]
-; C15 = T ^ C24
+	vmovdqu ymm0, [rsi + 384]
+; C17 = F & G5
 %line 24+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm1, ymm12
-; C16 = F & mem256[g + 128]
+	vpand ymm1, ymm0, ymm4
+; KU17 = C17
 %line 25+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm7, ymm0, [rdx + 128]
-; C17 = F & mem256[g + 160]
+	vmovdqu [rsp + 544], ymm1
+; C12 = F & G0
 %line 26+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm6, ymm0, [rdx + 160]
-; C18 = F & mem256[g + 192]
+	vpand ymm12, ymm0, ymm8
+; C13 = F & G1
 %line 27+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm5, ymm0, [rdx + 192]
-; C19 = F & mem256[g + 224]
+	vpand ymm11, ymm0, ymm5
+; C14 = F & G2
 %line 28+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm4, ymm0, [rdx + 224]
-; C20 = F & mem256[g + 256]
+	vpand ymm10, ymm0, ymm6
+; C15 = F & G3
 %line 29+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm3, ymm0, [rdx + 256]
-; C21 = F & mem256[g + 288]
+	vpand ymm9, ymm0, ymm7
+; C16 = F & G4
 %line 30+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm2, ymm0, [rdx + 288]
-; C22 = F & mem256[g + 320]
-%line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm14, ymm0, [rdx + 320]
-; C23 = F & mem256[g + 352]
-%line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm0, [rdx + 352]
+	vpand ymm0, ymm0, ymm3
 ; F = mem256[f + 352]
+%line 31+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 352]
+; T = F & G5
+%line 32+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm2, ymm4
+; C16 = C16 ^ T
 %line 33+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 352]
-; T = F & mem256[g + 384]
+	vpxor ymm0, ymm0, ymm1
+; KU16 = C16
 %line 34+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm1, ymm15, [rdx + 384]
-; C23 = C23 ^ T
+	vmovdqu [rsp + 512], ymm0
+; C11 = F & G0
 %line 35+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; Z23 = C23 ^ C24
+	vpand ymm1, ymm2, ymm8
+; T = F & G1
 %line 36+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm1, ymm12
-; C14 = C14 ^ Z23
+	vpand ymm0, ymm2, ymm5
+; C12 = C12 ^ T
 %line 37+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm12
-; T = F & G0
+	vpxor ymm12, ymm12, ymm0
+; T = F & G2
 %line 38+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C11 = T ^ Z23
+	vpand ymm0, ymm2, ymm6
+; C13 = C13 ^ T
 %line 39+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm12
-; T = F & mem256[g + 32]
+	vpxor ymm11, ymm11, ymm0
+; T = F & G3
 %line 40+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C12 = C12 ^ T
+	vpand ymm0, ymm2, ymm7
+; C14 = C14 ^ T
 %line 41+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 64]
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
 %line 42+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C13 = C13 ^ T
+	vpand ymm0, ymm2, ymm3
+; C15 = C15 ^ T
 %line 43+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 96]
-%line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C14 = C14 ^ T
-%line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 128]
-%line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C15 = C15 ^ T
-%line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 160]
-%line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C16 = C16 ^ T
-%line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 192]
-%line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C17 = C17 ^ T
-%line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 224]
-%line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C18 = C18 ^ T
-%line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 256]
-%line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C19 = C19 ^ T
-%line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 288]
-%line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C20 = C20 ^ T
-%line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 320]
-%line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C21 = C21 ^ T
-%line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 352]
-%line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C22 = C22 ^ T
-%line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
+	vpxor ymm9, ymm9, ymm0
 ; F = mem256[f + 320]
-%line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 320]
-; T = F & mem256[g + 384]
-%line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C22 = C22 ^ T
-%line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; Z22 = C22 ^ C23
-%line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm14, ymm1
-; C13 = C13 ^ Z22
-%line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm1
-; T = F & G0
-%line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C10 = T ^ Z22
-%line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; T = F & mem256[g + 32]
-%line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C11 = C11 ^ T
-%line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 64]
-%line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C12 = C12 ^ T
-%line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 96]
-%line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C13 = C13 ^ T
-%line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 128]
-%line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C14 = C14 ^ T
-%line 76+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 160]
-%line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 44+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 320]
+; T = F & G5
+%line 45+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
 ; C15 = C15 ^ T
-%line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 192]
-%line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C16 = C16 ^ T
-%line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 224]
-%line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C17 = C17 ^ T
-%line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 256]
-%line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C18 = C18 ^ T
-%line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 288]
-%line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C19 = C19 ^ T
-%line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 320]
-%line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C20 = C20 ^ T
-%line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 352]
-%line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C21 = C21 ^ T
-%line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
+%line 46+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; KU15 = C15
+%line 47+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 480], ymm9
+; C10 = F & G0
+%line 48+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm2, ymm8
+; T = F & G1
+%line 49+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C11 = C11 ^ T
+%line 50+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G2
+%line 51+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C12 = C12 ^ T
+%line 52+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G3
+%line 53+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
+; C13 = C13 ^ T
+%line 54+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G4
+%line 55+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C14 = C14 ^ T
+%line 56+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
 ; F = mem256[f + 288]
-%line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 288]
-; T = F & mem256[g + 384]
-%line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C21 = C21 ^ T
-%line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; Z21 = C21 ^ C22
-%line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm2, ymm14
-; C12 = C12 ^ Z21
-%line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm14
-; T = F & G0
-%line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C9 = T ^ Z21
-%line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm14
-; T = F & mem256[g + 32]
-%line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C10 = C10 ^ T
-%line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 64]
-%line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C11 = C11 ^ T
-%line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 96]
-%line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C12 = C12 ^ T
-%line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 128]
-%line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C13 = C13 ^ T
-%line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 160]
-%line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
+%line 57+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 288]
+; T = F & G5
+%line 58+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
 ; C14 = C14 ^ T
-%line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 192]
-%line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C15 = C15 ^ T
-%line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 224]
-%line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C16 = C16 ^ T
-%line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 256]
-%line 112+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C17 = C17 ^ T
-%line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 288]
-%line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C18 = C18 ^ T
-%line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 320]
-%line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C19 = C19 ^ T
-%line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 352]
-%line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C20 = C20 ^ T
-%line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; F = mem256[f + 256]
-%line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 256]
-; T = F & mem256[g + 384]
-%line 121+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C20 = C20 ^ T
-%line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; Z20 = C20 ^ C21
-%line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm3, ymm2
-; C11 = C11 ^ Z20
-%line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm2
-; T = F & G0
-%line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C8 = T ^ Z20
-%line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; T = F & mem256[g + 32]
-%line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C9 = C9 ^ T
-%line 128+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 64]
-%line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
+%line 59+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; KU14 = C14
+%line 60+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 448], ymm10
+; C9 = F & G0
+%line 61+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm2, ymm8
+; T = F & G1
+%line 62+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
 ; C10 = C10 ^ T
-%line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 96]
-%line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
+%line 63+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G2
+%line 64+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
 ; C11 = C11 ^ T
-%line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 128]
-%line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
+%line 65+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G3
+%line 66+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
 ; C12 = C12 ^ T
+%line 67+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G4
+%line 68+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C13 = C13 ^ T
+%line 69+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 256]
+%line 70+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 256]
+; T = F & G5
+%line 71+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C13 = C13 ^ T
+%line 72+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; KU13 = C13
+%line 73+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 416], ymm11
+; C8 = F & G0
+%line 74+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm2, ymm8
+; T = F & G1
+%line 75+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C9 = C9 ^ T
+%line 76+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 77+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C10 = C10 ^ T
+%line 78+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 79+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
+; C11 = C11 ^ T
+%line 80+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; T = F & G4
+%line 81+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C12 = C12 ^ T
+%line 82+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; F = mem256[f + 224]
+%line 83+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rsi + 224]
+; C7 = F & G0
+%line 84+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm8, ymm2, ymm8
+; T = F & G1
+%line 85+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm5
+; C8 = C8 ^ T
+%line 86+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G2
+%line 87+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm6
+; C9 = C9 ^ T
+%line 88+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G3
+%line 89+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm7
+; C10 = C10 ^ T
+%line 90+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 91+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm3
+; C11 = C11 ^ T
+%line 92+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm1, ymm0
+; T = F & G5
+%line 93+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm2, ymm4
+; C12 = C12 ^ T
+%line 94+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; G0 = mem256[g + 0]
+%line 95+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm2, [rdx]
+; G1 = mem256[g + 32]
+%line 96+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm3, [rdx + 32]
+; G2 = mem256[g + 64]
+%line 97+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 64]
+; G3 = mem256[g + 96]
+%line 98+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 96]
+; G4 = mem256[g + 128]
+%line 99+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 128]
+; G5 = mem256[g + 160]
+%line 100+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 160]
+; G6 = mem256[g + 192]
+%line 101+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm13, [rdx + 192]
+; F = mem256[f + 192]
+%line 102+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 192]
+; T = F & G6
+%line 103+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C12 = C12 ^ T
+%line 104+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; KU12 = C12
+%line 105+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 384], ymm12
+; C6 = F & G0
+%line 106+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm12, ymm14, ymm2
+; T = F & G1
+%line 107+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C7 = C7 ^ T
+%line 108+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G2
+%line 109+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C8 = C8 ^ T
+%line 110+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G3
+%line 111+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
+; C9 = C9 ^ T
+%line 112+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
+%line 113+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
+; C10 = C10 ^ T
+%line 114+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G5
+%line 115+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm1
+; C11 = C11 ^ T
+%line 116+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; F = mem256[f + 160]
+%line 117+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 160]
+; T = F & G6
+%line 118+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C11 = C11 ^ T
+%line 119+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; KU11 = C11
+%line 120+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 352], ymm5
+; C5 = F & G0
+%line 121+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm5, ymm14, ymm2
+; T = F & G1
+%line 122+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C6 = C6 ^ T
+%line 123+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G2
+%line 124+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C7 = C7 ^ T
+%line 125+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G3
+%line 126+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
+; C8 = C8 ^ T
+%line 127+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G4
+%line 128+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
+; C9 = C9 ^ T
+%line 129+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G5
+%line 130+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm1
+; C10 = C10 ^ T
+%line 131+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; F = mem256[f + 128]
+%line 132+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 128]
+; T = F & G6
+%line 133+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C10 = C10 ^ T
 %line 134+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 160]
+; KU10 = C10
 %line 135+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C13 = C13 ^ T
+	vmovdqu [rsp + 320], ymm9
+; C4 = F & G0
 %line 136+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 192]
+	vpand ymm9, ymm14, ymm2
+; T = F & G1
 %line 137+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C14 = C14 ^ T
+	vpand ymm0, ymm14, ymm3
+; C5 = C5 ^ T
 %line 138+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 224]
+	vpxor ymm5, ymm5, ymm0
+; T = F & G2
 %line 139+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C15 = C15 ^ T
+	vpand ymm0, ymm14, ymm4
+; C6 = C6 ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 256]
-%line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C16 = C16 ^ T
-%line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 288]
-%line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C17 = C17 ^ T
-%line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 320]
-%line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C18 = C18 ^ T
-%line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 352]
-%line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C19 = C19 ^ T
-%line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; F = mem256[f + 224]
-%line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 224]
-; T = F & mem256[g + 384]
-%line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C19 = C19 ^ T
-%line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; Z19 = C19 ^ C20
-%line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm4, ymm3
-; C10 = C10 ^ Z19
-%line 153+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm3
-; T = F & G0
-%line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C7 = T ^ Z19
-%line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; T = F & mem256[g + 32]
-%line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C8 = C8 ^ T
-%line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 64]
-%line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C9 = C9 ^ T
-%line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 96]
-%line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C10 = C10 ^ T
-%line 161+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 128]
-%line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C11 = C11 ^ T
-%line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 160]
-%line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C12 = C12 ^ T
-%line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 192]
-%line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C13 = C13 ^ T
-%line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 224]
-%line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C14 = C14 ^ T
-%line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 256]
-%line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C15 = C15 ^ T
-%line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 288]
-%line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C16 = C16 ^ T
-%line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 320]
-%line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C17 = C17 ^ T
-%line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 352]
-%line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C18 = C18 ^ T
-%line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; F = mem256[f + 192]
-%line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 192]
-; T = F & mem256[g + 384]
-%line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C18 = C18 ^ T
-%line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; Z18 = C18 ^ C19
-%line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm5, ymm4
-; C9 = C9 ^ Z18
-%line 182+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm4
-; T = F & G0
-%line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C6 = T ^ Z18
-%line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm4
-; T = F & mem256[g + 32]
-%line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
+; T = F & G3
+%line 141+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
 ; C7 = C7 ^ T
-%line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 64]
-%line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
+%line 142+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G4
+%line 143+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
 ; C8 = C8 ^ T
-%line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 96]
-%line 189+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
+%line 144+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G5
+%line 145+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm1
 ; C9 = C9 ^ T
+%line 146+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; F = mem256[f + 96]
+%line 147+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 96]
+; T = F & G6
+%line 148+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C9 = C9 ^ T
+%line 149+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; KU9 = C9
+%line 150+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 288], ymm10
+; C3 = F & G0
+%line 151+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm14, ymm2
+; T = F & G1
+%line 152+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C4 = C4 ^ T
+%line 153+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G2
+%line 154+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C5 = C5 ^ T
+%line 155+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & G3
+%line 156+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
+; C6 = C6 ^ T
+%line 157+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G4
+%line 158+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
+; C7 = C7 ^ T
+%line 159+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; T = F & G5
+%line 160+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm1
+; C8 = C8 ^ T
+%line 161+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 64]
+%line 162+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 64]
+; T = F & G6
+%line 163+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C8 = C8 ^ T
+%line 164+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; KU8 = C8
+%line 165+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 256], ymm11
+; C2 = F & G0
+%line 166+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm14, ymm2
+; T = F & G1
+%line 167+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C3 = C3 ^ T
+%line 168+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 169+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C4 = C4 ^ T
+%line 170+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 171+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
+; C5 = C5 ^ T
+%line 172+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & G4
+%line 173+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
+; C6 = C6 ^ T
+%line 174+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G5
+%line 175+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm1
+; C7 = C7 ^ T
+%line 176+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; F = mem256[f + 32]
+%line 177+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm14, [rsi + 32]
+; T = F & G6
+%line 178+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm13
+; C7 = C7 ^ T
+%line 179+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; KU7 = C7
+%line 180+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 224], ymm8
+; C1 = F & G0
+%line 181+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm8, ymm14, ymm2
+; T = F & G1
+%line 182+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C2 = C2 ^ T
+%line 183+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G2
+%line 184+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C3 = C3 ^ T
+%line 185+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G3
+%line 186+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm6
+; C4 = C4 ^ T
+%line 187+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 188+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm7
+; C5 = C5 ^ T
+%line 189+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm5, ymm0
+; T = F & G5
 %line 190+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 128]
+	vpand ymm0, ymm14, ymm1
+; C6 = C6 ^ T
 %line 191+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C10 = C10 ^ T
+	vpxor ymm12, ymm12, ymm0
+; F = mem256[f + 0]
 %line 192+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 160]
+	vmovdqu ymm14, [rsi]
+; T = F & G6
 %line 193+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C11 = C11 ^ T
+	vpand ymm0, ymm14, ymm13
+; C6 = C6 ^ T
 %line 194+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 192]
+; T = F & G5
 %line 195+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C12 = C12 ^ T
+	vpand ymm0, ymm14, ymm1
+; C5 = C5 ^ T
 %line 196+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 224]
+	vpxor ymm5, ymm5, ymm0
+; T = F & G4
 %line 197+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C13 = C13 ^ T
+	vpand ymm0, ymm14, ymm7
+; C4 = C4 ^ T
 %line 198+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 256]
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
 %line 199+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C14 = C14 ^ T
-%line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 288]
-%line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C15 = C15 ^ T
-%line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 320]
-%line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C16 = C16 ^ T
-%line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 352]
-%line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C17 = C17 ^ T
-%line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; F = mem256[f + 160]
-%line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 160]
-; T = F & mem256[g + 384]
-%line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C17 = C17 ^ T
-%line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; Z17 = C17 ^ C18
-%line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm6, ymm5
-; C8 = C8 ^ Z17
-%line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm5
-; T = F & G0
-%line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C5 = T ^ Z17
-%line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm0, ymm5
-; T = F & mem256[g + 32]
-%line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C6 = C6 ^ T
-%line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 64]
-%line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C7 = C7 ^ T
-%line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 96]
-%line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C8 = C8 ^ T
-%line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 128]
-%line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C9 = C9 ^ T
-%line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 160]
-%line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C10 = C10 ^ T
-%line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 192]
-%line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C11 = C11 ^ T
-%line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 224]
-%line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C12 = C12 ^ T
-%line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 256]
-%line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C13 = C13 ^ T
-%line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 288]
-%line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C14 = C14 ^ T
-%line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 320]
-%line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C15 = C15 ^ T
-%line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 352]
-%line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C16 = C16 ^ T
-%line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; F = mem256[f + 128]
-%line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 128]
-; T = F & mem256[g + 384]
-%line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C16 = C16 ^ T
-%line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; Z16 = C16 ^ C17
-%line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm7, ymm6
-; C7 = C7 ^ Z16
-%line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm6
-; T = F & G0
-%line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C4 = T ^ Z16
-%line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm6
-; T = F & mem256[g + 32]
-%line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C5 = C5 ^ T
-%line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 64]
-%line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C6 = C6 ^ T
-%line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 96]
-%line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C7 = C7 ^ T
-%line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 128]
-%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C8 = C8 ^ T
-%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 160]
-%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C9 = C9 ^ T
-%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 192]
-%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C10 = C10 ^ T
-%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 224]
-%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C11 = C11 ^ T
-%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 256]
-%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C12 = C12 ^ T
-%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 288]
-%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C13 = C13 ^ T
-%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 320]
-%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C14 = C14 ^ T
-%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 352]
-%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C15 = C15 ^ T
-%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; F = mem256[f + 96]
-%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 96]
-; T = F & mem256[g + 384]
-%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C15 = C15 ^ T
-%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; Z15 = C15 ^ C16
-%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm8, ymm7
-; C6 = C6 ^ Z15
-%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm7
-; T = F & G0
-%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C3 = T ^ Z15
-%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm0, ymm7
-; T = F & mem256[g + 32]
-%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C4 = C4 ^ T
-%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 64]
-%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C5 = C5 ^ T
-%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 96]
-%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C6 = C6 ^ T
-%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 128]
-%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C7 = C7 ^ T
-%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 160]
-%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C8 = C8 ^ T
-%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 192]
-%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C9 = C9 ^ T
-%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 224]
-%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C10 = C10 ^ T
-%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 256]
-%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C11 = C11 ^ T
-%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 288]
-%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C12 = C12 ^ T
-%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 320]
-%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C13 = C13 ^ T
-%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; T = F & mem256[g + 352]
-%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C14 = C14 ^ T
-%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; F = mem256[f + 64]
-%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 64]
-; T = F & mem256[g + 384]
-%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C14 = C14 ^ T
-%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; Z14 = C14 ^ C15
-%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm13, ymm8
-; C5 = C5 ^ Z14
-%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm8
-; T = F & G0
-%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C2 = T ^ Z14
-%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm8
-; T = F & mem256[g + 32]
-%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
+	vpand ymm0, ymm14, ymm6
 ; C3 = C3 ^ T
-%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 64]
-%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C4 = C4 ^ T
-%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 96]
-%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C5 = C5 ^ T
-%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 128]
-%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C6 = C6 ^ T
-%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 160]
-%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C7 = C7 ^ T
-%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 192]
-%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C8 = C8 ^ T
-%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 224]
-%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C9 = C9 ^ T
-%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 256]
-%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C10 = C10 ^ T
-%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 288]
-%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
+%line 200+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 201+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm4
+; C2 = C2 ^ T
+%line 202+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G1
+%line 203+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm3
+; C1 = C1 ^ T
+%line 204+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm8, ymm8, ymm0
+; C0 = F & G0
+%line 205+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm14, ymm2
+; KU6 = C6
+%line 206+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 192], ymm12
+; KU5 = C5
+%line 207+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 160], ymm5
+; KU4 = C4
+%line 208+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 128], ymm9
+; KU3 = C3
+%line 209+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 96], ymm10
+; KU2 = C2
+%line 210+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 64], ymm11
+; KU1 = C1
+%line 211+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 32], ymm8
+; KU0 = C0
+%line 212+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm0
+; A = KU16
+%line 213+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 512]
+; A = A ^ KU17
+%line 214+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 544]
+; KZ23 = A
+%line 215+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 896], ymm0
+; A = KU15
+%line 216+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 480]
+; A = A ^ KU16
+%line 217+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 512]
+; KZ22 = A
+%line 218+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 864], ymm0
+; A = KU14
+%line 219+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 448]
+; A = A ^ KU15
+%line 220+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 480]
+; KZ21 = A
+%line 221+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 832], ymm0
+; A = KU13
+%line 222+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 416]
+; A = A ^ KU14
+%line 223+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 448]
+; KZ20 = A
+%line 224+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 800], ymm0
+; G0 = mem256[g + 0]
+%line 225+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; G0 = G0 ^ mem256[g + 224]
+%line 226+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm3, ymm0, [rdx + 224]
+; G1 = mem256[g + 32]
+%line 227+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 32]
+; G1 = G1 ^ mem256[g + 256]
+%line 228+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm4, ymm0, [rdx + 256]
+; G2 = mem256[g + 64]
+%line 229+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 64]
+; G2 = G2 ^ mem256[g + 288]
+%line 230+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm5, ymm0, [rdx + 288]
+; G3 = mem256[g + 96]
+%line 231+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 96]
+; G3 = G3 ^ mem256[g + 320]
+%line 232+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm6, ymm0, [rdx + 320]
+; G4 = mem256[g + 128]
+%line 233+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 128]
+; G4 = G4 ^ mem256[g + 352]
+%line 234+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm7, ymm0, [rdx + 352]
+; G5 = mem256[g + 160]
+%line 235+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 160]
+; G5 = G5 ^ mem256[g + 384]
+%line 236+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm2, ymm0, [rdx + 384]
+; G6 = mem256[g + 192]
+%line 237+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 192]
+; F = mem256[f + 192]
+%line 238+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm1, [rsi + 192]
+; C12 = F & G6
+%line 239+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C12 = C12 ^ KU12
+%line 240+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm0, [rsp + 384]
+; Z19 = C12 ^ KU13
+%line 241+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm9, [rsp + 416]
+; KZ19 = Z19
+%line 242+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 768], ymm0
+; C6 = F & G0
+%line 243+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm10, ymm1, ymm3
+; C7 = F & G1
+%line 244+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm11, ymm1, ymm4
+; C8 = F & G2
+%line 245+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm12, ymm1, ymm5
+; C9 = F & G3
+%line 246+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm13, ymm1, ymm6
+; C10 = F & G4
+%line 247+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm14, ymm1, ymm7
+; C11 = F & G5
+%line 248+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm15, ymm1, ymm2
+; F = mem256[f + 160]
+%line 249+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 160]
+; F = F ^ mem256[f + 384]
+%line 250+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 384]
+; T = F & G6
+%line 251+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
 ; C11 = C11 ^ T
-%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 252+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; C11 = C11 ^ KU11
+%line 253+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 352]
+; Z18 = C11 ^ C12
+%line 254+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm15, ymm9
+; KZ18 = Z18
+%line 255+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 736], ymm0
+; C5 = F & G0
+%line 256+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm9, ymm1, ymm3
+; T = F & G1
+%line 257+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C6 = C6 ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G2
+%line 259+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C7 = C7 ^ T
+%line 260+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G3
+%line 261+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C8 = C8 ^ T
+%line 262+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 320]
+; T = F & G4
+%line 263+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C9 = C9 ^ T
+%line 264+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & G5
+%line 265+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C10 = C10 ^ T
+%line 266+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; F = mem256[f + 128]
+%line 267+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 128]
+; F = F ^ mem256[f + 352]
+%line 268+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 352]
+; T = F & G6
+%line 269+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C10 = C10 ^ T
+%line 270+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; C10 = C10 ^ KU17
+%line 271+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 544]
+; C10 = C10 ^ KU10
+%line 272+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 320]
+; Z17 = C10 ^ C11
+%line 273+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm14, ymm15
+; KZ17 = Z17
+%line 274+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 704], ymm0
+; C4 = F & G0
+%line 275+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm15, ymm1, ymm3
+; T = F & G1
+%line 276+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C5 = C5 ^ T
+%line 277+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G2
+%line 278+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C6 = C6 ^ T
+%line 279+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G3
+%line 280+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C7 = C7 ^ T
+%line 281+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G4
+%line 282+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C8 = C8 ^ T
+%line 283+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; T = F & G5
+%line 284+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C9 = C9 ^ T
+%line 285+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; F = mem256[f + 96]
+%line 286+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 96]
+; F = F ^ mem256[f + 320]
+%line 287+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 320]
+; T = F & G6
+%line 288+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C9 = C9 ^ T
+%line 289+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; C9 = C9 ^ KU16
+%line 290+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 512]
+; C9 = C9 ^ KU9
+%line 291+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; Z16 = C9 ^ C10
+%line 292+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm13, ymm14
+; KZ16 = Z16
+%line 293+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 672], ymm0
+; C3 = F & G0
+%line 294+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm14, ymm1, ymm3
+; T = F & G1
+%line 295+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C4 = C4 ^ T
+%line 296+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; T = F & G2
+%line 297+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C5 = C5 ^ T
+%line 298+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G3
+%line 299+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C6 = C6 ^ T
+%line 300+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G4
+%line 301+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C7 = C7 ^ T
+%line 302+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm11, ymm11, ymm0
+; T = F & G5
+%line 303+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C8 = C8 ^ T
+%line 304+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; F = mem256[f + 64]
+%line 305+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi + 64]
+; F = F ^ mem256[f + 288]
+%line 306+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 288]
+; T = F & G6
+%line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C8 = C8 ^ T
+%line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm0
+; C8 = C8 ^ KU15
+%line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 480]
+; C8 = C8 ^ KU8
+%line 310+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 256]
+; C8 = C8 ^ KU17
+%line 311+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 544]
+; Z15 = C8 ^ C9
+%line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm12, ymm13
+; KZ15 = Z15
+%line 313+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 640], ymm0
+; C2 = F & G0
+%line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm13, ymm1, ymm3
+; T = F & G1
+%line 315+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C3 = C3 ^ T
+%line 316+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & G2
+%line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C4 = C4 ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; T = F & G3
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C12 = C12 ^ T
+	vpand ymm0, ymm1, ymm6
+; C5 = C5 ^ T
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
-; T = F & mem256[g + 352]
+; T = F & G4
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C13 = C13 ^ T
+	vpand ymm0, ymm1, ymm7
+; C6 = C6 ^ T
 %line 322+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
-; F = mem256[f + 32]
+; T = F & G5
 %line 323+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 32]
-; T = F & mem256[g + 384]
+	vpand ymm0, ymm1, ymm2
+; C7 = C7 ^ T
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C13 = C13 ^ T
+	vpxor ymm11, ymm11, ymm0
+; F = mem256[f + 32]
 %line 325+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm0
-; Z13 = C13 ^ C14
+	vmovdqu ymm0, [rsi + 32]
+; F = F ^ mem256[f + 256]
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm10, ymm13
-; C4 = C4 ^ Z13
+	vpxor ymm1, ymm0, [rsi + 256]
+; T = F & G6
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm13
-; C3 = C3 ^ C13
+	vpand ymm0, ymm1, ymm8
+; C7 = C7 ^ T
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm10
-; T = F & G0
+	vpxor ymm11, ymm11, ymm0
+; C7 = C7 ^ KU14
 %line 329+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C1 = T ^ Z13
+	vpxor ymm11, ymm11, [rsp + 448]
+; C7 = C7 ^ KU7
 %line 330+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
-; T = F & mem256[g + 32]
+	vpxor ymm11, ymm11, [rsp + 224]
+; C7 = C7 ^ KZ23
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C2 = C2 ^ T
+	vpxor ymm11, ymm11, [rsp + 896]
+; Z14 = C7 ^ C8
 %line 332+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 64]
+	vpxor ymm0, ymm11, ymm12
+; KZ14 = Z14
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
-; C3 = C3 ^ T
+	vmovdqu [rsp + 608], ymm0
+; C1 = F & G0
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 96]
+	vpand ymm12, ymm1, ymm3
+; T = F & G1
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
-; C4 = C4 ^ T
-%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 128]
-%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C5 = C5 ^ T
-%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 160]
-%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C6 = C6 ^ T
-%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 192]
-%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C7 = C7 ^ T
-%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 224]
-%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C8 = C8 ^ T
-%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 256]
-%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C9 = C9 ^ T
-%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 288]
-%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C10 = C10 ^ T
-%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 320]
-%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C11 = C11 ^ T
-%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm0
-; T = F & mem256[g + 352]
-%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C12 = C12 ^ T
-%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; F = mem256[f + 0]
-%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu ymm15, [rsi]
-; T = F & mem256[g + 384]
-%line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 384]
-; C12 = C12 ^ T
-%line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm0
-; T = F & G0
-%line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; C0 = T ^ C13
-%line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm10
-; T = F & mem256[g + 32]
-%line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 32]
-; C1 = C1 ^ T
-%line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm0
-; T = F & mem256[g + 64]
-%line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 64]
+	vpand ymm0, ymm1, ymm4
 ; C2 = C2 ^ T
-%line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm8, ymm8, ymm0
-; T = F & mem256[g + 96]
-%line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 96]
+%line 336+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & G2
+%line 337+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
 ; C3 = C3 ^ T
-%line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm0
-; T = F & mem256[g + 128]
-%line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 128]
-; C4 = C4 ^ T
-%line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm0
-; T = F & mem256[g + 160]
-%line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 160]
-; C5 = C5 ^ T
-%line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm0
-; T = F & mem256[g + 192]
-%line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 192]
-; C6 = C6 ^ T
-%line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm0
-; T = F & mem256[g + 224]
-%line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 224]
-; C7 = C7 ^ T
-%line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm0
-; T = F & mem256[g + 256]
-%line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 256]
-; C8 = C8 ^ T
-%line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm0
-; T = F & mem256[g + 288]
-%line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 288]
-; C9 = C9 ^ T
-%line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+%line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
-; T = F & mem256[g + 320]
-%line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 320]
-; C10 = C10 ^ T
-%line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm0
-; T = F & mem256[g + 352]
-%line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vpand ymm0, ymm15, [rdx + 352]
-; C11 = C11 ^ T
-%line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+; T = F & G3
+%line 339+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C4 = C4 ^ T
+%line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; T = F & G4
+%line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C5 = C5 ^ T
+%line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G5
+%line 343+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C6 = C6 ^ T
+%line 344+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; F = mem256[f + 0]
+%line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsi]
+; F = F ^ mem256[f + 224]
+%line 346+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm0, [rsi + 224]
+; T = F & G6
+%line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm8
+; C6 = C6 ^ T
+%line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm0
+; T = F & G5
+%line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm2
+; C5 = C5 ^ T
+%line 350+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, ymm0
+; T = F & G4
+%line 351+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm7
+; C4 = C4 ^ T
+%line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, ymm0
+; T = F & G3
+%line 353+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm6
+; C3 = C3 ^ T
+%line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F & G2
+%line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm5
+; C2 = C2 ^ T
+%line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; T = F & G1
+%line 357+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm0, ymm1, ymm4
+; C1 = C1 ^ T
+%line 358+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm0
-; mem256[h + 0] = C0
-%line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi], ymm10
-; mem256[h + 32] = C1
-%line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm13
-; mem256[h + 64] = C2
-%line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm8
-; mem256[h + 96] = C3
-%line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 96], ymm7
-; mem256[h + 128] = C4
-%line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm6
-; mem256[h + 160] = C5
-%line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 160], ymm5
-; mem256[h + 192] = C6
-%line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm4
-; mem256[h + 224] = C7
-%line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm3
-; mem256[h + 256] = C8
-%line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm2
-; mem256[h + 288] = C9
-%line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm14
-; mem256[h + 320] = C10
-%line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm1
-; mem256[h + 352] = C11
-%line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm12
-; mem256[h + 384] = C12
-%line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+; C0 = F & G0
+%line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpand ymm1, ymm1, ymm3
+; C6 = C6 ^ KU13
+%line 360+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 416]
+; C6 = C6 ^ KU6
+%line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 192]
+; C6 = C6 ^ KZ22
+%line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 864]
+; Z13 = C6 ^ C7
+%line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm10, ymm11
+; KZ13 = Z13
+%line 364+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rsp + 576], ymm0
+; C5 = C5 ^ KU12
+%line 365+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 384]
+; C5 = C5 ^ KU5
+%line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 160]
+; C5 = C5 ^ KU17
+%line 367+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 544]
+; C5 = C5 ^ KZ21
+%line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm9, ymm9, [rsp + 832]
+; mem256[h + 384] = C5
+%line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm9
-; leave
+; C4 = C4 ^ KU11
+%line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 352]
+; C4 = C4 ^ KU4
+%line 371+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 128]
+; C4 = C4 ^ KZ23
+%line 372+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 896]
+; C4 = C4 ^ KZ20
+%line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm15, ymm15, [rsp + 800]
+; mem256[h + 352] = C4
+%line 374+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 352], ymm15
+; C3 = C3 ^ KU10
+%line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 320]
+; C3 = C3 ^ KU3
+%line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 96]
+; C3 = C3 ^ KZ22
+%line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 864]
+; C3 = C3 ^ KZ19
+%line 378+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 768]
+; mem256[h + 320] = C3
+%line 379+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 320], ymm14
+; C2 = C2 ^ KU9
+%line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; C2 = C2 ^ KU2
+%line 381+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 64]
+; C2 = C2 ^ KZ21
+%line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 832]
+; C2 = C2 ^ KZ18
+%line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 736]
+; mem256[h + 288] = C2
+%line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 288], ymm13
+; C1 = C1 ^ KU8
+%line 385+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 256]
+; C1 = C1 ^ KU1
+%line 386+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 32]
+; C1 = C1 ^ KZ20
+%line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 800]
+; C1 = C1 ^ KZ17
+%line 388+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm12, ymm12, [rsp + 704]
+; mem256[h + 256] = C1
+%line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 256], ymm12
+; C0 = C0 ^ KU7
+%line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; C0 = C0 ^ KU0
+%line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 0]
+; C0 = C0 ^ KZ19
+%line 392+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 768]
+; C0 = C0 ^ KZ16
 %line 393+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 672]
+; mem256[h + 224] = C0
+%line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 224], ymm1
+; A = KU6
+%line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 192]
+; A = A ^ KZ18
+%line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 736]
+; A = A ^ KZ15
+%line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 640]
+; mem256[h + 192] = A
+%line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm0
+; A = KU5
+%line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 160]
+; A = A ^ KZ17
+%line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 704]
+; A = A ^ KZ14
+%line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 608]
+; mem256[h + 160] = A
+%line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 160], ymm0
+; A = KU4
+%line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 128]
+; A = A ^ KZ16
+%line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 672]
+; A = A ^ KZ13
+%line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 576]
+; mem256[h + 128] = A
+%line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm0
+; A = KU3
+%line 407+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 96]
+; A = A ^ KZ15
+%line 408+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 640]
+; A = A ^ C6
+%line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; mem256[h + 96] = A
+%line 410+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 96], ymm0
+; A = KU2
+%line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 64]
+; A = A ^ KZ14
+%line 412+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 608]
+; mem256[h + 64] = A
+%line 413+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm0
+; A = KU1
+%line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+; A = A ^ KZ13
+%line 415+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 576]
+; mem256[h + 32] = A
+%line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi + 32], ymm0
+; A = KU0
+%line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
+; A = A ^ C6
+%line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; mem256[h + 0] = A
+%line 419+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; leave
+%line 420+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64_avx2.q
 	vzeroupper
+	mov rsp, [rsp + 928]
 	ret
 .end:
 

@@ -3,7 +3,7 @@
 multiplier in each operand mode, with f partly in memory (FREGS), K columns per scan (NCOLS), andn terms (ANDN),
 shared folds of adjacent modulus exponents (SHAREFOLD), the row multiplier
 mul_rows, the
-high/low Karatsuba level mul_kara and the even/odd one mul_evenodd),
+high/low Karatsuba level mul_kara, the same level over row products mul_krows and the even/odd one mul_evenodd),
 evaluated line by line on 64-lane words against a bit-serial GF(2^m)
 product, with h separate and with h = f and h = g (the writes land in the
 input, so a read after a write of the same word shows up).  The .q
@@ -163,6 +163,7 @@ def main() -> int:
                     M.NCOLS.update(old_k)
             variants.append((f"columns {impl} sharefold ncols={k}", cols_share))
         variants.append(("rows amd64-avx2", lambda: M.mul_rows("amd64-avx2", m, stride)))
+        variants.append(("krows amd64-avx2", lambda: M.mul_krows("amd64-avx2", m, stride)))
         variants += [("kara amd64-avx2", lambda: M.mul_kara("amd64-avx2", m, stride)),
                      ("kara amd64-avx512", lambda: M.mul_kara("amd64-avx512", m, stride)),
                      ("evenodd amd64-avx2", lambda: M.mul_evenodd("amd64-avx2", m, stride))]
