@@ -30,7 +30,7 @@ Templates see these parameters (gen/template.py describes the syntax):
                  x_t is read from its slot; ("store", w, 0, 0, 0, 0)
     INTHEAD      the words in their slots at the head of the double round
     INTSLOTS     the words INTDR keeps in slots at some point
-    FFWORDS      two words the feed-forward parks in slots of their own
+    FFWORDS      three words the feed-forward parks in slots of their own
 """
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def generate(impl: str, rounds: int, root: str = ROOT) -> str:
         "SEQ": sequential(COLUMN, SEQ_COLUMN) + sequential(ROW, SEQ_ROW),
         "X86_QRS": [COLUMN[q] for q in X86_COLUMN] + [ROW[q] for q in X86_ROW], "groups": groups, "ROT1": "rot",
         "INTDR": int_plan(), "INTHEAD": int_headmem(), "INTSLOTS": sorted({COLUMN[q][2] for _, q in INT_WINDOWS}),
-        "FFWORDS": [w for w in range(16) if w not in int_headmem()][:2],
+        "FFWORDS": [w for w in range(16) if w not in int_headmem()][:3],
         "PRE": PRE, "PRE9": PRE9, "PREWORDS": sorted({t for t, _, _, _ in PRE}),
     }
     if check_windows(env["INTDR"], env["INTHEAD"]) < 2:

@@ -16,611 +16,609 @@ qhasm_kernel_salsa20_amd64_blocks:
 	push r15
 	sub rsp, 88
 ; =? n - 0
-%line 38+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 39+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	cmp rdx, 0
 ; goto done if =
-%line 39+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	je .Ldone
 ; c_s = c
-%line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], rdi
 ; m_s = m
-%line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 8], rsi
 ; n_s = n
-%line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], rdx
 ; x_s = x
-%line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 24], rcx
 align 32
 .Lblock:
 ; x2 = mem32[x + 8]
-%line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx + 8]
 ; x2_s = x2
-%line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 56], r8d
-; x7 = mem32[x + 28]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 40], r8d
+; x7 = mem32[x + 28]
+%line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx + 28]
 ; x7_s = x7
-%line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 60], r8d
-; x0 = mem32[x + 0]
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 44], r8d
+; x0 = mem32[x + 0]
+%line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx]
 ; x1 = mem32[x + 4]
-%line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rcx + 4]
 ; x3 = mem32[x + 12]
-%line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r10d, [rcx + 12]
 ; x4 = mem32[x + 16]
-%line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r11d, [rcx + 16]
 ; x5 = mem32[x + 20]
-%line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rcx + 20]
 ; x6 = mem32[x + 24]
-%line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 58+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rcx + 24]
 ; x8 = mem32[x + 32]
-%line 58+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 59+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [rcx + 32]
 ; x9 = mem32[x + 36]
-%line 59+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edx, [rcx + 36]
 ; x10 = mem32[x + 40]
-%line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebx, [rcx + 40]
 ; x11 = mem32[x + 44]
-%line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebp, [rcx + 44]
 ; x12 = mem32[x + 48]
-%line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r12d, [rcx + 48]
 ; x13 = mem32[x + 52]
-%line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r13d, [rcx + 52]
 ; x14 = mem32[x + 56]
-%line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 65+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r14d, [rcx + 56]
 ; x15 = mem32[x + 60]
-%line 65+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15d, [rcx + 60]
 ; i = 10
-%line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rcx, 10
 ; i_s = i
-%line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 32], rcx
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
-%line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r8 + r12]
 ; (uint32) t0 <<<= 7
-%line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 7
 ; (uint32) x4 ^= t0
-%line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, ecx
 ; (uint32) t0 = x5 + x1
-%line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rsi + r9]
 ; (uint32) t0 <<<= 7
-%line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 7
 ; (uint32) x9 ^= t0
-%line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, ecx
 ; (uint32) t0 = x4 + x0
-%line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r11 + r8]
 ; (uint32) t0 <<<= 9
-%line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 9
 ; (uint32) x8 ^= t0
-%line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, ecx
 ; (uint32) t0 = x9 + x5
-%line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rdx + rsi]
 ; (uint32) t0 <<<= 9
-%line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 9
 ; (uint32) x13 ^= t0
-%line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, ecx
 ; (uint32) t0 = x8 + x4
-%line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rax + r11]
 ; (uint32) t0 <<<= 13
-%line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) x12 ^= t0
-%line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, ecx
 ; (uint32) t0 = x13 + x9
-%line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 89+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r13 + rdx]
 ; (uint32) t0 <<<= 13
-%line 89+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) x1 ^= t0
-%line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, ecx
 ; (uint32) t0 = x12 + x8
-%line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r12 + rax]
 ; (uint32) t0 <<<= 18
-%line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 18
 ; (uint32) x0 ^= t0
-%line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r8d, ecx
 ; x8_s = x8
-%line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 64], eax
-; (uint32) t0 = x1 + x13
 %line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 48], eax
+; (uint32) t0 = x1 + x13
+%line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r9 + r13]
 ; (uint32) t0 <<<= 18
-%line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 18
 ; (uint32) x5 ^= t0
-%line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, eax
 ; x13_s = x13
-%line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 68], r13d
-; (uint32) t0 = x10 + x6
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 52], r13d
+; (uint32) t0 = x10 + x6
+%line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rbx + rdi]
 ; (uint32) t0 <<<= 7
-%line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x14 ^= t0
-%line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r14d, eax
 ; (uint32) t0 = x15 + x11
-%line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r15 + rbp]
 ; (uint32) t0 <<<= 7
-%line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x3 ^= t0
-%line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, eax
 ; (uint32) x2 = x14 + x10
-%line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r13d, [r14 + rbx]
 ; (uint32) x2 <<<= 9
-%line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 9
 ; (uint32) x2 ^= x2_s
-%line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [rsp + 56]
-; (uint32) x7 = x3 + x15
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r13d, [rsp + 40]
+; (uint32) x7 = x3 + x15
+%line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r10 + r15]
 ; (uint32) x7 <<<= 9
-%line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 9
 ; (uint32) x7 ^= x7_s
-%line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, [rsp + 60]
-; (uint32) t0 = x2 + x14
 %line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor ecx, [rsp + 44]
+; (uint32) t0 = x2 + x14
+%line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r13 + r14]
 ; (uint32) t0 <<<= 13
-%line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 113+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 13
 ; (uint32) x6 ^= t0
-%line 113+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, eax
 ; (uint32) t0 = x7 + x3
-%line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rcx + r10]
 ; (uint32) t0 <<<= 13
-%line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 13
 ; (uint32) x11 ^= t0
-%line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, eax
 ; (uint32) t0 = x6 + x2
-%line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rdi + r13]
 ; (uint32) t0 <<<= 18
-%line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 18
 ; (uint32) x10 ^= t0
-%line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, eax
 ; (uint32) t0 = x11 + x7
-%line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rbp + rcx]
 ; (uint32) t0 <<<= 18
-%line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 18
 ; (uint32) x15 ^= t0
-%line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r15d, eax
 ; (uint32) t0 = x0 + x3
-%line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r8 + r10]
 ; (uint32) t0 <<<= 7
-%line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 125+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x1 ^= t0
-%line 125+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, eax
 ; (uint32) t0 = x5 + x4
-%line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rsi + r11]
 ; (uint32) t0 <<<= 7
-%line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x6 ^= t0
-%line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, eax
 ; (uint32) t0 = x1 + x0
-%line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r9 + r8]
 ; (uint32) t0 <<<= 9
-%line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 9
 ; (uint32) x2 ^= t0
-%line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, eax
 ; (uint32) t0 = x6 + x5
-%line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rdi + rsi]
 ; (uint32) t0 <<<= 9
-%line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 9
 ; (uint32) x7 ^= t0
-%line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ecx, eax
 ; (uint32) t0 = x2 + x1
-%line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r13 + r9]
 ; (uint32) t0 <<<= 13
-%line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 137+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 13
 ; (uint32) x3 ^= t0
-%line 137+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, eax
 ; (uint32) t0 = x7 + x6
-%line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rcx + rdi]
 ; (uint32) t0 <<<= 13
-%line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 13
 ; (uint32) x4 ^= t0
-%line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, eax
 ; (uint32) t0 = x3 + x2
-%line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r10 + r13]
 ; (uint32) t0 <<<= 18
-%line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 18
 ; (uint32) x0 ^= t0
-%line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r8d, eax
 ; x2_s = x2
-%line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 56], r13d
-; (uint32) t0 = x4 + x7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 40], r13d
+; (uint32) t0 = x4 + x7
+%line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r11 + rcx]
 ; (uint32) t0 <<<= 18
-%line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 18
 ; (uint32) x5 ^= t0
-%line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, eax
 ; x7_s = x7
-%line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 60], ecx
-; (uint32) t0 = x10 + x9
 %line 149+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 44], ecx
+; (uint32) t0 = x10 + x9
+%line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rbx + rdx]
 ; (uint32) t0 <<<= 7
-%line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x11 ^= t0
-%line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, eax
 ; (uint32) t0 = x15 + x14
-%line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [r15 + r14]
 ; (uint32) t0 <<<= 7
-%line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 7
 ; (uint32) x12 ^= t0
-%line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, eax
 ; (uint32) x8 = x11 + x10
-%line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea eax, [rbp + rbx]
 ; (uint32) x8 <<<= 9
-%line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 157+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol eax, 9
 ; (uint32) x8 ^= x8_s
-%line 157+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, [rsp + 64]
-; (uint32) x13 = x12 + x15
 %line 158+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor eax, [rsp + 48]
+; (uint32) x13 = x12 + x15
+%line 159+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r13d, [r12 + r15]
 ; (uint32) x13 <<<= 9
-%line 159+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 160+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 9
 ; (uint32) x13 ^= x13_s
-%line 160+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [rsp + 68]
-; (uint32) t0 = x8 + x11
 %line 161+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r13d, [rsp + 52]
+; (uint32) t0 = x8 + x11
+%line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rax + rbp]
 ; (uint32) t0 <<<= 13
-%line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) x9 ^= t0
-%line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, ecx
 ; (uint32) t0 = x13 + x12
-%line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r13 + r12]
 ; (uint32) t0 <<<= 13
-%line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) x14 ^= t0
-%line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r14d, ecx
 ; (uint32) t0 = x9 + x8
-%line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rdx + rax]
 ; (uint32) t0 <<<= 18
-%line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 18
 ; (uint32) x10 ^= t0
-%line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, ecx
 ; (uint32) t0 = x14 + x13
-%line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r14 + r13]
 ; (uint32) t0 <<<= 18
-%line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 18
 ; (uint32) x15 ^= t0
-%line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r15d, ecx
 ; =? i_s -= 1
-%line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	sub qword [rsp + 32], 1
 ; goto doubleround if !=
-%line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Ldoubleround
 ; x = x_s
-%line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rcx, [rsp + 24]
 ; (uint32) x0 += mem32[x + 0]
-%line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r8d, [rcx]
 ; (uint32) x1 += mem32[x + 4]
-%line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r9d, [rcx + 4]
 ; (uint32) x3 += mem32[x + 12]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r10d, [rcx + 12]
 ; (uint32) x4 += mem32[x + 16]
-%line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r11d, [rcx + 16]
 ; (uint32) x5 += mem32[x + 20]
-%line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add esi, [rcx + 20]
 ; (uint32) x6 += mem32[x + 24]
-%line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add edi, [rcx + 24]
 ; (uint32) x8 += mem32[x + 32]
-%line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add eax, [rcx + 32]
 ; (uint32) x9 += mem32[x + 36]
-%line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add edx, [rcx + 36]
 ; (uint32) x10 += mem32[x + 40]
-%line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add ebx, [rcx + 40]
 ; (uint32) x11 += mem32[x + 44]
-%line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add ebp, [rcx + 44]
 ; (uint32) x12 += mem32[x + 48]
-%line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r12d, [rcx + 48]
 ; (uint32) x13 += mem32[x + 52]
-%line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r13d, [rcx + 52]
 ; (uint32) x14 += mem32[x + 56]
-%line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r14d, [rcx + 56]
 ; (uint32) x15 += mem32[x + 60]
-%line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r15d, [rcx + 60]
 ; x0_f = x0
-%line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 72], r8d
-; x1_f = x1
-%line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [rsp + 76], r9d
-; ctr = mem64[x + 32]
 %line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 56], r8d
+; x1_f = x1
+%line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 60], r9d
+; x3_f = x3
+%line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [rsp + 64], r10d
+; ctr = mem64[x + 32]
+%line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 1
-%line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r8, 1
 ; mem64[x + 32] = ctr
-%line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rcx + 32], r8
 ; x2 = x2_s
-%line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rsp + 56]
-; (uint32) x2 += mem32[x + 8]
-%line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r8d, [rcx + 8]
-	mov [rsp + 40], r8
-; x7 = x7_s
-%line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rsp + 60]
-; (uint32) x7 += mem32[x + 28]
 %line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r8d, [rcx + 28]
-	mov [rsp + 48], r8
-; m = m_s
+	mov r9d, [rsp + 40]
+; (uint32) x2 += mem32[x + 8]
 %line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 8]
-; (uint32) x2 ^= mem32[m + 8]
+	add r9d, [rcx + 8]
+; x7 = x7_s
 %line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
-	xor r8d, [r9 + 8]
-	mov [rsp + 40], r8
-; (uint32) x3 ^= mem32[m + 12]
+	mov r10d, [rsp + 44]
+; (uint32) x7 += mem32[x + 28]
 %line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r9 + 12]
-; (uint32) x4 ^= mem32[m + 16]
-%line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, [r9 + 16]
-; (uint32) x5 ^= mem32[m + 20]
-%line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, [r9 + 20]
-; (uint32) x6 ^= mem32[m + 24]
-%line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, [r9 + 24]
-; (uint32) x7 ^= mem32[m + 28]
-%line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
-	xor r8d, [r9 + 28]
-	mov [rsp + 48], r8
-; (uint32) x8 ^= mem32[m + 32]
-%line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, [r9 + 32]
-; (uint32) x9 ^= mem32[m + 36]
-%line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, [r9 + 36]
-; (uint32) x10 ^= mem32[m + 40]
-%line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, [r9 + 40]
-; (uint32) x11 ^= mem32[m + 44]
-%line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, [r9 + 44]
-; (uint32) x12 ^= mem32[m + 48]
-%line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, [r9 + 48]
-; (uint32) x13 ^= mem32[m + 52]
-%line 220+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [r9 + 52]
-; (uint32) x14 ^= mem32[m + 56]
-%line 221+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, [r9 + 56]
-; (uint32) x15 ^= mem32[m + 60]
-%line 222+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r15d, [r9 + 60]
-; c = c_s
-%line 223+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 0]
-; mem32[c + 8] = x2
-%line 224+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
-	mov dword [r9 + 8], r8d
-; mem32[c + 12] = x3
-%line 225+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 12], r10d
-; mem32[c + 16] = x4
-%line 226+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 16], r11d
-; mem32[c + 20] = x5
-%line 227+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 20], esi
-; mem32[c + 24] = x6
-%line 228+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 24], edi
-; mem32[c + 28] = x7
-%line 229+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 48]
-	mov dword [r9 + 28], r8d
-; mem32[c + 32] = x8
-%line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 32], eax
-; mem32[c + 36] = x9
-%line 231+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 36], edx
-; mem32[c + 40] = x10
-%line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 40], ebx
-; mem32[c + 44] = x11
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 44], ebp
-; mem32[c + 48] = x12
-%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 48], r12d
-; mem32[c + 52] = x13
-%line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 52], r13d
-; mem32[c + 56] = x14
-%line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 56], r14d
-; mem32[c + 60] = x15
-%line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 60], r15d
+	add r10d, [rcx + 28]
 ; m = m_s
-%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
-; x0 = x0_f
+; (uint32) x2 ^= mem32[m + 8]
+%line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r9d, [r8 + 8]
+; (uint32) x4 ^= mem32[m + 16]
+%line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r11d, [r8 + 16]
+; (uint32) x5 ^= mem32[m + 20]
+%line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor esi, [r8 + 20]
+; (uint32) x6 ^= mem32[m + 24]
+%line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor edi, [r8 + 24]
+; (uint32) x7 ^= mem32[m + 28]
+%line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r10d, [r8 + 28]
+; (uint32) x8 ^= mem32[m + 32]
+%line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor eax, [r8 + 32]
+; (uint32) x9 ^= mem32[m + 36]
+%line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor edx, [r8 + 36]
+; (uint32) x10 ^= mem32[m + 40]
+%line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor ebx, [r8 + 40]
+; (uint32) x11 ^= mem32[m + 44]
+%line 220+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor ebp, [r8 + 44]
+; (uint32) x12 ^= mem32[m + 48]
+%line 221+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r12d, [r8 + 48]
+; (uint32) x13 ^= mem32[m + 52]
+%line 222+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r13d, [r8 + 52]
+; (uint32) x14 ^= mem32[m + 56]
+%line 223+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r14d, [r8 + 56]
+; (uint32) x15 ^= mem32[m + 60]
+%line 224+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	xor r15d, [r8 + 60]
+; c = c_s
+%line 225+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov r8, [rsp + 0]
+; mem32[c + 8] = x2
+%line 226+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 8], r9d
+; mem32[c + 16] = x4
+%line 227+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 16], r11d
+; mem32[c + 20] = x5
+%line 228+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 20], esi
+; mem32[c + 24] = x6
+%line 229+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 24], edi
+; mem32[c + 28] = x7
+%line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 28], r10d
+; mem32[c + 32] = x8
+%line 231+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 32], eax
+; mem32[c + 36] = x9
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 36], edx
+; mem32[c + 40] = x10
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 40], ebx
+; mem32[c + 44] = x11
+%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 44], ebp
+; mem32[c + 48] = x12
+%line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 48], r12d
+; mem32[c + 52] = x13
+%line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 52], r13d
+; mem32[c + 56] = x14
+%line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 56], r14d
+; mem32[c + 60] = x15
+%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov dword [r8 + 60], r15d
+; m = m_s
 %line 239+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rsp + 72]
-; (uint32) x0 ^= mem32[m + 0]
+	mov r9, [rsp + 8]
+; x0 = x0_f
 %line 240+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r8]
-; mem32[c + 0] = x0
+	mov r10d, [rsp + 56]
+; (uint32) x0 ^= mem32[m + 0]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9], r10d
-; x1 = x1_f
+	xor r10d, [r9]
+; mem32[c + 0] = x0
 %line 242+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rsp + 76]
-; (uint32) x1 ^= mem32[m + 4]
+	mov dword [r8], r10d
+; x1 = x1_f
 %line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r8 + 4]
-; mem32[c + 4] = x1
+	mov r10d, [rsp + 60]
+; (uint32) x1 ^= mem32[m + 4]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r9 + 4], r10d
-; c += 64
+	xor r10d, [r9 + 4]
+; mem32[c + 4] = x1
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9, 64
-; m += 64
+	mov dword [r8 + 4], r10d
+; x3 = x3_f
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r8, 64
-; c_s = c
+	mov r10d, [rsp + 64]
+; (uint32) x3 ^= mem32[m + 12]
 %line 247+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 0], r9
-; m_s = m
+	xor r10d, [r9 + 12]
+; mem32[c + 12] = x3
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], r8
-; n = n_s
+	mov dword [r8 + 12], r10d
+; c += 64
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	add r8, 64
+; m += 64
+%line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	add r9, 64
+; c_s = c
+%line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 0], r8
+; m_s = m
+%line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
+	mov [rsp + 8], r9
+; n = n_s
+%line 253+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 ; =? n -= 1
-%line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	sub r8, 1
 ; n_s = n
-%line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 255+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], r8
 ; goto block if !=
-%line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 256+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add rsp, 88
 	pop r15
 	pop r14
@@ -644,60 +642,60 @@ qhasm_kernel_salsa20_amd64_core:
 	push r15
 	sub rsp, 56
 ; input out in
-%line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 40], rdi
 ; x0 = mem32[in + 0]
-%line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r14d, [rsi]
 ; x1 = mem32[in + 4]
-%line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebx, [rsi + 4]
 ; x2 = mem32[in + 8]
-%line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r12d, [rsi + 8]
 ; x3 = mem32[in + 12]
-%line 263+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ecx, [rsi + 12]
 ; x4 = mem32[in + 16]
-%line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 16]
 ; x5 = mem32[in + 20]
-%line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r13d, [rsi + 20]
 ; x6 = mem32[in + 24]
-%line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r10d, [rsi + 24]
 ; x7 = mem32[in + 28]
-%line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r11d, [rsi + 28]
 ; x8 = mem32[in + 32]
-%line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15d, [rsi + 32]
 ; x9 = mem32[in + 36]
-%line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edx, [rsi + 36]
 ; x10 = mem32[in + 40]
-%line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rsi + 40]
 ; x11 = mem32[in + 44]
-%line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [rsi + 44]
 ; x12 = mem32[in + 48]
-%line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebp, [rsi + 48]
 ; x13 = mem32[in + 52]
-%line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rsi + 52]
 	mov [rsp + 0], rdi
 ; x14 = mem32[in + 56]
-%line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rsi + 56]
 ; x15 = mem32[in + 60]
-%line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rsi + 60]
 	mov [rsp + 16], rsi
 ; i = 10
-%line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 24], rcx
 	mov rsi, r8
 	mov [rsp + 32], r11
@@ -715,309 +713,309 @@ qhasm_kernel_salsa20_amd64_core:
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
-%line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r14 + rbp]
 ; (uint32) t0 <<<= 7
-%line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x4 ^= t0
-%line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r8d
 ; (uint32) t0 = x4 + x0
-%line 281+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rsi + r14]
 ; (uint32) t0 <<<= 9
-%line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
-%line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r15d, r8d
 ; (uint32) t0 = x8 + x4
-%line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r15 + rsi]
 ; (uint32) t0 <<<= 13
-%line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
-%line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, r8d
 ; (uint32) t0 = x12 + x8
-%line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbp + r15]
 ; (uint32) t0 <<<= 18
-%line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], rbp
 	rol r8d, 18
 ; (uint32) x0 ^= t0
-%line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r14d, r8d
 ; (uint32) t0 = x10 + x6
-%line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r9 + r10]
 ; (uint32) t0 <<<= 7
-%line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x14 ^= t0
-%line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, r8d
 ; (uint32) t0 = x14 + x10
-%line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r11 + r9]
 ; (uint32) t0 <<<= 9
-%line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
-%line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r8d
 ; (uint32) t0 = x2 + x14
-%line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 13
-%line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x6 ^= t0
-%line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, r8d
 ; (uint32) t0 = x6 + x2
-%line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r10 + r12]
 ; (uint32) t0 <<<= 18
-%line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
-%line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
-%line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
-%line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x9 ^= t0
-%line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r8d
 ; (uint32) t0 = x9 + x5
-%line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rdx + r13]
 ; (uint32) t0 <<<= 9
-%line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
-%line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ecx, r8d
 ; (uint32) t0 = x13 + x9
-%line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rcx + rdx]
 ; (uint32) t0 <<<= 13
-%line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x1 ^= t0
-%line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r8d
 ; (uint32) t0 = x1 + x13
-%line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbx + rcx]
 ; (uint32) t0 <<<= 18
-%line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 24], rcx
 	rol r8d, 18
 ; (uint32) x5 ^= t0
-%line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, r8d
 ; (uint32) t0 = x15 + x11
-%line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rdi + rax]
 ; (uint32) t0 <<<= 7
-%line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
-%line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rcx, [rsp + 0]
 	xor ecx, r8d
 ; (uint32) t0 = x3 + x15
-%line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rcx + rdi]
 ; (uint32) t0 <<<= 9
-%line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
-%line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rbp, [rsp + 8]
 	xor ebp, r8d
 ; (uint32) t0 = x7 + x3
-%line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbp + rcx]
 ; (uint32) t0 <<<= 13
-%line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
-%line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r8d
 ; (uint32) t0 = x11 + x7
-%line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 327+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rax + rbp]
 ; (uint32) t0 <<<= 18
-%line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
-%line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, r8d
 ; (uint32) t0 = x0 + x3
-%line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 330+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r14 + rcx]
 ; (uint32) t0 <<<= 7
-%line 327+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 331+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
-%line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 332+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r8d
 ; (uint32) t0 = x1 + x0
-%line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbx + r14]
 ; (uint32) t0 <<<= 9
-%line 330+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
-%line 331+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r8d
 ; (uint32) t0 = x2 + x1
-%line 332+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r12 + rbx]
 ; (uint32) t0 <<<= 13
-%line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
-%line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ecx, r8d
 ; (uint32) t0 = x3 + x2
-%line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rcx + r12]
 ; (uint32) t0 <<<= 18
-%line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], rcx
 	rol r8d, 18
 ; (uint32) x0 ^= t0
-%line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r14d, r8d
 ; (uint32) t0 = x5 + x4
-%line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r13 + rsi]
 ; (uint32) t0 <<<= 7
-%line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
-%line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, r8d
 ; (uint32) t0 = x6 + x5
-%line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r10 + r13]
 ; (uint32) t0 <<<= 9
-%line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
-%line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, r8d
 ; (uint32) t0 = x7 + x6
-%line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbp + r10]
 ; (uint32) t0 <<<= 13
-%line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x4 ^= t0
-%line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r8d
 ; (uint32) t0 = x4 + x7
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rsi + rbp]
 ; (uint32) t0 <<<= 18
-%line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 8], rbp
 	rol r8d, 18
 ; (uint32) x5 ^= t0
-%line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, r8d
 ; (uint32) t0 = x10 + x9
-%line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r9 + rdx]
 ; (uint32) t0 <<<= 7
-%line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
-%line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r8d
 ; (uint32) t0 = x11 + x10
-%line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 357+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rax + r9]
 ; (uint32) t0 <<<= 9
-%line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
-%line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r15d, r8d
 ; (uint32) t0 = x8 + x11
-%line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r15 + rax]
 ; (uint32) t0 <<<= 13
-%line 357+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
-%line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 362+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r8d
 ; (uint32) t0 = x9 + x8
-%line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 363+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rdx + r15]
 ; (uint32) t0 <<<= 18
-%line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 364+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
-%line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 365+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, r8d
 ; (uint32) t0 = x15 + x14
-%line 362+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 366+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rdi + r11]
 ; (uint32) t0 <<<= 7
-%line 363+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 367+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) x12 ^= t0
-%line 364+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 368+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rbp, [rsp + 16]
 	xor ebp, r8d
 ; (uint32) t0 = x12 + x15
-%line 365+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 369+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rbp + rdi]
 ; (uint32) t0 <<<= 9
-%line 366+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 370+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
-%line 367+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 371+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rcx, [rsp + 24]
 	xor ecx, r8d
 ; (uint32) t0 = x13 + x12
-%line 368+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 372+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [rcx + rbp]
 ; (uint32) t0 <<<= 13
-%line 369+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 373+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x14 ^= t0
-%line 370+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 374+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, r8d
 ; (uint32) t0 = x14 + x13
-%line 371+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 375+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r11 + rcx]
 ; (uint32) t0 <<<= 18
-%line 372+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 376+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
-%line 373+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 377+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, r8d
 ; =? i -= 1
-%line 374+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 378+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	sub qword [rsp + 32], 1
 ; goto coreround if !=
-%line 375+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 379+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
-%line 376+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 380+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	mov [rsp + 32], r8
 	mov r8, [rsp + 0]
@@ -1031,55 +1029,55 @@ align 32
 	mov rdi, [rsp + 40]
 	mov dword [rdi], r14d
 ; mem32[out + 4] = x1
-%line 377+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 381+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 4], ebx
 ; mem32[out + 8] = x2
-%line 378+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 382+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 8], r12d
 ; mem32[out + 12] = x3
-%line 379+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 383+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 12], ecx
 ; mem32[out + 16] = x4
-%line 380+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 384+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 16], r8d
 ; mem32[out + 20] = x5
-%line 381+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 385+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 20], r13d
 ; mem32[out + 24] = x6
-%line 382+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 386+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 24], r10d
 ; mem32[out + 28] = x7
-%line 383+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 387+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 28], r11d
 ; mem32[out + 32] = x8
-%line 384+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 388+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 32], r15d
 ; mem32[out + 36] = x9
-%line 385+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 389+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 36], edx
 ; mem32[out + 40] = x10
-%line 386+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 390+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 40], r9d
 ; mem32[out + 44] = x11
-%line 387+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 391+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 44], eax
 ; mem32[out + 48] = x12
-%line 388+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 392+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 48], ebp
 ; mem32[out + 52] = x13
-%line 389+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 393+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	mov dword [rdi + 52], r8d
 ; mem32[out + 56] = x14
-%line 390+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 394+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
-%line 391+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 395+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	mov dword [rdi + 60], r8d
 ; leave
-%line 392+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 396+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add rsp, 56
 	pop r15
 	pop r14

@@ -28,6 +28,7 @@ stack32 x8_s
 stack32 x13_s
 stack32 x0_f
 stack32 x1_f
+stack32 x3_f
 
 # void NAME_blocks(unsigned char *c, const unsigned char *m,
 #                  unsigned long long nblocks, uint32_t x[16])
@@ -176,10 +177,11 @@ doubleround:
   # one pointer at a time: 16 words and one pointer are live, not three
   # (all of m is read before c, which may be m, is written)
   # 16 words and a pointer do not fit in 15 registers either: the words
-  # the double round leaves in their slots (INTHEAD) come back while two
+  # the double round leaves in their slots (INTHEAD) come back while three
   # finished words (FFWORDS) wait in slots of their own, so the allocator
   # spills nothing here (it would spill a word's whole value, double round
-  # included).  Each word's m is read before its c is written, as in the
+  # included; with two parked words, 15 values live while m is xored in,
+  # the colouring still spilled two).  Each word's m is read before its c is written, as in the
   # C implementation (c may be m).
   x = x_s
   (uint32) x0 += mem32[x + 0]
@@ -198,6 +200,7 @@ doubleround:
   (uint32) x15 += mem32[x + 60]
   x0_f = x0
   x1_f = x1
+  x3_f = x3
   ctr = mem64[x + 32]
   ctr += 1
   mem64[x + 32] = ctr
@@ -207,7 +210,6 @@ doubleround:
   (uint32) x7 += mem32[x + 28]
   m = m_s
   (uint32) x2 ^= mem32[m + 8]
-  (uint32) x3 ^= mem32[m + 12]
   (uint32) x4 ^= mem32[m + 16]
   (uint32) x5 ^= mem32[m + 20]
   (uint32) x6 ^= mem32[m + 24]
@@ -222,7 +224,6 @@ doubleround:
   (uint32) x15 ^= mem32[m + 60]
   c = c_s
   mem32[c + 8] = x2
-  mem32[c + 12] = x3
   mem32[c + 16] = x4
   mem32[c + 20] = x5
   mem32[c + 24] = x6
@@ -242,6 +243,9 @@ doubleround:
   x1 = x1_f
   (uint32) x1 ^= mem32[m + 4]
   mem32[c + 4] = x1
+  x3 = x3_f
+  (uint32) x3 ^= mem32[m + 12]
+  mem32[c + 12] = x3
   c += 64
   m += 64
   c_s = c
