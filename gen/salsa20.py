@@ -92,13 +92,12 @@ def groups(st: list[Step], n: int = 4) -> list[list[tuple[int, int, int, int, in
 
 
 # The integer amd64 kernel's double round with its stack traffic planned
-# here rather than left to the allocator (docs/salsa20-kernels.md, "The
-# integer kernel against the C compiled with -O3 -march=native").  16
-# words and one sum need 17 registers of 15, so two words are in memory at
-# every step.  The allocator's choice (furthest next use) reloads x0 at
-# the loop head as the first addend of the double round: the store-to-load
-# forwarding (about 5 cycles) then lengthens the 24-cycle recurrence by
-# its whole latency.  The words in memory here are those in the role y2
+# here rather than left to the allocator (docs/salsa20-kernels.md, "Where
+# the cycles go").  16 words and one sum need 17 registers of 15, so two
+# words are in memory at every step.  The allocator's choice (furthest
+# next use) reloads x0 at the loop head as the first addend of the double
+# round: the store-to-load forwarding (about 5 cycles) is then on the
+# 24-cycle recurrence.  The words in memory here are those in the role y2
 # of both rounds (x8, x13, x2, x7): each is read last by step 3 of its
 # quarter-round and read next as the old value its step 1 xors into, a
 # read 11 cycles off the recurrence, done straight from the stack slot
@@ -106,12 +105,12 @@ def groups(st: list[Step], n: int = 4) -> list[list[tuple[int, int, int, int, in
 # (ROUND, q) keeps the y2 word of column quarter-round q in memory from the
 # end of its quarter-round of ROUND ("c" column, "r" row) to step 1 of its
 # quarter-round in the other round; these four cover every step at least
-# twice (gen/salsa20.py check_windows) with four stores and four memory
-# reads per double round.
+# twice (check_windows; generate() refuses a plan that does not) with four
+# stores and four memory reads per double round.
 INT_COLUMN = (0, 1, 2, 3)
 INT_ROW = (0, 1, 2, 3)
 INT_WINDOWS = (("c", 0), ("c", 1), ("r", 2), ("r", 3))
-# two quarter-rounds at a time, interleaved step by step: 2-3% fewer
+# two quarter-rounds at a time, interleaved step by step: 1-2% fewer
 # cycles than one at a time on Golden Cove (docs/salsa20-kernels.md)
 INT_LANES = 2
 # the row quarter-round in which column quarter-round q's y2 word is y2
