@@ -15,619 +15,610 @@ qhasm_kernel_salsa8_amd64_zen4_blocks:
 	push r14
 	push r15
 	sub rsp, 88
-; input c m n x
-%line 29+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 64], rcx
 ; =? n - 0
-%line 32+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 39+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	cmp rdx, 0
 ; goto done if =
-%line 33+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 40+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	je .Ldone
 ; c_s = c
-%line 34+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 41+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 0], rdi
 ; m_s = m
-%line 35+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 42+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 8], rsi
 ; n_s = n
-%line 36+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 43+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 16], rdx
 ; x_s = x
-%line 37+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
-	mov [rsp + 24], r8
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rsp + 24], rcx
 align 32
 .Lblock:
-; x0 = mem32[x + 0]
-%line 40+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
-	mov r8d, [r8]
-	mov [rsp + 72], r8
-; x1 = mem32[x + 4]
-%line 41+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
-	mov edx, [r8 + 4]
 ; x2 = mem32[x + 8]
-%line 42+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebp, [r8 + 8]
-; x3 = mem32[x + 12]
-%line 43+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [r8 + 12]
-	mov [rsp + 40], r8
-; x4 = mem32[x + 16]
-%line 44+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
-	mov r11d, [r8 + 16]
-; x5 = mem32[x + 20]
-%line 45+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r12d, [r8 + 20]
-; x6 = mem32[x + 24]
-%line 46+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9d, [r8 + 24]
-; x7 = mem32[x + 28]
-%line 47+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15d, [r8 + 28]
-; x8 = mem32[x + 32]
-%line 48+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebx, [r8 + 32]
-; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ecx, [r8 + 36]
-; x10 = mem32[x + 40]
+	mov r8d, [rcx + 8]
+; x2_s = x2
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r10d, [r8 + 40]
-; x11 = mem32[x + 44]
+	mov dword [rsp + 40], r8d
+; x7 = mem32[x + 28]
 %line 51+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov edi, [r8 + 44]
-; x12 = mem32[x + 48]
+	mov r8d, [rcx + 28]
+; x7_s = x7
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14d, [r8 + 48]
-; x13 = mem32[x + 52]
+	mov dword [rsp + 44], r8d
+; x0 = mem32[x + 0]
 %line 53+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov eax, [r8 + 52]
-; x14 = mem32[x + 56]
+	mov r8d, [rcx]
+; x1 = mem32[x + 4]
 %line 54+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r13d, [r8 + 56]
-; x15 = mem32[x + 60]
+	mov r9d, [rcx + 4]
+; x3 = mem32[x + 12]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov esi, [r8 + 60]
-; i = 4
+	mov r10d, [rcx + 12]
+; x4 = mem32[x + 16]
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, 4
-; i_s = i
+	mov r11d, [rcx + 16]
+; x5 = mem32[x + 20]
 %line 57+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 32], r8
-	mov r8, [rsp + 40]
-	mov [rsp + 40], r8
-	mov [rsp + 48], r15
+	mov esi, [rcx + 20]
+; x6 = mem32[x + 24]
+%line 58+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov edi, [rcx + 24]
+; x8 = mem32[x + 32]
+%line 59+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov eax, [rcx + 32]
+; x9 = mem32[x + 36]
+%line 60+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov edx, [rcx + 36]
+; x10 = mem32[x + 40]
+%line 61+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov ebx, [rcx + 40]
+; x11 = mem32[x + 44]
+%line 62+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov ebp, [rcx + 44]
+; x12 = mem32[x + 48]
+%line 63+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r12d, [rcx + 48]
+; x13 = mem32[x + 52]
+%line 64+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r13d, [rcx + 52]
+; x14 = mem32[x + 56]
+%line 65+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r14d, [rcx + 56]
+; x15 = mem32[x + 60]
+%line 66+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r15d, [rcx + 60]
+; i = 4
+%line 67+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov rcx, 4
+; i_s = i
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rsp + 32], rcx
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
-%line 60+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 72]
-	lea r8d, [r15 + r14]
-; (uint32) t0 <<<= 7
-%line 61+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x4 ^= t0
-%line 62+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
-; (uint32) t0 = x4 + x0
-%line 63+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r11 + r15]
-; (uint32) t0 <<<= 9
-%line 64+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x8 ^= t0
-%line 65+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
-; (uint32) t0 = x8 + x4
-%line 66+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + r11]
-; (uint32) t0 <<<= 13
-%line 67+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x12 ^= t0
-%line 68+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r14d, r8d
-; (uint32) t0 = x12 + x8
-%line 69+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + rbx]
-; (uint32) t0 <<<= 18
-%line 70+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 56], r14
-	rol r8d, 18
-; (uint32) x0 ^= t0
-%line 71+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r15d, r8d
-; (uint32) t0 = x10 + x6
-%line 72+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r10 + r9]
-; (uint32) t0 <<<= 7
-%line 73+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x14 ^= t0
 %line 74+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
-; (uint32) t0 = x14 + x10
+	lea ecx, [r8 + r12]
+; (uint32) t0 <<<= 7
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + r10]
-; (uint32) t0 <<<= 9
-%line 76+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x2 ^= t0
-%line 77+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
-; (uint32) t0 = x2 + x14
-%line 78+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + r13]
-; (uint32) t0 <<<= 13
-%line 79+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x6 ^= t0
-%line 80+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r9d, r8d
-; (uint32) t0 = x6 + x2
-%line 81+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r9 + rbp]
-; (uint32) t0 <<<= 18
-%line 82+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
-; (uint32) x10 ^= t0
-%line 83+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
-; (uint32) t0 = x5 + x1
-%line 84+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rdx]
-; (uint32) t0 <<<= 7
-%line 85+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x9 ^= t0
-%line 86+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
-; (uint32) t0 = x9 + x5
-%line 87+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + r12]
-; (uint32) t0 <<<= 9
-%line 88+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x13 ^= t0
-%line 89+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor eax, r8d
-; (uint32) t0 = x13 + x9
-%line 90+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + rcx]
-; (uint32) t0 <<<= 13
-%line 91+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x1 ^= t0
-%line 92+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
-; (uint32) t0 = x1 + x13
-%line 93+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + rax]
-; (uint32) t0 <<<= 18
-%line 94+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 64], rax
-	rol r8d, 18
-; (uint32) x5 ^= t0
-%line 95+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, r8d
-; (uint32) t0 = x15 + x11
-%line 96+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + rdi]
-; (uint32) t0 <<<= 7
-%line 97+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x3 ^= t0
-%line 98+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rax, [rsp + 40]
-	xor eax, r8d
-; (uint32) t0 = x3 + x15
-%line 99+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + rsi]
-; (uint32) t0 <<<= 9
-%line 100+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x7 ^= t0
-%line 101+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14, [rsp + 48]
-	xor r14d, r8d
-; (uint32) t0 = x7 + x3
-%line 102+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + rax]
-; (uint32) t0 <<<= 13
-%line 103+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x11 ^= t0
-%line 104+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, r8d
-; (uint32) t0 = x11 + x7
-%line 105+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdi + r14]
-; (uint32) t0 <<<= 18
-%line 106+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
-; (uint32) x15 ^= t0
-%line 107+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
-; (uint32) t0 = x0 + x3
-%line 108+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r15 + rax]
-; (uint32) t0 <<<= 7
-%line 109+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x1 ^= t0
-%line 110+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
-; (uint32) t0 = x1 + x0
-%line 111+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + r15]
-; (uint32) t0 <<<= 9
-%line 112+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x2 ^= t0
-%line 113+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
-; (uint32) t0 = x2 + x1
-%line 114+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + rdx]
-; (uint32) t0 <<<= 13
-%line 115+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x3 ^= t0
-%line 116+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor eax, r8d
-; (uint32) t0 = x3 + x2
-%line 117+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + rbp]
-; (uint32) t0 <<<= 18
-%line 118+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 40], rax
-	rol r8d, 18
-; (uint32) x0 ^= t0
-%line 119+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r15d, r8d
-	mov [rsp + 72], r15
-; (uint32) t0 = x5 + x4
-%line 120+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + r11]
-; (uint32) t0 <<<= 7
-%line 121+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x6 ^= t0
-%line 122+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r9d, r8d
-; (uint32) t0 = x6 + x5
-%line 123+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r9 + r12]
-; (uint32) t0 <<<= 9
-%line 124+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x7 ^= t0
-%line 125+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r14d, r8d
-; (uint32) t0 = x7 + x6
-%line 126+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + r9]
-; (uint32) t0 <<<= 13
-%line 127+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
+	rol ecx, 7
 ; (uint32) x4 ^= t0
-%line 128+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
-; (uint32) t0 = x4 + x7
-%line 129+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r11 + r14]
-; (uint32) t0 <<<= 18
-%line 130+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 48], r14
-	rol r8d, 18
-; (uint32) x5 ^= t0
-%line 131+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, r8d
-; (uint32) t0 = x10 + x9
-%line 132+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r10 + rcx]
+%line 76+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r11d, ecx
+; (uint32) t0 = x5 + x1
+%line 77+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [rsi + r9]
 ; (uint32) t0 <<<= 7
-%line 133+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x11 ^= t0
-%line 134+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, r8d
-; (uint32) t0 = x11 + x10
-%line 135+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdi + r10]
-; (uint32) t0 <<<= 9
-%line 136+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
-; (uint32) x8 ^= t0
-%line 137+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
-; (uint32) t0 = x8 + x11
-%line 138+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + rdi]
-; (uint32) t0 <<<= 13
-%line 139+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
+%line 78+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 7
 ; (uint32) x9 ^= t0
-%line 140+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
-; (uint32) t0 = x9 + x8
-%line 141+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + rbx]
-; (uint32) t0 <<<= 18
-%line 142+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
-; (uint32) x10 ^= t0
-%line 143+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
-; (uint32) t0 = x15 + x14
-%line 144+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + r13]
-; (uint32) t0 <<<= 7
-%line 145+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 7
-; (uint32) x12 ^= t0
-%line 146+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14, [rsp + 56]
-	xor r14d, r8d
-; (uint32) t0 = x12 + x15
-%line 147+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + rsi]
+%line 79+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edx, ecx
+; (uint32) t0 = x4 + x0
+%line 80+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r11 + r8]
 ; (uint32) t0 <<<= 9
-%line 148+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 9
+%line 81+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 9
+; (uint32) x8 ^= t0
+%line 82+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor eax, ecx
+; (uint32) t0 = x9 + x5
+%line 83+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [rdx + rsi]
+; (uint32) t0 <<<= 9
+%line 84+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 9
 ; (uint32) x13 ^= t0
-%line 149+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rax, [rsp + 64]
-	xor eax, r8d
-; (uint32) t0 = x13 + x12
-%line 150+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + r14]
+%line 85+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r13d, ecx
+; (uint32) t0 = x8 + x4
+%line 86+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [rax + r11]
 ; (uint32) t0 <<<= 13
-%line 151+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
-; (uint32) x14 ^= t0
-%line 152+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
-; (uint32) t0 = x14 + x13
-%line 153+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + rax]
+%line 87+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 13
+; (uint32) x12 ^= t0
+%line 88+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r12d, ecx
+; (uint32) t0 = x13 + x9
+%line 89+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r13 + rdx]
+; (uint32) t0 <<<= 13
+%line 90+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 13
+; (uint32) x1 ^= t0
+%line 91+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r9d, ecx
+; (uint32) t0 = x12 + x8
+%line 92+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r12 + rax]
 ; (uint32) t0 <<<= 18
-%line 154+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
+%line 93+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 18
+; (uint32) x0 ^= t0
+%line 94+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r8d, ecx
+; x8_s = x8
+%line 95+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 48], eax
+; (uint32) t0 = x1 + x13
+%line 96+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r9 + r13]
+; (uint32) t0 <<<= 18
+%line 97+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 18
+; (uint32) x5 ^= t0
+%line 98+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor esi, eax
+; x13_s = x13
+%line 99+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 52], r13d
+; (uint32) t0 = x10 + x6
+%line 100+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rbx + rdi]
+; (uint32) t0 <<<= 7
+%line 101+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x14 ^= t0
+%line 102+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r14d, eax
+; (uint32) t0 = x15 + x11
+%line 103+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r15 + rbp]
+; (uint32) t0 <<<= 7
+%line 104+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x3 ^= t0
+%line 105+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, eax
+; (uint32) x2 = x14 + x10
+%line 106+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea r13d, [r14 + rbx]
+; (uint32) x2 <<<= 9
+%line 107+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol r13d, 9
+; (uint32) x2 ^= x2_s
+%line 108+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r13d, [rsp + 40]
+; (uint32) x7 = x3 + x15
+%line 109+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r10 + r15]
+; (uint32) x7 <<<= 9
+%line 110+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 9
+; (uint32) x7 ^= x7_s
+%line 111+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ecx, [rsp + 44]
+; (uint32) t0 = x2 + x14
+%line 112+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r13 + r14]
+; (uint32) t0 <<<= 13
+%line 113+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 13
+; (uint32) x6 ^= t0
+%line 114+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edi, eax
+; (uint32) t0 = x7 + x3
+%line 115+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rcx + r10]
+; (uint32) t0 <<<= 13
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 13
+; (uint32) x11 ^= t0
+%line 117+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebp, eax
+; (uint32) t0 = x6 + x2
+%line 118+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rdi + r13]
+; (uint32) t0 <<<= 18
+%line 119+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 18
+; (uint32) x10 ^= t0
+%line 120+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebx, eax
+; (uint32) t0 = x11 + x7
+%line 121+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rbp + rcx]
+; (uint32) t0 <<<= 18
+%line 122+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 18
 ; (uint32) x15 ^= t0
+%line 123+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r15d, eax
+; (uint32) t0 = x0 + x3
+%line 124+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r8 + r10]
+; (uint32) t0 <<<= 7
+%line 125+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x1 ^= t0
+%line 126+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r9d, eax
+; (uint32) t0 = x5 + x4
+%line 127+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rsi + r11]
+; (uint32) t0 <<<= 7
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x6 ^= t0
+%line 129+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edi, eax
+; (uint32) t0 = x1 + x0
+%line 130+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r9 + r8]
+; (uint32) t0 <<<= 9
+%line 131+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 9
+; (uint32) x2 ^= t0
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r13d, eax
+; (uint32) t0 = x6 + x5
+%line 133+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rdi + rsi]
+; (uint32) t0 <<<= 9
+%line 134+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 9
+; (uint32) x7 ^= t0
+%line 135+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ecx, eax
+; (uint32) t0 = x2 + x1
+%line 136+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r13 + r9]
+; (uint32) t0 <<<= 13
+%line 137+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 13
+; (uint32) x3 ^= t0
+%line 138+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, eax
+; (uint32) t0 = x7 + x6
+%line 139+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rcx + rdi]
+; (uint32) t0 <<<= 13
+%line 140+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 13
+; (uint32) x4 ^= t0
+%line 141+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r11d, eax
+; (uint32) t0 = x3 + x2
+%line 142+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r10 + r13]
+; (uint32) t0 <<<= 18
+%line 143+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 18
+; (uint32) x0 ^= t0
+%line 144+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r8d, eax
+; x2_s = x2
+%line 145+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 40], r13d
+; (uint32) t0 = x4 + x7
+%line 146+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r11 + rcx]
+; (uint32) t0 <<<= 18
+%line 147+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 18
+; (uint32) x5 ^= t0
+%line 148+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor esi, eax
+; x7_s = x7
+%line 149+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 44], ecx
+; (uint32) t0 = x10 + x9
+%line 150+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [rbx + rdx]
+; (uint32) t0 <<<= 7
+%line 151+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x11 ^= t0
+%line 152+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebp, eax
+; (uint32) t0 = x15 + x14
+%line 153+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea eax, [r15 + r14]
+; (uint32) t0 <<<= 7
+%line 154+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol eax, 7
+; (uint32) x12 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
-; i = i_s
+	xor r12d, eax
+; (uint32) x8 = x11 + x10
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-; =? i -= 1
+	lea eax, [rbp + rbx]
+; (uint32) x8 <<<= 9
 %line 157+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	sub r8, 1
-; i_s = i
+	rol eax, 9
+; (uint32) x8 ^= x8_s
 %line 158+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 32], r8
-; goto doubleround if !=
+	xor eax, [rsp + 48]
+; (uint32) x13 = x12 + x15
 %line 159+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea r13d, [r12 + r15]
+; (uint32) x13 <<<= 9
+%line 160+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol r13d, 9
+; (uint32) x13 ^= x13_s
+%line 161+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r13d, [rsp + 52]
+; (uint32) t0 = x8 + x11
+%line 162+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [rax + rbp]
+; (uint32) t0 <<<= 13
+%line 163+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 13
+; (uint32) x9 ^= t0
+%line 164+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edx, ecx
+; (uint32) t0 = x13 + x12
+%line 165+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r13 + r12]
+; (uint32) t0 <<<= 13
+%line 166+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 13
+; (uint32) x14 ^= t0
+%line 167+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r14d, ecx
+; (uint32) t0 = x9 + x8
+%line 168+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [rdx + rax]
+; (uint32) t0 <<<= 18
+%line 169+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 18
+; (uint32) x10 ^= t0
+%line 170+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebx, ecx
+; (uint32) t0 = x14 + x13
+%line 171+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	lea ecx, [r14 + r13]
+; (uint32) t0 <<<= 18
+%line 172+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	rol ecx, 18
+; (uint32) x15 ^= t0
+%line 173+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r15d, ecx
+; =? i_s -= 1
+%line 174+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	sub qword [rsp + 32], 1
+; goto doubleround if !=
+%line 175+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	jne .Ldoubleround
 ; x = x_s
-%line 163+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 48]
-	mov r8, [rsp + 40]
-	mov r8, [rsp + 24]
-	mov [rsp + 64], r8
+%line 186+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov rcx, [rsp + 24]
 ; (uint32) x0 += mem32[x + 0]
-%line 164+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
-	mov r15, [rsp + 64]
-	add r8d, [r15]
-	mov [rsp + 72], r8
+%line 187+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r8d, [rcx]
 ; (uint32) x1 += mem32[x + 4]
-%line 165+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, r15
-	add edx, [r8 + 4]
-; (uint32) x2 += mem32[x + 8]
-%line 166+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add ebp, [r8 + 8]
+%line 188+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r9d, [rcx + 4]
 ; (uint32) x3 += mem32[x + 12]
-%line 167+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 40]
-	add r15d, [r8 + 12]
-	mov [rsp + 40], r15
+%line 189+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r10d, [rcx + 12]
 ; (uint32) x4 += mem32[x + 16]
-%line 168+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r11d, [r8 + 16]
+%line 190+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r11d, [rcx + 16]
 ; (uint32) x5 += mem32[x + 20]
-%line 169+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r12d, [r8 + 20]
+%line 191+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add esi, [rcx + 20]
 ; (uint32) x6 += mem32[x + 24]
-%line 170+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r9d, [r8 + 24]
-; (uint32) x7 += mem32[x + 28]
-%line 171+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 48]
-	add r15d, [r8 + 28]
-	mov [rsp + 48], r15
+%line 192+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add edi, [rcx + 24]
 ; (uint32) x8 += mem32[x + 32]
-%line 172+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add ebx, [r8 + 32]
+%line 193+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add eax, [rcx + 32]
 ; (uint32) x9 += mem32[x + 36]
-%line 173+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add ecx, [r8 + 36]
+%line 194+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add edx, [rcx + 36]
 ; (uint32) x10 += mem32[x + 40]
-%line 174+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r10d, [r8 + 40]
+%line 195+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add ebx, [rcx + 40]
 ; (uint32) x11 += mem32[x + 44]
-%line 175+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add edi, [r8 + 44]
+%line 196+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add ebp, [rcx + 44]
 ; (uint32) x12 += mem32[x + 48]
-%line 176+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r14d, [r8 + 48]
+%line 197+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r12d, [rcx + 48]
 ; (uint32) x13 += mem32[x + 52]
-%line 177+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add eax, [r8 + 52]
+%line 198+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r13d, [rcx + 52]
 ; (uint32) x14 += mem32[x + 56]
-%line 178+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r13d, [r8 + 56]
+%line 199+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r14d, [rcx + 56]
 ; (uint32) x15 += mem32[x + 60]
-%line 179+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add esi, [r8 + 60]
+%line 200+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r15d, [rcx + 60]
+; x0_f = x0
+%line 201+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 56], r8d
+; x1_f = x1
+%line 202+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 60], r9d
+; x3_f = x3
+%line 203+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [rsp + 64], r10d
 ; ctr = mem64[x + 32]
-%line 180+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [r8 + 32]
+%line 204+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r8, [rcx + 32]
 ; ctr += 1
-%line 181+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 205+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add r8, 1
 ; mem64[x + 32] = ctr
-%line 182+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 64]
-	mov [r15 + 32], r8
+%line 206+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rcx + 32], r8
+; x2 = x2_s
+%line 207+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r9d, [rsp + 40]
+; (uint32) x2 += mem32[x + 8]
+%line 208+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r9d, [rcx + 8]
+; x7 = x7_s
+%line 209+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r10d, [rsp + 44]
+; (uint32) x7 += mem32[x + 28]
+%line 210+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	add r10d, [rcx + 28]
 ; m = m_s
-%line 183+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 211+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 8]
-	mov [rsp + 56], r8
-; (uint32) x0 ^= mem32[m + 0]
-%line 184+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 72]
-	xor r15d, [r8]
-	mov [rsp + 72], r15
-; (uint32) x1 ^= mem32[m + 4]
-%line 185+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, [r8 + 4]
 ; (uint32) x2 ^= mem32[m + 8]
-%line 186+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, [r8 + 8]
-; (uint32) x3 ^= mem32[m + 12]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
-	mov r15, [rsp + 56]
-	xor r8d, [r15 + 12]
-	mov [rsp + 40], r8
+%line 212+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r9d, [r8 + 8]
 ; (uint32) x4 ^= mem32[m + 16]
-%line 188+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, r15
+%line 213+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r11d, [r8 + 16]
 ; (uint32) x5 ^= mem32[m + 20]
-%line 189+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, [r8 + 20]
+%line 214+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor esi, [r8 + 20]
 ; (uint32) x6 ^= mem32[m + 24]
-%line 190+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r9d, [r8 + 24]
+%line 215+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edi, [r8 + 24]
 ; (uint32) x7 ^= mem32[m + 28]
-%line 191+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 48]
-	xor r8d, [r15 + 28]
-	mov [rsp + 48], r8
+%line 216+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, [r8 + 28]
 ; (uint32) x8 ^= mem32[m + 32]
-%line 192+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, r15
-	xor ebx, [r8 + 32]
+%line 217+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor eax, [r8 + 32]
 ; (uint32) x9 ^= mem32[m + 36]
-%line 193+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, [r8 + 36]
+%line 218+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor edx, [r8 + 36]
 ; (uint32) x10 ^= mem32[m + 40]
-%line 194+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, [r8 + 40]
+%line 219+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebx, [r8 + 40]
 ; (uint32) x11 ^= mem32[m + 44]
-%line 195+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, [r8 + 44]
+%line 220+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor ebp, [r8 + 44]
 ; (uint32) x12 ^= mem32[m + 48]
-%line 196+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r14d, [r8 + 48]
+%line 221+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r12d, [r8 + 48]
 ; (uint32) x13 ^= mem32[m + 52]
-%line 197+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor eax, [r8 + 52]
+%line 222+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r13d, [r8 + 52]
 ; (uint32) x14 ^= mem32[m + 56]
-%line 198+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, [r8 + 56]
+%line 223+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r14d, [r8 + 56]
 ; (uint32) x15 ^= mem32[m + 60]
-%line 199+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, [r8 + 60]
+%line 224+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r15d, [r8 + 60]
 ; c = c_s
-%line 200+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 225+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 0]
-; mem32[c + 0] = x0
-%line 201+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 72]
-	mov dword [r8], r15d
-; mem32[c + 4] = x1
-%line 202+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 4], edx
 ; mem32[c + 8] = x2
-%line 203+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 8], ebp
-; mem32[c + 12] = x3
-%line 204+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rdx, [rsp + 40]
-	mov dword [r8 + 12], edx
+%line 226+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 8], r9d
 ; mem32[c + 16] = x4
-%line 205+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 227+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [r8 + 16], r11d
 ; mem32[c + 20] = x5
-%line 206+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 20], r12d
+%line 228+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 20], esi
 ; mem32[c + 24] = x6
-%line 207+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 24], r9d
+%line 229+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 24], edi
 ; mem32[c + 28] = x7
-%line 208+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 48]
-	mov dword [r8 + 28], r9d
+%line 230+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 28], r10d
 ; mem32[c + 32] = x8
-%line 209+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 32], ebx
+%line 231+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 32], eax
 ; mem32[c + 36] = x9
-%line 210+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 36], ecx
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 36], edx
 ; mem32[c + 40] = x10
-%line 211+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 40], r10d
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 40], ebx
 ; mem32[c + 44] = x11
-%line 212+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 44], edi
+%line 234+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 44], ebp
 ; mem32[c + 48] = x12
-%line 213+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 48], r14d
+%line 235+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 48], r12d
 ; mem32[c + 52] = x13
-%line 214+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 52], eax
+%line 236+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 52], r13d
 ; mem32[c + 56] = x14
-%line 215+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 56], r13d
+%line 237+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 56], r14d
 ; mem32[c + 60] = x15
-%line 216+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r8 + 60], esi
+%line 238+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 60], r15d
+; m = m_s
+%line 239+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r9, [rsp + 8]
+; x0 = x0_f
+%line 240+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r10d, [rsp + 56]
+; (uint32) x0 ^= mem32[m + 0]
+%line 241+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, [r9]
+; mem32[c + 0] = x0
+%line 242+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8], r10d
+; x1 = x1_f
+%line 243+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r10d, [rsp + 60]
+; (uint32) x1 ^= mem32[m + 4]
+%line 244+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, [r9 + 4]
+; mem32[c + 4] = x1
+%line 245+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 4], r10d
+; x3 = x3_f
+%line 246+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov r10d, [rsp + 64]
+; (uint32) x3 ^= mem32[m + 12]
+%line 247+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	xor r10d, [r9 + 12]
+; mem32[c + 12] = x3
+%line 248+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov dword [r8 + 12], r10d
 ; c += 64
-%line 217+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 249+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add r8, 64
 ; m += 64
-%line 218+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 56]
+%line 250+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add r9, 64
 ; c_s = c
-%line 219+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 251+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 0], r8
 ; m_s = m
-%line 220+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 252+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 8], r9
 ; n = n_s
-%line 221+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 253+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 16]
 ; =? n -= 1
-%line 222+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 254+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	sub r8, 1
 ; n_s = n
-%line 223+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 255+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 16], r8
 ; goto block if !=
-%line 224+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 256+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 226+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 258+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add rsp, 88
 	pop r15
 	pop r14
@@ -651,67 +642,67 @@ qhasm_kernel_salsa8_amd64_zen4_core:
 	push r15
 	sub rsp, 56
 ; input out in
-%line 230+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 262+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 40], rdi
 ; x0 = mem32[in + 0]
-%line 232+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 264+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r14d, [rsi]
 ; x1 = mem32[in + 4]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 265+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov ebx, [rsi + 4]
 ; x2 = mem32[in + 8]
-%line 234+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 266+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r12d, [rsi + 8]
 ; x3 = mem32[in + 12]
-%line 235+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 267+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov ecx, [rsi + 12]
 ; x4 = mem32[in + 16]
-%line 236+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8d, [rsi + 16]
 ; x5 = mem32[in + 20]
-%line 237+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 269+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r13d, [rsi + 20]
 ; x6 = mem32[in + 24]
-%line 238+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 270+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r10d, [rsi + 24]
 ; x7 = mem32[in + 28]
-%line 239+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 271+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r11d, [rsi + 28]
 ; x8 = mem32[in + 32]
-%line 240+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 272+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r15d, [rsi + 32]
 ; x13 = mem32[in + 52]
-%line 245+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov edi, [rsi + 52]
 ; x9 = mem32[in + 36]
-%line 241+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 273+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov edx, [rsi + 36]
 ; x10 = mem32[in + 40]
-%line 242+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 274+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r9d, [rsi + 40]
 ; x11 = mem32[in + 44]
-%line 243+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 275+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov eax, [rsi + 44]
 ; x12 = mem32[in + 48]
-%line 244+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 276+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov ebp, [rsi + 48]
 ; x13 = mem32[in + 52]
-%line 245+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 0], rdi
 ; x14 = mem32[in + 56]
-%line 246+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 278+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov edi, [rsi + 56]
 ; x15 = mem32[in + 60]
-%line 247+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 279+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov esi, [rsi + 60]
 ; i = 4
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 280+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 24], rcx
 ; x15 = mem32[in + 60]
-%line 247+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 279+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 16], rsi
 ; i = 4
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 280+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rsi, r8
 	mov [rsp + 32], r11
 	mov rcx, [rsp + 0]
@@ -728,309 +719,309 @@ qhasm_kernel_salsa8_amd64_zen4_core:
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
-%line 250+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 282+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r14 + rbp]
 ; (uint32) t0 <<<= 7
-%line 251+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 283+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x4 ^= t0
-%line 252+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 284+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor esi, r8d
 ; (uint32) t0 = x4 + x0
-%line 253+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 285+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rsi + r14]
 ; (uint32) t0 <<<= 9
-%line 254+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
-%line 255+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 287+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r15d, r8d
 ; (uint32) t0 = x8 + x4
-%line 256+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 288+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r15 + rsi]
 ; (uint32) t0 <<<= 13
-%line 257+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 289+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
-%line 258+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 290+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ebp, r8d
 ; (uint32) t0 = x12 + x8
-%line 259+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 291+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbp + r15]
 ; (uint32) t0 <<<= 18
-%line 260+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 292+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 16], rbp
 	rol r8d, 18
 ; (uint32) x0 ^= t0
-%line 261+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 293+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r14d, r8d
 ; (uint32) t0 = x10 + x6
-%line 262+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 294+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r9 + r10]
 ; (uint32) t0 <<<= 7
-%line 263+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 295+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x14 ^= t0
-%line 264+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 296+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r11d, r8d
 ; (uint32) t0 = x14 + x10
-%line 265+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 297+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r11 + r9]
 ; (uint32) t0 <<<= 9
-%line 266+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 298+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
-%line 267+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 299+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r12d, r8d
 ; (uint32) t0 = x2 + x14
-%line 268+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 300+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 13
-%line 269+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 301+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x6 ^= t0
-%line 270+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 302+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r10d, r8d
 ; (uint32) t0 = x6 + x2
-%line 271+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 303+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r10 + r12]
 ; (uint32) t0 <<<= 18
-%line 272+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 304+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
-%line 273+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 305+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
-%line 274+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 306+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
-%line 275+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 307+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x9 ^= t0
-%line 276+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 308+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor edx, r8d
 ; (uint32) t0 = x9 + x5
-%line 277+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 309+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rdx + r13]
 ; (uint32) t0 <<<= 9
-%line 278+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 310+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
-%line 279+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 311+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ecx, r8d
 ; (uint32) t0 = x13 + x9
-%line 280+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 312+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rcx + rdx]
 ; (uint32) t0 <<<= 13
-%line 281+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 313+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x1 ^= t0
-%line 282+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 314+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ebx, r8d
 ; (uint32) t0 = x1 + x13
-%line 283+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 315+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbx + rcx]
 ; (uint32) t0 <<<= 18
-%line 284+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 316+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 24], rcx
 	rol r8d, 18
 ; (uint32) x5 ^= t0
-%line 285+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 317+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r13d, r8d
 ; (uint32) t0 = x15 + x11
-%line 286+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 318+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rdi + rax]
 ; (uint32) t0 <<<= 7
-%line 287+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 319+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
-%line 288+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 320+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rcx, [rsp + 0]
 	xor ecx, r8d
 ; (uint32) t0 = x3 + x15
-%line 289+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 321+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rcx + rdi]
 ; (uint32) t0 <<<= 9
-%line 290+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 322+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
-%line 291+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 323+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rbp, [rsp + 8]
 	xor ebp, r8d
 ; (uint32) t0 = x7 + x3
-%line 292+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 324+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbp + rcx]
 ; (uint32) t0 <<<= 13
-%line 293+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 325+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
-%line 294+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 326+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor eax, r8d
 ; (uint32) t0 = x11 + x7
-%line 295+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 327+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rax + rbp]
 ; (uint32) t0 <<<= 18
-%line 296+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 328+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
-%line 297+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 329+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor edi, r8d
 ; (uint32) t0 = x0 + x3
-%line 298+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 330+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r14 + rcx]
 ; (uint32) t0 <<<= 7
-%line 299+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 331+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
-%line 300+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 332+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ebx, r8d
 ; (uint32) t0 = x1 + x0
-%line 301+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 333+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbx + r14]
 ; (uint32) t0 <<<= 9
-%line 302+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 334+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
-%line 303+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 335+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r12d, r8d
 ; (uint32) t0 = x2 + x1
-%line 304+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 336+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r12 + rbx]
 ; (uint32) t0 <<<= 13
-%line 305+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 337+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
-%line 306+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 338+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ecx, r8d
 ; (uint32) t0 = x3 + x2
-%line 307+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 339+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rcx + r12]
 ; (uint32) t0 <<<= 18
-%line 308+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 340+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 0], rcx
 	rol r8d, 18
 ; (uint32) x0 ^= t0
-%line 309+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 341+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r14d, r8d
 ; (uint32) t0 = x5 + x4
-%line 310+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 342+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r13 + rsi]
 ; (uint32) t0 <<<= 7
-%line 311+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 343+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
-%line 312+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 344+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r10d, r8d
 ; (uint32) t0 = x6 + x5
-%line 313+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 345+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r10 + r13]
 ; (uint32) t0 <<<= 9
-%line 314+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 346+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x7 ^= t0
-%line 315+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor ebp, r8d
 ; (uint32) t0 = x7 + x6
-%line 316+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbp + r10]
 ; (uint32) t0 <<<= 13
-%line 317+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x4 ^= t0
-%line 318+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 350+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor esi, r8d
 ; (uint32) t0 = x4 + x7
-%line 319+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 351+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rsi + rbp]
 ; (uint32) t0 <<<= 18
-%line 320+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 352+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 8], rbp
 	rol r8d, 18
 ; (uint32) x5 ^= t0
-%line 321+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 353+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r13d, r8d
 ; (uint32) t0 = x10 + x9
-%line 322+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 354+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r9 + rdx]
 ; (uint32) t0 <<<= 7
-%line 323+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 355+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
-%line 324+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 356+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor eax, r8d
 ; (uint32) t0 = x11 + x10
-%line 325+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 357+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rax + r9]
 ; (uint32) t0 <<<= 9
-%line 326+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 358+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
-%line 327+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 359+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r15d, r8d
 ; (uint32) t0 = x8 + x11
-%line 328+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 360+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r15 + rax]
 ; (uint32) t0 <<<= 13
-%line 329+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 361+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
-%line 330+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 362+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor edx, r8d
 ; (uint32) t0 = x9 + x8
-%line 331+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 363+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rdx + r15]
 ; (uint32) t0 <<<= 18
-%line 332+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 364+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
-%line 333+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 365+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r9d, r8d
 ; (uint32) t0 = x15 + x14
-%line 334+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 366+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rdi + r11]
 ; (uint32) t0 <<<= 7
-%line 335+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 367+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x12 ^= t0
-%line 336+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 368+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rbp, [rsp + 16]
 	xor ebp, r8d
 ; (uint32) t0 = x12 + x15
-%line 337+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 369+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rbp + rdi]
 ; (uint32) t0 <<<= 9
-%line 338+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 370+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
-%line 339+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 371+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov rcx, [rsp + 24]
 	xor ecx, r8d
 ; (uint32) t0 = x13 + x12
-%line 340+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 372+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [rcx + rbp]
 ; (uint32) t0 <<<= 13
-%line 341+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 373+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x14 ^= t0
-%line 342+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 374+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor r11d, r8d
 ; (uint32) t0 = x14 + x13
-%line 343+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 375+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r11 + rcx]
 ; (uint32) t0 <<<= 18
-%line 344+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 376+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
-%line 345+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 377+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor edi, r8d
 ; =? i -= 1
-%line 346+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 378+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	sub qword [rsp + 32], 1
 ; goto coreround if !=
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 379+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
-%line 348+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 380+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 8]
 	mov [rsp + 32], r8
 	mov r8, [rsp + 0]
@@ -1044,55 +1035,55 @@ align 32
 	mov rdi, [rsp + 40]
 	mov dword [rdi], r14d
 ; mem32[out + 4] = x1
-%line 349+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 381+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 4], ebx
 ; mem32[out + 8] = x2
-%line 350+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 382+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 8], r12d
 ; mem32[out + 12] = x3
-%line 351+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 383+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 12], ecx
 ; mem32[out + 16] = x4
-%line 352+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 384+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 16], r8d
 ; mem32[out + 20] = x5
-%line 353+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 385+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 20], r13d
 ; mem32[out + 24] = x6
-%line 354+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 386+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 24], r10d
 ; mem32[out + 28] = x7
-%line 355+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 387+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 28], r11d
 ; mem32[out + 32] = x8
-%line 356+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 388+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 32], r15d
 ; mem32[out + 36] = x9
-%line 357+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 389+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 36], edx
 ; mem32[out + 40] = x10
-%line 358+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 390+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 40], r9d
 ; mem32[out + 44] = x11
-%line 359+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 391+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 44], eax
 ; mem32[out + 48] = x12
-%line 360+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 392+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 48], ebp
 ; mem32[out + 52] = x13
-%line 361+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 393+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 0]
 	mov dword [rdi + 52], r8d
 ; mem32[out + 56] = x14
-%line 362+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 394+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 8]
 	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
-%line 363+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 395+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 16]
 	mov dword [rdi + 60], r8d
 ; leave
-%line 364+0 specs/salsa20/generated/salsa20_amd64_r8.q
+%line 396+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add rsp, 56
 	pop r15
 	pop r14

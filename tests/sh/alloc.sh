@@ -82,14 +82,20 @@ run spill40 "$T/spill40.q" "$T/spill40.c"
 bound "$T/spill40.rep" function 249 132 spill40
 
 # the integer Salsa20 double round (the target of issue 14, at most 12 stack
-# accesses and 110 instructions, met by the evictions by furthest next use
-# of split.c; these bounds are today's figures, so that they cannot regress):
-# spill code in the loop and the whole function, and the loop's
-# instructions and stack accesses in the committed kernel of out/
+# accesses and 110 instructions).  The _blocks kernel's double round plans
+# its stack traffic in gen/salsa20.py (int_plan: two words in slots at
+# every step, no spill left to the allocator: 102 instructions, 9 stack
+# accesses); the _core kernel's is the same double round left to the
+# allocator (evictions by furthest next use of split.c: 5 loads, 5 stores,
+# 106 instructions).  These bounds are today's figures, so that they
+# cannot regress: spill code in both loops and the whole _blocks
+# function, and the loops' instructions and stack accesses in the
+# committed kernel of out/
 S=specs/salsa20/generated/salsa20_amd64_r20.q
 "$Q" --report "$S" > "$T/salsa.rep" || { echo "FAIL salsa20: --report"; fail=1; }
-bound "$T/salsa.rep" "loop doubleround" 5 5 salsa20_amd64_r20
-bound "$T/salsa.rep" function 25 18 salsa20_amd64_r20
+bound "$T/salsa.rep" "loop doubleround" 0 0 salsa20_amd64_r20
+bound "$T/salsa.rep" "loop coreround" 5 5 salsa20_amd64_r20
+bound "$T/salsa.rep" function 0 0 salsa20_amd64_r20
 # the x86 Salsa20 double round (7 registers for 17 values): 55 spill loads
 # and stores before the evictions by furthest next use, 48 with them
 "$Q" -m x86 --report specs/salsa20/generated/salsa20_x86_r20.q > "$T/salsa86.rep" || { echo "FAIL salsa20 x86: --report"; fail=1; }
@@ -97,13 +103,19 @@ bound "$T/salsa86.rep" "loop doubleround" 24 24 salsa20_x86_r20
 "$Q" "$S" -o "$T/salsa.asm" || { echo "FAIL salsa20: translation"; fail=1; }
 cmp -s "$T/salsa.asm" out/amd64/salsa20_amd64_r20.asm \
 	|| { echo "FAIL salsa20: out/amd64/salsa20_amd64_r20.asm is not this translator's output"; fail=1; }
-read -r n st < <(awk '/^\.Ldoubleround:/ { p = 1; next }
-	p && !/^[;%]/ && !/:$/ && NF { n++; if (/rsp/) st++; if (/^\tjne \.Ldoubleround/) { print n, st; exit } }' "$T/salsa.asm")
-if [ "${n:-999}" -gt 110 ] || [ "${st:-999}" -gt 12 ]; then
-	echo "FAIL salsa20_amd64_r20 doubleround: ${n:-?} instructions, ${st:-?} stack accesses; at most 110 and 12 expected"; fail=1
-else
-	echo "salsa20_amd64_r20 doubleround: $n instructions, $st stack accesses (at most 110, 12)"
-fi
+# loop LABEL MAXINS MAXSTACK: a loop's instructions and stack accesses in salsa.asm
+loopsize() {
+	local n st
+	read -r n st < <(awk -v L="$1" '$0 == "." L ":" { p = 1; next }
+		p && !/^[;%]/ && !/:$/ && NF { n++; if (/rsp/) st++; if ($0 == "\tjne ." L) { print n, st; exit } }' "$T/salsa.asm")
+	if [ "${n:-999}" -gt "$2" ] || [ "${st:-999}" -gt "$3" ]; then
+		echo "FAIL salsa20_amd64_r20 $1: ${n:-?} instructions, ${st:-?} stack accesses; at most $2 and $3 expected"; fail=1
+	else
+		echo "salsa20_amd64_r20 $1: $n instructions, $st stack accesses (at most $2, $3)"
+	fi
+}
+loopsize Ldoubleround 102 9
+loopsize Lcoreround 106 9
 
 # no dead stack stores in any generated kernel (every target), and the
 # checker finds the ones planted here

@@ -22,6 +22,13 @@ int64 x14
 int64 x15
 int64 t0 t1 t2 t3 i ctr
 stack64 c_s m_s n_s x_s i_s
+stack32 x2_s
+stack32 x7_s
+stack32 x8_s
+stack32 x13_s
+stack32 x0_f
+stack32 x1_f
+stack32 x3_f
 
 # void NAME_blocks(unsigned char *c, const unsigned char *m,
 #                  unsigned long long nblocks, uint32_t x[16])
@@ -37,14 +44,18 @@ n_s = n
 x_s = x
 
 block:
+  # the words the double round starts with in their slots first: then 14
+  # words and the pointer x are live, in 15 registers
+  x2 = mem32[x + 8]
+  x2_s = x2
+  x7 = mem32[x + 28]
+  x7_s = x7
   x0 = mem32[x + 0]
   x1 = mem32[x + 4]
-  x2 = mem32[x + 8]
   x3 = mem32[x + 12]
   x4 = mem32[x + 16]
   x5 = mem32[x + 20]
   x6 = mem32[x + 24]
-  x7 = mem32[x + 28]
   x8 = mem32[x + 32]
   x9 = mem32[x + 36]
   x10 = mem32[x + 40]
@@ -56,119 +67,129 @@ block:
   i = 10
   i_s = i
 
+# the double round with two words in their stack slots at every step
+# (gen/salsa20.py int_plan): a word's old value read from its slot is
+# xored into the sum computed in the word's own register
 doubleround:
   (uint32) t0 = x0 + x12
   (uint32) t0 <<<= 7
   (uint32) x4 ^= t0
-  (uint32) t0 = x4 + x0
-  (uint32) t0 <<<= 9
-  (uint32) x8 ^= t0
-  (uint32) t0 = x8 + x4
-  (uint32) t0 <<<= 13
-  (uint32) x12 ^= t0
-  (uint32) t0 = x12 + x8
-  (uint32) t0 <<<= 18
-  (uint32) x0 ^= t0
-  (uint32) t0 = x10 + x6
-  (uint32) t0 <<<= 7
-  (uint32) x14 ^= t0
-  (uint32) t0 = x14 + x10
-  (uint32) t0 <<<= 9
-  (uint32) x2 ^= t0
-  (uint32) t0 = x2 + x14
-  (uint32) t0 <<<= 13
-  (uint32) x6 ^= t0
-  (uint32) t0 = x6 + x2
-  (uint32) t0 <<<= 18
-  (uint32) x10 ^= t0
   (uint32) t0 = x5 + x1
   (uint32) t0 <<<= 7
   (uint32) x9 ^= t0
+  (uint32) t0 = x4 + x0
+  (uint32) t0 <<<= 9
+  (uint32) x8 ^= t0
   (uint32) t0 = x9 + x5
   (uint32) t0 <<<= 9
   (uint32) x13 ^= t0
+  (uint32) t0 = x8 + x4
+  (uint32) t0 <<<= 13
+  (uint32) x12 ^= t0
   (uint32) t0 = x13 + x9
   (uint32) t0 <<<= 13
   (uint32) x1 ^= t0
+  (uint32) t0 = x12 + x8
+  (uint32) t0 <<<= 18
+  (uint32) x0 ^= t0
+  x8_s = x8
   (uint32) t0 = x1 + x13
   (uint32) t0 <<<= 18
   (uint32) x5 ^= t0
+  x13_s = x13
+  (uint32) t0 = x10 + x6
+  (uint32) t0 <<<= 7
+  (uint32) x14 ^= t0
   (uint32) t0 = x15 + x11
   (uint32) t0 <<<= 7
   (uint32) x3 ^= t0
-  (uint32) t0 = x3 + x15
-  (uint32) t0 <<<= 9
-  (uint32) x7 ^= t0
+  (uint32) x2 = x14 + x10
+  (uint32) x2 <<<= 9
+  (uint32) x2 ^= x2_s
+  (uint32) x7 = x3 + x15
+  (uint32) x7 <<<= 9
+  (uint32) x7 ^= x7_s
+  (uint32) t0 = x2 + x14
+  (uint32) t0 <<<= 13
+  (uint32) x6 ^= t0
   (uint32) t0 = x7 + x3
   (uint32) t0 <<<= 13
   (uint32) x11 ^= t0
+  (uint32) t0 = x6 + x2
+  (uint32) t0 <<<= 18
+  (uint32) x10 ^= t0
   (uint32) t0 = x11 + x7
   (uint32) t0 <<<= 18
   (uint32) x15 ^= t0
   (uint32) t0 = x0 + x3
   (uint32) t0 <<<= 7
   (uint32) x1 ^= t0
-  (uint32) t0 = x1 + x0
-  (uint32) t0 <<<= 9
-  (uint32) x2 ^= t0
-  (uint32) t0 = x2 + x1
-  (uint32) t0 <<<= 13
-  (uint32) x3 ^= t0
-  (uint32) t0 = x3 + x2
-  (uint32) t0 <<<= 18
-  (uint32) x0 ^= t0
   (uint32) t0 = x5 + x4
   (uint32) t0 <<<= 7
   (uint32) x6 ^= t0
+  (uint32) t0 = x1 + x0
+  (uint32) t0 <<<= 9
+  (uint32) x2 ^= t0
   (uint32) t0 = x6 + x5
   (uint32) t0 <<<= 9
   (uint32) x7 ^= t0
+  (uint32) t0 = x2 + x1
+  (uint32) t0 <<<= 13
+  (uint32) x3 ^= t0
   (uint32) t0 = x7 + x6
   (uint32) t0 <<<= 13
   (uint32) x4 ^= t0
+  (uint32) t0 = x3 + x2
+  (uint32) t0 <<<= 18
+  (uint32) x0 ^= t0
+  x2_s = x2
   (uint32) t0 = x4 + x7
   (uint32) t0 <<<= 18
   (uint32) x5 ^= t0
+  x7_s = x7
   (uint32) t0 = x10 + x9
   (uint32) t0 <<<= 7
   (uint32) x11 ^= t0
-  (uint32) t0 = x11 + x10
-  (uint32) t0 <<<= 9
-  (uint32) x8 ^= t0
-  (uint32) t0 = x8 + x11
-  (uint32) t0 <<<= 13
-  (uint32) x9 ^= t0
-  (uint32) t0 = x9 + x8
-  (uint32) t0 <<<= 18
-  (uint32) x10 ^= t0
   (uint32) t0 = x15 + x14
   (uint32) t0 <<<= 7
   (uint32) x12 ^= t0
-  (uint32) t0 = x12 + x15
-  (uint32) t0 <<<= 9
-  (uint32) x13 ^= t0
+  (uint32) x8 = x11 + x10
+  (uint32) x8 <<<= 9
+  (uint32) x8 ^= x8_s
+  (uint32) x13 = x12 + x15
+  (uint32) x13 <<<= 9
+  (uint32) x13 ^= x13_s
+  (uint32) t0 = x8 + x11
+  (uint32) t0 <<<= 13
+  (uint32) x9 ^= t0
   (uint32) t0 = x13 + x12
   (uint32) t0 <<<= 13
   (uint32) x14 ^= t0
+  (uint32) t0 = x9 + x8
+  (uint32) t0 <<<= 18
+  (uint32) x10 ^= t0
   (uint32) t0 = x14 + x13
   (uint32) t0 <<<= 18
   (uint32) x15 ^= t0
-  i = i_s
-  =? i -= 1
-  i_s = i
+  =? i_s -= 1
   goto doubleround if !=
 
   # one pointer at a time: 16 words and one pointer are live, not three
   # (all of m is read before c, which may be m, is written)
+  # 16 words and a pointer do not fit in 15 registers either: the words
+  # the double round leaves in their slots (INTHEAD) come back while three
+  # finished words (FFWORDS) wait in slots of their own, so the allocator
+  # spills nothing here (it would spill a word's whole value, double round
+  # included; with two parked words, 15 values live while m is xored in,
+  # the colouring still spilled two).  Each word's m is read before its c is written, as in the
+  # C implementation (c may be m).
   x = x_s
   (uint32) x0 += mem32[x + 0]
   (uint32) x1 += mem32[x + 4]
-  (uint32) x2 += mem32[x + 8]
   (uint32) x3 += mem32[x + 12]
   (uint32) x4 += mem32[x + 16]
   (uint32) x5 += mem32[x + 20]
   (uint32) x6 += mem32[x + 24]
-  (uint32) x7 += mem32[x + 28]
   (uint32) x8 += mem32[x + 32]
   (uint32) x9 += mem32[x + 36]
   (uint32) x10 += mem32[x + 40]
@@ -177,14 +198,18 @@ doubleround:
   (uint32) x13 += mem32[x + 52]
   (uint32) x14 += mem32[x + 56]
   (uint32) x15 += mem32[x + 60]
+  x0_f = x0
+  x1_f = x1
+  x3_f = x3
   ctr = mem64[x + 32]
   ctr += 1
   mem64[x + 32] = ctr
+  x2 = x2_s
+  (uint32) x2 += mem32[x + 8]
+  x7 = x7_s
+  (uint32) x7 += mem32[x + 28]
   m = m_s
-  (uint32) x0 ^= mem32[m + 0]
-  (uint32) x1 ^= mem32[m + 4]
   (uint32) x2 ^= mem32[m + 8]
-  (uint32) x3 ^= mem32[m + 12]
   (uint32) x4 ^= mem32[m + 16]
   (uint32) x5 ^= mem32[m + 20]
   (uint32) x6 ^= mem32[m + 24]
@@ -198,10 +223,7 @@ doubleround:
   (uint32) x14 ^= mem32[m + 56]
   (uint32) x15 ^= mem32[m + 60]
   c = c_s
-  mem32[c + 0] = x0
-  mem32[c + 4] = x1
   mem32[c + 8] = x2
-  mem32[c + 12] = x3
   mem32[c + 16] = x4
   mem32[c + 20] = x5
   mem32[c + 24] = x6
@@ -214,6 +236,16 @@ doubleround:
   mem32[c + 52] = x13
   mem32[c + 56] = x14
   mem32[c + 60] = x15
+  m = m_s
+  x0 = x0_f
+  (uint32) x0 ^= mem32[m + 0]
+  mem32[c + 0] = x0
+  x1 = x1_f
+  (uint32) x1 ^= mem32[m + 4]
+  mem32[c + 4] = x1
+  x3 = x3_f
+  (uint32) x3 ^= mem32[m + 12]
+  mem32[c + 12] = x3
   c += 64
   m += 64
   c_s = c
