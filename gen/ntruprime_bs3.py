@@ -119,6 +119,27 @@ def prove_formulas() -> None:
             assert dec(s, k) == (va[k] + vb[k]) % 3 and dec(m, k) == (va[k] * vb[k]) % 3
 
 
+def acc_formula_check() -> None:
+    """the AVX2 base's multiply-accumulate on (nonzero, sign) pairs whose
+    sign is arbitrary where nonzero is 0: (n2, s2) = (a_nz b_nz, a_s ^ b_s),
+    w = n2 & (s1 ^ s2 ^ n1), s' = s1 ^ w, n' = w | (n1 ^ n2), on every
+    accumulator, a and b (each zero with both signs)"""
+    def val(n: int, s: int) -> int:
+        return 0 if not n else (2 if s else 1)
+    pairs = [(n, s) for n in (0, 1) for s in (0, 1)]
+    for n1, s1 in pairs:
+        for an, as_ in pairs:
+            for bn, bs in pairs:
+                n2, s2 = an & bn, as_ ^ bs
+                assert val(n2, s2) == val(an, as_) * val(bn, bs) % 3
+                w = n2 & (s1 ^ s2 ^ n1)
+                got = val(w | (n1 ^ n2), s1 ^ w)
+                assert got == (val(n1, s1) + val(n2, s2)) % 3, (n1, s1, an, as_, bn, bs)
+                h = (w | (n1 ^ n2)) & (s1 ^ w)
+                l = (w | (n1 ^ n2)) ^ h
+                assert dec((h, l)) == got        # the (h, l) planes stored for the interpolation
+
+
 def pack(vals: list[int]) -> Pl:
     h = l = 0
     for k, v in enumerate(vals):
@@ -285,7 +306,8 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int, fast: bool = False) 
     return words, hist
 
 
-def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool = False) -> tuple[Pl, Pl]:
+def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool = False,
+                     merge: bool = False) -> tuple[Pl, Pl]:
     """The inverse of evaluate_plan on the products (the same words, now
     one slot per y-power): a product of 2H - 1 coefficients whose operands
     had an H-bit block at b keeps its coefficients 0 .. H-1 at b in layer L
@@ -303,7 +325,14 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
     shifted back, the additions commute with the masks, so
     A = (Z - X + Y - (X >> H)) & M is P1L - P0L - P2L + P0U and
     B = (W - Y - (Y >> H) + (X >> H)) & M is P1U - P0U - P2U + P2L:
-    L = (X & M) | A << H and U = B | (Y & M << H), 4 masks instead of 12."""
+    L = (X & M) | A << H and U = B | (Y & M << H), 4 masks instead of 12.
+
+    merge (with fast; amd64-avx2bs): the moves of one word are combined
+    before the sums (Z and W: the or of each move's P1 shifted back and
+    masked, M their union: the moves' positions are disjoint), so the sums
+    and masks are taken once per word, not once per move (the first level
+    has words of 5 and 7 moves); and the two sums share D = Y - (X >> H):
+    A = Z - X + D, B = W - (Y >> H) - D (5 additions instead of 6)."""
     ymm = -(-nslots // 8)
     U: list[Pl] = [(0, 0)] * len(L)
     u_empty = True
@@ -314,6 +343,11 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
         for wi, rec in hist[k]:
             accL: Pl = (0, 0)
             accU: Pl = (0, 0)
+            if fast and merge:
+                ln, un = _merged_move(L, U, wi, rec, H, nslots, u_empty)
+                nL.append(ln)
+                nU.append(un)
+                continue
             for n, (dst, s, pset) in enumerate(rec):
                 Mp = rep(sum(1 << p for p in pset), nslots)
                 if fast:
@@ -372,6 +406,44 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
         u_empty = False
     assert len(L) == 1
     return L[0], U[0]
+
+
+def _merged_move(L: list[Pl], U: list[Pl], wi: int, rec: list[tuple[int, int, frozenset[int]]],
+                 H: int, nslots: int, u_empty: bool) -> tuple[Pl, Pl]:
+    """interpolate_plan's fast form for all moves of word wi at once (merge):
+    returns wi's new (L, U) words"""
+    def masked(v: Pl, M: int) -> Pl:
+        return (v[0] & M, v[1] & M)
+
+    def orp(a: Pl, b: Pl) -> Pl:
+        return (a[0] | b[0], a[1] | b[1])
+    pos = frozenset().union(*(pset for _, _, pset in rec))
+    M = rep(sum(1 << p for p in pos), nslots)
+    MH = rep(sum(1 << (p + H) for p in pos), nslots)
+    X = L[wi]
+    Xs = _shifted(X, -H)
+    if len(rec) == 1:            # one move: no mask needed before the sums
+        Z = _shifted(L[rec[0][0]], -rec[0][1])
+        W = _shifted(U[rec[0][0]], -rec[0][1])
+    else:
+        Z = W = (0, 0)
+        for dst, s, pset in rec:
+            Mp = rep(sum(1 << p for p in pset), nslots)
+            Z = orp(Z, masked(_shifted(L[dst], -s), Mp))
+            if not u_empty:
+                W = orp(W, masked(_shifted(U[dst], -s), Mp))
+    if u_empty:
+        A = add3(add3(Z, neg3(X)), neg3(Xs))
+        un = masked(Xs, M)
+    else:
+        Y = U[wi]
+        D = add3(Y, neg3(Xs))
+        A = add3(add3(Z, neg3(X)), D)
+        B = add3(add3(W, neg3(_shifted(Y, -H))), neg3(D))
+        un = orp(masked(B, M), masked(Y, MH))
+    A = masked(A, M)
+    ln = orp(masked(X, M), _shifted(A, H))
+    return ln, un
 
 
 # --------------------------------------------------------- the whole product
@@ -452,6 +524,12 @@ def product(f: list[int], g: list[int], p: int, c: Count, check_interp: bool = T
                    sum(((C[m][1] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2))))
     c.stage = "interpolation"
     lo, hi = interpolate_plan(Lw, hist, c, M2)
+    if check_interp:            # the kernels' forms (fast: amd64-avx512bs; fast and merge: amd64-avx2bs)
+        full64 = rep((1 << R) - 1, M2)
+        for fm in (False, True):
+            got = interpolate_plan(Lw, hist, Count(), M2, fast=True, merge=fm)
+            assert tuple(v & full64 for v in got[0]) == lo and tuple(v & full64 for v in got[1]) == hi, \
+                f"the fast interpolation (merge={fm}) disagrees"
     H = [[dec(lo if k < R else hi, STRIDE * m + (k % R)) for m in range(M2)] for k in range(2 * R - 1)]
     if check_interp:
         assert layout is not None
@@ -534,6 +612,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--trials", type=int, default=3, help="random products checked per p")
     a = ap.parse_args(argv)
     prove_formulas()
+    acc_formula_check()
     for p in a.p or [653, 761, 857]:
         rng = random.Random(p)
         cases = [([rng.randrange(3) for _ in range(p)], [rng.randrange(3) for _ in range(p)]) for _ in range(a.trials)]
@@ -1096,7 +1175,7 @@ def generate(p: int, impl: str = IMPL) -> str:
     em.raw("evloop:")
     w = Word((em.load(f"{mw}[q + {lay.off['INh']}]"), em.load(f"{mw}[q + {lay.off['INl']}]")),
              {r: ((), r) for r in range(R)})
-    words, hist = evaluate_plan([w], Count(), 1, fast=Z)
+    words, hist = evaluate_plan([w], Count(), 1, fast=True)
     assert len(words) == 8
     layout = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
     assert len(layout) == 3 ** LEVELS
@@ -1127,7 +1206,7 @@ def generate(p: int, impl: str = IMPL) -> str:
         # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
         # the zeros around g's entries standing for the j outside 0 .. I - 1
         em.reset()
-        acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
+        acc = [(f"acc{jj}n", f"acc{jj}s") for jj in range(4)]
         em.raw("mb = 0")
         em.raw("pc = w")
         em.raw("bloop:")
@@ -1150,31 +1229,29 @@ def generate(p: int, impl: str = IMPL) -> str:
         em.raw("pa += w")
         def mac(first: bool) -> None:
             """one i: a_i times b_j for the 4 accumulators (the first i of a
-            block sets them: no zeroing, no add3)"""
+            block sets them: no zeroing, no addition)"""
             em.raw(f"anz = mem256[pa + {evf}]")
             em.raw(f"as = mem256[pa + {evf + 32}]")
-            for jj, (h, l) in enumerate(acc):
+            for jj, (n, s) in enumerate(acc):
                 bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
-                # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
-                # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
-                # acc = add3(acc, (h, l)) (7)
+                # the accumulators are (nonzero, sign) pairs whose sign is
+                # arbitrary where nonzero is 0, as is the product's:
+                # (n2, s2) = (a_nz b_nz, a_s ^ b_s), 2 operations.  The sum
+                # (n1, s1) + (n2, s2) is w = n2 (s1 ^ s2 ^ n1), s' = s1 ^ w,
+                # n' = w | (n1 ^ n2): 6 operations (8 per multiply-accumulate;
+                # 11 with (h, l) accumulators; `acc_formula_check`)
                 if first:
-                    em.raw(f"{l} = anz & {bnz}")
-                    em.raw(f"{h} = as ^ {bs}")
-                    em.raw(f"{h} &= {l}")
-                    em.raw(f"{l} ^= {h}")
+                    em.raw(f"{n} = anz & {bnz}")
+                    em.raw(f"{s} = as ^ {bs}")
                     continue
                 em.raw(f"m0 = anz & {bnz}")
                 em.raw(f"m1 = as ^ {bs}")
+                em.raw(f"m1 ^= {s}")
+                em.raw(f"m1 ^= {n}")
                 em.raw("m1 &= m0")
-                em.raw("m0 ^= m1")
-                em.raw(f"u = {l} | m1")
-                em.raw(f"v = {h} | m0")
-                em.raw("u ^= v")
-                em.raw(f"m0 |= {l}")
-                em.raw(f"m1 |= {h}")
-                em.raw(f"{h} = m0 ^ u")
-                em.raw(f"{l} = m1 ^ u")
+                em.raw(f"{s} ^= m1")
+                em.raw(f"{n} ^= m0")
+                em.raw(f"{n} |= m1")
             em.raw("pa += 64")
             em.raw("pb -= 64")
         mac(True)
@@ -1185,9 +1262,12 @@ def generate(p: int, impl: str = IMPL) -> str:
         em.raw("=? cnt -= 1")
         em.raw("goto mloop if !=")
         em.raw("mdone:")
-        for jj, (h, l) in enumerate(acc):
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")
+        for jj, (n, s) in enumerate(acc):
+            # C as (h, l) for the interpolation: h = n s, l = n ^ h
+            em.raw(f"m1 = {n} & {s}")
+            em.raw(f"m0 = {n} ^ m1")
+            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = m1")
+            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = m0")
         em.raw("pc += 256")
         em.raw("mb += 4")
         em.raw(f"unsigned<? mb - {4 * NB}")
@@ -1221,7 +1301,7 @@ def generate(p: int, impl: str = IMPL) -> str:
         else:
             rows = [em.load(f"mem512[pc + {lay.off[f'C{k}'] + 64 * jj}]") for jj in range(8)]
             Lw[k] = untranspose16(em, rows)
-    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=Z)
+    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=True, merge=not Z)
     if Z:
         # slot s holds y-power sigma(s): back in order (vpermt2d, one table twice)
         idx = em.load(f"mem512[{em.const('SIGMAINV', 'u32', [next(s for s in range(16) if sigma(s) == m) for m in range(16)])[7:-1]}]")
@@ -1299,7 +1379,8 @@ def generate(p: int, impl: str = IMPL) -> str:
            f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
            "cpu avx2 avx512f avx512vl" if Z else "cpu avx2",
            "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1"]
-    accs = " ".join(f"acc{jj}h acc{jj}l" for jj in range(4))
+    planes = ("h", "l") if Z else ("n", "s")     # the base's accumulator planes
+    accs = " ".join(f"acc{jj}{planes[0]} acc{jj}{planes[1]}" for jj in range(4))
     if not Z:
         hdr.append("reg256 x0 x1 x2 x3 anz as m0 m1 u v " + accs)
     else:
