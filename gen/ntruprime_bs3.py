@@ -1072,6 +1072,180 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
     em.raw("goto bloop if unsigned<")
 
 
+YACC = [(f"acc{jj}n", f"acc{jj}s") for jj in range(4)]     # the AVX2 base's accumulators (nonzero, sign)
+
+
+def _ymm_load_a(em: Em, addr: str) -> None:
+    em.raw(f"anz = mem256[{addr}]")
+    em.raw(f"as = mem256[{addr} + 32]")
+
+
+def _ymm_mac(em: Em, jj: int, baddr: str, first: bool) -> None:
+    """accumulator jj plus (or, first, set to) the product of the a entry
+    in (anz, as) and the b entry at baddr.  The accumulators are (nonzero,
+    sign) pairs whose sign is arbitrary where nonzero is 0, as is the
+    product's: (n2, s2) = (a_nz b_nz, a_s ^ b_s), 2 operations.  The sum
+    (n1, s1) + (n2, s2) is w = n2 (s1 ^ s2 ^ n1), s' = s1 ^ w, n' = w | (n1
+    ^ n2): 6 operations (8 per multiply-accumulate; 11 with (h, l)
+    accumulators; `acc_formula_check`)"""
+    n, s = YACC[jj]
+    if first:
+        em.raw(f"{n} = anz & mem256[{baddr}]")
+        em.raw(f"{s} = as ^ mem256[{baddr} + 32]")
+        return
+    em.raw(f"m0 = anz & mem256[{baddr}]")
+    em.raw(f"m1 = as ^ mem256[{baddr} + 32]")
+    em.raw(f"m1 ^= {s}")
+    em.raw(f"m1 ^= {n}")
+    em.raw("m1 &= m0")
+    em.raw(f"{s} ^= m1")
+    em.raw(f"{n} ^= m0")
+    em.raw(f"{n} |= m1")
+
+
+def _ymm_store_c(em: Em, coff: int) -> None:
+    """the block's accumulators to C as (h, l) = (n s, n ^ h), pc += 256"""
+    for jj, (n, s) in enumerate(YACC):
+        em.raw(f"m1 = {n} & {s}")
+        em.raw(f"m0 = {n} ^ m1")
+        em.raw(f"mem256[pc + {coff + 64 * jj}] = m1")
+        em.raw(f"mem256[pc + {coff + 64 * jj + 32}] = m0")
+    em.raw("pc += 256")
+
+
+def _ymm_block_loop(em: Em, tag: str, start: int, end: int, body) -> None:
+    """the blocks mb = start, start + 4, .. < end, each by body()"""
+    em.raw(f"mb = {start}")
+    em.raw(f"{tag}:")
+    body()
+    em.raw("mb += 4")
+    em.raw(f"unsigned<? mb - {end}")
+    em.raw(f"goto {tag} if unsigned<")
+
+
+def base_ymm(em: Em, I: int, NB: int, coff: int, evf: int, evg: int) -> None:
+    """AVX2: the bitsliced I x I schoolbook (243 products at once), blocks
+    of 4 y-powers mb .. mb + 3 (8 accumulators in registers).  Entry i of
+    a (f's) is at w + evf + 64 i, entry j of b (g's) at w + evg + 64 j.
+    Every (i, j) is known when the kernel is generated, so the blocks are
+    of three kinds, each a loop over its blocks:
+
+    - low blocks (mb <= I - 4): i = mb + 3 .. mb + 1 only reach the
+      accumulators jj >= i - mb (b_0 .. b_2: a triangle, straight-line),
+      i = mb sets accumulator 0, then i = mb - 1 .. 0 (mb steps, a loop)
+      reach all four;
+    - high blocks (I - 1 <= mb <= 2 I - 5): the triangle at i0 = mb - I +
+      1 .. i0 + 3 (jj <= i - i0; b_(I-4) .. b_(I-1)), then i = i0 + 4 ..
+      I - 1 (2 I - 5 - mb steps);
+    - the others (at most one between, and the last): every i of
+      max(0, mb - I + 1) .. min(I - 1, mb + 3) on all four accumulators,
+      the first i setting them; the b_j outside 0 .. I - 1 that the
+      corners reach read the zero entries around g's.
+
+    p = 761: 582 multiply-accumulates (576 useful) instead of 648 when
+    every block was of the third kind."""
+    em.raw("pc = w")
+
+    def low() -> None:
+        em.raw("pa = mb")
+        em.raw("pa <<= 6")
+        em.raw("pa += w")
+        for k in (3, 2, 1, 0):          # i = mb + k: jj = k .. 3, b_(jj - k)
+            _ymm_load_a(em, f"pa + {evf + 64 * k}")
+            for jj in range(k, 4):
+                _ymm_mac(em, jj, f"w + {evg + 64 * (jj - k)}", jj == k)
+        em.raw("cnt = mb")
+        em.raw("=? cnt - 0")
+        em.raw("goto lowdone if =")
+        em.raw("pb = w")
+        em.raw("lowloop:")              # i = mb - 1 .. 0: b_(mb + jj - i), from b_(1 + jj)
+        em.raw("pa -= 64")
+        em.raw("pb += 64")
+        _ymm_load_a(em, f"pa + {evf}")
+        for jj in range(4):
+            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+        em.raw("=? cnt -= 1")
+        em.raw("goto lowloop if !=")
+        em.raw("lowdone:")
+        _ymm_store_c(em, coff)
+
+    def high() -> None:
+        em.raw("pa = mb")
+        em.raw(f"pa -= {I - 1}")
+        em.raw("pa <<= 6")
+        em.raw("pa += w")               # a_i0, i0 = mb - I + 1
+        for k in range(4):              # i = i0 + k: jj = 0 .. k, b_(I - 1 + jj - k)
+            _ymm_load_a(em, f"pa + {evf + 64 * k}")
+            for jj in range(k + 1):
+                _ymm_mac(em, jj, f"w + {evg + 64 * (I - 1 + jj - k)}", jj == k)
+        em.raw(f"cnt = {2 * I - 5}")
+        em.raw("cnt -= mb")
+        em.raw("=? cnt - 0")
+        em.raw("goto highdone if =")
+        em.raw(f"pb = w + {64 * (I - 4)}")
+        em.raw("pa += 192")
+        em.raw("highloop:")             # i = i0 + 4 .. I - 1: b_(mb + jj - i), from b_(I - 5 + jj)
+        em.raw("pa += 64")
+        em.raw("pb -= 64")
+        _ymm_load_a(em, f"pa + {evf}")
+        for jj in range(4):
+            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+        em.raw("=? cnt -= 1")
+        em.raw("goto highloop if !=")
+        em.raw("highdone:")
+        _ymm_store_c(em, coff)
+
+    def anyblock(tag: str):
+        def body() -> None:
+            em.raw("i0 = mb")
+            em.raw(f"i0 -= {I - 1}")
+            em.raw("t0 = 0")
+            em.raw("signed<? i0 - 0")
+            em.raw("i0 = t0 if signed<")
+            em.raw("i1 = mb + 3")
+            em.raw(f"t0 = {I - 1}")
+            em.raw(f"signed>? i1 - {I - 1}")
+            em.raw("i1 = t0 if signed>")
+            em.raw("cnt = i1 - i0")
+            em.raw("pb = mb - i0")
+            em.raw("pb <<= 6")
+            em.raw("pb += w")
+            em.raw("pa = i0")
+            em.raw("pa <<= 6")
+            em.raw("pa += w")
+            _ymm_load_a(em, f"pa + {evf}")
+            for jj in range(4):
+                _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", True)
+            em.raw("=? cnt - 0")
+            em.raw(f"goto {tag}done if =")
+            em.raw(f"{tag}loop:")
+            em.raw("pa += 64")
+            em.raw("pb -= 64")
+            _ymm_load_a(em, f"pa + {evf}")
+            for jj in range(4):
+                _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+            em.raw("=? cnt -= 1")
+            em.raw(f"goto {tag}loop if !=")
+            em.raw(f"{tag}done:")
+            _ymm_store_c(em, coff)
+        return body
+
+    kinds = []                          # (kind, mb) in order
+    for mb in range(0, 4 * NB, 4):
+        kinds.append("low" if mb <= I - 4 else "high" if I - 1 <= mb <= 2 * I - 5 else "any")
+    runs: list[tuple[str, int, int]] = []
+    for bi, kd in enumerate(kinds):
+        if runs and runs[-1][0] == kd:
+            runs[-1] = (kd, runs[-1][1], 4 * bi + 4)
+        else:
+            runs.append((kd, 4 * bi, 4 * bi + 4))
+    for ri, (kd, start, end) in enumerate(runs):
+        body = low if kd == "low" else high if kd == "high" else anyblock(f"any{ri}")
+        if kd != "any":
+            assert sum(1 for k in kinds if k == kd) == (end - start) // 4, "one run of each regular kind"
+        _ymm_block_loop(em, f"blocks{ri}", start, end, body)
+
+
 def generate(p: int, impl: str = IMPL) -> str:
     """The kernel for p: scalar input code, then three loops with one body
     each (the evaluation per group of 8 values of i and operand, the base
@@ -1200,78 +1374,8 @@ def generate(p: int, impl: str = IMPL) -> str:
     if Z:
         base_zmm(em, I, NB, BK, lay, evg)
     else:
-        # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
-        # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
-        # inner loop over i = i0 .. i1 (i0 = max(0, mb - I + 1), i1 = min(I - 1,
-        # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
-        # the zeros around g's entries standing for the j outside 0 .. I - 1
         em.reset()
-        acc = [(f"acc{jj}n", f"acc{jj}s") for jj in range(4)]
-        em.raw("mb = 0")
-        em.raw("pc = w")
-        em.raw("bloop:")
-        em.raw("i0 = mb")
-        em.raw(f"i0 -= {I - 1}")
-        em.raw("t0 = 0")
-        em.raw("signed<? i0 - 0")
-        em.raw("i0 = t0 if signed<")
-        em.raw("i1 = mb + 3")
-        em.raw(f"t0 = {I - 1}")
-        em.raw(f"signed>? i1 - {I - 1}")
-        em.raw("i1 = t0 if signed>")
-        em.raw("cnt = i1 - i0")
-        em.raw("cnt += 1")
-        em.raw("pb = mb - i0")
-        em.raw("pb <<= 6")
-        em.raw("pb += w")
-        em.raw("pa = i0")
-        em.raw("pa <<= 6")
-        em.raw("pa += w")
-        def mac(first: bool) -> None:
-            """one i: a_i times b_j for the 4 accumulators (the first i of a
-            block sets them: no zeroing, no addition)"""
-            em.raw(f"anz = mem256[pa + {evf}]")
-            em.raw(f"as = mem256[pa + {evf + 32}]")
-            for jj, (n, s) in enumerate(acc):
-                bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
-                # the accumulators are (nonzero, sign) pairs whose sign is
-                # arbitrary where nonzero is 0, as is the product's:
-                # (n2, s2) = (a_nz b_nz, a_s ^ b_s), 2 operations.  The sum
-                # (n1, s1) + (n2, s2) is w = n2 (s1 ^ s2 ^ n1), s' = s1 ^ w,
-                # n' = w | (n1 ^ n2): 6 operations (8 per multiply-accumulate;
-                # 11 with (h, l) accumulators; `acc_formula_check`)
-                if first:
-                    em.raw(f"{n} = anz & {bnz}")
-                    em.raw(f"{s} = as ^ {bs}")
-                    continue
-                em.raw(f"m0 = anz & {bnz}")
-                em.raw(f"m1 = as ^ {bs}")
-                em.raw(f"m1 ^= {s}")
-                em.raw(f"m1 ^= {n}")
-                em.raw("m1 &= m0")
-                em.raw(f"{s} ^= m1")
-                em.raw(f"{n} ^= m0")
-                em.raw(f"{n} |= m1")
-            em.raw("pa += 64")
-            em.raw("pb -= 64")
-        mac(True)
-        em.raw("=? cnt -= 1")
-        em.raw("goto mdone if =")
-        em.raw("mloop:")
-        mac(False)
-        em.raw("=? cnt -= 1")
-        em.raw("goto mloop if !=")
-        em.raw("mdone:")
-        for jj, (n, s) in enumerate(acc):
-            # C as (h, l) for the interpolation: h = n s, l = n ^ h
-            em.raw(f"m1 = {n} & {s}")
-            em.raw(f"m0 = {n} ^ m1")
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = m1")
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = m0")
-        em.raw("pc += 256")
-        em.raw("mb += 4")
-        em.raw(f"unsigned<? mb - {4 * NB}")
-        em.raw("goto bloop if unsigned<")
+        base_ymm(em, I, NB, lay.off['C'], evf, evg)
 
     # -- back to slots (one per y-power) and the interpolation (the plan's
     # inverse): a loop over the GM groups of 8 y-powers; lo = x-powers

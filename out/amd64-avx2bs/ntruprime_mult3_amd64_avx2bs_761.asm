@@ -14,7 +14,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	mov [rsp + 10560], r11
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul
 %line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea rax, [rsp + 0]
+	lea r11, [rsp + 0]
 ; x0 = mem256[in + 0]
 %line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi]
@@ -35,13 +35,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 0] = t0
 %line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax], r8d
+	mov dword [r11], r8d
 ; t0 = movemask8(x1)
 %line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 192] = t0
 %line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 192], r8d
+	mov dword [r11 + 192], r8d
 ; x0 = mem256[in + 32]
 %line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 32]
@@ -62,13 +62,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 4] = t0
 %line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 4], r8d
+	mov dword [r11 + 4], r8d
 ; t0 = movemask8(x1)
 %line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 196] = t0
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 196], r8d
+	mov dword [r11 + 196], r8d
 ; x0 = mem256[in + 64]
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 64]
@@ -89,13 +89,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 8] = t0
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 8], r8d
+	mov dword [r11 + 8], r8d
 ; t0 = movemask8(x1)
 %line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 200] = t0
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 200], r8d
+	mov dword [r11 + 200], r8d
 ; x0 = mem256[in + 96]
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 96]
@@ -116,13 +116,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 12] = t0
 %line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 12], r8d
+	mov dword [r11 + 12], r8d
 ; t0 = movemask8(x1)
 %line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 204] = t0
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 204], r8d
+	mov dword [r11 + 204], r8d
 ; x0 = mem256[in + 128]
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 128]
@@ -143,13 +143,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 16] = t0
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 16], r8d
+	mov dword [r11 + 16], r8d
 ; t0 = movemask8(x1)
 %line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 208] = t0
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 208], r8d
+	mov dword [r11 + 208], r8d
 ; x0 = mem256[in + 160]
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 160]
@@ -170,13 +170,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 20] = t0
 %line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 20], r8d
+	mov dword [r11 + 20], r8d
 ; t0 = movemask8(x1)
 %line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 212] = t0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 212], r8d
+	mov dword [r11 + 212], r8d
 ; x0 = mem256[in + 192]
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 192]
@@ -197,13 +197,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 24] = t0
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 24], r8d
+	mov dword [r11 + 24], r8d
 ; t0 = movemask8(x1)
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 216] = t0
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 216], r8d
+	mov dword [r11 + 216], r8d
 ; x0 = mem256[in + 224]
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 224]
@@ -224,13 +224,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 28] = t0
 %line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 28], r8d
+	mov dword [r11 + 28], r8d
 ; t0 = movemask8(x1)
 %line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 220] = t0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 220], r8d
+	mov dword [r11 + 220], r8d
 ; x0 = mem256[in + 256]
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 256]
@@ -251,13 +251,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 32] = t0
 %line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 32], r8d
+	mov dword [r11 + 32], r8d
 ; t0 = movemask8(x1)
 %line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 224] = t0
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 224], r8d
+	mov dword [r11 + 224], r8d
 ; x0 = mem256[in + 288]
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 288]
@@ -278,13 +278,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 36] = t0
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 36], r8d
+	mov dword [r11 + 36], r8d
 ; t0 = movemask8(x1)
 %line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 228] = t0
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 228], r8d
+	mov dword [r11 + 228], r8d
 ; x0 = mem256[in + 320]
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 320]
@@ -305,13 +305,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 40] = t0
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 40], r8d
+	mov dword [r11 + 40], r8d
 ; t0 = movemask8(x1)
 %line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 232] = t0
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 232], r8d
+	mov dword [r11 + 232], r8d
 ; x0 = mem256[in + 352]
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 352]
@@ -332,13 +332,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 44] = t0
 %line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 44], r8d
+	mov dword [r11 + 44], r8d
 ; t0 = movemask8(x1)
 %line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 236] = t0
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 236], r8d
+	mov dword [r11 + 236], r8d
 ; x0 = mem256[in + 384]
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 384]
@@ -359,13 +359,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 48] = t0
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 48], r8d
+	mov dword [r11 + 48], r8d
 ; t0 = movemask8(x1)
 %line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 240] = t0
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 240], r8d
+	mov dword [r11 + 240], r8d
 ; x0 = mem256[in + 416]
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 416]
@@ -386,13 +386,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 52] = t0
 %line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 52], r8d
+	mov dword [r11 + 52], r8d
 ; t0 = movemask8(x1)
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 244] = t0
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 244], r8d
+	mov dword [r11 + 244], r8d
 ; x0 = mem256[in + 448]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 448]
@@ -413,13 +413,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 56] = t0
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 56], r8d
+	mov dword [r11 + 56], r8d
 ; t0 = movemask8(x1)
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 248] = t0
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 248], r8d
+	mov dword [r11 + 248], r8d
 ; x0 = mem256[in + 480]
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 480]
@@ -440,13 +440,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 60] = t0
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 60], r8d
+	mov dword [r11 + 60], r8d
 ; t0 = movemask8(x1)
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 252] = t0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 252], r8d
+	mov dword [r11 + 252], r8d
 ; x0 = mem256[in + 512]
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 512]
@@ -467,13 +467,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 64] = t0
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 64], r8d
+	mov dword [r11 + 64], r8d
 ; t0 = movemask8(x1)
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 256] = t0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 256], r8d
+	mov dword [r11 + 256], r8d
 ; x0 = mem256[in + 544]
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 544]
@@ -494,13 +494,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 68] = t0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 68], r8d
+	mov dword [r11 + 68], r8d
 ; t0 = movemask8(x1)
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 260] = t0
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 260], r8d
+	mov dword [r11 + 260], r8d
 ; x0 = mem256[in + 576]
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 576]
@@ -521,13 +521,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 72] = t0
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 72], r8d
+	mov dword [r11 + 72], r8d
 ; t0 = movemask8(x1)
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 264] = t0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 264], r8d
+	mov dword [r11 + 264], r8d
 ; x0 = mem256[in + 608]
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 608]
@@ -548,13 +548,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 76] = t0
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 76], r8d
+	mov dword [r11 + 76], r8d
 ; t0 = movemask8(x1)
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 268] = t0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 268], r8d
+	mov dword [r11 + 268], r8d
 ; x0 = mem256[in + 640]
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 640]
@@ -575,13 +575,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 80] = t0
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 80], r8d
+	mov dword [r11 + 80], r8d
 ; t0 = movemask8(x1)
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 272] = t0
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 272], r8d
+	mov dword [r11 + 272], r8d
 ; x0 = mem256[in + 672]
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 672]
@@ -602,13 +602,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 84] = t0
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 84], r8d
+	mov dword [r11 + 84], r8d
 ; t0 = movemask8(x1)
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 276] = t0
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 276], r8d
+	mov dword [r11 + 276], r8d
 ; x0 = mem256[in + 704]
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 704]
@@ -629,13 +629,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 88] = t0
 %line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 88], r8d
+	mov dword [r11 + 88], r8d
 ; t0 = movemask8(x1)
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 280] = t0
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 280], r8d
+	mov dword [r11 + 280], r8d
 ; x0 = mem256[in + 729]
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsi + 729]
@@ -659,7 +659,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 92] = t0
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 92], r8d
+	mov dword [r11 + 92], r8d
 ; t0 = movemask8(x1)
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
@@ -668,7 +668,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 284] = t0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 284], r8d
+	mov dword [r11 + 284], r8d
 ; x0 = mem256[k + 0]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx]
@@ -689,13 +689,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 96] = t0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 96], r8d
+	mov dword [r11 + 96], r8d
 ; t0 = movemask8(x1)
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 288] = t0
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 288], r8d
+	mov dword [r11 + 288], r8d
 ; x0 = mem256[k + 32]
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 32]
@@ -716,13 +716,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 100] = t0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 100], r8d
+	mov dword [r11 + 100], r8d
 ; t0 = movemask8(x1)
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 292] = t0
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 292], r8d
+	mov dword [r11 + 292], r8d
 ; x0 = mem256[k + 64]
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 64]
@@ -743,13 +743,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 104] = t0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 104], r8d
+	mov dword [r11 + 104], r8d
 ; t0 = movemask8(x1)
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 296] = t0
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 296], r8d
+	mov dword [r11 + 296], r8d
 ; x0 = mem256[k + 96]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 96]
@@ -770,13 +770,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 108] = t0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 108], r8d
+	mov dword [r11 + 108], r8d
 ; t0 = movemask8(x1)
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 300] = t0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 300], r8d
+	mov dword [r11 + 300], r8d
 ; x0 = mem256[k + 128]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 128]
@@ -797,13 +797,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 112] = t0
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 112], r8d
+	mov dword [r11 + 112], r8d
 ; t0 = movemask8(x1)
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 304] = t0
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 304], r8d
+	mov dword [r11 + 304], r8d
 ; x0 = mem256[k + 160]
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 160]
@@ -824,13 +824,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 116] = t0
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 116], r8d
+	mov dword [r11 + 116], r8d
 ; t0 = movemask8(x1)
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 308] = t0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 308], r8d
+	mov dword [r11 + 308], r8d
 ; x0 = mem256[k + 192]
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 192]
@@ -851,13 +851,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 120] = t0
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 120], r8d
+	mov dword [r11 + 120], r8d
 ; t0 = movemask8(x1)
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 312] = t0
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 312], r8d
+	mov dword [r11 + 312], r8d
 ; x0 = mem256[k + 224]
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 224]
@@ -878,13 +878,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 124] = t0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 124], r8d
+	mov dword [r11 + 124], r8d
 ; t0 = movemask8(x1)
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 316] = t0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 316], r8d
+	mov dword [r11 + 316], r8d
 ; x0 = mem256[k + 256]
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 256]
@@ -905,13 +905,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 128] = t0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 128], r8d
+	mov dword [r11 + 128], r8d
 ; t0 = movemask8(x1)
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 320] = t0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 320], r8d
+	mov dword [r11 + 320], r8d
 ; x0 = mem256[k + 288]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 288]
@@ -932,13 +932,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 132] = t0
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 132], r8d
+	mov dword [r11 + 132], r8d
 ; t0 = movemask8(x1)
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 324] = t0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 324], r8d
+	mov dword [r11 + 324], r8d
 ; x0 = mem256[k + 320]
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 320]
@@ -959,13 +959,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 136] = t0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 136], r8d
+	mov dword [r11 + 136], r8d
 ; t0 = movemask8(x1)
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 328] = t0
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 328], r8d
+	mov dword [r11 + 328], r8d
 ; x0 = mem256[k + 352]
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 352]
@@ -986,13 +986,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 140] = t0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 140], r8d
+	mov dword [r11 + 140], r8d
 ; t0 = movemask8(x1)
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 332] = t0
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 332], r8d
+	mov dword [r11 + 332], r8d
 ; x0 = mem256[k + 384]
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 384]
@@ -1013,13 +1013,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 144] = t0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 144], r8d
+	mov dword [r11 + 144], r8d
 ; t0 = movemask8(x1)
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 336] = t0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 336], r8d
+	mov dword [r11 + 336], r8d
 ; x0 = mem256[k + 416]
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 416]
@@ -1040,13 +1040,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 148] = t0
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 148], r8d
+	mov dword [r11 + 148], r8d
 ; t0 = movemask8(x1)
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 340] = t0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 340], r8d
+	mov dword [r11 + 340], r8d
 ; x0 = mem256[k + 448]
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 448]
@@ -1067,13 +1067,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 152] = t0
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 152], r8d
+	mov dword [r11 + 152], r8d
 ; t0 = movemask8(x1)
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 344] = t0
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 344], r8d
+	mov dword [r11 + 344], r8d
 ; x0 = mem256[k + 480]
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 480]
@@ -1094,13 +1094,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 156] = t0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 156], r8d
+	mov dword [r11 + 156], r8d
 ; t0 = movemask8(x1)
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 348] = t0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 348], r8d
+	mov dword [r11 + 348], r8d
 ; x0 = mem256[k + 512]
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 512]
@@ -1121,13 +1121,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 160] = t0
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 160], r8d
+	mov dword [r11 + 160], r8d
 ; t0 = movemask8(x1)
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 352] = t0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 352], r8d
+	mov dword [r11 + 352], r8d
 ; x0 = mem256[k + 544]
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 544]
@@ -1148,13 +1148,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 164] = t0
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 164], r8d
+	mov dword [r11 + 164], r8d
 ; t0 = movemask8(x1)
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 356] = t0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 356], r8d
+	mov dword [r11 + 356], r8d
 ; x0 = mem256[k + 576]
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 576]
@@ -1175,13 +1175,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 168] = t0
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 168], r8d
+	mov dword [r11 + 168], r8d
 ; t0 = movemask8(x1)
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 360] = t0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 360], r8d
+	mov dword [r11 + 360], r8d
 ; x0 = mem256[k + 608]
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 608]
@@ -1202,13 +1202,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 172] = t0
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 172], r8d
+	mov dword [r11 + 172], r8d
 ; t0 = movemask8(x1)
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 364] = t0
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 364], r8d
+	mov dword [r11 + 364], r8d
 ; x0 = mem256[k + 640]
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 640]
@@ -1229,13 +1229,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 176] = t0
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 176], r8d
+	mov dword [r11 + 176], r8d
 ; t0 = movemask8(x1)
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 368] = t0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 368], r8d
+	mov dword [r11 + 368], r8d
 ; x0 = mem256[k + 672]
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 672]
@@ -1256,13 +1256,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 180] = t0
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 180], r8d
+	mov dword [r11 + 180], r8d
 ; t0 = movemask8(x1)
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 372] = t0
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 372], r8d
+	mov dword [r11 + 372], r8d
 ; x0 = mem256[k + 704]
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 704]
@@ -1283,13 +1283,13 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 184] = t0
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 184], r8d
+	mov dword [r11 + 184], r8d
 ; t0 = movemask8(x1)
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 376] = t0
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 376], r8d
+	mov dword [r11 + 376], r8d
 ; x0 = mem256[k + 729]
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rdx + 729]
@@ -1313,7 +1313,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 188] = t0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 188], r8d
+	mov dword [r11 + 188], r8d
 ; t0 = movemask8(x1)
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpmovmskb r8d, ymm1
@@ -1322,62 +1322,62 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 380] = t0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov dword [rax + 380], r8d
+	mov dword [r11 + 380], r8d
 ; v1 = 0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 2240] = v1
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2240], ymm0
+	vmovdqu [r11 + 2240], ymm0
 ; mem256[w + 2272] = v1
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2272], ymm0
+	vmovdqu [r11 + 2272], ymm0
 ; mem256[w + 2304] = v1
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2304], ymm0
+	vmovdqu [r11 + 2304], ymm0
 ; mem256[w + 2336] = v1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2336], ymm0
+	vmovdqu [r11 + 2336], ymm0
 ; mem256[w + 2368] = v1
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2368], ymm0
+	vmovdqu [r11 + 2368], ymm0
 ; mem256[w + 2400] = v1
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 2400], ymm0
+	vmovdqu [r11 + 2400], ymm0
 ; mem256[w + 3968] = v1
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 3968], ymm0
+	vmovdqu [r11 + 3968], ymm0
 ; mem256[w + 4000] = v1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 4000], ymm0
+	vmovdqu [r11 + 4000], ymm0
 ; mem256[w + 4032] = v1
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 4032], ymm0
+	vmovdqu [r11 + 4032], ymm0
 ; mem256[w + 4064] = v1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 4064], ymm0
+	vmovdqu [r11 + 4064], ymm0
 ; mem256[w + 4096] = v1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 4096], ymm0
+	vmovdqu [r11 + 4096], ymm0
 ; mem256[w + 4128] = v1
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 4128], ymm0
+	vmovdqu [r11 + 4128], ymm0
 ; q = w
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, rax
+	mov r8, r11
 ; cnt = 6
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, rax
+	mov r10, r11
 	mov r9, 6
-	mov r11, r8
+	mov rsi, r8
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm4, [r11]
+	vmovdqu ymm4, [rsi]
 ; v3 = mem256[q + 192]
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [r11 + 192]
+	vmovdqu ymm5, [rsi + 192]
 ; 8x v6 = v2 >> 16
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm4, 16
@@ -2253,28 +2253,28 @@ align 32
 	vperm2i128 ymm12, ymm12, ymm15, 49
 ; mem256[pd + 384] = v342
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 384], ymm4
+	vmovdqu [r11 + 384], ymm4
 ; mem256[pd + 448] = v344
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 448], ymm7
+	vmovdqu [r11 + 448], ymm7
 ; mem256[pd + 512] = v346
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 512], ymm13
+	vmovdqu [r11 + 512], ymm13
 ; mem256[pd + 576] = v348
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 576], ymm10
+	vmovdqu [r11 + 576], ymm10
 ; mem256[pd + 640] = v343
 %line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 640], ymm1
+	vmovdqu [r11 + 640], ymm1
 ; mem256[pd + 704] = v345
 %line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 704], ymm8
+	vmovdqu [r11 + 704], ymm8
 ; mem256[pd + 768] = v347
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 768], ymm3
+	vmovdqu [r11 + 768], ymm3
 ; mem256[pd + 832] = v349
 %line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 832], ymm12
+	vmovdqu [r11 + 832], ymm12
 ; v350 = unpacklo32(v2, v286)
 %line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm7, ymm6, ymm2
@@ -2350,4386 +2350,5176 @@ align 32
 	vperm2i128 ymm0, ymm8, ymm0, 49
 ; mem256[pd + 416] = v366
 %line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 416], ymm4
+	vmovdqu [r11 + 416], ymm4
 ; mem256[pd + 480] = v368
 %line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 480], ymm5
+	vmovdqu [r11 + 480], ymm5
 ; mem256[pd + 544] = v370
 %line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 544], ymm6
+	vmovdqu [r11 + 544], ymm6
 ; mem256[pd + 608] = v372
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 608], ymm7
+	vmovdqu [r11 + 608], ymm7
 ; mem256[pd + 672] = v367
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 672], ymm1
+	vmovdqu [r11 + 672], ymm1
 ; mem256[pd + 736] = v369
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 736], ymm2
+	vmovdqu [r11 + 736], ymm2
 ; mem256[pd + 800] = v371
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 800], ymm3
+	vmovdqu [r11 + 800], ymm3
 ; mem256[pd + 864] = v373
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 864], ymm0
+	vmovdqu [r11 + 864], ymm0
 ; q += 32
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r11, 32
+	add rsi, 32
 ; pd += 512
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add rax, 512
+	add r11, 512
 ; t0 = pd + 512
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea r8, [rax + 512]
+	lea r8, [r11 + 512]
 ; =? cnt - 4
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	cmp r9, 4
 ; pd = t0 if =
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmove rax, r8
+	cmove r11, r8
 ; =? cnt -= 1
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	sub r9, 1
 ; goto evloop if !=
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	jne .Levloop
-; mb = 0
-%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, 0
 ; pc = w
+%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r11, r10
+	mov rax, r11
+; mb = 0
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov rax, r10
-	mov r9, rax
+	mov r8, 0
 align 32
-.Lbloop:
-; i0 = mb
+.Lblocks0:
+; pa = mb
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r11, r8
-; i0 -= 23
-%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub r11, 23
-; t0 = 0
-%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, 0
-; signed<? i0 - 0
-%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmp r11, 0
-; i0 = t0 if signed<
-%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmovl r11, r10
-; i1 = mb + 3
-%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	lea rsi, [r8 + 3]
-; t0 = 23
-%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, 23
-; signed>? i1 - 23
-%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmp rsi, 23
-; i1 = t0 if signed>
-%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	cmovg rsi, r10
-; cnt = i1 - i0
-%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub rsi, r11
-; cnt += 1
-%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add rsi, 1
-; pb = mb - i0
-%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, r8
-	sub r10, r11
-; pb <<= 6
-%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	shl r10, 6
-; pb += w
-%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r10, rax
+	mov r9, r8
 ; pa <<= 6
-%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	shl r11, 6
+%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	shl r9, 6
 ; pa += w
+%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, r11
+; anz = mem256[pa + 576]
+%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r9 + 576]
+; as = mem256[pa + 576 + 32]
+%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r9 + 608]
+; acc3n = anz & mem256[w + 2432]
+%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm0, [r11 + 2432]
+; acc3s = as ^ mem256[w + 2432 + 32]
+%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, [r11 + 2464]
+; anz = mem256[pa + 512]
+%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r9 + 544]
+; acc2n = anz & mem256[w + 2432]
+%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm5, ymm2, [r11 + 2432]
+; acc2s = as ^ mem256[w + 2432 + 32]
+%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm4, ymm3, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
+%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm2, ymm2, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
+%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, [r11 + 2528]
+; m1 ^= acc3s
+%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm1
+; m1 ^= acc3n
+%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm0
+; m1 &= m0
+%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm3, ymm3, ymm2
+; acc3s ^= m1
 %line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r11, rax
-; anz = mem256[pa + 384]
+	vpxor ymm6, ymm1, ymm3
+; acc3n ^= m0
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [r11 + 384]
-; as = mem256[pa + 416]
+	vpxor ymm0, ymm0, ymm2
+; acc3n |= m1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [r11 + 416]
-; acc0n = anz & mem256[pb + 2432]
+	vpor ymm8, ymm0, ymm3
+; anz = mem256[pa + 448]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm4, ymm0, [r10 + 2432]
-; acc0s = as ^ mem256[pb + 2464]
+	vmovdqu ymm0, [r9 + 448]
+; as = mem256[pa + 448 + 32]
 %line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm5, ymm1, [r10 + 2464]
-; acc1n = anz & mem256[pb + 2496]
+	vmovdqu ymm9, [r9 + 480]
+; acc1n = anz & mem256[w + 2432]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm6, ymm0, [r10 + 2496]
-; acc1s = as ^ mem256[pb + 2528]
+	vpand ymm7, ymm0, [r11 + 2432]
+; acc1s = as ^ mem256[w + 2432 + 32]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm7, ymm1, [r10 + 2528]
-; acc2n = anz & mem256[pb + 2560]
+	vpxor ymm3, ymm9, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm8, ymm0, [r10 + 2560]
-; acc2s = as ^ mem256[pb + 2592]
+	vpand ymm1, ymm0, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm9, ymm1, [r10 + 2592]
-; acc3n = anz & mem256[pb + 2624]
-%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm10, ymm0, [r10 + 2624]
-; acc3s = as ^ mem256[pb + 2656]
-%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm11, ymm1, [r10 + 2656]
-; pa += 64
-%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r11, 64
-; pb -= 64
-%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub r10, 64
-; =? cnt -= 1
-%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub rsi, 1
-; goto mdone if =
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	je .Lmdone
-align 32
-.Lmloop:
-; anz = mem256[pa + 384]
-%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [r11 + 384]
-; as = mem256[pa + 416]
-%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [r11 + 416]
-; m0 = anz & mem256[pb + 2432]
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm2, [r10 + 2432]
-; m1 = as ^ mem256[pb + 2464]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm3, [r10 + 2464]
-; m1 ^= acc0s
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm5
-; m1 ^= acc0n
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm4
-; m1 &= m0
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm1, ymm1, ymm0
-; acc0s ^= m1
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm5, ymm5, ymm1
-; acc0n ^= m0
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm0, ymm4, ymm0
-; acc0n |= m1
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm4, ymm0, ymm1
-; m0 = anz & mem256[pb + 2496]
-%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm2, [r10 + 2496]
-; m1 = as ^ mem256[pb + 2528]
-%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm3, [r10 + 2528]
-; m1 ^= acc1s
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm7
-; m1 ^= acc1n
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm6
-; m1 &= m0
-%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm1, ymm1, ymm0
-; acc1s ^= m1
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm7, ymm7, ymm1
-; acc1n ^= m0
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm6, ymm6, ymm0
-; acc1n |= m1
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm6, ymm6, ymm1
-; m0 = anz & mem256[pb + 2560]
-%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm2, [r10 + 2560]
-; m1 = as ^ mem256[pb + 2592]
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm3, [r10 + 2592]
+	vpxor ymm2, ymm9, [r11 + 2528]
 ; m1 ^= acc2s
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm9
+%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm4
 ; m1 ^= acc2n
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm5
+; m1 &= m0
+%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm2, ymm2, ymm1
+; acc2s ^= m1
+%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm4, ymm4, ymm2
+; acc2n ^= m0
+%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm1
+; acc2n |= m1
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm2
+; m0 = anz & mem256[w + 2560]
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm0, [r11 + 2560]
+; m1 = as ^ mem256[w + 2560 + 32]
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm9, [r11 + 2592]
+; m1 ^= acc3s
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm8
 ; m1 &= m0
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm1, ymm1, ymm0
-; acc2s ^= m1
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm9, ymm9, ymm1
-; acc2n ^= m0
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm8, ymm8, ymm0
-; acc2n |= m1
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpor ymm8, ymm8, ymm1
-; m0 = anz & mem256[pb + 2624]
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpand ymm0, ymm2, [r10 + 2624]
-; m1 = as ^ mem256[pb + 2656]
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm3, [r10 + 2656]
-; m1 ^= acc3s
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm11
-; m1 ^= acc3n
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpxor ymm1, ymm1, ymm10
-; m1 &= m0
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, ymm0
 ; acc3s ^= m1
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm8, ymm0
+; acc3n |= m1
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm11, ymm8, ymm1
+; anz = mem256[pa + 384]
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm9, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm10, [r9 + 416]
+; acc0n = anz & mem256[w + 2432]
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm2, ymm9, [r11 + 2432]
+; acc0s = as ^ mem256[w + 2432 + 32]
+%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm10, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
+%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
+%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r11 + 2528]
+; m1 ^= acc1s
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[w + 2560]
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r11 + 2560]
+; m1 = as ^ mem256[w + 2560 + 32]
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r11 + 2592]
+; m1 ^= acc2s
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 2624]
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r11 + 2624]
+; m1 = as ^ mem256[w + 2624 + 32]
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r11 + 2656]
+; m1 ^= acc3s
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm11, ymm11, ymm1
+; cnt = mb
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov rsi, r8
+; =? cnt - 0
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp rsi, 0
+; goto lowdone if =
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	je .Llowdone
+; pb = w
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r10, r11
+align 32
+.Llowloop:
+; pa -= 64
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r9, 64
+; pb += 64
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r10, 64
+; anz = mem256[pa + 384]
+%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm9, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm10, [r9 + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r10 + 2464]
+; m1 ^= acc0s
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm8
+; m1 ^= acc0n
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm8, ymm1
+; acc0n ^= m0
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r10 + 2528]
+; m1 ^= acc1s
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r10 + 2592]
+; m1 ^= acc2s
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm9, [r10 + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, [r10 + 2656]
+; m1 ^= acc3s
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm11, ymm11, ymm1
+; =? cnt -= 1
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub rsi, 1
+; goto lowloop if !=
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jne .Llowloop
+.Llowdone:
+; m1 = acc0n & acc0s
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm2, ymm8
+; m0 = acc0n ^ m1
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 4480] = m1
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4480], ymm0
+; mem256[pc + 4512] = m0
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4512], ymm1
+; m1 = acc1n & acc1s
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm7, ymm3
+; m0 = acc1n ^ m1
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm7, ymm0
+; mem256[pc + 4544] = m1
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4544], ymm0
+; mem256[pc + 4576] = m0
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4576], ymm1
+; m1 = acc2n & acc2s
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm5, ymm4
+; m0 = acc2n ^ m1
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 4608] = m1
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4608], ymm0
+; mem256[pc + 4640] = m0
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4640], ymm1
+; m1 = acc3n & acc3s
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm11, ymm6
+; m0 = acc3n ^ m1
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 4672] = m1
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4672], ymm0
+; mem256[pc + 4704] = m0
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4704], ymm1
+; pc += 256
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rax, 256
+; mb += 4
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r8, 4
+; unsigned<? mb - 24
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r8, 24
+; goto blocks0 if unsigned<
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jb .Lblocks0
+; mb = 24
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r8, 24
+align 32
+.Lblocks1:
+; pa = mb
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r9, r8
+; pa -= 23
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r9, 23
+; pa <<= 6
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	shl r9, 6
+; pa += w
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, r11
+; anz = mem256[pa + 384]
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r9 + 416]
+; acc0n = anz & mem256[w + 3904]
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm0, [r11 + 3904]
+; acc0s = as ^ mem256[w + 3904 + 32]
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, [r11 + 3936]
+; anz = mem256[pa + 448]
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r9 + 448]
+; as = mem256[pa + 448 + 32]
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r9 + 480]
+; m0 = anz & mem256[w + 3840]
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm4, ymm2, [r11 + 3840]
+; m1 = as ^ mem256[w + 3840 + 32]
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm3, [r11 + 3872]
+; m1 ^= acc0s
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm1
+; m1 ^= acc0n
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; m1 &= m0
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm5, ymm5, ymm4
+; acc0s ^= m1
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm1, ymm5
+; acc0n ^= m0
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm0, ymm0, ymm4
+; acc0n |= m1
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm0, ymm0, ymm5
+; acc1n = anz & mem256[w + 3904]
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm5, ymm2, [r11 + 3904]
+; acc1s = as ^ mem256[w + 3904 + 32]
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm3, [r11 + 3936]
+; anz = mem256[pa + 512]
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm4, [r9 + 544]
+; m0 = anz & mem256[w + 3776]
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm3, [r11 + 3776]
+; m1 = as ^ mem256[w + 3776 + 32]
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm4, [r11 + 3808]
+; m1 ^= acc0s
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm6
+; m1 ^= acc0n
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm0
+; m1 &= m0
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm2, ymm2, ymm1
+; acc0s ^= m1
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm2
+; acc0n ^= m0
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm0, ymm0, ymm1
+; acc0n |= m1
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm0, ymm2
+; m0 = anz & mem256[w + 3840]
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm3, [r11 + 3840]
+; m1 = as ^ mem256[w + 3840 + 32]
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm4, [r11 + 3872]
+; m1 ^= acc1s
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm1
+; acc2n = anz & mem256[w + 3904]
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm8, ymm3, [r11 + 3904]
+; acc2s = as ^ mem256[w + 3904 + 32]
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm4, [r11 + 3936]
+; anz = mem256[pa + 576]
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm4, [r9 + 576]
+; as = mem256[pa + 576 + 32]
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm9, [r9 + 608]
+; m0 = anz & mem256[w + 3712]
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [r11 + 3712]
+; m1 = as ^ mem256[w + 3712 + 32]
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm9, [r11 + 3744]
+; m1 ^= acc0s
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[w + 3776]
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [r11 + 3776]
+; m1 = as ^ mem256[w + 3776 + 32]
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm9, [r11 + 3808]
+; m1 ^= acc1s
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 3840]
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [r11 + 3840]
+; m1 = as ^ mem256[w + 3840 + 32]
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm9, [r11 + 3872]
+; m1 ^= acc2s
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm10, ymm8, ymm1
+; acc3n = anz & mem256[w + 3904]
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm11, ymm4, [r11 + 3904]
+; acc3s = as ^ mem256[w + 3904 + 32]
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm9, ymm9, [r11 + 3936]
+; cnt = 43
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r10, 43
+; cnt -= mb
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, r8
+; =? cnt - 0
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r10, 0
+; goto highdone if =
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	je .Lhighdone
+; pb = w + 1280
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	lea rsi, [r11 + 1280]
+; pa += 192
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, 192
+align 32
+.Lhighloop:
+; pa += 64
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, 64
+; pb -= 64
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub rsi, 64
+; anz = mem256[pa + 384]
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm4, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm8, [r9 + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [rsi + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm8, [rsi + 2464]
+; m1 ^= acc0s
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [rsi + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm8, [rsi + 2528]
+; m1 ^= acc1s
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [rsi + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm8, [rsi + 2592]
+; m1 ^= acc2s
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm10, ymm10, ymm0
+; acc2n |= m1
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm10, ymm10, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm4, [rsi + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm8, [rsi + 2656]
+; m1 ^= acc3s
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc3n
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm9, ymm9, ymm1
+; acc3n ^= m0
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm11, ymm11, ymm1
+; =? cnt -= 1
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, 1
+; goto highloop if !=
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jne .Lhighloop
+.Lhighdone:
+; m1 = acc0n & acc0s
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm2, ymm6
+; m0 = acc0n ^ m1
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 4480] = m1
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4480], ymm0
+; mem256[pc + 4512] = m0
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4512], ymm1
+; m1 = acc1n & acc1s
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm5, ymm7
+; m0 = acc1n ^ m1
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 4544] = m1
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4544], ymm0
+; mem256[pc + 4576] = m0
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4576], ymm1
+; m1 = acc2n & acc2s
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm10, ymm3
+; m0 = acc2n ^ m1
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm10, ymm0
+; mem256[pc + 4608] = m1
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4608], ymm0
+; mem256[pc + 4640] = m0
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4640], ymm1
+; m1 = acc3n & acc3s
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm11, ymm9
+; m0 = acc3n ^ m1
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 4672] = m1
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4672], ymm0
+; mem256[pc + 4704] = m0
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4704], ymm1
+; pc += 256
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rax, 256
+; mb += 4
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r8, 4
+; unsigned<? mb - 44
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r8, 44
+; goto blocks1 if unsigned<
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jb .Lblocks1
+; mb = 44
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r8, 44
+align 32
+.Lblocks2:
+; i0 = mb
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov rsi, r8
+; i0 -= 23
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub rsi, 23
+; t0 = 0
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r9, 0
+; signed<? i0 - 0
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp rsi, 0
+; i0 = t0 if signed<
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmovl rsi, r9
+; i1 = mb + 3
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	lea r10, [r8 + 3]
+; t0 = 23
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r9, 23
+; signed>? i1 - 23
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r10, 23
+; i1 = t0 if signed>
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmovg r10, r9
+; cnt = i1 - i0
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, rsi
+; pb = mb - i0
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r9, r8
+	sub r9, rsi
+; pb <<= 6
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	shl r9, 6
+; pb += w
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r9, r11
+; pa <<= 6
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	shl rsi, 6
+; pa += w
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rsi, r11
+; anz = mem256[pa + 384]
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [rsi + 384]
+; as = mem256[pa + 384 + 32]
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [rsi + 416]
+; acc0n = anz & mem256[pb + 2432]
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm4, ymm0, [r9 + 2432]
+; acc0s = as ^ mem256[pb + 2432 + 32]
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm1, [r9 + 2464]
+; acc1n = anz & mem256[pb + 2496]
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm6, ymm0, [r9 + 2496]
+; acc1s = as ^ mem256[pb + 2496 + 32]
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm1, [r9 + 2528]
+; acc2n = anz & mem256[pb + 2560]
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm8, ymm0, [r9 + 2560]
+; acc2s = as ^ mem256[pb + 2560 + 32]
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm9, ymm1, [r9 + 2592]
+; acc3n = anz & mem256[pb + 2624]
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm10, ymm0, [r9 + 2624]
+; acc3s = as ^ mem256[pb + 2624 + 32]
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm11, ymm1, [r9 + 2656]
+; =? cnt - 0
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	cmp r10, 0
+; goto any2done if =
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	je .Lany2done
+align 32
+.Lany2loop:
+; pa += 64
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rsi, 64
+; pb -= 64
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r9, 64
+; anz = mem256[pa + 384]
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [rsi + 384]
+; as = mem256[pa + 384 + 32]
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [rsi + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm3, [r9 + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, [r9 + 2464]
+; m1 ^= acc0s
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm5
+; m1 ^= acc0n
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm4
+; m1 &= m0
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm5, ymm5, ymm1
+; acc0n ^= m0
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm0, ymm4, ymm0
+; acc0n |= m1
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm4, ymm0, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm3, [r9 + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, [r9 + 2528]
+; m1 ^= acc1s
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm6
+; m1 &= m0
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm6, ymm6, ymm0
+; acc1n |= m1
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm6, ymm6, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm3, [r9 + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, [r9 + 2592]
+; m1 ^= acc2s
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc2n
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm9, ymm9, ymm1
+; acc2n ^= m0
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpor ymm8, ymm8, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm0, ymm3, [r9 + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm2, [r9 + 2656]
+; m1 ^= acc3s
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm11
+; m1 ^= acc3n
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm11, ymm1
 ; acc3n ^= m0
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm10, ymm0
 ; acc3n |= m1
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm10, ymm1
-; pa += 64
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r11, 64
-; pb -= 64
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub r10, 64
 ; =? cnt -= 1
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	sub rsi, 1
-; goto mloop if !=
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	jne .Lmloop
-.Lmdone:
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	sub r10, 1
+; goto any2loop if !=
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jne .Lany2loop
+.Lany2done:
 ; m1 = acc0n & acc0s
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm4, ymm5
 ; m0 = acc0n ^ m1
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm0
 ; mem256[pc + 4480] = m1
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4480], ymm0
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4480], ymm0
 ; mem256[pc + 4512] = m0
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4512], ymm1
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4512], ymm1
 ; m1 = acc1n & acc1s
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm6, ymm7
 ; m0 = acc1n ^ m1
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm6, ymm0
 ; mem256[pc + 4544] = m1
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4544], ymm0
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4544], ymm0
 ; mem256[pc + 4576] = m0
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4576], ymm1
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4576], ymm1
 ; m1 = acc2n & acc2s
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm8, ymm9
 ; m0 = acc2n ^ m1
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm8, ymm0
 ; mem256[pc + 4608] = m1
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4608], ymm0
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4608], ymm0
 ; mem256[pc + 4640] = m0
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4640], ymm1
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4640], ymm1
 ; m1 = acc3n & acc3s
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm10, ymm11
 ; m0 = acc3n ^ m1
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm10, ymm0
 ; mem256[pc + 4672] = m1
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4672], ymm0
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4672], ymm0
 ; mem256[pc + 4704] = m0
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [r9 + 4704], ymm1
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [rax + 4704], ymm1
 ; pc += 256
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add r9, 256
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add rax, 256
 ; mb += 4
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	add r8, 4
 ; unsigned<? mb - 48
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	cmp r8, 48
-; goto bloop if unsigned<
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	jb .Lbloop
+; goto blocks2 if unsigned<
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	jb .Lblocks2
 ; v374 = 0
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 7744] = v374
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 7744], ymm0
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 7744], ymm0
 ; mem256[w + 8512] = v374
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8512], ymm0
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8512], ymm0
 ; pc = w
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r8, rax
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r8, r11
 ; cnt = 6
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov r10, rax
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r10, r11
 	mov r9, 6
 align 32
 .Liloop:
 ; v375 = mem256[pc + 4480]
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [r8 + 4480]
 ; v376 = mem256[pc + 4544]
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [r8 + 4544]
 ; v377 = mem256[pc + 4608]
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [r8 + 4608]
 ; v378 = mem256[pc + 4672]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [r8 + 4672]
 ; v379 = mem256[pc + 4736]
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [r8 + 4736]
 ; v380 = mem256[pc + 4800]
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [r8 + 4800]
 ; v381 = mem256[pc + 4864]
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [r8 + 4864]
 ; v382 = mem256[pc + 4928]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [r8 + 4928]
 ; v383 = unpacklo32(v375, v376)
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm8, ymm0, ymm1
 ; v384 = unpackhi32(v375, v376)
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm9, ymm0, ymm1
 ; v385 = unpacklo32(v377, v378)
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm0, ymm2, ymm3
 ; v386 = unpackhi32(v377, v378)
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm1, ymm2, ymm3
 ; v387 = unpacklo32(v379, v380)
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm10, ymm4, ymm5
 ; v388 = unpackhi32(v379, v380)
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm4, ymm4, ymm5
 ; v389 = unpacklo32(v381, v382)
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm2, ymm6, ymm7
 ; v390 = unpackhi32(v381, v382)
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm3, ymm6, ymm7
 ; v391 = unpacklo64(v383, v385)
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm5, ymm8, ymm0
 ; v392 = unpackhi64(v383, v385)
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm7, ymm8, ymm0
 ; v393 = unpacklo64(v384, v386)
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm8, ymm9, ymm1
 ; v394 = unpackhi64(v384, v386)
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm9, ymm9, ymm1
 ; v395 = unpacklo64(v387, v389)
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm0, ymm10, ymm2
 ; v396 = unpackhi64(v387, v389)
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm1, ymm10, ymm2
 ; v397 = unpacklo64(v388, v390)
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm2, ymm4, ymm3
 ; v398 = unpackhi64(v388, v390)
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm3, ymm4, ymm3
 ; v399 = permute128(v391, v395, 32)
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm6, ymm5, ymm0, 32
 ; v400 = permute128(v391, v395, 49)
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm5, ymm0, 49
 ; v401 = permute128(v392, v396, 32)
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm0
 	vperm2i128 ymm5, ymm7, ymm1, 32
 ; v402 = permute128(v392, v396, 49)
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm4, ymm7, ymm1, 49
 ; v403 = permute128(v393, v397, 32)
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm7, ymm8, ymm2, 32
 ; v404 = permute128(v393, v397, 49)
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm10, ymm8, ymm2, 49
 ; v405 = permute128(v394, v398, 32)
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm8, ymm9, ymm3, 32
 ; v406 = permute128(v394, v398, 49)
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm9, ymm3, 49
 ; v407 = mem256[pc + 4512]
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vmovdqu ymm0, [r8 + 4512]
 ; v408 = mem256[pc + 4576]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [r8 + 4576]
 ; v409 = mem256[pc + 4640]
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [r8 + 4640]
 ; v410 = mem256[pc + 4704]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm15, [r8 + 4704]
 ; v411 = mem256[pc + 4768]
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm14, [r8 + 4768]
 ; v412 = mem256[pc + 4832]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm13, [r8 + 4832]
 ; v413 = mem256[pc + 4896]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm12, [r8 + 4896]
 ; v414 = mem256[pc + 4960]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [r8 + 4960]
 ; v415 = unpacklo32(v407, v408)
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm9, ymm0, ymm1
 ; v416 = unpackhi32(v407, v408)
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm2, ymm0, ymm1
 ; v417 = unpacklo32(v409, v410)
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm1, ymm3, ymm15
 ; v418 = unpackhi32(v409, v410)
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm0, ymm3, ymm15
 ; v419 = unpacklo32(v411, v412)
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm3, ymm14, ymm13
 ; v420 = unpackhi32(v411, v412)
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm13, ymm14, ymm13
 ; v421 = unpacklo32(v413, v414)
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckldq ymm14, ymm12, ymm11
 ; v422 = unpackhi32(v413, v414)
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhdq ymm12, ymm12, ymm11
 ; v423 = unpacklo64(v415, v417)
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm11, ymm9, ymm1
 ; v424 = unpackhi64(v415, v417)
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm9, ymm9, ymm1
 ; v425 = unpacklo64(v416, v418)
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm1, ymm2, ymm0
 ; v426 = unpackhi64(v416, v418)
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm15, ymm2, ymm0
 ; v427 = unpacklo64(v419, v421)
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm0, ymm3, ymm14
 ; v428 = unpackhi64(v419, v421)
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm3, ymm3, ymm14
 ; v429 = unpacklo64(v420, v422)
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpcklqdq ymm2, ymm13, ymm12
 ; v430 = unpackhi64(v420, v422)
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpunpckhqdq ymm13, ymm13, ymm12
 ; v431 = permute128(v423, v427, 32)
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm12, ymm11, ymm0, 32
 ; v432 = permute128(v423, v427, 49)
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm11, ymm0, 49
 ; v433 = permute128(v424, v428, 32)
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm0
 	vperm2i128 ymm11, ymm9, ymm3, 32
 ; v434 = permute128(v424, v428, 49)
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm3, ymm9, ymm3, 49
 ; v435 = permute128(v425, v429, 32)
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm9, ymm1, ymm2, 32
 ; v436 = permute128(v425, v429, 49)
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm2, ymm1, ymm2, 49
 ; v437 = permute128(v426, v430, 32)
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm1, ymm15, ymm13, 32
 ; v438 = permute128(v426, v430, 49)
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vperm2i128 ymm0, ymm15, ymm13, 49
 ; 8x v439 = v399 >> 1
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm0
 	vpsrld ymm14, ymm6, 1
 ; 8x v440 = v431 >> 1
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm12, 1
 ; v441 = v431 | v436
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm2
 ; v442 = v399 | v404
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm6, ymm10
 ; v443 = v441 ^ v442
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm0, ymm13
 ; v444 = v399 | v436
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm2
 ; v445 = v443 ^ v444
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm2
 	vpxor ymm2, ymm13, ymm0
 ; v446 = v404 | v431
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm12
 ; v447 = v443 ^ v446
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm10
 	vpxor ymm13, ymm13, ymm0
 ; v448 = v440 | v447
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm13
 ; v449 = v439 | v445
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm14, ymm2
 ; v450 = v448 ^ v449
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm0, ymm10
 ; v451 = v439 | v447
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm14, ymm13
 ; v452 = v450 ^ v451
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm10, ymm0
 ; v453 = v440 | v445
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm15, ymm2
 ; v454 = v450 ^ v453
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm10, ymm0
 ; v455 = v439 & mem256[MK55555555]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm14, [rel MK55555555]
 ; v456 = v440 & mem256[MK55555555]
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm0
 	vpand ymm0, ymm15, [rel MK55555555]
 ; v457 = v452 & mem256[MK55555555]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm0
 	vpand ymm0, ymm13, [rel MK55555555]
 ; v458 = v454 & mem256[MK55555555]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK55555555]
 ; v459 = v399 & mem256[MK55555555]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm6, [rel MK55555555]
 ; v460 = v431 & mem256[MK55555555]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm12, [rel MK55555555]
 ; 8x v461 = v457 << 1
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; 8x v462 = v458 << 1
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm2, 1
 ; v463 = v459 | v461
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v464 = v460 | v462
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm0
 	vpor ymm0, ymm10, ymm2
 ; 8x v465 = v401 >> 1
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm0
 	vpsrld ymm6, ymm5, 1
 ; 8x v466 = v433 >> 1
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm10, ymm11, 1
 ; 8x v467 = v401 >> 21
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 21
 ; 8x v468 = v433 >> 21
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm11, 21
 ; v469 = v467 & mem256[MK00000005]
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm0, [rel MK00000005]
 ; v470 = v468 & mem256[MK00000005]
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm2, [rel MK00000005]
 ; 8x v471 = v401 >> 25
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 25
 ; 8x v472 = v433 >> 25
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm11, 25
 ; v473 = v471 & mem256[MK00000050]
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00000050]
 ; v474 = v472 & mem256[MK00000050]
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00000050]
 ; v475 = v469 | v473
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm12, ymm0
 ; v476 = v470 | v474
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v477 = v403 >> 17
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 17
 ; 8x v478 = v435 >> 17
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm9, 17
 ; v479 = v477 & mem256[MK00005500]
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00005500]
 ; v480 = v478 & mem256[MK00005500]
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00005500]
 ; v481 = v475 | v479
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm12, ymm0
 ; v482 = v476 | v480
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v483 = v405 >> 13
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm8, 13
 ; 8x v484 = v437 >> 13
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm1, 13
 ; v485 = v483 & mem256[MK00050000]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00050000]
 ; v486 = v484 & mem256[MK00050000]
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00050000]
 ; v487 = v481 | v485
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm12, ymm0
 ; v488 = v482 | v486
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v489 = v402 >> 3
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm4, 3
 ; 8x v490 = v434 >> 3
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm3, 3
 ; v491 = v489 & mem256[MK05000000]
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK05000000]
 ; v492 = v490 & mem256[MK05000000]
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK05000000]
 ; v493 = v487 | v491
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm14, ymm12, ymm0
 ; v494 = v488 | v492
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm2
 ; v495 = v433 | v494
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm11, ymm0
 ; v496 = v401 | v493
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm5, ymm14
 ; v497 = v495 ^ v496
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm12
 ; v498 = v401 | v494
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v499 = v497 ^ v498
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm2, ymm0
 ; v500 = v433 | v493
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm14
 ; v501 = v497 ^ v500
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v502 = v466 | v501
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm10, ymm0
 ; v503 = v465 | v499
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm6, ymm12
 ; v504 = v502 ^ v503
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm13
 ; v505 = v465 | v501
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v506 = v504 ^ v505
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm2, ymm0
 ; v507 = v466 | v499
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm12
 ; v508 = v504 ^ v507
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v509 = v465 & mem256[MK05055555]
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm6, [rel MK05055555]
 ; v510 = v466 & mem256[MK05055555]
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm2
 	vpand ymm2, ymm10, [rel MK05055555]
 ; v511 = v506 & mem256[MK05055555]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10208], ymm2
 	vpand ymm2, ymm13, [rel MK05055555]
 ; v512 = v508 & mem256[MK05055555]
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK05055555]
 ; v513 = v401 & mem256[MK05055555]
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm5, [rel MK05055555]
 ; v514 = v433 & mem256[MK05055555]
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm10, ymm11, [rel MK05055555]
 ; 8x v515 = v511 << 1
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm2, 1
 ; 8x v516 = v512 << 1
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v517 = v513 | v515
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm6, ymm2
 ; v518 = v514 | v516
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10240], ymm2
 	vpor ymm0, ymm10, ymm0
 ; 8x v519 = v403 >> 1
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10272], ymm0
 	vpsrld ymm12, ymm7, 1
 ; 8x v520 = v435 >> 1
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm9, 1
 ; v521 = v435 | v438
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10016]
 	vpor ymm0, ymm9, ymm6
 ; v522 = v403 | v406
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 9920]
 	vpor ymm2, ymm7, ymm10
 ; v523 = v521 ^ v522
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm2
 ; v524 = v403 | v438
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm7, ymm6
 ; v525 = v523 ^ v524
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm0, ymm2
 ; v526 = v406 | v435
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm10, ymm9
 ; v527 = v523 ^ v526
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm0, ymm2
 ; v528 = v520 | v527
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm15
 ; v529 = v519 | v525
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm12, ymm14
 ; v530 = v528 ^ v529
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm0, ymm2
 ; v531 = v519 | v527
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm15
 ; v532 = v530 ^ v531
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm2, ymm0
 ; v533 = v520 | v525
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm14
 ; v534 = v530 ^ v533
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm0
 ; v535 = v519 & mem256[MK00555555]
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm12, [rel MK00555555]
 ; v536 = v520 & mem256[MK00555555]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vpand ymm0, ymm13, [rel MK00555555]
 ; v537 = v532 & mem256[MK00555555]
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm0
 	vpand ymm0, ymm15, [rel MK00555555]
 ; v538 = v534 & mem256[MK00555555]
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00555555]
 ; v539 = v403 & mem256[MK00555555]
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm12, ymm7, [rel MK00555555]
 ; v540 = v435 & mem256[MK00555555]
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm13, ymm9, [rel MK00555555]
 ; 8x v541 = v537 << 1
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; 8x v542 = v538 << 1
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm2, 1
 ; v543 = v539 | v541
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v544 = v540 | v542
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10304], ymm0
 	vpor ymm0, ymm13, ymm2
 ; 8x v545 = v405 >> 1
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10336], ymm0
 	vpsrld ymm13, ymm8, 1
 ; 8x v546 = v437 >> 1
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm1, 1
 ; 8x v547 = v401 >> 20
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 20
 ; 8x v548 = v433 >> 20
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm11, 20
 ; v549 = v547 & mem256[MK00000005]
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm14, ymm0, [rel MK00000005]
 ; v550 = v548 & mem256[MK00000005]
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm15, ymm2, [rel MK00000005]
 ; 8x v551 = v401 >> 24
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 24
 ; 8x v552 = v433 >> 24
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm11, 24
 ; v553 = v551 & mem256[MK00000050]
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00000050]
 ; v554 = v552 & mem256[MK00000050]
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00000050]
 ; v555 = v549 | v553
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm14, ymm0
 ; v556 = v550 | v554
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm15, ymm2
 ; 8x v557 = v403 >> 16
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm7, 16
 ; 8x v558 = v435 >> 16
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm9, 16
 ; v559 = v557 & mem256[MK00005500]
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00005500]
 ; v560 = v558 & mem256[MK00005500]
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00005500]
 ; v561 = v555 | v559
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v562 = v556 | v560
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm11, ymm2
 ; 8x v563 = v405 >> 12
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm5, ymm8, 12
 ; 8x v564 = v437 >> 12
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm7, ymm1, 12
 ; v565 = v563 & mem256[MK00050000]
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm5, [rel MK00050000]
 ; v566 = v564 & mem256[MK00050000]
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm7, [rel MK00050000]
 ; v567 = v561 | v565
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm0, ymm5
 ; v568 = v562 | v566
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm2, ymm7
 ; 8x v569 = v400 >> 10
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [rsp + 9856]
 	vpsrld ymm0, ymm5, 10
 ; 8x v570 = v432 >> 10
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 9952]
 	vpsrld ymm2, ymm7, 10
 ; v571 = v569 & mem256[MK00100000]
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00100000]
 ; v572 = v570 & mem256[MK00100000]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00100000]
 ; v573 = v567 | v571
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm9, ymm0
 ; v574 = v568 | v572
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm11, ymm2
 ; 8x v575 = v400 >> 9
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm5, 9
 ; 8x v576 = v432 >> 9
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm7, 9
 ; v577 = v575 & mem256[MK00400000]
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00400000]
 ; v578 = v576 & mem256[MK00400000]
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00400000]
 ; v579 = v573 | v577
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm9, ymm0
 ; v580 = v574 | v578
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm11, ymm2
 ; 8x v581 = v402 >> 2
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm4, 2
 ; 8x v582 = v434 >> 2
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm2, ymm3, 2
 ; v583 = v581 & mem256[MK05000000]
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK05000000]
 ; v584 = v582 & mem256[MK05000000]
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK05000000]
 ; v585 = v579 | v583
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm14, ymm9, ymm0
 ; v586 = v580 | v584
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm2
 ; v587 = v437 | v586
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm1, ymm0
 ; v588 = v405 | v585
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm8, ymm14
 ; v589 = v587 ^ v588
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm9
 ; v590 = v405 | v586
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm0
 ; v591 = v589 ^ v590
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm2, ymm0
 ; v592 = v437 | v585
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm1, ymm14
 ; v593 = v589 ^ v592
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v594 = v546 | v593
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm12, ymm0
 ; v595 = v545 | v591
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm13, ymm9
 ; v596 = v594 ^ v595
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm11
 ; v597 = v545 | v593
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; v598 = v596 ^ v597
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm2, ymm0
 ; v599 = v546 | v591
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm9
 ; v600 = v596 ^ v599
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v601 = v545 & mem256[MK05555555]
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm13, [rel MK05555555]
 ; v602 = v546 & mem256[MK05555555]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm2
 	vpand ymm2, ymm12, [rel MK05555555]
 ; v603 = v598 & mem256[MK05555555]
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm2
 	vpand ymm2, ymm11, [rel MK05555555]
 ; v604 = v600 & mem256[MK05555555]
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK05555555]
 ; v605 = v405 & mem256[MK05555555]
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm8, [rel MK05555555]
 ; v606 = v437 & mem256[MK05555555]
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK05555555]
 ; 8x v607 = v603 << 1
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm2, 1
 ; 8x v608 = v604 << 1
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; v609 = v605 | v607
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm8, ymm2
 ; v610 = v606 | v608
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10368], ymm2
 	vpor ymm0, ymm1, ymm0
 ; 8x v611 = v400 >> 1
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10400], ymm0
 	vpsrld ymm11, ymm5, 1
 ; 8x v612 = v432 >> 1
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm9, ymm7, 1
 ; 8x v613 = v404 >> 1
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpsrld ymm0, ymm0, 1
 ; 8x v614 = v436 >> 1
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm1, [rsp + 9984]
 	vpsrld ymm1, ymm1, 1
 ; v615 = v432 | v614
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm7, ymm1
 ; v616 = v400 | v613
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm5, ymm0
 ; v617 = v615 ^ v616
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm8
 ; v618 = v400 | v614
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm1
 ; v619 = v617 ^ v618
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm2, ymm1
 ; v620 = v432 | v613
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v621 = v617 ^ v620
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v622 = v612 | v621
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm0
 ; v623 = v611 | v619
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm11, ymm8
 ; v624 = v622 ^ v623
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v625 = v611 | v621
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; v626 = v624 ^ v625
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v627 = v612 | v619
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm9, ymm8
 ; v628 = v624 ^ v627
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v629 = v611 & mem256[MK15555555]
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm8, ymm11, [rel MK15555555]
 ; v630 = v612 & mem256[MK15555555]
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm9, ymm9, [rel MK15555555]
 ; v631 = v626 & mem256[MK15555555]
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK15555555]
 ; v632 = v628 & mem256[MK15555555]
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK15555555]
 ; v633 = v400 & mem256[MK15555555]
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm5, [rel MK15555555]
 ; v634 = v432 & mem256[MK15555555]
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm7, [rel MK15555555]
 ; 8x v635 = v631 << 1
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; 8x v636 = v632 << 1
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 1
 ; v637 = v633 | v635
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm2, ymm0
 ; v638 = v634 | v636
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm5, ymm1
 ; 8x v639 = v402 >> 1
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm4, 1
 ; 8x v640 = v434 >> 1
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm3, 1
 ; 8x v641 = v406 >> 1
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm10, 1
 ; 8x v642 = v438 >> 1
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm6, 1
 ; v643 = v434 | v642
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm3, ymm1
 ; v644 = v402 | v641
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm4, ymm0
 ; v645 = v643 ^ v644
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm5
 ; v646 = v402 | v642
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm1
 ; v647 = v645 ^ v646
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm2, ymm1
 ; v648 = v434 | v641
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm0
 ; v649 = v645 ^ v648
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v650 = v640 | v649
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm0
 ; v651 = v639 | v647
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm12, ymm5
 ; v652 = v650 ^ v651
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v653 = v639 | v649
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v654 = v652 ^ v653
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v655 = v640 | v647
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm5
 ; v656 = v652 ^ v655
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v657 = v639 & mem256[MK01455555]
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm12, [rel MK01455555]
 ; v658 = v640 & mem256[MK01455555]
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10432], ymm2
 	vpand ymm2, ymm13, [rel MK01455555]
 ; v659 = v654 & mem256[MK01455555]
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10464], ymm2
 	vpand ymm0, ymm0, [rel MK01455555]
 ; v660 = v656 & mem256[MK01455555]
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK01455555]
 ; v661 = v402 & mem256[MK01455555]
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm4, [rel MK01455555]
 ; v662 = v434 & mem256[MK01455555]
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK01455555]
 ; 8x v663 = v659 << 1
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 1
 ; 8x v664 = v660 << 1
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 1
 ; v665 = v661 | v663
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm2, ymm0
 ; v666 = v662 | v664
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm3, ymm1
 ; 8x v667 = v463 >> 2
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [rsp + 10112]
 	vpsrld ymm0, ymm4, 2
 ; 8x v668 = v464 >> 2
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm5, [rsp + 10144]
 	vpsrld ymm13, ymm5, 2
 ; v669 = v456 | v668
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm12, [rsp + 10080]
 	vpor ymm1, ymm12, ymm13
 ; v670 = v455 | v667
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10048]
 	vpor ymm2, ymm10, ymm0
 ; v671 = v669 ^ v670
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v672 = v456 | v667
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v673 = v671 ^ v672
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v674 = v455 | v668
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm13
 ; v675 = v671 ^ v674
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v676 = v464 | v638
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm7
 ; v677 = v463 | v637
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm11
 ; v678 = v676 ^ v677
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v679 = v463 | v638
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm7
 ; v680 = v678 ^ v679
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm7
 	vpxor ymm7, ymm0, ymm1
 ; v681 = v464 | v637
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm11
 ; v682 = v678 ^ v681
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm11
 	vpxor ymm0, ymm0, ymm1
 ; v683 = v673 | v682
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v684 = v675 | v680
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm13, ymm7
 ; v685 = v683 ^ v684
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm11
 ; v686 = v675 | v682
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; v687 = v685 ^ v686
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; v688 = v673 | v680
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm7
 ; v689 = v685 ^ v688
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v690 = v455 >> 2
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm10, 2
 ; 8x v691 = v456 >> 2
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm7, ymm12, 2
 ; v692 = v630 | v691
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm7
 ; v693 = v629 | v690
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm15
 ; v694 = v692 ^ v693
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v695 = v630 | v690
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm15
 ; v696 = v694 ^ v695
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm9
 	vpxor ymm9, ymm1, ymm0
 ; v697 = v629 | v691
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm7
 ; v698 = v694 ^ v697
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm8
 	vpxor ymm0, ymm1, ymm0
 ; v699 = v675 | v698
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm0
 ; v700 = v673 | v696
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm2, ymm9
 ; v701 = v699 ^ v700
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm7
 ; v702 = v673 | v698
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v703 = v701 ^ v702
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v704 = v675 | v696
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm9
 ; v705 = v701 ^ v704
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v706 = v703 & mem256[MK33333333]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK33333333]
 ; v707 = v705 & mem256[MK33333333]
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK33333333]
 ; v708 = v455 & mem256[MKcccccccc]
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm10, [rel MKcccccccc]
 ; v709 = v456 & mem256[MKcccccccc]
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm12, [rel MKcccccccc]
 ; v710 = v706 | v708
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v711 = v707 | v709
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v712 = v687 & mem256[MK33333333]
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm0
 	vpand ymm0, ymm11, [rel MK33333333]
 ; v713 = v689 & mem256[MK33333333]
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK33333333]
 ; v714 = v463 & mem256[MK33333333]
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm4, [rel MK33333333]
 ; v715 = v464 & mem256[MK33333333]
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm5, [rel MK33333333]
 ; 8x v716 = v712 << 2
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 2
 ; 8x v717 = v713 << 2
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 2
 ; v718 = v714 | v716
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v719 = v715 | v717
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10496], ymm0
 	vpor ymm0, ymm4, ymm1
 ; 8x v720 = v517 >> 2
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10528], ymm0
 	vmovdqu ymm5, [rsp + 10240]
 	vpsrld ymm0, ymm5, 2
 ; 8x v721 = v518 >> 2
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm8, [rsp + 10272]
 	vpsrld ymm1, ymm8, 2
 ; v722 = v510 | v721
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 10208]
 	vpor ymm2, ymm7, ymm1
 ; v723 = v509 | v720
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm9, [rsp + 10176]
 	vpor ymm4, ymm9, ymm0
 ; v724 = v722 ^ v723
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm4
 ; v725 = v510 | v720
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v726 = v724 ^ v725
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm2, ymm0
 ; v727 = v509 | v721
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm1
 ; v728 = v724 ^ v727
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm2, ymm0
 ; v729 = v518 | v666
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm8, ymm3
 ; v730 = v517 | v665
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm6
 ; v731 = v729 ^ v730
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v732 = v517 | v666
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm3
 ; v733 = v731 ^ v732
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm0, ymm1
 ; v734 = v518 | v665
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm6
 ; v735 = v731 ^ v734
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v736 = v726 | v735
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm0
 ; v737 = v728 | v733
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm10, ymm11
 ; v738 = v736 ^ v737
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v739 = v728 | v735
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm0
 ; v740 = v738 ^ v739
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v741 = v726 | v733
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm11
 ; v742 = v738 ^ v741
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v743 = v509 >> 2
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm9, 2
 ; 8x v744 = v510 >> 2
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm7, 2
 ; v745 = v658 | v744
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [rsp + 10464]
 	vpor ymm0, ymm11, ymm13
 ; v746 = v657 | v743
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [rsp + 10432]
 	vpor ymm1, ymm2, ymm15
 ; v747 = v745 ^ v746
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v748 = v658 | v743
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm15
 ; v749 = v747 ^ v748
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v750 = v657 | v744
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm13
 ; v751 = v747 ^ v750
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v752 = v728 | v751
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm13
 ; v753 = v726 | v749
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v754 = v752 ^ v753
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v755 = v726 | v751
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm13
 ; v756 = v754 ^ v755
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v757 = v728 | v749
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm10, ymm15
 ; v758 = v754 ^ v757
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v759 = v756 & mem256[MK03033333]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK03033333]
 ; v760 = v758 & mem256[MK03033333]
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK03033333]
 ; v761 = v509 & mem256[MK0c0ccccc]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm9, [rel MK0c0ccccc]
 ; v762 = v510 & mem256[MK0c0ccccc]
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm7, [rel MK0c0ccccc]
 ; v763 = v759 | v761
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm4
 ; v764 = v760 | v762
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10176], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v765 = v740 & mem256[MK03033333]
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10208], ymm0
 	vpand ymm0, ymm12, [rel MK03033333]
 ; v766 = v742 & mem256[MK03033333]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK03033333]
 ; v767 = v517 & mem256[MK03033333]
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm5, [rel MK03033333]
 ; v768 = v518 & mem256[MK03033333]
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm8, [rel MK03033333]
 ; 8x v769 = v765 << 2
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 2
 ; 8x v770 = v766 << 2
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 2
 ; v771 = v767 | v769
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm4, ymm0
 ; v772 = v768 | v770
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm9, ymm5, ymm1
 ; 8x v773 = v543 >> 2
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10304]
 	vpsrld ymm12, ymm10, 2
 ; 8x v774 = v544 >> 2
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 10336]
 	vpsrld ymm5, ymm7, 2
 ; 8x v775 = v665 >> 2
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm4, ymm6, 2
 ; 8x v776 = v666 >> 2
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm6, ymm3, 2
 ; 8x v777 = v657 >> 2
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm2, 2
 ; 8x v778 = v658 >> 2
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm11, ymm11, 2
 ; v779 = v536 | v774
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10016]
 	vpor ymm0, ymm3, ymm5
 ; v780 = v535 | v773
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [rsp + 9920]
 	vpor ymm1, ymm2, ymm12
 ; v781 = v779 ^ v780
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v782 = v536 | v773
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm12
 ; v783 = v781 ^ v782
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm0, ymm1
 ; v784 = v535 | v774
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm5
 ; v785 = v781 ^ v784
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm0, ymm1
 ; v786 = v544 | v776
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm6
 ; v787 = v543 | v775
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm4
 ; v788 = v786 ^ v787
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v789 = v543 | v776
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm6
 ; v790 = v788 ^ v789
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm0, ymm1
 ; v791 = v544 | v775
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm4
 ; v792 = v788 ^ v791
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v793 = v783 | v792
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm0
 ; v794 = v785 | v790
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm6
 ; v795 = v793 ^ v794
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v796 = v785 | v792
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v797 = v795 ^ v796
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v798 = v783 | v790
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm6
 ; v799 = v795 ^ v798
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v800 = v535 >> 2
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm2, 2
 ; 8x v801 = v536 >> 2
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm6, ymm3, 2
 ; v802 = v778 | v801
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm6
 ; v803 = v777 | v800
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm15
 ; v804 = v802 ^ v803
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v805 = v778 | v800
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm15
 ; v806 = v804 ^ v805
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; v807 = v777 | v801
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm6
 ; v808 = v804 ^ v807
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v809 = v785 | v808
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm0
 ; v810 = v783 | v806
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm12, ymm11
 ; v811 = v809 ^ v810
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm6
 ; v812 = v783 | v808
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v813 = v811 ^ v812
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v814 = v785 | v806
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm5, ymm11
 ; v815 = v811 ^ v814
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm5
 ; v816 = v813 & mem256[MK00333333]
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00333333]
 ; v817 = v815 & mem256[MK00333333]
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK00333333]
 ; v818 = v535 & mem256[MK00cccccc]
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00cccccc]
 ; v819 = v536 & mem256[MK00cccccc]
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK00cccccc]
 ; v820 = v816 | v818
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v821 = v817 | v819
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vpor ymm0, ymm1, ymm3
 ; v822 = v797 & mem256[MK00333333]
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10016], ymm0
 	vpand ymm0, ymm4, [rel MK00333333]
 ; v823 = v799 & mem256[MK00333333]
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK00333333]
 ; v824 = v543 & mem256[MK00333333]
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm10, [rel MK00333333]
 ; v825 = v544 & mem256[MK00333333]
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm7, [rel MK00333333]
 ; 8x v826 = v822 << 2
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 2
 ; 8x v827 = v823 << 2
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 2
 ; v828 = v824 | v826
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v829 = v825 | v827
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10240], ymm0
 	vpor ymm0, ymm3, ymm1
 ; 8x v830 = v609 >> 2
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10272], ymm0
 	vmovdqu ymm4, [rsp + 10368]
 	vpsrld ymm12, ymm4, 2
 ; 8x v831 = v610 >> 2
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10400]
 	vpsrld ymm13, ymm6, 2
 ; 8x v832 = v637 >> 2
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10048]
 	vpsrld ymm2, ymm0, 2
 ; 8x v833 = v638 >> 2
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 10080]
 	vpsrld ymm11, ymm0, 2
 ; 8x v834 = v629 >> 2
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpsrld ymm5, ymm0, 2
 ; 8x v835 = v630 >> 2
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9984]
 	vpsrld ymm10, ymm0, 2
 ; v836 = v602 | v831
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 9952]
 	vpor ymm0, ymm3, ymm13
 ; v837 = v601 | v830
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 9856]
 	vpor ymm1, ymm7, ymm12
 ; v838 = v836 ^ v837
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v839 = v602 | v830
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm12
 ; v840 = v838 ^ v839
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm0, ymm1
 ; v841 = v601 | v831
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm13
 ; v842 = v838 ^ v841
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm0, ymm1
 ; v843 = v610 | v833
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm11
 ; v844 = v609 | v832
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm2
 ; v845 = v843 ^ v844
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v846 = v609 | v833
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm11
 ; v847 = v845 ^ v846
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm0, ymm1
 ; v848 = v610 | v832
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm2
 ; v849 = v845 ^ v848
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v850 = v840 | v849
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm0
 ; v851 = v842 | v847
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm11
 ; v852 = v850 ^ v851
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v853 = v842 | v849
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; v854 = v852 ^ v853
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v855 = v840 | v847
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm11
 ; v856 = v852 ^ v855
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v857 = v601 >> 2
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm7, 2
 ; 8x v858 = v602 >> 2
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm11, ymm3, 2
 ; v859 = v835 | v858
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm11
 ; v860 = v834 | v857
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm15
 ; v861 = v859 ^ v860
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v862 = v835 | v857
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm15
 ; v863 = v861 ^ v862
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v864 = v834 | v858
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm11
 ; v865 = v861 ^ v864
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v866 = v842 | v865
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm0
 ; v867 = v840 | v863
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm12, ymm10
 ; v868 = v866 ^ v867
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm5
 ; v869 = v840 | v865
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v870 = v868 ^ v869
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v871 = v842 | v863
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm13, ymm10
 ; v872 = v868 ^ v871
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm5
 ; v873 = v870 & mem256[MK03333333]
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK03333333]
 ; v874 = v872 & mem256[MK03333333]
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK03333333]
 ; v875 = v601 & mem256[MK0ccccccc]
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm7, [rel MK0ccccccc]
 ; v876 = v602 & mem256[MK0ccccccc]
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK0ccccccc]
 ; v877 = v873 | v875
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm5
 ; v878 = v874 | v876
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm1, ymm3
 ; v879 = v854 & mem256[MK03333333]
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm2, [rel MK03333333]
 ; v880 = v856 & mem256[MK03333333]
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK03333333]
 ; v881 = v609 & mem256[MK03333333]
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm4, [rel MK03333333]
 ; v882 = v610 & mem256[MK03333333]
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm6, [rel MK03333333]
 ; 8x v883 = v879 << 2
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 2
 ; 8x v884 = v880 << 2
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 2
 ; v885 = v881 | v883
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm2, ymm0
 ; v886 = v882 | v884
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm12, ymm3, ymm1
 ; 8x v887 = v718 >> 4
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10496]
 	vpsrld ymm0, ymm3, 4
 ; 8x v888 = v719 >> 4
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm4, [rsp + 10528]
 	vpsrld ymm13, ymm4, 4
 ; v889 = v711 | v888
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm11, [rsp + 10144]
 	vpor ymm1, ymm11, ymm13
 ; v890 = v710 | v887
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10112]
 	vpor ymm2, ymm6, ymm0
 ; v891 = v889 ^ v890
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v892 = v711 | v887
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm0
 ; v893 = v891 ^ v892
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v894 = v710 | v888
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v895 = v891 ^ v894
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v896 = v719 | v886
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm12
 ; v897 = v718 | v885
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm10
 ; v898 = v896 ^ v897
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v899 = v718 | v886
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm12
 ; v900 = v898 ^ v899
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm12
 	vpxor ymm12, ymm0, ymm1
 ; v901 = v719 | v885
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm10
 ; v902 = v898 ^ v901
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm10
 	vpxor ymm0, ymm0, ymm1
 ; v903 = v893 | v902
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v904 = v895 | v900
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm13, ymm12
 ; v905 = v903 ^ v904
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm10
 ; v906 = v895 | v902
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; v907 = v905 ^ v906
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v908 = v893 | v900
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm12
 ; v909 = v905 ^ v908
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v910 = v710 >> 4
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm6, 4
 ; 8x v911 = v711 >> 4
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm11, 4
 ; v912 = v878 | v911
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm12
 ; v913 = v877 | v910
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm15
 ; v914 = v912 ^ v913
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v915 = v878 | v910
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm15
 ; v916 = v914 ^ v915
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v917 = v877 | v911
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm12
 ; v918 = v914 ^ v917
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v919 = v895 | v918
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm12
 ; v920 = v893 | v916
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm15
 ; v921 = v919 ^ v920
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v922 = v893 | v918
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm12
 ; v923 = v921 ^ v922
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v924 = v895 | v916
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm15
 ; v925 = v921 ^ v924
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v926 = v923 & mem256[MK0f0f0f0f]
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK0f0f0f0f]
 ; v927 = v925 & mem256[MK0f0f0f0f]
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK0f0f0f0f]
 ; v928 = v710 & mem256[MKf0f0f0f0]
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm6, [rel MKf0f0f0f0]
 ; v929 = v711 & mem256[MKf0f0f0f0]
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm6, ymm11, [rel MKf0f0f0f0]
 ; v930 = v926 | v928
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v931 = v927 | v929
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm0
 	vpor ymm0, ymm1, ymm6
 ; v932 = v907 & mem256[MK0f0f0f0f]
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9984], ymm0
 	vpand ymm0, ymm10, [rel MK0f0f0f0f]
 ; v933 = v909 & mem256[MK0f0f0f0f]
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK0f0f0f0f]
 ; v934 = v718 & mem256[MK0f0f0f0f]
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm3, [rel MK0f0f0f0f]
 ; v935 = v719 & mem256[MK0f0f0f0f]
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm4, [rel MK0f0f0f0f]
 ; 8x v936 = v932 << 4
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 4
 ; 8x v937 = v933 << 4
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 4
 ; v938 = v934 | v936
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v939 = v935 | v937
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10048], ymm0
 	vpor ymm0, ymm3, ymm1
 ; 8x v940 = v771 >> 4
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10080], ymm0
 	vpsrld ymm0, ymm8, 4
 ; 8x v941 = v772 >> 4
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm9, 4
 ; 8x v942 = v771 >> 16
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm4, ymm8, 16
 ; 8x v943 = v772 >> 16
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm9, 16
 ; 8x v944 = v763 >> 16
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10176]
 	vpsrld ymm3, ymm6, 16
 ; 8x v945 = v764 >> 16
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10208]
 	vpsrld ymm11, ymm10, 16
 ; v946 = v764 | v941
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm13
 ; v947 = v763 | v940
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm6, ymm0
 ; v948 = v946 ^ v947
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v949 = v764 | v940
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm0
 ; v950 = v948 ^ v949
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v951 = v763 | v941
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v952 = v948 ^ v951
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm13, ymm1, ymm0
 ; v953 = v772 | v943
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm12
 ; v954 = v771 | v942
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm4
 ; v955 = v953 ^ v954
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v956 = v771 | v943
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm12
 ; v957 = v955 ^ v956
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm0, ymm1
 ; v958 = v772 | v942
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm4
 ; v959 = v955 ^ v958
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v960 = v950 | v959
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v961 = v952 | v957
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm13, ymm12
 ; v962 = v960 ^ v961
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v963 = v952 | v959
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm13, ymm0
 ; v964 = v962 ^ v963
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm1, ymm0
 ; v965 = v950 | v957
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm12
 ; v966 = v962 ^ v965
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v967 = v763 >> 4
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm6, 4
 ; 8x v968 = v764 >> 4
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm10, 4
 ; v969 = v945 | v968
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm12
 ; v970 = v944 | v967
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm15
 ; v971 = v969 ^ v970
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v972 = v945 | v967
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm11, ymm15
 ; v973 = v971 ^ v972
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; v974 = v944 | v968
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm12
 ; v975 = v971 ^ v974
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v976 = v952 | v975
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm13, ymm0
 ; v977 = v950 | v973
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm2, ymm11
 ; v978 = v976 ^ v977
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm3
 ; v979 = v950 | v975
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v980 = v978 ^ v979
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v981 = v952 | v973
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm13, ymm11
 ; v982 = v978 ^ v981
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v983 = v980 & mem256[MK00000f0f]
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00000f0f]
 ; v984 = v982 & mem256[MK00000f0f]
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK00000f0f]
 ; v985 = v763 & mem256[MK0000f0f0]
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm6, [rel MK0000f0f0]
 ; v986 = v764 & mem256[MK0000f0f0]
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm10, [rel MK0000f0f0]
 ; v987 = v983 | v985
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v988 = v984 | v986
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10112], ymm0
 	vpor ymm0, ymm1, ymm3
 ; v989 = v964 & mem256[MK00000f0f]
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 10144], ymm0
 	vpand ymm0, ymm4, [rel MK00000f0f]
 ; v990 = v966 & mem256[MK00000f0f]
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK00000f0f]
 ; v991 = v771 & mem256[MK00000f0f]
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm8, [rel MK00000f0f]
 ; v992 = v772 & mem256[MK00000f0f]
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm9, [rel MK00000f0f]
 ; 8x v993 = v989 << 4
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 4
 ; 8x v994 = v990 << 4
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 4
 ; v995 = v991 | v993
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm2, ymm0
 ; v996 = v992 | v994
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm13, ymm3, ymm1
 ; 8x v997 = v828 >> 4
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm12, [rsp + 10240]
 	vpsrld ymm14, ymm12, 4
 ; 8x v998 = v829 >> 4
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm10, [rsp + 10272]
 	vpsrld ymm9, ymm10, 4
 ; 8x v999 = v885 >> 4
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9856]
 	vpsrld ymm8, ymm0, 4
 ; 8x v1000 = v886 >> 4
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpsrld ymm6, ymm0, 4
 ; 8x v1001 = v877 >> 4
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm4, ymm5, 4
 ; 8x v1002 = v878 >> 4
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm5, ymm7, 4
 ; v1003 = v821 | v998
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [rsp + 10016]
 	vpor ymm0, ymm2, ymm9
 ; v1004 = v820 | v997
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 9920]
 	vpor ymm1, ymm3, ymm14
 ; v1005 = v1003 ^ v1004
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1006 = v821 | v997
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm14
 ; v1007 = v1005 ^ v1006
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm0, ymm1
 ; v1008 = v820 | v998
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm9
 ; v1009 = v1005 ^ v1008
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm0, ymm1
 ; v1010 = v1000 | v829
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm10
 ; v1011 = v828 | v999
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm8
 ; v1012 = v1010 ^ v1011
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1013 = v1000 | v828
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm12
 ; v1014 = v1012 ^ v1013
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm0, ymm1
 ; v1015 = v829 | v999
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm8
 ; v1016 = v1012 ^ v1015
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1017 = v1007 | v1016
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm0
 ; v1018 = v1009 | v1014
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm9, ymm6
 ; v1019 = v1017 ^ v1018
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm8
 ; v1020 = v1009 | v1016
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v1021 = v1019 ^ v1020
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1022 = v1007 | v1014
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm6
 ; v1023 = v1019 ^ v1022
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1024 = v820 >> 4
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm3, 4
 ; 8x v1025 = v821 >> 4
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm6, ymm2, 4
 ; v1026 = v1002 | v1025
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm6
 ; v1027 = v1001 | v1024
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v1028 = v1026 ^ v1027
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1029 = v1002 | v1024
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm15
 ; v1030 = v1028 ^ v1029
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1031 = v1001 | v1025
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm6
 ; v1032 = v1028 ^ v1031
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1033 = v1009 | v1032
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm0
 ; v1034 = v1007 | v1030
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm7, ymm5
 ; v1035 = v1033 ^ v1034
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v1036 = v1007 | v1032
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v1037 = v1035 ^ v1036
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1038 = v1009 | v1030
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm9, ymm5
 ; v1039 = v1035 ^ v1038
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v1040 = v1037 & mem256[MK000f0f0f]
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK000f0f0f]
 ; v1041 = v1039 & mem256[MK000f0f0f]
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK000f0f0f]
 ; v1042 = v820 & mem256[MK00f0f0f0]
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK00f0f0f0]
 ; v1043 = v821 & mem256[MK00f0f0f0]
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK00f0f0f0]
 ; v1044 = v1040 | v1042
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm0, ymm3
 ; v1045 = v1041 | v1043
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm1, ymm2
 ; v1046 = v1021 & mem256[MK000f0f0f]
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm8, [rel MK000f0f0f]
 ; v1047 = v1023 & mem256[MK000f0f0f]
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK000f0f0f]
 ; v1048 = v828 & mem256[MK000f0f0f]
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm12, [rel MK000f0f0f]
 ; v1049 = v829 & mem256[MK000f0f0f]
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm10, [rel MK000f0f0f]
 ; 8x v1050 = v1046 << 4
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 4
 ; 8x v1051 = v1047 << 4
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 4
 ; v1052 = v1048 | v1050
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm2, ymm0
 ; v1053 = v1049 | v1051
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm3, ymm1
 ; 8x v1054 = v938 >> 8
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10048]
 	vpsrld ymm0, ymm3, 8
 ; 8x v1055 = v939 >> 8
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 10080]
 	vpsrld ymm12, ymm6, 8
 ; v1056 = v1055 | v931
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm9, [rsp + 9984]
 	vpor ymm1, ymm12, ymm9
 ; v1057 = v1054 | v930
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm7, [rsp + 9952]
 	vpor ymm2, ymm0, ymm7
 ; v1058 = v1056 ^ v1057
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v1059 = v1054 | v931
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm9
 ; v1060 = v1058 ^ v1059
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm1, ymm0
 ; v1061 = v1055 | v930
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm7
 ; v1062 = v1058 ^ v1061
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v1063 = v1053 | v939
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm6
 ; v1064 = v1052 | v938
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm3
 ; v1065 = v1063 ^ v1064
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1066 = v1053 | v938
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm3
 ; v1067 = v1065 ^ v1066
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9888], ymm10
 	vpxor ymm10, ymm0, ymm1
 ; v1068 = v1052 | v939
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm6
 ; v1069 = v1065 ^ v1068
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9856], ymm8
 	vpxor ymm0, ymm0, ymm1
 ; v1070 = v1060 | v1069
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v1071 = v1062 | v1067
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm12, ymm10
 ; v1072 = v1070 ^ v1071
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm8
 ; v1073 = v1062 | v1069
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v1074 = v1072 ^ v1073
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm8, ymm1, ymm0
 ; v1075 = v1060 | v1067
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm10
 ; v1076 = v1072 ^ v1075
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1077 = v930 >> 8
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm7, 8
 ; 8x v1078 = v931 >> 8
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm10, ymm9, 8
 ; v1079 = v1045 | v1078
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm10
 ; v1080 = v1044 | v1077
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v1081 = v1079 ^ v1080
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1082 = v1045 | v1077
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm15
 ; v1083 = v1081 ^ v1082
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm15, ymm1, ymm0
 ; v1084 = v1044 | v1078
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm10
 ; v1085 = v1081 ^ v1084
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm10, ymm1, ymm0
 ; v1086 = v1062 | v1085
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm10
 ; v1087 = v1060 | v1083
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm15
 ; v1088 = v1086 ^ v1087
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1089 = v1060 | v1085
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm10
 ; v1090 = v1088 ^ v1089
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1091 = v1062 | v1083
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm12, ymm15
 ; v1092 = v1088 ^ v1091
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v1093 = v1090 & mem256[MK00ff00ff]
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK00ff00ff]
 ; v1094 = v1092 & mem256[MK00ff00ff]
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK00ff00ff]
 ; v1095 = v930 & mem256[MKff00ff00]
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm7, [rel MKff00ff00]
 ; v1096 = v931 & mem256[MKff00ff00]
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm9, [rel MKff00ff00]
 ; v1097 = v1093 | v1095
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1098 = v1094 | v1096
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9920], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v1099 = v1074 & mem256[MK00ff00ff]
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rsp + 9952], ymm0
 	vpand ymm0, ymm8, [rel MK00ff00ff]
 ; v1100 = v1076 & mem256[MK00ff00ff]
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK00ff00ff]
 ; v1101 = v938 & mem256[MK00ff00ff]
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm3, [rel MK00ff00ff]
 ; v1102 = v939 & mem256[MK00ff00ff]
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm6, [rel MK00ff00ff]
 ; 8x v1103 = v1099 << 8
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 8
 ; 8x v1104 = v1100 << 8
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 8
 ; v1105 = v1101 | v1103
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm8, ymm2, ymm0
 ; v1106 = v1102 | v1104
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm10, ymm3, ymm1
 ; 8x v1107 = v995 >> 8
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm12, ymm11, 8
 ; 8x v1108 = v996 >> 8
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm9, ymm13, 8
 ; 8x v1109 = v1052 >> 8
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9856]
 	vpsrld ymm7, ymm0, 8
 ; 8x v1110 = v1053 >> 8
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm0, [rsp + 9888]
 	vpsrld ymm6, ymm0, 8
 ; 8x v1111 = v1044 >> 8
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm4, ymm4, 8
 ; 8x v1112 = v1045 >> 8
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm5, ymm5, 8
 ; v1113 = v1108 | v988
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm2, [rsp + 10144]
 	vpor ymm0, ymm9, ymm2
 ; v1114 = v1107 | v987
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm3, [rsp + 10112]
 	vpor ymm1, ymm12, ymm3
 ; v1115 = v1113 ^ v1114
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1116 = v1107 | v988
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm2
 ; v1117 = v1115 ^ v1116
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm0, ymm1
 ; v1118 = v1108 | v987
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm3
 ; v1119 = v1115 ^ v1118
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm9, ymm0, ymm1
 ; v1120 = v1110 | v996
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm13
 ; v1121 = v1109 | v995
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm11
 ; v1122 = v1120 ^ v1121
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1123 = v1110 | v995
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm11
 ; v1124 = v1122 ^ v1123
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm6, ymm0, ymm1
 ; v1125 = v1109 | v996
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm13
 ; v1126 = v1122 ^ v1125
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1127 = v1117 | v1126
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm12, ymm0
 ; v1128 = v1119 | v1124
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm9, ymm6
 ; v1129 = v1127 ^ v1128
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm7
 ; v1130 = v1119 | v1126
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm0
 ; v1131 = v1129 ^ v1130
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm7, ymm1, ymm0
 ; v1132 = v1117 | v1124
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm6
 ; v1133 = v1129 ^ v1132
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1134 = v987 >> 8
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm15, ymm3, 8
 ; 8x v1135 = v988 >> 8
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm6, ymm2, 8
 ; v1136 = v1112 | v1135
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm6
 ; v1137 = v1111 | v1134
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm4, ymm15
 ; v1138 = v1136 ^ v1137
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm0, ymm1
 ; v1139 = v1112 | v1134
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm15
 ; v1140 = v1138 ^ v1139
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1141 = v1111 | v1135
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm6
 ; v1142 = v1138 ^ v1141
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1143 = v1119 | v1142
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm9, ymm0
 ; v1144 = v1117 | v1140
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm12, ymm5
 ; v1145 = v1143 ^ v1144
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v1146 = v1117 | v1142
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm12, ymm0
 ; v1147 = v1145 ^ v1146
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1148 = v1119 | v1140
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm9, ymm5
 ; v1149 = v1145 ^ v1148
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v1150 = v1147 & mem256[MK000000ff]
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK000000ff]
 ; v1151 = v1149 & mem256[MK000000ff]
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK000000ff]
 ; v1152 = v987 & mem256[MK0000ff00]
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm3, [rel MK0000ff00]
 ; v1153 = v988 & mem256[MK0000ff00]
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm2, [rel MK0000ff00]
 ; v1154 = v1150 | v1152
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm0, ymm3
 ; v1155 = v1151 | v1153
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm1, ymm2
 ; v1156 = v1131 & mem256[MK000000ff]
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm7, [rel MK000000ff]
 ; v1157 = v1133 & mem256[MK000000ff]
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm14, [rel MK000000ff]
 ; v1158 = v995 & mem256[MK000000ff]
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm11, [rel MK000000ff]
 ; v1159 = v996 & mem256[MK000000ff]
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm13, [rel MK000000ff]
 ; 8x v1160 = v1156 << 8
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm0, ymm0, 8
 ; 8x v1161 = v1157 << 8
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm1, ymm1, 8
 ; v1162 = v1158 | v1160
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm2, ymm0
 ; v1163 = v1159 | v1161
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm11, ymm3, ymm1
 ; 8x v1164 = v1105 >> 16
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm8, 16
 ; 8x v1165 = v1106 >> 16
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm1, ymm10, 16
 ; v1166 = v1098 | v1165
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm6, [rsp + 9952]
 	vpor ymm2, ymm6, ymm1
 ; v1167 = v1097 | v1164
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu ymm9, [rsp + 9920]
 	vpor ymm3, ymm9, ymm0
 ; v1168 = v1166 ^ v1167
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm3
 ; v1169 = v1098 | v1164
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm6, ymm0
 ; v1170 = v1168 ^ v1169
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm2, ymm0
 ; v1171 = v1097 | v1165
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm9, ymm1
 ; v1172 = v1168 ^ v1171
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm0
 ; v1173 = v1106 | v1163
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm10, ymm11
 ; v1174 = v1105 | v1162
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm7
 ; v1175 = v1173 ^ v1174
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1176 = v1105 | v1163
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm8, ymm11
 ; v1177 = v1175 ^ v1176
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm0, ymm1
 ; v1178 = v1106 | v1162
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm10, ymm7
 ; v1179 = v1175 ^ v1178
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm1
 ; v1180 = v1170 | v1179
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm3, ymm0
 ; v1181 = v1172 | v1177
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm2, ymm11
 ; v1182 = v1180 ^ v1181
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm7
 ; v1183 = v1172 | v1179
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v1184 = v1182 ^ v1183
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm12, ymm1, ymm0
 ; v1185 = v1170 | v1177
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm11
 ; v1186 = v1182 ^ v1185
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm11, ymm1, ymm0
 ; 8x v1187 = v1097 >> 16
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm0, ymm9, 16
 ; 8x v1188 = v1098 >> 16
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrld ymm13, ymm6, 16
 ; v1189 = v1155 | v1188
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm5, ymm13
 ; v1190 = v1154 | v1187
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm7, ymm4, ymm0
 ; v1191 = v1189 ^ v1190
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm7
 ; v1192 = v1155 | v1187
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1193 = v1191 ^ v1192
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm5, ymm1, ymm0
 ; v1194 = v1154 | v1188
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm4, ymm13
 ; v1195 = v1191 ^ v1194
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1196 = v1172 | v1195
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm2, ymm0
 ; v1197 = v1170 | v1193
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm3, ymm5
 ; v1198 = v1196 ^ v1197
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm4
 ; v1199 = v1170 | v1195
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm3, ymm0
 ; v1200 = v1198 ^ v1199
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm1, ymm0
 ; v1201 = v1172 | v1193
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm2, ymm5
 ; v1202 = v1198 ^ v1201
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm1, ymm2
 ; v1203 = v1200 & mem256[MK0000ffff]
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel MK0000ffff]
 ; v1204 = v1202 & mem256[MK0000ffff]
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel MK0000ffff]
 ; v1205 = v1097 & mem256[MKffff0000]
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm9, [rel MKffff0000]
 ; v1206 = v1098 & mem256[MKffff0000]
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm6, [rel MKffff0000]
 ; v1207 = v1203 | v1205
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1208 = v1204 | v1206
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1209 = v1184 & mem256[MK0000ffff]
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm2, ymm12, [rel MK0000ffff]
 ; v1210 = v1186 & mem256[MK0000ffff]
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm3, ymm11, [rel MK0000ffff]
 ; v1211 = v1105 & mem256[MK0000ffff]
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm4, ymm8, [rel MK0000ffff]
 ; v1212 = v1106 & mem256[MK0000ffff]
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm5, ymm10, [rel MK0000ffff]
 ; 8x v1213 = v1209 << 16
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm2, ymm2, 16
 ; 8x v1214 = v1210 << 16
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpslld ymm3, ymm3, 16
 ; v1215 = v1211 | v1213
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm4, ymm2
 ; v1216 = v1212 | v1214
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm5, ymm3
 ; mem256[q + 7552] = v1215
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 7552], ymm2
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 7552], ymm2
 ; mem256[q + 7748] = v1207
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 7748], ymm0
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 7748], ymm0
 ; mem256[q + 8320] = v1216
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8320], ymm3
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8320], ymm3
 ; mem256[q + 8516] = v1208
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8516], ymm1
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8516], ymm1
 ; pc += 512
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	add r8, 512
 ; q += 32
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	add rax, 32
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	add r11, 32
 ; =? cnt -= 1
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	sub r9, 1
 ; goto iloop if !=
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	jne .Liloop
 ; v1217 = mem256[w + 7552]
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	mov rax, r10
-	vmovdqu ymm0, [rax + 7552]
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	mov r11, r10
+	vmovdqu ymm0, [r11 + 7552]
 ; v1218 = mem256[w + 8320]
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8320]
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8320]
 ; v1219 = mem256[w + 7744]
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7744]
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7744]
 ; v1220 = mem256[w + 8512]
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8512]
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8512]
 ; v1221 = v1218 | v1219
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1222 = v1217 | v1220
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1223 = v1221 ^ v1222
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1224 = v1218 | v1220
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1225 = v1223 ^ v1224
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1226 = v1217 | v1219
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1227 = v1223 ^ v1226
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 7968] = v1225
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 7968], ymm1
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 7968], ymm1
 ; mem256[w + 8736] = v1227
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8736], ymm0
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8736], ymm0
 ; v1228 = mem256[w + 7584]
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 7584]
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 7584]
 ; v1229 = mem256[w + 8352]
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8352]
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8352]
 ; v1230 = mem256[w + 7776]
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7776]
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7776]
 ; v1231 = mem256[w + 8544]
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8544]
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8544]
 ; v1232 = v1229 | v1230
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1233 = v1228 | v1231
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1234 = v1232 ^ v1233
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1235 = v1229 | v1231
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1236 = v1234 ^ v1235
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1237 = v1228 | v1230
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1238 = v1234 ^ v1237
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8000] = v1236
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8000], ymm1
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8000], ymm1
 ; mem256[w + 8768] = v1238
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8768], ymm0
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8768], ymm0
 ; v1239 = mem256[w + 7616]
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 7616]
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 7616]
 ; v1240 = mem256[w + 8384]
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8384]
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8384]
 ; v1241 = mem256[w + 7808]
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7808]
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7808]
 ; v1242 = mem256[w + 8576]
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8576]
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8576]
 ; v1243 = v1240 | v1241
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1244 = v1239 | v1242
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1245 = v1243 ^ v1244
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1246 = v1240 | v1242
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1247 = v1245 ^ v1246
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1248 = v1239 | v1241
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1249 = v1245 ^ v1248
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8032] = v1247
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8032], ymm1
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8032], ymm1
 ; mem256[w + 8800] = v1249
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8800], ymm0
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8800], ymm0
 ; v1250 = mem256[w + 7648]
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 7648]
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 7648]
 ; v1251 = mem256[w + 8416]
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8416]
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8416]
 ; v1252 = mem256[w + 7840]
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7840]
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7840]
 ; v1253 = mem256[w + 8608]
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8608]
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8608]
 ; v1254 = v1251 | v1252
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1255 = v1250 | v1253
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1256 = v1254 ^ v1255
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1257 = v1251 | v1253
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1258 = v1256 ^ v1257
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1259 = v1250 | v1252
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1260 = v1256 ^ v1259
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8064] = v1258
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8064], ymm1
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8064], ymm1
 ; mem256[w + 8832] = v1260
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8832], ymm0
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8832], ymm0
 ; v1261 = mem256[w + 7680]
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 7680]
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 7680]
 ; v1262 = mem256[w + 8448]
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8448]
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8448]
 ; v1263 = mem256[w + 7872]
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7872]
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7872]
 ; v1264 = mem256[w + 8640]
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8640]
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8640]
 ; v1265 = v1262 | v1263
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1266 = v1261 | v1264
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1267 = v1265 ^ v1266
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1268 = v1262 | v1264
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1269 = v1267 ^ v1268
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1270 = v1261 | v1263
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1271 = v1267 ^ v1270
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8096] = v1269
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8096], ymm1
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8096], ymm1
 ; mem256[w + 8864] = v1271
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8864], ymm0
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8864], ymm0
 ; v1272 = mem256[w + 7712]
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 7712]
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 7712]
 ; v1273 = mem256[w + 8480]
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8480]
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8480]
 ; v1274 = mem256[w + 7904]
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 7904]
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 7904]
 ; v1275 = mem256[w + 8672]
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm3, [rax + 8672]
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm3, [r11 + 8672]
 ; v1276 = v1273 | v1274
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm2
 ; v1277 = v1272 | v1275
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm5, ymm0, ymm3
 ; v1278 = v1276 ^ v1277
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm4, ymm4, ymm5
 ; v1279 = v1273 | v1275
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm3
 ; v1280 = v1278 ^ v1279
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm4, ymm1
 ; v1281 = v1272 | v1274
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm2
 ; v1282 = v1278 ^ v1281
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 8128] = v1280
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8128], ymm1
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8128], ymm1
 ; mem256[w + 8896] = v1282
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8896], ymm0
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8896], ymm0
 ; v1283 = 0
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 8160] = v1283
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8160], ymm0
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8160], ymm0
 ; mem256[w + 8192] = v1283
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8192], ymm0
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8192], ymm0
 ; mem256[w + 8928] = v1283
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8928], ymm0
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8928], ymm0
 ; mem256[w + 8960] = v1283
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8960], ymm0
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8960], ymm0
 ; v1284 = mem256[w + 7968]
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm4, [rax + 7968]
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm4, [r11 + 7968]
 ; v1285 = mem256[w + 8736]
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [rax + 8736]
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [r11 + 8736]
 ; v1286 = mem256[w + 8063]
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 8063]
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 8063]
 ; v1287 = mem256[w + 8064]
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8064]
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8064]
 ; 4x v1288 = v1286 >> 1
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1289 = v1287 << 7
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1290 = v1288 | v1289
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm6, ymm0, ymm1
 ; v1291 = mem256[w + 8831]
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 8831]
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 8831]
 ; v1292 = mem256[w + 8832]
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8832]
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8832]
 ; 4x v1293 = v1291 >> 1
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1294 = v1292 << 7
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1295 = v1293 | v1294
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1296 = mem256[w + 8063]
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8063]
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8063]
 ; v1297 = mem256[w + 8831]
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 8831]
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 8831]
 ; v1298 = v1296 & mem256[FOLD0]
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm7, ymm1, [rel FOLD0]
 ; v1299 = v1297 & mem256[FOLD0]
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm2, [rel FOLD0]
 ; v1300 = v1285 | v1290
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm2, ymm5, ymm6
 ; v1301 = v1284 | v1295
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm4, ymm0
 ; v1302 = v1300 ^ v1301
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm3
 ; v1303 = v1285 | v1295
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1304 = v1302 ^ v1303
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm2, ymm0
 ; v1305 = v1284 | v1290
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm4, ymm6
 ; v1306 = v1302 ^ v1305
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm2, ymm2, ymm3
 ; v1307 = v1298 | v1306
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm2
 ; v1308 = v1299 | v1304
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm1, ymm0
 ; v1309 = v1307 ^ v1308
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1310 = v1299 | v1306
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1311 = v1309 ^ v1310
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1312 = v1298 | v1304
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm7, ymm0
 ; v1313 = v1309 ^ v1312
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; mem256[w + 8224] = v1311
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8224], ymm1
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8224], ymm1
 ; mem256[w + 8992] = v1313
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8992], ymm0
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8992], ymm0
 ; v1314 = mem256[w + 8000]
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [rax + 8000]
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [r11 + 8000]
 ; v1315 = mem256[w + 8768]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm6, [rax + 8768]
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm6, [r11 + 8768]
 ; v1316 = mem256[w + 8095]
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 8095]
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 8095]
 ; v1317 = mem256[w + 8096]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8096]
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8096]
 ; 4x v1318 = v1316 >> 1
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1319 = v1317 << 7
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1320 = v1318 | v1319
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1321 = mem256[w + 8863]
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8863]
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8863]
 ; v1322 = mem256[w + 8864]
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 8864]
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 8864]
 ; 4x v1323 = v1321 >> 1
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1324 = v1322 << 7
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm2, ymm2, 7
 ; v1325 = v1323 | v1324
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1326 = mem256[w + 8095]
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm7, [rax + 8095]
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm7, [r11 + 8095]
 ; v1327 = mem256[w + 8863]
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 8863]
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 8863]
 ; v1328 = v1315 | v1320
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm6, ymm0
 ; v1329 = v1314 | v1325
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm1
 ; v1330 = v1328 ^ v1329
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1331 = v1315 | v1325
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm1
 ; v1332 = v1330 ^ v1331
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1333 = v1314 | v1320
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1334 = v1330 ^ v1333
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1335 = v1326 | v1334
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm0
 ; v1336 = v1327 | v1332
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm2, ymm1
 ; v1337 = v1335 ^ v1336
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1338 = v1327 | v1334
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v1339 = v1337 ^ v1338
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1340 = v1326 | v1332
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; v1341 = v1337 ^ v1340
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 8256] = v1339
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8256], ymm0
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8256], ymm0
 ; mem256[w + 9024] = v1341
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9024], ymm1
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9024], ymm1
 ; v1342 = mem256[w + 8032]
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm5, [rax + 8032]
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm5, [r11 + 8032]
 ; v1343 = mem256[w + 8800]
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm6, [rax + 8800]
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm6, [r11 + 8800]
 ; v1344 = mem256[w + 8127]
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 8127]
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 8127]
 ; v1345 = mem256[w + 8128]
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8128]
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8128]
 ; 4x v1346 = v1344 >> 1
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1347 = v1345 << 7
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm1, ymm1, 7
 ; v1348 = v1346 | v1347
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm0, ymm1
 ; v1349 = mem256[w + 8895]
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm1, [rax + 8895]
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm1, [r11 + 8895]
 ; v1350 = mem256[w + 8896]
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 8896]
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 8896]
 ; 4x v1351 = v1349 >> 1
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1352 = v1350 << 7
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsllq ymm2, ymm2, 7
 ; v1353 = v1351 | v1352
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm1, ymm2
 ; v1354 = mem256[w + 8127]
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm7, [rax + 8127]
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm7, [r11 + 8127]
 ; v1355 = mem256[w + 8895]
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm2, [rax + 8895]
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm2, [r11 + 8895]
 ; v1356 = v1343 | v1348
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm6, ymm0
 ; v1357 = v1342 | v1353
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm5, ymm1
 ; v1358 = v1356 ^ v1357
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1359 = v1343 | v1353
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm6, ymm1
 ; v1360 = v1358 ^ v1359
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; v1361 = v1342 | v1348
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm5, ymm0
 ; v1362 = v1358 ^ v1361
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1363 = v1354 | v1362
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm3, ymm7, ymm0
 ; v1364 = v1355 | v1360
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm4, ymm2, ymm1
 ; v1365 = v1363 ^ v1364
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm3, ymm3, ymm4
 ; v1366 = v1355 | v1362
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm0, ymm2, ymm0
 ; v1367 = v1365 ^ v1366
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm0, ymm3, ymm0
 ; v1368 = v1354 | v1360
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpor ymm1, ymm7, ymm1
 ; v1369 = v1365 ^ v1368
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 8288] = v1367
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 8288], ymm0
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 8288], ymm0
 ; mem256[w + 9056] = v1369
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9056], ymm1
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9056], ymm1
 ; 8x v1370 = mem32[w + 8224]
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8224]
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8224]
 ; v1371 = shufbytes(v1370, mem256[BYTESEL])
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1372 = v1371 & mem256[BYTEBIT]
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1373 = cmpeq8(v1372, mem256[BYTEBIT])
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1374 = mem32[w + 8992]
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 8992]
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 8992]
 ; v1375 = shufbytes(v1374, mem256[BYTESEL])
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1376 = v1375 & mem256[BYTEBIT]
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1377 = cmpeq8(v1376, mem256[BYTEBIT])
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1378 = v1373 - v1377
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9088] = v1378
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9088], ymm0
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9088], ymm0
 ; 8x v1379 = mem32[w + 8228]
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8228]
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8228]
 ; v1380 = shufbytes(v1379, mem256[BYTESEL])
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1381 = v1380 & mem256[BYTEBIT]
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1382 = cmpeq8(v1381, mem256[BYTEBIT])
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1383 = mem32[w + 8996]
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 8996]
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 8996]
 ; v1384 = shufbytes(v1383, mem256[BYTESEL])
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1385 = v1384 & mem256[BYTEBIT]
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1386 = cmpeq8(v1385, mem256[BYTEBIT])
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1387 = v1382 - v1386
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9120] = v1387
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9120], ymm0
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9120], ymm0
 ; 8x v1388 = mem32[w + 8232]
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8232]
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8232]
 ; v1389 = shufbytes(v1388, mem256[BYTESEL])
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1390 = v1389 & mem256[BYTEBIT]
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1391 = cmpeq8(v1390, mem256[BYTEBIT])
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1392 = mem32[w + 9000]
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9000]
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9000]
 ; v1393 = shufbytes(v1392, mem256[BYTESEL])
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1394 = v1393 & mem256[BYTEBIT]
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1395 = cmpeq8(v1394, mem256[BYTEBIT])
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1396 = v1391 - v1395
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9152] = v1396
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9152], ymm0
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9152], ymm0
 ; 8x v1397 = mem32[w + 8236]
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8236]
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8236]
 ; v1398 = shufbytes(v1397, mem256[BYTESEL])
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1399 = v1398 & mem256[BYTEBIT]
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1400 = cmpeq8(v1399, mem256[BYTEBIT])
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1401 = mem32[w + 9004]
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9004]
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9004]
 ; v1402 = shufbytes(v1401, mem256[BYTESEL])
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1403 = v1402 & mem256[BYTEBIT]
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1404 = cmpeq8(v1403, mem256[BYTEBIT])
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1405 = v1400 - v1404
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9184] = v1405
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9184], ymm0
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9184], ymm0
 ; 8x v1406 = mem32[w + 8240]
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8240]
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8240]
 ; v1407 = shufbytes(v1406, mem256[BYTESEL])
-%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1408 = v1407 & mem256[BYTEBIT]
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1409 = cmpeq8(v1408, mem256[BYTEBIT])
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1410 = mem32[w + 9008]
-%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9008]
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9008]
 ; v1411 = shufbytes(v1410, mem256[BYTESEL])
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1412 = v1411 & mem256[BYTEBIT]
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1413 = cmpeq8(v1412, mem256[BYTEBIT])
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1414 = v1409 - v1413
-%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9216] = v1414
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9216], ymm0
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9216], ymm0
 ; 8x v1415 = mem32[w + 8244]
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8244]
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8244]
 ; v1416 = shufbytes(v1415, mem256[BYTESEL])
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1417 = v1416 & mem256[BYTEBIT]
-%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1418 = cmpeq8(v1417, mem256[BYTEBIT])
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1419 = mem32[w + 9012]
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9012]
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9012]
 ; v1420 = shufbytes(v1419, mem256[BYTESEL])
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1421 = v1420 & mem256[BYTEBIT]
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1422 = cmpeq8(v1421, mem256[BYTEBIT])
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1423 = v1418 - v1422
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9248] = v1423
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9248], ymm0
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9248], ymm0
 ; 8x v1424 = mem32[w + 8248]
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8248]
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8248]
 ; v1425 = shufbytes(v1424, mem256[BYTESEL])
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1426 = v1425 & mem256[BYTEBIT]
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1427 = cmpeq8(v1426, mem256[BYTEBIT])
-%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1428 = mem32[w + 9016]
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9016]
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9016]
 ; v1429 = shufbytes(v1428, mem256[BYTESEL])
-%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1430 = v1429 & mem256[BYTEBIT]
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1431 = cmpeq8(v1430, mem256[BYTEBIT])
-%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1432 = v1427 - v1431
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9280] = v1432
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9280], ymm0
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9280], ymm0
 ; 8x v1433 = mem32[w + 8252]
-%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8252]
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8252]
 ; v1434 = shufbytes(v1433, mem256[BYTESEL])
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1435 = v1434 & mem256[BYTEBIT]
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1436 = cmpeq8(v1435, mem256[BYTEBIT])
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1437 = mem32[w + 9020]
-%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9020]
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9020]
 ; v1438 = shufbytes(v1437, mem256[BYTESEL])
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1439 = v1438 & mem256[BYTEBIT]
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1440 = cmpeq8(v1439, mem256[BYTEBIT])
-%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1441 = v1436 - v1440
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9312] = v1441
-%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9312], ymm0
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9312], ymm0
 ; 8x v1442 = mem32[w + 8256]
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8256]
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8256]
 ; v1443 = shufbytes(v1442, mem256[BYTESEL])
-%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1444 = v1443 & mem256[BYTEBIT]
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1445 = cmpeq8(v1444, mem256[BYTEBIT])
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1446 = mem32[w + 9024]
-%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9024]
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9024]
 ; v1447 = shufbytes(v1446, mem256[BYTESEL])
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1448 = v1447 & mem256[BYTEBIT]
-%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1449 = cmpeq8(v1448, mem256[BYTEBIT])
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1450 = v1445 - v1449
-%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9344] = v1450
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9344], ymm0
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9344], ymm0
 ; 8x v1451 = mem32[w + 8260]
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8260]
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8260]
 ; v1452 = shufbytes(v1451, mem256[BYTESEL])
-%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1453 = v1452 & mem256[BYTEBIT]
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1454 = cmpeq8(v1453, mem256[BYTEBIT])
-%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1455 = mem32[w + 9028]
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9028]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9028]
 ; v1456 = shufbytes(v1455, mem256[BYTESEL])
-%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1457 = v1456 & mem256[BYTEBIT]
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1458 = cmpeq8(v1457, mem256[BYTEBIT])
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1459 = v1454 - v1458
-%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9376] = v1459
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9376], ymm0
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9376], ymm0
 ; 8x v1460 = mem32[w + 8264]
-%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8264]
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8264]
 ; v1461 = shufbytes(v1460, mem256[BYTESEL])
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1462 = v1461 & mem256[BYTEBIT]
-%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1463 = cmpeq8(v1462, mem256[BYTEBIT])
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1464 = mem32[w + 9032]
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9032]
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9032]
 ; v1465 = shufbytes(v1464, mem256[BYTESEL])
-%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1466 = v1465 & mem256[BYTEBIT]
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1467 = cmpeq8(v1466, mem256[BYTEBIT])
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1468 = v1463 - v1467
-%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9408] = v1468
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9408], ymm0
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9408], ymm0
 ; 8x v1469 = mem32[w + 8268]
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8268]
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8268]
 ; v1470 = shufbytes(v1469, mem256[BYTESEL])
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1471 = v1470 & mem256[BYTEBIT]
-%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1472 = cmpeq8(v1471, mem256[BYTEBIT])
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1473 = mem32[w + 9036]
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9036]
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9036]
 ; v1474 = shufbytes(v1473, mem256[BYTESEL])
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1475 = v1474 & mem256[BYTEBIT]
-%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1476 = cmpeq8(v1475, mem256[BYTEBIT])
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1477 = v1472 - v1476
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9440] = v1477
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9440], ymm0
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9440], ymm0
 ; 8x v1478 = mem32[w + 8272]
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8272]
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8272]
 ; v1479 = shufbytes(v1478, mem256[BYTESEL])
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1480 = v1479 & mem256[BYTEBIT]
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1481 = cmpeq8(v1480, mem256[BYTEBIT])
-%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1482 = mem32[w + 9040]
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9040]
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9040]
 ; v1483 = shufbytes(v1482, mem256[BYTESEL])
-%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1484 = v1483 & mem256[BYTEBIT]
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1485 = cmpeq8(v1484, mem256[BYTEBIT])
-%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1486 = v1481 - v1485
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9472] = v1486
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9472], ymm0
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9472], ymm0
 ; 8x v1487 = mem32[w + 8276]
-%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8276]
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8276]
 ; v1488 = shufbytes(v1487, mem256[BYTESEL])
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1489 = v1488 & mem256[BYTEBIT]
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1490 = cmpeq8(v1489, mem256[BYTEBIT])
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1491 = mem32[w + 9044]
-%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9044]
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9044]
 ; v1492 = shufbytes(v1491, mem256[BYTESEL])
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1493 = v1492 & mem256[BYTEBIT]
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1494 = cmpeq8(v1493, mem256[BYTEBIT])
-%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1495 = v1490 - v1494
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9504] = v1495
-%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9504], ymm0
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9504], ymm0
 ; 8x v1496 = mem32[w + 8280]
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8280]
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8280]
 ; v1497 = shufbytes(v1496, mem256[BYTESEL])
-%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1498 = v1497 & mem256[BYTEBIT]
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1499 = cmpeq8(v1498, mem256[BYTEBIT])
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1500 = mem32[w + 9048]
-%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9048]
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9048]
 ; v1501 = shufbytes(v1500, mem256[BYTESEL])
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1502 = v1501 & mem256[BYTEBIT]
-%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1503 = cmpeq8(v1502, mem256[BYTEBIT])
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1504 = v1499 - v1503
-%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9536] = v1504
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9536], ymm0
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9536], ymm0
 ; 8x v1505 = mem32[w + 8284]
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8284]
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8284]
 ; v1506 = shufbytes(v1505, mem256[BYTESEL])
-%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1507 = v1506 & mem256[BYTEBIT]
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1508 = cmpeq8(v1507, mem256[BYTEBIT])
-%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1509 = mem32[w + 9052]
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9052]
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9052]
 ; v1510 = shufbytes(v1509, mem256[BYTESEL])
-%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1511 = v1510 & mem256[BYTEBIT]
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1512 = cmpeq8(v1511, mem256[BYTEBIT])
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1513 = v1508 - v1512
-%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9568] = v1513
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9568], ymm0
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9568], ymm0
 ; 8x v1514 = mem32[w + 8288]
-%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8288]
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8288]
 ; v1515 = shufbytes(v1514, mem256[BYTESEL])
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1516 = v1515 & mem256[BYTEBIT]
-%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1517 = cmpeq8(v1516, mem256[BYTEBIT])
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1518 = mem32[w + 9056]
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9056]
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9056]
 ; v1519 = shufbytes(v1518, mem256[BYTESEL])
-%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1520 = v1519 & mem256[BYTEBIT]
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1521 = cmpeq8(v1520, mem256[BYTEBIT])
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1522 = v1517 - v1521
-%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9600] = v1522
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9600], ymm0
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9600], ymm0
 ; 8x v1523 = mem32[w + 8292]
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8292]
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8292]
 ; v1524 = shufbytes(v1523, mem256[BYTESEL])
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1525 = v1524 & mem256[BYTEBIT]
-%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1526 = cmpeq8(v1525, mem256[BYTEBIT])
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1527 = mem32[w + 9060]
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9060]
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9060]
 ; v1528 = shufbytes(v1527, mem256[BYTESEL])
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1529 = v1528 & mem256[BYTEBIT]
-%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1530 = cmpeq8(v1529, mem256[BYTEBIT])
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1531 = v1526 - v1530
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9632] = v1531
-%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9632], ymm0
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9632], ymm0
 ; 8x v1532 = mem32[w + 8296]
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8296]
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8296]
 ; v1533 = shufbytes(v1532, mem256[BYTESEL])
-%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1534 = v1533 & mem256[BYTEBIT]
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1535 = cmpeq8(v1534, mem256[BYTEBIT])
-%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1536 = mem32[w + 9064]
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9064]
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9064]
 ; v1537 = shufbytes(v1536, mem256[BYTESEL])
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1538 = v1537 & mem256[BYTEBIT]
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1539 = cmpeq8(v1538, mem256[BYTEBIT])
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1540 = v1535 - v1539
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9664] = v1540
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9664], ymm0
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9664], ymm0
 ; 8x v1541 = mem32[w + 8300]
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8300]
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8300]
 ; v1542 = shufbytes(v1541, mem256[BYTESEL])
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1543 = v1542 & mem256[BYTEBIT]
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1544 = cmpeq8(v1543, mem256[BYTEBIT])
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1545 = mem32[w + 9068]
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9068]
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9068]
 ; v1546 = shufbytes(v1545, mem256[BYTESEL])
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1547 = v1546 & mem256[BYTEBIT]
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1548 = cmpeq8(v1547, mem256[BYTEBIT])
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1549 = v1544 - v1548
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9696] = v1549
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9696], ymm0
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9696], ymm0
 ; 8x v1550 = mem32[w + 8304]
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8304]
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8304]
 ; v1551 = shufbytes(v1550, mem256[BYTESEL])
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1552 = v1551 & mem256[BYTEBIT]
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1553 = cmpeq8(v1552, mem256[BYTEBIT])
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1554 = mem32[w + 9072]
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9072]
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9072]
 ; v1555 = shufbytes(v1554, mem256[BYTESEL])
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1556 = v1555 & mem256[BYTEBIT]
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1557 = cmpeq8(v1556, mem256[BYTEBIT])
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1558 = v1553 - v1557
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9728] = v1558
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9728], ymm0
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9728], ymm0
 ; 8x v1559 = mem32[w + 8308]
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8308]
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8308]
 ; v1560 = shufbytes(v1559, mem256[BYTESEL])
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1561 = v1560 & mem256[BYTEBIT]
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1562 = cmpeq8(v1561, mem256[BYTEBIT])
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1563 = mem32[w + 9076]
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9076]
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9076]
 ; v1564 = shufbytes(v1563, mem256[BYTESEL])
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1565 = v1564 & mem256[BYTEBIT]
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1566 = cmpeq8(v1565, mem256[BYTEBIT])
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1567 = v1562 - v1566
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9760] = v1567
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9760], ymm0
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9760], ymm0
 ; 8x v1568 = mem32[w + 8312]
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8312]
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8312]
 ; v1569 = shufbytes(v1568, mem256[BYTESEL])
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1570 = v1569 & mem256[BYTEBIT]
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1571 = cmpeq8(v1570, mem256[BYTEBIT])
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1572 = mem32[w + 9080]
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9080]
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9080]
 ; v1573 = shufbytes(v1572, mem256[BYTESEL])
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1574 = v1573 & mem256[BYTEBIT]
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1575 = cmpeq8(v1574, mem256[BYTEBIT])
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1576 = v1571 - v1575
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9792] = v1576
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9792], ymm0
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9792], ymm0
 ; 8x v1577 = mem32[w + 8316]
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm0, [rax + 8316]
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm0, [r11 + 8316]
 ; v1578 = shufbytes(v1577, mem256[BYTESEL])
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1579 = v1578 & mem256[BYTEBIT]
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1580 = cmpeq8(v1579, mem256[BYTEBIT])
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1581 = mem32[w + 9084]
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vpbroadcastd ymm1, [rax + 9084]
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vpbroadcastd ymm1, [r11 + 9084]
 ; v1582 = shufbytes(v1581, mem256[BYTESEL])
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1583 = v1582 & mem256[BYTEBIT]
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1584 = cmpeq8(v1583, mem256[BYTEBIT])
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1585 = v1580 - v1584
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 9824] = v1585
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu [rax + 9824], ymm0
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu [r11 + 9824], ymm0
 ; x0 = mem256[w + 9088]
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9088]
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9088]
 ; mem256[out + 0] = x0
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[w + 9120]
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9120]
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9120]
 ; mem256[out + 32] = x0
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[w + 9152]
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9152]
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9152]
 ; mem256[out + 64] = x0
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[w + 9184]
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9184]
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9184]
 ; mem256[out + 96] = x0
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[w + 9216]
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9216]
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9216]
 ; mem256[out + 128] = x0
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[w + 9248]
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9248]
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9248]
 ; mem256[out + 160] = x0
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[w + 9280]
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9280]
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9280]
 ; mem256[out + 192] = x0
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[w + 9312]
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9312]
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9312]
 ; mem256[out + 224] = x0
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[w + 9344]
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9344]
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9344]
 ; mem256[out + 256] = x0
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[w + 9376]
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9376]
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9376]
 ; mem256[out + 288] = x0
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[w + 9408]
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9408]
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9408]
 ; mem256[out + 320] = x0
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[w + 9440]
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9440]
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9440]
 ; mem256[out + 352] = x0
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[w + 9472]
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9472]
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9472]
 ; mem256[out + 384] = x0
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[w + 9504]
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9504]
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9504]
 ; mem256[out + 416] = x0
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[w + 9536]
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9536]
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9536]
 ; mem256[out + 448] = x0
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[w + 9568]
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9568]
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9568]
 ; mem256[out + 480] = x0
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[w + 9600]
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9600]
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9600]
 ; mem256[out + 512] = x0
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[w + 9632]
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9632]
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9632]
 ; mem256[out + 544] = x0
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[w + 9664]
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9664]
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9664]
 ; mem256[out + 576] = x0
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[w + 9696]
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9696]
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9696]
 ; mem256[out + 608] = x0
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[w + 9728]
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9728]
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9728]
 ; mem256[out + 640] = x0
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[w + 9760]
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9760]
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9760]
 ; mem256[out + 672] = x0
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[w + 9792]
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9792]
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9792]
 ; mem256[out + 704] = x0
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[w + 9817]
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
-	vmovdqu ymm0, [rax + 9817]
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+	vmovdqu ymm0, [r11 + 9817]
 ; mem256[out + 729] = x0
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vmovdqu [rdi + 729], ymm0
 ; leave
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_761.q
 	vzeroupper
 	mov rsp, [rsp + 10560]
 	ret

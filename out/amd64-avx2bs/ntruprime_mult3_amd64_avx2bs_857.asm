@@ -14,7 +14,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	mov [rsp + 12576], r11
 ; w = &workqhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul
 %line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	lea rax, [rsp + 0]
+	lea r11, [rsp + 0]
 ; x0 = mem256[in + 0]
 %line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi]
@@ -35,13 +35,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 0] = t0
 %line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax], r8d
+	mov dword [r11], r8d
 ; t0 = movemask8(x1)
 %line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 256] = t0
 %line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 256], r8d
+	mov dword [r11 + 256], r8d
 ; x0 = mem256[in + 32]
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 32]
@@ -62,13 +62,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 4] = t0
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 4], r8d
+	mov dword [r11 + 4], r8d
 ; t0 = movemask8(x1)
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 260] = t0
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 260], r8d
+	mov dword [r11 + 260], r8d
 ; x0 = mem256[in + 64]
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 64]
@@ -89,13 +89,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 8] = t0
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 8], r8d
+	mov dword [r11 + 8], r8d
 ; t0 = movemask8(x1)
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 264] = t0
 %line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 264], r8d
+	mov dword [r11 + 264], r8d
 ; x0 = mem256[in + 96]
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 96]
@@ -116,13 +116,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 12] = t0
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 12], r8d
+	mov dword [r11 + 12], r8d
 ; t0 = movemask8(x1)
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 268] = t0
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 268], r8d
+	mov dword [r11 + 268], r8d
 ; x0 = mem256[in + 128]
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 128]
@@ -143,13 +143,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 16] = t0
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 16], r8d
+	mov dword [r11 + 16], r8d
 ; t0 = movemask8(x1)
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 272] = t0
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 272], r8d
+	mov dword [r11 + 272], r8d
 ; x0 = mem256[in + 160]
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 160]
@@ -170,13 +170,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 20] = t0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 20], r8d
+	mov dword [r11 + 20], r8d
 ; t0 = movemask8(x1)
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 276] = t0
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 276], r8d
+	mov dword [r11 + 276], r8d
 ; x0 = mem256[in + 192]
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 192]
@@ -197,13 +197,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 24] = t0
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 24], r8d
+	mov dword [r11 + 24], r8d
 ; t0 = movemask8(x1)
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 280] = t0
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 280], r8d
+	mov dword [r11 + 280], r8d
 ; x0 = mem256[in + 224]
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 224]
@@ -224,13 +224,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 28] = t0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 28], r8d
+	mov dword [r11 + 28], r8d
 ; t0 = movemask8(x1)
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 284] = t0
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 284], r8d
+	mov dword [r11 + 284], r8d
 ; x0 = mem256[in + 256]
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 256]
@@ -251,13 +251,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 32] = t0
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 32], r8d
+	mov dword [r11 + 32], r8d
 ; t0 = movemask8(x1)
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 288] = t0
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 288], r8d
+	mov dword [r11 + 288], r8d
 ; x0 = mem256[in + 288]
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 288]
@@ -278,13 +278,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 36] = t0
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 36], r8d
+	mov dword [r11 + 36], r8d
 ; t0 = movemask8(x1)
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 292] = t0
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 292], r8d
+	mov dword [r11 + 292], r8d
 ; x0 = mem256[in + 320]
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 320]
@@ -305,13 +305,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 40] = t0
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 40], r8d
+	mov dword [r11 + 40], r8d
 ; t0 = movemask8(x1)
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 296] = t0
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 296], r8d
+	mov dword [r11 + 296], r8d
 ; x0 = mem256[in + 352]
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 352]
@@ -332,13 +332,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 44] = t0
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 44], r8d
+	mov dword [r11 + 44], r8d
 ; t0 = movemask8(x1)
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 300] = t0
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 300], r8d
+	mov dword [r11 + 300], r8d
 ; x0 = mem256[in + 384]
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 384]
@@ -359,13 +359,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 48] = t0
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 48], r8d
+	mov dword [r11 + 48], r8d
 ; t0 = movemask8(x1)
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 304] = t0
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 304], r8d
+	mov dword [r11 + 304], r8d
 ; x0 = mem256[in + 416]
 %line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 416]
@@ -386,13 +386,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 52] = t0
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 52], r8d
+	mov dword [r11 + 52], r8d
 ; t0 = movemask8(x1)
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 308] = t0
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 308], r8d
+	mov dword [r11 + 308], r8d
 ; x0 = mem256[in + 448]
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 448]
@@ -413,13 +413,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 56] = t0
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 56], r8d
+	mov dword [r11 + 56], r8d
 ; t0 = movemask8(x1)
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 312] = t0
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 312], r8d
+	mov dword [r11 + 312], r8d
 ; x0 = mem256[in + 480]
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 480]
@@ -440,13 +440,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 60] = t0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 60], r8d
+	mov dword [r11 + 60], r8d
 ; t0 = movemask8(x1)
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 316] = t0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 316], r8d
+	mov dword [r11 + 316], r8d
 ; x0 = mem256[in + 512]
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 512]
@@ -467,13 +467,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 64] = t0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 64], r8d
+	mov dword [r11 + 64], r8d
 ; t0 = movemask8(x1)
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 320] = t0
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 320], r8d
+	mov dword [r11 + 320], r8d
 ; x0 = mem256[in + 544]
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 544]
@@ -494,13 +494,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 68] = t0
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 68], r8d
+	mov dword [r11 + 68], r8d
 ; t0 = movemask8(x1)
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 324] = t0
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 324], r8d
+	mov dword [r11 + 324], r8d
 ; x0 = mem256[in + 576]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 576]
@@ -521,13 +521,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 72] = t0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 72], r8d
+	mov dword [r11 + 72], r8d
 ; t0 = movemask8(x1)
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 328] = t0
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 328], r8d
+	mov dword [r11 + 328], r8d
 ; x0 = mem256[in + 608]
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 608]
@@ -548,13 +548,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 76] = t0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 76], r8d
+	mov dword [r11 + 76], r8d
 ; t0 = movemask8(x1)
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 332] = t0
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 332], r8d
+	mov dword [r11 + 332], r8d
 ; x0 = mem256[in + 640]
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 640]
@@ -575,13 +575,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 80] = t0
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 80], r8d
+	mov dword [r11 + 80], r8d
 ; t0 = movemask8(x1)
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 336] = t0
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 336], r8d
+	mov dword [r11 + 336], r8d
 ; x0 = mem256[in + 672]
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 672]
@@ -602,13 +602,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 84] = t0
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 84], r8d
+	mov dword [r11 + 84], r8d
 ; t0 = movemask8(x1)
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 340] = t0
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 340], r8d
+	mov dword [r11 + 340], r8d
 ; x0 = mem256[in + 704]
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 704]
@@ -629,13 +629,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 88] = t0
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 88], r8d
+	mov dword [r11 + 88], r8d
 ; t0 = movemask8(x1)
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 344] = t0
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 344], r8d
+	mov dword [r11 + 344], r8d
 ; x0 = mem256[in + 736]
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 736]
@@ -656,13 +656,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 92] = t0
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 92], r8d
+	mov dword [r11 + 92], r8d
 ; t0 = movemask8(x1)
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 348] = t0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 348], r8d
+	mov dword [r11 + 348], r8d
 ; x0 = mem256[in + 768]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 768]
@@ -683,13 +683,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 96] = t0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 96], r8d
+	mov dword [r11 + 96], r8d
 ; t0 = movemask8(x1)
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 352] = t0
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 352], r8d
+	mov dword [r11 + 352], r8d
 ; x0 = mem256[in + 800]
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 800]
@@ -710,13 +710,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 100] = t0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 100], r8d
+	mov dword [r11 + 100], r8d
 ; t0 = movemask8(x1)
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 356] = t0
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 356], r8d
+	mov dword [r11 + 356], r8d
 ; x0 = mem256[in + 825]
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsi + 825]
@@ -740,7 +740,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 104] = t0
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 104], r8d
+	mov dword [r11 + 104], r8d
 ; t0 = movemask8(x1)
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
@@ -749,37 +749,37 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 360] = t0
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 360], r8d
+	mov dword [r11 + 360], r8d
 ; mem32[w + 108] = 0
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 108], 0
+	mov dword [r11 + 108], 0
 ; mem32[w + 364] = 0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 364], 0
+	mov dword [r11 + 364], 0
 ; mem32[w + 112] = 0
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 112], 0
+	mov dword [r11 + 112], 0
 ; mem32[w + 368] = 0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 368], 0
+	mov dword [r11 + 368], 0
 ; mem32[w + 116] = 0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 116], 0
+	mov dword [r11 + 116], 0
 ; mem32[w + 372] = 0
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 372], 0
+	mov dword [r11 + 372], 0
 ; mem32[w + 120] = 0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 120], 0
+	mov dword [r11 + 120], 0
 ; mem32[w + 376] = 0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 376], 0
+	mov dword [r11 + 376], 0
 ; mem32[w + 124] = 0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 124], 0
+	mov dword [r11 + 124], 0
 ; mem32[w + 380] = 0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 380], 0
+	mov dword [r11 + 380], 0
 ; x0 = mem256[k + 0]
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx]
@@ -800,13 +800,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 128] = t0
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 128], r8d
+	mov dword [r11 + 128], r8d
 ; t0 = movemask8(x1)
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 384] = t0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 384], r8d
+	mov dword [r11 + 384], r8d
 ; x0 = mem256[k + 32]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 32]
@@ -827,13 +827,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 132] = t0
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 132], r8d
+	mov dword [r11 + 132], r8d
 ; t0 = movemask8(x1)
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 388] = t0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 388], r8d
+	mov dword [r11 + 388], r8d
 ; x0 = mem256[k + 64]
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 64]
@@ -854,13 +854,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 136] = t0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 136], r8d
+	mov dword [r11 + 136], r8d
 ; t0 = movemask8(x1)
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 392] = t0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 392], r8d
+	mov dword [r11 + 392], r8d
 ; x0 = mem256[k + 96]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 96]
@@ -881,13 +881,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 140] = t0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 140], r8d
+	mov dword [r11 + 140], r8d
 ; t0 = movemask8(x1)
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 396] = t0
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 396], r8d
+	mov dword [r11 + 396], r8d
 ; x0 = mem256[k + 128]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 128]
@@ -908,13 +908,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 144] = t0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 144], r8d
+	mov dword [r11 + 144], r8d
 ; t0 = movemask8(x1)
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 400] = t0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 400], r8d
+	mov dword [r11 + 400], r8d
 ; x0 = mem256[k + 160]
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 160]
@@ -935,13 +935,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 148] = t0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 148], r8d
+	mov dword [r11 + 148], r8d
 ; t0 = movemask8(x1)
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 404] = t0
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 404], r8d
+	mov dword [r11 + 404], r8d
 ; x0 = mem256[k + 192]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 192]
@@ -962,13 +962,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 152] = t0
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 152], r8d
+	mov dword [r11 + 152], r8d
 ; t0 = movemask8(x1)
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 408] = t0
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 408], r8d
+	mov dword [r11 + 408], r8d
 ; x0 = mem256[k + 224]
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 224]
@@ -989,13 +989,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 156] = t0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 156], r8d
+	mov dword [r11 + 156], r8d
 ; t0 = movemask8(x1)
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 412] = t0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 412], r8d
+	mov dword [r11 + 412], r8d
 ; x0 = mem256[k + 256]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 256]
@@ -1016,13 +1016,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 160] = t0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 160], r8d
+	mov dword [r11 + 160], r8d
 ; t0 = movemask8(x1)
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 416] = t0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 416], r8d
+	mov dword [r11 + 416], r8d
 ; x0 = mem256[k + 288]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 288]
@@ -1043,13 +1043,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 164] = t0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 164], r8d
+	mov dword [r11 + 164], r8d
 ; t0 = movemask8(x1)
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 420] = t0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 420], r8d
+	mov dword [r11 + 420], r8d
 ; x0 = mem256[k + 320]
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 320]
@@ -1070,13 +1070,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 168] = t0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 168], r8d
+	mov dword [r11 + 168], r8d
 ; t0 = movemask8(x1)
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 424] = t0
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 424], r8d
+	mov dword [r11 + 424], r8d
 ; x0 = mem256[k + 352]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 352]
@@ -1097,13 +1097,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 172] = t0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 172], r8d
+	mov dword [r11 + 172], r8d
 ; t0 = movemask8(x1)
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 428] = t0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 428], r8d
+	mov dword [r11 + 428], r8d
 ; x0 = mem256[k + 384]
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 384]
@@ -1124,13 +1124,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 176] = t0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 176], r8d
+	mov dword [r11 + 176], r8d
 ; t0 = movemask8(x1)
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 432] = t0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 432], r8d
+	mov dword [r11 + 432], r8d
 ; x0 = mem256[k + 416]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 416]
@@ -1151,13 +1151,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 180] = t0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 180], r8d
+	mov dword [r11 + 180], r8d
 ; t0 = movemask8(x1)
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 436] = t0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 436], r8d
+	mov dword [r11 + 436], r8d
 ; x0 = mem256[k + 448]
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 448]
@@ -1178,13 +1178,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 184] = t0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 184], r8d
+	mov dword [r11 + 184], r8d
 ; t0 = movemask8(x1)
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 440] = t0
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 440], r8d
+	mov dword [r11 + 440], r8d
 ; x0 = mem256[k + 480]
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 480]
@@ -1205,13 +1205,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 188] = t0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 188], r8d
+	mov dword [r11 + 188], r8d
 ; t0 = movemask8(x1)
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 444] = t0
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 444], r8d
+	mov dword [r11 + 444], r8d
 ; x0 = mem256[k + 512]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 512]
@@ -1232,13 +1232,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 192] = t0
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 192], r8d
+	mov dword [r11 + 192], r8d
 ; t0 = movemask8(x1)
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 448] = t0
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 448], r8d
+	mov dword [r11 + 448], r8d
 ; x0 = mem256[k + 544]
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 544]
@@ -1259,13 +1259,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 196] = t0
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 196], r8d
+	mov dword [r11 + 196], r8d
 ; t0 = movemask8(x1)
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 452] = t0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 452], r8d
+	mov dword [r11 + 452], r8d
 ; x0 = mem256[k + 576]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 576]
@@ -1286,13 +1286,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 200] = t0
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 200], r8d
+	mov dword [r11 + 200], r8d
 ; t0 = movemask8(x1)
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 456] = t0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 456], r8d
+	mov dword [r11 + 456], r8d
 ; x0 = mem256[k + 608]
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 608]
@@ -1313,13 +1313,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 204] = t0
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 204], r8d
+	mov dword [r11 + 204], r8d
 ; t0 = movemask8(x1)
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 460] = t0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 460], r8d
+	mov dword [r11 + 460], r8d
 ; x0 = mem256[k + 640]
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 640]
@@ -1340,13 +1340,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 208] = t0
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 208], r8d
+	mov dword [r11 + 208], r8d
 ; t0 = movemask8(x1)
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 464] = t0
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 464], r8d
+	mov dword [r11 + 464], r8d
 ; x0 = mem256[k + 672]
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 672]
@@ -1367,13 +1367,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 212] = t0
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 212], r8d
+	mov dword [r11 + 212], r8d
 ; t0 = movemask8(x1)
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 468] = t0
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 468], r8d
+	mov dword [r11 + 468], r8d
 ; x0 = mem256[k + 704]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 704]
@@ -1394,13 +1394,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 216] = t0
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 216], r8d
+	mov dword [r11 + 216], r8d
 ; t0 = movemask8(x1)
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 472] = t0
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 472], r8d
+	mov dword [r11 + 472], r8d
 ; x0 = mem256[k + 736]
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 736]
@@ -1421,13 +1421,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 220] = t0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 220], r8d
+	mov dword [r11 + 220], r8d
 ; t0 = movemask8(x1)
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 476] = t0
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 476], r8d
+	mov dword [r11 + 476], r8d
 ; x0 = mem256[k + 768]
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 768]
@@ -1448,13 +1448,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 224] = t0
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 224], r8d
+	mov dword [r11 + 224], r8d
 ; t0 = movemask8(x1)
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 480] = t0
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 480], r8d
+	mov dword [r11 + 480], r8d
 ; x0 = mem256[k + 800]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 800]
@@ -1475,13 +1475,13 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	vpmovmskb r8d, ymm0
 ; mem32[w + 228] = t0
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 228], r8d
+	mov dword [r11 + 228], r8d
 ; t0 = movemask8(x1)
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 484] = t0
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 484], r8d
+	mov dword [r11 + 484], r8d
 ; x0 = mem256[k + 825]
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rdx + 825]
@@ -1505,7 +1505,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 232] = t0
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 232], r8d
+	mov dword [r11 + 232], r8d
 ; t0 = movemask8(x1)
 %line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpmovmskb r8d, ymm1
@@ -1514,92 +1514,92 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 	shr r8d, 7
 ; mem32[w + 488] = t0
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 488], r8d
+	mov dword [r11 + 488], r8d
 ; mem32[w + 236] = 0
 %line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 236], 0
+	mov dword [r11 + 236], 0
 ; mem32[w + 492] = 0
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 492], 0
+	mov dword [r11 + 492], 0
 ; mem32[w + 240] = 0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 240], 0
+	mov dword [r11 + 240], 0
 ; mem32[w + 496] = 0
 %line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 496], 0
+	mov dword [r11 + 496], 0
 ; mem32[w + 244] = 0
 %line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 244], 0
+	mov dword [r11 + 244], 0
 ; mem32[w + 500] = 0
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 500], 0
+	mov dword [r11 + 500], 0
 ; mem32[w + 248] = 0
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 248], 0
+	mov dword [r11 + 248], 0
 ; mem32[w + 504] = 0
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 504], 0
+	mov dword [r11 + 504], 0
 ; mem32[w + 252] = 0
 %line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 252], 0
+	mov dword [r11 + 252], 0
 ; mem32[w + 508] = 0
 %line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov dword [rax + 508], 0
+	mov dword [r11 + 508], 0
 ; v1 = 0
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 2880] = v1
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 2880], ymm0
+	vmovdqu [r11 + 2880], ymm0
 ; mem256[w + 2912] = v1
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 2912], ymm0
+	vmovdqu [r11 + 2912], ymm0
 ; mem256[w + 2944] = v1
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 2944], ymm0
+	vmovdqu [r11 + 2944], ymm0
 ; mem256[w + 2976] = v1
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 2976], ymm0
+	vmovdqu [r11 + 2976], ymm0
 ; mem256[w + 3008] = v1
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 3008], ymm0
+	vmovdqu [r11 + 3008], ymm0
 ; mem256[w + 3040] = v1
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 3040], ymm0
+	vmovdqu [r11 + 3040], ymm0
 ; mem256[w + 5120] = v1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5120], ymm0
+	vmovdqu [r11 + 5120], ymm0
 ; mem256[w + 5152] = v1
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5152], ymm0
+	vmovdqu [r11 + 5152], ymm0
 ; mem256[w + 5184] = v1
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5184], ymm0
+	vmovdqu [r11 + 5184], ymm0
 ; mem256[w + 5216] = v1
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5216], ymm0
+	vmovdqu [r11 + 5216], ymm0
 ; mem256[w + 5248] = v1
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5248], ymm0
+	vmovdqu [r11 + 5248], ymm0
 ; mem256[w + 5280] = v1
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 5280], ymm0
+	vmovdqu [r11 + 5280], ymm0
 ; q = w
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r8, rax
+	mov r8, r11
 ; cnt = 8
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, rax
+	mov r10, r11
 	mov r9, 8
-	mov r11, r8
+	mov rsi, r8
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm4, [r11]
+	vmovdqu ymm4, [rsi]
 ; v3 = mem256[q + 256]
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [r11 + 256]
+	vmovdqu ymm5, [rsi + 256]
 ; 8x v6 = v2 >> 16
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm4, 16
@@ -2475,28 +2475,28 @@ align 32
 	vperm2i128 ymm12, ymm12, ymm15, 49
 ; mem256[pd + 512] = v342
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 512], ymm4
+	vmovdqu [r11 + 512], ymm4
 ; mem256[pd + 576] = v344
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 576], ymm7
+	vmovdqu [r11 + 576], ymm7
 ; mem256[pd + 640] = v346
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 640], ymm13
+	vmovdqu [r11 + 640], ymm13
 ; mem256[pd + 704] = v348
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 704], ymm10
+	vmovdqu [r11 + 704], ymm10
 ; mem256[pd + 768] = v343
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 768], ymm1
+	vmovdqu [r11 + 768], ymm1
 ; mem256[pd + 832] = v345
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 832], ymm8
+	vmovdqu [r11 + 832], ymm8
 ; mem256[pd + 896] = v347
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 896], ymm3
+	vmovdqu [r11 + 896], ymm3
 ; mem256[pd + 960] = v349
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 960], ymm12
+	vmovdqu [r11 + 960], ymm12
 ; v350 = unpacklo32(v2, v286)
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm7, ymm6, ymm2
@@ -2572,4623 +2572,5677 @@ align 32
 	vperm2i128 ymm0, ymm8, ymm0, 49
 ; mem256[pd + 544] = v366
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 544], ymm4
+	vmovdqu [r11 + 544], ymm4
 ; mem256[pd + 608] = v368
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 608], ymm5
+	vmovdqu [r11 + 608], ymm5
 ; mem256[pd + 672] = v370
 %line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 672], ymm6
+	vmovdqu [r11 + 672], ymm6
 ; mem256[pd + 736] = v372
 %line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 736], ymm7
+	vmovdqu [r11 + 736], ymm7
 ; mem256[pd + 800] = v367
 %line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 800], ymm1
+	vmovdqu [r11 + 800], ymm1
 ; mem256[pd + 864] = v369
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 864], ymm2
+	vmovdqu [r11 + 864], ymm2
 ; mem256[pd + 928] = v371
 %line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 928], ymm3
+	vmovdqu [r11 + 928], ymm3
 ; mem256[pd + 992] = v373
 %line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 992], ymm0
+	vmovdqu [r11 + 992], ymm0
 ; q += 32
 %line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, 32
+	add rsi, 32
 ; pd += 512
 %line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add rax, 512
+	add r11, 512
 ; t0 = pd + 512
 %line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	lea r8, [rax + 512]
+	lea r8, [r11 + 512]
 ; =? cnt - 5
 %line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	cmp r9, 5
 ; pd = t0 if =
 %line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmove rax, r8
+	cmove r11, r8
 ; =? cnt -= 1
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	sub r9, 1
 ; goto evloop if !=
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	jne .Levloop
-; mb = 0
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r8, 0
 ; pc = w
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r11, r10
+	mov rax, r11
+; mb = 0
 %line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov rax, r10
-	mov r9, rax
+	mov r8, 0
 align 32
-.Lbloop:
-; i0 = mb
+.Lblocks0:
+; pa = mb
 %line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r11, r8
-; i0 -= 26
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub r11, 26
-; t0 = 0
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, 0
-; signed<? i0 - 0
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmp r11, 0
-; i0 = t0 if signed<
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmovl r11, r10
-; i1 = mb + 3
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	lea rsi, [r8 + 3]
-; t0 = 26
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, 26
-; signed>? i1 - 26
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmp rsi, 26
-; i1 = t0 if signed>
-%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmovg rsi, r10
-; cnt = i1 - i0
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub rsi, r11
-; cnt += 1
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add rsi, 1
-; pb = mb - i0
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, r8
-	sub r10, r11
-; pb <<= 6
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	shl r10, 6
-; pb += w
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r10, rax
+	mov r9, r8
 ; pa <<= 6
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	shl r11, 6
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl r9, 6
 ; pa += w
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, r11
+; anz = mem256[pa + 704]
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r9 + 704]
+; as = mem256[pa + 704 + 32]
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r9 + 736]
+; acc3n = anz & mem256[w + 3072]
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm0, [r11 + 3072]
+; acc3s = as ^ mem256[w + 3072 + 32]
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, [r11 + 3104]
+; anz = mem256[pa + 640]
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r9 + 640]
+; as = mem256[pa + 640 + 32]
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r9 + 672]
+; acc2n = anz & mem256[w + 3072]
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm5, ymm2, [r11 + 3072]
+; acc2s = as ^ mem256[w + 3072 + 32]
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm4, ymm3, [r11 + 3104]
+; m0 = anz & mem256[w + 3136]
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm2, ymm2, [r11 + 3136]
+; m1 = as ^ mem256[w + 3136 + 32]
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, [r11 + 3168]
+; m1 ^= acc3s
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm1
+; m1 ^= acc3n
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm0
+; m1 &= m0
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm3, ymm3, ymm2
+; acc3s ^= m1
 %line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, rax
-; anz = mem256[pa + 512]
+	vpxor ymm6, ymm1, ymm3
+; acc3n ^= m0
 %line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [r11 + 512]
-; as = mem256[pa + 544]
+	vpxor ymm0, ymm0, ymm2
+; acc3n |= m1
 %line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [r11 + 544]
-; acc0n = anz & mem256[pb + 3072]
+	vpor ymm8, ymm0, ymm3
+; anz = mem256[pa + 576]
 %line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm4, ymm0, [r10 + 3072]
-; acc0s = as ^ mem256[pb + 3104]
+	vmovdqu ymm0, [r9 + 576]
+; as = mem256[pa + 576 + 32]
 %line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm5, ymm1, [r10 + 3104]
-; acc1n = anz & mem256[pb + 3136]
+	vmovdqu ymm9, [r9 + 608]
+; acc1n = anz & mem256[w + 3072]
 %line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm6, ymm0, [r10 + 3136]
-; acc1s = as ^ mem256[pb + 3168]
+	vpand ymm7, ymm0, [r11 + 3072]
+; acc1s = as ^ mem256[w + 3072 + 32]
 %line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm7, ymm1, [r10 + 3168]
-; acc2n = anz & mem256[pb + 3200]
+	vpxor ymm3, ymm9, [r11 + 3104]
+; m0 = anz & mem256[w + 3136]
 %line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm8, ymm0, [r10 + 3200]
-; acc2s = as ^ mem256[pb + 3232]
+	vpand ymm1, ymm0, [r11 + 3136]
+; m1 = as ^ mem256[w + 3136 + 32]
 %line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm9, ymm1, [r10 + 3232]
-; acc3n = anz & mem256[pb + 3264]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm10, ymm0, [r10 + 3264]
-; acc3s = as ^ mem256[pb + 3296]
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm11, ymm1, [r10 + 3296]
-; pa += 64
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, 64
-; pb -= 64
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub r10, 64
-; =? cnt -= 1
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub rsi, 1
-; goto mdone if =
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	je .Lmdone
-align 32
-.Lmloop:
-; anz = mem256[pa + 512]
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [r11 + 512]
-; as = mem256[pa + 544]
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [r11 + 544]
-; m0 = anz & mem256[pb + 3072]
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm0, ymm2, [r10 + 3072]
-; m1 = as ^ mem256[pb + 3104]
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm3, [r10 + 3104]
-; m1 ^= acc0s
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm5
-; m1 ^= acc0n
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm4
-; m1 &= m0
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm1, ymm1, ymm0
-; acc0s ^= m1
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm5, ymm5, ymm1
-; acc0n ^= m0
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm0, ymm4, ymm0
-; acc0n |= m1
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpor ymm4, ymm0, ymm1
-; m0 = anz & mem256[pb + 3136]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm0, ymm2, [r10 + 3136]
-; m1 = as ^ mem256[pb + 3168]
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm3, [r10 + 3168]
-; m1 ^= acc1s
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm7
-; m1 ^= acc1n
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm6
-; m1 &= m0
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm1, ymm1, ymm0
-; acc1s ^= m1
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm7, ymm7, ymm1
-; acc1n ^= m0
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm6, ymm6, ymm0
-; acc1n |= m1
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpor ymm6, ymm6, ymm1
-; m0 = anz & mem256[pb + 3200]
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm0, ymm2, [r10 + 3200]
-; m1 = as ^ mem256[pb + 3232]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm3, [r10 + 3232]
+	vpxor ymm2, ymm9, [r11 + 3168]
 ; m1 ^= acc2s
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm9
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm4
 ; m1 ^= acc2n
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm5
+; m1 &= m0
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm2, ymm2, ymm1
+; acc2s ^= m1
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm4, ymm4, ymm2
+; acc2n ^= m0
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm1
+; acc2n |= m1
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm2
+; m0 = anz & mem256[w + 3200]
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm0, [r11 + 3200]
+; m1 = as ^ mem256[w + 3200 + 32]
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm9, [r11 + 3232]
+; m1 ^= acc3s
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm8
 ; m1 &= m0
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm1, ymm1, ymm0
-; acc2s ^= m1
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm9, ymm9, ymm1
-; acc2n ^= m0
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm8, ymm8, ymm0
-; acc2n |= m1
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpor ymm8, ymm8, ymm1
-; m0 = anz & mem256[pb + 3264]
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpand ymm0, ymm2, [r10 + 3264]
-; m1 = as ^ mem256[pb + 3296]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm3, [r10 + 3296]
-; m1 ^= acc3s
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm11
-; m1 ^= acc3n
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpxor ymm1, ymm1, ymm10
-; m1 &= m0
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, ymm0
 ; acc3s ^= m1
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm8, ymm0
+; acc3n |= m1
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm11, ymm8, ymm1
+; anz = mem256[pa + 512]
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm9, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm10, [r9 + 544]
+; acc0n = anz & mem256[w + 3072]
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm2, ymm9, [r11 + 3072]
+; acc0s = as ^ mem256[w + 3072 + 32]
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm10, [r11 + 3104]
+; m0 = anz & mem256[w + 3136]
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r11 + 3136]
+; m1 = as ^ mem256[w + 3136 + 32]
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r11 + 3168]
+; m1 ^= acc1s
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[w + 3200]
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r11 + 3200]
+; m1 = as ^ mem256[w + 3200 + 32]
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r11 + 3232]
+; m1 ^= acc2s
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 3264]
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r11 + 3264]
+; m1 = as ^ mem256[w + 3264 + 32]
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r11 + 3296]
+; m1 ^= acc3s
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm11, ymm11, ymm1
+; cnt = mb
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov rsi, r8
+; =? cnt - 0
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp rsi, 0
+; goto lowdone if =
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	je .Llowdone
+; pb = w
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r10, r11
+align 32
+.Llowloop:
+; pa -= 64
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r9, 64
+; pb += 64
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r10, 64
+; anz = mem256[pa + 512]
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm9, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm10, [r9 + 544]
+; m0 = anz & mem256[pb + 3072]
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r10 + 3072]
+; m1 = as ^ mem256[pb + 3072 + 32]
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r10 + 3104]
+; m1 ^= acc0s
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm8
+; m1 ^= acc0n
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm8, ymm1
+; acc0n ^= m0
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 3136]
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r10 + 3136]
+; m1 = as ^ mem256[pb + 3136 + 32]
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r10 + 3168]
+; m1 ^= acc1s
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[pb + 3200]
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r10 + 3200]
+; m1 = as ^ mem256[pb + 3200 + 32]
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r10 + 3232]
+; m1 ^= acc2s
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 3264]
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm9, [r10 + 3264]
+; m1 = as ^ mem256[pb + 3264 + 32]
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, [r10 + 3296]
+; m1 ^= acc3s
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm11, ymm11, ymm1
+; =? cnt -= 1
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub rsi, 1
+; goto lowloop if !=
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jne .Llowloop
+.Llowdone:
+; m1 = acc0n & acc0s
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm2, ymm8
+; m0 = acc0n ^ m1
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 5632] = m1
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5632], ymm0
+; mem256[pc + 5664] = m0
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5664], ymm1
+; m1 = acc1n & acc1s
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm7, ymm3
+; m0 = acc1n ^ m1
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm7, ymm0
+; mem256[pc + 5696] = m1
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5696], ymm0
+; mem256[pc + 5728] = m0
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5728], ymm1
+; m1 = acc2n & acc2s
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm5, ymm4
+; m0 = acc2n ^ m1
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 5760] = m1
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5760], ymm0
+; mem256[pc + 5792] = m0
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5792], ymm1
+; m1 = acc3n & acc3s
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm11, ymm6
+; m0 = acc3n ^ m1
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 5824] = m1
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5824], ymm0
+; mem256[pc + 5856] = m0
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5856], ymm1
+; pc += 256
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rax, 256
+; mb += 4
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r8, 4
+; unsigned<? mb - 24
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r8, 24
+; goto blocks0 if unsigned<
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jb .Lblocks0
+; mb = 24
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r8, 24
+align 32
+.Lblocks1:
+; i0 = mb
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov rsi, r8
+; i0 -= 26
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub rsi, 26
+; t0 = 0
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, 0
+; signed<? i0 - 0
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp rsi, 0
+; i0 = t0 if signed<
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmovl rsi, r9
+; i1 = mb + 3
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	lea r10, [r8 + 3]
+; t0 = 26
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, 26
+; signed>? i1 - 26
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r10, 26
+; i1 = t0 if signed>
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmovg r10, r9
+; cnt = i1 - i0
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, rsi
+; pb = mb - i0
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, r8
+	sub r9, rsi
+; pb <<= 6
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl r9, 6
+; pb += w
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, r11
+; pa <<= 6
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl rsi, 6
+; pa += w
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rsi, r11
+; anz = mem256[pa + 512]
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [rsi + 512]
+; as = mem256[pa + 512 + 32]
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [rsi + 544]
+; acc0n = anz & mem256[pb + 3072]
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm4, ymm0, [r9 + 3072]
+; acc0s = as ^ mem256[pb + 3072 + 32]
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm1, [r9 + 3104]
+; acc1n = anz & mem256[pb + 3136]
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm6, ymm0, [r9 + 3136]
+; acc1s = as ^ mem256[pb + 3136 + 32]
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm1, [r9 + 3168]
+; acc2n = anz & mem256[pb + 3200]
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm8, ymm0, [r9 + 3200]
+; acc2s = as ^ mem256[pb + 3200 + 32]
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm1, [r9 + 3232]
+; acc3n = anz & mem256[pb + 3264]
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm10, ymm0, [r9 + 3264]
+; acc3s = as ^ mem256[pb + 3264 + 32]
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm1, [r9 + 3296]
+; =? cnt - 0
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r10, 0
+; goto any1done if =
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	je .Lany1done
+align 32
+.Lany1loop:
+; pa += 64
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rsi, 64
+; pb -= 64
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r9, 64
+; anz = mem256[pa + 512]
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [rsi + 512]
+; as = mem256[pa + 512 + 32]
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [rsi + 544]
+; m0 = anz & mem256[pb + 3072]
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3072]
+; m1 = as ^ mem256[pb + 3072 + 32]
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3104]
+; m1 ^= acc0s
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 ^= acc0n
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm4
+; m1 &= m0
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm1
+; acc0n ^= m0
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm0, ymm4, ymm0
+; acc0n |= m1
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm4, ymm0, ymm1
+; m0 = anz & mem256[pb + 3136]
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3136]
+; m1 = as ^ mem256[pb + 3136 + 32]
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3168]
+; m1 ^= acc1s
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 &= m0
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm0
+; acc1n |= m1
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm6, ymm6, ymm1
+; m0 = anz & mem256[pb + 3200]
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3200]
+; m1 = as ^ mem256[pb + 3200 + 32]
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3232]
+; m1 ^= acc2s
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc2n
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm9, ymm1
+; acc2n ^= m0
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm8, ymm8, ymm1
+; m0 = anz & mem256[pb + 3264]
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3264]
+; m1 = as ^ mem256[pb + 3264 + 32]
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3296]
+; m1 ^= acc3s
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm11
+; m1 ^= acc3n
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm11, ymm1
 ; acc3n ^= m0
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm10, ymm0
 ; acc3n |= m1
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm10, ymm1
-; pa += 64
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, 64
-; pb -= 64
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub r10, 64
 ; =? cnt -= 1
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub rsi, 1
-; goto mloop if !=
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	jne .Lmloop
-.Lmdone:
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, 1
+; goto any1loop if !=
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jne .Lany1loop
+.Lany1done:
 ; m1 = acc0n & acc0s
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm4, ymm5
 ; m0 = acc0n ^ m1
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm0
 ; mem256[pc + 5632] = m1
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5632], ymm0
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5632], ymm0
 ; mem256[pc + 5664] = m0
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5664], ymm1
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5664], ymm1
 ; m1 = acc1n & acc1s
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm6, ymm7
 ; m0 = acc1n ^ m1
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm6, ymm0
 ; mem256[pc + 5696] = m1
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5696], ymm0
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5696], ymm0
 ; mem256[pc + 5728] = m0
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5728], ymm1
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5728], ymm1
 ; m1 = acc2n & acc2s
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm8, ymm9
 ; m0 = acc2n ^ m1
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm8, ymm0
 ; mem256[pc + 5760] = m1
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5760], ymm0
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5760], ymm0
 ; mem256[pc + 5792] = m0
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5792], ymm1
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5792], ymm1
 ; m1 = acc3n & acc3s
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm10, ymm11
 ; m0 = acc3n ^ m1
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm10, ymm0
 ; mem256[pc + 5824] = m1
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5824], ymm0
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5824], ymm0
 ; mem256[pc + 5856] = m0
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r9 + 5856], ymm1
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5856], ymm1
 ; pc += 256
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r9, 256
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rax, 256
 ; mb += 4
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r8, 4
+; unsigned<? mb - 28
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r8, 28
+; goto blocks1 if unsigned<
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jb .Lblocks1
+; mb = 28
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r8, 28
+align 32
+.Lblocks2:
+; pa = mb
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, r8
+; pa -= 26
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r9, 26
+; pa <<= 6
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl r9, 6
+; pa += w
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, r11
+; anz = mem256[pa + 512]
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r9 + 544]
+; acc0n = anz & mem256[w + 4736]
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm0, [r11 + 4736]
+; acc0s = as ^ mem256[w + 4736 + 32]
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, [r11 + 4768]
+; anz = mem256[pa + 576]
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r9 + 576]
+; as = mem256[pa + 576 + 32]
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r9 + 608]
+; m0 = anz & mem256[w + 4672]
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm4, ymm2, [r11 + 4672]
+; m1 = as ^ mem256[w + 4672 + 32]
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm3, [r11 + 4704]
+; m1 ^= acc0s
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm1
+; m1 ^= acc0n
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; m1 &= m0
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm5, ymm5, ymm4
+; acc0s ^= m1
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm1, ymm5
+; acc0n ^= m0
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm0, ymm0, ymm4
+; acc0n |= m1
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm0, ymm0, ymm5
+; acc1n = anz & mem256[w + 4736]
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm5, ymm2, [r11 + 4736]
+; acc1s = as ^ mem256[w + 4736 + 32]
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm3, [r11 + 4768]
+; anz = mem256[pa + 640]
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r9 + 640]
+; as = mem256[pa + 640 + 32]
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm4, [r9 + 672]
+; m0 = anz & mem256[w + 4608]
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm3, [r11 + 4608]
+; m1 = as ^ mem256[w + 4608 + 32]
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm4, [r11 + 4640]
+; m1 ^= acc0s
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm6
+; m1 ^= acc0n
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm0
+; m1 &= m0
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm2, ymm2, ymm1
+; acc0s ^= m1
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm2
+; acc0n ^= m0
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm0, ymm0, ymm1
+; acc0n |= m1
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm2, ymm0, ymm2
+; m0 = anz & mem256[w + 4672]
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r11 + 4672]
+; m1 = as ^ mem256[w + 4672 + 32]
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm4, [r11 + 4704]
+; m1 ^= acc1s
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm1
+; acc2n = anz & mem256[w + 4736]
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm8, ymm3, [r11 + 4736]
+; acc2s = as ^ mem256[w + 4736 + 32]
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm4, [r11 + 4768]
+; anz = mem256[pa + 704]
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm4, [r9 + 704]
+; as = mem256[pa + 704 + 32]
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm9, [r9 + 736]
+; m0 = anz & mem256[w + 4544]
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [r11 + 4544]
+; m1 = as ^ mem256[w + 4544 + 32]
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm9, [r11 + 4576]
+; m1 ^= acc0s
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[w + 4608]
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [r11 + 4608]
+; m1 = as ^ mem256[w + 4608 + 32]
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm9, [r11 + 4640]
+; m1 ^= acc1s
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 4672]
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [r11 + 4672]
+; m1 = as ^ mem256[w + 4672 + 32]
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm9, [r11 + 4704]
+; m1 ^= acc2s
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm10, ymm8, ymm1
+; acc3n = anz & mem256[w + 4736]
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm11, ymm4, [r11 + 4736]
+; acc3s = as ^ mem256[w + 4736 + 32]
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm9, [r11 + 4768]
+; cnt = 49
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r10, 49
+; cnt -= mb
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, r8
+; =? cnt - 0
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r10, 0
+; goto highdone if =
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	je .Lhighdone
+; pb = w + 1472
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	lea rsi, [r11 + 1472]
+; pa += 192
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, 192
+align 32
+.Lhighloop:
+; pa += 64
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, 64
+; pb -= 64
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub rsi, 64
+; anz = mem256[pa + 512]
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm4, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm8, [r9 + 544]
+; m0 = anz & mem256[pb + 3072]
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [rsi + 3072]
+; m1 = as ^ mem256[pb + 3072 + 32]
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm8, [rsi + 3104]
+; m1 ^= acc0s
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 3136]
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [rsi + 3136]
+; m1 = as ^ mem256[pb + 3136 + 32]
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm8, [rsi + 3168]
+; m1 ^= acc1s
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 3200]
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [rsi + 3200]
+; m1 = as ^ mem256[pb + 3200 + 32]
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm8, [rsi + 3232]
+; m1 ^= acc2s
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm10, ymm10, ymm0
+; acc2n |= m1
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm10, ymm10, ymm1
+; m0 = anz & mem256[pb + 3264]
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, [rsi + 3264]
+; m1 = as ^ mem256[pb + 3264 + 32]
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm8, [rsi + 3296]
+; m1 ^= acc3s
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc3n
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm9, ymm1
+; acc3n ^= m0
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm11, ymm11, ymm1
+; =? cnt -= 1
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, 1
+; goto highloop if !=
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jne .Lhighloop
+.Lhighdone:
+; m1 = acc0n & acc0s
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm2, ymm6
+; m0 = acc0n ^ m1
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 5632] = m1
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5632], ymm0
+; mem256[pc + 5664] = m0
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5664], ymm1
+; m1 = acc1n & acc1s
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm5, ymm7
+; m0 = acc1n ^ m1
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 5696] = m1
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5696], ymm0
+; mem256[pc + 5728] = m0
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5728], ymm1
+; m1 = acc2n & acc2s
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm10, ymm3
+; m0 = acc2n ^ m1
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, ymm0
+; mem256[pc + 5760] = m1
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5760], ymm0
+; mem256[pc + 5792] = m0
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5792], ymm1
+; m1 = acc3n & acc3s
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm11, ymm9
+; m0 = acc3n ^ m1
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 5824] = m1
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5824], ymm0
+; mem256[pc + 5856] = m0
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5856], ymm1
+; pc += 256
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rax, 256
+; mb += 4
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r8, 4
+; unsigned<? mb - 52
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r8, 52
+; goto blocks2 if unsigned<
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jb .Lblocks2
+; mb = 52
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r8, 52
+align 32
+.Lblocks3:
+; i0 = mb
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov rsi, r8
+; i0 -= 26
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub rsi, 26
+; t0 = 0
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, 0
+; signed<? i0 - 0
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp rsi, 0
+; i0 = t0 if signed<
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmovl rsi, r9
+; i1 = mb + 3
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	lea r10, [r8 + 3]
+; t0 = 26
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, 26
+; signed>? i1 - 26
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r10, 26
+; i1 = t0 if signed>
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmovg r10, r9
+; cnt = i1 - i0
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, rsi
+; pb = mb - i0
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, r8
+	sub r9, rsi
+; pb <<= 6
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl r9, 6
+; pb += w
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r9, r11
+; pa <<= 6
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	shl rsi, 6
+; pa += w
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rsi, r11
+; anz = mem256[pa + 512]
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [rsi + 512]
+; as = mem256[pa + 512 + 32]
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [rsi + 544]
+; acc0n = anz & mem256[pb + 3072]
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm4, ymm0, [r9 + 3072]
+; acc0s = as ^ mem256[pb + 3072 + 32]
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm1, [r9 + 3104]
+; acc1n = anz & mem256[pb + 3136]
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm6, ymm0, [r9 + 3136]
+; acc1s = as ^ mem256[pb + 3136 + 32]
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm1, [r9 + 3168]
+; acc2n = anz & mem256[pb + 3200]
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm8, ymm0, [r9 + 3200]
+; acc2s = as ^ mem256[pb + 3200 + 32]
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm1, [r9 + 3232]
+; acc3n = anz & mem256[pb + 3264]
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm10, ymm0, [r9 + 3264]
+; acc3s = as ^ mem256[pb + 3264 + 32]
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm1, [r9 + 3296]
+; =? cnt - 0
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	cmp r10, 0
+; goto any3done if =
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	je .Lany3done
+align 32
+.Lany3loop:
+; pa += 64
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rsi, 64
+; pb -= 64
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r9, 64
+; anz = mem256[pa + 512]
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [rsi + 512]
+; as = mem256[pa + 512 + 32]
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [rsi + 544]
+; m0 = anz & mem256[pb + 3072]
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3072]
+; m1 = as ^ mem256[pb + 3072 + 32]
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3104]
+; m1 ^= acc0s
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm5
+; m1 ^= acc0n
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm4
+; m1 &= m0
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm5, ymm5, ymm1
+; acc0n ^= m0
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm0, ymm4, ymm0
+; acc0n |= m1
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm4, ymm0, ymm1
+; m0 = anz & mem256[pb + 3136]
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3136]
+; m1 = as ^ mem256[pb + 3136 + 32]
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3168]
+; m1 ^= acc1s
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm6
+; m1 &= m0
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm6, ymm6, ymm0
+; acc1n |= m1
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm6, ymm6, ymm1
+; m0 = anz & mem256[pb + 3200]
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3200]
+; m1 = as ^ mem256[pb + 3200 + 32]
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3232]
+; m1 ^= acc2s
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc2n
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm9, ymm9, ymm1
+; acc2n ^= m0
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm8, ymm8, ymm1
+; m0 = anz & mem256[pb + 3264]
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm3, [r9 + 3264]
+; m1 = as ^ mem256[pb + 3264 + 32]
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm2, [r9 + 3296]
+; m1 ^= acc3s
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm11
+; m1 ^= acc3n
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm11, ymm11, ymm1
+; acc3n ^= m0
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm10, ymm10, ymm0
+; acc3n |= m1
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpor ymm10, ymm10, ymm1
+; =? cnt -= 1
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	sub r10, 1
+; goto any3loop if !=
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jne .Lany3loop
+.Lany3done:
+; m1 = acc0n & acc0s
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm4, ymm5
+; m0 = acc0n ^ m1
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm4, ymm0
+; mem256[pc + 5632] = m1
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5632], ymm0
+; mem256[pc + 5664] = m0
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5664], ymm1
+; m1 = acc1n & acc1s
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm6, ymm7
+; m0 = acc1n ^ m1
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm6, ymm0
+; mem256[pc + 5696] = m1
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5696], ymm0
+; mem256[pc + 5728] = m0
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5728], ymm1
+; m1 = acc2n & acc2s
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm8, ymm9
+; m0 = acc2n ^ m1
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm8, ymm0
+; mem256[pc + 5760] = m1
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5760], ymm0
+; mem256[pc + 5792] = m0
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5792], ymm1
+; m1 = acc3n & acc3s
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpand ymm0, ymm10, ymm11
+; m0 = acc3n ^ m1
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpxor ymm1, ymm10, ymm0
+; mem256[pc + 5824] = m1
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5824], ymm0
+; mem256[pc + 5856] = m0
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [rax + 5856], ymm1
+; pc += 256
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add rax, 256
+; mb += 4
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	add r8, 4
 ; unsigned<? mb - 56
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	cmp r8, 56
-; goto bloop if unsigned<
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	jb .Lbloop
+; goto blocks3 if unsigned<
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	jb .Lblocks3
 ; v374 = 0
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 9440] = v374
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9440], ymm0
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9440], ymm0
 ; mem256[w + 10336] = v374
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10336], ymm0
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10336], ymm0
 ; pc = w
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r8, rax
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r8, r11
 ; cnt = 7
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, rax
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r10, r11
 	mov r9, 7
 align 32
 .Liloop:
 ; v375 = mem256[pc + 5632]
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [r8 + 5632]
 ; v376 = mem256[pc + 5696]
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm1, [r8 + 5696]
 ; v377 = mem256[pc + 5760]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm2, [r8 + 5760]
 ; v378 = mem256[pc + 5824]
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [r8 + 5824]
 ; v379 = mem256[pc + 5888]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm4, [r8 + 5888]
 ; v380 = mem256[pc + 5952]
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm5, [r8 + 5952]
 ; v381 = mem256[pc + 6016]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [r8 + 6016]
 ; v382 = mem256[pc + 6080]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [r8 + 6080]
 ; v383 = unpacklo32(v375, v376)
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm8, ymm0, ymm1
 ; v384 = unpackhi32(v375, v376)
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm9, ymm0, ymm1
 ; v385 = unpacklo32(v377, v378)
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm0, ymm2, ymm3
 ; v386 = unpackhi32(v377, v378)
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm1, ymm2, ymm3
 ; v387 = unpacklo32(v379, v380)
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm10, ymm4, ymm5
 ; v388 = unpackhi32(v379, v380)
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm4, ymm4, ymm5
 ; v389 = unpacklo32(v381, v382)
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm2, ymm6, ymm7
 ; v390 = unpackhi32(v381, v382)
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm3, ymm6, ymm7
 ; v391 = unpacklo64(v383, v385)
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm5, ymm8, ymm0
 ; v392 = unpackhi64(v383, v385)
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm7, ymm8, ymm0
 ; v393 = unpacklo64(v384, v386)
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm8, ymm9, ymm1
 ; v394 = unpackhi64(v384, v386)
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm9, ymm9, ymm1
 ; v395 = unpacklo64(v387, v389)
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm0, ymm10, ymm2
 ; v396 = unpackhi64(v387, v389)
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm1, ymm10, ymm2
 ; v397 = unpacklo64(v388, v390)
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm2, ymm4, ymm3
 ; v398 = unpackhi64(v388, v390)
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm3, ymm4, ymm3
 ; v399 = permute128(v391, v395, 32)
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm6, ymm5, ymm0, 32
 ; v400 = permute128(v391, v395, 49)
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm0, ymm5, ymm0, 49
 ; v401 = permute128(v392, v396, 32)
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11872], ymm0
 	vperm2i128 ymm5, ymm7, ymm1, 32
 ; v402 = permute128(v392, v396, 49)
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm4, ymm7, ymm1, 49
 ; v403 = permute128(v393, v397, 32)
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm7, ymm8, ymm2, 32
 ; v404 = permute128(v393, v397, 49)
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm10, ymm8, ymm2, 49
 ; v405 = permute128(v394, v398, 32)
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm8, ymm9, ymm3, 32
 ; v406 = permute128(v394, v398, 49)
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm0, ymm9, ymm3, 49
 ; v407 = mem256[pc + 5664]
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11936], ymm0
 	vmovdqu ymm0, [r8 + 5664]
 ; v408 = mem256[pc + 5728]
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm1, [r8 + 5728]
 ; v409 = mem256[pc + 5792]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [r8 + 5792]
 ; v410 = mem256[pc + 5856]
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm15, [r8 + 5856]
 ; v411 = mem256[pc + 5920]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm14, [r8 + 5920]
 ; v412 = mem256[pc + 5984]
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm13, [r8 + 5984]
 ; v413 = mem256[pc + 6048]
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm12, [r8 + 6048]
 ; v414 = mem256[pc + 6112]
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm11, [r8 + 6112]
 ; v415 = unpacklo32(v407, v408)
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm9, ymm0, ymm1
 ; v416 = unpackhi32(v407, v408)
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm2, ymm0, ymm1
 ; v417 = unpacklo32(v409, v410)
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm1, ymm3, ymm15
 ; v418 = unpackhi32(v409, v410)
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm0, ymm3, ymm15
 ; v419 = unpacklo32(v411, v412)
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm3, ymm14, ymm13
 ; v420 = unpackhi32(v411, v412)
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm13, ymm14, ymm13
 ; v421 = unpacklo32(v413, v414)
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm14, ymm12, ymm11
 ; v422 = unpackhi32(v413, v414)
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhdq ymm12, ymm12, ymm11
 ; v423 = unpacklo64(v415, v417)
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm11, ymm9, ymm1
 ; v424 = unpackhi64(v415, v417)
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm9, ymm9, ymm1
 ; v425 = unpacklo64(v416, v418)
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm1, ymm2, ymm0
 ; v426 = unpackhi64(v416, v418)
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm15, ymm2, ymm0
 ; v427 = unpacklo64(v419, v421)
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm0, ymm3, ymm14
 ; v428 = unpackhi64(v419, v421)
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm3, ymm3, ymm14
 ; v429 = unpacklo64(v420, v422)
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpcklqdq ymm2, ymm13, ymm12
 ; v430 = unpackhi64(v420, v422)
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckhqdq ymm13, ymm13, ymm12
 ; v431 = permute128(v423, v427, 32)
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm12, ymm11, ymm0, 32
 ; v432 = permute128(v423, v427, 49)
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm0, ymm11, ymm0, 49
 ; v433 = permute128(v424, v428, 32)
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11968], ymm0
 	vperm2i128 ymm11, ymm9, ymm3, 32
 ; v434 = permute128(v424, v428, 49)
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm3, ymm9, ymm3, 49
 ; v435 = permute128(v425, v429, 32)
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm9, ymm1, ymm2, 32
 ; v436 = permute128(v425, v429, 49)
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm2, ymm1, ymm2, 49
 ; v437 = permute128(v426, v430, 32)
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm1, ymm15, ymm13, 32
 ; v438 = permute128(v426, v430, 49)
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vperm2i128 ymm0, ymm15, ymm13, 49
 ; 8x v439 = v399 >> 1
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12032], ymm0
 	vpsrld ymm14, ymm6, 1
 ; 8x v440 = v431 >> 1
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm12, 1
 ; v441 = v431 | v436
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm2
 ; v442 = v399 | v404
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm6, ymm10
 ; v443 = v441 ^ v442
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm0, ymm13
 ; v444 = v399 | v436
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm2
 ; v445 = v443 ^ v444
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12000], ymm2
 	vpxor ymm2, ymm13, ymm0
 ; v446 = v404 | v431
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm12
 ; v447 = v443 ^ v446
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11904], ymm10
 	vpxor ymm13, ymm13, ymm0
 ; v448 = v440 | v447
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm15, ymm13
 ; v449 = v439 | v445
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm14, ymm2
 ; v450 = v448 ^ v449
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm0, ymm10
 ; v451 = v439 | v447
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm14, ymm13
 ; v452 = v450 ^ v451
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm10, ymm0
 ; v453 = v440 | v445
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm15, ymm2
 ; v454 = v450 ^ v453
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm10, ymm0
 ; v455 = v439 & mem256[MK55555555]
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm14, [rel MK55555555]
 ; v456 = v440 & mem256[MK55555555]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12064], ymm0
 	vpand ymm0, ymm15, [rel MK55555555]
 ; v457 = v452 & mem256[MK55555555]
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12096], ymm0
 	vpand ymm0, ymm13, [rel MK55555555]
 ; v458 = v454 & mem256[MK55555555]
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK55555555]
 ; v459 = v399 & mem256[MK55555555]
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm6, ymm6, [rel MK55555555]
 ; v460 = v431 & mem256[MK55555555]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm10, ymm12, [rel MK55555555]
 ; 8x v461 = v457 << 1
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; 8x v462 = v458 << 1
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm2, ymm2, 1
 ; v463 = v459 | v461
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm0
 ; v464 = v460 | v462
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12128], ymm0
 	vpor ymm0, ymm10, ymm2
 ; 8x v465 = v401 >> 1
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12160], ymm0
 	vpsrld ymm6, ymm5, 1
 ; 8x v466 = v433 >> 1
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm10, ymm11, 1
 ; 8x v467 = v401 >> 21
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm5, 21
 ; 8x v468 = v433 >> 21
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm11, 21
 ; v469 = v467 & mem256[MK00000005]
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm12, ymm0, [rel MK00000005]
 ; v470 = v468 & mem256[MK00000005]
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm13, ymm2, [rel MK00000005]
 ; 8x v471 = v401 >> 25
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm5, 25
 ; 8x v472 = v433 >> 25
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm11, 25
 ; v473 = v471 & mem256[MK00000050]
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00000050]
 ; v474 = v472 & mem256[MK00000050]
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00000050]
 ; v475 = v469 | v473
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm12, ymm12, ymm0
 ; v476 = v470 | v474
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v477 = v403 >> 17
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm7, 17
 ; 8x v478 = v435 >> 17
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm9, 17
 ; v479 = v477 & mem256[MK00005500]
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00005500]
 ; v480 = v478 & mem256[MK00005500]
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00005500]
 ; v481 = v475 | v479
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm12, ymm12, ymm0
 ; v482 = v476 | v480
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v483 = v405 >> 13
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm8, 13
 ; 8x v484 = v437 >> 13
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm1, 13
 ; v485 = v483 & mem256[MK00050000]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00050000]
 ; v486 = v484 & mem256[MK00050000]
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00050000]
 ; v487 = v481 | v485
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm12, ymm12, ymm0
 ; v488 = v482 | v486
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm13, ymm2
 ; 8x v489 = v402 >> 3
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm4, 3
 ; 8x v490 = v434 >> 3
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm3, 3
 ; v491 = v489 & mem256[MK05000000]
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK05000000]
 ; v492 = v490 & mem256[MK05000000]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK05000000]
 ; v493 = v487 | v491
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm14, ymm12, ymm0
 ; v494 = v488 | v492
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm2
 ; v495 = v433 | v494
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm11, ymm0
 ; v496 = v401 | v493
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm12, ymm5, ymm14
 ; v497 = v495 ^ v496
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm12
 ; v498 = v401 | v494
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v499 = v497 ^ v498
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm2, ymm0
 ; v500 = v433 | v493
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm14
 ; v501 = v497 ^ v500
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v502 = v466 | v501
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm10, ymm0
 ; v503 = v465 | v499
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm6, ymm12
 ; v504 = v502 ^ v503
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm13
 ; v505 = v465 | v501
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm0
 ; v506 = v504 ^ v505
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm2, ymm0
 ; v507 = v466 | v499
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm12
 ; v508 = v504 ^ v507
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v509 = v465 & mem256[MK05055555]
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm6, [rel MK05055555]
 ; v510 = v466 & mem256[MK05055555]
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12192], ymm2
 	vpand ymm2, ymm10, [rel MK05055555]
 ; v511 = v506 & mem256[MK05055555]
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12224], ymm2
 	vpand ymm2, ymm13, [rel MK05055555]
 ; v512 = v508 & mem256[MK05055555]
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK05055555]
 ; v513 = v401 & mem256[MK05055555]
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm6, ymm5, [rel MK05055555]
 ; v514 = v433 & mem256[MK05055555]
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm10, ymm11, [rel MK05055555]
 ; 8x v515 = v511 << 1
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm2, ymm2, 1
 ; 8x v516 = v512 << 1
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; v517 = v513 | v515
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm6, ymm2
 ; v518 = v514 | v516
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12256], ymm2
 	vpor ymm0, ymm10, ymm0
 ; 8x v519 = v403 >> 1
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12288], ymm0
 	vpsrld ymm12, ymm7, 1
 ; 8x v520 = v435 >> 1
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm9, 1
 ; v521 = v435 | v438
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 12032]
 	vpor ymm0, ymm9, ymm6
 ; v522 = v403 | v406
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm10, [rsp + 11936]
 	vpor ymm2, ymm7, ymm10
 ; v523 = v521 ^ v522
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm2
 ; v524 = v403 | v438
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm7, ymm6
 ; v525 = v523 ^ v524
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm0, ymm2
 ; v526 = v406 | v435
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm10, ymm9
 ; v527 = v523 ^ v526
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm15, ymm0, ymm2
 ; v528 = v520 | v527
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm15
 ; v529 = v519 | v525
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm12, ymm14
 ; v530 = v528 ^ v529
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm0, ymm2
 ; v531 = v519 | v527
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm15
 ; v532 = v530 ^ v531
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm15, ymm2, ymm0
 ; v533 = v520 | v525
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm14
 ; v534 = v530 ^ v533
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm0
 ; v535 = v519 & mem256[MK00555555]
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm12, [rel MK00555555]
 ; v536 = v520 & mem256[MK00555555]
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11936], ymm0
 	vpand ymm0, ymm13, [rel MK00555555]
 ; v537 = v532 & mem256[MK00555555]
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12032], ymm0
 	vpand ymm0, ymm15, [rel MK00555555]
 ; v538 = v534 & mem256[MK00555555]
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00555555]
 ; v539 = v403 & mem256[MK00555555]
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm12, ymm7, [rel MK00555555]
 ; v540 = v435 & mem256[MK00555555]
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm13, ymm9, [rel MK00555555]
 ; 8x v541 = v537 << 1
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; 8x v542 = v538 << 1
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm2, ymm2, 1
 ; v543 = v539 | v541
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v544 = v540 | v542
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12320], ymm0
 	vpor ymm0, ymm13, ymm2
 ; 8x v545 = v405 >> 1
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12352], ymm0
 	vpsrld ymm13, ymm8, 1
 ; 8x v546 = v437 >> 1
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm1, 1
 ; 8x v547 = v401 >> 20
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm5, 20
 ; 8x v548 = v433 >> 20
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm11, 20
 ; v549 = v547 & mem256[MK00000005]
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm14, ymm0, [rel MK00000005]
 ; v550 = v548 & mem256[MK00000005]
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm15, ymm2, [rel MK00000005]
 ; 8x v551 = v401 >> 24
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm5, 24
 ; 8x v552 = v433 >> 24
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm11, 24
 ; v553 = v551 & mem256[MK00000050]
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00000050]
 ; v554 = v552 & mem256[MK00000050]
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00000050]
 ; v555 = v549 | v553
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm14, ymm0
 ; v556 = v550 | v554
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm15, ymm2
 ; 8x v557 = v403 >> 16
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm7, 16
 ; 8x v558 = v435 >> 16
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm9, 16
 ; v559 = v557 & mem256[MK00005500]
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00005500]
 ; v560 = v558 & mem256[MK00005500]
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00005500]
 ; v561 = v555 | v559
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v562 = v556 | v560
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm11, ymm2
 ; 8x v563 = v405 >> 12
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm5, ymm8, 12
 ; 8x v564 = v437 >> 12
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm7, ymm1, 12
 ; v565 = v563 & mem256[MK00050000]
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm5, ymm5, [rel MK00050000]
 ; v566 = v564 & mem256[MK00050000]
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm7, ymm7, [rel MK00050000]
 ; v567 = v561 | v565
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm9, ymm0, ymm5
 ; v568 = v562 | v566
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm2, ymm7
 ; 8x v569 = v400 >> 10
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm5, [rsp + 11872]
 	vpsrld ymm0, ymm5, 10
 ; 8x v570 = v432 >> 10
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [rsp + 11968]
 	vpsrld ymm2, ymm7, 10
 ; v571 = v569 & mem256[MK00100000]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00100000]
 ; v572 = v570 & mem256[MK00100000]
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00100000]
 ; v573 = v567 | v571
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm9, ymm9, ymm0
 ; v574 = v568 | v572
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm11, ymm2
 ; 8x v575 = v400 >> 9
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm5, 9
 ; 8x v576 = v432 >> 9
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm7, 9
 ; v577 = v575 & mem256[MK00400000]
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00400000]
 ; v578 = v576 & mem256[MK00400000]
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00400000]
 ; v579 = v573 | v577
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm9, ymm9, ymm0
 ; v580 = v574 | v578
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm11, ymm2
 ; 8x v581 = v402 >> 2
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm4, 2
 ; 8x v582 = v434 >> 2
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm2, ymm3, 2
 ; v583 = v581 & mem256[MK05000000]
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK05000000]
 ; v584 = v582 & mem256[MK05000000]
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK05000000]
 ; v585 = v579 | v583
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm14, ymm9, ymm0
 ; v586 = v580 | v584
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm2
 ; v587 = v437 | v586
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm1, ymm0
 ; v588 = v405 | v585
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm9, ymm8, ymm14
 ; v589 = v587 ^ v588
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm9
 ; v590 = v405 | v586
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm8, ymm0
 ; v591 = v589 ^ v590
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm9, ymm2, ymm0
 ; v592 = v437 | v585
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm1, ymm14
 ; v593 = v589 ^ v592
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v594 = v546 | v593
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm12, ymm0
 ; v595 = v545 | v591
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm13, ymm9
 ; v596 = v594 ^ v595
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm11
 ; v597 = v545 | v593
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm0
 ; v598 = v596 ^ v597
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm2, ymm0
 ; v599 = v546 | v591
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm9
 ; v600 = v596 ^ v599
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v601 = v545 & mem256[MK05555555]
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm13, [rel MK05555555]
 ; v602 = v546 & mem256[MK05555555]
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11872], ymm2
 	vpand ymm2, ymm12, [rel MK05555555]
 ; v603 = v598 & mem256[MK05555555]
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11968], ymm2
 	vpand ymm2, ymm11, [rel MK05555555]
 ; v604 = v600 & mem256[MK05555555]
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK05555555]
 ; v605 = v405 & mem256[MK05555555]
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm8, ymm8, [rel MK05555555]
 ; v606 = v437 & mem256[MK05555555]
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK05555555]
 ; 8x v607 = v603 << 1
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm2, ymm2, 1
 ; 8x v608 = v604 << 1
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; v609 = v605 | v607
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm8, ymm2
 ; v610 = v606 | v608
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12384], ymm2
 	vpor ymm0, ymm1, ymm0
 ; 8x v611 = v400 >> 1
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12416], ymm0
 	vpsrld ymm11, ymm5, 1
 ; 8x v612 = v432 >> 1
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm9, ymm7, 1
 ; 8x v613 = v404 >> 1
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11904]
 	vpsrld ymm0, ymm0, 1
 ; 8x v614 = v436 >> 1
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm1, [rsp + 12000]
 	vpsrld ymm1, ymm1, 1
 ; v615 = v432 | v614
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm7, ymm1
 ; v616 = v400 | v613
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm5, ymm0
 ; v617 = v615 ^ v616
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm8
 ; v618 = v400 | v614
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm1
 ; v619 = v617 ^ v618
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm8, ymm2, ymm1
 ; v620 = v432 | v613
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm0
 ; v621 = v617 ^ v620
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v622 = v612 | v621
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm9, ymm0
 ; v623 = v611 | v619
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm11, ymm8
 ; v624 = v622 ^ v623
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v625 = v611 | v621
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm0
 ; v626 = v624 ^ v625
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v627 = v612 | v619
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm9, ymm8
 ; v628 = v624 ^ v627
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v629 = v611 & mem256[MK15555555]
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm8, ymm11, [rel MK15555555]
 ; v630 = v612 & mem256[MK15555555]
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm9, ymm9, [rel MK15555555]
 ; v631 = v626 & mem256[MK15555555]
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK15555555]
 ; v632 = v628 & mem256[MK15555555]
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK15555555]
 ; v633 = v400 & mem256[MK15555555]
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm5, [rel MK15555555]
 ; v634 = v432 & mem256[MK15555555]
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm5, ymm7, [rel MK15555555]
 ; 8x v635 = v631 << 1
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; 8x v636 = v632 << 1
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 1
 ; v637 = v633 | v635
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm2, ymm0
 ; v638 = v634 | v636
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm5, ymm1
 ; 8x v639 = v402 >> 1
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm4, 1
 ; 8x v640 = v434 >> 1
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm3, 1
 ; 8x v641 = v406 >> 1
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm10, 1
 ; 8x v642 = v438 >> 1
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm1, ymm6, 1
 ; v643 = v434 | v642
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm3, ymm1
 ; v644 = v402 | v641
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm4, ymm0
 ; v645 = v643 ^ v644
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm5
 ; v646 = v402 | v642
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm1
 ; v647 = v645 ^ v646
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm5, ymm2, ymm1
 ; v648 = v434 | v641
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm3, ymm0
 ; v649 = v645 ^ v648
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v650 = v640 | v649
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm13, ymm0
 ; v651 = v639 | v647
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm12, ymm5
 ; v652 = v650 ^ v651
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v653 = v639 | v649
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v654 = v652 ^ v653
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v655 = v640 | v647
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm13, ymm5
 ; v656 = v652 ^ v655
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v657 = v639 & mem256[MK01455555]
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm12, [rel MK01455555]
 ; v658 = v640 & mem256[MK01455555]
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12448], ymm2
 	vpand ymm2, ymm13, [rel MK01455555]
 ; v659 = v654 & mem256[MK01455555]
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12480], ymm2
 	vpand ymm0, ymm0, [rel MK01455555]
 ; v660 = v656 & mem256[MK01455555]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK01455555]
 ; v661 = v402 & mem256[MK01455555]
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm4, [rel MK01455555]
 ; v662 = v434 & mem256[MK01455555]
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm3, [rel MK01455555]
 ; 8x v663 = v659 << 1
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 1
 ; 8x v664 = v660 << 1
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 1
 ; v665 = v661 | v663
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm6, ymm2, ymm0
 ; v666 = v662 | v664
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm3, ymm1
 ; 8x v667 = v463 >> 2
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm4, [rsp + 12128]
 	vpsrld ymm0, ymm4, 2
 ; 8x v668 = v464 >> 2
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm5, [rsp + 12160]
 	vpsrld ymm13, ymm5, 2
 ; v669 = v456 | v668
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm12, [rsp + 12096]
 	vpor ymm1, ymm12, ymm13
 ; v670 = v455 | v667
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm10, [rsp + 12064]
 	vpor ymm2, ymm10, ymm0
 ; v671 = v669 ^ v670
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v672 = v456 | v667
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v673 = v671 ^ v672
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm1, ymm0
 ; v674 = v455 | v668
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm13
 ; v675 = v671 ^ v674
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm1, ymm0
 ; v676 = v464 | v638
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm7
 ; v677 = v463 | v637
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm11
 ; v678 = v676 ^ v677
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v679 = v463 | v638
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm7
 ; v680 = v678 ^ v679
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12096], ymm7
 	vpxor ymm7, ymm0, ymm1
 ; v681 = v464 | v637
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm11
 ; v682 = v678 ^ v681
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12064], ymm11
 	vpxor ymm0, ymm0, ymm1
 ; v683 = v673 | v682
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm0
 ; v684 = v675 | v680
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm13, ymm7
 ; v685 = v683 ^ v684
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm11
 ; v686 = v675 | v682
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm0
 ; v687 = v685 ^ v686
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm1, ymm0
 ; v688 = v673 | v680
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm7
 ; v689 = v685 ^ v688
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v690 = v455 >> 2
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm10, 2
 ; 8x v691 = v456 >> 2
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm7, ymm12, 2
 ; v692 = v630 | v691
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm7
 ; v693 = v629 | v690
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm15
 ; v694 = v692 ^ v693
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v695 = v630 | v690
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm15
 ; v696 = v694 ^ v695
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12000], ymm9
 	vpxor ymm9, ymm1, ymm0
 ; v697 = v629 | v691
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm8, ymm7
 ; v698 = v694 ^ v697
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11904], ymm8
 	vpxor ymm0, ymm1, ymm0
 ; v699 = v675 | v698
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm13, ymm0
 ; v700 = v673 | v696
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm2, ymm9
 ; v701 = v699 ^ v700
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm7
 ; v702 = v673 | v698
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v703 = v701 ^ v702
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v704 = v675 | v696
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm13, ymm9
 ; v705 = v701 ^ v704
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v706 = v703 & mem256[MK33333333]
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK33333333]
 ; v707 = v705 & mem256[MK33333333]
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK33333333]
 ; v708 = v455 & mem256[MKcccccccc]
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm10, [rel MKcccccccc]
 ; v709 = v456 & mem256[MKcccccccc]
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm7, ymm12, [rel MKcccccccc]
 ; v710 = v706 | v708
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v711 = v707 | v709
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12128], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v712 = v687 & mem256[MK33333333]
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12160], ymm0
 	vpand ymm0, ymm11, [rel MK33333333]
 ; v713 = v689 & mem256[MK33333333]
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK33333333]
 ; v714 = v463 & mem256[MK33333333]
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm4, [rel MK33333333]
 ; v715 = v464 & mem256[MK33333333]
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm4, ymm5, [rel MK33333333]
 ; 8x v716 = v712 << 2
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 2
 ; 8x v717 = v713 << 2
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 2
 ; v718 = v714 | v716
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v719 = v715 | v717
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12512], ymm0
 	vpor ymm0, ymm4, ymm1
 ; 8x v720 = v517 >> 2
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12544], ymm0
 	vmovdqu ymm5, [rsp + 12256]
 	vpsrld ymm0, ymm5, 2
 ; 8x v721 = v518 >> 2
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm8, [rsp + 12288]
 	vpsrld ymm1, ymm8, 2
 ; v722 = v510 | v721
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [rsp + 12224]
 	vpor ymm2, ymm7, ymm1
 ; v723 = v509 | v720
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm9, [rsp + 12192]
 	vpor ymm4, ymm9, ymm0
 ; v724 = v722 ^ v723
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm4
 ; v725 = v510 | v720
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm0
 ; v726 = v724 ^ v725
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm2, ymm0
 ; v727 = v509 | v721
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm1
 ; v728 = v724 ^ v727
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm2, ymm0
 ; v729 = v518 | v666
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm8, ymm3
 ; v730 = v517 | v665
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm6
 ; v731 = v729 ^ v730
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v732 = v517 | v666
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm3
 ; v733 = v731 ^ v732
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm0, ymm1
 ; v734 = v518 | v665
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm6
 ; v735 = v731 ^ v734
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v736 = v726 | v735
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm0
 ; v737 = v728 | v733
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm10, ymm11
 ; v738 = v736 ^ v737
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v739 = v728 | v735
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm0
 ; v740 = v738 ^ v739
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm1, ymm0
 ; v741 = v726 | v733
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm11
 ; v742 = v738 ^ v741
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v743 = v509 >> 2
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm9, 2
 ; 8x v744 = v510 >> 2
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm7, 2
 ; v745 = v658 | v744
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm11, [rsp + 12480]
 	vpor ymm0, ymm11, ymm13
 ; v746 = v657 | v743
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm2, [rsp + 12448]
 	vpor ymm1, ymm2, ymm15
 ; v747 = v745 ^ v746
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v748 = v658 | v743
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm15
 ; v749 = v747 ^ v748
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm15, ymm1, ymm0
 ; v750 = v657 | v744
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm13
 ; v751 = v747 ^ v750
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm1, ymm0
 ; v752 = v728 | v751
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm13
 ; v753 = v726 | v749
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm15
 ; v754 = v752 ^ v753
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v755 = v726 | v751
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm13
 ; v756 = v754 ^ v755
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v757 = v728 | v749
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm10, ymm15
 ; v758 = v754 ^ v757
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v759 = v756 & mem256[MK03033333]
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK03033333]
 ; v760 = v758 & mem256[MK03033333]
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK03033333]
 ; v761 = v509 & mem256[MK0c0ccccc]
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm4, ymm9, [rel MK0c0ccccc]
 ; v762 = v510 & mem256[MK0c0ccccc]
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm7, ymm7, [rel MK0c0ccccc]
 ; v763 = v759 | v761
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm4
 ; v764 = v760 | v762
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12192], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v765 = v740 & mem256[MK03033333]
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12224], ymm0
 	vpand ymm0, ymm12, [rel MK03033333]
 ; v766 = v742 & mem256[MK03033333]
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK03033333]
 ; v767 = v517 & mem256[MK03033333]
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm4, ymm5, [rel MK03033333]
 ; v768 = v518 & mem256[MK03033333]
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm5, ymm8, [rel MK03033333]
 ; 8x v769 = v765 << 2
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 2
 ; 8x v770 = v766 << 2
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 2
 ; v771 = v767 | v769
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm4, ymm0
 ; v772 = v768 | v770
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm9, ymm5, ymm1
 ; 8x v773 = v543 >> 2
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm10, [rsp + 12320]
 	vpsrld ymm12, ymm10, 2
 ; 8x v774 = v544 >> 2
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [rsp + 12352]
 	vpsrld ymm5, ymm7, 2
 ; 8x v775 = v665 >> 2
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm4, ymm6, 2
 ; 8x v776 = v666 >> 2
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm6, ymm3, 2
 ; 8x v777 = v657 >> 2
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm2, 2
 ; 8x v778 = v658 >> 2
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm11, ymm11, 2
 ; v779 = v536 | v774
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 12032]
 	vpor ymm0, ymm3, ymm5
 ; v780 = v535 | v773
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm2, [rsp + 11936]
 	vpor ymm1, ymm2, ymm12
 ; v781 = v779 ^ v780
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v782 = v536 | v773
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm12
 ; v783 = v781 ^ v782
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm0, ymm1
 ; v784 = v535 | v774
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm5
 ; v785 = v781 ^ v784
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm5, ymm0, ymm1
 ; v786 = v544 | v776
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm6
 ; v787 = v543 | v775
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm4
 ; v788 = v786 ^ v787
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v789 = v543 | v776
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm6
 ; v790 = v788 ^ v789
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm6, ymm0, ymm1
 ; v791 = v544 | v775
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm4
 ; v792 = v788 ^ v791
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v793 = v783 | v792
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm12, ymm0
 ; v794 = v785 | v790
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm5, ymm6
 ; v795 = v793 ^ v794
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v796 = v785 | v792
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v797 = v795 ^ v796
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm1, ymm0
 ; v798 = v783 | v790
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm6
 ; v799 = v795 ^ v798
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v800 = v535 >> 2
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm2, 2
 ; 8x v801 = v536 >> 2
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm6, ymm3, 2
 ; v802 = v778 | v801
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm6
 ; v803 = v777 | v800
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm13, ymm15
 ; v804 = v802 ^ v803
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v805 = v778 | v800
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm15
 ; v806 = v804 ^ v805
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm1, ymm0
 ; v807 = v777 | v801
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm6
 ; v808 = v804 ^ v807
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v809 = v785 | v808
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm0
 ; v810 = v783 | v806
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm6, ymm12, ymm11
 ; v811 = v809 ^ v810
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm6
 ; v812 = v783 | v808
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v813 = v811 ^ v812
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v814 = v785 | v806
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm5, ymm11
 ; v815 = v811 ^ v814
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm5
 ; v816 = v813 & mem256[MK00333333]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00333333]
 ; v817 = v815 & mem256[MK00333333]
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK00333333]
 ; v818 = v535 & mem256[MK00cccccc]
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00cccccc]
 ; v819 = v536 & mem256[MK00cccccc]
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm3, [rel MK00cccccc]
 ; v820 = v816 | v818
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v821 = v817 | v819
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11936], ymm0
 	vpor ymm0, ymm1, ymm3
 ; v822 = v797 & mem256[MK00333333]
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12032], ymm0
 	vpand ymm0, ymm4, [rel MK00333333]
 ; v823 = v799 & mem256[MK00333333]
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK00333333]
 ; v824 = v543 & mem256[MK00333333]
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm10, [rel MK00333333]
 ; v825 = v544 & mem256[MK00333333]
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm7, [rel MK00333333]
 ; 8x v826 = v822 << 2
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 2
 ; 8x v827 = v823 << 2
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 2
 ; v828 = v824 | v826
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v829 = v825 | v827
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12256], ymm0
 	vpor ymm0, ymm3, ymm1
 ; 8x v830 = v609 >> 2
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12288], ymm0
 	vmovdqu ymm4, [rsp + 12384]
 	vpsrld ymm12, ymm4, 2
 ; 8x v831 = v610 >> 2
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 12416]
 	vpsrld ymm13, ymm6, 2
 ; 8x v832 = v637 >> 2
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 12064]
 	vpsrld ymm2, ymm0, 2
 ; 8x v833 = v638 >> 2
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 12096]
 	vpsrld ymm11, ymm0, 2
 ; 8x v834 = v629 >> 2
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11904]
 	vpsrld ymm5, ymm0, 2
 ; 8x v835 = v630 >> 2
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 12000]
 	vpsrld ymm10, ymm0, 2
 ; v836 = v602 | v831
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 11968]
 	vpor ymm0, ymm3, ymm13
 ; v837 = v601 | v830
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [rsp + 11872]
 	vpor ymm1, ymm7, ymm12
 ; v838 = v836 ^ v837
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v839 = v602 | v830
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm12
 ; v840 = v838 ^ v839
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm0, ymm1
 ; v841 = v601 | v831
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm13
 ; v842 = v838 ^ v841
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm0, ymm1
 ; v843 = v610 | v833
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm11
 ; v844 = v609 | v832
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm2
 ; v845 = v843 ^ v844
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v846 = v609 | v833
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm11
 ; v847 = v845 ^ v846
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm0, ymm1
 ; v848 = v610 | v832
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm2
 ; v849 = v845 ^ v848
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v850 = v840 | v849
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm12, ymm0
 ; v851 = v842 | v847
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm13, ymm11
 ; v852 = v850 ^ v851
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v853 = v842 | v849
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm0
 ; v854 = v852 ^ v853
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm1, ymm0
 ; v855 = v840 | v847
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm11
 ; v856 = v852 ^ v855
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v857 = v601 >> 2
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm7, 2
 ; 8x v858 = v602 >> 2
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm11, ymm3, 2
 ; v859 = v835 | v858
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm11
 ; v860 = v834 | v857
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm15
 ; v861 = v859 ^ v860
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v862 = v835 | v857
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm15
 ; v863 = v861 ^ v862
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm1, ymm0
 ; v864 = v834 | v858
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm11
 ; v865 = v861 ^ v864
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v866 = v842 | v865
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm13, ymm0
 ; v867 = v840 | v863
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm12, ymm10
 ; v868 = v866 ^ v867
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm5
 ; v869 = v840 | v865
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v870 = v868 ^ v869
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v871 = v842 | v863
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm13, ymm10
 ; v872 = v868 ^ v871
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm5
 ; v873 = v870 & mem256[MK03333333]
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK03333333]
 ; v874 = v872 & mem256[MK03333333]
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK03333333]
 ; v875 = v601 & mem256[MK0ccccccc]
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm5, ymm7, [rel MK0ccccccc]
 ; v876 = v602 & mem256[MK0ccccccc]
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm3, [rel MK0ccccccc]
 ; v877 = v873 | v875
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm5
 ; v878 = v874 | v876
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm1, ymm3
 ; v879 = v854 & mem256[MK03333333]
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm2, [rel MK03333333]
 ; v880 = v856 & mem256[MK03333333]
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK03333333]
 ; v881 = v609 & mem256[MK03333333]
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm4, [rel MK03333333]
 ; v882 = v610 & mem256[MK03333333]
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm6, [rel MK03333333]
 ; 8x v883 = v879 << 2
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 2
 ; 8x v884 = v880 << 2
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 2
 ; v885 = v881 | v883
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm2, ymm0
 ; v886 = v882 | v884
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm12, ymm3, ymm1
 ; 8x v887 = v718 >> 4
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 12512]
 	vpsrld ymm0, ymm3, 4
 ; 8x v888 = v719 >> 4
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm4, [rsp + 12544]
 	vpsrld ymm13, ymm4, 4
 ; v889 = v711 | v888
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm11, [rsp + 12160]
 	vpor ymm1, ymm11, ymm13
 ; v890 = v710 | v887
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 12128]
 	vpor ymm2, ymm6, ymm0
 ; v891 = v889 ^ v890
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v892 = v711 | v887
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm0
 ; v893 = v891 ^ v892
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm1, ymm0
 ; v894 = v710 | v888
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm13
 ; v895 = v891 ^ v894
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm1, ymm0
 ; v896 = v719 | v886
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm12
 ; v897 = v718 | v885
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm10
 ; v898 = v896 ^ v897
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v899 = v718 | v886
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm12
 ; v900 = v898 ^ v899
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11904], ymm12
 	vpxor ymm12, ymm0, ymm1
 ; v901 = v719 | v885
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm10
 ; v902 = v898 ^ v901
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11872], ymm10
 	vpxor ymm0, ymm0, ymm1
 ; v903 = v893 | v902
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm0
 ; v904 = v895 | v900
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm13, ymm12
 ; v905 = v903 ^ v904
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm10
 ; v906 = v895 | v902
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm0
 ; v907 = v905 ^ v906
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm1, ymm0
 ; v908 = v893 | v900
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm12
 ; v909 = v905 ^ v908
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v910 = v710 >> 4
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm6, 4
 ; 8x v911 = v711 >> 4
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm11, 4
 ; v912 = v878 | v911
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm12
 ; v913 = v877 | v910
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm15
 ; v914 = v912 ^ v913
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v915 = v878 | v910
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm15
 ; v916 = v914 ^ v915
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm15, ymm1, ymm0
 ; v917 = v877 | v911
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm12
 ; v918 = v914 ^ v917
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm1, ymm0
 ; v919 = v895 | v918
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm12
 ; v920 = v893 | v916
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm15
 ; v921 = v919 ^ v920
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v922 = v893 | v918
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm12
 ; v923 = v921 ^ v922
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v924 = v895 | v916
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm13, ymm15
 ; v925 = v921 ^ v924
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v926 = v923 & mem256[MK0f0f0f0f]
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK0f0f0f0f]
 ; v927 = v925 & mem256[MK0f0f0f0f]
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK0f0f0f0f]
 ; v928 = v710 & mem256[MKf0f0f0f0]
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm6, [rel MKf0f0f0f0]
 ; v929 = v711 & mem256[MKf0f0f0f0]
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm6, ymm11, [rel MKf0f0f0f0]
 ; v930 = v926 | v928
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v931 = v927 | v929
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11968], ymm0
 	vpor ymm0, ymm1, ymm6
 ; v932 = v907 & mem256[MK0f0f0f0f]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12000], ymm0
 	vpand ymm0, ymm10, [rel MK0f0f0f0f]
 ; v933 = v909 & mem256[MK0f0f0f0f]
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK0f0f0f0f]
 ; v934 = v718 & mem256[MK0f0f0f0f]
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm3, [rel MK0f0f0f0f]
 ; v935 = v719 & mem256[MK0f0f0f0f]
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm4, [rel MK0f0f0f0f]
 ; 8x v936 = v932 << 4
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 4
 ; 8x v937 = v933 << 4
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 4
 ; v938 = v934 | v936
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v939 = v935 | v937
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12064], ymm0
 	vpor ymm0, ymm3, ymm1
 ; 8x v940 = v771 >> 4
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12096], ymm0
 	vpsrld ymm0, ymm8, 4
 ; 8x v941 = v772 >> 4
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm9, 4
 ; 8x v942 = v771 >> 16
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm4, ymm8, 16
 ; 8x v943 = v772 >> 16
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm9, 16
 ; 8x v944 = v763 >> 16
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 12192]
 	vpsrld ymm3, ymm6, 16
 ; 8x v945 = v764 >> 16
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm10, [rsp + 12224]
 	vpsrld ymm11, ymm10, 16
 ; v946 = v764 | v941
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm13
 ; v947 = v763 | v940
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm6, ymm0
 ; v948 = v946 ^ v947
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v949 = v764 | v940
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm0
 ; v950 = v948 ^ v949
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm1, ymm0
 ; v951 = v763 | v941
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm13
 ; v952 = v948 ^ v951
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm13, ymm1, ymm0
 ; v953 = v772 | v943
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm12
 ; v954 = v771 | v942
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm4
 ; v955 = v953 ^ v954
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v956 = v771 | v943
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm12
 ; v957 = v955 ^ v956
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm0, ymm1
 ; v958 = v772 | v942
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm9, ymm4
 ; v959 = v955 ^ v958
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v960 = v950 | v959
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm0
 ; v961 = v952 | v957
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm13, ymm12
 ; v962 = v960 ^ v961
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v963 = v952 | v959
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm13, ymm0
 ; v964 = v962 ^ v963
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm1, ymm0
 ; v965 = v950 | v957
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm12
 ; v966 = v962 ^ v965
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v967 = v763 >> 4
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm6, 4
 ; 8x v968 = v764 >> 4
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm10, 4
 ; v969 = v945 | v968
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm12
 ; v970 = v944 | v967
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm15
 ; v971 = v969 ^ v970
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v972 = v945 | v967
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm11, ymm15
 ; v973 = v971 ^ v972
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm1, ymm0
 ; v974 = v944 | v968
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm3, ymm12
 ; v975 = v971 ^ v974
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v976 = v952 | v975
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm13, ymm0
 ; v977 = v950 | v973
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm2, ymm11
 ; v978 = v976 ^ v977
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm3
 ; v979 = v950 | v975
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v980 = v978 ^ v979
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v981 = v952 | v973
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm13, ymm11
 ; v982 = v978 ^ v981
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v983 = v980 & mem256[MK00000f0f]
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00000f0f]
 ; v984 = v982 & mem256[MK00000f0f]
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK00000f0f]
 ; v985 = v763 & mem256[MK0000f0f0]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm6, [rel MK0000f0f0]
 ; v986 = v764 & mem256[MK0000f0f0]
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm10, [rel MK0000f0f0]
 ; v987 = v983 | v985
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v988 = v984 | v986
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12128], ymm0
 	vpor ymm0, ymm1, ymm3
 ; v989 = v964 & mem256[MK00000f0f]
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 12160], ymm0
 	vpand ymm0, ymm4, [rel MK00000f0f]
 ; v990 = v966 & mem256[MK00000f0f]
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK00000f0f]
 ; v991 = v771 & mem256[MK00000f0f]
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm8, [rel MK00000f0f]
 ; v992 = v772 & mem256[MK00000f0f]
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm9, [rel MK00000f0f]
 ; 8x v993 = v989 << 4
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 4
 ; 8x v994 = v990 << 4
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 4
 ; v995 = v991 | v993
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm2, ymm0
 ; v996 = v992 | v994
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm13, ymm3, ymm1
 ; 8x v997 = v828 >> 4
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm12, [rsp + 12256]
 	vpsrld ymm14, ymm12, 4
 ; 8x v998 = v829 >> 4
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm10, [rsp + 12288]
 	vpsrld ymm9, ymm10, 4
 ; 8x v999 = v885 >> 4
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11872]
 	vpsrld ymm8, ymm0, 4
 ; 8x v1000 = v886 >> 4
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11904]
 	vpsrld ymm6, ymm0, 4
 ; 8x v1001 = v877 >> 4
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm4, ymm5, 4
 ; 8x v1002 = v878 >> 4
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm5, ymm7, 4
 ; v1003 = v821 | v998
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm2, [rsp + 12032]
 	vpor ymm0, ymm2, ymm9
 ; v1004 = v820 | v997
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 11936]
 	vpor ymm1, ymm3, ymm14
 ; v1005 = v1003 ^ v1004
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1006 = v821 | v997
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm14
 ; v1007 = v1005 ^ v1006
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm7, ymm0, ymm1
 ; v1008 = v820 | v998
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm9
 ; v1009 = v1005 ^ v1008
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm9, ymm0, ymm1
 ; v1010 = v1000 | v829
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm10
 ; v1011 = v828 | v999
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm12, ymm8
 ; v1012 = v1010 ^ v1011
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1013 = v1000 | v828
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm12
 ; v1014 = v1012 ^ v1013
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm6, ymm0, ymm1
 ; v1015 = v829 | v999
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm8
 ; v1016 = v1012 ^ v1015
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1017 = v1007 | v1016
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm0
 ; v1018 = v1009 | v1014
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm9, ymm6
 ; v1019 = v1017 ^ v1018
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm8
 ; v1020 = v1009 | v1016
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm0
 ; v1021 = v1019 ^ v1020
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm8, ymm1, ymm0
 ; v1022 = v1007 | v1014
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm6
 ; v1023 = v1019 ^ v1022
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1024 = v820 >> 4
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm3, 4
 ; 8x v1025 = v821 >> 4
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm6, ymm2, 4
 ; v1026 = v1002 | v1025
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm6
 ; v1027 = v1001 | v1024
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm15
 ; v1028 = v1026 ^ v1027
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v1029 = v1002 | v1024
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm15
 ; v1030 = v1028 ^ v1029
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm5, ymm1, ymm0
 ; v1031 = v1001 | v1025
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm6
 ; v1032 = v1028 ^ v1031
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1033 = v1009 | v1032
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm9, ymm0
 ; v1034 = v1007 | v1030
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm7, ymm5
 ; v1035 = v1033 ^ v1034
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v1036 = v1007 | v1032
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm0
 ; v1037 = v1035 ^ v1036
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1038 = v1009 | v1030
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm9, ymm5
 ; v1039 = v1035 ^ v1038
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v1040 = v1037 & mem256[MK000f0f0f]
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK000f0f0f]
 ; v1041 = v1039 & mem256[MK000f0f0f]
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK000f0f0f]
 ; v1042 = v820 & mem256[MK00f0f0f0]
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm3, [rel MK00f0f0f0]
 ; v1043 = v821 & mem256[MK00f0f0f0]
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK00f0f0f0]
 ; v1044 = v1040 | v1042
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm0, ymm3
 ; v1045 = v1041 | v1043
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm1, ymm2
 ; v1046 = v1021 & mem256[MK000f0f0f]
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm8, [rel MK000f0f0f]
 ; v1047 = v1023 & mem256[MK000f0f0f]
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK000f0f0f]
 ; v1048 = v828 & mem256[MK000f0f0f]
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm12, [rel MK000f0f0f]
 ; v1049 = v829 & mem256[MK000f0f0f]
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm10, [rel MK000f0f0f]
 ; 8x v1050 = v1046 << 4
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 4
 ; 8x v1051 = v1047 << 4
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 4
 ; v1052 = v1048 | v1050
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm2, ymm0
 ; v1053 = v1049 | v1051
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm3, ymm1
 ; 8x v1054 = v938 >> 8
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 12064]
 	vpsrld ymm0, ymm3, 8
 ; 8x v1055 = v939 >> 8
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 12096]
 	vpsrld ymm12, ymm6, 8
 ; v1056 = v1055 | v931
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm9, [rsp + 12000]
 	vpor ymm1, ymm12, ymm9
 ; v1057 = v1054 | v930
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm7, [rsp + 11968]
 	vpor ymm2, ymm0, ymm7
 ; v1058 = v1056 ^ v1057
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v1059 = v1054 | v931
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm9
 ; v1060 = v1058 ^ v1059
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm1, ymm0
 ; v1061 = v1055 | v930
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm7
 ; v1062 = v1058 ^ v1061
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm1, ymm0
 ; v1063 = v1053 | v939
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm6
 ; v1064 = v1052 | v938
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm3
 ; v1065 = v1063 ^ v1064
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1066 = v1053 | v938
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm3
 ; v1067 = v1065 ^ v1066
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11904], ymm10
 	vpxor ymm10, ymm0, ymm1
 ; v1068 = v1052 | v939
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm6
 ; v1069 = v1065 ^ v1068
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11872], ymm8
 	vpxor ymm0, ymm0, ymm1
 ; v1070 = v1060 | v1069
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm0
 ; v1071 = v1062 | v1067
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm12, ymm10
 ; v1072 = v1070 ^ v1071
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm8
 ; v1073 = v1062 | v1069
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v1074 = v1072 ^ v1073
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm8, ymm1, ymm0
 ; v1075 = v1060 | v1067
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm10
 ; v1076 = v1072 ^ v1075
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1077 = v930 >> 8
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm7, 8
 ; 8x v1078 = v931 >> 8
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm10, ymm9, 8
 ; v1079 = v1045 | v1078
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm10
 ; v1080 = v1044 | v1077
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm15
 ; v1081 = v1079 ^ v1080
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v1082 = v1045 | v1077
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm15
 ; v1083 = v1081 ^ v1082
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm15, ymm1, ymm0
 ; v1084 = v1044 | v1078
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm10
 ; v1085 = v1081 ^ v1084
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm10, ymm1, ymm0
 ; v1086 = v1062 | v1085
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm10
 ; v1087 = v1060 | v1083
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm15
 ; v1088 = v1086 ^ v1087
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v1089 = v1060 | v1085
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm10
 ; v1090 = v1088 ^ v1089
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1091 = v1062 | v1083
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm12, ymm15
 ; v1092 = v1088 ^ v1091
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v1093 = v1090 & mem256[MK00ff00ff]
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK00ff00ff]
 ; v1094 = v1092 & mem256[MK00ff00ff]
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK00ff00ff]
 ; v1095 = v930 & mem256[MKff00ff00]
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm7, [rel MKff00ff00]
 ; v1096 = v931 & mem256[MKff00ff00]
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm7, ymm9, [rel MKff00ff00]
 ; v1097 = v1093 | v1095
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1098 = v1094 | v1096
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11936], ymm0
 	vpor ymm0, ymm1, ymm7
 ; v1099 = v1074 & mem256[MK00ff00ff]
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rsp + 11968], ymm0
 	vpand ymm0, ymm8, [rel MK00ff00ff]
 ; v1100 = v1076 & mem256[MK00ff00ff]
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK00ff00ff]
 ; v1101 = v938 & mem256[MK00ff00ff]
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm3, [rel MK00ff00ff]
 ; v1102 = v939 & mem256[MK00ff00ff]
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm6, [rel MK00ff00ff]
 ; 8x v1103 = v1099 << 8
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 8
 ; 8x v1104 = v1100 << 8
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 8
 ; v1105 = v1101 | v1103
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm8, ymm2, ymm0
 ; v1106 = v1102 | v1104
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm10, ymm3, ymm1
 ; 8x v1107 = v995 >> 8
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm12, ymm11, 8
 ; 8x v1108 = v996 >> 8
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm9, ymm13, 8
 ; 8x v1109 = v1052 >> 8
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11872]
 	vpsrld ymm7, ymm0, 8
 ; 8x v1110 = v1053 >> 8
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm0, [rsp + 11904]
 	vpsrld ymm6, ymm0, 8
 ; 8x v1111 = v1044 >> 8
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm4, ymm4, 8
 ; 8x v1112 = v1045 >> 8
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm5, ymm5, 8
 ; v1113 = v1108 | v988
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm2, [rsp + 12160]
 	vpor ymm0, ymm9, ymm2
 ; v1114 = v1107 | v987
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm3, [rsp + 12128]
 	vpor ymm1, ymm12, ymm3
 ; v1115 = v1113 ^ v1114
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1116 = v1107 | v988
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm12, ymm2
 ; v1117 = v1115 ^ v1116
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm0, ymm1
 ; v1118 = v1108 | v987
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm9, ymm3
 ; v1119 = v1115 ^ v1118
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm9, ymm0, ymm1
 ; v1120 = v1110 | v996
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm13
 ; v1121 = v1109 | v995
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm11
 ; v1122 = v1120 ^ v1121
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1123 = v1110 | v995
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm11
 ; v1124 = v1122 ^ v1123
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm6, ymm0, ymm1
 ; v1125 = v1109 | v996
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm13
 ; v1126 = v1122 ^ v1125
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1127 = v1117 | v1126
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm12, ymm0
 ; v1128 = v1119 | v1124
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm9, ymm6
 ; v1129 = v1127 ^ v1128
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm7
 ; v1130 = v1119 | v1126
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm0
 ; v1131 = v1129 ^ v1130
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm7, ymm1, ymm0
 ; v1132 = v1117 | v1124
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm6
 ; v1133 = v1129 ^ v1132
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm14, ymm1, ymm0
 ; 8x v1134 = v987 >> 8
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm15, ymm3, 8
 ; 8x v1135 = v988 >> 8
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm6, ymm2, 8
 ; v1136 = v1112 | v1135
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm6
 ; v1137 = v1111 | v1134
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm4, ymm15
 ; v1138 = v1136 ^ v1137
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm0, ymm1
 ; v1139 = v1112 | v1134
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm15
 ; v1140 = v1138 ^ v1139
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm5, ymm1, ymm0
 ; v1141 = v1111 | v1135
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm6
 ; v1142 = v1138 ^ v1141
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1143 = v1119 | v1142
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm9, ymm0
 ; v1144 = v1117 | v1140
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm12, ymm5
 ; v1145 = v1143 ^ v1144
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v1146 = v1117 | v1142
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm12, ymm0
 ; v1147 = v1145 ^ v1146
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1148 = v1119 | v1140
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm9, ymm5
 ; v1149 = v1145 ^ v1148
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v1150 = v1147 & mem256[MK000000ff]
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK000000ff]
 ; v1151 = v1149 & mem256[MK000000ff]
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK000000ff]
 ; v1152 = v987 & mem256[MK0000ff00]
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm3, [rel MK0000ff00]
 ; v1153 = v988 & mem256[MK0000ff00]
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm2, [rel MK0000ff00]
 ; v1154 = v1150 | v1152
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm0, ymm3
 ; v1155 = v1151 | v1153
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm1, ymm2
 ; v1156 = v1131 & mem256[MK000000ff]
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm7, [rel MK000000ff]
 ; v1157 = v1133 & mem256[MK000000ff]
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm14, [rel MK000000ff]
 ; v1158 = v995 & mem256[MK000000ff]
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm11, [rel MK000000ff]
 ; v1159 = v996 & mem256[MK000000ff]
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm13, [rel MK000000ff]
 ; 8x v1160 = v1156 << 8
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm0, ymm0, 8
 ; 8x v1161 = v1157 << 8
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm1, ymm1, 8
 ; v1162 = v1158 | v1160
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm2, ymm0
 ; v1163 = v1159 | v1161
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm11, ymm3, ymm1
 ; 8x v1164 = v1105 >> 16
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm8, 16
 ; 8x v1165 = v1106 >> 16
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm1, ymm10, 16
 ; v1166 = v1098 | v1165
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm6, [rsp + 11968]
 	vpor ymm2, ymm6, ymm1
 ; v1167 = v1097 | v1164
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu ymm9, [rsp + 11936]
 	vpor ymm3, ymm9, ymm0
 ; v1168 = v1166 ^ v1167
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm3
 ; v1169 = v1098 | v1164
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm6, ymm0
 ; v1170 = v1168 ^ v1169
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm2, ymm0
 ; v1171 = v1097 | v1165
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm9, ymm1
 ; v1172 = v1168 ^ v1171
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm0
 ; v1173 = v1106 | v1163
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm10, ymm11
 ; v1174 = v1105 | v1162
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm7
 ; v1175 = v1173 ^ v1174
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1176 = v1105 | v1163
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm8, ymm11
 ; v1177 = v1175 ^ v1176
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm0, ymm1
 ; v1178 = v1106 | v1162
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm10, ymm7
 ; v1179 = v1175 ^ v1178
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm1
 ; v1180 = v1170 | v1179
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm3, ymm0
 ; v1181 = v1172 | v1177
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm2, ymm11
 ; v1182 = v1180 ^ v1181
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm7
 ; v1183 = v1172 | v1179
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v1184 = v1182 ^ v1183
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm12, ymm1, ymm0
 ; v1185 = v1170 | v1177
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm3, ymm11
 ; v1186 = v1182 ^ v1185
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm11, ymm1, ymm0
 ; 8x v1187 = v1097 >> 16
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm9, 16
 ; 8x v1188 = v1098 >> 16
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm13, ymm6, 16
 ; v1189 = v1155 | v1188
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm5, ymm13
 ; v1190 = v1154 | v1187
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm7, ymm4, ymm0
 ; v1191 = v1189 ^ v1190
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm7
 ; v1192 = v1155 | v1187
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v1193 = v1191 ^ v1192
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm5, ymm1, ymm0
 ; v1194 = v1154 | v1188
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm4, ymm13
 ; v1195 = v1191 ^ v1194
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1196 = v1172 | v1195
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm2, ymm0
 ; v1197 = v1170 | v1193
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm3, ymm5
 ; v1198 = v1196 ^ v1197
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm4
 ; v1199 = v1170 | v1195
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm3, ymm0
 ; v1200 = v1198 ^ v1199
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm1, ymm0
 ; v1201 = v1172 | v1193
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm2, ymm5
 ; v1202 = v1198 ^ v1201
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm1, ymm2
 ; v1203 = v1200 & mem256[MK0000ffff]
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel MK0000ffff]
 ; v1204 = v1202 & mem256[MK0000ffff]
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel MK0000ffff]
 ; v1205 = v1097 & mem256[MKffff0000]
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm9, [rel MKffff0000]
 ; v1206 = v1098 & mem256[MKffff0000]
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm6, [rel MKffff0000]
 ; v1207 = v1203 | v1205
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1208 = v1204 | v1206
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1209 = v1184 & mem256[MK0000ffff]
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm2, ymm12, [rel MK0000ffff]
 ; v1210 = v1186 & mem256[MK0000ffff]
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm3, ymm11, [rel MK0000ffff]
 ; v1211 = v1105 & mem256[MK0000ffff]
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm4, ymm8, [rel MK0000ffff]
 ; v1212 = v1106 & mem256[MK0000ffff]
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm5, ymm10, [rel MK0000ffff]
 ; 8x v1213 = v1209 << 16
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm2, ymm2, 16
 ; 8x v1214 = v1210 << 16
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpslld ymm3, ymm3, 16
 ; v1215 = v1211 | v1213
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm4, ymm2
 ; v1216 = v1212 | v1214
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm5, ymm3
 ; mem256[q + 9216] = v1215
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9216], ymm2
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9216], ymm2
 ; mem256[q + 9444] = v1207
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9444], ymm0
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9444], ymm0
 ; mem256[q + 10112] = v1216
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10112], ymm3
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10112], ymm3
 ; mem256[q + 10340] = v1208
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10340], ymm1
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10340], ymm1
 ; pc += 512
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	add r8, 512
 ; q += 32
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add rax, 32
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	add r11, 32
 ; =? cnt -= 1
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	sub r9, 1
 ; goto iloop if !=
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	jne .Liloop
 ; v1217 = mem256[w + 9216]
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov rax, r10
-	vmovdqu ymm0, [rax + 9216]
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r11, r10
+	vmovdqu ymm0, [r11 + 9216]
 ; v1218 = mem256[w + 10112]
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10112]
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10112]
 ; v1219 = mem256[w + 9440]
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9440]
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9440]
 ; v1220 = mem256[w + 10336]
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10336]
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10336]
 ; v1221 = v1218 | v1219
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1222 = v1217 | v1220
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1223 = v1221 ^ v1222
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1224 = v1218 | v1220
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1225 = v1223 ^ v1224
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1226 = v1217 | v1219
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1227 = v1223 ^ v1226
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9696] = v1225
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9696], ymm1
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9696], ymm1
 ; mem256[w + 10592] = v1227
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10592], ymm0
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10592], ymm0
 ; v1228 = mem256[w + 9248]
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9248]
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9248]
 ; v1229 = mem256[w + 10144]
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10144]
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10144]
 ; v1230 = mem256[w + 9472]
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9472]
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9472]
 ; v1231 = mem256[w + 10368]
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10368]
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10368]
 ; v1232 = v1229 | v1230
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1233 = v1228 | v1231
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1234 = v1232 ^ v1233
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1235 = v1229 | v1231
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1236 = v1234 ^ v1235
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1237 = v1228 | v1230
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1238 = v1234 ^ v1237
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9728] = v1236
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9728], ymm1
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9728], ymm1
 ; mem256[w + 10624] = v1238
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10624], ymm0
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10624], ymm0
 ; v1239 = mem256[w + 9280]
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9280]
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9280]
 ; v1240 = mem256[w + 10176]
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10176]
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10176]
 ; v1241 = mem256[w + 9504]
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9504]
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9504]
 ; v1242 = mem256[w + 10400]
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10400]
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10400]
 ; v1243 = v1240 | v1241
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1244 = v1239 | v1242
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1245 = v1243 ^ v1244
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1246 = v1240 | v1242
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1247 = v1245 ^ v1246
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1248 = v1239 | v1241
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1249 = v1245 ^ v1248
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9760] = v1247
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9760], ymm1
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9760], ymm1
 ; mem256[w + 10656] = v1249
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10656], ymm0
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10656], ymm0
 ; v1250 = mem256[w + 9312]
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9312]
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9312]
 ; v1251 = mem256[w + 10208]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10208]
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10208]
 ; v1252 = mem256[w + 9536]
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9536]
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9536]
 ; v1253 = mem256[w + 10432]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10432]
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10432]
 ; v1254 = v1251 | v1252
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1255 = v1250 | v1253
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1256 = v1254 ^ v1255
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1257 = v1251 | v1253
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1258 = v1256 ^ v1257
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1259 = v1250 | v1252
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1260 = v1256 ^ v1259
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9792] = v1258
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9792], ymm1
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9792], ymm1
 ; mem256[w + 10688] = v1260
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10688], ymm0
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10688], ymm0
 ; v1261 = mem256[w + 9344]
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9344]
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9344]
 ; v1262 = mem256[w + 10240]
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10240]
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10240]
 ; v1263 = mem256[w + 9568]
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9568]
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9568]
 ; v1264 = mem256[w + 10464]
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10464]
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10464]
 ; v1265 = v1262 | v1263
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1266 = v1261 | v1264
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1267 = v1265 ^ v1266
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1268 = v1262 | v1264
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1269 = v1267 ^ v1268
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1270 = v1261 | v1263
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1271 = v1267 ^ v1270
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9824] = v1269
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9824], ymm1
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9824], ymm1
 ; mem256[w + 10720] = v1271
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10720], ymm0
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10720], ymm0
 ; v1272 = mem256[w + 9376]
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9376]
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9376]
 ; v1273 = mem256[w + 10272]
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10272]
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10272]
 ; v1274 = mem256[w + 9600]
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9600]
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9600]
 ; v1275 = mem256[w + 10496]
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10496]
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10496]
 ; v1276 = v1273 | v1274
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1277 = v1272 | v1275
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1278 = v1276 ^ v1277
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1279 = v1273 | v1275
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1280 = v1278 ^ v1279
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1281 = v1272 | v1274
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1282 = v1278 ^ v1281
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9856] = v1280
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9856], ymm1
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9856], ymm1
 ; mem256[w + 10752] = v1282
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10752], ymm0
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10752], ymm0
 ; v1283 = mem256[w + 9408]
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9408]
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9408]
 ; v1284 = mem256[w + 10304]
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10304]
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10304]
 ; v1285 = mem256[w + 9632]
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 9632]
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 9632]
 ; v1286 = mem256[w + 10528]
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm3, [rax + 10528]
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm3, [r11 + 10528]
 ; v1287 = v1284 | v1285
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm2
 ; v1288 = v1283 | v1286
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm5, ymm0, ymm3
 ; v1289 = v1287 ^ v1288
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm4, ymm4, ymm5
 ; v1290 = v1284 | v1286
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm3
 ; v1291 = v1289 ^ v1290
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm4, ymm1
 ; v1292 = v1283 | v1285
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm2
 ; v1293 = v1289 ^ v1292
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm4, ymm0
 ; mem256[w + 9888] = v1291
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9888], ymm1
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9888], ymm1
 ; mem256[w + 10784] = v1293
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10784], ymm0
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10784], ymm0
 ; v1294 = 0
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 9920] = v1294
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9920], ymm0
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9920], ymm0
 ; mem256[w + 9952] = v1294
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9952], ymm0
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9952], ymm0
 ; mem256[w + 10816] = v1294
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10816], ymm0
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10816], ymm0
 ; mem256[w + 10848] = v1294
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10848], ymm0
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10848], ymm0
 ; v1295 = mem256[w + 9696]
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm4, [rax + 9696]
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm4, [r11 + 9696]
 ; v1296 = mem256[w + 10592]
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [rax + 10592]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm5, [r11 + 10592]
 ; v1297 = mem256[w + 9803]
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9803]
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9803]
 ; v1298 = mem256[w + 9804]
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 9804]
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 9804]
 ; 4x v1299 = v1297 >> 1
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1300 = v1298 << 7
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm1, ymm1, 7
 ; v1301 = v1299 | v1300
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm6, ymm0, ymm1
 ; v1302 = mem256[w + 10699]
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 10699]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 10699]
 ; v1303 = mem256[w + 10700]
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10700]
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10700]
 ; 4x v1304 = v1302 >> 1
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1305 = v1303 << 7
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm1, ymm1, 7
 ; v1306 = v1304 | v1305
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm1
 ; v1307 = mem256[w + 9803]
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 9803]
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 9803]
 ; v1308 = mem256[w + 10699]
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10699]
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10699]
 ; v1309 = v1307 & mem256[FOLD0]
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm7, ymm1, [rel FOLD0]
 ; v1310 = v1308 & mem256[FOLD0]
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm2, [rel FOLD0]
 ; v1311 = v1296 | v1301
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm2, ymm5, ymm6
 ; v1312 = v1295 | v1306
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm4, ymm0
 ; v1313 = v1311 ^ v1312
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm3
 ; v1314 = v1296 | v1306
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v1315 = v1313 ^ v1314
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm2, ymm0
 ; v1316 = v1295 | v1301
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm4, ymm6
 ; v1317 = v1313 ^ v1316
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm2, ymm2, ymm3
 ; v1318 = v1309 | v1317
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm7, ymm2
 ; v1319 = v1310 | v1315
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm1, ymm0
 ; v1320 = v1318 ^ v1319
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1321 = v1310 | v1317
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm2
 ; v1322 = v1320 ^ v1321
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; v1323 = v1309 | v1315
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm7, ymm0
 ; v1324 = v1320 ^ v1323
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; mem256[w + 9984] = v1322
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 9984], ymm1
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 9984], ymm1
 ; mem256[w + 10880] = v1324
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10880], ymm0
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10880], ymm0
 ; v1325 = mem256[w + 9728]
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [rax + 9728]
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm5, [r11 + 9728]
 ; v1326 = mem256[w + 10624]
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm6, [rax + 10624]
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm6, [r11 + 10624]
 ; v1327 = mem256[w + 9835]
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9835]
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9835]
 ; v1328 = mem256[w + 9836]
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 9836]
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 9836]
 ; 4x v1329 = v1327 >> 1
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1330 = v1328 << 7
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm1, ymm1, 7
 ; v1331 = v1329 | v1330
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm1
 ; v1332 = mem256[w + 10731]
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10731]
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10731]
 ; v1333 = mem256[w + 10732]
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10732]
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10732]
 ; 4x v1334 = v1332 >> 1
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1335 = v1333 << 7
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm2, ymm2, 7
 ; v1336 = v1334 | v1335
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm2
 ; v1337 = mem256[w + 9835]
-%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm7, [rax + 9835]
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm7, [r11 + 9835]
 ; v1338 = mem256[w + 10731]
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10731]
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10731]
 ; v1339 = v1326 | v1331
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm6, ymm0
 ; v1340 = v1325 | v1336
-%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm5, ymm1
 ; v1341 = v1339 ^ v1340
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1342 = v1326 | v1336
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm1
 ; v1343 = v1341 ^ v1342
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; v1344 = v1325 | v1331
-%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v1345 = v1341 ^ v1344
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1346 = v1337 | v1345
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm7, ymm0
 ; v1347 = v1338 | v1343
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm2, ymm1
 ; v1348 = v1346 ^ v1347
-%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1349 = v1338 | v1345
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v1350 = v1348 ^ v1349
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1351 = v1337 | v1343
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm1
 ; v1352 = v1348 ^ v1351
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 10016] = v1350
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10016], ymm0
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10016], ymm0
 ; mem256[w + 10912] = v1352
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10912], ymm1
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10912], ymm1
 ; v1353 = mem256[w + 9760]
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [rax + 9760]
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm5, [r11 + 9760]
 ; v1354 = mem256[w + 10656]
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm6, [rax + 10656]
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm6, [r11 + 10656]
 ; v1355 = mem256[w + 9867]
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9867]
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9867]
 ; v1356 = mem256[w + 9868]
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 9868]
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 9868]
 ; 4x v1357 = v1355 >> 1
-%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1358 = v1356 << 7
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm1, ymm1, 7
 ; v1359 = v1357 | v1358
-%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm1
 ; v1360 = mem256[w + 10763]
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10763]
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10763]
 ; v1361 = mem256[w + 10764]
-%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10764]
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10764]
 ; 4x v1362 = v1360 >> 1
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1363 = v1361 << 7
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm2, ymm2, 7
 ; v1364 = v1362 | v1363
-%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm2
 ; v1365 = mem256[w + 9867]
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm7, [rax + 9867]
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm7, [r11 + 9867]
 ; v1366 = mem256[w + 10763]
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10763]
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10763]
 ; v1367 = v1354 | v1359
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm6, ymm0
 ; v1368 = v1353 | v1364
-%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm5, ymm1
 ; v1369 = v1367 ^ v1368
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1370 = v1354 | v1364
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm1
 ; v1371 = v1369 ^ v1370
-%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; v1372 = v1353 | v1359
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v1373 = v1369 ^ v1372
-%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1374 = v1365 | v1373
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm7, ymm0
 ; v1375 = v1366 | v1371
-%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm2, ymm1
 ; v1376 = v1374 ^ v1375
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1377 = v1366 | v1373
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v1378 = v1376 ^ v1377
-%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1379 = v1365 | v1371
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm1
 ; v1380 = v1376 ^ v1379
-%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 10048] = v1378
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10048], ymm0
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10048], ymm0
 ; mem256[w + 10944] = v1380
-%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10944], ymm1
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10944], ymm1
 ; v1381 = mem256[w + 9792]
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [rax + 9792]
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm5, [r11 + 9792]
 ; v1382 = mem256[w + 10688]
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm6, [rax + 10688]
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm6, [r11 + 10688]
 ; v1383 = mem256[w + 9899]
-%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 9899]
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 9899]
 ; v1384 = mem256[w + 9900]
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 9900]
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 9900]
 ; 4x v1385 = v1383 >> 1
-%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm0, ymm0, 1
 ; 4x v1386 = v1384 << 7
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm1, ymm1, 7
 ; v1387 = v1385 | v1386
-%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm0, ymm1
 ; v1388 = mem256[w + 10795]
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm1, [rax + 10795]
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm1, [r11 + 10795]
 ; v1389 = mem256[w + 10796]
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10796]
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10796]
 ; 4x v1390 = v1388 >> 1
-%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrlq ymm1, ymm1, 1
 ; 4x v1391 = v1389 << 7
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsllq ymm2, ymm2, 7
 ; v1392 = v1390 | v1391
-%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm1, ymm2
 ; v1393 = mem256[w + 9899]
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm7, [rax + 9899]
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm7, [r11 + 9899]
 ; v1394 = mem256[w + 10795]
-%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm2, [rax + 10795]
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm2, [r11 + 10795]
 ; v1395 = v1382 | v1387
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm6, ymm0
 ; v1396 = v1381 | v1392
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm5, ymm1
 ; v1397 = v1395 ^ v1396
-%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1398 = v1382 | v1392
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm6, ymm1
 ; v1399 = v1397 ^ v1398
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; v1400 = v1381 | v1387
-%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm5, ymm0
 ; v1401 = v1397 ^ v1400
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1402 = v1393 | v1401
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm3, ymm7, ymm0
 ; v1403 = v1394 | v1399
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm4, ymm2, ymm1
 ; v1404 = v1402 ^ v1403
-%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm3, ymm3, ymm4
 ; v1405 = v1394 | v1401
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm0, ymm2, ymm0
 ; v1406 = v1404 ^ v1405
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm0, ymm3, ymm0
 ; v1407 = v1393 | v1399
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpor ymm1, ymm7, ymm1
 ; v1408 = v1404 ^ v1407
-%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpxor ymm1, ymm3, ymm1
 ; mem256[w + 10080] = v1406
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10080], ymm0
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10080], ymm0
 ; mem256[w + 10976] = v1408
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 10976], ymm1
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 10976], ymm1
 ; 8x v1409 = mem32[w + 9984]
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 9984]
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 9984]
 ; v1410 = shufbytes(v1409, mem256[BYTESEL])
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1411 = v1410 & mem256[BYTEBIT]
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1412 = cmpeq8(v1411, mem256[BYTEBIT])
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1413 = mem32[w + 10880]
-%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10880]
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10880]
 ; v1414 = shufbytes(v1413, mem256[BYTESEL])
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1415 = v1414 & mem256[BYTEBIT]
-%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1416 = cmpeq8(v1415, mem256[BYTEBIT])
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1417 = v1412 - v1416
-%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11008] = v1417
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11008], ymm0
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11008], ymm0
 ; 8x v1418 = mem32[w + 9988]
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 9988]
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 9988]
 ; v1419 = shufbytes(v1418, mem256[BYTESEL])
-%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1420 = v1419 & mem256[BYTEBIT]
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1421 = cmpeq8(v1420, mem256[BYTEBIT])
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1422 = mem32[w + 10884]
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10884]
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10884]
 ; v1423 = shufbytes(v1422, mem256[BYTESEL])
-%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1424 = v1423 & mem256[BYTEBIT]
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1425 = cmpeq8(v1424, mem256[BYTEBIT])
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1426 = v1421 - v1425
-%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11040] = v1426
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11040], ymm0
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11040], ymm0
 ; 8x v1427 = mem32[w + 9992]
-%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 9992]
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 9992]
 ; v1428 = shufbytes(v1427, mem256[BYTESEL])
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1429 = v1428 & mem256[BYTEBIT]
-%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1430 = cmpeq8(v1429, mem256[BYTEBIT])
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1431 = mem32[w + 10888]
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10888]
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10888]
 ; v1432 = shufbytes(v1431, mem256[BYTESEL])
-%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1433 = v1432 & mem256[BYTEBIT]
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1434 = cmpeq8(v1433, mem256[BYTEBIT])
-%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1435 = v1430 - v1434
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11072] = v1435
-%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11072], ymm0
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11072], ymm0
 ; 8x v1436 = mem32[w + 9996]
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 9996]
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 9996]
 ; v1437 = shufbytes(v1436, mem256[BYTESEL])
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1438 = v1437 & mem256[BYTEBIT]
-%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1439 = cmpeq8(v1438, mem256[BYTEBIT])
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1440 = mem32[w + 10892]
-%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10892]
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10892]
 ; v1441 = shufbytes(v1440, mem256[BYTESEL])
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1442 = v1441 & mem256[BYTEBIT]
-%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1443 = cmpeq8(v1442, mem256[BYTEBIT])
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1444 = v1439 - v1443
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11104] = v1444
-%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11104], ymm0
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11104], ymm0
 ; 8x v1445 = mem32[w + 10000]
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10000]
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10000]
 ; v1446 = shufbytes(v1445, mem256[BYTESEL])
-%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1447 = v1446 & mem256[BYTEBIT]
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1448 = cmpeq8(v1447, mem256[BYTEBIT])
-%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1449 = mem32[w + 10896]
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10896]
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10896]
 ; v1450 = shufbytes(v1449, mem256[BYTESEL])
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1451 = v1450 & mem256[BYTEBIT]
-%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1452 = cmpeq8(v1451, mem256[BYTEBIT])
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1453 = v1448 - v1452
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11136] = v1453
-%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11136], ymm0
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11136], ymm0
 ; 8x v1454 = mem32[w + 10004]
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10004]
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10004]
 ; v1455 = shufbytes(v1454, mem256[BYTESEL])
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1456 = v1455 & mem256[BYTEBIT]
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1457 = cmpeq8(v1456, mem256[BYTEBIT])
-%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1458 = mem32[w + 10900]
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10900]
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10900]
 ; v1459 = shufbytes(v1458, mem256[BYTESEL])
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1460 = v1459 & mem256[BYTEBIT]
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1461 = cmpeq8(v1460, mem256[BYTEBIT])
-%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1462 = v1457 - v1461
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11168] = v1462
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11168], ymm0
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11168], ymm0
 ; 8x v1463 = mem32[w + 10008]
-%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10008]
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10008]
 ; v1464 = shufbytes(v1463, mem256[BYTESEL])
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1465 = v1464 & mem256[BYTEBIT]
-%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1466 = cmpeq8(v1465, mem256[BYTEBIT])
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1467 = mem32[w + 10904]
-%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10904]
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10904]
 ; v1468 = shufbytes(v1467, mem256[BYTESEL])
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1469 = v1468 & mem256[BYTEBIT]
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1470 = cmpeq8(v1469, mem256[BYTEBIT])
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1471 = v1466 - v1470
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11200] = v1471
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11200], ymm0
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11200], ymm0
 ; 8x v1472 = mem32[w + 10012]
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10012]
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10012]
 ; v1473 = shufbytes(v1472, mem256[BYTESEL])
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1474 = v1473 & mem256[BYTEBIT]
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1475 = cmpeq8(v1474, mem256[BYTEBIT])
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1476 = mem32[w + 10908]
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10908]
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10908]
 ; v1477 = shufbytes(v1476, mem256[BYTESEL])
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1478 = v1477 & mem256[BYTEBIT]
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1479 = cmpeq8(v1478, mem256[BYTEBIT])
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1480 = v1475 - v1479
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11232] = v1480
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11232], ymm0
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11232], ymm0
 ; 8x v1481 = mem32[w + 10016]
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10016]
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10016]
 ; v1482 = shufbytes(v1481, mem256[BYTESEL])
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1483 = v1482 & mem256[BYTEBIT]
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1484 = cmpeq8(v1483, mem256[BYTEBIT])
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1485 = mem32[w + 10912]
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10912]
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10912]
 ; v1486 = shufbytes(v1485, mem256[BYTESEL])
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1487 = v1486 & mem256[BYTEBIT]
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1488 = cmpeq8(v1487, mem256[BYTEBIT])
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1489 = v1484 - v1488
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11264] = v1489
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11264], ymm0
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11264], ymm0
 ; 8x v1490 = mem32[w + 10020]
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10020]
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10020]
 ; v1491 = shufbytes(v1490, mem256[BYTESEL])
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1492 = v1491 & mem256[BYTEBIT]
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1493 = cmpeq8(v1492, mem256[BYTEBIT])
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1494 = mem32[w + 10916]
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10916]
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10916]
 ; v1495 = shufbytes(v1494, mem256[BYTESEL])
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1496 = v1495 & mem256[BYTEBIT]
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1497 = cmpeq8(v1496, mem256[BYTEBIT])
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1498 = v1493 - v1497
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11296] = v1498
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11296], ymm0
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11296], ymm0
 ; 8x v1499 = mem32[w + 10024]
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10024]
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10024]
 ; v1500 = shufbytes(v1499, mem256[BYTESEL])
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1501 = v1500 & mem256[BYTEBIT]
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1502 = cmpeq8(v1501, mem256[BYTEBIT])
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1503 = mem32[w + 10920]
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10920]
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10920]
 ; v1504 = shufbytes(v1503, mem256[BYTESEL])
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1505 = v1504 & mem256[BYTEBIT]
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1506 = cmpeq8(v1505, mem256[BYTEBIT])
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1507 = v1502 - v1506
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11328] = v1507
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11328], ymm0
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11328], ymm0
 ; 8x v1508 = mem32[w + 10028]
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10028]
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10028]
 ; v1509 = shufbytes(v1508, mem256[BYTESEL])
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1510 = v1509 & mem256[BYTEBIT]
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1511 = cmpeq8(v1510, mem256[BYTEBIT])
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1512 = mem32[w + 10924]
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10924]
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10924]
 ; v1513 = shufbytes(v1512, mem256[BYTESEL])
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1514 = v1513 & mem256[BYTEBIT]
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1515 = cmpeq8(v1514, mem256[BYTEBIT])
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1516 = v1511 - v1515
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11360] = v1516
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11360], ymm0
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11360], ymm0
 ; 8x v1517 = mem32[w + 10032]
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10032]
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10032]
 ; v1518 = shufbytes(v1517, mem256[BYTESEL])
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1519 = v1518 & mem256[BYTEBIT]
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1520 = cmpeq8(v1519, mem256[BYTEBIT])
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1521 = mem32[w + 10928]
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10928]
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10928]
 ; v1522 = shufbytes(v1521, mem256[BYTESEL])
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1523 = v1522 & mem256[BYTEBIT]
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1524 = cmpeq8(v1523, mem256[BYTEBIT])
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1525 = v1520 - v1524
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11392] = v1525
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11392], ymm0
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11392], ymm0
 ; 8x v1526 = mem32[w + 10036]
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10036]
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10036]
 ; v1527 = shufbytes(v1526, mem256[BYTESEL])
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1528 = v1527 & mem256[BYTEBIT]
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1529 = cmpeq8(v1528, mem256[BYTEBIT])
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1530 = mem32[w + 10932]
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10932]
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10932]
 ; v1531 = shufbytes(v1530, mem256[BYTESEL])
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1532 = v1531 & mem256[BYTEBIT]
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1533 = cmpeq8(v1532, mem256[BYTEBIT])
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1534 = v1529 - v1533
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11424] = v1534
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11424], ymm0
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11424], ymm0
 ; 8x v1535 = mem32[w + 10040]
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10040]
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10040]
 ; v1536 = shufbytes(v1535, mem256[BYTESEL])
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1537 = v1536 & mem256[BYTEBIT]
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1538 = cmpeq8(v1537, mem256[BYTEBIT])
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1539 = mem32[w + 10936]
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10936]
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10936]
 ; v1540 = shufbytes(v1539, mem256[BYTESEL])
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1541 = v1540 & mem256[BYTEBIT]
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1542 = cmpeq8(v1541, mem256[BYTEBIT])
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1543 = v1538 - v1542
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11456] = v1543
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11456], ymm0
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11456], ymm0
 ; 8x v1544 = mem32[w + 10044]
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10044]
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10044]
 ; v1545 = shufbytes(v1544, mem256[BYTESEL])
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1546 = v1545 & mem256[BYTEBIT]
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1547 = cmpeq8(v1546, mem256[BYTEBIT])
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1548 = mem32[w + 10940]
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10940]
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10940]
 ; v1549 = shufbytes(v1548, mem256[BYTESEL])
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1550 = v1549 & mem256[BYTEBIT]
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1551 = cmpeq8(v1550, mem256[BYTEBIT])
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1552 = v1547 - v1551
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11488] = v1552
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11488], ymm0
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11488], ymm0
 ; 8x v1553 = mem32[w + 10048]
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10048]
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10048]
 ; v1554 = shufbytes(v1553, mem256[BYTESEL])
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1555 = v1554 & mem256[BYTEBIT]
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1556 = cmpeq8(v1555, mem256[BYTEBIT])
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1557 = mem32[w + 10944]
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10944]
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10944]
 ; v1558 = shufbytes(v1557, mem256[BYTESEL])
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1559 = v1558 & mem256[BYTEBIT]
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1560 = cmpeq8(v1559, mem256[BYTEBIT])
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1561 = v1556 - v1560
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11520] = v1561
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11520], ymm0
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11520], ymm0
 ; 8x v1562 = mem32[w + 10052]
-%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10052]
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10052]
 ; v1563 = shufbytes(v1562, mem256[BYTESEL])
-%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1564 = v1563 & mem256[BYTEBIT]
-%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1565 = cmpeq8(v1564, mem256[BYTEBIT])
-%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1566 = mem32[w + 10948]
-%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10948]
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10948]
 ; v1567 = shufbytes(v1566, mem256[BYTESEL])
-%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1568 = v1567 & mem256[BYTEBIT]
-%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1569 = cmpeq8(v1568, mem256[BYTEBIT])
-%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1570 = v1565 - v1569
-%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11552] = v1570
-%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11552], ymm0
+%line 2666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11552], ymm0
 ; 8x v1571 = mem32[w + 10056]
-%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10056]
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10056]
 ; v1572 = shufbytes(v1571, mem256[BYTESEL])
-%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1573 = v1572 & mem256[BYTEBIT]
-%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1574 = cmpeq8(v1573, mem256[BYTEBIT])
-%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1575 = mem32[w + 10952]
-%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10952]
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10952]
 ; v1576 = shufbytes(v1575, mem256[BYTESEL])
-%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1577 = v1576 & mem256[BYTEBIT]
-%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1578 = cmpeq8(v1577, mem256[BYTEBIT])
-%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1579 = v1574 - v1578
-%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11584] = v1579
-%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11584], ymm0
+%line 2676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11584], ymm0
 ; 8x v1580 = mem32[w + 10060]
-%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10060]
+%line 2677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10060]
 ; v1581 = shufbytes(v1580, mem256[BYTESEL])
-%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1582 = v1581 & mem256[BYTEBIT]
-%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1583 = cmpeq8(v1582, mem256[BYTEBIT])
-%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1584 = mem32[w + 10956]
-%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10956]
+%line 2681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10956]
 ; v1585 = shufbytes(v1584, mem256[BYTESEL])
-%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1586 = v1585 & mem256[BYTEBIT]
-%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1587 = cmpeq8(v1586, mem256[BYTEBIT])
-%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1588 = v1583 - v1587
-%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11616] = v1588
-%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11616], ymm0
+%line 2686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11616], ymm0
 ; 8x v1589 = mem32[w + 10064]
-%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10064]
+%line 2687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10064]
 ; v1590 = shufbytes(v1589, mem256[BYTESEL])
-%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1591 = v1590 & mem256[BYTEBIT]
-%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1592 = cmpeq8(v1591, mem256[BYTEBIT])
-%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1593 = mem32[w + 10960]
-%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10960]
+%line 2691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10960]
 ; v1594 = shufbytes(v1593, mem256[BYTESEL])
-%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1595 = v1594 & mem256[BYTEBIT]
-%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1596 = cmpeq8(v1595, mem256[BYTEBIT])
-%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1597 = v1592 - v1596
-%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11648] = v1597
-%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11648], ymm0
+%line 2696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11648], ymm0
 ; 8x v1598 = mem32[w + 10068]
-%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10068]
+%line 2697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10068]
 ; v1599 = shufbytes(v1598, mem256[BYTESEL])
-%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1600 = v1599 & mem256[BYTEBIT]
-%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1601 = cmpeq8(v1600, mem256[BYTEBIT])
-%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1602 = mem32[w + 10964]
-%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10964]
+%line 2701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10964]
 ; v1603 = shufbytes(v1602, mem256[BYTESEL])
-%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1604 = v1603 & mem256[BYTEBIT]
-%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1605 = cmpeq8(v1604, mem256[BYTEBIT])
-%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1606 = v1601 - v1605
-%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11680] = v1606
-%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11680], ymm0
+%line 2706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11680], ymm0
 ; 8x v1607 = mem32[w + 10072]
-%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10072]
+%line 2707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10072]
 ; v1608 = shufbytes(v1607, mem256[BYTESEL])
-%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1609 = v1608 & mem256[BYTEBIT]
-%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1610 = cmpeq8(v1609, mem256[BYTEBIT])
-%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1611 = mem32[w + 10968]
-%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10968]
+%line 2711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10968]
 ; v1612 = shufbytes(v1611, mem256[BYTESEL])
-%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1613 = v1612 & mem256[BYTEBIT]
-%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1614 = cmpeq8(v1613, mem256[BYTEBIT])
-%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1615 = v1610 - v1614
-%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11712] = v1615
-%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11712], ymm0
+%line 2716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11712], ymm0
 ; 8x v1616 = mem32[w + 10076]
-%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10076]
+%line 2717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10076]
 ; v1617 = shufbytes(v1616, mem256[BYTESEL])
-%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1618 = v1617 & mem256[BYTEBIT]
-%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1619 = cmpeq8(v1618, mem256[BYTEBIT])
-%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1620 = mem32[w + 10972]
-%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10972]
+%line 2721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10972]
 ; v1621 = shufbytes(v1620, mem256[BYTESEL])
-%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1622 = v1621 & mem256[BYTEBIT]
-%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1623 = cmpeq8(v1622, mem256[BYTEBIT])
-%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1624 = v1619 - v1623
-%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11744] = v1624
-%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11744], ymm0
+%line 2726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11744], ymm0
 ; 8x v1625 = mem32[w + 10080]
-%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10080]
+%line 2727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10080]
 ; v1626 = shufbytes(v1625, mem256[BYTESEL])
-%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1627 = v1626 & mem256[BYTEBIT]
-%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1628 = cmpeq8(v1627, mem256[BYTEBIT])
-%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1629 = mem32[w + 10976]
-%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10976]
+%line 2731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10976]
 ; v1630 = shufbytes(v1629, mem256[BYTESEL])
-%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1631 = v1630 & mem256[BYTEBIT]
-%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1632 = cmpeq8(v1631, mem256[BYTEBIT])
-%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1633 = v1628 - v1632
-%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11776] = v1633
-%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11776], ymm0
+%line 2736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11776], ymm0
 ; 8x v1634 = mem32[w + 10084]
-%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10084]
+%line 2737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10084]
 ; v1635 = shufbytes(v1634, mem256[BYTESEL])
-%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1636 = v1635 & mem256[BYTEBIT]
-%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1637 = cmpeq8(v1636, mem256[BYTEBIT])
-%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1638 = mem32[w + 10980]
-%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10980]
+%line 2741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10980]
 ; v1639 = shufbytes(v1638, mem256[BYTESEL])
-%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1640 = v1639 & mem256[BYTEBIT]
-%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1641 = cmpeq8(v1640, mem256[BYTEBIT])
-%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1642 = v1637 - v1641
-%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11808] = v1642
-%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11808], ymm0
+%line 2746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11808], ymm0
 ; 8x v1643 = mem32[w + 10088]
-%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm0, [rax + 10088]
+%line 2747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm0, [r11 + 10088]
 ; v1644 = shufbytes(v1643, mem256[BYTESEL])
-%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1645 = v1644 & mem256[BYTEBIT]
-%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1646 = cmpeq8(v1645, mem256[BYTEBIT])
-%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1647 = mem32[w + 10984]
-%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vpbroadcastd ymm1, [rax + 10984]
+%line 2751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vpbroadcastd ymm1, [r11 + 10984]
 ; v1648 = shufbytes(v1647, mem256[BYTESEL])
-%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1649 = v1648 & mem256[BYTEBIT]
-%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1650 = cmpeq8(v1649, mem256[BYTEBIT])
-%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1651 = v1646 - v1650
-%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11840] = v1651
-%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [rax + 11840], ymm0
+%line 2756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu [r11 + 11840], ymm0
 ; x0 = mem256[w + 11008]
-%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11008]
+%line 2757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11008]
 ; mem256[out + 0] = x0
-%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[w + 11040]
-%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11040]
+%line 2759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11040]
 ; mem256[out + 32] = x0
-%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[w + 11072]
-%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11072]
+%line 2761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11072]
 ; mem256[out + 64] = x0
-%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[w + 11104]
-%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11104]
+%line 2763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11104]
 ; mem256[out + 96] = x0
-%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[w + 11136]
-%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11136]
+%line 2765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11136]
 ; mem256[out + 128] = x0
-%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[w + 11168]
-%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11168]
+%line 2767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11168]
 ; mem256[out + 160] = x0
-%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[w + 11200]
-%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11200]
+%line 2769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11200]
 ; mem256[out + 192] = x0
-%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[w + 11232]
-%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11232]
+%line 2771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11232]
 ; mem256[out + 224] = x0
-%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[w + 11264]
-%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11264]
+%line 2773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11264]
 ; mem256[out + 256] = x0
-%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[w + 11296]
-%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11296]
+%line 2775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11296]
 ; mem256[out + 288] = x0
-%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[w + 11328]
-%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11328]
+%line 2777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11328]
 ; mem256[out + 320] = x0
-%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[w + 11360]
-%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11360]
+%line 2779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11360]
 ; mem256[out + 352] = x0
-%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[w + 11392]
-%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11392]
+%line 2781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11392]
 ; mem256[out + 384] = x0
-%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[w + 11424]
-%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11424]
+%line 2783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11424]
 ; mem256[out + 416] = x0
-%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[w + 11456]
-%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11456]
+%line 2785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11456]
 ; mem256[out + 448] = x0
-%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[w + 11488]
-%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11488]
+%line 2787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11488]
 ; mem256[out + 480] = x0
-%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[w + 11520]
-%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11520]
+%line 2789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11520]
 ; mem256[out + 512] = x0
-%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[w + 11552]
-%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11552]
+%line 2791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11552]
 ; mem256[out + 544] = x0
-%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[w + 11584]
-%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11584]
+%line 2793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11584]
 ; mem256[out + 576] = x0
-%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[w + 11616]
-%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11616]
+%line 2795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11616]
 ; mem256[out + 608] = x0
-%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[w + 11648]
-%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11648]
+%line 2797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11648]
 ; mem256[out + 640] = x0
-%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[w + 11680]
-%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11680]
+%line 2799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11680]
 ; mem256[out + 672] = x0
-%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[w + 11712]
-%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11712]
+%line 2801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11712]
 ; mem256[out + 704] = x0
-%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[w + 11744]
-%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11744]
+%line 2803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11744]
 ; mem256[out + 736] = x0
-%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 736], ymm0
 ; x0 = mem256[w + 11776]
-%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11776]
+%line 2805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11776]
 ; mem256[out + 768] = x0
-%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 768], ymm0
 ; x0 = mem256[w + 11808]
-%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11808]
+%line 2807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11808]
 ; mem256[out + 800] = x0
-%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 800], ymm0
 ; x0 = mem256[w + 11833]
-%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm0, [rax + 11833]
+%line 2809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	vmovdqu ymm0, [r11 + 11833]
 ; mem256[out + 825] = x0
-%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vmovdqu [rdi + 825], ymm0
 ; leave
-%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+%line 2811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vzeroupper
 	mov rsp, [rsp + 12576]
 	ret
