@@ -1405,7 +1405,7 @@ def generate(p: int, impl: str = IMPL) -> str:
         else:
             rows = [em.load(f"mem512[pc + {lay.off[f'C{k}'] + 64 * jj}]") for jj in range(8)]
             Lw[k] = untranspose16(em, rows)
-    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=True, merge=not Z)
+    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=True, merge=True)
     if Z:
         # slot s holds y-power sigma(s): back in order (vpermt2d, one table twice)
         idx = em.load(f"mem512[{em.const('SIGMAINV', 'u32', [next(s for s in range(16) if sigma(s) == m) for m in range(16)])[7:-1]}]")
