@@ -990,18 +990,17 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
     mb + BK - 1) the entry a_i broadcast to both halves (vbroadcasti64x4) and b
     read as the pair (b_j, b_j+1), j = mb + 2jj - i (32-byte aligned; zeros
     for j outside 0 .. I - 1: 8 zero entries either side of g's).  The
-    first i of a block sets the accumulators to the product (nz = a_nz &
-    b_nz, h = nz & (a_s ^ b_s) by one vpternlogd, l = nz ^ h); every other i
-    adds it in 6 operations (nz, e = a_s ^ b_s, four vpternlogd; below) and
-    one copy.  The i after the first go in pairs (one loop iteration): the
+    accumulators are (nonzero, sign) pairs as in the AVX2 base: the first
+    i of a block sets them to the product (a_nz & b_nz, a_s ^ b_s: 2
+    operations); every other i adds it in 5 (the product's two, three
+    vpternlogd; below), no copy.  The i after the first go in pairs (one loop iteration): the
     count is made odd by one more i, whose a_i (i = I) or b_j (j < 0) is
     zero."""
     tern = lambda fn: sum((fn(x >> 2 & 1, x >> 1 & 1, x & 1) & 1) << x for x in range(8))  # noqa: E731
-    PH = tern(lambda a, b, c: b & (a ^ c))          # h = nz & (b_s ^ a_s): a = b_s, b = nz, c = a_s
-    Q = tern(lambda a, b, c: b & (a ^ c))
-    RR = tern(lambda a, b, c: b & ~(a ^ c))
-    SEL = tern(lambda a, b, c: (~b if a else c))
-    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(BK // 2)]
+    X3 = tern(lambda a, b, c: a ^ b ^ c)            # u = e ^ s1 ^ n1
+    SN = tern(lambda a, b, c: a ^ (b & c))          # s' = s1 ^ (u & n2)
+    NN = tern(lambda a, b, c: (b & c) | (a ^ c))    # n' = (u & n2) | (n1 ^ n2)
+    acc = [(f"acc{jj}n", f"acc{jj}s") for jj in range(BK // 2)]
     e0, e1 = lay.off["EV0"], lay.off["EV1"]
     em.raw("mb = 0")
     em.raw("pc = w")
@@ -1030,25 +1029,21 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
         accumulators, the others add the products"""
         em.raw(f"2x anz = mem256[pa + {e0 + o}]")
         em.raw(f"2x as = mem256[pa + {e1 + o}]")
-        for jj, (h, l) in enumerate(acc):
+        for jj, (n, s) in enumerate(acc):
             bnz, bs = f"mem512[pb + {e0 + evg + 64 * jj - o}]", f"mem512[pb + {e1 + evg + 64 * jj - o}]"
+            # (nonzero, sign) accumulators, the sign arbitrary where nonzero
+            # is 0 (as the AVX2 base, `acc_formula_check`): n2 = a_nz & b_nz,
+            # e = a_s ^ b_s; u = e ^ s1 ^ n1, s' = s1 ^ (u & n2), n' = (u &
+            # n2) | (n1 ^ n2): 5 operations, no copy
             if first:
-                em.raw(f"{l} = anz & {bnz}")
-                em.raw(f"{h} = {bs}")
-                em.raw(f"{h} = ternlog({h}, {l}, as, {PH})")
-                em.raw(f"{l} = {l} ^ {h}")
+                em.raw(f"{n} = anz & {bnz}")
+                em.raw(f"{s} = as ^ {bs}")
                 continue
-            # nz = a_nz & b_nz, e = a_s ^ b_s (the product is 0, or 1 if not
-            # e, or 2); with acc = (h, l): h' = h ? ~nz : nz & (e ^ l),
-            # l' = l ? ~nz : nz & ~(e ^ h) (h and l are never both 1): four
-            # vpternlogd, the accumulator planes written in place
             em.raw(f"m0 = anz & {bnz}")
             em.raw(f"m1 = as ^ {bs}")
-            em.raw("u = m1")
-            em.raw(f"u = ternlog(u, m0, {l}, {Q})")
-            em.raw(f"m1 = ternlog(m1, m0, {h}, {RR})")
-            em.raw(f"{h} = ternlog({h}, m0, u, {SEL})")
-            em.raw(f"{l} = ternlog({l}, m0, m1, {SEL})")
+            em.raw(f"m1 = ternlog(m1, {s}, {n}, {X3})")
+            em.raw(f"{s} = ternlog({s}, m1, m0, {SN})")
+            em.raw(f"{n} = ternlog({n}, m1, m0, {NN})")
     mac(True)
     em.raw("pa += 32")
     em.raw("pb -= 32")
@@ -1063,9 +1058,11 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
     em.raw("=? cnt -= 1")
     em.raw("goto mloop if !=")
     em.raw("mdone:")
-    for jj, (h, l) in enumerate(acc):
-        em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = {h}")
-        em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = {l}")
+    for jj, (n, s) in enumerate(acc):          # C as (h, l) = (n & s, n ^ h)
+        em.raw(f"m1 = {n} & {s}")
+        em.raw(f"m0 = {n} ^ m1")
+        em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = m1")
+        em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = m0")
     em.raw(f"pc += {32 * BK}")
     em.raw(f"mb += {BK}")
     em.raw(f"unsigned<? mb - {BK * NB}")
@@ -1483,12 +1480,11 @@ def generate(p: int, impl: str = IMPL) -> str:
            f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
            "cpu avx2 avx512f avx512vl" if Z else "cpu avx2",
            "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1"]
-    planes = ("h", "l") if Z else ("n", "s")     # the base's accumulator planes
-    accs = " ".join(f"acc{jj}{planes[0]} acc{jj}{planes[1]}" for jj in range(4))
+    accs = " ".join(f"acc{jj}n acc{jj}s" for jj in range(4))     # the base's (nonzero, sign) accumulators
     if not Z:
         hdr.append("reg256 x0 x1 x2 x3 anz as m0 m1 u v " + accs)
     else:
-        hdr += ["reg256 x0 x1 x2 x3", "reg512 anz as m0 m1 u " + accs]
+        hdr += ["reg256 x0 x1 x2 x3", "reg512 anz as m0 m1 " + accs]
     for vt in ("reg256", "reg512"):
         tn = [n for n in names if em.types[n] == vt]
         for k in range(0, len(tn), 32):

@@ -2528,3774 +2528,3750 @@ align 32
 ; 2x as = mem256[pa + 5120]
 %line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vbroadcasti64x4 zmm1, [r11 + 5120]
-; acc0l = anz & mem512[pb + 1792]
+; acc0n = anz & mem512[pb + 1792]
 %line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm2, zmm0, [r10 + 1792]
-; acc0h = mem512[pb + 6400]
+; acc0s = as ^ mem512[pb + 6400]
 %line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 zmm3, [r10 + 6400]
-; acc0h = ternlog(acc0h, acc0l, as, 72)
+	vpxord zmm3, zmm1, [r10 + 6400]
+; acc1n = anz & mem512[pb + 1856]
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm3, zmm2, zmm1, 72
-; acc0l = acc0l ^ acc0h
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm5, zmm2, zmm3
-; acc1l = anz & mem512[pb + 1856]
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm0, [r10 + 1856]
-; acc1h = mem512[pb + 6464]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 zmm2, [r10 + 6464]
-; acc1h = ternlog(acc1h, acc1l, as, 72)
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm2, zmm0, zmm1, 72
-; acc1l = acc1l ^ acc1h
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm6, zmm0, zmm2
+; acc1s = as ^ mem512[pb + 6464]
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm1, zmm1, [r10 + 6464]
 ; pa += 32
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r11, 32
 ; pb -= 32
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	sub r10, 32
 ; cnt >>= 1
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	shr rsi, 1
 ; =? cnt - 0
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	cmp rsi, 0
 ; goto mdone if =
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	je .Lmdone
 align 32
 .Lmloop:
 ; 2x anz = mem256[pa + 512]
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vbroadcasti64x4 zmm7, [r11 + 512]
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vbroadcasti64x4 zmm6, [r11 + 512]
 ; 2x as = mem256[pa + 5120]
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vbroadcasti64x4 zmm8, [r11 + 5120]
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vbroadcasti64x4 zmm7, [r11 + 5120]
 ; m0 = anz & mem512[pb + 1792]
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpandd zmm0, zmm7, [r10 + 1792]
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm4, zmm6, [r10 + 1792]
 ; m1 = as ^ mem512[pb + 6400]
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm1, zmm8, [r10 + 6400]
-; u = m1
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc0l, 72)
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm4, zmm0, zmm5, 72
-; m1 = ternlog(m1, m0, acc0h, 132)
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm1, zmm0, zmm3, 132
-; acc0h = ternlog(acc0h, m0, u, 58)
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm3, zmm0, zmm4, 58
-; acc0l = ternlog(acc0l, m0, m1, 58)
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm5, zmm0, zmm1, 58
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm5, zmm7, [r10 + 6400]
+; m1 = ternlog(m1, acc0s, acc0n, 150)
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm5, zmm3, zmm2, 150
+; acc0s = ternlog(acc0s, m1, m0, 120)
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm3, zmm5, zmm4, 120
+; acc0n = ternlog(acc0n, m1, m0, 218)
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm2, zmm5, zmm4, 218
 ; m0 = anz & mem512[pb + 1856]
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpandd zmm0, zmm7, [r10 + 1856]
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm4, zmm6, [r10 + 1856]
 ; m1 = as ^ mem512[pb + 6464]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm1, zmm8, [r10 + 6464]
-; u = m1
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc1l, 72)
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm4, zmm0, zmm6, 72
-; m1 = ternlog(m1, m0, acc1h, 132)
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm1, zmm0, zmm2, 132
-; acc1h = ternlog(acc1h, m0, u, 58)
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm2, zmm0, zmm4, 58
-; acc1l = ternlog(acc1l, m0, m1, 58)
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm6, zmm0, zmm1, 58
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm5, zmm7, [r10 + 6464]
+; m1 = ternlog(m1, acc1s, acc1n, 150)
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm5, zmm1, zmm0, 150
+; acc1s = ternlog(acc1s, m1, m0, 120)
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm1, zmm5, zmm4, 120
+; acc1n = ternlog(acc1n, m1, m0, 218)
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm0, zmm5, zmm4, 218
 ; 2x anz = mem256[pa + 544]
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vbroadcasti64x4 zmm0, [r11 + 544]
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vbroadcasti64x4 zmm4, [r11 + 544]
 ; 2x as = mem256[pa + 5152]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vbroadcasti64x4 zmm1, [r11 + 5152]
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vbroadcasti64x4 zmm5, [r11 + 5152]
 ; m0 = anz & mem512[pb + 1760]
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpandd zmm4, zmm0, [r10 + 1760]
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm6, zmm4, [r10 + 1760]
 ; m1 = as ^ mem512[pb + 6368]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm7, zmm1, [r10 + 6368]
-; u = m1
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqa64 zmm8, zmm7
-; u = ternlog(u, m0, acc0l, 72)
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm8, zmm4, zmm5, 72
-; m1 = ternlog(m1, m0, acc0h, 132)
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm7, zmm4, zmm3, 132
-; acc0h = ternlog(acc0h, m0, u, 58)
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm3, zmm4, zmm8, 58
-; acc0l = ternlog(acc0l, m0, m1, 58)
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm5, zmm4, zmm7, 58
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm7, zmm5, [r10 + 6368]
+; m1 = ternlog(m1, acc0s, acc0n, 150)
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm7, zmm3, zmm2, 150
+; acc0s = ternlog(acc0s, m1, m0, 120)
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm3, zmm7, zmm6, 120
+; acc0n = ternlog(acc0n, m1, m0, 218)
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm2, zmm7, zmm6, 218
 ; m0 = anz & mem512[pb + 1824]
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpandd zmm0, zmm0, [r10 + 1824]
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm4, zmm4, [r10 + 1824]
 ; m1 = as ^ mem512[pb + 6432]
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpxord zmm1, zmm1, [r10 + 6432]
-; u = m1
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc1l, 72)
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm4, zmm0, zmm6, 72
-; m1 = ternlog(m1, m0, acc1h, 132)
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm1, zmm0, zmm2, 132
-; acc1h = ternlog(acc1h, m0, u, 58)
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm2, zmm0, zmm4, 58
-; acc1l = ternlog(acc1l, m0, m1, 58)
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vpternlogd zmm6, zmm0, zmm1, 58
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm5, zmm5, [r10 + 6432]
+; m1 = ternlog(m1, acc1s, acc1n, 150)
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm5, zmm1, zmm0, 150
+; acc1s = ternlog(acc1s, m1, m0, 120)
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm1, zmm5, zmm4, 120
+; acc1n = ternlog(acc1n, m1, m0, 218)
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpternlogd zmm0, zmm5, zmm4, 218
 ; pa += 64
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r11, 64
 ; pb -= 64
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	sub r10, 64
 ; =? cnt -= 1
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	sub rsi, 1
 ; goto mloop if !=
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	jne .Lmloop
 .Lmdone:
-; mem512[pc + 3072] = acc0h
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+; m1 = acc0n & acc0s
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm3, zmm2, zmm3
+; m0 = acc0n ^ m1
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm2, zmm2, zmm3
+; mem512[pc + 3072] = m1
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [r9 + 3072], zmm3
-; mem512[pc + 7680] = acc0l
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [r9 + 7680], zmm5
-; mem512[pc + 3136] = acc1h
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [r9 + 3136], zmm2
-; mem512[pc + 7744] = acc1l
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [r9 + 7744], zmm6
+; mem512[pc + 7680] = m0
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vmovdqu64 [r9 + 7680], zmm2
+; m1 = acc1n & acc1s
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpandd zmm1, zmm0, zmm1
+; m0 = acc1n ^ m1
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vpxord zmm0, zmm0, zmm1
+; mem512[pc + 3136] = m1
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vmovdqu64 [r9 + 3136], zmm1
+; mem512[pc + 7744] = m0
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	vmovdqu64 [r9 + 7744], zmm0
 ; pc += 128
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r9, 128
 ; mb += 4
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r8, 4
 ; unsigned<? mb - 56
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	cmp r8, 56
 ; goto bloop if unsigned<
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	jb .Lbloop
 ; v342 = 0
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[w + 4864] = v342
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 4864], zmm0
 ; mem512[w + 9472] = v342
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9472], zmm0
 ; mem512[w + 4928] = v342
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 4928], zmm0
 ; mem512[w + 9536] = v342
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9536], zmm0
 ; mem512[w + 4992] = v342
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 4992], zmm0
 ; mem512[w + 9600] = v342
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9600], zmm0
 ; mem512[w + 5056] = v342
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 5056], zmm0
 ; mem512[w + 9664] = v342
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9664], zmm0
 ; mem512[w + 9984] = v342
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9984], zmm0
 ; mem512[w + 11008] = v342
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11008], zmm0
 ; pc = w
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	mov r8, rax
 ; cnt = 4
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	mov r10, rax
 	mov r9, 4
 align 32
 .Liloop:
 ; v343 = mem512[pc + 3072]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm0, [r8 + 3072]
 ; v344 = mem512[pc + 3136]
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm1, [r8 + 3136]
 ; v345 = mem512[pc + 3200]
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm2, [r8 + 3200]
 ; v346 = mem512[pc + 3264]
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm3, [r8 + 3264]
 ; v347 = mem512[pc + 3328]
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm4, [r8 + 3328]
 ; v348 = mem512[pc + 3392]
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm5, [r8 + 3392]
 ; v349 = mem512[pc + 3456]
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm6, [r8 + 3456]
 ; v350 = mem512[pc + 3520]
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm7, [r8 + 3520]
 ; v351 = shuffle128(v343, v343, 216)
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v352 = shuffle128(v347, v347, 216)
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm4, zmm4, 216
 ; v353 = shuffle128(v351, v352, 68)
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; v354 = shuffle128(v351, v352, 238)
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm0, zmm4, 238
 ; v355 = shuffle128(v344, v344, 216)
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; v356 = shuffle128(v348, v348, 216)
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm5, zmm5, 216
 ; v357 = shuffle128(v355, v356, 68)
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm5, zmm1, zmm4, 68
 ; v358 = shuffle128(v355, v356, 238)
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm1, zmm4, 238
 ; v359 = shuffle128(v345, v345, 216)
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm2, zmm2, zmm2, 216
 ; v360 = shuffle128(v349, v349, 216)
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm6, zmm6, 216
 ; v361 = shuffle128(v359, v360, 68)
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm6, zmm2, zmm4, 68
 ; v362 = shuffle128(v359, v360, 238)
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm2, zmm2, zmm4, 238
 ; v363 = shuffle128(v346, v346, 216)
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm3, zmm3, zmm3, 216
 ; v364 = shuffle128(v350, v350, 216)
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm7, zmm7, 216
 ; v365 = shuffle128(v363, v364, 68)
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm7, zmm3, zmm4, 68
 ; v366 = shuffle128(v363, v364, 238)
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm3, zmm3, zmm4, 238
 ; v367 = unpacklo32(v353, v357)
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm4, zmm8, zmm5
 ; v368 = unpackhi32(v353, v357)
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm5, zmm8, zmm5
 ; v369 = unpacklo32(v361, v365)
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm8, zmm6, zmm7
 ; v370 = unpackhi32(v361, v365)
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm6, zmm6, zmm7
 ; v371 = unpacklo64(v367, v369)
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm9, zmm4, zmm8
 ; v372 = unpackhi64(v367, v369)
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm11, zmm4, zmm8
 ; v373 = unpacklo64(v368, v370)
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm10, zmm5, zmm6
 ; v374 = unpackhi64(v368, v370)
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm12, zmm5, zmm6
 ; v375 = unpacklo32(v354, v358)
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm4, zmm0, zmm1
 ; v376 = unpackhi32(v354, v358)
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; v377 = unpacklo32(v362, v366)
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm1, zmm2, zmm3
 ; v378 = unpackhi32(v362, v366)
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm2, zmm2, zmm3
 ; v379 = unpacklo64(v375, v377)
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm13, zmm4, zmm1
 ; v380 = unpackhi64(v375, v377)
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm14, zmm4, zmm1
 ; v381 = unpacklo64(v376, v378)
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm15, zmm0, zmm2
 ; v382 = unpackhi64(v376, v378)
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm16, zmm0, zmm2
 ; v383 = mem512[pc + 7680]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm0, [r8 + 7680]
 ; v384 = mem512[pc + 7744]
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm1, [r8 + 7744]
 ; v385 = mem512[pc + 7808]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm2, [r8 + 7808]
 ; v386 = mem512[pc + 7872]
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm3, [r8 + 7872]
 ; v387 = mem512[pc + 7936]
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm4, [r8 + 7936]
 ; v388 = mem512[pc + 8000]
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm5, [r8 + 8000]
 ; v389 = mem512[pc + 8064]
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm6, [r8 + 8064]
 ; v390 = mem512[pc + 8128]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm7, [r8 + 8128]
 ; v391 = shuffle128(v383, v383, 216)
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v392 = shuffle128(v387, v387, 216)
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm4, zmm4, 216
 ; v393 = shuffle128(v391, v392, 68)
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; v394 = shuffle128(v391, v392, 238)
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm17, zmm0, zmm4, 238
 ; v395 = shuffle128(v384, v384, 216)
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm1, zmm1, 216
 ; v396 = shuffle128(v388, v388, 216)
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm5, zmm5, 216
 ; v397 = shuffle128(v395, v396, 68)
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm4, zmm0, zmm1, 68
 ; v398 = shuffle128(v395, v396, 238)
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm18, zmm0, zmm1, 238
 ; v399 = shuffle128(v385, v385, 216)
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm2, zmm2, 216
 ; v400 = shuffle128(v389, v389, 216)
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm6, zmm6, 216
 ; v401 = shuffle128(v399, v400, 68)
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm2, zmm0, zmm1, 68
 ; v402 = shuffle128(v399, v400, 238)
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm0, zmm0, zmm1, 238
 ; v403 = shuffle128(v386, v386, 216)
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm3, zmm3, 216
 ; v404 = shuffle128(v390, v390, 216)
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm3, zmm7, zmm7, 216
 ; v405 = shuffle128(v403, v404, 68)
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm5, zmm1, zmm3, 68
 ; v406 = shuffle128(v403, v404, 238)
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vshufi32x4 zmm1, zmm1, zmm3, 238
 ; v407 = unpacklo32(v393, v397)
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm3, zmm8, zmm4
 ; v408 = unpackhi32(v393, v397)
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm4, zmm8, zmm4
 ; v409 = unpacklo32(v401, v405)
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm6, zmm2, zmm5
 ; v410 = unpackhi32(v401, v405)
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm2, zmm2, zmm5
 ; v411 = unpacklo64(v407, v409)
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm5, zmm3, zmm6
 ; v412 = unpackhi64(v407, v409)
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm7, zmm3, zmm6
 ; v413 = unpacklo64(v408, v410)
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm6, zmm4, zmm2
 ; v414 = unpackhi64(v408, v410)
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm8, zmm4, zmm2
 ; v415 = unpacklo32(v394, v398)
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm2, zmm17, zmm18
 ; v416 = unpackhi32(v394, v398)
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm3, zmm17, zmm18
 ; v417 = unpacklo32(v402, v406)
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm4, zmm0, zmm1
 ; v418 = unpackhi32(v402, v406)
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; v419 = unpacklo64(v415, v417)
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm17, zmm2, zmm4
 ; v420 = unpackhi64(v415, v417)
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm18, zmm2, zmm4
 ; v421 = unpacklo64(v416, v418)
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpcklqdq zmm19, zmm3, zmm0
 ; v422 = unpackhi64(v416, v418)
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckhqdq zmm20, zmm3, zmm0
 ; 16x v423 = v371 >> 1
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm9, 1
 ; 16x v424 = v411 >> 1
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm5, 1
 ; v425 = v411 | v421
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm3, zmm5, zmm19
 ; v426 = ternlog(v426, v381, v371, 30)
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm15, zmm9, 30
 ; v427 = v421
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm4, zmm19
 ; v427 = ternlog(v427, v371, v426, 86)
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm9, zmm3, 86
 ; v428 = ternlog(v428, v381, v411, 30)
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm15, zmm5, 30
 ; v429 = v424 | v428
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm2, zmm1, zmm3
 ; v430 = ternlog(v430, v427, v423, 30)
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm4, zmm0, 30
 ; v431 = ternlog(v431, v423, v430, 86)
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm0, zmm2, 86
 ; v432 = ternlog(v432, v424, v430, 86)
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm1, zmm2, 86
 ; v433 = v423 & mem512[MK55555555]
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm21, zmm0, [rel MK55555555]
 ; v434 = v424 & mem512[MK55555555]
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm22, zmm1, [rel MK55555555]
 ; v435 = v431 & mem512[MK55555555]
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm3, [rel MK55555555]
 ; v436 = v432 & mem512[MK55555555]
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm4, [rel MK55555555]
 ; 16x v439 = v435 << 1
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v440 = v436 << 1
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v441 = v439
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm4, zmm0
 ; v441 = ternlog(v441, v371, mem512[MK55555555], 248)
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm9, [rel MK55555555], 248
 ; v442 = v440
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm9, zmm1
 ; v442 = ternlog(v442, v411, mem512[MK55555555], 248)
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm5, [rel MK55555555], 248
 ; 16x v443 = v372 >> 1
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm23, zmm11, 1
 ; 16x v444 = v412 >> 1
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm7, 1
 ; 16x v445 = v372 >> 21
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm11, 21
 ; 16x v446 = v412 >> 21
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm7, 21
 ; 16x v449 = v372 >> 25
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm2, zmm11, 25
 ; 16x v450 = v412 >> 25
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm7, 25
 ; v451 = v449 & mem512[MK00000050]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm2, zmm2, [rel MK00000050]
 ; v452 = v450 & mem512[MK00000050]
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm3, zmm3, [rel MK00000050]
 ; v453 = ternlog(v453, v445, mem512[MK00000005], 248)
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm0, [rel MK00000005], 248
 ; v454 = ternlog(v454, v446, mem512[MK00000005], 248)
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm1, [rel MK00000005], 248
 ; 16x v455 = v373 >> 17
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm10, 17
 ; 16x v456 = v413 >> 17
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm6, 17
 ; v459 = ternlog(v459, v455, mem512[MK00005500], 248)
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm0, [rel MK00005500], 248
 ; v460 = ternlog(v460, v456, mem512[MK00005500], 248)
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm1, [rel MK00005500], 248
 ; 16x v461 = v374 >> 13
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm12, 13
 ; 16x v462 = v414 >> 13
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm8, 13
 ; v465 = ternlog(v465, v461, mem512[MK00050000], 248)
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm0, [rel MK00050000], 248
 ; v466 = ternlog(v466, v462, mem512[MK00050000], 248)
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm1, [rel MK00050000], 248
 ; 16x v467 = v380 >> 3
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm14, 3
 ; 16x v468 = v420 >> 3
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm18, 3
 ; v471 = ternlog(v471, v467, mem512[MK05000000], 248)
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm0, [rel MK05000000], 248
 ; v472 = ternlog(v472, v468, mem512[MK05000000], 248)
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm1, [rel MK05000000], 248
 ; v473 = v412 | v472
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm7, zmm3
 ; v474 = ternlog(v474, v471, v372, 30)
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm2, zmm11, 30
 ; v475 = ternlog(v475, v372, v474, 86)
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm11, zmm0, 86
 ; v476 = ternlog(v476, v412, v474, 86)
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm7, zmm0, 86
 ; v477 = v444 | v476
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm5, zmm2
 ; v478 = ternlog(v478, v475, v443, 30)
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm3, zmm23, 30
 ; v479 = ternlog(v479, v443, v478, 86)
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm23, zmm0, 86
 ; v480 = ternlog(v480, v444, v478, 86)
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm5, zmm0, 86
 ; v481 = v443 & mem512[MK05055555]
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm23, zmm23, [rel MK05055555]
 ; v482 = v444 & mem512[MK05055555]
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm24, zmm5, [rel MK05055555]
 ; v483 = v479 & mem512[MK05055555]
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm2, [rel MK05055555]
 ; v484 = v480 & mem512[MK05055555]
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm3, [rel MK05055555]
 ; 16x v487 = v483 << 1
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v488 = v484 << 1
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v489 = v487
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm25, zmm0
 ; v489 = ternlog(v489, v372, mem512[MK05055555], 248)
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm25, zmm11, [rel MK05055555], 248
 ; v490 = v488
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm26, zmm1
 ; v490 = ternlog(v490, v412, mem512[MK05055555], 248)
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm26, zmm7, [rel MK05055555], 248
 ; 16x v491 = v373 >> 1
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm10, 1
 ; 16x v492 = v413 >> 1
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm6, 1
 ; v493 = v413 | v422
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm3, zmm6, zmm20
 ; v494 = ternlog(v494, v382, v373, 30)
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm16, zmm10, 30
 ; v495 = v422
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm5, zmm20
 ; v495 = ternlog(v495, v373, v494, 86)
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm10, zmm3, 86
 ; v496 = ternlog(v496, v382, v413, 30)
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm16, zmm6, 30
 ; v497 = v492 | v496
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm2, zmm1, zmm3
 ; v498 = ternlog(v498, v495, v491, 30)
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm5, zmm0, 30
 ; v499 = ternlog(v499, v491, v498, 86)
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm0, zmm2, 86
 ; v500 = ternlog(v500, v492, v498, 86)
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm1, zmm2, 86
 ; v501 = v491 & mem512[MK00555555]
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm2, zmm0, [rel MK00555555]
 ; v502 = v492 & mem512[MK00555555]
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm27, zmm1, [rel MK00555555]
 ; v503 = v499 & mem512[MK00555555]
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm3, [rel MK00555555]
 ; v504 = v500 & mem512[MK00555555]
-%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm5, [rel MK00555555]
 ; 16x v507 = v503 << 1
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v508 = v504 << 1
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v509 = v507
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm28, zmm0
 ; v509 = ternlog(v509, v373, mem512[MK00555555], 248)
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm28, zmm10, [rel MK00555555], 248
 ; v510 = v508
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm29, zmm1
 ; v510 = ternlog(v510, v413, mem512[MK00555555], 248)
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm29, zmm6, [rel MK00555555], 248
 ; 16x v511 = v374 >> 1
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm12, 1
 ; 16x v512 = v414 >> 1
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm8, 1
 ; 16x v513 = v372 >> 20
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm30, zmm11, 20
 ; 16x v514 = v412 >> 20
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm31, zmm7, 20
 ; 16x v517 = v372 >> 24
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm11, 24
 ; 16x v518 = v412 >> 24
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm7, 24
 ; v519 = v517 & mem512[MK00000050]
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm7, zmm0, [rel MK00000050]
 ; v520 = v518 & mem512[MK00000050]
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm11, zmm1, [rel MK00000050]
 ; v521 = ternlog(v521, v513, mem512[MK00000005], 248)
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm30, [rel MK00000005], 248
 ; v522 = ternlog(v522, v514, mem512[MK00000005], 248)
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm31, [rel MK00000005], 248
 ; 16x v523 = v373 >> 16
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm10, 16
 ; 16x v524 = v413 >> 16
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm6, 16
 ; v527 = ternlog(v527, v523, mem512[MK00005500], 248)
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, [rel MK00005500], 248
 ; v528 = ternlog(v528, v524, mem512[MK00005500], 248)
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm1, [rel MK00005500], 248
 ; 16x v529 = v374 >> 12
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm12, 12
 ; 16x v530 = v414 >> 12
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm8, 12
 ; v533 = ternlog(v533, v529, mem512[MK00050000], 248)
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, [rel MK00050000], 248
 ; v534 = ternlog(v534, v530, mem512[MK00050000], 248)
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm1, [rel MK00050000], 248
 ; 16x v535 = v379 >> 10
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm13, 10
 ; 16x v536 = v419 >> 10
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm17, 10
 ; v539 = ternlog(v539, v535, mem512[MK00100000], 248)
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, [rel MK00100000], 248
 ; v540 = ternlog(v540, v536, mem512[MK00100000], 248)
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm1, [rel MK00100000], 248
 ; 16x v541 = v379 >> 9
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm13, 9
 ; 16x v542 = v419 >> 9
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm17, 9
 ; v545 = ternlog(v545, v541, mem512[MK00400000], 248)
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, [rel MK00400000], 248
 ; v546 = ternlog(v546, v542, mem512[MK00400000], 248)
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm1, [rel MK00400000], 248
 ; 16x v547 = v380 >> 2
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm14, 2
 ; 16x v548 = v420 >> 2
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm18, 2
 ; v551 = ternlog(v551, v547, mem512[MK05000000], 248)
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, [rel MK05000000], 248
 ; v552 = ternlog(v552, v548, mem512[MK05000000], 248)
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm1, [rel MK05000000], 248
 ; v553 = v414 | v552
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm8, zmm11
 ; v554 = ternlog(v554, v551, v374, 30)
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm7, zmm12, 30
 ; v555 = ternlog(v555, v374, v554, 86)
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm12, zmm0, 86
 ; v556 = ternlog(v556, v414, v554, 86)
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm8, zmm0, 86
 ; v557 = v512 | v556
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm5, zmm7
 ; v558 = ternlog(v558, v555, v511, 30)
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm11, zmm3, 30
 ; v559 = ternlog(v559, v511, v558, 86)
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm3, zmm0, 86
 ; v560 = ternlog(v560, v512, v558, 86)
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm5, zmm0, 86
 ; v561 = v511 & mem512[MK05555555]
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm3, zmm3, [rel MK05555555]
 ; v562 = v512 & mem512[MK05555555]
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm5, zmm5, [rel MK05555555]
 ; v563 = v559 & mem512[MK05555555]
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm7, [rel MK05555555]
 ; v564 = v560 & mem512[MK05555555]
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm11, [rel MK05555555]
 ; 16x v567 = v563 << 1
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v568 = v564 << 1
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v569 = v567
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm10, zmm0
 ; v569 = ternlog(v569, v374, mem512[MK05555555], 248)
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm12, [rel MK05555555], 248
 ; v570 = v568
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm11, zmm1
 ; v570 = ternlog(v570, v414, mem512[MK05555555], 248)
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm8, [rel MK05555555], 248
 ; 16x v571 = v379 >> 1
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm13, 1
 ; 16x v572 = v419 >> 1
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm17, 1
 ; 16x v573 = v381 >> 1
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm15, 1
 ; 16x v574 = v421 >> 1
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm8, zmm19, 1
 ; v575 = v419 | v574
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm6, zmm17, zmm8
 ; v576 = ternlog(v576, v573, v379, 30)
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm7, zmm13, 30
 ; v577 = ternlog(v577, v379, v576, 86)
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm13, zmm6, 86
 ; v578 = ternlog(v578, v419, v576, 86)
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm17, zmm6, 86
 ; v579 = v572 | v578
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm6, zmm1, zmm7
 ; v580 = ternlog(v580, v577, v571, 30)
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm8, zmm0, 30
 ; v581 = ternlog(v581, v571, v580, 86)
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm0, zmm6, 86
 ; v582 = ternlog(v582, v572, v580, 86)
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm1, zmm6, 86
 ; v583 = v571 & mem512[MK15555555]
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm6, zmm0, [rel MK15555555]
 ; v584 = v572 & mem512[MK15555555]
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm12, zmm1, [rel MK15555555]
 ; v585 = v581 & mem512[MK15555555]
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm7, [rel MK15555555]
 ; v586 = v582 & mem512[MK15555555]
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm8, [rel MK15555555]
 ; 16x v589 = v585 << 1
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v590 = v586 << 1
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v591 = v589
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm15, zmm0
 ; v591 = ternlog(v591, v379, mem512[MK15555555], 248)
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm15, zmm13, [rel MK15555555], 248
 ; v592 = v590
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm19, zmm1
 ; v592 = ternlog(v592, v419, mem512[MK15555555], 248)
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm19, zmm17, [rel MK15555555], 248
 ; 16x v593 = v380 >> 1
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm14, 1
 ; 16x v594 = v420 >> 1
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm18, 1
 ; 16x v595 = v382 >> 1
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm8, zmm16, 1
 ; 16x v596 = v422 >> 1
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm13, zmm20, 1
 ; v597 = v420 | v596
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm7, zmm18, zmm13
 ; v598 = ternlog(v598, v595, v380, 30)
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm8, zmm14, 30
 ; v599 = ternlog(v599, v380, v598, 86)
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm14, zmm7, 86
 ; v600 = ternlog(v600, v420, v598, 86)
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm18, zmm7, 86
 ; v601 = v594 | v600
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm7, zmm1, zmm8
 ; v602 = ternlog(v602, v599, v593, 30)
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm13, zmm0, 30
 ; v603 = ternlog(v603, v593, v602, 86)
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm0, zmm7, 86
 ; v604 = ternlog(v604, v594, v602, 86)
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm1, zmm7, 86
 ; v605 = v593 & mem512[MK01455555]
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm7, zmm0, [rel MK01455555]
 ; v606 = v594 & mem512[MK01455555]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm16, zmm1, [rel MK01455555]
 ; v607 = v603 & mem512[MK01455555]
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm8, [rel MK01455555]
 ; v608 = v604 & mem512[MK01455555]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm13, [rel MK01455555]
 ; 16x v611 = v607 << 1
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 1
 ; 16x v612 = v608 << 1
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 1
 ; v613 = v611
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm13, zmm0
 ; v613 = ternlog(v613, v380, mem512[MK01455555], 248)
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm14, [rel MK01455555], 248
 ; v614 = v612
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm17, zmm1
 ; v614 = ternlog(v614, v420, mem512[MK01455555], 248)
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm17, zmm18, [rel MK01455555], 248
 ; 16x v615 = v441 >> 2
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm14, zmm4, 2
 ; 16x v616 = v442 >> 2
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm18, zmm9, 2
 ; v617 = v434 | v616
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm22, zmm18
 ; v618 = ternlog(v618, v433, v615, 30)
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm21, zmm14, 30
 ; v619 = ternlog(v619, v434, v618, 86)
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm14, zmm22, zmm0, 86
 ; v620 = ternlog(v620, v433, v618, 86)
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm18, zmm21, zmm0, 86
 ; v621 = v442 | v592
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm8, zmm9, zmm19
 ; v622 = ternlog(v622, v591, v441, 30)
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm15, zmm4, 30
 ; v623 = v592
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm20, zmm19
 ; v623 = ternlog(v623, v441, v622, 86)
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm20, zmm4, zmm8, 86
 ; v624 = ternlog(v624, v591, v442, 30)
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm15, zmm9, 30
 ; v625 = v619 | v624
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm14, zmm8
 ; v626 = ternlog(v626, v623, v620, 30)
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm20, zmm18, 30
 ; v627 = ternlog(v627, v620, v626, 86)
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm18, zmm0, 86
 ; v628 = ternlog(v628, v619, v626, 86)
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm20, zmm14, zmm0, 86
 ; 16x v629 = v433 >> 2
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm21, 2
 ; 16x v630 = v434 >> 2
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm30, zmm22, 2
 ; v631 = v584 | v630
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm12, zmm30
 ; v632 = ternlog(v632, v583, v629, 30)
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm6, zmm1, 30
 ; v633 = ternlog(v633, v584, v632, 86)
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm12, zmm0, 86
 ; v634 = ternlog(v634, v583, v632, 86)
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm30, zmm6, zmm0, 86
 ; v635 = v620 | v634
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm18, zmm30
 ; v636 = ternlog(v636, v633, v619, 30)
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm1, zmm14, 30
 ; v637 = ternlog(v637, v619, v636, 86)
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm30, zmm14, zmm0, 86
 ; v638 = ternlog(v638, v620, v636, 86)
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm18, zmm0, 86
 ; v641 = v433 & mem512[MKcccccccc]
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm21, [rel MKcccccccc]
 ; v642 = v434 & mem512[MKcccccccc]
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm14, zmm22, [rel MKcccccccc]
 ; v643 = v641
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm18, zmm0
 ; v643 = ternlog(v643, v637, mem512[MK33333333], 248)
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm18, zmm30, [rel MK33333333], 248
 ; v644 = ternlog(v644, v638, mem512[MK33333333], 248)
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm14, zmm1, [rel MK33333333], 248
 ; v645 = v627 & mem512[MK33333333]
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm8, [rel MK33333333]
 ; v646 = v628 & mem512[MK33333333]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm20, [rel MK33333333]
 ; 16x v649 = v645 << 2
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 2
 ; 16x v650 = v646 << 2
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 2
 ; v651 = v649
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm8, zmm0
 ; v651 = ternlog(v651, v441, mem512[MK33333333], 248)
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm4, [rel MK33333333], 248
 ; v652 = v650
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm20, zmm1
 ; v652 = ternlog(v652, v442, mem512[MK33333333], 248)
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm20, zmm9, [rel MK33333333], 248
 ; 16x v653 = v489 >> 2
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm21, zmm25, 2
 ; 16x v654 = v490 >> 2
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm9, zmm26, 2
 ; v655 = v482 | v654
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm24, zmm9
 ; v656 = ternlog(v656, v481, v653, 30)
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm23, zmm21, 30
 ; v657 = ternlog(v657, v482, v656, 86)
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm21, zmm24, zmm0, 86
 ; v658 = ternlog(v658, v481, v656, 86)
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm23, zmm0, 86
 ; v659 = v490 | v614
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm22, zmm26, zmm17
 ; v660 = ternlog(v660, v613, v489, 30)
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm22, zmm13, zmm25, 30
 ; v661 = v614
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm4, zmm17
 ; v661 = ternlog(v661, v489, v660, 86)
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm25, zmm22, 86
 ; v662 = ternlog(v662, v613, v490, 30)
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm22, zmm13, zmm26, 30
 ; v663 = v657 | v662
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm21, zmm22
 ; v664 = ternlog(v664, v661, v658, 30)
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm4, zmm9, 30
 ; v665 = ternlog(v665, v658, v664, 86)
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm22, zmm9, zmm0, 86
 ; v666 = ternlog(v666, v657, v664, 86)
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm21, zmm0, 86
 ; 16x v667 = v481 >> 2
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm23, 2
 ; 16x v668 = v482 >> 2
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm30, zmm24, 2
 ; v669 = v606 | v668
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm16, zmm30
 ; v670 = ternlog(v670, v605, v667, 30)
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm7, zmm1, 30
 ; v671 = ternlog(v671, v606, v670, 86)
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm16, zmm0, 86
 ; v672 = ternlog(v672, v605, v670, 86)
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm30, zmm7, zmm0, 86
 ; v673 = v658 | v672
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm9, zmm30
 ; v674 = ternlog(v674, v671, v657, 30)
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm1, zmm21, 30
 ; v675 = ternlog(v675, v657, v674, 86)
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm30, zmm21, zmm0, 86
 ; v676 = ternlog(v676, v658, v674, 86)
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm9, zmm0, 86
 ; v679 = v481 & mem512[MK0c0ccccc]
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm23, [rel MK0c0ccccc]
 ; v680 = v482 & mem512[MK0c0ccccc]
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm9, zmm24, [rel MK0c0ccccc]
 ; v681 = v679
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm21, zmm0
 ; v681 = ternlog(v681, v675, mem512[MK03033333], 248)
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm21, zmm30, [rel MK03033333], 248
 ; v682 = ternlog(v682, v676, mem512[MK03033333], 248)
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm1, [rel MK03033333], 248
 ; v683 = v665 & mem512[MK03033333]
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm22, [rel MK03033333]
 ; v684 = v666 & mem512[MK03033333]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm4, [rel MK03033333]
 ; 16x v687 = v683 << 2
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 2
 ; 16x v688 = v684 << 2
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 2
 ; v689 = v687
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm22, zmm0
 ; v689 = ternlog(v689, v489, mem512[MK03033333], 248)
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm22, zmm25, [rel MK03033333], 248
 ; v690 = v688
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm24, zmm1
 ; v690 = ternlog(v690, v490, mem512[MK03033333], 248)
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm24, zmm26, [rel MK03033333], 248
 ; 16x v691 = v509 >> 2
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm25, zmm28, 2
 ; 16x v692 = v510 >> 2
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm23, zmm29, 2
 ; 16x v693 = v613 >> 2
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm13, zmm13, 2
 ; 16x v694 = v614 >> 2
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm17, zmm17, 2
 ; 16x v695 = v605 >> 2
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm7, 2
 ; 16x v696 = v606 >> 2
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm16, zmm16, 2
 ; v697 = v502 | v692
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm27, zmm23
 ; v698 = ternlog(v698, v501, v691, 30)
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm2, zmm25, 30
 ; v699 = ternlog(v699, v502, v698, 86)
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm25, zmm27, zmm0, 86
 ; v700 = ternlog(v700, v501, v698, 86)
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm23, zmm2, zmm0, 86
 ; v701 = v510 | v694
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm29, zmm17
 ; v702 = ternlog(v702, v693, v509, 30)
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm13, zmm28, 30
 ; v703 = ternlog(v703, v509, v702, 86)
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm17, zmm28, zmm0, 86
 ; v704 = ternlog(v704, v510, v702, 86)
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm29, zmm0, 86
 ; v705 = v699 | v704
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm25, zmm13
 ; v706 = ternlog(v706, v703, v700, 30)
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm17, zmm23, 30
 ; v707 = ternlog(v707, v700, v706, 86)
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm23, zmm0, 86
 ; v708 = ternlog(v708, v699, v706, 86)
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm17, zmm25, zmm0, 86
 ; 16x v709 = v501 >> 2
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm2, 2
 ; 16x v710 = v502 >> 2
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm27, 2
 ; v711 = v696 | v710
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm4, zmm16, zmm1
 ; v712 = ternlog(v712, v695, v709, 30)
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm7, zmm0, 30
 ; v713 = ternlog(v713, v709, v712, 86)
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm16, zmm0, zmm4, 86
 ; v714 = ternlog(v714, v710, v712, 86)
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm1, zmm4, 86
 ; v715 = v700 | v714
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm23, zmm7
 ; v716 = ternlog(v716, v713, v699, 30)
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm16, zmm25, 30
 ; v717 = ternlog(v717, v699, v716, 86)
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm25, zmm0, 86
 ; v718 = ternlog(v718, v700, v716, 86)
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm16, zmm23, zmm0, 86
 ; v721 = v501 & mem512[MK00cccccc]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm2, [rel MK00cccccc]
 ; v722 = v502 & mem512[MK00cccccc]
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm27, [rel MK00cccccc]
 ; v723 = v721
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm2, zmm0
 ; v723 = ternlog(v723, v717, mem512[MK00333333], 248)
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm7, [rel MK00333333], 248
 ; v724 = v722
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm4, zmm1
 ; v724 = ternlog(v724, v718, mem512[MK00333333], 248)
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm16, [rel MK00333333], 248
 ; v725 = v707 & mem512[MK00333333]
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm13, [rel MK00333333]
 ; v726 = v708 & mem512[MK00333333]
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm17, [rel MK00333333]
 ; 16x v729 = v725 << 2
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm0, zmm0, 2
 ; 16x v730 = v726 << 2
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 2
 ; v731 = v729
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm13, zmm0
 ; v731 = ternlog(v731, v509, mem512[MK00333333], 248)
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm28, [rel MK00333333], 248
 ; v732 = v730
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm16, zmm1
 ; v732 = ternlog(v732, v510, mem512[MK00333333], 248)
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm16, zmm29, [rel MK00333333], 248
 ; 16x v733 = v569 >> 2
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm17, zmm10, 2
 ; 16x v734 = v570 >> 2
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm23, zmm11, 2
 ; 16x v735 = v591 >> 2
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm15, zmm15, 2
 ; 16x v736 = v592 >> 2
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm19, zmm19, 2
 ; 16x v737 = v583 >> 2
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm6, 2
 ; 16x v738 = v584 >> 2
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm12, zmm12, 2
 ; v739 = v562 | v734
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm5, zmm23
 ; v740 = ternlog(v740, v561, v733, 30)
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm3, zmm17, 30
 ; v741 = ternlog(v741, v562, v740, 86)
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm17, zmm5, zmm0, 86
 ; v742 = ternlog(v742, v561, v740, 86)
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm23, zmm3, zmm0, 86
 ; v743 = v570 | v736
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm11, zmm19
 ; v744 = ternlog(v744, v735, v569, 30)
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm15, zmm10, 30
 ; v745 = ternlog(v745, v569, v744, 86)
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm19, zmm10, zmm0, 86
 ; v746 = ternlog(v746, v570, v744, 86)
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm15, zmm11, zmm0, 86
 ; v747 = v741 | v746
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm17, zmm15
 ; v748 = ternlog(v748, v745, v742, 30)
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm19, zmm23, 30
 ; v749 = ternlog(v749, v742, v748, 86)
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm15, zmm23, zmm0, 86
 ; v750 = ternlog(v750, v741, v748, 86)
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm19, zmm17, zmm0, 86
 ; 16x v751 = v561 >> 2
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm3, 2
 ; 16x v752 = v562 >> 2
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm5, 2
 ; v753 = v738 | v752
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm6, zmm12, zmm1
 ; v754 = ternlog(v754, v737, v751, 30)
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm7, zmm0, 30
 ; v755 = ternlog(v755, v751, v754, 86)
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm0, zmm6, 86
 ; v756 = ternlog(v756, v752, v754, 86)
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm1, zmm6, 86
 ; v757 = v742 | v756
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm23, zmm7
 ; v758 = ternlog(v758, v755, v741, 30)
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm12, zmm17, 30
 ; v759 = ternlog(v759, v741, v758, 86)
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm17, zmm0, 86
 ; v760 = ternlog(v760, v742, v758, 86)
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm23, zmm0, 86
 ; v763 = v561 & mem512[MK0ccccccc]
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm17, zmm3, [rel MK0ccccccc]
 ; v764 = v562 & mem512[MK0ccccccc]
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm23, zmm5, [rel MK0ccccccc]
 ; v765 = ternlog(v765, v759, mem512[MK03333333], 248)
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm17, zmm7, [rel MK03333333], 248
 ; v766 = ternlog(v766, v760, mem512[MK03333333], 248)
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm23, zmm12, [rel MK03333333], 248
 ; v767 = v749 & mem512[MK03333333]
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm15, [rel MK03333333]
 ; v768 = v750 & mem512[MK03333333]
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm19, [rel MK03333333]
 ; 16x v771 = v767 << 2
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm12, zmm0, 2
 ; 16x v772 = v768 << 2
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm15, zmm1, 2
 ; v773 = ternlog(v773, v569, mem512[MK03333333], 248)
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm10, [rel MK03333333], 248
 ; v774 = ternlog(v774, v570, mem512[MK03333333], 248)
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm15, zmm11, [rel MK03333333], 248
 ; 16x v775 = v651 >> 4
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm8, 4
 ; 16x v776 = v652 >> 4
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm20, 4
 ; v777 = v644 | v776
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm14, zmm3
 ; v778 = ternlog(v778, v643, v775, 30)
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm18, zmm1, 30
 ; v779 = ternlog(v779, v644, v778, 86)
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm14, zmm0, 86
 ; v780 = ternlog(v780, v643, v778, 86)
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm18, zmm0, 86
 ; v781 = v652 | v774
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm5, zmm20, zmm15
 ; v782 = ternlog(v782, v773, v651, 30)
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm12, zmm8, 30
 ; v783 = v774
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm6, zmm15
 ; v783 = ternlog(v783, v651, v782, 86)
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm8, zmm5, 86
 ; v784 = ternlog(v784, v773, v652, 30)
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm12, zmm20, 30
 ; v785 = v779 | v784
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm5
 ; v786 = ternlog(v786, v783, v780, 30)
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm6, zmm3, 30
 ; v787 = ternlog(v787, v780, v786, 86)
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm3, zmm0, 86
 ; v788 = ternlog(v788, v779, v786, 86)
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm1, zmm0, 86
 ; 16x v789 = v643 >> 4
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm10, zmm18, 4
 ; 16x v790 = v644 >> 4
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm14, 4
 ; v791 = v766 | v790
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm23, zmm7
 ; v792 = ternlog(v792, v765, v789, 30)
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm17, zmm10, 30
 ; v793 = ternlog(v793, v766, v792, 86)
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm23, zmm0, 86
 ; v794 = ternlog(v794, v765, v792, 86)
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm17, zmm0, 86
 ; v795 = v780 | v794
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm3, zmm7
 ; v796 = ternlog(v796, v793, v779, 30)
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm10, zmm1, 30
 ; v797 = ternlog(v797, v779, v796, 86)
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm1, zmm0, 86
 ; v798 = ternlog(v798, v780, v796, 86)
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm3, zmm0, 86
 ; v801 = v643 & mem512[MKf0f0f0f0]
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm11, zmm18, [rel MKf0f0f0f0]
 ; v802 = v644 & mem512[MKf0f0f0f0]
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm14, zmm14, [rel MKf0f0f0f0]
 ; v803 = ternlog(v803, v797, mem512[MK0f0f0f0f], 248)
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm7, [rel MK0f0f0f0f], 248
 ; v804 = ternlog(v804, v798, mem512[MK0f0f0f0f], 248)
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm14, zmm10, [rel MK0f0f0f0f], 248
 ; v805 = v787 & mem512[MK0f0f0f0f]
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm5, [rel MK0f0f0f0f]
 ; v806 = v788 & mem512[MK0f0f0f0f]
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm6, [rel MK0f0f0f0f]
 ; 16x v809 = v805 << 4
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm19, zmm0, 4
 ; 16x v810 = v806 << 4
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm25, zmm1, 4
 ; v811 = ternlog(v811, v651, mem512[MK0f0f0f0f], 248)
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm19, zmm8, [rel MK0f0f0f0f], 248
 ; v812 = ternlog(v812, v652, mem512[MK0f0f0f0f], 248)
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm25, zmm20, [rel MK0f0f0f0f], 248
 ; 16x v813 = v689 >> 4
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm22, 4
 ; 16x v814 = v690 >> 4
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm24, 4
 ; 16x v815 = v689 >> 16
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm22, 16
 ; 16x v816 = v690 >> 16
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm6, zmm24, 16
 ; 16x v817 = v681 >> 16
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm10, zmm21, 16
 ; 16x v818 = v682 >> 16
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm18, zmm9, 16
 ; v819 = v682 | v814
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm9, zmm3
 ; v820 = ternlog(v820, v681, v813, 30)
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm21, zmm1, 30
 ; v821 = ternlog(v821, v682, v820, 86)
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm9, zmm0, 86
 ; v822 = ternlog(v822, v681, v820, 86)
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm21, zmm0, 86
 ; v823 = v690 | v816
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm24, zmm6
 ; v824 = ternlog(v824, v815, v689, 30)
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm5, zmm22, 30
 ; v825 = ternlog(v825, v689, v824, 86)
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm22, zmm0, 86
 ; v826 = ternlog(v826, v690, v824, 86)
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm24, zmm0, 86
 ; v827 = v821 | v826
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm5
 ; v828 = ternlog(v828, v825, v822, 30)
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm6, zmm3, 30
 ; v829 = ternlog(v829, v822, v828, 86)
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm3, zmm0, 86
 ; v830 = ternlog(v830, v821, v828, 86)
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm1, zmm0, 86
 ; 16x v831 = v681 >> 4
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm21, 4
 ; 16x v832 = v682 >> 4
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm9, 4
 ; v833 = v818 | v832
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm8, zmm18, zmm7
 ; v834 = ternlog(v834, v817, v831, 30)
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm10, zmm0, 30
 ; v835 = ternlog(v835, v831, v834, 86)
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm18, zmm0, zmm8, 86
 ; v836 = ternlog(v836, v832, v834, 86)
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm7, zmm8, 86
 ; v837 = v822 | v836
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm3, zmm10
 ; v838 = ternlog(v838, v835, v821, 30)
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm18, zmm1, 30
 ; v839 = ternlog(v839, v821, v838, 86)
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm1, zmm0, 86
 ; v840 = ternlog(v840, v822, v838, 86)
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm18, zmm3, zmm0, 86
 ; v843 = v681 & mem512[MK0000f0f0]
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm20, zmm21, [rel MK0000f0f0]
 ; v844 = v682 & mem512[MK0000f0f0]
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm9, zmm9, [rel MK0000f0f0]
 ; v845 = ternlog(v845, v839, mem512[MK00000f0f], 248)
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm20, zmm10, [rel MK00000f0f], 248
 ; v846 = ternlog(v846, v840, mem512[MK00000f0f], 248)
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm18, [rel MK00000f0f], 248
 ; v847 = v829 & mem512[MK00000f0f]
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm5, [rel MK00000f0f]
 ; v848 = v830 & mem512[MK00000f0f]
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm6, [rel MK00000f0f]
 ; 16x v851 = v847 << 4
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm18, zmm0, 4
 ; 16x v852 = v848 << 4
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm21, zmm1, 4
 ; v853 = ternlog(v853, v689, mem512[MK00000f0f], 248)
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm18, zmm22, [rel MK00000f0f], 248
 ; v854 = ternlog(v854, v690, mem512[MK00000f0f], 248)
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm21, zmm24, [rel MK00000f0f], 248
 ; 16x v855 = v731 >> 4
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm13, 4
 ; 16x v856 = v732 >> 4
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm16, 4
 ; 16x v857 = v773 >> 4
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm12, 4
 ; 16x v858 = v774 >> 4
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm6, zmm15, 4
 ; 16x v859 = v765 >> 4
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm10, zmm17, 4
 ; 16x v860 = v766 >> 4
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm12, zmm23, 4
 ; v861 = v724 | v856
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm4, zmm3
 ; v862 = ternlog(v862, v723, v855, 30)
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm2, zmm1, 30
 ; v863 = ternlog(v863, v724, v862, 86)
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm4, zmm0, 86
 ; v864 = ternlog(v864, v723, v862, 86)
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm2, zmm0, 86
 ; v865 = v732 | v858
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm16, zmm6
 ; v866 = ternlog(v866, v857, v731, 30)
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm5, zmm13, 30
 ; v867 = ternlog(v867, v731, v866, 86)
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm13, zmm0, 86
 ; v868 = ternlog(v868, v732, v866, 86)
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm16, zmm0, 86
 ; v869 = v863 | v868
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm5
 ; v870 = ternlog(v870, v867, v864, 30)
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm6, zmm3, 30
 ; v871 = ternlog(v871, v864, v870, 86)
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm3, zmm0, 86
 ; v872 = ternlog(v872, v863, v870, 86)
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm1, zmm0, 86
 ; 16x v873 = v723 >> 4
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm2, 4
 ; 16x v874 = v724 >> 4
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm4, 4
 ; v875 = v860 | v874
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm8, zmm12, zmm7
 ; v876 = ternlog(v876, v859, v873, 30)
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm10, zmm0, 30
 ; v877 = ternlog(v877, v873, v876, 86)
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm0, zmm8, 86
 ; v878 = ternlog(v878, v874, v876, 86)
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm7, zmm8, 86
 ; v879 = v864 | v878
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm3, zmm10
 ; v880 = ternlog(v880, v877, v863, 30)
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm12, zmm1, 30
 ; v881 = ternlog(v881, v863, v880, 86)
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm1, zmm0, 86
 ; v882 = ternlog(v882, v864, v880, 86)
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm3, zmm0, 86
 ; v885 = v723 & mem512[MK00f0f0f0]
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm7, zmm2, [rel MK00f0f0f0]
 ; v886 = v724 & mem512[MK00f0f0f0]
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm8, zmm4, [rel MK00f0f0f0]
 ; v887 = ternlog(v887, v881, mem512[MK000f0f0f], 248)
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm10, [rel MK000f0f0f], 248
 ; v888 = ternlog(v888, v882, mem512[MK000f0f0f], 248)
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm12, [rel MK000f0f0f], 248
 ; v889 = v871 & mem512[MK000f0f0f]
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm5, [rel MK000f0f0f]
 ; v890 = v872 & mem512[MK000f0f0f]
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm6, [rel MK000f0f0f]
 ; 16x v893 = v889 << 4
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm12, zmm0, 4
 ; 16x v894 = v890 << 4
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm15, zmm1, 4
 ; v895 = ternlog(v895, v731, mem512[MK000f0f0f], 248)
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm13, [rel MK000f0f0f], 248
 ; v896 = ternlog(v896, v732, mem512[MK000f0f0f], 248)
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm15, zmm16, [rel MK000f0f0f], 248
 ; 16x v897 = v811 >> 8
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm19, 8
 ; 16x v898 = v812 >> 8
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm2, zmm25, 8
 ; v899 = v804 | v898
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm14, zmm2
 ; v900 = ternlog(v900, v803, v897, 30)
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm11, zmm1, 30
 ; v901 = ternlog(v901, v804, v900, 86)
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm14, zmm0, 86
 ; v902 = ternlog(v902, v803, v900, 86)
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm11, zmm0, 86
 ; v903 = v812 | v896
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm3, zmm25, zmm15
 ; v904 = ternlog(v904, v895, v811, 30)
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm12, zmm19, 30
 ; v905 = v896
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqa64 zmm4, zmm15
 ; v905 = ternlog(v905, v811, v904, 86)
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm19, zmm3, 86
 ; v906 = ternlog(v906, v895, v812, 30)
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm12, zmm25, 30
 ; v907 = v901 | v906
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm3
 ; v908 = ternlog(v908, v905, v902, 30)
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm4, zmm2, 30
 ; v909 = ternlog(v909, v902, v908, 86)
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm2, zmm0, 86
 ; v910 = ternlog(v910, v901, v908, 86)
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm1, zmm0, 86
 ; 16x v911 = v803 >> 8
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm6, zmm11, 8
 ; 16x v912 = v804 >> 8
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm14, 8
 ; v913 = v888 | v912
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm8, zmm5
 ; v914 = ternlog(v914, v887, v911, 30)
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm7, zmm6, 30
 ; v915 = ternlog(v915, v888, v914, 86)
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm8, zmm0, 86
 ; v916 = ternlog(v916, v887, v914, 86)
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm7, zmm0, 86
 ; v917 = v902 | v916
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm2, zmm5
 ; v918 = ternlog(v918, v915, v901, 30)
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm6, zmm1, 30
 ; v919 = ternlog(v919, v901, v918, 86)
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm1, zmm0, 86
 ; v920 = ternlog(v920, v902, v918, 86)
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm2, zmm0, 86
 ; v923 = v803 & mem512[MKff00ff00]
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm10, zmm11, [rel MKff00ff00]
 ; v924 = v804 & mem512[MKff00ff00]
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm11, zmm14, [rel MKff00ff00]
 ; v925 = ternlog(v925, v919, mem512[MK00ff00ff], 248)
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm10, zmm5, [rel MK00ff00ff], 248
 ; v926 = ternlog(v926, v920, mem512[MK00ff00ff], 248)
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm11, zmm6, [rel MK00ff00ff], 248
 ; v927 = v909 & mem512[MK00ff00ff]
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm3, [rel MK00ff00ff]
 ; v928 = v910 & mem512[MK00ff00ff]
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm4, [rel MK00ff00ff]
 ; 16x v931 = v927 << 8
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm13, zmm0, 8
 ; 16x v932 = v928 << 8
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm14, zmm1, 8
 ; v933 = ternlog(v933, v811, mem512[MK00ff00ff], 248)
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm13, zmm19, [rel MK00ff00ff], 248
 ; v934 = ternlog(v934, v812, mem512[MK00ff00ff], 248)
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm14, zmm25, [rel MK00ff00ff], 248
 ; 16x v935 = v853 >> 8
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm18, 8
 ; 16x v936 = v854 >> 8
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm2, zmm21, 8
 ; 16x v937 = v895 >> 8
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm3, zmm12, 8
 ; 16x v938 = v896 >> 8
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm4, zmm15, 8
 ; 16x v939 = v887 >> 8
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm7, zmm7, 8
 ; 16x v940 = v888 >> 8
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm8, zmm8, 8
 ; v941 = v846 | v936
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm9, zmm2
 ; v942 = ternlog(v942, v845, v935, 30)
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm20, zmm1, 30
 ; v943 = ternlog(v943, v846, v942, 86)
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm9, zmm0, 86
 ; v944 = ternlog(v944, v845, v942, 86)
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm20, zmm0, 86
 ; v945 = v854 | v938
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm21, zmm4
 ; v946 = ternlog(v946, v937, v853, 30)
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm3, zmm18, 30
 ; v947 = ternlog(v947, v853, v946, 86)
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm18, zmm0, 86
 ; v948 = ternlog(v948, v854, v946, 86)
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm21, zmm0, 86
 ; v949 = v943 | v948
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm3
 ; v950 = ternlog(v950, v947, v944, 30)
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm4, zmm2, 30
 ; v951 = ternlog(v951, v944, v950, 86)
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm2, zmm0, 86
 ; v952 = ternlog(v952, v943, v950, 86)
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm1, zmm0, 86
 ; 16x v953 = v845 >> 8
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm20, 8
 ; 16x v954 = v846 >> 8
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm9, 8
 ; v955 = v940 | v954
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm6, zmm8, zmm5
 ; v956 = ternlog(v956, v939, v953, 30)
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm7, zmm0, 30
 ; v957 = ternlog(v957, v953, v956, 86)
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm0, zmm6, 86
 ; v958 = ternlog(v958, v954, v956, 86)
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm5, zmm6, 86
 ; v959 = v944 | v958
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm2, zmm7
 ; v960 = ternlog(v960, v957, v943, 30)
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm8, zmm1, 30
 ; v961 = ternlog(v961, v943, v960, 86)
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm7, zmm1, zmm0, 86
 ; v962 = ternlog(v962, v944, v960, 86)
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm8, zmm2, zmm0, 86
 ; v965 = v845 & mem512[MK0000ff00]
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm12, zmm20, [rel MK0000ff00]
 ; v966 = v846 & mem512[MK0000ff00]
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm9, zmm9, [rel MK0000ff00]
 ; v967 = ternlog(v967, v961, mem512[MK000000ff], 248)
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm7, [rel MK000000ff], 248
 ; v968 = ternlog(v968, v962, mem512[MK000000ff], 248)
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm8, [rel MK000000ff], 248
 ; v969 = v951 & mem512[MK000000ff]
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm3, [rel MK000000ff]
 ; v970 = v952 & mem512[MK000000ff]
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm4, [rel MK000000ff]
 ; 16x v973 = v969 << 8
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm3, zmm0, 8
 ; 16x v974 = v970 << 8
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm4, zmm1, 8
 ; v975 = ternlog(v975, v853, mem512[MK000000ff], 248)
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm18, [rel MK000000ff], 248
 ; v976 = ternlog(v976, v854, mem512[MK000000ff], 248)
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm21, [rel MK000000ff], 248
 ; 16x v977 = v933 >> 16
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm1, zmm13, 16
 ; 16x v978 = v934 >> 16
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm2, zmm14, 16
 ; v979 = v926 | v978
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm11, zmm2
 ; v980 = ternlog(v980, v925, v977, 30)
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm10, zmm1, 30
 ; v981 = ternlog(v981, v926, v980, 86)
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm11, zmm0, 86
 ; v982 = ternlog(v982, v925, v980, 86)
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm10, zmm0, 86
 ; v983 = v934 | v976
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm14, zmm4
 ; v984 = ternlog(v984, v975, v933, 30)
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm3, zmm13, 30
 ; v985 = ternlog(v985, v933, v984, 86)
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm13, zmm0, 86
 ; v986 = ternlog(v986, v934, v984, 86)
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm14, zmm0, 86
 ; v987 = v981 | v986
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm1, zmm3
 ; v988 = ternlog(v988, v985, v982, 30)
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm4, zmm2, 30
 ; v989 = ternlog(v989, v982, v988, 86)
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm3, zmm2, zmm0, 86
 ; v990 = ternlog(v990, v981, v988, 86)
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm4, zmm1, zmm0, 86
 ; 16x v991 = v925 >> 16
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm0, zmm10, 16
 ; 16x v992 = v926 >> 16
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm5, zmm11, 16
 ; v993 = v968 | v992
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm6, zmm9, zmm5
 ; v994 = ternlog(v994, v967, v991, 30)
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm12, zmm0, 30
 ; v995 = ternlog(v995, v991, v994, 86)
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm0, zmm6, 86
 ; v996 = ternlog(v996, v992, v994, 86)
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm5, zmm6, 86
 ; v997 = v982 | v996
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord zmm0, zmm2, zmm12
 ; v998 = ternlog(v998, v995, v981, 30)
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm0, zmm9, zmm1, 30
 ; v999 = ternlog(v999, v981, v998, 86)
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm12, zmm1, zmm0, 86
 ; v1000 = ternlog(v1000, v982, v998, 86)
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm9, zmm2, zmm0, 86
 ; v1003 = v925 & mem512[MKffff0000]
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm5, zmm10, [rel MKffff0000]
 ; v1004 = v926 & mem512[MKffff0000]
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm6, zmm11, [rel MKffff0000]
 ; v1005 = ternlog(v1005, v999, mem512[MK0000ffff], 248)
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm5, zmm12, [rel MK0000ffff], 248
 ; v1006 = ternlog(v1006, v1000, mem512[MK0000ffff], 248)
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm6, zmm9, [rel MK0000ffff], 248
 ; v1007 = v989 & mem512[MK0000ffff]
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm0, zmm3, [rel MK0000ffff]
 ; v1008 = v990 & mem512[MK0000ffff]
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpandd zmm1, zmm4, [rel MK0000ffff]
 ; 16x v1011 = v1007 << 16
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm2, zmm0, 16
 ; 16x v1012 = v1008 << 16
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpslld zmm1, zmm1, 16
 ; v1013 = ternlog(v1013, v933, mem512[MK0000ffff], 248)
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm2, zmm13, [rel MK0000ffff], 248
 ; v1014 = ternlog(v1014, v934, mem512[MK0000ffff], 248)
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpternlogd zmm1, zmm14, [rel MK0000ffff], 248
 ; v1015 = mem512[SIGMAINV]
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 zmm0, [rel SIGMAINV]
 ; v1016 = permute2x32(v1016, v1015, v1013)
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpermt2d zmm2, zmm0, zmm2
 ; v1017 = permute2x32(v1017, v1015, v1014)
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpermt2d zmm1, zmm0, zmm1
 ; v1018 = permute2x32(v1018, v1015, v1005)
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpermt2d zmm5, zmm0, zmm5
 ; v1019 = permute2x32(v1019, v1015, v1006)
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpermt2d zmm6, zmm0, zmm6
 ; mem512[q + 9728] = v1016
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9728], zmm2
 ; mem512[q + 9988] = v1018
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 9988], zmm5
 ; mem512[q + 10752] = v1017
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10752], zmm1
 ; mem512[q + 11012] = v1019
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11012], zmm6
 ; pc += 512
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r8, 512
 ; q += 64
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add rax, 64
 ; =? cnt -= 1
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	sub r9, 1
 ; goto iloop if !=
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	jne .Liloop
 ; v1020 = mem256[w + 9728]
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	mov rax, r10
 	vmovdqu64 ymm0, [rax + 9728]
 ; v1021 = mem256[w + 10752]
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10752]
 ; v1022 = mem256[w + 9984]
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 9984]
 ; v1023 = mem256[w + 11008]
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11008]
 ; v1024 = v1021 | v1022
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1025 = v1020 | v1023
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1026 = v1024 ^ v1025
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1027 = v1021 | v1023
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1028 = v1026 ^ v1027
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1029 = v1020 | v1022
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1030 = v1026 ^ v1029
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10304] = v1028
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10304], ymm1
 ; mem256[w + 11328] = v1030
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11328], ymm0
 ; v1031 = mem256[w + 9760]
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9760]
 ; v1032 = mem256[w + 10784]
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10784]
 ; v1033 = mem256[w + 10016]
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10016]
 ; v1034 = mem256[w + 11040]
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11040]
 ; v1035 = v1032 | v1033
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1036 = v1031 | v1034
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1037 = v1035 ^ v1036
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1038 = v1032 | v1034
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1039 = v1037 ^ v1038
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1040 = v1031 | v1033
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1041 = v1037 ^ v1040
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10336] = v1039
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10336], ymm1
 ; mem256[w + 11360] = v1041
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11360], ymm0
 ; v1042 = mem256[w + 9792]
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9792]
 ; v1043 = mem256[w + 10816]
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10816]
 ; v1044 = mem256[w + 10048]
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10048]
 ; v1045 = mem256[w + 11072]
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11072]
 ; v1046 = v1043 | v1044
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1047 = v1042 | v1045
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1048 = v1046 ^ v1047
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1049 = v1043 | v1045
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1050 = v1048 ^ v1049
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1051 = v1042 | v1044
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1052 = v1048 ^ v1051
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10368] = v1050
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10368], ymm1
 ; mem256[w + 11392] = v1052
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11392], ymm0
 ; v1053 = mem256[w + 9824]
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9824]
 ; v1054 = mem256[w + 10848]
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10848]
 ; v1055 = mem256[w + 10080]
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10080]
 ; v1056 = mem256[w + 11104]
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11104]
 ; v1057 = v1054 | v1055
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1058 = v1053 | v1056
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1059 = v1057 ^ v1058
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1060 = v1054 | v1056
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1061 = v1059 ^ v1060
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1062 = v1053 | v1055
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1063 = v1059 ^ v1062
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10400] = v1061
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10400], ymm1
 ; mem256[w + 11424] = v1063
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11424], ymm0
 ; v1064 = mem256[w + 9856]
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9856]
 ; v1065 = mem256[w + 10880]
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10880]
 ; v1066 = mem256[w + 10112]
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10112]
 ; v1067 = mem256[w + 11136]
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11136]
 ; v1068 = v1065 | v1066
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1069 = v1064 | v1067
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1070 = v1068 ^ v1069
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1071 = v1065 | v1067
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1072 = v1070 ^ v1071
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1073 = v1064 | v1066
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1074 = v1070 ^ v1073
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10432] = v1072
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10432], ymm1
 ; mem256[w + 11456] = v1074
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11456], ymm0
 ; v1075 = mem256[w + 9888]
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9888]
 ; v1076 = mem256[w + 10912]
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10912]
 ; v1077 = mem256[w + 10144]
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10144]
 ; v1078 = mem256[w + 11168]
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11168]
 ; v1079 = v1076 | v1077
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1080 = v1075 | v1078
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1081 = v1079 ^ v1080
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1082 = v1076 | v1078
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1083 = v1081 ^ v1082
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1084 = v1075 | v1077
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1085 = v1081 ^ v1084
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10464] = v1083
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10464], ymm1
 ; mem256[w + 11488] = v1085
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11488], ymm0
 ; v1086 = mem256[w + 9920]
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 9920]
 ; v1087 = mem256[w + 10944]
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 10944]
 ; v1088 = mem256[w + 10176]
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10176]
 ; v1089 = mem256[w + 11200]
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11200]
 ; v1090 = v1087 | v1088
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm4, ymm1, ymm2
 ; v1091 = v1086 | v1089
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm0, ymm3
 ; v1092 = v1090 ^ v1091
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm4, ymm4, ymm5
 ; v1093 = v1087 | v1089
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1094 = v1092 ^ v1093
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm4, ymm1
 ; v1095 = v1086 | v1088
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1096 = v1092 ^ v1095
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm4, ymm0
 ; mem256[w + 10496] = v1094
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10496], ymm1
 ; mem256[w + 11520] = v1096
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11520], ymm0
 ; v1097 = 0
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 10528] = v1097
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10528], ymm0
 ; mem256[w + 10560] = v1097
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10560], ymm0
 ; mem256[w + 11552] = v1097
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11552], ymm0
 ; mem256[w + 11584] = v1097
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11584], ymm0
 ; v1098 = mem256[w + 10304]
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 10304]
 ; v1099 = mem256[w + 11328]
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 11328]
 ; v1100 = mem256[w + 10411]
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10411]
 ; v1101 = mem256[w + 10412]
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 10412]
 ; 4x v1102 = v1100 >> 1
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm2, ymm2, 1
 ; 4x v1103 = v1101 << 7
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm3, ymm3, 7
 ; v1104 = v1102 | v1103
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm2, ymm3
 ; v1105 = mem256[w + 11435]
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11435]
 ; v1106 = mem256[w + 11436]
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 11436]
 ; 4x v1107 = v1105 >> 1
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm3, ymm3, 1
 ; 4x v1108 = v1106 << 7
-%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm4, ymm4, 7
 ; v1109 = v1107 | v1108
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm3, ymm4
 ; v1110 = mem256[w + 10411]
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 10411]
 ; v1111 = mem256[w + 11435]
-%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm5, [rax + 11435]
 ; v1112 = v1110 & mem256[FOLD0]
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm7, ymm4, [rel FOLD0]
 ; v1113 = v1111 & mem256[FOLD0]
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm4, ymm5, [rel FOLD0]
 ; v1114 = v1099 | v1104
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm5, ymm1, ymm2
 ; v1115 = v1098 | v1109
-%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm6, ymm0, ymm3
 ; v1116 = v1114 ^ v1115
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm5, ymm5, ymm6
 ; v1117 = v1099 | v1109
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1118 = v1116 ^ v1117
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm5, ymm1
 ; v1119 = v1098 | v1104
-%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1120 = v1116 ^ v1119
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm5, ymm0
 ; v1121 = v1112 | v1120
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm7, ymm0
 ; v1122 = v1113 | v1118
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm4, ymm1
 ; v1123 = v1121 ^ v1122
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm2, ymm2, ymm3
 ; v1124 = v1113 | v1120
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm4, ymm0
 ; v1125 = v1123 ^ v1124
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm2, ymm0
 ; v1126 = v1112 | v1118
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm7, ymm1
 ; v1127 = v1123 ^ v1126
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm2, ymm1
 ; mem256[w + 10624] = v1125
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10624], ymm0
 ; mem256[w + 11648] = v1127
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11648], ymm1
 ; v1128 = mem256[w + 10336]
-%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 10336]
 ; v1129 = mem256[w + 11360]
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 11360]
 ; v1130 = mem256[w + 10443]
-%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10443]
 ; v1131 = mem256[w + 10444]
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 10444]
 ; 4x v1132 = v1130 >> 1
-%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm2, ymm2, 1
 ; 4x v1133 = v1131 << 7
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm3, ymm3, 7
 ; v1134 = v1132 | v1133
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm2, ymm3
 ; v1135 = mem256[w + 11467]
-%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11467]
 ; v1136 = mem256[w + 11468]
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 11468]
 ; 4x v1137 = v1135 >> 1
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm3, ymm3, 1
 ; 4x v1138 = v1136 << 7
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm4, ymm4, 7
 ; v1139 = v1137 | v1138
-%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm3, ymm4
 ; v1140 = mem256[w + 10443]
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 10443]
 ; v1141 = mem256[w + 11467]
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm5, [rax + 11467]
 ; v1142 = v1129 | v1134
-%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm6, ymm1, ymm2
 ; v1143 = v1128 | v1139
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm7, ymm0, ymm3
 ; v1144 = v1142 ^ v1143
-%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm6, ymm6, ymm7
 ; v1145 = v1129 | v1139
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1146 = v1144 ^ v1145
-%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm6, ymm1
 ; v1147 = v1128 | v1134
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1148 = v1144 ^ v1147
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm6, ymm0
 ; v1149 = v1140 | v1148
-%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm4, ymm0
 ; v1150 = v1141 | v1146
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm5, ymm1
 ; v1151 = v1149 ^ v1150
-%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm2, ymm2, ymm3
 ; v1152 = v1141 | v1148
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm5, ymm0
 ; v1153 = v1151 ^ v1152
-%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm2, ymm0
 ; v1154 = v1140 | v1146
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm4, ymm1
 ; v1155 = v1151 ^ v1154
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm2, ymm1
 ; mem256[w + 10656] = v1153
-%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10656], ymm0
 ; mem256[w + 11680] = v1155
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11680], ymm1
 ; v1156 = mem256[w + 10368]
-%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 10368]
 ; v1157 = mem256[w + 11392]
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 11392]
 ; v1158 = mem256[w + 10475]
-%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10475]
 ; v1159 = mem256[w + 10476]
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 10476]
 ; 4x v1160 = v1158 >> 1
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm2, ymm2, 1
 ; 4x v1161 = v1159 << 7
-%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm3, ymm3, 7
 ; v1162 = v1160 | v1161
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm2, ymm3
 ; v1163 = mem256[w + 11499]
-%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11499]
 ; v1164 = mem256[w + 11500]
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 11500]
 ; 4x v1165 = v1163 >> 1
-%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm3, ymm3, 1
 ; 4x v1166 = v1164 << 7
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm4, ymm4, 7
 ; v1167 = v1165 | v1166
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm3, ymm4
 ; v1168 = mem256[w + 10475]
-%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 10475]
 ; v1169 = mem256[w + 11499]
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm5, [rax + 11499]
 ; v1170 = v1157 | v1162
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm6, ymm1, ymm2
 ; v1171 = v1156 | v1167
-%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm7, ymm0, ymm3
 ; v1172 = v1170 ^ v1171
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm6, ymm6, ymm7
 ; v1173 = v1157 | v1167
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1174 = v1172 ^ v1173
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm6, ymm1
 ; v1175 = v1156 | v1162
-%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1176 = v1172 ^ v1175
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm6, ymm0
 ; v1177 = v1168 | v1176
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm4, ymm0
 ; v1178 = v1169 | v1174
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm5, ymm1
 ; v1179 = v1177 ^ v1178
-%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm2, ymm2, ymm3
 ; v1180 = v1169 | v1176
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm5, ymm0
 ; v1181 = v1179 ^ v1180
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm2, ymm0
 ; v1182 = v1168 | v1174
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm4, ymm1
 ; v1183 = v1179 ^ v1182
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm2, ymm1
 ; mem256[w + 10688] = v1181
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10688], ymm0
 ; mem256[w + 11712] = v1183
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11712], ymm1
 ; v1184 = mem256[w + 10400]
-%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 10400]
 ; v1185 = mem256[w + 11424]
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm1, [rax + 11424]
 ; v1186 = mem256[w + 10507]
-%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm2, [rax + 10507]
 ; v1187 = mem256[w + 10508]
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 10508]
 ; 4x v1188 = v1186 >> 1
-%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm2, ymm2, 1
 ; 4x v1189 = v1187 << 7
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm3, ymm3, 7
 ; v1190 = v1188 | v1189
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm2, ymm3
 ; v1191 = mem256[w + 11531]
-%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm3, [rax + 11531]
 ; v1192 = mem256[w + 11532]
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 11532]
 ; 4x v1193 = v1191 >> 1
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrlq ymm3, ymm3, 1
 ; 4x v1194 = v1192 << 7
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsllq ymm4, ymm4, 7
 ; v1195 = v1193 | v1194
-%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm3, ymm4
 ; v1196 = mem256[w + 10507]
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm4, [rax + 10507]
 ; v1197 = mem256[w + 11531]
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm5, [rax + 11531]
 ; v1198 = v1185 | v1190
-%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm6, ymm1, ymm2
 ; v1199 = v1184 | v1195
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm7, ymm0, ymm3
 ; v1200 = v1198 ^ v1199
-%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm6, ymm6, ymm7
 ; v1201 = v1185 | v1195
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm1, ymm3
 ; v1202 = v1200 ^ v1201
-%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm6, ymm1
 ; v1203 = v1184 | v1190
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm0, ymm2
 ; v1204 = v1200 ^ v1203
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm6, ymm0
 ; v1205 = v1196 | v1204
-%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm2, ymm4, ymm0
 ; v1206 = v1197 | v1202
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm3, ymm5, ymm1
 ; v1207 = v1205 ^ v1206
-%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm2, ymm2, ymm3
 ; v1208 = v1197 | v1204
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm0, ymm5, ymm0
 ; v1209 = v1207 ^ v1208
-%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm0, ymm2, ymm0
 ; v1210 = v1196 | v1202
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpord ymm1, ymm4, ymm1
 ; v1211 = v1207 ^ v1210
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpxord ymm1, ymm2, ymm1
 ; mem256[w + 10720] = v1209
-%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 10720], ymm0
 ; mem256[w + 11744] = v1211
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11744], ymm1
 ; 8x v1212 = mem32[w + 10624]
-%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10624]
 ; v1213 = shufbytes(v1212, mem256[BYTESEL])
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1214 = v1213 & mem256[BYTEBIT]
-%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1215 = cmpeq8(v1214, mem256[BYTEBIT])
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1216 = mem32[w + 11648]
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11648]
 ; v1217 = shufbytes(v1216, mem256[BYTESEL])
-%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1218 = v1217 & mem256[BYTEBIT]
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1219 = cmpeq8(v1218, mem256[BYTEBIT])
-%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1220 = v1215 - v1219
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11776] = v1220
-%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11776], ymm0
 ; 8x v1221 = mem32[w + 10628]
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10628]
 ; v1222 = shufbytes(v1221, mem256[BYTESEL])
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1223 = v1222 & mem256[BYTEBIT]
-%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1224 = cmpeq8(v1223, mem256[BYTEBIT])
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1225 = mem32[w + 11652]
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11652]
 ; v1226 = shufbytes(v1225, mem256[BYTESEL])
-%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1227 = v1226 & mem256[BYTEBIT]
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1228 = cmpeq8(v1227, mem256[BYTEBIT])
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1229 = v1224 - v1228
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11808] = v1229
-%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11808], ymm0
 ; 8x v1230 = mem32[w + 10632]
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10632]
 ; v1231 = shufbytes(v1230, mem256[BYTESEL])
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1232 = v1231 & mem256[BYTEBIT]
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1233 = cmpeq8(v1232, mem256[BYTEBIT])
-%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1234 = mem32[w + 11656]
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11656]
 ; v1235 = shufbytes(v1234, mem256[BYTESEL])
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1236 = v1235 & mem256[BYTEBIT]
-%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1237 = cmpeq8(v1236, mem256[BYTEBIT])
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1238 = v1233 - v1237
-%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11840] = v1238
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11840], ymm0
 ; 8x v1239 = mem32[w + 10636]
-%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10636]
 ; v1240 = shufbytes(v1239, mem256[BYTESEL])
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1241 = v1240 & mem256[BYTEBIT]
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1242 = cmpeq8(v1241, mem256[BYTEBIT])
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1243 = mem32[w + 11660]
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11660]
 ; v1244 = shufbytes(v1243, mem256[BYTESEL])
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1245 = v1244 & mem256[BYTEBIT]
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1246 = cmpeq8(v1245, mem256[BYTEBIT])
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1247 = v1242 - v1246
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11872] = v1247
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11872], ymm0
 ; 8x v1248 = mem32[w + 10640]
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10640]
 ; v1249 = shufbytes(v1248, mem256[BYTESEL])
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1250 = v1249 & mem256[BYTEBIT]
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1251 = cmpeq8(v1250, mem256[BYTEBIT])
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1252 = mem32[w + 11664]
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11664]
 ; v1253 = shufbytes(v1252, mem256[BYTESEL])
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1254 = v1253 & mem256[BYTEBIT]
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1255 = cmpeq8(v1254, mem256[BYTEBIT])
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1256 = v1251 - v1255
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11904] = v1256
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11904], ymm0
 ; 8x v1257 = mem32[w + 10644]
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10644]
 ; v1258 = shufbytes(v1257, mem256[BYTESEL])
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1259 = v1258 & mem256[BYTEBIT]
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1260 = cmpeq8(v1259, mem256[BYTEBIT])
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1261 = mem32[w + 11668]
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11668]
 ; v1262 = shufbytes(v1261, mem256[BYTESEL])
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1263 = v1262 & mem256[BYTEBIT]
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1264 = cmpeq8(v1263, mem256[BYTEBIT])
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1265 = v1260 - v1264
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11936] = v1265
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11936], ymm0
 ; 8x v1266 = mem32[w + 10648]
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10648]
 ; v1267 = shufbytes(v1266, mem256[BYTESEL])
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1268 = v1267 & mem256[BYTEBIT]
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1269 = cmpeq8(v1268, mem256[BYTEBIT])
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1270 = mem32[w + 11672]
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11672]
 ; v1271 = shufbytes(v1270, mem256[BYTESEL])
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1272 = v1271 & mem256[BYTEBIT]
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1273 = cmpeq8(v1272, mem256[BYTEBIT])
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1274 = v1269 - v1273
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 11968] = v1274
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 11968], ymm0
 ; 8x v1275 = mem32[w + 10652]
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10652]
 ; v1276 = shufbytes(v1275, mem256[BYTESEL])
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1277 = v1276 & mem256[BYTEBIT]
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1278 = cmpeq8(v1277, mem256[BYTEBIT])
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1279 = mem32[w + 11676]
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11676]
 ; v1280 = shufbytes(v1279, mem256[BYTESEL])
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1281 = v1280 & mem256[BYTEBIT]
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1282 = cmpeq8(v1281, mem256[BYTEBIT])
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1283 = v1278 - v1282
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12000] = v1283
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12000], ymm0
 ; 8x v1284 = mem32[w + 10656]
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10656]
 ; v1285 = shufbytes(v1284, mem256[BYTESEL])
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1286 = v1285 & mem256[BYTEBIT]
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1287 = cmpeq8(v1286, mem256[BYTEBIT])
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1288 = mem32[w + 11680]
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11680]
 ; v1289 = shufbytes(v1288, mem256[BYTESEL])
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1290 = v1289 & mem256[BYTEBIT]
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1291 = cmpeq8(v1290, mem256[BYTEBIT])
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1292 = v1287 - v1291
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12032] = v1292
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12032], ymm0
 ; 8x v1293 = mem32[w + 10660]
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10660]
 ; v1294 = shufbytes(v1293, mem256[BYTESEL])
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1295 = v1294 & mem256[BYTEBIT]
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1296 = cmpeq8(v1295, mem256[BYTEBIT])
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1297 = mem32[w + 11684]
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11684]
 ; v1298 = shufbytes(v1297, mem256[BYTESEL])
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1299 = v1298 & mem256[BYTEBIT]
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1300 = cmpeq8(v1299, mem256[BYTEBIT])
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1301 = v1296 - v1300
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12064] = v1301
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12064], ymm0
 ; 8x v1302 = mem32[w + 10664]
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10664]
 ; v1303 = shufbytes(v1302, mem256[BYTESEL])
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1304 = v1303 & mem256[BYTEBIT]
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1305 = cmpeq8(v1304, mem256[BYTEBIT])
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1306 = mem32[w + 11688]
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11688]
 ; v1307 = shufbytes(v1306, mem256[BYTESEL])
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1308 = v1307 & mem256[BYTEBIT]
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1309 = cmpeq8(v1308, mem256[BYTEBIT])
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1310 = v1305 - v1309
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12096] = v1310
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12096], ymm0
 ; 8x v1311 = mem32[w + 10668]
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10668]
 ; v1312 = shufbytes(v1311, mem256[BYTESEL])
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1313 = v1312 & mem256[BYTEBIT]
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1314 = cmpeq8(v1313, mem256[BYTEBIT])
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1315 = mem32[w + 11692]
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11692]
 ; v1316 = shufbytes(v1315, mem256[BYTESEL])
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1317 = v1316 & mem256[BYTEBIT]
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1318 = cmpeq8(v1317, mem256[BYTEBIT])
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1319 = v1314 - v1318
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12128] = v1319
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12128], ymm0
 ; 8x v1320 = mem32[w + 10672]
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10672]
 ; v1321 = shufbytes(v1320, mem256[BYTESEL])
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1322 = v1321 & mem256[BYTEBIT]
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1323 = cmpeq8(v1322, mem256[BYTEBIT])
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1324 = mem32[w + 11696]
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11696]
 ; v1325 = shufbytes(v1324, mem256[BYTESEL])
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1326 = v1325 & mem256[BYTEBIT]
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1327 = cmpeq8(v1326, mem256[BYTEBIT])
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1328 = v1323 - v1327
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12160] = v1328
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12160], ymm0
 ; 8x v1329 = mem32[w + 10676]
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10676]
 ; v1330 = shufbytes(v1329, mem256[BYTESEL])
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1331 = v1330 & mem256[BYTEBIT]
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1332 = cmpeq8(v1331, mem256[BYTEBIT])
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1333 = mem32[w + 11700]
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11700]
 ; v1334 = shufbytes(v1333, mem256[BYTESEL])
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1335 = v1334 & mem256[BYTEBIT]
-%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1336 = cmpeq8(v1335, mem256[BYTEBIT])
-%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1337 = v1332 - v1336
-%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12192] = v1337
-%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12192], ymm0
 ; 8x v1338 = mem32[w + 10680]
-%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10680]
 ; v1339 = shufbytes(v1338, mem256[BYTESEL])
-%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1340 = v1339 & mem256[BYTEBIT]
-%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1341 = cmpeq8(v1340, mem256[BYTEBIT])
-%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1342 = mem32[w + 11704]
-%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11704]
 ; v1343 = shufbytes(v1342, mem256[BYTESEL])
-%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1344 = v1343 & mem256[BYTEBIT]
-%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1345 = cmpeq8(v1344, mem256[BYTEBIT])
-%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1346 = v1341 - v1345
-%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12224] = v1346
-%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12224], ymm0
 ; 8x v1347 = mem32[w + 10684]
-%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10684]
 ; v1348 = shufbytes(v1347, mem256[BYTESEL])
-%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1349 = v1348 & mem256[BYTEBIT]
-%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1350 = cmpeq8(v1349, mem256[BYTEBIT])
-%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1351 = mem32[w + 11708]
-%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11708]
 ; v1352 = shufbytes(v1351, mem256[BYTESEL])
-%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1353 = v1352 & mem256[BYTEBIT]
-%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1354 = cmpeq8(v1353, mem256[BYTEBIT])
-%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1355 = v1350 - v1354
-%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12256] = v1355
-%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12256], ymm0
 ; 8x v1356 = mem32[w + 10688]
-%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10688]
 ; v1357 = shufbytes(v1356, mem256[BYTESEL])
-%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1358 = v1357 & mem256[BYTEBIT]
-%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1359 = cmpeq8(v1358, mem256[BYTEBIT])
-%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1360 = mem32[w + 11712]
-%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11712]
 ; v1361 = shufbytes(v1360, mem256[BYTESEL])
-%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1362 = v1361 & mem256[BYTEBIT]
-%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1363 = cmpeq8(v1362, mem256[BYTEBIT])
-%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1364 = v1359 - v1363
-%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12288] = v1364
-%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12288], ymm0
 ; 8x v1365 = mem32[w + 10692]
-%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10692]
 ; v1366 = shufbytes(v1365, mem256[BYTESEL])
-%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1367 = v1366 & mem256[BYTEBIT]
-%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1368 = cmpeq8(v1367, mem256[BYTEBIT])
-%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1369 = mem32[w + 11716]
-%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11716]
 ; v1370 = shufbytes(v1369, mem256[BYTESEL])
-%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1371 = v1370 & mem256[BYTEBIT]
-%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1372 = cmpeq8(v1371, mem256[BYTEBIT])
-%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1373 = v1368 - v1372
-%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12320] = v1373
-%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12320], ymm0
 ; 8x v1374 = mem32[w + 10696]
-%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10696]
 ; v1375 = shufbytes(v1374, mem256[BYTESEL])
-%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1376 = v1375 & mem256[BYTEBIT]
-%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1377 = cmpeq8(v1376, mem256[BYTEBIT])
-%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1378 = mem32[w + 11720]
-%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11720]
 ; v1379 = shufbytes(v1378, mem256[BYTESEL])
-%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1380 = v1379 & mem256[BYTEBIT]
-%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1381 = cmpeq8(v1380, mem256[BYTEBIT])
-%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1382 = v1377 - v1381
-%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12352] = v1382
-%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12352], ymm0
 ; 8x v1383 = mem32[w + 10700]
-%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10700]
 ; v1384 = shufbytes(v1383, mem256[BYTESEL])
-%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1385 = v1384 & mem256[BYTEBIT]
-%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1386 = cmpeq8(v1385, mem256[BYTEBIT])
-%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1387 = mem32[w + 11724]
-%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11724]
 ; v1388 = shufbytes(v1387, mem256[BYTESEL])
-%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1389 = v1388 & mem256[BYTEBIT]
-%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1390 = cmpeq8(v1389, mem256[BYTEBIT])
-%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1391 = v1386 - v1390
-%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12384] = v1391
-%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12384], ymm0
 ; 8x v1392 = mem32[w + 10704]
-%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10704]
 ; v1393 = shufbytes(v1392, mem256[BYTESEL])
-%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1394 = v1393 & mem256[BYTEBIT]
-%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1395 = cmpeq8(v1394, mem256[BYTEBIT])
-%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1396 = mem32[w + 11728]
-%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11728]
 ; v1397 = shufbytes(v1396, mem256[BYTESEL])
-%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1398 = v1397 & mem256[BYTEBIT]
-%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1399 = cmpeq8(v1398, mem256[BYTEBIT])
-%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1400 = v1395 - v1399
-%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12416] = v1400
-%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12416], ymm0
 ; 8x v1401 = mem32[w + 10708]
-%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10708]
 ; v1402 = shufbytes(v1401, mem256[BYTESEL])
-%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1403 = v1402 & mem256[BYTEBIT]
-%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1404 = cmpeq8(v1403, mem256[BYTEBIT])
-%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1405 = mem32[w + 11732]
-%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11732]
 ; v1406 = shufbytes(v1405, mem256[BYTESEL])
-%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1407 = v1406 & mem256[BYTEBIT]
-%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1408 = cmpeq8(v1407, mem256[BYTEBIT])
-%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1409 = v1404 - v1408
-%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12448] = v1409
-%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12448], ymm0
 ; 8x v1410 = mem32[w + 10712]
-%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10712]
 ; v1411 = shufbytes(v1410, mem256[BYTESEL])
-%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1412 = v1411 & mem256[BYTEBIT]
-%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1413 = cmpeq8(v1412, mem256[BYTEBIT])
-%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1414 = mem32[w + 11736]
-%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11736]
 ; v1415 = shufbytes(v1414, mem256[BYTESEL])
-%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1416 = v1415 & mem256[BYTEBIT]
-%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1417 = cmpeq8(v1416, mem256[BYTEBIT])
-%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1418 = v1413 - v1417
-%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12480] = v1418
-%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12480], ymm0
 ; 8x v1419 = mem32[w + 10716]
-%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10716]
 ; v1420 = shufbytes(v1419, mem256[BYTESEL])
-%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1421 = v1420 & mem256[BYTEBIT]
-%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1422 = cmpeq8(v1421, mem256[BYTEBIT])
-%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1423 = mem32[w + 11740]
-%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11740]
 ; v1424 = shufbytes(v1423, mem256[BYTESEL])
-%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1425 = v1424 & mem256[BYTEBIT]
-%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1426 = cmpeq8(v1425, mem256[BYTEBIT])
-%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1427 = v1422 - v1426
-%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12512] = v1427
-%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12512], ymm0
 ; 8x v1428 = mem32[w + 10720]
-%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10720]
 ; v1429 = shufbytes(v1428, mem256[BYTESEL])
-%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1430 = v1429 & mem256[BYTEBIT]
-%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1431 = cmpeq8(v1430, mem256[BYTEBIT])
-%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1432 = mem32[w + 11744]
-%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11744]
 ; v1433 = shufbytes(v1432, mem256[BYTESEL])
-%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1434 = v1433 & mem256[BYTEBIT]
-%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1435 = cmpeq8(v1434, mem256[BYTEBIT])
-%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1436 = v1431 - v1435
-%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12544] = v1436
-%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12544], ymm0
 ; 8x v1437 = mem32[w + 10724]
-%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10724]
 ; v1438 = shufbytes(v1437, mem256[BYTESEL])
-%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1439 = v1438 & mem256[BYTEBIT]
-%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1440 = cmpeq8(v1439, mem256[BYTEBIT])
-%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1441 = mem32[w + 11748]
-%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11748]
 ; v1442 = shufbytes(v1441, mem256[BYTESEL])
-%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1443 = v1442 & mem256[BYTEBIT]
-%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1444 = cmpeq8(v1443, mem256[BYTEBIT])
-%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1445 = v1440 - v1444
-%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12576] = v1445
-%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12576], ymm0
 ; 8x v1446 = mem32[w + 10728]
-%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm0, [rax + 10728]
 ; v1447 = shufbytes(v1446, mem256[BYTESEL])
-%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
 ; v1448 = v1447 & mem256[BYTEBIT]
-%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
 ; v1449 = cmpeq8(v1448, mem256[BYTEBIT])
-%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
 ; 8x v1450 = mem32[w + 11752]
-%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpbroadcastd ymm1, [rax + 11752]
 ; v1451 = shufbytes(v1450, mem256[BYTESEL])
-%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
 ; v1452 = v1451 & mem256[BYTEBIT]
-%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
 ; v1453 = cmpeq8(v1452, mem256[BYTEBIT])
-%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
 ; 32x v1454 = v1449 - v1453
-%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsubb ymm0, ymm0, ymm1
 ; mem256[w + 12608] = v1454
-%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rax + 12608], ymm0
 ; x0 = mem256[w + 11776]
-%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11776]
 ; mem256[out + 0] = x0
-%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi], ymm0
 ; x0 = mem256[w + 11808]
-%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11808]
 ; mem256[out + 32] = x0
-%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 32], ymm0
 ; x0 = mem256[w + 11840]
-%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11840]
 ; mem256[out + 64] = x0
-%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 64], ymm0
 ; x0 = mem256[w + 11872]
-%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11872]
 ; mem256[out + 96] = x0
-%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 96], ymm0
 ; x0 = mem256[w + 11904]
-%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11904]
 ; mem256[out + 128] = x0
-%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 128], ymm0
 ; x0 = mem256[w + 11936]
-%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11936]
 ; mem256[out + 160] = x0
-%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 160], ymm0
 ; x0 = mem256[w + 11968]
-%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 11968]
 ; mem256[out + 192] = x0
-%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 192], ymm0
 ; x0 = mem256[w + 12000]
-%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12000]
 ; mem256[out + 224] = x0
-%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 224], ymm0
 ; x0 = mem256[w + 12032]
-%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12032]
 ; mem256[out + 256] = x0
-%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 256], ymm0
 ; x0 = mem256[w + 12064]
-%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12064]
 ; mem256[out + 288] = x0
-%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 288], ymm0
 ; x0 = mem256[w + 12096]
-%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12096]
 ; mem256[out + 320] = x0
-%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 320], ymm0
 ; x0 = mem256[w + 12128]
-%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12128]
 ; mem256[out + 352] = x0
-%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 352], ymm0
 ; x0 = mem256[w + 12160]
-%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12160]
 ; mem256[out + 384] = x0
-%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 384], ymm0
 ; x0 = mem256[w + 12192]
-%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12192]
 ; mem256[out + 416] = x0
-%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 416], ymm0
 ; x0 = mem256[w + 12224]
-%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12224]
 ; mem256[out + 448] = x0
-%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 448], ymm0
 ; x0 = mem256[w + 12256]
-%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12256]
 ; mem256[out + 480] = x0
-%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 480], ymm0
 ; x0 = mem256[w + 12288]
-%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12288]
 ; mem256[out + 512] = x0
-%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 512], ymm0
 ; x0 = mem256[w + 12320]
-%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12320]
 ; mem256[out + 544] = x0
-%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 544], ymm0
 ; x0 = mem256[w + 12352]
-%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12352]
 ; mem256[out + 576] = x0
-%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 576], ymm0
 ; x0 = mem256[w + 12384]
-%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12384]
 ; mem256[out + 608] = x0
-%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 608], ymm0
 ; x0 = mem256[w + 12416]
-%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12416]
 ; mem256[out + 640] = x0
-%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 640], ymm0
 ; x0 = mem256[w + 12448]
-%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12448]
 ; mem256[out + 672] = x0
-%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 672], ymm0
 ; x0 = mem256[w + 12480]
-%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12480]
 ; mem256[out + 704] = x0
-%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 704], ymm0
 ; x0 = mem256[w + 12512]
-%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12512]
 ; mem256[out + 736] = x0
-%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 736], ymm0
 ; x0 = mem256[w + 12544]
-%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12544]
 ; mem256[out + 768] = x0
-%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 768], ymm0
 ; x0 = mem256[w + 12576]
-%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12576]
 ; mem256[out + 800] = x0
-%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 800], ymm0
 ; x0 = mem256[w + 12601]
-%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 ymm0, [rax + 12601]
 ; mem256[out + 825] = x0
-%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vmovdqu64 [rdi + 825], ymm0
 ; leave
-%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vzeroupper
 	mov rsp, [rsp + 12672]
 	ret

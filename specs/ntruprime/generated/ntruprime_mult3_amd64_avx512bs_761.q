@@ -4,7 +4,7 @@
 cpu avx2 avx512f avx512vl
 int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1
 reg256 x0 x1 x2 x3
-reg512 anz as m0 m1 u acc0h acc0l acc1h acc1l acc2h acc2l acc3h acc3l
+reg512 anz as m0 m1 acc0n acc0s acc1n acc1s acc2n acc2s acc3n acc3s
 reg256 v1020 v1021 v1022 v1023 v1024 v1025 v1026 v1027 v1028 v1029 v1030 v1031 v1032 v1033 v1034 v1035 v1036 v1037 v1038 v1039 v1040 v1041 v1042 v1043 v1044 v1045 v1046 v1047 v1048 v1049 v1050 v1051
 reg256 v1052 v1053 v1054 v1055 v1056 v1057 v1058 v1059 v1060 v1061 v1062 v1063 v1064 v1065 v1066 v1067 v1068 v1069 v1070 v1071 v1072 v1073 v1074 v1075 v1076 v1077 v1078 v1079 v1080 v1081 v1082 v1083
 reg256 v1084 v1085 v1086 v1087 v1088 v1089 v1090 v1091 v1092 v1093 v1094 v1095 v1096 v1097 v1098 v1099 v1100 v1101 v1102 v1103 v1104 v1105 v1106 v1107 v1108 v1109 v1110 v1111 v1112 v1113 v1114 v1115
@@ -951,14 +951,10 @@ pa <<= 5
 pa += w
 2x anz = mem256[pa + 512]
 2x as = mem256[pa + 4608]
-acc0l = anz & mem512[pb + 1792]
-acc0h = mem512[pb + 5888]
-acc0h = ternlog(acc0h, acc0l, as, 72)
-acc0l = acc0l ^ acc0h
-acc1l = anz & mem512[pb + 1856]
-acc1h = mem512[pb + 5952]
-acc1h = ternlog(acc1h, acc1l, as, 72)
-acc1l = acc1l ^ acc1h
+acc0n = anz & mem512[pb + 1792]
+acc0s = as ^ mem512[pb + 5888]
+acc1n = anz & mem512[pb + 1856]
+acc1s = as ^ mem512[pb + 5952]
 pa += 32
 pb -= 32
 cnt >>= 1
@@ -969,43 +965,39 @@ mloop:
 2x as = mem256[pa + 4608]
 m0 = anz & mem512[pb + 1792]
 m1 = as ^ mem512[pb + 5888]
-u = m1
-u = ternlog(u, m0, acc0l, 72)
-m1 = ternlog(m1, m0, acc0h, 132)
-acc0h = ternlog(acc0h, m0, u, 58)
-acc0l = ternlog(acc0l, m0, m1, 58)
+m1 = ternlog(m1, acc0s, acc0n, 150)
+acc0s = ternlog(acc0s, m1, m0, 120)
+acc0n = ternlog(acc0n, m1, m0, 218)
 m0 = anz & mem512[pb + 1856]
 m1 = as ^ mem512[pb + 5952]
-u = m1
-u = ternlog(u, m0, acc1l, 72)
-m1 = ternlog(m1, m0, acc1h, 132)
-acc1h = ternlog(acc1h, m0, u, 58)
-acc1l = ternlog(acc1l, m0, m1, 58)
+m1 = ternlog(m1, acc1s, acc1n, 150)
+acc1s = ternlog(acc1s, m1, m0, 120)
+acc1n = ternlog(acc1n, m1, m0, 218)
 2x anz = mem256[pa + 544]
 2x as = mem256[pa + 4640]
 m0 = anz & mem512[pb + 1760]
 m1 = as ^ mem512[pb + 5856]
-u = m1
-u = ternlog(u, m0, acc0l, 72)
-m1 = ternlog(m1, m0, acc0h, 132)
-acc0h = ternlog(acc0h, m0, u, 58)
-acc0l = ternlog(acc0l, m0, m1, 58)
+m1 = ternlog(m1, acc0s, acc0n, 150)
+acc0s = ternlog(acc0s, m1, m0, 120)
+acc0n = ternlog(acc0n, m1, m0, 218)
 m0 = anz & mem512[pb + 1824]
 m1 = as ^ mem512[pb + 5920]
-u = m1
-u = ternlog(u, m0, acc1l, 72)
-m1 = ternlog(m1, m0, acc1h, 132)
-acc1h = ternlog(acc1h, m0, u, 58)
-acc1l = ternlog(acc1l, m0, m1, 58)
+m1 = ternlog(m1, acc1s, acc1n, 150)
+acc1s = ternlog(acc1s, m1, m0, 120)
+acc1n = ternlog(acc1n, m1, m0, 218)
 pa += 64
 pb -= 64
 =? cnt -= 1
 goto mloop if !=
 mdone:
-mem512[pc + 3072] = acc0h
-mem512[pc + 7168] = acc0l
-mem512[pc + 3136] = acc1h
-mem512[pc + 7232] = acc1l
+m1 = acc0n & acc0s
+m0 = acc0n ^ m1
+mem512[pc + 3072] = m1
+mem512[pc + 7168] = m0
+m1 = acc1n & acc1s
+m0 = acc1n ^ m1
+mem512[pc + 3136] = m1
+mem512[pc + 7232] = m0
 pc += 128
 mb += 4
 unsigned<? mb - 48
