@@ -203,19 +203,16 @@ static int lengths(const op *o, long long *lens)
 /* Core cycles per tick of the counter: a chain of 2000 dependent adds
  * (one core cycle each on every x86 core) timed like a kernel (the IQM of
  * ntimings counts).  The counter (TSC) ticks at a fixed rate while the core
- * clock varies, so the bound check converts ticks to cycles with this.
- * The added value is a register: Golden Cove (Intel family 6 model 207)
- * runs a chain of `add $1` faster than one per cycle (2.6 "cycles" per
- * tick measured, against 1.15 with a register operand). */
+ * clock varies, so the bound check converts ticks to cycles with this. */
 static double cycles_per_tick(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
     long long t[MAX_TIMINGS + 1], q1, iqm, q3;
     int i;
     for (i = 0; i <= ntimings; i++) {
-        long x = i, one = 1;
+        long x = i;
         t[i] = cpucycles();
-        __asm__ volatile(".rept 2000\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+        __asm__ volatile(".rept 2000\n\tadd $1, %0\n\t.endr" : "+r"(x));
     }
     for (i = 0; i < ntimings; i++) t[i] = t[i + 1] - t[i];
     stats(t, ntimings, &q1, &iqm, &q3);
